@@ -1,0 +1,178 @@
+package frontmatter
+
+import (
+	"bytes"
+	"strconv"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Marshal writes the document back: known keys in KnownKeys order, then the
+// kept keys in their original order, then the body unchanged. Parse of the
+// result yields the same Meta, Extra and Body.
+func (d *Document) Marshal() []byte {
+	m := &yaml.Node{Kind: yaml.MappingNode}
+	add := func(key string, v *yaml.Node) {
+		m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: key}, v)
+	}
+	meta := &d.Meta
+	for _, key := range KnownKeys {
+		if v := meta.node(key); v != nil {
+			add(key, v)
+		}
+	}
+	for _, kv := range d.Extra {
+		add(kv.Key, kv.Value)
+	}
+	var buf bytes.Buffer
+	buf.WriteString("---\n")
+	if len(m.Content) > 0 {
+		enc := yaml.NewEncoder(&buf)
+		enc.SetIndent(2)
+		if err := enc.Encode(m); err != nil {
+			// Only reachable with a hand-built invalid node; keep the body safe.
+			panic("frontmatter: encode: " + err.Error())
+		}
+		enc.Close()
+	}
+	buf.WriteString("---\n")
+	buf.WriteString(d.Body)
+	return buf.Bytes()
+}
+
+func (m *Meta) node(key string) *yaml.Node {
+	switch key {
+	case "id":
+		return strNode(m.ID)
+	case "type":
+		return strNode(m.Type)
+	case "title":
+		return strNode(m.Title)
+	case "description":
+		return strNode(m.Description)
+	case "provenance":
+		return strNode(m.Provenance)
+	case "status":
+		return strNode(m.Status)
+	case "project":
+		return strNode(m.Project)
+	case "section":
+		return strNode(m.Section)
+	case "key":
+		return strNode(m.Key)
+	case "source":
+		return strNode(m.Source)
+	case "session":
+		return strNode(m.Session)
+	case "pinned":
+		if m.Pinned {
+			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"}
+		}
+	case "importance":
+		if m.Importance != 0 {
+			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.Itoa(m.Importance)}
+		}
+	case "valid_at":
+		return timeNode(m.ValidAt)
+	case "stale_after":
+		return timeNode(m.StaleAfter)
+	case "invalid_at":
+		return timeNode(m.InvalidAt)
+	case "supersedes":
+		return listNode(m.Supersedes)
+	case "tags":
+		return listNode(m.Tags)
+	case "aliases":
+		return listNode(m.Aliases)
+	case "roots":
+		return listNode(m.Roots)
+	case "generated":
+		if m.Generated != nil {
+			return actorNode(*m.Generated)
+		}
+	case "verified":
+		return seqNode(m.Verified, actorNode)
+	case "sources":
+		return seqNode(m.Sources, func(s Source) *yaml.Node {
+			return mapNode("resource", s.Resource, "id", s.ID, "title", s.Title, "author", s.Author, "last_modified", s.LastModified.String())
+		})
+	case "signals":
+		return seqNode(m.Signals, func(s Signal) *yaml.Node {
+			return mapNode("session", s.Session, "at", s.At.String(), "evidence", s.Evidence)
+		})
+	}
+	return nil
+}
+
+func strNode(s string) *yaml.Node {
+	if s == "" {
+		return nil
+	}
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+}
+
+// timeNode writes dates unquoted so Obsidian shows a date property.
+func timeNode(t Time) *yaml.Node {
+	if t.IsZero() {
+		return nil
+	}
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!timestamp", Value: t.String()}
+}
+
+func listNode(items []string) *yaml.Node {
+	return seqNode(items, func(s string) *yaml.Node {
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+	})
+}
+
+func seqNode[T any](items []T, one func(T) *yaml.Node) *yaml.Node {
+	if len(items) == 0 {
+		return nil
+	}
+	n := &yaml.Node{Kind: yaml.SequenceNode}
+	for _, it := range items {
+		n.Content = append(n.Content, one(it))
+	}
+	return n
+}
+
+func actorNode(a Actor) *yaml.Node { return mapNode("by", a.By, "at", a.At.String()) }
+
+// mapNode builds a flow map of the non-empty pairs; "at" values stay unquoted dates.
+func mapNode(kv ...string) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.MappingNode}
+	for i := 0; i+1 < len(kv); i += 2 {
+		if kv[i+1] == "" {
+			continue
+		}
+		v := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: kv[i+1]}
+		if kv[i] == "at" || kv[i] == "last_modified" {
+			v.Tag = "!!timestamp"
+		}
+		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: kv[i]}, v)
+	}
+	return n
+}
+
+// Summary is the first non-empty line of the body: a memory's one-line text.
+func (d *Document) Summary() string {
+	return Summary(d.Body)
+}
+
+// Summary returns the first non-empty line of a markdown body, trimmed.
+func Summary(body string) string {
+	for len(body) > 0 {
+		line := body
+		if i := bytes.IndexByte([]byte(body), '\n'); i >= 0 {
+			line, body = body[:i], body[i+1:]
+		} else {
+			body = ""
+		}
+		if t := trimSpace(line); t != "" {
+			return t
+		}
+	}
+	return ""
+}
+
+func trimSpace(s string) string { return string(bytes.TrimSpace([]byte(s))) }

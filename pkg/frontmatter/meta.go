@@ -1,0 +1,149 @@
+// Package frontmatter reads and writes the YAML frontmatter of a mem
+// markdown file: typed fields for every key of the spec, unknown keys kept
+// verbatim, and the line of every key so later errors can name path:line:col.
+package frontmatter
+
+import "gopkg.in/yaml.v3"
+
+// Memory types understood by mem. Any other type value is kept and treated
+// as TypeNote by the views.
+const (
+	TypeIdentity   = "identity"
+	TypePreference = "preference"
+	TypeDecision   = "decision"
+	TypeFact       = "fact"
+	TypeLesson     = "lesson"
+	TypeRule       = "rule"
+	TypeCorrection = "correction"
+	TypeNote       = "note"
+	TypeProject    = "project"
+)
+
+// Types lists mem's own types, in the order the docs present them.
+var Types = []string{TypeIdentity, TypePreference, TypeDecision, TypeFact, TypeLesson, TypeRule, TypeCorrection, TypeNote, TypeProject}
+
+// Provenance values, strongest first.
+const (
+	Stated   = "stated"
+	Observed = "observed"
+	Inferred = "inferred"
+)
+
+// Provenances lists the provenance values, strongest first.
+var Provenances = []string{Stated, Observed, Inferred}
+
+// Status values (OKF).
+const (
+	StatusDraft      = "draft"
+	StatusStable     = "stable"
+	StatusDeprecated = "deprecated"
+)
+
+// Sections are the pinned sections, in their default render order.
+var Sections = []string{"Identity", "Preferences", "Decisions", "Notes"}
+
+// Actor is OKF's {by, at} pair used by generated and verified.
+type Actor struct {
+	By string
+	At Time
+}
+
+// Source is one OKF sources entry.
+type Source struct {
+	Resource     string
+	ID           string
+	Title        string
+	Author       string
+	LastModified Time
+}
+
+// Signal is one piece of evidence for an inferred lesson (spec §6).
+type Signal struct {
+	Session  string
+	At       Time
+	Evidence string
+}
+
+// Meta holds the typed frontmatter. A zero value means the key is absent.
+type Meta struct {
+	ID          string
+	Type        string
+	Title       string
+	Description string
+	Provenance  string
+	Status      string
+	Project     string
+	Pinned      bool
+	Section     string
+	Importance  int
+	Key         string // extension: reconciler subject key (docs/gate.md)
+	ValidAt     Time
+	StaleAfter  Time
+	InvalidAt   Time
+	Supersedes  []string
+	Tags        []string
+	Aliases     []string
+	Roots       []string
+	Source      string
+	Session     string
+	Generated   *Actor
+	Verified    []Actor
+	Sources     []Source
+	Signals     []Signal
+}
+
+// KeyValue is a key kept verbatim: unknown to mem, or known but holding a
+// value of the wrong shape (kept so that rewriting a file never loses it).
+type KeyValue struct {
+	Key   string
+	Value *yaml.Node
+}
+
+// Known keys in the order they are written. Obsidian shows properties in
+// file order, so identity and ranking columns come first.
+var KnownKeys = []string{
+	"id", "type", "title", "description", "provenance", "status", "project",
+	"pinned", "section", "importance", "key", "valid_at", "stale_after",
+	"invalid_at", "supersedes", "tags", "aliases", "roots", "source",
+	"session", "generated", "verified", "sources", "signals",
+}
+
+// IsMemoryType reports whether a type needs provenance (all but note and project).
+func IsMemoryType(t string) bool {
+	switch t {
+	case TypeIdentity, TypePreference, TypeDecision, TypeFact, TypeLesson, TypeRule, TypeCorrection:
+		return true
+	}
+	return false
+}
+
+// EffectiveType maps unknown types to note, as the spec says views treat them.
+func EffectiveType(t string) string {
+	for _, k := range Types {
+		if k == t {
+			return t
+		}
+	}
+	return TypeNote
+}
+
+// ImportanceOrDefault is importance with the spec's default of 5.
+func (m *Meta) ImportanceOrDefault() int {
+	if m.Importance == 0 {
+		return 5
+	}
+	return m.Importance
+}
+
+// ProvenanceRank orders provenance: stated 3 > observed 2 > inferred 1 > anything else 0.
+func ProvenanceRank(p string) int {
+	switch p {
+	case Stated:
+		return 3
+	case Observed:
+		return 2
+	case Inferred:
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,399 @@
+package frontmatter
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Pos is a 1-based line and column in the file.
+type Pos struct{ Line, Col int }
+
+// Error is a parse failure that makes the whole frontmatter unusable.
+type Error struct {
+	Pos
+	Rule string // stable lint rule name, e.g. frontmatter-missing
+	Msg  string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg) }
+
+// FieldError is a problem with one key's value. The file still parses; the
+// value is kept verbatim in Extra so nothing is lost on rewrite.
+type FieldError struct {
+	Pos
+	Key string
+	Msg string
+}
+
+// Document is one parsed markdown file.
+type Document struct {
+	Meta  Meta
+	Extra []KeyValue // unknown keys and known keys with bad values, in file order
+	Body  string     // everything after the closing fence, LF line endings
+	// BodyLine is the 1-based line of the file where Body starts.
+	BodyLine int
+	// Keys maps each top-level key to its position in the file.
+	Keys map[string]Pos
+	// Problems are field-level problems (wrong type, bad enum shape, bad date).
+	Problems []FieldError
+	// HasFrontmatter is false when the file has no opening fence.
+	HasFrontmatter bool
+}
+
+var (
+	bom       = []byte("\xEF\xBB\xBF")
+	yamlLine  = regexp.MustCompile(`^yaml: line (\d+): `)
+	errNoYAML = errors.New("no frontmatter")
+)
+
+// Parse splits data into frontmatter and body and decodes the frontmatter.
+// A file without frontmatter returns a Document holding the body and an
+// *Error with rule frontmatter-missing; YAML syntax errors carry the line of
+// the file, not of the YAML block.
+func Parse(data []byte) (*Document, error) {
+	data = bytes.TrimPrefix(data, bom)
+	if bytes.IndexByte(data, '\r') >= 0 {
+		data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+	}
+	doc := &Document{Keys: map[string]Pos{}, BodyLine: 1}
+	yamlText, body, bodyLine, err := split(data)
+	if err != nil {
+		doc.Body = string(data)
+		if err == errNoYAML {
+			return doc, &Error{Pos{1, 1}, "frontmatter-missing", "no frontmatter: the file must start with a line '---', then YAML with at least 'type:', then '---'"}
+		}
+		return doc, err
+	}
+	doc.HasFrontmatter = true
+	doc.Body = body
+	doc.BodyLine = bodyLine
+
+	var root yaml.Node
+	if err := yaml.Unmarshal(yamlText, &root); err != nil {
+		return doc, yamlError(err)
+	}
+	if len(root.Content) == 0 {
+		return doc, nil // empty frontmatter block
+	}
+	m := root.Content[0]
+	if m.Kind != yaml.MappingNode {
+		return doc, &Error{Pos{m.Line + 1, m.Column}, "frontmatter-yaml", "frontmatter must be a map of 'key: value' lines"}
+	}
+	decodeMapping(doc, m)
+	return doc, nil
+}
+
+// split finds the YAML between the opening '---' and the closing '---' (or
+// '...') line. Unlike adrg/frontmatter it refuses an unclosed block instead
+// of silently making the whole file body.
+func split(data []byte) (yamlText []byte, body string, bodyLine int, err error) {
+	first, rest, found := bytes.Cut(data, []byte("\n"))
+	if strings.TrimRight(string(first), " \t") != "---" {
+		return nil, "", 0, errNoYAML
+	}
+	if !found {
+		return nil, "", 0, &Error{Pos{1, 1}, "frontmatter-unterminated", "frontmatter opened with '---' on line 1 is never closed: add a line '---' after the last property"}
+	}
+	offset, line := 0, 2
+	for offset <= len(rest) {
+		end := bytes.IndexByte(rest[offset:], '\n')
+		var l []byte
+		next := len(rest) + 1
+		if end < 0 {
+			l = rest[offset:]
+		} else {
+			l = rest[offset : offset+end]
+			next = offset + end + 1
+		}
+		if t := strings.TrimRight(string(l), " \t"); t == "---" || t == "..." {
+			if next > len(rest) {
+				return rest[:offset], "", line + 1, nil
+			}
+			return rest[:offset], string(rest[next:]), line + 1, nil
+		}
+		offset = next
+		line++
+	}
+	return nil, "", 0, &Error{Pos{1, 1}, "frontmatter-unterminated", "frontmatter opened with '---' on line 1 is never closed: add a line '---' after the last property"}
+}
+
+// yamlError shifts yaml.v3's line (counted from the block) by the opening fence.
+func yamlError(err error) *Error {
+	msg := err.Error()
+	if te, ok := err.(*yaml.TypeError); ok && len(te.Errors) > 0 {
+		msg = te.Errors[0]
+	}
+	line := 1
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		line = n + 1
+		msg = msg[len(m[0]):]
+	}
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	return &Error{Pos{line, 1}, "frontmatter-yaml", "YAML error: " + msg + " (fix the frontmatter syntax; quote values that contain ': ' or start with '[', '{', '@' or '*')"}
+}
+
+func decodeMapping(doc *Document, m *yaml.Node) {
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		pos := Pos{k.Line + 1, k.Column}
+		key := k.Value
+		if seen[key] {
+			doc.Problems = append(doc.Problems, FieldError{pos, key, fmt.Sprintf("key %q appears twice: Obsidian keeps only one; merge them", key)})
+			doc.Extra = append(doc.Extra, KeyValue{key, v})
+			continue
+		}
+		seen[key] = true
+		doc.Keys[key] = pos
+		if err := decodeKnown(&doc.Meta, key, v); err != nil {
+			if err != errUnknownKey {
+				vp := Pos{v.Line + 1, v.Column}
+				doc.Problems = append(doc.Problems, FieldError{vp, key, err.Error()})
+			}
+			doc.Extra = append(doc.Extra, KeyValue{key, v})
+		}
+	}
+}
+
+var errUnknownKey = errors.New("unknown key")
+
+func decodeKnown(meta *Meta, key string, v *yaml.Node) error {
+	var err error
+	switch key {
+	case "id":
+		meta.ID, err = str(v)
+	case "type":
+		meta.Type, err = str(v)
+	case "title":
+		meta.Title, err = str(v)
+	case "description":
+		meta.Description, err = str(v)
+	case "provenance":
+		meta.Provenance, err = str(v)
+	case "status":
+		meta.Status, err = str(v)
+	case "project":
+		meta.Project, err = str(v)
+	case "section":
+		meta.Section, err = str(v)
+	case "key":
+		meta.Key, err = str(v)
+	case "source":
+		meta.Source, err = str(v)
+	case "session":
+		meta.Session, err = str(v)
+	case "pinned":
+		meta.Pinned, err = boolean(v)
+	case "importance":
+		meta.Importance, err = importance(v)
+	case "valid_at":
+		meta.ValidAt, err = timeValue(v)
+	case "stale_after":
+		meta.StaleAfter, err = timeValue(v)
+	case "invalid_at":
+		meta.InvalidAt, err = timeValue(v)
+	case "supersedes":
+		meta.Supersedes, err = strList(v)
+	case "tags":
+		meta.Tags, err = strList(v)
+	case "aliases":
+		meta.Aliases, err = strList(v)
+	case "roots":
+		meta.Roots, err = strList(v)
+	case "generated":
+		var a Actor
+		a, err = actor(v)
+		if err == nil {
+			meta.Generated = &a
+		}
+	case "verified":
+		meta.Verified, err = list(v, actor)
+	case "sources":
+		meta.Sources, err = list(v, source)
+	case "signals":
+		meta.Signals, err = list(v, signal)
+	default:
+		return errUnknownKey
+	}
+	return err
+}
+
+func scalar(v *yaml.Node) (string, error) {
+	if v.Kind == yaml.AliasNode {
+		return "", fmt.Errorf("YAML aliases (*name) are not allowed in mem's keys: write the value out")
+	}
+	if v.Kind != yaml.ScalarNode {
+		return "", fmt.Errorf("expected a single value, found a %s", kindName(v))
+	}
+	return v.Value, nil
+}
+
+func str(v *yaml.Node) (string, error) {
+	s, err := scalar(v)
+	if err == nil && v.Tag == "!!null" {
+		return "", nil
+	}
+	return s, err
+}
+
+func boolean(v *yaml.Node) (bool, error) {
+	s, err := scalar(v)
+	if err != nil {
+		return false, err
+	}
+	switch s {
+	case "true", "True", "TRUE":
+		return true, nil
+	case "false", "False", "FALSE", "":
+		return false, nil
+	}
+	return false, fmt.Errorf("expected true or false (a checkbox), found %q", s)
+}
+
+func importance(v *yaml.Node) (int, error) {
+	s, err := scalar(v)
+	if err != nil {
+		return 0, err
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || n > 10 {
+		return 0, fmt.Errorf("importance must be a whole number from 1 to 10, found %q", s)
+	}
+	return n, nil
+}
+
+func timeValue(v *yaml.Node) (Time, error) {
+	s, err := scalar(v)
+	if err != nil {
+		return Time{}, err
+	}
+	if v.Tag == "!!null" || s == "" {
+		return Time{}, nil
+	}
+	return ParseTime(s)
+}
+
+func strList(v *yaml.Node) ([]string, error) {
+	return list(v, func(n *yaml.Node) (string, error) { return scalar(n) })
+}
+
+// list decodes a YAML sequence; a single scalar is accepted as a
+// one-element list, as Obsidian does for list properties.
+func list[T any](v *yaml.Node, one func(*yaml.Node) (T, error)) ([]T, error) {
+	if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
+		return nil, nil
+	}
+	items := []*yaml.Node{v}
+	if v.Kind == yaml.SequenceNode {
+		items = v.Content
+	} else if v.Kind != yaml.ScalarNode {
+		return nil, fmt.Errorf("expected a list, found a %s", kindName(v))
+	}
+	out := make([]T, 0, len(items))
+	for _, it := range items {
+		x, err := one(it)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, x)
+	}
+	return out, nil
+}
+
+// fields walks a map node, calling set for each key with its scalar value.
+func fields(v *yaml.Node, set func(key, value string) error) error {
+	if v.Kind != yaml.MappingNode {
+		return fmt.Errorf("expected a map like {by: ..., at: ...}, found a %s", kindName(v))
+	}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		val, err := str(v.Content[i+1])
+		if err != nil {
+			return fmt.Errorf("%s: %v", v.Content[i].Value, err)
+		}
+		if err := set(v.Content[i].Value, val); err != nil {
+			return fmt.Errorf("%s: %v", v.Content[i].Value, err)
+		}
+	}
+	return nil
+}
+
+func parseOptionalTime(s string) (Time, error) {
+	if s == "" {
+		return Time{}, nil
+	}
+	return ParseTime(s)
+}
+
+// Each nested map accepts only the keys it knows: an unknown one would be
+// lost on rewrite, so it makes the whole value verbatim (and a lint error).
+func actor(v *yaml.Node) (a Actor, err error) {
+	err = fields(v, func(k, val string) (err error) {
+		switch k {
+		case "by":
+			a.By = val
+		case "at":
+			a.At, err = parseOptionalTime(val)
+		default:
+			err = fmt.Errorf("unknown key (expected by, at)")
+		}
+		return err
+	})
+	return a, err
+}
+
+func source(v *yaml.Node) (s Source, err error) {
+	err = fields(v, func(k, val string) (err error) {
+		switch k {
+		case "resource":
+			s.Resource = val
+		case "id":
+			s.ID = val
+		case "title":
+			s.Title = val
+		case "author":
+			s.Author = val
+		case "last_modified":
+			s.LastModified, err = parseOptionalTime(val)
+		default:
+			err = fmt.Errorf("unknown key (expected resource, id, title, author, last_modified)")
+		}
+		return err
+	})
+	return s, err
+}
+
+func signal(v *yaml.Node) (s Signal, err error) {
+	err = fields(v, func(k, val string) (err error) {
+		switch k {
+		case "session":
+			s.Session = val
+		case "at":
+			s.At, err = parseOptionalTime(val)
+		case "evidence":
+			s.Evidence = val
+		default:
+			err = fmt.Errorf("unknown key (expected session, at, evidence)")
+		}
+		return err
+	})
+	return s, err
+}
+
+func kindName(v *yaml.Node) string {
+	switch v.Kind {
+	case yaml.SequenceNode:
+		return "list"
+	case yaml.MappingNode:
+		return "map"
+	case yaml.AliasNode:
+		return "YAML alias"
+	}
+	return "single value"
+}

@@ -1,0 +1,69 @@
+package frontmatter
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Time is a frontmatter date or datetime. DateOnly remembers that the file
+// said YYYY-MM-DD, so it is written back the same way (Obsidian's "date"
+// property type) instead of growing a clock.
+type Time struct {
+	time.Time
+	DateOnly bool
+}
+
+const dateLayout = "2006-01-02"
+
+// Layouts accepted for datetimes: RFC 3339, and the zone-less forms Obsidian's
+// "date & time" property writes (read as UTC, so renders stay deterministic).
+var datetimeLayouts = []string{
+	time.RFC3339Nano,
+	"2006-01-02T15:04:05",
+	"2006-01-02T15:04",
+	"2006-01-02 15:04:05",
+	"2006-01-02 15:04",
+}
+
+// ParseTime reads YYYY-MM-DD or an RFC 3339 datetime.
+func ParseTime(s string) (Time, error) {
+	s = strings.TrimSpace(s)
+	if t, err := time.Parse(dateLayout, s); err == nil {
+		return Time{Time: t, DateOnly: true}, nil
+	}
+	for _, layout := range datetimeLayouts {
+		if t, err := time.Parse(layout, s); err == nil {
+			return Time{Time: t}, nil
+		}
+	}
+	return Time{}, fmt.Errorf("%q is not a date: write YYYY-MM-DD or an RFC 3339 datetime like 2026-01-02T15:04:05Z", s)
+}
+
+// String formats the time the way it was read: a date, or RFC 3339.
+func (t Time) String() string {
+	if t.IsZero() {
+		return ""
+	}
+	if t.DateOnly {
+		return t.Format(dateLayout)
+	}
+	return t.Format(time.RFC3339)
+}
+
+// Day is the calendar date (YYYY-MM-DD) of the time.
+func (t Time) Day() string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Format(dateLayout)
+}
+
+// NewTime wraps a datetime (not date-only), truncated to the second.
+func NewTime(t time.Time) Time { return Time{Time: t.UTC().Truncate(time.Second)} }
+
+// NewDate wraps the calendar date of t.
+func NewDate(t time.Time) Time {
+	y, m, d := t.Date()
+	return Time{Time: time.Date(y, m, d, 0, 0, 0, 0, time.UTC), DateOnly: true}
+}

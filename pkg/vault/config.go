@@ -1,0 +1,129 @@
+package vault
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"gopkg.in/yaml.v3"
+)
+
+// ConfigFile is the file whose presence marks a vault root.
+const ConfigFile = "mem.yaml"
+
+// Config is mem.yaml. Every key is optional; Defaults fills the gaps.
+type Config struct {
+	Ignore      []string     `yaml:"ignore,omitempty"`
+	DurableTags []string     `yaml:"durable_tags,omitempty"`
+	Author      AuthorConfig `yaml:"author,omitempty"`
+	Render      RenderConfig `yaml:"render,omitempty"`
+	Gate        GateConfig   `yaml:"gate,omitempty"`
+	Lint        LintConfig   `yaml:"lint,omitempty"`
+	Audit       AuditConfig  `yaml:"audit,omitempty"`
+}
+
+// AuthorConfig names the git author of mem commit.
+type AuthorConfig struct {
+	Name  string `yaml:"name,omitempty"`
+	Email string `yaml:"email,omitempty"`
+}
+
+// RenderConfig holds the render settings (spec §5).
+type RenderConfig struct {
+	Budget              int            `yaml:"budget,omitempty"`
+	Sections            []string       `yaml:"sections,omitempty"`
+	MinGlobalImportance int            `yaml:"min_global_importance,omitempty"`
+	Outputs             []RenderOutput `yaml:"outputs,omitempty"`
+}
+
+// RenderOutput is one file kept up to date by `mem render --all` and `mem watch`.
+type RenderOutput struct {
+	Path    string `yaml:"path"`
+	Cwd     string `yaml:"cwd,omitempty"`
+	Project string `yaml:"project,omitempty"`
+	Splice  bool   `yaml:"splice,omitempty"`
+	Budget  int    `yaml:"budget,omitempty"`
+}
+
+// GateConfig holds the promotion gate thresholds (spec §6).
+type GateConfig struct {
+	MinWeight   float64 `yaml:"min_weight,omitempty"`
+	MinSessions int     `yaml:"min_sessions,omitempty"`
+	HalfAfter   int     `yaml:"half_after_days,omitempty"`
+}
+
+// LintConfig holds lint limits.
+type LintConfig struct {
+	MaxFileSize     int64   `yaml:"max_file_size,omitempty"`
+	MassDeleteShare float64 `yaml:"mass_delete_share,omitempty"`
+}
+
+// AuditConfig holds the thresholds past which `mem audit` exits 1.
+type AuditConfig struct {
+	MaxMissingValidAtShare float64 `yaml:"max_missing_valid_at_share,omitempty"`
+	MaxImportClusterShare  float64 `yaml:"max_import_cluster_share,omitempty"`
+	MaxOrphanProjects      int     `yaml:"max_orphan_projects,omitempty"`
+	MaxStale               int     `yaml:"max_stale,omitempty"`
+	MaxCommitAgeHours      float64 `yaml:"max_commit_age_hours,omitempty"`
+	MaxBackupAgeHours      float64 `yaml:"max_backup_age_hours,omitempty"`
+}
+
+// Defaults used where mem.yaml is silent.
+const (
+	DefaultBudget              = 8192
+	DefaultMinGlobalImportance = 7
+	DefaultMaxFileSize         = 1 << 20
+	DefaultMassDeleteShare     = 0.20
+)
+
+func (c *Config) applyDefaults() {
+	if c.Render.Budget == 0 {
+		c.Render.Budget = DefaultBudget
+	}
+	if len(c.Render.Sections) == 0 {
+		c.Render.Sections = []string{"Identity", "Preferences", "Decisions", "Notes"}
+	}
+	if c.Render.MinGlobalImportance == 0 {
+		c.Render.MinGlobalImportance = DefaultMinGlobalImportance
+	}
+	if c.Gate.MinWeight == 0 {
+		c.Gate.MinWeight = 3
+	}
+	if c.Gate.MinSessions == 0 {
+		c.Gate.MinSessions = 2
+	}
+	if c.Gate.HalfAfter == 0 {
+		c.Gate.HalfAfter = 30
+	}
+	if c.Lint.MaxFileSize == 0 {
+		c.Lint.MaxFileSize = DefaultMaxFileSize
+	}
+	if c.Lint.MassDeleteShare == 0 {
+		c.Lint.MassDeleteShare = DefaultMassDeleteShare
+	}
+	if len(c.DurableTags) == 0 {
+		c.DurableTags = []string{"durable"}
+	}
+}
+
+// LoadConfig reads root/mem.yaml. A missing or empty file is all defaults;
+// garbage is an error naming the file and line.
+func LoadConfig(root string) (Config, error) {
+	var c Config
+	path := filepath.Join(root, ConfigFile)
+	data, err := os.ReadFile(path)
+	if err != nil && !os.IsNotExist(err) {
+		return c, fmt.Errorf("%s: %v", path, err)
+	}
+	if len(bytes.TrimSpace(data)) > 0 {
+		dec := yaml.NewDecoder(bytes.NewReader(data))
+		dec.KnownFields(true)
+		if err := dec.Decode(&c); err != nil && err != io.EOF {
+			return c, fmt.Errorf("%s: %v (fix mem.yaml; every key is optional, see docs/config.md)", path, err)
+		}
+	}
+	c.applyDefaults()
+	return c, nil
+}

@@ -1,0 +1,229 @@
+package vault
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mem-md/mem/pkg/frontmatter"
+)
+
+// Memory is one markdown file of the vault as the loader saw it.
+type Memory struct {
+	Path    string // absolute path
+	Rel     string // slash-separated path relative to the vault root
+	ID      string // frontmatter id, else Rel without .md (OKF's concept id)
+	Size    int64
+	ModTime time.Time
+	// Doc is the parsed file; nil when the file could not be read at all.
+	// When Err is a frontmatter error Doc still holds the body.
+	Doc *frontmatter.Document
+	// Err is a problem that makes the file unusable as a memory
+	// (*frontmatter.Error with a rule name); views skip such files.
+	Err error
+	// Raw is the file's bytes, kept only with LoadOptions.Raw.
+	Raw []byte
+}
+
+// Meta is a shortcut to the parsed metadata (zero Meta for unreadable files).
+func (m *Memory) Meta() *frontmatter.Meta {
+	if m.Doc == nil {
+		return &frontmatter.Meta{}
+	}
+	return &m.Doc.Meta
+}
+
+// Summary is the memory's one-line text.
+func (m *Memory) Summary() string {
+	if m.Doc == nil {
+		return ""
+	}
+	return m.Doc.Summary()
+}
+
+// OK reports whether the file parsed and can be used by views.
+func (m *Memory) OK() bool { return m.Err == nil && m.Doc != nil }
+
+// LoadOptions tunes the loader.
+type LoadOptions struct {
+	Raw bool // keep each file's bytes (lint scans them)
+}
+
+// skipDirs are never read (spec §2).
+var skipDirs = map[string]bool{".git": true, ".mem": true, ".obsidian": true, ".trash": true, "node_modules": true}
+
+// Load reads every memory file of the vault, in parallel, sorted by Rel.
+// Broken files are returned with Err set; only a failure to walk the vault
+// root itself is an error.
+func (v *Vault) Load(opts LoadOptions) ([]*Memory, error) {
+	rels, err := v.List()
+	if err != nil {
+		return nil, err
+	}
+	return v.LoadFiles(rels, opts), nil
+}
+
+// List walks the vault and returns the relative paths of its memory files,
+// sorted, applying the ignore rules of spec §2.
+func (v *Vault) List() ([]string, error) {
+	var rels []string
+	err := filepath.WalkDir(v.Root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == v.Root {
+				return err
+			}
+			return nil // an unreadable subfolder is skipped, not fatal
+		}
+		rel := v.Rel(p)
+		if d.IsDir() {
+			if p != v.Root && (skipDirs[d.Name()] || v.ignored(rel)) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(d.Name(), ".md") || v.ignored(rel) || v.isRenderedOutput(rel) {
+			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			// Symlinked files are listed; LoadFiles refuses those leaving the vault.
+			if fi, err := os.Stat(p); err != nil || fi.IsDir() {
+				return nil
+			}
+		} else if !d.Type().IsRegular() {
+			return nil
+		}
+		rels = append(rels, rel)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot read the vault: %w", v.Root, err)
+	}
+	return rels, nil
+}
+
+func (v *Vault) ignored(rel string) bool {
+	for _, pat := range v.Config.Ignore {
+		pat = strings.TrimSuffix(pat, "/")
+		if ok, _ := path.Match(pat, rel); ok || rel == pat || strings.HasPrefix(rel, pat+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// isRenderedOutput reports whether rel is a view mem writes (never a memory).
+func (v *Vault) isRenderedOutput(rel string) bool {
+	if rel == "MEMORY.md" {
+		return true
+	}
+	for _, o := range v.Config.Render.Outputs {
+		if p := o.Path; p != "" && (filepath.IsAbs(p) && v.Rel(p) == rel || filepath.ToSlash(filepath.Clean(p)) == rel) {
+			return true
+		}
+	}
+	return false
+}
+
+// LoadFiles reads and parses the given vault-relative files in parallel,
+// bounded by GOMAXPROCS, preserving order.
+func (v *Vault) LoadFiles(rels []string, opts LoadOptions) []*Memory {
+	out := make([]*Memory, len(rels))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	workers := min(runtime.GOMAXPROCS(0), max(len(rels), 1))
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				out[i] = v.loadOne(rels[i], opts)
+			}
+		}()
+	}
+	for i := range rels {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	return out
+}
+
+func fileErr(rule, msg string) error {
+	return &frontmatter.Error{Pos: frontmatter.Pos{Line: 1, Col: 1}, Rule: rule, Msg: msg}
+}
+
+func (v *Vault) loadOne(rel string, opts LoadOptions) *Memory {
+	m := &Memory{Rel: rel, Path: filepath.Join(v.Root, filepath.FromSlash(rel)), ID: strings.TrimSuffix(rel, ".md")}
+	fi, err := os.Lstat(m.Path)
+	if err != nil {
+		m.Err = fileErr("file-unreadable", fmt.Sprintf("cannot read: %v", err))
+		return m
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		target, err := filepath.EvalSymlinks(m.Path)
+		if err != nil || !within(v.Root, target) {
+			m.Err = fileErr("link-outside-vault", "symbolic link leaves the vault: mem never follows it; move the file into the vault or remove the link")
+			return m
+		}
+		if fi, err = os.Stat(target); err != nil {
+			m.Err = fileErr("file-unreadable", fmt.Sprintf("cannot read: %v", err))
+			return m
+		}
+	}
+	m.Size, m.ModTime = fi.Size(), fi.ModTime()
+	if limit := v.Config.Lint.MaxFileSize; m.Size > limit {
+		m.Err = fileErr("file-too-large", fmt.Sprintf("file is %d bytes, over the %d-byte limit (lint.max_file_size): split it or move it out of the vault", m.Size, limit))
+		return m
+	}
+	data, err := os.ReadFile(m.Path)
+	if err != nil {
+		m.Err = fileErr("file-unreadable", fmt.Sprintf("cannot read: %v", err))
+		return m
+	}
+	if opts.Raw {
+		m.Raw = data
+	}
+	m.Doc, m.Err = ParseFile(data)
+	if m.Doc != nil && m.Doc.Meta.ID != "" {
+		m.ID = m.Doc.Meta.ID
+	}
+	return m
+}
+
+// ParseFile checks that data is text and parses it. Returned errors are
+// *frontmatter.Error values carrying a rule name.
+func ParseFile(data []byte) (*frontmatter.Document, error) {
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		return nil, fileErr("file-binary", "file contains NUL bytes (binary content): it is not markdown; move it out of the vault")
+	}
+	if !utf8.Valid(data) {
+		line := 1 + bytes.Count(data[:invalidUTF8At(data)], []byte("\n"))
+		return nil, &frontmatter.Error{Pos: frontmatter.Pos{Line: line, Col: 1}, Rule: "file-encoding", Msg: "invalid UTF-8: save the file as UTF-8"}
+	}
+	return frontmatter.Parse(data)
+}
+
+func invalidUTF8At(b []byte) int {
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return len(b)
+}
+
+// within reports whether path lies inside root (by whole components).
+func within(root, path string) bool {
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}

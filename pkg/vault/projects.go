@@ -1,0 +1,94 @@
+package vault
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/mem-md/mem/pkg/frontmatter"
+)
+
+// ProjectIDPattern is the shape of a project id (spec §3).
+var ProjectIDPattern = regexp.MustCompile(`^proj_[a-z0-9_-]+$`)
+
+// Project is a project note: its id, display name and resolved roots.
+type Project struct {
+	ID    string
+	Name  string
+	Rel   string   // the project note's path
+	Roots []string // absolute, cleaned, symlinks resolved where they exist
+}
+
+// Projects collects the project notes (type: project) of a loaded vault,
+// sorted by id. Relative roots are relative to the vault root; ~ is the
+// user's home directory.
+func (v *Vault) Projects(mems []*Memory) []Project {
+	var out []Project
+	home, _ := os.UserHomeDir()
+	for _, m := range mems {
+		if !m.OK() || m.Meta().Type != frontmatter.TypeProject {
+			continue
+		}
+		p := Project{ID: m.ID, Name: m.Meta().Title, Rel: m.Rel}
+		if p.Name == "" {
+			p.Name = strings.TrimSuffix(filepath.Base(m.Rel), ".md")
+		}
+		for _, r := range m.Meta().Roots {
+			p.Roots = append(p.Roots, resolveRoot(v.Root, home, r))
+		}
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+func resolveRoot(vaultRoot, home, r string) string {
+	switch {
+	case r == "~":
+		r = home
+	case strings.HasPrefix(r, "~/"):
+		r = filepath.Join(home, r[2:])
+	case !filepath.IsAbs(r):
+		r = filepath.Join(vaultRoot, r)
+	}
+	return canonical(r)
+}
+
+// canonical cleans a path and resolves its symlinks where it exists.
+func canonical(p string) string {
+	p = filepath.Clean(p)
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// ResolveProject returns the project whose root is the longest prefix of dir
+// by whole path components, or nil. Ties go to the smaller id.
+func ResolveProject(projects []Project, dir string) *Project {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = canonical(abs)
+	}
+	var best *Project
+	bestLen := -1
+	for i := range projects {
+		for _, root := range projects[i].Roots {
+			if (dir == root || strings.HasPrefix(dir, strings.TrimSuffix(root, string(filepath.Separator))+string(filepath.Separator))) && len(root) > bestLen {
+				best, bestLen = &projects[i], len(root)
+			}
+		}
+	}
+	return best
+}
+
+// FindProject returns the project with the given id, or nil.
+func FindProject(projects []Project, id string) *Project {
+	for i := range projects {
+		if projects[i].ID == id {
+			return &projects[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,230 @@
+package vault
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+	"unicode"
+
+	"github.com/mem-md/mem/pkg/frontmatter"
+)
+
+// Version is mem's version, written into generated.by as mem/<Version>.
+var Version = "0.1.0"
+
+// Producer is the OKF actor mem writes as.
+func Producer() string { return "mem/" + Version }
+
+// TempPrefix starts the name of every temp file mem writes. Temp names never
+// end in .md, so a crash can never leave one that is read as a memory.
+const TempPrefix = ".mem-tmp-"
+
+// createTemp is a variable so tests can inject a failure.
+var createTemp = os.CreateTemp
+
+// writeTemp writes data to a synced temp file in dir and returns its path.
+func writeTemp(dir string, data []byte, perm os.FileMode) (string, error) {
+	f, err := createTemp(dir, TempPrefix+"*")
+	if err != nil {
+		return "", err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(perm)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return "", err
+	}
+	return tmp, nil
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// WriteFileAtomic replaces path with data: temp file in the same directory,
+// fsync, rename, fsync the directory. A reader sees the old or the new file,
+// never a torn one.
+func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
+	dir := filepath.Dir(path)
+	tmp, err := writeTemp(dir, data, perm)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return syncDir(dir)
+}
+
+// createExclusive publishes data at path only if nothing is there yet: the
+// synced temp file is hard-linked into place, which fails when the name is
+// taken, so two writers can never overwrite each other.
+func createExclusive(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	tmp, err := writeTemp(dir, data, 0o644)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp)
+	if err := os.Link(tmp, path); err != nil {
+		return err
+	}
+	return syncDir(dir)
+}
+
+// Slug turns text into a short file-name stem: lowercase letters and digits
+// joined by dashes, cut at a word boundary.
+func Slug(text string, maxLen int) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(text) {
+		if r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+		} else {
+			dash = true
+		}
+		if b.Len() >= maxLen {
+			break
+		}
+	}
+	s := b.String()
+	if len(s) > maxLen {
+		s = s[:maxLen]
+	}
+	if i := strings.LastIndexByte(s, '-'); len(s) >= maxLen && i > maxLen/2 {
+		s = s[:i]
+	}
+	if s == "" {
+		s = "memory"
+	}
+	return s
+}
+
+func randomSuffix() string {
+	b := make([]byte, 3)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// Create writes a new file under dir (relative to the vault) named after
+// slugText plus a short unique suffix. It stamps id (the file's path without
+// .md, written out so a rename in Obsidian keeps it) and generated, and never
+// replaces an existing file.
+func (v *Vault) Create(dir, slugText string, doc *frontmatter.Document, now time.Time) (*Memory, error) {
+	absDir := filepath.Join(v.Root, filepath.FromSlash(dir))
+	if !within(v.Root, absDir) && absDir != v.Root {
+		return nil, fmt.Errorf("%s: outside the vault %s", dir, v.Root)
+	}
+	if err := os.MkdirAll(absDir, 0o755); err != nil {
+		return nil, err
+	}
+	stem := Slug(slugText, 48)
+	doc.Meta.Generated = &frontmatter.Actor{By: Producer(), At: frontmatter.NewTime(now)}
+	for range 20 {
+		rel := filepath.ToSlash(filepath.Join(dir, stem+"-"+randomSuffix()+".md"))
+		doc.Meta.ID = strings.TrimSuffix(rel, ".md")
+		data := doc.Marshal()
+		path := filepath.Join(v.Root, filepath.FromSlash(rel))
+		err := createExclusive(path, data)
+		if errors.Is(err, os.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return &Memory{Path: path, Rel: rel, ID: doc.Meta.ID, Doc: doc, Size: int64(len(data)), ModTime: now}, nil
+	}
+	return nil, fmt.Errorf("%s: could not find a free file name", absDir)
+}
+
+// Hash is the content hash callers pass to Update for compare-and-swap.
+func Hash(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// ErrConflict is returned by Update when the file changed since the caller read it.
+var ErrConflict = errors.New("file changed since it was read")
+
+// Update rewrites an existing file under a per-file lock: it re-reads the
+// file, checks its hash against expectHash (when not empty), lets edit change
+// the document, stamps generated and writes atomically. Two updaters of the
+// same file run one after the other, so neither loses the other's change.
+func (v *Vault) Update(rel, expectHash string, now time.Time, edit func(*frontmatter.Document) error) error {
+	path := filepath.Join(v.Root, filepath.FromSlash(rel))
+	if !within(v.Root, path) {
+		return fmt.Errorf("%s: outside the vault %s", rel, v.Root)
+	}
+	unlock, err := v.lock("file-" + Hash([]byte(rel))[:16])
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if expectHash != "" && Hash(data) != expectHash {
+		return fmt.Errorf("%s: %w: read it again and retry", rel, ErrConflict)
+	}
+	doc, err := ParseFile(data)
+	if err != nil {
+		return fmt.Errorf("%s:%w (fix the file before mem can edit it)", rel, err)
+	}
+	if err := edit(doc); err != nil {
+		return err
+	}
+	doc.Meta.Generated = &frontmatter.Actor{By: Producer(), At: frontmatter.NewTime(now)}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(path, doc.Marshal(), fi.Mode().Perm())
+}
+
+// lock takes an exclusive advisory lock under .mem/locks. The kernel drops
+// it when the process dies, so a crash never leaves a stale lock behind.
+func (v *Vault) lock(name string) (func(), error) {
+	dir := filepath.Join(v.StateDir(), "locks")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(filepath.Join(dir, name+".lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", f.Name(), err)
+	}
+	return func() { syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
+}
+
+// Lock takes a named vault-wide lock (for example "index" or "commit").
+func (v *Vault) Lock(name string) (func(), error) { return v.lock(name) }
