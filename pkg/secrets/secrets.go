@@ -1,0 +1,178 @@
+// Package secrets finds API keys, tokens and private keys in text so that
+// mem never writes, renders or commits one. It has no dependencies: the
+// patterns are ported from gitleaks' rule set (the field's reference) with
+// the same idea of a keyword pre-filter and an entropy floor, without
+// gitleaks' dependency tree (see docs/lint.md for why).
+//
+// A Finding never carries the secret itself, only where it is and what kind
+// it is, so callers can report it without leaking it into logs or CI output.
+package secrets
+
+import (
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// Finding is one secret: its rule, a human name for its kind, and its
+// 1-based line and column (in characters) in the text.
+type Finding struct {
+	Rule string // kebab-case, e.g. secret-aws-key
+	What string // e.g. "an AWS access key id"
+	Line int
+	Col  int
+}
+
+// rule is one detector. keywords (lower case) gate the regexp: a text that
+// holds none of them is never matched, which keeps a scan of a one-line
+// memory to a few substring searches. group selects the submatch that is
+// the secret (0 = the whole match); entropy is the Shannon entropy floor
+// (bits per character) of that secret, which turns away placeholders like
+// sk-ant-xxxxxxxx and words like "password=changemechangeme".
+type rule struct {
+	id       string
+	what     string
+	keywords []string
+	re       *regexp.Regexp
+	group    int
+	entropy  float64
+	allow    func(secret string) bool
+}
+
+// Ported from gitleaks' config (cmd/generate/config/rules), loosened where
+// vendors have changed lengths, ordered so that a specific rule claims a
+// span before the generic assignment rule sees it.
+var rules = []rule{
+	{id: "secret-private-key", what: "a private key block", keywords: []string{"private key"},
+		re: regexp.MustCompile(`-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----`)},
+	{id: "secret-anthropic-key", what: "an Anthropic API key", keywords: []string{"sk-ant-"},
+		re: regexp.MustCompile(`\bsk-ant-[a-z]{2,8}\d{0,2}-[A-Za-z0-9_-]{32,}`), entropy: 3.5},
+	{id: "secret-openai-key", what: "an OpenAI API key", keywords: []string{"sk-", "t3blbkfj"},
+		re: regexp.MustCompile(`\bsk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}|[A-Za-z0-9]{40,})`), entropy: 3.5},
+	{id: "secret-aws-key", what: "an AWS access key id", keywords: []string{"akia", "asia", "abia", "acca", "a3t"},
+		re: regexp.MustCompile(`\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b`), entropy: 3,
+		// AWS's documentation key: harmless and quoted everywhere.
+		allow: func(s string) bool { return strings.HasSuffix(s, "EXAMPLE") }},
+	{id: "secret-aws-key", what: "an AWS secret access key", keywords: []string{"aws"},
+		re: regexp.MustCompile(`(?i)aws.{0,20}?(?:secret|key).{0,20}?[:=]\s*["']?([A-Za-z0-9/+]{40})\b`), group: 1, entropy: 4},
+	{id: "secret-github-token", what: "a GitHub token", keywords: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
+		re: regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{50,255})\b`), entropy: 3},
+	{id: "secret-gitlab-token", what: "a GitLab token", keywords: []string{"glpat-"},
+		re: regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}`), entropy: 3},
+	{id: "secret-slack-token", what: "a Slack token", keywords: []string{"xox"},
+		re: regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), entropy: 3},
+	{id: "secret-slack-webhook", what: "a Slack webhook URL", keywords: []string{"hooks.slack.com"},
+		re: regexp.MustCompile(`https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,56}`)},
+	{id: "secret-google-api-key", what: "a Google API key", keywords: []string{"aiza"},
+		re: regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`), entropy: 3},
+	{id: "secret-stripe-key", what: "a Stripe key", keywords: []string{"sk_", "rk_"},
+		re: regexp.MustCompile(`\b(?:sk|rk)_(?:test|live|prod)_[A-Za-z0-9]{16,99}\b`), entropy: 3},
+	{id: "secret-jwt", what: "a JSON web token", keywords: []string{"eyj"},
+		re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`), entropy: 3},
+	// gitleaks' generic-api-key: an assignment to a secret-sounding name
+	// whose value is long and random. The value must hold a digit, so a
+	// prose sentence like "token: see the vault wiki" never matches.
+	{id: "secret-generic", what: "a high-entropy secret assignment", keywords: []string{"key", "token", "secret", "passw", "pwd", "credential", "auth"},
+		re:    regexp.MustCompile(`(?i)\b[a-z0-9_.-]{0,40}(?:key|token|secret|passwd|password|pwd|credentials?|auth)\b["']?\s{0,3}(?:=|:|=>|:=)\s{0,3}["']?([A-Za-z0-9_\-+/=.~!@#$%^&*]{16,200})`),
+		group: 1, entropy: 3.5,
+		allow: func(s string) bool { return !strings.ContainsAny(s, "0123456789") || strings.HasPrefix(s, "${") }},
+}
+
+// Find returns every secret in text, in order of position. Overlapping
+// matches of different rules are reported once, by the first rule.
+func Find(text string) []Finding {
+	lower := strings.ToLower(text)
+	type span struct{ start, end, rule int }
+	var spans []span
+	for i := range rules {
+		r := &rules[i]
+		if !hasAny(lower, r.keywords) {
+			continue
+		}
+		for _, m := range r.re.FindAllStringSubmatchIndex(text, -1) {
+			s, e := m[2*r.group], m[2*r.group+1]
+			if s < 0 {
+				continue
+			}
+			secret := text[s:e]
+			if r.entropy > 0 && Entropy(secret) < r.entropy {
+				continue
+			}
+			if r.allow != nil && r.allow(secret) {
+				continue
+			}
+			overlaps := false
+			for _, o := range spans {
+				if s < o.end && o.start < e {
+					overlaps = true
+					break
+				}
+			}
+			if !overlaps {
+				spans = append(spans, span{s, e, i})
+			}
+		}
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
+	out := make([]Finding, 0, len(spans))
+	for _, s := range spans {
+		line, col := Position(text, s.start)
+		out = append(out, Finding{Rule: rules[s.rule].id, What: rules[s.rule].what, Line: line, Col: col})
+	}
+	return out
+}
+
+// Rules lists the rule names Find can return, sorted, for documentation
+// and for callers that map rules to severities.
+func Rules() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range rules {
+		if !seen[r.id] {
+			seen[r.id] = true
+			out = append(out, r.id)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func hasAny(s string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// Entropy is the Shannon entropy of s in bits per character.
+func Entropy(s string) float64 {
+	if s == "" {
+		return 0
+	}
+	counts := map[rune]int{}
+	n := 0
+	for _, r := range s {
+		counts[r]++
+		n++
+	}
+	var h float64
+	for _, c := range counts {
+		p := float64(c) / float64(n)
+		h -= p * math.Log2(p)
+	}
+	return h
+}
+
+// Position converts a byte offset in text to a 1-based line and a 1-based
+// column counted in characters, the way editors count.
+func Position(text string, offset int) (line, col int) {
+	offset = min(max(offset, 0), len(text))
+	before := text[:offset]
+	line = 1 + strings.Count(before, "\n")
+	start := strings.LastIndexByte(before, '\n') + 1
+	return line, 1 + utf8.RuneCountInString(before[start:])
+}

@@ -1,0 +1,89 @@
+package secrets
+
+import (
+	"strings"
+	"testing"
+)
+
+// Fake secrets are assembled at run time so that this file itself never
+// holds a string that secret scanners (ours, GitHub's) flag.
+var (
+	random40 = "q8Zr2LmV9xT4bN7cK1pW6yH3sD5fG0jA8uE2iO4k"
+	fakeAWS  = "AKIA" + "Q3ZRTV5WX7HJ2LNB"
+	fakeGH   = "ghp" + "_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+	fakeAnt  = "sk-" + "ant-api03-" + random40 + random40 + "AA"
+	fakeOAI  = "sk-" + "proj-" + random40
+	fakeSlk  = "xox" + "b-2748392011-" + "8Hc7Wq2Zr5Lp"
+	fakeJWT  = "eyJ" + "hbGciOiJIUzI1NiJ9.eyJ" + "zdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
+	fakePEM  = "-----BEGIN " + "RSA PRIVATE KEY-----"
+)
+
+func TestFind(t *testing.T) {
+	cases := []struct {
+		name, text string
+		want       []Finding // What is not compared
+	}{
+		{"aws", "key is " + fakeAWS + " ok", []Finding{{Rule: "secret-aws-key", Line: 1, Col: 8}}},
+		{"aws documentation key is allowed", "AKIA" + "IOSFODNN7EXAMPLE", nil},
+		{"aws secret", "aws_secret_access_key = " + "wJalrXUtnFEMI/K7MDENG/bPxRfiCYz9Rk2LmQ0p", []Finding{{Rule: "secret-aws-key", Line: 1, Col: 25}}},
+		{"github on line 2", "first\n  token " + fakeGH, []Finding{{Rule: "secret-github-token", Line: 2, Col: 9}}},
+		{"anthropic wins over openai", fakeAnt, []Finding{{Rule: "secret-anthropic-key", Line: 1, Col: 1}}},
+		{"openai", "use " + fakeOAI, []Finding{{Rule: "secret-openai-key", Line: 1, Col: 5}}},
+		{"slack", fakeSlk, []Finding{{Rule: "secret-slack-token", Line: 1, Col: 1}}},
+		{"jwt", "Bearer " + fakeJWT, []Finding{{Rule: "secret-jwt", Line: 1, Col: 8}}},
+		{"pem", "x\n" + fakePEM + "\nMIIE...", []Finding{{Rule: "secret-private-key", Line: 2, Col: 1}}},
+		{"generic", `api_key: "Zx81kQ2mVt7pLr4nWc9s"`, []Finding{{Rule: "secret-generic", Line: 1, Col: 11}}},
+		{"columns count characters", "é " + fakeAWS, []Finding{{Rule: "secret-aws-key", Line: 1, Col: 3}}},
+		{"placeholder has no entropy", "sk-" + "ant-api03-" + strings.Repeat("x", 90), nil},
+		{"generic without digits is prose", "token: see-the-team-wiki-page-for-it", nil},
+		{"generic low entropy", "password=aaaaaaaaaaaaaaaa1", nil},
+		{"a git sha is not a secret", "fixed in commit 3f786850e387550fdab836ed7e6dc881de23001b", nil},
+		{"plain prose", "The key insight: tokens expire after 1 hour.", nil},
+		{"two secrets", fakeAWS + " and " + fakeGH, []Finding{{Rule: "secret-aws-key", Line: 1, Col: 1}, {Rule: "secret-github-token", Line: 1, Col: 26}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := Find(c.text)
+			if len(got) != len(c.want) {
+				t.Fatalf("Find(%q) = %+v, want %+v", c.text, got, c.want)
+			}
+			for i := range got {
+				g, w := got[i], c.want[i]
+				if g.Rule != w.Rule || g.Line != w.Line || g.Col != w.Col || g.What == "" {
+					t.Errorf("finding %d = %+v, want %+v", i, g, w)
+				}
+			}
+		})
+	}
+}
+
+func TestFindingNeverHoldsTheSecret(t *testing.T) {
+	for _, f := range Find(fakeAWS + " " + fakeGH + " " + fakeAnt) {
+		for _, s := range []string{fakeAWS, fakeGH, fakeAnt, "Q3ZRTV"} {
+			if strings.Contains(f.What, s) || strings.Contains(f.Rule, s) {
+				t.Errorf("finding %+v leaks the secret", f)
+			}
+		}
+	}
+}
+
+func TestEntropy(t *testing.T) {
+	if e := Entropy("aaaa"); e != 0 {
+		t.Errorf("Entropy(aaaa) = %v, want 0", e)
+	}
+	if e := Entropy("abcd"); e != 2 {
+		t.Errorf("Entropy(abcd) = %v, want 2", e)
+	}
+}
+
+func FuzzFind(f *testing.F) {
+	f.Add(fakeAWS + "\n" + fakeAnt)
+	f.Add("api_key = 'Zx81kQ2mVt7pLr4nWc9s'")
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, x := range Find(s) {
+			if x.Line < 1 || x.Col < 1 || x.Line > strings.Count(s, "\n")+1 {
+				t.Fatalf("bad position %+v", x)
+			}
+		}
+	})
+}
