@@ -2,10 +2,13 @@
 // lessons (spec §6) and the reconciler that picks the winner when claims
 // supersede or contradict each other (spec §1, principles 3–5). Pure
 // functions over loaded memories; render, lint and audit all call these.
+// docs/gate.md states the rules with a worked example.
 package gate
 
 import (
-	"sort"
+	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/vault"
@@ -13,28 +16,48 @@ import (
 
 // Compare orders two claims about one subject: positive when a beats b.
 // Stated beats observed beats inferred; among equals the later valid_at
-// wins; an undated claim loses to a dated one. Zero means a tie.
+// wins; an undated claim loses to a dated one. Zero means a tie. When
+// either valid_at is a date without a clock the two are compared by
+// calendar day, since "2026-11-20" says nothing about the hour.
 func Compare(a, b *frontmatter.Meta) int {
 	if d := frontmatter.ProvenanceRank(a.Provenance) - frontmatter.ProvenanceRank(b.Provenance); d != 0 {
 		return d
 	}
-	switch {
-	case a.ValidAt.IsZero() && b.ValidAt.IsZero():
-		return 0
-	case a.ValidAt.IsZero():
-		return -1
-	case b.ValidAt.IsZero():
-		return 1
-	}
-	return a.ValidAt.Compare(b.ValidAt.Time)
+	return compareValidAt(a.ValidAt, b.ValidAt)
 }
+
+// compareValidAt orders event times: undated first, then by time, at day
+// precision when either side is date-only.
+func compareValidAt(a, b frontmatter.Time) int {
+	switch {
+	case a.IsZero() && b.IsZero():
+		return 0
+	case a.IsZero():
+		return -1
+	case b.IsZero():
+		return 1
+	case a.DateOnly || b.DateOnly:
+		return strings.Compare(a.UTC().Format("2006-01-02"), b.UTC().Format("2006-01-02"))
+	}
+	return a.Compare(b.Time)
+}
+
+// Reasons a Conflict was resolved the way it was.
+const (
+	ReasonSupersedes = "supersedes" // an accepted supersedes entry
+	ReasonRefused    = "refused"    // a supersedes entry refused by CheckSupersedes; the superseded claim stands
+	ReasonProvenance = "provenance" // same key, stronger provenance won
+	ReasonValidAt    = "valid_at"   // same key and provenance, later valid_at won
+	ReasonTie        = "tie"        // same key, provenance and valid_at: the smaller id won
+)
 
 // Conflict is one resolved disagreement: the winner and who lost, and why.
 type Conflict struct {
-	Subject string // the shared key, or the superseded id
+	Subject string // the shared key ("proj_x:key" inside a project), or the superseded id
 	Winner  *vault.Memory
 	Losers  []*vault.Memory
-	Reason  string // "supersedes" or "provenance" or "valid_at" or "tie"
+	Reason  string // one of the Reason constants
+	Detail  string // one sentence a person can act on, for audit and lint
 }
 
 // Resolution is the reconciler's verdict over a set of memories.
@@ -45,67 +68,231 @@ type Resolution struct {
 	Conflicts []Conflict
 }
 
+// Rules of a refused supersession, used as lint rule names.
+const (
+	RuleSupersedesBackwards = "supersedes-backwards"
+	RuleSupersedesWeaker    = "supersedes-weaker"
+)
+
+// SupersessionError is a supersedes entry that would let a weaker or older
+// claim replace a stronger or newer one.
+type SupersessionError struct {
+	Rule string // RuleSupersedesBackwards or RuleSupersedesWeaker
+	Old  string // the id the claim tried to supersede
+	Msg  string
+}
+
+func (e *SupersessionError) Error() string { return e.Msg }
+
+// CheckSupersedes decides whether a claim (by) may supersede the claim old
+// (whose id is oldID): nil when it may, else a *SupersessionError saying
+// why not and what to do. A claim may not supersede one of stronger
+// provenance (principle 3: the stronger claim must be retired, or the
+// new one stated), nor one whose valid_at is later than its own — a newer
+// write of an older fact (principle 5). An undated claim cannot show it is
+// newer than a dated one. Equal valid_at is allowed: same moment, the
+// explicit supersedes decides.
+func CheckSupersedes(by *frontmatter.Meta, oldID string, old *frontmatter.Meta) error {
+	if rb, ro := frontmatter.ProvenanceRank(by.Provenance), frontmatter.ProvenanceRank(old.Provenance); rb < ro {
+		return &SupersessionError{Rule: RuleSupersedesWeaker, Old: oldID, Msg: fmt.Sprintf(
+			"%s claim cannot supersede %s, which is %s: stated beats observed beats inferred; "+
+				"ask the user to confirm it (provenance stated), or retire %s by setting its invalid_at",
+			provenanceName(by.Provenance), oldID, provenanceName(old.Provenance), oldID)}
+	}
+	switch {
+	case old.ValidAt.IsZero():
+		return nil
+	case by.ValidAt.IsZero():
+		return &SupersessionError{Rule: RuleSupersedesBackwards, Old: oldID, Msg: fmt.Sprintf(
+			"an undated claim cannot supersede %s, valid at %s: give this claim a valid_at (when it became true)",
+			oldID, old.ValidAt)}
+	case compareValidAt(by.ValidAt, old.ValidAt) < 0:
+		return &SupersessionError{Rule: RuleSupersedesBackwards, Old: oldID, Msg: fmt.Sprintf(
+			"valid_at %s is before %s's valid_at %s: a newer write of an older fact cannot replace a newer one; "+
+				"if this became true later, give it that valid_at, otherwise do not supersede %s",
+			by.ValidAt, oldID, old.ValidAt, oldID)}
+	}
+	return nil
+}
+
+func provenanceName(p string) string {
+	if p == "" {
+		return "a claim without provenance"
+	}
+	if p == frontmatter.Inferred || p == frontmatter.Observed {
+		return "an " + p
+	}
+	return "a " + p
+}
+
 // Reconcile resolves supersession and same-subject claims among mems (the
-// memories still eligible for a view). A memory listed in another's
-// supersedes loses to it. Memories sharing a non-empty `key` are claims
-// about one subject: the best by Compare wins, ties go to the smaller id so
-// the result is deterministic.
+// memories still eligible for a view; broken files are ignored).
+//
+// A memory listed in another's supersedes loses to it when CheckSupersedes
+// allows it; a refused supersedes makes the superseding memory the loser
+// instead, since both claim one subject and the old one is stronger or
+// newer. Memories sharing a non-empty `key` (trimmed, case-folded) within
+// one project, or among global memories, are claims about one subject: the
+// best by Compare wins, ties go to the smaller id. The result depends only
+// on the set of memories, never on their order.
 func Reconcile(mems []*vault.Memory) Resolution {
 	res := Resolution{Lost: map[string]string{}}
-	byID := make(map[string]*vault.Memory, len(mems))
+	ok := make([]*vault.Memory, 0, len(mems))
 	for _, m := range mems {
-		byID[m.ID] = m
+		if m.OK() {
+			ok = append(ok, m)
+		}
 	}
+	slices.SortStableFunc(ok, func(a, b *vault.Memory) int {
+		if c := strings.Compare(a.ID, b.ID); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Rel, b.Rel)
+	})
+	byID := make(map[string]*vault.Memory, len(ok))
+	for _, m := range ok {
+		if _, dup := byID[m.ID]; !dup { // duplicate ids are lint's to report
+			byID[m.ID] = m
+		}
+	}
+	reconcileSupersedes(ok, byID, &res)
+	reconcileKeys(ok, &res)
+	return res
+}
+
+// reconcileSupersedes applies every supersedes entry, in id order.
+func reconcileSupersedes(mems []*vault.Memory, byID map[string]*vault.Memory, res *Resolution) {
+	// beatenBy collects, per superseded id, the memories that validly
+	// supersede it; the best of them is recorded as its winner.
+	beatenBy := map[string][]*vault.Memory{}
+	edges := map[string][]string{} // accepted: superseder id → superseded ids
 	for _, m := range mems {
-		for _, old := range m.Meta().Supersedes {
-			loser, ok := byID[old]
-			if !ok || loser == m {
+		olds := slices.Clone(m.Meta().Supersedes)
+		slices.Sort(olds)
+		for _, id := range slices.Compact(olds) {
+			old, found := byID[id]
+			if !found || old == m {
 				continue
 			}
-			if _, done := res.Lost[old]; !done {
-				res.Lost[old] = m.ID
-				res.Conflicts = append(res.Conflicts, Conflict{Subject: old, Winner: m, Losers: []*vault.Memory{loser}, Reason: "supersedes"})
+			if err := CheckSupersedes(m.Meta(), id, old.Meta()); err != nil {
+				if _, lost := res.Lost[m.ID]; !lost {
+					res.Lost[m.ID] = old.ID
+				}
+				res.Conflicts = append(res.Conflicts, Conflict{Subject: id, Winner: old, Losers: []*vault.Memory{m},
+					Reason: ReasonRefused, Detail: m.Rel + ": " + err.Error()})
+				continue
 			}
+			// Accepted supersessions only ever go from a claim to one no
+			// stronger and no newer, so a cycle means every claim on it ties;
+			// the first edge in id order stands, the closing one is dropped.
+			if reaches(edges, id, m.ID) {
+				continue
+			}
+			edges[m.ID] = append(edges[m.ID], id)
+			beatenBy[id] = append(beatenBy[id], m)
 		}
 	}
+	olds := make([]string, 0, len(beatenBy))
+	for id := range beatenBy {
+		olds = append(olds, id)
+	}
+	slices.Sort(olds)
+	for _, id := range olds {
+		w := best(beatenBy[id])
+		if _, lost := res.Lost[id]; !lost {
+			res.Lost[id] = w.ID
+		}
+		res.Conflicts = append(res.Conflicts, Conflict{Subject: id, Winner: w, Losers: []*vault.Memory{byID[id]},
+			Reason: ReasonSupersedes, Detail: fmt.Sprintf("%s supersedes %s", w.ID, id)})
+	}
+}
+
+// reaches reports whether to is reachable from from over edges.
+func reaches(edges map[string][]string, from, to string) bool {
+	seen := map[string]bool{}
+	stack := []string{from}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n == to {
+			return true
+		}
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		stack = append(stack, edges[n]...)
+	}
+	return false
+}
+
+// reconcileKeys resolves memories sharing a subject key that nothing has
+// beaten yet.
+func reconcileKeys(mems []*vault.Memory, res *Resolution) {
 	groups := map[string][]*vault.Memory{}
 	for _, m := range mems {
-		if k := m.Meta().Key; k != "" {
-			if _, lost := res.Lost[m.ID]; !lost {
-				groups[k] = append(groups[k], m)
-			}
+		if _, lost := res.Lost[m.ID]; lost {
+			continue
+		}
+		if s := Subject(m.Meta()); s != "" {
+			groups[s] = append(groups[s], m)
 		}
 	}
-	keys := make([]string, 0, len(groups))
-	for k, g := range groups {
+	subjects := make([]string, 0, len(groups))
+	for s, g := range groups {
 		if len(g) > 1 {
-			keys = append(keys, k)
+			subjects = append(subjects, s)
 		}
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		g := groups[k]
-		sort.SliceStable(g, func(i, j int) bool {
-			if c := Compare(g[i].Meta(), g[j].Meta()); c != 0 {
-				return c > 0
-			}
-			return g[i].ID < g[j].ID
-		})
-		c := Conflict{Subject: k, Winner: g[0], Losers: g[1:], Reason: reason(g[0].Meta(), g[1].Meta())}
+	slices.Sort(subjects)
+	for _, s := range subjects {
+		g := groups[s]
+		slices.SortStableFunc(g, rank)
+		reason, detail := explain(g[0], g[1])
+		c := Conflict{Subject: s, Winner: g[0], Losers: g[1:], Reason: reason, Detail: detail}
 		for _, l := range c.Losers {
 			res.Lost[l.ID] = g[0].ID
 		}
 		res.Conflicts = append(res.Conflicts, c)
 	}
-	return res
 }
 
-func reason(w, l *frontmatter.Meta) string {
-	switch {
-	case frontmatter.ProvenanceRank(w.Provenance) != frontmatter.ProvenanceRank(l.Provenance):
-		return "provenance"
-	case Compare(w, l) != 0:
-		return "valid_at"
+// Subject is the reconciler's subject of a claim: its key, trimmed and
+// case-folded, prefixed with its project ("proj_x:db-port") so one key in
+// two projects names two subjects. Empty when the claim has no key.
+func Subject(meta *frontmatter.Meta) string {
+	k := strings.ToLower(strings.TrimSpace(meta.Key))
+	if k == "" || meta.Project == "" {
+		return k
 	}
-	return "tie"
+	return meta.Project + ":" + k
+}
+
+// rank sorts the winner first: best by Compare, then the smaller id.
+func rank(a, b *vault.Memory) int {
+	if c := Compare(a.Meta(), b.Meta()); c != 0 {
+		return -c
+	}
+	return strings.Compare(a.ID, b.ID)
+}
+
+func best(ms []*vault.Memory) *vault.Memory {
+	return slices.MinFunc(ms, rank)
+}
+
+// explain says why w beat the runner-up l.
+func explain(w, l *vault.Memory) (reason, detail string) {
+	wm, lm := w.Meta(), l.Meta()
+	switch {
+	case frontmatter.ProvenanceRank(wm.Provenance) != frontmatter.ProvenanceRank(lm.Provenance):
+		return ReasonProvenance, fmt.Sprintf("%s (%s) beats %s (%s): stated beats observed beats inferred",
+			w.ID, wm.Provenance, l.ID, lm.Provenance)
+	case Compare(wm, lm) == 0:
+		return ReasonTie, fmt.Sprintf("%s and %s tie on provenance and valid_at; %s wins by id: "+
+			"mark one with supersedes or correct a valid_at", w.ID, l.ID, w.ID)
+	case lm.ValidAt.IsZero():
+		return ReasonValidAt, fmt.Sprintf("%s (valid %s) beats undated %s", w.ID, wm.ValidAt, l.ID)
+	}
+	return ReasonValidAt, fmt.Sprintf("%s (valid %s) beats %s (valid %s): the later valid_at wins",
+		w.ID, wm.ValidAt, l.ID, lm.ValidAt)
 }

@@ -1,0 +1,331 @@
+package gate
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// claim builds a loaded memory. valid is "", "YYYY-MM-DD" or RFC 3339.
+func claim(t *testing.T, id, prov, valid string, edit ...func(*frontmatter.Meta)) *vault.Memory {
+	t.Helper()
+	meta := frontmatter.Meta{ID: id, Type: frontmatter.TypeFact, Provenance: prov}
+	if valid != "" {
+		at, err := frontmatter.ParseTime(valid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		meta.ValidAt = at
+	}
+	for _, e := range edit {
+		e(&meta)
+	}
+	return &vault.Memory{ID: id, Rel: "memory/" + id + ".md", Doc: &frontmatter.Document{Meta: meta, HasFrontmatter: true}}
+}
+
+func key(k string) func(*frontmatter.Meta) { return func(m *frontmatter.Meta) { m.Key = k } }
+func supersedes(ids ...string) func(*frontmatter.Meta) {
+	return func(m *frontmatter.Meta) { m.Supersedes = ids }
+}
+func project(p string) func(*frontmatter.Meta) { return func(m *frontmatter.Meta) { m.Project = p } }
+
+func lostMap(r Resolution) string {
+	var s []string
+	for l, w := range r.Lost {
+		s = append(s, l+"<"+w)
+	}
+	slices.Sort(s)
+	return strings.Join(s, " ")
+}
+
+// TestReconcileProvenancePairs walks every provenance pair for claims
+// sharing a key and for a supersedes entry, with the newer claim being
+// each side in turn.
+func TestReconcileProvenancePairs(t *testing.T) {
+	for _, pa := range frontmatter.Provenances {
+		for _, pb := range frontmatter.Provenances {
+			ra, rb := frontmatter.ProvenanceRank(pa), frontmatter.ProvenanceRank(pb)
+			t.Run("key/"+pa+"-newer/"+pb, func(t *testing.T) {
+				a := claim(t, "a", pa, "2026-11-20", key("db-port"))
+				b := claim(t, "b", pb, "2026-11-01", key("db-port"))
+				r := Reconcile([]*vault.Memory{a, b})
+				want, reason := "b<a", ReasonValidAt // equal provenance: the later valid_at
+				if rb > ra {
+					want, reason = "a<b", ReasonProvenance
+				} else if ra > rb {
+					reason = ReasonProvenance
+				}
+				if got := lostMap(r); got != want {
+					t.Errorf("lost %q, want %q", got, want)
+				}
+				if len(r.Conflicts) != 1 || r.Conflicts[0].Reason != reason || r.Conflicts[0].Subject != "db-port" {
+					t.Errorf("conflicts %+v, want one %s on db-port", r.Conflicts, reason)
+				}
+			})
+			t.Run("supersedes/"+pa+"-over/"+pb, func(t *testing.T) {
+				a := claim(t, "a", pa, "2026-11-20", supersedes("b"))
+				b := claim(t, "b", pb, "2026-11-01")
+				r := Reconcile([]*vault.Memory{a, b})
+				want, reason := "b<a", ReasonSupersedes
+				if ra < rb {
+					want, reason = "a<b", ReasonRefused
+				}
+				if got := lostMap(r); got != want {
+					t.Errorf("lost %q, want %q", got, want)
+				}
+				if len(r.Conflicts) != 1 || r.Conflicts[0].Reason != reason {
+					t.Errorf("conflicts %+v, want one %s", r.Conflicts, reason)
+				}
+			})
+		}
+	}
+}
+
+func TestReconcileKeys(t *testing.T) {
+	tests := []struct {
+		name   string
+		mems   func(t *testing.T) []*vault.Memory
+		lost   string
+		reason string
+	}{
+		{"equal dates tie to the smaller id", func(t *testing.T) []*vault.Memory {
+			return []*vault.Memory{claim(t, "b", "stated", "2026-11-20", key("k")), claim(t, "a", "stated", "2026-11-20", key("k"))}
+		}, "b<a", ReasonTie},
+		{"date-only and datetime on one day tie", func(t *testing.T) []*vault.Memory {
+			return []*vault.Memory{claim(t, "a", "stated", "2026-11-20", key("k")), claim(t, "b", "stated", "2026-11-20T18:00:00Z", key("k"))}
+		}, "b<a", ReasonTie},
+		{"two datetimes on one day: the later wins", func(t *testing.T) []*vault.Memory {
+			return []*vault.Memory{claim(t, "a", "stated", "2026-11-20T09:00:00Z", key("k")), claim(t, "b", "stated", "2026-11-20T18:00:00Z", key("k"))}
+		}, "a<b", ReasonValidAt},
+		{"undated loses to dated", func(t *testing.T) []*vault.Memory {
+			return []*vault.Memory{claim(t, "a", "stated", "", key("k")), claim(t, "b", "stated", "2020-01-01", key("k"))}
+		}, "a<b", ReasonValidAt},
+		{"undated stated still beats dated inferred", func(t *testing.T) []*vault.Memory {
+			return []*vault.Memory{claim(t, "a", "stated", "", key("k")), claim(t, "b", "inferred", "2026-11-20", key("k"))}
+		}, "b<a", ReasonProvenance},
+		{"both undated tie", func(t *testing.T) []*vault.Memory {
+			return []*vault.Memory{claim(t, "b", "observed", "", key("k")), claim(t, "a", "observed", "", key("k"))}
+		}, "b<a", ReasonTie},
+		{"keys are trimmed and case-folded", func(t *testing.T) []*vault.Memory {
+			return []*vault.Memory{claim(t, "a", "stated", "2026-11-01", key(" DB-Port")), claim(t, "b", "stated", "2026-11-02", key("db-port"))}
+		}, "a<b", ReasonValidAt},
+		{"three claims: all losers point to the winner", func(t *testing.T) []*vault.Memory {
+			return []*vault.Memory{claim(t, "a", "inferred", "2026-11-25", key("k")), claim(t, "b", "stated", "2026-11-01", key("k")), claim(t, "c", "stated", "2026-10-01", key("k"))}
+		}, "a<b c<b", ReasonValidAt}, // the reason is against the runner-up, c
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := Reconcile(tt.mems(t))
+			if got := lostMap(r); got != tt.lost {
+				t.Errorf("lost %q, want %q", got, tt.lost)
+			}
+			if len(r.Conflicts) != 1 || r.Conflicts[0].Reason != tt.reason || r.Conflicts[0].Detail == "" {
+				t.Errorf("conflicts %+v, want one %s with a detail", r.Conflicts, tt.reason)
+			}
+		})
+	}
+}
+
+func TestReconcileProjectsAreSeparateSubjects(t *testing.T) {
+	mems := []*vault.Memory{
+		claim(t, "a", "stated", "2026-11-01", key("db-port"), project("proj_a")),
+		claim(t, "b", "stated", "2026-11-02", key("db-port"), project("proj_b")),
+		claim(t, "c", "stated", "2026-11-03", key("db-port")),
+		claim(t, "d", "stated", "2026-11-04", key("db-port"), project("proj_a")),
+	}
+	r := Reconcile(mems)
+	if got := lostMap(r); got != "a<d" {
+		t.Errorf("lost %q, want only a<d", got)
+	}
+	if len(r.Conflicts) != 1 || r.Conflicts[0].Subject != "proj_a:db-port" {
+		t.Errorf("conflicts %+v, want one on proj_a:db-port", r.Conflicts)
+	}
+}
+
+func TestReconcileSupersedes(t *testing.T) {
+	tests := []struct {
+		name    string
+		mems    func(t *testing.T) []*vault.Memory
+		lost    string
+		reasons string
+	}{
+		{"newer supersedes older", func(t *testing.T) []*vault.Memory {
+			return []*vault.Memory{claim(t, "new", "stated", "2026-11-20", supersedes("old")), claim(t, "old", "stated", "2026-11-01")}
+		}, "old<new", "supersedes"},
+		{"equal dates: the supersedes decides", func(t *testing.T) []*vault.Memory {
+			return []*vault.Memory{claim(t, "a", "stated", "2026-11-20", supersedes("b")), claim(t, "b", "stated", "2026-11-20")}
+		}, "b<a", "supersedes"},
+		{"backwards: the newer claim stands", func(t *testing.T) []*vault.Memory {
+			return []*vault.Memory{claim(t, "stale", "stated", "2026-11-01", supersedes("fresh")), claim(t, "fresh", "stated", "2026-11-20")}
+		}, "stale<fresh", "refused"},
+		{"undated cannot supersede dated", func(t *testing.T) []*vault.Memory {
+			return []*vault.Memory{claim(t, "a", "stated", "", supersedes("b")), claim(t, "b", "stated", "2026-11-20")}
+		}, "a<b", "refused"},
+		{"dated supersedes undated", func(t *testing.T) []*vault.Memory {
+			return []*vault.Memory{claim(t, "a", "stated", "2026-11-20", supersedes("b")), claim(t, "b", "stated", "")}
+		}, "b<a", "supersedes"},
+		{"both undated: the supersedes decides", func(t *testing.T) []*vault.Memory {
+			return []*vault.Memory{claim(t, "a", "stated", "", supersedes("b")), claim(t, "b", "stated", "")}
+		}, "b<a", "supersedes"},
+		{"missing target and self are ignored", func(t *testing.T) []*vault.Memory {
+			return []*vault.Memory{claim(t, "a", "stated", "2026-11-20", supersedes("gone", "a"))}
+		}, "", ""},
+		{"chain: each loses to its successor", func(t *testing.T) []*vault.Memory {
+			return []*vault.Memory{
+				claim(t, "c", "stated", "2026-11-20", supersedes("b")),
+				claim(t, "b", "stated", "2026-11-10", supersedes("a")),
+				claim(t, "a", "stated", "2026-11-01"),
+			}
+		}, "a<b b<c", "supersedes supersedes"},
+		{"cycle of ties: one survives", func(t *testing.T) []*vault.Memory {
+			return []*vault.Memory{claim(t, "a", "stated", "2026-11-20", supersedes("b")), claim(t, "b", "stated", "2026-11-20", supersedes("a"))}
+		}, "b<a", "supersedes"},
+		{"two supersede one: the best is its winner", func(t *testing.T) []*vault.Memory {
+			return []*vault.Memory{
+				claim(t, "x", "observed", "2026-11-25", supersedes("old")),
+				claim(t, "y", "stated", "2026-11-20", supersedes("old")),
+				claim(t, "old", "observed", "2026-11-01"),
+			}
+		}, "old<y", "supersedes"},
+		{"a claim lost to supersession leaves its key group", func(t *testing.T) []*vault.Memory {
+			return []*vault.Memory{
+				claim(t, "a", "stated", "2026-11-20", key("k"), supersedes("b")),
+				claim(t, "b", "stated", "2026-11-01", key("k")),
+				claim(t, "c", "stated", "2026-11-10", key("k")),
+			}
+		}, "b<a c<a", "supersedes valid_at"},
+		{"a refused superseder leaves its key group", func(t *testing.T) []*vault.Memory {
+			return []*vault.Memory{
+				claim(t, "a", "stated", "2026-11-20", key("k"), supersedes("b")),
+				claim(t, "b", "stated", "2026-11-25", key("k")),
+			}
+		}, "a<b", "refused"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := Reconcile(tt.mems(t))
+			if got := lostMap(r); got != tt.lost {
+				t.Errorf("lost %q, want %q", got, tt.lost)
+			}
+			var reasons []string
+			for _, c := range r.Conflicts {
+				reasons = append(reasons, c.Reason)
+			}
+			if got := strings.Join(reasons, " "); got != tt.reasons {
+				t.Errorf("reasons %q, want %q", got, tt.reasons)
+			}
+		})
+	}
+}
+
+// TestReconcileOrderIndependent checks that shuffling the input never
+// changes the verdict, ties and cycles included.
+func TestReconcileOrderIndependent(t *testing.T) {
+	mems := []*vault.Memory{
+		claim(t, "a", "stated", "2026-11-20", supersedes("b")),
+		claim(t, "b", "stated", "2026-11-20", supersedes("a")),
+		claim(t, "c", "stated", "2026-11-20", key("k")),
+		claim(t, "d", "stated", "2026-11-20", key("k")),
+		claim(t, "e", "inferred", "2026-11-01", supersedes("c")),
+	}
+	want := lostMap(Reconcile(mems))
+	for i := range 20 {
+		perm := slices.Clone(mems)
+		for j := range perm { // a fixed, varied permutation per round
+			k := (j*7 + i*3) % len(perm)
+			perm[j], perm[k] = perm[k], perm[j]
+		}
+		if got := lostMap(Reconcile(perm)); got != want {
+			t.Fatalf("round %d: lost %q, want %q", i, got, want)
+		}
+	}
+}
+
+func TestReconcileSkipsBrokenFiles(t *testing.T) {
+	broken := &vault.Memory{ID: "x", Rel: "x.md", Err: errors.New("bad")}
+	r := Reconcile([]*vault.Memory{broken, claim(t, "a", "stated", "2026-11-20", supersedes("x"))})
+	if len(r.Lost) != 0 || len(r.Conflicts) != 0 {
+		t.Errorf("broken file took part: %+v", r)
+	}
+}
+
+func TestCheckSupersedes(t *testing.T) {
+	day := func(s string) frontmatter.Time {
+		if s == "" {
+			return frontmatter.Time{}
+		}
+		at, err := frontmatter.ParseTime(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return at
+	}
+	tests := []struct {
+		byProv, byAt, oldProv, oldAt string
+		rule                         string
+	}{
+		{"stated", "2026-11-20", "stated", "2026-11-01", ""},
+		{"stated", "2026-11-20", "stated", "2026-11-20", ""},
+		{"stated", "2026-11-20T08:00:00Z", "stated", "2026-11-20", ""},
+		{"stated", "2026-11-19", "stated", "2026-11-20", RuleSupersedesBackwards},
+		{"stated", "2026-11-20T08:00:00Z", "stated", "2026-11-20T09:00:00Z", RuleSupersedesBackwards},
+		{"stated", "", "stated", "2026-11-20", RuleSupersedesBackwards},
+		{"stated", "2026-11-20", "stated", "", ""},
+		{"stated", "", "stated", "", ""},
+		{"stated", "2026-11-01", "inferred", "2026-11-20", RuleSupersedesBackwards},
+		{"observed", "2026-11-20", "stated", "2026-11-01", RuleSupersedesWeaker},
+		{"inferred", "2026-11-20", "stated", "2026-11-01", RuleSupersedesWeaker},
+		{"inferred", "2026-11-20", "observed", "2026-11-01", RuleSupersedesWeaker},
+		{"observed", "2026-11-20", "inferred", "2026-11-01", ""},
+		{"stated", "2026-11-20", "observed", "2026-11-01", ""},
+	}
+	for _, tt := range tests {
+		name := fmt.Sprintf("%s@%s over %s@%s", tt.byProv, tt.byAt, tt.oldProv, tt.oldAt)
+		err := CheckSupersedes(&frontmatter.Meta{Provenance: tt.byProv, ValidAt: day(tt.byAt)}, "memory/old",
+			&frontmatter.Meta{Provenance: tt.oldProv, ValidAt: day(tt.oldAt)})
+		var se *SupersessionError
+		switch {
+		case tt.rule == "" && err != nil:
+			t.Errorf("%s: refused: %v", name, err)
+		case tt.rule != "" && !errors.As(err, &se):
+			t.Errorf("%s: allowed, want %s", name, tt.rule)
+		case tt.rule != "" && (se.Rule != tt.rule || se.Old != "memory/old" || !strings.Contains(se.Msg, "memory/old")):
+			t.Errorf("%s: got %s %q, want %s naming memory/old", name, se.Rule, se.Msg, tt.rule)
+		}
+	}
+}
+
+func TestCompare(t *testing.T) {
+	at := func(s string) frontmatter.Time { x, _ := frontmatter.ParseTime(s); return x }
+	m := func(p string, v frontmatter.Time) *frontmatter.Meta {
+		return &frontmatter.Meta{Provenance: p, ValidAt: v}
+	}
+	later := frontmatter.NewTime(time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC))
+	tests := []struct {
+		a, b *frontmatter.Meta
+		sign int
+	}{
+		{m("stated", at("2020-01-01")), m("observed", later), 1},
+		{m("inferred", later), m("observed", at("2020-01-01")), -1},
+		{m("stated", later), m("stated", at("2026-11-19")), 1},
+		{m("stated", at("2026-11-20")), m("stated", at("2026-11-20T23:59:00Z")), 0},
+		{m("stated", frontmatter.Time{}), m("stated", at("1990-01-01")), -1},
+		{m("stated", frontmatter.Time{}), m("stated", frontmatter.Time{}), 0},
+		{m("", later), m("inferred", frontmatter.Time{}), -1},
+	}
+	for i, tt := range tests {
+		got := Compare(tt.a, tt.b)
+		if (got > 0) != (tt.sign > 0) || (got < 0) != (tt.sign < 0) {
+			t.Errorf("case %d: Compare = %d, want sign %d", i, got, tt.sign)
+		}
+		if back := Compare(tt.b, tt.a); (back > 0) != (tt.sign < 0) || (back < 0) != (tt.sign > 0) {
+			t.Errorf("case %d: Compare is not antisymmetric: %d then %d", i, got, back)
+		}
+	}
+}
