@@ -86,7 +86,35 @@ func Parse(data []byte) (*Document, error) {
 		return doc, &Error{Pos{m.Line + 1, m.Column}, "frontmatter-yaml", "frontmatter must be a map of 'key: value' lines"}
 	}
 	decodeMapping(doc, m)
+	budget := maxKeptNodes
+	for i := range doc.Extra {
+		if doc.Extra[i].Value = plain(doc.Extra[i].Value, &budget); budget < 0 {
+			return doc, &Error{doc.Keys[doc.Extra[i].Key], "frontmatter-yaml", "YAML aliases expand to too many values (an alias bomb?): write the values out"}
+		}
+	}
 	return doc, nil
+}
+
+// maxKeptNodes bounds the YAML nodes kept verbatim once aliases are expanded.
+const maxKeptNodes = 100_000
+
+// plain returns a copy of a kept value with aliases expanded and anchors
+// and comments dropped: the anchor may sit on a key mem rewrites in its own
+// form, and yaml.v3 re-attaches comments to other nodes on output. Comments
+// are not data; docs/frontmatter.md says mem does not keep them.
+func plain(n *yaml.Node, budget *int) *yaml.Node {
+	n = deref(n)
+	*budget--
+	if *budget < 0 {
+		return n
+	}
+	c := *n
+	c.Anchor, c.HeadComment, c.LineComment, c.FootComment = "", "", "", ""
+	c.Content = make([]*yaml.Node, len(n.Content))
+	for i, child := range n.Content {
+		c.Content[i] = plain(child, budget)
+	}
+	return &c
 }
 
 // split finds the YAML between the opening '---' and the closing '---' (or
@@ -140,18 +168,26 @@ func yamlError(err error) *Error {
 }
 
 func decodeMapping(doc *Document, m *yaml.Node) {
-	seen := map[string]bool{}
+	// A key given twice is ambiguous (Obsidian keeps one): every occurrence
+	// is kept verbatim and none is typed, so a rewrite changes nothing.
+	count := map[string]int{}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		count[m.Content[i].Value]++
+	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
 		pos := Pos{k.Line + 1, k.Column}
 		key := k.Value
-		if seen[key] {
+		if _, seen := doc.Keys[key]; seen {
 			doc.Problems = append(doc.Problems, FieldError{pos, key, fmt.Sprintf("key %q appears twice: Obsidian keeps only one; merge them", key)})
 			doc.Extra = append(doc.Extra, KeyValue{key, v})
 			continue
 		}
-		seen[key] = true
 		doc.Keys[key] = pos
+		if count[key] > 1 {
+			doc.Extra = append(doc.Extra, KeyValue{key, v})
+			continue
+		}
 		if err := decodeKnown(&doc.Meta, key, v); err != nil {
 			if err != errUnknownKey {
 				vp := Pos{v.Line + 1, v.Column}
@@ -165,6 +201,7 @@ func decodeMapping(doc *Document, m *yaml.Node) {
 var errUnknownKey = errors.New("unknown key")
 
 func decodeKnown(meta *Meta, key string, v *yaml.Node) error {
+	v = deref(v)
 	var err error
 	switch key {
 	case "id":
@@ -225,10 +262,16 @@ func decodeKnown(meta *Meta, key string, v *yaml.Node) error {
 	return err
 }
 
-func scalar(v *yaml.Node) (string, error) {
-	if v.Kind == yaml.AliasNode {
-		return "", fmt.Errorf("YAML aliases (*name) are not allowed in mem's keys: write the value out")
+// deref follows YAML aliases (*name) to the value they name.
+func deref(v *yaml.Node) *yaml.Node {
+	for v.Kind == yaml.AliasNode && v.Alias != nil {
+		v = v.Alias
 	}
+	return v
+}
+
+func scalar(v *yaml.Node) (string, error) {
+	v = deref(v)
 	if v.Kind != yaml.ScalarNode {
 		return "", fmt.Errorf("expected a single value, found a %s", kindName(v))
 	}
@@ -236,6 +279,7 @@ func scalar(v *yaml.Node) (string, error) {
 }
 
 func str(v *yaml.Node) (string, error) {
+	v = deref(v)
 	s, err := scalar(v)
 	if err == nil && v.Tag == "!!null" {
 		return "", nil
@@ -270,6 +314,7 @@ func importance(v *yaml.Node) (int, error) {
 }
 
 func timeValue(v *yaml.Node) (Time, error) {
+	v = deref(v)
 	s, err := scalar(v)
 	if err != nil {
 		return Time{}, err
@@ -287,6 +332,7 @@ func strList(v *yaml.Node) ([]string, error) {
 // list decodes a YAML sequence; a single scalar is accepted as a
 // one-element list, as Obsidian does for list properties.
 func list[T any](v *yaml.Node, one func(*yaml.Node) (T, error)) ([]T, error) {
+	v = deref(v)
 	if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
 		return nil, nil
 	}
@@ -296,7 +342,7 @@ func list[T any](v *yaml.Node, one func(*yaml.Node) (T, error)) ([]T, error) {
 	} else if v.Kind != yaml.ScalarNode {
 		return nil, fmt.Errorf("expected a list, found a %s", kindName(v))
 	}
-	out := make([]T, 0, len(items))
+	var out []T // an empty list reads as absent, so a rewrite is lossless
 	for _, it := range items {
 		x, err := one(it)
 		if err != nil {
@@ -309,6 +355,7 @@ func list[T any](v *yaml.Node, one func(*yaml.Node) (T, error)) ([]T, error) {
 
 // fields walks a map node, calling set for each key with its scalar value.
 func fields(v *yaml.Node, set func(key, value string) error) error {
+	v = deref(v)
 	if v.Kind != yaml.MappingNode {
 		return fmt.Errorf("expected a map like {by: ..., at: ...}, found a %s", kindName(v))
 	}

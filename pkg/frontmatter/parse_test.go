@@ -1,0 +1,161 @@
+package frontmatter
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestParsePositionsAndTypes(t *testing.T) {
+	src := "---\r\ntype: fact\r\nprovenance: stated\r\nvalid_at: 2026-01-02\r\nimportance: 11\r\ncustom: {a: 1}\r\ntags: solo\r\n---\r\nFirst line\r\nsecond\r\n"
+	doc, err := Parse(append([]byte("\xEF\xBB\xBF"), src...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.Meta.Type != "fact" || doc.Meta.Provenance != "stated" {
+		t.Errorf("meta = %+v", doc.Meta)
+	}
+	if got := doc.Meta.ValidAt.String(); got != "2026-01-02" || !doc.Meta.ValidAt.DateOnly {
+		t.Errorf("valid_at = %q dateOnly=%v", got, doc.Meta.ValidAt.DateOnly)
+	}
+	if !reflect.DeepEqual(doc.Meta.Tags, []string{"solo"}) {
+		t.Errorf("a scalar tag is a one-element list, got %v", doc.Meta.Tags)
+	}
+	if doc.Keys["importance"] != (Pos{5, 1}) {
+		t.Errorf("importance at %v, want 5:1", doc.Keys["importance"])
+	}
+	if len(doc.Problems) != 1 || doc.Problems[0].Key != "importance" || doc.Problems[0].Line != 5 {
+		t.Errorf("problems = %+v", doc.Problems)
+	}
+	if doc.BodyLine != 9 || doc.Summary() != "First line" {
+		t.Errorf("body line %d, summary %q", doc.BodyLine, doc.Summary())
+	}
+	// The bad importance and the unknown key survive a rewrite.
+	out := string(doc.Marshal())
+	for _, want := range []string{"importance: 11", "custom: {a: 1}"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("rewrite lost %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name, src, rule string
+		line            int
+	}{
+		{"missing", "# just a heading\n", "frontmatter-missing", 1},
+		{"unterminated", "---\ntype: fact\nbody text\n", "frontmatter-unterminated", 1},
+		{"only opening fence", "---", "frontmatter-unterminated", 1},
+		{"yaml syntax (yaml.v3 names the line before the unclosed flow)", "---\ntype: fact\ntags: [a, b\n---\nx\n", "frontmatter-yaml", 2},
+		{"not a map", "---\n- a\n- b\n---\nx\n", "frontmatter-yaml", 2},
+		{"tab indentation", "---\ntype: fact\n\tbad: x\n---\n", "frontmatter-yaml", 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse([]byte(tc.src))
+			fe, ok := err.(*Error)
+			if !ok {
+				t.Fatalf("err = %v, want *Error", err)
+			}
+			if fe.Rule != tc.rule || fe.Line != tc.line {
+				t.Errorf("got %s at line %d (%s), want %s at line %d", fe.Rule, fe.Line, fe.Msg, tc.rule, tc.line)
+			}
+		})
+	}
+}
+
+func TestParseDates(t *testing.T) {
+	for _, tc := range []struct{ in, out string }{
+		{"2026-01-02", "2026-01-02"},
+		{"2026-01-02T03:04:05Z", "2026-01-02T03:04:05Z"},
+		{"2026-01-02T03:04:05+02:00", "2026-01-02T03:04:05+02:00"},
+		{"2026-01-02T03:04", "2026-01-02T03:04:00Z"},
+	} {
+		got, err := ParseTime(tc.in)
+		if err != nil || got.String() != tc.out {
+			t.Errorf("ParseTime(%q) = %q, %v; want %q", tc.in, got.String(), err, tc.out)
+		}
+	}
+	for _, bad := range []string{"", "yesterday", "2026-13-01", "02/01/2026"} {
+		if _, err := ParseTime(bad); err == nil {
+			t.Errorf("ParseTime(%q) accepted", bad)
+		}
+	}
+}
+
+// roundTrip checks parse → marshal → parse is lossless and marshal is stable.
+func roundTrip(t *testing.T, data []byte) {
+	t.Helper()
+	d1, err := Parse(data)
+	if err != nil {
+		return // nothing to round-trip
+	}
+	out1 := d1.Marshal()
+	d2, err := Parse(out1)
+	if err != nil {
+		t.Fatalf("re-parse of marshalled output failed: %v\ninput:\n%q\noutput:\n%q", err, data, out1)
+	}
+	if !reflect.DeepEqual(d1.Meta, d2.Meta) {
+		t.Fatalf("meta changed:\n%+v\n%+v\ninput %q", d1.Meta, d2.Meta, data)
+	}
+	if d1.Body != d2.Body {
+		t.Fatalf("body changed: %q -> %q", d1.Body, d2.Body)
+	}
+	if len(d1.Extra) != len(d2.Extra) {
+		t.Fatalf("extra keys changed: %d -> %d", len(d1.Extra), len(d2.Extra))
+	}
+	if out2 := d2.Marshal(); !bytes.Equal(out1, out2) {
+		t.Fatalf("marshal not stable:\n%s\n---\n%s", out1, out2)
+	}
+}
+
+func exampleFiles(t testing.TB) [][]byte {
+	var files [][]byte
+	filepath.WalkDir("../../examples/vault", func(p string, d os.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(p, ".md") {
+			data, _ := os.ReadFile(p)
+			files = append(files, data)
+		}
+		return nil
+	})
+	if len(files) == 0 {
+		t.Fatal("no example files found")
+	}
+	return files
+}
+
+func TestRoundTripExamples(t *testing.T) {
+	for _, data := range exampleFiles(t) {
+		if _, err := Parse(data); err != nil {
+			t.Errorf("example does not parse: %v\n%s", err, data)
+		}
+		roundTrip(t, data)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, data := range exampleFiles(f) {
+		f.Add(data)
+	}
+	f.Add([]byte("---\na: &x [1]\nb: *x\ntype: fact\n---\n"))
+	f.Add([]byte("---\nsignals: [{session: s, at: 2026-01-01, evidence: e}]\n---\nbody"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		roundTrip(t, data)
+	})
+}
+
+func TestAliasToTypedKeySurvivesRewrite(t *testing.T) {
+	roundTrip(t, []byte("---\ntags: &x [a]\nfoo: *x\n---\nbody\n"))
+	roundTrip(t, []byte("---\nfoo: &x [a]\ntags: *x\n---\nbody\n"))
+}
+
+func TestAliasBombRefused(t *testing.T) {
+	bomb := "---\ntype: fact\na: &a [x,x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: [*e,*e,*e,*e,*e,*e,*e,*e,*e,*e]\n---\n"
+	_, err := Parse([]byte(bomb))
+	if fe, ok := err.(*Error); !ok || fe.Rule != "frontmatter-yaml" {
+		t.Fatalf("alias bomb: err = %v", err)
+	}
+}
