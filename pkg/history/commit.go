@@ -1,0 +1,484 @@
+package history
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/config"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// SkipError means the commit was skipped on purpose (git is busy); the
+// command reports it and exits 0, and the next scheduled run tries again.
+type SkipError struct{ Reason string }
+
+func (e *SkipError) Error() string { return "skipped: " + e.Reason }
+
+func errBusy(reason string) error { return &SkipError{Reason: reason} }
+
+// MassDeleteError refuses a commit or backup that would lose too many
+// memories at once.
+type MassDeleteError struct {
+	Removed, Of int
+	Share       float64
+	What        string
+}
+
+func (e *MassDeleteError) Error() string {
+	return fmt.Sprintf("%s would remove %d of %d memories (%.0f%%), over the %.0f%% limit (lint.mass_delete_share in mem.yaml): check what deleted them; if it is intended, rerun with --allow-mass-delete",
+		e.What, e.Removed, e.Of, 100*float64(e.Removed)/float64(e.Of), 100*e.Share)
+}
+
+// CommitOptions tune Commit.
+type CommitOptions struct {
+	Message         string    // subject overriding the generated one
+	AllowMassDelete bool      // commit even when many memories disappear
+	Now             time.Time // author and committer time
+}
+
+// CommitResult says what Commit did. Commit is empty when nothing changed.
+type CommitResult struct {
+	Commit   string   `json:"commit"`
+	Parent   string   `json:"parent,omitempty"`
+	Branch   string   `json:"branch"`
+	Subject  string   `json:"subject,omitempty"`
+	Added    int      `json:"added"`
+	Modified int      `json:"modified"`
+	Deleted  int      `json:"deleted"`
+	Renamed  int      `json:"renamed"`
+	Files    int      `json:"files"`    // files of the vault at the new head
+	Memories int      `json:"memories"` // memory files among them
+	Read     int      `json:"read"`     // files read this run (the rest matched the index)
+	Changes  []Change `json:"changes"`
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Commit commits every change of the vault folder: see the package doc and
+// docs/history.md for what is included and how it stays safe next to git.
+func Commit(v *vault.Vault, opts CommitOptions) (*CommitResult, error) {
+	r, err := Open(v)
+	if err != nil {
+		return nil, err
+	}
+	return r.Commit(opts)
+}
+
+// Commit is the method form of the package function Commit.
+func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
+	if opts.Now.IsZero() {
+		opts.Now = time.Now()
+	}
+	unlock, err := r.v.Lock("commit")
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if why := r.busy(); why != "" {
+		return nil, errBusy(why)
+	}
+	lock, err := lockIndex(r.gitDir)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.release()
+	if why := r.busy(); why != "" && !strings.Contains(why, "index.lock") {
+		return nil, errBusy(why) // a merge started between the two checks
+	}
+
+	branch, parent, err := r.headRef()
+	if err != nil {
+		return nil, err
+	}
+	var head *object.Commit
+	if !parent.IsZero() {
+		if head, err = r.git.CommitObject(parent); err != nil {
+			return nil, fmt.Errorf("%s: HEAD commit %s: %w", r.gitDir, parent, err)
+		}
+	}
+	base, err := r.readBaseline(head)
+	if err != nil {
+		return nil, err
+	}
+	s, err := r.scan(base)
+	if err != nil {
+		return nil, err
+	}
+	res := &CommitResult{Branch: branch.Short(), Read: s.hashed}
+	if base.warn != "" {
+		res.Warnings = append(res.Warnings, base.warn)
+	}
+	node := r.buildVault(s.files)
+	vaultHash, err := r.writeTree(node)
+	if err != nil {
+		return nil, err
+	}
+	var oldVault, headRoot *object.Tree
+	if head != nil {
+		if headRoot, err = head.Tree(); err != nil {
+			return nil, err
+		}
+		if oldVault, err = r.vaultTree(head); err != nil {
+			return nil, err
+		}
+	}
+	var chs []Change
+	if err := r.diff(oldVault, node, "", &chs); err != nil {
+		return nil, err
+	}
+	res.Changes = pairRenames(chs)
+	res.Files, res.Memories = countFiles(r.v, s.files, r)
+	if len(res.Changes) == 0 {
+		res.Commit = ""
+		if head != nil {
+			res.Parent = head.Hash.String()
+		}
+		return res, lock.write(r, base, s) // refresh stat data so the next run reads nothing
+	}
+	sum := summarise(r, s, res.Changes)
+	res.Added, res.Modified, res.Deleted, res.Renamed = sum.added, sum.modified, sum.deleted, sum.renamed
+	if removed := sum.deletedMemories; removed > 0 && !opts.AllowMassDelete {
+		before := res.Memories + sum.deletedMemories - sum.addedMemories
+		if share := r.v.Config.Lint.MassDeleteShare; before > 0 && float64(removed) > share*float64(before) {
+			return nil, &MassDeleteError{Removed: removed, Of: before, Share: share, What: "this commit"}
+		}
+	}
+	rootHash, err := r.splice(headRoot, vaultHash)
+	if err != nil {
+		return nil, err
+	}
+	res.Subject = sum.subject()
+	if opts.Message != "" {
+		res.Subject = strings.TrimSpace(opts.Message)
+	}
+	author, err := r.author(opts.Now)
+	if err != nil {
+		return nil, err
+	}
+	c := &object.Commit{
+		Author: author, Committer: committer(author),
+		Message: res.Subject + "\n\n" + sum.body(res.Changes), TreeHash: rootHash,
+	}
+	if head != nil {
+		c.ParentHashes = []plumbing.Hash{head.Hash}
+		res.Parent = head.Hash.String()
+	}
+	obj := r.git.Storer.NewEncodedObject()
+	if err := c.Encode(obj); err != nil {
+		return nil, err
+	}
+	ch, err := r.store(obj)
+	if err != nil {
+		return nil, err
+	}
+	if err := syncObjects(r.gitDir); err != nil {
+		return nil, fmt.Errorf("%s: sync objects: %w", r.gitDir, err)
+	}
+	reflog := "commit: " + res.Subject
+	if head == nil {
+		reflog = "commit (initial): " + res.Subject
+	}
+	if err := r.updateRef(branch, parent, ch, author, reflog); err != nil {
+		return nil, err
+	}
+	res.Commit = ch.String()
+	if err := lock.write(r, base, s); err != nil {
+		res.Warnings = append(res.Warnings, err.Error())
+	}
+	return res, nil
+}
+
+// countFiles counts the vault's files and, among them, the memory files
+// (markdown that the vault loader reads).
+func countFiles(v *vault.Vault, files []*file, r *Repo) (all, memories int) {
+	for _, f := range files {
+		rel, ok := r.vaultRel(f.path)
+		if !ok {
+			continue
+		}
+		all++
+		if isMemoryPath(v, rel) {
+			memories++
+		}
+	}
+	return all, memories
+}
+
+// isMemoryPath is the loader's file rule applied to a path alone (spec §2):
+// markdown outside the folders mem never reads, and not a rendered view.
+func isMemoryPath(v *vault.Vault, rel string) bool {
+	if !strings.HasSuffix(rel, ".md") || isRenderedOutput(v, rel) {
+		return false
+	}
+	for _, d := range strings.Split(rel, "/") {
+		switch d {
+		case ".git", ".mem", ".obsidian", ".trash", "node_modules":
+			return false
+		}
+	}
+	return true
+}
+
+// author is mem.yaml's author, else $GIT_AUTHOR_NAME/EMAIL, else git's
+// user.name/email (repository, global and system config).
+func (r *Repo) author(now time.Time) (object.Signature, error) {
+	sig := object.Signature{Name: r.v.Config.Author.Name, Email: r.v.Config.Author.Email, When: now}
+	if sig.Name == "" {
+		sig.Name = os.Getenv("GIT_AUTHOR_NAME")
+	}
+	if sig.Email == "" {
+		sig.Email = os.Getenv("GIT_AUTHOR_EMAIL")
+	}
+	if sig.Name == "" || sig.Email == "" {
+		cfg, err := r.git.ConfigScoped(config.SystemScope)
+		if err == nil {
+			if sig.Name == "" {
+				sig.Name = cfg.User.Name
+			}
+			if sig.Email == "" {
+				sig.Email = cfg.User.Email
+			}
+		}
+	}
+	if sig.Name == "" || sig.Email == "" {
+		return sig, fmt.Errorf("%s: no commit author: set author.name and author.email in mem.yaml, or 'git config --global user.name/user.email'", filepath.Join(r.v.Root, vault.ConfigFile))
+	}
+	return sig, nil
+}
+
+// committer honours $GIT_COMMITTER_NAME/EMAIL as git does, else the author.
+func committer(a object.Signature) object.Signature {
+	c := a
+	if n := os.Getenv("GIT_COMMITTER_NAME"); n != "" {
+		c.Name = n
+	}
+	if e := os.Getenv("GIT_COMMITTER_EMAIL"); e != "" {
+		c.Email = e
+	}
+	return c
+}
+
+// summary counts a commit's changes by status, memory type and project.
+type summary struct {
+	added, modified, deleted, renamed int
+	addedMemories, deletedMemories    int
+	types                             map[string]int
+	projects                          map[string][4]int // +A ~M -D >R
+}
+
+func summarise(r *Repo, s *scanner, chs []Change) summary {
+	sum := summary{types: map[string]int{}, projects: map[string][4]int{}}
+	for _, c := range chs {
+		slot := 0
+		switch c.Status {
+		case "A":
+			sum.added++
+		case "M":
+			sum.modified++
+			slot = 1
+		case "D":
+			sum.deleted++
+			slot = 2
+		case "R":
+			sum.renamed++
+			slot = 3
+		}
+		if !isMemoryPath(r.v, c.Path) {
+			continue
+		}
+		switch c.Status {
+		case "A":
+			sum.addedMemories++
+		case "D":
+			sum.deletedMemories++
+		}
+		h := c.New
+		if c.Status == "D" {
+			h = c.Old
+		}
+		typ, project := r.describe(s, h)
+		sum.types[typ]++
+		if project == "" {
+			project = "global"
+		}
+		p := sum.projects[project]
+		p[slot]++
+		sum.projects[project] = p
+	}
+	return sum
+}
+
+// describe reads a memory's type and project from its content (kept from
+// this run's reads, else read back from the object store).
+func (r *Repo) describe(s *scanner, h plumbing.Hash) (typ, project string) {
+	data, ok := s.content[h]
+	if !ok {
+		b, err := r.blob(h)
+		if err != nil {
+			return "unreadable", ""
+		}
+		data = b
+	}
+	doc, err := vault.ParseFile(data)
+	if err != nil || doc == nil {
+		return "broken", ""
+	}
+	return frontmatter.EffectiveType(doc.Meta.Type), doc.Meta.Project
+}
+
+// maxSubjectTypes keeps the subject line short; the rest become "…".
+const maxSubjectTypes = 4
+
+func (s summary) subject() string {
+	subj := fmt.Sprintf("memory: +%d ~%d -%d", s.added, s.modified+s.renamed, s.deleted)
+	type kv struct {
+		k string
+		n int
+	}
+	var ts []kv
+	for k, n := range s.types {
+		ts = append(ts, kv{k, n})
+	}
+	sort.Slice(ts, func(i, j int) bool { return ts[i].n > ts[j].n || ts[i].n == ts[j].n && ts[i].k < ts[j].k })
+	var parts []string
+	for i, t := range ts {
+		if i == maxSubjectTypes {
+			parts = append(parts, "…")
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s %d", t.k, t.n))
+	}
+	if len(parts) > 0 {
+		subj += " (" + strings.Join(parts, ", ") + ")"
+	}
+	return subj
+}
+
+// maxBodyPaths caps the path list in a commit body (a first commit of a
+// large vault would otherwise carry every path).
+const maxBodyPaths = 200
+
+func (s summary) body(chs []Change) string {
+	var b strings.Builder
+	var names []string
+	for p := range s.projects {
+		names = append(names, p)
+	}
+	sort.Strings(names)
+	for _, p := range names {
+		c := s.projects[p]
+		fmt.Fprintf(&b, "%s: +%d ~%d -%d\n", p, c[0], c[1]+c[3], c[2])
+	}
+	if len(names) > 0 {
+		b.WriteByte('\n')
+	}
+	for i, c := range chs {
+		if i == maxBodyPaths {
+			fmt.Fprintf(&b, "… and %d more\n", len(chs)-i)
+			break
+		}
+		if c.Status == "R" {
+			fmt.Fprintf(&b, "R %s -> %s\n", c.From, c.Path)
+		} else {
+			fmt.Fprintf(&b, "%s %s\n", c.Status, c.Path)
+		}
+	}
+	return b.String()
+}
+
+// blob reads an object's content.
+func (r *Repo) blob(h plumbing.Hash) ([]byte, error) {
+	b, err := r.git.BlobObject(h)
+	if err != nil {
+		return nil, err
+	}
+	rd, err := b.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer rd.Close()
+	data := make([]byte, b.Size)
+	n, err := readAll(rd, data)
+	return data[:n], err
+}
+
+// indexLock is git's index.lock, held for the whole commit so no git
+// command changes the index underneath mem. The new index is written into
+// it and renamed over .git/index, exactly as git does.
+type indexLock struct {
+	path string
+	f    *os.File
+	done bool
+}
+
+func lockIndex(gitDir string) (*indexLock, error) {
+	p := filepath.Join(gitDir, "index.lock")
+	f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_RDWR, 0o644)
+	if errors.Is(err, os.ErrExist) {
+		return nil, errBusy(fmt.Sprintf("%s exists: another git process holds the index lock (if none is running, it crashed: remove %s)", p, p))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	// Name the holder for whoever finds the lock after a crash.
+	fmt.Fprintf(f, "mem pid %d\n", os.Getpid())
+	return &indexLock{path: p, f: f}, nil
+}
+
+func (l *indexLock) release() {
+	if !l.done {
+		l.f.Close()
+		os.Remove(l.path)
+	}
+}
+
+// write replaces .git/index: entries outside the vault unchanged, the
+// vault's entries as committed, with fresh stat data. When the index could
+// not be read it is left alone.
+func (l *indexLock) write(r *Repo, base *baseline, s *scanner) error {
+	if base.index == nil && base.warn != "" {
+		return nil
+	}
+	idx := &index.Index{Version: 2}
+	if base.index != nil {
+		idx.Version = base.index.Version
+		for _, e := range base.index.Entries {
+			if _, in := r.vaultRel(e.Name); !in {
+				idx.Entries = append(idx.Entries, e)
+			}
+		}
+	}
+	for _, f := range s.files {
+		idx.Entries = append(idx.Entries, f.entry)
+	}
+	sort.SliceStable(idx.Entries, func(i, j int) bool { return idx.Entries[i].Name < idx.Entries[j].Name })
+	if err := l.f.Truncate(0); err != nil {
+		return err
+	}
+	if _, err := l.f.Seek(0, 0); err != nil {
+		return err
+	}
+	if err := index.NewEncoder(l.f).Encode(idx); err != nil {
+		return fmt.Errorf("%s: write git index: %w (run 'git reset -q' to rebuild it)", l.path, err)
+	}
+	if err := l.f.Sync(); err != nil {
+		return err
+	}
+	if err := l.f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(l.path, filepath.Join(r.gitDir, "index")); err != nil {
+		return fmt.Errorf("%s: %w", l.path, err)
+	}
+	l.done = true
+	return nil
+}

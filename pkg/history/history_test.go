@@ -1,0 +1,175 @@
+package history
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// t0 is the clock of the tests; each commit moves it on by an hour.
+var t0 = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+
+func gitEnv(t *testing.T) {
+	t.Helper()
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("GIT_AUTHOR_NAME", "mem test")
+	t.Setenv("GIT_AUTHOR_EMAIL", "test@example.com")
+	t.Setenv("GIT_COMMITTER_NAME", "mem test")
+	t.Setenv("GIT_COMMITTER_EMAIL", "test@example.com")
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+}
+
+// run runs a command line in dir and returns its trimmed stdout.
+func run(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		stderr := ""
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = string(ee.Stderr)
+		}
+		t.Fatalf("%s: %v\n%s%s", strings.Join(args, " "), err, out, stderr)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// newVault makes a vault in a fresh git repository; sub is the vault's
+// folder inside the repository ("" for the root).
+func newVault(t *testing.T, sub string) *vault.Vault {
+	t.Helper()
+	gitEnv(t)
+	top := t.TempDir()
+	run(t, top, "git", "init", "-q", "-b", "main")
+	root := filepath.Join(top, filepath.FromSlash(sub))
+	if _, err := vault.Init(root, nil); err != nil {
+		t.Fatal(err)
+	}
+	v, err := vault.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// memory writes a memory file with the given type and project.
+func memory(t *testing.T, v *vault.Vault, rel, typ, project, text string) {
+	t.Helper()
+	fm := "---\ntype: " + typ + "\nprovenance: stated\n"
+	if project != "" {
+		fm += "project: " + project + "\n"
+	}
+	write(t, v, rel, fm+"---\n"+text+"\n")
+}
+
+func write(t *testing.T, v *vault.Vault, rel, content string) {
+	t.Helper()
+	p := filepath.Join(v.Root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+var clock = t0
+
+func commit(t *testing.T, v *vault.Vault, opts CommitOptions) *CommitResult {
+	t.Helper()
+	clock = clock.Add(time.Hour)
+	if opts.Now.IsZero() {
+		opts.Now = clock
+	}
+	res, err := Commit(v, opts)
+	if err != nil {
+		t.Fatalf("commit: %v", err)
+	}
+	return res
+}
+
+// fsck fails the test unless git fsck accepts the repository and git
+// status agrees that the vault is fully committed.
+func fsck(t *testing.T, v *vault.Vault) {
+	t.Helper()
+	run(t, v.Root, "git", "fsck", "--strict", "--no-progress")
+	if st := run(t, v.Root, "git", "status", "--porcelain", "--", "."); st != "" {
+		t.Fatalf("git status after mem commit is not clean:\n%s", st)
+	}
+}
+
+func lsTree(t *testing.T, v *vault.Vault) []string {
+	t.Helper()
+	out := run(t, v.Root, "git", "ls-tree", "-r", "--name-only", "--full-tree", "HEAD")
+	return strings.Split(out, "\n")
+}
+
+func TestCommitAddsEditsDeletesRenames(t *testing.T) {
+	v := newVault(t, "")
+	for i := range 6 {
+		memory(t, v, fmt.Sprintf("memory/f%d.md", i), "fact", "", fmt.Sprintf("fact %d", i))
+	}
+	memory(t, v, "memory/l1.md", "lesson", "proj_a", "a lesson")
+	write(t, v, "notes/diagram.png", "\x89PNG binary")
+	write(t, v, "MEMORY.md", "rendered view")
+	write(t, v, ".mem/index/x", "machine state")
+	write(t, v, "memory/"+vault.TempPrefix+"123", "half written")
+
+	res := commit(t, v, CommitOptions{})
+	if res.Added != 10 || res.Memories != 7 {
+		t.Fatalf("first commit: added %d memories %d, want 10 and 7 (%+v)", res.Added, res.Memories, res.Changes)
+	}
+	if want := "memory: +10 ~0 -0 (fact 6, lesson 1)"; res.Subject != want {
+		t.Fatalf("subject %q, want %q", res.Subject, want)
+	}
+	got := strings.Join(lsTree(t, v), " ")
+	if want := ".gitignore mem.yaml memory/f0.md memory/f1.md memory/f2.md memory/f3.md memory/f4.md memory/f5.md memory/l1.md notes/diagram.png"; got != want {
+		t.Fatalf("tree:\n got %s\nwant %s", got, want)
+	}
+	os.Remove(filepath.Join(v.Root, "memory", vault.TempPrefix+"123"))
+	fsck(t, v)
+
+	// Nothing changed: no commit.
+	if res := commit(t, v, CommitOptions{}); res.Commit != "" || res.Read != 0 {
+		t.Fatalf("unchanged vault: commit %q, read %d files; want no commit and no reads", res.Commit, res.Read)
+	}
+
+	// Edit, delete, rename, add.
+	memory(t, v, "memory/f0.md", "fact", "", "fact 0 changed")
+	os.Remove(filepath.Join(v.Root, "memory/f1.md"))
+	os.Rename(filepath.Join(v.Root, "memory/f2.md"), filepath.Join(v.Root, "memory/renamed.md"))
+	memory(t, v, "projects/a.md", "project", "", "project a")
+	res = commit(t, v, CommitOptions{})
+	if res.Added != 1 || res.Modified != 1 || res.Deleted != 1 || res.Renamed != 1 {
+		t.Fatalf("second commit: %+v", res)
+	}
+	if want := "memory: +1 ~2 -1 (fact 3, project 1)"; res.Subject != want {
+		t.Fatalf("subject %q, want %q", res.Subject, want)
+	}
+	body := run(t, v.Root, "git", "log", "-1", "--format=%b")
+	for _, want := range []string{"global: +1 ~2 -1", "R memory/f2.md -> memory/renamed.md", "D memory/f1.md", "M memory/f0.md", "A projects/a.md"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("body lacks %q:\n%s", want, body)
+		}
+	}
+	if n := run(t, v.Root, "git", "rev-list", "--count", "HEAD"); n != "2" {
+		t.Fatalf("%s commits, want 2", n)
+	}
+	fsck(t, v)
+
+	// -m overrides the subject; the author comes from mem.yaml when set.
+	v.Config.Author.Name, v.Config.Author.Email = "Vault Owner", "owner@example.com"
+	memory(t, v, "memory/f3.md", "fact", "", "fact 3 changed")
+	commit(t, v, CommitOptions{Message: "hand-written subject"})
+	if got := run(t, v.Root, "git", "log", "-1", "--format=%s|%an <%ae>"); got != "hand-written subject|Vault Owner <owner@example.com>" {
+		t.Fatalf("last commit %q", got)
+	}
+	fsck(t, v)
+}

@@ -1,0 +1,22 @@
+//go:build !linux
+
+package history
+
+import (
+	"io/fs"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
+)
+
+// indexEntry fills the portable part of git's stat data; git re-reads
+// such files once and then records the rest itself.
+func indexEntry(p string, h plumbing.Hash, mode filemode.FileMode, fi fs.FileInfo) *index.Entry {
+	return &index.Entry{Name: p, Hash: h, Mode: mode, ModifiedAt: fi.ModTime(), Size: uint32(fi.Size())}
+}
+
+// syncObjects is a no-op where syncfs is not available: objects are still
+// published by rename before the ref moves, so a crashed process leaves a
+// valid repository; only a power loss could drop them.
+func syncObjects(string) error { return nil }

@@ -1,0 +1,166 @@
+// Package history is the vault's git history and its verified backup:
+// `mem commit`, `mem backup`, `mem log`, and the read helpers the audit
+// uses (age of the last commit, a file's content at a past time, the last
+// verified backup).
+//
+// One *Repo owns the one *git.Repository (go-git is not goroutine-safe).
+// Commits are built with plumbing: blobs for changed files, tree objects,
+// a commit object, then the branch moved with git's own lock-file
+// check-and-set. go-git's worktree status and its in-place index writer are
+// never used; the git index is rewritten under git's index.lock protocol so
+// `git status` agrees with what mem committed (docs/history.md).
+package history
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// Repo is the git repository holding a vault. The vault may be the whole
+// worktree or a sub-folder of it; every path mem commits lies under Prefix.
+type Repo struct {
+	v      *vault.Vault
+	git    *git.Repository
+	gitDir string // absolute path of the .git directory
+	top    string // absolute path of the worktree root
+	prefix string // vault root relative to top, slash-separated; "" when equal
+}
+
+// ErrNoRepo is returned by Open when the vault is not inside a git repository.
+var ErrNoRepo = errors.New("not inside a git repository")
+
+// Open finds the git repository that contains the vault (the vault root or
+// any ancestor may hold .git).
+func Open(v *vault.Vault) (*Repo, error) {
+	g, err := git.PlainOpenWithOptions(v.Root, &git.PlainOpenOptions{DetectDotGit: true})
+	if errors.Is(err, git.ErrRepositoryNotExists) {
+		return nil, fmt.Errorf("%s: %w: run 'git init %s' (or 'mem init %s') first", v.Root, ErrNoRepo, v.Root, v.Root)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: open git repository: %w", v.Root, err)
+	}
+	st, ok := g.Storer.(*filesystem.Storage)
+	if !ok {
+		return nil, fmt.Errorf("%s: unsupported git storage", v.Root)
+	}
+	wt, err := g.Worktree()
+	if err != nil {
+		return nil, fmt.Errorf("%s: the git repository has no worktree: %w", v.Root, err)
+	}
+	r := &Repo{v: v, git: g, gitDir: realPath(st.Filesystem().Root()), top: realPath(wt.Filesystem.Root())}
+	if _, err := os.Stat(filepath.Join(r.gitDir, "commondir")); err == nil {
+		return nil, fmt.Errorf("%s: linked git worktrees are not supported by mem history; run mem in the main worktree", r.gitDir)
+	}
+	rel, err := filepath.Rel(r.top, v.Root)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return nil, fmt.Errorf("%s: vault is outside the git worktree %s", v.Root, r.top)
+	}
+	if rel != "." {
+		r.prefix = filepath.ToSlash(rel)
+	}
+	return r, nil
+}
+
+func realPath(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// Prefix is the vault's folder inside the repository ("" when the vault is
+// the repository's root).
+func (r *Repo) Prefix() string { return r.prefix }
+
+// repoPath turns a vault-relative path into a repository-relative one.
+func (r *Repo) repoPath(rel string) string {
+	if r.prefix == "" {
+		return rel
+	}
+	return r.prefix + "/" + rel
+}
+
+// vaultRel turns a repository path under the prefix into a vault-relative
+// one; ok is false for paths outside the vault.
+func (r *Repo) vaultRel(p string) (string, bool) {
+	if r.prefix == "" {
+		return p, true
+	}
+	if rest, ok := strings.CutPrefix(p, r.prefix+"/"); ok {
+		return rest, true
+	}
+	return "", false
+}
+
+// head returns the commit HEAD points at, or nil on an unborn branch.
+func (r *Repo) head() (*object.Commit, error) {
+	ref, err := r.git.Head()
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: read HEAD: %w", r.gitDir, err)
+	}
+	c, err := r.git.CommitObject(ref.Hash())
+	if err != nil {
+		return nil, fmt.Errorf("%s: HEAD commit %s: %w", r.gitDir, ref.Hash(), err)
+	}
+	return c, nil
+}
+
+// vaultTree is the tree of the vault folder in commit c (nil when the
+// commit has no such folder).
+func (r *Repo) vaultTree(c *object.Commit) (*object.Tree, error) {
+	t, err := c.Tree()
+	if err != nil {
+		return nil, fmt.Errorf("commit %s: %w", c.Hash, err)
+	}
+	if r.prefix == "" {
+		return t, nil
+	}
+	sub, err := t.Tree(r.prefix)
+	if errors.Is(err, object.ErrDirectoryNotFound) {
+		return nil, nil
+	}
+	return sub, err
+}
+
+// busyMarkers are the files git leaves while an operation is in progress;
+// mem never commits underneath one of them.
+var busyMarkers = []struct{ name, what string }{
+	{"index.lock", "another git process holds the index lock (if none is running, it crashed: remove %s)"},
+	{"MERGE_HEAD", "a merge is in progress (finish it with 'git commit' or 'git merge --abort')"},
+	{"CHERRY_PICK_HEAD", "a cherry-pick is in progress (finish or 'git cherry-pick --abort')"},
+	{"REVERT_HEAD", "a revert is in progress (finish or 'git revert --abort')"},
+	{"rebase-merge", "a rebase is in progress (finish or 'git rebase --abort')"},
+	{"rebase-apply", "a rebase or 'git am' is in progress (finish or abort it)"},
+	{"BISECT_LOG", "a bisect is in progress (end it with 'git bisect reset')"},
+}
+
+// busy says why git is mid-operation, or "" when it is idle.
+func (r *Repo) busy() string {
+	for _, m := range busyMarkers {
+		p := filepath.Join(r.gitDir, m.name)
+		if _, err := os.Lstat(p); err == nil {
+			msg := m.what
+			if strings.Contains(msg, "%s") {
+				msg = fmt.Sprintf(msg, p)
+			}
+			return fmt.Sprintf("%s exists: %s", p, msg)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,390 @@
+package history
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// file is one path of the vault as it goes into the next commit.
+type file struct {
+	path  string // repository-relative, slash-separated
+	mode  filemode.FileMode
+	hash  plumbing.Hash
+	entry *index.Entry // what the git index records for it
+}
+
+// baseline is what mem compares the worktree against: git's index when it
+// can be read (its size and mtime let unchanged files go unread, as git
+// itself does), else the HEAD tree (every file is then read once).
+type baseline struct {
+	entries map[string]*index.Entry // repository path → stage-0 entry
+	dirs    map[string]bool         // directories holding tracked paths
+	written time.Time               // the index file's mtime (racy-git guard)
+	index   *index.Index            // nil when the index was unreadable or absent
+	warn    string                  // why the index could not be used
+}
+
+func (r *Repo) readBaseline(head *object.Commit) (*baseline, error) {
+	b := &baseline{entries: map[string]*index.Entry{}, dirs: map[string]bool{}}
+	p := filepath.Join(r.gitDir, "index")
+	fi, err := os.Stat(p)
+	switch {
+	case err == nil:
+		idx, derr := r.git.Storer.Index()
+		if derr != nil {
+			b.warn = fmt.Sprintf("%s: cannot read the git index (%v); every file is hashed and the index is left as it is: run 'git reset -q' afterwards", p, derr)
+			break
+		}
+		b.index, b.written = idx, fi.ModTime()
+		for _, e := range idx.Entries {
+			if e.Stage != 0 {
+				if _, in := r.vaultRel(e.Name); in {
+					return nil, errBusy(fmt.Sprintf("%s: the git index has unresolved conflicts in the vault (%s): resolve them and 'git commit' first", p, e.Name))
+				}
+				continue
+			}
+			b.add(e)
+		}
+		return b, nil
+	case !os.IsNotExist(err):
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	if head == nil {
+		return b, nil
+	}
+	t, err := head.Tree()
+	if err != nil {
+		return nil, err
+	}
+	err = t.Files().ForEach(func(f *object.File) error {
+		b.add(&index.Entry{Name: f.Name, Hash: f.Hash, Mode: f.Mode})
+		return nil
+	})
+	return b, err
+}
+
+func (b *baseline) add(e *index.Entry) {
+	b.entries[e.Name] = e
+	for d := path.Dir(e.Name); d != "." && !b.dirs[d]; d = path.Dir(d) {
+		b.dirs[d] = true
+	}
+}
+
+// scanner walks the vault and produces the file list of the next commit.
+type scanner struct {
+	r       *Repo
+	base    *baseline
+	files   []*file
+	seen    map[string]bool
+	skipped map[string]bool // folders holding their own repository
+	hashed  int
+	content map[plumbing.Hash][]byte // markdown read this run, for the message
+	kept    int                      // bytes held in content
+}
+
+// maxKeptContent bounds the markdown kept in memory for the commit message.
+const maxKeptContent = 64 << 20
+
+// scan lists every file of the vault the next commit holds.
+func (r *Repo) scan(base *baseline) (*scanner, error) {
+	s := &scanner{r: r, base: base, seen: map[string]bool{}, skipped: map[string]bool{}, content: map[plumbing.Hash][]byte{}}
+	pats, err := r.outerPatterns()
+	if err != nil {
+		return nil, err
+	}
+	if err := s.walk(r.v.Root, r.prefix, pats); err != nil {
+		return nil, err
+	}
+	s.keepExcluded()
+	sort.Slice(s.files, func(i, j int) bool { return s.files[i].path < s.files[j].path })
+	return s, nil
+}
+
+// outerPatterns are the ignore rules that apply above the vault folder:
+// .git/info/exclude and every .gitignore from the worktree root down to the
+// vault's parent.
+func (r *Repo) outerPatterns() ([]gitignore.Pattern, error) {
+	ps, err := readIgnore(filepath.Join(r.gitDir, "info", "exclude"), nil)
+	if err != nil {
+		return nil, err
+	}
+	dir, domain := r.top, []string(nil)
+	if r.prefix != "" {
+		for _, c := range strings.Split(r.prefix, "/") {
+			more, err := readIgnore(filepath.Join(dir, ".gitignore"), domain)
+			if err != nil {
+				return nil, err
+			}
+			ps = append(ps, more...)
+			dir, domain = filepath.Join(dir, c), append(append([]string(nil), domain...), c)
+		}
+	}
+	return ps, nil
+}
+
+func readIgnore(p string, domain []string) ([]gitignore.Pattern, error) {
+	data, err := os.ReadFile(p)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	var ps []gitignore.Pattern
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		line := strings.TrimRight(sc.Text(), "\r")
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		ps = append(ps, gitignore.ParsePattern(line, domain))
+	}
+	return ps, nil
+}
+
+func splitPath(p string) []string {
+	if p == "" {
+		return nil
+	}
+	return strings.Split(p, "/")
+}
+
+func join(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return dir + "/" + name
+}
+
+// excluded reports whether mem never commits the vault path rel: machine
+// state, mem's own temp files and the rendered views. Such paths keep
+// whatever the index already holds for them.
+func (r *Repo) excluded(rel string) bool {
+	if rel == ".mem" || strings.HasPrefix(rel, ".mem/") || strings.HasPrefix(path.Base(rel), vault.TempPrefix) {
+		return true
+	}
+	return isRenderedOutput(r.v, rel)
+}
+
+// isRenderedOutput mirrors the vault loader's rule (MEMORY.md and the
+// configured render outputs are views, never memories).
+func isRenderedOutput(v *vault.Vault, rel string) bool {
+	if rel == "MEMORY.md" {
+		return true
+	}
+	for _, o := range v.Config.Render.Outputs {
+		if p := o.Path; p != "" && (filepath.IsAbs(p) && v.Rel(p) == rel || filepath.ToSlash(filepath.Clean(p)) == rel) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *scanner) walk(dir, rel string, pats []gitignore.Pattern) error {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		if dir == s.r.v.Root {
+			return fmt.Errorf("%s: %w", dir, err)
+		}
+		return nil // a folder that vanished or cannot be read is skipped, as git does
+	}
+	for _, e := range ents {
+		if e.Name() == ".gitignore" && e.Type().IsRegular() {
+			more, err := readIgnore(filepath.Join(dir, ".gitignore"), splitPath(rel))
+			if err != nil {
+				return err
+			}
+			pats = append(pats[:len(pats):len(pats)], more...)
+		}
+	}
+	m := gitignore.NewMatcher(pats)
+	for _, e := range ents {
+		name := e.Name()
+		p := join(rel, name)
+		vrel, _ := s.r.vaultRel(p)
+		if name == ".git" || s.r.excluded(vrel) {
+			continue
+		}
+		abs := filepath.Join(dir, name)
+		if e.IsDir() {
+			if _, err := os.Lstat(filepath.Join(abs, ".git")); err == nil {
+				s.skipped[p] = true // a nested repository is its own history
+				continue
+			}
+			if m.Match(splitPath(p), true) && !s.base.dirs[p] {
+				continue
+			}
+			if err := s.walk(abs, p, pats); err != nil {
+				return err
+			}
+			continue
+		}
+		if m.Match(splitPath(p), false) && s.base.entries[p] == nil {
+			continue
+		}
+		if err := s.add(abs, p, e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// add records one worktree file, reading it only when its size, mtime or
+// mode differ from the baseline.
+func (s *scanner) add(abs, p string, d fs.DirEntry) error {
+	fi, err := d.Info()
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil // removed while we walked: it is a deletion
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", abs, err)
+	}
+	var mode filemode.FileMode
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		mode = filemode.Symlink
+	case fi.Mode().IsRegular() && fi.Mode()&0o111 != 0:
+		mode = filemode.Executable
+	case fi.Mode().IsRegular():
+		mode = filemode.Regular
+	default:
+		return nil // sockets, fifos and devices are not content
+	}
+	if old := s.base.entries[p]; old != nil && s.clean(old, fi, mode) {
+		s.files = append(s.files, &file{path: p, mode: mode, hash: old.Hash, entry: old})
+		s.seen[p] = true
+		return nil
+	}
+	data, fi, err := readStable(abs, mode)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w (fix its permissions or add it to .gitignore)", abs, err)
+	}
+	h, err := s.r.writeObject(plumbing.BlobObject, data)
+	if err != nil {
+		return err
+	}
+	s.hashed++
+	if strings.HasSuffix(p, ".md") && s.kept+len(data) <= maxKeptContent {
+		s.content[h] = data
+		s.kept += len(data)
+	}
+	s.files = append(s.files, &file{path: p, mode: mode, hash: h, entry: indexEntry(p, h, mode, fi)})
+	s.seen[p] = true
+	return nil
+}
+
+// clean is git's stat check: same mode, size and mtime, and the mtime is
+// older than the index itself (a file changed in the same instant the
+// index was written is "racily clean" and must be read).
+func (s *scanner) clean(e *index.Entry, fi fs.FileInfo, mode filemode.FileMode) bool {
+	return s.base.index != nil && e.Mode == mode && !e.IntentToAdd &&
+		int64(e.Size) == fi.Size()&0xffffffff && e.ModifiedAt.Equal(fi.ModTime()) &&
+		fi.ModTime().Before(s.base.written)
+}
+
+// readStable reads a file and stats the very inode it read, so the index
+// records the stat of the content that was committed. mem's writers
+// replace files by rename, so the bytes are a whole old or new version.
+func readStable(abs string, mode filemode.FileMode) ([]byte, fs.FileInfo, error) {
+	if mode == filemode.Symlink {
+		fi, err := os.Lstat(abs)
+		if err != nil {
+			return nil, nil, err
+		}
+		target, err := os.Readlink(abs)
+		return []byte(filepath.ToSlash(target)), fi, err
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	data, err := io.ReadAll(f)
+	return data, fi, err
+}
+
+// keepExcluded carries over the tracked paths mem does not manage
+// (machine state, rendered views, nested repositories, sparse entries):
+// they stay in the commit exactly as the index has them.
+func (s *scanner) keepExcluded() {
+	for p, e := range s.base.entries {
+		vrel, in := s.r.vaultRel(p)
+		if !in || s.seen[p] {
+			continue
+		}
+		if e.SkipWorktree || s.r.excluded(vrel) || s.underSkipped(p) {
+			s.files = append(s.files, &file{path: p, mode: e.Mode, hash: e.Hash, entry: e})
+			s.seen[p] = true
+		}
+	}
+}
+
+func (s *scanner) underSkipped(p string) bool {
+	for d := path.Dir(p); d != "."; d = path.Dir(d) {
+		if s.skipped[d] {
+			return true
+		}
+	}
+	return false
+}
+
+// writeObject stores an object unless the repository already has it.
+func (r *Repo) writeObject(t plumbing.ObjectType, data []byte) (plumbing.Hash, error) {
+	h := plumbing.ComputeHash(t, data)
+	if r.git.Storer.HasEncodedObject(h) == nil {
+		return h, nil
+	}
+	obj := r.git.Storer.NewEncodedObject()
+	obj.SetType(t)
+	obj.SetSize(int64(len(data)))
+	w, err := obj.Writer()
+	if err != nil {
+		return h, err
+	}
+	if _, err := w.Write(data); err != nil {
+		return h, err
+	}
+	if err := w.Close(); err != nil {
+		return h, err
+	}
+	return r.store(obj)
+}
+
+// store writes an encoded object unless the repository already has it.
+// go-git publishes a loose object by renaming a finished temp file, so a
+// crash never leaves a torn object behind.
+func (r *Repo) store(obj plumbing.EncodedObject) (plumbing.Hash, error) {
+	h := obj.Hash()
+	if r.git.Storer.HasEncodedObject(h) == nil {
+		return h, nil
+	}
+	if _, err := r.git.Storer.SetEncodedObject(obj); err != nil {
+		return h, fmt.Errorf("%s: write %s object: %w", r.gitDir, obj.Type(), err)
+	}
+	return h, nil
+}

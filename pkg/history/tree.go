@@ -1,0 +1,231 @@
+package history
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// dirNode is one folder of the tree being built.
+type dirNode struct {
+	dirs  map[string]*dirNode
+	files map[string]object.TreeEntry
+	hash  plumbing.Hash
+}
+
+func newDir() *dirNode {
+	return &dirNode{dirs: map[string]*dirNode{}, files: map[string]object.TreeEntry{}}
+}
+
+// buildVault arranges the vault's files (repository paths under the
+// prefix) into folders relative to the vault root.
+func (r *Repo) buildVault(files []*file) *dirNode {
+	root := newDir()
+	for _, f := range files {
+		rel, ok := r.vaultRel(f.path)
+		if !ok {
+			continue
+		}
+		parts := strings.Split(rel, "/")
+		n := root
+		for _, d := range parts[:len(parts)-1] {
+			c := n.dirs[d]
+			if c == nil {
+				c = newDir()
+				n.dirs[d] = c
+			}
+			n = c
+		}
+		name := parts[len(parts)-1]
+		n.files[name] = object.TreeEntry{Name: name, Mode: f.mode, Hash: f.hash}
+	}
+	return root
+}
+
+// writeTree stores n and its sub-folders as tree objects; an empty folder
+// gets the zero hash (git has no empty sub-trees).
+func (r *Repo) writeTree(n *dirNode) (plumbing.Hash, error) {
+	var ents []object.TreeEntry
+	for name, c := range n.dirs {
+		h, err := r.writeTree(c)
+		if err != nil {
+			return h, err
+		}
+		if !h.IsZero() {
+			ents = append(ents, object.TreeEntry{Name: name, Mode: filemode.Dir, Hash: h})
+		}
+	}
+	for _, e := range n.files {
+		ents = append(ents, e)
+	}
+	if len(ents) == 0 {
+		n.hash = plumbing.ZeroHash
+		return n.hash, nil
+	}
+	h, err := r.storeTree(ents)
+	n.hash = h
+	return h, err
+}
+
+// storeTree sorts entries the way git does (a folder sorts as if its name
+// ended in "/") and writes the tree object.
+func (r *Repo) storeTree(ents []object.TreeEntry) (plumbing.Hash, error) {
+	key := func(e object.TreeEntry) string {
+		if e.Mode == filemode.Dir {
+			return e.Name + "/"
+		}
+		return e.Name
+	}
+	sort.Slice(ents, func(i, j int) bool { return key(ents[i]) < key(ents[j]) })
+	obj := r.git.Storer.NewEncodedObject()
+	if err := (&object.Tree{Entries: ents}).Encode(obj); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return r.store(obj)
+}
+
+// splice puts the vault's tree at the prefix inside the HEAD tree, leaving
+// every path outside the vault exactly as HEAD has it.
+func (r *Repo) splice(headRoot *object.Tree, vaultHash plumbing.Hash) (plumbing.Hash, error) {
+	if r.prefix == "" {
+		return vaultHash, nil
+	}
+	return r.spliceAt(headRoot, strings.Split(r.prefix, "/"), vaultHash)
+}
+
+func (r *Repo) spliceAt(t *object.Tree, comps []string, leaf plumbing.Hash) (plumbing.Hash, error) {
+	if len(comps) == 0 {
+		return leaf, nil
+	}
+	var ents []object.TreeEntry
+	var child *object.Tree
+	if t != nil {
+		for _, e := range t.Entries {
+			if e.Name == comps[0] {
+				if e.Mode == filemode.Dir {
+					c, err := r.git.TreeObject(e.Hash)
+					if err != nil {
+						return plumbing.ZeroHash, err
+					}
+					child = c
+				}
+				continue
+			}
+			ents = append(ents, e)
+		}
+	}
+	h, err := r.spliceAt(child, comps[1:], leaf)
+	if err != nil {
+		return h, err
+	}
+	if !h.IsZero() {
+		ents = append(ents, object.TreeEntry{Name: comps[0], Mode: filemode.Dir, Hash: h})
+	}
+	if len(ents) == 0 {
+		return plumbing.ZeroHash, nil
+	}
+	return r.storeTree(ents)
+}
+
+// Change is one path the commit adds (A), modifies (M), deletes (D) or
+// renames (R, From holds the old path). Paths are vault-relative.
+type Change struct {
+	Status string        `json:"status"`
+	Path   string        `json:"path"`
+	From   string        `json:"from,omitempty"`
+	Old    plumbing.Hash `json:"-"`
+	New    plumbing.Hash `json:"-"`
+}
+
+// diff compares the vault tree of HEAD (old, may be nil) with the folder
+// being committed, descending only into sub-trees whose hashes differ.
+func (r *Repo) diff(old *object.Tree, n *dirNode, base string, out *[]Change) error {
+	if old != nil && n != nil && old.Hash == n.hash {
+		return nil
+	}
+	oldFiles, oldDirs := map[string]object.TreeEntry{}, map[string]plumbing.Hash{}
+	if old != nil {
+		for _, e := range old.Entries {
+			if e.Mode == filemode.Dir {
+				oldDirs[e.Name] = e.Hash
+			} else if e.Mode != filemode.Submodule {
+				oldFiles[e.Name] = e
+			}
+		}
+	}
+	if n == nil {
+		n = newDir()
+	}
+	for name, e := range n.files {
+		o, had := oldFiles[name]
+		switch {
+		case !had:
+			*out = append(*out, Change{Status: "A", Path: join(base, name), New: e.Hash})
+		case o.Hash != e.Hash || o.Mode != e.Mode:
+			*out = append(*out, Change{Status: "M", Path: join(base, name), Old: o.Hash, New: e.Hash})
+		}
+	}
+	for name, o := range oldFiles {
+		if _, ok := n.files[name]; !ok {
+			*out = append(*out, Change{Status: "D", Path: join(base, name), Old: o.Hash})
+		}
+	}
+	for name, c := range n.dirs {
+		var sub *object.Tree
+		if h, ok := oldDirs[name]; ok {
+			t, err := r.git.TreeObject(h)
+			if err != nil {
+				return err
+			}
+			sub = t
+		}
+		if err := r.diff(sub, c, join(base, name), out); err != nil {
+			return err
+		}
+	}
+	for name, h := range oldDirs {
+		if _, ok := n.dirs[name]; ok {
+			continue
+		}
+		t, err := r.git.TreeObject(h)
+		if err != nil {
+			return err
+		}
+		if err := r.diff(t, nil, join(base, name), out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pairRenames turns a deletion and an addition of the same content into
+// one rename, so moving a memory is not counted as losing it.
+func pairRenames(chs []Change) []Change {
+	added := map[plumbing.Hash][]int{}
+	for i, c := range chs {
+		if c.Status == "A" {
+			added[c.New] = append(added[c.New], i)
+		}
+	}
+	drop := map[int]bool{}
+	for i, c := range chs {
+		if c.Status != "D" || len(added[c.Old]) == 0 {
+			continue
+		}
+		j := added[c.Old][0]
+		added[c.Old] = added[c.Old][1:]
+		chs[j].Status, chs[j].From, chs[j].Old = "R", c.Path, c.Old
+		drop[i] = true
+	}
+	out := chs[:0]
+	for i, c := range chs {
+		if !drop[i] {
+			out = append(out, c)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
