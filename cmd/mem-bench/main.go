@@ -1,0 +1,139 @@
+// Command mem-bench generates benchmark vaults and measures mem on them
+// (docs/performance.md). Usually driven by scripts/bench.
+//
+//	mem-bench gen -n N -seed S -out DIR       write a deterministic vault
+//	mem-bench run [-sizes 1000,10000,50000] [-runs 5] -mem PATH [-doc FILE]
+//	mem-bench plainbleve -index DIR VAULT     the plain bleve reference
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mem-md/mem/internal/benchgen"
+	"github.com/mem-md/mem/internal/benchgen/bench"
+	"github.com/mem-md/mem/internal/benchgen/plainbleve"
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+const usage = `usage:
+  mem-bench gen -n N [-seed S] -out DIR
+  mem-bench run -mem PATH [-sizes 1000,10000,50000] [-runs 5] [-seed 1] [-dir .bench] [-doc docs/performance.md]
+  mem-bench plainbleve -index DIR VAULT`
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "mem-bench:", err)
+		if errors.Is(err, flag.ErrHelp) || errors.Is(err, errUsage) {
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
+
+var errUsage = errors.New(usage)
+
+func run(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return errUsage
+	}
+	fs := flag.NewFlagSet("mem-bench "+args[0], flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	switch args[0] {
+	case "gen":
+		n := fs.Int("n", 1000, "number of markdown files")
+		seed := fs.Uint64("seed", 1, "random seed: the same seed gives the same bytes")
+		out := fs.String("out", "", "directory to create (must not exist or be empty)")
+		if err := fs.Parse(args[1:]); err != nil {
+			return err
+		}
+		if *out == "" {
+			return fmt.Errorf("gen: -out DIR is required\n%w", errUsage)
+		}
+		st, err := benchgen.Write(*out, benchgen.Options{N: *n, Seed: *seed})
+		if err != nil {
+			return err
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(st)
+	case "plainbleve":
+		index := fs.String("index", "", "directory of the new index (must not exist)")
+		if err := fs.Parse(args[1:]); err != nil {
+			return err
+		}
+		if *index == "" || fs.NArg() != 1 {
+			return fmt.Errorf("plainbleve: -index DIR and one VAULT are required\n%w", errUsage)
+		}
+		n, err := plainbleve.Index(fs.Arg(0), *index)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "indexed %d documents\n", n)
+		return nil
+	case "run":
+		return runBench(fs, args[1:], stderr)
+	}
+	return fmt.Errorf("unknown command %q\n%w", args[0], errUsage)
+}
+
+func runBench(fs *flag.FlagSet, args []string, log io.Writer) error {
+	sizes := fs.String("sizes", "1000,10000,50000", "comma-separated vault sizes (files)")
+	runs := fs.Int("runs", 5, "timed runs per workload, after one warm-up")
+	seed := fs.Uint64("seed", 1, "generator seed")
+	dir := fs.String("dir", ".bench", "scratch directory (git-ignored)")
+	mem := fs.String("mem", "", "the mem binary to measure")
+	doc := fs.String("doc", "docs/performance.md", "file to write the tables into (empty: print only)")
+	timeout := fs.Duration("timeout", 15*time.Minute, "limit per command")
+	command := fs.String("command", "", "the command line that reproduces this run, written with the table")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *mem == "" || *runs < 1 {
+		return fmt.Errorf("run: -mem PATH and -runs ≥ 1 are required\n%w", errUsage)
+	}
+	cfg := bench.Config{Seed: *seed, Runs: *runs, Timeout: *timeout, Log: log}
+	for _, s := range strings.Split(*sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 100 {
+			return fmt.Errorf("run: -sizes %q: give whole numbers of at least 100", *sizes)
+		}
+		cfg.Sizes = append(cfg.Sizes, n)
+	}
+	var err error
+	for _, p := range []*string{mem, dir} {
+		if *p, err = filepath.Abs(*p); err != nil {
+			return err
+		}
+	}
+	cfg.Mem, cfg.Dir = *mem, *dir
+	if cfg.Self, err = os.Executable(); err != nil {
+		return err
+	}
+	if *command == "" {
+		*command = "mem-bench run " + strings.Join(args, " ")
+	}
+	machine := bench.Machine()
+	fmt.Fprintln(log, "machine:", machine)
+	return bench.Run(context.Background(), cfg, func(sr bench.SizeResult) error {
+		block := bench.Markdown(sr, machine, *command, time.Now())
+		fmt.Fprintln(log, block)
+		if *doc == "" {
+			return nil
+		}
+		old, err := os.ReadFile(*doc)
+		if err != nil && !os.IsNotExist(err) {
+			return err
+		}
+		return vault.WriteFileAtomic(*doc, bench.Splice(old, sr.N, block), 0o644)
+	})
+}

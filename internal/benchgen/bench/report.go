@@ -1,0 +1,135 @@
+package bench
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"time"
+)
+
+func dur(d time.Duration) string {
+	switch {
+	case d >= 10*time.Second:
+		return fmt.Sprintf("%.1f s", d.Seconds())
+	case d >= time.Second:
+		return fmt.Sprintf("%.2f s", d.Seconds())
+	}
+	return fmt.Sprintf("%.0f ms", float64(d)/float64(time.Millisecond))
+}
+
+func mib(kib int64) string { return fmt.Sprintf("%.0f MiB", float64(kib)/1024) }
+
+// Machine describes where the figures were taken.
+func Machine() string {
+	cpu, mem := "unknown CPU", "unknown memory"
+	if f, err := os.Open("/proc/cpuinfo"); err == nil {
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			if k, v, ok := strings.Cut(sc.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
+				cpu = strings.TrimSpace(v)
+				break
+			}
+		}
+		f.Close()
+	}
+	if data, err := os.ReadFile("/proc/meminfo"); err == nil {
+		var kb int64
+		if _, err := fmt.Sscanf(string(data), "MemTotal: %d kB", &kb); err == nil {
+			mem = fmt.Sprintf("%.1f GiB RAM", float64(kb)/(1<<20))
+		}
+	}
+	tools := []string{runtime.Version()}
+	for _, t := range [][]string{{"git", "--version"}, {"rg", "--version"}} {
+		if out, err := exec.Command(t[0], t[1:]...).Output(); err == nil {
+			first, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+			tools = append(tools, first)
+		}
+	}
+	return fmt.Sprintf("%d cores (%s), %s, %s/%s, %s", runtime.NumCPU(), cpu, mem, runtime.GOOS, runtime.GOARCH, strings.Join(tools, ", "))
+}
+
+// Markdown renders one size's results: the references, then the workloads
+// with their ratio against their reference and whether the target is met.
+// The targets are stated for 50,000 notes; at smaller sizes the verdict is
+// shown for orientation.
+func Markdown(sr SizeResult, machine, command string, when time.Time) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "### %d files (%.1f MB)\n\n", sr.Files, float64(sr.Bytes)/1e6)
+	fmt.Fprintf(&b, "Measured %s on %s; %d timed runs after one warm-up.\nReproduce: `%s`\n\n", when.UTC().Format("2006-01-02 15:04 MST"), machine, sr.Runs, command)
+	refs := map[string]*Result{}
+	b.WriteString("| reference | median | min | max | peak RSS |\n|---|---:|---:|---:|---:|\n")
+	for i := range sr.Results {
+		r := &sr.Results[i]
+		if r.Ref != "" {
+			continue
+		}
+		refs[r.Name] = r
+		if !r.ok() {
+			fmt.Fprintf(&b, "| %s | %s | | | |\n", r.Name, status(r))
+			continue
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", r.Name, dur(r.Median()), dur(r.Min()), dur(r.Max()), mib(r.PeakRSS()))
+	}
+	b.WriteString("\n| workload | median | min | max | peak RSS | reference | ratio | target | met |\n|---|---:|---:|---:|---:|---|---:|---|---|\n")
+	for i := range sr.Results {
+		r := &sr.Results[i]
+		if r.Ref == "" {
+			continue
+		}
+		target := ""
+		if r.Target != nil {
+			target = fmt.Sprintf("≤ %g×", r.Target.Ratio)
+			if r.Target.MaxRSS > 0 {
+				target += ", RSS ≤ " + mib(r.Target.MaxRSS)
+			}
+		}
+		if !r.ok() {
+			fmt.Fprintf(&b, "| %s | %s | | | | %s | | %s | |\n", r.Name, status(r), r.Ref, target)
+			continue
+		}
+		ratio, met := "", ""
+		if ref := refs[r.Ref]; ref != nil && ref.ok() && ref.Median() > 0 {
+			x := float64(r.Median()) / float64(ref.Median())
+			ratio = fmt.Sprintf("%.2f×", x)
+			if r.Target != nil {
+				met = "yes"
+				if x > r.Target.Ratio || (r.Target.MaxRSS > 0 && r.PeakRSS() > r.Target.MaxRSS) {
+					met = "**no**"
+				}
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.Name, dur(r.Median()), dur(r.Min()), dur(r.Max()), mib(r.PeakRSS()), r.Ref, ratio, target, met)
+	}
+	return b.String()
+}
+
+func status(r *Result) string {
+	if r.Skipped != "" {
+		return r.Skipped
+	}
+	return "failed: " + strings.ReplaceAll(r.Failed, "|", `\|`)
+}
+
+// Splice puts block into doc between the markers of size n, replacing what
+// was there, or appends it (with its markers) at the end. Each size has its
+// own markers so a run of one size keeps the others' latest figures.
+func Splice(doc []byte, n int, block string) []byte {
+	begin := fmt.Sprintf("<!-- bench:%d:begin -->\n", n)
+	end := fmt.Sprintf("<!-- bench:%d:end -->\n", n)
+	i := bytes.Index(doc, []byte(begin))
+	j := bytes.Index(doc, []byte(end))
+	if i < 0 || j < i {
+		out := bytes.TrimRight(doc, "\n")
+		if len(out) > 0 {
+			out = append(out, "\n\n"...)
+		}
+		return append(out, begin+block+end...)
+	}
+	out := append([]byte{}, doc[:i+len(begin)]...)
+	out = append(out, block...)
+	return append(out, doc[j:]...)
+}
