@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// TestConcurrentRemember runs 8 mem processes writing 50 memories each into
+// one vault: every write must land in its own parseable file.
+func TestConcurrentRemember(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns 400 processes")
+	}
+	dir := t.TempDir()
+	if out, err := exec.Command("mem", "init", dir).CombinedOutput(); err != nil {
+		t.Fatalf("init: %v\n%s", err, out)
+	}
+	const writers, each = 8, 50
+	var wg sync.WaitGroup
+	ids := make([][]string, writers)
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				// The same text from every writer, so file names collide on purpose.
+				out, err := exec.Command("mem", "--vault", dir, "remember", "--session", fmt.Sprintf("w%d", w), "--project", "none", fmt.Sprintf("the same memory text %d", i%5)).Output()
+				if err != nil {
+					t.Errorf("writer %d #%d: %v", w, i, err)
+					return
+				}
+				ids[w] = append(ids[w], string(out[:len(out)-1]))
+			}
+		}()
+	}
+	wg.Wait()
+	v, err := vault.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mems, err := v.Load(vault.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]bool{}
+	for _, m := range mems {
+		if !m.OK() {
+			t.Errorf("%s does not parse: %v", m.Rel, m.Err)
+		}
+		byID[m.ID] = true
+	}
+	reported := 0
+	for _, list := range ids {
+		for _, id := range list {
+			reported++
+			if !byID[id] {
+				t.Errorf("reported id %s is not in the vault", id)
+			}
+		}
+	}
+	if reported != writers*each || len(mems) != writers*each || len(byID) != writers*each {
+		t.Fatalf("reported %d, files %d, distinct ids %d; want %d each", reported, len(mems), len(byID), writers*each)
+	}
+	if tmp, _ := filepath.Glob(filepath.Join(dir, "memory", vault.TempPrefix+"*")); len(tmp) > 0 {
+		t.Errorf("temp files left: %v", tmp)
+	}
+}
