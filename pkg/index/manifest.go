@@ -1,0 +1,271 @@
+package index
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// entry is what the manifest remembers of one file: enough to tell, from a
+// stat alone, that it has not changed since it was indexed.
+type entry struct {
+	Size  int64
+	MTime int64  // unix nanoseconds
+	Hash  string // vault.Hash of the content; empty when the file could not be read
+}
+
+// manifest lists every file a generation of the index was built from.
+type manifest struct {
+	Schema int
+	// Scanned is when the scan that produced the manifest began; a file
+	// modified within racyWindow of it may have changed again without its
+	// mtime moving (coarse clocks), so its content hash is checked.
+	Scanned time.Time
+	Files   map[string]entry
+}
+
+// racyWindow covers the coarsest mtime granularity mem expects (FAT: 2s).
+const racyWindow = 2 * time.Second
+
+const manifestMagic = "mem-index-manifest 1"
+
+// encode writes the manifest as text: a header, then one line per file,
+// sorted, "size mtime hash path" with the path Go-quoted.
+func (m *manifest) encode() []byte {
+	rels := make([]string, 0, len(m.Files))
+	for rel := range m.Files {
+		rels = append(rels, rel)
+	}
+	sort.Strings(rels)
+	var b bytes.Buffer
+	b.Grow(64 + len(rels)*140)
+	fmt.Fprintf(&b, "%s\nschema %d\nscanned %d\nfiles %d\n", manifestMagic, m.Schema, m.Scanned.UnixNano(), len(rels))
+	for _, rel := range rels {
+		e := m.Files[rel]
+		hash := e.Hash
+		if hash == "" {
+			hash = "-"
+		}
+		b.WriteString(strconv.FormatInt(e.Size, 10))
+		b.WriteByte(' ')
+		b.WriteString(strconv.FormatInt(e.MTime, 10))
+		b.WriteByte(' ')
+		b.WriteString(hash)
+		b.WriteByte(' ')
+		b.WriteString(strconv.Quote(rel))
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}
+
+// decodeManifest parses what encode wrote. Any damage is an error: the
+// caller then rebuilds the index rather than trusting part of a manifest.
+func decodeManifest(data []byte) (*manifest, error) {
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	line := 0
+	next := func() (string, bool) {
+		line++
+		if !sc.Scan() {
+			return "", false
+		}
+		return sc.Text(), true
+	}
+	header := func(key string) (int64, error) {
+		s, ok := next()
+		v, found := strings.CutPrefix(s, key+" ")
+		if !ok || !found {
+			return 0, fmt.Errorf("line %d: want %q", line, key)
+		}
+		return strconv.ParseInt(v, 10, 64)
+	}
+	if s, ok := next(); !ok || s != manifestMagic {
+		return nil, fmt.Errorf("line 1: not a mem index manifest")
+	}
+	schema, err := header("schema")
+	if err != nil {
+		return nil, err
+	}
+	scanned, err := header("scanned")
+	if err != nil {
+		return nil, err
+	}
+	n, err := header("files")
+	if err != nil {
+		return nil, err
+	}
+	m := &manifest{Schema: int(schema), Scanned: time.Unix(0, scanned), Files: make(map[string]entry, n)}
+	for {
+		s, ok := next()
+		if !ok {
+			break
+		}
+		f := strings.SplitN(s, " ", 4)
+		if len(f) != 4 {
+			return nil, fmt.Errorf("line %d: want size mtime hash path", line)
+		}
+		var e entry
+		var err1, err2, err3 error
+		e.Size, err1 = strconv.ParseInt(f[0], 10, 64)
+		e.MTime, err2 = strconv.ParseInt(f[1], 10, 64)
+		rel, err3 := strconv.Unquote(f[3])
+		if err1 != nil || err2 != nil || err3 != nil {
+			return nil, fmt.Errorf("line %d: malformed entry", line)
+		}
+		if f[2] != "-" {
+			e.Hash = f[2]
+		}
+		m.Files[rel] = e
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if int64(len(m.Files)) != n {
+		return nil, fmt.Errorf("truncated: header says %d files, found %d", n, len(m.Files))
+	}
+	return m, nil
+}
+
+func readManifest(path string) (*manifest, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	m, err := decodeManifest(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
+}
+
+// diff is how the vault differs from a manifest.
+type diff struct {
+	Added    []string // new paths
+	Modified []string // content (or readability) changed
+	Removed  []string // in the manifest, gone from the vault
+	// Touched files changed stat but not content (a checkout, a touch):
+	// only their manifest entries need updating, not the index.
+	Touched map[string]entry
+	Files   int // files in the vault now
+	// Scanned is when the comparison began: every file it trusted or read
+	// was looked at after it, so it can stand as the new manifest's Scanned.
+	Scanned time.Time
+}
+
+// Changed counts the files whose index entry is out of date.
+func (d *diff) Changed() int { return len(d.Added) + len(d.Modified) + len(d.Removed) }
+
+// statFile stats rel the way the loader does: a symlink inside the vault
+// counts with its target's size and mtime.
+func statFile(v *vault.Vault, rel string) (fs.FileInfo, error) {
+	p := filepath.Join(v.Root, filepath.FromSlash(rel))
+	fi, err := os.Lstat(p)
+	if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return os.Stat(p)
+	}
+	return fi, err
+}
+
+// compare stats every file of the vault, in parallel, against m. Files
+// whose stat matches are trusted without reading, except racy ones; files
+// whose stat moved are read and hashed, so a touch is not a change.
+func compare(v *vault.Vault, m *manifest) (*diff, error) {
+	scanned := time.Now()
+	rels, err := v.List()
+	if err != nil {
+		return nil, err
+	}
+	const (
+		same = iota
+		added
+		modified
+		touched
+	)
+	kind := make([]uint8, len(rels))
+	fresh := make([]entry, len(rels))
+	racyBefore := m.Scanned.Add(-racyWindow).UnixNano()
+	parallel(len(rels), func(i int) {
+		rel := rels[i]
+		old, known := m.Files[rel]
+		fi, err := statFile(v, rel)
+		if err != nil {
+			// Vanished since the walk, or unreadable: let the loader decide.
+			kind[i] = modified
+			if !known {
+				kind[i] = added
+			}
+			return
+		}
+		now := entry{Size: fi.Size(), MTime: fi.ModTime().UnixNano()}
+		switch {
+		case !known:
+			kind[i] = added
+		case now.Size == old.Size && now.MTime == old.MTime && now.MTime < racyBefore:
+			kind[i] = same
+		case old.Hash == "" || fi.Mode()&fs.ModeSymlink != 0:
+			kind[i] = modified
+		default:
+			// Hash only regular files: reading through a link could leave the vault.
+			kind[i] = modified
+			if lfi, err := os.Lstat(filepath.Join(v.Root, filepath.FromSlash(rel))); err == nil && lfi.Mode().IsRegular() {
+				if data, err := os.ReadFile(filepath.Join(v.Root, filepath.FromSlash(rel))); err == nil && vault.Hash(data) == old.Hash {
+					now.Hash = old.Hash
+					if now != old {
+						kind[i], fresh[i] = touched, now
+					} else {
+						kind[i] = same
+					}
+				}
+			}
+		}
+	})
+	d := &diff{Touched: map[string]entry{}, Files: len(rels), Scanned: scanned}
+	present := make(map[string]bool, len(rels))
+	for i, rel := range rels {
+		present[rel] = true
+		switch kind[i] {
+		case added:
+			d.Added = append(d.Added, rel)
+		case modified:
+			d.Modified = append(d.Modified, rel)
+		case touched:
+			d.Touched[rel] = fresh[i]
+		}
+	}
+	for rel := range m.Files {
+		if !present[rel] {
+			d.Removed = append(d.Removed, rel)
+		}
+	}
+	sort.Strings(d.Removed)
+	return d, nil
+}
+
+// parallel runs f(0..n-1) on a few workers per core: stat and read wait
+// on the disk when the cache is cold.
+func parallel(n int, f func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(2*runtime.GOMAXPROCS(0), n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := int(next.Add(1)) - 1; j < n; j = int(next.Add(1)) - 1 {
+				f(j)
+			}
+		}()
+	}
+	wg.Wait()
+}

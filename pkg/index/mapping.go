@@ -1,0 +1,138 @@
+// Package index keeps the bleve full-text index of a vault in .mem/index: a
+// disposable cache rebuilt from the files, updated incrementally from a
+// manifest of what was indexed, swapped in atomically on a full build, and
+// never answering silently from stale data. bleve stays behind this package.
+package index
+
+import (
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/mapping"
+
+	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// SchemaVersion is the version of the mapping and of the documents built
+// from a file. Bump it whenever either changes: an index recorded with
+// another version is deleted and rebuilt, never queried.
+const SchemaVersion = 1
+
+// Field names of an indexed document. The document id is the file's path
+// relative to the vault, so a hit cites the file without a stored field.
+const (
+	fieldID          = "id"
+	fieldType        = "type"
+	fieldProvenance  = "provenance"
+	fieldProject     = "project"
+	fieldSource      = "source"
+	fieldTags        = "tags"
+	fieldTitle       = "title"
+	fieldDescription = "description"
+	fieldAliases     = "aliases"
+	fieldBody        = "body"
+	fieldValidAt     = "valid_at"
+	fieldValidAtText = "valid_at_text"
+	fieldImportance  = "importance"
+)
+
+// storedFields are what a hit prints; everything else is indexed only,
+// which keeps the index small.
+var storedFields = []string{fieldID, fieldType, fieldProvenance, fieldValidAtText}
+
+// snippetFields are highlighted for a hit's snippet (stored with term vectors).
+var snippetFields = []string{fieldBody, fieldTitle}
+
+// newMapping is the index mapping: prose is English with stemming; ids and
+// enums are keywords, matched exactly; valid_at is a date and importance a
+// number so range queries work (valid_at:>"2026-01-01", importance:>=7).
+func newMapping() mapping.IndexMapping {
+	prose := func(store bool) *mapping.FieldMapping {
+		f := bleve.NewTextFieldMapping()
+		f.Analyzer = en.AnalyzerName
+		f.Store = store
+		f.IncludeTermVectors = store // highlighting needs term positions
+		f.DocValues = false          // nobody sorts or facets on prose
+		return f
+	}
+	// Keywords match exactly (tags:go, --project) and stay out of _all,
+	// or a bare "fact" would match every fact.
+	kw := func(store bool) *mapping.FieldMapping {
+		f := bleve.NewKeywordFieldMapping()
+		f.Store = store
+		f.IncludeInAll = false
+		f.IncludeTermVectors = false
+		return f
+	}
+	// Tags and ids are also words a bare query should find: a second,
+	// unstored English mapping of the same value feeds _all.
+	words := func(name string) *mapping.FieldMapping {
+		f := prose(false)
+		f.Name = name
+		return f
+	}
+	storedOnly := bleve.NewTextFieldMapping()
+	storedOnly.Index, storedOnly.IncludeInAll, storedOnly.IncludeTermVectors, storedOnly.DocValues = false, false, false, false
+
+	date := bleve.NewDateTimeFieldMapping()
+	date.Store, date.IncludeInAll = false, false
+	num := bleve.NewNumericFieldMapping()
+	num.Store, num.IncludeInAll = false, false
+
+	doc := bleve.NewDocumentStaticMapping()
+	doc.AddFieldMappingsAt(fieldTitle, prose(true))
+	doc.AddFieldMappingsAt(fieldBody, prose(true))
+	doc.AddFieldMappingsAt(fieldDescription, prose(false))
+	doc.AddFieldMappingsAt(fieldAliases, prose(false))
+	doc.AddFieldMappingsAt(fieldID, kw(true), words(fieldID+"_words"))
+	doc.AddFieldMappingsAt(fieldTags, kw(false), words(fieldTags+"_words"))
+	doc.AddFieldMappingsAt(fieldType, kw(true))
+	doc.AddFieldMappingsAt(fieldProvenance, kw(true))
+	doc.AddFieldMappingsAt(fieldProject, kw(false))
+	doc.AddFieldMappingsAt(fieldSource, kw(false))
+	doc.AddFieldMappingsAt(fieldValidAtText, storedOnly)
+	doc.AddFieldMappingsAt(fieldValidAt, date)
+	doc.AddFieldMappingsAt(fieldImportance, num)
+
+	m := bleve.NewIndexMapping()
+	m.DefaultMapping = doc
+	m.DefaultAnalyzer = en.AnalyzerName // bare query words are stemmed like the prose
+	m.StoreDynamic, m.IndexDynamic, m.DocValuesDynamic = false, false, false
+	return m
+}
+
+// document is what bleve indexes for one file; nil when the file has
+// nothing to index (unreadable, binary, a link leaving the vault).
+func document(m *vault.Memory) map[string]any {
+	if m.Doc == nil {
+		return nil
+	}
+	meta := m.Meta()
+	d := map[string]any{
+		fieldID:         m.ID,
+		fieldType:       frontmatter.EffectiveType(meta.Type), // spec §3: unknown types are notes
+		fieldBody:       m.Doc.Body,
+		fieldImportance: float64(meta.ImportanceOrDefault()),
+	}
+	set := func(k, v string) {
+		if v != "" {
+			d[k] = v
+		}
+	}
+	set(fieldProvenance, meta.Provenance)
+	set(fieldProject, meta.Project)
+	set(fieldSource, meta.Source)
+	set(fieldTitle, meta.Title)
+	set(fieldDescription, meta.Description)
+	if len(meta.Tags) > 0 {
+		d[fieldTags] = meta.Tags
+	}
+	if len(meta.Aliases) > 0 {
+		d[fieldAliases] = meta.Aliases
+	}
+	if !meta.ValidAt.IsZero() {
+		d[fieldValidAt] = meta.ValidAt.Time
+		d[fieldValidAtText] = meta.ValidAt.String()
+	}
+	return d
+}

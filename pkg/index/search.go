@@ -1,0 +1,295 @@
+package index
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/registry"
+	"github.com/blevesearch/bleve/v2/search/highlight"
+	"github.com/blevesearch/bleve/v2/search/highlight/format/plain"
+	simplefrag "github.com/blevesearch/bleve/v2/search/highlight/fragmenter/simple"
+	simplehl "github.com/blevesearch/bleve/v2/search/highlight/highlighter/simple"
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// Marks around a matched term in a snippet: markdown bold, since snippets
+// are markdown text and agents read them as such.
+const (
+	MarkStart = "**"
+	MarkEnd   = "**"
+)
+
+const highlighterName = "mem"
+
+func init() {
+	// The html highlighter escapes text for HTML; snippets are markdown.
+	registry.RegisterHighlighter(highlighterName, func(_ map[string]any, cache *registry.Cache) (highlight.Highlighter, error) {
+		frag, err := cache.FragmenterNamed(simplefrag.Name)
+		if err != nil {
+			return nil, err
+		}
+		return simplehl.NewHighlighter(frag, plain.NewFragmentFormatter(MarkStart, MarkEnd), " … "), nil
+	})
+}
+
+// Query is one search.
+type Query struct {
+	Text       string    // bleve query-string syntax
+	Project    string    // only this project
+	Type       string    // only this type
+	Provenance string    // only this provenance
+	Since      time.Time // only valid_at at or after this
+	Limit      int       // at most this many hits (default 10)
+	// NoRefresh answers from the index as it is, reporting how many files
+	// changed since it was built, instead of updating it first.
+	NoRefresh bool
+	Notify    func(msg string) // messages for stderr
+	Progress  func(done, total int)
+}
+
+// Result is a search's answer and how fresh the index behind it was.
+type Result struct {
+	Query string      `json:"query"`
+	Index IndexStatus `json:"index"`
+	Hits  []Hit       `json:"hits"`
+}
+
+// IndexStatus says whether the answer reflects every file. Changed counts
+// the files that differed from the index when the search began: refreshed
+// before answering when Fresh, still unindexed otherwise.
+type IndexStatus struct {
+	Fresh   bool `json:"fresh"`
+	Changed int  `json:"changed"`
+}
+
+// Hit is one matching file, with what an answer needs to cite and weigh it.
+type Hit struct {
+	ID         string  `json:"id"`
+	Path       string  `json:"path"`
+	Type       string  `json:"type"`
+	Provenance string  `json:"provenance"`
+	ValidAt    string  `json:"valid_at"`
+	Score      float64 `json:"score"`
+	Snippet    string  `json:"snippet"`
+}
+
+// QueryError is a query the bleve query-string parser rejects.
+type QueryError struct{ Err error }
+
+func (e *QueryError) Error() string {
+	return fmt.Sprintf("cannot parse the query: %v (syntax: https://blevesearch.com/docs/Query-String-Query/)", e.Err)
+}
+
+func (e *QueryError) Unwrap() error { return e.Err }
+
+// refreshWait is how long a search waits for another writer before
+// answering from the live index as it is (a --full rebuild can take a while,
+// and the live index answers meanwhile).
+const refreshWait = 2 * time.Second
+
+// Search answers q. It first makes sure the index is fresh (or, with
+// NoRefresh, measures how stale it is); with no index yet it builds one.
+func Search(v *vault.Vault, q Query) (Result, error) {
+	res := Result{Query: q.Text, Hits: []Hit{}}
+	search, err := buildQuery(q)
+	if err != nil {
+		return res, err
+	}
+	opts := Options{Notify: q.Notify, Progress: q.Progress}
+	if res.Index, err = prepare(v, q.NoRefresh, opts); err != nil {
+		return res, err
+	}
+	idx, err := openReader(v)
+	if err != nil && !errors.Is(err, errBusy) {
+		// Damaged: rebuild (saying so) and try once more.
+		if _, err = repair(v, err, opts); err == nil {
+			idx, err = openReader(v)
+		}
+	}
+	if errors.Is(err, errBusy) {
+		return res, fmt.Errorf("%w: it is being updated in place; try again in a moment", err)
+	}
+	if err != nil {
+		return res, err
+	}
+	defer idx.Close()
+
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 10
+	}
+	req := bleve.NewSearchRequestOptions(search, limit, 0, false)
+	req.Fields = storedFields
+	req.Highlight = bleve.NewHighlightWithStyle(highlighterName)
+	req.Highlight.Fields = snippetFields
+	sr, err := idx.Search(req)
+	if err != nil {
+		return res, &QueryError{err}
+	}
+	for _, h := range sr.Hits {
+		str := func(f string) string { s, _ := h.Fields[f].(string); return s }
+		res.Hits = append(res.Hits, Hit{
+			ID: str(fieldID), Path: h.ID, Type: str(fieldType), Provenance: str(fieldProvenance),
+			ValidAt: str(fieldValidAtText), Score: h.Score, Snippet: snippet(h.Fragments),
+		})
+	}
+	return res, nil
+}
+
+// prepare refreshes the index (or measures its staleness) before a search.
+func prepare(v *vault.Vault, noRefresh bool, opts Options) (IndexStatus, error) {
+	if noRefresh {
+		f, err := Freshness(v)
+		if err != nil {
+			return IndexStatus{}, err
+		}
+		if f.Exists {
+			return IndexStatus{Fresh: f.Changed == 0, Changed: f.Changed}, nil
+		}
+		// Nothing to answer from: build one whatever the flag says.
+		st, err := Update(v, opts)
+		return IndexStatus{Fresh: err == nil, Changed: st.Changed}, err
+	}
+	unlock, ok, err := lockIndex(v, refreshWait, nil)
+	if err != nil {
+		return IndexStatus{}, err
+	}
+	if ok {
+		defer unlock()
+		st, err := update(v, opts)
+		return IndexStatus{Fresh: err == nil, Changed: st.Changed}, err
+	}
+	// Another writer (most likely a --full rebuild) holds the lock: answer
+	// from the live index, saying how stale it is.
+	f, err := Freshness(v)
+	if err != nil {
+		return IndexStatus{}, err
+	}
+	if !f.Exists {
+		// The first build is under way; there is nothing to answer from yet.
+		st, err := Update(v, opts)
+		return IndexStatus{Fresh: err == nil, Changed: st.Changed}, err
+	}
+	if f.Changed > 0 && opts.Notify != nil {
+		opts.notify("another mem process is updating the index: answering from the current one, %d file(s) changed since it was built", f.Changed)
+	}
+	return IndexStatus{Fresh: f.Changed == 0, Changed: f.Changed}, nil
+}
+
+// openReader opens the live generation read-only. If the generation it
+// read from CURRENT vanished (a writer swapped in a new one and swept the
+// old), it reads CURRENT again.
+func openReader(v *vault.Vault) (bleve.Index, error) {
+	var lastErr error
+	for range 3 {
+		g, reason := live(v)
+		if g == nil {
+			return nil, errors.New(reason)
+		}
+		idx, err := open(g.blevePath(), true)
+		if err == nil {
+			return idx, nil
+		}
+		lastErr = err
+		if g2, _ := live(v); g2 == nil || g2.name == g.name {
+			break
+		}
+	}
+	return nil, lastErr
+}
+
+// repair rebuilds an index a reader could not open, unless another
+// process replaced it meanwhile.
+func repair(v *vault.Vault, cause error, opts Options) (Stats, error) {
+	unlock, _, err := lockIndex(v, -1, nil)
+	if err != nil {
+		return Stats{}, err
+	}
+	defer unlock()
+	if idx, err := openReader(v); err == nil {
+		idx.Close()
+		return Stats{}, nil
+	}
+	reason := fmt.Sprintf("the index could not be opened (%v)", cause)
+	opts.notify("%s: rebuilding it from the files", reason)
+	return build(v, opts, reason)
+}
+
+// buildQuery turns q into a bleve query: the query string, and the filters
+// as exact keyword or date-range clauses.
+func buildQuery(q Query) (query.Query, error) {
+	if strings.TrimSpace(q.Text) == "" {
+		return nil, &QueryError{errors.New("the query is empty")}
+	}
+	qs := bleve.NewQueryStringQuery(q.Text)
+	if _, err := qs.Parse(); err != nil {
+		return nil, &QueryError{err}
+	}
+	parts := []query.Query{qs}
+	for field, val := range map[string]string{fieldProject: q.Project, fieldType: q.Type, fieldProvenance: q.Provenance} {
+		if val != "" {
+			t := bleve.NewTermQuery(val)
+			t.SetField(field)
+			parts = append(parts, t)
+		}
+	}
+	if !q.Since.IsZero() {
+		inclusive := true
+		r := bleve.NewDateRangeInclusiveQuery(q.Since, time.Time{}, &inclusive, nil)
+		r.SetField(fieldValidAt)
+		parts = append(parts, r)
+	}
+	if len(parts) == 1 {
+		return qs, nil
+	}
+	return bleve.NewConjunctionQuery(parts...), nil
+}
+
+var spaces = regexp.MustCompile(`\s+`)
+
+// snippet is the best highlighted fragment on one line: body first, else title.
+func snippet(frags map[string][]string) string {
+	for _, f := range snippetFields {
+		if fs := frags[f]; len(fs) > 0 {
+			return strings.TrimSpace(spaces.ReplaceAllString(fs[0], " "))
+		}
+	}
+	return ""
+}
+
+// Status is how the index compares with the files, without opening bleve.
+type Status struct {
+	Exists  bool      // a usable index exists (CURRENT, manifest, schema all good)
+	Reason  string    // why not, when !Exists
+	Changed int       // files added, changed or removed since it was built
+	Files   int       // files in the vault
+	Built   time.Time // when the files it holds were scanned
+	Dir     string    // the live generation's directory
+}
+
+// Freshness compares the live index's manifest with a stat walk of the
+// vault (reading only files whose stat moved). It is what audit and doctor
+// call to report index freshness; it takes no lock and writes nothing.
+func Freshness(v *vault.Vault) (Status, error) {
+	g, reason := live(v)
+	if g == nil {
+		rels, err := v.List()
+		return Status{Reason: reason, Changed: len(rels), Files: len(rels)}, err
+	}
+	d, err := compare(v, g.man)
+	if err != nil {
+		return Status{}, err
+	}
+	if _, err := os.Stat(filepath.Join(g.blevePath(), "index_meta.json")); err != nil {
+		return Status{Reason: fmt.Sprintf("%s is missing its bleve index", g.dir), Changed: d.Files, Files: d.Files}, nil
+	}
+	return Status{Exists: true, Changed: d.Changed(), Files: d.Files, Built: g.man.Scanned, Dir: g.dir}, nil
+}

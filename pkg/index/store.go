@@ -1,0 +1,174 @@
+package index
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	bolterrors "go.etcd.io/bbolt/errors"
+
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// On disk, .mem/index holds generations of the index and a pointer to the
+// live one:
+//
+//	.mem/index/CURRENT          the live generation's name, replaced atomically
+//	.mem/index/<gen>/bleve/     the bleve (scorch) index
+//	.mem/index/<gen>/manifest   the files it was built from
+//
+// A full build fills a new generation and then rewrites CURRENT, so a
+// reader sees the old index or the new one, never half of one. Anything
+// else under .mem/index is left over from a crashed or superseded build and
+// is removed by the next writer.
+const (
+	currentFile  = "CURRENT"
+	manifestFile = "manifest"
+	bleveDir     = "bleve"
+	genPrefix    = "gen-"
+)
+
+// Timeouts for bbolt's file lock on root.bolt. Without one, a second open
+// of a scorch index waits forever. Readers share the lock; a writer needs
+// it alone, and only ever updates the live generation in place.
+const (
+	readTimeout  = "2s"
+	writeTimeout = "3s"
+)
+
+// errBusy means another process holds the index in a way that excludes us.
+var errBusy = errors.New("the index is in use by another mem process")
+
+// Dir is where the index of v lives.
+func Dir(v *vault.Vault) string { return filepath.Join(v.StateDir(), "index") }
+
+// generation is one complete index and the manifest it was built from.
+type generation struct {
+	name string
+	dir  string
+	man  *manifest
+}
+
+func (g *generation) blevePath() string { return filepath.Join(g.dir, bleveDir) }
+
+// live reads the live generation. It returns (nil, reason) when there is
+// none to use, reason saying why in words fit to print before rebuilding.
+func live(v *vault.Vault) (*generation, string) {
+	data, err := os.ReadFile(filepath.Join(Dir(v), currentFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, "no index yet: building one from the files"
+	}
+	name := strings.TrimSpace(string(data))
+	if err != nil || !strings.HasPrefix(name, genPrefix) || strings.ContainsAny(name, `/\`) {
+		return nil, fmt.Sprintf("%s is damaged: rebuilding the index from the files", filepath.Join(Dir(v), currentFile))
+	}
+	g := &generation{name: name, dir: filepath.Join(Dir(v), name)}
+	g.man, err = readManifest(filepath.Join(g.dir, manifestFile))
+	if err != nil {
+		return nil, fmt.Sprintf("the index in %s is incomplete (%v): rebuilding it from the files", g.dir, err)
+	}
+	if g.man.Schema != SchemaVersion {
+		return nil, fmt.Sprintf("the index was built with schema %d and this mem uses %d: rebuilding it", g.man.Schema, SchemaVersion)
+	}
+	return g, ""
+}
+
+// newGeneration names a fresh generation directory; only the holder of the
+// index lock creates one, so time plus pid is unique.
+func newGeneration(v *vault.Vault) *generation {
+	name := genPrefix + strconv.FormatInt(time.Now().UnixNano(), 36) + "-" + strconv.Itoa(os.Getpid())
+	return &generation{name: name, dir: filepath.Join(Dir(v), name)}
+}
+
+// publish makes g the live generation. The rename inside WriteFileAtomic is
+// the moment of the swap.
+func publish(v *vault.Vault, g *generation) error {
+	return vault.WriteFileAtomic(filepath.Join(Dir(v), currentFile), []byte(g.name+"\n"), 0o644)
+}
+
+// sweep removes everything under .mem/index but CURRENT and the live
+// generation: crashed builds, superseded generations, stray temp files.
+// Callers hold the index lock. A reader still searching a removed
+// generation keeps its open files (POSIX); one that was about to open it
+// re-reads CURRENT (see openReader).
+func sweep(v *vault.Vault, keep string) {
+	entries, err := os.ReadDir(Dir(v))
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if n := e.Name(); n != currentFile && n != keep {
+			os.RemoveAll(filepath.Join(Dir(v), n))
+		}
+	}
+}
+
+// open opens a bleve index, turning a panic from a damaged file (bbolt
+// panics on some torn pages) into an error, since the index is a cache we
+// can always rebuild.
+func open(path string, readOnly bool) (idx bleve.Index, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			idx, err = nil, fmt.Errorf("%s: damaged index: %v", path, r)
+		}
+	}()
+	cfg := map[string]any{"bolt_timeout": writeTimeout}
+	if readOnly {
+		cfg = map[string]any{"read_only": true, "bolt_timeout": readTimeout}
+	}
+	idx, err = bleve.OpenUsing(path, cfg)
+	if errors.Is(err, bolterrors.ErrTimeout) {
+		return nil, fmt.Errorf("%s: %w", path, errBusy)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return idx, nil
+}
+
+// lockIndex takes the vault's index lock, held by every writer of
+// .mem/index. wait < 0 waits as long as it takes, calling onWait once after
+// a second so the user knows why nothing happens; otherwise it gives up
+// after wait and returns ok=false.
+func lockIndex(v *vault.Vault, wait time.Duration, onWait func()) (unlock func(), ok bool, err error) {
+	type result struct {
+		unlock func()
+		err    error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		u, err := v.Lock("index")
+		ch <- result{u, err}
+	}()
+	patience := wait
+	if wait < 0 {
+		patience = time.Second
+	}
+	timer := time.NewTimer(patience)
+	defer timer.Stop()
+	select {
+	case r := <-ch:
+		return r.unlock, r.err == nil, r.err
+	case <-timer.C:
+	}
+	if wait >= 0 {
+		// vault.Lock blocks in flock and cannot be cancelled: release the
+		// lock as soon as it comes, so the abandoned wait holds nothing.
+		go func() {
+			if r := <-ch; r.err == nil {
+				r.unlock()
+			}
+		}()
+		return nil, false, nil
+	}
+	if onWait != nil {
+		onWait()
+	}
+	r := <-ch
+	return r.unlock, r.err == nil, r.err
+}

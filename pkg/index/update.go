@@ -1,0 +1,291 @@
+package index
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// Options tunes Update.
+type Options struct {
+	// Full builds a complete new index beside the live one and swaps it in.
+	Full bool
+	// Notify receives the few messages a user should see on stderr: why a
+	// full rebuild happens unasked, or that we wait for another process.
+	Notify func(msg string)
+	// Progress is called after each batch with files done and files to do.
+	Progress func(done, total int)
+}
+
+func (o *Options) notify(format string, args ...any) {
+	if o.Notify != nil {
+		o.Notify(fmt.Sprintf(format, args...))
+	}
+}
+
+// Stats is what one Update did.
+type Stats struct {
+	Full    bool   `json:"full"`             // a complete index was built and swapped in
+	Reason  string `json:"reason,omitempty"` // why it was full when not asked for
+	Indexed int    `json:"indexed"`          // files newly indexed (all of them on a full build)
+	Updated int    `json:"updated"`          // files re-indexed because they changed
+	Removed int    `json:"removed"`          // files deleted from the vault and the index
+	// Changed counts the files that differed from the index before the run
+	// (every file when a full build replaced a missing or damaged index).
+	Changed int `json:"changed"`
+	// Skipped files have nothing to index (binary, too large, a link leaving the vault).
+	Skipped  int           `json:"skipped"`
+	Files    int           `json:"files"` // files in the vault
+	Duration time.Duration `json:"-"`
+}
+
+// batchSize bounds how many documents are loaded and held at once: bleve's
+// memory grows with the batch, and so does ours with the loaded files.
+const batchSize = 400
+
+// rebuildShare: when more than this share of the files changed, a fresh
+// build beside the live index is as fast as updating it, and readers are
+// never blocked by a long in-place write.
+const rebuildShare = 0.5
+
+// Update brings the index of v up to date with the files, waiting for any
+// other writer first. With nothing to do it reads only the manifest and
+// stats the files: bleve is not opened.
+func Update(v *vault.Vault, opts Options) (Stats, error) {
+	start := time.Now()
+	unlock, _, err := lockIndex(v, -1, func() {
+		opts.notify("waiting for another mem process to finish updating the index (lock %s)", filepath.Join(v.StateDir(), "locks", "index.lock"))
+	})
+	if err != nil {
+		return Stats{}, err
+	}
+	defer unlock()
+	st, err := update(v, opts)
+	st.Duration = time.Since(start)
+	return st, err
+}
+
+// update does Update's work; the caller holds the index lock.
+func update(v *vault.Vault, opts Options) (Stats, error) {
+	g, reason := live(v)
+	if g == nil {
+		opts.notify("%s", reason)
+		return build(v, opts, reason)
+	}
+	if opts.Full {
+		return build(v, opts, "")
+	}
+	d, err := compare(v, g.man)
+	if err != nil {
+		return Stats{}, err
+	}
+	st := Stats{Files: d.Files}
+	if d.Changed() == 0 {
+		if len(d.Touched) > 0 {
+			for rel, e := range d.Touched {
+				g.man.Files[rel] = e
+			}
+			g.man.Scanned = d.Scanned
+			if err := vault.WriteFileAtomic(filepath.Join(g.dir, manifestFile), g.man.encode(), 0o644); err != nil {
+				return st, err
+			}
+		}
+		return st, nil
+	}
+	if d.Changed() > 1000 && float64(d.Changed()) > rebuildShare*float64(d.Files) {
+		st, err := build(v, opts, fmt.Sprintf("%d of %d files changed", d.Changed(), d.Files))
+		st.Changed = d.Changed()
+		return st, err
+	}
+	idx, err := open(g.blevePath(), false)
+	if errors.Is(err, errBusy) {
+		reason := "the index is held open by another process"
+		opts.notify("%s: building a fresh one beside it", reason)
+		st, err := build(v, opts, reason)
+		st.Changed = d.Changed()
+		return st, err
+	}
+	if err != nil {
+		reason := fmt.Sprintf("the index could not be opened (%v)", err)
+		opts.notify("%s: rebuilding it from the files", reason)
+		return build(v, opts, reason)
+	}
+	st, err = apply(v, idx, g, d, opts)
+	if cerr := idx.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		// The manifest was not rewritten, so nothing claims the failed
+		// batch was indexed; still, a bleve error here means a damaged
+		// index, and a rebuild is the cure.
+		reason := fmt.Sprintf("updating the index failed (%v)", err)
+		opts.notify("%s: rebuilding it from the files", reason)
+		return build(v, opts, reason)
+	}
+	sweep(v, g.name)
+	return st, nil
+}
+
+// apply indexes d's changes into idx in batches, then rewrites the manifest.
+// bleve's Batch returns only once the batch is persisted (scorch without
+// unsafe_batch), so a manifest on disk never names unindexed content; a
+// crash before it is written only makes the next run redo the same work.
+func apply(v *vault.Vault, idx bleve.Index, g *generation, d *diff, opts Options) (Stats, error) {
+	man := g.man
+	st := Stats{Files: d.Files, Changed: d.Changed()}
+	for rel, e := range d.Touched {
+		man.Files[rel] = e
+	}
+	total := d.Changed()
+	b := idx.NewBatch()
+	for _, rel := range d.Removed {
+		b.Delete(rel)
+		delete(man.Files, rel)
+		st.Removed++
+	}
+	changed := append(append([]string{}, d.Added...), d.Modified...)
+	isNew := make(map[string]bool, len(d.Added))
+	for _, rel := range d.Added {
+		isNew[rel] = true
+	}
+	done := len(d.Removed)
+	for start := 0; start < len(changed); start += batchSize {
+		chunk := changed[start:min(start+batchSize, len(changed))]
+		for _, m := range v.LoadFiles(chunk, vault.LoadOptions{Raw: true}) {
+			e, ok := manifestEntry(m)
+			if !ok { // gone since the walk
+				if _, was := man.Files[m.Rel]; was {
+					b.Delete(m.Rel)
+					delete(man.Files, m.Rel)
+					st.Removed++
+				}
+				continue
+			}
+			man.Files[m.Rel] = e
+			indexed, err := addDoc(b, m, &st)
+			switch {
+			case err != nil:
+				return st, err
+			case indexed && isNew[m.Rel]:
+				st.Indexed++
+			case indexed:
+				st.Updated++
+			}
+		}
+		if err := idx.Batch(b); err != nil {
+			return st, err
+		}
+		b.Reset()
+		done += len(chunk)
+		if opts.Progress != nil {
+			opts.Progress(done, total)
+		}
+	}
+	if b.Size() > 0 {
+		if err := idx.Batch(b); err != nil {
+			return st, err
+		}
+	}
+	man.Scanned = d.Scanned
+	return st, vault.WriteFileAtomic(filepath.Join(g.dir, manifestFile), man.encode(), 0o644)
+}
+
+// manifestEntry is what the manifest records for a loaded file; ok is
+// false when the file vanished before it could be read.
+func manifestEntry(m *vault.Memory) (entry, bool) {
+	if m.ModTime.IsZero() {
+		return entry{}, false
+	}
+	e := entry{Size: m.Size, MTime: m.ModTime.UnixNano()}
+	if m.Raw != nil {
+		e.Hash = vault.Hash(m.Raw)
+	}
+	return e, true
+}
+
+// addDoc queues m in b: indexed when it has content, deleted otherwise (a
+// file that became unreadable must stop answering searches).
+func addDoc(b *bleve.Batch, m *vault.Memory, st *Stats) (indexed bool, err error) {
+	doc := document(m)
+	if doc == nil {
+		st.Skipped++
+		b.Delete(m.Rel)
+		return false, nil
+	}
+	if err := b.Index(m.Rel, doc); err != nil {
+		return false, fmt.Errorf("%s: %w", m.Rel, err)
+	}
+	return true, nil
+}
+
+// build indexes every file into a new generation and swaps it in. The live
+// index keeps answering searches until the swap; a crash before it leaves
+// the live index as it was and a leftover directory the next writer sweeps.
+func build(v *vault.Vault, opts Options, reason string) (Stats, error) {
+	st := Stats{Full: true, Reason: reason}
+	scanned := time.Now()
+	rels, err := v.List()
+	if err != nil {
+		return st, err
+	}
+	st.Files, st.Changed = len(rels), len(rels)
+	if err := os.MkdirAll(Dir(v), 0o755); err != nil {
+		return st, err
+	}
+	g := newGeneration(v)
+	g.man = &manifest{Schema: SchemaVersion, Scanned: scanned, Files: make(map[string]entry, len(rels))}
+	idx, err := bleve.NewUsing(g.blevePath(), newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, nil)
+	if err != nil {
+		os.RemoveAll(g.dir)
+		return st, fmt.Errorf("%s: %w", g.dir, err)
+	}
+	fail := func(err error) (Stats, error) {
+		idx.Close()
+		os.RemoveAll(g.dir)
+		return st, err
+	}
+	for start := 0; start < len(rels); start += batchSize {
+		chunk := rels[start:min(start+batchSize, len(rels))]
+		b := idx.NewBatch()
+		for _, m := range v.LoadFiles(chunk, vault.LoadOptions{Raw: true}) {
+			e, ok := manifestEntry(m)
+			if !ok {
+				continue
+			}
+			g.man.Files[m.Rel] = e
+			indexed, err := addDoc(b, m, &st)
+			if err != nil {
+				return fail(err)
+			}
+			if indexed {
+				st.Indexed++
+			}
+		}
+		if err := idx.Batch(b); err != nil {
+			return fail(fmt.Errorf("%s: %w", g.dir, err))
+		}
+		if opts.Progress != nil {
+			opts.Progress(start+len(chunk), len(rels))
+		}
+	}
+	if err := idx.Close(); err != nil {
+		os.RemoveAll(g.dir)
+		return st, fmt.Errorf("%s: %w", g.dir, err)
+	}
+	if err := vault.WriteFileAtomic(filepath.Join(g.dir, manifestFile), g.man.encode(), 0o644); err != nil {
+		os.RemoveAll(g.dir)
+		return st, err
+	}
+	if err := publish(v, g); err != nil {
+		os.RemoveAll(g.dir)
+		return st, err
+	}
+	sweep(v, g.name)
+	return st, nil
+}
