@@ -1,0 +1,161 @@
+// Package lint validates a vault's files: frontmatter, OKF v0.2
+// conformance, provenance, projects, the promotion gate, secrets, prompt
+// injection, Obsidian compatibility and links. It reads through the vault
+// loader and returns problems; printing them is the command's job.
+//
+// Every problem has a stable kebab-case rule name, a severity and the
+// position of the key (or text) at fault; docs/lint.md lists the rules.
+package lint
+
+import (
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// Severity is error (fails the run) or warning (reported; fails only with
+// --strict).
+type Severity string
+
+// Severities.
+const (
+	Error   Severity = "error"
+	Warning Severity = "warning"
+)
+
+// Problem is one finding, in the shape `--format json` prints.
+type Problem struct {
+	Path     string   `json:"path"` // vault-relative, slash-separated
+	Line     int      `json:"line"`
+	Column   int      `json:"column"`
+	Severity Severity `json:"severity"`
+	Rule     string   `json:"rule"`
+	Message  string   `json:"message"`
+}
+
+// Report is the result of a run: how many files were linted and what was
+// found, sorted by path, line, column and rule.
+type Report struct {
+	Files    int       `json:"files"`
+	Problems []Problem `json:"problems"`
+}
+
+// Errors counts the problems of severity error.
+func (r *Report) Errors() int {
+	n := 0
+	for _, p := range r.Problems {
+		if p.Severity == Error {
+			n++
+		}
+	}
+	return n
+}
+
+// Options tunes a run.
+type Options struct {
+	// Now is "today" for staleness and the gate's signal ages.
+	Now time.Time
+	// Strict turns every warning into an error (stale claims included), so
+	// the run fails on them.
+	Strict bool
+	// Paths are the vault-relative files to lint; empty lints the vault.
+	// Either way the checks that need the whole vault (duplicate ids,
+	// project ids, link targets, property types) see every file.
+	Paths []string
+}
+
+// Run lints the vault, or only opts.Paths with the whole vault as context.
+//
+// Cost: with Paths, every other file is still read and its frontmatter
+// parsed once (no raw bytes kept) to learn ids, projects, link targets and
+// property types; only the named files are scanned for secrets and
+// injection. That parse is the whole cost of a hook run on a big vault.
+func Run(v *vault.Vault, opts Options) (*Report, error) {
+	var all, targets []*vault.Memory
+	if len(opts.Paths) == 0 {
+		mems, err := v.Load(vault.LoadOptions{Raw: true})
+		if err != nil {
+			return nil, err
+		}
+		all, targets = mems, mems
+	} else {
+		mems, err := v.Load(vault.LoadOptions{})
+		if err != nil {
+			return nil, err
+		}
+		targets = v.LoadFiles(opts.Paths, vault.LoadOptions{Raw: true})
+		all = merge(mems, targets)
+	}
+	l := New(v, all, opts.Now)
+	rep := &Report{Files: len(targets), Problems: []Problem{}}
+	for _, m := range targets {
+		rep.Problems = append(rep.Problems, l.File(m)...)
+	}
+	Finish(rep, opts.Strict)
+	return rep, nil
+}
+
+// merge puts the freshly read named files in place of their copies in the
+// vault listing (and adds named files the listing skips).
+func merge(mems, named []*vault.Memory) []*vault.Memory {
+	byRel := make(map[string]*vault.Memory, len(named))
+	for _, m := range named {
+		byRel[m.Rel] = m
+	}
+	out := make([]*vault.Memory, 0, len(mems)+len(named))
+	for _, m := range mems {
+		if n, ok := byRel[m.Rel]; ok {
+			out = append(out, n)
+			delete(byRel, m.Rel)
+			continue
+		}
+		out = append(out, m)
+	}
+	for _, m := range named {
+		if _, ok := byRel[m.Rel]; ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// Finish applies --strict and sorts the problems; Run calls it, and so do
+// callers that add problems of their own (the --staged checks).
+func Finish(rep *Report, strict bool) {
+	if strict {
+		for i := range rep.Problems {
+			rep.Problems[i].Severity = Error
+		}
+	}
+	sort.SliceStable(rep.Problems, func(i, j int) bool {
+		a, b := rep.Problems[i], rep.Problems[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Column != b.Column {
+			return a.Column < b.Column
+		}
+		return a.Rule < b.Rule
+	})
+}
+
+// reserved reports OKF's reserved file names (index.md, log.md at any level).
+func reserved(rel string) string {
+	base := rel[strings.LastIndexByte(rel, '/')+1:]
+	if base == "index.md" || base == "log.md" {
+		return base
+	}
+	return ""
+}
+
+// isMemory reports whether a parsed file is a claim that views inject into
+// a model's context (every type but note and project).
+func isMemory(m *vault.Memory) bool {
+	return m.Doc != nil && frontmatter.IsMemoryType(m.Meta().Type)
+}

@@ -1,0 +1,514 @@
+package lint
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/vault"
+	"gopkg.in/yaml.v3"
+)
+
+// Linter holds what the per-file checks need to know about the whole vault,
+// computed once, so that linting one file is a map lookup away from every
+// cross-file fact (no per-file vault walks).
+type Linter struct {
+	vault *vault.Vault
+	now   time.Time
+	// ids maps every id to the files that carry it (more than one: a duplicate).
+	ids map[string][]string
+	// projects is the set of project note ids.
+	projects map[string]bool
+	// bases maps a lower-cased file base name (without .md) to its files.
+	bases map[string][]string
+	// targets are the lower-cased names a link can resolve to: paths
+	// without .md, base names and ids.
+	targets map[string]bool
+	// props maps an unknown property name to how many files give it each
+	// Obsidian property type, and one example file per type.
+	props map[string]map[string]*propUse
+}
+
+type propUse struct {
+	count   int
+	example string
+}
+
+// New builds a Linter over all of the vault's files (loaded with or
+// without raw bytes); now is "today" for staleness and the gate.
+func New(v *vault.Vault, all []*vault.Memory, now time.Time) *Linter {
+	l := &Linter{
+		vault: v, now: now,
+		ids:      map[string][]string{},
+		projects: map[string]bool{},
+		bases:    map[string][]string{},
+		targets:  map[string]bool{},
+		props:    map[string]map[string]*propUse{},
+	}
+	for _, p := range v.Projects(all) {
+		l.projects[p.ID] = true
+	}
+	for _, m := range all {
+		noExt := strings.TrimSuffix(m.Rel, ".md")
+		base := strings.ToLower(path.Base(noExt))
+		l.targets[strings.ToLower(noExt)] = true
+		l.targets[base] = true
+		if reserved(m.Rel) != "" {
+			continue
+		}
+		l.bases[base] = append(l.bases[base], m.Rel)
+		if m.Doc == nil || !m.Doc.HasFrontmatter {
+			continue
+		}
+		l.ids[m.ID] = append(l.ids[m.ID], m.Rel)
+		l.targets[strings.ToLower(m.ID)] = true
+		for _, kv := range m.Doc.Extra {
+			kind := propertyKind(kv.Value)
+			if kind == "" || isKnownKey(kv.Key) {
+				continue
+			}
+			uses := l.props[kv.Key]
+			if uses == nil {
+				uses = map[string]*propUse{}
+				l.props[kv.Key] = uses
+			}
+			if u := uses[kind]; u != nil {
+				u.count++
+			} else {
+				uses[kind] = &propUse{1, m.Rel}
+			}
+		}
+	}
+	return l
+}
+
+// File lints one file against the vault-wide knowledge of l.
+func (l *Linter) File(m *vault.Memory) []Problem {
+	c := &check{l: l, m: m, bad: map[string]bool{}}
+	c.run()
+	return c.out
+}
+
+// check is one file's run: the problems found so far and the keys whose
+// values already failed to decode (so no second, derived problem is
+// reported for them).
+type check struct {
+	l    *Linter
+	m    *vault.Memory
+	doc  *frontmatter.Document
+	meta *frontmatter.Meta
+	text string // the file normalised like the parser sees it (no BOM, LF)
+	// lineStarts indexes c.text's lines, built on first use by at.
+	lineStarts []int
+	bad        map[string]bool
+	out        []Problem
+}
+
+func (c *check) add(rule string, sev Severity, pos frontmatter.Pos, format string, args ...any) {
+	if pos.Line < 1 {
+		pos = frontmatter.Pos{Line: 1, Col: 1}
+	}
+	if pos.Col < 1 {
+		pos.Col = 1
+	}
+	c.out = append(c.out, Problem{Path: c.m.Rel, Line: pos.Line, Column: pos.Col, Severity: sev, Rule: rule, Message: fmt.Sprintf(format, args...)})
+}
+
+// keyPos is where key is written, else the top of the file.
+func (c *check) keyPos(key string) frontmatter.Pos {
+	if p, ok := c.doc.Keys[key]; ok {
+		return p
+	}
+	return frontmatter.Pos{Line: 1, Col: 1}
+}
+
+func (c *check) run() {
+	m := c.m
+	if m.Raw != nil {
+		c.text = normalize(m.Raw)
+	}
+	c.doc = m.Doc
+	fileErr, _ := m.Err.(*frontmatter.Error)
+	switch {
+	case m.Err == nil:
+	case fileErr == nil:
+		c.add("file-unreadable", Error, frontmatter.Pos{}, "%v", m.Err)
+	case fileErr.Rule == "frontmatter-missing" && reserved(m.Rel) != "":
+		// index.md and log.md hold no frontmatter in OKF.
+	default:
+		c.add(fileErr.Rule, Error, fileErr.Pos, "%s", fileErr.Msg)
+	}
+	if fileErr != nil && fileErr.Rule == "file-binary" {
+		return
+	}
+	if c.text != "" {
+		c.secrets()
+	}
+	if c.doc == nil {
+		return
+	}
+	c.meta = &c.doc.Meta
+	if c.text != "" {
+		c.content()
+	}
+	switch reserved(m.Rel) {
+	case "index.md":
+		c.index()
+		return
+	case "log.md":
+		c.log()
+		return
+	}
+	if m.Err == nil && c.doc.HasFrontmatter {
+		c.fieldProblems()
+		c.typeAndProvenance()
+		c.dates()
+		c.actors()
+		c.identity()
+		c.projects()
+		c.keys()
+		c.properties()
+		c.gate()
+	}
+	c.basename()
+	c.body()
+}
+
+// fieldProblems turns the parser's per-key problems into rules.
+func (c *check) fieldProblems() {
+	for _, fe := range c.doc.Problems {
+		c.bad[fe.Key] = true
+		rule := "key-type"
+		switch {
+		case strings.Contains(fe.Msg, "appears twice"):
+			rule = "key-duplicate"
+		case fe.Key == "importance":
+			rule = "importance-range"
+		case fe.Key == "stale_after" && strings.Contains(fe.Msg, "is not a date"):
+			rule = "stale-after-invalid"
+		case strings.Contains(fe.Msg, "is not a date"):
+			rule = "date-invalid"
+		}
+		c.add(rule, Error, fe.Pos, "%s: %s", fe.Key, fe.Msg)
+	}
+}
+
+func (c *check) typeAndProvenance() {
+	meta := c.meta
+	switch {
+	case c.bad["type"]:
+	case strings.TrimSpace(meta.Type) == "":
+		c.add("type-missing", Error, c.keyPos("type"), "no type: every file needs a non-empty 'type' (OKF v0.2); for a memory use one of %s", strings.Join(frontmatter.Types, ", "))
+	case frontmatter.EffectiveType(meta.Type) != meta.Type:
+		hint := ""
+		if near := nearest(meta.Type, frontmatter.Types, 2); near != "" {
+			hint = fmt.Sprintf(" (did you mean %q?)", near)
+		}
+		c.add("type-enum", Warning, c.keyPos("type"), "type %q is not one of mem's types%s: it is kept but treated as a note", meta.Type, hint)
+	}
+	if meta.Provenance != "" && frontmatter.ProvenanceRank(meta.Provenance) == 0 {
+		c.add("provenance-enum", Error, c.keyPos("provenance"), "provenance %q: use stated (the user said it), observed (verified with a tool) or inferred (a guess)", meta.Provenance)
+	} else if meta.Provenance == "" && !c.bad["provenance"] && frontmatter.IsMemoryType(meta.Type) {
+		c.add("provenance-missing", Error, c.keyPos("type"), "a %s needs 'provenance: stated|observed|inferred': provenance decides which claim wins", meta.Type)
+	}
+	switch meta.Status {
+	case "", frontmatter.StatusDraft, frontmatter.StatusStable, frontmatter.StatusDeprecated:
+	default:
+		c.add("status-invalid", Error, c.keyPos("status"), "status %q: use draft, stable or deprecated", meta.Status)
+	}
+	if meta.Section != "" && !contains(frontmatter.Sections, meta.Section) {
+		c.add("section-enum", Error, c.keyPos("section"), "section %q: use one of %s", meta.Section, strings.Join(frontmatter.Sections, ", "))
+	}
+}
+
+func (c *check) dates() {
+	meta := c.meta
+	if frontmatter.IsMemoryType(meta.Type) && meta.ValidAt.IsZero() && !c.bad["valid_at"] {
+		c.add("valid-at-missing", Warning, c.keyPos("type"), "no valid_at: the claim renders as [undated] and loses to dated claims; add when it became true (YYYY-MM-DD)")
+	}
+	if !meta.StaleAfter.IsZero() && !meta.StaleAfter.DateOnly {
+		c.add("stale-after-invalid", Error, c.keyPos("stale_after"), "stale_after %s has a clock: OKF wants a date, write stale_after: %s", meta.StaleAfter, meta.StaleAfter.Day())
+	}
+	for _, d := range []struct {
+		key string
+		t   frontmatter.Time
+	}{{"stale_after", meta.StaleAfter}, {"invalid_at", meta.InvalidAt}} {
+		if !d.t.IsZero() && !meta.ValidAt.IsZero() && !d.t.After(meta.ValidAt.Time) {
+			c.add("date-order", Error, c.keyPos(d.key), "%s %s is not after valid_at %s: a claim cannot end before it began", d.key, d.t, meta.ValidAt)
+		}
+	}
+	retired := meta.Status == frontmatter.StatusDeprecated || (!meta.InvalidAt.IsZero() && !meta.InvalidAt.After(c.l.now))
+	if !meta.StaleAfter.IsZero() && !retired && !c.l.now.Before(meta.StaleAfter.Time) {
+		c.add("stale", Warning, c.keyPos("stale_after"), "stale since %s: check the claim and move stale_after forward, or retire it with invalid_at", meta.StaleAfter.Day())
+	}
+}
+
+// actors checks OKF's generated/verified pairs.
+func (c *check) actors() {
+	meta := c.meta
+	if g := meta.Generated; g != nil {
+		if strings.TrimSpace(g.By) == "" {
+			c.add("generated-missing-by", Warning, c.keyPos("generated"), "generated has no 'by': name the writer (producer/version, human:<id> or process:<id>)")
+		} else if !validActor(g.By) {
+			c.add("actor-malformed", Error, c.keyPos("generated"), "generated.by %q is not an actor: write <producer>/<version>, human:<id> or process:<id>", g.By)
+		}
+	}
+	for i, v := range meta.Verified {
+		switch {
+		case strings.TrimSpace(v.By) == "" || v.At.IsZero():
+			c.add("verified-shape", Warning, c.keyPos("verified"), "verified entry %d needs both 'by' and 'at'", i+1)
+		case !validActor(v.By):
+			c.add("actor-malformed", Error, c.keyPos("verified"), "verified entry %d: %q is not an actor: write <producer>/<version>, human:<id> or process:<id>", i+1, v.By)
+		}
+		if g := meta.Generated; g != nil && !g.At.IsZero() && !v.At.IsZero() && v.At.Before(g.At.Time) {
+			c.add("verified-before-generated", Error, c.keyPos("verified"), "verified entry %d (%s) is before generated.at %s: a verification cannot predate the content it confirms; verify again", i+1, v.At, g.At)
+		}
+	}
+	for i, s := range meta.Sources {
+		if strings.TrimSpace(s.Resource) == "" {
+			c.add("sources-entry-missing-resource", Warning, c.keyPos("sources"), "sources entry %d has no 'resource': name the URL or path it came from", i+1)
+		}
+	}
+	if _, ok := c.doc.Keys["timestamp"]; ok {
+		c.add("timestamp-legacy", Warning, c.keyPos("timestamp"), "'timestamp' is OKF v0.1: write generated: {by: ..., at: ...} instead")
+	}
+}
+
+func (c *check) identity() {
+	if others := c.l.ids[c.m.ID]; len(others) > 1 {
+		var rest []string
+		for _, r := range others {
+			if r != c.m.Rel {
+				rest = append(rest, r)
+			}
+		}
+		c.add("id-duplicate", Error, c.keyPos("id"), "id %q is also used by %s: ids must be unique; give one of them another id", c.m.ID, strings.Join(rest, ", "))
+	}
+	for _, old := range c.meta.Supersedes {
+		switch {
+		case old == c.m.ID:
+			c.add("supersedes-unknown", Warning, c.keyPos("supersedes"), "supersedes its own id %q: remove it", old)
+		case c.l.ids[old] == nil:
+			c.add("supersedes-unknown", Warning, c.keyPos("supersedes"), "supersedes %q, which no file has as its id: check the id", old)
+		}
+	}
+}
+
+func (c *check) projects() {
+	meta := c.meta
+	if _, ok := c.doc.Keys["project"]; ok && !c.bad["project"] {
+		switch {
+		case !vault.ProjectIDPattern.MatchString(meta.Project):
+			c.add("project-shape", Error, c.keyPos("project"), "project %q is not a project id: write proj_ then a-z, 0-9, _ or - (e.g. proj_mem), or remove the key for a global memory", meta.Project)
+		case !c.l.projects[meta.Project]:
+			c.add("project-unknown", Error, c.keyPos("project"), "project %s names no project note: create one with 'type: project' and 'id: %s', or fix the id", meta.Project, meta.Project)
+		}
+	}
+	if meta.Type == frontmatter.TypeProject {
+		if !vault.ProjectIDPattern.MatchString(c.m.ID) {
+			c.add("project-id-shape", Warning, c.keyPos("id"), "project note id %q is not a project id, so no memory can name it: add 'id: proj_<name>'", c.m.ID)
+		}
+		if len(meta.Roots) == 0 && !c.bad["roots"] {
+			c.add("project-roots-missing", Warning, c.keyPos("type"), "project note has no roots: mem cannot tell which directories belong to it; add roots: [~/src/name]")
+		}
+	}
+}
+
+// commonKeys are Obsidian and OKF properties that sit close to one of mem's
+// keys by spelling but are not typos of it.
+var commonKeys = map[string]bool{
+	"date": true, "kind": true, "name": true, "url": true, "link": true, "links": true,
+	"author": true, "created": true, "updated": true, "modified": true, "cssclasses": true,
+	"publish": true, "permalink": true, "resource": true, "runtime": true, "parameters": true,
+	"okf_version": true, "usage_window": true, "timestamp": true, "keys": true, "states": true,
+}
+
+func (c *check) keys() {
+	for key, pos := range c.doc.Keys {
+		// Keys of one or two letters are too short to call a misspelling.
+		if len(key) < 3 || isKnownKey(key) || commonKeys[strings.ToLower(key)] {
+			continue
+		}
+		if near := nearest(key, frontmatter.KnownKeys, 2); near != "" {
+			c.add("key-typo", Warning, pos, "unknown key %q looks like %q: rename it, or mem ignores the value", key, near)
+		}
+	}
+}
+
+// properties checks Obsidian's rules for the frontmatter: one type per
+// property name across the vault, links quoted.
+func (c *check) properties() {
+	for _, kv := range c.doc.Extra {
+		if isKnownKey(kv.Key) {
+			continue
+		}
+		kind := propertyKind(kv.Value)
+		uses := c.l.props[kv.Key]
+		if kind == "" || len(uses) < 2 {
+			continue
+		}
+		major, n := majority(uses)
+		if kind != major {
+			c.add("obsidian-property-type", Warning, c.keyPos(kv.Key), "property %q is %s here but %s in %d other file(s), e.g. %s: Obsidian keeps one type per property name; make them agree", kv.Key, article(kind), article(major), n, uses[major].example)
+		}
+	}
+	c.unquotedLinks()
+}
+
+func (c *check) unquotedLinks() {
+	if c.text == "" {
+		return
+	}
+	lines := strings.Split(c.text, "\n")
+	for i := 1; i < c.doc.BodyLine-2 && i < len(lines); i++ {
+		if loc := unquotedLink.FindStringSubmatchIndex(lines[i]); loc != nil {
+			col := 1 + len([]rune(lines[i][:loc[3]]))
+			c.add("obsidian-link-unquoted", Warning, frontmatter.Pos{Line: i + 1, Col: col}, "an unquoted [[link]] in a property is a nested YAML list, not a link: quote it (\"[[...]]\")")
+		}
+	}
+}
+
+func (c *check) basename() {
+	if reserved(c.m.Rel) != "" {
+		return
+	}
+	base := strings.ToLower(path.Base(strings.TrimSuffix(c.m.Rel, ".md")))
+	if others := c.l.bases[base]; len(others) > 1 {
+		var rest []string
+		for _, r := range others {
+			if r != c.m.Rel {
+				rest = append(rest, r)
+			}
+		}
+		c.add("obsidian-duplicate-basename", Warning, frontmatter.Pos{}, "%s has the same name as %s: a [[%s]] link is ambiguous in Obsidian; rename one", path.Base(c.m.Rel), strings.Join(rest, ", "), path.Base(strings.TrimSuffix(c.m.Rel, ".md")))
+	}
+}
+
+// propertyKind is the Obsidian property type a YAML value reads as; ""
+// for an empty value, which Obsidian accepts for any type.
+func propertyKind(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.SequenceNode:
+		return "list"
+	case yaml.MappingNode:
+		return "map"
+	case yaml.ScalarNode:
+		switch n.Tag {
+		case "!!null":
+			return ""
+		case "!!int", "!!float":
+			return "number"
+		case "!!bool":
+			return "checkbox"
+		case "!!timestamp":
+			return "date"
+		}
+		return "text"
+	}
+	return ""
+}
+
+func majority(uses map[string]*propUse) (string, int) {
+	kinds := make([]string, 0, len(uses))
+	for k := range uses {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	best := kinds[0]
+	for _, k := range kinds[1:] {
+		if uses[k].count > uses[best].count {
+			best = k
+		}
+	}
+	return best, uses[best].count
+}
+
+func article(kind string) string {
+	if kind == "" {
+		return "empty"
+	}
+	return "a " + kind
+}
+
+func isKnownKey(key string) bool { return contains(frontmatter.KnownKeys, key) }
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// validActor checks OKF's actor convention: <producer>/<version>,
+// human:<id> or process:<id>, with no spaces.
+func validActor(s string) bool {
+	if strings.ContainsAny(s, " \t\n") {
+		return false
+	}
+	for _, p := range []string{"human:", "process:"} {
+		if rest, ok := strings.CutPrefix(s, p); ok {
+			return rest != ""
+		}
+	}
+	producer, version, ok := strings.Cut(s, "/")
+	return ok && producer != "" && version != "" && !strings.Contains(producer, ":")
+}
+
+// nearest returns the candidate within maxDist edits of s (case-folded),
+// or "". Short candidates allow only one edit, so "kind" is not taken for
+// a misspelt "id".
+func nearest(s string, candidates []string, maxDist int) string {
+	best, bestD := "", maxDist+1
+	ls := strings.ToLower(s)
+	for _, cand := range candidates {
+		if ls == cand {
+			if s != cand {
+				return cand // only the case differs: "Type" for "type"
+			}
+			return ""
+		}
+		limit := maxDist
+		if len(cand) <= 4 {
+			limit = 1
+		}
+		if d := editDistance(ls, cand, limit); d <= limit && d < bestD {
+			best, bestD = cand, d
+		}
+	}
+	return best
+}
+
+// editDistance is the optimal-string-alignment distance (a swap of two
+// neighbours is one edit: "vaild" → "valid"), giving up above limit.
+func editDistance(a, b string, limit int) int {
+	ra, rb := []rune(a), []rune(b)
+	if d := len(ra) - len(rb); d > limit || -d > limit {
+		return limit + 1
+	}
+	prev2 := make([]int, len(rb)+1)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(rb)]
+}
