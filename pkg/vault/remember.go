@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/secrets"
 )
 
 // Limits of a one-line memory (spec §4): longer text belongs in a note.
@@ -33,6 +34,15 @@ func CheckBoundary(text string) error {
 		return ErrTooLong{lines, chars}
 	}
 	return nil
+}
+
+// ErrSecret is returned when a text to write holds a secret. The secret
+// itself is never echoed: a memory is injected into model contexts and
+// pushed to backups, so it must not be written at all.
+type ErrSecret struct{ Finding secrets.Finding }
+
+func (e ErrSecret) Error() string {
+	return fmt.Sprintf("refused: the text holds %s (%s) at line %d, column %d; remove it (keep secrets in a secret manager) and try again", e.Finding.What, e.Finding.Rule, e.Finding.Line, e.Finding.Col)
 }
 
 // NewMemory describes one memory to write; empty fields take defaults.
@@ -71,6 +81,9 @@ func (v *Vault) BuildDocument(n NewMemory, projects []Project, now time.Time) (*
 		if err := CheckBoundary(n.Text); err != nil {
 			return nil, err
 		}
+	}
+	if found := secrets.Find(n.Text); len(found) > 0 {
+		return nil, ErrSecret{found[0]}
 	}
 	if !frontmatter.IsMemoryType(n.Type) && n.Type != frontmatter.TypeNote {
 		return nil, fmt.Errorf("--type %q: use one of identity, preference, decision, fact, lesson, rule, correction", n.Type)
