@@ -184,46 +184,52 @@ func Render(mems []*vault.Memory, opts Options) (*Result, error) {
 		}
 		cands = append(cands, c)
 	}
-	slices.SortFunc(cands, compareCand)
+	ordered, bounds := bucketize(cands)
 
 	// Pass 4: the budget. Items drop whole from the bottom of the tier
 	// order, so what stays is the longest prefix that fits: fill from the
-	// top and stop at the first item that does not fit.
+	// top and stop at the first item that does not fit. Only the buckets
+	// the fill reaches are sorted.
 	size := len(head)
 	headings := headingNames(sections, opts.Project)
 	headed := make([]bool, len(headings))
-	kept := cands[:0:0]
-	stop := len(cands)
-	for i := range cands {
-		c := &cands[i]
-		c.sum = c.m.Summary()
-		if c.sum == "" {
-			r.Dropped = append(r.Dropped, Drop{c.m.ID, reasonEmpty})
-			continue
+	kept := ordered[:0:0]
+	stop := len(ordered)
+fill:
+	for b := range len(bounds) - 1 {
+		bucket := ordered[bounds[b]:bounds[b+1]]
+		slices.SortFunc(bucket, compareCand)
+		for i := range bucket {
+			c := &bucket[i]
+			c.sum = c.m.Summary()
+			if c.sum == "" {
+				r.Dropped = append(r.Dropped, Drop{c.m.ID, reasonEmpty})
+				continue
+			}
+			// Only memories the fill reaches are scanned: a secret must
+			// never reach the model, and nothing else is worth the time.
+			if found := secrets.Find(c.m.Doc.Body); len(found) > 0 {
+				f := found[0]
+				r.Dropped = append(r.Dropped, Drop{c.m.ID, reasonSecret})
+				r.Warnings = append(r.Warnings, c.m.Rel+":"+strconv.Itoa(c.m.Doc.BodyLine+f.Line-1)+":"+strconv.Itoa(f.Col)+
+					": holds "+f.What+": not rendered (remove the secret from the file; 'mem lint' finds them all)")
+				continue
+			}
+			cost := lineLen(c)
+			h := headingSlot(c, len(sections))
+			if !headed[h] {
+				cost += len(headings[h]) + 5 // "\n## " and "\n"
+			}
+			if size+cost > opts.Budget {
+				stop = bounds[b] + i
+				break fill
+			}
+			size += cost
+			headed[h] = true
+			kept = append(kept, *c)
 		}
-		// Only memories the budget pass reaches are scanned: a secret must
-		// never reach the model, and nothing else is worth the time.
-		if found := secrets.Find(c.m.Doc.Body); len(found) > 0 {
-			f := found[0]
-			r.Dropped = append(r.Dropped, Drop{c.m.ID, reasonSecret})
-			r.Warnings = append(r.Warnings, c.m.Rel+":"+strconv.Itoa(c.m.Doc.BodyLine+f.Line-1)+":"+strconv.Itoa(f.Col)+
-				": holds "+f.What+": not rendered (remove the secret from the file; 'mem lint' finds them all)")
-			continue
-		}
-		cost := lineLen(c)
-		h := headingSlot(c, len(sections))
-		if !headed[h] {
-			cost += len(headings[h]) + 5 // "\n## " and "\n"
-		}
-		if size+cost > opts.Budget {
-			stop = i
-			break
-		}
-		size += cost
-		headed[h] = true
-		kept = append(kept, *c)
 	}
-	for _, c := range cands[stop:] {
+	for _, c := range ordered[stop:] {
 		r.Dropped = append(r.Dropped, Drop{c.m.ID, reasonBudget})
 	}
 
@@ -292,15 +298,33 @@ func lostReasons(res gate.Resolution) map[string]string {
 	return out
 }
 
-// compareCand is the render order: tier, then importance descending, then
-// valid_at descending with undated last, then id.
+// bucketize orders cands by tier, then importance descending, with a
+// counting sort into one bucket per (tier, importance): ordered holds the
+// buckets in render order, bucket b being ordered[bounds[b]:bounds[b+1]].
+func bucketize(cands []cand) (ordered []cand, bounds []int) {
+	bounds = make([]int, 3*10+1)
+	for i := range cands {
+		bounds[bucketOf(&cands[i])+1]++
+	}
+	for b := 1; b < len(bounds); b++ {
+		bounds[b] += bounds[b-1]
+	}
+	next := slices.Clone(bounds)
+	ordered = make([]cand, len(cands))
+	for i := range cands {
+		b := bucketOf(&cands[i])
+		ordered[next[b]] = cands[i]
+		next[b]++
+	}
+	return ordered, bounds
+}
+
+// bucketOf is c's (tier, importance) bucket: importance 10 first.
+func bucketOf(c *cand) int { return c.tier*10 + 10 - min(max(c.imp, 1), 10) }
+
+// compareCand orders one bucket (tier and importance are equal): valid_at
+// descending with undated last, then id.
 func compareCand(a, b cand) int {
-	if a.tier != b.tier {
-		return cmp.Compare(a.tier, b.tier)
-	}
-	if a.imp != b.imp {
-		return cmp.Compare(b.imp, a.imp)
-	}
 	switch az, bz := a.valid.IsZero(), b.valid.IsZero(); {
 	case az && !bz:
 		return 1
