@@ -22,12 +22,20 @@ type Config struct {
 	Gate        GateConfig   `yaml:"gate,omitempty"`
 	Lint        LintConfig   `yaml:"lint,omitempty"`
 	Audit       AuditConfig  `yaml:"audit,omitempty"`
+	Backup      BackupConfig `yaml:"backup,omitempty"`
 }
 
 // AuthorConfig names the git author of mem commit.
 type AuthorConfig struct {
 	Name  string `yaml:"name,omitempty"`
 	Email string `yaml:"email,omitempty"`
+}
+
+// BackupConfig holds the settings of mem backup (docs/history.md).
+type BackupConfig struct {
+	// To is the default backup target (a path, a URL or a git remote name)
+	// used when mem backup runs without --to, as a schedule does.
+	To string `yaml:"to,omitempty"`
 }
 
 // RenderConfig holds the render settings (spec §5).
@@ -58,6 +66,10 @@ type GateConfig struct {
 type LintConfig struct {
 	MaxFileSize     int64   `yaml:"max_file_size,omitempty"`
 	MassDeleteShare float64 `yaml:"mass_delete_share,omitempty"`
+	// MassDeleteMin is the fewest deleted memories that can trip the
+	// mass-deletion guard (0 = lint's default, 5), so pruning a small
+	// vault is not refused.
+	MassDeleteMin int `yaml:"mass_delete_min,omitempty"`
 }
 
 // AuditConfig holds the thresholds past which `mem audit` exits 1.

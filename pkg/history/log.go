@@ -1,0 +1,193 @@
+package history
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// LogEntry is one commit in the history of the vault or of one file.
+type LogEntry struct {
+	Commit  string    `json:"commit"`
+	Time    time.Time `json:"time"`
+	Author  string    `json:"author"`
+	Subject string    `json:"subject"`
+	// For a file's history: A (added), M (modified) or D (deleted), and the
+	// memory's one-line summary as of that commit.
+	Status  string `json:"status,omitempty"`
+	Summary string `json:"summary,omitempty"`
+}
+
+// Log lists, newest first, the commits that changed the vault (rel empty)
+// or the vault file rel, following first parents from HEAD. limit <= 0
+// means all.
+func (r *Repo) Log(rel string, limit int) ([]LogEntry, error) {
+	var out []LogEntry
+	target := r.prefix
+	if rel != "" {
+		target = r.repoPath(rel)
+	}
+	err := r.walkChanges(target, func(c *object.Commit, now, before plumbing.Hash) bool {
+		e := LogEntry{Commit: c.Hash.String(), Time: c.Committer.When, Author: c.Author.Name, Subject: strings.SplitN(c.Message, "\n", 2)[0]}
+		if rel != "" {
+			switch {
+			case before.IsZero():
+				e.Status = "A"
+			case now.IsZero():
+				e.Status = "D"
+			default:
+				e.Status = "M"
+			}
+			h := now
+			if now.IsZero() {
+				h = before
+			}
+			if data, err := r.blob(h); err == nil {
+				if doc, err := vault.ParseFile(data); err == nil {
+					e.Summary = doc.Summary()
+				}
+			}
+		}
+		out = append(out, e)
+		return limit <= 0 || len(out) < limit
+	})
+	return out, err
+}
+
+// walkChanges calls fn, newest first along first parents, for each commit
+// whose entry at target (a repository path; "" is the whole tree) differs
+// from its parent's, with the entry's hash in the commit and in the parent
+// (zero where absent). fn returns false to stop.
+func (r *Repo) walkChanges(target string, fn func(c *object.Commit, now, before plumbing.Hash) bool) error {
+	c, err := r.head()
+	if err != nil || c == nil {
+		return err
+	}
+	now, err := r.hashAt(c, target)
+	if err != nil {
+		return err
+	}
+	for c != nil {
+		var parent *object.Commit
+		before := plumbing.ZeroHash
+		if len(c.ParentHashes) > 0 {
+			if parent, err = r.git.CommitObject(c.ParentHashes[0]); err != nil {
+				return fmt.Errorf("commit %s: parent %s: %w", short(c.Hash), short(c.ParentHashes[0]), err)
+			}
+			if before, err = r.hashAt(parent, target); err != nil {
+				return err
+			}
+		}
+		if now != before && !fn(c, now, before) {
+			return nil
+		}
+		c, now = parent, before
+	}
+	return nil
+}
+
+// hashAt is the hash of the tree or blob at p in commit c (zero if absent).
+func (r *Repo) hashAt(c *object.Commit, p string) (plumbing.Hash, error) {
+	t, err := c.Tree()
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("commit %s: %w", short(c.Hash), err)
+	}
+	if p == "" {
+		return t.Hash, nil
+	}
+	e, err := t.FindEntry(p)
+	if errors.Is(err, object.ErrEntryNotFound) || errors.Is(err, object.ErrDirectoryNotFound) {
+		return plumbing.ZeroHash, nil
+	}
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("commit %s: %s: %w", short(c.Hash), p, err)
+	}
+	return e.Hash, nil
+}
+
+// LastCommit is the time and hash of the vault's HEAD commit; ok is false
+// when nothing was committed yet.
+func (r *Repo) LastCommit() (when time.Time, hash string, ok bool, err error) {
+	c, err := r.head()
+	if err != nil || c == nil {
+		return time.Time{}, "", false, err
+	}
+	return c.Committer.When, c.Hash.String(), true, nil
+}
+
+// LastChange is the commit time of the newest commit that changed the
+// vault file rel; ok is false when no commit touched it.
+func (r *Repo) LastChange(rel string) (when time.Time, ok bool, err error) {
+	err = r.walkChanges(r.repoPath(rel), func(c *object.Commit, _, _ plumbing.Hash) bool {
+		when, ok = c.Committer.When, true
+		return false
+	})
+	return when, ok, err
+}
+
+// FileAt returns the content of the vault file rel as committed at time t:
+// in the newest first-parent commit made at or before t. The error wraps
+// fs.ErrNotExist when there is no commit that old or the file was absent.
+func (r *Repo) FileAt(rel string, t time.Time) ([]byte, error) {
+	c, err := r.head()
+	if err != nil {
+		return nil, err
+	}
+	for c != nil && c.Committer.When.After(t) {
+		if len(c.ParentHashes) == 0 {
+			c = nil
+			break
+		}
+		if c, err = r.git.CommitObject(c.ParentHashes[0]); err != nil {
+			return nil, err
+		}
+	}
+	if c == nil {
+		return nil, fmt.Errorf("%s: no commit at or before %s: %w", rel, t.Format(time.RFC3339), fs.ErrNotExist)
+	}
+	h, err := r.hashAt(c, r.repoPath(rel))
+	if err != nil {
+		return nil, err
+	}
+	if h.IsZero() {
+		return nil, fmt.Errorf("%s: not in commit %s (%s): %w", rel, short(c.Hash), c.Committer.When.Format(time.RFC3339), fs.ErrNotExist)
+	}
+	return r.blob(h)
+}
+
+// LastCommit opens the vault's repository and reports its HEAD commit
+// (for the audit's "age of the last commit").
+func LastCommit(v *vault.Vault) (when time.Time, hash string, ok bool, err error) {
+	r, err := Open(v)
+	if err != nil {
+		return time.Time{}, "", false, err
+	}
+	return r.LastCommit()
+}
+
+// LastChange opens the vault's repository and reports when the vault file
+// rel last changed in a commit.
+func LastChange(v *vault.Vault, rel string) (time.Time, bool, error) {
+	r, err := Open(v)
+	if err != nil {
+		return time.Time{}, false, err
+	}
+	return r.LastChange(rel)
+}
+
+// FileAt opens the vault's repository and returns rel as committed at t
+// (for example 30 days ago, to measure growth).
+func FileAt(v *vault.Vault, rel string, t time.Time) ([]byte, error) {
+	r, err := Open(v)
+	if err != nil {
+		return nil, err
+	}
+	return r.FileAt(rel, t)
+}

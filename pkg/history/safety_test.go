@@ -1,0 +1,250 @@
+package history
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+func TestCommitVaultInSubfolder(t *testing.T) {
+	v := newVault(t, "team/vault")
+	top := filepath.Dir(filepath.Dir(v.Root))
+	os.WriteFile(filepath.Join(top, "README.md"), []byte("outer\n"), 0o644)
+	os.WriteFile(filepath.Join(top, ".gitignore"), []byte("*.log\n"), 0o644)
+	run(t, top, "git", "add", "README.md", ".gitignore")
+	run(t, top, "git", "commit", "-q", "-m", "outer")
+	// An outer file staged but not committed must stay staged, not committed.
+	os.WriteFile(filepath.Join(top, "README.md"), []byte("outer changed\n"), 0o644)
+	run(t, top, "git", "add", "README.md")
+	os.WriteFile(filepath.Join(top, "untracked.txt"), []byte("x"), 0o644)
+	memory(t, v, "memory/a.md", "fact", "", "a")
+	write(t, v, "memory/debug.log", "ignored by the outer .gitignore")
+
+	res := commit(t, v, CommitOptions{})
+	if res.Added != 3 { // the vault's .gitignore, mem.yaml, memory/a.md; nothing outside
+		t.Fatalf("changes: %+v", res.Changes)
+	}
+	got := strings.Join(lsTree(t, v), " ")
+	want := ".gitignore README.md team/vault/.gitignore team/vault/mem.yaml team/vault/memory/a.md"
+	if got != want {
+		t.Fatalf("tree:\n got %s\nwant %s", got, want)
+	}
+	if got := run(t, top, "git", "show", "HEAD:README.md"); got != "outer" {
+		t.Fatalf("outer README at HEAD = %q, want the committed 'outer'", got)
+	}
+	run(t, top, "git", "fsck", "--strict", "--no-progress")
+	// The outer change stays staged, debug.log stays ignored.
+	if st := run(t, top, "git", "status", "--porcelain"); st != "M  README.md\n?? untracked.txt" {
+		t.Fatalf("git status:\n%s", st)
+	}
+	if log, err := Log(v, "memory/a.md", 0); err != nil || len(log) != 1 || log[0].Summary != "a" {
+		t.Fatalf("log of a.md in a sub-folder vault: %+v %v", log, err)
+	}
+}
+
+// Log is a test shorthand for opening the repository and listing.
+func Log(v *vault.Vault, rel string, limit int) ([]LogEntry, error) {
+	r, err := Open(v)
+	if err != nil {
+		return nil, err
+	}
+	return r.Log(rel, limit)
+}
+
+func TestCommitSkipsWhileGitIsBusy(t *testing.T) {
+	for _, marker := range []string{"index.lock", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge/", "rebase-apply/", "BISECT_LOG"} {
+		t.Run(marker, func(t *testing.T) {
+			v := newVault(t, "")
+			memory(t, v, "memory/a.md", "fact", "", "a")
+			p := filepath.Join(v.Root, ".git", strings.TrimSuffix(marker, "/"))
+			if strings.HasSuffix(marker, "/") {
+				os.Mkdir(p, 0o755)
+			} else {
+				os.WriteFile(p, nil, 0o644)
+			}
+			_, err := Commit(v, CommitOptions{Now: t0})
+			var skip *SkipError
+			if !errors.As(err, &skip) || !strings.Contains(skip.Reason, p) {
+				t.Fatalf("err = %v, want a skip naming %s", err, p)
+			}
+			if _, err := os.Stat(filepath.Join(v.Root, ".git", "refs", "heads", "main")); !errors.Is(err, fs.ErrNotExist) {
+				t.Fatal("a commit was made while git was busy")
+			}
+			if marker != "index.lock" {
+				if _, err := os.Stat(filepath.Join(v.Root, ".git", "index.lock")); err == nil {
+					t.Fatal("mem left its index.lock behind")
+				}
+			}
+		})
+	}
+}
+
+func TestCommitRefusesMassDelete(t *testing.T) {
+	v := newVault(t, "")
+	for i := range 10 {
+		memory(t, v, fmt.Sprintf("memory/m%d.md", i), "fact", "", fmt.Sprint(i))
+	}
+	first := commit(t, v, CommitOptions{})
+	// 2 of 10 (20%) is allowed; a third deletion is over the limit.
+	for i := range 3 {
+		os.Remove(filepath.Join(v.Root, fmt.Sprintf("memory/m%d.md", i)))
+	}
+	_, err := Commit(v, CommitOptions{Now: clock.Add(time.Minute)})
+	var md *MassDeleteError
+	if !errors.As(err, &md) || md.Removed != 3 || md.Of != 10 || !strings.Contains(err.Error(), "--allow-mass-delete") {
+		t.Fatalf("err = %v, want a mass-delete refusal of 3 of 10", err)
+	}
+	if head := run(t, v.Root, "git", "rev-parse", "HEAD"); head != first.Commit {
+		t.Fatalf("HEAD moved to %s after a refused commit", head)
+	}
+	fsckOnly(t, v)
+	// Renames are not deletions.
+	os.Rename(filepath.Join(v.Root, "memory/m5.md"), filepath.Join(v.Root, "memory/moved.md"))
+	os.Rename(filepath.Join(v.Root, "memory/m6.md"), filepath.Join(v.Root, "memory/moved2.md"))
+	_, err = Commit(v, CommitOptions{Now: clock.Add(time.Minute)})
+	if !errors.As(err, &md) || md.Removed != 3 {
+		t.Fatalf("with renames: err = %v, want still 3 removed", err)
+	}
+	res := commit(t, v, CommitOptions{AllowMassDelete: true})
+	if res.Deleted != 3 || res.Renamed != 2 || res.Memories != 7 {
+		t.Fatalf("allowed commit: %+v", res)
+	}
+	fsck(t, v)
+}
+
+func fsckOnly(t *testing.T, v *vault.Vault) {
+	t.Helper()
+	run(t, v.Root, "git", "fsck", "--strict", "--no-progress")
+}
+
+// A writer keeps creating and rewriting memories (through the vault's own
+// writer) while commits run; after it stops and one more commit, HEAD holds
+// exactly the files on disk, each one whole.
+func TestCommitWithConcurrentWriter(t *testing.T) {
+	v := newVault(t, "")
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	var written atomic.Int64
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := 0; !stop.Load(); i++ {
+			doc := &frontmatter.Document{Meta: frontmatter.Meta{Type: "fact", Provenance: "stated"}, Body: fmt.Sprintf("memory number %d\n", i)}
+			m, err := v.Create("memory", fmt.Sprintf("note %d", i), doc, t0)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			written.Add(1)
+			if i%3 == 0 {
+				err := v.Update(m.Rel, "", t0, func(d *frontmatter.Document) error {
+					d.Body = strings.Repeat("rewritten ", 50) + "\n"
+					return nil
+				})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}
+	}()
+	commits := 0
+	for deadline := time.Now().Add(1500 * time.Millisecond); time.Now().Before(deadline); {
+		res, err := Commit(v, CommitOptions{Now: clock})
+		clock = clock.Add(time.Minute)
+		if err != nil {
+			t.Fatalf("commit during writes: %v", err)
+		}
+		if res.Commit != "" {
+			commits++
+		}
+	}
+	stop.Store(true)
+	wg.Wait()
+	commit(t, v, CommitOptions{})
+	onDisk, err := filepath.Glob(filepath.Join(v.Root, "memory", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var inHead int
+	for _, p := range lsTree(t, v) {
+		if strings.HasPrefix(p, "memory/") {
+			inHead++
+			data := run(t, v.Root, "git", "show", "HEAD:"+p)
+			if _, err := vault.ParseFile([]byte(data)); err != nil || !strings.Contains(data, "type: fact") {
+				t.Fatalf("%s at HEAD is not a whole memory: %v\n%s", p, err, data)
+			}
+		}
+	}
+	if inHead != len(onDisk) || int64(inHead) != written.Load() {
+		t.Fatalf("HEAD holds %d memories, disk %d, writer wrote %d", inHead, len(onDisk), written.Load())
+	}
+	if commits < 2 {
+		t.Fatalf("only %d commits ran during the writes", commits)
+	}
+	t.Logf("%d commits during writes, %d memories", commits, inHead)
+	fsck(t, v)
+}
+
+func TestLogFileAtLastChange(t *testing.T) {
+	v := newVault(t, "")
+	memory(t, v, "memory/a.md", "fact", "", "version one")
+	c1 := commit(t, v, CommitOptions{})
+	t1 := clock
+	memory(t, v, "memory/b.md", "fact", "", "other")
+	commit(t, v, CommitOptions{})
+	memory(t, v, "memory/a.md", "fact", "", "version two")
+	commit(t, v, CommitOptions{})
+	os.Remove(filepath.Join(v.Root, "memory/a.md"))
+	commit(t, v, CommitOptions{AllowMassDelete: true}) // 1 of 2 is over the share
+
+	log, err := Log(v, "memory/a.md", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range log {
+		got = append(got, e.Status+" "+e.Summary)
+	}
+	if want := "D version two|M version two|A version one"; strings.Join(got, "|") != want {
+		t.Fatalf("log of a.md: %q, want %q", strings.Join(got, "|"), want)
+	}
+	if all, _ := Log(v, "", 0); len(all) != 4 || all[3].Commit != c1.Commit {
+		t.Fatalf("vault log has %d entries", len(all))
+	}
+	if lim, _ := Log(v, "", 2); len(lim) != 2 {
+		t.Fatalf("limit 2 gave %d", len(lim))
+	}
+
+	data, err := FileAt(v, "memory/a.md", t1.Add(30*time.Minute))
+	if err != nil || !strings.Contains(string(data), "version one") {
+		t.Fatalf("FileAt t1: %q %v", data, err)
+	}
+	if _, err := FileAt(v, "memory/a.md", t0); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("FileAt before the first commit: %v, want ErrNotExist", err)
+	}
+	if _, err := FileAt(v, "memory/a.md", clock); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("FileAt after deletion: %v, want ErrNotExist", err)
+	}
+	when, ok, err := LastChange(v, "memory/b.md")
+	if err != nil || !ok || !when.Equal(t1.Add(time.Hour)) {
+		t.Fatalf("LastChange b = %v %v %v, want %v", when, ok, err, t1.Add(time.Hour))
+	}
+	if when, ok, _ := LastChange(v, "memory/never.md"); ok {
+		t.Fatalf("LastChange of a never-committed file = %v", when)
+	}
+	when, _, ok, err = LastCommit(v)
+	if err != nil || !ok || !when.Equal(clock) {
+		t.Fatalf("LastCommit = %v %v %v, want %v", when, ok, err, clock)
+	}
+}
