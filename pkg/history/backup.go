@@ -322,7 +322,7 @@ func (r *Repo) verify(back *git.Repository, branch plumbing.ReferenceName, head 
 		res.Problems = append(res.Problems, b)
 	}
 	for _, c := range []struct {
-		what       string
+		what        string
 		here, there int
 	}{{"commits", res.Vault.Commits, got.Commits}, {"files", res.Vault.Files, got.Files}, {"memories", res.Vault.Memories, got.Memories}} {
 		if c.here != c.there {
