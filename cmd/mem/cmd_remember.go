@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/gate"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -106,17 +107,40 @@ func remember(v *vault.Vault, n vault.NewMemory) (*vault.Memory, error) {
 	t := now()
 	doc, err := v.BuildDocument(n, v.Projects(mems), t)
 	var tooLong vault.ErrTooLong
-	if errors.As(err, &tooLong) {
+	var secret vault.ErrSecret
+	if errors.As(err, &tooLong) || errors.As(err, &secret) {
 		return nil, checkFailed(err.Error())
 	}
 	if err != nil {
 		return nil, usagef(err.Error())
+	}
+	if err := checkSupersedes(mems, &doc.Meta); err != nil {
+		return nil, err
 	}
 	dir := n.Dir
 	if dir == "" {
 		dir = "memory"
 	}
 	return v.Create(dir, n.Text, doc, t)
+}
+
+// checkSupersedes refuses (exit 1) a --supersedes that names no memory, or
+// that the reconciler would refuse: a weaker claim replacing a stronger
+// one, or a newer write of an older fact (gate.CheckSupersedes). Each id
+// is stored as the memory's id even when given as a path, so the
+// reconciler can match it.
+func checkSupersedes(mems []*vault.Memory, meta *frontmatter.Meta) error {
+	for i, ref := range meta.Supersedes {
+		old, err := lookupMemory(mems, ref)
+		if err != nil {
+			return fmt.Errorf("--supersedes: %w", err)
+		}
+		if err := gate.CheckSupersedes(meta, old.ID, old.Meta()); err != nil {
+			return checkFailed(fmt.Sprintf("--supersedes %s: refused: %v", old.ID, err))
+		}
+		meta.Supersedes[i] = old.ID
+	}
+	return nil
 }
 
 func printWritten(cmd *cli.Command, m *vault.Memory) error {
