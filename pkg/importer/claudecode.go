@@ -1,0 +1,423 @@
+package importer
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// Claude Code keeps one folder per working directory under
+// ~/.claude/projects (the cwd with '/' and '.' turned into '-'). In it,
+// <session>.jsonl transcripts, one JSON object per line: user and assistant
+// lines carry cwd, sessionId, an RFC 3339 timestamp and an Anthropic
+// Messages `message` whose content is a string or a list of blocks; summary
+// and custom-title lines name the session. Auto-memory lives in memory/:
+// MEMORY.md, an index of pointer lines, and topic files whose frontmatter
+// has name, description and type (user, feedback, project, reference).
+
+type ccLine struct {
+	Type        string `json:"type"`
+	Cwd         string `json:"cwd"`
+	SessionID   string `json:"sessionId"`
+	Timestamp   string `json:"timestamp"`
+	IsMeta      bool   `json:"isMeta"`
+	IsSidechain bool   `json:"isSidechain"`
+	Summary     string `json:"summary"`
+	CustomTitle string `json:"customTitle"`
+	Message     *struct {
+		Content json.RawMessage `json:"content"`
+	} `json:"message"`
+}
+
+type ccBlock struct {
+	Type  string `json:"type"`
+	Text  string `json:"text"`
+	Name  string `json:"name"`
+	Input struct {
+		FilePath string `json:"file_path"`
+	} `json:"input"`
+}
+
+type ccMessage struct {
+	at   frontmatter.Time
+	text string
+}
+
+// transcript is what one session file says.
+type transcript struct {
+	session     string
+	cwds        map[string]int // how many lines ran in each cwd
+	first, last frontmatter.Time
+	summary     string // the first summary line
+	customTitle string // a title the user set; wins over summary
+	messages    []ccMessage
+	// memWrites maps each path a Write or Edit tool call touched to its
+	// latest time, so auto-memory files get the time Claude wrote them.
+	memWrites map[string]frontmatter.Time
+}
+
+// title names the session: the user's title, else Claude Code's summary,
+// else the first thing the user said.
+func (t *transcript) title() string {
+	switch {
+	case t.customTitle != "":
+		return t.customTitle
+	case t.summary != "":
+		return t.summary
+	case len(t.messages) > 0:
+		return t.messages[0].text
+	}
+	return t.session
+}
+
+// commandMarkup starts user lines that are slash-command plumbing, not
+// something the user said.
+var commandMarkup = []string{"<command-", "<local-command-", "[Request interrupted"}
+
+// parseTranscript reads one JSONL transcript. A line that is not JSON is
+// skipped with a warning naming file:line; the rest still import.
+func parseTranscript(r io.Reader, name string, e env) (*transcript, error) {
+	t := &transcript{cwds: map[string]int{}, memWrites: map[string]frontmatter.Time{}}
+	br := bufio.NewReader(r)
+	for n := 1; ; n++ {
+		raw, err := br.ReadBytes('\n')
+		if len(strings.TrimSpace(string(raw))) > 0 {
+			var l ccLine
+			if jerr := json.Unmarshal(raw, &l); jerr != nil {
+				e.warnf("%s:%d: line skipped: %v", name, n, jerr)
+			} else {
+				t.add(&l)
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return t, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", name, n, err)
+		}
+	}
+}
+
+func (t *transcript) add(l *ccLine) {
+	switch l.Type {
+	case "summary":
+		if t.summary == "" {
+			t.summary = strings.TrimSpace(l.Summary)
+		}
+		return
+	case "custom-title":
+		t.customTitle = strings.TrimSpace(l.CustomTitle)
+		return
+	}
+	if t.session == "" {
+		t.session = l.SessionID
+	}
+	at, _ := frontmatter.ParseTime(l.Timestamp)
+	if !at.IsZero() {
+		at = frontmatter.NewTime(at.Time) // whole seconds, always a datetime
+		if t.first.IsZero() || at.Before(t.first.Time) {
+			t.first = at
+		}
+		if at.After(t.last.Time) {
+			t.last = at
+		}
+	}
+	if l.Cwd != "" {
+		t.cwds[l.Cwd]++
+	}
+	if l.Message == nil || l.IsSidechain {
+		return
+	}
+	var blocks []ccBlock
+	var text string
+	if json.Unmarshal(l.Message.Content, &text) == nil {
+		blocks = []ccBlock{{Type: "text", Text: text}}
+	} else if json.Unmarshal(l.Message.Content, &blocks) != nil {
+		return
+	}
+	switch l.Type {
+	case "user":
+		if l.IsMeta {
+			return
+		}
+		var parts []string
+		for _, b := range blocks {
+			if s := strings.TrimSpace(b.Text); b.Type == "text" && s != "" && !isMarkup(s) {
+				parts = append(parts, s)
+			}
+		}
+		if len(parts) > 0 {
+			t.messages = append(t.messages, ccMessage{at, strings.Join(parts, "\n\n")})
+		}
+	case "assistant":
+		for _, b := range blocks {
+			if b.Type == "tool_use" && b.Input.FilePath != "" && !at.IsZero() && at.After(t.memWrites[b.Input.FilePath].Time) {
+				t.memWrites[b.Input.FilePath] = at
+			}
+		}
+	}
+}
+
+func isMarkup(s string) bool {
+	for _, p := range commandMarkup {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// dominant is the cwd most lines ran in (ties to the smaller path).
+func dominant(cwds map[string]int) string {
+	best, n := "", 0
+	for _, c := range sortedKeys(cwds) {
+		if cwds[c] > n {
+			best, n = c, cwds[c]
+		}
+	}
+	return best
+}
+
+// collectClaudeCode reads ~/.claude/projects (every folder in it) or one
+// project folder.
+func collectClaudeCode(src string, e env) ([]Item, error) {
+	fi, err := os.Stat(src)
+	if err != nil || !fi.IsDir() {
+		if err == nil {
+			err = errors.New("not a folder")
+		}
+		return nil, fmt.Errorf("%s: %w (give ~/.claude/projects or one project folder in it)", src, err)
+	}
+	dirs := []string{src}
+	if !isProjectDir(src) {
+		entries, err := os.ReadDir(src)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", src, err)
+		}
+		dirs = nil
+		for _, en := range entries {
+			if d := filepath.Join(src, en.Name()); en.IsDir() && isProjectDir(d) {
+				dirs = append(dirs, d)
+			}
+		}
+	}
+	if len(dirs) == 0 {
+		return nil, fmt.Errorf("%s: no Claude Code transcripts (*.jsonl) or memory/ folder here: give ~/.claude/projects or one project folder in it", src)
+	}
+	var items []Item
+	for _, d := range dirs {
+		got, err := projectDirItems(d, e)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, got...)
+	}
+	return items, nil
+}
+
+func isProjectDir(dir string) bool {
+	if m, _ := filepath.Glob(filepath.Join(dir, "*.jsonl")); len(m) > 0 {
+		return true
+	}
+	fi, err := os.Stat(filepath.Join(dir, "memory"))
+	return err == nil && fi.IsDir()
+}
+
+// projectDirItems yields a note per transcript, stamped with the project of
+// the transcript's dominant cwd, and the folder's auto-memory, stamped with
+// the project of the folder's dominant cwd. A folder name is never decoded
+// into a path: the '-' encoding is lossy, and a guessed project hides a
+// memory from every other project.
+func projectDirItems(dir string, e env) ([]Item, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	base := filepath.Base(abs)
+	files, _ := filepath.Glob(filepath.Join(abs, "*.jsonl"))
+	sort.Strings(files)
+	var items []Item
+	dirCwds := map[string]int{}
+	writes := map[string]frontmatter.Time{}
+	for _, path := range files {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		t, err := parseTranscript(f, path, e)
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+		for c, n := range t.cwds {
+			dirCwds[c] += n
+		}
+		for p, at := range t.memWrites {
+			if at.After(writes[p].Time) {
+				writes[p] = at
+			}
+		}
+		if it, ok := transcriptItem(t, path, base+"/"+filepath.Base(path), e); ok {
+			items = append(items, it)
+		}
+	}
+	mems, err := autoMemoryItems(filepath.Join(abs, "memory"), base, e.project(dominant(dirCwds)), writes)
+	if err != nil {
+		return nil, err
+	}
+	return append(items, mems...), nil
+}
+
+func transcriptItem(t *transcript, path, locator string, e env) (Item, bool) {
+	if len(t.messages) == 0 {
+		return Item{}, false
+	}
+	cwd := dominant(t.cwds)
+	title := firstLine(t.title(), 120)
+	var body strings.Builder
+	fmt.Fprintf(&body, "The user's messages in Claude Code session %s", t.session)
+	if cwd != "" {
+		fmt.Fprintf(&body, " in %s", cwd)
+	}
+	if !t.first.IsZero() {
+		fmt.Fprintf(&body, ", %s to %s", t.first, t.last)
+	}
+	body.WriteString(".\n")
+	for i, m := range t.messages {
+		if m.at.IsZero() {
+			fmt.Fprintf(&body, "\n## Message %d\n\n", i+1)
+		} else {
+			fmt.Fprintf(&body, "\n## %s\n\n", m.at)
+		}
+		body.WriteString(m.text + "\n")
+	}
+	return Item{
+		Locator: locator, Type: frontmatter.TypeFact, Provenance: frontmatter.Stated,
+		Text: "Claude Code session: " + title, Title: title, Note: body.String(),
+		ValidAt: t.first, Project: e.project(cwd),
+		Source: frontmatter.Source{Resource: path, ID: t.session, Title: title, LastModified: t.last},
+	}, true
+}
+
+// ccTypes maps Claude Code's auto-memory types to mem's: who the user is,
+// how they want work done, and facts about projects and where things live.
+var ccTypes = map[string]string{
+	"user":      frontmatter.TypeIdentity,
+	"feedback":  frontmatter.TypePreference,
+	"project":   frontmatter.TypeFact,
+	"reference": frontmatter.TypeFact,
+}
+
+func ccType(t string) string {
+	if m, ok := ccTypes[t]; ok {
+		return m
+	}
+	if frontmatter.IsMemoryType(t) {
+		return t
+	}
+	return frontmatter.TypeFact
+}
+
+var linkTargetRe = regexp.MustCompile(`\]\(([^)\s]+\.md)\)|\[\[([^\]|#]+)`)
+
+// autoMemoryItems imports memory/: each topic file as a memory (a note and
+// a pointer when it is longer than a memory), and MEMORY.md's bullets
+// except those that only point at a topic file. Claude wrote these from
+// the conversation, so they are inferred; valid_at is the last time a
+// transcript shows Claude writing the file, else absent.
+func autoMemoryItems(dir, base, project string, writes map[string]frontmatter.Time) ([]Item, error) {
+	files, _ := filepath.Glob(filepath.Join(dir, "*.md"))
+	sort.Strings(files)
+	var items []Item
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		var mod frontmatter.Time
+		if fi, err := os.Stat(path); err == nil {
+			mod = frontmatter.NewTime(fi.ModTime())
+		}
+		name := filepath.Base(path)
+		locator := "claude-code/" + base + "/memory/" + name
+		if name == "MEMORY.md" {
+			var kept []Bullet
+			for _, b := range ParseBullets(data) {
+				if !pointsAtTopic(b.Text, dir) {
+					kept = append(kept, b)
+				}
+			}
+			items = append(items, bulletItems(kept, path, locator, frontmatter.Inferred, project, mod)...)
+			continue
+		}
+		if it, ok := topicItem(data, path, locator, project, mod, lastWrite(writes, path)); ok {
+			items = append(items, it)
+		}
+	}
+	return items, nil
+}
+
+// lastWrite finds when a transcript last wrote path. Transcripts may name
+// the file through another home directory or a symlink, so the match is on
+// the project folder, memory/ and the file name.
+func lastWrite(writes map[string]frontmatter.Time, path string) frontmatter.Time {
+	tail := string(filepath.Separator) + filepath.Join(filepath.Base(filepath.Dir(filepath.Dir(path))), "memory", filepath.Base(path))
+	var at frontmatter.Time
+	for p, t := range writes {
+		if strings.HasSuffix(filepath.Clean(p), tail) && t.After(at.Time) {
+			at = t
+		}
+	}
+	return at
+}
+
+func pointsAtTopic(text, dir string) bool {
+	for _, m := range linkTargetRe.FindAllStringSubmatch(text, -1) {
+		target := m[1]
+		if target == "" {
+			target = strings.TrimSpace(m[2]) + ".md"
+		}
+		if fi, err := os.Stat(filepath.Join(dir, filepath.Base(target))); err == nil && !fi.IsDir() {
+			return true
+		}
+	}
+	return false
+}
+
+// topicItem reads one auto-memory topic file.
+func topicItem(data []byte, path, locator, project string, mod, at frontmatter.Time) (Item, bool) {
+	doc, _ := frontmatter.Parse(data) // no frontmatter: the whole file is the memory
+	body := strings.TrimSpace(doc.Body)
+	if body == "" {
+		return Item{}, false
+	}
+	name := strings.TrimSuffix(filepath.Base(path), ".md")
+	for _, kv := range doc.Extra {
+		if kv.Key == "name" && kv.Value != nil && strings.TrimSpace(kv.Value.Value) != "" {
+			name = strings.TrimSpace(kv.Value.Value)
+		}
+	}
+	it := Item{
+		Locator: locator, Type: ccType(doc.Meta.Type), Provenance: frontmatter.Inferred,
+		Text: body, ValidAt: at, Project: project,
+		Source: frontmatter.Source{Resource: path, ID: filepath.Base(path), Title: name, LastModified: mod},
+	}
+	if vault.CheckBoundary(body) != nil {
+		it.Title, it.Note = firstLine(name, 120), body
+		it.Text = it.Title
+		if d := strings.TrimSpace(doc.Meta.Description); d != "" {
+			it.Text = firstLine(d, 200)
+		}
+	}
+	return it, true
+}

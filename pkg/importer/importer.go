@@ -1,0 +1,336 @@
+// Package importer brings memory kept elsewhere (a ChatGPT export, Claude
+// Code transcripts and auto-memory, a hand-kept MEMORY.md) into a vault.
+// Each kind is a small adapter that turns its source into Items; one loop
+// here dedupes them by import key and writes them through the vault's one
+// writer, keeping the source's own clocks as valid_at (spec §1, principle 2).
+package importer
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// Import kinds (the KIND of `mem import KIND PATH`).
+const (
+	KindChatGPT    = "chatgpt"
+	KindClaudeCode = "claude-code"
+	KindMemoryMD   = "memory-md"
+)
+
+// Kinds lists the import kinds, for usage messages.
+var Kinds = []string{KindChatGPT, KindClaudeCode, KindMemoryMD}
+
+// KeyField is the extension key holding an imported file's import key. The
+// frontmatter package keeps unknown keys verbatim, so it survives edits in
+// Obsidian and rewrites by mem.
+const KeyField = "import_key"
+
+// Item is one thing an adapter found: a memory, or (when Note is set) a
+// note plus a one-line pointer memory to it (spec §1, principle 8).
+type Item struct {
+	// Locator names the item inside its source, stably across runs (a
+	// conversation and message id, a transcript file, a bullet's text). It is
+	// hashed into the import key that makes re-runs write nothing.
+	Locator    string
+	Type       string // the memory's type (the pointer's, for a note)
+	Provenance string
+	Text       string // the memory's text; for a note, the pointer's text
+	Title      string // the note's title (notes only)
+	Note       string // the note's body; empty for a plain memory
+	Section    string
+	ValidAt    frontmatter.Time // from the source; zero when it has none
+	Project    string
+	Source     frontmatter.Source
+}
+
+// Options tunes a run.
+type Options struct {
+	DryRun bool
+	Now    time.Time // the write time, stamped into generated.at only
+	// Warn receives problems that skip part of the source (a bad JSONL line)
+	// without stopping the import. Nil discards them.
+	Warn func(msg string)
+}
+
+// File is one file written (or, in a dry run, that would be written).
+type File struct {
+	ID      string           `json:"id,omitempty"`
+	Path    string           `json:"path"`
+	Type    string           `json:"type"`
+	ValidAt frontmatter.Time `json:"-"`
+	Project string           `json:"project,omitempty"`
+	Summary string           `json:"summary"`
+}
+
+// Result is what a run did.
+type Result struct {
+	Kind     string
+	Path     string
+	DryRun   bool
+	Files    []File
+	Existing int // items skipped because an earlier run imported them
+}
+
+// ByType counts the written files by type.
+func (r *Result) ByType() map[string]int {
+	out := map[string]int{}
+	for _, f := range r.Files {
+		out[f.Type]++
+	}
+	return out
+}
+
+// Span returns the earliest and latest valid_at of the written files and
+// how many had none.
+func (r *Result) Span() (first, last frontmatter.Time, undated int) {
+	for _, f := range r.Files {
+		switch {
+		case f.ValidAt.IsZero():
+			undated++
+		case first.IsZero():
+			first, last = f.ValidAt, f.ValidAt
+		case f.ValidAt.Before(first.Time):
+			first = f.ValidAt
+		case f.ValidAt.After(last.Time):
+			last = f.ValidAt
+		}
+	}
+	return first, last, undated
+}
+
+// env is what adapters may ask of the vault: project resolution by
+// directory (roots, never keywords) and a place to report skipped input.
+type env struct {
+	projects []vault.Project
+	warn     func(string)
+}
+
+// project returns the id of the project whose root holds dir, or "".
+func (e env) project(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	if p := vault.ResolveProject(e.projects, dir); p != nil {
+		return p.ID
+	}
+	return ""
+}
+
+func (e env) warnf(format string, args ...any) {
+	if e.warn != nil {
+		e.warn(fmt.Sprintf(format, args...))
+	}
+}
+
+// ErrUnknownKind is returned by Run for a KIND it does not know.
+type ErrUnknownKind string
+
+func (e ErrUnknownKind) Error() string {
+	return fmt.Sprintf("unknown import kind %q: use one of %s", string(e), strings.Join(Kinds, ", "))
+}
+
+// adapters turn a source path into items, one per kind.
+var adapters = map[string]func(src string, e env) ([]Item, error){
+	KindChatGPT:    collectChatGPT,
+	KindClaudeCode: collectClaudeCode,
+	KindMemoryMD:   collectMemoryMD,
+}
+
+// Run imports src as kind into v: it reads the source, skips every item an
+// earlier run already imported, and writes the rest (unless DryRun).
+func Run(v *vault.Vault, kind, src string, opts Options) (*Result, error) {
+	collect, ok := adapters[kind]
+	if !ok {
+		return nil, ErrUnknownKind(kind)
+	}
+	// One import at a time, so two runs cannot both see an item as new.
+	unlock, err := v.Lock("import")
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	mems, err := v.Load(vault.LoadOptions{})
+	if err != nil {
+		return nil, err
+	}
+	items, err := collect(src, env{projects: v.Projects(mems), warn: opts.Warn})
+	if err != nil {
+		return nil, err
+	}
+	w := &writer{v: v, kind: kind, opts: opts, existing: existingKeys(mems),
+		res: &Result{Kind: kind, Path: src, DryRun: opts.DryRun}}
+	for _, it := range items {
+		if err := w.write(normalize(it)); err != nil {
+			return w.res, err
+		}
+	}
+	return w.res, nil
+}
+
+// existingKeys maps the import key of every file already in the vault to its id.
+func existingKeys(mems []*vault.Memory) map[string]string {
+	keys := map[string]string{}
+	for _, m := range mems {
+		if m.Doc == nil {
+			continue
+		}
+		for _, kv := range m.Doc.Extra {
+			if kv.Key == KeyField && kv.Value != nil && kv.Value.Kind == yaml.ScalarNode {
+				keys[kv.Value.Value] = m.ID
+			}
+		}
+	}
+	return keys
+}
+
+// importKey is the stable key of an item: its kind and a hash of its locator.
+func importKey(kind, locator string) string {
+	sum := sha256.Sum256([]byte(kind + "\x00" + locator))
+	return kind + ":" + hex.EncodeToString(sum[:8])
+}
+
+// normalize turns a memory whose text is too long for a memory into a note
+// plus a pointer, as `mem remember` would advise (spec §4).
+func normalize(it Item) Item {
+	it.Text = strings.TrimSpace(it.Text)
+	if it.Note != "" || vault.CheckBoundary(it.Text) == nil {
+		return it
+	}
+	it.Note = it.Text
+	it.Title = firstLine(it.Text, 80)
+	it.Text = it.Title
+	return it
+}
+
+// firstLine is the first non-empty line of s, cut at a word boundary to at
+// most max runes.
+func firstLine(s string, max int) string {
+	line := frontmatter.Summary(s)
+	r := []rune(line)
+	if len(r) <= max {
+		return line
+	}
+	cut := string(r[:max])
+	if i := strings.LastIndexByte(cut, ' '); i > max/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimSpace(cut) + "…"
+}
+
+type writer struct {
+	v        *vault.Vault
+	kind     string
+	opts     Options
+	existing map[string]string // import key → id
+	res      *Result
+}
+
+func (w *writer) memDir() string  { return path.Join("imports", w.kind) }
+func (w *writer) noteDir() string { return path.Join("imports", w.kind, "notes") }
+
+// write imports one item unless an earlier run did. A note's pointer is
+// written even when only the note survived an interrupted earlier run.
+func (w *writer) write(it Item) error {
+	key := importKey(w.kind, it.Locator)
+	if it.Note == "" {
+		if _, ok := w.existing[key]; ok {
+			w.res.Existing++
+			return nil
+		}
+		return w.create(w.memDir(), w.memory(it, it.Text, key))
+	}
+	noteKey := key + "/note"
+	noteID, noteDone := w.existing[noteKey]
+	_, pointerDone := w.existing[key]
+	if pointerDone {
+		w.res.Existing++
+		return nil
+	}
+	if !noteDone {
+		note := w.doc(it, frontmatter.TypeNote, "", noteKey, it.Note)
+		note.Meta.Title = it.Title
+		id, err := w.createID(w.noteDir(), it.Title, note)
+		if err != nil {
+			return err
+		}
+		noteID = id
+	}
+	return w.create(w.memDir(), w.memory(it, PointerText(it.Text, noteID), key))
+}
+
+func (w *writer) memory(it Item, text, key string) *frontmatter.Document {
+	return w.doc(it, it.Type, it.Provenance, key, text)
+}
+
+// doc builds the frontmatter of an imported file directly rather than
+// through vault.BuildDocument, which stamps valid_at with now when the
+// source has no date; an import must stay undated instead (spec §1.2).
+func (w *writer) doc(it Item, typ, provenance, key, body string) *frontmatter.Document {
+	meta := frontmatter.Meta{
+		Type: typ, Provenance: provenance, Project: it.Project, ValidAt: it.ValidAt,
+		Source: "import:" + w.kind, Sources: []frontmatter.Source{it.Source},
+	}
+	if typ != frontmatter.TypeNote {
+		meta.Section = it.Section
+	}
+	return &frontmatter.Document{
+		Meta:           meta,
+		Extra:          []frontmatter.KeyValue{{Key: KeyField, Value: &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key}}},
+		Body:           strings.TrimSpace(body) + "\n",
+		HasFrontmatter: true,
+	}
+}
+
+func (w *writer) create(dir string, doc *frontmatter.Document) error {
+	_, err := w.createID(dir, doc.Summary(), doc)
+	return err
+}
+
+// createID writes doc (or, in a dry run, records it) and returns its id.
+func (w *writer) createID(dir, slugText string, doc *frontmatter.Document) (string, error) {
+	f := File{Type: doc.Meta.Type, ValidAt: doc.Meta.ValidAt, Project: doc.Meta.Project, Summary: doc.Summary()}
+	if doc.Meta.Type == frontmatter.TypeNote {
+		f.Summary = doc.Meta.Title
+	}
+	if w.opts.DryRun {
+		// The writer picks the random suffix; a dry run shows the stem.
+		f.Path = path.Join(dir, vault.Slug(slugText, 48)+"-*.md")
+		f.ID = strings.TrimSuffix(f.Path, ".md")
+		w.res.Files = append(w.res.Files, f)
+		return f.ID, nil
+	}
+	m, err := w.v.Create(dir, slugText, doc, w.opts.Now)
+	if err != nil {
+		return "", err
+	}
+	f.ID, f.Path = m.ID, m.Rel
+	w.res.Files = append(w.res.Files, f)
+	return m.ID, nil
+}
+
+// PointerText is the body of a note's one-line pointer memory: the note's
+// title (or a one-line description) and a wikilink to the note's id.
+// `mem note` writes the same shape.
+func PointerText(title, noteID string) string {
+	return fmt.Sprintf("%s: see [[%s]]", title, noteID)
+}
+
+// sortedKeys returns m's keys in order, for deterministic output.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
