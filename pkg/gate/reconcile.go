@@ -95,9 +95,9 @@ func (e *SupersessionError) Error() string { return e.Msg }
 func CheckSupersedes(by *frontmatter.Meta, oldID string, old *frontmatter.Meta) error {
 	if rb, ro := frontmatter.ProvenanceRank(by.Provenance), frontmatter.ProvenanceRank(old.Provenance); rb < ro {
 		return &SupersessionError{Rule: RuleSupersedesWeaker, Old: oldID, Msg: fmt.Sprintf(
-			"%s claim cannot supersede %s, which is %s: stated beats observed beats inferred; "+
+			"%s cannot supersede %s, which is %s: stated beats observed beats inferred; "+
 				"ask the user to confirm it (provenance stated), or retire %s by setting its invalid_at",
-			provenanceName(by.Provenance), oldID, provenanceName(old.Provenance), oldID)}
+			claimName(by.Provenance), oldID, old.Provenance, oldID)}
 	}
 	switch {
 	case old.ValidAt.IsZero():
@@ -115,14 +115,15 @@ func CheckSupersedes(by *frontmatter.Meta, oldID string, old *frontmatter.Meta) 
 	return nil
 }
 
-func provenanceName(p string) string {
-	if p == "" {
+// claimName is "an inferred claim", "a stated claim", "a claim without provenance".
+func claimName(p string) string {
+	switch {
+	case p == "":
 		return "a claim without provenance"
+	case p[0] == 'i' || p[0] == 'o':
+		return "an " + p + " claim"
 	}
-	if p == frontmatter.Inferred || p == frontmatter.Observed {
-		return "an " + p
-	}
-	return "a " + p
+	return "a " + p + " claim"
 }
 
 // Reconcile resolves supersession and same-subject claims among mems (the
