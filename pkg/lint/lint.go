@@ -41,6 +41,9 @@ type Problem struct {
 type Report struct {
 	Files    int       `json:"files"`
 	Problems []Problem `json:"problems"`
+	// Skipped are named paths the vault does not read (ignored folders,
+	// rendered views, non-memory files): they are not linted.
+	Skipped []string `json:"-"`
 }
 
 // Errors counts the problems of severity error.
@@ -74,23 +77,34 @@ type Options struct {
 // property types; only the named files are scanned for secrets and
 // injection. That parse is the whole cost of a hook run on a big vault.
 func Run(v *vault.Vault, opts Options) (*Report, error) {
+	rels, err := v.List()
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Problems: []Problem{}}
 	var all, targets []*vault.Memory
 	if len(opts.Paths) == 0 {
-		mems, err := v.Load(vault.LoadOptions{Raw: true})
-		if err != nil {
-			return nil, err
-		}
-		all, targets = mems, mems
+		all = v.LoadFiles(rels, vault.LoadOptions{Raw: true})
+		targets = all
 	} else {
-		mems, err := v.Load(vault.LoadOptions{})
-		if err != nil {
-			return nil, err
+		listed := make(map[string]bool, len(rels))
+		for _, r := range rels {
+			listed[r] = true
 		}
-		targets = v.LoadFiles(opts.Paths, vault.LoadOptions{Raw: true})
-		all = merge(mems, targets)
+		var named []string
+		for _, p := range opts.Paths {
+			if listed[p] {
+				named = append(named, p)
+			} else {
+				rep.Skipped = append(rep.Skipped, p)
+			}
+		}
+		all = v.LoadFiles(rels, vault.LoadOptions{})
+		targets = v.LoadFiles(named, vault.LoadOptions{Raw: true})
+		all = merge(all, targets)
 	}
 	l := New(v, all, opts.Now)
-	rep := &Report{Files: len(targets), Problems: []Problem{}}
+	rep.Files = len(targets)
 	for _, m := range targets {
 		rep.Problems = append(rep.Problems, l.File(m)...)
 	}
@@ -99,7 +113,7 @@ func Run(v *vault.Vault, opts Options) (*Report, error) {
 }
 
 // merge puts the freshly read named files in place of their copies in the
-// vault listing (and adds named files the listing skips).
+// vault listing.
 func merge(mems, named []*vault.Memory) []*vault.Memory {
 	byRel := make(map[string]*vault.Memory, len(named))
 	for _, m := range named {
@@ -113,11 +127,6 @@ func merge(mems, named []*vault.Memory) []*vault.Memory {
 			continue
 		}
 		out = append(out, m)
-	}
-	for _, m := range named {
-		if _, ok := byRel[m.Rel]; ok {
-			out = append(out, m)
-		}
 	}
 	return out
 }

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/mem-md/mem/pkg/lint"
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+func init() {
+	register(&cli.Command{
+		Name:      "lint",
+		Usage:     "validate memory files: frontmatter, provenance, projects, the gate, secrets, prompt injection, links",
+		ArgsUsage: "[PATH...]",
+		Description: "Lints every file of the vault, or only the PATHs given (as pre-commit passes them) with the\n" +
+			"whole vault as context. --staged lints the files staged for commit and refuses a commit that\n" +
+			"deletes more than lint.mass_delete_share of the memories or empties a rendered view.\n" +
+			"Exit 0 clean or warnings only, 1 errors (or warnings with --strict), 2 usage. Rules: docs/lint.md.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "format", Usage: "text, json or github (default text; json with --json)"},
+			&cli.BoolFlag{Name: "strict", Usage: "warnings are errors (stale claims included)"},
+			&cli.BoolFlag{Name: "staged", Usage: "lint the files staged in git and guard against mass deletion (the pre-commit hook)"},
+		},
+		Action: runLint,
+	})
+}
+
+func runLint(_ context.Context, cmd *cli.Command) error {
+	format := cmd.String("format")
+	if format == "" {
+		format = "text"
+		if cmd.Bool("json") {
+			format = "json"
+		}
+	}
+	if !slices.Contains(lint.Formats, format) {
+		return usagef(fmt.Sprintf("--format %q: use %s", format, strings.Join(lint.Formats, ", ")))
+	}
+	v, err := openVault(cmd)
+	if err != nil {
+		return err
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	paths, err := lintPaths(v, cwd, cmd.Args().Slice())
+	if err != nil {
+		return err
+	}
+	var staged []lint.Problem
+	if cmd.Bool("staged") {
+		var more []string
+		if more, staged, err = lint.Staged(v); err != nil {
+			return err
+		}
+		if cmd.NArg() == 0 {
+			paths = more
+		}
+	}
+	opts := lint.Options{Now: now(), Strict: cmd.Bool("strict"), Paths: paths}
+	whole := cmd.NArg() == 0 && !cmd.Bool("staged")
+	var rep *lint.Report
+	if !whole && len(paths) == 0 {
+		rep = &lint.Report{Problems: []lint.Problem{}} // nothing of the vault to lint
+	} else if rep, err = lint.Run(v, opts); err != nil {
+		return err
+	}
+	rep.Problems = append(rep.Problems, staged...)
+	lint.Finish(rep, opts.Strict)
+	errOut := cmd.Root().ErrWriter
+	for i := range rep.Problems {
+		rep.Problems[i].Path = displayPath(v, cwd, rep.Problems[i].Path)
+	}
+	if !cmd.Bool("quiet") {
+		for _, p := range rep.Skipped {
+			fmt.Fprintf(errOut, "mem lint: %s: not a memory file of the vault (ignored folder, rendered view or mem state); skipped\n", displayPath(v, cwd, p))
+		}
+	}
+	if err := lint.Write(cmd.Root().Writer, rep, format); err != nil {
+		return err
+	}
+	errs := rep.Errors()
+	if format == "text" && !cmd.Bool("quiet") {
+		fmt.Fprintf(errOut, "mem lint: %d file(s), %d error(s), %d warning(s)\n", rep.Files, errs, len(rep.Problems)-errs)
+	}
+	if errs > 0 {
+		return checkFailed("")
+	}
+	return nil
+}
+
+// lintPaths turns PATH arguments (relative to cwd, as pre-commit passes
+// them) into vault-relative paths. A path outside the vault is dropped:
+// pre-commit also passes the repository's other markdown files.
+func lintPaths(v *vault.Vault, cwd string, args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		abs := a
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(cwd, a)
+		}
+		if _, err := os.Lstat(abs); err != nil {
+			return nil, usagef(fmt.Sprintf("%s: %v", a, err))
+		}
+		// Resolve the folder's symlinks the way the vault root was, but not
+		// the file's own: a link leaving the vault is reported, not followed.
+		if dir, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+			abs = filepath.Join(dir, filepath.Base(abs))
+		}
+		rel := v.Rel(abs)
+		if rel == ".." || strings.HasPrefix(rel, "../") || filepath.IsAbs(rel) {
+			continue
+		}
+		out = append(out, rel)
+	}
+	return out, nil
+}
+
+// displayPath prints a vault-relative path relative to the working
+// directory, as editors, pre-commit and GitHub annotations expect.
+func displayPath(v *vault.Vault, cwd, rel string) string {
+	abs := filepath.Join(v.Root, filepath.FromSlash(rel))
+	if c, err := filepath.EvalSymlinks(cwd); err == nil {
+		cwd = c
+	}
+	if r, err := filepath.Rel(cwd, abs); err == nil {
+		return filepath.ToSlash(r)
+	}
+	return rel
+}

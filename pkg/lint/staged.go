@@ -1,0 +1,159 @@
+package lint
+
+import (
+	"bytes"
+	"fmt"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// DefaultMassDeleteMin is the fewest deletions the mass-deletion guard
+// counts when lint.mass_delete_min is unset.
+const DefaultMassDeleteMin = 5
+
+// Staged reads the commit being made in the vault's git repository: the
+// vault-relative .md files it adds or changes (to lint), and problems for a
+// commit that deletes more than lint.mass_delete_share of the memories in
+// HEAD or empties a rendered view.
+//
+// It runs the git CLI rather than go-git: a hook runs inside `git commit`,
+// which may point GIT_INDEX_FILE at a temporary index (`git commit -a`,
+// `git commit PATH`); the CLI honours that and every index extension,
+// go-git reads .git/index only.
+func Staged(v *vault.Vault) (paths []string, problems []Problem, err error) {
+	hasHead := git(v.Root, "rev-parse", "--verify", "-q", "HEAD") == nil
+	args := []string{"diff", "--cached", "--name-status", "-z", "--no-renames", "--relative"}
+	if hasHead {
+		args = append(args, "HEAD")
+	}
+	out, err := gitOutput(v.Root, args...)
+	if err != nil {
+		return nil, nil, err
+	}
+	var deleted []string
+	fields := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	for i := 0; i+1 < len(fields); i += 2 {
+		status, rel := fields[i], fields[i+1]
+		if !strings.HasSuffix(rel, ".md") || !memoryPath(rel) {
+			continue
+		}
+		switch status[0] {
+		case 'D':
+			deleted = append(deleted, rel)
+		case 'A', 'C', 'M', 'R', 'T':
+			if !isView(v, rel) {
+				paths = append(paths, rel)
+			}
+		}
+	}
+	if !hasHead {
+		return paths, nil, nil
+	}
+	tree, err := gitOutput(v.Root, "ls-tree", "-r", "--name-only", "-z", "HEAD")
+	if err != nil {
+		return nil, nil, err
+	}
+	total := 0
+	for _, rel := range strings.Split(string(tree), "\x00") {
+		if strings.HasSuffix(rel, ".md") && memoryPath(rel) && !isView(v, rel) {
+			total++
+		}
+	}
+	gone := 0
+	for _, rel := range deleted {
+		if !isView(v, rel) {
+			gone++
+		}
+	}
+	share, least := v.Config.Lint.MassDeleteShare, v.Config.Lint.MassDeleteMin
+	if least <= 0 {
+		least = DefaultMassDeleteMin
+	}
+	if total > 0 && gone >= least && float64(gone)/float64(total) > share {
+		problems = append(problems, Problem{Path: vault.ConfigFile, Line: 1, Column: 1, Severity: Error, Rule: "mass-deletion",
+			Message: fmt.Sprintf("this commit deletes %d of the %d memories in HEAD (%.0f%%), more than lint.mass_delete_share %.0f%%: if that is meant, raise the share in mem.yaml or commit with --no-verify; otherwise restore them with 'git restore --staged --worktree .'", gone, total, 100*float64(gone)/float64(total), 100*share)})
+	}
+	for _, rel := range views(v) {
+		before, err := gitOutput(v.Root, "show", "HEAD:./"+rel)
+		if err != nil || strings.TrimSpace(viewText(before)) == "" {
+			continue // not tracked, or already empty
+		}
+		after, err := gitOutput(v.Root, "show", ":./"+rel)
+		if err == nil && strings.TrimSpace(viewText(after)) != "" {
+			continue
+		}
+		problems = append(problems, Problem{Path: rel, Line: 1, Column: 1, Severity: Error, Rule: "render-emptied",
+			Message: "this commit empties a rendered memory view that HEAD has: re-run 'mem render' (or restore it with 'git restore --staged --worktree " + rel + "')"})
+	}
+	return paths, problems, nil
+}
+
+// memoryPath reports whether a tracked path is one the vault reads:
+// dot-folders (.git, .mem, .obsidian, .trash) and node_modules never are
+// (spec §2). mem.yaml's ignore patterns are not applied here.
+func memoryPath(rel string) bool {
+	for _, part := range strings.Split(path.Dir(rel), "/") {
+		if part == "node_modules" || (strings.HasPrefix(part, ".") && part != ".") {
+			return false
+		}
+	}
+	return true
+}
+
+// views are the rendered outputs inside the vault: MEMORY.md and the
+// configured render outputs.
+func views(v *vault.Vault) []string {
+	out := []string{"MEMORY.md"}
+	for _, o := range v.Config.Render.Outputs {
+		p := o.Path
+		if filepath.IsAbs(p) {
+			p = v.Rel(p)
+		}
+		if p = filepath.ToSlash(filepath.Clean(p)); p != "" && !strings.HasPrefix(p, "../") && p != "MEMORY.md" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func isView(v *vault.Vault, rel string) bool {
+	for _, r := range views(v) {
+		if r == rel {
+			return true
+		}
+	}
+	return false
+}
+
+var spliceZone = regexp.MustCompile(`(?s)<!-- mem:begin -->(.*?)<!-- mem:end -->`)
+
+// viewText is what mem renders in a file: the spliced zone when there is
+// one, else the whole file.
+func viewText(data []byte) string {
+	if m := spliceZone.FindSubmatch(data); m != nil {
+		return string(m[1])
+	}
+	return string(data)
+}
+
+func git(dir string, args ...string) error {
+	_, err := gitOutput(dir, args...)
+	return err
+}
+
+func gitOutput(dir string, args ...string) ([]byte, error) {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("git %s in %s: %v: %s", strings.Join(args, " "), dir, err, strings.TrimSpace(stderr.String()))
+	}
+	return out, nil
+}
