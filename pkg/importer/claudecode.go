@@ -283,7 +283,9 @@ func transcriptItem(t *transcript, path, locator string, e env) (Item, bool) {
 		return Item{}, false
 	}
 	cwd := dominant(t.cwds)
-	title := firstLine(t.title(), 120)
+	// A first message used as a title loses its closing punctuation, so the
+	// pointer reads "…: see [[note]]".
+	title := strings.TrimRight(firstLine(t.title(), 120), ".:;!? ")
 	var body strings.Builder
 	fmt.Fprintf(&body, "The user's messages in Claude Code session %s", t.session)
 	if cwd != "" {

@@ -247,7 +247,7 @@ func (w *writer) write(it Item) error {
 			w.res.Existing++
 			return nil
 		}
-		return w.create(w.memDir(), w.memory(it, it.Text, key))
+		return w.create(w.memDir(), frontmatter.Summary(it.Text), w.memory(it, it.Text, key))
 	}
 	noteKey := key + "/note"
 	noteID, noteDone := w.existing[noteKey]
@@ -265,7 +265,7 @@ func (w *writer) write(it Item) error {
 		}
 		noteID = id
 	}
-	return w.create(w.memDir(), w.memory(it, PointerText(it.Text, noteID), key))
+	return w.create(w.memDir(), it.Text, w.memory(it, PointerText(it.Text, noteID), key))
 }
 
 func (w *writer) memory(it Item, text, key string) *frontmatter.Document {
@@ -291,8 +291,8 @@ func (w *writer) doc(it Item, typ, provenance, key, body string) *frontmatter.Do
 	}
 }
 
-func (w *writer) create(dir string, doc *frontmatter.Document) error {
-	_, err := w.createID(dir, doc.Summary(), doc)
+func (w *writer) create(dir, slugText string, doc *frontmatter.Document) error {
+	_, err := w.createID(dir, slugText, doc)
 	return err
 }
 

@@ -272,7 +272,7 @@ func TestClaudeCode(t *testing.T) {
 	for _, c := range []struct{ title, validAt, project string }{
 		{"Fix flaky payment tests", "2025-02-10T10:00:00Z", "proj_app"},
 		{"CI toolchain bump", "2025-09-03T14:30:00Z", "proj_app"},
-		{"Sketch a shell one-liner that dedupes lines but keeps order.", "2024-05-05T21:00:00Z", ""},
+		{"Sketch a shell one-liner that dedupes lines but keeps order", "2024-05-05T21:00:00Z", ""},
 	} {
 		note := got["note: "+c.title]
 		if note == nil {

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/importer"
+)
+
+func init() {
+	register(&cli.Command{
+		Name:      "import",
+		Usage:     "import memory from another tool, keeping the source's own dates (docs/import.md)",
+		ArgsUsage: "KIND PATH  (KIND: " + strings.Join(importer.Kinds, ", ") + ")",
+		Description: "chatgpt PATH: the export's .zip, its conversations.json, or the folder holding it.\n" +
+			"claude-code PATH: ~/.claude/projects, or one project folder in it.\n" +
+			"memory-md PATH: a hand-kept MEMORY.md or CLAUDE.md.\n" +
+			"Files go under imports/KIND/ with source: import:KIND and do not render until promoted.\n" +
+			"Running the same import again writes nothing.",
+		Flags:  []cli.Flag{&cli.BoolFlag{Name: "dry-run", Usage: "print what would be written, write nothing"}},
+		Action: runImport,
+	})
+}
+
+func runImport(_ context.Context, cmd *cli.Command) error {
+	if cmd.NArg() != 2 {
+		return usagef("import needs KIND and PATH: mem import " + strings.Join(importer.Kinds, "|") + " PATH")
+	}
+	kind, src := cmd.Args().Get(0), cmd.Args().Get(1)
+	v, err := openVault(cmd)
+	if err != nil {
+		return err
+	}
+	errOut := cmd.Root().ErrWriter
+	res, err := importer.Run(v, kind, src, importer.Options{
+		DryRun: cmd.Bool("dry-run"), Now: now(),
+		Warn: func(msg string) { fmt.Fprintln(errOut, "mem: warning:", msg) },
+	})
+	var unknown importer.ErrUnknownKind
+	if errors.As(err, &unknown) {
+		return usagef(err.Error())
+	}
+	if err != nil {
+		if res != nil && len(res.Files) > 0 {
+			return fmt.Errorf("%w (%d files were written before it; run the import again to finish, it skips them)", err, len(res.Files))
+		}
+		return err
+	}
+	first, last, undated := res.Span()
+	if cmd.Bool("json") {
+		files := make([]map[string]string, 0, len(res.Files))
+		for _, f := range res.Files {
+			files = append(files, map[string]string{"id": f.ID, "path": f.Path, "type": f.Type,
+				"valid_at": f.ValidAt.String(), "project": f.Project, "summary": f.Summary})
+		}
+		return writeJSON(cmd.Root().Writer, map[string]any{
+			"kind": res.Kind, "path": res.Path, "dry_run": res.DryRun,
+			"written": len(res.Files), "already_imported": res.Existing, "by_type": res.ByType(),
+			"valid_at": map[string]any{"first": first.String(), "last": last.String(), "undated": undated},
+			"files":    files,
+		})
+	}
+	if cmd.Bool("quiet") {
+		return nil
+	}
+	w := cmd.Root().Writer
+	verb := "wrote"
+	if res.DryRun {
+		verb = "would write"
+		for _, f := range res.Files {
+			at := f.ValidAt.String()
+			if at == "" {
+				at = "undated"
+			}
+			project := ""
+			if f.Project != "" {
+				project = " " + f.Project
+			}
+			fmt.Fprintf(w, "%s %s %s%s: %s\n", f.Path, f.Type, at, project, f.Summary)
+		}
+	}
+	var counts []string
+	byType := res.ByType()
+	for _, t := range sortedTypeNames(byType) {
+		counts = append(counts, fmt.Sprintf("%d %s", byType[t], t))
+	}
+	summary := fmt.Sprintf("%s: %s %d files", kind, verb, len(res.Files))
+	if len(counts) > 0 {
+		summary += " (" + strings.Join(counts, ", ") + ")"
+	}
+	fmt.Fprintf(w, "%s; %d already imported\n", summary, res.Existing)
+	switch {
+	case len(res.Files) == 0:
+	case first.IsZero():
+		fmt.Fprintf(w, "valid_at: none in the source, %d undated\n", undated)
+	default:
+		fmt.Fprintf(w, "valid_at: %s to %s, %d undated\n", first.Day(), last.Day(), undated)
+	}
+	return nil
+}
+
+// sortedTypeNames orders the types of a count map the way the docs list them.
+func sortedTypeNames(counts map[string]int) []string {
+	var out []string
+	for _, t := range frontmatter.Types {
+		if counts[t] > 0 {
+			out = append(out, t)
+		}
+	}
+	return out
+}
