@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/urfave/cli/v3"
 
@@ -176,8 +177,14 @@ func renderTargets(cmd *cli.Command, v *vault.Vault) ([]renderTarget, error) {
 	return []renderTarget{t}, nil
 }
 
-// inVault reads a mem.yaml path: relative paths are relative to the vault.
+// inVault reads a mem.yaml path the way project roots are read: ~ is the
+// home directory, and relative paths are relative to the vault.
 func inVault(v *vault.Vault, p string) string {
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, p[1:])
+		}
+	}
 	if p == "" || filepath.IsAbs(p) {
 		return p
 	}
