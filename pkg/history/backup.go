@@ -30,6 +30,11 @@ type BackupOptions struct {
 	Now             time.Time // recorded as the time of the verified backup
 }
 
+// RefusedError is a push the backup refused (its history diverged).
+type RefusedError struct{ Msg string }
+
+func (e *RefusedError) Error() string { return e.Msg }
+
 // End is what one side of a backup holds at the vault's branch.
 type End struct {
 	Head     string `json:"head"`
@@ -161,7 +166,7 @@ func (r *Repo) Backup(opts BackupOptions) (*BackupResult, error) {
 		}
 		if err := r.push(res.URL); err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
 			if strings.Contains(err.Error(), "non-fast-forward") {
-				return nil, fmt.Errorf("push to %s: %v: the backup holds commits the vault does not (another history, or a ref moved there); inspect it with 'git -C %s log %s' and move or remove that backup", res.URL, err, res.URL, branch.Short())
+				return nil, &RefusedError{fmt.Sprintf("push to %s: %v: the backup holds commits the vault does not (another history, or a ref moved there); inspect it with 'git -C %s log %s' and move or remove that backup", res.URL, err, res.URL, branch.Short())}
 			}
 			return nil, fmt.Errorf("push to %s: %w", res.URL, err)
 		} else if err == nil {

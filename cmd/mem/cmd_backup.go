@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/mem-md/mem/pkg/history"
+)
+
+func init() {
+	register(&cli.Command{
+		Name:  "backup",
+		Usage: "push history to a backup repository, then read it back and verify it",
+		Description: "Pushes every branch and tag to --to (a path, created as a bare repository when absent; a URL; " +
+			"or a git remote name; default backup.to in mem.yaml), then reads the backup back: same head, same " +
+			"counts, every file at head read and hashed. Exit 1 when anything differs. See docs/history.md.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "to", Usage: "backup PATH, URL or git remote name (default: backup.to in mem.yaml)"},
+			&cli.BoolFlag{Name: "verify-only", Usage: "read the backup back without pushing first"},
+			&cli.BoolFlag{Name: "allow-mass-delete", Usage: "push even when the memory count dropped by more than lint.mass_delete_share"},
+		},
+		Action: runBackup,
+	})
+}
+
+func runBackup(_ context.Context, cmd *cli.Command) error {
+	if cmd.NArg() > 0 {
+		return usagef("backup takes no arguments: mem backup --to PATH|REMOTE")
+	}
+	v, err := openVault(cmd)
+	if err != nil {
+		return err
+	}
+	opts := history.BackupOptions{
+		To: cmd.String("to"), VerifyOnly: cmd.Bool("verify-only"),
+		AllowMassDelete: cmd.Bool("allow-mass-delete"), Now: now(),
+	}
+	if opts.To == "" {
+		opts.To, opts.RelativeTo = v.Config.Backup.To, v.Root
+	}
+	if opts.To == "" {
+		return usagef("backup needs a target: mem backup --to PATH|REMOTE (or set backup.to in mem.yaml)")
+	}
+	res, err := history.Backup(v, opts)
+	var mass *history.MassDeleteError
+	var refused *history.RefusedError
+	if errors.As(err, &mass) || errors.As(err, &refused) {
+		return checkFailed(err.Error())
+	}
+	if err != nil {
+		return err
+	}
+	out, errOut := cmd.Root().Writer, cmd.Root().ErrWriter
+	for _, w := range res.Warnings {
+		fmt.Fprintln(errOut, "mem backup: warning:", w)
+	}
+	for _, p := range res.Problems {
+		fmt.Fprintln(errOut, "mem backup: verify:", p)
+	}
+	if cmd.Bool("json") {
+		if err := writeJSON(out, res); err != nil {
+			return err
+		}
+	} else if !cmd.Bool("quiet") || !res.Verified() {
+		action := "pushed " + res.Branch + " to"
+		switch {
+		case opts.VerifyOnly:
+			action = "read back"
+		case !res.Pushed:
+			action = "already up to date:"
+		}
+		created := ""
+		if res.Created {
+			created = " (created, bare)"
+		}
+		fmt.Fprintf(out, "%s %s%s\n", action, res.URL, created)
+		fmt.Fprintf(out, "%-7s %-8s %8s %8s %9s\n", "", "head", "commits", "files", "memories")
+		for _, e := range []struct {
+			name string
+			end  history.End
+		}{{"vault", res.Vault}, {"backup", res.Backup}} {
+			fmt.Fprintf(out, "%-7s %-8s %8d %8d %9d\n", e.name, shortHash(e.end.Head), e.end.Commits, e.end.Files, e.end.Memories)
+		}
+		if res.Verified() {
+			fmt.Fprintln(out, "verified: same head and counts; every file at head read back and hashed")
+		}
+	}
+	if !res.Verified() {
+		return checkFailed(fmt.Sprintf("backup %s FAILED verification (%d problems above): it is not a good copy; run 'mem backup' again or back up to a fresh path", res.URL, len(res.Problems)))
+	}
+	return nil
+}

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/mem-md/mem/pkg/history"
+)
+
+func init() {
+	register(&cli.Command{
+		Name:  "commit",
+		Usage: "commit every vault change to git (no empty commits) with a message summarising it",
+		Description: "Safe to run hourly from cron while agents write. Skips (exit 0) while git is mid-merge, " +
+			"rebase, cherry-pick, revert or bisect, or holds its index lock. Refuses (exit 1) a commit removing more " +
+			"than lint.mass_delete_share (default 20%) of the memories. See docs/history.md.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "subject line instead of the generated summary"},
+			&cli.BoolFlag{Name: "allow-mass-delete", Usage: "commit even when many memories disappear at once"},
+		},
+		Action: runCommit,
+	})
+}
+
+func runCommit(_ context.Context, cmd *cli.Command) error {
+	if cmd.NArg() > 0 {
+		return usagef("commit takes no arguments (the subject goes in -m)")
+	}
+	v, err := openVault(cmd)
+	if err != nil {
+		return err
+	}
+	res, err := history.Commit(v, history.CommitOptions{
+		Message: cmd.String("message"), AllowMassDelete: cmd.Bool("allow-mass-delete"), Now: now(),
+	})
+	out, errOut := cmd.Root().Writer, cmd.Root().ErrWriter
+	var skip *history.SkipError
+	var mass *history.MassDeleteError
+	switch {
+	case errors.As(err, &skip):
+		fmt.Fprintln(errOut, "mem commit:", skip.Error())
+		if cmd.Bool("json") {
+			return writeJSON(out, map[string]string{"skipped": skip.Reason})
+		}
+		return nil
+	case errors.As(err, &mass):
+		return checkFailed(err.Error())
+	case err != nil:
+		return err
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintln(errOut, "mem commit: warning:", w)
+	}
+	if cmd.Bool("json") {
+		return writeJSON(out, res)
+	}
+	if cmd.Bool("quiet") {
+		return nil // silent on success, so cron mails only problems
+	}
+	if res.Commit == "" {
+		fmt.Fprintf(out, "nothing to commit: the vault matches %s (%d files, %d memories)\n", shortHash(res.Parent), res.Files, res.Memories)
+		return nil
+	}
+	fmt.Fprintf(out, "[%s %s] %s\n", res.Branch, shortHash(res.Commit), res.Subject)
+	fmt.Fprintf(out, "%d files, %d memories at the new head (%d files read)\n", res.Files, res.Memories, res.Read)
+	return nil
+}
+
+func shortHash(h string) string {
+	if len(h) < 7 {
+		return "(no commit yet)"
+	}
+	return h[:7]
+}
