@@ -165,3 +165,35 @@ func TestSpliceFileKeepsLinkModeAndSkipsTimeOnly(t *testing.T) {
 		t.Fatalf("got %v, want path:line of the unclosed marker", err)
 	}
 }
+
+// FuzzSplice: for any file, Splice either refuses with a line number inside
+// the file, or returns a file that holds the document once inside one zone,
+// keeps every byte before the zone, and does not change on a second splice.
+func FuzzSplice(f *testing.F) {
+	f.Add("")
+	f.Add("# Agents\n\n" + BeginMarker + "\nold\n" + EndMarker + "\ntail")
+	f.Add(BeginMarker + "\r\n" + EndMarker)
+	f.Add("a\n" + EndMarker + "\n" + BeginMarker)
+	f.Add("x " + BeginMarker + " y\n")
+	d := doc("2026-11-29T12:00:00Z", "\n## Global\n- [undated] x (stated)\n")
+	f.Fuzz(func(t *testing.T, file string) {
+		out, err := Splice([]byte(file), d)
+		if err != nil {
+			var se *SpliceError
+			if !errors.As(err, &se) || se.Line < 1 || se.Line > strings.Count(file, "\n")+1 {
+				t.Fatalf("error %v for %q: want a SpliceError with a line in the file", err, file)
+			}
+			return
+		}
+		start, end, found, err := zone(out)
+		if err != nil || !found || string(out[start:end]) != string(d) {
+			t.Fatalf("spliced %q: zone %q found=%v err=%v", out, out[start:end], found, err)
+		}
+		if before, _, _ := strings.Cut(file, BeginMarker); !strings.HasPrefix(string(out), strings.TrimRight(before, " \t")) {
+			t.Fatalf("text before the zone changed: %q -> %q", file, out)
+		}
+		if again, err := Splice(out, d); err != nil || string(again) != string(out) {
+			t.Fatalf("second splice changed %q", out)
+		}
+	})
+}

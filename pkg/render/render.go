@@ -278,19 +278,26 @@ func (r *Result) check(m *vault.Memory, now time.Time) string {
 	return ""
 }
 
-// lostReasons explains every loser of the reconciliation.
+// lostReasons explains every loser of the reconciliation, by the conflict
+// that names the winner Resolution.Lost recorded for it.
 func lostReasons(res gate.Resolution) map[string]string {
 	out := make(map[string]string, len(res.Lost))
 	for _, c := range res.Conflicts {
 		for _, l := range c.Losers {
-			if c.Reason == "supersedes" {
+			if _, done := out[l.ID]; done || res.Lost[l.ID] != c.Winner.ID {
+				continue
+			}
+			switch c.Reason {
+			case gate.ReasonSupersedes:
 				out[l.ID] = "superseded by " + c.Winner.ID
-			} else {
+			case gate.ReasonRefused:
+				out[l.ID] = "its supersedes of " + c.Winner.ID + " was refused (that claim is stronger or newer; see mem lint)"
+			default:
 				out[l.ID] = "lost to " + c.Winner.ID + " on key " + c.Subject + " (" + c.Reason + ")"
 			}
 		}
 	}
-	for id, winner := range res.Lost { // every loser is in a conflict; this is a guard, not a path
+	for id, winner := range res.Lost { // a guard: every loser should be in a conflict
 		if _, ok := out[id]; !ok {
 			out[id] = "lost to " + winner
 		}

@@ -365,3 +365,14 @@ func TestJSONShape(t *testing.T) {
 		t.Fatalf("hook %+v", h)
 	}
 }
+
+func TestRefusedSupersession(t *testing.T) {
+	// An inferred claim cannot supersede a stated one: the gate refuses,
+	// and the stated claim is the one that renders.
+	stated := fact(t, "stated", "Deploys go to Fly.io", "importance: 8", "valid_at: 2026-01-01")
+	guess := mem(t, "memory/guess.md", "---\ntype: fact\nprovenance: inferred\nimportance: 8\nvalid_at: 2026-06-01\nsupersedes: [memory/stated]\n---\nDeploys go to Heroku\n")
+	r := mustRender(t, []*vault.Memory{stated, guess}, opts())
+	if itemOf(r, "memory/stated") == nil || !strings.HasPrefix(reasonOf(r, "memory/guess"), "its supersedes of memory/stated was refused") {
+		t.Fatalf("items %v drops %v", r.Items, r.Dropped)
+	}
+}
