@@ -128,8 +128,11 @@ func remember(v *vault.Vault, n vault.NewMemory) (*vault.Memory, error) {
 // that the reconciler would refuse: a weaker claim replacing a stronger
 // one, or a newer write of an older fact (gate.CheckSupersedes). Each id
 // is stored as the memory's id even when given as a path, so the
-// reconciler can match it.
+// reconciler can match it. Without --key the new claim takes the key its
+// targets share: it is about their subject, and must go on beating the
+// other claims keyed to it (docs/gate.md).
 func checkSupersedes(mems []*vault.Memory, meta *frontmatter.Meta) error {
+	keys := map[string]bool{}
 	for i, ref := range meta.Supersedes {
 		old, err := lookupMemory(mems, ref)
 		if err != nil {
@@ -139,6 +142,14 @@ func checkSupersedes(mems []*vault.Memory, meta *frontmatter.Meta) error {
 			return checkFailed(fmt.Sprintf("--supersedes %s: refused: %v", old.ID, err))
 		}
 		meta.Supersedes[i] = old.ID
+		if k := old.Meta().Key; k != "" {
+			keys[k] = true
+		}
+	}
+	if meta.Key == "" && len(keys) == 1 {
+		for k := range keys {
+			meta.Key = k
+		}
 	}
 	return nil
 }
