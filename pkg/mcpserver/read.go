@@ -1,0 +1,195 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/index"
+	"github.com/mem-md/mem/pkg/render"
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+var (
+	allTypes    = frontmatter.Types
+	provenances = frontmatter.Provenances
+	// claimTypes are what remember writes: notes and project notes are
+	// not one-line claims.
+	claimTypes = slices.DeleteFunc(slices.Clone(frontmatter.Types), func(t string) bool {
+		return t == frontmatter.TypeNote || t == frontmatter.TypeProject
+	})
+)
+
+// RecallInput selects the session a view is rendered for.
+type RecallInput struct {
+	Cwd     string `json:"cwd,omitempty" jsonschema:"absolute working directory of the session; its project is the one whose roots hold it (default: where the server started)"`
+	Project string `json:"project,omitempty" jsonschema:"render for this project id (proj_...) instead of resolving one from cwd"`
+	Budget  int    `json:"budget,omitempty" jsonschema:"most bytes of output (default: render.budget of mem.yaml, 8192)"`
+}
+
+// RecallOutput describes the view returned as text.
+type RecallOutput struct {
+	Project  string   `json:"project,omitempty"`
+	Bytes    int      `json:"bytes"`
+	Budget   int      `json:"budget"`
+	Items    int      `json:"items"`
+	Dropped  int      `json:"dropped"`
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// recall renders the memory view: the same call `mem render` makes, with
+// the render options mem.yaml gives.
+func (s *server) recall(_ context.Context, _ *mcp.CallToolRequest, in RecallInput) (*mcp.CallToolResult, RecallOutput, error) {
+	var out RecallOutput
+	if in.Budget < 0 {
+		return nil, out, errors.New("budget must be a positive number of bytes")
+	}
+	cwd, err := s.cwd(in.Cwd)
+	if err != nil {
+		return nil, out, err
+	}
+	mems, err := s.load(vault.LoadOptions{})
+	if err != nil {
+		return nil, out, err
+	}
+	projects := s.Vault.Projects(mems)
+	var p *vault.Project
+	if in.Project != "" {
+		if p = vault.FindProject(projects, in.Project); p == nil {
+			known := make([]string, len(projects))
+			for i, pr := range projects {
+				known[i] = pr.ID
+			}
+			return nil, out, fmt.Errorf("project %s: no project note has that id; known: %s", in.Project, strings.Join(known, ", "))
+		}
+	} else {
+		p = vault.ResolveProject(projects, cwd)
+	}
+	budget := in.Budget
+	if budget == 0 {
+		budget = s.Vault.Config.Render.Budget
+	}
+	cfg := s.Vault.Config
+	res, err := render.Render(mems, render.Options{
+		Vault: s.Vault.Root, Project: p, Budget: budget, Now: s.Now(),
+		Sections: cfg.Render.Sections, DurableTags: cfg.DurableTags,
+		MinGlobalImportance: cfg.Render.MinGlobalImportance,
+	})
+	if err != nil {
+		return nil, out, err
+	}
+	for _, w := range res.Warnings {
+		s.Logger.Warn("recall skipped a file", "warning", w)
+	}
+	out = RecallOutput{Bytes: len(res.Doc), Budget: res.Budget, Items: len(res.Items), Dropped: len(res.Dropped), Warnings: res.Warnings}
+	if p != nil {
+		out.Project = p.ID
+	}
+	return text(string(res.Doc)), out, nil
+}
+
+// SearchInput is one search, with the filters of `mem search`.
+type SearchInput struct {
+	Query      string `json:"query" jsonschema:"bleve query-string syntax: words, \"phrases\", +must, -mustnot, field:value (type, provenance, project, tags, id, title, body)"`
+	Project    string `json:"project,omitempty" jsonschema:"only memories of this project id"`
+	Type       string `json:"type,omitempty" jsonschema:"only this type"`
+	Provenance string `json:"provenance,omitempty" jsonschema:"only this provenance"`
+	Since      string `json:"since,omitempty" jsonschema:"only claims with valid_at on or after this date (YYYY-MM-DD or RFC 3339)"`
+	Limit      int    `json:"limit,omitempty" jsonschema:"at most this many hits (default 10)"`
+}
+
+// search answers a query from the bleve index, refreshing it first as
+// `mem search` does.
+func (s *server) search(_ context.Context, _ *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, index.Result, error) {
+	q := index.Query{Text: in.Query, Project: in.Project, Type: in.Type, Provenance: in.Provenance, Limit: in.Limit,
+		Notify: func(msg string) { s.Logger.Info(msg) }}
+	switch {
+	case strings.TrimSpace(q.Text) == "":
+		return nil, index.Result{}, errors.New("query is empty: say what to look for")
+	case q.Limit < 0:
+		return nil, index.Result{}, errors.New("limit must be at least 1")
+	case q.Project != "" && !vault.ProjectIDPattern.MatchString(q.Project):
+		return nil, index.Result{}, fmt.Errorf("project %q: a project id looks like proj_name", q.Project)
+	}
+	if in.Since != "" {
+		t, err := frontmatter.ParseTime(in.Since)
+		if err != nil {
+			return nil, index.Result{}, fmt.Errorf("since: %w", err)
+		}
+		q.Since = t.Time
+	}
+	res, err := index.Search(s.Vault, q)
+	if err != nil {
+		return nil, res, err
+	}
+	var b strings.Builder
+	if len(res.Hits) == 0 {
+		fmt.Fprintf(&b, "no matches for %q\n", res.Query)
+	}
+	for _, h := range res.Hits {
+		validAt := h.ValidAt
+		if validAt == "" {
+			validAt = "undated"
+		}
+		fmt.Fprintf(&b, "%s  %s  (id: %s)\n", h.Path, strings.Join(nonEmpty(h.Type, h.Provenance, validAt), ", "), h.ID)
+		if h.Snippet != "" {
+			fmt.Fprintf(&b, "    %s\n", h.Snippet)
+		}
+	}
+	if !res.Index.Fresh {
+		fmt.Fprintf(&b, "(the index is stale: %d file(s) changed since it was built and are not in this answer)\n", res.Index.Changed)
+	}
+	return text(b.String()), res, nil
+}
+
+func nonEmpty(ss ...string) []string {
+	return slices.DeleteFunc(ss, func(s string) bool { return s == "" })
+}
+
+// GetInput names one file.
+type GetInput struct {
+	ID string `json:"id" jsonschema:"the file's id, or its path relative to the vault (with or without .md)"`
+}
+
+// GetOutput is one file as it is on disk.
+type GetOutput struct {
+	ID   string `json:"id"`
+	Path string `json:"path"`
+	// Hash is the SHA-256 of the content: pass it as expected_hash.
+	Hash    string `json:"hash"`
+	Content string `json:"content"`
+	// Problem says why mem cannot use the file (it does not parse), with
+	// its line; the content is returned so it can be fixed.
+	Problem string `json:"problem,omitempty"`
+}
+
+// get returns one file's bytes and their hash, read once so the hash is
+// exactly that of the content returned.
+func (s *server) get(_ context.Context, _ *mcp.CallToolRequest, in GetInput) (*mcp.CallToolResult, GetOutput, error) {
+	mems, err := s.load(vault.LoadOptions{})
+	if err != nil {
+		return nil, GetOutput{}, err
+	}
+	m, err := s.lookup(mems, in.ID)
+	if err != nil {
+		return nil, GetOutput{}, err
+	}
+	// Reloading through the loader keeps its refusals (a link leaving the
+	// vault, a file over lint.max_file_size) and gives the bytes it parsed.
+	m = s.Vault.LoadFiles([]string{m.Rel}, vault.LoadOptions{Raw: true})[0]
+	if m.Raw == nil {
+		return nil, GetOutput{}, fmt.Errorf("%s:%v", m.Rel, m.Err)
+	}
+	out := GetOutput{ID: m.ID, Path: m.Rel, Hash: vault.Hash(m.Raw), Content: string(m.Raw)}
+	if m.Err != nil {
+		out.Problem = fmt.Sprintf("%s:%v", m.Rel, m.Err)
+	}
+	// No text content of our own: the SDK sends the output as JSON text,
+	// so a client that shows only text still sees the hash.
+	return nil, out, nil
+}

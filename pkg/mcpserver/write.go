@@ -1,0 +1,287 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/gate"
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// Where the writers put new files (spec §2). Callers cannot choose: that is
+// what keeps every new file inside the vault.
+const (
+	memoryDir = "memory"
+	notesDir  = "notes"
+)
+
+// Claim is what a memory carries besides its text: the flags of
+// `mem remember`. Provenance has no default here, unlike the CLI's
+// (stated): an agent must say whether the user said it, a tool showed it,
+// or it is a guess, rather than inherit "the user said it".
+type Claim struct {
+	Provenance string   `json:"provenance" jsonschema:"stated (the user said it), observed (verified with a tool) or inferred (your guess)"`
+	Type       string   `json:"type,omitempty" jsonschema:"what kind of claim (default fact)"`
+	Project    string   `json:"project,omitempty" jsonschema:"auto (default: the project whose roots hold cwd), a project id like proj_name, or none (global)"`
+	Cwd        string   `json:"cwd,omitempty" jsonschema:"absolute working directory for project auto (default: where the server started)"`
+	Tags       []string `json:"tags,omitempty"`
+	Importance int      `json:"importance,omitempty" jsonschema:"1 to 10 (default 5); 7 or more renders in every session of every project"`
+	Pin        bool     `json:"pin,omitempty" jsonschema:"render in every session"`
+	Section    string   `json:"section,omitempty" jsonschema:"pinned section: Identity, Preferences, Decisions or Notes"`
+	Key        string   `json:"key,omitempty" jsonschema:"subject key: claims sharing it are reconciled, the strongest and newest wins"`
+	ValidAt    string   `json:"valid_at,omitempty" jsonschema:"when the claim became true, YYYY-MM-DD or RFC 3339 (default now)"`
+	StaleAfter string   `json:"stale_after,omitempty" jsonschema:"date the claim goes stale, YYYY-MM-DD"`
+	TTL        string   `json:"ttl,omitempty" jsonschema:"time to live instead of stale_after: 30d, 2w, 6m, 1y"`
+	Supersedes []string `json:"supersedes,omitempty" jsonschema:"ids of claims this one replaces"`
+	Session    string   `json:"session,omitempty" jsonschema:"the session writing this"`
+}
+
+// RememberInput is one memory to write.
+type RememberInput struct {
+	Text string `json:"text" jsonschema:"the claim: at most 2 lines and 280 characters"`
+	Claim
+}
+
+// NoteInput is a long-form note; the claim fields go to its pointer memory.
+type NoteInput struct {
+	Title string `json:"title" jsonschema:"the note's title, one line"`
+	Body  string `json:"body" jsonschema:"the note's markdown text"`
+	Claim
+}
+
+// Written names a file a write created, with its content hash.
+type Written struct {
+	ID   string `json:"id"`
+	Path string `json:"path"`
+	Hash string `json:"hash"`
+}
+
+// NoteOutput names the note and its pointer memory.
+type NoteOutput struct {
+	Written
+	Pointer Written `json:"pointer"`
+}
+
+// newMemory turns a claim into the writer's input, as the CLI's flags do.
+func (s *server) newMemory(c Claim, text string) (vault.NewMemory, error) {
+	n := vault.NewMemory{
+		Text: text, Type: c.Type, Provenance: c.Provenance, Project: c.Project, Tags: c.Tags,
+		Importance: c.Importance, Pinned: c.Pin, Section: c.Section, Key: c.Key,
+		Supersedes: c.Supersedes, Session: c.Session,
+	}
+	if n.Provenance == "" {
+		return n, errors.New("provenance is required: stated (the user said it), observed (verified with a tool) or inferred (a guess)")
+	}
+	var err error
+	if n.Cwd, err = s.cwd(c.Cwd); err != nil {
+		return n, err
+	}
+	if c.ValidAt != "" {
+		if n.ValidAt, err = frontmatter.ParseTime(c.ValidAt); err != nil {
+			return n, fmt.Errorf("valid_at: %w", err)
+		}
+	}
+	switch {
+	case c.StaleAfter != "" && c.TTL != "":
+		return n, errors.New("give stale_after or ttl, not both")
+	case c.StaleAfter != "":
+		t, err := frontmatter.ParseTime(c.StaleAfter)
+		if err != nil {
+			return n, fmt.Errorf("stale_after: %w", err)
+		}
+		n.StaleAfter = frontmatter.NewDate(t.Time)
+	case c.TTL != "":
+		if n.StaleAfter, err = vault.ParseTTL(c.TTL, s.Now()); err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// build validates n against the vault as the CLI does: BuildDocument
+// (types, provenance, project, boundary, secrets), then each supersedes
+// entry through the reconciler's own check.
+func (s *server) build(mems []*vault.Memory, n vault.NewMemory) (*frontmatter.Document, error) {
+	doc, err := s.Vault.BuildDocument(n, s.Vault.Projects(mems), s.Now())
+	if err != nil {
+		return nil, err
+	}
+	for i, ref := range doc.Meta.Supersedes {
+		old, err := s.lookup(mems, ref)
+		if err != nil {
+			return nil, fmt.Errorf("supersedes: %w", err)
+		}
+		if !old.OK() {
+			return nil, fmt.Errorf("supersedes %s:%v (fix the file first)", old.Rel, old.Err)
+		}
+		if err := gate.CheckSupersedes(&doc.Meta, old.ID, old.Meta()); err != nil {
+			return nil, fmt.Errorf("supersedes %s: refused: %w", old.ID, err)
+		}
+		doc.Meta.Supersedes[i] = old.ID // stored as the id, so the reconciler matches it
+	}
+	return doc, nil
+}
+
+// create writes doc as a new file under dir and returns it with its hash.
+func (s *server) create(dir, slugText string, doc *frontmatter.Document) (Written, error) {
+	m, err := s.Vault.Create(dir, slugText, doc, s.Now())
+	if err != nil {
+		return Written{}, err
+	}
+	h, err := fileHash(m)
+	if err != nil {
+		return Written{}, err
+	}
+	s.Logger.Info("wrote", "path", m.Rel)
+	return Written{ID: m.ID, Path: m.Rel, Hash: h}, nil
+}
+
+func (s *server) remember(_ context.Context, _ *mcp.CallToolRequest, in RememberInput) (*mcp.CallToolResult, Written, error) {
+	n, err := s.newMemory(in.Claim, in.Text)
+	if err != nil {
+		return nil, Written{}, err
+	}
+	mems, err := s.load(vault.LoadOptions{})
+	if err != nil {
+		return nil, Written{}, err
+	}
+	doc, err := s.build(mems, n)
+	if err != nil {
+		return nil, Written{}, err
+	}
+	w, err := s.create(memoryDir, n.Text, doc)
+	return nil, w, err
+}
+
+// pointerText is the pointer memory's line for a note.
+func pointerText(title, noteID string) string { return fmt.Sprintf("%s: see [[%s]]", title, noteID) }
+
+// note writes the note, then its pointer memory. The pointer is validated
+// before the note is written (with an id as long as the real one will be),
+// so a bad claim field never leaves a note without its pointer.
+func (s *server) note(_ context.Context, _ *mcp.CallToolRequest, in NoteInput) (*mcp.CallToolResult, NoteOutput, error) {
+	var out NoteOutput
+	title := strings.TrimSpace(in.Title)
+	switch {
+	case title == "":
+		return nil, out, errors.New("title is empty: give the note a one-line title")
+	case strings.ContainsAny(title, "\r\n"):
+		return nil, out, errors.New("title has a line break: give a one-line title")
+	case strings.TrimSpace(in.Body) == "":
+		return nil, out, errors.New("body is empty: give the note's text")
+	}
+	pointer, err := s.newMemory(in.Claim, "")
+	if err != nil {
+		return nil, out, err
+	}
+	note := pointer
+	note.Type, note.Title, note.Text, note.Supersedes, note.Pinned, note.Key = frontmatter.TypeNote, title, in.Body, nil, false, ""
+	mems, err := s.load(vault.LoadOptions{})
+	if err != nil {
+		return nil, out, err
+	}
+	noteDoc, err := s.Vault.BuildDocument(note, s.Vault.Projects(mems), s.Now())
+	if err != nil {
+		return nil, out, err
+	}
+	pointer.Text = pointerText(title, notesDir+"/"+vault.Slug(title, 48)+"-000000")
+	if _, err := s.build(mems, pointer); err != nil {
+		return nil, out, fmt.Errorf("the pointer memory %q: %w", pointer.Text, err)
+	}
+	if out.Written, err = s.create(notesDir, title, noteDoc); err != nil {
+		return nil, out, err
+	}
+	pointer.Text = pointerText(title, out.ID)
+	pointerDoc, err := s.build(mems, pointer)
+	if err == nil {
+		out.Pointer, err = s.create(memoryDir, pointer.Text, pointerDoc)
+	}
+	if err != nil {
+		return nil, out, fmt.Errorf("note written to %s, but its pointer memory was not: %w", out.Path, err)
+	}
+	return nil, out, nil
+}
+
+// SignalInput is one piece of evidence for an inferred lesson or rule.
+type SignalInput struct {
+	ID           string `json:"id" jsonschema:"the lesson's id or path"`
+	ExpectedHash string `json:"expected_hash" jsonschema:"the hash get returned for the file: the write is refused if it changed since"`
+	Session      string `json:"session" jsonschema:"the session that saw the evidence"`
+	Evidence     string `json:"evidence" jsonschema:"one line: what happened"`
+	At           string `json:"at,omitempty" jsonschema:"when it happened, YYYY-MM-DD or RFC 3339 (default now; not after today)"`
+}
+
+// SignalOutput is the gate's verdict after the signal, and the file's new hash.
+type SignalOutput struct {
+	gate.Entry
+	// Added is false when this session already gave this evidence (nothing changed).
+	Added bool   `json:"added"`
+	Hash  string `json:"hash"`
+}
+
+// errUnchanged aborts an update that would change nothing.
+var errUnchanged = errors.New("unchanged")
+
+func (s *server) signal(_ context.Context, _ *mcp.CallToolRequest, in SignalInput) (*mcp.CallToolResult, SignalOutput, error) {
+	var out SignalOutput
+	t := s.Now()
+	sig := frontmatter.Signal{Session: in.Session, Evidence: in.Evidence, At: frontmatter.NewTime(t)}
+	if in.At != "" {
+		var err error
+		if sig.At, err = frontmatter.ParseTime(in.At); err != nil {
+			return nil, out, fmt.Errorf("at: %w", err)
+		}
+	}
+	if err := gate.CheckSignal(sig, t); err != nil {
+		return nil, out, err
+	}
+	if strings.TrimSpace(in.ExpectedHash) == "" {
+		return nil, out, errors.New("expected_hash is empty: read the file with get and pass the hash it returns")
+	}
+	mems, err := s.load(vault.LoadOptions{})
+	if err != nil {
+		return nil, out, err
+	}
+	m, err := s.lookup(mems, in.ID)
+	if err != nil {
+		return nil, out, err
+	}
+	if !m.OK() {
+		return nil, out, fmt.Errorf("%s:%v (fix the file first)", m.Rel, m.Err)
+	}
+	var verdict gate.Verdict
+	err = s.Vault.Update(m.Rel, strings.TrimSpace(in.ExpectedHash), t, func(doc *frontmatter.Document) error {
+		var err error
+		if out.Added, err = gate.AddSignal(doc, sig); err != nil {
+			return err
+		}
+		verdict = gate.Evaluate(&doc.Meta, t, s.Vault.Config.Gate)
+		if !out.Added {
+			return errUnchanged
+		}
+		return nil
+	})
+	var refused *gate.RefusedError
+	switch {
+	case errors.Is(err, vault.ErrConflict):
+		// No fresh hash in the answer: the caller must read what the other
+		// writer changed before deciding again.
+		return nil, out, fmt.Errorf("refused: %w (call get for %s, look at the change, then signal again with its hash)", err, m.ID)
+	case errors.As(err, &refused):
+		return nil, out, fmt.Errorf("%s: refused: %s", m.Rel, refused.Msg)
+	case err != nil && !errors.Is(err, errUnchanged):
+		return nil, out, err
+	}
+	if out.Added {
+		s.Logger.Info("wrote", "path", m.Rel)
+	}
+	out.Entry = gate.Entry{ID: m.ID, Path: m.Rel, Weight: verdict.Weight, Sessions: verdict.Sessions,
+		Eligible: verdict.Eligible, Missing: verdict.Missing}
+	out.Hash, err = fileHash(m)
+	return nil, out, err
+}
