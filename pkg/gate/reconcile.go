@@ -45,7 +45,7 @@ func compareValidAt(a, b frontmatter.Time) int {
 // Reasons a Conflict was resolved the way it was.
 const (
 	ReasonSupersedes = "supersedes" // an accepted supersedes entry
-	ReasonRefused    = "refused"    // a supersedes entry refused by CheckSupersedes; the superseded claim stands
+	ReasonRefused    = "refused"    // a supersedes entry refused by CheckSupersedes; Compare decided instead
 	ReasonProvenance = "provenance" // same key, stronger provenance won
 	ReasonValidAt    = "valid_at"   // same key and provenance, later valid_at won
 	ReasonTie        = "tie"        // same key, provenance and valid_at: the smaller id won
@@ -130,9 +130,9 @@ func claimName(p string) string {
 // memories still eligible for a view; broken files are ignored).
 //
 // A memory listed in another's supersedes loses to it when CheckSupersedes
-// allows it; a refused supersedes makes the superseding memory the loser
-// instead, since both claim one subject and the old one is stronger or
-// newer. Memories sharing a non-empty `key` (trimmed, case-folded) within
+// allows it; a refused supersedes only says the two claim one subject, and
+// Compare picks the winner (so a stated claim that wrongly supersedes a
+// newer inferred one still wins on provenance). Memories sharing a non-empty `key` (trimmed, case-folded) within
 // one project, or among global memories, are claims about one subject: the
 // best by Compare wins, ties go to the smaller id. The result depends only
 // on the set of memories, never on their order.
@@ -176,11 +176,21 @@ func reconcileSupersedes(mems []*vault.Memory, byID map[string]*vault.Memory, re
 				continue
 			}
 			if err := CheckSupersedes(m.Meta(), id, old.Meta()); err != nil {
-				if _, lost := res.Lost[m.ID]; !lost {
-					res.Lost[m.ID] = old.ID
+				// A refused supersedes still says the two claim one subject;
+				// Compare decides between them, as for a shared key. It never
+				// ties here (a refusal needs a provenance or a valid_at between
+				// them), so every loss goes to a strictly better claim or along
+				// an accepted supersedes, and losses cannot form a cycle that
+				// would hide every claim of a subject.
+				w, l := old, m
+				if rank(m, old) < 0 {
+					w, l = m, old
 				}
-				res.Conflicts = append(res.Conflicts, Conflict{Subject: id, Winner: old, Losers: []*vault.Memory{m},
-					Reason: ReasonRefused, Detail: m.Rel + ": " + err.Error()})
+				if _, lost := res.Lost[l.ID]; !lost {
+					res.Lost[l.ID] = w.ID
+				}
+				res.Conflicts = append(res.Conflicts, Conflict{Subject: id, Winner: w, Losers: []*vault.Memory{l},
+					Reason: ReasonRefused, Detail: m.Rel + ": " + err.Error() + "; " + w.ID + " stands"})
 				continue
 			}
 			// Accepted supersessions only ever go from a claim to one no

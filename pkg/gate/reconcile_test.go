@@ -164,6 +164,16 @@ func TestReconcileSupersedes(t *testing.T) {
 		{"backwards: the newer claim stands", func(t *testing.T) []*vault.Memory {
 			return []*vault.Memory{claim(t, "stale", "stated", "2026-11-01", supersedes("fresh")), claim(t, "fresh", "stated", "2026-11-20")}
 		}, "stale<fresh", "refused"},
+		{"backwards but stronger: provenance still wins", func(t *testing.T) []*vault.Memory {
+			return []*vault.Memory{claim(t, "said", "stated", "2026-11-01", supersedes("guess")), claim(t, "guess", "inferred", "2026-11-20")}
+		}, "guess<said", "refused"},
+		{"two refusals and a supersedes never hide everything", func(t *testing.T) []*vault.Memory {
+			return []*vault.Memory{
+				claim(t, "x", "stated", "2026-11-01", supersedes("y")),
+				claim(t, "y", "inferred", "2026-11-20"),
+				claim(t, "w", "observed", "2026-11-25", supersedes("x", "y")),
+			}
+		}, "w<x y<x", "refused refused supersedes"},
 		{"undated cannot supersede dated", func(t *testing.T) []*vault.Memory {
 			return []*vault.Memory{claim(t, "a", "stated", "", supersedes("b")), claim(t, "b", "stated", "2026-11-20")}
 		}, "a<b", "refused"},
@@ -328,4 +338,64 @@ func TestCompare(t *testing.T) {
 			t.Errorf("case %d: Compare is not antisymmetric: %d then %d", i, got, back)
 		}
 	}
+}
+
+// FuzzReconcile builds small vaults from fuzz bytes and checks the
+// reconciler's invariants: it never panics, following Lost from any loser
+// ends at a claim that did not lose (no cycle hides a whole subject), every
+// loser and winner is in the input, and input order does not matter.
+func FuzzReconcile(f *testing.F) {
+	f.Add([]byte{0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc, 0xde, 0xf0})
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17})
+	f.Add([]byte("supersedes backwards and weaker, with ties"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		const n = 6
+		var mems []*vault.Memory
+		for i := 0; i+2 < len(data) && len(mems) < n; i += 3 {
+			a, b, c := data[i], data[i+1], data[i+2]
+			id := string(rune('a' + len(mems)))
+			valid := ""
+			if a%4 != 0 { // a few days, often equal, sometimes undated
+				valid = fmt.Sprintf("2026-11-%02d", 1+int(a%4))
+			}
+			var edits []func(*frontmatter.Meta)
+			if b%3 != 0 {
+				edits = append(edits, key(string(rune('k'+b%2))))
+			}
+			var sup []string
+			for j := range n {
+				if c&(1<<j) != 0 {
+					sup = append(sup, string(rune('a'+j)))
+				}
+			}
+			edits = append(edits, supersedes(sup...))
+			mems = append(mems, claim(t, id, frontmatter.Provenances[int(b/3)%3], valid, edits...))
+		}
+		r := Reconcile(mems)
+		ids := map[string]bool{}
+		for _, m := range mems {
+			ids[m.ID] = true
+		}
+		for loser, winner := range r.Lost {
+			if !ids[loser] || !ids[winner] || loser == winner {
+				t.Fatalf("Lost[%s] = %s: not a pair of input claims", loser, winner)
+			}
+			at := loser
+			for range len(mems) + 1 {
+				next, lost := r.Lost[at]
+				if !lost {
+					break
+				}
+				at = next
+			}
+			if _, lost := r.Lost[at]; lost {
+				t.Fatalf("losses from %s form a cycle: %s", loser, lostMap(r))
+			}
+		}
+		rev := slices.Clone(mems)
+		slices.Reverse(rev)
+		if a, b := lostMap(r), lostMap(Reconcile(rev)); a != b {
+			t.Fatalf("order changed the verdict: %q vs %q", a, b)
+		}
+	})
 }
