@@ -4,6 +4,7 @@
 //	mem-bench gen -n N -seed S -out DIR       write a deterministic vault
 //	mem-bench run [-sizes 1000,10000,50000] [-runs 5] -mem PATH [-doc FILE]
 //	mem-bench plainbleve -index DIR VAULT     the plain bleve reference
+//	mem-bench load [-runs 5] [-raw] VAULT     time vault.Load in one process
 package main
 
 import (
@@ -15,6 +16,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -28,7 +30,8 @@ import (
 const usage = `usage:
   mem-bench gen -n N [-seed S] -out DIR
   mem-bench run -mem PATH [-sizes 1000,10000,50000] [-runs 5] [-seed 1] [-dir .bench] [-doc docs/performance.md]
-  mem-bench plainbleve -index DIR VAULT`
+  mem-bench plainbleve -index DIR VAULT
+  mem-bench load [-runs 5] [-raw] [-cpuprofile FILE] VAULT`
 
 func main() {
 	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
@@ -82,6 +85,28 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return nil
 	case "run":
 		return runBench(fs, args[1:], stderr)
+	case "load":
+		runs := fs.Int("runs", 5, "loads to time, one after the other")
+		raw := fs.Bool("raw", false, "keep each file's bytes (LoadOptions.Raw, as lint does)")
+		profile := fs.String("cpuprofile", "", "write a CPU profile of the loads to this file")
+		if err := fs.Parse(args[1:]); err != nil {
+			return err
+		}
+		if *profile != "" {
+			f, err := os.Create(*profile)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			if err := pprof.StartCPUProfile(f); err != nil {
+				return err
+			}
+			defer pprof.StopCPUProfile()
+		}
+		if fs.NArg() != 1 {
+			return fmt.Errorf("load: one VAULT is required\n%w", errUsage)
+		}
+		return timeLoad(stdout, fs.Arg(0), *runs, vault.LoadOptions{Raw: *raw})
 	}
 	return fmt.Errorf("unknown command %q\n%w", args[0], errUsage)
 }
@@ -136,4 +161,28 @@ func runBench(fs *flag.FlagSet, args []string, log io.Writer) error {
 		}
 		return vault.WriteFileAtomic(*doc, bench.Splice(old, sr.N, block), 0o644)
 	})
+}
+
+// timeLoad reports how long vault.Load takes, run after run in one process
+// (the first run is the one a command pays).
+func timeLoad(w io.Writer, root string, runs int, opts vault.LoadOptions) error {
+	v, err := vault.Open(root)
+	if err != nil {
+		return err
+	}
+	for i := range runs {
+		start := time.Now()
+		mems, err := v.Load(opts)
+		if err != nil {
+			return err
+		}
+		broken := 0
+		for _, m := range mems {
+			if !m.OK() {
+				broken++
+			}
+		}
+		fmt.Fprintf(w, "load %d: %d files (%d broken) in %s\n", i+1, len(mems), broken, time.Since(start).Round(time.Millisecond))
+	}
+	return nil
 }

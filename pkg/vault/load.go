@@ -68,13 +68,17 @@ func (v *Vault) Load(opts LoadOptions) ([]*Memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	return v.LoadFiles(rels, opts), nil
+	if len(rels) < cacheMinFiles {
+		return v.loadDirect(rels, opts), nil
+	}
+	return v.loadCached(rels, opts, v.openCache()), nil
 }
 
 // List walks the vault and returns the relative paths of its memory files,
 // sorted, applying the ignore rules of spec §2.
 func (v *Vault) List() ([]string, error) {
 	var rels []string
+	prefix := v.Root + string(filepath.Separator)
 	err := filepath.WalkDir(v.Root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == v.Root {
@@ -82,7 +86,14 @@ func (v *Vault) List() ([]string, error) {
 			}
 			return nil // an unreadable subfolder is skipped, not fatal
 		}
-		rel := v.Rel(p)
+		// Every walked path starts with the root: cutting it is what v.Rel
+		// computes, without filepath.Rel's cost on tens of thousands of files.
+		var rel string
+		if strings.HasPrefix(p, prefix) {
+			rel = filepath.ToSlash(p[len(prefix):])
+		} else {
+			rel = v.Rel(p)
+		}
 		if d.IsDir() {
 			if p != v.Root && (skipDirs[d.Name()] || v.ignored(rel)) {
 				return filepath.SkipDir
@@ -133,60 +144,88 @@ func (v *Vault) isRenderedOutput(rel string) bool {
 }
 
 // LoadFiles reads and parses the given vault-relative files in parallel,
-// bounded by GOMAXPROCS, preserving order.
+// bounded by GOMAXPROCS, preserving order. When rels is (nearly) the whole
+// vault the parse cache serves the files that did not change.
 func (v *Vault) LoadFiles(rels []string, opts LoadOptions) []*Memory {
+	if len(rels) >= cacheMinFiles {
+		if n := v.cacheCount(); n > 0 && len(rels)*10 >= n*9 {
+			return v.loadCached(rels, opts, v.openCache())
+		}
+	}
+	return v.loadDirect(rels, opts)
+}
+
+func (v *Vault) loadDirect(rels []string, opts LoadOptions) []*Memory {
 	out := make([]*Memory, len(rels))
+	v.parallel(len(rels), func(i int) {
+		out[i], _, _ = v.readOne(rels[i], opts, nil)
+	})
+	return out
+}
+
+// parallel calls fn(0..n-1) on GOMAXPROCS workers.
+func (v *Vault) parallel(n int, fn func(i int)) {
 	jobs := make(chan int)
 	var wg sync.WaitGroup
-	workers := min(runtime.GOMAXPROCS(0), max(len(rels), 1))
+	workers := min(runtime.GOMAXPROCS(0), max(n, 1))
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				out[i] = v.loadOne(rels[i], opts)
+				fn(i)
 			}
 		}()
 	}
-	for i := range rels {
+	for i := range n {
 		jobs <- i
 	}
 	close(jobs)
 	wg.Wait()
-	return out
 }
 
 func fileErr(rule, msg string) error {
 	return &frontmatter.Error{Pos: frontmatter.Pos{Line: 1, Col: 1}, Rule: rule, Msg: msg}
 }
 
-func (v *Vault) loadOne(rel string, opts LoadOptions) *Memory {
+// readOne loads one file. cached, when not nil, is offered the file's stat
+// of a regular file (never a symlink) and fills m from the parse cache if it
+// can; otherwise the file is read and parsed and its bytes returned along
+// with the stat, for the cache to record.
+func (v *Vault) readOne(rel string, opts LoadOptions, cached func(*Memory, fs.FileInfo) bool) (*Memory, fs.FileInfo, []byte) {
 	m := &Memory{Rel: rel, Path: filepath.Join(v.Root, filepath.FromSlash(rel)), ID: strings.TrimSuffix(rel, ".md")}
 	fi, err := os.Lstat(m.Path)
 	if err != nil {
 		m.Err = fileErr("file-unreadable", fmt.Sprintf("cannot read: %v", err))
-		return m
+		return m, nil, nil
 	}
-	if fi.Mode()&fs.ModeSymlink != 0 {
+	link := fi.Mode()&fs.ModeSymlink != 0
+	if link {
 		target, err := filepath.EvalSymlinks(m.Path)
 		if err != nil || !within(v.Root, target) {
 			m.Err = fileErr("link-outside-vault", "symbolic link leaves the vault: mem never follows it; move the file into the vault or remove the link")
-			return m
+			return m, nil, nil
 		}
 		if fi, err = os.Stat(target); err != nil {
 			m.Err = fileErr("file-unreadable", fmt.Sprintf("cannot read: %v", err))
-			return m
+			return m, nil, nil
 		}
 	}
 	m.Size, m.ModTime = fi.Size(), fi.ModTime()
 	if limit := v.Config.Lint.MaxFileSize; m.Size > limit {
 		m.Err = fileErr("file-too-large", fmt.Sprintf("file is %d bytes, over the %d-byte limit (lint.max_file_size): split it or move it out of the vault", m.Size, limit))
-		return m
+		return m, nil, nil
+	}
+	if link || !fi.Mode().IsRegular() {
+		cached = nil // a link's target can change under an unchanged link
+	}
+	if cached != nil && cached(m, fi) {
+		return m, nil, nil
 	}
 	data, err := os.ReadFile(m.Path)
 	if err != nil {
 		m.Err = fileErr("file-unreadable", fmt.Sprintf("cannot read: %v", err))
-		return m
+		return m, nil, nil
 	}
 	if opts.Raw {
 		m.Raw = data
@@ -195,7 +234,10 @@ func (v *Vault) loadOne(rel string, opts LoadOptions) *Memory {
 	if m.Doc != nil && m.Doc.Meta.ID != "" {
 		m.ID = m.Doc.Meta.ID
 	}
-	return m
+	if link {
+		return m, nil, nil
+	}
+	return m, fi, data
 }
 
 // ParseFile checks that data is text and parses it. Returned errors are

@@ -1,0 +1,210 @@
+package vault
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+)
+
+// cacheFiles are the shapes the cache must give back exactly, or refuse.
+var cacheFiles = []string{
+	// every key, times in every form time.Parse gives a location to
+	"---\nid: memory/full-%d\ntype: lesson\ntitle: T\ndescription: D\nprovenance: inferred\nstatus: stable\nproject: proj_a\npinned: true\nsection: Notes\nimportance: 7\nkey: k\nvalid_at: 2026-01-02T03:04:05.123456789+02:00\nstale_after: 2027-01-02\ninvalid_at: 2027-02-03T04:05:06Z\nsupersedes: [memory/old]\ntags: [a, b]\naliases: []\nroots: [\"~/src/a\"]\nsource: native\nsession: s1\ngenerated: {by: human:dana, at: 2026-01-02T03:04:05}\nverified: [{by: process:ci, at: 2026-01-03T00:00:00+00:00}]\nsources: [{resource: r, id: i, title: t, author: a, last_modified: 2026-01-01}]\nsignals:\n  - {session: s1, at: 2026-01-02, evidence: e}\n---\nWhen it broke, a retry fixed it %d.\n",
+	"---\ntype: fact\nprovenance: stated\ntags: x\nvalid_at: 2026-03-04 05:06\n---\n\nFirst line %d.\nsecond line\n",
+	"---\n---\nempty frontmatter %d\n",
+	"---\ntype: note\n...\n# Title %d\n\nbody\n",
+	// not cacheable: an unknown key, a CRLF file, a broken file, no frontmatter
+	"---\ntype: fact\nprovenance: stated\ncssclasses: [wide]\n---\nextra %d\n",
+	"---\r\ntype: fact\r\nprovenance: stated\r\n---\r\ncrlf %d\r\n",
+	"---\ntype: [fact\n---\nbroken %d\n",
+	"no frontmatter %d\n",
+}
+
+// cacheVault writes n files cycling through cacheFiles, plus a symlink.
+func cacheVault(t *testing.T, n int) *Vault {
+	t.Helper()
+	dir := t.TempDir()
+	if _, err := Init(dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		p := filepath.Join(dir, "memory", fmt.Sprintf("m%04d.md", i))
+		if err := os.WriteFile(p, fmt.Appendf(nil, cacheFiles[i%len(cacheFiles)], i, i), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(dir, "memory", "m0000.md"), filepath.Join(dir, "notes", "link.md")); err != nil {
+		t.Fatal(err)
+	}
+	v, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func noRacyWindow(t *testing.T) {
+	old := racyWindow
+	racyWindow = -time.Hour // files written a moment ago count as settled
+	t.Cleanup(func() { racyWindow = old })
+}
+
+// same checks that a load equals a direct read of every file.
+func same(t *testing.T, v *Vault, opts LoadOptions, got []*Memory) {
+	t.Helper()
+	rels, err := v.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := v.loadDirect(rels, opts)
+	if len(got) != len(want) {
+		t.Fatalf("loaded %d files, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Fatalf("%s differs from a direct read:\ngot  %+v\n     %+v\nwant %+v\n     %+v", want[i].Rel, got[i], got[i].Doc, want[i], want[i].Doc)
+		}
+	}
+}
+
+func TestCacheIsTransparent(t *testing.T) {
+	noRacyWindow(t)
+	v := cacheVault(t, 400)
+	for _, opts := range []LoadOptions{{}, {Raw: true}} {
+		for round := range 2 { // the first load writes the cache, the second reads it
+			mems, err := v.Load(opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			same(t, v, opts, mems)
+			c := v.openCache()
+			if c == nil {
+				t.Fatalf("round %d: no cache after a whole-vault load", round)
+			}
+			// Four of the eight shapes are cacheable; the symlink never is.
+			if want := 200; len(c.entries) != want {
+				t.Errorf("round %d: %d cache entries, want %d", round, len(c.entries), want)
+			}
+		}
+	}
+	rels, _ := v.List()
+	same(t, v, LoadOptions{Raw: true}, v.LoadFiles(rels, LoadOptions{Raw: true}))
+}
+
+func TestCacheSeesEveryChange(t *testing.T) {
+	noRacyWindow(t)
+	v := cacheVault(t, 400)
+	if _, err := v.Load(LoadOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// Same size, different bytes: only the stamp can tell.
+	p := filepath.Join(v.Root, "memory", "m0001.md")
+	data, _ := os.ReadFile(p)
+	if err := os.WriteFile(p, bytes.Replace(data, []byte("First line"), []byte("Fresh line"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(v.Root, "memory", "m0002.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(v.Root, "memory", "new.md"), []byte("---\ntype: fact\nprovenance: stated\n---\nnew\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mems, err := v.Load(LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	same(t, v, LoadOptions{}, mems)
+	for _, m := range mems {
+		if m.Rel == "memory/m0001.md" && m.Summary() != "Fresh line 1." {
+			t.Errorf("changed file read from the stale cache: %q", m.Summary())
+		}
+	}
+}
+
+func TestCacheRacyFilesAreNotRecorded(t *testing.T) {
+	v := cacheVault(t, 300) // just written: inside the racy window
+	if _, err := v.Load(LoadOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if c := v.openCache(); c != nil && len(c.entries) > 0 {
+		t.Errorf("%d files changed within the last second were cached", len(c.entries))
+	}
+}
+
+func TestCorruptCacheIsIgnoredAndRebuilt(t *testing.T) {
+	noRacyWindow(t)
+	v := cacheVault(t, 300)
+	if _, err := v.Load(LoadOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	good, err := os.ReadFile(v.cachePath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	flipped := bytes.Clone(good)
+	flipped[len(flipped)/2] ^= 0xff
+	for name, bad := range map[string][]byte{
+		"flipped byte": flipped,
+		"truncated":    good[:len(good)/3],
+		"empty":        {},
+		"garbage":      []byte("not a cache at all, but long enough to have a checksum"),
+	} {
+		if err := os.WriteFile(v.cachePath(), bad, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		mems, err := v.Load(LoadOptions{Raw: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		same(t, v, LoadOptions{Raw: true}, mems)
+		if v.openCache() == nil {
+			t.Errorf("%s: the cache was not rebuilt", name)
+		}
+	}
+}
+
+// FuzzDecodeCache feeds arbitrary bytes, with a valid checksum so they reach
+// the decoder, through decoding and every lookup: nothing may panic.
+func FuzzDecodeCache(f *testing.F) {
+	old := racyWindow
+	racyWindow = -time.Hour
+	f.Cleanup(func() { racyWindow = old })
+	dir := f.TempDir()
+	if _, err := Init(dir, nil); err != nil {
+		f.Fatal(err)
+	}
+	for i := range 4 {
+		p := filepath.Join(dir, "memory", fmt.Sprintf("m%04d.md", i))
+		if err := os.WriteFile(p, fmt.Appendf(nil, cacheFiles[i], i, i), 0o644); err != nil {
+			f.Fatal(err)
+		}
+	}
+	v, err := Open(dir)
+	if err != nil {
+		f.Fatal(err)
+	}
+	rels, _ := v.List()
+	v.loadCached(rels, LoadOptions{}, nil) // a small vault's cache as the seed
+	good, err := os.ReadFile(v.cachePath())
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good[:len(good)-4])
+	f.Add(good[:len(good)/2])
+	f.Fuzz(func(t *testing.T, body []byte) {
+		raw := binary.LittleEndian.AppendUint32(bytes.Clone(body), crc32.Checksum(body, crcTable))
+		c := decodeCache(raw)
+		if c == nil {
+			return
+		}
+		for rel, e := range c.entries {
+			c.lookup(&Memory{Rel: rel}, e.stamp, LoadOptions{Raw: true})
+		}
+	})
+}
