@@ -125,33 +125,24 @@ func remember(v *vault.Vault, n vault.NewMemory) (*vault.Memory, error) {
 }
 
 // checkSupersedes refuses (exit 1) a --supersedes that names no memory, or
-// that the reconciler would refuse: a weaker claim replacing a stronger
-// one, or a newer write of an older fact (gate.CheckSupersedes). Each id
-// is stored as the memory's id even when given as a path, so the
-// reconciler can match it. Without --key the new claim takes the key its
-// targets share: it is about their subject, and must go on beating the
-// other claims keyed to it (docs/gate.md).
+// that the reconciler would refuse (a weaker claim replacing a stronger
+// one, a newer write of an older fact); gate.Supersede also stores ids
+// and carries the targets' key over (docs/gate.md).
 func checkSupersedes(mems []*vault.Memory, meta *frontmatter.Meta) error {
-	keys := map[string]bool{}
+	olds := make([]*vault.Memory, len(meta.Supersedes))
 	for i, ref := range meta.Supersedes {
 		old, err := lookupMemory(mems, ref)
 		if err != nil {
 			return fmt.Errorf("--supersedes: %w", err)
 		}
-		if err := gate.CheckSupersedes(meta, old.ID, old.Meta()); err != nil {
-			return checkFailed(fmt.Sprintf("--supersedes %s: refused: %v", old.ID, err))
-		}
-		meta.Supersedes[i] = old.ID
-		if k := old.Meta().Key; k != "" {
-			keys[k] = true
-		}
+		olds[i] = old
 	}
-	if meta.Key == "" && len(keys) == 1 {
-		for k := range keys {
-			meta.Key = k
-		}
+	err := gate.Supersede(meta, olds)
+	var se *gate.SupersessionError
+	if errors.As(err, &se) {
+		return checkFailed(fmt.Sprintf("--supersedes %s: refused: %v", se.Old, err))
 	}
-	return nil
+	return err
 }
 
 func printWritten(cmd *cli.Command, m *vault.Memory) error {

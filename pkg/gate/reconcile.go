@@ -115,6 +115,35 @@ func CheckSupersedes(by *frontmatter.Meta, oldID string, old *frontmatter.Meta) 
 	return nil
 }
 
+// Supersede prepares a new claim's supersedes for writing: olds[i] is the
+// loaded memory meta.Supersedes[i] names (callers look refs up their own
+// way, by id or path). Each entry must pass CheckSupersedes; it is then
+// stored as the target's id, so the reconciler can match it. A claim with
+// no key takes the key its targets share: it is about their subject and
+// must keep beating the other claims keyed to it. Every writer that
+// supersedes (mem remember, the MCP server) calls this.
+func Supersede(meta *frontmatter.Meta, olds []*vault.Memory) error {
+	if len(olds) != len(meta.Supersedes) {
+		return fmt.Errorf("gate.Supersede: %d targets for %d supersedes entries", len(olds), len(meta.Supersedes))
+	}
+	keys := map[string]bool{}
+	for i, old := range olds {
+		if err := CheckSupersedes(meta, old.ID, old.Meta()); err != nil {
+			return err
+		}
+		meta.Supersedes[i] = old.ID
+		if k := strings.TrimSpace(old.Meta().Key); k != "" {
+			keys[k] = true
+		}
+	}
+	if strings.TrimSpace(meta.Key) == "" && len(keys) == 1 {
+		for k := range keys {
+			meta.Key = k
+		}
+	}
+	return nil
+}
+
 // claimName is "an inferred claim", "a stated claim", "a claim without provenance".
 func claimName(p string) string {
 	switch {

@@ -311,6 +311,45 @@ func TestCheckSupersedes(t *testing.T) {
 	}
 }
 
+func TestSupersede(t *testing.T) {
+	keyed := claim(t, "memory/old", "stated", "2026-11-01", key("db-port"))
+	other := claim(t, "memory/other", "stated", "2026-11-01", key("db-host"))
+	plain := claim(t, "memory/plain", "stated", "2026-11-01")
+	newer := func(k string, refs ...string) *frontmatter.Meta {
+		at, _ := frontmatter.ParseTime("2026-11-20")
+		return &frontmatter.Meta{Provenance: "stated", ValidAt: at, Key: k, Supersedes: refs}
+	}
+	tests := []struct {
+		name    string
+		meta    *frontmatter.Meta
+		olds    []*vault.Memory
+		wantKey string
+		wantIDs string
+	}{
+		{"takes the target's key, stores ids", newer("", "memory/old.md", "memory/plain"), []*vault.Memory{keyed, plain}, "db-port", "memory/old memory/plain"},
+		{"an explicit key is kept", newer("db", "memory/old"), []*vault.Memory{keyed}, "db", "memory/old"},
+		{"targets disagreeing on a key give none", newer("", "memory/old", "memory/other"), []*vault.Memory{keyed, other}, "", "memory/old memory/other"},
+		{"no keyed target gives none", newer("", "memory/plain"), []*vault.Memory{plain}, "", "memory/plain"},
+	}
+	for _, tt := range tests {
+		if err := Supersede(tt.meta, tt.olds); err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if tt.meta.Key != tt.wantKey || strings.Join(tt.meta.Supersedes, " ") != tt.wantIDs {
+			t.Errorf("%s: key %q supersedes %v, want %q %s", tt.name, tt.meta.Key, tt.meta.Supersedes, tt.wantKey, tt.wantIDs)
+		}
+	}
+	backwards := newer("", "memory/fresh")
+	backwards.ValidAt, _ = frontmatter.ParseTime("2026-10-01")
+	var se *SupersessionError
+	if err := Supersede(backwards, []*vault.Memory{keyed}); !errors.As(err, &se) || se.Rule != RuleSupersedesBackwards || backwards.Key != "" {
+		t.Errorf("backwards: %v, key %q; want a supersedes-backwards refusal and no key", err, backwards.Key)
+	}
+	if err := Supersede(newer("", "a", "b"), []*vault.Memory{keyed}); err == nil {
+		t.Error("mismatched targets accepted")
+	}
+}
+
 func TestCompare(t *testing.T) {
 	at := func(s string) frontmatter.Time { x, _ := frontmatter.ParseTime(s); return x }
 	m := func(p string, v frontmatter.Time) *frontmatter.Meta {
