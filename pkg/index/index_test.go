@@ -178,7 +178,8 @@ func TestHitFieldsAndFilters(t *testing.T) {
 		{"since", Query{Text: "database", Since: time.Date(2026, 1, 15, 0, 0, 0, 0, time.UTC)}, []string{"memory/c.md"}},
 		{"since is inclusive", Query{Text: "database", Since: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)}, []string{"memory/a.md", "memory/c.md"}},
 		{"tag by bare word", Query{Text: "storage"}, []string{"memory/c.md"}},
-		{"id by bare word", Query{Text: "facts"}, []string{"memory/a.md"}},
+		{"id is not a bare word", Query{Text: "facts"}, nil},
+		{"id field", Query{Text: "id:facts/db"}, []string{"memory/a.md"}},
 		{"field syntax", Query{Text: "tags:storage"}, []string{"memory/c.md"}},
 		{"date range syntax", Query{Text: `+database +valid_at:<"2026-01-01"`}, []string{"memory/b.md"}},
 		{"must not", Query{Text: "+database -postgres"}, []string{"memory/b.md", "memory/broken.md"}},
@@ -267,4 +268,79 @@ func snapshot(t testing.TB, dir string) map[string]string {
 		return nil
 	})
 	return out
+}
+
+// TestDamagedIndexIsRebuilt damages the index in each way a crash, a
+// version change or a hand edit can, and checks that both rebuild-index
+// and search notice, rebuild saying why once, and answer correctly.
+func TestDamagedIndexIsRebuilt(t *testing.T) {
+	damage := []struct {
+		name, want string
+		do         func(t *testing.T, v *vault.Vault, g *generation)
+	}{
+		{"CURRENT garbage", "CURRENT is damaged", func(t *testing.T, v *vault.Vault, g *generation) {
+			os.WriteFile(filepath.Join(Dir(v), currentFile), []byte("../../etc\n"), 0o644)
+		}},
+		{"generation missing", "incomplete", func(t *testing.T, v *vault.Vault, g *generation) {
+			os.RemoveAll(g.dir)
+		}},
+		{"manifest truncated", "incomplete", func(t *testing.T, v *vault.Vault, g *generation) {
+			p := filepath.Join(g.dir, manifestFile)
+			data, _ := os.ReadFile(p)
+			os.WriteFile(p, data[:len(data)-40], 0o644)
+		}},
+		{"schema changed", "built with schema 0 and this mem uses 1", func(t *testing.T, v *vault.Vault, g *generation) {
+			p := filepath.Join(g.dir, manifestFile)
+			data, _ := os.ReadFile(p)
+			os.WriteFile(p, []byte(strings.Replace(string(data), "schema 1", "schema 0", 1)), 0o644)
+		}},
+		{"root.bolt torn", "could not be opened", func(t *testing.T, v *vault.Vault, g *generation) {
+			os.WriteFile(filepath.Join(g.blevePath(), "store", "root.bolt"), []byte("torn"), 0o600)
+		}},
+		{"segments missing", "could not be opened", func(t *testing.T, v *vault.Vault, g *generation) {
+			segs, _ := filepath.Glob(filepath.Join(g.blevePath(), "store", "*.zap"))
+			if len(segs) == 0 {
+				t.Fatal("no segments to remove")
+			}
+			for _, s := range segs {
+				os.Remove(s)
+			}
+		}},
+		{"rolled back to an older snapshot", "lost writes", func(t *testing.T, v *vault.Vault, g *generation) {
+			p := filepath.Join(g.dir, manifestFile)
+			data, _ := os.ReadFile(p)
+			os.WriteFile(p, []byte(strings.Replace(string(data), "\nseq 1\n", "\nseq 7\n", 1)), 0o644)
+		}},
+		{"index_meta.json missing", "could not be opened", func(t *testing.T, v *vault.Vault, g *generation) {
+			os.Remove(filepath.Join(g.blevePath(), "index_meta.json"))
+		}},
+	}
+	for _, d := range damage {
+		for _, via := range []string{"update", "search"} {
+			t.Run(d.name+"/"+via, func(t *testing.T) {
+				v := newVault(t)
+				write(t, v, "memory/a.md", memory("fact", "stated", "", "The database is Postgres"))
+				mustUpdate(t, v, Options{})
+				g, _ := live(v)
+				d.do(t, v, g)
+				var msgs []string
+				notify := func(m string) { msgs = append(msgs, m) }
+				if via == "update" {
+					st := mustUpdate(t, v, Options{Notify: notify})
+					if !st.Full || !strings.Contains(st.Reason, d.want) {
+						t.Fatalf("stats = %+v, want a full rebuild because %q", st, d.want)
+					}
+				}
+				if got := paths(t, v, Query{Text: "postgres", Notify: notify}); !reflect.DeepEqual(got, []string{"memory/a.md"}) {
+					t.Fatalf("search after repair = %v", got)
+				}
+				if len(msgs) != 1 || !strings.Contains(msgs[0], d.want) || !strings.Contains(msgs[0], "rebuilding it from the files") {
+					t.Fatalf("messages = %q, want one saying %q", msgs, d.want)
+				}
+				if entries, _ := os.ReadDir(Dir(v)); len(entries) != 2 {
+					t.Fatalf("%d entries left in %s", len(entries), Dir(v))
+				}
+			})
+		}
+	}
 }

@@ -29,6 +29,10 @@ type entry struct {
 // manifest lists every file a generation of the index was built from.
 type manifest struct {
 	Schema int
+	// Seq numbers the runs that wrote the index. The last batch of each run
+	// stores it inside the index too (seqKey), so an index that a torn write
+	// rolled back to an older snapshot is told apart from a current one.
+	Seq     int64
 	// Scanned is when the scan that produced the manifest began; a file
 	// modified within racyWindow of it may have changed again without its
 	// mtime moving (coarse clocks), so its content hash is checked.
@@ -51,7 +55,7 @@ func (m *manifest) encode() []byte {
 	sort.Strings(rels)
 	var b bytes.Buffer
 	b.Grow(64 + len(rels)*140)
-	fmt.Fprintf(&b, "%s\nschema %d\nscanned %d\nfiles %d\n", manifestMagic, m.Schema, m.Scanned.UnixNano(), len(rels))
+	fmt.Fprintf(&b, "%s\nschema %d\nseq %d\nscanned %d\nfiles %d\n", manifestMagic, m.Schema, m.Seq, m.Scanned.UnixNano(), len(rels))
 	for _, rel := range rels {
 		e := m.Files[rel]
 		hash := e.Hash
@@ -98,6 +102,10 @@ func decodeManifest(data []byte) (*manifest, error) {
 	if err != nil {
 		return nil, err
 	}
+	seq, err := header("seq")
+	if err != nil {
+		return nil, err
+	}
 	scanned, err := header("scanned")
 	if err != nil {
 		return nil, err
@@ -106,7 +114,7 @@ func decodeManifest(data []byte) (*manifest, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &manifest{Schema: int(schema), Scanned: time.Unix(0, scanned), Files: make(map[string]entry, n)}
+	m := &manifest{Schema: int(schema), Seq: seq, Scanned: time.Unix(0, scanned), Files: make(map[string]entry, n)}
 	for {
 		s, ok := next()
 		if !ok {

@@ -64,8 +64,9 @@ func newMapping() mapping.IndexMapping {
 		f.IncludeTermVectors = false
 		return f
 	}
-	// Tags and ids are also words a bare query should find: a second,
-	// unstored English mapping of the same value feeds _all.
+	// Tags are also words a bare query should find: a second, unstored
+	// English mapping of the same value feeds _all. Ids are not: a default
+	// id is the file name, whose words go stale when the text is edited.
 	words := func(name string) *mapping.FieldMapping {
 		f := prose(false)
 		f.Name = name
@@ -84,7 +85,7 @@ func newMapping() mapping.IndexMapping {
 	doc.AddFieldMappingsAt(fieldBody, prose(true))
 	doc.AddFieldMappingsAt(fieldDescription, prose(false))
 	doc.AddFieldMappingsAt(fieldAliases, prose(false))
-	doc.AddFieldMappingsAt(fieldID, kw(true), words(fieldID+"_words"))
+	doc.AddFieldMappingsAt(fieldID, kw(true))
 	doc.AddFieldMappingsAt(fieldTags, kw(false), words(fieldTags+"_words"))
 	doc.AddFieldMappingsAt(fieldType, kw(true))
 	doc.AddFieldMappingsAt(fieldProvenance, kw(true))

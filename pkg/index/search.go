@@ -164,7 +164,7 @@ func prepare(v *vault.Vault, noRefresh bool, opts Options) (IndexStatus, error) 
 	}
 	if ok {
 		defer unlock()
-		st, err := update(v, opts)
+		st, err := update(v, opts, false)
 		return IndexStatus{Fresh: err == nil, Changed: st.Changed}, err
 	}
 	// Another writer (most likely a --full rebuild) holds the lock: answer
@@ -179,7 +179,7 @@ func prepare(v *vault.Vault, noRefresh bool, opts Options) (IndexStatus, error) 
 		return IndexStatus{Fresh: err == nil, Changed: st.Changed}, err
 	}
 	if f.Changed > 0 && opts.Notify != nil {
-		opts.notify("another mem process is updating the index: answering from the current one, %d file(s) changed since it was built", f.Changed)
+		opts.notify("another mem process is updating the index: answering from the current one")
 	}
 	return IndexStatus{Fresh: f.Changed == 0, Changed: f.Changed}, nil
 }
@@ -194,7 +194,7 @@ func openReader(v *vault.Vault) (bleve.Index, error) {
 		if g == nil {
 			return nil, errors.New(reason)
 		}
-		idx, err := open(g.blevePath(), true)
+		idx, err := open(g, true)
 		if err == nil {
 			return idx, nil
 		}
@@ -218,9 +218,7 @@ func repair(v *vault.Vault, cause error, opts Options) (Stats, error) {
 		idx.Close()
 		return Stats{}, nil
 	}
-	reason := fmt.Sprintf("the index could not be opened (%v)", cause)
-	opts.notify("%s: rebuilding it from the files", reason)
-	return build(v, opts, reason)
+	return rebuild(v, opts, fmt.Sprintf("the index could not be opened (%v)", cause))
 }
 
 // buildQuery turns q into a bleve query: the query string, and the filters

@@ -56,24 +56,27 @@ type generation struct {
 
 func (g *generation) blevePath() string { return filepath.Join(g.dir, bleveDir) }
 
+// noIndex is live's reason when no index was ever built.
+const noIndex = "no index yet"
+
 // live reads the live generation. It returns (nil, reason) when there is
 // none to use, reason saying why in words fit to print before rebuilding.
 func live(v *vault.Vault) (*generation, string) {
 	data, err := os.ReadFile(filepath.Join(Dir(v), currentFile))
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, "no index yet: building one from the files"
+		return nil, noIndex
 	}
 	name := strings.TrimSpace(string(data))
 	if err != nil || !strings.HasPrefix(name, genPrefix) || strings.ContainsAny(name, `/\`) {
-		return nil, fmt.Sprintf("%s is damaged: rebuilding the index from the files", filepath.Join(Dir(v), currentFile))
+		return nil, fmt.Sprintf("%s is damaged", filepath.Join(Dir(v), currentFile))
 	}
 	g := &generation{name: name, dir: filepath.Join(Dir(v), name)}
 	g.man, err = readManifest(filepath.Join(g.dir, manifestFile))
 	if err != nil {
-		return nil, fmt.Sprintf("the index in %s is incomplete (%v): rebuilding it from the files", g.dir, err)
+		return nil, fmt.Sprintf("the index in %s is incomplete (%v)", g.dir, err)
 	}
 	if g.man.Schema != SchemaVersion {
-		return nil, fmt.Sprintf("the index was built with schema %d and this mem uses %d: rebuilding it", g.man.Schema, SchemaVersion)
+		return nil, fmt.Sprintf("the index was built with schema %d and this mem uses %d", g.man.Schema, SchemaVersion)
 	}
 	return g, ""
 }
@@ -108,10 +111,24 @@ func sweep(v *vault.Vault, keep string) {
 	}
 }
 
-// open opens a bleve index, turning a panic from a damaged file (bbolt
+// open opens g's bleve index and checks that it holds what g's manifest
+// says.
+func open(g *generation, readOnly bool) (bleve.Index, error) {
+	idx, err := openBleve(g.blevePath(), readOnly)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkSeq(idx, g); err != nil {
+		idx.Close()
+		return nil, err
+	}
+	return idx, nil
+}
+
+// openBleve opens a bleve index, turning a panic from a damaged file (bbolt
 // panics on some torn pages) into an error, since the index is a cache we
 // can always rebuild.
-func open(path string, readOnly bool) (idx bleve.Index, err error) {
+func openBleve(path string, readOnly bool) (idx bleve.Index, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			idx, err = nil, fmt.Errorf("%s: damaged index: %v", path, r)
@@ -129,6 +146,30 @@ func open(path string, readOnly bool) (idx bleve.Index, err error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return idx, nil
+}
+
+// seqKey is where a run's last batch records the manifest's Seq inside
+// the index, atomically with the documents it indexed.
+var seqKey = []byte("mem-seq")
+
+// stamp queues the run's sequence number in the last batch of the run.
+func stamp(b *bleve.Batch, seq int64) { b.SetInternal(seqKey, []byte(strconv.FormatInt(seq, 10))) }
+
+// checkSeq fails when idx is not the index g's manifest describes. The
+// index may be one run ahead (killed between its last batch and the
+// manifest): the next run redoes that work, which is harmless. Behind
+// means scorch fell back to an older snapshot after a torn write, and
+// the index silently lacks what the manifest says it holds.
+func checkSeq(idx bleve.Index, g *generation) error {
+	raw, err := idx.GetInternal(seqKey)
+	if err != nil {
+		return fmt.Errorf("%s: %w", g.blevePath(), err)
+	}
+	seq, err := strconv.ParseInt(string(raw), 10, 64)
+	if err != nil || seq != g.man.Seq && seq != g.man.Seq+1 {
+		return fmt.Errorf("%s: holds update %q but its manifest is at %d: it lost writes", g.blevePath(), raw, g.man.Seq)
+	}
+	return nil
 }
 
 // lockIndex takes the vault's index lock, held by every writer of

@@ -66,17 +66,18 @@ func Update(v *vault.Vault, opts Options) (Stats, error) {
 		return Stats{}, err
 	}
 	defer unlock()
-	st, err := update(v, opts)
+	st, err := update(v, opts, true)
 	st.Duration = time.Since(start)
 	return st, err
 }
 
-// update does Update's work; the caller holds the index lock.
-func update(v *vault.Vault, opts Options) (Stats, error) {
+// update does Update's work; the caller holds the index lock. With verify,
+// a run with nothing to do still opens the index read-only, so a damaged
+// index is found and rebuilt by rebuild-index rather than by a search.
+func update(v *vault.Vault, opts Options, verify bool) (Stats, error) {
 	g, reason := live(v)
 	if g == nil {
-		opts.notify("%s", reason)
-		return build(v, opts, reason)
+		return rebuild(v, opts, reason)
 	}
 	if opts.Full {
 		return build(v, opts, "")
@@ -96,6 +97,16 @@ func update(v *vault.Vault, opts Options) (Stats, error) {
 				return st, err
 			}
 		}
+		if verify {
+			idx, err := open(g, true)
+			if err != nil && !errors.Is(err, errBusy) {
+				return rebuild(v, opts, fmt.Sprintf("the index could not be opened (%v)", err))
+			}
+			if err == nil {
+				idx.Close()
+			}
+		}
+		sweep(v, g.name)
 		return st, nil
 	}
 	if d.Changed() > 1000 && float64(d.Changed()) > rebuildShare*float64(d.Files) {
@@ -103,7 +114,7 @@ func update(v *vault.Vault, opts Options) (Stats, error) {
 		st.Changed = d.Changed()
 		return st, err
 	}
-	idx, err := open(g.blevePath(), false)
+	idx, err := open(g, false)
 	if errors.Is(err, errBusy) {
 		reason := "the index is held open by another process"
 		opts.notify("%s: building a fresh one beside it", reason)
@@ -112,9 +123,7 @@ func update(v *vault.Vault, opts Options) (Stats, error) {
 		return st, err
 	}
 	if err != nil {
-		reason := fmt.Sprintf("the index could not be opened (%v)", err)
-		opts.notify("%s: rebuilding it from the files", reason)
-		return build(v, opts, reason)
+		return rebuild(v, opts, fmt.Sprintf("the index could not be opened (%v)", err))
 	}
 	st, err = apply(v, idx, g, d, opts)
 	if cerr := idx.Close(); err == nil {
@@ -124,9 +133,7 @@ func update(v *vault.Vault, opts Options) (Stats, error) {
 		// The manifest was not rewritten, so nothing claims the failed
 		// batch was indexed; still, a bleve error here means a damaged
 		// index, and a rebuild is the cure.
-		reason := fmt.Sprintf("updating the index failed (%v)", err)
-		opts.notify("%s: rebuilding it from the files", reason)
-		return build(v, opts, reason)
+		return rebuild(v, opts, fmt.Sprintf("updating the index failed (%v)", err))
 	}
 	sweep(v, g.name)
 	return st, nil
@@ -187,10 +194,11 @@ func apply(v *vault.Vault, idx bleve.Index, g *generation, d *diff, opts Options
 			opts.Progress(done, total)
 		}
 	}
-	if b.Size() > 0 {
-		if err := idx.Batch(b); err != nil {
-			return st, err
-		}
+	// The last batch: leftover deletes, and the run's sequence number.
+	man.Seq++
+	stamp(b, man.Seq)
+	if err := idx.Batch(b); err != nil {
+		return st, err
 	}
 	man.Scanned = d.Scanned
 	return st, vault.WriteFileAtomic(filepath.Join(g.dir, manifestFile), man.encode(), 0o644)
@@ -224,6 +232,16 @@ func addDoc(b *bleve.Batch, m *vault.Memory, st *Stats) (indexed bool, err error
 	return true, nil
 }
 
+// rebuild says once why the index is being rebuilt, then builds it.
+func rebuild(v *vault.Vault, opts Options, reason string) (Stats, error) {
+	if reason == noIndex {
+		opts.notify("%s: building one from the files", reason)
+	} else {
+		opts.notify("%s: rebuilding it from the files", reason)
+	}
+	return build(v, opts, reason)
+}
+
 // build indexes every file into a new generation and swaps it in. The live
 // index keeps answering searches until the swap; a crash before it leaves
 // the live index as it was and a leftover directory the next writer sweeps.
@@ -239,7 +257,7 @@ func build(v *vault.Vault, opts Options, reason string) (Stats, error) {
 		return st, err
 	}
 	g := newGeneration(v)
-	g.man = &manifest{Schema: SchemaVersion, Scanned: scanned, Files: make(map[string]entry, len(rels))}
+	g.man = &manifest{Schema: SchemaVersion, Seq: 1, Scanned: scanned, Files: make(map[string]entry, len(rels))}
 	idx, err := bleve.NewUsing(g.blevePath(), newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, nil)
 	if err != nil {
 		os.RemoveAll(g.dir)
@@ -250,9 +268,12 @@ func build(v *vault.Vault, opts Options, reason string) (Stats, error) {
 		os.RemoveAll(g.dir)
 		return st, err
 	}
-	for start := 0; start < len(rels); start += batchSize {
+	for start := 0; start == 0 || start < len(rels); start += batchSize {
 		chunk := rels[start:min(start+batchSize, len(rels))]
 		b := idx.NewBatch()
+		if start+batchSize >= len(rels) {
+			stamp(b, g.man.Seq)
+		}
 		for _, m := range v.LoadFiles(chunk, vault.LoadOptions{Raw: true}) {
 			e, ok := manifestEntry(m)
 			if !ok {

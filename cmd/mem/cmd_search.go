@@ -1,0 +1,129 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/index"
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+func init() {
+	register(&cli.Command{
+		Name:      "search",
+		Usage:     "full-text search of the vault; each hit cites path, id, type, provenance and valid_at",
+		ArgsUsage: "QUERY",
+		Description: "QUERY is bleve query-string syntax: words (stemmed English), \"phrases\", +must, -mustnot,\n" +
+			"field:value (type, provenance, project, source, tags, id, title, body), valid_at:>\"2026-01-01\",\n" +
+			"importance:>=7. Before answering, the index is refreshed from the files; with --no-refresh\n" +
+			"it answers as it is and says how many files changed since it was built.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "project", Usage: "only memories of this project id"},
+			&cli.StringFlag{Name: "type", Usage: "only this type: " + strings.Join(frontmatter.Types, ", ")},
+			&cli.StringFlag{Name: "provenance", Usage: "only this provenance: " + strings.Join(frontmatter.Provenances, ", ")},
+			&cli.StringFlag{Name: "since", Usage: "only claims with valid_at on or after DATE (YYYY-MM-DD or RFC 3339)"},
+			&cli.IntFlag{Name: "limit", Value: 10, Usage: "at most this many hits"},
+			&cli.BoolFlag{Name: "no-refresh", Usage: "answer from the index as it is; report how stale it is"},
+		},
+		Action: runSearch,
+	})
+}
+
+func runSearch(_ context.Context, cmd *cli.Command) error {
+	q, err := searchQuery(cmd)
+	if err != nil {
+		return err
+	}
+	v, err := openVault(cmd)
+	if err != nil {
+		return err
+	}
+	bar := newProgressBar(cmd.Root().ErrWriter)
+	q.Notify, q.Progress = notifier(cmd), bar.update
+	res, err := index.Search(v, q)
+	bar.clear()
+	var qe *index.QueryError
+	if errors.As(err, &qe) {
+		return usagef(err.Error())
+	}
+	if err != nil {
+		return err
+	}
+	if !res.Index.Fresh {
+		fix := "search again in a moment"
+		if q.NoRefresh {
+			fix = "drop --no-refresh, or run 'mem rebuild-index'"
+		}
+		q.Notify(fmt.Sprintf("the index is stale: %d file(s) changed since it was built and are not in this answer (%s)", res.Index.Changed, fix))
+	}
+	if cmd.Bool("json") {
+		return writeJSON(cmd.Root().Writer, res)
+	}
+	printHits(cmd, res)
+	return nil
+}
+
+// searchQuery checks the flags and fills an index.Query.
+func searchQuery(cmd *cli.Command) (index.Query, error) {
+	q := index.Query{
+		Text: strings.Join(cmd.Args().Slice(), " "), Project: cmd.String("project"),
+		Type: cmd.String("type"), Provenance: cmd.String("provenance"),
+		Limit: int(cmd.Int("limit")), NoRefresh: cmd.Bool("no-refresh"),
+	}
+	switch {
+	case strings.TrimSpace(q.Text) == "":
+		return q, usagef("search needs QUERY: mem search 'deploy pipeline'")
+	case q.Limit < 1:
+		return q, usagef("--limit must be at least 1")
+	case q.Type != "" && !slices.Contains(frontmatter.Types, q.Type):
+		return q, usagef(fmt.Sprintf("--type %q: want one of %s", q.Type, strings.Join(frontmatter.Types, ", ")))
+	case q.Provenance != "" && !slices.Contains(frontmatter.Provenances, q.Provenance):
+		return q, usagef(fmt.Sprintf("--provenance %q: want one of %s", q.Provenance, strings.Join(frontmatter.Provenances, ", ")))
+	case q.Project != "" && !vault.ProjectIDPattern.MatchString(q.Project):
+		return q, usagef(fmt.Sprintf("--project %q: a project id looks like proj_name", q.Project))
+	}
+	if s := cmd.String("since"); s != "" {
+		t, err := parseTimeFlag(s)
+		if err != nil {
+			return q, usagef("--since: " + err.Error())
+		}
+		q.Since = t
+	}
+	return q, nil
+}
+
+// printHits prints each hit as a citation line and its snippet:
+//
+//	memory/db-1a2b3c.md  fact, stated, 2026-01-02  (id: memory/db-1a2b3c)
+//	    The database is **Postgres** 16
+func printHits(cmd *cli.Command, res index.Result) {
+	out := cmd.Root().Writer
+	if len(res.Hits) == 0 {
+		if !cmd.Bool("quiet") {
+			fmt.Fprintf(cmd.Root().ErrWriter, "mem: no matches for %q\n", res.Query)
+		}
+		return
+	}
+	for _, h := range res.Hits {
+		validAt := h.ValidAt
+		if validAt == "" {
+			validAt = "undated"
+		}
+		var tags []string
+		for _, s := range []string{h.Type, h.Provenance, validAt} {
+			if s != "" {
+				tags = append(tags, s)
+			}
+		}
+		fmt.Fprintf(out, "%s  %s  (id: %s)\n", h.Path, strings.Join(tags, ", "), h.ID)
+		if h.Snippet != "" {
+			fmt.Fprintf(out, "    %s\n", h.Snippet)
+		}
+	}
+}
