@@ -32,7 +32,7 @@ type manifest struct {
 	// Seq numbers the runs that wrote the index. The last batch of each run
 	// stores it inside the index too (seqKey), so an index that a torn write
 	// rolled back to an older snapshot is told apart from a current one.
-	Seq     int64
+	Seq int64
 	// Scanned is when the scan that produced the manifest began; a file
 	// modified within racyWindow of it may have changed again without its
 	// mtime moving (coarse clocks), so its content hash is checked.
