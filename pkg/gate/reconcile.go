@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/vault"
@@ -37,7 +38,8 @@ func compareValidAt(a, b frontmatter.Time) int {
 	case b.IsZero():
 		return 1
 	case a.DateOnly || b.DateOnly:
-		return strings.Compare(a.UTC().Format("2006-01-02"), b.UTC().Format("2006-01-02"))
+		// Truncate counts from the zero time, a UTC midnight: UTC days.
+		return a.Truncate(24 * time.Hour).Compare(b.Truncate(24 * time.Hour))
 	}
 	return a.Compare(b.Time)
 }
@@ -161,10 +163,11 @@ func claimName(p string) string {
 // A memory listed in another's supersedes loses to it when CheckSupersedes
 // allows it; a refused supersedes only says the two claim one subject, and
 // Compare picks the winner (so a stated claim that wrongly supersedes a
-// newer inferred one still wins on provenance). Memories sharing a non-empty `key` (trimmed, case-folded) within
-// one project, or among global memories, are claims about one subject: the
-// best by Compare wins, ties go to the smaller id. The result depends only
-// on the set of memories, never on their order.
+// newer inferred one still wins on provenance). Memories sharing a
+// non-empty `key` (trimmed, case-folded) within one project, or among
+// global memories, are claims about one subject: the best by Compare wins,
+// ties go to the smaller id. The result depends only on the set of
+// memories, never on their order.
 func Reconcile(mems []*vault.Memory) Resolution {
 	res := Resolution{Lost: map[string]string{}}
 	ok := make([]*vault.Memory, 0, len(mems))
@@ -223,9 +226,10 @@ func reconcileSupersedes(mems []*vault.Memory, byID map[string]*vault.Memory, re
 				continue
 			}
 			// Accepted supersessions only ever go from a claim to one no
-			// stronger and no newer, so a cycle means every claim on it ties;
-			// the first edge in id order stands, the closing one is dropped.
-			if reaches(edges, id, m.ID) {
+			// stronger and no newer, so only a tie can close a cycle (and
+			// only ties pay for the walk); the first edge in id order
+			// stands, the closing one is dropped.
+			if Compare(m.Meta(), old.Meta()) == 0 && reaches(edges, id, m.ID) {
 				continue
 			}
 			edges[m.ID] = append(edges[m.ID], id)
