@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/urfave/cli/v3"
 
 	"github.com/mem-md/mem/examples"
+	"github.com/mem-md/mem/pkg/lint"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -20,6 +22,7 @@ func init() {
 		ArgsUsage: "[DIR]",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "example", Usage: "fill the vault with a small realistic example vault"},
+			&cli.BoolFlag{Name: "hooks", Usage: "write a git pre-commit hook that runs 'mem lint --staged'"},
 		},
 		Action: runInit,
 	})
@@ -51,6 +54,15 @@ func runInit(_ context.Context, cmd *cli.Command) error {
 		created = append(created, ".git/")
 	}
 	abs, _ := filepath.Abs(dir)
+	if cmd.Bool("hooks") {
+		hook, err := installHook(abs)
+		if err != nil {
+			return err
+		}
+		if hook != "" {
+			created = append(created, hook)
+		}
+	}
 	if cmd.Bool("json") {
 		return writeJSON(cmd.Root().Writer, map[string]any{"vault": abs, "created": nonNil(created)})
 	}
@@ -69,4 +81,38 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
+}
+
+// installHook writes the plain pre-commit hook into the repository that holds
+// vaultDir, unless a pre-commit hook is already there (it is never replaced).
+// When the vault is a sub-folder of the repository the hook points
+// MEM_VAULT at it, since git runs hooks from the repository's top.
+func installHook(vaultDir string) (string, error) {
+	top := vaultDir
+	for {
+		if fi, err := os.Stat(filepath.Join(top, ".git")); err == nil && fi.IsDir() {
+			break
+		}
+		parent := filepath.Dir(top)
+		if parent == top {
+			return "", fmt.Errorf("%s: not inside a git repository with a .git folder; run git init first", vaultDir)
+		}
+		top = parent
+	}
+	path := filepath.Join(top, ".git", "hooks", "pre-commit")
+	if _, err := os.Lstat(path); err == nil {
+		fmt.Fprintf(os.Stderr, "mem: %s exists; left as it is (add 'mem lint --staged' to it by hand)\n", path)
+		return "", nil
+	}
+	script := lint.PreCommitHook
+	if rel, err := filepath.Rel(top, vaultDir); err == nil && rel != "." {
+		script = strings.Replace(script, "\n", fmt.Sprintf("\nexport MEM_VAULT=\"$(git rev-parse --show-toplevel)/%s\"\n", filepath.ToSlash(rel)), 1)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return "", err
+	}
+	if err := vault.WriteFileAtomic(path, []byte(script), 0o755); err != nil {
+		return "", err
+	}
+	return ".git/hooks/pre-commit", nil
 }
