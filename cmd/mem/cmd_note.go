@@ -57,17 +57,26 @@ func runNote(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	projects, t := v.Projects(mems), now()
-	noteDoc, err := v.BuildDocument(note, projects, t)
+	t := now()
+	noteDoc, err := v.BuildDocument(note, v.Projects(mems), t)
 	if err != nil {
 		return usagef(err.Error())
+	}
+	// Check the pointer before writing anything, so a refused pointer never
+	// leaves an orphan note. The note's id is not known yet; a placeholder of
+	// the same length stands in for its random suffix.
+	pointer.Text = pointerText(title, "notes/"+vault.Slug(title, 48)+"-000000")
+	pointerDoc, err := prepareMemory(v, mems, pointer, t)
+	if err != nil {
+		return err
 	}
 	noteMem, err := v.Create("notes", title, noteDoc, t)
 	if err != nil {
 		return err
 	}
-	pointer.Text = fmt.Sprintf("%s: see [[%s]]", title, noteMem.ID)
-	pointerMem, err := remember(v, pointer)
+	pointer.Text = pointerText(title, noteMem.ID)
+	pointerDoc.Body = pointer.Text + "\n"
+	pointerMem, err := v.Create(memoryDir(pointer), pointer.Text, pointerDoc, t)
 	if err != nil {
 		return fmt.Errorf("note written to %s, but its pointer memory was not: %w", noteMem.Rel, err)
 	}
@@ -78,4 +87,9 @@ func runNote(_ context.Context, cmd *cli.Command) error {
 	fmt.Fprintln(cmd.Root().Writer, noteMem.ID)
 	fmt.Fprintln(cmd.Root().Writer, pointerMem.ID)
 	return nil
+}
+
+// pointerText is the one-line memory that points at a note with a wikilink.
+func pointerText(title, noteID string) string {
+	return fmt.Sprintf("%s: see [[%s]]", title, noteID)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v3"
 
@@ -105,6 +106,16 @@ func remember(v *vault.Vault, n vault.NewMemory) (*vault.Memory, error) {
 		return nil, err
 	}
 	t := now()
+	doc, err := prepareMemory(v, mems, n, t)
+	if err != nil {
+		return nil, err
+	}
+	return v.Create(memoryDir(n), n.Text, doc, t)
+}
+
+// prepareMemory builds and checks the document for n (boundary, secrets,
+// enums, project, supersession) without writing anything.
+func prepareMemory(v *vault.Vault, mems []*vault.Memory, n vault.NewMemory, t time.Time) (*frontmatter.Document, error) {
 	doc, err := v.BuildDocument(n, v.Projects(mems), t)
 	var tooLong vault.ErrTooLong
 	var secret vault.ErrSecret
@@ -117,11 +128,14 @@ func remember(v *vault.Vault, n vault.NewMemory) (*vault.Memory, error) {
 	if err := checkSupersedes(mems, &doc.Meta); err != nil {
 		return nil, err
 	}
-	dir := n.Dir
-	if dir == "" {
-		dir = "memory"
+	return doc, nil
+}
+
+func memoryDir(n vault.NewMemory) string {
+	if n.Dir == "" {
+		return "memory"
 	}
-	return v.Create(dir, n.Text, doc, t)
+	return n.Dir
 }
 
 // checkSupersedes refuses (exit 1) a --supersedes that names no memory, or
