@@ -66,32 +66,31 @@ func New(opts Options) *mcp.Server {
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}
 	additive := &mcp.ToolAnnotations{DestructiveHint: new(false), OpenWorldHint: new(false)}
 
-	mcp.AddTool(srv, &mcp.Tool{Name: "recall", Title: "Recall the memory view", Annotations: readOnly,
+	addTool(srv, &mcp.Tool{Name: "recall", Title: "Recall the memory view", Annotations: readOnly,
 		Description: "The rendered memory view (what `mem render` prints) for a working directory or project: " +
-			"pinned memories, the project's memories, then durable global ones, inside a byte budget."}, s.recall)
-	mcp.AddTool(srv, &mcp.Tool{Name: "search", Title: "Search memories and notes", Annotations: readOnly,
-		InputSchema: withEnums[SearchInput](map[string][]string{"type": allTypes, "provenance": provenances}),
+			"pinned memories, the project's memories, then durable global ones, inside a byte budget."}, nil, s.recall)
+	addTool(srv, &mcp.Tool{Name: "search", Title: "Search memories and notes", Annotations: readOnly,
 		Description: "Full-text search (bleve query-string syntax, as `mem search`). Each hit cites path, id, type, " +
-			"provenance, valid_at and a snippet with matches in **bold**. The index is refreshed from the files first."}, s.search)
-	mcp.AddTool(srv, &mcp.Tool{Name: "get", Title: "Read one memory or note", Annotations: readOnly,
+			"provenance, valid_at and a snippet with matches in **bold**. The index is refreshed from the files first."},
+		map[string][]string{"type": allTypes, "provenance": provenances}, s.search)
+	addTool(srv, &mcp.Tool{Name: "get", Title: "Read one memory or note", Annotations: readOnly,
 		Description: "One file of the vault by id or by path relative to the vault, with its full content and " +
-			"content hash (pass the hash as expected_hash to a write that edits the file)."}, s.get)
-	mcp.AddTool(srv, &mcp.Tool{Name: "audit", Title: "Vault health summary", Annotations: readOnly,
+			"content hash (pass the hash as expected_hash to a write that edits the file)."}, nil, s.get)
+	addTool(srv, &mcp.Tool{Name: "audit", Title: "Vault health summary", Annotations: readOnly,
 		Description: "Counts a person should watch: broken files, valid_at coverage by source, stale, retired, " +
-			"superseded and conflicting claims, project values that name no project note."}, s.audit)
-	mcp.AddTool(srv, &mcp.Tool{Name: "remember", Title: "Remember one claim", Annotations: additive,
-		InputSchema: withEnums[RememberInput](map[string][]string{"type": claimTypes, "provenance": provenances}),
+			"superseded and conflicting claims, project values that name no project note."}, nil, s.audit)
+	claimEnums := map[string][]string{"type": claimTypes, "provenance": provenances}
+	addTool(srv, &mcp.Tool{Name: "remember", Title: "Remember one claim", Annotations: additive,
 		Description: "Write one memory: at most 2 lines and 280 characters (longer text belongs in `note`). " +
-			"Refused when the text holds a secret. Returns the new id, path and content hash."}, s.remember)
-	mcp.AddTool(srv, &mcp.Tool{Name: "note", Title: "Write a long-form note", Annotations: additive,
-		InputSchema: withEnums[NoteInput](map[string][]string{"type": claimTypes, "provenance": provenances}),
+			"Refused when the text holds a secret. Returns the new id, path and content hash."}, claimEnums, s.remember)
+	addTool(srv, &mcp.Tool{Name: "note", Title: "Write a long-form note", Annotations: additive,
 		Description: "Write a long-form note under notes/ plus a one-line pointer memory linking to it " +
-			"(the pointer carries the claim fields). Refused when the text holds a secret."}, s.note)
-	mcp.AddTool(srv, &mcp.Tool{Name: "signal", Title: "Add evidence to an inferred lesson",
+			"(the pointer carries the claim fields). Refused when the text holds a secret."}, claimEnums, s.note)
+	addTool(srv, &mcp.Tool{Name: "signal", Title: "Add evidence to an inferred lesson",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: new(false), IdempotentHint: true, OpenWorldHint: new(false)},
 		Description: "Record one piece of evidence from a session for an inferred lesson or rule (the promotion gate). " +
 			"expected_hash is the hash `get` returned: the write is refused if the file changed since. " +
-			"The same evidence from the same session is recorded once."}, s.signal)
+			"The same evidence from the same session is recorded once."}, nil, s.signal)
 	return srv
 }
 
@@ -100,10 +99,10 @@ func Run(ctx context.Context, opts Options, t mcp.Transport) error {
 	return New(opts).Run(ctx, t)
 }
 
-// withEnums infers T's input schema and restricts the named string
-// properties to the given values, so a client shows the choices and the
-// SDK rejects anything else before a handler runs.
-func withEnums[T any](enums map[string][]string) *jsonschema.Schema {
+// schemaFor infers T's JSON schema, restricts the named string properties
+// to the given values (so a client shows the choices and the SDK rejects
+// anything else before a handler runs), and makes it portable.
+func schemaFor[T any](enums map[string][]string) *jsonschema.Schema {
 	s, err := jsonschema.For[T](nil)
 	if err != nil {
 		panic(fmt.Sprintf("mcpserver: schema of %T: %v", *new(T), err)) // a programming error, caught by every test
@@ -117,7 +116,31 @@ func withEnums[T any](enums map[string][]string) *jsonschema.Schema {
 			p.Enum = append(p.Enum, v)
 		}
 	}
+	portable(s)
 	return s
+}
+
+// portable replaces the inferred type ["null", "array"] of a Go slice with
+// "array": a harness that maps tool schemas onto a one-type dialect (the
+// OpenAPI subset of Gemini function declarations) rejects type lists. It
+// is sound because every slice field is omitempty, so null is never sent.
+func portable(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if len(s.Types) == 2 && s.Types[0] == "null" {
+		s.Type, s.Types = s.Types[1], nil
+	}
+	portable(s.Items)
+	for _, p := range s.Properties {
+		portable(p)
+	}
+}
+
+// addTool registers a tool with portable input and output schemas.
+func addTool[In, Out any](srv *mcp.Server, t *mcp.Tool, enums map[string][]string, h mcp.ToolHandlerFor[In, Out]) {
+	t.InputSchema, t.OutputSchema = schemaFor[In](enums), schemaFor[Out](nil)
+	mcp.AddTool(srv, t, h)
 }
 
 // cwd is the directory a call resolves its project from.

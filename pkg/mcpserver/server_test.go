@@ -111,6 +111,12 @@ func TestToolsList(t *testing.T) {
 		t.Fatalf("tools = %v, want %v", names, want)
 	}
 	for _, tool := range res.Tools {
+		// Type lists like ["null","array"] break one-type schema dialects.
+		for _, schema := range []any{tool.InputSchema, tool.OutputSchema} {
+			if data, _ := json.Marshal(schema); strings.Contains(string(data), `"null"`) || !strings.Contains(string(data), `"type":"object"`) {
+				t.Errorf("%s: schema is not portable: %s", tool.Name, data)
+			}
+		}
 		if tool.Name == "remember" {
 			schema, _ := json.Marshal(tool.InputSchema)
 			for _, s := range []string{`"required":["text","provenance"]`, `"enum":["stated","observed","inferred"]`} {
