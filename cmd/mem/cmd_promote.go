@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/urfave/cli/v3"
 
@@ -77,32 +76,23 @@ func loadMemory(v *vault.Vault, ref string) (*vault.Memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	return lookupMemory(mems, ref)
+	return lookupMemory(v, mems, ref)
 }
 
-// lookupMemory finds the memory ref names: its id, or its path relative to
-// the vault (with or without .md), as people copy either from Obsidian.
-// No match is a failed check (exit 1); a match that does not parse, or an
-// id two files share, cannot be acted on until fixed (exit 2).
-func lookupMemory(mems []*vault.Memory, ref string) (*vault.Memory, error) {
-	ref = strings.TrimSpace(ref)
-	var found []*vault.Memory
-	for _, m := range mems {
-		if m.ID == ref || m.Rel == ref || m.Rel == ref+".md" {
-			found = append(found, m)
-		}
+// lookupMemory finds the memory ref names (vault.FindMemory: an id or a
+// path, as people copy either from Obsidian). No match is a failed check
+// (exit 1); a match that does not parse, or an id two files share, cannot
+// be acted on until fixed (exit 2).
+func lookupMemory(v *vault.Vault, mems []*vault.Memory, ref string) (*vault.Memory, error) {
+	m, err := v.FindMemory(mems, ref)
+	if errors.Is(err, vault.ErrNotFound) {
+		return nil, checkFailed(err.Error())
 	}
-	switch {
-	case len(found) == 0:
-		return nil, checkFailed(fmt.Sprintf("no memory has id %q: find it with 'mem search' or give its path relative to the vault", ref))
-	case len(found) > 1:
-		var paths []string
-		for _, m := range found {
-			paths = append(paths, m.Rel)
-		}
-		return nil, fmt.Errorf("%q names %d files (%s): give each a unique id", ref, len(found), strings.Join(paths, ", "))
-	case !found[0].OK():
-		return nil, fmt.Errorf("%s:%v (fix the file first; 'mem lint %s' shows the problem)", found[0].Rel, found[0].Err, found[0].Rel)
+	if err != nil {
+		return nil, err
 	}
-	return found[0], nil
+	if !m.OK() {
+		return nil, fmt.Errorf("%s:%v (fix the file first; 'mem lint %s' shows the problem)", m.Rel, m.Err, m.Rel)
+	}
+	return m, nil
 }

@@ -125,7 +125,7 @@ func prepareMemory(v *vault.Vault, mems []*vault.Memory, n vault.NewMemory, t ti
 	if err != nil {
 		return nil, usagef(err.Error())
 	}
-	if err := checkSupersedes(mems, &doc.Meta); err != nil {
+	if err := checkSupersedes(v, mems, &doc.Meta); err != nil {
 		return nil, err
 	}
 	return doc, nil
@@ -142,10 +142,10 @@ func memoryDir(n vault.NewMemory) string {
 // that the reconciler would refuse (a weaker claim replacing a stronger
 // one, a newer write of an older fact); gate.Supersede also stores ids
 // and carries the targets' key over (docs/gate.md).
-func checkSupersedes(mems []*vault.Memory, meta *frontmatter.Meta) error {
+func checkSupersedes(v *vault.Vault, mems []*vault.Memory, meta *frontmatter.Meta) error {
 	olds := make([]*vault.Memory, len(meta.Supersedes))
 	for i, ref := range meta.Supersedes {
-		old, err := lookupMemory(mems, ref)
+		old, err := lookupMemory(v, mems, ref)
 		if err != nil {
 			return fmt.Errorf("--supersedes: %w", err)
 		}

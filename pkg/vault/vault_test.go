@@ -372,3 +372,25 @@ func TestParseTTL(t *testing.T) {
 		}
 	}
 }
+
+func TestFindMemory(t *testing.T) {
+	v := newVault(t, map[string]string{
+		"memory/a.md": "---\nid: shared\ntype: fact\n---\nA\n",
+		"memory/b.md": "---\nid: shared\ntype: fact\n---\nB\n",
+		"memory/c.md": fact,
+	})
+	mems := mustLoad(t, v)
+	for _, ref := range []string{"memory/c", "memory/c.md", filepath.Join(v.Root, "memory/c.md"), " memory/c "} {
+		if m, err := v.FindMemory(mems, ref); err != nil || m.Rel != "memory/c.md" {
+			t.Errorf("FindMemory(%q) = %v, %v", ref, m, err)
+		}
+	}
+	if _, err := v.FindMemory(mems, "shared"); err == nil || !strings.Contains(err.Error(), "memory/a.md, memory/b.md") {
+		t.Errorf("ambiguous id: %v", err)
+	}
+	for _, ref := range []string{"", "nope", "../memory/c", filepath.Join(t.TempDir(), "x.md")} {
+		if _, err := v.FindMemory(mems, ref); !errors.Is(err, ErrNotFound) {
+			t.Errorf("FindMemory(%q) = %v, want ErrNotFound", ref, err)
+		}
+	}
+}
