@@ -103,7 +103,7 @@ func (v *Vault) cacheCount() int {
 		return 0
 	}
 	defer f.Close()
-	head := make([]byte, 512)
+	head := make([]byte, 4096) // magic, binary stamp and count
 	n, _ := io.ReadFull(f, head)
 	d := &decoder{s: string(head[:n])}
 	if d.header() != binaryStamp() {

@@ -42,6 +42,7 @@ type Result struct {
 	Skipped string  // why it did not run (not built yet, tool not installed)
 	Failed  string  // first line of the error when a run failed
 	Target  *Target
+	Runs    int // timed runs asked for (Times may hold fewer, see slowRun)
 }
 
 // Target is the goal of a workload at 50,000 notes (issue 12).
@@ -242,7 +243,7 @@ func (r *runner) available(sub string) bool {
 }
 
 func (r *runner) measure(ctx context.Context, s step) Result {
-	res := Result{Name: s.name, Ref: s.ref, Target: s.target}
+	res := Result{Name: s.name, Ref: s.ref, Target: s.target, Runs: r.cfg.Runs}
 	if s.mem != "" && !r.available(s.mem) {
 		res.Skipped = "not built yet"
 		return res
@@ -257,7 +258,8 @@ func (r *runner) measure(ctx context.Context, s step) Result {
 	if okCodes == nil {
 		okCodes = []int{0}
 	}
-	for round := range r.cfg.Runs + 1 { // round 0 is the warm-up
+	runs := r.cfg.Runs
+	for round := 0; round <= runs; round++ { // round 0 is the warm-up
 		if s.setup != nil {
 			if err := s.setup(round); err != nil {
 				res.Failed = "setup: " + err.Error()
@@ -272,10 +274,15 @@ func (r *runner) measure(ctx context.Context, s step) Result {
 		if round > 0 {
 			res.Times = append(res.Times, wall)
 			res.RSS = append(res.RSS, rss)
+		} else if wall > slowRun {
+			runs = 1 // the machine is shared: one timed run of a slow workload
 		}
 	}
 	return res
 }
+
+// slowRun: a workload whose warm-up takes longer is timed once only.
+const slowRun = time.Minute
 
 // timeBin reports peak RSS. Go starts children with vfork, so the kernel's
 // rusage of a child counts the parent's own resident set (this process

@@ -41,13 +41,13 @@ func TestMarkdownRatioAndVerdict(t *testing.T) {
 	sr := SizeResult{N: 1000, Files: 1000, Runs: 3, Results: []Result{
 		{Name: "floor", Times: []time.Duration{100e6, 100e6, 100e6}, RSS: []int64{1024, 1024, 1024}},
 		{Name: "render", Ref: "floor", Target: &Target{Ratio: 0.25}, Times: []time.Duration{20e6, 30e6, 40e6}, RSS: []int64{2048, 4096, 2048}},
-		{Name: "lint", Ref: "floor", Target: &Target{Ratio: 0.25}, Times: []time.Duration{20e6}, RSS: []int64{1024}},
+		{Name: "lint", Ref: "floor", Target: &Target{Ratio: 0.25}, Runs: 3, Times: []time.Duration{20e6}, RSS: []int64{1024}},
 		{Name: "audit", Ref: "floor", Target: &Target{Ratio: 2}, Skipped: "not built yet"},
 	}}
 	md := Markdown(sr, "test machine", "scripts/bench", time.Unix(0, 0))
 	for _, want := range []string{
-		"| render | 30 ms | 20 ms | 40 ms | 4 MiB | floor | 0.30× | ≤ 0.25× | **no** |",
-		"| lint | 20 ms | 20 ms | 20 ms | 1 MiB | floor | 0.20× | ≤ 0.25× | yes |",
+		"| render | 30 ms | 20 ms | 40 ms | 4 MiB | floor | 0.30× | 0.20× | ≤ 0.25× | **no** |",
+		"| lint | 20 ms (1 run) | 20 ms | 20 ms | 1 MiB | floor | 0.20× | 0.20× | ≤ 0.25× | yes |",
 		"| audit | not built yet |",
 		"| floor | 100 ms | 100 ms | 100 ms | 1 MiB |",
 	} {
