@@ -73,13 +73,23 @@ type LintConfig struct {
 }
 
 // AuditConfig holds the thresholds past which `mem audit` exits 1.
+// Pointers, so that an explicit 0 (zero tolerance) differs from an absent
+// key (pkg/audit's default); a negative value turns the check off.
+// docs/audit.md lists the defaults and why.
 type AuditConfig struct {
-	MaxMissingValidAtShare float64 `yaml:"max_missing_valid_at_share,omitempty"`
-	MaxImportClusterShare  float64 `yaml:"max_import_cluster_share,omitempty"`
-	MaxOrphanProjects      int     `yaml:"max_orphan_projects,omitempty"`
-	MaxStale               int     `yaml:"max_stale,omitempty"`
-	MaxCommitAgeHours      float64 `yaml:"max_commit_age_hours,omitempty"`
-	MaxBackupAgeHours      float64 `yaml:"max_backup_age_hours,omitempty"`
+	MaxMissingValidAtShare *float64 `yaml:"max_missing_valid_at_share,omitempty"`
+	MaxImportClusterShare  *float64 `yaml:"max_import_cluster_share,omitempty"`
+	// MinImportCluster is the fewest imported memories on one day that can
+	// count as a collapse, so a small import on one afternoon does not.
+	MinImportCluster  *int     `yaml:"min_import_cluster,omitempty"`
+	MaxOrphanProjects *int     `yaml:"max_orphan_projects,omitempty"`
+	MaxStale          *int     `yaml:"max_stale,omitempty"`
+	MaxConflicts      *int     `yaml:"max_conflicts,omitempty"`
+	MaxDuplicates     *int     `yaml:"max_duplicates,omitempty"`
+	MaxFossils        *int     `yaml:"max_fossils,omitempty"`
+	MaxIndexChanged   *int     `yaml:"max_index_changed,omitempty"`
+	MaxCommitAgeHours *float64 `yaml:"max_commit_age_hours,omitempty"`
+	MaxBackupAgeHours *float64 `yaml:"max_backup_age_hours,omitempty"`
 }
 
 // Defaults used where mem.yaml is silent.

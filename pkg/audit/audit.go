@@ -1,0 +1,483 @@
+// Package audit measures whether a vault is healthy the way its failures
+// were found: by counting (spec §7). It reads the state other packages own
+// and never re-implements their rules: conflicts come from gate.Reconcile,
+// rendered views from render.Render, index freshness from index.Freshness,
+// commit, growth and backup from pkg/history.
+//
+// Counts are over memories: every file that parses except project notes
+// and OKF's reserved index.md/log.md. Lists are ordered worst first.
+// docs/audit.md gives every definition and threshold with its reason.
+package audit
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"path"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/gate"
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// Options tunes a run.
+type Options struct {
+	// Now is "today": staleness, ages and the 30-day growth window.
+	Now time.Time
+	// Views are the rendered views to check (mem.yaml render.outputs, with
+	// paths resolved by the caller; see ViewsFromConfig). Nil checks none.
+	Views []View
+}
+
+// Report is the audit's answer, in the JSON shape `mem audit --json` prints.
+type Report struct {
+	Now time.Time `json:"now"`
+	// Healthy is false when any finding crossed its threshold.
+	Healthy  bool      `json:"healthy"`
+	Findings []Finding `json:"findings"`
+	Files    int       `json:"files"`
+	Memories int       `json:"memories"`
+	// Broken files do not parse: no view uses them and they are not
+	// counted as memories ('mem lint' explains each).
+	Broken         []string    `json:"broken"`
+	ValidAt        Coverage    `json:"valid_at"`
+	ImportClusters []Cluster   `json:"import_clusters"`
+	ProjectShare   float64     `json:"project_share"` // share of memories carrying a project
+	OrphanProjects []Orphan    `json:"orphan_projects"`
+	Stale          []Stale     `json:"stale"`
+	NoExpiry       []NoExpiry  `json:"no_expiry"`
+	Conflicts      []Conflict  `json:"conflicts"`
+	Duplicates     []Duplicate `json:"duplicates"`
+	Views          []ViewState `json:"views"`
+	Growth         []Growth    `json:"growth"`
+	Index          Index       `json:"index"`
+	Commit         Commit      `json:"commit"`
+	Backup         Backup      `json:"backup"`
+}
+
+// Finding is one check past its threshold (mem.yaml audit:).
+type Finding struct {
+	Check string `json:"check"` // the mem.yaml key that was crossed
+	// Value is what was measured; null when there is nothing to measure
+	// (never committed, never backed up).
+	Value   *float64 `json:"value"`
+	Limit   float64  `json:"limit"`   // the threshold
+	Message string   `json:"message"` // what it means and what to do
+}
+
+// Coverage is valid_at coverage: the ranking column a hollow write path
+// leaves empty without any error.
+type Coverage struct {
+	Total    int                    `json:"total"`
+	Missing  int                    `json:"missing"`
+	BySource map[string]*SourceSums `json:"by_source"`
+}
+
+// SourceSums is the coverage of one source (native, import:<tool>, ...).
+type SourceSums struct {
+	Total   int `json:"total"`
+	Missing int `json:"missing"`
+}
+
+// Cluster is one day holding many imported memories of one source: the
+// day their valid_at (or, lacking one, generated.at) falls on.
+type Cluster struct {
+	Source string  `json:"source"`
+	Day    string  `json:"day"`
+	Count  int     `json:"count"`
+	Share  float64 `json:"share"` // of that source's imported memories
+}
+
+// Orphan is a project value that names no project note or is not shaped
+// like a project id, with the memories carrying it.
+type Orphan struct {
+	Project string   `json:"project"`
+	Count   int      `json:"count"`
+	Paths   []string `json:"paths"`
+}
+
+// Stale is a claim in force past its stale_after.
+type Stale struct {
+	ID         string `json:"id"`
+	Path       string `json:"path"`
+	StaleAfter string `json:"stale_after"`
+}
+
+// NoExpiry is a claim about current state that can never go stale: an
+// observed fact (a tool's reading of the world) with no stale_after.
+type NoExpiry struct {
+	ID      string `json:"id"`
+	Path    string `json:"path"`
+	ValidAt string `json:"valid_at"` // empty when undated
+}
+
+// Ref names one memory.
+type Ref struct {
+	ID   string `json:"id"`
+	Path string `json:"path"`
+}
+
+// Conflict is one disagreement the reconciler settled.
+type Conflict struct {
+	Subject string `json:"subject"`
+	Reason  string `json:"reason"` // a gate.Reason* value
+	Winner  Ref    `json:"winner"`
+	Losers  []Ref  `json:"losers"`
+	Detail  string `json:"detail"`
+}
+
+// Duplicate is one text stored in more than one file.
+type Duplicate struct {
+	Text  string   `json:"text"` // normalised: case-folded, spaces collapsed
+	Paths []string `json:"paths"`
+}
+
+// Defaults of the thresholds where mem.yaml is silent (docs/audit.md says why).
+const (
+	DefaultMaxMissingValidAtShare = 0.05
+	DefaultMaxImportClusterShare  = 0.5
+	DefaultMinImportCluster       = 10
+	DefaultMaxOrphanProjects      = 0
+	DefaultMaxStale               = 0
+	DefaultMaxConflicts           = 0
+	DefaultMaxDuplicates          = 0
+	DefaultMaxFossils             = 0
+	DefaultMaxIndexChanged        = -1 // off: a search refreshes the index itself
+	DefaultMaxCommitAgeHours      = 168
+	DefaultMaxBackupAgeHours      = 168
+)
+
+// limits are the thresholds in force: mem.yaml's, else the defaults.
+// A negative limit turns its check off.
+type limits struct {
+	missingShare, clusterShare, commitHours, backupHours       float64
+	minCluster, orphans, stale, conflicts, duplicates, fossils int
+	indexChanged                                               int
+}
+
+func or[T int | float64](p *T, def T) T {
+	if p == nil {
+		return def
+	}
+	return *p
+}
+
+func limitsOf(c vault.AuditConfig) limits {
+	return limits{
+		missingShare: or(c.MaxMissingValidAtShare, DefaultMaxMissingValidAtShare),
+		clusterShare: or(c.MaxImportClusterShare, DefaultMaxImportClusterShare),
+		minCluster:   or(c.MinImportCluster, DefaultMinImportCluster),
+		orphans:      or(c.MaxOrphanProjects, DefaultMaxOrphanProjects),
+		stale:        or(c.MaxStale, DefaultMaxStale),
+		conflicts:    or(c.MaxConflicts, DefaultMaxConflicts),
+		duplicates:   or(c.MaxDuplicates, DefaultMaxDuplicates),
+		fossils:      or(c.MaxFossils, DefaultMaxFossils),
+		indexChanged: or(c.MaxIndexChanged, DefaultMaxIndexChanged),
+		commitHours:  or(c.MaxCommitAgeHours, DefaultMaxCommitAgeHours),
+		backupHours:  or(c.MaxBackupAgeHours, DefaultMaxBackupAgeHours),
+	}
+}
+
+// Run audits the vault: one load, one reconciliation, one render per view,
+// one stat walk for the index and one opening of the git repository.
+func Run(v *vault.Vault, opts Options) (*Report, error) {
+	mems, err := v.Load(vault.LoadOptions{})
+	if err != nil {
+		return nil, err
+	}
+	projects := v.Projects(mems)
+	r := measure(mems, projects, opts.Now)
+	r.checkViews(v, mems, projects, opts.Views, opts.Now)
+	r.checkState(v, opts.Now)
+	r.judge(limitsOf(v.Config.Audit))
+	return r, nil
+}
+
+// measure counts over the loaded files alone (everything but views,
+// index, git and backup), at now.
+func measure(mems []*vault.Memory, projects []vault.Project, now time.Time) *Report {
+	r := &Report{
+		Now: now, Files: len(mems), Broken: []string{},
+		ValidAt:        Coverage{BySource: map[string]*SourceSums{}},
+		ImportClusters: []Cluster{}, OrphanProjects: []Orphan{}, Stale: []Stale{}, NoExpiry: []NoExpiry{},
+		Conflicts: []Conflict{}, Duplicates: []Duplicate{}, Views: []ViewState{}, Growth: []Growth{},
+	}
+	importDays := map[string]map[string]int{} // source → day → count
+	orphans := map[string]*Orphan{}
+	texts := map[string][]string{} // normalised body → paths
+	live := make([]*vault.Memory, 0, len(mems))
+	scoped := 0
+	for _, m := range mems {
+		if !m.OK() {
+			r.Broken = append(r.Broken, m.Rel)
+			continue
+		}
+		meta := m.Meta()
+		if meta.Type == frontmatter.TypeProject || reserved(m.Rel) {
+			continue
+		}
+		r.Memories++
+
+		source := meta.Source
+		if source == "" {
+			source = "native"
+		}
+		sums := r.ValidAt.BySource[source]
+		if sums == nil {
+			sums = &SourceSums{}
+			r.ValidAt.BySource[source] = sums
+		}
+		sums.Total++
+		if meta.ValidAt.IsZero() {
+			sums.Missing++
+		}
+
+		if strings.HasPrefix(meta.Source, "import:") {
+			day := meta.ValidAt.Day()
+			if day == "" && meta.Generated != nil {
+				day = meta.Generated.At.Day()
+			}
+			if day != "" {
+				if importDays[source] == nil {
+					importDays[source] = map[string]int{}
+				}
+				importDays[source][day]++
+			}
+		}
+
+		if meta.Project != "" {
+			scoped++
+			if !vault.ProjectIDPattern.MatchString(meta.Project) || vault.FindProject(projects, meta.Project) == nil {
+				o := orphans[meta.Project]
+				if o == nil {
+					o = &Orphan{Project: meta.Project}
+					orphans[meta.Project] = o
+				}
+				o.Count++
+				o.Paths = append(o.Paths, m.Rel)
+			}
+		}
+
+		if retired(meta, now) {
+			continue // a retired claim stands for nothing: not stale, not in conflict, not a duplicate
+		}
+		live = append(live, m)
+		if t := normalise(m.Doc.Body); t != "" {
+			texts[t] = append(texts[t], m.Rel)
+		}
+	}
+	for _, s := range r.ValidAt.BySource {
+		r.ValidAt.Total += s.Total
+		r.ValidAt.Missing += s.Missing
+	}
+	if r.Memories > 0 {
+		r.ProjectShare = round(float64(scoped)/float64(r.Memories), 4)
+	}
+	r.ImportClusters = clusters(importDays)
+	for _, o := range orphans {
+		r.OrphanProjects = append(r.OrphanProjects, *o)
+	}
+	slices.SortFunc(r.OrphanProjects, func(a, b Orphan) int {
+		return cmp.Or(cmp.Compare(b.Count, a.Count), strings.Compare(a.Project, b.Project))
+	})
+	res := gate.Reconcile(live)
+	r.Conflicts = conflicts(res)
+	// Ages are asked of the claims still in force: one that lost to
+	// another says nothing about the present any more.
+	for _, m := range live {
+		meta := m.Meta()
+		if _, lost := res.Lost[m.ID]; lost {
+			continue
+		}
+		switch {
+		case stale(meta, now):
+			r.Stale = append(r.Stale, Stale{ID: m.ID, Path: m.Rel, StaleAfter: meta.StaleAfter.Day()})
+		case aboutCurrentState(meta):
+			r.NoExpiry = append(r.NoExpiry, NoExpiry{ID: m.ID, Path: m.Rel, ValidAt: meta.ValidAt.String()})
+		}
+	}
+	// Oldest first; a date-only stale_after sorts by its day.
+	slices.SortFunc(r.Stale, func(a, b Stale) int {
+		return cmp.Or(strings.Compare(a.StaleAfter, b.StaleAfter), strings.Compare(a.Path, b.Path))
+	})
+	// Oldest first, undated (the oldest that can be known: never) before all.
+	slices.SortFunc(r.NoExpiry, func(a, b NoExpiry) int {
+		return cmp.Or(strings.Compare(a.ValidAt, b.ValidAt), strings.Compare(a.Path, b.Path))
+	})
+	for t, paths := range texts {
+		if len(paths) > 1 {
+			r.Duplicates = append(r.Duplicates, Duplicate{Text: t, Paths: paths})
+		}
+	}
+	slices.SortFunc(r.Duplicates, func(a, b Duplicate) int {
+		return cmp.Or(cmp.Compare(len(b.Paths), len(a.Paths)), strings.Compare(a.Text, b.Text))
+	})
+	return r
+}
+
+// reserved reports OKF's reserved files (index.md, log.md at any level):
+// pointer lists and logs, not memories. Render skips them by the same names.
+func reserved(rel string) bool {
+	base := path.Base(rel)
+	return base == "index.md" || base == "log.md"
+}
+
+// retired is the rule render and lint apply: deprecated, or today is on or
+// past invalid_at.
+func retired(meta *frontmatter.Meta, now time.Time) bool {
+	return meta.Status == frontmatter.StatusDeprecated || (!meta.InvalidAt.IsZero() && !now.Before(meta.InvalidAt.Time))
+}
+
+// stale is render's rule (spec §3): stale when today ≥ stale_after.
+func stale(meta *frontmatter.Meta, now time.Time) bool {
+	return !meta.StaleAfter.IsZero() && !now.Before(meta.StaleAfter.Time)
+}
+
+// aboutCurrentState reports a claim about the present state of the world
+// that should carry an expiry: an observed fact, a tool's reading (a
+// version, a port, a path) that goes on changing after it was read.
+// Stated facts, preferences and decisions hold until someone says
+// otherwise.
+func aboutCurrentState(meta *frontmatter.Meta) bool {
+	return meta.StaleAfter.IsZero() && meta.Type == frontmatter.TypeFact && meta.Provenance == frontmatter.Observed
+}
+
+// normalise is the text two files must share to store the same fact:
+// case-folded, runs of white space made one space, trailing full stops
+// dropped ("Uses Go." and "uses  go" are one fact).
+func normalise(body string) string {
+	return strings.TrimRight(strings.ToLower(strings.Join(strings.Fields(body), " ")), ".")
+}
+
+// clustersPerSource bounds the days listed per import source: the top days
+// are what tell a collapse from a spread.
+const clustersPerSource = 3
+
+// clusters lists each import source's busiest days, at most
+// clustersPerSource each, busiest first. Days holding one memory are no
+// cluster at all.
+func clusters(bySource map[string]map[string]int) []Cluster {
+	out := []Cluster{}
+	for source, days := range bySource {
+		total := 0
+		var cs []Cluster
+		for day, n := range days {
+			total += n
+			if n > 1 {
+				cs = append(cs, Cluster{Source: source, Day: day, Count: n})
+			}
+		}
+		slices.SortFunc(cs, func(a, b Cluster) int { return cmp.Or(cmp.Compare(b.Count, a.Count), strings.Compare(a.Day, b.Day)) })
+		for i := range cs[:min(len(cs), clustersPerSource)] {
+			cs[i].Share = round(float64(cs[i].Count)/float64(total), 4)
+			out = append(out, cs[i])
+		}
+	}
+	slices.SortFunc(out, func(a, b Cluster) int {
+		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(b.Share, a.Share), strings.Compare(a.Source, b.Source), strings.Compare(a.Day, b.Day))
+	})
+	return out
+}
+
+// severity orders conflict reasons worst first: a tie was settled only by
+// id; a refused supersedes is a writer's mistake; provenance and valid_at
+// are the rules working; an accepted supersedes is the normal way a claim
+// is replaced.
+var severity = map[string]int{
+	gate.ReasonTie: 0, gate.ReasonRefused: 1, gate.ReasonProvenance: 2, gate.ReasonValidAt: 3, gate.ReasonSupersedes: 4,
+}
+
+// needsAttention reports the conflicts counted against max_conflicts.
+func needsAttention(c Conflict) bool {
+	return c.Reason == gate.ReasonTie || c.Reason == gate.ReasonRefused
+}
+
+func conflicts(res gate.Resolution) []Conflict {
+	out := make([]Conflict, 0, len(res.Conflicts))
+	for _, c := range res.Conflicts {
+		a := Conflict{Subject: c.Subject, Reason: c.Reason, Winner: Ref{c.Winner.ID, c.Winner.Rel}, Detail: c.Detail}
+		for _, l := range c.Losers {
+			a.Losers = append(a.Losers, Ref{l.ID, l.Rel})
+		}
+		out = append(out, a)
+	}
+	slices.SortStableFunc(out, func(a, b Conflict) int {
+		return cmp.Or(cmp.Compare(severity[a.Reason], severity[b.Reason]), strings.Compare(a.Subject, b.Subject))
+	})
+	return out
+}
+
+func round(x float64, places int) float64 {
+	p := math.Pow(10, float64(places))
+	return math.Round(x*p) / p
+}
+
+// judge applies the thresholds and sets Healthy.
+func (r *Report) judge(l limits) {
+	r.Findings = []Finding{}
+	add := func(check string, value, limit float64, format string, args ...any) {
+		if limit >= 0 && value > limit {
+			r.Findings = append(r.Findings, Finding{Check: check, Value: &value, Limit: limit, Message: fmt.Sprintf(format, args...)})
+		}
+	}
+	never := func(check string, limit float64, msg string) {
+		if limit >= 0 {
+			r.Findings = append(r.Findings, Finding{Check: check, Limit: limit, Message: msg})
+		}
+	}
+	if r.ValidAt.Total > 0 {
+		share := round(float64(r.ValidAt.Missing)/float64(r.ValidAt.Total), 4)
+		add("max_missing_valid_at_share", share, l.missingShare,
+			"%d of %d memories have no valid_at: they sort as undated; give them the date each became true", r.ValidAt.Missing, r.ValidAt.Total)
+	}
+	for _, c := range r.ImportClusters {
+		if l.minCluster >= 0 && c.Count >= l.minCluster {
+			add("max_import_cluster_share", c.Share, l.clusterShare,
+				"%d memories of %s fall on %s: the import kept its own time, not the source's; re-import with the source's dates", c.Count, c.Source, c.Day)
+		}
+	}
+	orphaned := 0
+	for _, o := range r.OrphanProjects {
+		orphaned += o.Count
+	}
+	add("max_orphan_projects", float64(orphaned), float64(l.orphans),
+		"%d memories name %d project values no project note has: they never render in a project; fix the value or add the project note", orphaned, len(r.OrphanProjects))
+	add("max_stale", float64(len(r.Stale)), float64(l.stale),
+		"%d claims are past stale_after: check each and move stale_after forward, or retire it with invalid_at", len(r.Stale))
+	attention := 0
+	for _, c := range r.Conflicts {
+		if needsAttention(c) {
+			attention++
+		}
+	}
+	add("max_conflicts", float64(attention), float64(l.conflicts),
+		"%d conflicts were settled by a tie or a refused supersedes: state which claim holds (provenance, valid_at) or retire one", attention)
+	add("max_duplicates", float64(len(r.Duplicates)), float64(l.duplicates),
+		"%d texts are stored in more than one file: keep one file per fact", len(r.Duplicates))
+	fossils := 0
+	for _, vs := range r.Views {
+		if vs.Fossil {
+			fossils++
+		}
+	}
+	add("max_fossils", float64(fossils), float64(l.fossils),
+		"%d rendered views are not what rendering now gives: run 'mem render --all' (or 'mem watch')", fossils)
+	add("max_index_changed", float64(r.Index.Changed), float64(l.indexChanged),
+		"%d files changed since the index was built: run 'mem rebuild-index'", r.Index.Changed)
+	if !r.Commit.Committed {
+		never("max_commit_age_hours", l.commitHours, r.Commit.Problem)
+	} else {
+		add("max_commit_age_hours", r.Commit.AgeHours, l.commitHours,
+			"the last commit is %.0f hours old: run 'mem commit' (hourly from cron, or 'mem watch')", r.Commit.AgeHours)
+	}
+	if !r.Backup.Verified {
+		never("max_backup_age_hours", l.backupHours, r.Backup.Problem)
+	} else {
+		add("max_backup_age_hours", r.Backup.AgeHours, l.backupHours,
+			"the last verified backup is %.0f hours old: run 'mem backup'", r.Backup.AgeHours)
+	}
+	r.Healthy = len(r.Findings) == 0
+}

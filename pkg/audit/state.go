@@ -1,0 +1,366 @@
+package audit
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/mem-md/mem/pkg/history"
+	"github.com/mem-md/mem/pkg/index"
+	"github.com/mem-md/mem/pkg/render"
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// View is one rendered view to check: a mem.yaml render.outputs entry with
+// its paths resolved.
+type View struct {
+	Path    string // absolute path of the file
+	Splice  bool   // the view is the marked zone of a larger file
+	Cwd     string // absolute; resolves the project when Project is empty
+	Project string
+	Budget  int // 0 = render.budget
+}
+
+// ViewsFromConfig turns mem.yaml render.outputs into Views. resolve reads a
+// configured path the way `mem render --all` does (~ is the home
+// directory, relative paths are relative to the vault), so the audit checks
+// the very files render writes.
+func ViewsFromConfig(v *vault.Vault, resolve func(string) string) []View {
+	var out []View
+	for _, o := range v.Config.Render.Outputs {
+		if o.Path == "" {
+			continue // render --all refuses it; nothing to check
+		}
+		vw := View{Path: resolve(o.Path), Splice: o.Splice, Cwd: resolve(o.Cwd), Project: o.Project, Budget: o.Budget}
+		if vw.Cwd == "" {
+			vw.Cwd = v.Root
+		}
+		out = append(out, vw)
+	}
+	return out
+}
+
+// ViewState is what the audit found for one view.
+type ViewState struct {
+	Path    string `json:"path"` // vault-relative when inside the vault
+	Project string `json:"project,omitempty"`
+	Exists  bool   `json:"exists"`
+	// Bytes is the size of the view rendered now, against Budget;
+	// OverBudget counts the memories that did not fit.
+	Bytes      int   `json:"bytes"`
+	Budget     int   `json:"budget"`
+	OverBudget int   `json:"over_budget"`
+	FileBytes  int64 `json:"file_bytes"`
+	// Written is the file's modification time: render leaves the file
+	// alone when only its time line would change, so this is when its
+	// content last changed.
+	Written *time.Time `json:"written,omitempty"`
+	// Fossil: the file is missing, cannot be rendered, or is not what
+	// rendering now gives (its time line aside).
+	Fossil  bool `json:"fossil"`
+	Added   int  `json:"added"`   // lines rendering now would add
+	Removed int  `json:"removed"` // lines it would remove
+	// Newest is the most recently modified memory among those whose line
+	// the file lacks: the view is older than it.
+	Newest  *Changed `json:"newest,omitempty"`
+	Problem string   `json:"problem,omitempty"`
+}
+
+// Changed is a memory and when its file last changed.
+type Changed struct {
+	ID       string    `json:"id"`
+	Path     string    `json:"path"`
+	Modified time.Time `json:"modified"`
+}
+
+// Growth is a view's size now against its size 30 days ago in git.
+type Growth struct {
+	Path    string   `json:"path"`
+	Bytes   int64    `json:"bytes"`
+	Before  *int64   `json:"bytes_30d_ago"` // null when git has no version that old
+	Share   *float64 `json:"growth"`        // (bytes - before) / before
+	Problem string   `json:"problem,omitempty"`
+}
+
+// Index is the full-text index's freshness.
+type Index struct {
+	Exists  bool       `json:"exists"`
+	Changed int        `json:"changed"` // files added, changed or removed since the last build
+	Files   int        `json:"files"`
+	Built   *time.Time `json:"built,omitempty"`
+	Problem string     `json:"problem,omitempty"`
+}
+
+// Commit is the vault's last commit.
+type Commit struct {
+	Committed bool       `json:"committed"`
+	Hash      string     `json:"hash,omitempty"`
+	At        *time.Time `json:"at,omitempty"`
+	AgeHours  float64    `json:"age_hours"`
+	Problem   string     `json:"problem,omitempty"`
+}
+
+// Backup is the last verified backup (history.LastBackup).
+type Backup struct {
+	Verified bool       `json:"verified"`
+	At       *time.Time `json:"at,omitempty"`
+	AgeHours float64    `json:"age_hours"`
+	Target   string     `json:"target,omitempty"`
+	Head     string     `json:"head,omitempty"`
+	// Behind is true when the vault has committed since: the backup does
+	// not hold the latest history.
+	Behind   bool   `json:"behind"`
+	Files    int    `json:"files"`
+	Memories int    `json:"memories"`
+	Problem  string `json:"problem,omitempty"`
+}
+
+// renderOverBudget is the reason render gives a memory that did not fit
+// (render's unexported reasonBudget).
+const renderOverBudget = "over budget"
+
+// growthWindow is how far back boot-file growth looks.
+const growthWindow = 30 * 24 * time.Hour
+
+// checkViews renders each view as it would be rendered now and compares it
+// with the file. The comparison, not a clock, decides a fossil: a view
+// rendered after the newest memory can still be out of date (a claim went
+// stale), and a memory touched after the view may change nothing.
+func (r *Report) checkViews(v *vault.Vault, mems []*vault.Memory, projects []vault.Project, views []View, now time.Time) {
+	var byID map[string]*vault.Memory // built on the first fossil that needs it
+	for _, vw := range views {
+		vs := ViewState{Path: relIfInside(v, vw.Path), Budget: vw.Budget}
+		if vs.Budget == 0 {
+			vs.Budget = v.Config.Render.Budget
+		}
+		var p *vault.Project
+		switch {
+		case vw.Project != "":
+			if p = vault.FindProject(projects, vw.Project); p == nil {
+				vs.Fossil, vs.Problem = true, "render.outputs names project "+vw.Project+", which no project note has: fix mem.yaml or add the project note"
+				r.Views = append(r.Views, vs)
+				continue
+			}
+		default:
+			p = vault.ResolveProject(projects, vw.Cwd)
+		}
+		if p != nil {
+			vs.Project = p.ID
+		}
+		res, err := render.Render(mems, render.Options{
+			Vault: v.Root, Project: p, Budget: vs.Budget, Now: now,
+			Sections: v.Config.Render.Sections, DurableTags: v.Config.DurableTags,
+			MinGlobalImportance: v.Config.Render.MinGlobalImportance,
+		})
+		if err != nil {
+			vs.Fossil, vs.Problem = true, err.Error()
+			r.Views = append(r.Views, vs)
+			continue
+		}
+		vs.Bytes = len(res.Doc)
+		for _, d := range res.Dropped {
+			if d.Reason == renderOverBudget {
+				vs.OverBudget++
+			}
+		}
+		old, fi, err := readFile(vw.Path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			vs.Fossil, vs.Problem = true, "missing: run 'mem render --all'"
+		case err != nil:
+			vs.Fossil, vs.Problem = true, err.Error()
+		default:
+			vs.Exists, vs.FileBytes = true, fi.Size()
+			t := fi.ModTime().UTC()
+			vs.Written = &t
+			zone, ok := currentZone(old, res.Doc, vw.Splice)
+			if ok && render.SameButTime(zone, res.Doc) {
+				break
+			}
+			vs.Fossil = true
+			var added []string
+			added, vs.Removed = lineDiff(zone, res.Doc)
+			vs.Added = len(added)
+			if len(added) > 0 {
+				if byID == nil {
+					byID = make(map[string]*vault.Memory, len(mems))
+					for _, m := range mems {
+						byID[m.ID] = m
+					}
+				}
+				vs.Newest = newest(res.Items, added, byID)
+			}
+		}
+		r.Views = append(r.Views, vs)
+	}
+}
+
+// relIfInside names a file by its vault path when it lies in the vault.
+func relIfInside(v *vault.Vault, p string) string {
+	rel := v.Rel(p)
+	if rel == ".." || strings.HasPrefix(rel, "../") || filepath.IsAbs(rel) {
+		return p
+	}
+	return rel
+}
+
+func readFile(p string) ([]byte, fs.FileInfo, error) {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	data, err := os.ReadFile(p)
+	return data, fi, err
+}
+
+// currentZone is the part of the file that holds the view: all of it, or
+// for a spliced view the zone between its markers. render.Splice puts doc
+// in the zone and leaves every other byte as it was, so the zone is what
+// lies between the unchanged head and tail of the file. ok is false when
+// the file has no zone (or broken markers).
+func currentZone(file, doc []byte, splice bool) ([]byte, bool) {
+	if !splice {
+		return file, true
+	}
+	spliced, err := render.Splice(file, doc)
+	if err != nil {
+		return nil, false
+	}
+	head := bytes.Index(spliced, doc)
+	tail := len(spliced) - head - len(doc)
+	if head < 0 || head > len(file)-tail || !bytes.Equal(file[:head], spliced[:head]) {
+		return nil, false
+	}
+	return file[head : len(file)-tail], true
+}
+
+// lineDiff returns the lines of doc the old view lacks and how many of the
+// old view's lines doc lacks, as multisets, the time line (second) of each
+// aside.
+func lineDiff(old, doc []byte) (added []string, removed int) {
+	have := map[string]int{}
+	for i, l := range strings.Split(string(old), "\n") {
+		if i != 1 {
+			have[l]++
+		}
+	}
+	for i, l := range strings.Split(string(doc), "\n") {
+		if i == 1 {
+			continue
+		}
+		if have[l] > 0 {
+			have[l]--
+		} else {
+			added = append(added, l)
+		}
+	}
+	for _, n := range have {
+		removed += n
+	}
+	return added, removed
+}
+
+// newest finds, among the rendered items whose line is in added, the
+// memory whose file changed last.
+func newest(items []render.Item, added []string, byID map[string]*vault.Memory) *Changed {
+	want := make(map[string]bool, len(added))
+	for _, l := range added {
+		want[l] = true
+	}
+	var best *vault.Memory
+	for _, it := range items {
+		m := byID[it.ID]
+		if !want[it.Line] || m == nil {
+			continue
+		}
+		if best == nil || m.ModTime.After(best.ModTime) {
+			best = m
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	return &Changed{ID: best.ID, Path: best.Rel, Modified: best.ModTime.UTC()}
+}
+
+// checkState reads what other commands leave behind: the index manifest,
+// the git history (opened once) and the backup record.
+func (r *Report) checkState(v *vault.Vault, now time.Time) {
+	st, err := index.Freshness(v)
+	switch {
+	case err != nil:
+		r.Index.Problem = err.Error()
+	default:
+		r.Index = Index{Exists: st.Exists, Changed: st.Changed, Files: st.Files, Problem: st.Reason}
+		if !st.Built.IsZero() {
+			t := st.Built.UTC()
+			r.Index.Built = &t
+		}
+	}
+
+	repo, err := history.Open(v)
+	head := ""
+	if err != nil {
+		r.Commit.Problem = err.Error()
+	} else {
+		when, hash, ok, err := repo.LastCommit()
+		switch {
+		case err != nil:
+			r.Commit.Problem = err.Error()
+		case !ok:
+			r.Commit.Problem = "nothing committed yet: run 'mem commit'"
+		default:
+			when = when.UTC()
+			head = hash
+			r.Commit = Commit{Committed: true, Hash: hash, At: &when, AgeHours: hours(now.Sub(when))}
+		}
+	}
+	r.growth(repo, now)
+
+	rec, err := history.LastBackup(v)
+	switch {
+	case err != nil:
+		r.Backup.Problem = err.Error()
+	case rec == nil:
+		r.Backup.Problem = "never verified: run 'mem backup --to DIR|REMOTE' (or set backup.to in mem.yaml)"
+	default:
+		at := rec.Time.UTC()
+		r.Backup = Backup{Verified: true, At: &at, AgeHours: hours(now.Sub(at)), Target: rec.Target, Head: rec.Head,
+			Behind: head != "" && rec.Head != head, Files: rec.Files, Memories: rec.Memories}
+	}
+}
+
+// growth compares each view inside the vault with its committed version
+// 30 days ago. Rendered views are git-ignored by default: those report
+// why there is nothing to compare.
+func (r *Report) growth(repo *history.Repo, now time.Time) {
+	for _, vs := range r.Views {
+		if !vs.Exists || filepath.IsAbs(vs.Path) {
+			continue
+		}
+		g := Growth{Path: vs.Path, Bytes: vs.FileBytes}
+		if repo == nil {
+			g.Problem = "no git repository"
+		} else if old, err := repo.FileAt(vs.Path, now.Add(-growthWindow)); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				g.Problem = "not in git 30 days ago (views are git-ignored by default; commit the view to track its growth)"
+			} else {
+				g.Problem = err.Error()
+			}
+		} else {
+			before := int64(len(old))
+			g.Before = &before
+			if before > 0 {
+				share := round(float64(g.Bytes-before)/float64(before), 4)
+				g.Share = &share
+			}
+		}
+		r.Growth = append(r.Growth, g)
+	}
+}
+
+func hours(d time.Duration) float64 { return round(d.Hours(), 1) }

@@ -1,0 +1,230 @@
+package audit
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// MaxListed bounds the paths the text report lists per finding; the JSON
+// report lists them all.
+const MaxListed = 5
+
+// WriteFindings prints the verdict and each check past its threshold:
+// all `mem audit --quiet` says.
+func WriteFindings(w io.Writer, r *Report) error {
+	p := &printer{w: w}
+	p.findings(r)
+	return p.err
+}
+
+func (p *printer) findings(r *Report) {
+	if r.Healthy {
+		p.f("mem audit: healthy: %d memories in %d files, every check within its threshold\n", r.Memories, r.Files)
+		return
+	}
+	p.f("mem audit: %d check(s) past their thresholds; %d memories in %d files\n", len(r.Findings), r.Memories, r.Files)
+	for _, f := range r.Findings {
+		if f.Value != nil {
+			p.f("  FAIL %s (%s > %s): %s\n", f.Check, num(*f.Value), num(f.Limit), f.Message)
+		} else {
+			p.f("  FAIL %s: %s\n", f.Check, f.Message)
+		}
+	}
+}
+
+// WriteText prints the report for a person: the verdict and the checks past
+// their thresholds first, then one short block per measure, counts before
+// the offending paths.
+func WriteText(w io.Writer, r *Report) error {
+	p := &printer{w: w}
+	p.findings(r)
+	p.f("\n")
+
+	if len(r.Broken) > 0 {
+		p.f("broken: %d files do not parse and are not counted (run 'mem lint')\n", len(r.Broken))
+		list(p, r.Broken, func(s string) string { return s })
+	}
+
+	p.f("valid_at: %d of %d memories missing (%s)\n", r.ValidAt.Missing, r.ValidAt.Total, pct(r.ValidAt.Missing, r.ValidAt.Total))
+	sources := make([]string, 0, len(r.ValidAt.BySource))
+	for s := range r.ValidAt.BySource {
+		sources = append(sources, s)
+	}
+	slices.SortFunc(sources, func(a, b string) int {
+		sa, sb := r.ValidAt.BySource[a], r.ValidAt.BySource[b]
+		if sa.Missing != sb.Missing {
+			return sb.Missing - sa.Missing
+		}
+		return strings.Compare(a, b)
+	})
+	for _, s := range sources {
+		if n := r.ValidAt.BySource[s]; n.Missing > 0 {
+			p.f("  %s: %d of %d missing\n", s, n.Missing, n.Total)
+		}
+	}
+
+	if len(r.ImportClusters) == 0 {
+		p.f("import clusters: none\n")
+	} else {
+		p.f("import clusters: busiest days of imported memories\n")
+		list(p, r.ImportClusters, func(c Cluster) string {
+			return fmt.Sprintf("%s: %d on %s (%s of that source)", c.Source, c.Count, c.Day, num100(c.Share))
+		})
+	}
+
+	orphaned := 0
+	for _, o := range r.OrphanProjects {
+		orphaned += o.Count
+	}
+	p.f("projects: %s of memories carry a project; %d name no project note\n", num100(r.ProjectShare), orphaned)
+	list(p, r.OrphanProjects, func(o Orphan) string {
+		return fmt.Sprintf("%s (%d): %s", o.Project, o.Count, capped(o.Paths))
+	})
+
+	p.f("stale: %d past stale_after\n", len(r.Stale))
+	list(p, r.Stale, func(s Stale) string { return s.StaleAfter + " " + s.Path })
+	p.f("no expiry: %d observed facts without stale_after\n", len(r.NoExpiry))
+	list(p, r.NoExpiry, func(n NoExpiry) string { return cmp.Or(n.ValidAt, "undated") + " " + n.Path })
+
+	attention := 0
+	for _, c := range r.Conflicts {
+		if needsAttention(c) {
+			attention++
+		}
+	}
+	p.f("conflicts: %d settled by the reconciler, %d by a tie or a refused supersedes\n", len(r.Conflicts), attention)
+	list(p, r.Conflicts, func(c Conflict) string {
+		losers := make([]string, len(c.Losers))
+		for i, l := range c.Losers {
+			losers[i] = l.Path
+		}
+		return fmt.Sprintf("%s: %s beat %s: %s", c.Reason, c.Winner.Path, capped(losers), c.Detail)
+	})
+
+	files := 0
+	for _, d := range r.Duplicates {
+		files += len(d.Paths)
+	}
+	p.f("duplicates: %d texts stored in %d files\n", len(r.Duplicates), files)
+	list(p, r.Duplicates, func(d Duplicate) string { return fmt.Sprintf("%q: %s", short(d.Text), capped(d.Paths)) })
+
+	if len(r.Views) == 0 {
+		p.f("views: none listed in mem.yaml render.outputs\n")
+	}
+	for _, v := range r.Views {
+		line := fmt.Sprintf("view %s: %d of %d bytes (%s)", v.Path, v.Bytes, v.Budget, pct(v.Bytes, v.Budget))
+		if v.OverBudget > 0 {
+			line += fmt.Sprintf(", %d memories over budget", v.OverBudget)
+		}
+		switch {
+		case v.Problem != "":
+			line += "; fossil: " + v.Problem
+		case v.Fossil:
+			line += fmt.Sprintf("; fossil: rendering now adds %d lines and removes %d", v.Added, v.Removed)
+			if v.Newest != nil && v.Written != nil {
+				line += fmt.Sprintf("; it was written %s, %s changed %s", v.Written.Format(time.RFC3339), v.Newest.Path, v.Newest.Modified.Format(time.RFC3339))
+			}
+		default:
+			line += "; up to date"
+		}
+		p.f("%s\n", line)
+	}
+	for _, g := range r.Growth {
+		switch {
+		case g.Before == nil:
+			p.f("growth %s: %d bytes now; %s\n", g.Path, g.Bytes, g.Problem)
+		case g.Share == nil:
+			p.f("growth %s: %d bytes now, empty 30 days ago\n", g.Path, g.Bytes)
+		default:
+			p.f("growth %s: %d bytes now, %d 30 days ago (%+.0f%%)\n", g.Path, g.Bytes, *g.Before, *g.Share*100)
+		}
+	}
+
+	switch {
+	case !r.Index.Exists:
+		p.f("index: none usable (%s); 'mem rebuild-index' or the next search builds it\n", r.Index.Problem)
+	case r.Index.Changed == 0:
+		p.f("index: fresh (%d files)\n", r.Index.Files)
+	default:
+		p.f("index: %d of %d files changed since it was built\n", r.Index.Changed, r.Index.Files)
+	}
+	if r.Commit.Committed {
+		p.f("commit: last %s ago (%s)\n", age(r.Commit.AgeHours), r.Commit.Hash[:min(7, len(r.Commit.Hash))])
+	} else {
+		p.f("commit: none: %s\n", r.Commit.Problem)
+	}
+	if r.Backup.Verified {
+		behind := ", holds the vault's HEAD"
+		if r.Backup.Behind {
+			behind = ", behind the vault's HEAD"
+		}
+		p.f("backup: verified %s ago to %s (%d files, %d memories%s)\n", age(r.Backup.AgeHours), r.Backup.Target, r.Backup.Files, r.Backup.Memories, behind)
+	} else {
+		p.f("backup: none: %s\n", r.Backup.Problem)
+	}
+	return p.err
+}
+
+// printer keeps the first write error so the report reads as prose.
+type printer struct {
+	w   io.Writer
+	err error
+}
+
+func (p *printer) f(format string, args ...any) {
+	if p.err == nil {
+		_, p.err = fmt.Fprintf(p.w, format, args...)
+	}
+}
+
+// list prints the first MaxListed items, indented, and how many are left.
+func list[T any](p *printer, items []T, line func(T) string) {
+	for _, it := range items[:min(len(items), MaxListed)] {
+		p.f("  %s\n", line(it))
+	}
+	if len(items) > MaxListed {
+		p.f("  … and %d more\n", len(items)-MaxListed)
+	}
+}
+
+// capped joins paths, the first MaxListed of them.
+func capped(paths []string) string {
+	s := strings.Join(paths[:min(len(paths), MaxListed)], ", ")
+	if len(paths) > MaxListed {
+		s += fmt.Sprintf(" … and %d more", len(paths)-MaxListed)
+	}
+	return s
+}
+
+// short cuts a long text to one readable line.
+func short(s string) string {
+	const width = 80
+	if r := []rune(s); len(r) > width {
+		return string(r[:width-1]) + "…"
+	}
+	return s
+}
+
+func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+
+func num100(share float64) string { return strconv.FormatFloat(share*100, 'f', 0, 64) + "%" }
+
+func pct(n, of int) string {
+	if of == 0 {
+		return "0%"
+	}
+	return strconv.FormatFloat(float64(n)*100/float64(of), 'f', 1, 64) + "%"
+}
+
+// age says hours as a person would: hours under two days, days beyond.
+func age(hours float64) string {
+	if hours < 48 {
+		return strconv.FormatFloat(hours, 'f', 1, 64) + " hours"
+	}
+	return strconv.FormatFloat(hours/24, 'f', 1, 64) + " days"
+}
