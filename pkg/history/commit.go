@@ -1,6 +1,7 @@
 package history
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"os"
@@ -142,6 +143,9 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 		if head != nil {
 			res.Parent = head.Hash.String()
 		}
+		if s.hashed == 0 && base.vaultEntries(r) == len(s.files) {
+			return res, nil // the index already says exactly this
+		}
 		return res, lock.write(r, base, s) // refresh stat data so the next run reads nothing
 	}
 	sum := summarise(r, s, res.Changes)
@@ -180,7 +184,7 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := syncObjects(r.gitDir); err != nil {
+	if err := r.syncObjects(); err != nil {
 		return nil, fmt.Errorf("%s: sync objects: %w", r.gitDir, err)
 	}
 	reflog := "commit: " + res.Subject
@@ -467,7 +471,12 @@ func (l *indexLock) write(r *Repo, base *baseline, s *scanner) error {
 	if _, err := l.f.Seek(0, 0); err != nil {
 		return err
 	}
-	if err := index.NewEncoder(l.f).Encode(idx); err != nil {
+	w := bufio.NewWriterSize(l.f, 1<<16)
+	err := index.NewEncoder(w).Encode(idx)
+	if err == nil {
+		err = w.Flush()
+	}
+	if err != nil {
 		return fmt.Errorf("%s: write git index: %w (run 'git reset -q' to rebuild it)", l.path, err)
 	}
 	if err := l.f.Sync(); err != nil {

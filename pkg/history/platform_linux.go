@@ -23,10 +23,8 @@ func indexEntry(p string, h plumbing.Hash, mode filemode.FileMode, fi fs.FileInf
 	return e
 }
 
-// syncObjects makes the objects written so far durable before a ref points
-// at them: one syncfs of the repository's filesystem instead of an fsync
-// per loose object.
-func syncObjects(gitDir string) error {
+// syncFS flushes the filesystem holding gitDir (one syncfs call).
+func syncFS(gitDir string) error {
 	f, err := os.Open(gitDir)
 	if err != nil {
 		return err

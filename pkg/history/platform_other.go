@@ -16,7 +16,7 @@ func indexEntry(p string, h plumbing.Hash, mode filemode.FileMode, fi fs.FileInf
 	return &index.Entry{Name: p, Hash: h, Mode: mode, ModifiedAt: fi.ModTime(), Size: uint32(fi.Size())}
 }
 
-// syncObjects is a no-op where syncfs is not available: objects are still
+// syncFS is a no-op where syncfs is not available: objects are still
 // published by rename before the ref moves, so a crashed process leaves a
 // valid repository; only a power loss could drop them.
-func syncObjects(string) error { return nil }
+func syncFS(string) error { return nil }

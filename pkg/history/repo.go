@@ -34,6 +34,42 @@ type Repo struct {
 	gitDir string // absolute path of the .git directory
 	top    string // absolute path of the worktree root
 	prefix string // vault root relative to top, slash-separated; "" when equal
+	// written lists the objects stored since the last sync (see syncObjects).
+	written []plumbing.Hash
+}
+
+// maxObjectFsyncs is where fsyncing each new loose object stops paying
+// off against one syncfs of the whole filesystem.
+const maxObjectFsyncs = 256
+
+// syncObjects makes the objects written so far durable before a ref points
+// at them. An hourly commit writes a handful, each fsynced with its folder
+// (like git's core.fsync=loose-object); a first commit of a large vault
+// writes thousands, and one filesystem sync is cheaper.
+func (r *Repo) syncObjects() error {
+	defer func() { r.written = r.written[:0] }()
+	if len(r.written) > maxObjectFsyncs {
+		return syncFS(r.gitDir)
+	}
+	dirs := map[string]bool{}
+	for _, h := range r.written {
+		hex := h.String()
+		p := filepath.Join(r.gitDir, "objects", hex[:2], hex[2:])
+		f, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		err = f.Sync()
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+		dirs[filepath.Dir(p)] = true
+	}
+	for d := range dirs {
+		syncDir(d)
+	}
+	return nil
 }
 
 // ErrNoRepo is returned by Open when the vault is not inside a git repository.

@@ -81,6 +81,17 @@ func (r *Repo) readBaseline(head *object.Commit) (*baseline, error) {
 	return b, err
 }
 
+// vaultEntries counts the baseline's entries inside the vault folder.
+func (b *baseline) vaultEntries(r *Repo) int {
+	n := 0
+	for p := range b.entries {
+		if _, in := r.vaultRel(p); in {
+			n++
+		}
+	}
+	return n
+}
+
 func (b *baseline) add(e *index.Entry) {
 	b.entries[e.Name] = e
 	for d := path.Dir(e.Name); d != "." && !b.dirs[d]; d = path.Dir(d) {
@@ -386,5 +397,6 @@ func (r *Repo) store(obj plumbing.EncodedObject) (plumbing.Hash, error) {
 	if _, err := r.git.Storer.SetEncodedObject(obj); err != nil {
 		return h, fmt.Errorf("%s: write %s object: %w", r.gitDir, obj.Type(), err)
 	}
+	r.written = append(r.written, h)
 	return h, nil
 }

@@ -1,0 +1,90 @@
+package history
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/mem-md/mem/internal/benchgen"
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// TestPerfAgainstGit measures mem commit against `git add -A && git commit`
+// on two identical generated vaults: the first commit of the whole vault,
+// then an hourly commit with 10 changed files. It is slow, so it runs only
+// with MEM_PERF_N set (e.g. MEM_PERF_N=50000); figures in docs/history.md.
+func TestPerfAgainstGit(t *testing.T) {
+	n := 0
+	fmt.Sscan(os.Getenv("MEM_PERF_N"), &n)
+	if n == 0 {
+		t.Skip("set MEM_PERF_N=50000 to measure")
+	}
+	gitEnv(t)
+	mk := func() *vault.Vault {
+		dir := t.TempDir()
+		if _, err := benchgen.Write(dir, benchgen.Options{N: n, Seed: 1}); err != nil {
+			t.Fatal(err)
+		}
+		run(t, dir, "git", "init", "-q", "-b", "main")
+		if _, err := vault.Init(dir, nil); err != nil {
+			t.Fatal(err)
+		}
+		v, err := vault.Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	mv, gv := mk(), mk()
+	t.Cleanup(func() { // git writes its objects read-only
+		exec.Command("chmod", "-R", "u+w", mv.Root, gv.Root).Run()
+	})
+	timeGit := func() time.Duration {
+		start := time.Now()
+		run(t, gv.Root, "sh", "-c", "git add -A && git commit -q -m x")
+		return time.Since(start)
+	}
+	timeMem := func() (time.Duration, *CommitResult) {
+		start := time.Now()
+		res, err := Commit(mv, CommitOptions{Now: time.Now()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return time.Since(start), res
+	}
+	m1, res := timeMem()
+	g1 := timeGit()
+	t.Logf("first commit of %d files: mem %v (read %d), git %v", res.Files, m1, res.Read, g1)
+	m0, res := timeMem()
+	t.Logf("no change: mem %v (read %d, commit %q)", m0, res.Read, res.Commit)
+	// Make sure the edited files' mtimes differ from the index's.
+	time.Sleep(50 * time.Millisecond)
+	rels, err := mv.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 10 {
+		rel := rels[i*len(rels)/10]
+		for _, root := range []string{mv.Root, gv.Root} {
+			p := filepath.Join(root, filepath.FromSlash(rel))
+			f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(f, "edited %d\n", i)
+			f.Close()
+		}
+	}
+	m2, res := timeMem()
+	g2 := timeGit()
+	t.Logf("10 changed files: mem %v (read %d, %s), git %v", m2, res.Read, res.Subject, g2)
+	if out, err := exec.Command("git", "-C", mv.Root, "fsck", "--no-progress").CombinedOutput(); err != nil {
+		t.Fatalf("fsck: %v\n%s", err, out)
+	}
+	if st := run(t, mv.Root, "git", "status", "--porcelain"); st != "" {
+		t.Fatalf("status not clean: %.500s", st)
+	}
+}
