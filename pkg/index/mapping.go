@@ -62,6 +62,7 @@ func newMapping() mapping.IndexMapping {
 		f.Store = store
 		f.IncludeInAll = false
 		f.IncludeTermVectors = false
+		f.DocValues = false // nothing sorts or facets on them
 		return f
 	}
 	// Tags are also words a bare query should find: a second, unstored
@@ -76,9 +77,9 @@ func newMapping() mapping.IndexMapping {
 	storedOnly.Index, storedOnly.IncludeInAll, storedOnly.IncludeTermVectors, storedOnly.DocValues = false, false, false, false
 
 	date := bleve.NewDateTimeFieldMapping()
-	date.Store, date.IncludeInAll = false, false
+	date.Store, date.IncludeInAll, date.DocValues = false, false, false
 	num := bleve.NewNumericFieldMapping()
-	num.Store, num.IncludeInAll = false, false
+	num.Store, num.IncludeInAll, num.DocValues = false, false, false
 
 	doc := bleve.NewDocumentStaticMapping()
 	doc.AddFieldMappingsAt(fieldTitle, prose(true))

@@ -152,9 +152,6 @@ func openBleve(path string, readOnly bool) (idx bleve.Index, err error) {
 // the index, atomically with the documents it indexed.
 var seqKey = []byte("mem-seq")
 
-// stamp queues the run's sequence number in the last batch of the run.
-func stamp(b *bleve.Batch, seq int64) { b.SetInternal(seqKey, []byte(strconv.FormatInt(seq, 10))) }
-
 // checkSeq fails when idx is not the index g's manifest describes. The
 // index may be one run ahead (killed between its last batch and the
 // manifest): the next run redoes that work, which is harmless. Behind

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -144,27 +145,54 @@ func update(v *vault.Vault, opts Options, verify bool) (Stats, error) {
 // unsafe_batch), so a manifest on disk never names unindexed content; a
 // crash before it is written only makes the next run redo the same work.
 func apply(v *vault.Vault, idx bleve.Index, g *generation, d *diff, opts Options) (Stats, error) {
-	man := g.man
 	st := Stats{Files: d.Files, Changed: d.Changed()}
 	for rel, e := range d.Touched {
-		man.Files[rel] = e
+		g.man.Files[rel] = e
 	}
-	total := d.Changed()
 	b := idx.NewBatch()
 	for _, rel := range d.Removed {
 		b.Delete(rel)
-		delete(man.Files, rel)
+		delete(g.man.Files, rel)
 		st.Removed++
 	}
-	changed := append(append([]string{}, d.Added...), d.Modified...)
 	isNew := make(map[string]bool, len(d.Added))
 	for _, rel := range d.Added {
 		isNew[rel] = true
 	}
-	done := len(d.Removed)
-	for start := 0; start < len(changed); start += batchSize {
-		chunk := changed[start:min(start+batchSize, len(changed))]
-		for _, m := range v.LoadFiles(chunk, vault.LoadOptions{Raw: true}) {
+	changed := append(append([]string{}, d.Added...), d.Modified...)
+	if err := indexFiles(v, idx, b, changed, g.man, isNew, &st, opts.progress(len(d.Removed), d.Changed())); err != nil {
+		return st, err
+	}
+	g.man.Seq++
+	g.man.Scanned = d.Scanned
+	if err := finish(idx, b, g.man.Seq); err != nil {
+		return st, err
+	}
+	return st, vault.WriteFileAtomic(filepath.Join(g.dir, manifestFile), g.man.encode(), 0o644)
+}
+
+// indexFiles loads rels in chunks and indexes them into idx, recording each
+// in man. The next chunk is read and parsed while bleve indexes the current
+// one, so file I/O and parsing hide behind bleve's analysis and fsyncs. b
+// may hold queued deletes; it is left empty or with what remains to send.
+// isNew nil means every file is new.
+func indexFiles(v *vault.Vault, idx bleve.Index, b *bleve.Batch, rels []string, man *manifest, isNew map[string]bool, st *Stats, progress func(done int)) error {
+	chunks := make(chan []*vault.Memory, 1)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		defer close(chunks)
+		for start := 0; start < len(rels); start += batchSize {
+			select {
+			case chunks <- v.LoadFiles(rels[start:min(start+batchSize, len(rels))], vault.LoadOptions{Raw: true}):
+			case <-stop:
+				return
+			}
+		}
+	}()
+	done := 0
+	for mems := range chunks {
+		for _, m := range mems {
 			e, ok := manifestEntry(m)
 			if !ok { // gone since the walk
 				if _, was := man.Files[m.Rel]; was {
@@ -175,33 +203,39 @@ func apply(v *vault.Vault, idx bleve.Index, g *generation, d *diff, opts Options
 				continue
 			}
 			man.Files[m.Rel] = e
-			indexed, err := addDoc(b, m, &st)
+			indexed, err := addDoc(b, m, st)
 			switch {
 			case err != nil:
-				return st, err
-			case indexed && isNew[m.Rel]:
+				return err
+			case indexed && (isNew == nil || isNew[m.Rel]):
 				st.Indexed++
 			case indexed:
 				st.Updated++
 			}
 		}
 		if err := idx.Batch(b); err != nil {
-			return st, err
+			return err
 		}
 		b.Reset()
-		done += len(chunk)
-		if opts.Progress != nil {
-			opts.Progress(done, total)
+		done += len(mems)
+		progress(done)
+	}
+	return nil
+}
+
+// finish sends the run's last batch: what is left in b, and the run's
+// sequence number, which marks the index as holding everything before it.
+func finish(idx bleve.Index, b *bleve.Batch, seq int64) error {
+	b.SetInternal(seqKey, []byte(strconv.FormatInt(seq, 10)))
+	return idx.Batch(b)
+}
+
+func (o *Options) progress(base, total int) func(done int) {
+	return func(done int) {
+		if o.Progress != nil {
+			o.Progress(base+done, total)
 		}
 	}
-	// The last batch: leftover deletes, and the run's sequence number.
-	man.Seq++
-	stamp(b, man.Seq)
-	if err := idx.Batch(b); err != nil {
-		return st, err
-	}
-	man.Scanned = d.Scanned
-	return st, vault.WriteFileAtomic(filepath.Join(g.dir, manifestFile), man.encode(), 0o644)
 }
 
 // manifestEntry is what the manifest records for a loaded file; ok is
@@ -268,32 +302,12 @@ func build(v *vault.Vault, opts Options, reason string) (Stats, error) {
 		os.RemoveAll(g.dir)
 		return st, err
 	}
-	for start := 0; start == 0 || start < len(rels); start += batchSize {
-		chunk := rels[start:min(start+batchSize, len(rels))]
-		b := idx.NewBatch()
-		if start+batchSize >= len(rels) {
-			stamp(b, g.man.Seq)
-		}
-		for _, m := range v.LoadFiles(chunk, vault.LoadOptions{Raw: true}) {
-			e, ok := manifestEntry(m)
-			if !ok {
-				continue
-			}
-			g.man.Files[m.Rel] = e
-			indexed, err := addDoc(b, m, &st)
-			if err != nil {
-				return fail(err)
-			}
-			if indexed {
-				st.Indexed++
-			}
-		}
-		if err := idx.Batch(b); err != nil {
-			return fail(fmt.Errorf("%s: %w", g.dir, err))
-		}
-		if opts.Progress != nil {
-			opts.Progress(start+len(chunk), len(rels))
-		}
+	b := idx.NewBatch()
+	if err := indexFiles(v, idx, b, rels, g.man, nil, &st, opts.progress(0, len(rels))); err != nil {
+		return fail(fmt.Errorf("%s: %w", g.dir, err))
+	}
+	if err := finish(idx, b, g.man.Seq); err != nil {
+		return fail(fmt.Errorf("%s: %w", g.dir, err))
 	}
 	if err := idx.Close(); err != nil {
 		os.RemoveAll(g.dir)
