@@ -3,6 +3,7 @@ package frontmatter
 import (
 	"bytes"
 	"strconv"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -160,19 +161,14 @@ func (d *Document) Summary() string {
 }
 
 // Summary returns the first non-empty line of a markdown body, trimmed.
+// Render calls it for every memory at session start, so it does not allocate.
 func Summary(body string) string {
-	for len(body) > 0 {
-		line := body
-		if i := bytes.IndexByte([]byte(body), '\n'); i >= 0 {
-			line, body = body[:i], body[i+1:]
-		} else {
-			body = ""
-		}
-		if t := trimSpace(line); t != "" {
+	for body != "" {
+		line, rest, _ := strings.Cut(body, "\n")
+		if t := strings.TrimSpace(line); t != "" {
 			return t
 		}
+		body = rest
 	}
 	return ""
 }
-
-func trimSpace(s string) string { return string(bytes.TrimSpace([]byte(s))) }

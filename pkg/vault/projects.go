@@ -45,15 +45,29 @@ func (v *Vault) Projects(mems []*Memory) []Project {
 }
 
 func resolveRoot(vaultRoot, home, r string) string {
+	return canonical(expandPath(vaultRoot, home, r))
+}
+
+// Path reads a path written in mem.yaml or a project note: ~ is the user's
+// home directory, and a relative path is relative to the vault root.
+func (v *Vault) Path(p string) string {
+	if p == "" {
+		return ""
+	}
+	home, _ := os.UserHomeDir()
+	return expandPath(v.Root, home, p)
+}
+
+func expandPath(vaultRoot, home, r string) string {
 	switch {
 	case r == "~":
-		r = home
+		return home
 	case strings.HasPrefix(r, "~/"):
-		r = filepath.Join(home, r[2:])
+		return filepath.Join(home, r[2:])
 	case !filepath.IsAbs(r):
-		r = filepath.Join(vaultRoot, r)
+		return filepath.Join(vaultRoot, r)
 	}
-	return canonical(r)
+	return r
 }
 
 // canonical cleans a path and resolves its symlinks where it exists.

@@ -394,3 +394,19 @@ func TestFindMemory(t *testing.T) {
 		}
 	}
 }
+
+func TestPath(t *testing.T) {
+	v := newVault(t, nil)
+	home, _ := os.UserHomeDir()
+	for in, want := range map[string]string{
+		"":               "",
+		"MEMORY.md":      filepath.Join(v.Root, "MEMORY.md"),
+		"~":              home,
+		"~/x/CLAUDE.md":  filepath.Join(home, "x/CLAUDE.md"),
+		"/abs/AGENTS.md": "/abs/AGENTS.md",
+	} {
+		if got := v.Path(in); got != want {
+			t.Errorf("Path(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
