@@ -418,7 +418,7 @@ func topicItem(data []byte, path, locator, project string, mod, at frontmatter.T
 		it.Title, it.Note = firstLine(name, 120), body
 		it.Text = it.Title
 		if d := strings.TrimSpace(doc.Meta.Description); d != "" {
-			it.Text = firstLine(d, 200)
+			it.Text = firstLine(d, 150)
 		}
 	}
 	return it, true

@@ -64,12 +64,12 @@ type Options struct {
 
 // File is one file written (or, in a dry run, that would be written).
 type File struct {
-	ID      string           `json:"id,omitempty"`
-	Path    string           `json:"path"`
-	Type    string           `json:"type"`
-	ValidAt frontmatter.Time `json:"-"`
-	Project string           `json:"project,omitempty"`
-	Summary string           `json:"summary"`
+	ID      string // in a dry run, the path stem with * for the writer's suffix
+	Path    string
+	Type    string
+	ValidAt frontmatter.Time
+	Project string
+	Summary string // the memory's text, or the note's title
 }
 
 // Result is what a run did.

@@ -205,6 +205,11 @@ func collectMemoryMD(src string, e env) ([]Item, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The path is part of every bullet's key: the same file reached through
+	// a symlink must give the same keys.
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = r
+	}
 	var mod frontmatter.Time
 	if fi, err := os.Stat(src); err == nil {
 		mod = frontmatter.NewTime(fi.ModTime())
