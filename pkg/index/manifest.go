@@ -1,7 +1,6 @@
 package index
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io/fs"
@@ -14,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -46,7 +46,8 @@ const racyWindow = 2 * time.Second
 const manifestMagic = "mem-index-manifest 1"
 
 // encode writes the manifest as text: a header, then one line per file,
-// sorted, "size mtime hash path" with the path Go-quoted.
+// sorted, "size mtime hash path". The path runs to the end of the line and
+// is Go-quoted only when it could not be read back raw.
 func (m *manifest) encode() []byte {
 	rels := make([]string, 0, len(m.Files))
 	for rel := range m.Files {
@@ -68,7 +69,10 @@ func (m *manifest) encode() []byte {
 		b.WriteByte(' ')
 		b.WriteString(hash)
 		b.WriteByte(' ')
-		b.WriteString(strconv.Quote(rel))
+		if rel == "" || rel[0] == '"' || strings.ContainsAny(rel, "\n\r") || !utf8.ValidString(rel) {
+			rel = strconv.Quote(rel)
+		}
+		b.WriteString(rel)
 		b.WriteByte('\n')
 	}
 	return b.Bytes()
@@ -76,22 +80,25 @@ func (m *manifest) encode() []byte {
 
 // decodeManifest parses what encode wrote. Any damage is an error: the
 // caller then rebuilds the index rather than trusting part of a manifest.
+// It runs on every search, so it copies the data once and slices it.
 func decodeManifest(data []byte) (*manifest, error) {
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	rest := string(data)
 	line := 0
 	next := func() (string, bool) {
-		line++
-		if !sc.Scan() {
+		i := strings.IndexByte(rest, '\n')
+		if i < 0 { // every line ends in a newline; a missing one is truncation
 			return "", false
 		}
-		return sc.Text(), true
+		line++
+		l := rest[:i]
+		rest = rest[i+1:]
+		return l, true
 	}
 	header := func(key string) (int64, error) {
 		s, ok := next()
 		v, found := strings.CutPrefix(s, key+" ")
 		if !ok || !found {
-			return 0, fmt.Errorf("line %d: want %q", line, key)
+			return 0, fmt.Errorf("line %d: want %q", line+1, key)
 		}
 		return strconv.ParseInt(v, 10, 64)
 	}
@@ -114,34 +121,35 @@ func decodeManifest(data []byte) (*manifest, error) {
 	if err != nil {
 		return nil, err
 	}
+	if n < 0 || n > int64(len(data)) {
+		return nil, fmt.Errorf("line %d: bad file count %d", line, n)
+	}
 	m := &manifest{Schema: int(schema), Seq: seq, Scanned: time.Unix(0, scanned), Files: make(map[string]entry, n)}
-	for {
+	for rest != "" {
 		s, ok := next()
 		if !ok {
-			break
+			return nil, fmt.Errorf("line %d: truncated", line+1)
 		}
-		f := strings.SplitN(s, " ", 4)
-		if len(f) != 4 {
-			return nil, fmt.Errorf("line %d: want size mtime hash path", line)
-		}
+		size, s, ok1 := strings.Cut(s, " ")
+		mtime, s, ok2 := strings.Cut(s, " ")
+		hash, rel, ok3 := strings.Cut(s, " ")
 		var e entry
 		var err1, err2, err3 error
-		e.Size, err1 = strconv.ParseInt(f[0], 10, 64)
-		e.MTime, err2 = strconv.ParseInt(f[1], 10, 64)
-		rel, err3 := strconv.Unquote(f[3])
-		if err1 != nil || err2 != nil || err3 != nil {
-			return nil, fmt.Errorf("line %d: malformed entry", line)
+		e.Size, err1 = strconv.ParseInt(size, 10, 64)
+		e.MTime, err2 = strconv.ParseInt(mtime, 10, 64)
+		if strings.HasPrefix(rel, `"`) {
+			rel, err3 = strconv.Unquote(rel)
 		}
-		if f[2] != "-" {
-			e.Hash = f[2]
+		if !ok1 || !ok2 || !ok3 || err1 != nil || err2 != nil || err3 != nil || rel == "" {
+			return nil, fmt.Errorf("line %d: want size mtime hash path", line)
+		}
+		if hash != "-" {
+			e.Hash = hash
 		}
 		m.Files[rel] = e
 	}
-	if err := sc.Err(); err != nil {
-		return nil, err
-	}
 	if int64(len(m.Files)) != n {
-		return nil, fmt.Errorf("truncated: header says %d files, found %d", n, len(m.Files))
+		return nil, fmt.Errorf("header says %d files, found %d", n, len(m.Files))
 	}
 	return m, nil
 }
@@ -240,9 +248,8 @@ func compare(v *vault.Vault, m *manifest) (*diff, error) {
 		}
 	})
 	d := &diff{Touched: map[string]entry{}, Files: len(rels), Scanned: scanned}
-	present := make(map[string]bool, len(rels))
+	known := 0
 	for i, rel := range rels {
-		present[rel] = true
 		switch kind[i] {
 		case added:
 			d.Added = append(d.Added, rel)
@@ -251,13 +258,24 @@ func compare(v *vault.Vault, m *manifest) (*diff, error) {
 		case touched:
 			d.Touched[rel] = fresh[i]
 		}
-	}
-	for rel := range m.Files {
-		if !present[rel] {
-			d.Removed = append(d.Removed, rel)
+		if kind[i] != added {
+			known++
 		}
 	}
-	sort.Strings(d.Removed)
+	// Every listed path the manifest knows is one of its entries; when all
+	// are accounted for, nothing was removed and no set is needed.
+	if known < len(m.Files) {
+		present := make(map[string]bool, len(rels))
+		for _, rel := range rels {
+			present[rel] = true
+		}
+		for rel := range m.Files {
+			if !present[rel] {
+				d.Removed = append(d.Removed, rel)
+			}
+		}
+		sort.Strings(d.Removed)
+	}
 	return d, nil
 }
 

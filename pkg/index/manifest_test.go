@@ -13,6 +13,8 @@ func TestManifestRoundTrip(t *testing.T) {
 		"notes/with space\t.md":    {Size: 0, MTime: 1},
 		"notes/ünïcode \"q\".md":   {Size: 7, MTime: -5, Hash: "x"},
 		"notes/new\nline/weird.md": {Size: 1, MTime: 2, Hash: "y"},
+		`"starts with a quote.md`:  {Size: 3, MTime: 4, Hash: "z"},
+		"trailing space .md ":      {Size: 5, MTime: 6, Hash: "w"},
 	}}
 	got, err := decodeManifest(m.encode())
 	if err != nil {
@@ -32,7 +34,8 @@ func TestManifestRejectsDamage(t *testing.T) {
 		"truncated":       good[:len(good)-5],
 		"extra entry":     good + "1 2 h \"b.md\"\n",
 		"bad size":        strings.Replace(good, "\n1 2 h", "\nx 2 h", 1),
-		"unquoted path":   strings.Replace(good, `"a.md"`, `a.md`, 1),
+		"bad quoting":     strings.Replace(good, " a.md\n", ` "a.md`+"\n", 1),
+		"empty path":      strings.Replace(good, " a.md\n", " \n", 1),
 		"too few columns": strings.Replace(good, "1 2 h ", "1 2 ", 1),
 	} {
 		if _, err := decodeManifest([]byte(data)); err == nil {
