@@ -65,7 +65,7 @@ func runNote(_ context.Context, cmd *cli.Command) error {
 	// Check the pointer before writing anything, so a refused pointer never
 	// leaves an orphan note. The note's id is not known yet; a placeholder of
 	// the same length stands in for its random suffix.
-	pointer.Text = pointerText(title, "notes/"+vault.Slug(title, 48)+"-000000")
+	pointer.Text = vault.PointerText(title, "notes/"+vault.Slug(title, 48)+"-000000")
 	pointerDoc, err := prepareMemory(v, mems, pointer, t)
 	if err != nil {
 		return err
@@ -74,7 +74,7 @@ func runNote(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	pointer.Text = pointerText(title, noteMem.ID)
+	pointer.Text = vault.PointerText(title, noteMem.ID)
 	pointerDoc.Body = pointer.Text + "\n"
 	pointerMem, err := v.Create(memoryDir(pointer), pointer.Text, pointerDoc, t)
 	if err != nil {
@@ -87,9 +87,4 @@ func runNote(_ context.Context, cmd *cli.Command) error {
 	fmt.Fprintln(cmd.Root().Writer, noteMem.ID)
 	fmt.Fprintln(cmd.Root().Writer, pointerMem.ID)
 	return nil
-}
-
-// pointerText is the one-line memory that points at a note with a wikilink.
-func pointerText(title, noteID string) string {
-	return fmt.Sprintf("%s: see [[%s]]", title, noteID)
 }

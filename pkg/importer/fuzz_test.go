@@ -43,8 +43,8 @@ func checkItems(t *testing.T, items []Item) {
 		// The longest note id the writer can make: imports/claude-code/notes/,
 		// a 48-character slug and the random suffix.
 		longestID := "imports/claude-code/notes/" + strings.Repeat("x", 48) + "-000000"
-		if it.Note != "" && vault.CheckBoundary(PointerText(it.Text, longestID)) != nil {
-			t.Errorf("pointer over the boundary: %q", PointerText(it.Text, longestID))
+		if it.Note != "" && vault.CheckBoundary(vault.PointerText(it.Text, longestID)) != nil {
+			t.Errorf("pointer over the boundary: %q", vault.PointerText(it.Text, longestID))
 		}
 		if strings.TrimSpace(it.Text) == "" {
 			t.Errorf("empty memory text: %+v", it)

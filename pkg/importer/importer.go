@@ -265,7 +265,7 @@ func (w *writer) write(it Item) error {
 		}
 		noteID = id
 	}
-	return w.create(w.memDir(), it.Text, w.memory(it, PointerText(it.Text, noteID), key))
+	return w.create(w.memDir(), it.Text, w.memory(it, vault.PointerText(it.Text, noteID), key))
 }
 
 func (w *writer) memory(it Item, text, key string) *frontmatter.Document {
@@ -316,13 +316,6 @@ func (w *writer) createID(dir, slugText string, doc *frontmatter.Document) (stri
 	f.ID, f.Path = m.ID, m.Rel
 	w.res.Files = append(w.res.Files, f)
 	return m.ID, nil
-}
-
-// PointerText is the body of a note's one-line pointer memory: the note's
-// title (or a one-line description) and a wikilink to the note's id.
-// `mem note` writes the same shape.
-func PointerText(title, noteID string) string {
-	return fmt.Sprintf("%s: see [[%s]]", title, noteID)
 }
 
 // sortedKeys returns m's keys in order, for deterministic output.

@@ -163,3 +163,9 @@ func ParseTTL(s string, now time.Time) (frontmatter.Time, error) {
 	}
 	return frontmatter.NewDate(now), nil
 }
+
+// PointerText is the one-line pointer memory for a long-form note: its title
+// and a wikilink to its id. mem note and the importers write this shape.
+func PointerText(title, noteID string) string {
+	return fmt.Sprintf("%s: see [[%s]]", title, noteID)
+}
