@@ -316,7 +316,7 @@ func TestDamagedIndexIsRebuilt(t *testing.T) {
 		}},
 	}
 	for _, d := range damage {
-		for _, via := range []string{"update", "search"} {
+		for _, via := range []string{"update", "search", "no-refresh"} {
 			t.Run(d.name+"/"+via, func(t *testing.T) {
 				v := newVault(t)
 				write(t, v, "memory/a.md", memory("fact", "stated", "", "The database is Postgres"))
@@ -331,8 +331,9 @@ func TestDamagedIndexIsRebuilt(t *testing.T) {
 						t.Fatalf("stats = %+v, want a full rebuild because %q", st, d.want)
 					}
 				}
-				if got := paths(t, v, Query{Text: "postgres", Notify: notify}); !reflect.DeepEqual(got, []string{"memory/a.md"}) {
-					t.Fatalf("search after repair = %v", got)
+				res, err := Search(v, Query{Text: "postgres", Notify: notify, NoRefresh: via == "no-refresh"})
+				if err != nil || len(res.Hits) != 1 || res.Hits[0].Path != "memory/a.md" || !res.Index.Fresh {
+					t.Fatalf("search after repair = %+v, %v", res, err)
 				}
 				if len(msgs) != 1 || !strings.Contains(msgs[0], d.want) || !strings.Contains(msgs[0], "rebuilding it from the files") {
 					t.Fatalf("messages = %q, want one saying %q", msgs, d.want)

@@ -109,8 +109,13 @@ func Search(v *vault.Vault, q Query) (Result, error) {
 	}
 	idx, err := openReader(v)
 	if err != nil && !errors.Is(err, errBusy) {
-		// Damaged: rebuild (saying so) and try once more.
-		if _, err = repair(v, err, opts); err == nil {
+		// Damaged: rebuild (saying so) and try once more. A rebuild reads
+		// every file, so the answer is then fresh whatever was measured.
+		var st Stats
+		if st, err = repair(v, err, opts); err == nil {
+			if st.Full {
+				res.Index.Fresh = true
+			}
 			idx, err = openReader(v)
 		}
 	}
@@ -178,7 +183,7 @@ func prepare(v *vault.Vault, noRefresh bool, opts Options) (IndexStatus, error) 
 		st, err := Update(v, opts)
 		return IndexStatus{Fresh: err == nil, Changed: st.Changed}, err
 	}
-	if f.Changed > 0 && opts.Notify != nil {
+	if f.Changed > 0 {
 		opts.notify("another mem process is updating the index: answering from the current one")
 	}
 	return IndexStatus{Fresh: f.Changed == 0, Changed: f.Changed}, nil

@@ -50,14 +50,17 @@ type Stats struct {
 // memory grows with the batch, and so does ours with the loaded files.
 const batchSize = 400
 
-// rebuildShare: when more than this share of the files changed, a fresh
-// build beside the live index is as fast as updating it, and readers are
-// never blocked by a long in-place write.
-const rebuildShare = 0.5
+// When more than rebuildMin files and rebuildShare of all files changed, a
+// fresh build beside the live index is as fast as updating it in place, and
+// readers are not blocked by a long in-place write.
+const (
+	rebuildMin   = 1000
+	rebuildShare = 0.5
+)
 
 // Update brings the index of v up to date with the files, waiting for any
-// other writer first. With nothing to do it reads only the manifest and
-// stats the files: bleve is not opened.
+// other writer first. With nothing to do it reads the manifest, stats the
+// files and opens the index read-only to check it; it writes nothing.
 func Update(v *vault.Vault, opts Options) (Stats, error) {
 	start := time.Now()
 	unlock, _, err := lockIndex(v, -1, func() {
@@ -110,7 +113,7 @@ func update(v *vault.Vault, opts Options, verify bool) (Stats, error) {
 		sweep(v, g.name)
 		return st, nil
 	}
-	if d.Changed() > 1000 && float64(d.Changed()) > rebuildShare*float64(d.Files) {
+	if d.Changed() > rebuildMin && float64(d.Changed()) > rebuildShare*float64(d.Files) {
 		st, err := build(v, opts, fmt.Sprintf("%d of %d files changed", d.Changed(), d.Files))
 		st.Changed = d.Changed()
 		return st, err
