@@ -24,7 +24,6 @@ var (
 	roleTurn = regexp.MustCompile(`(?im)^[ \t>]*(?:#{1,6}[ \t]*)?((?:system|developer)[ \t]*:)`)
 	roleTag  = regexp.MustCompile(`(?i)<\s*/?\s*(?:system|system-reminder|developer|assistant|im_start|im_end|instructions?)\s*>|<\|im_(?:start|end)\|>|\[/?INST\]`)
 	comment  = regexp.MustCompile(`<!--|(?s)%%.+?%%`)
-	base64   = regexp.MustCompile(`[A-Za-z0-9+/_-]{100,}={0,2}`)
 	// The start of a sentence phrased as an order.
 	imperative  = regexp.MustCompile(`(?im)(?:^|[.!?;:][ \t]+)[ \t]*(?:>[ \t]*)?(?:[-*+][ \t]+|\d+[.)][ \t]+)?((?:always|never|you[ \t]+must|you[ \t]+should|you[ \t]+need[ \t]+to|must|do[ \t]+not|don't|dont)\b)`)
 	wikilink    = regexp.MustCompile(`!?\[\[([^\[\]|\n]*?)(?:\|[^\[\]\n]*)?\]\]`)
@@ -72,27 +71,72 @@ func (c *check) secrets() {
 // for text a reader cannot see but a model can.
 func (c *check) content() {
 	sev := c.contentSeverity()
-	if loc := overridePhrase.FindStringIndex(c.text); loc != nil {
-		c.add("injection-override", sev, c.at(loc[0]), "text that tries to override a model's instructions: memory is injected into every session; state the fact instead")
+	// Cheap substring tests keep the regexps off the common, clean file.
+	lower := strings.ToLower(c.text)
+	has := func(words ...string) bool {
+		for _, w := range words {
+			if strings.Contains(lower, w) {
+				return true
+			}
+		}
+		return false
 	}
-	if body := c.bodyOffset(); body >= 0 {
+	if has("ignore", "disregard", "forget", "override", "you are now", "instructions") {
+		if loc := overridePhrase.FindStringIndex(c.text); loc != nil {
+			c.add("injection-override", sev, c.at(loc[0]), "text that tries to override a model's instructions: memory is injected into every session; state the fact instead")
+		}
+	}
+	if body := c.bodyOffset(); body >= 0 && has("system", "developer") {
 		if loc := roleTurn.FindStringSubmatchIndex(c.text[body:]); loc != nil {
 			c.add("injection-role", sev, c.at(body+loc[2]), "a line posing as a system or developer turn: rewrite it as plain text (\"the system prompt says ...\")")
 		}
 	}
-	if loc := roleTag.FindStringIndex(c.text); loc != nil {
-		c.add("injection-role", sev, c.at(loc[0]), "a chat-role tag (%s): it can make a model treat the memory as instructions; remove it", c.text[loc[0]:loc[1]])
-	}
-	if loc := comment.FindStringIndex(c.text); loc != nil {
-		c.add("hidden-comment", sev, c.at(loc[0]), "a comment hidden in Obsidian's reading view but read by the model: move the text into the visible body or delete it")
-	}
-	for _, loc := range base64.FindAllStringIndex(c.text, -1) {
-		if s := c.text[loc[0]:loc[1]]; mixedCase(s) {
-			c.add("base64-blob", sev, c.at(loc[0]), "a %d-character base64 blob: encoded text hides what a model will read; store a link to the data instead", len(s))
-			break
+	if has("<", "[inst", "[/inst") {
+		if loc := roleTag.FindStringIndex(c.text); loc != nil {
+			c.add("injection-role", sev, c.at(loc[0]), "a chat-role tag (%s): it can make a model treat the memory as instructions; remove it", c.text[loc[0]:loc[1]])
 		}
 	}
+	if has("<!--", "%%") {
+		if loc := comment.FindStringIndex(c.text); loc != nil {
+			c.add("hidden-comment", sev, c.at(loc[0]), "a comment hidden in Obsidian's reading view but read by the model: move the text into the visible body or delete it")
+		}
+	}
+	if start, n := base64Run(c.text); n > 0 {
+		c.add("base64-blob", sev, c.at(start), "a %d-character base64 blob: encoded text hides what a model will read; store a link to the data instead", n)
+	}
 	c.unicode()
+}
+
+// minBase64 is the shortest run reported: longer than a SHA-256 in hex (64)
+// and than the ids and slugs mem writes.
+const minBase64 = 100
+
+// base64Run finds the first run of at least minBase64 base64 characters
+// (standard or URL alphabet, with padding) that mixes upper case, lower
+// case and digits, as encoded data does and hex hashes and words do not.
+func base64Run(s string) (start, n int) {
+	isB64 := func(b byte) bool {
+		return b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '+' || b == '/' || b == '_' || b == '-'
+	}
+	for i := 0; i < len(s); {
+		if !isB64(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isB64(s[j]) {
+			j++
+		}
+		end := j
+		for end < len(s) && end-j < 2 && s[end] == '=' {
+			end++
+		}
+		if j-i >= minBase64 && mixedCase(s[i:j]) {
+			return i, end - i
+		}
+		i = j
+	}
+	return 0, 0
 }
 
 func mixedCase(s string) bool {
@@ -182,16 +226,21 @@ func (c *check) body() {
 			c.add("lesson-imperative", Error, c.at(start+m[2]), "an inferred %s phrased as a command (%q): lessons are data, not orders; rewrite it as \"when X happened, Y helped\"", c.meta.Type, body[m[2]:m[3]])
 		}
 	}
-	if labels := footnote.FindAllStringSubmatchIndex(body, -1); labels != nil && c.m.Err == nil {
-		ids := map[string]bool{}
-		for _, s := range c.meta.Sources {
-			ids[s.ID] = true
-		}
-		for _, l := range labels {
-			if label := body[l[2]:l[3]]; !ids[label] {
-				c.add("footnote-unmatched", Warning, c.at(start+l[0]), "footnote [^%s] names no sources entry: add sources: [{id: %s, resource: ...}]", label, label)
-				break
-			}
+	if strings.Contains(body, "[^") && c.m.Err == nil {
+		c.footnotes(body, start)
+	}
+}
+
+// footnotes reports the first footnote label that names no sources entry.
+func (c *check) footnotes(body string, start int) {
+	ids := map[string]bool{}
+	for _, s := range c.meta.Sources {
+		ids[s.ID] = true
+	}
+	for _, l := range footnote.FindAllStringSubmatchIndex(body, -1) {
+		if label := body[l[2]:l[3]]; !ids[label] {
+			c.add("footnote-unmatched", Warning, c.at(start+l[0]), "footnote [^%s] names no sources entry: add sources: [{id: %s, resource: ...}]", label, label)
+			return
 		}
 	}
 }
@@ -223,6 +272,9 @@ func maskCode(s string) string {
 
 func (c *check) links(body string, start int) {
 	dir := path.Dir(c.m.Rel)
+	if !strings.Contains(body, "[[") && !strings.Contains(body, "](") {
+		return
+	}
 	for _, m := range wikilink.FindAllStringSubmatchIndex(body, -1) {
 		target := body[m[2]:m[3]]
 		if i := strings.IndexAny(target, "#^"); i >= 0 {
