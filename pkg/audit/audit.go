@@ -211,12 +211,15 @@ func measure(mems []*vault.Memory, projects []vault.Project, now time.Time) *Rep
 	live := make([]*vault.Memory, 0, len(mems))
 	scoped := 0
 	for _, m := range mems {
-		if !m.OK() {
+		switch {
+		case reserved(m.Rel):
+			continue // the loader wants frontmatter these files need not have
+		case !m.OK():
 			r.Broken = append(r.Broken, m.Rel)
 			continue
 		}
 		meta := m.Meta()
-		if meta.Type == frontmatter.TypeProject || reserved(m.Rel) {
+		if meta.Type == frontmatter.TypeProject {
 			continue
 		}
 		r.Memories++
@@ -436,7 +439,7 @@ func (r *Report) judge(l limits) {
 	for _, c := range r.ImportClusters {
 		if l.minCluster >= 0 && c.Count >= l.minCluster {
 			add("max_import_cluster_share", c.Share, l.clusterShare,
-				"%d memories of %s fall on %s: the import kept its own time, not the source's; re-import with the source's dates", c.Count, c.Source, c.Day)
+				"%d of the %s memories fall on %s: an import that stamped one date (often its own run) on many items; check where their valid_at came from and re-import with the source's dates", c.Count, c.Source, c.Day)
 		}
 	}
 	orphaned := 0
@@ -444,9 +447,9 @@ func (r *Report) judge(l limits) {
 		orphaned += o.Count
 	}
 	add("max_orphan_projects", float64(orphaned), float64(l.orphans),
-		"%d memories name %d project values no project note has: they never render in a project; fix the value or add the project note", orphaned, len(r.OrphanProjects))
+		"%d memories name %d project value(s) no project note has: they never render in a project; fix the value or add the project note", orphaned, len(r.OrphanProjects))
 	add("max_stale", float64(len(r.Stale)), float64(l.stale),
-		"%d claims are past stale_after: check each and move stale_after forward, or retire it with invalid_at", len(r.Stale))
+		"%d claim(s) past stale_after: check each and move stale_after forward, or retire it with invalid_at", len(r.Stale))
 	attention := 0
 	for _, c := range r.Conflicts {
 		if needsAttention(c) {
@@ -454,9 +457,9 @@ func (r *Report) judge(l limits) {
 		}
 	}
 	add("max_conflicts", float64(attention), float64(l.conflicts),
-		"%d conflicts were settled by a tie or a refused supersedes: state which claim holds (provenance, valid_at) or retire one", attention)
+		"%d conflict(s) settled by a tie or a refused supersedes: state which claim holds (provenance, valid_at) or retire one", attention)
 	add("max_duplicates", float64(len(r.Duplicates)), float64(l.duplicates),
-		"%d texts are stored in more than one file: keep one file per fact", len(r.Duplicates))
+		"%d text(s) stored in more than one file: keep one file per fact", len(r.Duplicates))
 	fossils := 0
 	for _, vs := range r.Views {
 		if vs.Fossil {
@@ -464,7 +467,7 @@ func (r *Report) judge(l limits) {
 		}
 	}
 	add("max_fossils", float64(fossils), float64(l.fossils),
-		"%d rendered views are not what rendering now gives: run 'mem render --all' (or 'mem watch')", fossils)
+		"%d rendered view(s) not what rendering now gives: run 'mem render --all' (or 'mem watch')", fossils)
 	add("max_index_changed", float64(r.Index.Changed), float64(l.indexChanged),
 		"%d files changed since the index was built: run 'mem rebuild-index'", r.Index.Changed)
 	if !r.Commit.Committed {

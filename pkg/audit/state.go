@@ -77,13 +77,13 @@ type Changed struct {
 	Modified time.Time `json:"modified"`
 }
 
-// Growth is a view's size now against its size 30 days ago in git.
+// Growth is a view's size rendered now against its size rendered 30 days
+// ago from the memories already written then (by their generated.at).
 type Growth struct {
-	Path    string   `json:"path"`
-	Bytes   int64    `json:"bytes"`
-	Before  *int64   `json:"bytes_30d_ago"` // null when git has no version that old
-	Share   *float64 `json:"growth"`        // (bytes - before) / before
-	Problem string   `json:"problem,omitempty"`
+	Path   string  `json:"path"`
+	Bytes  int     `json:"bytes"`
+	Before int     `json:"bytes_30d_ago"`
+	Share  float64 `json:"growth"` // (bytes - before) / before; the header alone is never empty
 }
 
 // Index is the full-text index's freshness.
@@ -132,6 +132,8 @@ const growthWindow = 30 * 24 * time.Hour
 // stale), and a memory touched after the view may change nothing.
 func (r *Report) checkViews(v *vault.Vault, mems []*vault.Memory, projects []vault.Project, views []View, now time.Time) {
 	var byID map[string]*vault.Memory // built on the first fossil that needs it
+	var earlier []*vault.Memory       // the memories written 30 days ago, built on the first view
+	cutoff := now.Add(-growthWindow)
 	for _, vw := range views {
 		vs := ViewState{Path: relIfInside(v, vw.Path), Budget: vw.Budget}
 		if vs.Budget == 0 {
@@ -151,17 +153,27 @@ func (r *Report) checkViews(v *vault.Vault, mems []*vault.Memory, projects []vau
 		if p != nil {
 			vs.Project = p.ID
 		}
-		res, err := render.Render(mems, render.Options{
+		ropts := render.Options{
 			Vault: v.Root, Project: p, Budget: vs.Budget, Now: now,
 			Sections: v.Config.Render.Sections, DurableTags: v.Config.DurableTags,
 			MinGlobalImportance: v.Config.Render.MinGlobalImportance,
-		})
+		}
+		res, err := render.Render(mems, ropts)
 		if err != nil {
 			vs.Fossil, vs.Problem = true, err.Error()
 			r.Views = append(r.Views, vs)
 			continue
 		}
 		vs.Bytes = len(res.Doc)
+		if earlier == nil {
+			earlier = writtenBy(mems, cutoff)
+		}
+		ropts.Now = cutoff
+		if then, err := render.Render(earlier, ropts); err == nil {
+			before := len(then.Doc)
+			r.Growth = append(r.Growth, Growth{Path: vs.Path, Bytes: vs.Bytes, Before: before,
+				Share: round(float64(vs.Bytes-before)/float64(before), 4)})
+		}
 		for _, d := range res.Dropped {
 			if d.Reason == renderOverBudget {
 				vs.OverBudget++
@@ -319,7 +331,6 @@ func (r *Report) checkState(v *vault.Vault, now time.Time) {
 			r.Commit = Commit{Committed: true, Hash: hash, At: &when, AgeHours: hours(now.Sub(when))}
 		}
 	}
-	r.growth(repo, now)
 
 	rec, err := history.LastBackup(v)
 	switch {
@@ -334,33 +345,21 @@ func (r *Report) checkState(v *vault.Vault, now time.Time) {
 	}
 }
 
-// growth compares each view inside the vault with its committed version
-// 30 days ago. Rendered views are git-ignored by default: those report
-// why there is nothing to compare.
-func (r *Report) growth(repo *history.Repo, now time.Time) {
-	for _, vs := range r.Views {
-		if !vs.Exists || filepath.IsAbs(vs.Path) {
+// writtenBy is the vault as it stood at t, as far as the files tell:
+// the memories whose generated.at (the last meaningful write, stamped by
+// every writer) is not after t. Files without generated are taken as
+// older. The loaded files are all the audit has: git holds the views
+// nowhere (mem commit never commits them) and reading every file at a
+// past commit is one blob per memory, docs/audit.md says more.
+func writtenBy(mems []*vault.Memory, t time.Time) []*vault.Memory {
+	out := make([]*vault.Memory, 0, len(mems))
+	for _, m := range mems {
+		if g := m.Meta().Generated; g != nil && g.At.After(t) {
 			continue
 		}
-		g := Growth{Path: vs.Path, Bytes: vs.FileBytes}
-		if repo == nil {
-			g.Problem = "no git repository"
-		} else if old, err := repo.FileAt(vs.Path, now.Add(-growthWindow)); err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				g.Problem = "not in git 30 days ago (views are git-ignored by default; commit the view to track its growth)"
-			} else {
-				g.Problem = err.Error()
-			}
-		} else {
-			before := int64(len(old))
-			g.Before = &before
-			if before > 0 {
-				share := round(float64(g.Bytes-before)/float64(before), 4)
-				g.Share = &share
-			}
-		}
-		r.Growth = append(r.Growth, g)
+		out = append(out, m)
 	}
+	return out
 }
 
 func hours(d time.Duration) float64 { return round(d.Hours(), 1) }

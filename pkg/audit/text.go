@@ -135,14 +135,7 @@ func WriteText(w io.Writer, r *Report) error {
 		p.f("%s\n", line)
 	}
 	for _, g := range r.Growth {
-		switch {
-		case g.Before == nil:
-			p.f("growth %s: %d bytes now; %s\n", g.Path, g.Bytes, g.Problem)
-		case g.Share == nil:
-			p.f("growth %s: %d bytes now, empty 30 days ago\n", g.Path, g.Bytes)
-		default:
-			p.f("growth %s: %d bytes now, %d 30 days ago (%+.0f%%)\n", g.Path, g.Bytes, *g.Before, *g.Share*100)
-		}
+		p.f("growth %s: %d bytes now, %d 30 days ago (%+.0f%%)\n", g.Path, g.Bytes, g.Before, g.Share*100)
 	}
 
 	switch {
