@@ -118,7 +118,7 @@ func runBench(fs *flag.FlagSet, args []string, log io.Writer) error {
 	dir := fs.String("dir", ".bench", "scratch directory (git-ignored)")
 	mem := fs.String("mem", "", "the mem binary to measure")
 	doc := fs.String("doc", "docs/performance.md", "file to write the tables into (empty: print only)")
-	timeout := fs.Duration("timeout", 15*time.Minute, "limit per command")
+	timeout := fs.Duration("timeout", 5*time.Minute, "limit per command")
 	command := fs.String("command", "", "the command line that reproduces this run, written with the table")
 	if err := fs.Parse(args); err != nil {
 		return err
