@@ -1,0 +1,57 @@
+package main
+
+import (
+	"context"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/mem-md/mem/pkg/audit"
+	"github.com/mem-md/mem/pkg/doctor"
+)
+
+func init() {
+	register(&cli.Command{
+		Name:  "doctor",
+		Usage: "integrity check: files parse, index matches, no stale temp files or locks, views complete, git healthy, backup verified",
+		Description: "In the spirit of git fsck. Exit 0 when healthy, 1 when a check fails. --fix rebuilds the index\n" +
+			"and the rendered views of mem.yaml render.outputs and removes mem's stale temp files; it never\n" +
+			"writes, moves or deletes a memory file. See docs/reliability.md.",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "fix", Usage: "rebuild what is rebuildable and remove what is safe to remove"},
+		},
+		Action: runDoctor,
+	})
+}
+
+func runDoctor(_ context.Context, cmd *cli.Command) error {
+	if cmd.NArg() != 0 {
+		return usagef("doctor takes no arguments: it checks the whole vault")
+	}
+	v, err := openVault(cmd)
+	if err != nil {
+		return err
+	}
+	r, err := doctor.Run(v, doctor.Options{
+		Fix:    cmd.Bool("fix"),
+		Now:    now(),
+		Views:  audit.ViewsFromConfig(v, func(p string) string { return inVault(v, p) }),
+		Notify: notifier(cmd),
+	})
+	if err != nil {
+		return err
+	}
+	w := cmd.Root().Writer
+	switch {
+	case cmd.Bool("json"):
+		err = writeJSON(w, r)
+	case !cmd.Bool("quiet") || !r.Healthy:
+		err = doctor.WriteText(w, r)
+	}
+	if err != nil {
+		return err
+	}
+	if !r.Healthy {
+		return checkFailed("")
+	}
+	return nil
+}

@@ -1,0 +1,482 @@
+// Package doctor checks a vault's integrity the way `git fsck` and `restic
+// check` check theirs: every memory file parses, the index holds what the
+// files say, no temp file or lock outlived the process that made it, the
+// rendered views are complete, git is healthy and the last backup was
+// verified. Fix repairs only what mem can rebuild (the index, the rendered
+// views) or what is safe to remove (its own stale temp files); it never
+// writes, moves or deletes a memory file.
+package doctor
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mem-md/mem/pkg/audit"
+	"github.com/mem-md/mem/pkg/history"
+	"github.com/mem-md/mem/pkg/index"
+	"github.com/mem-md/mem/pkg/render"
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// Status of one check.
+const (
+	OK   = "ok"
+	Warn = "warn" // worth knowing, not a failure (never backed up, no git)
+	Fail = "fail"
+)
+
+// StaleAfter is how old a temp or lock file must be before doctor calls it
+// left over: every mem write finishes in well under a second, so a minute
+// cannot be a live writer's file.
+const StaleAfter = time.Minute
+
+// GitTimeout bounds `git fsck`, so a huge or wedged repository cannot hang
+// the doctor.
+var GitTimeout = 5 * time.Minute
+
+// Options tunes Run.
+type Options struct {
+	Fix   bool
+	Now   time.Time
+	Views []audit.View // the rendered views to check (audit.ViewsFromConfig)
+	// Notify receives progress messages for stderr (rebuilding the index).
+	Notify func(string)
+}
+
+// Check is one area the doctor examined.
+type Check struct {
+	Name     string   `json:"name"`
+	Status   string   `json:"status"`
+	Problems []string `json:"problems"` // what is wrong now (after any fix)
+	Fixed    []string `json:"fixed"`    // what --fix repaired
+	Note     string   `json:"note,omitempty"`
+}
+
+// Report is every check, in the order they ran.
+type Report struct {
+	Vault   string  `json:"vault"`
+	Healthy bool    `json:"healthy"`
+	Fix     bool    `json:"fix"`
+	Checks  []Check `json:"checks"`
+}
+
+// Run examines v and, with opts.Fix, repairs what it safely can. The
+// error is reserved for failures to examine at all.
+func Run(v *vault.Vault, opts Options) (*Report, error) {
+	if opts.Now.IsZero() {
+		opts.Now = time.Now()
+	}
+	mems, err := v.Load(vault.LoadOptions{})
+	if err != nil {
+		return nil, err
+	}
+	r := &Report{Vault: v.Root, Fix: opts.Fix}
+	gitDir := findGitDir(v.Root)
+	r.add(checkFiles(mems))
+	r.add(checkTemp(v, opts))
+	r.add(checkLocks(gitDir, opts.Fix))
+	r.add(checkIndex(v, opts))
+	r.add(checkViews(v, mems, opts))
+	r.add(checkGit(v, gitDir))
+	r.add(checkBackup(v, gitDir))
+	r.Healthy = true
+	for _, c := range r.Checks {
+		if c.Status == Fail {
+			r.Healthy = false
+		}
+	}
+	return r, nil
+}
+
+func (r *Report) add(c Check) {
+	if c.Status == "" {
+		c.Status = OK
+		if len(c.Problems) > 0 {
+			c.Status = Fail
+		}
+	}
+	if c.Problems == nil {
+		c.Problems = []string{}
+	}
+	if c.Fixed == nil {
+		c.Fixed = []string{}
+	}
+	r.Checks = append(r.Checks, c)
+}
+
+// checkFiles: every memory file parses. Never fixed: the file is the truth
+// and only its author may change it.
+func checkFiles(mems []*vault.Memory) Check {
+	c := Check{Name: "files", Note: fmt.Sprintf("%d files", len(mems))}
+	for _, m := range mems {
+		if m.Err != nil {
+			c.Problems = append(c.Problems, fmt.Sprintf("%s:%v (edit the file by hand; 'mem lint %s' explains it)", m.Rel, m.Err, m.Rel))
+		}
+	}
+	return c
+}
+
+// checkTemp finds mem's temp files (vault.TempPrefix) anywhere in the
+// vault and its state directory, git's own directory aside. Their names
+// never end in .md, so none is ever read as a memory; a stale one is only
+// litter, which --fix removes.
+func checkTemp(v *vault.Vault, opts Options) Check {
+	c := Check{Name: "temp"}
+	filepath.WalkDir(v.Root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() && d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		if !strings.HasPrefix(d.Name(), vault.TempPrefix) {
+			return nil
+		}
+		fi, err := os.Lstat(p)
+		if err != nil || time.Since(fi.ModTime()) < StaleAfter {
+			return nil // a live writer's file, or already gone
+		}
+		rel := v.Rel(p)
+		if opts.Fix {
+			if err := os.RemoveAll(p); err == nil {
+				c.Fixed = append(c.Fixed, "removed "+rel)
+				return skipIfDir(d)
+			}
+		}
+		c.Problems = append(c.Problems, rel+": temp file left by an interrupted write (remove it, or run 'mem doctor --fix')")
+		return skipIfDir(d)
+	})
+	return c
+}
+
+func skipIfDir(d fs.DirEntry) error {
+	if d.IsDir() {
+		return filepath.SkipDir
+	}
+	return nil
+}
+
+// checkLocks finds git lock files older than StaleAfter. mem's own locks
+// under .mem/locks are kernel flocks the kernel drops with the process, so
+// they cannot go stale. git's are files: a process killed while holding one
+// leaves it, and every later commit refuses to run. --fix removes one only
+// when mem wrote it ("mem pid N" inside) and process N is gone; a lock
+// git wrote may belong to a `git commit` waiting in an editor, so that one
+// is reported with the command to run, never removed.
+func checkLocks(gitDir string, fix bool) Check {
+	c := Check{Name: "locks"}
+	if gitDir == "" {
+		return c
+	}
+	var found []string
+	for _, name := range []string{"index.lock", "HEAD.lock", "config.lock", "packed-refs.lock"} {
+		found = append(found, filepath.Join(gitDir, name))
+	}
+	filepath.WalkDir(filepath.Join(gitDir, "refs"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".lock") {
+			found = append(found, p)
+		}
+		return nil
+	})
+	for _, p := range found {
+		fi, err := os.Lstat(p)
+		if err != nil || time.Since(fi.ModTime()) < StaleAfter {
+			continue
+		}
+		if fix {
+			if pid, ok := memLockPid(p); ok && !pidAlive(pid) && os.Remove(p) == nil {
+				c.Fixed = append(c.Fixed, fmt.Sprintf("removed %s, left by mem process %d, which is gone", p, pid))
+				continue
+			}
+		}
+		c.Problems = append(c.Problems, fmt.Sprintf("%s: git lock file %s old; if no git or mem process is running, remove it (rm %s)", p, time.Since(fi.ModTime()).Round(time.Second), p))
+	}
+	return c
+}
+
+// checkIndex compares the index with the files through index.Freshness and
+// rebuilds it with --fix (a full build when it is missing or damaged).
+func checkIndex(v *vault.Vault, opts Options) Check {
+	c := Check{Name: "index"}
+	st, err := index.Freshness(v)
+	problem := ""
+	switch {
+	case err != nil:
+		problem = err.Error()
+	case !st.Exists:
+		problem = st.Reason
+	case st.Changed > 0:
+		problem = fmt.Sprintf("%d file(s) changed since the index was built", st.Changed)
+	default:
+		c.Note = fmt.Sprintf("%d files indexed", st.Files)
+		return c
+	}
+	if !opts.Fix {
+		if _, err := os.Stat(index.Dir(v)); errors.Is(err, fs.ErrNotExist) {
+			// Never built is not broken: the first search builds it.
+			c.Status, c.Note = Warn, "no index yet (the first 'mem search' builds it, or 'mem doctor --fix')"
+			return c
+		}
+		c.Problems = append(c.Problems, index.Dir(v)+": "+problem+" (run 'mem rebuild-index' or 'mem doctor --fix')")
+		return c
+	}
+	stats, err := index.Update(v, index.Options{Full: err != nil || !st.Exists, Notify: opts.Notify})
+	if err != nil {
+		c.Problems = append(c.Problems, index.Dir(v)+": "+problem+"; rebuilding failed: "+err.Error())
+		return c
+	}
+	c.Fixed = append(c.Fixed, fmt.Sprintf("%s: %s; rebuilt (%d indexed, %d updated, %d removed)", index.Dir(v), problem, stats.Indexed, stats.Updated, stats.Removed))
+	return c
+}
+
+// checkViews renders each configured view as `mem render --all` would and
+// compares it with the file. A view that differs is a view that was never
+// finished or is out of date; --fix writes it again through render's own
+// atomic writer, which refuses to replace a file mem did not render.
+func checkViews(v *vault.Vault, mems []*vault.Memory, opts Options) Check {
+	c := Check{Name: "views"}
+	projects := v.Projects(mems)
+	for _, vw := range opts.Views {
+		rel := v.Rel(vw.Path)
+		var p *vault.Project
+		if vw.Project != "" {
+			if p = vault.FindProject(projects, vw.Project); p == nil {
+				c.Problems = append(c.Problems, fmt.Sprintf("%s: render.outputs names project %s, which no project note has (fix mem.yaml)", rel, vw.Project))
+				continue
+			}
+		} else {
+			p = vault.ResolveProject(projects, vw.Cwd)
+		}
+		budget := vw.Budget
+		if budget == 0 {
+			budget = v.Config.Render.Budget
+		}
+		res, err := render.Render(mems, render.Options{
+			Vault: v.Root, Project: p, Budget: budget, Now: opts.Now,
+			Sections: v.Config.Render.Sections, DurableTags: v.Config.DurableTags,
+			MinGlobalImportance: v.Config.Render.MinGlobalImportance,
+		})
+		if err != nil {
+			c.Problems = append(c.Problems, rel+": "+err.Error())
+			continue
+		}
+		problem := viewProblem(vw, res.Doc)
+		if problem == "" {
+			continue
+		}
+		if opts.Fix {
+			write := render.WriteFile
+			if vw.Splice {
+				write = render.SpliceFile
+			}
+			if _, err := write(vw.Path, res.Doc); err != nil {
+				c.Problems = append(c.Problems, rel+": "+problem+"; rendering failed: "+err.Error())
+			} else {
+				c.Fixed = append(c.Fixed, rel+": "+problem+"; rendered again")
+			}
+			continue
+		}
+		c.Problems = append(c.Problems, rel+": "+problem+" (run 'mem render --all' or 'mem doctor --fix')")
+	}
+	c.Note = fmt.Sprintf("%d views", len(opts.Views))
+	return c
+}
+
+// viewProblem says what is wrong with the file behind vw against doc, the
+// render of now; "" when it holds doc but for its time line.
+func viewProblem(vw audit.View, doc []byte) string {
+	data, err := os.ReadFile(vw.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "missing"
+	}
+	if err != nil {
+		return err.Error()
+	}
+	if vw.Splice {
+		if sameZoneButTime(data, doc) {
+			return ""
+		}
+		return "its mem zone is out of date or missing"
+	}
+	if len(data) == 0 {
+		return "empty"
+	}
+	if render.SameButTime(data, doc) {
+		return ""
+	}
+	return "out of date or incomplete"
+}
+
+// sameZoneButTime reports whether splicing doc into data changes at most
+// one line, the zone's time line.
+func sameZoneButTime(data, doc []byte) bool {
+	again, err := render.Splice(data, doc)
+	if err != nil {
+		return false
+	}
+	a, b := strings.Split(string(data), "\n"), strings.Split(string(again), "\n")
+	if len(a) != len(b) {
+		return false
+	}
+	diff := 0
+	for i := range a {
+		if a[i] != b[i] {
+			diff++
+		}
+	}
+	return diff <= 1
+}
+
+// checkGit runs `git fsck` when git is installed (the reference checker);
+// otherwise it reads HEAD's commit through go-git. A vault outside git is
+// a warning: history and backups are off, nothing is broken.
+func checkGit(v *vault.Vault, gitDir string) Check {
+	c := Check{Name: "git"}
+	if gitDir == "" {
+		c.Status, c.Note = Warn, "the vault is not in a git repository: no history, no backup ('git init' it, or 'mem init' it again)"
+		return c
+	}
+	if _, _, _, err := history.LastCommit(v); err != nil {
+		c.Problems = append(c.Problems, err.Error())
+	}
+	gitBin, err := exec.LookPath("git")
+	if err != nil {
+		c.Note = "git is not installed: checked HEAD through go-git only"
+		return c
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), GitTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, gitBin, "--git-dir", gitDir, "fsck", "--no-progress", "--no-dangling")
+	out, err := cmd.CombinedOutput()
+	switch {
+	case ctx.Err() != nil:
+		c.Problems = append(c.Problems, fmt.Sprintf("git fsck did not finish within %s", GitTimeout))
+	case err != nil:
+		msg := strings.TrimSpace(string(out))
+		if msg == "" {
+			msg = err.Error()
+		}
+		c.Problems = append(c.Problems, "git fsck failed: "+msg)
+	default:
+		c.Note = "git fsck passed"
+	}
+	return c
+}
+
+// checkBackup reports the last verified backup (history's record). Never
+// having verified one is a failure only when mem.yaml names a backup
+// target: then a backup is expected and none was ever read back.
+func checkBackup(v *vault.Vault, gitDir string) Check {
+	c := Check{Name: "backup"}
+	rec, err := history.LastBackup(v)
+	switch {
+	case err != nil:
+		c.Problems = append(c.Problems, err.Error())
+	case rec == nil && v.Config.Backup.To != "":
+		c.Problems = append(c.Problems, fmt.Sprintf("backup.to is %s but no backup was ever verified (run 'mem backup')", v.Config.Backup.To))
+	case rec == nil:
+		c.Status = Warn
+		if gitDir != "" {
+			c.Note = "no backup was ever verified (run 'mem backup --to DIR|REMOTE')"
+		}
+	default:
+		c.Note = fmt.Sprintf("last verified %s to %s at %s (%d memories)", rec.Time.UTC().Format(time.RFC3339), rec.Target, short(rec.Head), rec.Memories)
+	}
+	return c
+}
+
+func short(h string) string {
+	if len(h) > 7 {
+		return h[:7]
+	}
+	return h
+}
+
+// findGitDir is the .git directory of the repository holding root, or ""
+// when there is none. A .git file (a submodule's gitdir: pointer) is
+// followed.
+func findGitDir(root string) string {
+	for dir := root; ; dir = filepath.Dir(dir) {
+		p := filepath.Join(dir, ".git")
+		if fi, err := os.Stat(p); err == nil {
+			if fi.IsDir() {
+				return p
+			}
+			if data, err := os.ReadFile(p); err == nil {
+				if g, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir: "); ok {
+					if !filepath.IsAbs(g) {
+						g = filepath.Join(dir, g)
+					}
+					return g
+				}
+			}
+		}
+		if filepath.Dir(dir) == dir {
+			return ""
+		}
+	}
+}
+
+// memLockPid reads the "mem pid N" line mem writes into a git lock it
+// creates.
+func memLockPid(p string) (int, bool) {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return 0, false
+	}
+	line, _, _ := strings.Cut(string(data), "\n")
+	n, ok := strings.CutPrefix(line, "mem pid ")
+	if !ok {
+		return 0, false
+	}
+	pid, err := strconv.Atoi(n)
+	return pid, err == nil
+}
+
+// pidAlive reports whether a process with this id exists.
+func pidAlive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// WriteText prints the report for a person: one line per check, then its
+// problems and fixes indented under it, then the verdict.
+func WriteText(w io.Writer, r *Report) error {
+	bw := bufio.NewWriter(w)
+	for _, c := range r.Checks {
+		line := fmt.Sprintf("%-4s  %s", c.Status, c.Name)
+		if c.Note != "" {
+			line += ": " + c.Note
+		}
+		fmt.Fprintln(bw, line)
+		for _, f := range c.Fixed {
+			fmt.Fprintln(bw, "      fixed:", f)
+		}
+		for _, p := range c.Problems {
+			fmt.Fprintln(bw, "      "+p)
+		}
+	}
+	switch {
+	case r.Healthy:
+		fmt.Fprintln(bw, "healthy")
+	case r.Fix:
+		fmt.Fprintln(bw, "NOT healthy: the problems above need a person")
+	default:
+		fmt.Fprintln(bw, "NOT healthy: 'mem doctor --fix' repairs the index, views and temp files; the rest needs a person")
+	}
+	return bw.Flush()
+}
