@@ -103,12 +103,37 @@ func Search(v *vault.Vault, q Query) (Result, error) {
 	if err != nil {
 		return res, err
 	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 10
+	}
+	// The freshness check (a stat of every file) dominates a search, so
+	// the query runs on the live index meanwhile; its answer is used when
+	// the check finds nothing changed, and the query runs again otherwise.
+	type answer struct {
+		hits []Hit
+		err  error
+	}
+	early := make(chan answer, 1)
+	go func() {
+		hits, err := runQuery(v, search, limit)
+		early <- answer{hits, err}
+	}()
 	opts := Options{Notify: q.Notify, Progress: q.Progress}
-	if res.Index, err = prepare(v, q.NoRefresh, opts); err != nil {
+	res.Index, err = prepare(v, q.NoRefresh, opts)
+	a := <-early
+	if err != nil {
 		return res, err
 	}
-	idx, err := openReader(v)
-	if err != nil && !errors.Is(err, errBusy) {
+	// Unchanged, or not refreshed (--no-refresh, another writer busy; the
+	// staleness is in res.Index): the early answer is the answer.
+	if a.err == nil && (res.Index.Changed == 0 || !res.Index.Fresh) {
+		res.Hits = a.hits
+		return res, nil
+	}
+	res.Hits, err = runQuery(v, search, limit)
+	var qe *QueryError
+	if err != nil && !errors.Is(err, errBusy) && !errors.As(err, &qe) {
 		// Damaged: rebuild (saying so) and try once more. A rebuild reads
 		// every file, so the answer is then fresh whatever was measured.
 		var st Stats
@@ -116,37 +141,39 @@ func Search(v *vault.Vault, q Query) (Result, error) {
 			if st.Full {
 				res.Index.Fresh = true
 			}
-			idx, err = openReader(v)
+			res.Hits, err = runQuery(v, search, limit)
 		}
 	}
 	if errors.Is(err, errBusy) {
 		return res, fmt.Errorf("%w: it is being updated in place; try again in a moment", err)
 	}
+	return res, err
+}
+
+// runQuery runs a search on the live index, opened read-only for just this.
+func runQuery(v *vault.Vault, search query.Query, limit int) ([]Hit, error) {
+	idx, err := openReader(v)
 	if err != nil {
-		return res, err
+		return nil, err
 	}
 	defer idx.Close()
-
-	limit := q.Limit
-	if limit <= 0 {
-		limit = 10
-	}
 	req := bleve.NewSearchRequestOptions(search, limit, 0, false)
 	req.Fields = storedFields
 	req.Highlight = bleve.NewHighlightWithStyle(highlighterName)
 	req.Highlight.Fields = snippetFields
 	sr, err := idx.Search(req)
 	if err != nil {
-		return res, &QueryError{err}
+		return nil, &QueryError{err}
 	}
+	hits := []Hit{}
 	for _, h := range sr.Hits {
 		str := func(f string) string { s, _ := h.Fields[f].(string); return s }
-		res.Hits = append(res.Hits, Hit{
+		hits = append(hits, Hit{
 			ID: str(fieldID), Path: h.ID, Type: str(fieldType), Provenance: str(fieldProvenance),
 			ValidAt: str(fieldValidAtText), Score: h.Score, Snippet: snippet(h.Fragments),
 		})
 	}
-	return res, nil
+	return hits, nil
 }
 
 // prepare refreshes the index (or measures its staleness) before a search.
