@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log"
 	"os"
 	"sort"
 
@@ -20,7 +21,12 @@ var commands []*cli.Command
 
 func register(c *cli.Command) { commands = append(commands, c) }
 
-func main() { os.Exit(run(context.Background(), os.Args, os.Stdout, os.Stderr)) }
+func main() {
+	// bleve's scorch reports snapshot recovery through the standard logger;
+	// mem says what it does itself, once, so that output is only noise.
+	log.SetOutput(io.Discard)
+	os.Exit(run(context.Background(), os.Args, os.Stdout, os.Stderr))
+}
 
 // run executes mem and maps its error to the documented exit code:
 // 0 success, 1 the command's check failed, 2 usage or environment error.
