@@ -100,7 +100,7 @@ func (v *Vault) List() ([]string, error) {
 			}
 			return nil
 		}
-		if !strings.HasSuffix(d.Name(), ".md") || v.ignored(rel) || v.isRenderedOutput(rel) {
+		if !strings.HasSuffix(d.Name(), ".md") || v.ignored(rel) || v.IsRenderedOutput(rel) {
 			return nil
 		}
 		if d.Type()&fs.ModeSymlink != 0 {
@@ -130,13 +130,15 @@ func (v *Vault) ignored(rel string) bool {
 	return false
 }
 
-// isRenderedOutput reports whether rel is a view mem writes (never a memory).
-func (v *Vault) isRenderedOutput(rel string) bool {
+// IsRenderedOutput reports whether rel (slash path relative to the vault) is
+// a view mem writes — the root MEMORY.md or a render.outputs file — and so
+// never a memory, never committed as one.
+func (v *Vault) IsRenderedOutput(rel string) bool {
 	if rel == "MEMORY.md" {
 		return true
 	}
 	for _, o := range v.Config.Render.Outputs {
-		if p := o.Path; p != "" && (filepath.IsAbs(p) && v.Rel(p) == rel || filepath.ToSlash(filepath.Clean(p)) == rel) {
+		if o.Path != "" && v.Rel(v.Path(o.Path)) == rel {
 			return true
 		}
 	}

@@ -410,3 +410,12 @@ func TestPath(t *testing.T) {
 		}
 	}
 }
+
+func TestIsRenderedOutput(t *testing.T) {
+	v := newVault(t, map[string]string{"mem.yaml": "render:\n  outputs:\n    - {path: views/CLAUDE.md}\n    - {path: ~/elsewhere.md}\n"})
+	for rel, want := range map[string]bool{"MEMORY.md": true, "views/CLAUDE.md": true, "sub/MEMORY.md": false, "elsewhere.md": false} {
+		if got := v.IsRenderedOutput(rel); got != want {
+			t.Errorf("IsRenderedOutput(%q) = %v, want %v", rel, got, want)
+		}
+	}
+}
