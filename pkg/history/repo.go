@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -51,20 +52,31 @@ func (r *Repo) syncObjects() error {
 	if len(r.written) > maxObjectFsyncs {
 		return syncFS(r.gitDir)
 	}
+	// The fsyncs run in parallel so the filesystem can fold them into one
+	// journal commit instead of one per object.
+	var wg sync.WaitGroup
+	errs := make([]error, len(r.written))
 	dirs := map[string]bool{}
-	for _, h := range r.written {
+	for i, h := range r.written {
 		hex := h.String()
 		p := filepath.Join(r.gitDir, "objects", hex[:2], hex[2:])
-		f, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		err = f.Sync()
-		f.Close()
-		if err != nil {
-			return fmt.Errorf("%s: %w", p, err)
-		}
 		dirs[filepath.Dir(p)] = true
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f, err := os.Open(p)
+			if err == nil {
+				err = f.Sync()
+				f.Close()
+			}
+			if err != nil {
+				errs[i] = fmt.Errorf("%s: %w", p, err)
+			}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
 	}
 	for d := range dirs {
 		syncDir(d)
