@@ -220,7 +220,7 @@ func countFiles(v *vault.Vault, files []*file, r *Repo) (all, memories int) {
 // isMemoryPath is the loader's file rule applied to a path alone (spec §2):
 // markdown outside the folders mem never reads, and not a rendered view.
 func isMemoryPath(v *vault.Vault, rel string) bool {
-	if !strings.HasSuffix(rel, ".md") || isRenderedOutput(v, rel) {
+	if !strings.HasSuffix(rel, ".md") || v.IsRenderedOutput(rel) {
 		return false
 	}
 	for _, d := range strings.Split(rel, "/") {

@@ -192,21 +192,7 @@ func (r *Repo) excluded(rel string) bool {
 	if rel == ".mem" || strings.HasPrefix(rel, ".mem/") || strings.HasPrefix(path.Base(rel), vault.TempPrefix) {
 		return true
 	}
-	return isRenderedOutput(r.v, rel)
-}
-
-// isRenderedOutput mirrors the vault loader's rule (MEMORY.md and the
-// configured render outputs are views, never memories).
-func isRenderedOutput(v *vault.Vault, rel string) bool {
-	if rel == "MEMORY.md" {
-		return true
-	}
-	for _, o := range v.Config.Render.Outputs {
-		if p := o.Path; p != "" && (filepath.IsAbs(p) && v.Rel(p) == rel || filepath.ToSlash(filepath.Clean(p)) == rel) {
-			return true
-		}
-	}
-	return false
+	return r.v.IsRenderedOutput(rel)
 }
 
 func (s *scanner) walk(dir, rel string, pats []gitignore.Pattern) error {
