@@ -10,13 +10,17 @@
 package audit
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"path"
 	"slices"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
@@ -82,13 +86,16 @@ type SourceSums struct {
 	Missing int `json:"missing"`
 }
 
-// Cluster is one day holding many imported memories of one source: the
-// day their valid_at (or, lacking one, generated.at) falls on.
+// Cluster is one day holding many memories of one import run: the day
+// their valid_at (or, lacking one, generated.at) falls on.
 type Cluster struct {
-	Source string  `json:"source"`
-	Day    string  `json:"day"`
-	Count  int     `json:"count"`
-	Share  float64 `json:"share"` // of that source's imported memories
+	Source string `json:"source"`
+	// Imported is the day the run wrote them (generated.at), empty when
+	// the files do not say.
+	Imported string  `json:"imported"`
+	Day      string  `json:"day"`
+	Count    int     `json:"count"`
+	Share    float64 `json:"share"` // of that run's memories
 }
 
 // Orphan is a project value that names no project note or is not shaped
@@ -205,9 +212,11 @@ func measure(mems []*vault.Memory, projects []vault.Project, now time.Time) *Rep
 		ImportClusters: []Cluster{}, OrphanProjects: []Orphan{}, Stale: []Stale{}, NoExpiry: []NoExpiry{},
 		Conflicts: []Conflict{}, Duplicates: []Duplicate{}, Views: []ViewState{}, Growth: []Growth{},
 	}
-	importDays := map[string]map[string]int{} // source → day → count
+	importDays := map[importRun]map[string]int{} // import run → day → count
 	orphans := map[string]*Orphan{}
-	texts := map[string][]string{} // normalised body → paths
+	texts := map[uint64][]*vault.Memory{} // hash of the normalised body → memories
+	seed := maphash.MakeSeed()
+	var buf []byte
 	live := make([]*vault.Memory, 0, len(mems))
 	scoped := 0
 	for _, m := range mems {
@@ -239,15 +248,15 @@ func measure(mems []*vault.Memory, projects []vault.Project, now time.Time) *Rep
 		}
 
 		if strings.HasPrefix(meta.Source, "import:") {
-			day := meta.ValidAt.Day()
-			if day == "" && meta.Generated != nil {
-				day = meta.Generated.At.Day()
+			run := importRun{source: source}
+			if meta.Generated != nil {
+				run.day = meta.Generated.At.Day()
 			}
-			if day != "" {
-				if importDays[source] == nil {
-					importDays[source] = map[string]int{}
+			if day := cmp.Or(meta.ValidAt.Day(), run.day); day != "" {
+				if importDays[run] == nil {
+					importDays[run] = map[string]int{}
 				}
-				importDays[source][day]++
+				importDays[run][day]++
 			}
 		}
 
@@ -268,8 +277,9 @@ func measure(mems []*vault.Memory, projects []vault.Project, now time.Time) *Rep
 			continue // a retired claim stands for nothing: not stale, not in conflict, not a duplicate
 		}
 		live = append(live, m)
-		if t := normalise(m.Doc.Body); t != "" {
-			texts[t] = append(texts[t], m.Rel)
+		if buf = normalise(buf, m.Doc.Body); len(buf) > 0 {
+			h := maphash.Bytes(seed, buf)
+			texts[h] = append(texts[h], m)
 		}
 	}
 	for _, s := range r.ValidAt.BySource {
@@ -310,14 +320,7 @@ func measure(mems []*vault.Memory, projects []vault.Project, now time.Time) *Rep
 	slices.SortFunc(r.NoExpiry, func(a, b NoExpiry) int {
 		return cmp.Or(strings.Compare(a.ValidAt, b.ValidAt), strings.Compare(a.Path, b.Path))
 	})
-	for t, paths := range texts {
-		if len(paths) > 1 {
-			r.Duplicates = append(r.Duplicates, Duplicate{Text: t, Paths: paths})
-		}
-	}
-	slices.SortFunc(r.Duplicates, func(a, b Duplicate) int {
-		return cmp.Or(cmp.Compare(len(b.Paths), len(a.Paths)), strings.Compare(a.Text, b.Text))
-	})
+	r.Duplicates = duplicates(texts)
 	return r
 }
 
@@ -348,39 +351,93 @@ func aboutCurrentState(meta *frontmatter.Meta) bool {
 	return meta.StaleAfter.IsZero() && meta.Type == frontmatter.TypeFact && meta.Provenance == frontmatter.Observed
 }
 
-// normalise is the text two files must share to store the same fact:
-// case-folded, runs of white space made one space, trailing full stops
-// dropped ("Uses Go." and "uses  go" are one fact).
-func normalise(body string) string {
-	return strings.TrimRight(strings.ToLower(strings.Join(strings.Fields(body), " ")), ".")
+// normalise appends to buf[:0] the text two files must share to store
+// the same fact: case-folded, runs of white space made one space, trailing
+// full stops dropped ("Uses Go." and "uses  go" are one fact). A buffer,
+// not a string, because every memory of the vault goes through it.
+func normalise(buf []byte, body string) []byte {
+	buf = buf[:0]
+	space := false
+	for _, c := range body {
+		switch {
+		case unicode.IsSpace(c):
+			space = len(buf) > 0
+			continue
+		case space:
+			buf, space = append(buf, ' '), false
+		}
+		switch {
+		case 'A' <= c && c <= 'Z':
+			buf = append(buf, byte(c+'a'-'A'))
+		case c < utf8.RuneSelf:
+			buf = append(buf, byte(c))
+		default:
+			buf = utf8.AppendRune(buf, unicode.ToLower(c))
+		}
+	}
+	return bytes.TrimRight(buf, ".")
 }
 
-// clustersPerSource bounds the days listed per import source: the top days
-// are what tell a collapse from a spread.
-const clustersPerSource = 3
+// duplicates turns the memories grouped by the hash of their normalised
+// text into groups of the same text (a hash collision splits apart here),
+// most copies first.
+func duplicates(byHash map[uint64][]*vault.Memory) []Duplicate {
+	out := []Duplicate{}
+	var buf []byte
+	for _, ms := range byHash {
+		if len(ms) < 2 {
+			continue
+		}
+		byText := map[string][]string{}
+		for _, m := range ms {
+			buf = normalise(buf, m.Doc.Body)
+			byText[string(buf)] = append(byText[string(buf)], m.Rel)
+		}
+		for t, paths := range byText {
+			if len(paths) > 1 {
+				out = append(out, Duplicate{Text: t, Paths: paths})
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b Duplicate) int {
+		return cmp.Or(cmp.Compare(len(b.Paths), len(a.Paths)), strings.Compare(a.Text, b.Text))
+	})
+	return out
+}
 
-// clusters lists each import source's busiest days, at most
-// clustersPerSource each, busiest first. Days holding one memory are no
-// cluster at all.
-func clusters(bySource map[string]map[string]int) []Cluster {
+// importRun is one import: the memories of one source written on one day
+// (generated.at; empty when the files do not say).
+type importRun struct{ source, day string }
+
+// clustersPerRun bounds the days listed per import run: the top days are
+// what tell a collapse from a spread.
+const clustersPerRun = 3
+
+// clusters lists each import run's busiest days, at most clustersPerRun
+// each, busiest first, with their share of the run. The share is taken per
+// run rather than per source: several good imports of one tool must not
+// dilute the one that put every memory on a single day. Days holding one
+// memory are no cluster at all.
+func clusters(byRun map[importRun]map[string]int) []Cluster {
 	out := []Cluster{}
-	for source, days := range bySource {
+	for run, days := range byRun {
 		total := 0
 		var cs []Cluster
 		for day, n := range days {
 			total += n
 			if n > 1 {
-				cs = append(cs, Cluster{Source: source, Day: day, Count: n})
+				cs = append(cs, Cluster{Source: run.source, Imported: run.day, Day: day, Count: n})
 			}
 		}
 		slices.SortFunc(cs, func(a, b Cluster) int { return cmp.Or(cmp.Compare(b.Count, a.Count), strings.Compare(a.Day, b.Day)) })
-		for i := range cs[:min(len(cs), clustersPerSource)] {
+		for i := range cs[:min(len(cs), clustersPerRun)] {
 			cs[i].Share = round(float64(cs[i].Count)/float64(total), 4)
 			out = append(out, cs[i])
 		}
 	}
 	slices.SortFunc(out, func(a, b Cluster) int {
-		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(b.Share, a.Share), strings.Compare(a.Source, b.Source), strings.Compare(a.Day, b.Day))
+		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(b.Share, a.Share), strings.Compare(a.Source, b.Source),
+			strings.Compare(a.Day, b.Day), strings.Compare(a.Imported, b.Imported))
 	})
 	return out
 }
@@ -439,7 +496,7 @@ func (r *Report) judge(l limits) {
 	for _, c := range r.ImportClusters {
 		if l.minCluster >= 0 && c.Count >= l.minCluster {
 			add("max_import_cluster_share", c.Share, l.clusterShare,
-				"%d of the %s memories fall on %s: an import that stamped one date (often its own run) on many items; check where their valid_at came from and re-import with the source's dates", c.Count, c.Source, c.Day)
+				"%d %s memories imported on %s fall on %s: an import that stamped one date (often its own run) on many items; check where their valid_at came from and re-import with the source's dates", c.Count, c.Source, cmp.Or(c.Imported, "on an unknown day"), c.Day)
 		}
 	}
 	orphaned := 0

@@ -138,9 +138,9 @@ func TestSeededCounts(t *testing.T) {
 		"native": {26, 3}, "import:memory-md": {12, 12}, "import:chatgpt": {8, 2},
 	}})
 	check("import_clusters", r.ImportClusters, []Cluster{
-		{"import:memory-md", "2026-11-29", 12, 1},
-		{"import:chatgpt", "2023-02-11", 2, 0.25},
-		{"import:chatgpt", "2026-11-29", 2, 0.25},
+		{"import:memory-md", "2026-11-29", "2026-11-29", 12, 1},
+		{"import:chatgpt", "2026-11-29", "2023-02-11", 2, 0.25},
+		{"import:chatgpt", "2026-11-29", "2026-11-29", 2, 0.25},
 	})
 	check("project_share", r.ProjectShare, 0.1304)
 	check("orphan_projects", r.OrphanProjects, []Orphan{
@@ -393,9 +393,9 @@ func TestWriteText(t *testing.T) {
 	out := b.String()
 	for _, want := range []string{
 		"mem audit: 8 check(s) past their thresholds; 53 memories in 56 files\n",
-		"  FAIL max_stale (9 > 0): 9 claims are past stale_after",
+		"  FAIL max_stale (9 > 0): 9 claim(s) past stale_after",
 		"valid_at: 17 of 53 memories missing (32.1%)\n  import:memory-md: 12 of 12 missing\n",
-		"import:memory-md: 12 on 2026-11-29 (100% of that source)",
+		"import:memory-md imported 2026-11-29: 12 on 2026-11-29 (100% of that import)",
 		"proj_gone (3): memory/o1.md, memory/o2.md, memory/o3.md",
 		"stale: 9 past stale_after\n",
 		"  … and 4 more\n",
@@ -408,5 +408,21 @@ func TestWriteText(t *testing.T) {
 	}
 	if strings.Index(out, "FAIL") > strings.Index(out, "valid_at:") {
 		t.Errorf("findings are not first:\n%s", out)
+	}
+}
+
+func TestNormalise(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"Uses Go.", "uses go"},
+		{"  uses\tGO \n", "uses go"},
+		{"Uses Go...", "uses go"},
+		{"Ünïcode ÇASE", "ünïcode çase"},
+		{"a . .", "a . "},
+		{"\n\n", ""},
+		{"v1.2 is out.", "v1.2 is out"},
+	} {
+		if got := string(normalise(nil, tc.in)); got != tc.want {
+			t.Errorf("normalise(%q) = %q, want %q", tc.in, got, tc.want)
+		}
 	}
 }

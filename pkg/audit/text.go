@@ -73,7 +73,7 @@ func WriteText(w io.Writer, r *Report) error {
 	} else {
 		p.f("import clusters: busiest days of imported memories\n")
 		list(p, r.ImportClusters, func(c Cluster) string {
-			return fmt.Sprintf("%s: %d on %s (%s of that source)", c.Source, c.Count, c.Day, num100(c.Share))
+			return fmt.Sprintf("%s imported %s: %d on %s (%s of that import)", c.Source, cmp.Or(c.Imported, "(day unknown)"), c.Count, c.Day, num100(c.Share))
 		})
 	}
 
