@@ -36,7 +36,12 @@ func runRebuildIndex(_ context.Context, cmd *cli.Command) error {
 		return err
 	}
 	bar := newProgressBar(cmd.Root().ErrWriter)
-	st, err := index.Update(v, index.Options{Full: cmd.Bool("full"), Notify: notifier(cmd), Progress: bar.update})
+	notify := notifier(cmd)
+	if cmd.Bool("quiet") {
+		// From cron: the index heals itself, so only a failure should mail anyone.
+		notify = func(string) {}
+	}
+	st, err := index.Update(v, index.Options{Full: cmd.Bool("full"), Notify: notify, Progress: bar.update})
 	bar.clear()
 	if err != nil {
 		return err
@@ -55,7 +60,8 @@ func runRebuildIndex(_ context.Context, cmd *cli.Command) error {
 }
 
 // notifier prints the index's messages (rebuilding, waiting, stale) on
-// stderr: they explain a slow or stale answer, so --quiet keeps them.
+// stderr: they explain a slow or stale answer, so search keeps them even
+// with --quiet.
 func notifier(cmd *cli.Command) func(string) {
 	return func(msg string) { fmt.Fprintln(cmd.Root().ErrWriter, "mem:", msg) }
 }
