@@ -58,7 +58,15 @@ func (c *check) at(off int) frontmatter.Pos {
 	}
 	off = min(max(off, 0), len(c.text))
 	line := sort.SearchInts(c.lineStarts, off+1) // first start after off
-	return frontmatter.Pos{Line: line, Col: 1 + utf8.RuneCountInString(c.text[c.lineStarts[line-1]:off])}
+	// Scans report in increasing offsets: counting on from the last
+	// position keeps a file that is one long line linear.
+	from, col := c.lineStarts[line-1], 1
+	if c.last.Line == line && c.lastOff >= from && c.lastOff <= off {
+		from, col = c.lastOff, c.last.Col
+	}
+	c.last = frontmatter.Pos{Line: line, Col: col + utf8.RuneCountInString(c.text[from:off])}
+	c.lastOff = off
+	return c.last
 }
 
 func (c *check) secrets() {
@@ -270,12 +278,16 @@ func maskCode(s string) string {
 	return string(b)
 }
 
+// maxLinks bounds the links checked per file and per kind: a hostile file
+// of a million links must not cost a million reports.
+const maxLinks = 1000
+
 func (c *check) links(body string, start int) {
 	dir := path.Dir(c.m.Rel)
 	if !strings.Contains(body, "[[") && !strings.Contains(body, "](") {
 		return
 	}
-	for _, m := range wikilink.FindAllStringSubmatchIndex(body, -1) {
+	for _, m := range wikilink.FindAllStringSubmatchIndex(body, maxLinks) {
 		target := body[m[2]:m[3]]
 		if i := strings.IndexAny(target, "#^"); i >= 0 {
 			target = target[:i]
@@ -289,7 +301,7 @@ func (c *check) links(body string, start int) {
 		}
 		c.resolve(strings.TrimSuffix(target, ".md"), dir, start+m[0], true)
 	}
-	for _, m := range mdLink.FindAllStringSubmatchIndex(body, -1) {
+	for _, m := range mdLink.FindAllStringSubmatchIndex(body, maxLinks) {
 		target := body[m[2]:m[3]]
 		if strings.Contains(target, "://") {
 			continue

@@ -103,6 +103,8 @@ type check struct {
 	text string // the file normalised like the parser sees it (no BOM, LF)
 	// lineStarts indexes c.text's lines, built on first use by at.
 	lineStarts []int
+	last       frontmatter.Pos // the position at lastOff, for at's next call
+	lastOff    int
 	bad        map[string]bool
 	out        []Problem
 }
