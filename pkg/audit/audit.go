@@ -1,8 +1,9 @@
 // Package audit measures whether a vault is healthy the way its failures
 // were found: by counting (spec §7). It reads the state other packages own
 // and never re-implements their rules: conflicts come from gate.Reconcile,
-// rendered views from render.Render, index freshness from index.Freshness,
-// commit, growth and backup from pkg/history.
+// rendered views and their growth from render.Render, index freshness from
+// index.Freshness, the last commit and the last verified backup from
+// pkg/history.
 //
 // Counts are over memories: every file that parses except project notes
 // and OKF's reserved index.md/log.md. Lists are ordered worst first.
@@ -188,8 +189,8 @@ func limitsOf(c vault.AuditConfig) limits {
 	}
 }
 
-// Run audits the vault: one load, one reconciliation, one render per view,
-// one stat walk for the index and one opening of the git repository.
+// Run audits the vault: one load, one reconciliation, two renders per view
+// (now and 30 days ago), one stat walk for the index, and git's HEAD.
 func Run(v *vault.Vault, opts Options) (*Report, error) {
 	mems, err := v.Load(vault.LoadOptions{})
 	if err != nil {
@@ -353,7 +354,8 @@ func aboutCurrentState(meta *frontmatter.Meta) bool {
 
 // normalise appends to buf[:0] the text two files must share to store
 // the same fact: case-folded, runs of white space made one space, trailing
-// full stops dropped ("Uses Go." and "uses  go" are one fact). A buffer,
+// full stops dropped ("Uses Go." and "uses  go" are one fact, and so is
+// "uses go ."). A buffer,
 // not a string, because every memory of the vault goes through it.
 func normalise(buf []byte, body string) []byte {
 	buf = buf[:0]
@@ -375,7 +377,7 @@ func normalise(buf []byte, body string) []byte {
 			buf = utf8.AppendRune(buf, unicode.ToLower(c))
 		}
 	}
-	return bytes.TrimRight(buf, ".")
+	return bytes.TrimRight(buf, ". ")
 }
 
 // duplicates turns the memories grouped by the hash of their normalised

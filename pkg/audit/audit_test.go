@@ -417,7 +417,7 @@ func TestNormalise(t *testing.T) {
 		{"  uses\tGO \n", "uses go"},
 		{"Uses Go...", "uses go"},
 		{"Ünïcode ÇASE", "ünïcode çase"},
-		{"a . .", "a . "},
+		{"a . .", "a"},
 		{"\n\n", ""},
 		{"v1.2 is out.", "v1.2 is out"},
 	} {
@@ -425,4 +425,21 @@ func TestNormalise(t *testing.T) {
 			t.Errorf("normalise(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
+}
+
+// Normalising twice changes nothing, and the result never starts or ends
+// with a space: two texts that normalise alike stay alike.
+func FuzzNormalise(f *testing.F) {
+	for _, s := range []string{"Uses Go.", "a . .", "Ünïcode\u00a0ÇASE", " \t", "x\u2028y"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		once := string(normalise(nil, s))
+		if twice := string(normalise(nil, once)); twice != once {
+			t.Errorf("normalise(%q) = %q, but normalise(%q) = %q", s, once, once, twice)
+		}
+		if strings.HasPrefix(once, " ") || strings.HasSuffix(once, " ") {
+			t.Errorf("normalise(%q) = %q has an outer space", s, once)
+		}
+	})
 }

@@ -300,7 +300,7 @@ func newest(items []render.Item, added []string, byID map[string]*vault.Memory) 
 }
 
 // checkState reads what other commands leave behind: the index manifest,
-// the git history (opened once) and the backup record.
+// the git HEAD (no history walk) and the backup record.
 func (r *Report) checkState(v *vault.Vault, now time.Time) {
 	st, err := index.Freshness(v)
 	switch {
@@ -314,22 +314,16 @@ func (r *Report) checkState(v *vault.Vault, now time.Time) {
 		}
 	}
 
-	repo, err := history.Open(v)
 	head := ""
-	if err != nil {
+	switch when, hash, ok, err := history.LastCommit(v); {
+	case err != nil:
 		r.Commit.Problem = err.Error()
-	} else {
-		when, hash, ok, err := repo.LastCommit()
-		switch {
-		case err != nil:
-			r.Commit.Problem = err.Error()
-		case !ok:
-			r.Commit.Problem = "nothing committed yet: run 'mem commit'"
-		default:
-			when = when.UTC()
-			head = hash
-			r.Commit = Commit{Committed: true, Hash: hash, At: &when, AgeHours: hours(now.Sub(when))}
-		}
+	case !ok:
+		r.Commit.Problem = "nothing committed yet: run 'mem commit'"
+	default:
+		when = when.UTC()
+		head = hash
+		r.Commit = Commit{Committed: true, Hash: hash, At: &when, AgeHours: hours(now.Sub(when))}
 	}
 
 	rec, err := history.LastBackup(v)
