@@ -108,8 +108,27 @@ func Run(v *vault.Vault, opts Options) (*Report, error) {
 	for _, m := range targets {
 		rep.Problems = append(rep.Problems, l.File(m)...)
 	}
+	// Rendered views are not memory files; they are checked for hand edits
+	// in a whole-vault run, or when named.
+	viewRels := views(v)
+	if len(opts.Paths) > 0 {
+		viewRels, rep.Skipped = splitViews(v, rep.Skipped)
+	}
+	rep.Problems = append(rep.Problems, checkViews(v, all, viewRels)...)
 	Finish(rep, opts.Strict)
 	return rep, nil
+}
+
+// splitViews separates the rendered views among skipped paths.
+func splitViews(v *vault.Vault, skipped []string) (viewRels, rest []string) {
+	for _, p := range skipped {
+		if isView(v, p) {
+			viewRels = append(viewRels, p)
+		} else {
+			rest = append(rest, p)
+		}
+	}
+	return viewRels, rest
 }
 
 // merge puts the freshly read named files in place of their copies in the

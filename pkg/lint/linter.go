@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"sort"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/gate"
 	"github.com/mem-md/mem/pkg/vault"
 	"gopkg.in/yaml.v3"
 )
@@ -20,6 +22,8 @@ type Linter struct {
 	now   time.Time
 	// ids maps every id to the files that carry it (more than one: a duplicate).
 	ids map[string][]string
+	// metas maps an id to the first parsed file carrying it.
+	metas map[string]*frontmatter.Meta
 	// projects is the set of project note ids.
 	projects map[string]bool
 	// bases maps a lower-cased file base name (without .md) to its files.
@@ -43,6 +47,7 @@ func New(v *vault.Vault, all []*vault.Memory, now time.Time) *Linter {
 	l := &Linter{
 		vault: v, now: now,
 		ids:      map[string][]string{},
+		metas:    map[string]*frontmatter.Meta{},
 		projects: map[string]bool{},
 		bases:    map[string][]string{},
 		targets:  map[string]bool{},
@@ -64,6 +69,9 @@ func New(v *vault.Vault, all []*vault.Memory, now time.Time) *Linter {
 			continue
 		}
 		l.ids[m.ID] = append(l.ids[m.ID], m.Rel)
+		if _, ok := l.metas[m.ID]; !ok && m.OK() {
+			l.metas[m.ID] = m.Meta()
+		}
 		l.targets[strings.ToLower(m.ID)] = true
 		for _, kv := range m.Doc.Extra {
 			kind := propertyKind(kv.Value)
@@ -295,6 +303,13 @@ func (c *check) identity() {
 			c.add("supersedes-unknown", Warning, c.keyPos("supersedes"), "supersedes its own id %q: remove it", old)
 		case c.l.ids[old] == nil:
 			c.add("supersedes-unknown", Warning, c.keyPos("supersedes"), "supersedes %q, which no file has as its id: check the id", old)
+		case c.l.metas[old] != nil:
+			// The writer's own check (gate.CheckSupersedes): no superseding a
+			// stronger claim, nor a newer one with an older fact.
+			var se *gate.SupersessionError
+			if err := gate.CheckSupersedes(c.meta, old, c.l.metas[old]); errors.As(err, &se) {
+				c.add(se.Rule, Error, c.keyPos("supersedes"), "%s", se.Msg)
+			}
 		}
 	}
 }
