@@ -301,12 +301,7 @@ func TestState(t *testing.T) {
 	}
 	put(t, v.Root, "memory/c.md", fact("valid_at: 2026-11-29"), "Gamma, not yet indexed.")
 
-	views := ViewsFromConfig(v, func(p string) string {
-		if p == "" {
-			return ""
-		}
-		return filepath.Join(v.Root, p)
-	})
+	views := ViewsFromConfig(v, nil)
 	r, err := Run(v, Options{Now: now, Views: views})
 	if err != nil {
 		t.Fatal(err)

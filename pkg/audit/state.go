@@ -28,8 +28,11 @@ type View struct {
 // ViewsFromConfig turns mem.yaml render.outputs into Views. resolve reads a
 // configured path the way `mem render --all` does (~ is the home
 // directory, relative paths are relative to the vault), so the audit checks
-// the very files render writes.
+// the very files render writes; nil means v.Path, which reads them so.
 func ViewsFromConfig(v *vault.Vault, resolve func(string) string) []View {
+	if resolve == nil {
+		resolve = v.Path
+	}
 	var out []View
 	for _, o := range v.Config.Render.Outputs {
 		if o.Path == "" {
