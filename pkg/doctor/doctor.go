@@ -167,13 +167,14 @@ func skipIfDir(d fs.DirEntry) error {
 	return nil
 }
 
-// checkLocks finds git lock files older than StaleAfter. mem's own locks
-// under .mem/locks are kernel flocks the kernel drops with the process, so
-// they cannot go stale. git's are files: a process killed while holding one
-// leaves it, and every later commit refuses to run. --fix removes one only
-// when mem wrote it ("mem pid N" inside) and process N is gone; a lock
-// git wrote may belong to a `git commit` waiting in an editor, so that one
-// is reported with the command to run, never removed.
+// checkLocks finds stale git lock files. mem's own locks under .mem/locks
+// are kernel flocks the kernel drops with the process, so they cannot go
+// stale. git's are files: a process killed while holding one leaves it,
+// and every later commit refuses to run. A lock mem wrote ("mem pid N"
+// inside) is stale as soon as process N is gone, and --fix removes it; any
+// other lock older than StaleAfter is reported with the command to run but
+// never removed, since it may belong to a `git commit` waiting in an
+// editor.
 func checkLocks(gitDir string, fix bool) Check {
 	c := Check{Name: "locks"}
 	if gitDir == "" {
@@ -191,16 +192,22 @@ func checkLocks(gitDir string, fix bool) Check {
 	})
 	for _, p := range found {
 		fi, err := os.Lstat(p)
-		if err != nil || time.Since(fi.ModTime()) < StaleAfter {
+		if err != nil {
 			continue
 		}
-		if fix {
-			if pid, ok := memLockPid(p); ok && !pidAlive(pid) && os.Remove(p) == nil {
+		// A lock mem wrote names its process: if that process is gone the
+		// lock is stale whatever its age.
+		if pid, ok := memLockPid(p); ok && !pidAlive(pid) {
+			if fix && os.Remove(p) == nil {
 				c.Fixed = append(c.Fixed, fmt.Sprintf("removed %s, left by mem process %d, which is gone", p, pid))
-				continue
+			} else {
+				c.Problems = append(c.Problems, fmt.Sprintf("%s: git lock file left by mem process %d, which is gone: every commit waits on it (rm %s, or run 'mem doctor --fix')", p, pid, p))
 			}
+			continue
 		}
-		c.Problems = append(c.Problems, fmt.Sprintf("%s: git lock file %s old; if no git or mem process is running, remove it (rm %s)", p, time.Since(fi.ModTime()).Round(time.Second), p))
+		if age := time.Since(fi.ModTime()); age >= StaleAfter {
+			c.Problems = append(c.Problems, fmt.Sprintf("%s: git lock file %s old; if no git or mem process is running, remove it (rm %s)", p, age.Round(time.Second), p))
+		}
 	}
 	return c
 }
