@@ -277,9 +277,8 @@ func (r *Repo) checkDrop(back *git.Repository, res *BackupResult, branch plumbin
 		res.Warnings = append(res.Warnings, fmt.Sprintf("could not count the memories at the backup's head %s (%v); the mass-delete check was skipped", short(old), err))
 		return nil
 	}
-	share := r.v.Config.Lint.MassDeleteShare
-	if drop := prev.Memories - res.Vault.Memories; !allow && drop > 0 && float64(drop) > share*float64(prev.Memories) {
-		return &MassDeleteError{Removed: drop, Of: prev.Memories, Share: share, What: fmt.Sprintf("pushing %s to %s", short(plumbing.NewHash(res.Vault.Head)), res.URL)}
+	if drop := prev.Memories - res.Vault.Memories; !allow && r.v.Config.Lint.IsMassDeletion(drop, prev.Memories) {
+		return &MassDeleteError{Removed: drop, Of: prev.Memories, Share: r.v.Config.Lint.MassDeleteShare, What: fmt.Sprintf("pushing %s to %s", short(plumbing.NewHash(res.Vault.Head)), res.URL)}
 	}
 	return nil
 }

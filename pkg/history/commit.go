@@ -152,8 +152,8 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 	res.Added, res.Modified, res.Deleted, res.Renamed = sum.added, sum.modified, sum.deleted, sum.renamed
 	if removed := sum.deletedMemories; removed > 0 && !opts.AllowMassDelete {
 		before := res.Memories + sum.deletedMemories - sum.addedMemories
-		if share := r.v.Config.Lint.MassDeleteShare; before > 0 && float64(removed) > share*float64(before) {
-			return nil, &MassDeleteError{Removed: removed, Of: before, Share: share, What: "this commit"}
+		if r.v.Config.Lint.IsMassDeletion(removed, before) {
+			return nil, &MassDeleteError{Removed: removed, Of: before, Share: r.v.Config.Lint.MassDeleteShare, What: "this commit"}
 		}
 	}
 	rootHash, err := r.splice(headRoot, vaultHash)

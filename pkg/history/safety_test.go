@@ -91,35 +91,51 @@ func TestCommitSkipsWhileGitIsBusy(t *testing.T) {
 
 func TestCommitRefusesMassDelete(t *testing.T) {
 	v := newVault(t, "")
-	for i := range 10 {
+	for i := range 20 {
 		memory(t, v, fmt.Sprintf("memory/m%d.md", i), "fact", "", fmt.Sprint(i))
 	}
 	first := commit(t, v, CommitOptions{})
-	// 2 of 10 (20%) is allowed; a third deletion is over the limit.
-	for i := range 3 {
+	// 4 of 20 (20%) is allowed; a fifth deletion is over the share and at
+	// the lint.mass_delete_min floor of 5.
+	for i := range 5 {
 		os.Remove(filepath.Join(v.Root, fmt.Sprintf("memory/m%d.md", i)))
 	}
 	_, err := Commit(v, CommitOptions{Now: clock.Add(time.Minute)})
 	var md *MassDeleteError
-	if !errors.As(err, &md) || md.Removed != 3 || md.Of != 10 || !strings.Contains(err.Error(), "--allow-mass-delete") {
-		t.Fatalf("err = %v, want a mass-delete refusal of 3 of 10", err)
+	if !errors.As(err, &md) || md.Removed != 5 || md.Of != 20 || !strings.Contains(err.Error(), "--allow-mass-delete") {
+		t.Fatalf("err = %v, want a mass-delete refusal of 5 of 20", err)
 	}
 	if head := run(t, v.Root, "git", "rev-parse", "HEAD"); head != first.Commit {
 		t.Fatalf("HEAD moved to %s after a refused commit", head)
 	}
 	fsckOnly(t, v)
 	// Renames are not deletions.
-	os.Rename(filepath.Join(v.Root, "memory/m5.md"), filepath.Join(v.Root, "memory/moved.md"))
-	os.Rename(filepath.Join(v.Root, "memory/m6.md"), filepath.Join(v.Root, "memory/moved2.md"))
+	os.Rename(filepath.Join(v.Root, "memory/m10.md"), filepath.Join(v.Root, "memory/moved.md"))
+	os.Rename(filepath.Join(v.Root, "memory/m11.md"), filepath.Join(v.Root, "memory/moved2.md"))
 	_, err = Commit(v, CommitOptions{Now: clock.Add(time.Minute)})
-	if !errors.As(err, &md) || md.Removed != 3 {
-		t.Fatalf("with renames: err = %v, want still 3 removed", err)
+	if !errors.As(err, &md) || md.Removed != 5 {
+		t.Fatalf("with renames: err = %v, want still 5 removed", err)
 	}
 	res := commit(t, v, CommitOptions{AllowMassDelete: true})
-	if res.Deleted != 3 || res.Renamed != 2 || res.Memories != 7 {
+	if res.Deleted != 5 || res.Renamed != 2 || res.Memories != 15 {
 		t.Fatalf("allowed commit: %+v", res)
 	}
 	fsck(t, v)
+}
+
+func TestSmallVaultPruneIsNotMassDelete(t *testing.T) {
+	v := newVault(t, "")
+	for i := range 3 {
+		memory(t, v, fmt.Sprintf("memory/m%d.md", i), "fact", "", fmt.Sprint(i))
+	}
+	commit(t, v, CommitOptions{})
+	// 2 of 3 is 67%, but under lint.mass_delete_min: an hourly cron commit
+	// of a small vault must not be stuck refusing forever.
+	os.Remove(filepath.Join(v.Root, "memory/m0.md"))
+	os.Remove(filepath.Join(v.Root, "memory/m1.md"))
+	if res := commit(t, v, CommitOptions{}); res.Deleted != 2 {
+		t.Fatalf("prune: %+v", res)
+	}
 }
 
 func fsckOnly(t *testing.T, v *vault.Vault) {

@@ -122,7 +122,7 @@ func Run(v *vault.Vault, opts Options) (*Report, error) {
 // splitViews separates the rendered views among skipped paths.
 func splitViews(v *vault.Vault, skipped []string) (viewRels, rest []string) {
 	for _, p := range skipped {
-		if isView(v, p) {
+		if v.IsRenderedOutput(p) {
 			viewRels = append(viewRels, p)
 		} else {
 			rest = append(rest, p)

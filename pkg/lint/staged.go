@@ -4,17 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"os/exec"
-	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
 
 	"github.com/mem-md/mem/pkg/vault"
 )
-
-// DefaultMassDeleteMin is the fewest deletions the mass-deletion guard
-// counts when lint.mass_delete_min is unset.
-const DefaultMassDeleteMin = 5
 
 // Staged reads the commit being made in the vault's git repository: the
 // vault-relative .md files it adds or changes (to lint), and problems for a
@@ -39,16 +34,14 @@ func Staged(v *vault.Vault) (paths []string, problems []Problem, err error) {
 	fields := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
 	for i := 0; i+1 < len(fields); i += 2 {
 		status, rel := fields[i], fields[i+1]
-		if !strings.HasSuffix(rel, ".md") || !memoryPath(rel) {
+		if !v.IsMemoryPath(rel) {
 			continue
 		}
 		switch status[0] {
 		case 'D':
 			deleted = append(deleted, rel)
 		case 'A', 'C', 'M', 'R', 'T':
-			if !isView(v, rel) {
-				paths = append(paths, rel)
-			}
+			paths = append(paths, rel)
 		}
 	}
 	if !hasHead {
@@ -60,21 +53,12 @@ func Staged(v *vault.Vault) (paths []string, problems []Problem, err error) {
 	}
 	total := 0
 	for _, rel := range strings.Split(string(tree), "\x00") {
-		if strings.HasSuffix(rel, ".md") && memoryPath(rel) && !isView(v, rel) {
+		if v.IsMemoryPath(rel) {
 			total++
 		}
 	}
-	gone := 0
-	for _, rel := range deleted {
-		if !isView(v, rel) {
-			gone++
-		}
-	}
-	share, least := v.Config.Lint.MassDeleteShare, v.Config.Lint.MassDeleteMin
-	if least <= 0 {
-		least = DefaultMassDeleteMin
-	}
-	if total > 0 && gone >= least && float64(gone)/float64(total) > share {
+	gone, share := len(deleted), v.Config.Lint.MassDeleteShare
+	if v.Config.Lint.IsMassDeletion(gone, total) {
 		problems = append(problems, Problem{Path: vault.ConfigFile, Line: 1, Column: 1, Severity: Error, Rule: "mass-deletion",
 			Message: fmt.Sprintf("this commit deletes %d of the %d memories in HEAD (%.0f%%), more than lint.mass_delete_share %.0f%%: if that is meant, raise the share in mem.yaml or commit with --no-verify; otherwise restore them with 'git restore --staged --worktree .'", gone, total, 100*float64(gone)/float64(total), 100*share)})
 	}
@@ -93,18 +77,6 @@ func Staged(v *vault.Vault) (paths []string, problems []Problem, err error) {
 	return paths, problems, nil
 }
 
-// memoryPath reports whether a tracked path is one the vault reads:
-// dot-folders (.git, .mem, .obsidian, .trash) and node_modules never are
-// (spec §2). mem.yaml's ignore patterns are not applied here.
-func memoryPath(rel string) bool {
-	for _, part := range strings.Split(path.Dir(rel), "/") {
-		if part == "node_modules" || (strings.HasPrefix(part, ".") && part != ".") {
-			return false
-		}
-	}
-	return true
-}
-
 // views are the rendered outputs inside the vault: MEMORY.md and the
 // configured render outputs.
 func views(v *vault.Vault) []string {
@@ -119,15 +91,6 @@ func views(v *vault.Vault) []string {
 		}
 	}
 	return out
-}
-
-func isView(v *vault.Vault, rel string) bool {
-	for _, r := range views(v) {
-		if r == rel {
-			return true
-		}
-	}
-	return false
 }
 
 var spliceZone = regexp.MustCompile(`(?s)<!-- mem:begin -->(.*?)<!-- mem:end -->`)

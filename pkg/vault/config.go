@@ -67,9 +67,15 @@ type LintConfig struct {
 	MaxFileSize     int64   `yaml:"max_file_size,omitempty"`
 	MassDeleteShare float64 `yaml:"mass_delete_share,omitempty"`
 	// MassDeleteMin is the fewest deleted memories that can trip the
-	// mass-deletion guard (0 = lint's default, 5), so pruning a small
-	// vault is not refused.
+	// mass-deletion guard, so pruning a small vault is not refused.
 	MassDeleteMin int `yaml:"mass_delete_min,omitempty"`
+}
+
+// IsMassDeletion is the one mass-deletion rule that lint --staged, commit
+// and backup share: removing at least MassDeleteMin of before memories, and
+// more than MassDeleteShare of them.
+func (c LintConfig) IsMassDeletion(removed, before int) bool {
+	return before > 0 && removed >= c.MassDeleteMin && float64(removed) > c.MassDeleteShare*float64(before)
 }
 
 // AuditConfig holds the thresholds past which `mem audit` exits 1.
@@ -98,6 +104,7 @@ const (
 	DefaultMinGlobalImportance = 7
 	DefaultMaxFileSize         = 1 << 20
 	DefaultMassDeleteShare     = 0.20
+	DefaultMassDeleteMin       = 5
 )
 
 func (c *Config) applyDefaults() {
@@ -124,6 +131,9 @@ func (c *Config) applyDefaults() {
 	}
 	if c.Lint.MassDeleteShare == 0 {
 		c.Lint.MassDeleteShare = DefaultMassDeleteShare
+	}
+	if c.Lint.MassDeleteMin == 0 {
+		c.Lint.MassDeleteMin = DefaultMassDeleteMin
 	}
 	if len(c.DurableTags) == 0 {
 		c.DurableTags = []string{"durable"}

@@ -130,6 +130,22 @@ func (v *Vault) ignored(rel string) bool {
 	return false
 }
 
+// IsMemoryPath reports whether the loader reads rel (a slash path relative
+// to the vault) as a memory: a .md file outside the skipped folders, not
+// matched by mem.yaml's ignore:, and not a rendered view. Git-side checks
+// (lint --staged, commit) use it to count memories the way the loader does.
+func (v *Vault) IsMemoryPath(rel string) bool {
+	if !strings.HasSuffix(rel, ".md") || v.IsRenderedOutput(rel) {
+		return false
+	}
+	for dir := path.Dir(rel); dir != "." && dir != "/"; dir = path.Dir(dir) {
+		if skipDirs[path.Base(dir)] || v.ignored(dir) {
+			return false
+		}
+	}
+	return !v.ignored(rel)
+}
+
 // IsRenderedOutput reports whether rel (slash path relative to the vault) is
 // a view mem writes — the root MEMORY.md or a render.outputs file — and so
 // never a memory, never committed as one.
