@@ -16,7 +16,6 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math"
-	"path"
 	"slices"
 	"strings"
 	"time"
@@ -222,7 +221,7 @@ func measure(mems []*vault.Memory, projects []vault.Project, now time.Time) *Rep
 	scoped := 0
 	for _, m := range mems {
 		switch {
-		case reserved(m.Rel):
+		case vault.IsReserved(m.Rel):
 			continue // the loader wants frontmatter these files need not have
 		case !m.OK():
 			r.Broken = append(r.Broken, m.Rel)
@@ -274,7 +273,7 @@ func measure(mems []*vault.Memory, projects []vault.Project, now time.Time) *Rep
 			}
 		}
 
-		if retired(meta, now) {
+		if meta.IsDeprecated() || meta.IsRetired(now) {
 			continue // a retired claim stands for nothing: not stale, not in conflict, not a duplicate
 		}
 		live = append(live, m)
@@ -307,7 +306,7 @@ func measure(mems []*vault.Memory, projects []vault.Project, now time.Time) *Rep
 			continue
 		}
 		switch {
-		case stale(meta, now):
+		case meta.IsStale(now):
 			r.Stale = append(r.Stale, Stale{ID: m.ID, Path: m.Rel, StaleAfter: meta.StaleAfter.Day()})
 		case aboutCurrentState(meta):
 			r.NoExpiry = append(r.NoExpiry, NoExpiry{ID: m.ID, Path: m.Rel, ValidAt: meta.ValidAt.String()})
@@ -323,24 +322,6 @@ func measure(mems []*vault.Memory, projects []vault.Project, now time.Time) *Rep
 	})
 	r.Duplicates = duplicates(texts)
 	return r
-}
-
-// reserved reports OKF's reserved files (index.md, log.md at any level):
-// pointer lists and logs, not memories. Render skips them by the same names.
-func reserved(rel string) bool {
-	base := path.Base(rel)
-	return base == "index.md" || base == "log.md"
-}
-
-// retired is the rule render and lint apply: deprecated, or today is on or
-// past invalid_at.
-func retired(meta *frontmatter.Meta, now time.Time) bool {
-	return meta.Status == frontmatter.StatusDeprecated || (!meta.InvalidAt.IsZero() && !now.Before(meta.InvalidAt.Time))
-}
-
-// stale is render's rule (spec §3): stale when today ≥ stale_after.
-func stale(meta *frontmatter.Meta, now time.Time) bool {
-	return !meta.StaleAfter.IsZero() && !now.Before(meta.StaleAfter.Time)
 }
 
 // aboutCurrentState reports a claim about the present state of the world

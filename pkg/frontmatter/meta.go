@@ -3,7 +3,11 @@
 // verbatim, and the line of every key so later errors can name path:line:col.
 package frontmatter
 
-import "gopkg.in/yaml.v3"
+import (
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
 
 // Memory types understood by mem. Any other type value is kept and treated
 // as TypeNote by the views.
@@ -147,3 +151,18 @@ func ProvenanceRank(p string) int {
 	}
 	return 0
 }
+
+// IsStale reports whether the claim is stale at now: today ≥ stale_after
+// (spec §3). Render, lint and audit all ask this one question.
+func (m *Meta) IsStale(now time.Time) bool {
+	return !m.StaleAfter.IsZero() && !now.Before(m.StaleAfter.Time)
+}
+
+// IsRetired reports whether the claim stopped being true: now is on or past
+// its invalid_at.
+func (m *Meta) IsRetired(now time.Time) bool {
+	return !m.InvalidAt.IsZero() && !now.Before(m.InvalidAt.Time)
+}
+
+// IsDeprecated reports OKF's status: deprecated (never renders).
+func (m *Meta) IsDeprecated() bool { return m.Status == StatusDeprecated }

@@ -43,8 +43,7 @@ func BuildReport(mems []*vault.Memory, now time.Time, cfg vault.GateConfig) Repo
 	r := Report{Lessons: []Entry{}, Rules: []Entry{}}
 	for _, m := range mems {
 		meta := m.Meta()
-		if !m.OK() || !NeedsGate(meta) || meta.Status == frontmatter.StatusDeprecated ||
-			(!meta.InvalidAt.IsZero() && !meta.InvalidAt.After(now)) {
+		if !m.OK() || !NeedsGate(meta) || meta.IsDeprecated() || meta.IsRetired(now) {
 			continue
 		}
 		v := Evaluate(meta, now, cfg)

@@ -250,8 +250,7 @@ func (c *check) dates() {
 			c.add("date-order", Error, c.keyPos(d.key), "%s %s is not after valid_at %s: a claim cannot end before it began", d.key, d.t, meta.ValidAt)
 		}
 	}
-	retired := meta.Status == frontmatter.StatusDeprecated || (!meta.InvalidAt.IsZero() && !meta.InvalidAt.After(c.l.now))
-	if !meta.StaleAfter.IsZero() && !retired && !c.l.now.Before(meta.StaleAfter.Time) {
+	if meta.IsStale(c.l.now) && !meta.IsDeprecated() && !meta.IsRetired(c.l.now) {
 		c.add("stale", Warning, c.keyPos("stale_after"), "stale since %s: check the claim and move stale_after forward, or retire it with invalid_at", meta.StaleAfter.Day())
 	}
 }

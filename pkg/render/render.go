@@ -8,7 +8,6 @@ package render
 
 import (
 	"cmp"
-	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -160,7 +159,7 @@ func Render(mems []*vault.Memory, opts Options) (*Result, error) {
 		}
 		meta := m.Meta()
 		c := cand{m: m, imp: meta.ImportanceOrDefault(), valid: meta.ValidAt.Time}
-		c.stale = !meta.StaleAfter.IsZero() && !opts.Now.Before(meta.StaleAfter.Time)
+		c.stale = meta.IsStale(opts.Now)
 		switch {
 		case meta.Project != "" && meta.Project != projectID:
 			if projectID == "" {
@@ -259,8 +258,8 @@ func (r *Result) check(m *vault.Memory, now time.Time) string {
 		}
 	}
 	meta := m.Meta()
-	switch base := path.Base(m.Rel); {
-	case base == "index.md" || base == "log.md":
+	switch {
+	case vault.IsReserved(m.Rel):
 		return reasonReserved
 	case meta.Type == frontmatter.TypeProject:
 		return reasonProject
@@ -270,9 +269,9 @@ func (r *Result) check(m *vault.Memory, now time.Time) string {
 		return reasonImport
 	case strings.HasPrefix(meta.Source, "capture:"):
 		return reasonCapture
-	case !meta.InvalidAt.IsZero() && !now.Before(meta.InvalidAt.Time):
+	case meta.IsRetired(now):
 		return reasonRetired
-	case meta.Status == frontmatter.StatusDeprecated:
+	case meta.IsDeprecated():
 		return reasonDeprecated
 	}
 	return ""

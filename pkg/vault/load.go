@@ -64,6 +64,10 @@ var skipDirs = map[string]bool{".git": true, ".mem": true, ".obsidian": true, ".
 // Broken files are returned with Err set; only a failure to walk the vault
 // root itself is an error.
 func (v *Vault) Load(opts LoadOptions) ([]*Memory, error) {
+	// Reading the parse cache and walking the vault each take tens of
+	// milliseconds on a big vault, on one core each: do both at once.
+	cache := make(chan *parseCache, 1)
+	go func() { cache <- v.openCache() }()
 	rels, err := v.List()
 	if err != nil {
 		return nil, err
@@ -71,7 +75,7 @@ func (v *Vault) Load(opts LoadOptions) ([]*Memory, error) {
 	if len(rels) < cacheMinFiles {
 		return v.loadDirect(rels, opts), nil
 	}
-	return v.loadCached(rels, opts, v.openCache()), nil
+	return v.loadCached(rels, opts, <-cache), nil
 }
 
 // List walks the vault and returns the relative paths of its memory files,
@@ -144,6 +148,13 @@ func (v *Vault) IsMemoryPath(rel string) bool {
 		}
 	}
 	return !v.ignored(rel)
+}
+
+// IsReserved reports OKF's reserved file names, index.md and log.md at any
+// level: pointer lists and append-only logs, never claims.
+func IsReserved(rel string) bool {
+	base := path.Base(rel)
+	return base == "index.md" || base == "log.md"
 }
 
 // IsRenderedOutput reports whether rel (slash path relative to the vault) is
