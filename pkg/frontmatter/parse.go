@@ -329,18 +329,17 @@ func strList(v *yaml.Node) ([]string, error) {
 	return list(v, func(n *yaml.Node) (string, error) { return scalar(n) })
 }
 
-// list decodes a YAML sequence; a single scalar is accepted as a
-// one-element list, as Obsidian does for list properties.
+// list decodes a YAML sequence.
 func list[T any](v *yaml.Node, one func(*yaml.Node) (T, error)) ([]T, error) {
 	v = deref(v)
 	if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
 		return nil, nil
 	}
+	// A lone value stands for a one-element list, as in Obsidian and OKF
+	// (§5.2 reads a bare verified: {by, at} map as a list of one).
 	items := []*yaml.Node{v}
 	if v.Kind == yaml.SequenceNode {
 		items = v.Content
-	} else if v.Kind != yaml.ScalarNode {
-		return nil, fmt.Errorf("expected a list, found a %s", kindName(v))
 	}
 	var out []T // an empty list reads as absent, so a rewrite is lossless
 	for _, it := range items {

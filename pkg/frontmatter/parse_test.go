@@ -159,3 +159,17 @@ func TestAliasBombRefused(t *testing.T) {
 		t.Fatalf("alias bomb: err = %v", err)
 	}
 }
+
+func TestBareMapIsOneElementList(t *testing.T) {
+	doc, err := Parse([]byte("---\ntype: fact\nverified: {by: human:dana, at: 2026-01-02}\ntags: {a: 1}\n---\nx\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Meta.Verified) != 1 || doc.Meta.Verified[0].By != "human:dana" {
+		t.Errorf("verified = %+v", doc.Meta.Verified)
+	}
+	if len(doc.Problems) != 1 || doc.Problems[0].Key != "tags" {
+		t.Errorf("a map of tags is still a problem: %+v", doc.Problems)
+	}
+	roundTrip(t, []byte("---\nverified: {by: human:dana, at: 2026-01-02}\n---\nx\n"))
+}
