@@ -146,8 +146,6 @@ func (c *check) run() {
 	case m.Err == nil:
 	case fileErr == nil:
 		c.add("file-unreadable", Error, frontmatter.Pos{}, "%v", m.Err)
-	case fileErr.Rule == "frontmatter-missing" && reserved(m.Rel) != "":
-		// index.md and log.md hold no frontmatter in OKF.
 	default:
 		c.add(fileErr.Rule, Error, fileErr.Pos, "%s", fileErr.Msg)
 	}

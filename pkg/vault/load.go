@@ -260,6 +260,9 @@ func (v *Vault) readOne(rel string, opts LoadOptions, cached func(*Memory, fs.Fi
 		m.Raw = data
 	}
 	m.Doc, m.Err = ParseFile(data)
+	if fe, ok := m.Err.(*frontmatter.Error); ok && fe.Rule == "frontmatter-missing" && IsReserved(rel) {
+		m.Err = nil // OKF's index.md and log.md carry no frontmatter
+	}
 	if m.Doc != nil && m.Doc.Meta.ID != "" {
 		m.ID = m.Doc.Meta.ID
 	}
