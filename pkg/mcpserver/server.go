@@ -76,9 +76,11 @@ func New(opts Options) *mcp.Server {
 	addTool(srv, &mcp.Tool{Name: "get", Title: "Read one memory or note", Annotations: readOnly,
 		Description: "One file of the vault by id or by path relative to the vault, with its full content and " +
 			"content hash (pass the hash as expected_hash to a write that edits the file)."}, nil, s.get)
-	addTool(srv, &mcp.Tool{Name: "audit", Title: "Vault health summary", Annotations: readOnly,
-		Description: "Counts a person should watch: broken files, valid_at coverage by source, stale, retired, " +
-			"superseded and conflicting claims, project values that name no project note."}, nil, s.audit)
+	mcp.AddTool(srv, &mcp.Tool{Name: "audit", Title: "Vault health report", Annotations: readOnly,
+		InputSchema: schemaFor[AuditInput](nil),
+		Description: "The `mem audit` report: valid_at coverage by source, import clustering, orphan projects, stale " +
+			"claims, conflicts and how provenance resolved them, duplicates, rendered views against their budget, " +
+			"index freshness, age of the last commit and verified backup; checks past their thresholds first."}, s.audit)
 	claimEnums := map[string][]string{"type": claimTypes, "provenance": provenances}
 	addTool(srv, &mcp.Tool{Name: "remember", Title: "Remember one claim", Annotations: additive,
 		Description: "Write one memory: at most 2 lines and 280 characters (longer text belongs in `note`). " +
@@ -123,13 +125,15 @@ func schemaFor[T any](enums map[string][]string) *jsonschema.Schema {
 // portable replaces the inferred type ["null", "array"] of a Go slice with
 // "array": a harness that maps tool schemas onto a one-type dialect (the
 // OpenAPI subset of Gemini function declarations) rejects type lists. It
-// is sound because every slice field is omitempty, so null is never sent.
+// is sound because the tools' slices are omitempty or never nil, so null
+// is never sent (output is validated against the schema: a null would be
+// a tool error, not a silent lie).
 func portable(s *jsonschema.Schema) {
 	if s == nil {
 		return
 	}
-	if len(s.Types) == 2 && s.Types[0] == "null" {
-		s.Type, s.Types = s.Types[1], nil
+	if len(s.Types) == 2 && s.Types[0] == "null" && s.Types[1] == "array" {
+		s.Type, s.Types = "array", nil
 	}
 	portable(s.Items)
 	for _, p := range s.Properties {

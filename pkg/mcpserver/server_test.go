@@ -113,6 +113,9 @@ func TestToolsList(t *testing.T) {
 	for _, tool := range res.Tools {
 		// Type lists like ["null","array"] break one-type schema dialects.
 		for _, schema := range []any{tool.InputSchema, tool.OutputSchema} {
+			if schema == nil {
+				continue // audit publishes none
+			}
 			if data, _ := json.Marshal(schema); strings.Contains(string(data), `"null"`) || !strings.Contains(string(data), `"type":"object"`) {
 				t.Errorf("%s: schema is not portable: %s", tool.Name, data)
 			}
@@ -408,17 +411,27 @@ func TestSearch(t *testing.T) {
 
 func TestAudit(t *testing.T) {
 	cs, _ := newSession(t)
-	var a AuditOutput
-	if text, isErr := call(t, cs, "audit", nil, &a); isErr {
+	var r struct {
+		Memories int
+		Broken   []string
+		ValidAt  struct{ Total, Missing int } `json:"valid_at"`
+		Stale    []struct{ Path string }
+		Orphans  []struct {
+			Project string
+			Paths   []string
+		} `json:"orphan_projects"`
+	}
+	text, isErr := call(t, cs, "audit", nil, &r)
+	if isErr {
 		t.Fatal(text)
 	}
-	if a.Files != 7 || a.Broken.Count != 1 || a.Claims != 5 || a.ByType["project"] != 1 || a.ByProvenance["stated"] != 3 {
-		t.Errorf("counts = %+v", a)
+	if r.Memories != 5 || len(r.Broken) != 1 || r.Broken[0] != "memory/broken.md" || r.ValidAt.Total != 5 || r.ValidAt.Missing != 1 {
+		t.Errorf("counts = %+v", r)
 	}
-	if a.NoValidAt["native"] != 1 || a.ValidAtCoverage != 0.8 {
-		t.Errorf("valid_at coverage = %v %v", a.NoValidAt, a.ValidAtCoverage)
+	if len(r.Stale) != 1 || r.Stale[0].Path != "memory/stale.md" || len(r.Orphans) != 1 || r.Orphans[0].Project != "proj_gone" {
+		t.Errorf("findings = %+v", r)
 	}
-	if a.Stale.Count != 1 || a.Stale.Paths[0] != "memory/stale.md" || a.UnknownProject.Count != 1 || a.UnknownProject.Paths[0] != "memory/orphan.md" {
-		t.Errorf("findings = %+v", a)
+	if !strings.HasPrefix(text, "mem audit: ") || !strings.Contains(text, "memory/stale.md") {
+		t.Errorf("text = %s", text)
 	}
 }
