@@ -10,7 +10,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
-	"github.com/mem-md/mem/pkg/vault"
+	"github.com/mem-md/mem/pkg/writer"
 )
 
 func init() {
@@ -26,8 +26,8 @@ func init() {
 }
 
 func runNote(_ context.Context, cmd *cli.Command) error {
-	title := strings.TrimSpace(cmd.String("title"))
-	if title == "" {
+	title := cmd.String("title")
+	if strings.TrimSpace(title) == "" {
 		return usagef("note needs --title T")
 	}
 	var body []byte
@@ -47,44 +47,19 @@ func runNote(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	n, err := newMemoryFromFlags(cmd, string(body))
+	claim, err := newMemoryFromFlags(cmd, "")
 	if err != nil {
 		return err
 	}
-	note, pointer := n, n
-	note.Type, note.Title, note.Dir, note.Supersedes, note.Pinned, note.Key = frontmatter.TypeNote, title, "notes", nil, false, ""
-	mems, err := v.Load(vault.LoadOptions{})
+	note, pointer, err := writer.Note(v, title, string(body), claim, now())
 	if err != nil {
-		return err
-	}
-	t := now()
-	noteDoc, err := v.BuildDocument(note, v.Projects(mems), t)
-	if err != nil {
-		return usagef(err.Error())
-	}
-	// Check the pointer before writing anything, so a refused pointer never
-	// leaves an orphan note. The note's id is not known yet; a placeholder of
-	// the same length stands in for its random suffix.
-	pointer.Text = vault.PointerText(title, "notes/"+vault.Slug(title, 48)+"-000000")
-	pointerDoc, err := prepareMemory(v, mems, pointer, t)
-	if err != nil {
-		return err
-	}
-	noteMem, err := v.Create("notes", title, noteDoc, t)
-	if err != nil {
-		return err
-	}
-	pointer.Text = vault.PointerText(title, noteMem.ID)
-	pointerDoc.Body = pointer.Text + "\n"
-	pointerMem, err := v.Create(memoryDir(pointer), pointer.Text, pointerDoc, t)
-	if err != nil {
-		return fmt.Errorf("note written to %s, but its pointer memory was not: %w", noteMem.Rel, err)
+		return writeError(err)
 	}
 	if cmd.Bool("json") {
-		return writeJSON(cmd.Root().Writer, map[string]any{"id": noteMem.ID, "path": noteMem.Rel,
-			"pointer": map[string]string{"id": pointerMem.ID, "path": pointerMem.Rel}})
+		return writeJSON(cmd.Root().Writer, map[string]any{"id": note.ID, "path": note.Rel,
+			"pointer": map[string]string{"id": pointer.ID, "path": pointer.Rel}})
 	}
-	fmt.Fprintln(cmd.Root().Writer, noteMem.ID)
-	fmt.Fprintln(cmd.Root().Writer, pointerMem.ID)
+	fmt.Fprintln(cmd.Root().Writer, note.ID)
+	fmt.Fprintln(cmd.Root().Writer, pointer.ID)
 	return nil
 }

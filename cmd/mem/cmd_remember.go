@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v3"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
-	"github.com/mem-md/mem/pkg/gate"
 	"github.com/mem-md/mem/pkg/vault"
+	"github.com/mem-md/mem/pkg/writer"
 )
 
 // claimFlags are shared by remember and note: everything a memory carries.
@@ -56,25 +55,8 @@ func newMemoryFromFlags(cmd *cli.Command, text string) (vault.NewMemory, error) 
 	if n.Cwd, err = os.Getwd(); err != nil {
 		return n, err
 	}
-	t := now()
-	if s := cmd.String("valid-at"); s != "" {
-		if n.ValidAt, err = frontmatter.ParseTime(s); err != nil {
-			return n, usagef("--valid-at: " + err.Error())
-		}
-	}
-	stale, ttl := cmd.String("stale-after"), cmd.String("ttl")
-	switch {
-	case stale != "" && ttl != "":
-		return n, usagef("give --stale-after or --ttl, not both")
-	case stale != "":
-		if n.StaleAfter, err = frontmatter.ParseTime(stale); err != nil {
-			return n, usagef("--stale-after: " + err.Error())
-		}
-		n.StaleAfter = frontmatter.NewDate(n.StaleAfter.Time)
-	case ttl != "":
-		if n.StaleAfter, err = vault.ParseTTL(ttl, t); err != nil {
-			return n, usagef(err.Error())
-		}
+	if n.ValidAt, n.StaleAfter, err = writer.Dates(cmd.String("valid-at"), cmd.String("stale-after"), cmd.String("ttl"), now()); err != nil {
+		return n, usagef(err.Error())
 	}
 	return n, nil
 }
@@ -83,8 +65,7 @@ func runRemember(_ context.Context, cmd *cli.Command) error {
 	if cmd.NArg() == 0 {
 		return usagef("remember needs TEXT: mem remember \"the fact\"")
 	}
-	text := strings.Join(cmd.Args().Slice(), " ")
-	n, err := newMemoryFromFlags(cmd, text)
+	n, err := newMemoryFromFlags(cmd, strings.Join(cmd.Args().Slice(), " "))
 	if err != nil {
 		return err
 	}
@@ -92,69 +73,19 @@ func runRemember(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	m, err := remember(v, n)
+	m, err := writer.Remember(v, n, now())
 	if err != nil {
-		return err
+		return writeError(err)
 	}
 	return printWritten(cmd, m)
 }
 
-// remember validates n against the loaded vault and writes it.
-func remember(v *vault.Vault, n vault.NewMemory) (*vault.Memory, error) {
-	mems, err := v.Load(vault.LoadOptions{})
-	if err != nil {
-		return nil, err
-	}
-	t := now()
-	doc, err := prepareMemory(v, mems, n, t)
-	if err != nil {
-		return nil, err
-	}
-	return v.Create(memoryDir(n), n.Text, doc, t)
-}
-
-// prepareMemory builds and checks the document for n (boundary, secrets,
-// enums, project, supersession) without writing anything.
-func prepareMemory(v *vault.Vault, mems []*vault.Memory, n vault.NewMemory, t time.Time) (*frontmatter.Document, error) {
-	doc, err := v.BuildDocument(n, v.Projects(mems), t)
-	var tooLong vault.ErrTooLong
-	var secret vault.ErrSecret
-	if errors.As(err, &tooLong) || errors.As(err, &secret) {
-		return nil, checkFailed(err.Error())
-	}
-	if err != nil {
-		return nil, usagef(err.Error())
-	}
-	if err := checkSupersedes(v, mems, &doc.Meta); err != nil {
-		return nil, err
-	}
-	return doc, nil
-}
-
-func memoryDir(n vault.NewMemory) string {
-	if n.Dir == "" {
-		return "memory"
-	}
-	return n.Dir
-}
-
-// checkSupersedes refuses (exit 1) a --supersedes that names no memory, or
-// that the reconciler would refuse (a weaker claim replacing a stronger
-// one, a newer write of an older fact); gate.Supersede also stores ids
-// and carries the targets' key over (docs/gate.md).
-func checkSupersedes(v *vault.Vault, mems []*vault.Memory, meta *frontmatter.Meta) error {
-	olds := make([]*vault.Memory, len(meta.Supersedes))
-	for i, ref := range meta.Supersedes {
-		old, err := lookupMemory(v, mems, ref)
-		if err != nil {
-			return fmt.Errorf("--supersedes: %w", err)
-		}
-		olds[i] = old
-	}
-	err := gate.Supersede(meta, olds)
-	var se *gate.SupersessionError
-	if errors.As(err, &se) {
-		return checkFailed(fmt.Sprintf("--supersedes %s: refused: %v", se.Old, err))
+// writeError maps the shared writer's refusals (too long, a secret, a
+// refused supersedes) to exit 1; a malformed request stays exit 2.
+func writeError(err error) error {
+	var refusal *writer.Refusal
+	if errors.As(err, &refusal) {
+		return checkFailed(err.Error())
 	}
 	return err
 }

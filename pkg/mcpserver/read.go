@@ -175,7 +175,7 @@ func (s *server) get(_ context.Context, _ *mcp.CallToolRequest, in GetInput) (*m
 	if err != nil {
 		return nil, GetOutput{}, err
 	}
-	m, err := s.lookup(mems, in.ID)
+	m, err := s.Vault.FindMemory(mems, in.ID)
 	if err != nil {
 		return nil, GetOutput{}, err
 	}

@@ -16,7 +16,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -161,40 +160,6 @@ func (s *server) cwd(given string) (string, error) {
 // load reads every file of the vault.
 func (s *server) load(opts vault.LoadOptions) ([]*vault.Memory, error) {
 	return s.Vault.Load(opts)
-}
-
-// lookup finds the file ref names among the loaded files: its id, or its
-// path relative to the vault (with or without .md; an absolute path inside
-// the vault is accepted too). Matching only against what the loader listed
-// is what confines reads and edits to the vault: a ref with "..", or a
-// symbolic link leaving the vault, names no listed file.
-func (s *server) lookup(mems []*vault.Memory, ref string) (*vault.Memory, error) {
-	ref = strings.TrimSpace(ref)
-	if ref == "" {
-		return nil, fmt.Errorf("give an id or a path relative to the vault")
-	}
-	if filepath.IsAbs(ref) {
-		if rel, err := filepath.Rel(s.Vault.Root, ref); err == nil {
-			ref = filepath.ToSlash(rel)
-		}
-	}
-	var found []*vault.Memory
-	for _, m := range mems {
-		if m.ID == ref || m.Rel == ref || m.Rel == ref+".md" {
-			found = append(found, m)
-		}
-	}
-	switch len(found) {
-	case 0:
-		return nil, fmt.Errorf("no file in the vault has id or path %q: find it with the search tool", ref)
-	case 1:
-		return found[0], nil
-	}
-	paths := make([]string, len(found))
-	for i, m := range found {
-		paths[i] = m.Rel
-	}
-	return nil, fmt.Errorf("%q names %d files (%s): ask the user to give each a unique id, or pass a path", ref, len(found), strings.Join(paths, ", "))
 }
 
 // fileHash is the content hash of a file as it is on disk now: what a

@@ -244,7 +244,7 @@ func TestRememberRefusals(t *testing.T) {
 		{"unknown project", map[string]any{"text": "x", "provenance": "stated", "project": "proj_nope"}, "names no project note"},
 		{"bad ttl", map[string]any{"text": "x", "provenance": "stated", "ttl": "soon"}, "ttl"},
 		{"both stale", map[string]any{"text": "x", "provenance": "stated", "ttl": "3d", "stale_after": "2027-01-01"}, "not both"},
-		{"supersedes nothing", map[string]any{"text": "x", "provenance": "stated", "supersedes": []string{"memory/nope"}}, "no file in the vault"},
+		{"supersedes nothing", map[string]any{"text": "x", "provenance": "stated", "supersedes": []string{"memory/nope"}}, "no memory has id or path"},
 		{"weaker supersedes", map[string]any{"text": "The shop database is MySQL.", "provenance": "inferred", "supersedes": []string{"memory/db"}}, "refused"},
 	}
 	for _, c := range cases {
@@ -368,7 +368,7 @@ func TestSignalCompareAndSwap(t *testing.T) {
 		{map[string]any{"id": "memory/retry", "expected_hash": "", "session": "s", "evidence": "e"}, "expected_hash is empty"},
 		{map[string]any{"id": "memory/retry", "expected_hash": "x", "session": "", "evidence": "e"}, "needs the session"},
 		{map[string]any{"id": "memory/retry", "expected_hash": "x", "session": "s", "evidence": "e", "at": "2027-01-01"}, "after today"},
-		{map[string]any{"id": "../v/memory/retry", "expected_hash": "x", "session": "s", "evidence": "e"}, "no file in the vault"},
+		{map[string]any{"id": "../v/memory/retry", "expected_hash": "x", "session": "s", "evidence": "e"}, "no memory has id or path"},
 	} {
 		if text, isErr := call(t, cs, "signal", c.args, nil); !isErr || !strings.Contains(text, c.want) {
 			t.Errorf("signal %v: isError=%v %q, want %q", c.args, isErr, text, c.want)

@@ -11,13 +11,7 @@ import (
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
 	"github.com/mem-md/mem/pkg/vault"
-)
-
-// Where the writers put new files (spec §2). Callers cannot choose: that is
-// what keeps every new file inside the vault.
-const (
-	memoryDir = "memory"
-	notesDir  = "notes"
+	"github.com/mem-md/mem/pkg/writer"
 )
 
 // Claim is what a memory carries besides its text: the flags of
@@ -81,58 +75,12 @@ func (s *server) newMemory(c Claim, text string) (vault.NewMemory, error) {
 	if n.Cwd, err = s.cwd(c.Cwd); err != nil {
 		return n, err
 	}
-	if c.ValidAt != "" {
-		if n.ValidAt, err = frontmatter.ParseTime(c.ValidAt); err != nil {
-			return n, fmt.Errorf("valid_at: %w", err)
-		}
-	}
-	switch {
-	case c.StaleAfter != "" && c.TTL != "":
-		return n, errors.New("give stale_after or ttl, not both")
-	case c.StaleAfter != "":
-		t, err := frontmatter.ParseTime(c.StaleAfter)
-		if err != nil {
-			return n, fmt.Errorf("stale_after: %w", err)
-		}
-		n.StaleAfter = frontmatter.NewDate(t.Time)
-	case c.TTL != "":
-		if n.StaleAfter, err = vault.ParseTTL(c.TTL, s.Now()); err != nil {
-			return n, err
-		}
-	}
-	return n, nil
+	n.ValidAt, n.StaleAfter, err = writer.Dates(c.ValidAt, c.StaleAfter, c.TTL, s.Now())
+	return n, err
 }
 
-// build validates n against the vault as the CLI does: BuildDocument
-// (types, provenance, project, boundary, secrets), then each supersedes
-// entry through the reconciler's own check.
-func (s *server) build(mems []*vault.Memory, n vault.NewMemory) (*frontmatter.Document, error) {
-	doc, err := s.Vault.BuildDocument(n, s.Vault.Projects(mems), s.Now())
-	if err != nil {
-		return nil, err
-	}
-	for i, ref := range doc.Meta.Supersedes {
-		old, err := s.lookup(mems, ref)
-		if err != nil {
-			return nil, fmt.Errorf("supersedes: %w", err)
-		}
-		if !old.OK() {
-			return nil, fmt.Errorf("supersedes %s:%v (fix the file first)", old.Rel, old.Err)
-		}
-		if err := gate.CheckSupersedes(&doc.Meta, old.ID, old.Meta()); err != nil {
-			return nil, fmt.Errorf("supersedes %s: refused: %w", old.ID, err)
-		}
-		doc.Meta.Supersedes[i] = old.ID // stored as the id, so the reconciler matches it
-	}
-	return doc, nil
-}
-
-// create writes doc as a new file under dir and returns it with its hash.
-func (s *server) create(dir, slugText string, doc *frontmatter.Document) (Written, error) {
-	m, err := s.Vault.Create(dir, slugText, doc, s.Now())
-	if err != nil {
-		return Written{}, err
-	}
+// written names a file a write created, with its hash, and logs it.
+func (s *server) written(m *vault.Memory) (Written, error) {
 	h, err := fileHash(m)
 	if err != nil {
 		return Written{}, err
@@ -146,65 +94,30 @@ func (s *server) remember(_ context.Context, _ *mcp.CallToolRequest, in Remember
 	if err != nil {
 		return nil, Written{}, err
 	}
-	mems, err := s.load(vault.LoadOptions{})
+	m, err := writer.Remember(s.Vault, n, s.Now())
 	if err != nil {
 		return nil, Written{}, err
 	}
-	doc, err := s.build(mems, n)
-	if err != nil {
-		return nil, Written{}, err
-	}
-	w, err := s.create(memoryDir, n.Text, doc)
+	w, err := s.written(m)
 	return nil, w, err
 }
 
-// pointerText is the pointer memory's line for a note.
-func pointerText(title, noteID string) string { return fmt.Sprintf("%s: see [[%s]]", title, noteID) }
-
-// note writes the note, then its pointer memory. The pointer is validated
-// before the note is written (with an id as long as the real one will be),
-// so a bad claim field never leaves a note without its pointer.
+// note writes the note, then its pointer memory (writer.Note checks the
+// pointer first, so a bad claim field never leaves a note without it).
 func (s *server) note(_ context.Context, _ *mcp.CallToolRequest, in NoteInput) (*mcp.CallToolResult, NoteOutput, error) {
 	var out NoteOutput
-	title := strings.TrimSpace(in.Title)
-	switch {
-	case title == "":
-		return nil, out, errors.New("title is empty: give the note a one-line title")
-	case strings.ContainsAny(title, "\r\n"):
-		return nil, out, errors.New("title has a line break: give a one-line title")
-	case strings.TrimSpace(in.Body) == "":
-		return nil, out, errors.New("body is empty: give the note's text")
-	}
-	pointer, err := s.newMemory(in.Claim, "")
+	claim, err := s.newMemory(in.Claim, "")
 	if err != nil {
 		return nil, out, err
 	}
-	note := pointer
-	note.Type, note.Title, note.Text, note.Supersedes, note.Pinned, note.Key = frontmatter.TypeNote, title, in.Body, nil, false, ""
-	mems, err := s.load(vault.LoadOptions{})
+	note, pointer, err := writer.Note(s.Vault, in.Title, in.Body, claim, s.Now())
 	if err != nil {
 		return nil, out, err
 	}
-	noteDoc, err := s.Vault.BuildDocument(note, s.Vault.Projects(mems), s.Now())
-	if err != nil {
-		return nil, out, err
+	if out.Written, err = s.written(note); err == nil {
+		out.Pointer, err = s.written(pointer)
 	}
-	pointer.Text = pointerText(title, notesDir+"/"+vault.Slug(title, 48)+"-000000")
-	if _, err := s.build(mems, pointer); err != nil {
-		return nil, out, fmt.Errorf("the pointer memory %q: %w", pointer.Text, err)
-	}
-	if out.Written, err = s.create(notesDir, title, noteDoc); err != nil {
-		return nil, out, err
-	}
-	pointer.Text = pointerText(title, out.ID)
-	pointerDoc, err := s.build(mems, pointer)
-	if err == nil {
-		out.Pointer, err = s.create(memoryDir, pointer.Text, pointerDoc)
-	}
-	if err != nil {
-		return nil, out, fmt.Errorf("note written to %s, but its pointer memory was not: %w", out.Path, err)
-	}
-	return nil, out, nil
+	return nil, out, err
 }
 
 // SignalInput is one piece of evidence for an inferred lesson or rule.
@@ -247,7 +160,7 @@ func (s *server) signal(_ context.Context, _ *mcp.CallToolRequest, in SignalInpu
 	if err != nil {
 		return nil, out, err
 	}
-	m, err := s.lookup(mems, in.ID)
+	m, err := s.Vault.FindMemory(mems, in.ID)
 	if err != nil {
 		return nil, out, err
 	}

@@ -1,0 +1,136 @@
+package writer
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+var now = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+
+func newVault(t *testing.T) *vault.Vault {
+	t.Helper()
+	root := t.TempDir()
+	if _, err := vault.Init(root, nil); err != nil {
+		t.Fatal(err)
+	}
+	v, err := vault.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func count(t *testing.T, v *vault.Vault) int {
+	t.Helper()
+	rels, err := v.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(rels)
+}
+
+func TestRememberRefusalsAndRequestErrors(t *testing.T) {
+	v := newVault(t)
+	old, err := Remember(v, vault.NewMemory{Text: "The db listens on 5432", ValidAt: mustDate(t, "2026-11-20"), Key: "db-port"}, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		n       vault.NewMemory
+		refusal bool
+		want    string
+	}{
+		{"too long", vault.NewMemory{Text: strings.Repeat("x", 300)}, true, "mem note"},
+		{"secret", vault.NewMemory{Text: "token ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"}, true, "GitHub"},
+		{"supersedes nothing", vault.NewMemory{Text: "x", Supersedes: []string{"memory/nope"}}, true, "no memory has id or path"},
+		{"backwards", vault.NewMemory{Text: "The db listens on 6000", ValidAt: mustDate(t, "2026-11-01"), Supersedes: []string{old.ID}}, true, "refused"},
+		{"bad enum", vault.NewMemory{Text: "x", Provenance: "rumour"}, false, "provenance"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := count(t, v)
+			_, err := Remember(v, tc.n, now)
+			var r *Refusal
+			if err == nil || errors.As(err, &r) != tc.refusal || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v (refusal %v), want refusal=%v mentioning %q", err, errors.As(err, &r), tc.refusal, tc.want)
+			}
+			if count(t, v) != before {
+				t.Fatal("a refused write left a file")
+			}
+		})
+	}
+	// A forward supersession is stored by id and inherits the target's key.
+	m, err := Remember(v, vault.NewMemory{Text: "The db listens on 6432", Supersedes: []string{old.Rel}}, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Meta(); got.Supersedes[0] != old.ID || got.Key != "db-port" {
+		t.Fatalf("supersedes %v key %q", got.Supersedes, got.Key)
+	}
+}
+
+func TestNoteWritesNoteAndPointer(t *testing.T) {
+	v := newVault(t)
+	note, pointer, err := Note(v, "Retry design", "# Retry\n\nBack off.\n", vault.NewMemory{Project: "none", Tags: []string{"design"}}, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if note.Meta().Type != "note" || note.Meta().Title != "Retry design" || note.Meta().Provenance != "" {
+		t.Errorf("note meta %+v", note.Meta())
+	}
+	if want := "Retry design: see [[" + note.ID + "]]"; pointer.Summary() != want || pointer.Meta().Provenance != "stated" {
+		t.Errorf("pointer %q (%s), want %q", pointer.Summary(), pointer.Meta().Provenance, want)
+	}
+	data, _ := os.ReadFile(filepath.Join(v.Root, pointer.Rel))
+	if !strings.Contains(string(data), "[["+note.ID+"]]") {
+		t.Errorf("pointer file does not link the note:\n%s", data)
+	}
+}
+
+func TestNoteRefusedPointerLeavesNoOrphan(t *testing.T) {
+	v := newVault(t)
+	_, _, err := Note(v, "Orphan", "body", vault.NewMemory{Supersedes: []string{"memory/nope"}}, now)
+	var r *Refusal
+	if !errors.As(err, &r) {
+		t.Fatalf("err = %v, want a refusal", err)
+	}
+	if n := count(t, v); n != 0 {
+		t.Fatalf("%d files written", n)
+	}
+	for _, bad := range [][2]string{{"", "body"}, {"two\nlines", "body"}, {"Title", "  "}} {
+		if _, _, err := Note(v, bad[0], bad[1], vault.NewMemory{}, now); err == nil {
+			t.Errorf("Note(%q, %q) accepted", bad[0], bad[1])
+		}
+	}
+}
+
+func TestDates(t *testing.T) {
+	valid, stale, err := Dates("2026-01-02", "", "30d", now)
+	if err != nil || valid.String() != "2026-01-02" || stale.String() != "2026-12-29" {
+		t.Fatalf("%v %v %v", valid, stale, err)
+	}
+	if _, stale, _ := Dates("", "2027-01-01T10:00:00Z", "", now); stale.String() != "2027-01-01" {
+		t.Errorf("stale_after keeps only the date, got %v", stale)
+	}
+	for _, in := range [][3]string{{"yesterday", "", ""}, {"", "2027-01-01", "30d"}, {"", "soon", ""}, {"", "", "3h"}} {
+		if _, _, err := Dates(in[0], in[1], in[2], now); err == nil {
+			t.Errorf("Dates%v accepted", in)
+		}
+	}
+}
+
+func mustDate(t *testing.T, s string) frontmatter.Time {
+	t.Helper()
+	d, err := frontmatter.ParseTime(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
