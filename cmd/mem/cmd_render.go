@@ -75,11 +75,7 @@ func runRender(_ context.Context, cmd *cli.Command) error {
 		if err != nil {
 			return err
 		}
-		res, err := render.Render(mems, render.Options{
-			Vault: v.Root, Project: p, Budget: tg.budget, Now: t,
-			Sections: v.Config.Render.Sections, DurableTags: v.Config.DurableTags,
-			MinGlobalImportance: v.Config.Render.MinGlobalImportance,
-		})
+		res, err := render.Render(mems, render.OptionsFor(v, p, tg.budget, t))
 		var be *render.BudgetError
 		if errors.As(err, &be) {
 			return usagef(err.Error())

@@ -156,11 +156,7 @@ func (r *Report) checkViews(v *vault.Vault, mems []*vault.Memory, projects []vau
 		if p != nil {
 			vs.Project = p.ID
 		}
-		ropts := render.Options{
-			Vault: v.Root, Project: p, Budget: vs.Budget, Now: now,
-			Sections: v.Config.Render.Sections, DurableTags: v.Config.DurableTags,
-			MinGlobalImportance: v.Config.Render.MinGlobalImportance,
-		}
+		ropts := render.OptionsFor(v, p, vs.Budget, now)
 		res, err := render.Render(mems, ropts)
 		if err != nil {
 			vs.Fossil, vs.Problem = true, err.Error()

@@ -47,11 +47,8 @@ func checkViews(v *vault.Vault, all []*vault.Memory, rels []string) []Problem {
 		if !ok || newerThan(all, at) {
 			continue // not a mem render, or stale rather than edited
 		}
-		opts := render.Options{
-			Vault: vaultName, Budget: v.Config.Render.Budget, Now: at,
-			Sections: v.Config.Render.Sections, DurableTags: v.Config.DurableTags,
-			MinGlobalImportance: v.Config.Render.MinGlobalImportance,
-		}
+		opts := render.OptionsFor(v, nil, 0, at)
+		opts.Vault = vaultName // as the view's header recorded it
 		candidates := []*vault.Project{nil}
 		for i := range projects {
 			candidates = append(candidates, &projects[i])

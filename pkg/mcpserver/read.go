@@ -70,16 +70,7 @@ func (s *server) recall(_ context.Context, _ *mcp.CallToolRequest, in RecallInpu
 	} else {
 		p = vault.ResolveProject(projects, cwd)
 	}
-	budget := in.Budget
-	if budget == 0 {
-		budget = s.Vault.Config.Render.Budget
-	}
-	cfg := s.Vault.Config
-	res, err := render.Render(mems, render.Options{
-		Vault: s.Vault.Root, Project: p, Budget: budget, Now: s.Now(),
-		Sections: cfg.Render.Sections, DurableTags: cfg.DurableTags,
-		MinGlobalImportance: cfg.Render.MinGlobalImportance,
-	})
+	res, err := render.Render(mems, render.OptionsFor(s.Vault, p, in.Budget, s.Now()))
 	if err != nil {
 		return nil, out, err
 	}

@@ -45,6 +45,21 @@ type Options struct {
 	MinGlobalImportance int
 }
 
+// OptionsFor is what the vault's mem.yaml says a render of project looks
+// like: sections, durable tags, the global importance floor, and the
+// configured budget unless budget is given. Every caller that renders (the
+// command, lint's hand-edit check, audit, doctor, the MCP recall) starts here.
+func OptionsFor(v *vault.Vault, project *vault.Project, budget int, now time.Time) Options {
+	if budget == 0 {
+		budget = v.Config.Render.Budget
+	}
+	return Options{
+		Vault: v.Root, Project: project, Budget: budget, Now: now,
+		Sections: v.Config.Render.Sections, DurableTags: v.Config.DurableTags,
+		MinGlobalImportance: v.Config.Render.MinGlobalImportance,
+	}
+}
+
 // Item is one rendered line and why it is there.
 type Item struct {
 	ID      string `json:"id"`
