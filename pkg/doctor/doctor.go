@@ -217,6 +217,7 @@ func checkLocks(gitDir string, fix bool) Check {
 func checkIndex(v *vault.Vault, opts Options) Check {
 	c := Check{Name: "index"}
 	st, err := index.Freshness(v)
+	full := err != nil || !st.Exists // damaged or missing: build afresh
 	problem := ""
 	switch {
 	case err != nil:
@@ -238,7 +239,7 @@ func checkIndex(v *vault.Vault, opts Options) Check {
 		c.Problems = append(c.Problems, index.Dir(v)+": "+problem+" (run 'mem rebuild-index' or 'mem doctor --fix')")
 		return c
 	}
-	stats, err := index.Update(v, index.Options{Full: err != nil || !st.Exists, Notify: opts.Notify})
+	stats, err := index.Update(v, index.Options{Full: full, Notify: opts.Notify})
 	if err != nil {
 		c.Problems = append(c.Problems, index.Dir(v)+": "+problem+"; rebuilding failed: "+err.Error())
 		return c
