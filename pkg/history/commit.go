@@ -96,6 +96,7 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 		return nil, errBusy(why) // a merge started between the two checks
 	}
 
+	r.objs = newObjectWriter(r)
 	branch, parent, err := r.headRef()
 	if err != nil {
 		return nil, err
@@ -176,11 +177,16 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 		c.ParentHashes = []plumbing.Hash{head.Hash}
 		res.Parent = head.Hash.String()
 	}
-	obj := r.git.Storer.NewEncodedObject()
-	if err := c.Encode(obj); err != nil {
+	var obj plumbing.MemoryObject
+	if err := c.Encode(&obj); err != nil {
 		return nil, err
 	}
-	ch, err := r.store(obj)
+	data := make([]byte, obj.Size())
+	rd, _ := obj.Reader() // a memory object's reader never fails
+	if _, err := readAll(rd, data); err != nil {
+		return nil, err
+	}
+	ch, err := r.objs.write(plumbing.CommitObject, data)
 	if err != nil {
 		return nil, err
 	}
@@ -321,22 +327,26 @@ func summarise(r *Repo, s *scanner, chs []Change) summary {
 	return sum
 }
 
-// describe reads a memory's type and project from its content (kept from
-// this run's reads, else read back from the object store).
+// describe reads a memory's type and project (noted when this run read
+// the file, else read back from the object store).
 func (r *Repo) describe(s *scanner, h plumbing.Hash) (typ, project string) {
-	data, ok := s.content[h]
-	if !ok {
-		b, err := r.blob(h)
-		if err != nil {
-			return "unreadable", ""
-		}
-		data = b
+	if m, ok := s.meta[h]; ok {
+		return m.typ, m.project
 	}
+	data, err := r.blob(h)
+	if err != nil {
+		return "unreadable", ""
+	}
+	m := parseMeta(data)
+	return m.typ, m.project
+}
+
+func parseMeta(data []byte) memMeta {
 	doc, err := vault.ParseFile(data)
 	if err != nil || doc == nil {
-		return "broken", ""
+		return memMeta{typ: "broken"}
 	}
-	return frontmatter.EffectiveType(doc.Meta.Type), doc.Meta.Project
+	return memMeta{typ: frontmatter.EffectiveType(doc.Meta.Type), project: doc.Meta.Project}
 }
 
 // maxSubjectTypes keeps the subject line short; the rest become "…".

@@ -32,11 +32,10 @@ import (
 type Repo struct {
 	v      *vault.Vault
 	git    *git.Repository
-	gitDir string // absolute path of the .git directory
-	top    string // absolute path of the worktree root
-	prefix string // vault root relative to top, slash-separated; "" when equal
-	// written lists the objects stored since the last sync (see syncObjects).
-	written []plumbing.Hash
+	gitDir string        // absolute path of the .git directory
+	top    string        // absolute path of the worktree root
+	prefix string        // vault root relative to top, slash-separated; "" when equal
+	objs   *objectWriter // set for the length of a commit
 }
 
 // maxObjectFsyncs is where fsyncing each new loose object stops paying
@@ -48,16 +47,17 @@ const maxObjectFsyncs = 256
 // (like git's core.fsync=loose-object); a first commit of a large vault
 // writes thousands, and one filesystem sync is cheaper.
 func (r *Repo) syncObjects() error {
-	defer func() { r.written = r.written[:0] }()
-	if len(r.written) > maxObjectFsyncs {
+	written := r.objs.written
+	defer func() { r.objs.written = nil }()
+	if len(written) > maxObjectFsyncs {
 		return syncFS(r.gitDir)
 	}
 	// The fsyncs run in parallel so the filesystem can fold them into one
 	// journal commit instead of one per object.
 	var wg sync.WaitGroup
-	errs := make([]error, len(r.written))
+	errs := make([]error, len(written))
 	dirs := map[string]bool{}
-	for i, h := range r.written {
+	for i, h := range written {
 		hex := h.String()
 		p := filepath.Join(r.gitDir, "objects", hex[:2], hex[2:])
 		dirs[filepath.Dir(p)] = true

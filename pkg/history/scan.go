@@ -10,8 +10,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -29,7 +31,15 @@ type file struct {
 	mode  filemode.FileMode
 	hash  plumbing.Hash
 	entry *index.Entry // what the git index records for it
+	// Set by a scan worker for a file read this run:
+	abs  string
+	read bool     // read, hashed and stored
+	gone bool     // removed before it could be read: a deletion
+	meta *memMeta // a memory's type and project, for the message
 }
+
+// memMeta is what the commit message says about a memory.
+type memMeta struct{ typ, project string }
 
 // baseline is what mem compares the worktree against: git's index when it
 // can be read (its size and mtime let unchanged files go unread, as git
@@ -100,6 +110,9 @@ func (b *baseline) add(e *index.Entry) {
 }
 
 // scanner walks the vault and produces the file list of the next commit.
+// The walk (directory reads and lstats) runs on one goroutine; files that
+// must be read go to workers that read, hash, compress and store them on
+// every core, and nothing is held in memory after its object is written.
 type scanner struct {
 	r       *Repo
 	base    *baseline
@@ -107,26 +120,97 @@ type scanner struct {
 	seen    map[string]bool
 	skipped map[string]bool // folders holding their own repository
 	hashed  int
-	content map[plumbing.Hash][]byte // markdown read this run, for the message
-	kept    int                      // bytes held in content
-}
+	meta    map[plumbing.Hash]memMeta // memories read this run, for the message
 
-// maxKeptContent bounds the markdown kept in memory for the commit message.
-const maxKeptContent = 64 << 20
+	jobs chan *file
+	wg   sync.WaitGroup
+	mu   sync.Mutex
+	err  error // the first worker error
+}
 
 // scan lists every file of the vault the next commit holds.
 func (r *Repo) scan(base *baseline) (*scanner, error) {
-	s := &scanner{r: r, base: base, seen: map[string]bool{}, skipped: map[string]bool{}, content: map[plumbing.Hash][]byte{}}
+	s := &scanner{r: r, base: base, seen: map[string]bool{}, skipped: map[string]bool{}, meta: map[plumbing.Hash]memMeta{}}
 	pats, err := r.outerPatterns()
 	if err != nil {
 		return nil, err
 	}
-	if err := s.walk(r.v.Root, r.prefix, pats); err != nil {
+	s.jobs = make(chan *file, 256)
+	for range runtime.GOMAXPROCS(0) {
+		s.wg.Add(1)
+		go s.work()
+	}
+	err = s.walk(r.v.Root, r.prefix, pats)
+	close(s.jobs)
+	s.wg.Wait()
+	if err == nil {
+		err = s.err
+	}
+	if err != nil {
 		return nil, err
 	}
+	kept := s.files[:0]
+	for _, f := range s.files {
+		switch {
+		case f.gone:
+			delete(s.seen, f.path)
+			continue
+		case f.read:
+			s.hashed++
+			if f.meta != nil {
+				s.meta[f.hash] = *f.meta
+			}
+		}
+		kept = append(kept, f)
+	}
+	s.files = kept
 	s.keepExcluded()
 	sort.Slice(s.files, func(i, j int) bool { return s.files[i].path < s.files[j].path })
 	return s, nil
+}
+
+// work reads, hashes and stores the files the walk hands over.
+func (s *scanner) work() {
+	defer s.wg.Done()
+	for f := range s.jobs {
+		s.mu.Lock()
+		failed := s.err != nil
+		s.mu.Unlock()
+		if failed {
+			continue // drain, so the walk never blocks
+		}
+		if err := s.read(f); err != nil {
+			s.mu.Lock()
+			if s.err == nil {
+				s.err = err
+			}
+			s.mu.Unlock()
+		}
+	}
+}
+
+// read reads one file from an open descriptor whose fstat is what the new
+// index records, stores it as a blob and, for a memory, notes its type and
+// project for the message.
+func (s *scanner) read(f *file) error {
+	data, fi, err := readStable(f.abs, f.mode)
+	if errors.Is(err, fs.ErrNotExist) {
+		f.gone = true // removed while we walked: it is a deletion
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w (fix its permissions or add it to .gitignore)", f.abs, err)
+	}
+	h, err := s.r.objs.write(plumbing.BlobObject, data)
+	if err != nil {
+		return err
+	}
+	f.hash, f.entry, f.read = h, indexEntry(f.path, h, f.mode, fi), true
+	if rel, ok := s.r.vaultRel(f.path); ok && isMemoryPath(s.r.v, rel) {
+		m := parseMeta(data)
+		f.meta = &m
+	}
+	return nil
 }
 
 // outerPatterns are the ignore rules that apply above the vault folder:
@@ -265,29 +349,14 @@ func (s *scanner) add(abs, p string, d fs.DirEntry) error {
 	default:
 		return nil // sockets, fifos and devices are not content
 	}
+	s.seen[p] = true
 	if old := s.base.entries[p]; old != nil && s.clean(old, fi, mode) {
 		s.files = append(s.files, &file{path: p, mode: mode, hash: old.Hash, entry: old})
-		s.seen[p] = true
 		return nil
 	}
-	data, fi, err := readStable(abs, mode)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("%s: %w (fix its permissions or add it to .gitignore)", abs, err)
-	}
-	h, err := s.r.writeObject(plumbing.BlobObject, data)
-	if err != nil {
-		return err
-	}
-	s.hashed++
-	if strings.HasSuffix(p, ".md") && s.kept+len(data) <= maxKeptContent {
-		s.content[h] = data
-		s.kept += len(data)
-	}
-	s.files = append(s.files, &file{path: p, mode: mode, hash: h, entry: indexEntry(p, h, mode, fi)})
-	s.seen[p] = true
+	f := &file{path: p, mode: mode, abs: abs}
+	s.files = append(s.files, f)
+	s.jobs <- f
 	return nil
 }
 
@@ -348,41 +417,4 @@ func (s *scanner) underSkipped(p string) bool {
 		}
 	}
 	return false
-}
-
-// writeObject stores an object unless the repository already has it.
-func (r *Repo) writeObject(t plumbing.ObjectType, data []byte) (plumbing.Hash, error) {
-	h := plumbing.ComputeHash(t, data)
-	if r.git.Storer.HasEncodedObject(h) == nil {
-		return h, nil
-	}
-	obj := r.git.Storer.NewEncodedObject()
-	obj.SetType(t)
-	obj.SetSize(int64(len(data)))
-	w, err := obj.Writer()
-	if err != nil {
-		return h, err
-	}
-	if _, err := w.Write(data); err != nil {
-		return h, err
-	}
-	if err := w.Close(); err != nil {
-		return h, err
-	}
-	return r.store(obj)
-}
-
-// store writes an encoded object unless the repository already has it.
-// go-git publishes a loose object by renaming a finished temp file, so a
-// crash never leaves a torn object behind.
-func (r *Repo) store(obj plumbing.EncodedObject) (plumbing.Hash, error) {
-	h := obj.Hash()
-	if r.git.Storer.HasEncodedObject(h) == nil {
-		return h, nil
-	}
-	if _, err := r.git.Storer.SetEncodedObject(obj); err != nil {
-		return h, fmt.Errorf("%s: write %s object: %w", r.gitDir, obj.Type(), err)
-	}
-	r.written = append(r.written, h)
-	return h, nil
 }

@@ -1,0 +1,160 @@
+package history
+
+import (
+	"bufio"
+	"compress/zlib"
+	"crypto/sha1"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// objectWriter stores loose objects itself instead of through go-git's
+// storer: go-git compresses at zlib's default level, goes through a billy
+// chroot (an lstat per path component) and is not safe for concurrent use.
+// This writer is safe for the scan's workers, compresses at level 1 (git's
+// own default for loose objects, core.looseCompression) and publishes each
+// object as git does: a temp file in the object's folder renamed into place,
+// so a crash never leaves a torn object under an object's name.
+type objectWriter struct {
+	r       *Repo
+	dir     string // .git/objects
+	packed  bool   // the repository has packs or alternates: ask go-git too
+	storeMu sync.Mutex
+	tmp     atomic.Uint64
+	dirs    sync.Map // made object folders
+	zpool   sync.Pool
+	mu      sync.Mutex
+	written []plumbing.Hash // new objects since the last sync (see syncObjects)
+}
+
+func newObjectWriter(r *Repo) *objectWriter {
+	w := &objectWriter{r: r, dir: filepath.Join(r.gitDir, "objects")}
+	if packs, _ := filepath.Glob(filepath.Join(w.dir, "pack", "*.idx")); len(packs) > 0 {
+		w.packed = true
+	}
+	if _, err := os.Stat(filepath.Join(w.dir, "info", "alternates")); err == nil {
+		w.packed = true
+	}
+	return w
+}
+
+// hashObject is git's object name: SHA-1 of "<type> <size>\0" and the content.
+func hashObject(t plumbing.ObjectType, data []byte) plumbing.Hash {
+	h := sha1.New()
+	h.Write(objectHeader(nil, t, len(data)))
+	h.Write(data)
+	var out plumbing.Hash
+	h.Sum(out[:0])
+	return out
+}
+
+func objectHeader(b []byte, t plumbing.ObjectType, size int) []byte {
+	b = append(b, t.String()...)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, int64(size), 10)
+	return append(b, 0)
+}
+
+// has reports whether the repository already holds h.
+func (w *objectWriter) has(h plumbing.Hash) bool {
+	hex := h.String()
+	if _, err := os.Lstat(filepath.Join(w.dir, hex[:2], hex[2:])); err == nil {
+		return true
+	}
+	if !w.packed {
+		return false
+	}
+	w.storeMu.Lock() // go-git's storer is not goroutine-safe
+	defer w.storeMu.Unlock()
+	return w.r.git.Storer.HasEncodedObject(h) == nil
+}
+
+// write stores an object unless the repository already has it and returns
+// its name. Safe for concurrent use.
+func (w *objectWriter) write(t plumbing.ObjectType, data []byte) (plumbing.Hash, error) {
+	h := hashObject(t, data)
+	if w.has(h) {
+		return h, nil
+	}
+	hex := h.String()
+	dir := filepath.Join(w.dir, hex[:2])
+	if _, ok := w.dirs.Load(dir); !ok {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return h, fmt.Errorf("%s: %w", dir, err)
+		}
+		w.dirs.Store(dir, true)
+	}
+	tmp, f, err := w.tempFile(dir)
+	if err != nil {
+		return h, err
+	}
+	err = w.compress(f, t, data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, filepath.Join(dir, hex[2:]))
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return h, fmt.Errorf("%s: write %s object %s: %w", w.r.gitDir, t, hex, err)
+	}
+	w.mu.Lock()
+	w.written = append(w.written, h)
+	w.mu.Unlock()
+	return h, nil
+}
+
+// tempFile creates a fresh temp file next to where the object goes (the
+// same folder, so the rename is atomic), read-only as git makes objects.
+func (w *objectWriter) tempFile(dir string) (string, *os.File, error) {
+	for {
+		p := filepath.Join(dir, "tmp_obj_"+strconv.Itoa(os.Getpid())+"_"+strconv.FormatUint(w.tmp.Add(1), 10))
+		f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o444)
+		if errors.Is(err, fs.ErrExist) {
+			continue // left by a crashed run with the same pid
+		}
+		if err != nil {
+			return "", nil, fmt.Errorf("%s: %w", p, err)
+		}
+		return p, f, nil
+	}
+}
+
+type zwriter struct {
+	buf *bufio.Writer
+	z   *zlib.Writer
+	hdr []byte
+}
+
+func (w *objectWriter) compress(f *os.File, t plumbing.ObjectType, data []byte) error {
+	zw, _ := w.zpool.Get().(*zwriter)
+	if zw == nil {
+		b := bufio.NewWriterSize(f, 32<<10)
+		z, _ := zlib.NewWriterLevel(b, zlib.BestSpeed)
+		zw = &zwriter{buf: b, z: z}
+	} else {
+		zw.buf.Reset(f)
+		zw.z.Reset(zw.buf)
+	}
+	defer w.zpool.Put(zw)
+	zw.hdr = objectHeader(zw.hdr[:0], t, len(data))
+	if _, err := zw.z.Write(zw.hdr); err != nil {
+		return err
+	}
+	if _, err := zw.z.Write(data); err != nil {
+		return err
+	}
+	if err := zw.z.Close(); err != nil {
+		return err
+	}
+	return zw.buf.Flush()
+}
