@@ -56,15 +56,28 @@ var (
 // A file without frontmatter returns a Document holding the body and an
 // *Error with rule frontmatter-missing; YAML syntax errors carry the line of
 // the file, not of the YAML block.
-func Parse(data []byte) (*Document, error) {
+func Parse(data []byte) (*Document, error) { return parse(data, decode) }
+
+// decode takes the fast path (fast.go) when it is sure, else yaml.v3.
+func decode(doc *Document, yamlText string) (*Document, error) {
+	if parseFast(doc, yamlText) {
+		return doc, nil
+	}
+	return parseYAML(doc, yamlText)
+}
+
+// parse normalises and splits data, then hands the frontmatter to decode.
+func parse(data []byte, decode func(*Document, string) (*Document, error)) (*Document, error) {
 	data = bytes.TrimPrefix(data, bom)
 	if bytes.IndexByte(data, '\r') >= 0 {
 		data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
 	}
+	// One copy of the file: the body and every value are slices of it.
+	text := string(data)
 	doc := &Document{Keys: map[string]Pos{}, BodyLine: 1}
-	yamlText, body, bodyLine, err := split(data)
+	yamlText, body, bodyLine, err := split(text)
 	if err != nil {
-		doc.Body = string(data)
+		doc.Body = text
 		if err == errNoYAML {
 			return doc, &Error{Pos{1, 1}, "frontmatter-missing", "no frontmatter: the file must start with a line '---', then YAML with at least 'type:', then '---'"}
 		}
@@ -73,9 +86,14 @@ func Parse(data []byte) (*Document, error) {
 	doc.HasFrontmatter = true
 	doc.Body = body
 	doc.BodyLine = bodyLine
+	return decode(doc, yamlText)
+}
 
+// parseYAML decodes the frontmatter with yaml.v3: the whole language, and
+// the nodes kept verbatim in Extra.
+func parseYAML(doc *Document, yamlText string) (*Document, error) {
 	var root yaml.Node
-	if err := yaml.Unmarshal(yamlText, &root); err != nil {
+	if err := yaml.Unmarshal([]byte(yamlText), &root); err != nil {
 		return doc, yamlError(err)
 	}
 	if len(root.Content) == 0 {
@@ -120,18 +138,18 @@ func plain(n *yaml.Node, budget *int) *yaml.Node {
 // split finds the YAML between the opening '---' and the closing '---' (or
 // '...') line. Unlike adrg/frontmatter it refuses an unclosed block instead
 // of silently making the whole file body.
-func split(data []byte) (yamlText []byte, body string, bodyLine int, err error) {
-	first, rest, found := bytes.Cut(data, []byte("\n"))
-	if strings.TrimRight(string(first), " \t") != "---" {
-		return nil, "", 0, errNoYAML
+func split(data string) (yamlText, body string, bodyLine int, err error) {
+	first, rest, found := strings.Cut(data, "\n")
+	if strings.TrimRight(first, " \t") != "---" {
+		return "", "", 0, errNoYAML
 	}
 	if !found {
-		return nil, "", 0, &Error{Pos{1, 1}, "frontmatter-unterminated", "frontmatter opened with '---' on line 1 is never closed: add a line '---' after the last property"}
+		return "", "", 0, &Error{Pos{1, 1}, "frontmatter-unterminated", "frontmatter opened with '---' on line 1 is never closed: add a line '---' after the last property"}
 	}
 	offset, line := 0, 2
 	for offset <= len(rest) {
-		end := bytes.IndexByte(rest[offset:], '\n')
-		var l []byte
+		end := strings.IndexByte(rest[offset:], '\n')
+		var l string
 		next := len(rest) + 1
 		if end < 0 {
 			l = rest[offset:]
@@ -139,16 +157,16 @@ func split(data []byte) (yamlText []byte, body string, bodyLine int, err error) 
 			l = rest[offset : offset+end]
 			next = offset + end + 1
 		}
-		if t := strings.TrimRight(string(l), " \t"); t == "---" || t == "..." {
+		if t := strings.TrimRight(l, " \t"); t == "---" || t == "..." {
 			if next > len(rest) {
 				return rest[:offset], "", line + 1, nil
 			}
-			return rest[:offset], string(rest[next:]), line + 1, nil
+			return rest[:offset], rest[next:], line + 1, nil
 		}
 		offset = next
 		line++
 	}
-	return nil, "", 0, &Error{Pos{1, 1}, "frontmatter-unterminated", "frontmatter opened with '---' on line 1 is never closed: add a line '---' after the last property"}
+	return "", "", 0, &Error{Pos{1, 1}, "frontmatter-unterminated", "frontmatter opened with '---' on line 1 is never closed: add a line '---' after the last property"}
 }
 
 // yamlError shifts yaml.v3's line (counted from the block) by the opening fence.

@@ -29,8 +29,12 @@ var datetimeLayouts = []string{
 // ParseTime reads YYYY-MM-DD or an RFC 3339 datetime.
 func ParseTime(s string) (Time, error) {
 	s = strings.TrimSpace(s)
-	if t, err := time.Parse(dateLayout, s); err == nil {
-		return Time{Time: t, DateOnly: true}, nil
+	// Only a string of the layout's length can be a date: skip the failed
+	// parse (and its error value) for every datetime.
+	if len(s) == len(dateLayout) {
+		if t, err := time.Parse(dateLayout, s); err == nil {
+			return Time{Time: t, DateOnly: true}, nil
+		}
 	}
 	for _, layout := range datetimeLayouts {
 		if t, err := time.Parse(layout, s); err == nil {
