@@ -39,7 +39,13 @@ type rule struct {
 	group    int
 	entropy  float64
 	allow    func(secret string) bool
+	// windows, when set, returns the spans of text outside which re cannot
+	// match, so that re runs on them only; nil means the whole text.
+	windows func(text string) []span
 }
+
+// span is a byte range of a text, [start, end).
+type span struct{ start, end int }
 
 // Ported from gitleaks' config (cmd/generate/config/rules), loosened where
 // vendors have changed lengths, ordered so that a specific rule claims a
@@ -77,21 +83,22 @@ var rules = []rule{
 	{id: "secret-generic", what: "a high-entropy secret assignment", keywords: []string{"key", "token", "secret", "passw", "pwd", "credential", "auth"},
 		re:    regexp.MustCompile(`(?i)\b[a-z0-9_.-]{0,40}(?:key|token|secret|passwd|password|pwd|credentials?|auth)\b["']?\s{0,3}(?:=|:|=>|:=)\s{0,3}["']?([A-Za-z0-9_\-+/=.~!@#$%^&*]{16,200})`),
 		group: 1, entropy: 3.5,
-		allow: func(s string) bool { return !strings.ContainsAny(s, "0123456789") || strings.HasPrefix(s, "${") }},
+		allow:   func(s string) bool { return !strings.ContainsAny(s, "0123456789") || strings.HasPrefix(s, "${") },
+		windows: assignmentWindows},
 }
 
 // Find returns every secret in text, in order of position. Overlapping
 // matches of different rules are reported once, by the first rule.
 func Find(text string) []Finding {
 	lower := strings.ToLower(text)
-	type span struct{ start, end, rule int }
-	var spans []span
+	type found struct{ start, end, rule int }
+	var spans []found
 	for i := range rules {
 		r := &rules[i]
 		if !hasAny(lower, r.keywords) {
 			continue
 		}
-		for _, m := range r.re.FindAllStringSubmatchIndex(text, -1) {
+		for _, m := range r.matches(text) {
 			s, e := m[2*r.group], m[2*r.group+1]
 			if s < 0 {
 				continue
@@ -111,7 +118,7 @@ func Find(text string) []Finding {
 				}
 			}
 			if !overlaps {
-				spans = append(spans, span{s, e, i})
+				spans = append(spans, found{s, e, i})
 			}
 		}
 	}
@@ -122,6 +129,115 @@ func Find(text string) []Finding {
 		out = append(out, Finding{Rule: rules[s.rule].id, What: rules[s.rule].what, Line: line, Col: col})
 	}
 	return out
+}
+
+// matches is r.re.FindAllStringSubmatchIndex(text, -1), run only on the
+// windows where a match can lie when the rule knows them.
+func (r *rule) matches(text string) [][]int {
+	if r.windows == nil {
+		return r.re.FindAllStringSubmatchIndex(text, -1)
+	}
+	var out [][]int
+	for _, w := range r.windows(text) {
+		for _, m := range r.re.FindAllStringSubmatchIndex(text[w.start:w.end], -1) {
+			for j := range m {
+				if m[j] >= 0 {
+					m[j] += w.start
+				}
+			}
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// genericReach bounds how far a match of the generic assignment rule lies
+// from its operator (the first byte of =, :, => or :=): at most a
+// 40-character name prefix, an 11-byte keyword, a quote and 3 spaces
+// before it, and the 2-byte operator, 3 spaces, a quote and a 200-byte
+// value from it. All of those are ASCII bytes, so characters are bytes.
+const (
+	genericBefore = 40 + len("credentials") + 1 + 3
+	genericAfter  = 2 + 3 + 1 + 200
+)
+
+// assignmentWindows finds the spans of text where the generic assignment
+// rule can match, so that its regexp, unanchored and case-insensitive
+// (the most expensive of the set: it ran over every note that says "key"
+// or "auth"), runs on a few hundred bytes around each assignment instead of
+// the whole text. A match holds an operator right after a keyword, an
+// optional quote and at most 3 spaces; each such operator gives a window
+// of the match's reach around it, widened on the left to a byte that is
+// not a word character so that the regexp's leading \b sees what it would
+// in the whole text, and overlapping windows are merged. Every match of
+// the whole text then lies in exactly one window and is found there, in
+// the same order: the result is identical, not approximate.
+//
+// Two non-ASCII characters fold to ASCII letters under (?i): the Kelvin
+// sign (k) and the long s (ſ). A text holding either is matched whole.
+func assignmentWindows(text string) []span {
+	if strings.Contains(text, "\u212a") || strings.Contains(text, "\u017f") {
+		return []span{{0, len(text)}}
+	}
+	var out []span
+	for i := 0; i < len(text); i++ {
+		n := strings.IndexAny(text[i:], ":=")
+		if n < 0 {
+			break
+		}
+		i += n
+		if !afterKeyword(text[:i]) {
+			continue
+		}
+		start := max(i-genericBefore, 0)
+		for start > 0 && !nonWordASCII(text[start-1]) {
+			start--
+		}
+		end := min(i+genericAfter, len(text))
+		if k := len(out) - 1; k >= 0 && start <= out[k].end {
+			out[k].end = end
+			continue
+		}
+		out = append(out, span{start, end})
+	}
+	return out
+}
+
+// genericKeywords are the keyword endings of the generic rule's regexp
+// (key|token|secret|passwd|password|pwd|credentials?|auth), lower case.
+var genericKeywords = []string{"key", "token", "secret", "passwd", "password", "pwd", "credential", "credentials", "auth"}
+
+// afterKeyword reports whether before ends like the text ahead of the
+// generic rule's operator: a keyword (any case), an optional quote, and
+// at most 3 spaces (the regexp's \s: tab, newline, form feed, return,
+// space).
+func afterKeyword(before string) bool {
+	end := len(before)
+	for n := 0; end > 0 && isSpace(before[end-1]); n++ {
+		if n == 3 {
+			return false
+		}
+		end--
+	}
+	if end > 0 && (before[end-1] == '"' || before[end-1] == '\'') {
+		end--
+	}
+	for _, kw := range genericKeywords {
+		if end >= len(kw) && strings.EqualFold(before[end-len(kw):end], kw) {
+			return true
+		}
+	}
+	return false
+}
+
+func isSpace(b byte) bool {
+	return b == ' ' || b == '\t' || b == '\n' || b == '\f' || b == '\r'
+}
+
+// nonWordASCII reports whether b is an ASCII byte that is not a word
+// character for the regexp's \b (letters, digits, underscore).
+func nonWordASCII(b byte) bool {
+	return b < 0x80 && !(b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '_')
 }
 
 // Rules lists the rule names Find can return, sorted, for documentation

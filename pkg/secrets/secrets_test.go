@@ -87,3 +87,47 @@ func FuzzFind(f *testing.F) {
 		}
 	})
 }
+
+// The generic rule's windows are an optimisation only: matching within
+// them must find exactly what the regexp finds in the whole text.
+func TestGenericWindowsMatchWholeText(t *testing.T) {
+	for _, s := range []string{
+		`api_key: "Zx81kQ2mVt7pLr4nWc9s"`,
+		"token\n\n\n=Zx81kQ2mVt7pLr4nWc9s and password :=  'Zx81kQ2mVt7pLr4nWc9s'",
+		"token    = Zx81kQ2mVt7pLr4nWc9s", // 4 spaces: no match
+		"my.service-name_with_a_very_long_prefix_of_forty_chars_key=Zx81kQ2mVt7pLr4nWc9s",
+		"xkey=Zx81kQ2mVt7pLr4nWc9s key=Zx81kQ2mVt7pLr4nWc9s" + strings.Repeat("a1", 150) + " auth=b",
+		"é_key=Zx81kQ2mVt7pLr4nWc9s, αkey: Zx81kQ2mVt7pLr4nWc9s",
+		"\u212aEY=Zx81kQ2mVt7pLr4nWc9s", // Kelvin sign folds to k
+		"secret=>Zx81kQ2mVt7pLr4nWc9s\"credentials\": \"Zx81kQ2mVt7pLr4nWc9s\"",
+		strings.Repeat("key=", 100) + "Zx81kQ2mVt7pLr4nWc9s",
+	} {
+		checkGenericWindows(t, s)
+	}
+}
+
+func checkGenericWindows(t *testing.T, s string) {
+	t.Helper()
+	r := &rules[len(rules)-1]
+	if r.id != "secret-generic" {
+		t.Fatalf("the last rule is %s, want secret-generic", r.id)
+	}
+	want := r.re.FindAllStringSubmatchIndex(s, -1)
+	got := r.matches(s)
+	if len(got) != len(want) {
+		t.Fatalf("%q: windows found %v, the whole text %v", s, got, want)
+	}
+	for i := range want {
+		for j := range want[i] {
+			if got[i][j] != want[i][j] {
+				t.Fatalf("%q: windows found %v, the whole text %v", s, got, want)
+			}
+		}
+	}
+}
+
+func FuzzGenericWindows(f *testing.F) {
+	f.Add(`api_key: "Zx81kQ2mVt7pLr4nWc9s" token = 'a1b2c3d4e5f6g7h8i9'`)
+	f.Add("PASSWORD\t:= Zx81kQ2mVt7pLr4nWc9s")
+	f.Fuzz(checkGenericWindows)
+}
