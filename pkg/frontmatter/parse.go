@@ -188,21 +188,28 @@ func yamlError(err error) *Error {
 func decodeMapping(doc *Document, m *yaml.Node) {
 	// A key given twice is ambiguous (Obsidian keeps one): every occurrence
 	// is kept verbatim and none is typed, so a rewrite changes nothing.
-	count := map[string]int{}
+	// Keys holds each key's first position; dup exists only when needed.
+	var dup map[string]bool
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		count[m.Content[i].Value]++
+		k := m.Content[i]
+		if _, seen := doc.Keys[k.Value]; seen {
+			if dup == nil {
+				dup = map[string]bool{}
+			}
+			dup[k.Value] = false // false: first occurrence not met yet
+			continue
+		}
+		doc.Keys[k.Value] = Pos{k.Line + 1, k.Column}
 	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
-		pos := Pos{k.Line + 1, k.Column}
 		key := k.Value
-		if _, seen := doc.Keys[key]; seen {
-			doc.Problems = append(doc.Problems, FieldError{pos, key, fmt.Sprintf("key %q appears twice: Obsidian keeps only one; merge them", key)})
-			doc.Extra = append(doc.Extra, KeyValue{key, v})
-			continue
-		}
-		doc.Keys[key] = pos
-		if count[key] > 1 {
+		if met, ok := dup[key]; ok {
+			if met {
+				pos := Pos{k.Line + 1, k.Column}
+				doc.Problems = append(doc.Problems, FieldError{pos, key, fmt.Sprintf("key %q appears twice: Obsidian keeps only one; merge them", key)})
+			}
+			dup[key] = true
 			doc.Extra = append(doc.Extra, KeyValue{key, v})
 			continue
 		}

@@ -173,3 +173,22 @@ func TestBareMapIsOneElementList(t *testing.T) {
 	}
 	roundTrip(t, []byte("---\nverified: {by: human:dana, at: 2026-01-02}\n---\nx\n"))
 }
+
+func TestDuplicateKeyKeptAndReported(t *testing.T) {
+	doc, err := Parse([]byte("---\ntype: fact\ntags: [a]\nid: x\ntags: [b]\ntags: c\n---\nbody\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.Meta.Tags != nil || doc.Meta.ID != "x" {
+		t.Errorf("a key given twice must not be typed: meta = %+v", doc.Meta)
+	}
+	if doc.Keys["tags"] != (Pos{3, 1}) {
+		t.Errorf("tags at %v, want its first line 3:1", doc.Keys["tags"])
+	}
+	if len(doc.Extra) != 3 || doc.Extra[0].Value.Content[0].Value != "a" || doc.Extra[2].Value.Value != "c" {
+		t.Errorf("every occurrence is kept in file order: %+v", doc.Extra)
+	}
+	if len(doc.Problems) != 2 || doc.Problems[0].Line != 5 || doc.Problems[1].Line != 6 || doc.Problems[0].Key != "tags" {
+		t.Errorf("problems = %+v, want the 2nd and 3rd tags (lines 5, 6)", doc.Problems)
+	}
+}
