@@ -32,7 +32,8 @@ type objectWriter struct {
 	dirs    sync.Map // made object folders
 	zpool   sync.Pool
 	mu      sync.Mutex
-	written []plumbing.Hash // new objects since the last sync (see syncObjects)
+	written []plumbing.Hash // new loose objects since the last sync (see syncObjects)
+	packs   int             // packs published since the last sync
 }
 
 func newObjectWriter(r *Repo) *objectWriter {

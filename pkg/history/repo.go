@@ -45,11 +45,11 @@ const maxObjectFsyncs = 256
 // syncObjects makes the objects written so far durable before a ref points
 // at them. An hourly commit writes a handful, each fsynced with its folder
 // (like git's core.fsync=loose-object); a first commit of a large vault
-// writes thousands, and one filesystem sync is cheaper.
+// writes thousands or a pack, and one filesystem sync is cheaper.
 func (r *Repo) syncObjects() error {
-	written := r.objs.written
-	defer func() { r.objs.written = nil }()
-	if len(written) > maxObjectFsyncs {
+	written, packs := r.objs.written, r.objs.packs
+	defer func() { r.objs.written, r.objs.packs = nil, 0 }()
+	if len(written) > maxObjectFsyncs || packs > 0 {
 		return syncFS(r.gitDir)
 	}
 	// The fsyncs run in parallel so the filesystem can fold them into one

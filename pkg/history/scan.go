@@ -110,9 +110,10 @@ func (b *baseline) add(e *index.Entry) {
 }
 
 // scanner walks the vault and produces the file list of the next commit.
-// The walk (directory reads and lstats) runs on one goroutine; files that
-// must be read go to workers that read, hash, compress and store them on
-// every core, and nothing is held in memory after its object is written.
+// The walk (directory reads and lstats) runs on one goroutine; the files
+// that must be read then go to workers that read, hash, compress and store
+// them on every core, and nothing is held in memory after its object is
+// written.
 type scanner struct {
 	r       *Repo
 	base    *baseline
@@ -121,11 +122,7 @@ type scanner struct {
 	skipped map[string]bool // folders holding their own repository
 	hashed  int
 	meta    map[plumbing.Hash]memMeta // memories read this run, for the message
-
-	jobs chan *file
-	wg   sync.WaitGroup
-	mu   sync.Mutex
-	err  error // the first worker error
+	pending []*file                   // files the walk found changed, to read
 }
 
 // scan lists every file of the vault the next commit holds.
@@ -135,18 +132,10 @@ func (r *Repo) scan(base *baseline) (*scanner, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.jobs = make(chan *file, 256)
-	for range runtime.GOMAXPROCS(0) {
-		s.wg.Add(1)
-		go s.work()
+	if err := s.walk(r.v.Root, r.prefix, pats); err != nil {
+		return nil, err
 	}
-	err = s.walk(r.v.Root, r.prefix, pats)
-	close(s.jobs)
-	s.wg.Wait()
-	if err == nil {
-		err = s.err
-	}
-	if err != nil {
+	if err := s.readPending(); err != nil {
 		return nil, err
 	}
 	kept := s.files[:0]
@@ -169,30 +158,73 @@ func (r *Repo) scan(base *baseline) (*scanner, error) {
 	return s, nil
 }
 
-// work reads, hashes and stores the files the walk hands over.
-func (s *scanner) work() {
-	defer s.wg.Done()
-	for f := range s.jobs {
-		s.mu.Lock()
-		failed := s.err != nil
-		s.mu.Unlock()
-		if failed {
-			continue // drain, so the walk never blocks
-		}
-		if err := s.read(f); err != nil {
-			s.mu.Lock()
-			if s.err == nil {
-				s.err = err
-			}
-			s.mu.Unlock()
-		}
+// packThreshold is how many new files make the scan write one pack
+// instead of a loose object each: creating tens of thousands of small files
+// (the first commit of a vault) costs more than the compression itself.
+const packThreshold = 1000
+
+// readPending reads, hashes and stores the files the walk found changed,
+// on every core.
+func (s *scanner) readPending() error {
+	if len(s.pending) == 0 {
+		return nil
 	}
+	store := s.r.objs.write
+	var pw *packWriter
+	if len(s.pending) >= packThreshold {
+		var err error
+		if pw, err = s.r.objs.newPack(); err != nil {
+			return err
+		}
+		defer pw.abort() // a no-op once finished
+		store = pw.write
+	}
+	jobs := make(chan *file, 256)
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		first error
+	)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for f := range jobs {
+				mu.Lock()
+				failed := first != nil
+				mu.Unlock()
+				if failed {
+					continue // drain
+				}
+				if err := s.read(f, store); err != nil {
+					mu.Lock()
+					if first == nil {
+						first = err
+					}
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for _, f := range s.pending {
+		jobs <- f
+	}
+	close(jobs)
+	wg.Wait()
+	s.pending = nil
+	if first != nil {
+		return first
+	}
+	if pw != nil {
+		return pw.finish()
+	}
+	return nil
 }
 
 // read reads one file from an open descriptor whose fstat is what the new
 // index records, stores it as a blob and, for a memory, notes its type and
 // project for the message.
-func (s *scanner) read(f *file) error {
+func (s *scanner) read(f *file, store func(plumbing.ObjectType, []byte) (plumbing.Hash, error)) error {
 	data, fi, err := readStable(f.abs, f.mode)
 	if errors.Is(err, fs.ErrNotExist) {
 		f.gone = true // removed while we walked: it is a deletion
@@ -201,7 +233,7 @@ func (s *scanner) read(f *file) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w (fix its permissions or add it to .gitignore)", f.abs, err)
 	}
-	h, err := s.r.objs.write(plumbing.BlobObject, data)
+	h, err := store(plumbing.BlobObject, data)
 	if err != nil {
 		return err
 	}
@@ -356,7 +388,7 @@ func (s *scanner) add(abs, p string, d fs.DirEntry) error {
 	}
 	f := &file{path: p, mode: mode, abs: abs}
 	s.files = append(s.files, f)
-	s.jobs <- f
+	s.pending = append(s.pending, f)
 	return nil
 }
 
