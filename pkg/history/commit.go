@@ -1,7 +1,6 @@
 package history
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"os"
@@ -120,7 +119,7 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 		res.Warnings = append(res.Warnings, base.warn)
 	}
 	node := r.buildVault(s.files)
-	vaultHash, err := r.writeTree(node)
+	vaultHash, err := r.writeTree(node, r.prefix, s.reusable())
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +133,9 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 		}
 	}
 	var chs []Change
-	if err := r.diff(oldVault, node, "", &chs); err != nil {
+	if oldVault != nil && base.index != nil && base.trees[r.prefix] == oldVault.Hash {
+		chs = r.diffIndex(base, s.files)
+	} else if err := r.diff(oldVault, node, "", &chs); err != nil {
 		return nil, err
 	}
 	res.Changes = pairRenames(chs)
@@ -144,10 +145,10 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 		if head != nil {
 			res.Parent = head.Hash.String()
 		}
-		if s.hashed == 0 && base.vaultEntries(r) == len(s.files) {
+		if s.hashed == 0 && base.vaultEntries(r) == len(s.files) && (r.prefix != "" || base.trees[""] == vaultHash) {
 			return res, nil // the index already says exactly this
 		}
-		return res, lock.write(r, base, s) // refresh stat data so the next run reads nothing
+		return res, lock.write(r, base, s, node) // refresh stat data (and cached trees) so the next run reads nothing
 	}
 	sum := summarise(r, s, res.Changes)
 	res.Added, res.Modified, res.Deleted, res.Renamed = sum.added, sum.modified, sum.deleted, sum.renamed
@@ -201,7 +202,7 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 		return nil, err
 	}
 	res.Commit = ch.String()
-	if err := lock.write(r, base, s); err != nil {
+	if err := lock.write(r, base, s, node); err != nil {
 		res.Warnings = append(res.Warnings, err.Error())
 	}
 	return res, nil
@@ -456,37 +457,40 @@ func (l *indexLock) release() {
 }
 
 // write replaces .git/index: entries outside the vault unchanged, the
-// vault's entries as committed, with fresh stat data. When the index could
-// not be read it is left alone.
-func (l *indexLock) write(r *Repo, base *baseline, s *scanner) error {
+// vault's entries as committed, with fresh stat data. When the vault is the
+// whole worktree the index also caches every folder's tree (node), as git
+// commit does, so the next run re-hashes only folders that changed. When
+// the index could not be read it is left alone.
+func (l *indexLock) write(r *Repo, base *baseline, s *scanner, node *dirNode) error {
 	if base.index == nil && base.warn != "" {
 		return nil
 	}
-	idx := &index.Index{Version: 2}
+	var ents []*index.Entry
 	if base.index != nil {
-		idx.Version = base.index.Version
 		for _, e := range base.index.Entries {
 			if _, in := r.vaultRel(e.Name); !in {
-				idx.Entries = append(idx.Entries, e)
+				ents = append(ents, e)
 			}
 		}
 	}
-	for _, f := range s.files {
-		idx.Entries = append(idx.Entries, f.entry)
+	var tree *cacheNode
+	if r.prefix == "" && !node.hash.IsZero() {
+		tree = cacheTree("", node)
 	}
-	sort.SliceStable(idx.Entries, func(i, j int) bool { return idx.Entries[i].Name < idx.Entries[j].Name })
+	for _, f := range s.files {
+		ents = append(ents, f.entry)
+		if f.entry.IntentToAdd {
+			tree = nil // git leaves such entries out of its trees; do not guess
+		}
+	}
+	sort.SliceStable(ents, func(i, j int) bool { return ents[i].Name < ents[j].Name })
 	if err := l.f.Truncate(0); err != nil {
 		return err
 	}
 	if _, err := l.f.Seek(0, 0); err != nil {
 		return err
 	}
-	w := bufio.NewWriterSize(l.f, 1<<16)
-	err := index.NewEncoder(w).Encode(idx)
-	if err == nil {
-		err = w.Flush()
-	}
-	if err != nil {
+	if err := encodeIndex(l.f, ents, tree); err != nil {
 		return fmt.Errorf("%s: write git index: %w (run 'git reset -q' to rebuild it)", l.path, err)
 	}
 	if err := l.f.Sync(); err != nil {

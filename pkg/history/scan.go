@@ -45,11 +45,12 @@ type memMeta struct{ typ, project string }
 // can be read (its size and mtime let unchanged files go unread, as git
 // itself does), else the HEAD tree (every file is then read once).
 type baseline struct {
-	entries map[string]*index.Entry // repository path → stage-0 entry
-	dirs    map[string]bool         // directories holding tracked paths
-	written time.Time               // the index file's mtime (racy-git guard)
-	index   *index.Index            // nil when the index was unreadable or absent
-	warn    string                  // why the index could not be used
+	entries map[string]*index.Entry  // repository path → stage-0 entry
+	trees   map[string]plumbing.Hash // the index's valid cached trees by folder
+	dirs    map[string]bool          // directories holding tracked paths
+	written time.Time                // the index file's mtime (racy-git guard)
+	index   *index.Index             // nil when the index was unreadable or absent
+	warn    string                   // why the index could not be used
 }
 
 func (r *Repo) readBaseline(head *object.Commit) (*baseline, error) {
@@ -58,12 +59,15 @@ func (r *Repo) readBaseline(head *object.Commit) (*baseline, error) {
 	fi, err := os.Stat(p)
 	switch {
 	case err == nil:
-		idx, derr := r.git.Storer.Index()
+		idx, derr := readIndex(p)
+		if errors.Is(derr, errIndexFormat) {
+			idx, derr = r.git.Storer.Index()
+		}
 		if derr != nil {
 			b.warn = fmt.Sprintf("%s: cannot read the git index (%v); every file is hashed and the index is left as it is: run 'git reset -q' afterwards", p, derr)
 			break
 		}
-		b.index, b.written = idx, fi.ModTime()
+		b.index, b.written, b.trees = idx, fi.ModTime(), cachedTrees(idx.Cache)
 		for _, e := range idx.Entries {
 			if e.Stage != 0 {
 				if _, in := r.vaultRel(e.Name); in {
@@ -89,6 +93,52 @@ func (r *Repo) readBaseline(head *object.Commit) (*baseline, error) {
 		return nil
 	})
 	return b, err
+}
+
+func readIndex(p string) (*index.Index, error) {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	return decodeIndex(data)
+}
+
+// reusable are the cached trees of the folders in which nothing changed
+// since the index was written: no file read this run, none gone.
+func (s *scanner) reusable() map[string]plumbing.Hash {
+	if len(s.base.trees) == 0 {
+		return nil
+	}
+	dirty := map[string]bool{}
+	mark := func(p string) {
+		for d := path.Dir(p); !dirty[d]; d = path.Dir(d) {
+			dirty[d] = true
+			if d == "." {
+				break
+			}
+		}
+	}
+	for _, f := range s.files {
+		if f.read {
+			mark(f.path)
+		}
+	}
+	for p := range s.base.entries {
+		if !s.seen[p] {
+			mark(p)
+		}
+	}
+	reuse := map[string]plumbing.Hash{}
+	for d, h := range s.base.trees {
+		key := d
+		if key == "" {
+			key = "."
+		}
+		if !dirty[key] {
+			reuse[d] = h
+		}
+	}
+	return reuse
 }
 
 // vaultEntries counts the baseline's entries inside the vault folder.

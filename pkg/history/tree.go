@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
@@ -14,6 +15,7 @@ import (
 type dirNode struct {
 	dirs  map[string]*dirNode
 	files map[string]object.TreeEntry
+	count int // files in this folder and below (the index entries it covers)
 	hash  plumbing.Hash
 }
 
@@ -32,6 +34,7 @@ func (r *Repo) buildVault(files []*file) *dirNode {
 		}
 		parts := strings.Split(rel, "/")
 		n := root
+		n.count++
 		for _, d := range parts[:len(parts)-1] {
 			c := n.dirs[d]
 			if c == nil {
@@ -39,6 +42,7 @@ func (r *Repo) buildVault(files []*file) *dirNode {
 				n.dirs[d] = c
 			}
 			n = c
+			n.count++
 		}
 		name := parts[len(parts)-1]
 		n.files[name] = object.TreeEntry{Name: name, Mode: f.mode, Hash: f.hash}
@@ -46,18 +50,24 @@ func (r *Repo) buildVault(files []*file) *dirNode {
 	return root
 }
 
-// writeTree stores n and its sub-folders as tree objects; an empty folder
-// gets the zero hash (git has no empty sub-trees).
-func (r *Repo) writeTree(n *dirNode) (plumbing.Hash, error) {
+// writeTree stores n (the folder at repository path dir) and its
+// sub-folders as tree objects; an empty folder gets the zero hash (git has
+// no empty sub-trees). A folder in reuse (its tree is known: nothing under
+// it changed since the index cached it) is neither encoded nor hashed.
+func (r *Repo) writeTree(n *dirNode, dir string, reuse map[string]plumbing.Hash) (plumbing.Hash, error) {
 	var ents []object.TreeEntry
 	for name, c := range n.dirs {
-		h, err := r.writeTree(c)
+		h, err := r.writeTree(c, join(dir, name), reuse)
 		if err != nil {
 			return h, err
 		}
 		if !h.IsZero() {
 			ents = append(ents, object.TreeEntry{Name: name, Mode: filemode.Dir, Hash: h})
 		}
+	}
+	if h, ok := reuse[dir]; ok {
+		n.hash = h
+		return h, nil
 	}
 	for _, e := range n.files {
 		ents = append(ents, e)
@@ -69,6 +79,18 @@ func (r *Repo) writeTree(n *dirNode) (plumbing.Hash, error) {
 	h, err := r.storeTree(ents)
 	n.hash = h
 	return h, err
+}
+
+// cacheTree is the index's cached-tree extension for the folder n (named
+// name): every non-empty folder with its tree hash and entry count.
+func cacheTree(name string, n *dirNode) *cacheNode {
+	c := &cacheNode{name: name, entries: n.count, hash: n.hash}
+	for sub, d := range n.dirs {
+		if !d.hash.IsZero() {
+			c.subs = append(c.subs, cacheTree(sub, d))
+		}
+	}
+	return c
 }
 
 // storeTree sorts entries the way git does (a folder sorts as if its name
@@ -214,6 +236,45 @@ func (r *Repo) diff(old *object.Tree, n *dirNode, base string, out *[]Change) er
 		}
 	}
 	return nil
+}
+
+// diffIndex compares the baseline index's vault entries with the files
+// being committed. It stands in for diff when the index's cached tree of
+// the vault equals HEAD's (the index then holds exactly HEAD's files), and
+// needs no tree read: both lists are sorted by path.
+func (r *Repo) diffIndex(base *baseline, files []*file) []Change {
+	var old []*index.Entry
+	for _, e := range base.index.Entries {
+		if _, in := r.vaultRel(e.Name); in && e.Stage == 0 && !e.IntentToAdd && e.Mode != filemode.Submodule {
+			old = append(old, e)
+		}
+	}
+	var out []Change
+	i := 0
+	for _, f := range files {
+		rel, in := r.vaultRel(f.path)
+		if !in || f.mode == filemode.Submodule {
+			continue
+		}
+		for ; i < len(old) && old[i].Name < f.path; i++ {
+			orel, _ := r.vaultRel(old[i].Name)
+			out = append(out, Change{Status: "D", Path: orel, Old: old[i].Hash})
+		}
+		switch {
+		case i < len(old) && old[i].Name == f.path:
+			if o := old[i]; o.Hash != f.hash || o.Mode != f.mode {
+				out = append(out, Change{Status: "M", Path: rel, Old: o.Hash, New: f.hash})
+			}
+			i++
+		default:
+			out = append(out, Change{Status: "A", Path: rel, New: f.hash})
+		}
+	}
+	for ; i < len(old); i++ {
+		orel, _ := r.vaultRel(old[i].Name)
+		out = append(out, Change{Status: "D", Path: orel, Old: old[i].Hash})
+	}
+	return out
 }
 
 // pairRenames turns a deletion and an addition of the same content into

@@ -1,0 +1,142 @@
+package history
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing/format/index"
+)
+
+// changes renders a commit's changes as "M path" lines for comparison.
+func changes(res *CommitResult) string {
+	var b []string
+	for _, c := range res.Changes {
+		b = append(b, c.Status+" "+c.Path)
+	}
+	return strings.Join(b, ", ")
+}
+
+// freshTree is the tree git builds for the worktree from an empty index,
+// with no cached trees to trust.
+func freshTree(t *testing.T, dir string) string {
+	t.Helper()
+	tmp := filepath.Join(t.TempDir(), "index")
+	t.Setenv("GIT_INDEX_FILE", tmp)
+	defer os.Unsetenv("GIT_INDEX_FILE")
+	run(t, dir, "git", "add", "-A")
+	return run(t, dir, "git", "write-tree")
+}
+
+// The index mem writes must be one git reads the same way (entries and
+// cached trees), whose cached trees git may trust for unchanged folders,
+// and mem must read git's own index (with git's cached trees) back.
+func TestIndexAgreesWithGit(t *testing.T) {
+	v := newVault(t, "")
+	for _, p := range []string{"a/x.md", "a/y.md", "a/b/x.md", "a/b/c/x.md", "c/w.md", "c/z.md", "top.md"} {
+		memory(t, v, p, "fact", "", "about "+p)
+	}
+	commit(t, v, CommitOptions{})
+	fsck(t, v)
+	if wt, head := run(t, v.Root, "git", "write-tree"), run(t, v.Root, "git", "rev-parse", "HEAD^{tree}"); wt != head {
+		t.Fatalf("git write-tree from mem's index = %s, HEAD's tree %s", wt, head)
+	}
+
+	// git invalidates a/b, a and the root, and trusts mem's cache for c
+	// and a/b/c when it writes the tree.
+	time.Sleep(10 * time.Millisecond)
+	memory(t, v, "a/b/x.md", "fact", "", "changed")
+	run(t, v.Root, "git", "add", "a/b/x.md")
+	if got, want := run(t, v.Root, "git", "write-tree"), freshTree(t, v.Root); got != want {
+		t.Fatalf("git write-tree with mem's cached trees = %s, from scratch %s", got, want)
+	}
+	// mem reads a partly invalid cache: it diffs against HEAD's trees.
+	res := commit(t, v, CommitOptions{})
+	if got := changes(res); got != "M a/b/x.md" {
+		t.Fatalf("changes after git add: %s", got)
+	}
+	fsck(t, v)
+
+	// After a git commit the index carries git's cached trees; mem diffs
+	// against the index alone and must find exactly what changed.
+	memory(t, v, "c/z.md", "fact", "", "changed by git")
+	run(t, v.Root, "git", "add", "c/z.md")
+	run(t, v.Root, "git", "commit", "-q", "-m", "by git")
+	data, err := os.ReadFile(filepath.Join(v.Root, ".git", "index"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine, err := decodeIndex(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gg index.Index
+	if err := index.NewDecoder(strings.NewReader(string(data))).Decode(&gg); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(mine.Entries, gg.Entries) || !reflect.DeepEqual(mine.Cache, gg.Cache) {
+		t.Fatalf("decodeIndex differs from go-git's decoder:\nmine %+v\ngo-git %+v", mine.Cache, gg.Cache)
+	}
+	if trees := cachedTrees(mine.Cache); trees[""].String() != run(t, v.Root, "git", "rev-parse", "HEAD^{tree}") || trees["a/b/c"].IsZero() {
+		t.Fatalf("cached trees of git's index: %v", trees)
+	}
+	time.Sleep(10 * time.Millisecond)
+	memory(t, v, "a/y.md", "fact", "", "changed by mem")
+	memory(t, v, "a/b/new.md", "fact", "", "new")
+	if err := os.Remove(filepath.Join(v.Root, "c", "w.md")); err != nil {
+		t.Fatal(err)
+	}
+	res = commit(t, v, CommitOptions{})
+	if got := changes(res); got != "A a/b/new.md, M a/y.md, D c/w.md" {
+		t.Fatalf("changes against git's index: %s", got)
+	}
+	fsck(t, v)
+	if got, want := run(t, v.Root, "git", "rev-parse", "HEAD^{tree}"), freshTree(t, v.Root); got != want {
+		t.Fatalf("HEAD tree %s, git builds %s", got, want)
+	}
+	if wt := run(t, v.Root, "git", "write-tree"); wt != run(t, v.Root, "git", "rev-parse", "HEAD^{tree}") {
+		t.Fatalf("git write-tree %s differs from HEAD", wt)
+	}
+	// Nothing changed: the index is already exact and is not rewritten.
+	fi, _ := os.Stat(filepath.Join(v.Root, ".git", "index"))
+	time.Sleep(10 * time.Millisecond)
+	if res := commit(t, v, CommitOptions{}); res.Commit != "" || res.Read != 0 {
+		t.Fatalf("no-op commit: %+v", res)
+	}
+	if fi2, _ := os.Stat(filepath.Join(v.Root, ".git", "index")); !fi2.ModTime().Equal(fi.ModTime()) {
+		t.Errorf("index rewritten on a no-op commit")
+	}
+}
+
+// Entries round-trip through encodeIndex and go-git's decoder, including
+// extended flags and names longer than the 12-bit length field.
+func TestEncodeIndexRoundTrip(t *testing.T) {
+	long := strings.Repeat("n", 5000)
+	ents := []*index.Entry{
+		{Name: "a.md", Size: 3, ModifiedAt: time.Unix(1700000000, 5), CreatedAt: time.Unix(1700000001, 6), Dev: 1, Inode: 2, UID: 3, GID: 4, Mode: 0o100644},
+		{Name: "b/" + long, Mode: 0o100755, SkipWorktree: true},
+		{Name: "c", Mode: 0o120000, IntentToAdd: true},
+	}
+	for i := range ents {
+		ents[i].Hash[0] = byte(i + 1)
+	}
+	var b strings.Builder
+	if err := encodeIndex(&b, ents, &cacheNode{entries: 3, hash: ents[0].Hash}); err != nil {
+		t.Fatal(err)
+	}
+	var gg index.Index
+	if err := index.NewDecoder(strings.NewReader(b.String())).Decode(&gg); err != nil {
+		t.Fatal(err)
+	}
+	if gg.Version != 3 || !reflect.DeepEqual(gg.Entries, ents) {
+		t.Fatalf("go-git reads version %d:\n%s", gg.Version, fmt.Sprint(gg.Entries))
+	}
+	mine, err := decodeIndex([]byte(b.String()))
+	if err != nil || !reflect.DeepEqual(mine.Entries, ents) || !reflect.DeepEqual(mine.Cache, gg.Cache) {
+		t.Fatalf("decodeIndex: %v %+v", err, mine)
+	}
+}
