@@ -72,24 +72,29 @@ type Options struct {
 
 // Run lints the vault, or only opts.Paths with the whole vault as context.
 //
-// Cost: with Paths, every other file is still read and its frontmatter
-// parsed once (no raw bytes kept) to learn ids, projects, link targets and
-// property types; only the named files are scanned for secrets and
-// injection. That parse is the whole cost of a hook run on a big vault.
+// Cost: with Paths, every other file's frontmatter is still loaded (from
+// the parse cache when it is fresh, without raw bytes) to learn ids,
+// projects, link targets and property types; only the named files are
+// scanned for secrets and injection. The per-file checks run on every core.
 func Run(v *vault.Vault, opts Options) (*Report, error) {
-	rels, err := v.List()
-	if err != nil {
-		return nil, err
-	}
 	rep := &Report{Problems: []Problem{}}
 	var all, targets []*vault.Memory
 	if len(opts.Paths) == 0 {
-		all = v.LoadFiles(rels, vault.LoadOptions{Raw: true})
+		// Load (not List and LoadFiles) so that the parse cache is used, and
+		// written when there is none: the next run reads one file.
+		var err error
+		if all, err = v.Load(vault.LoadOptions{Raw: true}); err != nil {
+			return nil, err
+		}
 		targets = all
 	} else {
-		listed := make(map[string]bool, len(rels))
-		for _, r := range rels {
-			listed[r] = true
+		var err error
+		if all, err = v.Load(vault.LoadOptions{}); err != nil {
+			return nil, err
+		}
+		listed := make(map[string]bool, len(all))
+		for _, m := range all {
+			listed[m.Rel] = true
 		}
 		var named []string
 		for _, p := range opts.Paths {
@@ -99,14 +104,13 @@ func Run(v *vault.Vault, opts Options) (*Report, error) {
 				rep.Skipped = append(rep.Skipped, p)
 			}
 		}
-		all = v.LoadFiles(rels, vault.LoadOptions{})
 		targets = v.LoadFiles(named, vault.LoadOptions{Raw: true})
 		all = merge(all, targets)
 	}
 	l := New(v, all, opts.Now)
 	rep.Files = len(targets)
-	for _, m := range targets {
-		rep.Problems = append(rep.Problems, l.File(m)...)
+	for _, found := range l.Files(targets) {
+		rep.Problems = append(rep.Problems, found...)
 	}
 	// Rendered views are not memory files; they are checked for hand edits
 	// in a whole-vault run, or when named.

@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
@@ -98,6 +101,25 @@ func (l *Linter) File(m *vault.Memory) []Problem {
 	c := &check{l: l, m: m, bad: map[string]bool{}}
 	c.run()
 	return c.out
+}
+
+// Files lints the files on every core: a Linter is read-only once built,
+// and the regexps of the content checks are what a whole-vault run spends
+// its time on. found[i] holds files[i]'s problems, so the order does not
+// depend on scheduling.
+func (l *Linter) Files(files []*vault.Memory) (found [][]Problem) {
+	found = make([][]Problem, len(files))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(files)) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < len(files); i = int(next.Add(1)) - 1 {
+				found[i] = l.File(files[i])
+			}
+		})
+	}
+	wg.Wait()
+	return found
 }
 
 // check is one file's run: the problems found so far and the keys whose

@@ -1,0 +1,67 @@
+package lint_test
+
+import (
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/mem-md/mem/internal/benchgen"
+	"github.com/mem-md/mem/pkg/lint"
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// benchVault opens the vault named by $MEM_BENCH_VAULT (to profile a big
+// generated one), else writes a generated vault of n files.
+func benchVault(b *testing.B, n int) *vault.Vault {
+	b.Helper()
+	dir := os.Getenv("MEM_BENCH_VAULT")
+	if dir == "" {
+		dir = b.TempDir()
+		if _, err := benchgen.Write(dir, benchgen.Options{N: n, Seed: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	v, err := vault.Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return v
+}
+
+var benchNow = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+
+// BenchmarkRunVault lints a whole 1,000-file vault (what `mem lint` does).
+func BenchmarkRunVault(b *testing.B) {
+	v := benchVault(b, 1000)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := lint.Run(v, lint.Options{Now: benchNow}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRunNamed lints 10 named files of a 1,000-file vault with the
+// whole vault as context (what the pre-commit hook does).
+func BenchmarkRunNamed(b *testing.B) {
+	v := benchVault(b, 1000)
+	rels, err := v.List()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var paths []string
+	for i := 0; i < 10; i++ {
+		paths = append(paths, rels[i*len(rels)/10])
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		rep, err := lint.Run(v, lint.Options{Now: benchNow, Paths: paths})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if rep.Files != 10 {
+			b.Fatalf("linted %s files, want 10", strconv.Itoa(rep.Files))
+		}
+	}
+}
