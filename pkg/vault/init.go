@@ -18,8 +18,9 @@ const DefaultConfig = `# mem vault configuration. Every key is optional; see doc
 #   min_global_importance: 7
 `
 
-// gitignoreLines keep machine state and rendered views out of git.
-var gitignoreLines = []string{".mem/", "MEMORY.md"}
+// gitignoreLines keep machine state, a killed writer's temp files and
+// rendered views out of git.
+var gitignoreLines = []string{".mem/", TempPrefix + "*", "MEMORY.md"}
 
 // Init creates a vault in dir: mem.yaml, the conventional folders and
 // .gitignore. It never overwrites: existing files are left alone (lines are

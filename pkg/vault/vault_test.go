@@ -323,7 +323,7 @@ func TestInitIsIdempotent(t *testing.T) {
 		t.Fatalf("second init created %v, %v", second, err)
 	}
 	data, _ := os.ReadFile(filepath.Join(dir, ".gitignore"))
-	if string(data) != "node_modules\n.mem/\nMEMORY.md\n" {
+	if string(data) != "node_modules\n.mem/\n.mem-tmp-*\nMEMORY.md\n" {
 		t.Fatalf(".gitignore = %q", data)
 	}
 }
