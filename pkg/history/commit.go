@@ -493,9 +493,9 @@ func (l *indexLock) write(r *Repo, base *baseline, s *scanner, node *dirNode) er
 	if err := encodeIndex(l.f, ents, tree); err != nil {
 		return fmt.Errorf("%s: write git index: %w (run 'git reset -q' to rebuild it)", l.path, err)
 	}
-	if err := l.f.Sync(); err != nil {
-		return err
-	}
+	// Not fsynced, as git does not by default (core.fsync): the index is a
+	// cache of HEAD plus stat data that 'git reset -q' rebuilds, unlike the
+	// objects and the ref, which are durable before the ref moves.
 	if err := l.f.Close(); err != nil {
 		return err
 	}
