@@ -28,7 +28,7 @@ func runAudit(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	r, err := audit.Run(v, audit.Options{Now: now(), Views: audit.ViewsFromConfig(v, nil)})
+	r, err := audit.Run(v, audit.Options{Now: now(), Views: audit.ViewsFromConfig(v)})
 	if err != nil {
 		return err
 	}

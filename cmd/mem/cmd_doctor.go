@@ -34,7 +34,7 @@ func runDoctor(_ context.Context, cmd *cli.Command) error {
 	r, err := doctor.Run(v, doctor.Options{
 		Fix:    cmd.Bool("fix"),
 		Now:    now(),
-		Views:  audit.ViewsFromConfig(v, func(p string) string { return inVault(v, p) }),
+		Views:  audit.ViewsFromConfig(v),
 		Notify: notifier(cmd),
 	})
 	if err != nil {

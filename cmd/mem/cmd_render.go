@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 
 	"github.com/urfave/cli/v3"
 
@@ -137,7 +136,7 @@ func renderTargets(cmd *cli.Command, v *vault.Vault) ([]renderTarget, error) {
 			if o.Path == "" {
 				return nil, usagef(fmt.Sprintf("%s: render.outputs[%d] has no path: give each output a path", filepath.Join(v.Root, vault.ConfigFile), i))
 			}
-			t := renderTarget{cwd: inVault(v, o.Cwd), project: o.Project, budget: o.Budget, output: inVault(v, o.Path), splice: o.Splice, format: "markdown"}
+			t := renderTarget{cwd: v.Path(o.Cwd), project: o.Project, budget: o.Budget, output: v.Path(o.Path), splice: o.Splice, format: "markdown"}
 			if t.budget == 0 {
 				t.budget = v.Config.Render.Budget
 			}
@@ -171,20 +170,6 @@ func renderTargets(cmd *cli.Command, v *vault.Vault) ([]renderTarget, error) {
 		}
 	}
 	return []renderTarget{t}, nil
-}
-
-// inVault reads a mem.yaml path the way project roots are read: ~ is the
-// home directory, and relative paths are relative to the vault.
-func inVault(v *vault.Vault, p string) string {
-	if p == "~" || strings.HasPrefix(p, "~/") {
-		if home, err := os.UserHomeDir(); err == nil {
-			return filepath.Join(home, p[1:])
-		}
-	}
-	if p == "" || filepath.IsAbs(p) {
-		return p
-	}
-	return filepath.Join(v.Root, p)
 }
 
 // targetProject is the named project, or the one whose root holds the cwd.

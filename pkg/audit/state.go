@@ -25,20 +25,16 @@ type View struct {
 	Budget  int // 0 = render.budget
 }
 
-// ViewsFromConfig turns mem.yaml render.outputs into Views. resolve reads a
-// configured path the way `mem render --all` does (~ is the home
-// directory, relative paths are relative to the vault), so the audit checks
-// the very files render writes; nil means v.Path, which reads them so.
-func ViewsFromConfig(v *vault.Vault, resolve func(string) string) []View {
-	if resolve == nil {
-		resolve = v.Path
-	}
+// ViewsFromConfig turns mem.yaml render.outputs into Views, reading each
+// path with vault.Path as `mem render --all` does, so the audit checks the
+// very files render writes.
+func ViewsFromConfig(v *vault.Vault) []View {
 	var out []View
 	for _, o := range v.Config.Render.Outputs {
 		if o.Path == "" {
 			continue // render --all refuses it; nothing to check
 		}
-		vw := View{Path: resolve(o.Path), Splice: o.Splice, Cwd: resolve(o.Cwd), Project: o.Project, Budget: o.Budget}
+		vw := View{Path: v.Path(o.Path), Splice: o.Splice, Cwd: v.Path(o.Cwd), Project: o.Project, Budget: o.Budget}
 		if vw.Cwd == "" {
 			vw.Cwd = v.Root
 		}

@@ -43,7 +43,7 @@ func TestSplicedView(t *testing.T) {
 	human := "# Agents\n\nHand-written rules stay.\n"
 	os.WriteFile(agents, []byte(human), 0o644)
 	v.Config.Render.Outputs = []vault.RenderOutput{{Path: "AGENTS.md", Splice: true}}
-	views := audit.ViewsFromConfig(v, func(p string) string { return filepath.Join(v.Root, p) })
+	views := audit.ViewsFromConfig(v)
 	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 
 	r, err := Run(v, Options{Now: now, Views: views})

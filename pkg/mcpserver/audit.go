@@ -18,7 +18,7 @@ type AuditInput struct{}
 // fields (a measure with nothing to measure is null) would not survive the
 // one-type schemas other tools use.
 func (s *server) audit(_ context.Context, _ *mcp.CallToolRequest, _ AuditInput) (*mcp.CallToolResult, any, error) {
-	r, err := audit.Run(s.Vault, audit.Options{Now: s.Now(), Views: audit.ViewsFromConfig(s.Vault, nil)})
+	r, err := audit.Run(s.Vault, audit.Options{Now: s.Now(), Views: audit.ViewsFromConfig(s.Vault)})
 	if err != nil {
 		return nil, nil, err
 	}
