@@ -147,3 +147,38 @@ func FuzzFastPathMatchesYAML(f *testing.F) {
 		sameAsYAML(t, data)
 	})
 }
+
+// Fragments FuzzFastPathLines assembles frontmatter from: byte mutation
+// rarely builds whole YAML lines, so this target picks them.
+var (
+	fuzzKeys   = []string{"id", "type", "title", "tags", "pinned", "importance", "valid_at", "generated", "verified", "signals", "by", "at", "session", "custom", "Tags", "-", "- by", "#", ""}
+	fuzzSeps   = []string{": ", ":", ":  ", " : ", ":\t", ""}
+	fuzzValues = []string{"", "x", "a b", "~", "null", "Null", "yes", "on", "true", "0x10", "1e3", "7", "07", "2026-01-02", "2026-01-02T10:00:00Z",
+		"human:dana", "https://x.y", "'a''b'", "'a'", "\"a\"", "\"a\\\"b\"", "'", "\"", "[a, b]", "[a,b]", "[]", "[a, [b]]", "[a", "{by: x, at: 2026-01-02}",
+		"{by: x}", "{}", "{a: 1}", "a #c", "a#c", "a: b", "a:", "- a", "-a", "|", ">", "&a x", "*a", "!!str x", "@x", "%x", "`x`", "a ", "é", "\u2028", "\u0085", "\ufeff", "\x01", "[~, 'x y']", "?x"}
+	fuzzIndents = []string{"", " ", "  ", "   ", "    ", "\t"}
+)
+
+// FuzzFastPathLines: frontmatter built line by line from YAML's tricky
+// fragments reads the same on both paths whenever the fast path takes it.
+func FuzzFastPathLines(f *testing.F) {
+	f.Add([]byte{0, 0, 1, 0, 0, 3, 2, 0, 9, 1, 7, 0, 0, 1, 0, 0, 0, 8, 0, 2, 0, 3})
+	f.Add([]byte{2, 0, 0, 12, 0, 7, 0, 0, 2, 5, 17, 5, 0, 3, 2, 18, 0})
+	f.Fuzz(func(t *testing.T, choices []byte) {
+		pick := func(list []string) string {
+			if len(choices) == 0 {
+				return ""
+			}
+			c := choices[0]
+			choices = choices[1:]
+			return list[int(c)%len(list)]
+		}
+		var b strings.Builder
+		b.WriteString("---\n")
+		for len(choices) > 0 {
+			b.WriteString(pick(fuzzIndents) + pick(fuzzKeys) + pick(fuzzSeps) + pick(fuzzValues) + "\n")
+		}
+		b.WriteString("---\nbody\n")
+		sameAsYAML(t, []byte(b.String()))
+	})
+}
