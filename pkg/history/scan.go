@@ -362,7 +362,7 @@ func (r *Repo) excluded(rel string) bool {
 }
 
 func (s *scanner) walk(dir, rel string, pats []gitignore.Pattern) error {
-	ents, err := os.ReadDir(dir)
+	ents, err := readDir(dir)
 	if err != nil {
 		if dir == s.r.v.Root {
 			return fmt.Errorf("%s: %w", dir, err)
@@ -379,6 +379,7 @@ func (s *scanner) walk(dir, rel string, pats []gitignore.Pattern) error {
 		}
 	}
 	m := gitignore.NewMatcher(pats)
+	var files []candidate
 	for _, e := range ents {
 		name := e.Name()
 		p := join(rel, name)
@@ -403,17 +404,57 @@ func (s *scanner) walk(dir, rel string, pats []gitignore.Pattern) error {
 		if m.Match(splitPath(p), false) && s.base.entries[p] == nil {
 			continue
 		}
-		if err := s.add(abs, p, e); err != nil {
+		files = append(files, candidate{e, abs, p})
+	}
+	infos, errs := lstatAll(files)
+	for i, c := range files {
+		if err := s.add(c.abs, c.p, infos[i], errs[i]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// readDir lists a folder unsorted (the file list is sorted once at the end).
+func readDir(dir string) ([]fs.DirEntry, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.ReadDir(-1)
+}
+
+type candidate struct {
+	e      fs.DirEntry
+	abs, p string
+}
+
+// lstatAll stats a folder's files on every core, as git's preload-index
+// does: at 50,000 files the lstats are most of a commit's fixed cost.
+func lstatAll(files []candidate) ([]fs.FileInfo, []error) {
+	infos, errs := make([]fs.FileInfo, len(files)), make([]error, len(files))
+	workers := runtime.GOMAXPROCS(0)
+	if len(files) < 256 || workers < 2 {
+		workers = 1
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(files); i += workers {
+				infos[i], errs[i] = files[i].e.Info()
+			}
+		}()
+	}
+	wg.Wait()
+	return infos, errs
+}
+
 // add records one worktree file, reading it only when its size, mtime or
 // mode differ from the baseline.
-func (s *scanner) add(abs, p string, d fs.DirEntry) error {
-	fi, err := d.Info()
+func (s *scanner) add(abs, p string, fi fs.FileInfo, err error) error {
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil // removed while we walked: it is a deletion
 	}
