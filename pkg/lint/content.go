@@ -25,8 +25,11 @@ var (
 	roleTag  = regexp.MustCompile(`(?i)<\s*/?\s*(?:system|system-reminder|developer|assistant|im_start|im_end|instructions?)\s*>|<\|im_(?:start|end)\|>|\[/?INST\]`)
 	comment  = regexp.MustCompile(`<!--|(?s)%%.+?%%`)
 	// The start of a sentence phrased as an order.
-	imperative  = regexp.MustCompile(`(?im)(?:^|[.!?;:][ \t]+)[ \t]*(?:>[ \t]*)?(?:[-*+][ \t]+|\d+[.)][ \t]+)?((?:always|never|you[ \t]+must|you[ \t]+should|you[ \t]+need[ \t]+to|must|do[ \t]+not|don't|dont)\b)`)
-	wikilink    = regexp.MustCompile(`!?\[\[([^\[\]|\n]*?)(?:\|[^\[\]\n]*)?\]\]`)
+	imperative = regexp.MustCompile(`(?im)(?:^|[.!?;:][ \t]+)[ \t]*(?:>[ \t]*)?(?:[-*+][ \t]+|\d+[.)][ \t]+)?((?:always|never|you[ \t]+must|you[ \t]+should|you[ \t]+need[ \t]+to|must|do[ \t]+not|don't|dont)\b)`)
+	// A wikilink, or an embed with the "!" before it, which links scans
+	// for: a regexp starting with !? has no literal prefix to skip to, so
+	// it ran step by step over every body.
+	wikilink    = regexp.MustCompile(`\[\[([^\[\]|\n]*?)(?:\|[^\[\]\n]*)?\]\]`)
 	mdLink      = regexp.MustCompile(`\]\(\s*<?([^()\s<>]+?\.md)(?:#[^()\s]*)?>?(?:\s+"[^"]*")?\s*\)`)
 	footnote    = regexp.MustCompile(`\[\^([^\]\s]+)\]`)
 	footnoteDef = regexp.MustCompile(`(?m)^\[\^[^\]\s]+\]:.*$`)
@@ -34,6 +37,16 @@ var (
 	inlineCode  = regexp.MustCompile("`[^`\n]+`")
 	indexEntry  = regexp.MustCompile(`^\s*[*+-]\s+(?:\[[^\]]+\]\([^)\s]+\)|!?\[\[[^\]]+\]\])`)
 	logDate     = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+)
+
+// The words that let the injection regexps run: a text holding none of a
+// regexp's words, in any case, is not matched against it.
+var (
+	injectionWords = secrets.NewKeywords("ignore", "disregard", "forget", "override", "you are now", "instructions",
+		"system", "developer", "[inst", "[/inst")
+	overrideWords = injectionWords.Mask("ignore", "disregard", "forget", "override", "you are now", "instructions")
+	roleWords     = injectionWords.Mask("system", "developer")
+	instWords     = injectionWords.Mask("[inst", "[/inst")
 )
 
 // contentSeverity: text that views inject into every session (a memory)
@@ -79,32 +92,26 @@ func (c *check) secrets() {
 // for text a reader cannot see but a model can.
 func (c *check) content() {
 	sev := c.contentSeverity()
-	// Cheap substring tests keep the regexps off the common, clean file.
-	lower := strings.ToLower(c.text)
-	has := func(words ...string) bool {
-		for _, w := range words {
-			if strings.Contains(lower, w) {
-				return true
-			}
-		}
-		return false
-	}
-	if has("ignore", "disregard", "forget", "override", "you are now", "instructions") {
+	// Cheap substring tests keep the regexps off the common, clean file:
+	// one pass finds the words, case-insensitively; the punctuation needs
+	// no folding.
+	words := injectionWords.Find(c.text)
+	if words&overrideWords != 0 {
 		if loc := overridePhrase.FindStringIndex(c.text); loc != nil {
 			c.add("injection-override", sev, c.at(loc[0]), "text that tries to override a model's instructions: memory is injected into every session; state the fact instead")
 		}
 	}
-	if body := c.bodyOffset(); body >= 0 && has("system", "developer") {
+	if body := c.bodyOffset(); body >= 0 && words&roleWords != 0 {
 		if loc := roleTurn.FindStringSubmatchIndex(c.text[body:]); loc != nil {
 			c.add("injection-role", sev, c.at(body+loc[2]), "a line posing as a system or developer turn: rewrite it as plain text (\"the system prompt says ...\")")
 		}
 	}
-	if has("<", "[inst", "[/inst") {
+	if strings.IndexByte(c.text, '<') >= 0 || words&instWords != 0 {
 		if loc := roleTag.FindStringIndex(c.text); loc != nil {
 			c.add("injection-role", sev, c.at(loc[0]), "a chat-role tag (%s): it can make a model treat the memory as instructions; remove it", c.text[loc[0]:loc[1]])
 		}
 	}
-	if has("<!--", "%%") {
+	if strings.Contains(c.text, "<!--") || strings.Contains(c.text, "%%") {
 		if loc := comment.FindStringIndex(c.text); loc != nil {
 			c.add("hidden-comment", sev, c.at(loc[0]), "a comment hidden in Obsidian's reading view but read by the model: move the text into the visible body or delete it")
 		}
@@ -256,6 +263,9 @@ func (c *check) footnotes(body string, start int) {
 // maskCode blanks fenced code blocks and inline code spans, keeping every
 // offset and newline in place.
 func maskCode(s string) string {
+	if strings.IndexByte(s, '`') < 0 && !strings.Contains(s, "~~~") {
+		return s // no fence, no span: nothing to blank (most files)
+	}
 	b := []byte(s)
 	blank := func(from, to int) {
 		for i := from; i < to; i++ {
@@ -284,10 +294,13 @@ const maxLinks = 1000
 
 func (c *check) links(body string, start int) {
 	dir := path.Dir(c.m.Rel)
-	if !strings.Contains(body, "[[") && !strings.Contains(body, "](") {
-		return
-	}
+	end := 0 // of the last wikilink
 	for _, m := range wikilink.FindAllStringSubmatchIndex(body, maxLinks) {
+		// An embed's "!" is part of the link (see wikilink).
+		if m[0] > end && body[m[0]-1] == '!' {
+			m[0]--
+		}
+		end = m[1]
 		target := body[m[2]:m[3]]
 		if i := strings.IndexAny(target, "#^"); i >= 0 {
 			target = target[:i]

@@ -12,6 +12,7 @@ import (
 	"math"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -90,12 +91,12 @@ var rules = []rule{
 // Find returns every secret in text, in order of position. Overlapping
 // matches of different rules are reported once, by the first rule.
 func Find(text string) []Finding {
-	lower := strings.ToLower(text)
+	present := keywords.Find(text)
 	type found struct{ start, end, rule int }
 	var spans []found
 	for i := range rules {
 		r := &rules[i]
-		if !hasAny(lower, r.keywords) {
+		if present&ruleMasks[i] == 0 {
 			continue
 		}
 		for _, m := range r.matches(text) {
@@ -255,13 +256,127 @@ func Rules() []string {
 	return out
 }
 
-func hasAny(s string, words []string) bool {
+// keywords holds every rule's keywords; ruleMasks[i] has a bit for each
+// keyword of rules[i], so a rule runs only when Find's one pass found one.
+var keywords, ruleMasks = func() (*Keywords, []uint64) {
+	var all []string
+	for _, r := range rules {
+		all = append(all, r.keywords...)
+	}
+	k := NewKeywords(all...)
+	masks := make([]uint64, len(rules))
+	for i, r := range rules {
+		masks[i] = k.Mask(r.keywords...)
+	}
+	return k, masks
+}()
+
+// Keywords finds which of up to 64 lower-case ASCII words (two bytes or
+// longer) a text holds, in one pass over it, with the answer of
+// strings.Contains(strings.ToLower(text), word) for each: the cheap gate
+// that keeps regexps off texts that cannot match. One strings.Contains per
+// word over a lowered copy of each note was most of what Find and lint's
+// injection checks spent on a vault of short notes.
+type Keywords struct {
+	words []string
+	index map[string]int
+	// pairs maps the first two bytes of the words to 1 + their index in
+	// starts (0: no word starts so), turning most positions away with one
+	// load.
+	pairs [1 << 16]uint8
+	// starts lists the words that begin with each pair.
+	starts [][]int
+}
+
+// NewKeywords indexes words (duplicates are kept once). It panics on a
+// word that is not lower-case ASCII of at least two bytes, or on more than
+// 64 words: the word lists are constants of the program.
+func NewKeywords(words ...string) *Keywords {
+	k := &Keywords{index: map[string]int{}}
 	for _, w := range words {
-		if strings.Contains(s, w) {
-			return true
+		if _, ok := k.index[w]; ok {
+			continue
+		}
+		if len(w) < 2 || strings.ToLower(w) != w || !isASCII(w) || len(k.words) == 64 {
+			panic("secrets.NewKeywords: " + strconv.Quote(w) + ": need at most 64 lower-case ASCII words of two bytes or more")
+		}
+		k.index[w] = len(k.words)
+		k.words = append(k.words, w)
+		p := pair(w[0], w[1])
+		if k.pairs[p] == 0 {
+			k.starts = append(k.starts, nil)
+			k.pairs[p] = uint8(len(k.starts))
+		}
+		k.starts[k.pairs[p]-1] = append(k.starts[k.pairs[p]-1], len(k.words)-1)
+	}
+	return k
+}
+
+// Mask is the set of bits Find uses for words, which must have been given
+// to NewKeywords.
+func (k *Keywords) Mask(words ...string) uint64 {
+	var m uint64
+	for _, w := range words {
+		n, ok := k.index[w]
+		if !ok {
+			panic("secrets.Keywords.Mask: " + strconv.Quote(w) + " was not indexed")
+		}
+		m |= 1 << n
+	}
+	return m
+}
+
+// Find returns the words text holds, as bits to test against Mask.
+//
+// Folding ASCII letters in place gives the same answer as lowering the
+// text, because every other character lowers to non-ASCII bytes and so can
+// be no part of a word, except two: İ (U+0130) lowers to i and the Kelvin
+// sign (U+212A) to k. A text holding either is lowered first.
+func (k *Keywords) Find(text string) uint64 {
+	if strings.Contains(text, "\u0130") || strings.Contains(text, "\u212a") {
+		text = strings.ToLower(text)
+	}
+	var found uint64
+	for i := 0; i+1 < len(text); i++ {
+		g := k.pairs[pair(text[i], text[i+1])]
+		if g == 0 {
+			continue
+		}
+		for _, n := range k.starts[g-1] {
+			if w := k.words[n]; len(text)-i >= len(w) && equalASCIIFold(text[i:i+len(w)], w) {
+				found |= 1 << n
+			}
 		}
 	}
-	return false
+	return found
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+func pair(a, b byte) uint16 { return uint16(lowerASCII(a))<<8 | uint16(lowerASCII(b)) }
+
+func lowerASCII(b byte) byte {
+	if b >= 'A' && b <= 'Z' {
+		return b + 'a' - 'A'
+	}
+	return b
+}
+
+// equalASCIIFold reports whether s lowers (ASCII letters only) to lower.
+func equalASCIIFold(s, lower string) bool {
+	for i := 0; i < len(s); i++ {
+		if lowerASCII(s[i]) != lower[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // Entropy is the Shannon entropy of s in bits per character.

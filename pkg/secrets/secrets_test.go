@@ -131,3 +131,32 @@ func FuzzGenericWindows(f *testing.F) {
 	f.Add("PASSWORD\t:= Zx81kQ2mVt7pLr4nWc9s")
 	f.Fuzz(checkGenericWindows)
 }
+
+// Keywords.Find is the rules' gate: it must say exactly what lowering the
+// text and searching it for each keyword says.
+func TestKeywordsMatchLoweredText(t *testing.T) {
+	for _, s := range []string{
+		"", "a", "The API KEY and the Token", "AKIA ASIA xoxb sk-ANT- GitHub_PAT_ eyJ",
+		"\u0130A and \u212aEY", // İ lowers to i, the Kelvin sign to k
+		"ſecret Ⱥws hooks.SLACK.com ends with aut",
+		"passw", "private\nkey", "PRIVATE KEY",
+	} {
+		checkKeywords(t, s)
+	}
+}
+
+func checkKeywords(t *testing.T, s string) {
+	t.Helper()
+	lower := strings.ToLower(s)
+	got := keywords.Find(s)
+	for n, w := range keywords.words {
+		if want := strings.Contains(lower, w); want != (got&(1<<n) != 0) {
+			t.Fatalf("%q: keyword %q found %v, in the lowered text %v", s, w, !want, want)
+		}
+	}
+}
+
+func FuzzKeywords(f *testing.F) {
+	f.Add("The API KEY and the \u212aEY token sk-ANT-")
+	f.Fuzz(checkKeywords)
+}
