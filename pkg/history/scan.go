@@ -239,6 +239,7 @@ func (s *scanner) readPending() error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var buf []byte // reused: nothing keeps a file's bytes once stored
 			for f := range jobs {
 				mu.Lock()
 				failed := first != nil
@@ -246,7 +247,8 @@ func (s *scanner) readPending() error {
 				if failed {
 					continue // drain
 				}
-				if err := s.read(f, store); err != nil {
+				var err error
+				if buf, err = s.read(f, store, buf); err != nil {
 					mu.Lock()
 					if first == nil {
 						first = err
@@ -274,25 +276,25 @@ func (s *scanner) readPending() error {
 // read reads one file from an open descriptor whose fstat is what the new
 // index records, stores it as a blob and, for a memory, notes its type and
 // project for the message.
-func (s *scanner) read(f *file, store func(plumbing.ObjectType, []byte) (plumbing.Hash, error)) error {
-	data, fi, err := readStable(f.abs, f.mode)
+func (s *scanner) read(f *file, store func(plumbing.ObjectType, []byte) (plumbing.Hash, error), buf []byte) ([]byte, error) {
+	data, fi, err := readStable(f.abs, f.mode, buf)
 	if errors.Is(err, fs.ErrNotExist) {
 		f.gone = true // removed while we walked: it is a deletion
-		return nil
+		return buf, nil
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %w (fix its permissions or add it to .gitignore)", f.abs, err)
+		return buf, fmt.Errorf("%s: %w (fix its permissions or add it to .gitignore)", f.abs, err)
 	}
 	h, err := store(plumbing.BlobObject, data)
 	if err != nil {
-		return err
+		return data, err
 	}
 	f.hash, f.entry, f.read = h, indexEntry(f.path, h, f.mode, fi), true
 	if rel, ok := s.r.vaultRel(f.path); ok && isMemoryPath(s.r.v, rel) {
 		m := parseMeta(data)
 		f.meta = &m
 	}
-	return nil
+	return data, nil
 }
 
 // outerPatterns are the ignore rules that apply above the vault folder:
@@ -492,10 +494,11 @@ func (s *scanner) clean(e *index.Entry, fi fs.FileInfo, mode filemode.FileMode) 
 		fi.ModTime().Before(s.base.written)
 }
 
-// readStable reads a file and stats the very inode it read, so the index
-// records the stat of the content that was committed. mem's writers
-// replace files by rename, so the bytes are a whole old or new version.
-func readStable(abs string, mode filemode.FileMode) ([]byte, fs.FileInfo, error) {
+// readStable reads a file into buf (grown as needed) and stats the very
+// inode it read, so the index records the stat of the content that was
+// committed. mem's writers replace files by rename, so the bytes are a
+// whole old or new version.
+func readStable(abs string, mode filemode.FileMode, buf []byte) ([]byte, fs.FileInfo, error) {
 	if mode == filemode.Symlink {
 		fi, err := os.Lstat(abs)
 		if err != nil {
@@ -513,8 +516,23 @@ func readStable(abs string, mode filemode.FileMode) ([]byte, fs.FileInfo, error)
 	if err != nil {
 		return nil, nil, err
 	}
-	data, err := io.ReadAll(f)
-	return data, fi, err
+	if need := int(fi.Size()) + 512; cap(buf) < need {
+		buf = make([]byte, 0, need) // room to notice the file growing
+	}
+	buf = buf[:0]
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, fi, nil
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+	}
 }
 
 // keepExcluded carries over the tracked paths mem does not manage
