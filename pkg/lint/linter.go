@@ -47,13 +47,15 @@ type propUse struct {
 // New builds a Linter over all of the vault's files (loaded with or
 // without raw bytes); now is "today" for staleness and the gate.
 func New(v *vault.Vault, all []*vault.Memory, now time.Time) *Linter {
+	// Sized up front: growing maps of tens of thousands of entries step by
+	// step was a fifth of a 10-file hook run's CPU on a 50k vault.
 	l := &Linter{
 		vault: v, now: now,
-		ids:      map[string][]string{},
-		metas:    map[string]*frontmatter.Meta{},
+		ids:      make(map[string][]string, len(all)),
+		metas:    make(map[string]*frontmatter.Meta, len(all)),
 		projects: map[string]bool{},
-		bases:    map[string][]string{},
-		targets:  map[string]bool{},
+		bases:    make(map[string][]string, len(all)),
+		targets:  make(map[string]bool, 3*len(all)), // path, base name and id
 		props:    map[string]map[string]*propUse{},
 	}
 	for _, p := range v.Projects(all) {
