@@ -130,16 +130,13 @@ const minBase64 = 100
 // (standard or URL alphabet, with padding) that mixes upper case, lower
 // case and digits, as encoded data does and hex hashes and words do not.
 func base64Run(s string) (start, n int) {
-	isB64 := func(b byte) bool {
-		return b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '+' || b == '/' || b == '_' || b == '-'
-	}
 	for i := 0; i < len(s); {
-		if !isB64(s[i]) {
+		if !isB64[s[i]] {
 			i++
 			continue
 		}
 		j := i
-		for j < len(s) && isB64(s[j]) {
+		for j < len(s) && isB64[s[j]] {
 			j++
 		}
 		end := j
@@ -153,6 +150,15 @@ func base64Run(s string) (start, n int) {
 	}
 	return 0, 0
 }
+
+// isB64 marks the bytes of the standard and URL base64 alphabets (a table:
+// base64Run looks at every byte of every file).
+var isB64 = func() (t [256]bool) {
+	for _, b := range []byte("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-") {
+		t[b] = true
+	}
+	return t
+}()
 
 func mixedCase(s string) bool {
 	var up, low, digit bool
