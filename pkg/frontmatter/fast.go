@@ -11,7 +11,7 @@ import (
 // The fast path. yaml.v3 costs ~20 µs a file, most of a cold load of a large
 // vault, yet nearly every file holds the frontmatter mem's own writer
 // produces: a block mapping of known keys whose values are single-line
-// scalars, lists of them, or small maps of them. fastMapping reads exactly
+// scalars, lists of them, or small maps of them. fastParser reads exactly
 // that subset into the node shapes yaml.v3 would build (a scalar's Value, and
 // the tag only where it matters: !!null), so decodeMapping types both alike.
 // Anything it does not fully understand — comments, anchors, aliases, tags,
@@ -209,7 +209,7 @@ func (p *fastParser) topValue(rest string) *yaml.Node {
 		if indent == 0 {
 			return p.scalar("", true)
 		}
-		return p.blockMap(indent)
+		return p.mapEntries(p.node(yaml.MappingNode, ""), indent)
 	case rest[0] == '[':
 		return p.flow(rest, yaml.SequenceNode)
 	case rest[0] == '{':
@@ -255,11 +255,7 @@ func (p *fastParser) blockList(indent int) *yaml.Node {
 	}
 }
 
-// blockMap reads "key: scalar" lines at indent.
-func (p *fastParser) blockMap(indent int) *yaml.Node {
-	return p.mapEntries(p.node(yaml.MappingNode, ""), indent)
-}
-
+// mapEntries adds the "key: scalar" lines at indent to m.
 func (p *fastParser) mapEntries(m *yaml.Node, indent int) *yaml.Node {
 	for {
 		l, in, _, ok := p.peek()
