@@ -347,7 +347,9 @@ func parseMeta(data []byte) memMeta {
 	if err != nil || doc == nil {
 		return memMeta{typ: "broken"}
 	}
-	return memMeta{typ: frontmatter.EffectiveType(doc.Meta.Type), project: doc.Meta.Project}
+	// Cloned: the parser's strings point into one string of the whole file,
+	// which a first commit of 50,000 memories would otherwise keep (43 MB).
+	return memMeta{typ: strings.Clone(frontmatter.EffectiveType(doc.Meta.Type)), project: strings.Clone(doc.Meta.Project)}
 }
 
 // maxSubjectTypes keeps the subject line short; the rest become "…".
