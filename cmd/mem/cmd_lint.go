@@ -98,16 +98,17 @@ func runLint(_ context.Context, cmd *cli.Command) error {
 }
 
 // lintPaths turns PATH arguments (relative to cwd, as pre-commit passes
-// them) into vault-relative paths. A path outside the vault is dropped:
+// them) into vault-relative paths; a folder names the memory files under it. A path outside the vault is dropped:
 // pre-commit also passes the repository's other markdown files.
 func lintPaths(v *vault.Vault, cwd string, args []string) ([]string, error) {
-	var out []string
+	var out, all []string
 	for _, a := range args {
 		abs := a
 		if !filepath.IsAbs(abs) {
 			abs = filepath.Join(cwd, a)
 		}
-		if _, err := os.Lstat(abs); err != nil {
+		fi, err := os.Lstat(abs)
+		if err != nil {
 			return nil, usagef(fmt.Sprintf("%s: %v", a, err))
 		}
 		// Resolve the folder's symlinks the way the vault root was, but not
@@ -119,7 +120,21 @@ func lintPaths(v *vault.Vault, cwd string, args []string) ([]string, error) {
 		if rel == ".." || strings.HasPrefix(rel, "../") || filepath.IsAbs(rel) {
 			continue
 		}
-		out = append(out, rel)
+		if !fi.IsDir() {
+			out = append(out, rel)
+			continue
+		}
+		// A folder stands for the memory files the vault reads under it.
+		if all == nil {
+			if all, err = v.List(); err != nil {
+				return nil, err
+			}
+		}
+		for _, r := range all {
+			if rel == "." || strings.HasPrefix(r, rel+"/") {
+				out = append(out, r)
+			}
+		}
 	}
 	return out, nil
 }
