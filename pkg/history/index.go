@@ -18,9 +18,9 @@ import (
 )
 
 // git's index file (Documentation/gitformat-index.txt), versions 2 and 3,
-// read and written by hand: go-git's codec decodes every field through
-// reflection (about 0.3 s for 50,000 entries each way) and cannot write
-// the cached-tree extension, which lets the next commit skip re-hashing
+// read and written by hand: go-git's codec goes through reflection field
+// by field (~50 ms to read, ~30 ms to write 20,000 entries) and cannot
+// write the cached-tree extension, which lets the next commit skip re-hashing
 // unchanged folders and reading HEAD's trees (see cachedTrees).
 
 const (
