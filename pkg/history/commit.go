@@ -83,13 +83,18 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 		return nil, err
 	}
 	defer unlock()
-	if why := r.busy(); why != "" {
-		return nil, errBusy(why)
-	}
-	lock, err := lockIndex(r.gitDir)
+	cleared, err := r.clearStaleLocks()
 	if err != nil {
 		return nil, err
 	}
+	if why := r.busy(); why != "" {
+		return nil, errBusy(why)
+	}
+	lock, err := r.lockIndex()
+	if err != nil {
+		return nil, err
+	}
+	defer r.forgetLocks() // runs after the release below: the locks are gone first
 	defer lock.release()
 	if why := r.busy(); why != "" && !strings.Contains(why, "index.lock") {
 		return nil, errBusy(why) // a merge started between the two checks
@@ -115,6 +120,9 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 		return nil, err
 	}
 	res := &CommitResult{Branch: branch.Short(), Read: s.hashed}
+	for _, p := range cleared {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("removed %s, left by a mem commit that was killed", p))
+	}
 	if base.warn != "" {
 		res.Warnings = append(res.Warnings, base.warn)
 	}
@@ -437,9 +445,9 @@ type indexLock struct {
 	done bool
 }
 
-func lockIndex(gitDir string) (*indexLock, error) {
-	p := filepath.Join(gitDir, "index.lock")
-	f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_RDWR, 0o644)
+func (r *Repo) lockIndex() (*indexLock, error) {
+	p := filepath.Join(r.gitDir, "index.lock")
+	f, err := r.createLock(p)
 	if errors.Is(err, os.ErrExist) {
 		return nil, errBusy(fmt.Sprintf("%s exists: another git process holds the index lock (if none is running, it crashed: remove %s)", p, p))
 	}

@@ -43,7 +43,7 @@ func (r *Repo) updateRef(name plumbing.ReferenceName, old, new plumbing.Hash, wh
 		return err
 	}
 	lockPath := p + ".lock"
-	f, err := os.OpenFile(lockPath, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	f, err := r.createLock(lockPath)
 	if errors.Is(err, os.ErrExist) {
 		return errBusy(fmt.Sprintf("%s exists: another git process is updating %s (if none is running, remove it); nothing was committed", lockPath, name))
 	}
@@ -57,6 +57,7 @@ func (r *Repo) updateRef(name plumbing.ReferenceName, old, new plumbing.Hash, wh
 			os.Remove(lockPath)
 		}
 	}()
+
 	cur := plumbing.ZeroHash
 	if ref, err := r.git.Storer.Reference(name); err == nil {
 		cur = ref.Hash()

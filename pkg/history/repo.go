@@ -36,6 +36,9 @@ type Repo struct {
 	top    string        // absolute path of the worktree root
 	prefix string        // vault root relative to top, slash-separated; "" when equal
 	objs   *objectWriter // set for the length of a commit
+	// heldLocks are the git lock files this commit created ("inode path"),
+	// recorded so a later commit can clear them if this one is killed.
+	heldLocks []string
 }
 
 // maxObjectFsyncs is where fsyncing each new loose object stops paying
