@@ -46,9 +46,15 @@ type Stats struct {
 	Duration time.Duration `json:"-"`
 }
 
-// batchSize bounds how many documents are loaded and held at once: bleve's
-// memory grows with the batch, and so does ours with the loaded files.
-const batchSize = 400
+// batchSize bounds how many files are loaded and held at once; batchBytes
+// bounds the text in one bleve batch. bleve's memory while analysing a
+// batch is a few hundred bytes per token (term vectors for body and _all,
+// the segment being built), so at 50k generated files, batches of 400
+// long-form notes (1.6 MB of text) held over 100 MiB of live heap.
+const (
+	batchSize  = 400
+	batchBytes = 256 << 10
+)
 
 // When more than rebuildMin files and rebuildShare of all files changed, a
 // fresh build beside the live index is as fast as updating it in place, and
@@ -193,7 +199,18 @@ func indexFiles(v *vault.Vault, idx bleve.Index, b *bleve.Batch, rels []string, 
 			}
 		}
 	}()
-	done := 0
+	done, pending := 0, int64(0)
+	send := func() error {
+		if b.Size() == 0 {
+			return nil
+		}
+		if err := idx.Batch(b); err != nil {
+			return err
+		}
+		b.Reset()
+		pending = 0
+		return nil
+	}
 	for mems := range chunks {
 		for _, m := range mems {
 			e, ok := manifestEntry(m)
@@ -215,11 +232,15 @@ func indexFiles(v *vault.Vault, idx bleve.Index, b *bleve.Batch, rels []string, 
 			case indexed:
 				st.Updated++
 			}
+			if pending += m.Size; pending >= batchBytes {
+				if err := send(); err != nil {
+					return err
+				}
+			}
 		}
-		if err := idx.Batch(b); err != nil {
+		if err := send(); err != nil {
 			return err
 		}
-		b.Reset()
 		done += len(mems)
 		progress(done)
 	}
