@@ -345,3 +345,30 @@ func TestDamagedIndexIsRebuilt(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareInWalkOrder: the walk lists "a/x.md" before "a-b.md" (the
+// directory "a" sorts before the name "a-b.md") while the manifest is in
+// string order ("a-b.md" first); compare must line the two up, or a
+// no-op run would see changes and a delete would go unnoticed.
+func TestCompareInWalkOrder(t *testing.T) {
+	v := newVault(t)
+	for _, rel := range []string{"a/x.md", "a-b.md", "a.md", "a/y.md", "b.md"} {
+		write(t, v, rel, memory("fact", "stated", "2026-01-02", "walkorder "+rel))
+	}
+	mustUpdate(t, v, Options{})
+	if st := mustUpdate(t, v, Options{}); st.Changed != 0 || st.Files != 5 {
+		t.Fatalf("no-op run: %+v", st)
+	}
+	if err := os.Remove(filepath.Join(v.Root, "a-b.md")); err != nil {
+		t.Fatal(err)
+	}
+	write(t, v, "a/z.md", memory("fact", "stated", "2026-01-02", "walkorder new"))
+	st := mustUpdate(t, v, Options{})
+	if st.Removed != 1 || st.Indexed != 1 || st.Changed != 2 || st.Files != 5 {
+		t.Fatalf("after a delete and an add: %+v", st)
+	}
+	want := []string{"a.md", "a/x.md", "a/y.md", "a/z.md", "b.md"}
+	if got := paths(t, v, Query{Text: "walkorder", Limit: 10}); !slices.Equal(got, want) {
+		t.Fatalf("search: got %v, want %v", got, want)
+	}
+}

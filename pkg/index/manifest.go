@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -37,7 +39,27 @@ type manifest struct {
 	// modified within racyWindow of it may have changed again without its
 	// mtime moving (coarse clocks), so its content hash is checked.
 	Scanned time.Time
-	Files   map[string]entry
+	// Files is nil in a decoded manifest until files() builds it: a
+	// search with nothing changed never needs the map, and building 50k
+	// entries cost as much as the rest of decoding.
+	Files map[string]entry
+	// order and entries are the files as read from disk, sorted by path
+	// (encode sorts them, decode insists), so compare walks them beside the
+	// vault's listing. Cleared once files() hands out the map to change.
+	order   []string
+	entries []entry
+}
+
+// files is Files, built from the decoded lists on first use.
+func (m *manifest) files() map[string]entry {
+	if m.Files == nil {
+		m.Files = make(map[string]entry, len(m.order))
+		for i, rel := range m.order {
+			m.Files[rel] = m.entries[i]
+		}
+		m.order, m.entries = nil, nil
+	}
+	return m.Files
 }
 
 // racyWindow covers the coarsest mtime granularity mem expects (FAT: 2s).
@@ -49,8 +71,9 @@ const manifestMagic = "mem-index-manifest 1"
 // sorted, "size mtime hash path". The path runs to the end of the line and
 // is Go-quoted only when it could not be read back raw.
 func (m *manifest) encode() []byte {
-	rels := make([]string, 0, len(m.Files))
-	for rel := range m.Files {
+	files := m.files()
+	rels := make([]string, 0, len(files))
+	for rel := range files {
 		rels = append(rels, rel)
 	}
 	sort.Strings(rels)
@@ -58,7 +81,7 @@ func (m *manifest) encode() []byte {
 	b.Grow(64 + len(rels)*140)
 	fmt.Fprintf(&b, "%s\nschema %d\nseq %d\nscanned %d\nfiles %d\n", manifestMagic, m.Schema, m.Seq, m.Scanned.UnixNano(), len(rels))
 	for _, rel := range rels {
-		e := m.Files[rel]
+		e := files[rel]
 		hash := e.Hash
 		if hash == "" {
 			hash = "-"
@@ -124,7 +147,7 @@ func decodeManifest(data []byte) (*manifest, error) {
 	if n < 0 || n > int64(len(data)) {
 		return nil, fmt.Errorf("line %d: bad file count %d", line, n)
 	}
-	m := &manifest{Schema: int(schema), Seq: seq, Scanned: time.Unix(0, scanned), Files: make(map[string]entry, n)}
+	m := &manifest{Schema: int(schema), Seq: seq, Scanned: time.Unix(0, scanned), order: make([]string, 0, n), entries: make([]entry, 0, n)}
 	for rest != "" {
 		s, ok := next()
 		if !ok {
@@ -146,10 +169,14 @@ func decodeManifest(data []byte) (*manifest, error) {
 		if hash != "-" {
 			e.Hash = hash
 		}
-		m.Files[rel] = e
+		if k := len(m.order); k > 0 && m.order[k-1] >= rel {
+			return nil, fmt.Errorf("line %d: paths out of order or repeated", line)
+		}
+		m.order = append(m.order, rel)
+		m.entries = append(m.entries, e)
 	}
-	if int64(len(m.Files)) != n {
-		return nil, fmt.Errorf("header says %d files, found %d", n, len(m.Files))
+	if int64(len(m.order)) != n {
+		return nil, fmt.Errorf("header says %d files, found %d", n, len(m.order))
 	}
 	return m, nil
 }
@@ -194,40 +221,74 @@ func statFile(v *vault.Vault, rel string) (fs.FileInfo, error) {
 	return fi, err
 }
 
+// listing is a walk of the vault started before the manifest is read, so
+// that the walk (directory reads, on one core) overlaps decoding the
+// manifest and stat'ing the files it names.
+type listing struct {
+	scanned time.Time // taken before the walk and before any stat
+	done    chan struct{}
+	rels    []string
+	err     error
+}
+
+func startListing(v *vault.Vault) *listing {
+	l := &listing{scanned: time.Now(), done: make(chan struct{})}
+	go func() {
+		defer close(l.done)
+		l.rels, l.err = v.List()
+	}()
+	return l
+}
+
+// wait returns the walk's result, sorted the way the manifest is (WalkDir
+// order differs from string order only when a name is a prefix of a
+// sibling's followed by a byte below '/', as in "a" and "a-b").
+func (l *listing) wait() ([]string, error) {
+	<-l.done
+	if l.err == nil && !slices.IsSorted(l.rels) {
+		slices.Sort(l.rels)
+	}
+	return l.rels, l.err
+}
+
 // compare stats every file of the vault, in parallel, against m. Files
 // whose stat matches are trusted without reading, except racy ones; files
 // whose stat moved are read and hashed, so a touch is not a change.
-func compare(v *vault.Vault, m *manifest) (*diff, error) {
-	scanned := time.Now()
-	rels, err := v.List()
-	if err != nil {
-		return nil, err
-	}
+//
+// Every file the manifest names is stat'ed while l's walk is still
+// running; the walk then only decides which of them still exist (in the
+// manifest but not listed: removed) and which listed files are new. Each
+// file gets the same single stat, after l.scanned, as when the walk came
+// first: only the order of the work changed.
+func compare(v *vault.Vault, m *manifest, l *listing) (*diff, error) {
 	const (
 		same = iota
 		added
 		modified
 		touched
 	)
-	kind := make([]uint8, len(rels))
-	fresh := make([]entry, len(rels))
+	order, entries := m.order, m.entries
+	if m.Files != nil { // built in memory, or already changed
+		order = slices.Sorted(maps.Keys(m.Files))
+		entries = make([]entry, len(order))
+		for i, rel := range order {
+			entries[i] = m.Files[rel]
+		}
+	}
+	kind := make([]uint8, len(order))
+	fresh := make([]entry, len(order))
 	racyBefore := m.Scanned.Add(-racyWindow).UnixNano()
-	parallel(len(rels), func(i int) {
-		rel := rels[i]
-		old, known := m.Files[rel]
+	parallel(len(order), func(i int) {
+		rel, old := order[i], entries[i]
 		fi, err := statFile(v, rel)
 		if err != nil {
-			// Vanished since the walk, or unreadable: let the loader decide.
+			// Vanished (then the walk will not list it either), or
+			// unreadable: let the loader decide.
 			kind[i] = modified
-			if !known {
-				kind[i] = added
-			}
 			return
 		}
 		now := entry{Size: fi.Size(), MTime: fi.ModTime().UnixNano()}
 		switch {
-		case !known:
-			kind[i] = added
 		case now.Size == old.Size && now.MTime == old.MTime && now.MTime < racyBefore:
 			kind[i] = same
 		case old.Hash == "" || fi.Mode()&fs.ModeSymlink != 0:
@@ -247,35 +308,31 @@ func compare(v *vault.Vault, m *manifest) (*diff, error) {
 			}
 		}
 	})
-	d := &diff{Touched: map[string]entry{}, Files: len(rels), Scanned: scanned}
-	known := 0
-	for i, rel := range rels {
-		switch kind[i] {
-		case added:
+	rels, err := l.wait()
+	if err != nil {
+		return nil, err
+	}
+	d := &diff{Touched: map[string]entry{}, Files: len(rels), Scanned: l.scanned}
+	// Both lists are sorted: walk them side by side.
+	i := 0
+	for _, rel := range rels {
+		for i < len(order) && order[i] < rel {
+			d.Removed = append(d.Removed, order[i])
+			i++
+		}
+		if i == len(order) || order[i] != rel {
 			d.Added = append(d.Added, rel)
+			continue
+		}
+		switch kind[i] {
 		case modified:
 			d.Modified = append(d.Modified, rel)
 		case touched:
 			d.Touched[rel] = fresh[i]
 		}
-		if kind[i] != added {
-			known++
-		}
+		i++
 	}
-	// Every listed path the manifest knows is one of its entries; when all
-	// are accounted for, nothing was removed and no set is needed.
-	if known < len(m.Files) {
-		present := make(map[string]bool, len(rels))
-		for _, rel := range rels {
-			present[rel] = true
-		}
-		for rel := range m.Files {
-			if !present[rel] {
-				d.Removed = append(d.Removed, rel)
-			}
-		}
-		sort.Strings(d.Removed)
-	}
+	d.Removed = append(d.Removed, order[i:]...)
 	return d, nil
 }
 

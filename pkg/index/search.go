@@ -309,12 +309,13 @@ type Status struct {
 // vault (reading only files whose stat moved). It is what audit and doctor
 // call to report index freshness; it takes no lock and writes nothing.
 func Freshness(v *vault.Vault) (Status, error) {
+	l := startListing(v)
 	g, reason := live(v)
 	if g == nil {
-		rels, err := v.List()
+		rels, err := l.wait()
 		return Status{Reason: reason, Changed: len(rels), Files: len(rels)}, err
 	}
-	d, err := compare(v, g.man)
+	d, err := compare(v, g.man, l)
 	if err != nil {
 		return Status{}, err
 	}

@@ -85,6 +85,7 @@ func Update(v *vault.Vault, opts Options) (Stats, error) {
 // a run with nothing to do still opens the index read-only, so a damaged
 // index is found and rebuilt by rebuild-index rather than by a search.
 func update(v *vault.Vault, opts Options, verify bool) (Stats, error) {
+	l := startListing(v)
 	g, reason := live(v)
 	if g == nil {
 		return rebuild(v, opts, reason)
@@ -92,7 +93,7 @@ func update(v *vault.Vault, opts Options, verify bool) (Stats, error) {
 	if opts.Full {
 		return build(v, opts, "")
 	}
-	d, err := compare(v, g.man)
+	d, err := compare(v, g.man, l)
 	if err != nil {
 		return Stats{}, err
 	}
@@ -100,7 +101,7 @@ func update(v *vault.Vault, opts Options, verify bool) (Stats, error) {
 	if d.Changed() == 0 {
 		if len(d.Touched) > 0 {
 			for rel, e := range d.Touched {
-				g.man.Files[rel] = e
+				g.man.files()[rel] = e
 			}
 			g.man.Scanned = d.Scanned
 			if err := vault.WriteFileAtomic(filepath.Join(g.dir, manifestFile), g.man.encode(), 0o644); err != nil {
@@ -156,12 +157,12 @@ func update(v *vault.Vault, opts Options, verify bool) (Stats, error) {
 func apply(v *vault.Vault, idx bleve.Index, g *generation, d *diff, opts Options) (Stats, error) {
 	st := Stats{Files: d.Files, Changed: d.Changed()}
 	for rel, e := range d.Touched {
-		g.man.Files[rel] = e
+		g.man.files()[rel] = e
 	}
 	b := idx.NewBatch()
 	for _, rel := range d.Removed {
 		b.Delete(rel)
-		delete(g.man.Files, rel)
+		delete(g.man.files(), rel)
 		st.Removed++
 	}
 	isNew := make(map[string]bool, len(d.Added))
@@ -215,14 +216,14 @@ func indexFiles(v *vault.Vault, idx bleve.Index, b *bleve.Batch, rels []string, 
 		for _, m := range mems {
 			e, ok := manifestEntry(m)
 			if !ok { // gone since the walk
-				if _, was := man.Files[m.Rel]; was {
+				if _, was := man.files()[m.Rel]; was {
 					b.Delete(m.Rel)
-					delete(man.Files, m.Rel)
+					delete(man.files(), m.Rel)
 					st.Removed++
 				}
 				continue
 			}
-			man.Files[m.Rel] = e
+			man.files()[m.Rel] = e
 			indexed, err := addDoc(b, m, st)
 			switch {
 			case err != nil:
