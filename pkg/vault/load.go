@@ -83,7 +83,7 @@ func (v *Vault) Load(opts LoadOptions) ([]*Memory, error) {
 func (v *Vault) List() ([]string, error) {
 	var rels []string
 	prefix := v.Root + string(filepath.Separator)
-	err := filepath.WalkDir(v.Root, func(p string, d fs.DirEntry, err error) error {
+	err := walkDir(v.Root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == v.Root {
 				return err
@@ -122,6 +122,58 @@ func (v *Vault) List() ([]string, error) {
 		return nil, fmt.Errorf("%s: cannot read the vault: %w", v.Root, err)
 	}
 	return rels, nil
+}
+
+// walkDir is filepath.WalkDir (same order, same calls, same SkipDir and
+// error handling) except that a child's path is its parent's plus a
+// separator plus its name: filepath.Join cleans every one of tens of
+// thousands of paths, a third of the walk of a 50k-file vault (CPU
+// profile). The two agree whenever root is clean and not the filesystem
+// root, since a directory entry's name never holds a separator, "." or
+// ".."; otherwise WalkDir itself runs.
+func walkDir(root string, fn fs.WalkDirFunc) error {
+	if root != filepath.Clean(root) || strings.HasSuffix(root, string(filepath.Separator)) {
+		return filepath.WalkDir(root, fn)
+	}
+	info, err := os.Lstat(root)
+	if err != nil {
+		err = fn(root, nil, err)
+	} else {
+		err = walkDirEntry(root, fs.FileInfoToDirEntry(info), fn)
+	}
+	if err == filepath.SkipDir || err == filepath.SkipAll {
+		return nil
+	}
+	return err
+}
+
+// walkDirEntry mirrors path/filepath's walkDir.
+func walkDirEntry(p string, d fs.DirEntry, fn fs.WalkDirFunc) error {
+	if err := fn(p, d, nil); err != nil || !d.IsDir() {
+		if err == filepath.SkipDir && d.IsDir() {
+			err = nil
+		}
+		return err
+	}
+	dirs, err := os.ReadDir(p)
+	if err != nil {
+		// Second call, to report the ReadDir error.
+		if err = fn(p, d, err); err != nil {
+			if err == filepath.SkipDir && d.IsDir() {
+				err = nil
+			}
+			return err
+		}
+	}
+	for _, d1 := range dirs {
+		if err := walkDirEntry(p+string(filepath.Separator)+d1.Name(), d1, fn); err != nil {
+			if err == filepath.SkipDir {
+				break
+			}
+			return err
+		}
+	}
+	return nil
 }
 
 func (v *Vault) ignored(rel string) bool {
