@@ -3,6 +3,7 @@ package audit
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -138,32 +139,20 @@ func (r *Report) checkViews(v *vault.Vault, mems []*vault.Memory, projects []vau
 		if vs.Budget == 0 {
 			vs.Budget = v.Config.Render.Budget
 		}
-		var p *vault.Project
-		switch {
-		case vw.Project != "":
-			if p = vault.FindProject(projects, vw.Project); p == nil {
-				vs.Fossil, vs.Problem = true, "render.outputs names project "+vw.Project+", which no project note has: fix mem.yaml or add the project note"
-				r.Views = append(r.Views, vs)
-				continue
-			}
-		default:
-			p = vault.ResolveProject(projects, vw.Cwd)
-		}
-		if p != nil {
-			vs.Project = p.ID
-		}
-		ropts := render.OptionsFor(v, p, vs.Budget, now)
-		res, err := render.Render(mems, ropts)
+		res, p, err := vw.Render(v, mems, projects, now)
 		if err != nil {
 			vs.Fossil, vs.Problem = true, err.Error()
 			r.Views = append(r.Views, vs)
 			continue
 		}
+		if p != nil {
+			vs.Project = p.ID
+		}
 		vs.Bytes = len(res.Doc)
 		if earlier == nil {
 			earlier = writtenBy(mems, cutoff)
 		}
-		ropts.Now = cutoff
+		ropts := render.OptionsFor(v, p, vs.Budget, cutoff)
 		if then, err := render.Render(earlier, ropts); err == nil {
 			before := len(then.Doc)
 			r.Growth = append(r.Growth, Growth{Path: vs.Path, Bytes: vs.Bytes, Before: before,
@@ -184,11 +173,11 @@ func (r *Report) checkViews(v *vault.Vault, mems []*vault.Memory, projects []vau
 			vs.Exists, vs.FileBytes = true, fi.Size()
 			t := fi.ModTime().UTC()
 			vs.Written = &t
-			zone, ok := currentZone(old, res.Doc, vw.Splice)
-			if ok && render.SameButTime(zone, res.Doc) {
+			if vw.Holds(old, res.Doc) {
 				break
 			}
 			vs.Fossil = true
+			zone, _ := currentZone(old, res.Doc, vw.Splice)
 			var added []string
 			added, vs.Removed = lineDiff(zone, res.Doc)
 			vs.Added = len(added)
@@ -204,6 +193,29 @@ func (r *Report) checkViews(v *vault.Vault, mems []*vault.Memory, projects []vau
 		}
 		r.Views = append(r.Views, vs)
 	}
+}
+
+// Render renders the view as `mem render --all` would at now, for its
+// configured project or the one whose root holds its cwd. audit and doctor
+// both judge a view against this.
+func (vw View) Render(v *vault.Vault, mems []*vault.Memory, projects []vault.Project, now time.Time) (*render.Result, *vault.Project, error) {
+	var p *vault.Project
+	if vw.Project != "" {
+		if p = vault.FindProject(projects, vw.Project); p == nil {
+			return nil, nil, fmt.Errorf("render.outputs names project %s, which no project note has: fix mem.yaml or add the project note", vw.Project)
+		}
+	} else {
+		p = vault.ResolveProject(projects, vw.Cwd)
+	}
+	res, err := render.Render(mems, render.OptionsFor(v, p, vw.Budget, now))
+	return res, p, err
+}
+
+// Holds reports whether file, the view's bytes on disk, holds doc — all of
+// it, or for a spliced view its zone — but for the time line.
+func (vw View) Holds(file, doc []byte) bool {
+	zone, ok := currentZone(file, doc, vw.Splice)
+	return ok && render.SameButTime(zone, doc)
 }
 
 // relIfInside names a file by its vault path when it lies in the vault.

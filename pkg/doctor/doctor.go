@@ -257,24 +257,7 @@ func checkViews(v *vault.Vault, mems []*vault.Memory, opts Options) Check {
 	projects := v.Projects(mems)
 	for _, vw := range opts.Views {
 		rel := v.Rel(vw.Path)
-		var p *vault.Project
-		if vw.Project != "" {
-			if p = vault.FindProject(projects, vw.Project); p == nil {
-				c.Problems = append(c.Problems, fmt.Sprintf("%s: render.outputs names project %s, which no project note has (fix mem.yaml)", rel, vw.Project))
-				continue
-			}
-		} else {
-			p = vault.ResolveProject(projects, vw.Cwd)
-		}
-		budget := vw.Budget
-		if budget == 0 {
-			budget = v.Config.Render.Budget
-		}
-		res, err := render.Render(mems, render.Options{
-			Vault: v.Root, Project: p, Budget: budget, Now: opts.Now,
-			Sections: v.Config.Render.Sections, DurableTags: v.Config.DurableTags,
-			MinGlobalImportance: v.Config.Render.MinGlobalImportance,
-		})
+		res, _, err := vw.Render(v, mems, projects, opts.Now)
 		if err != nil {
 			c.Problems = append(c.Problems, rel+": "+err.Error())
 			continue
@@ -311,39 +294,15 @@ func viewProblem(vw audit.View, doc []byte) string {
 	if err != nil {
 		return err.Error()
 	}
-	if vw.Splice {
-		if sameZoneButTime(data, doc) {
-			return ""
-		}
+	switch {
+	case vw.Holds(data, doc):
+		return ""
+	case vw.Splice:
 		return "its mem zone is out of date or missing"
-	}
-	if len(data) == 0 {
+	case len(data) == 0:
 		return "empty"
 	}
-	if render.SameButTime(data, doc) {
-		return ""
-	}
 	return "out of date or incomplete"
-}
-
-// sameZoneButTime reports whether splicing doc into data changes at most
-// one line, the zone's time line.
-func sameZoneButTime(data, doc []byte) bool {
-	again, err := render.Splice(data, doc)
-	if err != nil {
-		return false
-	}
-	a, b := strings.Split(string(data), "\n"), strings.Split(string(again), "\n")
-	if len(a) != len(b) {
-		return false
-	}
-	diff := 0
-	for i := range a {
-		if a[i] != b[i] {
-			diff++
-		}
-	}
-	return diff <= 1
 }
 
 // checkGit runs `git fsck` when git is installed (the reference checker);
