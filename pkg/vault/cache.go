@@ -273,13 +273,23 @@ func (v *Vault) saveCache(old *parseCache, hits []string, news []fresh) {
 // loadCached is LoadFiles for a whole-vault load: entries whose stamp
 // matches come from the cache, the rest are read and parsed, and the cache
 // is rewritten when enough of it was missing or stale.
-func (v *Vault) loadCached(rels []string, opts LoadOptions, c *parseCache) []*Memory {
+// stamps, when not nil, are rels' stamps from a scan: a file whose stamp
+// matches its entry is served without a system call.
+func (v *Vault) loadCached(rels []string, stamps []fileStamp, opts LoadOptions, c *parseCache) []*Memory {
 	start := time.Now()
 	out := make([]*Memory, len(rels))
 	hit := make([]bool, len(rels))
 	var mu sync.Mutex
 	var news []fresh
 	v.parallel(len(rels), func(i int) {
+		if c != nil && stamps != nil && stamps[i] != (fileStamp{}) && stamps[i].size <= v.Config.Lint.MaxFileSize {
+			m := v.newMemory(rels[i])
+			m.Size, m.ModTime = stamps[i].size, time.Unix(0, stamps[i].mtime)
+			if c.lookup(m, stamps[i], opts) {
+				out[i], hit[i] = m, true
+				return
+			}
+		}
 		m, fi, data := v.readOne(rels[i], opts, func(m *Memory, fi fs.FileInfo) bool {
 			if c != nil && c.lookup(m, stampOf(fi), opts) {
 				hit[i] = true

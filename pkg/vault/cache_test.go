@@ -190,7 +190,7 @@ func FuzzDecodeCache(f *testing.F) {
 		f.Fatal(err)
 	}
 	rels, _ := v.List()
-	v.loadCached(rels, LoadOptions{}, nil) // a small vault's cache as the seed
+	v.loadCached(rels, nil, LoadOptions{}, nil) // a small vault's cache as the seed
 	good, err := os.ReadFile(v.cachePath())
 	if err != nil {
 		f.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -64,116 +65,44 @@ var skipDirs = map[string]bool{".git": true, ".mem": true, ".obsidian": true, ".
 // Broken files are returned with Err set; only a failure to walk the vault
 // root itself is an error.
 func (v *Vault) Load(opts LoadOptions) ([]*Memory, error) {
-	// Reading the parse cache and walking the vault each take tens of
-	// milliseconds on a big vault, on one core each: do both at once.
+	// Reading the parse cache and scanning the vault each take tens of
+	// milliseconds on a big vault: do both at once.
 	cache := make(chan *parseCache, 1)
 	go func() { cache <- v.openCache() }()
-	rels, err := v.List()
+	snap, err := v.Scan()
 	if err != nil {
 		return nil, err
 	}
-	if len(rels) < cacheMinFiles {
-		return v.loadDirect(rels, opts), nil
+	return v.load(snap, opts, cache), nil
+}
+
+// LoadSnapshot is Load of the files snap listed, trusting its stamps: a
+// caller that scanned first (to see whether a view it kept still holds)
+// does not pay for a second scan.
+func (v *Vault) LoadSnapshot(snap *Snapshot, opts LoadOptions) []*Memory {
+	cache := make(chan *parseCache, 1)
+	if len(snap.Rels) >= cacheMinFiles {
+		cache <- v.openCache()
 	}
-	return v.loadCached(rels, opts, <-cache), nil
+	return v.load(snap, opts, cache)
+}
+
+func (v *Vault) load(snap *Snapshot, opts LoadOptions, cache <-chan *parseCache) []*Memory {
+	if len(snap.Rels) < cacheMinFiles {
+		return v.loadDirect(snap.Rels, opts)
+	}
+	return v.loadCached(snap.Rels, snap.stamps, opts, <-cache)
 }
 
 // List walks the vault and returns the relative paths of its memory files,
 // sorted, applying the ignore rules of spec §2.
 func (v *Vault) List() ([]string, error) {
 	var rels []string
-	prefix := v.Root + string(filepath.Separator)
-	err := walkDir(v.Root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == v.Root {
-				return err
-			}
-			return nil // an unreadable subfolder is skipped, not fatal
-		}
-		// Every walked path starts with the root: cutting it is what v.Rel
-		// computes, without filepath.Rel's cost on tens of thousands of files.
-		var rel string
-		if strings.HasPrefix(p, prefix) {
-			rel = filepath.ToSlash(p[len(prefix):])
-		} else {
-			rel = v.Rel(p)
-		}
-		if d.IsDir() {
-			if p != v.Root && (skipDirs[d.Name()] || v.ignored(rel)) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(d.Name(), ".md") || v.ignored(rel) || v.IsRenderedOutput(rel) {
-			return nil
-		}
-		if d.Type()&fs.ModeSymlink != 0 {
-			// Symlinked files are listed; LoadFiles refuses those leaving the vault.
-			if fi, err := os.Stat(p); err != nil || fi.IsDir() {
-				return nil
-			}
-		} else if !d.Type().IsRegular() {
-			return nil
-		}
-		rels = append(rels, rel)
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("%s: cannot read the vault: %w", v.Root, err)
+	if err := v.walk(func(batch []string) { rels = append(rels, batch...) }); err != nil {
+		return nil, err
 	}
+	slices.Sort(rels)
 	return rels, nil
-}
-
-// walkDir is filepath.WalkDir (same order, same calls, same SkipDir and
-// error handling) except that a child's path is its parent's plus a
-// separator plus its name: filepath.Join cleans every one of tens of
-// thousands of paths, a third of the walk of a 50k-file vault (CPU
-// profile). The two agree whenever root is clean and not the filesystem
-// root, since a directory entry's name never holds a separator, "." or
-// ".."; otherwise WalkDir itself runs.
-func walkDir(root string, fn fs.WalkDirFunc) error {
-	if root != filepath.Clean(root) || strings.HasSuffix(root, string(filepath.Separator)) {
-		return filepath.WalkDir(root, fn)
-	}
-	info, err := os.Lstat(root)
-	if err != nil {
-		err = fn(root, nil, err)
-	} else {
-		err = walkDirEntry(root, fs.FileInfoToDirEntry(info), fn)
-	}
-	if err == filepath.SkipDir || err == filepath.SkipAll {
-		return nil
-	}
-	return err
-}
-
-// walkDirEntry mirrors path/filepath's walkDir.
-func walkDirEntry(p string, d fs.DirEntry, fn fs.WalkDirFunc) error {
-	if err := fn(p, d, nil); err != nil || !d.IsDir() {
-		if err == filepath.SkipDir && d.IsDir() {
-			err = nil
-		}
-		return err
-	}
-	dirs, err := os.ReadDir(p)
-	if err != nil {
-		// Second call, to report the ReadDir error.
-		if err = fn(p, d, err); err != nil {
-			if err == filepath.SkipDir && d.IsDir() {
-				err = nil
-			}
-			return err
-		}
-	}
-	for _, d1 := range dirs {
-		if err := walkDirEntry(p+string(filepath.Separator)+d1.Name(), d1, fn); err != nil {
-			if err == filepath.SkipDir {
-				break
-			}
-			return err
-		}
-	}
-	return nil
 }
 
 func (v *Vault) ignored(rel string) bool {
@@ -230,7 +159,7 @@ func (v *Vault) IsRenderedOutput(rel string) bool {
 func (v *Vault) LoadFiles(rels []string, opts LoadOptions) []*Memory {
 	if len(rels) >= cacheMinFiles {
 		if n := v.cacheCount(); n > 0 && len(rels)*10 >= n*9 {
-			return v.loadCached(rels, opts, v.openCache())
+			return v.loadCached(rels, nil, opts, v.openCache())
 		}
 	}
 	return v.loadDirect(rels, opts)
@@ -269,12 +198,17 @@ func fileErr(rule, msg string) error {
 	return &frontmatter.Error{Pos: frontmatter.Pos{Line: 1, Col: 1}, Rule: rule, Msg: msg}
 }
 
+// newMemory is rel before it is read: its id defaults to its path.
+func (v *Vault) newMemory(rel string) *Memory {
+	return &Memory{Rel: rel, Path: filepath.Join(v.Root, filepath.FromSlash(rel)), ID: strings.TrimSuffix(rel, ".md")}
+}
+
 // readOne loads one file. cached, when not nil, is offered the file's stat
 // of a regular file (never a symlink) and fills m from the parse cache if it
 // can; otherwise the file is read and parsed and its bytes returned along
 // with the stat, for the cache to record.
 func (v *Vault) readOne(rel string, opts LoadOptions, cached func(*Memory, fs.FileInfo) bool) (*Memory, fs.FileInfo, []byte) {
-	m := &Memory{Rel: rel, Path: filepath.Join(v.Root, filepath.FromSlash(rel)), ID: strings.TrimSuffix(rel, ".md")}
+	m := v.newMemory(rel)
 	fi, err := os.Lstat(m.Path)
 	if err != nil {
 		m.Err = fileErr("file-unreadable", fmt.Sprintf("cannot read: %v", err))

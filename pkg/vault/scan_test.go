@@ -1,0 +1,81 @@
+package vault
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+func TestScanListsWhatListLists(t *testing.T) {
+	v := cacheVault(t, 300)
+	if err := os.WriteFile(filepath.Join(v.Root, "MEMORY.md"), []byte("view\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := v.Scan()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rels, err := v.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(snap.Rels, rels) || len(rels) != 301 || !slices.IsSorted(rels) {
+		t.Fatalf("Scan listed %d files, List %d (want 301, sorted, equal)", len(snap.Rels), len(rels))
+	}
+}
+
+// TestSnapshotKey: the key changes with every kind of change, even one that
+// keeps the size, and is withheld while a stamp cannot vouch for a file.
+func TestSnapshotKey(t *testing.T) {
+	noRacyWindow(t)
+	v := cacheVault(t, 20)
+	key := func() (string, bool) {
+		t.Helper()
+		snap, err := v.Scan()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return snap.Key()
+	}
+	if _, ok := key(); ok {
+		t.Fatal("a vault holding a symlinked file got a key")
+	}
+	if err := os.Remove(filepath.Join(v.Root, "notes", "link.md")); err != nil {
+		t.Fatal(err)
+	}
+	k0, ok := key()
+	if !ok {
+		t.Fatal("no key for a settled vault without links")
+	}
+	if k, _ := key(); k != k0 {
+		t.Fatal("two scans of an unchanged vault gave different keys")
+	}
+	file := filepath.Join(v.Root, "memory", "m0001.md")
+	data, _ := os.ReadFile(file)
+	changes := map[string]func() error{
+		"same-size edit in place": func() error { data[len(data)-2] ^= 1; return os.WriteFile(file, data, 0o644) },
+		"new file":                func() error { return os.WriteFile(filepath.Join(v.Root, "memory", "new.md"), data, 0o644) },
+		"rename":                  func() error { return os.Rename(filepath.Join(v.Root, "memory", "new.md"), filepath.Join(v.Root, "memory", "renamed.md")) },
+		"delete":                  func() error { return os.Remove(filepath.Join(v.Root, "memory", "renamed.md")) },
+	}
+	prev := k0
+	for _, name := range []string{"same-size edit in place", "new file", "rename", "delete"} {
+		if err := changes[name](); err != nil {
+			t.Fatal(err)
+		}
+		k, ok := key()
+		if !ok {
+			t.Fatalf("%s: no key", name)
+		}
+		if k == prev {
+			t.Errorf("%s: the key did not change", name)
+		}
+		prev = k
+	}
+
+	racyWindow = 1 << 62 // every file counts as just written
+	if _, ok := key(); ok {
+		t.Error("a key was given while files were racy")
+	}
+}
