@@ -56,8 +56,10 @@ func TestSnapshotKey(t *testing.T) {
 	changes := map[string]func() error{
 		"same-size edit in place": func() error { data[len(data)-2] ^= 1; return os.WriteFile(file, data, 0o644) },
 		"new file":                func() error { return os.WriteFile(filepath.Join(v.Root, "memory", "new.md"), data, 0o644) },
-		"rename":                  func() error { return os.Rename(filepath.Join(v.Root, "memory", "new.md"), filepath.Join(v.Root, "memory", "renamed.md")) },
-		"delete":                  func() error { return os.Remove(filepath.Join(v.Root, "memory", "renamed.md")) },
+		"rename": func() error {
+			return os.Rename(filepath.Join(v.Root, "memory", "new.md"), filepath.Join(v.Root, "memory", "renamed.md"))
+		},
+		"delete": func() error { return os.Remove(filepath.Join(v.Root, "memory", "renamed.md")) },
 	}
 	prev := k0
 	for _, name := range []string{"same-size edit in place", "new file", "rename", "delete"} {
