@@ -62,11 +62,12 @@ func runRender(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	mems, err := v.Load(vault.LoadOptions{})
+	rd, err := render.NewRenderer(v, t)
 	if err != nil {
 		return err
 	}
-	projects := v.Projects(mems)
+	defer rd.Keep()
+	projects := rd.Projects()
 	stderr := cmd.Root().ErrWriter
 	warned := map[string]bool{}
 	for _, tg := range targets {
@@ -74,7 +75,7 @@ func runRender(_ context.Context, cmd *cli.Command) error {
 		if err != nil {
 			return err
 		}
-		res, err := render.Render(mems, render.OptionsFor(v, p, tg.budget, t))
+		res, err := rd.Render(p, tg.budget, tg.format == "json" || cmd.Bool("explain"))
 		var be *render.BudgetError
 		if errors.As(err, &be) {
 			return usagef(err.Error())

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"time"
 
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -183,4 +184,20 @@ func readTarget(path string) (resolved string, old []byte, perm fs.FileMode, err
 		old = []byte{} // exists but empty: not "missing"
 	}
 	return path, old, fi.Mode().Perm(), err
+}
+
+// Restamp moves doc's time line to now: a kept render served again says
+// when it was served, like a fresh one.
+func Restamp(doc []byte, now time.Time) []byte {
+	first, rest, ok := cutTimeLine(doc)
+	if !ok {
+		return doc
+	}
+	out := make([]byte, 0, len(doc))
+	out = append(out, first...)
+	out = append(out, '\n')
+	out = append(out, timeLinePre...)
+	out = now.UTC().AppendFormat(out, time.RFC3339)
+	out = append(out, " -->"...)
+	return append(out, rest...)
 }

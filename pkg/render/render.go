@@ -85,6 +85,10 @@ type Result struct {
 	// because their text holds a secret (path:line:col: message; never the
 	// secret itself).
 	Warnings []string
+	// Until is the first instant after Now at which the passing of time
+	// alone changes the render (a memory's stale_after or invalid_at comes
+	// due); zero when none ever does.
+	Until time.Time
 }
 
 // MinBudget is the smallest budget Render accepts for opts: the header alone.
@@ -150,6 +154,7 @@ func Render(mems []*vault.Memory, opts Options) (*Result, error) {
 	// Pass 1: the rules that do not depend on other memories.
 	elig := make([]*vault.Memory, 0, len(mems))
 	for _, m := range mems {
+		r.noteDeadlines(m, opts.Now)
 		if reason := r.check(m, opts.Now); reason != "" {
 			r.Dropped = append(r.Dropped, Drop{m.ID, reason})
 			continue
@@ -253,6 +258,19 @@ fill:
 	})
 	r.Doc, r.Items = write(head, kept, headings, len(sections), size)
 	return r, nil
+}
+
+// noteDeadlines moves r.Until to m's stale_after or invalid_at when either
+// comes due after now and before it.
+func (r *Result) noteDeadlines(m *vault.Memory, now time.Time) {
+	if m.Doc == nil {
+		return
+	}
+	for _, t := range [2]frontmatter.Time{m.Doc.Meta.StaleAfter, m.Doc.Meta.InvalidAt} {
+		if !t.IsZero() && t.After(now) && (r.Until.IsZero() || t.Before(r.Until)) {
+			r.Until = t.Time
+		}
+	}
 }
 
 // check applies the eligibility rules that look at one memory alone and
