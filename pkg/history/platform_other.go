@@ -20,3 +20,10 @@ func indexEntry(p string, h plumbing.Hash, mode filemode.FileMode, fi fs.FileInf
 // published by rename before the ref moves, so a crashed process leaves a
 // valid repository; only a power loss could drop them.
 func syncFS(string) error { return nil }
+
+// dirStatter stats a folder's entries; portably, by their full paths.
+type dirStatter struct{}
+
+func openDirStatter(string) dirStatter                      { return dirStatter{} }
+func (dirStatter) lstat(e fs.DirEntry) (fs.FileInfo, error) { return e.Info() }
+func (dirStatter) close()                                   {}

@@ -408,7 +408,7 @@ func (s *scanner) walk(dir, rel string, pats []gitignore.Pattern) error {
 		}
 		files = append(files, candidate{e, abs, p})
 	}
-	infos, errs := lstatAll(files)
+	infos, errs := lstatAll(dir, files)
 	for i, c := range files {
 		if err := s.add(c.abs, c.p, infos[i], errs[i]); err != nil {
 			return err
@@ -434,7 +434,7 @@ type candidate struct {
 
 // lstatAll stats a folder's files on every core, as git's preload-index
 // does: at 50,000 files the lstats are most of a commit's fixed cost.
-func lstatAll(files []candidate) ([]fs.FileInfo, []error) {
+func lstatAll(dir string, files []candidate) ([]fs.FileInfo, []error) {
 	infos, errs := make([]fs.FileInfo, len(files)), make([]error, len(files))
 	workers := runtime.GOMAXPROCS(0)
 	if len(files) < 256 || workers < 2 {
@@ -442,13 +442,13 @@ func lstatAll(files []candidate) ([]fs.FileInfo, []error) {
 	}
 	var wg sync.WaitGroup
 	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
+			st := openDirStatter(dir)
+			defer st.close()
 			for i := w; i < len(files); i += workers {
-				infos[i], errs[i] = files[i].e.Info()
+				infos[i], errs[i] = st.lstat(files[i].e)
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	return infos, errs
