@@ -148,6 +148,8 @@ func TestHitFieldsAndFilters(t *testing.T) {
 	write(t, v, "memory/b.md", memory("fact", "inferred", "2025-06-01", "The database might be MySQL"))
 	write(t, v, "memory/c.md", memory("decision", "stated", "2026-02-01T10:00:00Z", "Chose the Postgres database for jsonb", "tags: [storage]"))
 	write(t, v, "memory/broken.md", "---\ntype: [oops\n---\nThe database body of a broken file\n")
+	write(t, v, "notes/deploy.md", memory("note", "", "", "Run the migrations first.",
+		"title: Deploy checklist", "description: How releases ship", "aliases: [rollout]", "importance: 8"))
 
 	res, err := Search(v, Query{Text: "postgres"})
 	if err != nil {
@@ -184,6 +186,19 @@ func TestHitFieldsAndFilters(t *testing.T) {
 		{"date range syntax", Query{Text: `+database +valid_at:<"2026-01-01"`}, []string{"memory/b.md"}},
 		{"must not", Query{Text: "+database -postgres"}, []string{"memory/b.md", "memory/broken.md"}},
 		{"broken file still searchable", Query{Text: "broken"}, []string{"memory/broken.md"}},
+		// Bare words search every prose field (there is no _all field).
+		{"title word", Query{Text: "checklist"}, []string{"notes/deploy.md"}},
+		{"description word", Query{Text: "releases"}, []string{"notes/deploy.md"}},
+		{"alias word, stemmed", Query{Text: "rollouts"}, []string{"notes/deploy.md"}},
+		{"phrase", Query{Text: `"database is postgres"`}, []string{"memory/a.md"}},
+		{"phrase keeps word order", Query{Text: `"postgres database"`}, []string{"memory/c.md"}},
+		{"phrase in a title", Query{Text: `"deploy checklist"`}, []string{"notes/deploy.md"}},
+		{"stop word in a must clause is dropped", Query{Text: "+the +migrations"}, []string{"notes/deploy.md"}},
+		{"wildcard", Query{Text: "postg*"}, []string{"memory/a.md", "memory/c.md"}},
+		{"bare number", Query{Text: "16"}, []string{"memory/a.md"}},
+		{"boosted word", Query{Text: "migrations^2"}, []string{"notes/deploy.md"}},
+		{"importance range", Query{Text: "importance:>=7"}, []string{"notes/deploy.md"}},
+		{"type field", Query{Text: "type:decision"}, []string{"memory/c.md"}},
 		{"limit", Query{Text: "database", Limit: 1}, nil},
 	}
 	for _, c := range cases {
@@ -289,10 +304,10 @@ func TestDamagedIndexIsRebuilt(t *testing.T) {
 			data, _ := os.ReadFile(p)
 			os.WriteFile(p, data[:len(data)-40], 0o644)
 		}},
-		{"schema changed", "built with schema 0 and this mem uses 1", func(t *testing.T, v *vault.Vault, g *generation) {
+		{"schema changed", fmt.Sprintf("built with schema 1 and this mem uses %d", SchemaVersion), func(t *testing.T, v *vault.Vault, g *generation) {
 			p := filepath.Join(g.dir, manifestFile)
 			data, _ := os.ReadFile(p)
-			os.WriteFile(p, []byte(strings.Replace(string(data), "schema 1", "schema 0", 1)), 0o644)
+			os.WriteFile(p, []byte(strings.Replace(string(data), fmt.Sprintf("schema %d", SchemaVersion), "schema 1", 1)), 0o644)
 		}},
 		{"root.bolt torn", "could not be opened", func(t *testing.T, v *vault.Vault, g *generation) {
 			os.WriteFile(filepath.Join(g.blevePath(), "store", "root.bolt"), []byte("torn"), 0o600)

@@ -16,7 +16,10 @@ import (
 // SchemaVersion is the version of the mapping and of the documents built
 // from a file. Bump it whenever either changes: an index recorded with
 // another version is deleted and rebuilt, never queried.
-const SchemaVersion = 1
+//
+// 2: no _all field; bare query words search the prose fields one by one
+// (see proseFields), every prose field has term vectors.
+const SchemaVersion = 2
 
 // Field names of an indexed document. The document id is the file's path
 // relative to the vault, so a hit cites the file without a stored field.
@@ -27,6 +30,7 @@ const (
 	fieldProject     = "project"
 	fieldSource      = "source"
 	fieldTags        = "tags"
+	fieldTagsWords   = "tags_words" // the tags' words, English-analysed
 	fieldTitle       = "title"
 	fieldDescription = "description"
 	fieldAliases     = "aliases"
@@ -43,19 +47,31 @@ var storedFields = []string{fieldID, fieldType, fieldProvenance, fieldValidAtTex
 // snippetFields are highlighted for a hit's snippet (stored with term vectors).
 var snippetFields = []string{fieldBody, fieldTitle}
 
+// proseFields are what a query word without a field searches. bleve's
+// usual route is the composite _all field, a second copy of every token
+// with its positions: at 50k notes it was a third of the index and of the
+// memory a full build needs, so a field-less query is instead asked of
+// each of these fields (see anyField in search.go).
+var proseFields = []string{fieldTitle, fieldBody, fieldDescription, fieldAliases, fieldTagsWords}
+
 // newMapping is the index mapping: prose is English with stemming; ids and
 // enums are keywords, matched exactly; valid_at is a date and importance a
 // number so range queries work (valid_at:>"2026-01-01", importance:>=7).
+// There is no _all field (see proseFields).
 func newMapping() mapping.IndexMapping {
 	prose := func(store bool) *mapping.FieldMapping {
 		f := bleve.NewTextFieldMapping()
 		f.Analyzer = en.AnalyzerName
 		f.Store = store
-		f.IncludeTermVectors = store // highlighting needs term positions
-		f.DocValues = false          // nobody sorts or facets on prose
+		f.IncludeInAll = false
+		// Term positions: phrase queries need them in every field a bare
+		// phrase searches, highlighting in the stored ones. Beside body
+		// the other prose fields are a few words, so this costs little.
+		f.IncludeTermVectors = true
+		f.DocValues = false // nobody sorts or facets on prose
 		return f
 	}
-	// Keywords match exactly (tags:go, --project) and stay out of _all,
+	// Keywords match exactly (tags:go, --project) and are not prose fields,
 	// or a bare "fact" would match every fact.
 	kw := func(store bool) *mapping.FieldMapping {
 		f := bleve.NewKeywordFieldMapping()
@@ -66,13 +82,10 @@ func newMapping() mapping.IndexMapping {
 		return f
 	}
 	// Tags are also words a bare query should find: a second, unstored
-	// English mapping of the same value feeds _all. Ids are not: a default
-	// id is the file name, whose words go stale when the text is edited.
-	words := func(name string) *mapping.FieldMapping {
-		f := prose(false)
-		f.Name = name
-		return f
-	}
+	// English mapping of the same value. Ids are not: a default id is the
+	// file name, whose words go stale when the text is edited.
+	words := prose(false)
+	words.Name = fieldTagsWords
 	storedOnly := bleve.NewTextFieldMapping()
 	storedOnly.Index, storedOnly.IncludeInAll, storedOnly.IncludeTermVectors, storedOnly.DocValues = false, false, false, false
 
@@ -82,12 +95,13 @@ func newMapping() mapping.IndexMapping {
 	num.Store, num.IncludeInAll, num.DocValues = false, false, false
 
 	doc := bleve.NewDocumentStaticMapping()
+	doc.AddSubDocumentMapping("_all", bleve.NewDocumentDisabledMapping()) // see proseFields
 	doc.AddFieldMappingsAt(fieldTitle, prose(true))
 	doc.AddFieldMappingsAt(fieldBody, prose(true))
 	doc.AddFieldMappingsAt(fieldDescription, prose(false))
 	doc.AddFieldMappingsAt(fieldAliases, prose(false))
 	doc.AddFieldMappingsAt(fieldID, kw(true))
-	doc.AddFieldMappingsAt(fieldTags, kw(false), words(fieldTags+"_words"))
+	doc.AddFieldMappingsAt(fieldTags, kw(false), words)
 	doc.AddFieldMappingsAt(fieldType, kw(true))
 	doc.AddFieldMappingsAt(fieldProvenance, kw(true))
 	doc.AddFieldMappingsAt(fieldProject, kw(false))
@@ -99,6 +113,9 @@ func newMapping() mapping.IndexMapping {
 	m := bleve.NewIndexMapping()
 	m.DefaultMapping = doc
 	m.DefaultAnalyzer = en.AnalyzerName // bare query words are stemmed like the prose
+	// What a field-less clause anyField does not expand (a bare number's
+	// numeric range) is asked of body, not of the missing _all.
+	m.DefaultField = fieldBody
 	m.StoreDynamic, m.IndexDynamic, m.DocValuesDynamic = false, false, false
 	return m
 }

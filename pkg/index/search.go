@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -10,12 +11,16 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/registry"
+	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/highlight"
 	"github.com/blevesearch/bleve/v2/search/highlight/format/plain"
 	simplefrag "github.com/blevesearch/bleve/v2/search/highlight/fragmenter/simple"
 	simplehl "github.com/blevesearch/bleve/v2/search/highlight/highlighter/simple"
 	"github.com/blevesearch/bleve/v2/search/query"
+	"github.com/blevesearch/bleve/v2/search/searcher"
+	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -253,16 +258,18 @@ func repair(v *vault.Vault, cause error, opts Options) (Stats, error) {
 	return rebuild(v, opts, fmt.Sprintf("the index could not be opened (%v)", cause))
 }
 
-// buildQuery turns q into a bleve query: the query string, and the filters
-// as exact keyword or date-range clauses.
+// buildQuery turns q into a bleve query: the query string, its field-less
+// clauses asked of every prose field, and the filters as exact keyword or
+// date-range clauses.
 func buildQuery(q Query) (query.Query, error) {
 	if strings.TrimSpace(q.Text) == "" {
 		return nil, &QueryError{errors.New("the query is empty")}
 	}
-	qs := bleve.NewQueryStringQuery(q.Text)
-	if _, err := qs.Parse(); err != nil {
+	qs, err := bleve.NewQueryStringQuery(q.Text).Parse()
+	if err != nil {
 		return nil, &QueryError{err}
 	}
+	qs = spreadFieldless(qs)
 	parts := []query.Query{qs}
 	for field, val := range map[string]string{fieldProject: q.Project, fieldType: q.Type, fieldProvenance: q.Provenance} {
 		if val != "" {
@@ -281,6 +288,97 @@ func buildQuery(q Query) (query.Query, error) {
 		return qs, nil
 	}
 	return bleve.NewConjunctionQuery(parts...), nil
+}
+
+// spreadFieldless replaces, in a parsed query string, every clause without
+// a field (a bare word, phrase, wildcard or regexp) by an anyField over the
+// prose fields. The tree is changed in place, so the parser's own
+// boolean, conjunction and disjunction nodes keep their query-string
+// behaviour (a clause that analyses to nothing, like a stop word, is
+// dropped rather than matching nothing).
+func spreadFieldless(q query.Query) query.Query {
+	switch q := q.(type) {
+	case *query.BooleanQuery:
+		q.Must = spreadFieldless(q.Must)
+		q.Should = spreadFieldless(q.Should)
+		q.MustNot = spreadFieldless(q.MustNot)
+	case *query.ConjunctionQuery:
+		for i, c := range q.Conjuncts {
+			q.Conjuncts[i] = spreadFieldless(c)
+		}
+	case *query.DisjunctionQuery:
+		for i, c := range q.Disjuncts {
+			q.Disjuncts[i] = spreadFieldless(c)
+		}
+	case *query.MatchQuery:
+		if q.Field() == "" {
+			return anyField(q, func(f string) query.Query { c := *q; c.SetField(f); return &c })
+		}
+	case *query.MatchPhraseQuery:
+		if q.Field() == "" {
+			return anyField(q, func(f string) query.Query { c := *q; c.SetField(f); return &c })
+		}
+	case *query.WildcardQuery:
+		if q.Field() == "" {
+			return anyField(q, func(f string) query.Query { c := *q; c.SetField(f); return &c })
+		}
+	case *query.RegexpQuery:
+		if q.Field() == "" {
+			return anyField(q, func(f string) query.Query { c := *q; c.SetField(f); return &c })
+		}
+	}
+	// Anything else without a field (a bare number's numeric range) goes
+	// to the mapping's default field.
+	return q
+}
+
+// anyField is one query-string clause asked of each prose field: a
+// document matches when any field does, and scores the sum, so a word in
+// the title and the body ranks above one in the body alone.
+func anyField(q query.Query, in func(field string) query.Query) query.Query {
+	fq := &fieldsQuery{orig: q}
+	for _, f := range proseFields {
+		fq.perField = append(fq.perField, in(f))
+	}
+	return fq
+}
+
+type fieldsQuery struct {
+	orig     query.Query // the field-less clause, for Validate
+	perField []query.Query
+}
+
+// Searcher is a disjunction of the per-field searchers. Like bleve's
+// query-string disjunction it drops fields that match nothing by
+// construction, and answers MatchNone when all do, so a stop word inside
+// "+the +postgres" is ignored as it was with _all.
+func (q *fieldsQuery) Searcher(ctx context.Context, i bleveindex.IndexReader, m mapping.IndexMapping, options search.SearcherOptions) (search.Searcher, error) {
+	ss := make([]search.Searcher, 0, len(q.perField))
+	for _, fq := range q.perField {
+		s, err := fq.Searcher(ctx, i, m, options)
+		if err != nil {
+			for _, s := range ss {
+				s.Close()
+			}
+			return nil, err
+		}
+		if _, none := s.(*searcher.MatchNoneSearcher); none {
+			continue
+		}
+		ss = append(ss, s)
+	}
+	if len(ss) == 0 {
+		return searcher.NewMatchNoneSearcher(i)
+	}
+	return searcher.NewDisjunctionSearcher(ctx, i, ss, 0, options)
+}
+
+// Validate checks the clause as written (a malformed regexp, say).
+func (q *fieldsQuery) Validate() error {
+	if v, ok := q.orig.(query.ValidatableQuery); ok {
+		return v.Validate()
+	}
+	return nil
 }
 
 var spaces = regexp.MustCompile(`\s+`)
