@@ -62,8 +62,5 @@ func (v *Vault) WriteView(name string, snap *Snapshot, payload []byte) {
 	e.str(key)
 	e.buf = append(e.buf, payload...)
 	e.buf = binary.LittleEndian.AppendUint32(e.buf, crc32.Checksum(e.buf, crcTable))
-	path := v.viewPath(name)
-	if os.MkdirAll(filepath.Dir(path), 0o755) == nil {
-		_ = WriteFileAtomic(path, e.buf, 0o644)
-	}
+	_ = writeCacheFile(v.viewPath(name), e.buf)
 }
