@@ -1,0 +1,126 @@
+package vault
+
+import (
+	"encoding/binary"
+	"errors"
+	"time"
+)
+
+// A snapshot is stored by caches of views derived from the vault's files
+// (lint's context cache): the next run scans again and asks Changed which
+// files it must re-read. The encoding is
+//
+//	uvarint format, varint started (Unix ns), uvarint n,
+//	uvarint length of the paths block, then n length-prefixed paths,
+//	then n stamps (varint size, mtime, ctime; uvarint inode).
+//
+// It carries no checksum and no binary stamp: the cache that embeds it
+// checks both for the whole file.
+const snapshotFormat = 1
+
+// errSnapshot marks a malformed encoding.
+var errSnapshot = errors.New("malformed snapshot encoding")
+
+// AppendBinary appends the snapshot's encoding to b (encoding.BinaryAppender).
+func (s *Snapshot) AppendBinary(b []byte) ([]byte, error) {
+	e := encoder{buf: b}
+	e.uvarint(snapshotFormat)
+	e.varint(s.started.UnixNano())
+	e.uvarint(uint64(len(s.Rels)))
+	size := 0
+	for _, rel := range s.Rels {
+		size += uvarintLen(uint64(len(rel))) + len(rel)
+	}
+	e.uvarint(uint64(size))
+	for _, rel := range s.Rels {
+		e.str(rel)
+	}
+	for _, st := range s.stamps {
+		e.varint(st.size)
+		e.varint(st.mtime)
+		e.varint(st.ctime)
+		e.uvarint(st.ino)
+	}
+	return e.buf, nil
+}
+
+func uvarintLen(x uint64) int {
+	var tmp [binary.MaxVarintLen64]byte
+	return binary.PutUvarint(tmp[:], x)
+}
+
+// DecodeSnapshot reads a snapshot written by AppendBinary at the start of
+// data and returns it with the number of bytes it took. The snapshot does
+// not share data's memory (its paths are copied in one piece).
+func DecodeSnapshot(data []byte) (*Snapshot, int, error) {
+	d := &decoder{s: string(data[:min(len(data), 4*binary.MaxVarintLen64)])}
+	if d.uvarint() != snapshotFormat {
+		return nil, 0, errSnapshot
+	}
+	s := &Snapshot{started: time.Unix(0, d.varint())}
+	n := d.uvarint()
+	size := d.uvarint()
+	rest := uint64(len(data) - d.off)
+	// Each path takes at least its length byte, each stamp at least four.
+	if d.err != nil || n > size || size > rest || n > (rest-size)/4 {
+		return nil, 0, errSnapshot
+	}
+	// One copy of the paths and stamps (a stamp takes at most 40 bytes):
+	// the paths are substrings of it.
+	end := uint64(d.off) + size + min(40*n, rest-size)
+	d = &decoder{s: string(data[:end]), off: d.off}
+	paths := &decoder{s: d.s[:d.off+int(size)], off: d.off}
+	d.off += int(size)
+	s.Rels = make([]string, n)
+	for i := range s.Rels {
+		s.Rels[i] = paths.str()
+		if i > 0 && s.Rels[i] <= s.Rels[i-1] {
+			paths.fail() // Changed relies on the order
+		}
+	}
+	if paths.err != nil || paths.off != len(paths.s) {
+		return nil, 0, errSnapshot
+	}
+	s.stamps = make([]fileStamp, n)
+	for i := range s.stamps {
+		s.stamps[i] = fileStamp{size: d.varint(), mtime: d.varint(), ctime: d.varint(), ino: d.uvarint()}
+	}
+	if d.err != nil {
+		return nil, 0, errSnapshot
+	}
+	return s, d.off, nil
+}
+
+// Changed compares s with an older snapshot old and returns, sorted, the
+// files of s that a view computed from old cannot vouch for — new files,
+// files whose stamp differs, and files whose stamp in either scan cannot
+// vouch for the content (a link, a failed lstat, or a change within
+// racyWindow of old's scan, which a same-size write in the same clock
+// tick could hide) — and the files of old that are gone.
+func (s *Snapshot) Changed(old *Snapshot) (changed, removed []string) {
+	i, j := 0, 0
+	for i < len(s.Rels) || j < len(old.Rels) {
+		switch {
+		case j == len(old.Rels) || i < len(s.Rels) && s.Rels[i] < old.Rels[j]:
+			changed = append(changed, s.Rels[i])
+			i++
+		case i == len(s.Rels) || old.Rels[j] < s.Rels[i]:
+			removed = append(removed, old.Rels[j])
+			j++
+		default:
+			st, was := s.stamps[i], old.stamps[j]
+			if st != was || was == (fileStamp{}) || was.racy(old.started) {
+				changed = append(changed, s.Rels[i])
+			}
+			i++
+			j++
+		}
+	}
+	return changed, removed
+}
+
+// BinaryStamp identifies the running mem binary (its version, path, size
+// and mtime), "" when it cannot be told. A cache of anything mem computes
+// from the files records it and is ignored by any other binary, whose
+// parser or checks may differ.
+func BinaryStamp() string { return binaryStamp() }
