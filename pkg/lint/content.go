@@ -351,7 +351,7 @@ func (c *check) resolve(target, dir string, off int, wiki bool) {
 		}
 	}
 	for _, cand := range candidates {
-		if c.l.targets[strings.ToLower(cand)] {
+		if c.l.isTarget(strings.ToLower(cand)) {
 			return
 		}
 	}

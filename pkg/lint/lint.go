@@ -8,6 +8,7 @@
 package lint
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -72,42 +73,42 @@ type Options struct {
 
 // Run lints the vault, or only opts.Paths with the whole vault as context.
 //
-// Cost: with Paths, every other file's frontmatter is still loaded (from
-// the parse cache when it is fresh, without raw bytes) to learn ids,
-// projects, link targets and property types; only the named files are
-// scanned for secrets and injection. The per-file checks run on every core.
+// Cost: with Paths, the vault is scanned (a stat of every file) and what
+// the checks need to know of the other files comes from the context cache
+// (context.go), re-reading only files changed since it was written. When
+// the cache cannot serve (none yet, many files changed, a rendered view
+// named), every other file's frontmatter is loaded (from the parse cache
+// when it is fresh, without raw bytes) and the cache rewritten. Only the
+// named files are scanned for secrets and injection. The per-file checks
+// run on every core.
 func Run(v *vault.Vault, opts Options) (*Report, error) {
+	snap, err := v.Scan()
+	if err != nil {
+		return nil, err
+	}
+	if len(opts.Paths) > 0 {
+		if rep := runCached(v, snap, opts); rep != nil {
+			return rep, nil
+		}
+	}
+	return runLoaded(v, snap, opts), nil
+}
+
+// runLoaded is Run with the whole vault loaded; it rewrites the context
+// cache.
+func runLoaded(v *vault.Vault, snap *vault.Snapshot, opts Options) *Report {
 	rep := &Report{Problems: []Problem{}}
-	var all, targets []*vault.Memory
-	if len(opts.Paths) == 0 {
-		// Load (not List and LoadFiles) so that the parse cache is used, and
-		// written when there is none: the next run reads one file.
-		var err error
-		if all, err = v.Load(vault.LoadOptions{Raw: true}); err != nil {
-			return nil, err
-		}
-		targets = all
-	} else {
-		var err error
-		if all, err = v.Load(vault.LoadOptions{}); err != nil {
-			return nil, err
-		}
-		listed := make(map[string]bool, len(all))
-		for _, m := range all {
-			listed[m.Rel] = true
-		}
+	// LoadSnapshot (not List and LoadFiles) so that the parse cache is
+	// used, and written when there is none: the next run reads one file.
+	all := v.LoadSnapshot(snap, vault.LoadOptions{Raw: len(opts.Paths) == 0})
+	targets := all
+	if len(opts.Paths) > 0 {
 		var named []string
-		for _, p := range opts.Paths {
-			if listed[p] {
-				named = append(named, p)
-			} else {
-				rep.Skipped = append(rep.Skipped, p)
-			}
-		}
+		named, rep.Skipped = splitNamed(snap.Rels, opts.Paths)
 		targets = v.LoadFiles(named, vault.LoadOptions{Raw: true})
 		all = merge(all, targets)
 	}
-	l := New(v, all, opts.Now)
+	l, facts := newFacts(v, all, opts.Now)
 	rep.Files = len(targets)
 	for _, found := range l.Files(targets) {
 		rep.Problems = append(rep.Problems, found...)
@@ -120,7 +121,103 @@ func Run(v *vault.Vault, opts Options) (*Report, error) {
 	}
 	rep.Problems = append(rep.Problems, checkViews(v, all, viewRels)...)
 	Finish(rep, opts.Strict)
-	return rep, nil
+	saveContext(v, snap, facts)
+	return rep
+}
+
+// Context cache thresholds: past maxStale changed files (a few percent of
+// the vault) loading the vault is cheaper than reading them one by one;
+// past rewriteAfter a named run rewrites the cache so the next ones
+// re-read fewer.
+const rewriteAfter = 32
+
+func maxStale(files int) int { return max(64, files/20) }
+
+// runCached is Run for opts.Paths with the context cache standing in for
+// the files not named; nil when the cache cannot serve the run.
+func runCached(v *vault.Vault, snap *vault.Snapshot, opts Options) *Report {
+	old, oldFacts := readContext(v)
+	if old == nil {
+		return nil
+	}
+	changed, removed := snap.Changed(old)
+	if len(changed)+len(removed) > maxStale(len(snap.Rels)) {
+		return nil
+	}
+	named, skipped := splitNamed(snap.Rels, opts.Paths)
+	for _, p := range skipped {
+		if v.IsRenderedOutput(p) {
+			return nil // a view is judged against the whole vault
+		}
+	}
+	read := slices.Clip(changed) // appending must not write into changed
+	for _, p := range named {
+		if _, ok := slices.BinarySearch(changed, p); !ok {
+			read = append(read, p)
+		}
+	}
+	byRel := make(map[string]*vault.Memory, len(read))
+	for _, m := range v.LoadFiles(read, vault.LoadOptions{Raw: true}) {
+		byRel[m.Rel] = m
+	}
+	facts := make([]fact, len(snap.Rels))
+	j := 0
+	for i, rel := range snap.Rels {
+		if m := byRel[rel]; m != nil {
+			facts[i] = factOf(m)
+			continue
+		}
+		// Not changed, so the cache has it (both lists are sorted).
+		for j < len(old.Rels) && old.Rels[j] < rel {
+			j++
+		}
+		if j == len(old.Rels) || old.Rels[j] != rel {
+			return nil
+		}
+		facts[i] = oldFacts[j]
+	}
+	// The claims a named file supersedes are read when asked for, and must
+	// still be what the cache says (else: doubt, load the vault).
+	metaOf := func(i int) *frontmatter.Meta {
+		m := byRel[snap.Rels[i]]
+		if m == nil {
+			m = v.LoadFiles(snap.Rels[i:i+1], vault.LoadOptions{})[0]
+			if !m.OK() || m.ID != facts[i].id {
+				return nil
+			}
+		}
+		return m.Meta()
+	}
+	targets := make([]*vault.Memory, len(named))
+	for i, rel := range named {
+		targets[i] = byRel[rel]
+	}
+	l, ok := focus(v, opts.Now, snap.Rels, facts, targets, metaOf)
+	if !ok {
+		return nil
+	}
+	rep := &Report{Files: len(targets), Problems: []Problem{}, Skipped: skipped}
+	for _, found := range l.Files(targets) {
+		rep.Problems = append(rep.Problems, found...)
+	}
+	Finish(rep, opts.Strict)
+	if len(changed)+len(removed) >= rewriteAfter {
+		saveContext(v, snap, facts)
+	}
+	return rep
+}
+
+// splitNamed separates the named paths the vault lists (rels, sorted)
+// from the others, keeping their order.
+func splitNamed(rels, paths []string) (named, skipped []string) {
+	for _, p := range paths {
+		if _, ok := slices.BinarySearch(rels, p); ok {
+			named = append(named, p)
+		} else {
+			skipped = append(skipped, p)
+		}
+	}
+	return named, skipped
 }
 
 // splitViews separates the rendered views among skipped paths.

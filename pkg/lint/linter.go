@@ -20,6 +20,9 @@ import (
 // Linter holds what the per-file checks need to know about the whole vault,
 // computed once, so that linting one file is a map lookup away from every
 // cross-file fact (no per-file vault walks).
+//
+// A Linter for a few named files (see focus) holds only the keys those
+// files ask about; the checks cannot tell the difference.
 type Linter struct {
 	vault *vault.Vault
 	now   time.Time
@@ -37,6 +40,9 @@ type Linter struct {
 	// props maps an unknown property name to how many files give it each
 	// Obsidian property type, and one example file per type.
 	props map[string]map[string]*propUse
+	// asked, when not nil, makes this a Linter that knows nothing and
+	// records every key the checks look up (see focus).
+	asked *keys
 }
 
 type propUse struct {
@@ -47,55 +53,99 @@ type propUse struct {
 // New builds a Linter over all of the vault's files (loaded with or
 // without raw bytes); now is "today" for staleness and the gate.
 func New(v *vault.Vault, all []*vault.Memory, now time.Time) *Linter {
+	l, _ := newFacts(v, all, now)
+	return l
+}
+
+// newFacts is New, also returning every file's fact (for the context cache).
+func newFacts(v *vault.Vault, all []*vault.Memory, now time.Time) (*Linter, []fact) {
+	rels := make([]string, len(all))
+	facts := make([]fact, len(all))
+	for i, m := range all {
+		rels[i], facts[i] = m.Rel, factOf(m)
+	}
+	l, _ := build(v, now, rels, facts, nil, func(i int) *frontmatter.Meta { return all[i].Meta() })
+	return l, facts
+}
+
+// build fills a Linter from every file's facts (rels sorted). With want
+// nil every key goes in; otherwise only the keys in want. metaOf returns
+// the metadata of file i, for the ids whose claims may be superseded; nil
+// means it could not be had as the facts describe it, and build gives up
+// (ok false).
+func build(v *vault.Vault, now time.Time, rels []string, facts []fact, want *keys, metaOf func(i int) *frontmatter.Meta) (l *Linter, ok bool) {
+	n := len(rels)
+	if want != nil {
+		n = 0 // the wanted keys are few
+	}
 	// Sized up front: growing maps of tens of thousands of entries step by
 	// step was a fifth of a 10-file hook run's CPU on a 50k vault.
-	l := &Linter{
+	l = &Linter{
 		vault: v, now: now,
-		ids:      make(map[string][]string, len(all)),
-		metas:    make(map[string]*frontmatter.Meta, len(all)),
+		ids:      make(map[string][]string, n),
+		metas:    make(map[string]*frontmatter.Meta, n),
 		projects: map[string]bool{},
-		bases:    make(map[string][]string, len(all)),
-		targets:  make(map[string]bool, 3*len(all)), // path, base name and id
+		bases:    make(map[string][]string, n),
+		targets:  make(map[string]bool, 3*n), // path, base name and id
 		props:    map[string]map[string]*propUse{},
 	}
-	for _, p := range v.Projects(all) {
-		l.projects[p.ID] = true
-	}
-	for _, m := range all {
-		noExt := strings.TrimSuffix(m.Rel, ".md")
-		base := strings.ToLower(path.Base(noExt))
-		l.targets[strings.ToLower(noExt)] = true
-		l.targets[base] = true
-		if reserved(m.Rel) != "" {
+	for i, rel := range rels {
+		f := &facts[i]
+		lowPath := strings.TrimSuffix(rel, ".md")
+		if f.flags&factLowerPath == 0 {
+			lowPath = strings.ToLower(lowPath)
+		}
+		base := path.Base(lowPath)
+		if want.target(lowPath) {
+			l.targets[lowPath] = true
+		}
+		if want.target(base) {
+			l.targets[base] = true
+		}
+		if reserved(rel) != "" {
 			continue
 		}
-		l.bases[base] = append(l.bases[base], m.Rel)
-		if m.Doc == nil || !m.Doc.HasFrontmatter {
+		if want.base(base) {
+			l.bases[base] = append(l.bases[base], rel)
+		}
+		if f.flags&factProject != 0 && want.project(f.id) {
+			l.projects[f.id] = true
+		}
+		if f.flags&factFrontmatter == 0 {
 			continue
 		}
-		l.ids[m.ID] = append(l.ids[m.ID], m.Rel)
-		if _, ok := l.metas[m.ID]; !ok && m.OK() {
-			l.metas[m.ID] = m.Meta()
+		if want.id(f.id) {
+			l.ids[f.id] = append(l.ids[f.id], rel)
+			if _, seen := l.metas[f.id]; !seen && f.flags&factOK != 0 {
+				meta := metaOf(i)
+				if meta == nil {
+					return nil, false
+				}
+				l.metas[f.id] = meta
+			}
 		}
-		l.targets[strings.ToLower(m.ID)] = true
-		for _, kv := range m.Doc.Extra {
-			kind := propertyKind(kv.Value)
-			if kind == "" || isKnownKey(kv.Key) {
+		if f.flags&factIDIsPath == 0 { // else it is lowPath, in already
+			if id := strings.ToLower(f.id); want.target(id) {
+				l.targets[id] = true
+			}
+		}
+		for _, p := range f.props {
+			if !want.prop(p.key) {
 				continue
 			}
-			uses := l.props[kv.Key]
+			uses := l.props[p.key]
 			if uses == nil {
 				uses = map[string]*propUse{}
-				l.props[kv.Key] = uses
+				l.props[p.key] = uses
 			}
-			if u := uses[kind]; u != nil {
+			if u := uses[p.kind]; u != nil {
 				u.count++
 			} else {
-				uses[kind] = &propUse{1, m.Rel}
+				uses[p.kind] = &propUse{1, rel}
 			}
 		}
 	}
-	return l
+	return l, true
 }
 
 // File lints one file against the vault-wide knowledge of l.
@@ -309,7 +359,7 @@ func (c *check) actors() {
 }
 
 func (c *check) identity() {
-	if others := c.l.ids[c.m.ID]; len(others) > 1 {
+	if others := c.l.idFiles(c.m.ID); len(others) > 1 {
 		var rest []string
 		for _, r := range others {
 			if r != c.m.Rel {
@@ -322,11 +372,12 @@ func (c *check) identity() {
 		switch {
 		case old == c.m.ID:
 			c.add("supersedes-unknown", Warning, c.keyPos("supersedes"), "supersedes its own id %q: remove it", old)
-		case c.l.ids[old] == nil:
+		case c.l.idFiles(old) == nil:
 			c.add("supersedes-unknown", Warning, c.keyPos("supersedes"), "supersedes %q, which no file has as its id: check the id", old)
 		case c.l.metas[old] != nil:
 			// The writer's own check (gate.CheckSupersedes): no superseding a
-			// stronger claim, nor a newer one with an older fact.
+			// stronger claim, nor a newer one with an older fact. (A recording
+			// Linter has asked for old's files above, which covers its meta.)
 			var se *gate.SupersessionError
 			if err := gate.CheckSupersedes(c.meta, old, c.l.metas[old]); errors.As(err, &se) {
 				c.add(se.Rule, Error, c.keyPos("supersedes"), "%s", se.Msg)
@@ -341,7 +392,7 @@ func (c *check) projects() {
 		switch {
 		case !vault.ProjectIDPattern.MatchString(meta.Project):
 			c.add("project-shape", Error, c.keyPos("project"), "project %q is not a project id: write proj_ then a-z, 0-9, _ or - (e.g. proj_mem), or remove the key for a global memory", meta.Project)
-		case !c.l.projects[meta.Project]:
+		case !c.l.isProject(meta.Project):
 			c.add("project-unknown", Error, c.keyPos("project"), "project %s names no project note: create one with 'type: project' and 'id: %s', or fix the id", meta.Project, meta.Project)
 		}
 	}
@@ -384,7 +435,7 @@ func (c *check) properties() {
 			continue
 		}
 		kind := propertyKind(kv.Value)
-		uses := c.l.props[kv.Key]
+		uses := c.l.propUses(kv.Key)
 		if kind == "" || len(uses) < 2 {
 			continue
 		}
@@ -417,7 +468,7 @@ func (c *check) basename() {
 		return
 	}
 	base := strings.ToLower(path.Base(strings.TrimSuffix(c.m.Rel, ".md")))
-	if others := c.l.bases[base]; len(others) > 1 {
+	if others := c.l.baseFiles(base); len(others) > 1 {
 		var rest []string
 		for _, r := range others {
 			if r != c.m.Rel {

@@ -1,0 +1,246 @@
+package lint
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// contextFixture is the corpus vault plus a small web of files whose
+// vault-wide answers change when files that are not linted change: a file
+// with an id, a project, a link by name, a link by path, a superseded claim
+// and a property type, each answered by another file.
+func contextFixture(t *testing.T) *vault.Vault {
+	t.Helper()
+	v := corpusVault(t)
+	write(t, v, "web/a.md", "---\nid: web-a\ntype: fact\nprovenance: observed\nvalid_at: 2026-10-01\nproject: proj_web\nsupersedes: [web-old]\nrating: 5\n---\nSee [[b]] and [c](sub/c.md).\n")
+	write(t, v, "web/b.md", "---\ntype: note\nrating: 4\n---\nB.\n")
+	write(t, v, "web/sub/c.md", "---\ntype: note\nrating: 3\n---\nC.\n")
+	write(t, v, "web/old.md", "---\nid: web-old\ntype: fact\nprovenance: observed\nvalid_at: 2026-09-01\n---\nThe old claim.\n")
+	write(t, v, "projects/web.md", "---\nid: proj_web\ntype: project\nroots: [~/src/web]\n---\nWeb.\n")
+	return v
+}
+
+func write(t *testing.T, v *vault.Vault, rel, text string) {
+	t.Helper()
+	p := filepath.Join(v.Root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func text(rep *Report) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "files %d skipped %q\n", rep.Files, rep.Skipped)
+	for _, p := range rep.Problems {
+		fmt.Fprintf(&b, "%s:%d:%d %s %s %s\n", p.Path, p.Line, p.Column, p.Severity, p.Rule, p.Message)
+	}
+	return b.String()
+}
+
+// reference lints paths the way Run did before the context cache: the
+// whole vault loaded. It leaves the cache as it found it.
+func reference(t *testing.T, v *vault.Vault, paths []string) string {
+	t.Helper()
+	kept, err := os.ReadFile(contextPath(v))
+	snap, serr := v.Scan()
+	if serr != nil {
+		t.Fatal(serr)
+	}
+	rep := runLoaded(v, snap, Options{Now: testNow, Paths: paths})
+	if err == nil {
+		err = os.WriteFile(contextPath(v), kept, 0o644)
+	} else {
+		err = os.Remove(contextPath(v))
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return text(rep)
+}
+
+// cached lints paths from the context cache, failing when it cannot serve.
+func cached(t *testing.T, v *vault.Vault, paths []string) string {
+	t.Helper()
+	snap, err := v.Scan()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := runCached(v, snap, Options{Now: testNow, Paths: paths})
+	if rep == nil {
+		t.Fatalf("the context cache did not serve a run over %q", paths)
+	}
+	return text(rep)
+}
+
+// TestContextCacheNeverChangesAResult: a named-file run from the context
+// cache prints exactly what a run loading the whole vault prints, for
+// every file, and after every kind of change to files that are not named.
+func TestContextCacheNeverChangesAResult(t *testing.T) {
+	t.Parallel()
+	v := contextFixture(t)
+	// Stamps of files written within the racy window never vouch for them;
+	// let the fixture settle so the cache serves them.
+	time.Sleep(2100 * time.Millisecond)
+	if _, err := Run(v, Options{Now: testNow}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(contextPath(v)); err != nil {
+		t.Fatalf("a whole-vault run wrote no context cache: %v", err)
+	}
+	rels, err := v.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rel := range rels {
+		paths := []string{rel}
+		if want, got := reference(t, v, paths), cached(t, v, paths); got != want {
+			t.Errorf("lint %s:\ncached:\n%s\nwhole vault:\n%s", rel, got, want)
+		}
+	}
+	all := append([]string{"nowhere.md", "bad/dup-id-a.md"}, rels...) // duplicates and a skipped path too
+	if want, got := reference(t, v, all), cached(t, v, all); got != want {
+		t.Errorf("lint of every file:\ncached:\n%s\nwhole vault:\n%s", got, want)
+	}
+
+	named := []string{"web/a.md", "web/b.md"}
+	before := cached(t, v, named)
+	if strings.Contains(before, "web/a.md") {
+		t.Fatalf("the fixture's web/a.md should be clean:\n%s", before)
+	}
+	edits := []struct {
+		name, rule string
+		edit       func()
+	}{
+		{"a new file with a named file's id", "id-duplicate", func() { write(t, v, "web/dup.md", "---\nid: web-a\ntype: note\n---\nDup.\n") }},
+		{"an edit that removes a link target (by path)", "link-broken", func() {
+			if err := os.Rename(filepath.Join(v.Root, "web/sub/c.md"), filepath.Join(v.Root, "web/sub/c2.md")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"a deleted link target (by name)", "link-broken", func() {
+			if err := os.Remove(filepath.Join(v.Root, "web/b.md")); err != nil {
+				t.Fatal(err)
+			}
+			named = named[:1]
+		}},
+		{"the superseded claim edited to be newer", "supersedes-backwards", func() {
+			write(t, v, "web/old.md", "---\nid: web-old\ntype: fact\nprovenance: observed\nvalid_at: 2026-11-01\n---\nThe old claim.\n")
+		}},
+		{"properties of other files changing type", "obsidian-property-type", func() {
+			write(t, v, "web/sub/c2.md", "---\ntype: note\nrating: three\n---\nC.\n")
+			write(t, v, "web/e.md", "---\ntype: note\nrating: two\n---\nE.\n")
+		}},
+		{"the project note deleted", "project-unknown", func() {
+			if err := os.Remove(filepath.Join(v.Root, "projects/web.md")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	}
+	for _, e := range edits {
+		e.edit()
+		want, got := reference(t, v, named), cached(t, v, named)
+		if got != want {
+			t.Errorf("after %s:\ncached:\n%s\nwhole vault:\n%s", e.name, got, want)
+		}
+		if !strings.Contains(got, " "+e.rule+" ") {
+			t.Errorf("after %s: no %s reported:\n%s", e.name, e.rule, got)
+		}
+	}
+	// Linting every file again checks every fact the cache now holds
+	// against the files.
+	rels, _ = v.List()
+	if want, got := reference(t, v, rels), cached(t, v, rels); got != want {
+		t.Errorf("lint of every file after the edits:\ncached:\n%s\nwhole vault:\n%s", got, want)
+	}
+}
+
+// TestContextCacheDoubt: whenever the cache cannot vouch for the vault,
+// the run loads the whole vault (and rewrites the cache), with the same
+// result.
+func TestContextCacheDoubt(t *testing.T) {
+	t.Parallel()
+	v := contextFixture(t)
+	time.Sleep(2100 * time.Millisecond)
+	named := []string{"web/a.md", "bad/dup-id-a.md"}
+	want := reference(t, v, named)
+	run := func() string {
+		t.Helper()
+		rep, err := Run(v, Options{Now: testNow, Paths: named})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return text(rep)
+	}
+	serves := func() bool {
+		snap, err := v.Scan()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return runCached(v, snap, Options{Now: testNow, Paths: named}) != nil
+	}
+	if serves() {
+		t.Fatal("a run without a context cache was served from one")
+	}
+	if got := run(); got != want || !serves() {
+		t.Fatalf("the first named run: served next time %v, output\n%s\nwant\n%s", serves(), got, want)
+	}
+	raw, err := os.ReadFile(contextPath(v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		spoil  func()
+		settle bool
+	}{
+		{name: "a flipped byte", spoil: func() {
+			bad := append([]byte(nil), raw...)
+			bad[len(bad)/2] ^= 0x40
+			write(t, v, ".mem/cache/lint", string(bad))
+		}},
+		{name: "a truncated file", spoil: func() { write(t, v, ".mem/cache/lint", string(raw[:len(raw)/3])) }},
+		{name: "another lint.max_file_size", spoil: func() { v.Config.Lint.MaxFileSize++ }},
+		{name: "more changed files than reading them one by one is worth", settle: true, spoil: func() {
+			for i := range maxStale(200) + 1 {
+				write(t, v, fmt.Sprintf("many/n%03d.md", i), "---\ntype: note\n---\nN.\n")
+			}
+			want = reference(t, v, named)
+		}},
+	} {
+		c.spoil()
+		if serves() {
+			t.Errorf("%s: the cache still served", c.name)
+		}
+		if got := run(); got != want {
+			t.Errorf("%s: output\n%s\nwant\n%s", c.name, got, want)
+		}
+		if c.settle {
+			// The new files' stamps vouch for them only in a cache written
+			// once they settled.
+			time.Sleep(2100 * time.Millisecond)
+			if got := run(); got != want {
+				t.Errorf("%s, settled: output\n%s\nwant\n%s", c.name, got, want)
+			}
+		}
+		if !serves() {
+			t.Errorf("%s: the run did not rewrite the cache", c.name)
+		}
+		raw, _ = os.ReadFile(contextPath(v))
+	}
+
+	// A named rendered view is judged against the whole vault.
+	write(t, v, "MEMORY.md", "not a view mem wrote\n")
+	snap, _ := v.Scan()
+	if runCached(v, snap, Options{Now: testNow, Paths: []string{"MEMORY.md"}}) != nil {
+		t.Error("a run naming a rendered view was served from the cache")
+	}
+}
