@@ -95,18 +95,24 @@ func kindIndex(kind string) int {
 	panic("lint: unknown property kind " + kind) // propertyKind returns only kinds
 }
 
-// readContext reads and verifies the cache: the snapshot it was computed
-// from and every file's fact. nil when absent or unusable.
-func readContext(v *vault.Vault) (*vault.Snapshot, []fact) {
+// context is the cache as read: the snapshot the facts were computed from,
+// and facts[i] for snap.Rels[i]. snap is nil when there is no usable cache.
+type context struct {
+	snap  *vault.Snapshot
+	facts []fact
+}
+
+// readContext reads and verifies the cache.
+func readContext(v *vault.Vault) context {
 	raw, err := os.ReadFile(contextPath(v))
 	if err != nil {
-		return nil, nil
+		return context{}
 	}
 	snap, facts, err := decodeContext(raw, contextKey(v))
 	if err != nil {
-		return nil, nil
+		return context{}
 	}
-	return snap, facts
+	return context{snap, facts}
 }
 
 var errContext = errors.New("malformed lint context cache")

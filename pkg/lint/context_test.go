@@ -55,7 +55,7 @@ func reference(t *testing.T, v *vault.Vault, paths []string) string {
 	if serr != nil {
 		t.Fatal(serr)
 	}
-	rep := runLoaded(v, snap, Options{Now: testNow, Paths: paths})
+	rep := runLoaded(v, snap, context{}, Options{Now: testNow, Paths: paths})
 	if err == nil {
 		err = os.WriteFile(contextPath(v), kept, 0o644)
 	} else {
@@ -74,7 +74,7 @@ func cached(t *testing.T, v *vault.Vault, paths []string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := runCached(v, snap, Options{Now: testNow, Paths: paths})
+	rep := runCached(v, snap, readContext(v), Options{Now: testNow, Paths: paths})
 	if rep == nil {
 		t.Fatalf("the context cache did not serve a run over %q", paths)
 	}
@@ -158,6 +158,7 @@ func TestContextCacheNeverChangesAResult(t *testing.T) {
 	// Linting every file again checks every fact the cache now holds
 	// against the files.
 	rels, _ = v.List()
+	rels = append([]string{"web/a.md"}, rels...) // named twice, before files that changed
 	if want, got := reference(t, v, rels), cached(t, v, rels); got != want {
 		t.Errorf("lint of every file after the edits:\ncached:\n%s\nwhole vault:\n%s", got, want)
 	}
@@ -185,7 +186,7 @@ func TestContextCacheDoubt(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return runCached(v, snap, Options{Now: testNow, Paths: named}) != nil
+		return runCached(v, snap, readContext(v), Options{Now: testNow, Paths: named}) != nil
 	}
 	if serves() {
 		t.Fatal("a run without a context cache was served from one")
@@ -240,7 +241,7 @@ func TestContextCacheDoubt(t *testing.T) {
 	// A named rendered view is judged against the whole vault.
 	write(t, v, "MEMORY.md", "not a view mem wrote\n")
 	snap, _ := v.Scan()
-	if runCached(v, snap, Options{Now: testNow, Paths: []string{"MEMORY.md"}}) != nil {
+	if runCached(v, snap, readContext(v), Options{Now: testNow, Paths: []string{"MEMORY.md"}}) != nil {
 		t.Error("a run naming a rendered view was served from the cache")
 	}
 }

@@ -82,21 +82,26 @@ type Options struct {
 // named files are scanned for secrets and injection. The per-file checks
 // run on every core.
 func Run(v *vault.Vault, opts Options) (*Report, error) {
+	// Reading the context cache and scanning the vault each take
+	// milliseconds on a big vault: do both at once.
+	ctxc := make(chan context, 1)
+	go func() { ctxc <- readContext(v) }()
 	snap, err := v.Scan()
 	if err != nil {
 		return nil, err
 	}
+	ctx := <-ctxc
 	if len(opts.Paths) > 0 {
-		if rep := runCached(v, snap, opts); rep != nil {
+		if rep := runCached(v, snap, ctx, opts); rep != nil {
 			return rep, nil
 		}
 	}
-	return runLoaded(v, snap, opts), nil
+	return runLoaded(v, snap, ctx, opts), nil
 }
 
 // runLoaded is Run with the whole vault loaded; it rewrites the context
-// cache.
-func runLoaded(v *vault.Vault, snap *vault.Snapshot, opts Options) *Report {
+// cache unless ctx, the cache as read, holds for snap already.
+func runLoaded(v *vault.Vault, snap *vault.Snapshot, ctx context, opts Options) *Report {
 	rep := &Report{Problems: []Problem{}}
 	// LoadSnapshot (not List and LoadFiles) so that the parse cache is
 	// used, and written when there is none: the next run reads one file.
@@ -121,6 +126,11 @@ func runLoaded(v *vault.Vault, snap *vault.Snapshot, opts Options) *Report {
 	}
 	rep.Problems = append(rep.Problems, checkViews(v, all, viewRels)...)
 	Finish(rep, opts.Strict)
+	if ctx.snap != nil {
+		if changed, removed := snap.Changed(ctx.snap); changed == nil && removed == nil {
+			return rep // every fact is the cache's already
+		}
+	}
 	saveContext(v, snap, facts)
 	return rep
 }
@@ -133,10 +143,10 @@ const rewriteAfter = 32
 
 func maxStale(files int) int { return max(64, files/20) }
 
-// runCached is Run for opts.Paths with the context cache standing in for
-// the files not named; nil when the cache cannot serve the run.
-func runCached(v *vault.Vault, snap *vault.Snapshot, opts Options) *Report {
-	old, oldFacts := readContext(v)
+// runCached is Run for opts.Paths with the context cache (read into ctx)
+// standing in for the files not named; nil when it cannot serve the run.
+func runCached(v *vault.Vault, snap *vault.Snapshot, ctx context, opts Options) *Report {
+	old := ctx.snap
 	if old == nil {
 		return nil
 	}
@@ -151,30 +161,36 @@ func runCached(v *vault.Vault, snap *vault.Snapshot, opts Options) *Report {
 		}
 	}
 	read := slices.Clip(changed) // appending must not write into changed
+	seen := make(map[string]bool, len(named))
 	for _, p := range named {
-		if _, ok := slices.BinarySearch(changed, p); !ok {
-			read = append(read, p)
+		if _, ok := slices.BinarySearch(changed, p); !ok && !seen[p] {
+			read = append(read, p) // once, even when named twice
 		}
+		seen[p] = true
 	}
-	byRel := make(map[string]*vault.Memory, len(read))
-	for _, m := range v.LoadFiles(read, vault.LoadOptions{Raw: true}) {
+	fresh := v.LoadFiles(read, vault.LoadOptions{Raw: true})
+	byRel := make(map[string]*vault.Memory, len(fresh))
+	for _, m := range fresh {
 		byRel[m.Rel] = m
 	}
+	slices.SortFunc(fresh, func(a, b *vault.Memory) int { return strings.Compare(a.Rel, b.Rel) })
+	// Every file's fact: the fresh ones from what was just read, the others
+	// from the cache (all three lists are sorted).
 	facts := make([]fact, len(snap.Rels))
-	j := 0
+	j, k := 0, 0
 	for i, rel := range snap.Rels {
-		if m := byRel[rel]; m != nil {
-			facts[i] = factOf(m)
+		if k < len(fresh) && fresh[k].Rel == rel {
+			facts[i] = factOf(fresh[k])
+			k++
 			continue
 		}
-		// Not changed, so the cache has it (both lists are sorted).
 		for j < len(old.Rels) && old.Rels[j] < rel {
 			j++
 		}
 		if j == len(old.Rels) || old.Rels[j] != rel {
-			return nil
+			return nil // neither read nor in the cache: cannot happen, but never guess
 		}
-		facts[i] = oldFacts[j]
+		facts[i] = ctx.facts[j]
 	}
 	// The claims a named file supersedes are read when asked for, and must
 	// still be what the cache says (else: doubt, load the vault).
