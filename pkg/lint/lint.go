@@ -173,24 +173,9 @@ func runCached(v *vault.Vault, snap *vault.Snapshot, ctx context, opts Options) 
 	for _, m := range fresh {
 		byRel[m.Rel] = m
 	}
-	slices.SortFunc(fresh, func(a, b *vault.Memory) int { return strings.Compare(a.Rel, b.Rel) })
-	// Every file's fact: the fresh ones from what was just read, the others
-	// from the cache (all three lists are sorted).
-	facts := make([]fact, len(snap.Rels))
-	j, k := 0, 0
-	for i, rel := range snap.Rels {
-		if k < len(fresh) && fresh[k].Rel == rel {
-			facts[i] = factOf(fresh[k])
-			k++
-			continue
-		}
-		for j < len(old.Rels) && old.Rels[j] < rel {
-			j++
-		}
-		if j == len(old.Rels) || old.Rels[j] != rel {
-			return nil // neither read nor in the cache: cannot happen, but never guess
-		}
-		facts[i] = ctx.facts[j]
+	facts := mergeFacts(snap.Rels, old.Rels, ctx.facts, fresh, removed == nil)
+	if facts == nil {
+		return nil
 	}
 	// The claims a named file supersedes are read when asked for, and must
 	// still be what the cache says (else: doubt, load the vault).
@@ -221,6 +206,43 @@ func runCached(v *vault.Vault, snap *vault.Snapshot, ctx context, opts Options) 
 		saveContext(v, snap, facts)
 	}
 	return rep
+}
+
+// mergeFacts is every file's fact (for rels): the fresh ones from the
+// files just read, the others from the cache (oldRels, oldFacts). When no
+// file was added or removed (same, and the lengths agree) the lists are
+// the same and the cache's facts are patched in place; otherwise the
+// sorted lists are merged. nil when a file is in neither (which cannot
+// happen, but is never guessed at).
+func mergeFacts(rels, oldRels []string, oldFacts []fact, fresh []*vault.Memory, same bool) []fact {
+	if same && len(rels) == len(oldRels) {
+		for _, m := range fresh {
+			i, ok := slices.BinarySearch(rels, m.Rel)
+			if !ok {
+				return nil
+			}
+			oldFacts[i] = factOf(m)
+		}
+		return oldFacts
+	}
+	slices.SortFunc(fresh, func(a, b *vault.Memory) int { return strings.Compare(a.Rel, b.Rel) })
+	facts := make([]fact, len(rels))
+	j, k := 0, 0
+	for i, rel := range rels {
+		if k < len(fresh) && fresh[k].Rel == rel {
+			facts[i] = factOf(fresh[k])
+			k++
+			continue
+		}
+		for j < len(oldRels) && oldRels[j] < rel {
+			j++
+		}
+		if j == len(oldRels) || oldRels[j] != rel {
+			return nil
+		}
+		facts[i] = oldFacts[j]
+	}
+	return facts
 }
 
 // splitNamed separates the named paths the vault lists (rels, sorted)
