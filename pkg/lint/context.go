@@ -60,6 +60,13 @@ func saveContext(v *vault.Vault, snap *vault.Snapshot, facts []fact) {
 	if key == "" {
 		return
 	}
+	path := contextPath(v)
+	if os.MkdirAll(filepath.Dir(path), 0o755) == nil {
+		_ = vault.WriteFileAtomic(path, encodeContext(key, snap, facts), 0o644)
+	}
+}
+
+func encodeContext(key string, snap *vault.Snapshot, facts []fact) []byte {
 	buf := make([]byte, 0, 64+len(key)+len(facts)*80)
 	buf = append(buf, contextMagic...)
 	buf = appendString(buf, key)
@@ -75,11 +82,7 @@ func saveContext(v *vault.Vault, snap *vault.Snapshot, facts []fact) {
 			buf = append(buf, byte(kindIndex(p.kind)))
 		}
 	}
-	buf = binary.LittleEndian.AppendUint32(buf, crc32.Checksum(buf, crcTable))
-	path := contextPath(v)
-	if os.MkdirAll(filepath.Dir(path), 0o755) == nil {
-		_ = vault.WriteFileAtomic(path, buf, 0o644)
-	}
+	return binary.LittleEndian.AppendUint32(buf, crc32.Checksum(buf, crcTable))
 }
 
 func appendString(b []byte, s string) []byte {

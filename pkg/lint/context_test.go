@@ -1,7 +1,11 @@
 package lint
 
 import (
+	"encoding/binary"
 	"fmt"
+	"hash/crc32"
+	"reflect"
+	"slices"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,7 +19,7 @@ import (
 // vault-wide answers change when files that are not linted change: a file
 // with an id, a project, a link by name, a link by path, a superseded claim
 // and a property type, each answered by another file.
-func contextFixture(t *testing.T) *vault.Vault {
+func contextFixture(t testing.TB) *vault.Vault {
 	t.Helper()
 	v := corpusVault(t)
 	write(t, v, "web/a.md", "---\nid: web-a\ntype: fact\nprovenance: observed\nvalid_at: 2026-10-01\nproject: proj_web\nsupersedes: [web-old]\nrating: 5\n---\nSee [[b]] and [c](sub/c.md).\n")
@@ -26,7 +30,7 @@ func contextFixture(t *testing.T) *vault.Vault {
 	return v
 }
 
-func write(t *testing.T, v *vault.Vault, rel, text string) {
+func write(t testing.TB, v *vault.Vault, rel, text string) {
 	t.Helper()
 	p := filepath.Join(v.Root, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -244,4 +248,43 @@ func TestContextCacheDoubt(t *testing.T) {
 	if runCached(v, snap, readContext(v), Options{Now: testNow, Paths: []string{"MEMORY.md"}}) != nil {
 		t.Error("a run naming a rendered view was served from the cache")
 	}
+}
+
+// FuzzDecodeContext: no cache file, however damaged, panics the decoder,
+// and whatever decodes encodes back to the same facts. The checksum is
+// recomputed so the fuzzer reaches the layout behind it.
+func FuzzDecodeContext(f *testing.F) {
+	dir := f.TempDir()
+	if _, err := vault.Init(dir, nil); err != nil {
+		f.Fatal(err)
+	}
+	v, err := vault.Open(dir)
+	if err != nil {
+		f.Fatal(err)
+	}
+	write(f, v, "a.md", "---\nid: x\ntype: project\nrating: 5\nwhen: 2026-01-02\n---\nA.\n")
+	write(f, v, "B.md", "---\ntype: note\ntags_x: [a]\n---\nB.\n")
+	write(f, v, "c/d.md", "no frontmatter\n")
+	snap, err := v.Scan()
+	if err != nil {
+		f.Fatal(err)
+	}
+	_, facts := newFacts(v, v.LoadSnapshot(snap, vault.LoadOptions{}), testNow)
+	good := encodeContext("key", snap, facts)
+	f.Add(good[:len(good)-4])
+	f.Add(good[:len(good)/2])
+	f.Fuzz(func(t *testing.T, body []byte) {
+		raw := binary.LittleEndian.AppendUint32(slices.Clone(body), crc32.Checksum(body, crcTable))
+		snap, facts, err := decodeContext(raw, "key")
+		if err != nil {
+			return
+		}
+		if len(facts) != len(snap.Rels) {
+			t.Fatalf("%d facts for %d files", len(facts), len(snap.Rels))
+		}
+		_, again, err := decodeContext(encodeContext("key", snap, facts), "key")
+		if err != nil || !reflect.DeepEqual(again, facts) {
+			t.Fatalf("decoded facts do not survive re-encoding: %v", err)
+		}
+	})
 }
