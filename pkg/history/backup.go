@@ -404,7 +404,7 @@ func (r *Repo) countTree(g *git.Repository, t *object.Tree, base string, verify 
 			continue
 		}
 		e.Files++
-		if isMemoryPath(r.v, p) {
+		if r.v.IsMemoryPath(p) {
 			e.Memories++
 		}
 		if verify {

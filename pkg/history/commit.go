@@ -126,6 +126,10 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 	if base.warn != "" {
 		res.Warnings = append(res.Warnings, base.warn)
 	}
+	for _, o := range s.oversized {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%s: %d bytes, over lint.max_file_size (%d): left out of this commit, as mem leaves it unread; split it, move it out of the vault, or raise lint.max_file_size in mem.yaml",
+			o.path, o.size, r.v.Config.Lint.MaxFileSize))
+	}
 	node := r.buildVault(s.files)
 	vaultHash, err := r.writeTree(node, r.prefix, s.reusable())
 	if err != nil {
@@ -225,26 +229,11 @@ func countFiles(v *vault.Vault, files []*file, r *Repo) (all, memories int) {
 			continue
 		}
 		all++
-		if isMemoryPath(v, rel) {
+		if v.IsMemoryPath(rel) {
 			memories++
 		}
 	}
 	return all, memories
-}
-
-// isMemoryPath is the loader's file rule applied to a path alone (spec §2):
-// markdown outside the folders mem never reads, and not a rendered view.
-func isMemoryPath(v *vault.Vault, rel string) bool {
-	if !strings.HasSuffix(rel, ".md") || v.IsRenderedOutput(rel) {
-		return false
-	}
-	for _, d := range strings.Split(rel, "/") {
-		switch d {
-		case ".git", ".mem", ".obsidian", ".trash", "node_modules":
-			return false
-		}
-	}
-	return true
 }
 
 // author is mem.yaml's author, else $GIT_AUTHOR_NAME/EMAIL, else git's
@@ -311,7 +300,7 @@ func summarise(r *Repo, s *scanner, chs []Change) summary {
 			sum.renamed++
 			slot = 3
 		}
-		if !isMemoryPath(r.v, c.Path) {
+		if !r.v.IsMemoryPath(c.Path) {
 			continue
 		}
 		switch c.Status {

@@ -264,3 +264,37 @@ func TestLogFileAtLastChange(t *testing.T) {
 		t.Fatalf("LastCommit = %v %v %v, want %v", when, ok, err, clock)
 	}
 }
+
+// TestCommitLeavesOutOversizedMemories: a memory file over
+// lint.max_file_size is not committed (the loader never reads it); one
+// already committed keeps its committed version; each run says so.
+func TestCommitLeavesOutOversizedMemories(t *testing.T) {
+	v := newVault(t, "")
+	write(t, v, vault.ConfigFile, "lint:\n  max_file_size: 200\n")
+	v, err := vault.Open(v.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	memory(t, v, "memory/small.md", "fact", "", "fits")
+	memory(t, v, "memory/grows.md", "fact", "", "fits for now")
+	memory(t, v, "memory/huge.md", "fact", "", strings.Repeat("word ", 100))
+	write(t, v, "assets/big.txt", strings.Repeat("not a memory ", 100))
+	res := commit(t, v, CommitOptions{})
+	tree := strings.Join(lsTree(t, v), " ")
+	if strings.Contains(tree, "memory/huge.md") || !strings.Contains(tree, "memory/small.md") || !strings.Contains(tree, "assets/big.txt") {
+		t.Fatalf("committed tree: %s", tree)
+	}
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "memory/huge.md: 539 bytes, over lint.max_file_size (200)") {
+		t.Fatalf("warnings: %q", res.Warnings)
+	}
+	memory(t, v, "memory/grows.md", "fact", "", strings.Repeat("more ", 60))
+	memory(t, v, "memory/small.md", "fact", "", "still fits")
+	res = commit(t, v, CommitOptions{})
+	if res.Modified != 1 || len(res.Warnings) != 2 {
+		t.Fatalf("second commit: %+v", res)
+	}
+	if got := run(t, v.Root, "git", "show", "HEAD:memory/grows.md"); !strings.Contains(got, "fits for now") {
+		t.Fatalf("the committed version of a file that grew too big changed: %q", got)
+	}
+	run(t, v.Root, "git", "fsck", "--strict", "--no-progress")
+}

@@ -173,6 +173,14 @@ type scanner struct {
 	hashed  int
 	meta    map[plumbing.Hash]memMeta // memories read this run, for the message
 	pending []*file                   // files the walk found changed, to read
+	// oversized are memory files over lint.max_file_size, left out of the
+	// commit (a tracked one keeps its committed version).
+	oversized []oversize
+}
+
+type oversize struct {
+	path string
+	size int64
 }
 
 // scan lists every file of the vault the next commit holds.
@@ -290,7 +298,7 @@ func (s *scanner) read(f *file, store func(plumbing.ObjectType, []byte) (plumbin
 		return data, err
 	}
 	f.hash, f.entry, f.read = h, indexEntry(f.path, h, f.mode, fi), true
-	if rel, ok := s.r.vaultRel(f.path); ok && isMemoryPath(s.r.v, rel) {
+	if rel, ok := s.r.vaultRel(f.path); ok && s.r.v.IsMemoryPath(rel) {
 		m := parseMeta(data)
 		f.meta = &m
 	}
@@ -473,6 +481,18 @@ func (s *scanner) add(abs, p string, fi fs.FileInfo, err error) error {
 		mode = filemode.Regular
 	default:
 		return nil // sockets, fifos and devices are not content
+	}
+	if limit := s.r.v.Config.Lint.MaxFileSize; mode != filemode.Symlink && fi.Size() > limit {
+		if vrel, ok := s.r.vaultRel(p); ok && s.r.v.IsMemoryPath(vrel) {
+			// The loader refuses to read it and lint fails it; committing
+			// it anyway would put megabytes in history for good.
+			s.oversized = append(s.oversized, oversize{p, fi.Size()})
+			if old := s.base.entries[p]; old != nil {
+				s.files = append(s.files, &file{path: p, mode: old.Mode, hash: old.Hash, entry: old})
+				s.seen[p] = true
+			}
+			return nil
+		}
 	}
 	s.seen[p] = true
 	if old := s.base.entries[p]; old != nil && s.clean(old, fi, mode) {
