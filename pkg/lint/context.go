@@ -60,10 +60,7 @@ func saveContext(v *vault.Vault, snap *vault.Snapshot, facts []fact) {
 	if key == "" {
 		return
 	}
-	path := contextPath(v)
-	if os.MkdirAll(filepath.Dir(path), 0o755) == nil {
-		_ = vault.WriteFileAtomic(path, encodeContext(key, snap, facts), 0o644)
-	}
+	_ = vault.WriteCacheFile(contextPath(v), encodeContext(key, snap, facts))
 }
 
 func encodeContext(key string, snap *vault.Snapshot, facts []fact) []byte {

@@ -62,5 +62,5 @@ func (v *Vault) WriteView(name string, snap *Snapshot, payload []byte) {
 	e.str(key)
 	e.buf = append(e.buf, payload...)
 	e.buf = binary.LittleEndian.AppendUint32(e.buf, crc32.Checksum(e.buf, crcTable))
-	_ = writeCacheFile(v.viewPath(name), e.buf)
+	_ = WriteCacheFile(v.viewPath(name), e.buf)
 }
