@@ -60,21 +60,26 @@ func (v *Vault) Scan() (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	type file struct {
-		rel   string
-		stamp fileStamp
-	}
-	var files []file
+	// Sort an index rather than (path, stamp) pairs: moving 4 bytes per
+	// swap instead of 48 (a sixth of a 50k scan's CPU went to sorting).
+	n := 0
 	for _, b := range batches {
-		for i, rel := range b.rels {
-			files = append(files, file{rel, b.stamps[i]})
-		}
+		n += len(b.rels)
 	}
-	slices.SortFunc(files, func(a, b file) int { return strings.Compare(a.rel, b.rel) })
-	s.Rels = make([]string, len(files))
-	s.stamps = make([]fileStamp, len(files))
-	for i, f := range files {
-		s.Rels[i], s.stamps[i] = f.rel, f.stamp
+	rels, stamps := make([]string, 0, n), make([]fileStamp, 0, n)
+	for _, b := range batches {
+		rels = append(rels, b.rels...)
+		stamps = append(stamps, b.stamps...)
+	}
+	order := make([]int32, len(rels))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(rels[a], rels[b]) })
+	s.Rels = make([]string, len(rels))
+	s.stamps = make([]fileStamp, len(rels))
+	for i, j := range order {
+		s.Rels[i], s.stamps[i] = rels[j], stamps[j]
 	}
 	return s, nil
 }
