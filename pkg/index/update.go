@@ -69,7 +69,7 @@ const (
 // little wall time, since bleve waits on fsync between batches. A soft
 // limit never fails an allocation: past it the runtime caps the GC at
 // half the CPU and lets the heap grow, so a limit set too low slows a run
-// down (2.5x at 45 MiB on the 50k vault) but never breaks it.
+// down (3x at 45 MiB on the 50k vault) but never breaks it.
 const (
 	heapBase    = 40 << 20
 	heapPerFile = 320
