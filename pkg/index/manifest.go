@@ -221,52 +221,35 @@ func statFile(v *vault.Vault, rel string) (fs.FileInfo, error) {
 	return fi, err
 }
 
-// listing is a walk of the vault started before the manifest is read, so
-// that the walk (directory reads, on one core) overlaps decoding the
-// manifest and stat'ing the files it names.
+// listing is a scan of the vault (vault.Scan: the walk and a stat of every
+// file, on every core) started before the manifest is read, so that the
+// two overlap.
 type listing struct {
-	scanned time.Time // taken before the walk and before any stat
-	done    chan struct{}
-	rels    []string
-	err     error
+	done chan struct{}
+	snap *vault.Snapshot
+	err  error
 }
 
 func startListing(v *vault.Vault) *listing {
-	l := &listing{scanned: time.Now(), done: make(chan struct{})}
+	l := &listing{done: make(chan struct{})}
 	go func() {
 		defer close(l.done)
-		l.rels, l.err = v.List()
+		l.snap, l.err = v.Scan()
 	}()
 	return l
 }
 
-// wait returns the walk's result, sorted the way the manifest is (WalkDir
-// order differs from string order only when a name is a prefix of a
-// sibling's followed by a byte below '/', as in "a" and "a-b").
-func (l *listing) wait() ([]string, error) {
+// wait returns the scan, its files sorted the way the manifest is.
+func (l *listing) wait() (*vault.Snapshot, error) {
 	<-l.done
-	if l.err == nil && !slices.IsSorted(l.rels) {
-		slices.Sort(l.rels)
-	}
-	return l.rels, l.err
+	return l.snap, l.err
 }
 
-// compare stats every file of the vault, in parallel, against m. Files
-// whose stat matches are trusted without reading, except racy ones; files
-// whose stat moved are read and hashed, so a touch is not a change.
-//
-// Every file the manifest names is stat'ed while l's walk is still
-// running; the walk then only decides which of them still exist (in the
-// manifest but not listed: removed) and which listed files are new. Each
-// file gets the same single stat, after l.scanned, as when the walk came
-// first: only the order of the work changed.
+// compare sets the scan of the vault against m. Files whose stat matches
+// are trusted without reading, except racy ones; files whose stat moved
+// are read and hashed, so a touch is not a change. Both lists are sorted:
+// they are walked side by side.
 func compare(v *vault.Vault, m *manifest, l *listing) (*diff, error) {
-	const (
-		same = iota
-		added
-		modified
-		touched
-	)
 	order, entries := m.order, m.entries
 	if m.Files != nil { // built in memory, or already changed
 		order = slices.Sorted(maps.Keys(m.Files))
@@ -275,47 +258,16 @@ func compare(v *vault.Vault, m *manifest, l *listing) (*diff, error) {
 			entries[i] = m.Files[rel]
 		}
 	}
-	kind := make([]uint8, len(order))
-	fresh := make([]entry, len(order))
-	racyBefore := m.Scanned.Add(-racyWindow).UnixNano()
-	parallel(len(order), func(i int) {
-		rel, old := order[i], entries[i]
-		fi, err := statFile(v, rel)
-		if err != nil {
-			// Vanished (then the walk will not list it either), or
-			// unreadable: let the loader decide.
-			kind[i] = modified
-			return
-		}
-		now := entry{Size: fi.Size(), MTime: fi.ModTime().UnixNano()}
-		switch {
-		case now.Size == old.Size && now.MTime == old.MTime && now.MTime < racyBefore:
-			kind[i] = same
-		case old.Hash == "" || fi.Mode()&fs.ModeSymlink != 0:
-			kind[i] = modified
-		default:
-			// Hash only regular files: reading through a link could leave the vault.
-			kind[i] = modified
-			if lfi, err := os.Lstat(filepath.Join(v.Root, filepath.FromSlash(rel))); err == nil && lfi.Mode().IsRegular() {
-				if data, err := os.ReadFile(filepath.Join(v.Root, filepath.FromSlash(rel))); err == nil && vault.Hash(data) == old.Hash {
-					now.Hash = old.Hash
-					if now != old {
-						kind[i], fresh[i] = touched, now
-					} else {
-						kind[i] = same
-					}
-				}
-			}
-		}
-	})
-	rels, err := l.wait()
+	snap, err := l.wait()
 	if err != nil {
 		return nil, err
 	}
-	d := &diff{Touched: map[string]entry{}, Files: len(rels), Scanned: l.scanned}
-	// Both lists are sorted: walk them side by side.
+	d := &diff{Touched: map[string]entry{}, Files: len(snap.Rels), Scanned: snap.Started()}
+	racyBefore := m.Scanned.Add(-racyWindow).UnixNano()
+	var moved []int // positions in snap of files to look at closer
+	var olds []entry
 	i := 0
-	for _, rel := range rels {
+	for j, rel := range snap.Rels {
 		for i < len(order) && order[i] < rel {
 			d.Removed = append(d.Removed, order[i])
 			i++
@@ -324,15 +276,58 @@ func compare(v *vault.Vault, m *manifest, l *listing) (*diff, error) {
 			d.Added = append(d.Added, rel)
 			continue
 		}
-		switch kind[i] {
-		case modified:
-			d.Modified = append(d.Modified, rel)
-		case touched:
-			d.Touched[rel] = fresh[i]
-		}
+		old := entries[i]
 		i++
+		if size, mtime, ok := snap.Stat(j); ok && size == old.Size && mtime == old.MTime && mtime < racyBefore {
+			continue
+		}
+		moved, olds = append(moved, j), append(olds, old)
 	}
 	d.Removed = append(d.Removed, order[i:]...)
+
+	// A file whose stat moved (or a link, which the scan does not follow)
+	// is read: the same bytes are a touch, not a change.
+	kind := make([]uint8, len(moved))
+	fresh := make([]entry, len(moved))
+	const (
+		modified = iota
+		same
+		touched
+	)
+	parallel(len(moved), func(k int) {
+		rel, old := snap.Rels[moved[k]], olds[k]
+		fi, err := statFile(v, rel)
+		if err != nil {
+			return // vanished or unreadable: let the loader decide
+		}
+		now := entry{Size: fi.Size(), MTime: fi.ModTime().UnixNano()}
+		switch {
+		case now.Size == old.Size && now.MTime == old.MTime && now.MTime < racyBefore:
+			kind[k] = same // a link whose target did not move
+		case old.Hash == "" || fi.Mode()&fs.ModeSymlink != 0:
+		default:
+			// Hash only regular files: reading through a link could leave the vault.
+			p := filepath.Join(v.Root, filepath.FromSlash(rel))
+			if lfi, err := os.Lstat(p); err == nil && lfi.Mode().IsRegular() {
+				if data, err := os.ReadFile(p); err == nil && vault.Hash(data) == old.Hash {
+					now.Hash = old.Hash
+					if now != old {
+						kind[k], fresh[k] = touched, now
+					} else {
+						kind[k] = same
+					}
+				}
+			}
+		}
+	})
+	for k, j := range moved {
+		switch kind[k] {
+		case modified:
+			d.Modified = append(d.Modified, snap.Rels[j])
+		case touched:
+			d.Touched[snap.Rels[j]] = fresh[k]
+		}
+	}
 	return d, nil
 }
 

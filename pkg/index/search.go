@@ -410,8 +410,11 @@ func Freshness(v *vault.Vault) (Status, error) {
 	l := startListing(v)
 	g, reason := live(v)
 	if g == nil {
-		rels, err := l.wait()
-		return Status{Reason: reason, Changed: len(rels), Files: len(rels)}, err
+		snap, err := l.wait()
+		if err != nil {
+			return Status{}, err
+		}
+		return Status{Reason: reason, Changed: len(snap.Rels), Files: len(snap.Rels)}, nil
 	}
 	d, err := compare(v, g.man, l)
 	if err != nil {

@@ -84,6 +84,16 @@ func (v *Vault) Scan() (*Snapshot, error) {
 	return s, nil
 }
 
+// Stat is Rels[i]'s size and mtime (Unix nanoseconds) as the scan saw
+// them; ok is false for a symbolic link or a file whose lstat failed.
+func (s *Snapshot) Stat(i int) (size, mtime int64, ok bool) {
+	st := s.stamps[i]
+	return st.size, st.mtime, st != (fileStamp{})
+}
+
+// Started is when the scan began: every stamp was taken after it.
+func (s *Snapshot) Started() time.Time { return s.started }
+
 // Key identifies the vault's memory files as this scan saw them: two scans
 // with the same key saw the same files with the same stamps, so a view
 // computed from one holds for the other. ok is false when a stamp cannot
