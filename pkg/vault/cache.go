@@ -270,8 +270,9 @@ func (v *Vault) saveCache(old *parseCache, hits []string, news []fresh) {
 // loadCached is LoadFiles for a whole-vault load: entries whose stamp
 // matches come from the cache, the rest are read and parsed, and the cache
 // is rewritten when enough of it was missing or stale.
-// stamps, when not nil, are rels' stamps from a scan: a file whose stamp
-// matches its entry is served without a system call.
+// stamps, when not nil, are rels' stamps from a scan: no file is stat'ed
+// again, and one whose stamp matches its entry is served without a system
+// call.
 func (v *Vault) loadCached(rels []string, stamps []fileStamp, opts LoadOptions, c *parseCache) []*Memory {
 	start := time.Now()
 	out := make([]*Memory, len(rels))
@@ -279,28 +280,22 @@ func (v *Vault) loadCached(rels []string, stamps []fileStamp, opts LoadOptions, 
 	var mu sync.Mutex
 	var news []fresh
 	v.parallel(len(rels), func(i int) {
-		if c != nil && stamps != nil && stamps[i] != (fileStamp{}) && stamps[i].size <= v.Config.Lint.MaxFileSize {
-			m := v.newMemory(rels[i])
-			m.Size, m.ModTime = stamps[i].size, time.Unix(0, stamps[i].mtime)
-			if c.lookup(m, stamps[i], opts) {
-				out[i], hit[i] = m, true
-				return
-			}
+		var known fileStamp
+		if stamps != nil {
+			known = stamps[i]
 		}
-		m, fi, data := v.readOne(rels[i], opts, func(m *Memory, fi fs.FileInfo) bool {
-			if c != nil && c.lookup(m, stampOf(fi), opts) {
+		m, st, data := v.readOne(rels[i], opts, known, func(m *Memory, st fileStamp) bool {
+			if c != nil && c.lookup(m, st, opts) {
 				hit[i] = true
 				return true
 			}
 			return false
 		})
 		out[i] = m
-		if data != nil && fi != nil && cacheable(m, data) {
-			if st := stampOf(fi); !st.racy(start) {
-				mu.Lock()
-				news = append(news, fresh{rel: m.Rel, stamp: st, data: data, doc: m.Doc})
-				mu.Unlock()
-			}
+		if data != nil && st != (fileStamp{}) && cacheable(m, data) && !st.racy(start) {
+			mu.Lock()
+			news = append(news, fresh{rel: m.Rel, stamp: st, data: data, doc: m.Doc})
+			mu.Unlock()
 		}
 	})
 	var hits []string

@@ -168,7 +168,7 @@ func (v *Vault) LoadFiles(rels []string, opts LoadOptions) []*Memory {
 func (v *Vault) loadDirect(rels []string, opts LoadOptions) []*Memory {
 	out := make([]*Memory, len(rels))
 	v.parallel(len(rels), func(i int) {
-		out[i], _, _ = v.readOne(rels[i], opts, nil)
+		out[i], _, _ = v.readOne(rels[i], opts, fileStamp{}, nil)
 	})
 	return out
 }
@@ -203,44 +203,51 @@ func (v *Vault) newMemory(rel string) *Memory {
 	return &Memory{Rel: rel, Path: filepath.Join(v.Root, filepath.FromSlash(rel)), ID: strings.TrimSuffix(rel, ".md")}
 }
 
-// readOne loads one file. cached, when not nil, is offered the file's stat
-// of a regular file (never a symlink) and fills m from the parse cache if it
-// can; otherwise the file is read and parsed and its bytes returned along
-// with the stat, for the cache to record.
-func (v *Vault) readOne(rel string, opts LoadOptions, cached func(*Memory, fs.FileInfo) bool) (*Memory, fs.FileInfo, []byte) {
+// readOne loads one file. known, when not zero, is the stamp a scan took
+// of it (a regular file): it stands in for a second lstat. cached, when not
+// nil, is offered the stamp of a regular file (never a symlink) and fills m
+// from the parse cache if it can; otherwise the file is read and parsed and
+// its bytes returned with its stamp, for the cache to record (a zero stamp:
+// not to be recorded). A file that changes between its stamp and the read
+// is recorded under a stamp it no longer has, so that entry never serves.
+func (v *Vault) readOne(rel string, opts LoadOptions, known fileStamp, cached func(*Memory, fileStamp) bool) (*Memory, fileStamp, []byte) {
 	m := v.newMemory(rel)
-	fi, err := os.Lstat(m.Path)
-	if err != nil {
-		m.Err = fileErr("file-unreadable", fmt.Sprintf("cannot read: %v", err))
-		return m, nil, nil
-	}
-	link := fi.Mode()&fs.ModeSymlink != 0
-	if link {
-		target, err := filepath.EvalSymlinks(m.Path)
-		if err != nil || !within(v.Root, target) {
-			m.Err = fileErr("link-outside-vault", "symbolic link leaves the vault: mem never follows it; move the file into the vault or remove the link")
-			return m, nil, nil
-		}
-		if fi, err = os.Stat(target); err != nil {
+	st := known
+	if st != (fileStamp{}) {
+		m.Size, m.ModTime = st.size, time.Unix(0, st.mtime)
+	} else {
+		fi, err := os.Lstat(m.Path)
+		if err != nil {
 			m.Err = fileErr("file-unreadable", fmt.Sprintf("cannot read: %v", err))
-			return m, nil, nil
+			return m, fileStamp{}, nil
 		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			target, err := filepath.EvalSymlinks(m.Path)
+			if err != nil || !within(v.Root, target) {
+				m.Err = fileErr("link-outside-vault", "symbolic link leaves the vault: mem never follows it; move the file into the vault or remove the link")
+				return m, fileStamp{}, nil
+			}
+			if fi, err = os.Stat(target); err != nil {
+				m.Err = fileErr("file-unreadable", fmt.Sprintf("cannot read: %v", err))
+				return m, fileStamp{}, nil
+			}
+			// st stays zero: a link's target can change under an unchanged link.
+		} else if fi.Mode().IsRegular() {
+			st = stampOf(fi)
+		}
+		m.Size, m.ModTime = fi.Size(), fi.ModTime()
 	}
-	m.Size, m.ModTime = fi.Size(), fi.ModTime()
 	if limit := v.Config.Lint.MaxFileSize; m.Size > limit {
 		m.Err = fileErr("file-too-large", fmt.Sprintf("file is %d bytes, over the %d-byte limit (lint.max_file_size): split it or move it out of the vault", m.Size, limit))
-		return m, nil, nil
+		return m, fileStamp{}, nil
 	}
-	if link || !fi.Mode().IsRegular() {
-		cached = nil // a link's target can change under an unchanged link
+	if cached != nil && st != (fileStamp{}) && cached(m, st) {
+		return m, fileStamp{}, nil
 	}
-	if cached != nil && cached(m, fi) {
-		return m, nil, nil
-	}
-	data, err := os.ReadFile(m.Path)
+	data, err := readFile(m.Path, m.Size)
 	if err != nil {
 		m.Err = fileErr("file-unreadable", fmt.Sprintf("cannot read: %v", err))
-		return m, nil, nil
+		return m, fileStamp{}, nil
 	}
 	if opts.Raw {
 		m.Raw = data
@@ -252,10 +259,7 @@ func (v *Vault) readOne(rel string, opts LoadOptions, cached func(*Memory, fs.Fi
 	if m.Doc != nil && m.Doc.Meta.ID != "" {
 		m.ID = m.Doc.Meta.ID
 	}
-	if link {
-		return m, nil, nil
-	}
-	return m, fi, data
+	return m, st, data
 }
 
 // ParseFile checks that data is text and parses it. Returned errors are

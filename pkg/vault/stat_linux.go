@@ -47,3 +47,32 @@ func statFiles(root string, rels []string, stamps []fileStamp) {
 		stamps[i] = fileStamp{size: st.Size, mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(), ino: st.Ino}
 	}
 }
+
+// readFile is os.ReadFile without what a memory file does not need: os.Open
+// offers every file to the network poller (a failing epoll_ctl per file)
+// and stats it for its size, which the caller already knows (sizeHint).
+// At 50k files that was ~80 ms of a cold load's CPU.
+func readFile(path string, sizeHint int64) ([]byte, error) {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer unix.Close(fd)
+	data := make([]byte, 0, max(sizeHint, 0)+512) // room to see a file that grew
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := unix.Read(fd, data[len(data):cap(data)])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+		}
+		if n == 0 {
+			return data, nil
+		}
+		data = data[:len(data)+n]
+	}
+}

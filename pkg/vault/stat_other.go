@@ -2,8 +2,28 @@
 
 package vault
 
-import "io/fs"
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+)
 
 // statExtra is not portable; elsewhere the parse cache checks size and
 // mtime only.
 func statExtra(fs.FileInfo) (ctime int64, ino uint64) { return 0, 0 }
+
+// readFile reads a file whose size is about sizeHint.
+func readFile(path string, _ int64) ([]byte, error) { return os.ReadFile(path) }
+
+// statFiles fills stamps[i] with the lstat of rels[i], zero for a failure or
+// anything but a regular file.
+func statFiles(root string, rels []string, stamps []fileStamp) {
+	for i, rel := range rels {
+		fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
+		if err != nil || !fi.Mode().IsRegular() {
+			stamps[i] = fileStamp{}
+			continue
+		}
+		stamps[i] = stampOf(fi)
+	}
+}
