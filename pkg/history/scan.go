@@ -389,61 +389,55 @@ func (s *scanner) walk(dir, rel string, pats []gitignore.Pattern) error {
 		}
 	}
 	m := gitignore.NewMatcher(pats)
-	var files []candidate
+	var files []fs.DirEntry
 	for _, e := range ents {
 		name := e.Name()
 		p := join(rel, name)
+		if !e.IsDir() {
+			files = append(files, e)
+			continue
+		}
 		vrel, _ := s.r.vaultRel(p)
 		if name == ".git" || s.r.excluded(vrel) {
 			continue
 		}
 		abs := filepath.Join(dir, name)
-		if e.IsDir() {
-			if _, err := os.Lstat(filepath.Join(abs, ".git")); err == nil {
-				s.skipped[p] = true // a nested repository is its own history
-				continue
-			}
-			if m.Match(splitPath(p), true) && !s.base.dirs[p] {
-				continue
-			}
-			if err := s.walk(abs, p, pats); err != nil {
-				return err
-			}
+		if _, err := os.Lstat(filepath.Join(abs, ".git")); err == nil {
+			s.skipped[p] = true // a nested repository is its own history
 			continue
 		}
-		if m.Match(splitPath(p), false) && s.base.entries[p] == nil {
+		if m.Match(splitPath(p), true) && !s.base.dirs[p] {
 			continue
 		}
-		files = append(files, candidate{e, abs, p})
+		if err := s.walk(abs, p, pats); err != nil {
+			return err
+		}
 	}
-	infos, errs := lstatAll(dir, files)
-	for i, c := range files {
-		if err := s.add(c.abs, c.p, infos[i], errs[i]); err != nil {
+	for _, c := range s.statFiles(dir, rel, files, m) {
+		if c.p == "" {
+			continue // not committed
+		}
+		if err := s.add(c.abs, c.p, c.fi, c.err); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// readDir lists a folder unsorted (the file list is sorted once at the end).
-func readDir(dir string) ([]fs.DirEntry, error) {
-	f, err := os.Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return f.ReadDir(-1)
-}
-
+// candidate is a folder's file the commit may hold, with its lstat; p is
+// empty for one it does not (excluded or ignored).
 type candidate struct {
-	e      fs.DirEntry
 	abs, p string
+	fi     fs.FileInfo
+	err    error
 }
 
-// lstatAll stats a folder's files on every core, as git's preload-index
-// does: at 50,000 files the lstats are most of a commit's fixed cost.
-func lstatAll(dir string, files []candidate) ([]fs.FileInfo, []error) {
-	infos, errs := make([]fs.FileInfo, len(files)), make([]error, len(files))
+// statFiles decides which of a folder's files the commit may hold and
+// lstats those, on every core, as git's preload-index does: at 50,000
+// files the lstats, and the ignore matching with them, are most of a
+// commit's fixed cost.
+func (s *scanner) statFiles(dir, rel string, files []fs.DirEntry, m gitignore.Matcher) []candidate {
+	out := make([]candidate, len(files))
 	workers := runtime.GOMAXPROCS(0)
 	if len(files) < 256 || workers < 2 {
 		workers = 1
@@ -454,12 +448,29 @@ func lstatAll(dir string, files []candidate) ([]fs.FileInfo, []error) {
 			st := openDirStatter(dir)
 			defer st.close()
 			for i := w; i < len(files); i += workers {
-				infos[i], errs[i] = st.lstat(files[i].e)
+				e := files[i]
+				p := join(rel, e.Name())
+				vrel, _ := s.r.vaultRel(p)
+				if e.Name() == ".git" || s.r.excluded(vrel) || m.Match(splitPath(p), false) && s.base.entries[p] == nil {
+					continue
+				}
+				fi, err := st.lstat(e)
+				out[i] = candidate{abs: dir + string(filepath.Separator) + e.Name(), p: p, fi: fi, err: err}
 			}
 		})
 	}
 	wg.Wait()
-	return infos, errs
+	return out
+}
+
+// readDir lists a folder unsorted (the file list is sorted once at the end).
+func readDir(dir string) ([]fs.DirEntry, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.ReadDir(-1)
 }
 
 // add records one worktree file, reading it only when its size, mtime or
