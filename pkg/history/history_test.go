@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mem-md/mem/internal/vaulttest"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -66,18 +67,7 @@ func memory(t *testing.T, v *vault.Vault, rel, typ, project, text string) {
 	if project != "" {
 		fm += "project: " + project + "\n"
 	}
-	write(t, v, rel, fm+"---\n"+text+"\n")
-}
-
-func write(t *testing.T, v *vault.Vault, rel, content string) {
-	t.Helper()
-	p := filepath.Join(v.Root, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	vaulttest.Write(t, v.Root, rel, fm+"---\n"+text+"\n")
 }
 
 var clock = t0
@@ -117,10 +107,10 @@ func TestCommitAddsEditsDeletesRenames(t *testing.T) {
 		memory(t, v, fmt.Sprintf("memory/f%d.md", i), "fact", "", fmt.Sprintf("fact %d", i))
 	}
 	memory(t, v, "memory/l1.md", "lesson", "proj_a", "a lesson")
-	write(t, v, "notes/diagram.png", "\x89PNG binary")
-	write(t, v, "MEMORY.md", "rendered view")
-	write(t, v, ".mem/index/x", "machine state")
-	write(t, v, "memory/"+vault.TempPrefix+"123", "half written")
+	vaulttest.Write(t, v.Root, "notes/diagram.png", "\x89PNG binary")
+	vaulttest.Write(t, v.Root, "MEMORY.md", "rendered view")
+	vaulttest.Write(t, v.Root, ".mem/index/x", "machine state")
+	vaulttest.Write(t, v.Root, "memory/"+vault.TempPrefix+"123", "half written")
 
 	res := commit(t, v, CommitOptions{})
 	if res.Added != 10 || res.Memories != 7 {

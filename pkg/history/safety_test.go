@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mem-md/mem/internal/vaulttest"
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -28,7 +29,7 @@ func TestCommitVaultInSubfolder(t *testing.T) {
 	run(t, top, "git", "add", "README.md")
 	os.WriteFile(filepath.Join(top, "untracked.txt"), []byte("x"), 0o644)
 	memory(t, v, "memory/a.md", "fact", "", "a")
-	write(t, v, "memory/debug.log", "ignored by the outer .gitignore")
+	vaulttest.Write(t, v.Root, "memory/debug.log", "ignored by the outer .gitignore")
 
 	res := commit(t, v, CommitOptions{})
 	if res.Added != 3 { // the vault's .gitignore, mem.yaml, memory/a.md; nothing outside
@@ -270,7 +271,7 @@ func TestLogFileAtLastChange(t *testing.T) {
 // already committed keeps its committed version; each run says so.
 func TestCommitLeavesOutOversizedMemories(t *testing.T) {
 	v := newVault(t, "")
-	write(t, v, vault.ConfigFile, "lint:\n  max_file_size: 200\n")
+	vaulttest.Write(t, v.Root, vault.ConfigFile, "lint:\n  max_file_size: 200\n")
 	v, err := vault.Open(v.Root)
 	if err != nil {
 		t.Fatal(err)
@@ -278,7 +279,7 @@ func TestCommitLeavesOutOversizedMemories(t *testing.T) {
 	memory(t, v, "memory/small.md", "fact", "", "fits")
 	memory(t, v, "memory/grows.md", "fact", "", "fits for now")
 	memory(t, v, "memory/huge.md", "fact", "", strings.Repeat("word ", 100))
-	write(t, v, "assets/big.txt", strings.Repeat("not a memory ", 100))
+	vaulttest.Write(t, v.Root, "assets/big.txt", strings.Repeat("not a memory ", 100))
 	res := commit(t, v, CommitOptions{})
 	tree := strings.Join(lsTree(t, v), " ")
 	if strings.Contains(tree, "memory/huge.md") || !strings.Contains(tree, "memory/small.md") || !strings.Contains(tree, "assets/big.txt") {

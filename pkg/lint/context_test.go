@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mem-md/mem/internal/vaulttest"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -22,23 +23,12 @@ import (
 func contextFixture(t testing.TB) *vault.Vault {
 	t.Helper()
 	v := corpusVault(t)
-	write(t, v, "web/a.md", "---\nid: web-a\ntype: fact\nprovenance: observed\nvalid_at: 2026-10-01\nproject: proj_web\nsupersedes: [web-old]\nrating: 5\n---\nSee [[b]] and [c](sub/c.md).\n")
-	write(t, v, "web/b.md", "---\ntype: note\nrating: 4\n---\nB.\n")
-	write(t, v, "web/sub/c.md", "---\ntype: note\nrating: 3\n---\nC.\n")
-	write(t, v, "web/old.md", "---\nid: web-old\ntype: fact\nprovenance: observed\nvalid_at: 2026-09-01\n---\nThe old claim.\n")
-	write(t, v, "projects/web.md", "---\nid: proj_web\ntype: project\nroots: [~/src/web]\n---\nWeb.\n")
+	vaulttest.Write(t, v.Root, "web/a.md", "---\nid: web-a\ntype: fact\nprovenance: observed\nvalid_at: 2026-10-01\nproject: proj_web\nsupersedes: [web-old]\nrating: 5\n---\nSee [[b]] and [c](sub/c.md).\n")
+	vaulttest.Write(t, v.Root, "web/b.md", "---\ntype: note\nrating: 4\n---\nB.\n")
+	vaulttest.Write(t, v.Root, "web/sub/c.md", "---\ntype: note\nrating: 3\n---\nC.\n")
+	vaulttest.Write(t, v.Root, "web/old.md", "---\nid: web-old\ntype: fact\nprovenance: observed\nvalid_at: 2026-09-01\n---\nThe old claim.\n")
+	vaulttest.Write(t, v.Root, "projects/web.md", "---\nid: proj_web\ntype: project\nroots: [~/src/web]\n---\nWeb.\n")
 	return v
-}
-
-func write(t testing.TB, v *vault.Vault, rel, text string) {
-	t.Helper()
-	p := filepath.Join(v.Root, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 func text(rep *Report) string {
@@ -124,7 +114,7 @@ func TestContextCacheNeverChangesAResult(t *testing.T) {
 		name, rule string
 		edit       func()
 	}{
-		{"a new file with a named file's id", "id-duplicate", func() { write(t, v, "web/dup.md", "---\nid: web-a\ntype: note\n---\nDup.\n") }},
+		{"a new file with a named file's id", "id-duplicate", func() { vaulttest.Write(t, v.Root, "web/dup.md", "---\nid: web-a\ntype: note\n---\nDup.\n") }},
 		{"an edit that removes a link target (by path)", "link-broken", func() {
 			if err := os.Rename(filepath.Join(v.Root, "web/sub/c.md"), filepath.Join(v.Root, "web/sub/c2.md")); err != nil {
 				t.Fatal(err)
@@ -137,11 +127,11 @@ func TestContextCacheNeverChangesAResult(t *testing.T) {
 			named = named[:1]
 		}},
 		{"the superseded claim edited to be newer", "supersedes-backwards", func() {
-			write(t, v, "web/old.md", "---\nid: web-old\ntype: fact\nprovenance: observed\nvalid_at: 2026-11-01\n---\nThe old claim.\n")
+			vaulttest.Write(t, v.Root, "web/old.md", "---\nid: web-old\ntype: fact\nprovenance: observed\nvalid_at: 2026-11-01\n---\nThe old claim.\n")
 		}},
 		{"properties of other files changing type", "obsidian-property-type", func() {
-			write(t, v, "web/sub/c2.md", "---\ntype: note\nrating: three\n---\nC.\n")
-			write(t, v, "web/e.md", "---\ntype: note\nrating: two\n---\nE.\n")
+			vaulttest.Write(t, v.Root, "web/sub/c2.md", "---\ntype: note\nrating: three\n---\nC.\n")
+			vaulttest.Write(t, v.Root, "web/e.md", "---\ntype: note\nrating: two\n---\nE.\n")
 		}},
 		{"the project note deleted", "project-unknown", func() {
 			if err := os.Remove(filepath.Join(v.Root, "projects/web.md")); err != nil {
@@ -210,13 +200,13 @@ func TestContextCacheDoubt(t *testing.T) {
 		{name: "a flipped byte", spoil: func() {
 			bad := append([]byte(nil), raw...)
 			bad[len(bad)/2] ^= 0x40
-			write(t, v, ".mem/cache/lint", string(bad))
+			vaulttest.Write(t, v.Root, ".mem/cache/lint", string(bad))
 		}},
-		{name: "a truncated file", spoil: func() { write(t, v, ".mem/cache/lint", string(raw[:len(raw)/3])) }},
+		{name: "a truncated file", spoil: func() { vaulttest.Write(t, v.Root, ".mem/cache/lint", string(raw[:len(raw)/3])) }},
 		{name: "another lint.max_file_size", spoil: func() { v.Config.Lint.MaxFileSize++ }},
 		{name: "more changed files than reading them one by one is worth", settle: true, spoil: func() {
 			for i := range maxStale(200) + 1 {
-				write(t, v, fmt.Sprintf("many/n%03d.md", i), "---\ntype: note\n---\nN.\n")
+				vaulttest.Write(t, v.Root, fmt.Sprintf("many/n%03d.md", i), "---\ntype: note\n---\nN.\n")
 			}
 			want = reference(t, v, named)
 		}},
@@ -243,7 +233,7 @@ func TestContextCacheDoubt(t *testing.T) {
 	}
 
 	// A named rendered view is judged against the whole vault.
-	write(t, v, "MEMORY.md", "not a view mem wrote\n")
+	vaulttest.Write(t, v.Root, "MEMORY.md", "not a view mem wrote\n")
 	snap, _ := v.Scan()
 	if runCached(v, snap, readContext(v), Options{Now: testNow, Paths: []string{"MEMORY.md"}}) != nil {
 		t.Error("a run naming a rendered view was served from the cache")
@@ -262,9 +252,9 @@ func FuzzDecodeContext(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	write(f, v, "a.md", "---\nid: x\ntype: project\nrating: 5\nwhen: 2026-01-02\n---\nA.\n")
-	write(f, v, "B.md", "---\ntype: note\ntags_x: [a]\n---\nB.\n")
-	write(f, v, "c/d.md", "no frontmatter\n")
+	vaulttest.Write(f, v.Root, "a.md", "---\nid: x\ntype: project\nrating: 5\nwhen: 2026-01-02\n---\nA.\n")
+	vaulttest.Write(f, v.Root, "B.md", "---\ntype: note\ntags_x: [a]\n---\nB.\n")
+	vaulttest.Write(f, v.Root, "c/d.md", "no frontmatter\n")
 	snap, err := v.Scan()
 	if err != nil {
 		f.Fatal(err)

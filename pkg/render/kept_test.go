@@ -8,23 +8,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mem-md/mem/internal/vaulttest"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
 // settle waits out the loader's racy window (2 s): a file written within it
 // never lets a render be kept, so the tests below would see no reuse at all.
 func settle() { time.Sleep(2100 * time.Millisecond) }
-
-func writeFile(t *testing.T, root, rel, text string) {
-	t.Helper()
-	p := filepath.Join(root, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // TestRendererServesOnlyWhatARenderWouldProduce: whatever a Renderer
 // serves, kept or computed, is byte for byte what Render of a fresh load
@@ -37,11 +27,11 @@ func TestRendererServesOnlyWhatARenderWouldProduce(t *testing.T) {
 		t.Fatal(err)
 	}
 	fm := "---\ntype: fact\nprovenance: stated\nimportance: 8\nvalid_at: 2026-01-02\n"
-	writeFile(t, root, "memory/a.md", fm+"---\nAlpha is the first.\n")
-	writeFile(t, root, "memory/b.md", fm+"project: proj_web\n---\nBeta belongs to the web shop.\n")
-	writeFile(t, root, "memory/c.md", fm+"stale_after: 2026-12-01\n---\nGamma goes stale in December.\n")
-	writeFile(t, root, "memory/d.md", fm+"invalid_at: 2026-12-05T10:00:00Z\n---\nDelta stops being true on the fifth.\n")
-	writeFile(t, root, "projects/web.md", "---\ntype: project\nid: proj_web\ntitle: Web shop\nroots: [code/web]\n---\nThe shop.\n")
+	vaulttest.Write(t, root, "memory/a.md", fm+"---\nAlpha is the first.\n")
+	vaulttest.Write(t, root, "memory/b.md", fm+"project: proj_web\n---\nBeta belongs to the web shop.\n")
+	vaulttest.Write(t, root, "memory/c.md", fm+"stale_after: 2026-12-01\n---\nGamma goes stale in December.\n")
+	vaulttest.Write(t, root, "memory/d.md", fm+"invalid_at: 2026-12-05T10:00:00Z\n---\nDelta stops being true on the fifth.\n")
+	vaulttest.Write(t, root, "projects/web.md", "---\ntype: project\nid: proj_web\ntitle: Web shop\nroots: [code/web]\n---\nThe shop.\n")
 	settle()
 
 	day := func(d, h int) time.Time { return time.Date(2026, 11, d, h, 0, 0, 0, time.UTC) }
@@ -95,12 +85,12 @@ func TestRendererServesOnlyWhatARenderWouldProduce(t *testing.T) {
 	run("back before the kept render", day(29, 12), "proj_web", 0, false, false)
 
 	// Same size, new bytes: only the stamp tells.
-	writeFile(t, root, "memory/a.md", fm+"---\nAlpha is the fresh.\n")
+	vaulttest.Write(t, root, "memory/a.md", fm+"---\nAlpha is the fresh.\n")
 	settle()
 	if r := run("a file edited in place", day(29, 12), "proj_web", 0, false, false); !bytes.Contains(r.Doc, []byte("the fresh")) {
 		t.Error("the edit did not show")
 	}
-	writeFile(t, root, vault.ConfigFile, "render:\n  min_global_importance: 9\n")
+	vaulttest.Write(t, root, vault.ConfigFile, "render:\n  min_global_importance: 9\n")
 	run("mem.yaml changed", day(29, 12), "proj_web", 0, false, false)
 	view := filepath.Join(root, ".mem", "cache", "views", keptView)
 	data, err := os.ReadFile(view)

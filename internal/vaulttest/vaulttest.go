@@ -1,0 +1,22 @@
+// Package vaulttest holds what the tests of several packages do to a vault
+// on disk.
+package vaulttest
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Write puts content at rel (slash-separated) under root, creating its
+// folders.
+func Write(t testing.TB, root, rel, content string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
