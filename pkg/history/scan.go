@@ -11,7 +11,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -212,7 +212,7 @@ func (r *Repo) scan(base *baseline) (*scanner, error) {
 	}
 	s.files = kept
 	s.keepExcluded()
-	sort.Slice(s.files, func(i, j int) bool { return s.files[i].path < s.files[j].path })
+	slices.SortFunc(s.files, func(a, b *file) int { return strings.Compare(a.path, b.path) })
 	return s, nil
 }
 

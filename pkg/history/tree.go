@@ -1,6 +1,8 @@
 package history
 
 import (
+	"cmp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -96,14 +98,33 @@ func cacheTree(name string, n *dirNode) *cacheNode {
 // storeTree sorts entries the way git does (a folder sorts as if its name
 // ended in "/") and writes the tree object.
 func (r *Repo) storeTree(ents []object.TreeEntry) (plumbing.Hash, error) {
-	key := func(e object.TreeEntry) string {
-		if e.Mode == filemode.Dir {
-			return e.Name + "/"
-		}
-		return e.Name
-	}
-	sort.Slice(ents, func(i, j int) bool { return key(ents[i]) < key(ents[j]) })
+	// A comparison that builds no "name/" strings: sorting the 38k entries
+	// of the generated vault's memory folder took 0.26 s of CPU over 8
+	// commits with one, 0.11 s without.
+	slices.SortFunc(ents, treeOrder)
 	return r.objs.write(plumbing.TreeObject, encodeTree(ents))
+}
+
+// treeOrder is git's order of tree entries: by name, a folder's name as if
+// it ended in "/".
+func treeOrder(a, b object.TreeEntry) int {
+	n := min(len(a.Name), len(b.Name))
+	if c := strings.Compare(a.Name[:n], b.Name[:n]); c != 0 {
+		return c
+	}
+	return cmp.Compare(treeByte(a, n), treeByte(b, n))
+}
+
+// treeByte is the byte of e's sort key at i: its name's, then "/" for a
+// folder, then -1 (before every byte) once the key has ended.
+func treeByte(e object.TreeEntry, i int) int {
+	switch {
+	case i < len(e.Name):
+		return int(e.Name[i])
+	case i == len(e.Name) && e.Mode == filemode.Dir:
+		return '/'
+	}
+	return -1
 }
 
 // encodeTree is git's tree format: "<octal mode> <name>\0<hash>" per entry.
