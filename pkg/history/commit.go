@@ -83,6 +83,11 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 		return nil, err
 	}
 	defer unlock()
+	defer func() { // no tree write outlives the commit, whichever way it ends
+		if r.objs != nil {
+			r.objs.wait()
+		}
+	}()
 	cleared, err := r.clearStaleLocks()
 	if err != nil {
 		return nil, err
@@ -159,6 +164,9 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 		}
 		if s.hashed == 0 && base.vaultEntries(r) == len(s.files) && (r.prefix != "" || base.trees[""] == vaultHash) {
 			return res, nil // the index already says exactly this
+		}
+		if err := r.objs.wait(); err != nil { // the index is to name these trees
+			return nil, err
 		}
 		return res, lock.write(r, base, s, node) // refresh stat data (and cached trees) so the next run reads nothing
 	}

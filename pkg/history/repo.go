@@ -50,6 +50,9 @@ const maxObjectFsyncs = 256
 // (like git's core.fsync=loose-object); a first commit of a large vault
 // writes thousands or a pack, and one filesystem sync is cheaper.
 func (r *Repo) syncObjects() error {
+	if err := r.objs.wait(); err != nil {
+		return err
+	}
 	written, packs := r.objs.written, r.objs.packs
 	defer func() { r.objs.written, r.objs.packs = nil, 0 }()
 	if len(written) > maxObjectFsyncs || packs > 0 {
