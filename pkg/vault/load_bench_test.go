@@ -61,3 +61,15 @@ func BenchmarkList(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkScan is the walk with a stat of every file: what a freshness
+// check, a kept render and a named-file lint start with.
+func BenchmarkScan(b *testing.B) {
+	v := benchVault(b, 1000)
+	b.ReportAllocs()
+	for b.Loop() {
+		if snap, err := v.Scan(); err != nil || len(snap.Rels) != 1000 {
+			b.Fatalf("scanned %d files (err %v), want 1000", len(snap.Rels), err)
+		}
+	}
+}
