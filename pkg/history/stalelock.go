@@ -32,7 +32,7 @@ func (r *Repo) lockRecordPath() string {
 // So there is no moment when a kill leaves a lock at path that the record
 // does not name. os.ErrExist means someone holds the lock.
 func (r *Repo) createLock(path string) (*os.File, error) {
-	tmp := path + ".mem-" + strconv.Itoa(os.Getpid())
+	tmp := privateLockName(path)
 	os.Remove(tmp) // a leftover of an earlier process with this pid
 	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_EXCL|os.O_RDWR, 0o644)
 	if err != nil {
@@ -48,6 +48,15 @@ func (r *Repo) createLock(path string) (*os.File, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// privateLockName is where createLock makes the lock for path before
+// linking it into place. It ends in ".lock", as every name git skips when
+// it reads refs does: a kill can leave it in refs/heads until the next
+// commit removes it, and a name like "main.lock.mem-42" would meanwhile be
+// a broken branch to git (fsck: "invalid sha1 pointer").
+func privateLockName(path string) string {
+	return path + ".mem-" + strconv.Itoa(os.Getpid()) + ".lock"
 }
 
 // recordLock adds the file f, to be found at paths, to the record.

@@ -52,3 +52,19 @@ func TestCommitClearsLocksOfAKilledCommit(t *testing.T) {
 		t.Fatal("mem removed a lock it did not create")
 	}
 }
+
+// A kill between creating the private lock and linking it into place
+// leaves the private file in refs/heads: git must not read it as a branch.
+func TestLeftPrivateLockIsNoRef(t *testing.T) {
+	v := newVault(t, "")
+	memory(t, v, "memory/a.md", "fact", "", "a")
+	first := commit(t, v, CommitOptions{})
+	refLock := filepath.Join(v.Root, ".git", "refs", "heads", first.Branch+".lock")
+	if err := os.WriteFile(privateLockName(refLock), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if refs := run(t, v.Root, "git", "for-each-ref", "--format=%(refname)"); refs != "refs/heads/"+first.Branch {
+		t.Fatalf("git sees these refs: %q", refs)
+	}
+	fsck(t, v)
+}
