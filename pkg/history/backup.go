@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -161,6 +162,15 @@ func (r *Repo) Backup(opts BackupOptions) (*BackupResult, error) {
 		return nil, err
 	}
 	if !opts.VerifyOnly {
+		if local != nil {
+			torn, err := removeTornRefs(res.URL)
+			if err != nil {
+				return nil, err
+			}
+			for _, p := range torn {
+				res.Warnings = append(res.Warnings, fmt.Sprintf("removed %s: an empty ref, left by a backup that was killed while writing it; pushed again", p))
+			}
+		}
 		if err := r.checkDrop(local, res, branch, opts.AllowMassDelete); err != nil {
 			return nil, err
 		}
@@ -235,6 +245,28 @@ func (r *Repo) resolveTarget(opts BackupOptions, res *BackupResult, branch plumb
 		return nil, fmt.Errorf("%s: not a git repository (%v): give an empty or new path, or an existing backup repository", p, err)
 	}
 	return g, nil
+}
+
+// removeTornRefs removes the empty loose refs under a local backup
+// repository's refs/. go-git writes a ref in place (truncate, then write),
+// so a backup killed in between leaves an empty file, and every later push
+// failed on it ("ref file is empty"). git never writes an empty ref, so
+// nothing is lost: the push writes the ref again and the read-back checks it.
+func removeTornRefs(repo string) ([]string, error) {
+	var torn []string
+	err := filepath.WalkDir(filepath.Join(repo, "refs"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return nil // an unreadable folder is the push's to report
+		}
+		if fi, err := d.Info(); err == nil && fi.Size() == 0 {
+			if err := os.Remove(p); err != nil {
+				return fmt.Errorf("%s: an empty ref, left by a killed backup, cannot be removed: %w", p, err)
+			}
+			torn = append(torn, p)
+		}
+		return nil
+	})
+	return torn, err
 }
 
 func (r *Repo) push(url string) error {

@@ -150,3 +150,29 @@ func TestBackupTargetErrors(t *testing.T) {
 		t.Fatalf("remote name: %+v %v", res, err)
 	}
 }
+
+// A backup killed while go-git rewrote a ref in the backup leaves it empty;
+// the next backup must not fail on it for ever.
+func TestBackupAfterATornRef(t *testing.T) {
+	v := newVault(t, "")
+	memory(t, v, "memory/a.md", "fact", "", "a")
+	first := commit(t, v, CommitOptions{})
+	dest := filepath.Join(t.TempDir(), "backup.git")
+	if _, err := Backup(v, BackupOptions{To: dest, Now: clock}); err != nil {
+		t.Fatal(err)
+	}
+	memory(t, v, "memory/b.md", "fact", "", "b")
+	commit(t, v, CommitOptions{})
+	ref := filepath.Join(dest, "refs", "heads", first.Branch)
+	if err := os.WriteFile(ref, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Backup(v, BackupOptions{To: dest, Now: clock})
+	if err != nil || !res.Pushed || !res.Verified() || res.Backup.Commits != 2 {
+		t.Fatalf("backup after a torn ref: %+v %v", res, err)
+	}
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "an empty ref, left by a backup that was killed") {
+		t.Fatalf("warnings: %q", res.Warnings)
+	}
+	run(t, dest, "git", "fsck", "--strict", "--no-progress")
+}
