@@ -115,7 +115,10 @@ func Update(v *vault.Vault, opts Options) (Stats, error) {
 // a run with nothing to do still opens the index read-only, so a damaged
 // index is found and rebuilt by rebuild-index rather than by a search.
 func update(v *vault.Vault, opts Options, verify bool) (Stats, error) {
-	l := startListing(v)
+	var l *listing
+	if !opts.Full { // a full build lists the vault itself; nothing to compare
+		l = startListing(v)
+	}
 	g, reason := live(v)
 	if g == nil {
 		return rebuild(v, opts, reason)
