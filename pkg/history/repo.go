@@ -135,10 +135,6 @@ func realPath(p string) string {
 	return p
 }
 
-// Prefix is the vault's folder inside the repository ("" when the vault is
-// the repository's root).
-func (r *Repo) Prefix() string { return r.prefix }
-
 // repoPath turns a vault-relative path into a repository-relative one.
 func (r *Repo) repoPath(rel string) string {
 	if r.prefix == "" {

@@ -241,21 +241,6 @@ func nonWordASCII(b byte) bool {
 	return b < 0x80 && !(b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '_')
 }
 
-// Rules lists the rule names Find can return, sorted, for documentation
-// and for callers that map rules to severities.
-func Rules() []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, r := range rules {
-		if !seen[r.id] {
-			seen[r.id] = true
-			out = append(out, r.id)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
 // keywords holds every rule's keywords; ruleMasks[i] has a bit for each
 // keyword of rules[i], so a rule runs only when Find's one pass found one.
 var keywords, ruleMasks = func() (*Keywords, []uint64) {
