@@ -4,8 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -22,10 +20,10 @@ import (
 // binary and the config that computed it; anything unexpected means it is
 // ignored, the whole vault loaded, and the cache rewritten.
 //
-// Layout: magic, key string, the snapshot (vault.Snapshot.AppendBinary),
-// then per file in the snapshot's order: the fact's flags, its id (unless
-// factIDIsPath), the number of properties and each property's key and
-// kind; then a CRC-32C of everything before it.
+// Layout, inside vault.WriteCache's frame (magic, binary, checksum): key
+// string, the snapshot (vault.Snapshot.AppendBinary), then per file in the
+// snapshot's order: the fact's flags, its id (unless factIDIsPath), the
+// number of properties and each property's key and kind.
 const (
 	contextMagic  = "mem lint context\n"
 	contextFormat = 1
@@ -36,36 +34,25 @@ var contextRel = filepath.Join("cache", "lint")
 // kinds are the property kinds, numbered for the cache.
 var kinds = []string{"text", "list", "map", "number", "checkbox", "date"}
 
-var crcTable = crc32.MakeTable(crc32.Castagnoli)
-
 func contextPath(v *vault.Vault) string { return filepath.Join(v.StateDir(), contextRel) }
 
-// contextKey is what the facts depend on besides the files: the binary
-// (parser and checks) and lint.max_file_size (an oversized file has no
-// document). The listing's own rules (ignore:, render outputs) show in the
-// snapshot.
+// contextKey is what the facts depend on besides the files and the mem
+// binary (vault.WriteCache records that): lint.max_file_size (an oversized
+// file has no document). The listing's own rules (ignore:, render outputs)
+// show in the snapshot.
 func contextKey(v *vault.Vault) string {
-	stamp := vault.BinaryStamp()
-	if stamp == "" {
-		return ""
-	}
-	return fmt.Sprintf("format %d %s max_file_size %d", contextFormat, stamp, v.Config.Lint.MaxFileSize)
+	return fmt.Sprintf("format %d max_file_size %d", contextFormat, v.Config.Lint.MaxFileSize)
 }
 
 // saveContext writes the cache for snap and facts (facts[i] is
 // snap.Rels[i]'s). Failing to write is not an error of the run: the next
 // one loads the vault.
 func saveContext(v *vault.Vault, snap *vault.Snapshot, facts []fact) {
-	key := contextKey(v)
-	if key == "" {
-		return
-	}
-	_ = vault.WriteCacheFile(contextPath(v), encodeContext(key, snap, facts))
+	_ = vault.WriteCache(contextPath(v), contextMagic, encodeContext(contextKey(v), snap, facts))
 }
 
 func encodeContext(key string, snap *vault.Snapshot, facts []fact) []byte {
 	buf := make([]byte, 0, 64+len(key)+len(facts)*80)
-	buf = append(buf, contextMagic...)
 	buf = appendString(buf, key)
 	buf, _ = snap.AppendBinary(buf)
 	for _, f := range facts {
@@ -79,7 +66,7 @@ func encodeContext(key string, snap *vault.Snapshot, facts []fact) []byte {
 			buf = append(buf, byte(kindIndex(p.kind)))
 		}
 	}
-	return binary.LittleEndian.AppendUint32(buf, crc32.Checksum(buf, crcTable))
+	return buf
 }
 
 func appendString(b []byte, s string) []byte {
@@ -104,11 +91,11 @@ type context struct {
 
 // readContext reads and verifies the cache.
 func readContext(v *vault.Vault) context {
-	raw, err := os.ReadFile(contextPath(v))
-	if err != nil {
+	payload, ok := vault.ReadCache(contextPath(v), contextMagic)
+	if !ok {
 		return context{}
 	}
-	snap, facts, err := decodeContext(raw, contextKey(v))
+	snap, facts, err := decodeContext(payload, contextKey(v))
 	if err != nil {
 		return context{}
 	}
@@ -117,15 +104,8 @@ func readContext(v *vault.Vault) context {
 
 var errContext = errors.New("malformed lint context cache")
 
-func decodeContext(raw []byte, key string) (*vault.Snapshot, []fact, error) {
-	if key == "" || len(raw) < len(contextMagic)+4 {
-		return nil, nil, errContext
-	}
-	body, sum := raw[:len(raw)-4], binary.LittleEndian.Uint32(raw[len(raw)-4:])
-	if crc32.Checksum(body, crcTable) != sum || !strings.HasPrefix(string(body[:len(contextMagic)]), contextMagic) {
-		return nil, nil, errContext
-	}
-	d := &reader{b: body, off: len(contextMagic)}
+func decodeContext(body []byte, key string) (*vault.Snapshot, []fact, error) {
+	d := &reader{b: body}
 	if d.str() != key || d.err != nil {
 		return nil, nil, errContext
 	}

@@ -264,7 +264,7 @@ func (v *Vault) saveCache(old *parseCache, hits []string, news []fresh) {
 		e.buf = append(e.buf, entry.buf...)
 	}
 	e.buf = binary.LittleEndian.AppendUint32(e.buf, crc32.Checksum(e.buf, crcTable))
-	_ = WriteCacheFile(v.cachePath(), e.buf)
+	_ = writeCacheFile(v.cachePath(), e.buf)
 }
 
 // loadCached is LoadFiles for a whole-vault load: entries whose stamp

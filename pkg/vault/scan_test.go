@@ -81,3 +81,28 @@ func TestSnapshotKey(t *testing.T) {
 		t.Error("a key was given while files were racy")
 	}
 }
+
+// TestCacheFrame: WriteCache's payload comes back whole, and only under its
+// own magic; a flipped byte anywhere makes it absent.
+func TestCacheFrame(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c")
+	payload := []byte("some derived view")
+	if err := WriteCache(path, "magic one\n", payload); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := ReadCache(path, "magic one\n"); !ok || string(got) != string(payload) {
+		t.Fatalf("ReadCache = %q, %v", got, ok)
+	}
+	if _, ok := ReadCache(path, "magic two\n"); ok {
+		t.Error("read under another magic")
+	}
+	raw, _ := os.ReadFile(path)
+	for i := range raw {
+		bad := slices.Clone(raw)
+		bad[i] ^= 1
+		os.WriteFile(path, bad, 0o644)
+		if _, ok := ReadCache(path, "magic one\n"); ok {
+			t.Fatalf("byte %d flipped: still read", i)
+		}
+	}
+}

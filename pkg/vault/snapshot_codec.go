@@ -118,9 +118,3 @@ func (s *Snapshot) Changed(old *Snapshot) (changed, removed []string) {
 	}
 	return changed, removed
 }
-
-// BinaryStamp identifies the running mem binary (its version, path, size
-// and mtime), "" when it cannot be told. A cache of anything mem computes
-// from the files records it and is ignored by any other binary, whose
-// parser or checks may differ.
-func BinaryStamp() string { return binaryStamp() }

@@ -7,11 +7,45 @@ import (
 	"path/filepath"
 )
 
-// A kept view is the output of a view (a render, a lint context) saved under
+// WriteCache replaces the cache file at path with payload, framed so that
+// ReadCache gives it back whole and only to this mem binary (whose parser
+// and checks computed it): magic, the binary's stamp, the payload, a
+// CRC-32C of all of it. Written by rename without fsync (writeCacheFile).
+func WriteCache(path, magic string, payload []byte) error {
+	stamp := binaryStamp()
+	if stamp == "" {
+		return nil // a cache no later run could trust
+	}
+	e := encoder{buf: make([]byte, 0, len(magic)+len(stamp)+len(payload)+16)}
+	e.buf = append(e.buf, magic...)
+	e.str(stamp)
+	e.buf = append(e.buf, payload...)
+	e.buf = binary.LittleEndian.AppendUint32(e.buf, crc32.Checksum(e.buf, crcTable))
+	return writeCacheFile(path, e.buf)
+}
+
+// ReadCache returns the payload WriteCache stored at path under magic;
+// false when there is none, or it is torn, damaged or another binary's.
+func ReadCache(path, magic string) ([]byte, bool) {
+	raw, err := os.ReadFile(path)
+	if err != nil || len(raw) < len(magic)+4 {
+		return nil, false
+	}
+	body, sum := raw[:len(raw)-4], binary.LittleEndian.Uint32(raw[len(raw)-4:])
+	if crc32.Checksum(body, crcTable) != sum || string(body[:len(magic)]) != magic {
+		return nil, false
+	}
+	d := &decoder{s: string(body), off: len(magic)}
+	if stamp := d.str(); d.err != nil || stamp == "" || stamp != binaryStamp() {
+		return nil, false
+	}
+	return body[d.off:], true
+}
+
+// A kept view is the output of a view (a render) saved under
 // .mem/cache/views with the key of the scan it was computed from. The files
 // stay the truth: a view is served again only to a scan that saw exactly
-// the same files with the same stamps, by the same mem binary, and anything
-// unexpected in the kept file means computing the view afresh.
+// the same files with the same stamps, by the same mem binary.
 
 const viewMagic = "mem kept view\n"
 
@@ -27,25 +61,15 @@ func (v *Vault) ReadView(name string, snap *Snapshot) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	raw, err := os.ReadFile(v.viewPath(name))
-	if err != nil || len(raw) < len(viewMagic)+4 {
+	b, ok := ReadCache(v.viewPath(name), viewMagic)
+	if !ok {
 		return nil, false
 	}
-	body, sum := raw[:len(raw)-4], binary.LittleEndian.Uint32(raw[len(raw)-4:])
-	if crc32.Checksum(body, crcTable) != sum {
+	d := &decoder{s: string(b)}
+	if kept := d.str(); d.err != nil || kept != key {
 		return nil, false
 	}
-	if string(body[:len(viewMagic)]) != viewMagic {
-		return nil, false
-	}
-	d := &decoder{s: string(body), off: len(viewMagic)}
-	stamp := d.str()
-	kept := d.str()
-	payload := d.s[d.off:]
-	if d.err != nil || stamp != binaryStamp() || stamp == "" || kept != key {
-		return nil, false
-	}
-	return []byte(payload), true
+	return b[d.off:], true
 }
 
 // WriteView keeps payload under name for the files snap saw. It does
@@ -53,14 +77,11 @@ func (v *Vault) ReadView(name string, snap *Snapshot) ([]byte, bool) {
 // view, whose next run just computes it again.
 func (v *Vault) WriteView(name string, snap *Snapshot, payload []byte) {
 	key, ok := snap.Key()
-	if !ok || binaryStamp() == "" {
+	if !ok {
 		return
 	}
-	e := encoder{buf: make([]byte, 0, len(viewMagic)+len(key)+len(payload)+256)}
-	e.buf = append(e.buf, viewMagic...)
-	e.str(binaryStamp())
+	var e encoder
 	e.str(key)
 	e.buf = append(e.buf, payload...)
-	e.buf = binary.LittleEndian.AppendUint32(e.buf, crc32.Checksum(e.buf, crcTable))
-	_ = WriteCacheFile(v.viewPath(name), e.buf)
+	_ = WriteCache(v.viewPath(name), viewMagic, e.buf)
 }

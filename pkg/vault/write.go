@@ -78,12 +78,12 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
 	return syncDir(dir)
 }
 
-// WriteCacheFile replaces a cache file mem can always rebuild: by rename, so
+// writeCacheFile replaces a cache file mem can always rebuild: by rename, so
 // a reader never sees a torn file while mem runs, but without fsync, which
 // took ~180 ms for the 60 MB parse cache of a 50k vault. After a power loss
 // the file may be empty or partial; every cache carries a checksum, so it is
 // then ignored and rebuilt.
-func WriteCacheFile(path string, data []byte) error {
+func writeCacheFile(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
