@@ -20,3 +20,15 @@ func Write(t testing.TB, root, rel, content string) {
 		t.Fatal(err)
 	}
 }
+
+// GitEnv gives git an identity and shields it from the machine's
+// configuration, for tests that commit.
+func GitEnv(t testing.TB) {
+	t.Helper()
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("GIT_AUTHOR_NAME", "mem test")
+	t.Setenv("GIT_AUTHOR_EMAIL", "test@example.com")
+	t.Setenv("GIT_COMMITTER_NAME", "mem test")
+	t.Setenv("GIT_COMMITTER_EMAIL", "test@example.com")
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mem-md/mem/internal/vaulttest"
 	"github.com/mem-md/mem/pkg/history"
 	"github.com/mem-md/mem/pkg/index"
 	"github.com/mem-md/mem/pkg/render"
@@ -227,12 +228,7 @@ func TestThresholds(t *testing.T) {
 // gitVault is a vault in a fresh git repository, with git's identity set.
 func gitVault(t *testing.T, config string) *vault.Vault {
 	t.Helper()
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv("GIT_AUTHOR_NAME", "mem test")
-	t.Setenv("GIT_AUTHOR_EMAIL", "test@example.com")
-	t.Setenv("GIT_COMMITTER_NAME", "mem test")
-	t.Setenv("GIT_COMMITTER_EMAIL", "test@example.com")
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	vaulttest.GitEnv(t)
 	v := newVault(t, config)
 	if out, err := exec.Command("git", "init", "-q", "-b", "main", v.Root).CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v\n%s", err, out)

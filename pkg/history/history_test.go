@@ -16,16 +16,6 @@ import (
 // t0 is the clock of the tests; each commit moves it on by an hour.
 var t0 = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
 
-func gitEnv(t *testing.T) {
-	t.Helper()
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv("GIT_AUTHOR_NAME", "mem test")
-	t.Setenv("GIT_AUTHOR_EMAIL", "test@example.com")
-	t.Setenv("GIT_COMMITTER_NAME", "mem test")
-	t.Setenv("GIT_COMMITTER_EMAIL", "test@example.com")
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-}
-
 // run runs a command line in dir and returns its trimmed stdout.
 func run(t *testing.T, dir string, args ...string) string {
 	t.Helper()
@@ -46,7 +36,7 @@ func run(t *testing.T, dir string, args ...string) string {
 // folder inside the repository ("" for the root).
 func newVault(t *testing.T, sub string) *vault.Vault {
 	t.Helper()
-	gitEnv(t)
+	vaulttest.GitEnv(t)
 	top := t.TempDir()
 	run(t, top, "git", "init", "-q", "-b", "main")
 	root := filepath.Join(top, filepath.FromSlash(sub))

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mem-md/mem/internal/benchgen"
+	"github.com/mem-md/mem/internal/vaulttest"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -24,7 +25,7 @@ func TestPerfAgainstGit(t *testing.T) {
 	if n == 0 {
 		t.Skip("set MEM_PERF_N=50000 to measure")
 	}
-	gitEnv(t)
+	vaulttest.GitEnv(t)
 	mk := func() *vault.Vault {
 		dir := t.TempDir()
 		if _, err := benchgen.Write(dir, benchgen.Options{N: n, Seed: 1}); err != nil {

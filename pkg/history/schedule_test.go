@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mem-md/mem/internal/vaulttest"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -73,7 +74,7 @@ func TestScheduleLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	caches := strings.Fields(string(goEnv))
-	gitEnv(t)
+	vaulttest.GitEnv(t)
 	home := t.TempDir()
 	bin := filepath.Join(home, "go", "bin", "mem")
 	build := exec.Command("go", "build", "-o", bin, "github.com/mem-md/mem/cmd/mem")
