@@ -227,15 +227,12 @@ func (c *check) run() {
 		return
 	}
 	if c.text != "" {
-		c.secrets()
+		c.rules()
 	}
 	if c.doc == nil {
 		return
 	}
 	c.meta = &c.doc.Meta
-	if c.text != "" {
-		c.content()
-	}
 	switch reserved(m.Rel) {
 	case "index.md":
 		c.index()
@@ -253,7 +250,7 @@ func (c *check) run() {
 		c.projects()
 		c.keys()
 		c.properties()
-		c.gate()
+		c.claimRules()
 	}
 	c.basename()
 	c.body()
