@@ -58,8 +58,10 @@ func knob(name string, def int) int {
 	return def
 }
 
-// execTimeout bounds every command: a hang is a failure, never a stuck CI.
-const execTimeout = 60 * time.Second
+// execTimeout is the suite's watchdog: a command that waits longer on
+// anything (a lock, a git child, a pipe) fails the test, and never holds
+// up CI. mem's own waits are bounded well below it.
+const execTimeout = 30 * time.Second
 
 // pinnedNow keeps renders byte-for-byte comparable across processes.
 const pinnedNow = "2026-11-29T12:00:00Z"
@@ -99,7 +101,25 @@ func newVault(t testing.TB) *tv {
 	if r := v.exec(memBin, nil, "init", v.dir); r.code != 0 {
 		t.Fatalf("mem init: exit %d: %s", r.code, r.stderr)
 	}
+	t.Cleanup(v.fsck)
 	return v
+}
+
+// fsck checks, after every test, that what the test did left the vault's
+// repository and any backup beside it whole by git's strictest reading.
+func (v *tv) fsck() {
+	repos := []string{v.dir}
+	if more, _ := filepath.Glob(filepath.Join(filepath.Dir(v.dir), "bk*")); more != nil {
+		repos = append(repos, more...)
+	}
+	for _, repo := range repos {
+		if _, err := os.Stat(repo); err != nil {
+			continue
+		}
+		if r := v.exec("git", nil, "-C", repo, "fsck", "--strict", "--no-progress", "--no-dangling"); r.code != 0 {
+			v.t.Errorf("git fsck --strict %s: exit %d\n%s%s", repo, r.code, r.stdout, r.stderr)
+		}
+	}
 }
 
 // run runs mem in the vault with stdin (may be nil) and a timeout.
@@ -122,6 +142,9 @@ func (v *tv) exec(bin string, stdin []byte, args ...string) result {
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
 	r := result{stdout: out.String(), stderr: errb.String(), timedOut: ctx.Err() != nil}
+	if r.timedOut {
+		v.t.Errorf("watchdog: %s %s still running after %s", filepath.Base(bin), strings.Join(args, " "), execTimeout)
+	}
 	if cmd.ProcessState != nil {
 		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 			r.maxRSS = ru.Maxrss * 1024 // Linux reports kilobytes
