@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"os"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/urfave/cli/v3"
 
 	"github.com/mem-md/mem/pkg/mcpserver"
@@ -36,5 +35,6 @@ func runMCP(ctx context.Context, cmd *cli.Command) error {
 		level = slog.LevelWarn
 	}
 	logger := slog.New(slog.NewTextHandler(cmd.Root().ErrWriter, &slog.HandlerOptions{Level: level}))
-	return mcpserver.Run(ctx, mcpserver.Options{Vault: v, Now: now, Cwd: cwd, Logger: logger}, &mcp.StdioTransport{})
+	return mcpserver.Run(ctx, mcpserver.Options{Vault: v, Now: now, Cwd: cwd, Logger: logger},
+		&mcpserver.Transport{In: os.Stdin, Out: os.Stdout, Logger: logger})
 }

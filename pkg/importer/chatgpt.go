@@ -77,6 +77,16 @@ func gptTime(f *float64) frontmatter.Time {
 	return frontmatter.NewTime(time.Unix(int64(sec), int64(frac*1e9)))
 }
 
+// maxZipMember caps what is inflated from conversations.json in a zip: a
+// deflated run of spaces inflates a thousandfold (a 2 MB zip to 2 GB), so
+// the zip's size says nothing about the work. A larger export can still be
+// unzipped: a conversations.json given directly is read whatever its size.
+var maxZipMember int64 = 1 << 30
+
+// maxConversation caps one conversation's bytes (whitespace between tokens
+// not counted), which are held whole while decoded.
+var maxConversation = 64 << 20
+
 // collectChatGPT reads conversations.json, a directory holding it, or the
 // export zip.
 func collectChatGPT(src string, e env) ([]Item, error) {
@@ -101,12 +111,21 @@ func collectChatGPT(src string, e env) ([]Item, error) {
 			if path.Base(f.Name) != "conversations.json" {
 				continue
 			}
+			// archive/zip fails a member that inflates past the size in its
+			// header, so checking the header caps what is read.
+			if f.UncompressedSize64 > uint64(maxZipMember) {
+				return nil, fmt.Errorf("%s: %s inflates to %d bytes, over the %d bytes mem reads from a zip: unzip the export and import its conversations.json itself", src, f.Name, f.UncompressedSize64, maxZipMember)
+			}
 			r, err := f.Open()
 			if err != nil {
 				return nil, fmt.Errorf("%s: %s: %w", src, f.Name, err)
 			}
 			defer r.Close()
-			return parseChatGPT(r, abs+"/"+f.Name, e)
+			items, err := parseChatGPT(r, abs+"/"+f.Name, e)
+			if errors.Is(err, zip.ErrFormat) || errors.Is(err, zip.ErrChecksum) {
+				err = fmt.Errorf("%w: the zip is damaged: download the export again", err)
+			}
+			return items, err
 		}
 		return nil, fmt.Errorf("%s: no conversations.json inside: is this a ChatGPT data export?", src)
 	}
@@ -118,86 +137,172 @@ func collectChatGPT(src string, e env) ([]Item, error) {
 	return parseChatGPT(f, abs, e)
 }
 
-// parseChatGPT streams the conversations array, so a large export is never
-// held in memory whole. resource names the file in each sources entry.
+// parseChatGPT reads the conversations array one conversation at a time,
+// so time is linear in the file and memory bounded by one conversation
+// whatever the whitespace between tokens (json.Decoder held every blank
+// between two values, and a newline count per line, in memory: 64 MB of
+// newlines took 3.4 GB). resource names the file in each sources entry.
 func parseChatGPT(r io.Reader, resource string, e env) ([]Item, error) {
-	lines := &lineCounter{r: bufio.NewReader(r), cur: -1}
-	dec := json.NewDecoder(lines)
-	fail := func(err error) error {
-		return fmt.Errorf("%s:%d: %v: not a ChatGPT conversations.json (an array of conversations)", resource, lines.line(dec.InputOffset()), err)
+	s := &gptScanner{r: bufio.NewReaderSize(r, 64<<10), line: 1}
+	readErr := func() error { return fmt.Errorf("%s:%d: %w", resource, s.line, s.err) }
+	fail := func(format string, args ...any) error {
+		if s.err != nil {
+			return readErr()
+		}
+		return fmt.Errorf("%s:%d: %s: not a ChatGPT conversations.json (an array of conversations)", resource, s.line, fmt.Sprintf(format, args...))
 	}
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, fail(err)
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '[' {
-		return nil, fail(fmt.Errorf("found %v", tok))
+	c, ok := s.skipSpace()
+	if !ok || c != '[' {
+		return nil, fail("found %s, want [", s.describe(c, ok))
 	}
 	var items []Item
-	for n := 1; dec.More(); n++ {
-		var c gptConversation
-		start := dec.InputOffset()
-		if err := dec.Decode(&c); err != nil {
-			var typeErr *json.UnmarshalTypeError
-			if !errors.As(err, &typeErr) {
-				// The decoder's offsets inside a failed value are not
-				// reliable; name the line where the conversation starts.
-				return nil, fmt.Errorf("%s:%d: conversation %d: %v: fix or remove it, or export again", resource, lines.valueLine(start), n, err)
+	if c, ok = s.skipSpace(); ok && c == ']' {
+		return nil, nil
+	}
+	for n := 1; ; n++ {
+		if !ok {
+			return nil, fail("the file ends before conversation %d", n)
+		}
+		start := s.line
+		raw, size, err := s.value(c, maxConversation)
+		if err != nil {
+			if s.err != nil {
+				return nil, readErr()
 			}
-			// A field of an unexpected shape: the decoder has consumed the
-			// whole conversation, so skip just this one.
-			e.warnf("%s: conversation %d skipped: %v", resource, n, err)
-			continue
+			return nil, fmt.Errorf("%s:%d: conversation %d: %v: fix or remove it, or export again", resource, start, n, err)
 		}
-		items = append(items, conversationItems(&c, n, resource)...)
+		if size > maxConversation {
+			e.warnf("%s:%d: conversation %d skipped: %d bytes, over the %d-byte limit of one conversation", resource, start, n, size, maxConversation)
+		} else {
+			var conv gptConversation
+			if err := json.Unmarshal(raw, &conv); err != nil {
+				var typeErr *json.UnmarshalTypeError
+				if !errors.As(err, &typeErr) {
+					return nil, fmt.Errorf("%s:%d: conversation %d: %v: fix or remove it, or export again", resource, start, n, err)
+				}
+				// A field of an unexpected shape: skip just this one.
+				e.warnf("%s: conversation %d skipped: %v", resource, n, err)
+			} else {
+				items = append(items, conversationItems(&conv, n, resource)...)
+			}
+		}
+		c, ok = s.skipSpace()
+		if ok && c == ']' {
+			return items, nil
+		}
+		if !ok || c != ',' {
+			return nil, fail("found %s after conversation %d, want , or ]", s.describe(c, ok), n)
+		}
+		c, ok = s.skipSpace()
 	}
-	if _, err := dec.Token(); err != nil {
-		return nil, fail(err)
-	}
-	return items, nil
 }
 
-// lineCounter remembers where each line ends and where its last non-space
-// byte is, so an error can name its line without keeping the file in memory.
-type lineCounter struct {
-	r      io.Reader
-	read   int64
-	ends   []int64 // offset of each newline
-	lastNS []int64 // per finished line: offset of its last non-space byte, or -1
-	cur    int64   // the same for the line being read
+// gptScanner walks the bytes of a JSON array, counting lines. It only
+// finds where each element ends; encoding/json checks the element.
+type gptScanner struct {
+	r    *bufio.Reader
+	line int   // the line of the last byte read
+	err  error // a read error other than the end of the file
 }
 
-func (l *lineCounter) Read(p []byte) (int, error) {
-	n, err := l.r.Read(p)
-	for i, b := range p[:n] {
-		switch b {
-		case '\n':
-			l.ends = append(l.ends, l.read+int64(i))
-			l.lastNS = append(l.lastNS, l.cur)
-			l.cur = -1
-		case ' ', '\t', '\r':
+// next reads one byte; ok is false at the end of the file or on an error.
+func (s *gptScanner) next() (byte, bool) {
+	b, err := s.r.ReadByte()
+	if err != nil {
+		if err != io.EOF {
+			s.err = err
+		}
+		return 0, false
+	}
+	if b == '\n' {
+		s.line++
+	}
+	return b, true
+}
+
+func isJSONSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
+
+// skipSpace returns the next byte that is not whitespace.
+func (s *gptScanner) skipSpace() (byte, bool) {
+	for {
+		b, ok := s.next()
+		if !ok || !isJSONSpace(b) {
+			return b, ok
+		}
+	}
+}
+
+func (s *gptScanner) describe(b byte, ok bool) string {
+	if !ok {
+		return "the end of the file"
+	}
+	return fmt.Sprintf("%q", b)
+}
+
+// value reads the JSON value starting with c, keeping at most limit bytes:
+// whitespace outside strings is cut to one space, so a padded value costs
+// what its tokens do. size counts the bytes kept, or that would have been;
+// past limit, raw is nil.
+func (s *gptScanner) value(c byte, limit int) (raw []byte, size int, err error) {
+	keep := func(b byte) {
+		size++
+		if size <= limit {
+			raw = append(raw, b)
+		} else {
+			raw = nil
+		}
+	}
+	if c != '{' && c != '[' && c != '"' {
+		// A scalar (a number, true, false, null, or garbage encoding/json
+		// names) runs to the next delimiter, which belongs to the array.
+		for b, ok := c, true; ok; b, ok = s.next() {
+			if isJSONSpace(b) || strings.IndexByte(",:[]{}\"", b) >= 0 {
+				if b == '\n' {
+					s.line--
+				}
+				return raw, size, s.r.UnreadByte()
+			}
+			keep(b)
+		}
+		return raw, size, nil
+	}
+	depth, inString, escaped := 0, false, false
+	for b, ok := c, true; ; b, ok = s.next() {
+		if !ok {
+			return nil, size, errors.New("unexpected end of file")
+		}
+		switch {
+		case inString:
+			keep(b)
+			switch {
+			case escaped:
+				escaped = false
+			case b == '\\':
+				escaped = true
+			case b == '"':
+				inString = false
+			}
+		case isJSONSpace(b):
+			// One space survives, so `1 2` stays invalid instead of `12`.
+			if size > limit || raw[len(raw)-1] != ' ' {
+				keep(' ')
+			}
+		case b == '"':
+			inString = true
+			keep(b)
+		case b == '{' || b == '[':
+			depth++
+			keep(b)
+		case b == '}' || b == ']':
+			depth--
+			keep(b)
 		default:
-			l.cur = l.read + int64(i)
+			keep(b)
+		}
+		if depth == 0 && !inString {
+			return raw, size, nil
 		}
 	}
-	l.read += int64(n)
-	return n, err
-}
-
-// line is the 1-based line holding offset.
-func (l *lineCounter) line(offset int64) int {
-	return sort.Search(len(l.ends), func(i int) bool { return l.ends[i] >= offset }) + 1
-}
-
-// valueLine is the line where the value following offset starts: the json
-// decoder reports a failed value at the separator before it, and a
-// pretty-printed export puts the value on a later line.
-func (l *lineCounter) valueLine(offset int64) int {
-	line := l.line(offset)
-	for line <= len(l.lastNS) && l.lastNS[line-1] <= offset {
-		line++
-	}
-	return line
 }
 
 // conversationItems yields the memories ChatGPT saved in the conversation

@@ -2,6 +2,7 @@ package importer
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -84,14 +85,23 @@ func (t *transcript) title() string {
 // something the user said.
 var commandMarkup = []string{"<command-", "<local-command-", "[Request interrupted"}
 
-// parseTranscript reads one JSONL transcript. A line that is not JSON is
-// skipped with a warning naming file:line; the rest still import.
+// maxTranscriptLine caps one transcript line. Decoding a line costs several
+// times its size (a one-line 300 MB transcript took 2.4 GB); lines this long
+// carry tool output or pasted images, not what the user typed.
+var maxTranscriptLine = 8 << 20
+
+// parseTranscript reads one JSONL transcript. A line that is not JSON, or
+// longer than maxTranscriptLine, is skipped with a warning naming
+// file:line; the rest still import.
 func parseTranscript(r io.Reader, name string, e env) (*transcript, error) {
 	t := &transcript{cwds: map[string]int{}, memWrites: map[string]frontmatter.Time{}}
 	br := bufio.NewReader(r)
 	for n := 1; ; n++ {
-		raw, err := br.ReadBytes('\n')
-		if len(strings.TrimSpace(string(raw))) > 0 {
+		raw, size, err := readLine(br, maxTranscriptLine)
+		switch {
+		case size > maxTranscriptLine:
+			e.warnf("%s:%d: line skipped: %d bytes, over the %d-byte limit of a transcript line", name, n, size, maxTranscriptLine)
+		case len(bytes.TrimSpace(raw)) > 0:
 			var l ccLine
 			if jerr := json.Unmarshal(raw, &l); jerr != nil {
 				e.warnf("%s:%d: line skipped: %v", name, n, jerr)
@@ -104,6 +114,24 @@ func parseTranscript(r io.Reader, name string, e env) (*transcript, error) {
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", name, n, err)
+		}
+	}
+}
+
+// readLine reads through the next newline and returns the line's size. A
+// line over limit bytes is read to its end but not kept (line is nil), so
+// memory stays bounded by limit.
+func readLine(br *bufio.Reader, limit int) (line []byte, size int, err error) {
+	for {
+		chunk, err := br.ReadSlice('\n')
+		size += len(chunk)
+		if size <= limit {
+			line = append(line, chunk...)
+		} else {
+			line = nil
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return line, size, err
 		}
 	}
 }

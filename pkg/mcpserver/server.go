@@ -11,14 +11,21 @@
 package mcpserver
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mem-md/mem/pkg/vault"
@@ -176,4 +183,348 @@ func fileHash(m *vault.Memory) (string, error) {
 // structured output beside it.
 func text(s string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
+}
+
+// MaxRequest is the longest request line `mem mcp` reads: the SDK's own
+// frame cap. A longer line is read to its end without being kept.
+const MaxRequest = mcp.DefaultMaxLineLength
+
+// drainTimeout bounds how long requests read before stdin closed may still
+// run: a client that pipes requests and closes stdin gets their answers,
+// but a stuck handler cannot keep the process alive.
+const drainTimeout = 20 * time.Second
+
+// Transport is newline-delimited JSON-RPC over a reader and a writer (stdin
+// and stdout for `mem mcp`), as the SDK's StdioTransport, with two repairs:
+//
+//   - A request line over MaxRequest, or one that is not JSON, is answered
+//     with an error (a tool error for tools/call) and the session goes on;
+//     the SDK's transport ended the session, and the agent lost its tools.
+//   - When the input ends, requests already read are answered before the
+//     connection closes; the SDK's cancelled them, so requests piped in
+//     followed by EOF got no answers.
+type Transport struct {
+	In     io.ReadCloser
+	Out    io.Writer
+	Logger *slog.Logger
+	// MaxRequest overrides the package's MaxRequest (tests use a small one).
+	MaxRequest int
+}
+
+// Connect implements mcp.Transport.
+func (t *Transport) Connect(ctx context.Context) (mcp.Connection, error) {
+	limit := t.MaxRequest
+	if limit <= 0 {
+		limit = MaxRequest
+	}
+	logger := t.Logger
+	if logger == nil {
+		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	out := &lockedWriter{w: t.Out}
+	in := &lineGuard{r: bufio.NewReader(t.In), closer: t.In, limit: limit, out: out, logger: logger}
+	// A value the SDK decodes is the rest of one line plus the next one, so
+	// its own cap never trips on what lineGuard lets through.
+	conn, err := (&mcp.IOTransport{Reader: in, Writer: out, MaxLineLength: 2*limit + 2}).Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &drainConn{Connection: conn, pending: map[jsonrpc.ID]bool{}, changed: make(chan struct{})}, nil
+}
+
+// lockedWriter serialises the SDK's writes and lineGuard's answers, so a
+// line on the output is always one whole message.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func (l *lockedWriter) Close() error { return nil }
+
+// lineGuard passes the SDK one input line at a time, each at most limit
+// bytes and valid JSON; it answers any other line itself.
+type lineGuard struct {
+	r      *bufio.Reader
+	closer io.Closer
+	limit  int
+	out    io.Writer
+	logger *slog.Logger
+	line   []byte // the rest of the line being passed on
+	n      int    // lines read
+	err    error  // the input's end or failure, returned once line is passed
+}
+
+func (g *lineGuard) Close() error { return g.closer.Close() }
+
+func (g *lineGuard) Read(p []byte) (int, error) {
+	for len(g.line) == 0 {
+		if g.err != nil {
+			return 0, g.err
+		}
+		g.next()
+	}
+	n := copy(p, g.line)
+	g.line = g.line[n:]
+	return n, nil
+}
+
+// next reads one line into g.line, or answers it and leaves g.line empty.
+func (g *lineGuard) next() {
+	g.n++
+	var probe requestProbe
+	var line []byte
+	size := 0
+	for {
+		chunk, err := g.r.ReadSlice('\n')
+		size += len(chunk)
+		if size <= g.limit {
+			line = append(line, chunk...)
+		} else {
+			if line != nil {
+				probe.feed(line)
+				line = nil
+			}
+			probe.feed(chunk)
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if err != nil {
+			g.err = err
+		}
+		break
+	}
+	switch {
+	case size > g.limit:
+		g.answer(&probe, size, fmt.Sprintf("the request is %d bytes, over the %d-byte limit of one mem mcp request, and was not run: send less at a time (split a long note into several)", size, g.limit))
+	case len(bytes.TrimSpace(line)) == 0:
+	case !json.Valid(line):
+		probe.feed(line)
+		g.answer(&probe, size, "the request is not valid JSON and was not run: send one JSON-RPC message per line")
+	default:
+		g.line = line
+	}
+}
+
+// answer replies to a line it will not pass on: to its id when the line
+// names one (with a tool error for tools/call, so the model reads why), to
+// a null id when it names none; a notification gets no reply.
+func (g *lineGuard) answer(p *requestProbe, size int, msg string) {
+	id, method := p.request()
+	g.logger.Warn("request refused", "line", g.n, "bytes", size, "method", method, "id", string(id), "reason", msg)
+	if id == nil && method != "" {
+		return
+	}
+	if id == nil {
+		id = []byte("null")
+	}
+	reply := map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(id)}
+	if method == "tools/call" {
+		reply["result"] = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}, IsError: true}
+	} else {
+		code := jsonrpc.CodeInvalidRequest
+		if size <= g.limit {
+			code = jsonrpc.CodeParseError
+		}
+		reply["error"] = &jsonrpc.Error{Code: int64(code), Message: msg}
+	}
+	data, err := json.Marshal(reply)
+	if err != nil {
+		g.logger.Error("cannot encode a reply", "error", err)
+		return
+	}
+	if _, err := g.out.Write(append(data, '\n')); err != nil {
+		g.logger.Error("cannot write a reply", "error", err)
+	}
+}
+
+// requestProbe picks the top-level "id" and "method" out of a line it sees
+// in pieces and never holds whole. Clients put id anywhere, often after a
+// large params.
+type requestProbe struct {
+	depth             int
+	inString, escaped bool
+	inKey             bool   // the string being read is a top-level key
+	key               []byte // the last top-level key
+	inValue           bool   // a top-level value is being read
+	value             []byte // its bytes, when key is id or method
+	id, method        []byte
+}
+
+// maxProbed bounds the id, method and key kept.
+const maxProbed = 256
+
+func (p *requestProbe) feed(data []byte) {
+	for _, b := range data {
+		p.step(b)
+	}
+}
+
+func (p *requestProbe) step(b byte) {
+	keep := p.depth == 1 && p.inValue && (string(p.key) == "id" || string(p.key) == "method")
+	if p.inString {
+		switch {
+		case p.escaped:
+			p.escaped = false
+		case b == '\\':
+			p.escaped = true
+		case b == '"':
+			p.inString = false
+		}
+		switch {
+		case p.inKey && p.inString:
+			p.key = appendBounded(p.key, b)
+		case p.inKey:
+			p.inKey = false
+		case keep:
+			p.value = appendBounded(p.value, b)
+		}
+		return
+	}
+	switch b {
+	case ' ', '\t', '\r', '\n':
+		return
+	case '"':
+		p.inString = true
+		if p.depth == 1 && !p.inValue {
+			p.inKey, p.key = true, p.key[:0]
+			return
+		}
+	case ':':
+		if p.depth == 1 && !p.inValue {
+			p.inValue, p.value = true, p.value[:0]
+			return
+		}
+	case ',':
+		if p.depth == 1 {
+			p.endValue()
+			return
+		}
+	case '{', '[':
+		p.depth++
+	case '}', ']':
+		if p.depth == 1 {
+			p.endValue()
+		}
+		p.depth--
+		return
+	}
+	if keep {
+		p.value = appendBounded(p.value, b)
+	}
+}
+
+func (p *requestProbe) endValue() {
+	if p.inValue && len(p.value) <= maxProbed {
+		switch string(p.key) {
+		case "id":
+			p.id = append([]byte(nil), p.value...)
+		case "method":
+			p.method = append([]byte(nil), p.value...)
+		}
+	}
+	p.inValue = false
+}
+
+// appendBounded appends b while s is short; one byte past maxProbed marks
+// the value as too long to use.
+func appendBounded(s []byte, b byte) []byte {
+	if len(s) > maxProbed {
+		return s
+	}
+	return append(s, b)
+}
+
+// request returns the id the line gave, as JSON (nil when it gave none a
+// reply can carry: a string or a number), and its method.
+func (p *requestProbe) request() (id []byte, method string) {
+	var s string
+	if json.Unmarshal(p.method, &s) == nil {
+		method = s
+	}
+	var v any
+	if json.Unmarshal(p.id, &v) == nil {
+		switch v.(type) {
+		case string, float64:
+			id = p.id
+		}
+	}
+	return id, method
+}
+
+// drainConn records the calls read and not yet answered, and holds back the
+// end of the input until they are answered, no answer can be sent any more,
+// or drainTimeout passes.
+type drainConn struct {
+	mcp.Connection
+	mu      sync.Mutex
+	pending map[jsonrpc.ID]bool
+	stopped bool          // closed, or a write failed
+	changed chan struct{} // closed and replaced on every change
+}
+
+// update changes the state under the lock and wakes drain.
+func (c *drainConn) update(f func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f()
+	close(c.changed)
+	c.changed = make(chan struct{})
+}
+
+func (c *drainConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := c.Connection.Read(ctx)
+	if req, ok := msg.(*jsonrpc.Request); ok && err == nil && req.IsCall() {
+		c.update(func() { c.pending[req.ID] = true })
+	}
+	if errors.Is(err, io.EOF) {
+		c.drain(ctx)
+	}
+	return msg, err
+}
+
+func (c *drainConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	err := c.Connection.Write(ctx, msg)
+	resp, ok := msg.(*jsonrpc.Response)
+	if ok || err != nil {
+		c.update(func() {
+			if ok {
+				delete(c.pending, resp.ID)
+			}
+			c.stopped = c.stopped || err != nil
+		})
+	}
+	return err
+}
+
+func (c *drainConn) Close() error {
+	c.update(func() { c.stopped = true })
+	return c.Connection.Close()
+}
+
+// drain waits until every call read has been answered.
+func (c *drainConn) drain(ctx context.Context) {
+	deadline := time.NewTimer(drainTimeout)
+	defer deadline.Stop()
+	for {
+		c.mu.Lock()
+		done, changed := len(c.pending) == 0 || c.stopped, c.changed
+		c.mu.Unlock()
+		if done {
+			return
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return
+		case <-deadline.C:
+			return
+		}
+	}
 }

@@ -140,14 +140,19 @@ func (c *Config) applyDefaults() {
 	}
 }
 
+// MaxConfigSize caps mem.yaml. Every command reads it first, and YAML
+// decoding costs far more than the bytes (a 50 MB file took 6-21 s and
+// 400-630 MB in every command); settings fit in a few KiB.
+const MaxConfigSize = 1 << 20
+
 // LoadConfig reads root/mem.yaml. A missing or empty file is all defaults;
 // garbage is an error naming the file and line.
 func LoadConfig(root string) (Config, error) {
 	var c Config
 	path := filepath.Join(root, ConfigFile)
-	data, err := os.ReadFile(path)
+	data, err := readConfig(path)
 	if err != nil && !os.IsNotExist(err) {
-		return c, fmt.Errorf("%s: %v", path, err)
+		return c, err
 	}
 	if len(bytes.TrimSpace(data)) > 0 {
 		dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -158,4 +163,30 @@ func LoadConfig(root string) (Config, error) {
 	}
 	c.applyDefaults()
 	return c, nil
+}
+
+// readConfig reads path, refusing a file over MaxConfigSize. It reads at
+// most one byte past the cap, so the check holds for a file that grows
+// while it is read, or whose size stat cannot tell (a FIFO).
+func readConfig(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxConfigSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if len(data) > MaxConfigSize {
+		size := int64(len(data))
+		if fi, err := f.Stat(); err == nil && fi.Size() > size {
+			size = fi.Size()
+		}
+		return nil, fmt.Errorf("%s: %d bytes, over the %d-byte limit of mem.yaml: it holds settings only (see docs/config.md); remove what is not a setting", path, size, MaxConfigSize)
+	}
+	return data, nil
 }

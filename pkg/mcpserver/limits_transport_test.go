@@ -1,0 +1,152 @@
+package mcpserver
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// serveRaw runs the server on Transport over pipes with a small request
+// cap; it returns the client's ends: a writer for request lines and a
+// reader of reply lines, and a channel that yields Run's result.
+func serveRaw(t *testing.T, limit int) (io.WriteCloser, *bufio.Scanner, <-chan error) {
+	t.Helper()
+	dir := t.TempDir()
+	if _, err := vault.Init(dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	v, err := vault.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	done := make(chan error, 1)
+	go func() {
+		err := Run(context.Background(), Options{Vault: v, Now: func() time.Time { return testNow }, Cwd: dir, Logger: logger},
+			&Transport{In: inR, Out: outW, Logger: logger, MaxRequest: limit})
+		outW.Close()
+		done <- err
+	}()
+	t.Cleanup(func() { inW.Close(); outR.Close() })
+	sc := bufio.NewScanner(outR)
+	sc.Buffer(nil, 4<<20)
+	return inW, sc, done
+}
+
+const initLines = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+`
+
+// reply reads the next reply line.
+func reply(t *testing.T, sc *bufio.Scanner) map[string]any {
+	t.Helper()
+	if !sc.Scan() {
+		t.Fatalf("no reply: %v", sc.Err())
+	}
+	var m map[string]any
+	if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+		t.Fatalf("reply %q: %v", sc.Text(), err)
+	}
+	return m
+}
+
+// A request line over the cap is answered (a tool error for tools/call, to
+// the id given after the params) and the next request is served; so is a
+// line that is not JSON, with a parse error (to a null id when it names
+// none), and an oversized notification gets no reply.
+func TestTransportRefusesAndServesOn(t *testing.T) {
+	const limit = 64 << 10
+	in, sc, _ := serveRaw(t, limit)
+	io.WriteString(in, initLines)
+	if r := reply(t, sc); r["id"] != 0.0 || r["result"] == nil {
+		t.Fatalf("initialize: %v", r)
+	}
+	big := strings.Repeat("x", 4*limit)
+	io.WriteString(in, `{"method":"tools/call","params":{"name":"note","arguments":{"title":"big","text":"`+big+`","id":"not this one"}},"jsonrpc":"2.0","id":"big-1"}`+"\n")
+	r := reply(t, sc)
+	res, _ := r["result"].(map[string]any)
+	if r["id"] != "big-1" || res == nil || res["isError"] != true || !strings.Contains(sprint(res["content"]), "over the 65536-byte limit") {
+		t.Errorf("oversized tools/call: reply %v, want a tool error to id big-1 naming the limit", r)
+	}
+	io.WriteString(in, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"x":"`+big+`"}}`+"\n")
+	io.WriteString(in, `{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{"cursor":"`+big+`"}}`+"\n")
+	if r := reply(t, sc); r["id"] != 7.0 || sprint(r["error"]) == "" || !strings.Contains(sprint(r["error"]), "-32600") {
+		t.Errorf("oversized tools/list: reply %v, want an invalid-request error to id 7 (and none to the notification)", r)
+	}
+	io.WriteString(in, "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\n")
+	if r := reply(t, sc); r["id"] != 8.0 || !strings.Contains(sprint(r["error"]), "-32700") {
+		t.Errorf("a line that is not JSON: reply %v, want a parse error to id 8", r)
+	}
+	io.WriteString(in, "not json\n")
+	if r := reply(t, sc); r["id"] != nil || !strings.Contains(sprint(r["error"]), "-32700") {
+		t.Errorf("a line that is not JSON: reply %v, want a parse error to a null id", r)
+	}
+	io.WriteString(in, `{"jsonrpc":"2.0","id":9,"method":"tools/list"}`+"\n")
+	if r := reply(t, sc); r["id"] != 9.0 || !strings.Contains(sprint(r["result"]), "remember") {
+		t.Errorf("tools/list after the refusals: %v", r)
+	}
+}
+
+func sprint(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// Requests piped in followed by the end of the input are all answered
+// before Run returns (the SDK's transport cancelled them: 0 of 6 answered).
+func TestTransportAnswersBeforeEOF(t *testing.T) {
+	in, sc, done := serveRaw(t, MaxRequest)
+	var lines strings.Builder
+	lines.WriteString(initLines)
+	const calls = 6
+	for i := range calls {
+		lines.WriteString(`{"jsonrpc":"2.0","id":` + string(rune('1'+i)) + `,"method":"tools/call","params":{"name":"recall","arguments":{}}}` + "\n")
+	}
+	go func() {
+		io.WriteString(in, lines.String())
+		in.Close()
+	}()
+	got := 0
+	for sc.Scan() {
+		got++
+	}
+	if got != calls+1 {
+		t.Errorf("%d replies, want %d (initialize and %d tool calls)", got, calls+1, calls)
+	}
+	if err := <-done; err != nil {
+		t.Errorf("Run: %v", err)
+	}
+}
+
+// The probe finds the top-level id and method wherever they are, and no
+// id nested in params.
+func TestRequestProbe(t *testing.T) {
+	for _, c := range []struct{ line, id, method string }{
+		{`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{}}`, "3", "tools/call"},
+		{`{"method":"ping","params":{"id":5,"s":"a \"quoted\" } ] string"},"id" : "x-1" }`, `"x-1"`, "ping"},
+		{`{"params":{"id":5},"method":"notifications/x"}`, "", "notifications/x"},
+		{`{"id":{"a":1},"method":"m"}`, "", "m"},
+		{`{"id":"` + strings.Repeat("a", 300) + `","method":"m"}`, "", "m"},
+		{`[{"id":1,"method":"m"}]`, "", ""},
+		{`{"id":12`, "", ""},
+	} {
+		var p requestProbe
+		// Fed in pieces, as lineGuard does.
+		for i := 0; i < len(c.line); i += 7 {
+			p.feed([]byte(c.line[i:min(i+7, len(c.line))]))
+		}
+		id, method := p.request()
+		if string(id) != c.id || method != c.method {
+			t.Errorf("%.60s: id %q method %q, want %q %q", c.line, id, method, c.id, c.method)
+		}
+	}
+}

@@ -1,0 +1,48 @@
+package vault
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A mem.yaml over MaxConfigSize is refused before YAML sees it (every
+// command reads it: a 50 MB file cost seconds and hundreds of MB in each),
+// with an error naming the file, its size and the cap; one at the cap loads.
+func TestConfigSizeCap(t *testing.T) {
+	root := t.TempDir()
+	path := filepath.Join(root, ConfigFile)
+	settings := "lint:\n  max_file_size: 4096\n"
+	pad := func(n int) []byte {
+		b := bytes.Repeat([]byte("# padding\n"), n/10+1)
+		return append([]byte(settings), b[:n-len(settings)]...)
+	}
+
+	if err := os.WriteFile(path, pad(MaxConfigSize), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := LoadConfig(root)
+	if err != nil || c.Lint.MaxFileSize != 4096 {
+		t.Fatalf("mem.yaml of exactly %d bytes: %v, max_file_size %d", MaxConfigSize, err, c.Lint.MaxFileSize)
+	}
+
+	big := 3 * MaxConfigSize
+	if err := os.WriteFile(path, pad(big), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = LoadConfig(root)
+	if err == nil {
+		t.Fatalf("a %d-byte mem.yaml loaded", big)
+	}
+	for _, want := range []string{path + ":", fmt.Sprint(big), fmt.Sprint(MaxConfigSize), "remove what is not a setting"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	if _, err := Open(root); err == nil {
+		t.Error("Open accepted a vault whose mem.yaml is over the cap")
+	}
+}
