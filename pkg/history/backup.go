@@ -895,3 +895,185 @@ func scanBlob(g *git.Repository, h plumbing.Hash) ([]secrets.Finding, error) {
 	}
 	return secrets.Find(string(data)), nil
 }
+
+// BackupCheck is what reading the last verified backup again found.
+type BackupCheck struct {
+	Record   *BackupRecord `json:"record"`
+	URL      string        `json:"url"`
+	Head     string        `json:"head"`    // the backup's head of the recorded branch now
+	Checked  string        `json:"checked"` // what was read, for a person
+	Problems []string      `json:"problems"`
+}
+
+// maxLooseHashed bounds the loose objects the cheap check hashes. A
+// backup's loose objects are its recent small pushes (git packs a push of
+// 100 objects or more, and gc packs loose ones past 6,700).
+const maxLooseHashed = 10000
+
+// CheckBackup reads the last verified backup again (for mem doctor): the
+// recorded branch must still be at the recorded head or ahead of it, the
+// counts at that head must match the record, and git fsck must pass. The
+// cheap check runs fsck for connectivity only (every object reachable from
+// the refs exists; commits and trees parse) and hashes the loose objects,
+// where hourly pushes land; full hashes every object. A remote backup is
+// only listed by the cheap check and cloned by the full one. It returns
+// nil when no backup was ever verified.
+func CheckBackup(v *vault.Vault, full bool) (*BackupCheck, error) {
+	rec, err := LastBackup(v)
+	if err != nil || rec == nil {
+		return nil, err
+	}
+	r, err := Open(v)
+	if err != nil {
+		return nil, err
+	}
+	chk := &BackupCheck{Record: rec, URL: rec.URL, Problems: []string{}}
+	tgt := &backupTarget{}
+	if chk.URL == "" { // recorded before URL was: backup.to is relative to the vault
+		res := &BackupResult{}
+		if tgt, err = r.resolveTarget(BackupOptions{To: rec.Target, RelativeTo: v.Root, VerifyOnly: true}, res); err != nil {
+			chk.Problems = append(chk.Problems, err.Error())
+			return chk, nil
+		}
+		chk.URL = res.URL
+	} else if filepath.IsAbs(chk.URL) {
+		g, err := git.PlainOpen(chk.URL)
+		if err != nil {
+			chk.Problems = append(chk.Problems, fmt.Sprintf("%s: the last verified backup cannot be opened (%v): is its drive mounted? If it is lost, run 'mem backup --to NEW-PATH'", chk.URL, err))
+			return chk, nil
+		}
+		tgt.repo = g
+	}
+	branch := plumbing.NewBranchReferenceName(rec.Branch)
+	recHead := plumbing.NewHash(rec.Head)
+	back, dir := tgt.repo, chk.URL
+	if back == nil {
+		if !full {
+			refs, err := r.lsRemote(chk.URL)
+			if err != nil {
+				chk.Problems = append(chk.Problems, err.Error())
+				return chk, nil
+			}
+			chk.Head = refs[branch].String()
+			chk.Checked = "the remote's head listed ('mem doctor --full' reads it all back)"
+			if refs[branch] != recHead {
+				chk.Problems = append(chk.Problems, fmt.Sprintf("%s: %s is at %s, the last verified backup left it at %s: run 'mem backup --verify-only --to %s' to read it back", chk.URL, rec.Branch, short(refs[branch]), short(recHead), rec.Target))
+			}
+			return chk, nil
+		}
+		tmp, err := os.MkdirTemp("", "mem-doctor-backup-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(tmp)
+		if back, err = cloneMirror(r.gitDir, chk.URL, tmp); err != nil {
+			chk.Problems = append(chk.Problems, err.Error())
+			return chk, nil
+		}
+		dir = tmp
+	}
+	var damage []string // what a new backup is the fix for
+	ref, err := back.Reference(branch, true)
+	if err != nil {
+		damage = append(damage, fmt.Sprintf("%s: no %s (%v)", chk.URL, branch, err))
+	} else if chk.Head = ref.Hash().String(); ref.Hash() != recHead && !descends(back, ref.Hash(), recHead) {
+		chk.Problems = append(chk.Problems, fmt.Sprintf("%s: %s is at %s, which does not hold %s, the head of the last verified backup: someone moved it; inspect it with 'git -C %s log %s', then run 'mem backup --verify-only --to %s'", chk.URL, rec.Branch, short(ref.Hash()), short(recHead), chk.URL, rec.Branch, rec.Target))
+	}
+	paths := map[plumbing.Hash]string{}
+	got, err := r.end(back, recHead, paths)
+	if err != nil {
+		damage = append(damage, fmt.Sprintf("%s: the head of the last verified backup %s is unreadable: %v", chk.URL, short(recHead), err))
+	} else {
+		for _, c := range []struct {
+			what      string
+			rec, back int
+		}{{"commits", rec.Commits, got.Commits}, {"files", rec.Files, got.Files}, {"memories", rec.Memories, got.Memories}} {
+			if c.rec != c.back {
+				damage = append(damage, fmt.Sprintf("%s: %s at %s differ: recorded %d, backup %d", chk.URL, c.what, short(recHead), c.rec, c.back))
+			}
+		}
+	}
+	damage = append(damage, fsckBackup(dir, full, paths)...)
+	if full {
+		chk.Checked = "head, counts and every object hashed (git fsck)"
+	} else {
+		n, bad := hashLoose(back, dir)
+		damage = append(damage, bad...)
+		chk.Checked = fmt.Sprintf("head, counts, connectivity (git fsck --connectivity-only) and %d loose objects hashed; 'mem doctor --full' hashes every object", n)
+	}
+	if len(damage) > 0 {
+		// A push to it again would not help: git sends only what the
+		// backup's refs do not already claim to hold.
+		chk.Problems = append(chk.Problems, append(damage, fmt.Sprintf("the backup %s is damaged: run 'mem backup --to NEW-PATH' for a good copy, then replace it", chk.URL))...)
+	}
+	return chk, nil
+}
+
+// descends reports whether commit old is an ancestor of head in g.
+func descends(g *git.Repository, head, old plumbing.Hash) bool {
+	c, err := g.CommitObject(head)
+	if err != nil {
+		return false
+	}
+	o, err := g.CommitObject(old)
+	if err != nil {
+		return false
+	}
+	ok, err := o.IsAncestor(c)
+	return err == nil && ok
+}
+
+// hashLoose reads every loose object of the repository at dir (at most
+// maxLooseHashed) and checks that its content hashes to its name, which
+// fsck --connectivity-only does not do for blobs.
+func hashLoose(g *git.Repository, dir string) (int, []string) {
+	n := 0
+	var bad []string
+	fans, _ := filepath.Glob(filepath.Join(dir, "objects", "[0-9a-f][0-9a-f]"))
+	for _, fan := range fans {
+		ents, _ := os.ReadDir(fan)
+		for _, e := range ents {
+			h := filepath.Base(fan) + e.Name()
+			if !plumbing.IsHash(h) {
+				continue // a temp file of a running push
+			}
+			if n == maxLooseHashed {
+				return n, bad
+			}
+			n++
+			if err := rehash(g, plumbing.NewHash(h)); err != nil {
+				bad = append(bad, fmt.Sprintf("object %s (%s) is corrupt: %v", h, filepath.Join(fan, e.Name()), err))
+			}
+		}
+	}
+	if len(bad) > maxListed {
+		bad = append(bad[:maxListed], fmt.Sprintf("… and %d more corrupt objects", len(bad)-maxListed))
+	}
+	return n, bad
+}
+
+// rehash reads an object in full and checks that its content hashes to
+// its name, so a corrupt object cannot pass for a good one.
+func rehash(g *git.Repository, h plumbing.Hash) error {
+	obj, err := g.Storer.EncodedObject(plumbing.AnyObject, h)
+	if err != nil {
+		return err
+	}
+	rd, err := obj.Reader()
+	if err != nil {
+		return err
+	}
+	defer rd.Close()
+	hw := plumbing.NewHasher(obj.Type(), obj.Size())
+	n, err := io.Copy(hw, rd)
+	if err != nil {
+		return err
+	}
+	if n != obj.Size() {
+		return fmt.Errorf("read %d of %d bytes", n, obj.Size())
+	}
+	if got := hw.Sum(); got != h {
+		return fmt.Errorf("content hashes to %s", short(got))
+	}
+	return nil
+}
