@@ -272,7 +272,7 @@ func (r *Repo) resolveTarget(opts BackupOptions, res *BackupResult) (*backupTarg
 	}
 	g, err := git.PlainOpen(p)
 	if err != nil {
-		return nil, fmt.Errorf("%s: not a git repository (%v): give an empty or new path, or an existing backup repository", p, err)
+		return nil, fmt.Errorf("%s: not a git repository (%v): give a new path (in a folder that exists) or an existing backup repository", p, err)
 	}
 	return &backupTarget{repo: g}, nil
 }
@@ -362,7 +362,7 @@ func (r *Repo) createBackup(p string, branch plumbing.ReferenceName, res *Backup
 		if _, serr := os.Stat(p); serr == nil {
 			// Another backup created p meanwhile: push there instead.
 			if g, err = git.PlainOpen(p); err != nil {
-				return nil, fmt.Errorf("%s: not a git repository (%v): give an empty or new path, or an existing backup repository", p, err)
+				return nil, fmt.Errorf("%s: not a git repository (%v): give a new path (in a folder that exists) or an existing backup repository", p, err)
 			}
 			res.Pushed, err = r.push(p)
 			return g, err
