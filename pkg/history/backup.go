@@ -424,7 +424,7 @@ var objectName = regexp.MustCompile(`\b[0-9a-f]{40}\b`)
 // deadline.
 func (r *Repo) push(url string) (bool, error) {
 	out, err := runGit(r.gitDir, "push", "--porcelain", "--no-verify", url, "refs/heads/*:refs/heads/*", "refs/tags/*:refs/tags/*")
-	var rejected []string
+	var rejected, refused []string
 	pushed := false
 	for _, line := range strings.Split(out, "\n") {
 		f := strings.Split(line, "\t")
@@ -433,9 +433,11 @@ func (r *Repo) push(url string) (bool, error) {
 		}
 		switch f[0] {
 		case "!":
+			_, to, _ := strings.Cut(f[1], ":")
 			if strings.HasPrefix(f[2], "[rejected]") {
-				_, to, _ := strings.Cut(f[1], ":")
 				rejected = append(rejected, to+" "+f[2])
+			} else {
+				refused = append(refused, to+" "+f[2]) // the backup's side: a hook, a lock, its disk
 			}
 		case " ", "+", "*", "-":
 			pushed = true
@@ -468,9 +470,12 @@ func (r *Repo) push(url string) (bool, error) {
 			return false, r.damaged(objectName.FindString(line), "git: "+line, url)
 		}
 	}
-	if strings.Contains(ge.Stderr, "unpack") || strings.Contains(out, "unpacker error") || len(remote) > 0 {
-		why := strings.Join(append(remote, local...), "; ")
+	why := strings.Join(append(remote, local...), "; ")
+	if strings.Contains(ge.Stderr, "unpack") || strings.Contains(out, "unpacker error") {
 		return false, &BackupError{fmt.Sprintf("%s: the backup could not store what was pushed (git: %s): check that its disk has free space and is writable, then run 'mem backup' again; its refs were not moved", url, why)}
+	}
+	if len(refused) > 0 {
+		return false, &RefusedError{fmt.Sprintf("push to %s refused by the backup: %s (git: %s): see what its hooks or settings say, then run 'mem backup' again", url, strings.Join(refused, ", "), why)}
 	}
 	return false, fmt.Errorf("push to %s: %w", url, err)
 }

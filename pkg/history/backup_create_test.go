@@ -80,3 +80,24 @@ func TestBackupRemovesAStaleNewFolder(t *testing.T) {
 		t.Fatalf("leftover still there (%v), warnings %q", err, res.Warnings)
 	}
 }
+
+// A push the backup's own hook declines is a refusal that quotes the hook,
+// not a full disk.
+func TestBackupRefusedByAHook(t *testing.T) {
+	v := newVault(t, "")
+	memory(t, v, "memory/a.md", "fact", "", "a")
+	commit(t, v, CommitOptions{})
+	dest := filepath.Join(t.TempDir(), "b.git")
+	if _, err := Backup(v, BackupOptions{To: dest}); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(dest, "hooks"), 0o755)
+	os.WriteFile(filepath.Join(dest, "hooks", "pre-receive"), []byte("#!/bin/sh\necho no pushes today >&2\nexit 1\n"), 0o755)
+	memory(t, v, "memory/b.md", "fact", "", "b")
+	commit(t, v, CommitOptions{})
+	_, err := Backup(v, BackupOptions{To: dest})
+	var refused *RefusedError
+	if !errors.As(err, &refused) || !strings.Contains(err.Error(), "pre-receive hook declined") || !strings.Contains(err.Error(), "no pushes today") {
+		t.Fatalf("err = %v", err)
+	}
+}
