@@ -161,7 +161,7 @@ func (r *Repo) Backup(opts BackupOptions) (*BackupResult, error) {
 		return nil, err
 	}
 	if res.Vault, err = r.end(r.git, head, nil); err != nil {
-		return nil, err
+		return nil, r.damaged("under head "+head.String(), err.Error(), res.URL)
 	}
 	if !opts.VerifyOnly {
 		if tgt.repo != nil {

@@ -81,7 +81,7 @@ func looseOrRepack(t *testing.T, repo, h string) string {
 func TestBackupOfADamagedVault(t *testing.T) {
 	// A file outside the vault folder is never scanned for secrets, so
 	// only the push reads it.
-	for _, damage := range []string{"missing", "corrupt", "corrupt outside the vault"} {
+	for _, damage := range []string{"missing", "corrupt", "corrupt outside the vault", "truncated tree"} {
 		t.Run(damage, func(t *testing.T) {
 			v := newVault(t, "vault")
 			memory(t, v, "memory/a.md", "fact", "", "a")
@@ -94,18 +94,24 @@ func TestBackupOfADamagedVault(t *testing.T) {
 				run(t, top, "git", "commit", "-q", "-m", "code")
 				path = "code.txt"
 			}
+			if damage == "truncated tree" {
+				path = "vault/memory"
+			}
 			h := run(t, top, "git", "rev-parse", "HEAD:"+path)
 			p := filepath.Join(top, ".git", "objects", h[:2], h[2:])
 			os.Chmod(p, 0o644)
 			if damage == "missing" {
 				os.Remove(p)
+			} else if damage == "truncated tree" {
+				data, _ := os.ReadFile(p)
+				os.WriteFile(p, data[:10], 0o644)
 			} else if err := os.WriteFile(p, []byte("not zlib"), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			dest := filepath.Join(t.TempDir(), "b.git")
 			_, err := Backup(v, BackupOptions{To: dest})
 			var be *BackupError
-			if !errors.As(err, &be) || !strings.Contains(err.Error(), h) || !strings.Contains(err.Error(), "fsck") {
+			if !errors.As(err, &be) || !strings.Contains(err.Error(), h[:7]) || !strings.Contains(err.Error(), "fsck") {
 				t.Fatalf("err = %v, want a BackupError naming %s and fsck", err, h)
 			}
 			if _, err := os.Stat(dest); !errors.Is(err, os.ErrNotExist) {
