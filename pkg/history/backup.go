@@ -379,9 +379,14 @@ func (r *Repo) createBackup(p string, branch plumbing.ReferenceName, res *Backup
 // folder.
 func relabel(err error, tmp, p string) error {
 	var be *BackupError
-	if errors.As(err, &be) {
+	var re *RefusedError
+	switch {
+	case errors.As(err, &be):
 		be.Msg = strings.ReplaceAll(be.Msg, tmp, p)
-		return be
+	case errors.As(err, &re):
+		re.Msg = strings.ReplaceAll(re.Msg, tmp, p)
+	default:
+		return errors.New(strings.ReplaceAll(err.Error(), tmp, p))
 	}
 	return err
 }
