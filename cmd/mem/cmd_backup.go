@@ -16,7 +16,9 @@ func init() {
 		Usage: "push history to a backup repository, then read it back and verify it",
 		Description: "Pushes every branch and tag to --to (a path, created as a bare repository when absent; a URL; " +
 			"or a git remote name; default backup.to in mem.yaml), then reads the backup back: same head, same " +
-			"counts, every file at head read and hashed. Exit 1 when anything differs. See docs/history.md.",
+			"counts, every object of the history read and hashed (git fsck). Commits that add a secret are not " +
+			"pushed. Exit 1 when anything differs or is refused; 2 when the vault's repository is damaged or the " +
+			"backup cannot be written. See docs/history.md.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "to", Usage: "backup PATH, URL or git remote name (default: backup.to in mem.yaml)"},
 			&cli.BoolFlag{Name: "verify-only", Usage: "read the backup back without pushing first"},
@@ -85,7 +87,7 @@ func runBackup(_ context.Context, cmd *cli.Command) error {
 			fmt.Fprintf(out, "%-7s %-8s %8d %8d %9d\n", e.name, shortHash(e.end.Head), e.end.Commits, e.end.Files, e.end.Memories)
 		}
 		if res.Verified() {
-			fmt.Fprintln(out, "verified: same head and counts; every file at head read back and hashed")
+			fmt.Fprintln(out, "verified: same head and counts; every object of the history read back and hashed (git fsck)")
 		}
 	}
 	if !res.Verified() {

@@ -13,11 +13,13 @@ func init() {
 	register(&cli.Command{
 		Name:  "doctor",
 		Usage: "integrity check: files parse, index matches, no stale temp files or locks, views complete, git healthy, backup verified",
-		Description: "In the spirit of git fsck. Exit 0 when healthy, 1 when a check fails. --fix rebuilds the index\n" +
+		Description: "In the spirit of git fsck. Exit 0 when healthy, 1 when a check fails. The last verified backup is read\n" +
+			"again: its head, counts, connectivity and loose objects, or with --full every object. --fix rebuilds the index\n" +
 			"and the rendered views of mem.yaml render.outputs and removes mem's stale temp files; it never\n" +
 			"writes, moves or deletes a memory file. See docs/reliability.md.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "fix", Usage: "rebuild what is rebuildable and remove what is safe to remove"},
+			&cli.BoolFlag{Name: "full", Usage: "read and hash every object of the last backup (default: its head, counts, connectivity and loose objects)"},
 		},
 		Action: runDoctor,
 	})
@@ -33,6 +35,7 @@ func runDoctor(_ context.Context, cmd *cli.Command) error {
 	}
 	r, err := doctor.Run(v, doctor.Options{
 		Fix:    cmd.Bool("fix"),
+		Full:   cmd.Bool("full"),
 		Now:    now(),
 		Views:  audit.ViewsFromConfig(v),
 		Notify: notifier(cmd),

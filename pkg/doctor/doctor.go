@@ -47,7 +47,10 @@ var GitTimeout = 5 * time.Minute
 
 // Options tunes Run.
 type Options struct {
-	Fix   bool
+	Fix bool
+	// Full reads every object of the last backup again; by default its
+	// head, counts, connectivity and loose objects (history.CheckBackup).
+	Full  bool
 	Now   time.Time
 	Views []audit.View // the rendered views to check (audit.ViewsFromConfig)
 	// Notify receives progress messages for stderr (rebuilding the index).
@@ -89,7 +92,7 @@ func Run(v *vault.Vault, opts Options) (*Report, error) {
 	r.add(checkIndex(v, opts))
 	r.add(checkViews(v, mems, opts))
 	r.add(checkGit(v, gitDir))
-	r.add(checkBackup(v, gitDir))
+	r.add(checkBackup(v, gitDir, opts.Full))
 	r.Healthy = true
 	for _, c := range r.Checks {
 		if c.Status == Fail {
@@ -341,24 +344,30 @@ func checkGit(v *vault.Vault, gitDir string) Check {
 	return c
 }
 
-// checkBackup reports the last verified backup (history's record). Never
+// checkBackup reads the last verified backup again (history.CheckBackup):
+// a record alone said "ok" of a backup whose objects were gone. Never
 // having verified one is a failure only when mem.yaml names a backup
 // target: then a backup is expected and none was ever read back.
-func checkBackup(v *vault.Vault, gitDir string) Check {
+func checkBackup(v *vault.Vault, gitDir string, full bool) Check {
 	c := Check{Name: "backup"}
-	rec, err := history.LastBackup(v)
+	chk, err := history.CheckBackup(v, full)
 	switch {
 	case err != nil:
 		c.Problems = append(c.Problems, err.Error())
-	case rec == nil && v.Config.Backup.To != "":
+	case chk == nil && v.Config.Backup.To != "":
 		c.Problems = append(c.Problems, fmt.Sprintf("backup.to is %s but no backup was ever verified (run 'mem backup')", v.Config.Backup.To))
-	case rec == nil:
+	case chk == nil:
 		c.Status = Warn
 		if gitDir != "" {
 			c.Note = "no backup was ever verified (run 'mem backup --to DIR|REMOTE')"
 		}
 	default:
+		rec := chk.Record
+		c.Problems = chk.Problems
 		c.Note = fmt.Sprintf("last verified %s to %s at %s (%d memories)", rec.Time.UTC().Format(time.RFC3339), rec.Target, short(rec.Head), rec.Memories)
+		if chk.Checked != "" {
+			c.Note += "; read again: " + chk.Checked
+		}
 	}
 	return c
 }

@@ -12,12 +12,16 @@
 package history
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -213,4 +217,64 @@ func (r *Repo) busy() string {
 		}
 	}
 	return ""
+}
+
+// GitTimeout bounds every git process mem starts (push, ls-remote, clone,
+// fsck): a wedged transport or a prompt nobody answers must fail an hourly
+// job, not pile it up behind the last one.
+var GitTimeout = 10 * time.Minute
+
+// gitLocators are the variables that point git at a repository, index or
+// object store other than the one named on its command line. `mem backup`
+// run from a git hook inherits them (GIT_DIR, GIT_INDEX_FILE), and a child
+// git would then read the wrong repository.
+var gitLocators = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE", "GIT_CEILING_DIRECTORIES"}
+
+// GitError is a git child process that failed or ran past GitTimeout.
+type GitError struct {
+	Args   []string
+	Stderr string // git's own messages, trimmed
+	Err    error
+}
+
+func (e *GitError) Error() string {
+	msg := e.Stderr
+	if msg == "" {
+		msg = e.Err.Error()
+	}
+	return fmt.Sprintf("git %s: %s", strings.Join(e.Args, " "), msg)
+}
+
+func (e *GitError) Unwrap() error { return e.Err }
+
+// runGit runs git on the repository at gitDir with a deadline and no
+// stdin, and returns its stdout. Git must be installed: go-git's own local
+// transport runs git-receive-pack anyway, and without a deadline.
+func runGit(gitDir string, args ...string) (string, error) {
+	bin, err := exec.LookPath("git")
+	if err != nil {
+		return "", fmt.Errorf("git is not installed (%v): mem backup and mem doctor need it; install git", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), GitTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, append([]string{"--git-dir", gitDir}, args...)...)
+	env := os.Environ()
+	for _, k := range gitLocators {
+		env = slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, k+"=") })
+	}
+	cmd.Env = append(env, "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
+	// A grandchild (git-receive-pack, ssh) may hold the pipes after git is
+	// killed; WaitDelay closes them instead of waiting on it.
+	cmd.WaitDelay = 5 * time.Second
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	if ctx.Err() != nil {
+		err = fmt.Errorf("did not finish within %s and was stopped", GitTimeout)
+	}
+	if err != nil {
+		return stdout.String(), &GitError{Args: args, Stderr: strings.TrimSpace(stderr.String()), Err: err}
+	}
+	return stdout.String(), nil
 }

@@ -95,6 +95,9 @@ func TestScheduleLines(t *testing.T) {
 	}
 	var v *vault.Vault
 	mem("init", root)
+	if err := os.Mkdir(filepath.Join(home, "backups"), 0o755); err != nil { // as docs/schedule.md says
+		t.Fatal(err)
+	}
 	// Cron and systemd do not pass git's author variables: mem.yaml names it.
 	if err := os.WriteFile(filepath.Join(root, "mem.yaml"), []byte("author:\n  name: Vault Owner\n  email: owner@example.com\n"), 0o644); err != nil {
 		t.Fatal(err)
