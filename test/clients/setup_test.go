@@ -44,15 +44,22 @@ func (s *session) mem(t *testing.T, args ...string) string {
 // view is what the SessionStart hook hands Claude Code for the project.
 func (s *session) view(t *testing.T) string {
 	t.Helper()
+	v := s.rawView(t)
+	if !strings.Contains(v, projectLine) {
+		t.Fatalf("the view lacks the project's memory:\n%s", v)
+	}
+	return v
+}
+
+// rawView is the hook's view, whatever it holds.
+func (s *session) rawView(t *testing.T) string {
+	t.Helper()
 	var got struct {
 		HookSpecificOutput struct{ AdditionalContext string }
 	}
 	out := s.mem(t, "--vault", s.vault, "render", "--format", "hook", "--cwd", s.project)
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("hook output: %v\n%s", err, out)
-	}
-	if !strings.Contains(got.HookSpecificOutput.AdditionalContext, projectLine) {
-		t.Fatalf("the view lacks the project's memory:\n%s", out)
 	}
 	return got.HookSpecificOutput.AdditionalContext
 }
