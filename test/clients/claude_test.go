@@ -115,8 +115,14 @@ func TestClaudeMCP(t *testing.T) {
 			setup(t, s)
 			calls, want := toolScript(t, s)
 			f := newAnthropic(t, calls...)
-			if got := claude(t, s, f, s.project, "use every mem tool", "--allowedTools", "mcp__mem"); got != "done" {
+			debug := filepath.Join(t.TempDir(), "debug.log")
+			if got := claude(t, s, f, s.project, "use every mem tool", "--allowedTools", "mcp__mem", "--debug-file", debug); got != "done" {
 				t.Errorf("the session ended with %q", got)
+			}
+			// Claude Code logs each stderr line of a server as an error:
+			// the docs' --quiet keeps mem's informational lines out.
+			if log, _ := os.ReadFile(debug); !strings.Contains(string(log), "mem") || strings.Contains(string(log), "Server stderr") {
+				t.Errorf("Claude Code's debug log has mem's stderr (or no mem at all):\n%s", log)
 			}
 			reqs := f.requests()
 			last := reqs[len(reqs)-1]
