@@ -90,7 +90,7 @@ func installClients() error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	if out, err := exec.CommandContext(ctx, "npm", "ping").CombinedOutput(); err != nil {
+	if out, err := exec.CommandContext(ctx, "npm", "ping", "--fetch-retries=0", "--fetch-timeout=20000").CombinedOutput(); err != nil {
 		return unreachable{fmt.Errorf("npm's registry cannot be reached (npm ping: %v): %s", err, bytes.TrimSpace(out))}
 	}
 	os.RemoveAll(cache)
