@@ -7,7 +7,12 @@ import (
 	"io/fs"
 )
 
-//go:embed all:vault
+// Each entry of vault/ by name, never the whole folder: running mem in the
+// example vault writes vault/.mem/ (caches naming the builder's paths),
+// which `all:vault` would build into every binary and `mem init --example`
+// would copy. TestEmbedsEveryEntry keeps this list complete.
+//
+//go:embed vault/mem.yaml all:vault/code all:vault/imports all:vault/memory all:vault/notes all:vault/projects
 var files embed.FS
 
 // Vault is the example vault's file tree.

@@ -32,8 +32,10 @@ type RecallInput struct {
 	Budget  int    `json:"budget,omitempty" jsonschema:"most bytes of output (default: render.budget of mem.yaml, 8192)"`
 }
 
-// RecallOutput describes the view returned as text.
+// RecallOutput is the view and what went into it. View carries the text
+// too: clients hand the model the structured content, not the text.
 type RecallOutput struct {
+	View     string   `json:"view"`
 	Project  string   `json:"project,omitempty"`
 	Bytes    int      `json:"bytes"`
 	Budget   int      `json:"budget"`
@@ -77,7 +79,7 @@ func (s *server) recall(_ context.Context, _ *mcp.CallToolRequest, in RecallInpu
 	for _, w := range res.Warnings {
 		s.Logger.Warn("recall skipped a file", "warning", w)
 	}
-	out = RecallOutput{Bytes: len(res.Doc), Budget: res.Budget, Items: len(res.Items), Dropped: len(res.Dropped), Warnings: res.Warnings}
+	out = RecallOutput{View: string(res.Doc), Bytes: len(res.Doc), Budget: res.Budget, Items: len(res.Items), Dropped: len(res.Dropped), Warnings: res.Warnings}
 	if p != nil {
 		out.Project = p.ID
 	}

@@ -1,0 +1,49 @@
+package clients
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// TestInitExampleCarriesNoMem: the README's first command writes
+// examples/vault/.mem/; a mem built afterwards must not carry it, so
+// `mem init --example` makes the same .mem/ as a plain `mem init`. The
+// test plants a file there, builds mem, and looks for it in a new vault.
+func TestInitExampleCarriesNoMem(t *testing.T) {
+	planted := filepath.Join(root, "examples", "vault", ".mem", "cache", "planted-by-test-clients")
+	if err := os.MkdirAll(filepath.Dir(planted), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(planted, []byte("from the build machine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Remove(planted) })
+	bin := filepath.Join(t.TempDir(), "mem")
+	home := t.TempDir()
+	if _, stderr, err := run(t, root, os.Environ(), "go", "build", "-o", bin, "./cmd/mem"); err != nil {
+		t.Fatalf("go build: %v\n%s", err, stderr)
+	}
+	dotMem := func(args ...string) []string {
+		t.Helper()
+		dir := filepath.Join(home, args[len(args)-1])
+		if _, stderr, err := run(t, home, clientEnv(home), bin, args...); err != nil {
+			t.Fatalf("mem %v: %v\n%s", args, err, stderr)
+		}
+		var files []string
+		filepath.WalkDir(filepath.Join(dir, ".mem"), func(p string, d fs.DirEntry, err error) error {
+			if err == nil {
+				rel, _ := filepath.Rel(dir, p)
+				files = append(files, rel)
+			}
+			return nil
+		})
+		return files
+	}
+	example, plain := dotMem("init", "-q", "--example", "ex"), dotMem("init", "-q", "plain")
+	if !slices.Equal(example, plain) {
+		t.Errorf("mem init --example made .mem content %v; a plain init makes %v", example, plain)
+	}
+}

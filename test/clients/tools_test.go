@@ -1,0 +1,90 @@
+package clients
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// lesson is an inferred lesson the signal call adds evidence to.
+const (
+	lessonID   = "memory/retry-lesson"
+	lessonBody = "When the deploy timed out, a retry after 30s worked."
+)
+
+// toolScript seeds the lesson and returns one call of each of the seven
+// tools, with what the model must then see from each: the tool's data,
+// not just that it ran.
+func toolScript(t *testing.T, s *session) ([]call, map[string][]string) {
+	t.Helper()
+	data := "---\ntype: lesson\nprovenance: inferred\nvalid_at: 2026-05-06\n---\n" + lessonBody + "\n"
+	write(t, filepath.Join(s.vault, lessonID+".md"), data)
+	calls := []call{
+		{"recall", map[string]any{"cwd": s.project}},
+		{"search", map[string]any{"query": "deploys"}},
+		{"get", map[string]any{"id": lessonID}},
+		{"remember", map[string]any{"text": "The checkout test is flaky on CI.", "provenance": "observed", "project": "proj_webshop"}},
+		{"note", map[string]any{"title": "Payments retry design", "body": "Retries back off exponentially.", "provenance": "stated"}},
+		{"signal", map[string]any{"id": lessonID, "expected_hash": vault.Hash([]byte(data)), "session": "client-test", "evidence": "The retry worked again today."}},
+		{"audit", map[string]any{}},
+	}
+	want := map[string][]string{
+		"recall":   {projectLine, "The user is Dana."},
+		"search":   {"memory/webshop-deploys-with-make-deploy-"},
+		"get":      {lessonBody, vault.Hash([]byte(data))},
+		"remember": {"memory/the-checkout-test-is-flaky-on-ci-"},
+		"note":     {"notes/payments-retry-design"},
+		"signal":   {`"added":true`, "needs 2 more signals"},
+		"audit":    {"valid_at"},
+	}
+	return calls, want
+}
+
+// toolNames are the seven tools of `mem mcp`.
+var toolNames = []string{"audit", "get", "note", "recall", "remember", "search", "signal"}
+
+// checkResults checks that each scripted call's result reached the model
+// with its data. results are the tool results the client sent back, in
+// call order; each is what the model reads (Claude Code and Codex both
+// hand it the structured content as JSON).
+func checkResults(t *testing.T, calls []call, want map[string][]string, results []string) {
+	t.Helper()
+	if len(results) != len(calls) {
+		t.Fatalf("the model got %d tool results for %d calls:\n%s", len(results), len(calls), strings.Join(results, "\n---\n"))
+	}
+	for i, c := range calls {
+		r := results[i]
+		for _, w := range want[c.tool] {
+			if !strings.Contains(r, w) {
+				t.Errorf("%s: the model's tool result lacks %q:\n%s", c.tool, w, r)
+			}
+		}
+	}
+	// recall's structured content carries the whole view: the text the
+	// hook would give, bar the time it was rendered.
+	var out struct{ View string }
+	if err := json.Unmarshal([]byte(jsonPart(results[0])), &out); err != nil || !strings.Contains(out.View, "## Project: Webshop\n- [2026-11-29] "+projectLine) {
+		t.Errorf("recall's result has no view (%v):\n%s", err, results[0])
+	}
+}
+
+// jsonPart is the JSON object in a tool result (Codex puts a "Wall time"
+// line before it).
+func jsonPart(s string) string {
+	if i := strings.Index(s, "{"); i >= 0 {
+		return s[i:]
+	}
+	return s
+}
+
+var renderedAt = regexp.MustCompile(`<!-- rendered at [^>]* -->`)
+
+// sameView compares views bar the time line (a client may not pass
+// MEM_NOW on to the servers and hooks it starts).
+func sameView(a, b string) bool {
+	return renderedAt.ReplaceAllString(a, "") == renderedAt.ReplaceAllString(b, "")
+}
