@@ -466,10 +466,11 @@ func (l *indexLock) release() {
 // write replaces .git/index: entries outside the vault unchanged, the
 // vault's entries as committed, with fresh stat data. When the vault is the
 // whole worktree the index also caches every folder's tree (node), as git
-// commit does, so the next run re-hashes only folders that changed. When
-// the index could not be read it is left alone.
+// commit does, so the next run re-hashes only folders that changed. An
+// index that could not be read is rebuilt when the vault is the whole
+// worktree, else left alone (see readBaseline).
 func (l *indexLock) write(r *Repo, base *baseline, s *scanner, node *dirNode) error {
-	if base.index == nil && base.warn != "" {
+	if base.index == nil && base.warn != "" && r.prefix != "" {
 		return nil
 	}
 	var ents []*index.Entry

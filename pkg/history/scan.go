@@ -64,7 +64,16 @@ func (r *Repo) readBaseline(head *object.Commit) (*baseline, error) {
 			idx, derr = r.git.Storer.Index()
 		}
 		if derr != nil {
-			b.warn = fmt.Sprintf("%s: cannot read the git index (%v); every file is hashed and the index is left as it is: run 'git reset -q' afterwards", p, derr)
+			// Left as it is, an index naming the old HEAD's files would make
+			// the next plain 'git commit' undo this one (issue 17). When the
+			// vault is the whole worktree the new index holds every path,
+			// so it is written; otherwise it also holds staged work outside
+			// the vault, and only git can rebuild the vault's part.
+			if r.prefix == "" {
+				b.warn = fmt.Sprintf("%s: cannot read the git index (%v); every file is hashed and the index is rebuilt from this commit", p, derr)
+			} else {
+				b.warn = fmt.Sprintf("%s: cannot read the git index (%v); every file is hashed and the index is left as it is: run 'git reset -q -- %s' afterwards so git sees the vault as committed", p, derr, r.prefix)
+			}
 			break
 		}
 		b.index, b.written, b.trees = idx, fi.ModTime(), cachedTrees(idx.Cache)
