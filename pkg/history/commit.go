@@ -30,13 +30,20 @@ func errBusy(reason string) error { return &SkipError{Reason: reason} }
 // memories at once.
 type MassDeleteError struct {
 	Removed, Of int
-	Share       float64
-	What        string
+	// Spoiled counts those of Removed still on disk under a name: emptied,
+	// no longer parsing as a memory, or renamed out of the memory set.
+	Spoiled int
+	Share   float64
+	What    string
 }
 
 func (e *MassDeleteError) Error() string {
-	return fmt.Sprintf("%s would remove %d of %d memories (%.0f%%), over the %.0f%% limit (lint.mass_delete_share in mem.yaml): check what deleted them; if it is intended, rerun with --allow-mass-delete",
-		e.What, e.Removed, e.Of, 100*float64(e.Removed)/float64(e.Of), 100*e.Share)
+	how := ""
+	if e.Spoiled > 0 {
+		how = fmt.Sprintf(" (%d of them emptied, no longer parsing as a memory, or renamed so mem no longer reads them)", e.Spoiled)
+	}
+	return fmt.Sprintf("%s would remove %d of %d memories%s (%.0f%%), over the %.0f%% limit (lint.mass_delete_share in mem.yaml): check what changed them; if it is intended, rerun with --allow-mass-delete",
+		e.What, e.Removed, e.Of, how, 100*float64(e.Removed)/float64(e.Of), 100*e.Share)
 }
 
 // CommitOptions tune Commit.
@@ -172,10 +179,10 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 	}
 	sum := summarise(r, s, res.Changes)
 	res.Added, res.Modified, res.Deleted, res.Renamed = sum.added, sum.modified, sum.deleted, sum.renamed
-	if removed := sum.deletedMemories; removed > 0 && !opts.AllowMassDelete {
+	if removed := sum.removedMemories(); removed > 0 && !opts.AllowMassDelete {
 		before := res.Memories + sum.deletedMemories - sum.addedMemories
 		if r.v.Config.Lint.IsMassDeletion(removed, before) {
-			return nil, &MassDeleteError{Removed: removed, Of: before, Share: r.v.Config.Lint.MassDeleteShare, What: "this commit"}
+			return nil, &MassDeleteError{Removed: removed, Spoiled: sum.renamedOut + sum.broken, Of: before, Share: r.v.Config.Lint.MassDeleteShare, What: "this commit"}
 		}
 	}
 	rootHash, err := r.splice(headRoot, vaultHash)
@@ -286,9 +293,12 @@ func committer(a object.Signature) object.Signature {
 // summary counts a commit's changes by status, memory type and project.
 type summary struct {
 	added, modified, deleted, renamed int
-	addedMemories, deletedMemories    int
-	types                             map[string]int
-	projects                          map[string][4]int // +A ~M -D >R
+	// deletedMemories counts memories deleted or renamed out of the
+	// memory set (renamedOut of them); broken, the memories modified into
+	// a file that no longer parses.
+	addedMemories, deletedMemories, renamedOut, broken int
+	types                                              map[string]int
+	projects                                           map[string][4]int // +A ~M -D >R
 }
 
 func summarise(r *Repo, s *scanner, chs []Change) summary {
@@ -308,7 +318,17 @@ func summarise(r *Repo, s *scanner, chs []Change) summary {
 			sum.renamed++
 			slot = 3
 		}
-		if !r.v.IsMemoryPath(c.Path) {
+		isMem := r.v.IsMemoryPath(c.Path)
+		if c.Status == "R" { // a rename into or out of the memory set (a.md -> a.md.bak)
+			switch was := r.v.IsMemoryPath(c.From); {
+			case was && !isMem:
+				sum.deletedMemories++
+				sum.renamedOut++
+			case !was && isMem:
+				sum.addedMemories++
+			}
+		}
+		if !isMem {
 			continue
 		}
 		switch c.Status {
@@ -322,6 +342,13 @@ func summarise(r *Repo, s *scanner, chs []Change) summary {
 			h = c.Old
 		}
 		typ, project := r.describe(s, h)
+		if c.Status == "M" && typ == brokenType {
+			// Emptied or overwritten so it no longer parses: the memory is
+			// as lost as if it had been deleted (issue 17).
+			if old, _ := r.describe(s, c.Old); old != brokenType {
+				sum.broken++
+			}
+		}
 		sum.types[typ]++
 		if project == "" {
 			project = "global"
@@ -350,12 +377,19 @@ func (r *Repo) describe(s *scanner, h plumbing.Hash) (typ, project string) {
 func parseMeta(data []byte) memMeta {
 	doc, err := vault.ParseFile(data)
 	if err != nil || doc == nil {
-		return memMeta{typ: "broken"}
+		return memMeta{typ: brokenType}
 	}
 	// Cloned: the parser's strings point into one string of the whole file,
 	// which a first commit of 50,000 memories would otherwise keep (43 MB).
 	return memMeta{typ: strings.Clone(frontmatter.EffectiveType(doc.Meta.Type)), project: strings.Clone(doc.Meta.Project)}
 }
+
+// brokenType is the "type" of a memory file that does not parse.
+const brokenType = "broken"
+
+// removedMemories is what the mass-delete guard counts: memories deleted,
+// renamed out of the memory set, or left unparseable.
+func (s summary) removedMemories() int { return s.deletedMemories + s.broken }
 
 // maxSubjectTypes keeps the subject line short; the rest become "…".
 const maxSubjectTypes = 4
