@@ -85,7 +85,7 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 	if opts.Now.IsZero() {
 		opts.Now = time.Now()
 	}
-	unlock, err := r.v.Lock("commit")
+	unlock, err := r.lockCommit()
 	if err != nil {
 		return nil, err
 	}
