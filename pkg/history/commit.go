@@ -15,6 +15,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/secrets"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -68,6 +69,9 @@ type CommitResult struct {
 	Read     int      `json:"read"`     // files read this run (the rest matched the index)
 	Changes  []Change `json:"changes"`
 	Warnings []string `json:"warnings,omitempty"`
+	// Secrets are the files left out because they hold a secret; the CLI
+	// names each and exits 1 once the rest is committed.
+	Secrets []SecretFile `json:"secrets,omitempty"`
 }
 
 // Commit commits every change of the vault folder: see the package doc and
@@ -131,7 +135,7 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &CommitResult{Branch: branch.Short(), Read: s.hashed}
+	res := &CommitResult{Branch: branch.Short(), Read: s.hashed, Secrets: s.secret}
 	for _, p := range cleared {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("removed %s, left by a mem commit that was killed", p))
 	}
@@ -193,13 +197,16 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 	if opts.Message != "" {
 		res.Subject = strings.TrimSpace(opts.Message)
 	}
+	redactChanges(res.Changes)
+	body := sum.body(res.Changes)
+	res.Subject, body = redactLines(res.Subject), redactLines(body)
 	author, err := r.author(opts.Now)
 	if err != nil {
 		return nil, err
 	}
 	c := &object.Commit{
 		Author: author, Committer: committer(author),
-		Message: res.Subject + "\n\n" + sum.body(res.Changes), TreeHash: rootHash,
+		Message: res.Subject + "\n\n" + body, TreeHash: rootHash,
 	}
 	if head != nil {
 		c.ParentHashes = []plumbing.Hash{head.Hash}
@@ -382,6 +389,36 @@ func parseMeta(data []byte) memMeta {
 	// Cloned: the parser's strings point into one string of the whole file,
 	// which a first commit of 50,000 memories would otherwise keep (43 MB).
 	return memMeta{typ: strings.Clone(frontmatter.EffectiveType(doc.Meta.Type)), project: strings.Clone(doc.Meta.Project)}
+}
+
+// redactChanges hides secrets in the paths of deletions and renames (the
+// paths of files read this run were scanned already: a name holding a
+// secret left its file out), for the message and the --json output.
+func redactChanges(chs []Change) {
+	for i, c := range chs {
+		switch c.Status {
+		case "D":
+			chs[i].Path = redactPath(c.Path)
+		case "R":
+			chs[i].From = redactPath(c.From)
+		}
+	}
+}
+
+// redactLines replaces every line of a commit message that holds a secret
+// (a -m subject, a project name) with "[redacted: rule]": history keeps
+// messages for good and a backup pushes them.
+func redactLines(msg string) string {
+	if len(secrets.Find(msg)) == 0 {
+		return msg
+	}
+	lines := strings.Split(msg, "\n")
+	for i, l := range lines {
+		if found := secrets.Find(l); len(found) > 0 {
+			lines[i] = "[redacted: " + found[0].Rule + "]"
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // brokenType is the "type" of a memory file that does not parse.
