@@ -124,7 +124,7 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 	var head *object.Commit
 	if !parent.IsZero() {
 		if head, err = r.git.CommitObject(parent); err != nil {
-			return nil, fmt.Errorf("%s: HEAD commit %s: %w", r.gitDir, parent, err)
+			return nil, r.damagedObject("commit", parent, "HEAD", err)
 		}
 	}
 	base, err := r.readBaseline(head)
@@ -153,11 +153,11 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 	}
 	var oldVault, headRoot *object.Tree
 	if head != nil {
-		if headRoot, err = head.Tree(); err != nil {
+		if headRoot, err = r.tree(head.TreeHash, "HEAD's root"); err != nil {
 			return nil, err
 		}
 		if oldVault, err = r.vaultTree(head); err != nil {
-			return nil, err
+			return nil, r.damagedObject("tree", head.TreeHash, "HEAD, on the way to the vault folder "+r.prefix, err)
 		}
 	}
 	var chs []Change

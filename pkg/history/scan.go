@@ -95,15 +95,34 @@ func (r *Repo) readBaseline(head *object.Commit) (*baseline, error) {
 	if head == nil {
 		return b, nil
 	}
-	t, err := head.Tree()
-	if err != nil {
-		return nil, err
+	return b, r.headFiles(b, head.TreeHash, "")
+}
+
+// headFiles adds every file of the tree h (at path dir) to the baseline,
+// naming a tree that cannot be read and where it sits.
+func (r *Repo) headFiles(b *baseline, h plumbing.Hash, dir string) error {
+	where := dir
+	if where == "" {
+		where = "HEAD's root"
 	}
-	err = t.Files().ForEach(func(f *object.File) error {
-		b.add(&index.Entry{Name: f.Name, Hash: f.Hash, Mode: f.Mode})
-		return nil
-	})
-	return b, err
+	t, err := r.tree(h, where)
+	if err != nil {
+		return err
+	}
+	for _, e := range t.Entries {
+		p := join(dir, e.Name)
+		switch e.Mode {
+		case filemode.Dir:
+			if err := r.headFiles(b, e.Hash, p); err != nil {
+				return err
+			}
+		case filemode.Submodule:
+			// not a file: go-git's Files() skipped it too
+		default:
+			b.add(&index.Entry{Name: p, Hash: e.Hash, Mode: e.Mode})
+		}
+	}
+	return nil
 }
 
 func readIndex(p string) (*index.Index, error) {
