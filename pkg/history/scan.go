@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -647,13 +648,19 @@ type SecretFile struct {
 }
 
 // findSecrets scans a file's vault path, then its content. A name holding
-// a secret is reported as line 0 and the content is not scanned.
+// a secret is reported as line 0 and the content is not scanned. Content
+// that is not text (a NUL in the first 8000 bytes, git's own test, or not
+// UTF-8) is not scanned: the loader never reads it, and the scanner took
+// 4 s over 8 MiB of random bytes against 20-85 ms over 8 MiB of text.
 func findSecrets(rel string, data []byte) []secrets.Finding {
 	if found := secrets.Find(rel); len(found) > 0 {
 		for i := range found {
 			found[i].Line = 0
 		}
 		return found
+	}
+	if bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 || !utf8.Valid(data) {
+		return nil
 	}
 	if found := secrets.Find(string(data)); len(found) > 0 {
 		return found
