@@ -16,7 +16,8 @@ func init() {
 		Usage: "commit every vault change to git (no empty commits) with a message summarising it",
 		Description: "Safe to run hourly from cron while agents write. Skips (exit 0) while git is mid-merge, " +
 			"rebase, cherry-pick, revert or bisect, or holds its index lock. Refuses (exit 1) a commit removing more " +
-			"than lint.mass_delete_share (default 20%) of the memories. See docs/history.md.",
+			"than lint.mass_delete_share (default 20%) of the memories. Leaves out a file holding a secret, names it " +
+			"(file:line: rule) and exits 1 once the rest is committed. See docs/history.md.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "subject line instead of the generated summary"},
 			&cli.BoolFlag{Name: "allow-mass-delete", Usage: "commit even when many memories disappear at once"},
@@ -54,19 +55,36 @@ func runCommit(_ context.Context, cmd *cli.Command) error {
 	for _, w := range res.Warnings {
 		fmt.Fprintln(errOut, "mem commit: warning:", w)
 	}
+	// Spec §8: a file holding a secret is left out and named (never the
+	// secret), the rest is committed, and the run fails so a scheduled job
+	// reports it.
+	for _, f := range res.Secrets {
+		where := "its file name"
+		if f.Line > 0 {
+			where = fmt.Sprintf("line %d", f.Line)
+		}
+		fmt.Fprintf(errOut, "%s:%d: %s: left out of the commit: %s holds a secret; remove it (and rotate the secret if it was real), then commit again\n", f.Path, f.Line, f.Rule, where)
+	}
+	var failed error
+	if len(res.Secrets) > 0 {
+		failed = checkFailed(fmt.Sprintf("%d file(s) holding a secret left out of the commit", len(res.Secrets)))
+	}
 	if cmd.Bool("json") {
-		return writeJSON(out, res)
+		if err := writeJSON(out, res); err != nil {
+			return err
+		}
+		return failed
 	}
 	if cmd.Bool("quiet") {
-		return nil // silent on success, so cron mails only problems
+		return failed // silent on success, so cron mails only problems
 	}
 	if res.Commit == "" {
 		fmt.Fprintf(out, "nothing to commit: the vault matches %s (%d files, %d memories)\n", shortHash(res.Parent), res.Files, res.Memories)
-		return nil
+		return failed
 	}
 	fmt.Fprintf(out, "[%s %s] %s\n", res.Branch, shortHash(res.Commit), res.Subject)
 	fmt.Fprintf(out, "%d files, %d memories at the new head (%d files read)\n", res.Files, res.Memories, res.Read)
-	return nil
+	return failed
 }
 
 func shortHash(h string) string {

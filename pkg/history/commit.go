@@ -15,6 +15,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/secrets"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -30,13 +31,20 @@ func errBusy(reason string) error { return &SkipError{Reason: reason} }
 // memories at once.
 type MassDeleteError struct {
 	Removed, Of int
-	Share       float64
-	What        string
+	// Spoiled counts those of Removed still on disk under a name: emptied,
+	// no longer parsing as a memory, or renamed out of the memory set.
+	Spoiled int
+	Share   float64
+	What    string
 }
 
 func (e *MassDeleteError) Error() string {
-	return fmt.Sprintf("%s would remove %d of %d memories (%.0f%%), over the %.0f%% limit (lint.mass_delete_share in mem.yaml): check what deleted them; if it is intended, rerun with --allow-mass-delete",
-		e.What, e.Removed, e.Of, 100*float64(e.Removed)/float64(e.Of), 100*e.Share)
+	how := ""
+	if e.Spoiled > 0 {
+		how = fmt.Sprintf(" (%d of them emptied, no longer parsing as a memory, or renamed so mem no longer reads them)", e.Spoiled)
+	}
+	return fmt.Sprintf("%s would remove %d of %d memories%s (%.0f%%), over the %.0f%% limit (lint.mass_delete_share in mem.yaml): check what changed them; if it is intended, rerun with --allow-mass-delete",
+		e.What, e.Removed, e.Of, how, 100*float64(e.Removed)/float64(e.Of), 100*e.Share)
 }
 
 // CommitOptions tune Commit.
@@ -61,6 +69,9 @@ type CommitResult struct {
 	Read     int      `json:"read"`     // files read this run (the rest matched the index)
 	Changes  []Change `json:"changes"`
 	Warnings []string `json:"warnings,omitempty"`
+	// Secrets are the files left out because they hold a secret; the CLI
+	// names each and exits 1 once the rest is committed.
+	Secrets []SecretFile `json:"secrets,omitempty"`
 }
 
 // Commit commits every change of the vault folder: see the package doc and
@@ -78,7 +89,7 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 	if opts.Now.IsZero() {
 		opts.Now = time.Now()
 	}
-	unlock, err := r.v.Lock("commit")
+	unlock, err := r.lockCommit()
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +124,7 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 	var head *object.Commit
 	if !parent.IsZero() {
 		if head, err = r.git.CommitObject(parent); err != nil {
-			return nil, fmt.Errorf("%s: HEAD commit %s: %w", r.gitDir, parent, err)
+			return nil, r.damagedObject("commit", parent, "HEAD", err)
 		}
 	}
 	base, err := r.readBaseline(head)
@@ -124,7 +135,7 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &CommitResult{Branch: branch.Short(), Read: s.hashed}
+	res := &CommitResult{Branch: branch.Short(), Read: s.hashed, Secrets: s.secret}
 	for _, p := range cleared {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("removed %s, left by a mem commit that was killed", p))
 	}
@@ -142,11 +153,11 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 	}
 	var oldVault, headRoot *object.Tree
 	if head != nil {
-		if headRoot, err = head.Tree(); err != nil {
+		if headRoot, err = r.tree(head.TreeHash, "HEAD's root"); err != nil {
 			return nil, err
 		}
 		if oldVault, err = r.vaultTree(head); err != nil {
-			return nil, err
+			return nil, r.damagedObject("tree", head.TreeHash, "HEAD, on the way to the vault folder "+r.prefix, err)
 		}
 	}
 	var chs []Change
@@ -172,10 +183,10 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 	}
 	sum := summarise(r, s, res.Changes)
 	res.Added, res.Modified, res.Deleted, res.Renamed = sum.added, sum.modified, sum.deleted, sum.renamed
-	if removed := sum.deletedMemories; removed > 0 && !opts.AllowMassDelete {
+	if removed := sum.removedMemories(); removed > 0 && !opts.AllowMassDelete {
 		before := res.Memories + sum.deletedMemories - sum.addedMemories
 		if r.v.Config.Lint.IsMassDeletion(removed, before) {
-			return nil, &MassDeleteError{Removed: removed, Of: before, Share: r.v.Config.Lint.MassDeleteShare, What: "this commit"}
+			return nil, &MassDeleteError{Removed: removed, Spoiled: sum.renamedOut + sum.broken, Of: before, Share: r.v.Config.Lint.MassDeleteShare, What: "this commit"}
 		}
 	}
 	rootHash, err := r.splice(headRoot, vaultHash)
@@ -186,13 +197,16 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 	if opts.Message != "" {
 		res.Subject = strings.TrimSpace(opts.Message)
 	}
+	redactChanges(res.Changes)
+	body := sum.body(res.Changes)
+	res.Subject, body = redactLines(res.Subject), redactLines(body)
 	author, err := r.author(opts.Now)
 	if err != nil {
 		return nil, err
 	}
 	c := &object.Commit{
 		Author: author, Committer: committer(author),
-		Message: res.Subject + "\n\n" + sum.body(res.Changes), TreeHash: rootHash,
+		Message: res.Subject + "\n\n" + body, TreeHash: rootHash,
 	}
 	if head != nil {
 		c.ParentHashes = []plumbing.Hash{head.Hash}
@@ -286,9 +300,12 @@ func committer(a object.Signature) object.Signature {
 // summary counts a commit's changes by status, memory type and project.
 type summary struct {
 	added, modified, deleted, renamed int
-	addedMemories, deletedMemories    int
-	types                             map[string]int
-	projects                          map[string][4]int // +A ~M -D >R
+	// deletedMemories counts memories deleted or renamed out of the
+	// memory set (renamedOut of them); broken, the memories modified into
+	// a file that no longer parses.
+	addedMemories, deletedMemories, renamedOut, broken int
+	types                                              map[string]int
+	projects                                           map[string][4]int // +A ~M -D >R
 }
 
 func summarise(r *Repo, s *scanner, chs []Change) summary {
@@ -308,7 +325,17 @@ func summarise(r *Repo, s *scanner, chs []Change) summary {
 			sum.renamed++
 			slot = 3
 		}
-		if !r.v.IsMemoryPath(c.Path) {
+		isMem := r.v.IsMemoryPath(c.Path)
+		if c.Status == "R" { // a rename into or out of the memory set (a.md -> a.md.bak)
+			switch was := r.v.IsMemoryPath(c.From); {
+			case was && !isMem:
+				sum.deletedMemories++
+				sum.renamedOut++
+			case !was && isMem:
+				sum.addedMemories++
+			}
+		}
+		if !isMem {
 			continue
 		}
 		switch c.Status {
@@ -322,6 +349,13 @@ func summarise(r *Repo, s *scanner, chs []Change) summary {
 			h = c.Old
 		}
 		typ, project := r.describe(s, h)
+		if c.Status == "M" && typ == brokenType {
+			// Emptied or overwritten so it no longer parses: the memory is
+			// as lost as if it had been deleted (issue 17).
+			if old, _ := r.describe(s, c.Old); old != brokenType {
+				sum.broken++
+			}
+		}
 		sum.types[typ]++
 		if project == "" {
 			project = "global"
@@ -350,12 +384,49 @@ func (r *Repo) describe(s *scanner, h plumbing.Hash) (typ, project string) {
 func parseMeta(data []byte) memMeta {
 	doc, err := vault.ParseFile(data)
 	if err != nil || doc == nil {
-		return memMeta{typ: "broken"}
+		return memMeta{typ: brokenType}
 	}
 	// Cloned: the parser's strings point into one string of the whole file,
 	// which a first commit of 50,000 memories would otherwise keep (43 MB).
 	return memMeta{typ: strings.Clone(frontmatter.EffectiveType(doc.Meta.Type)), project: strings.Clone(doc.Meta.Project)}
 }
+
+// redactChanges hides secrets in the paths of deletions and renames (the
+// paths of files read this run were scanned already: a name holding a
+// secret left its file out), for the message and the --json output.
+func redactChanges(chs []Change) {
+	for i, c := range chs {
+		switch c.Status {
+		case "D":
+			chs[i].Path = redactPath(c.Path)
+		case "R":
+			chs[i].From = redactPath(c.From)
+		}
+	}
+}
+
+// redactLines replaces every line of a commit message that holds a secret
+// (a -m subject, a project name) with "[redacted: rule]": history keeps
+// messages for good and a backup pushes them.
+func redactLines(msg string) string {
+	if len(secrets.Find(msg)) == 0 {
+		return msg
+	}
+	lines := strings.Split(msg, "\n")
+	for i, l := range lines {
+		if found := secrets.Find(l); len(found) > 0 {
+			lines[i] = "[redacted: " + found[0].Rule + "]"
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// brokenType is the "type" of a memory file that does not parse.
+const brokenType = "broken"
+
+// removedMemories is what the mass-delete guard counts: memories deleted,
+// renamed out of the memory set, or left unparseable.
+func (s summary) removedMemories() int { return s.deletedMemories + s.broken }
 
 // maxSubjectTypes keeps the subject line short; the rest become "…".
 const maxSubjectTypes = 4
@@ -466,10 +537,11 @@ func (l *indexLock) release() {
 // write replaces .git/index: entries outside the vault unchanged, the
 // vault's entries as committed, with fresh stat data. When the vault is the
 // whole worktree the index also caches every folder's tree (node), as git
-// commit does, so the next run re-hashes only folders that changed. When
-// the index could not be read it is left alone.
+// commit does, so the next run re-hashes only folders that changed. An
+// index that could not be read is rebuilt when the vault is the whole
+// worktree, else left alone (see readBaseline).
 func (l *indexLock) write(r *Repo, base *baseline, s *scanner, node *dirNode) error {
-	if base.index == nil && base.warn != "" {
+	if base.index == nil && base.warn != "" && r.prefix != "" {
 		return nil
 	}
 	var ents []*index.Entry

@@ -51,6 +51,9 @@ func decodeIndex(data []byte) (*index.Index, error) {
 		return nil, fmt.Errorf("%w: version %d", errIndexFormat, idx.Version)
 	}
 	n := int(be.Uint32(data[8:]))
+	if n > (len(body)-12)/(indexEntryFixed+2) { // each entry takes at least that
+		return nil, fmt.Errorf("index claims %d entries in %d bytes: %w", n, len(data), io.ErrUnexpectedEOF)
+	}
 	idx.Entries = make([]*index.Entry, 0, n)
 	ents := make([]index.Entry, n)
 	off := 12
@@ -113,21 +116,34 @@ func decodeIndex(data []byte) (*index.Index, error) {
 func decodeCacheTree(b []byte) (*index.Tree, error) {
 	t := &index.Tree{}
 	for len(b) > 0 {
+		// "<path>\0<entries> <subtrees>\n": the path may hold any byte but
+		// NUL (a folder named "Obsidian Sync" holds a space), so the two
+		// numbers are looked for only after the NUL that ends it.
 		nul := bytes.IndexByte(b, 0)
-		sp := bytes.IndexByte(b, ' ')
-		nl := bytes.IndexByte(b, '\n')
-		if nul < 0 || sp < nul || nl < sp {
+		if nul < 0 {
 			return nil, io.ErrUnexpectedEOF
+		}
+		counts := b[nul+1:]
+		nl := bytes.IndexByte(counts, '\n')
+		if nl < 0 {
+			return nil, io.ErrUnexpectedEOF
+		}
+		ents, subs, ok := bytes.Cut(counts[:nl], []byte{' '})
+		if !ok {
+			return nil, fmt.Errorf("cached tree %q: no subtree count", b[:nul])
 		}
 		var e index.TreeEntry
 		var err1, err2 error
 		e.Path = string(b[:nul])
-		e.Entries, err1 = strconv.Atoi(string(b[nul+1 : sp]))
-		e.Trees, err2 = strconv.Atoi(string(b[sp+1 : nl]))
+		e.Entries, err1 = strconv.Atoi(string(ents))
+		e.Trees, err2 = strconv.Atoi(string(subs))
 		if err := errors.Join(err1, err2); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("cached tree %q: %w", e.Path, err)
 		}
-		b = b[nl+1:]
+		if e.Trees < 0 {
+			return nil, fmt.Errorf("cached tree %q: %d subtrees", e.Path, e.Trees)
+		}
+		b = counts[nl+1:]
 		if e.Entries >= 0 {
 			if len(b) < 20 {
 				return nil, io.ErrUnexpectedEOF

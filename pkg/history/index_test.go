@@ -140,3 +140,32 @@ func TestEncodeIndexRoundTrip(t *testing.T) {
 		t.Fatalf("decodeIndex: %v %+v", err, mine)
 	}
 }
+
+// An index mem cannot read must not survive a commit that moved HEAD: it
+// names the old HEAD's files, so the next plain 'git commit' would delete
+// what mem just committed (issue 17). With the vault as the whole worktree
+// mem rebuilds it.
+func TestCommitRebuildsUnreadableIndex(t *testing.T) {
+	v := newVault(t, "")
+	memory(t, v, "Obsidian Sync/a.md", "fact", "", "a")
+	commit(t, v, CommitOptions{})
+	p := filepath.Join(v.Root, ".git", "index")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)-1] ^= 0xff // checksum mismatch: neither codec reads it
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	memory(t, v, "Obsidian Sync/b.md", "fact", "", "b")
+	res := commit(t, v, CommitOptions{})
+	fsck(t, v) // git status clean: nothing a plain git commit would undo
+	if w := strings.Join(res.Warnings, "\n"); !strings.Contains(w, "cannot read the git index") || !strings.Contains(w, "rebuilt") {
+		t.Fatalf("warnings: %q", w)
+	}
+	run(t, v.Root, "git", "commit", "-q", "--allow-empty", "-m", "plain git commit")
+	if got := strings.Join(lsTree(t, v), " "); !strings.Contains(got, "Obsidian Sync/b.md") {
+		t.Fatalf("a plain git commit after mem's lost b.md: %s", got)
+	}
+}

@@ -1,12 +1,18 @@
 package history
 
 import (
+	"bufio"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mem-md/mem/pkg/vault"
 )
 
 // A commit killed while holding git's locks must not stop every later
@@ -67,4 +73,103 @@ func TestLeftPrivateLockIsNoRef(t *testing.T) {
 		t.Fatalf("git sees these refs: %q", refs)
 	}
 	fsck(t, v)
+}
+
+// TestHelperHoldCommitLock is not a test: run by the tests below as a
+// child process, it takes the vault's commit lock, says so on stdout and
+// holds it until killed.
+func TestHelperHoldCommitLock(t *testing.T) {
+	root := os.Getenv("MEM_TEST_HOLD_COMMIT_LOCK")
+	if root == "" {
+		t.Skip("only run as a child of the lock tests")
+	}
+	v, err := vault.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.lockCommit(); err != nil {
+		t.Fatal(err)
+	}
+	fmt.Println("held")
+	time.Sleep(time.Hour)
+}
+
+// holdCommitLock starts a child process holding v's commit lock and
+// returns it once the lock is held; the child is killed at the end.
+func holdCommitLock(t *testing.T, v *vault.Vault) *os.Process {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperHoldCommitLock$")
+	cmd.Env = append(os.Environ(), "MEM_TEST_HOLD_COMMIT_LOCK="+v.Root)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if line != "held\n" {
+		t.Fatalf("lock holder: %q, %v", line, err)
+	}
+	return cmd.Process
+}
+
+// commitWithin runs a commit and fails the test if it has not returned
+// after a minute (a watchdog: the lock wait must end by itself).
+func commitWithin(t *testing.T, v *vault.Vault) error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() {
+		_, err := Commit(v, CommitOptions{Now: clock.Add(time.Minute)})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(time.Minute):
+		t.Fatal("mem commit still waiting on the commit lock after a minute")
+		return nil
+	}
+}
+
+// A mem commit stopped with SIGSTOP (Ctrl-Z) while it holds the commit
+// lock must not make the next one wait on it: the next commit skips (exit
+// 0 from the CLI) naming the holder's pid and how to resume it (issue 17).
+func TestCommitSkipsStoppedLockHolder(t *testing.T) {
+	v := newVault(t, "")
+	memory(t, v, "memory/a.md", "fact", "", "a")
+	holder := holdCommitLock(t, v)
+	if err := holder.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	err := commitWithin(t, v)
+	var skip *SkipError
+	if !errors.As(err, &skip) || !strings.Contains(skip.Reason, fmt.Sprintf("pid %d, which is stopped", holder.Pid)) || !strings.Contains(skip.Reason, "kill -CONT") {
+		t.Fatalf("err = %v, want a skip naming stopped pid %d", err, holder.Pid)
+	}
+}
+
+// A holder that keeps running past the wait's deadline also ends in a
+// skip naming it, never an endless wait.
+func TestCommitLockWaitHasADeadline(t *testing.T) {
+	v := newVault(t, "")
+	memory(t, v, "memory/a.md", "fact", "", "a")
+	holder := holdCommitLock(t, v)
+	defer func(w time.Duration) { commitLockWait = w }(commitLockWait)
+	commitLockWait = 500 * time.Millisecond
+	err := commitWithin(t, v)
+	var skip *SkipError
+	if !errors.As(err, &skip) || !strings.Contains(skip.Reason, fmt.Sprintf("mem commit pid %d has held", holder.Pid)) {
+		t.Fatalf("err = %v, want a skip naming running pid %d", err, holder.Pid)
+	}
+	holder.Kill()
+	holder.Wait()
+	if res := commit(t, v, CommitOptions{}); res.Commit == "" {
+		t.Fatalf("no commit once the holder is gone: %+v", res)
+	}
 }

@@ -2,6 +2,7 @@ package history
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"sort"
 	"strconv"
@@ -145,6 +146,26 @@ func encodeTree(ents []object.TreeEntry) []byte {
 	return b
 }
 
+// damagedObject names an object of the repository that cannot be read
+// (missing, truncated, corrupt), where it was needed, and what to do:
+// go-git alone says only "unexpected EOF" or "object not found".
+func (r *Repo) damagedObject(kind string, h plumbing.Hash, where string, err error) error {
+	if where != "" {
+		where = " (" + where + ")"
+	}
+	return fmt.Errorf("%s: %s %s%s cannot be read: %w; the repository is damaged ('git fsck' lists what is broken) and nothing was committed: copy the object back from a backup or clone ('git -C BACKUP cat-file %s %s | git hash-object -w -t %s --stdin')",
+		r.gitDir, kind, h, where, err, kind, h, kind)
+}
+
+// tree reads the tree object h, at path where of the commit.
+func (r *Repo) tree(h plumbing.Hash, where string) (*object.Tree, error) {
+	t, err := r.git.TreeObject(h)
+	if err != nil {
+		return nil, r.damagedObject("tree", h, where, err)
+	}
+	return t, nil
+}
+
 // splice puts the vault's tree at the prefix inside the HEAD tree, leaving
 // every path outside the vault exactly as HEAD has it.
 func (r *Repo) splice(headRoot *object.Tree, vaultHash plumbing.Hash) (plumbing.Hash, error) {
@@ -164,7 +185,7 @@ func (r *Repo) spliceAt(t *object.Tree, comps []string, leaf plumbing.Hash) (plu
 		for _, e := range t.Entries {
 			if e.Name == comps[0] {
 				if e.Mode == filemode.Dir {
-					c, err := r.git.TreeObject(e.Hash)
+					c, err := r.tree(e.Hash, comps[0])
 					if err != nil {
 						return plumbing.ZeroHash, err
 					}
@@ -234,7 +255,7 @@ func (r *Repo) diff(old *object.Tree, n *dirNode, base string, out *[]Change) er
 	for name, c := range n.dirs {
 		var sub *object.Tree
 		if h, ok := oldDirs[name]; ok {
-			t, err := r.git.TreeObject(h)
+			t, err := r.tree(h, join(base, name))
 			if err != nil {
 				return err
 			}
@@ -248,7 +269,7 @@ func (r *Repo) diff(old *object.Tree, n *dirNode, base string, out *[]Change) er
 		if _, ok := n.dirs[name]; ok {
 			continue
 		}
-		t, err := r.git.TreeObject(h)
+		t, err := r.tree(h, join(base, name))
 		if err != nil {
 			return err
 		}
