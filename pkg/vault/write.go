@@ -154,8 +154,9 @@ func randomSuffix() string {
 
 // Create writes a new file under dir (relative to the vault) named after
 // slugText plus a short unique suffix. It stamps id (the file's path without
-// .md, written out so a rename in Obsidian keeps it) and generated, and never
-// replaces an existing file.
+// .md, written out so a rename in Obsidian keeps it) and generated (by mem,
+// unless doc names who wrote it), and never replaces an existing file. It
+// places bytes only: pkg/writer checks what they say.
 func (v *Vault) Create(dir, slugText string, doc *frontmatter.Document, now time.Time) (*Memory, error) {
 	absDir := filepath.Join(v.Root, filepath.FromSlash(dir))
 	if !within(v.Root, absDir) && absDir != v.Root {
@@ -165,7 +166,11 @@ func (v *Vault) Create(dir, slugText string, doc *frontmatter.Document, now time
 		return nil, err
 	}
 	stem := Slug(slugText, 48)
-	doc.Meta.Generated = &frontmatter.Actor{By: Producer(), At: frontmatter.NewTime(now)}
+	by := Producer()
+	if g := doc.Meta.Generated; g != nil && g.By != "" {
+		by = g.By
+	}
+	doc.Meta.Generated = &frontmatter.Actor{By: by, At: frontmatter.NewTime(now)}
 	for range 20 {
 		rel := filepath.ToSlash(filepath.Join(dir, stem+"-"+randomSuffix()+".md"))
 		doc.Meta.ID = strings.TrimSuffix(rel, ".md")
@@ -194,7 +199,7 @@ var ErrConflict = errors.New("file changed since it was read")
 
 // Update rewrites an existing file under a per-file lock: it re-reads the
 // file, checks its hash against expectHash (when not empty), lets edit change
-// the document, stamps generated and writes atomically. Two updaters of the
+// the document, stamps generated (unless edit set it) and writes atomically. Two updaters of the
 // same file run one after the other, so neither loses the other's change.
 func (v *Vault) Update(rel, expectHash string, now time.Time, edit func(*frontmatter.Document) error) error {
 	path := filepath.Join(v.Root, filepath.FromSlash(rel))
@@ -217,10 +222,13 @@ func (v *Vault) Update(rel, expectHash string, now time.Time, edit func(*frontma
 	if err != nil {
 		return fmt.Errorf("%s:%w (fix the file before mem can edit it)", rel, err)
 	}
+	before := doc.Meta.Generated
 	if err := edit(doc); err != nil {
 		return err
 	}
-	doc.Meta.Generated = &frontmatter.Actor{By: Producer(), At: frontmatter.NewTime(now)}
+	if doc.Meta.Generated == before {
+		doc.Meta.Generated = &frontmatter.Actor{By: Producer(), At: frontmatter.NewTime(now)}
+	}
 	fi, err := os.Stat(path)
 	if err != nil {
 		return err
