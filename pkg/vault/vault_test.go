@@ -328,7 +328,6 @@ func TestInitIsIdempotent(t *testing.T) {
 	}
 }
 
-
 func TestParseTTL(t *testing.T) {
 	for in, want := range map[string]string{"30d": "2026-12-29", "2w": "2026-12-13", "6m": "2027-05-29", "1y": "2027-11-29"} {
 		got, err := ParseTTL(in, testNow)
