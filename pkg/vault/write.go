@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 	"unicode"
 
@@ -235,24 +234,3 @@ func (v *Vault) Update(rel, expectHash string, now time.Time, edit func(*frontma
 	}
 	return WriteFileAtomic(path, doc.Marshal(), fi.Mode().Perm())
 }
-
-// lock takes an exclusive advisory lock under .mem/locks. The kernel drops
-// it when the process dies, so a crash never leaves a stale lock behind.
-func (v *Vault) lock(name string) (func(), error) {
-	dir := filepath.Join(v.StateDir(), "locks")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	f, err := os.OpenFile(filepath.Join(dir, name+".lock"), os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("%s: %w", f.Name(), err)
-	}
-	return func() { syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
-}
-
-// Lock takes a named vault-wide lock (for example "index" or "commit").
-func (v *Vault) Lock(name string) (func(), error) { return v.lock(name) }
