@@ -9,7 +9,6 @@ package writer
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -149,6 +148,9 @@ func byPerson(m *frontmatter.Meta) bool {
 
 // Remember checks n against the vault and writes it as a new memory.
 func Remember(v *vault.Vault, f Front, n vault.NewMemory, now time.Time) (*vault.Memory, error) {
+	if err := v.CompletePending(); err != nil {
+		return nil, err
+	}
 	mems, err := v.Load(vault.LoadOptions{})
 	if err != nil {
 		return nil, err
@@ -173,16 +175,17 @@ func Create(v *vault.Vault, f Front, dir, slugText string, doc *frontmatter.Docu
 	if found := rules.Secrets(slugText); len(found) > 0 {
 		return nil, &Refusal{Rule: found[0].Rule, Field: f.name("file name"), Msg: found[0].Msg}
 	}
+	if err := v.CompletePending(); err != nil {
+		return nil, err
+	}
 	return v.Create(dir, slugText, doc, now)
 }
 
 // Note writes a long-form note with the given title and body, then its
 // one-line pointer memory carrying claim's fields. Both are checked before
 // either is written (the pointer with a placeholder id as long as the real
-// one), and a pointer that then fails to write takes the note with it, so
-// a refused or failed write never leaves a note without its pointer. A
-// crash between the two can: lint's note-orphan finds that note and says
-// how to complete it (docs/frontmatter.md).
+// one), and vault.CreatePair writes them so that a refusal, a failure or a
+// crash leaves both or neither (docs/frontmatter.md).
 func Note(v *vault.Vault, f Front, title, body string, claim vault.NewMemory, now time.Time) (note, pointer *vault.Memory, err error) {
 	title = strings.TrimSpace(title)
 	switch {
@@ -212,18 +215,10 @@ func Note(v *vault.Vault, f Front, title, body string, claim vault.NewMemory, no
 	if err != nil {
 		return nil, nil, err
 	}
-	if note, err = v.Create(NotesDir, title, noteDoc, now); err != nil {
-		return nil, nil, err
-	}
-	claim.Text = vault.PointerText(title, note.ID)
-	pointerDoc.Body = claim.Text + "\n"
-	if pointer, err = v.Create(MemoryDir, claim.Text, pointerDoc, now); err != nil {
-		if rerr := os.Remove(note.Path); rerr != nil {
-			return nil, nil, fmt.Errorf("the pointer memory of %s was not written (%w), and the note could not be removed (%v): delete %s or link it from a memory", note.Rel, err, rerr, note.Rel)
-		}
-		return nil, nil, fmt.Errorf("the pointer memory was not written, so neither was the note: %w", err)
-	}
-	return note, pointer, nil
+	return v.CreatePair(NotesDir, title, noteDoc, MemoryDir, vault.PointerText(title, ""), func(noteID string) *frontmatter.Document {
+		pointerDoc.Body = vault.PointerText(title, noteID) + "\n"
+		return pointerDoc
+	}, now)
 }
 
 // Update is the door for every edit of an existing memory or note (signal,
@@ -234,6 +229,9 @@ func Note(v *vault.Vault, f Front, title, body string, claim vault.NewMemory, no
 // what the file broke before the edit is left to lint. Errors from edit
 // come back wrapped with the file's path.
 func Update(v *vault.Vault, f Front, ref, expectHash string, now time.Time, edit func(*frontmatter.Document) error) (*vault.Memory, error) {
+	if err := v.CompletePending(); err != nil {
+		return nil, err
+	}
 	mems, err := v.Load(vault.LoadOptions{})
 	if err != nil {
 		return nil, err

@@ -162,3 +162,34 @@ func TestBuildValidates(t *testing.T) {
 		t.Fatalf("defaults: %+v, %v", doc, err)
 	}
 }
+
+// A note over lint.max_file_size is refused (it would never be read back),
+// naming the rule and the field; nothing is written.
+func TestNoteOverTheSizeLimitIsRefused(t *testing.T) {
+	v := newVault(t)
+	v.Config.Lint.MaxFileSize = 4096
+	_, _, err := Note(v, Front{}, "Big", strings.Repeat("word ", 1000), vault.NewMemory{}, now)
+	var r *Refusal
+	if !errors.As(err, &r) || r.Rule != "file-too-large" || r.Field != "body" {
+		t.Fatalf("err = %v, want a file-too-large refusal of the body", err)
+	}
+	if n := count(t, v); n != 0 {
+		t.Fatalf("%d files written", n)
+	}
+}
+
+// A writer refuses a memory/ that is a link: the loader never follows it.
+func TestRememberThroughALinkedFolderIsRefused(t *testing.T) {
+	v := newVault(t)
+	outside := t.TempDir()
+	os.RemoveAll(filepath.Join(v.Root, "memory"))
+	if err := os.Symlink(outside, filepath.Join(v.Root, "memory")); err != nil {
+		t.Skip(err)
+	}
+	if _, err := Remember(v, Front{}, vault.NewMemory{Text: "The CI runs on every push"}, now); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Fatalf("err = %v", err)
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Fatalf("written outside the vault: %v", entries)
+	}
+}
