@@ -21,7 +21,9 @@ func init() {
 			"claude-code PATH: ~/.claude/projects, or one project folder in it.\n" +
 			"memory-md PATH: a hand-kept MEMORY.md or CLAUDE.md.\n" +
 			"Files go under imports/KIND/ with source: import:KIND and do not render until promoted.\n" +
-			"Running the same import again writes nothing.",
+			"Running the same import again writes nothing. An item the rules of spec §8 refuse (a secret,\n" +
+			"an injection, a file over lint.max_file_size) is reported on stderr with its reason and\n" +
+			"left out; the rest is imported, and the command exits 1.",
 		Flags:  []cli.Flag{&cli.BoolFlag{Name: "dry-run", Usage: "print what would be written, write nothing"}},
 		Action: runImport,
 	})
@@ -51,22 +53,36 @@ func runImport(_ context.Context, cmd *cli.Command) error {
 		}
 		return err
 	}
+	for _, r := range res.Refused {
+		fmt.Fprintln(errOut, "mem: refused:", r)
+	}
+	err = nil
+	if len(res.Refused) > 0 {
+		err = checkFailed(fmt.Sprintf("%s: %d %s refused (listed above); the rest was imported", kind, len(res.Refused), plural(len(res.Refused), "item")))
+	}
 	first, last, undated := res.Span()
 	if cmd.Bool("json") {
+		refused := make([]map[string]string, 0, len(res.Refused))
+		for _, r := range res.Refused {
+			refused = append(refused, map[string]string{"where": r.Where, "rule": r.Rule, "message": r.Msg})
+		}
 		files := make([]map[string]string, 0, len(res.Files))
 		for _, f := range res.Files {
 			files = append(files, map[string]string{"id": f.ID, "path": f.Path, "type": f.Type,
 				"valid_at": f.ValidAt.String(), "project": f.Project, "summary": f.Summary})
 		}
-		return writeJSON(cmd.Root().Writer, map[string]any{
+		if jerr := writeJSON(cmd.Root().Writer, map[string]any{
 			"kind": res.Kind, "path": res.Path, "dry_run": res.DryRun,
 			"written": len(res.Files), "already_imported": res.Existing, "by_type": res.ByType(),
 			"valid_at": map[string]any{"first": first.String(), "last": last.String(), "undated": undated},
-			"files":    files,
-		})
+			"files":    files, "refused": refused,
+		}); jerr != nil {
+			return jerr
+		}
+		return err
 	}
 	if cmd.Bool("quiet") {
-		return nil
+		return err
 	}
 	w := cmd.Root().Writer
 	verb := "wrote"
@@ -93,7 +109,11 @@ func runImport(_ context.Context, cmd *cli.Command) error {
 	if len(counts) > 0 {
 		summary += " (" + strings.Join(counts, ", ") + ")"
 	}
-	fmt.Fprintf(w, "%s; %d already imported\n", summary, res.Existing)
+	summary = fmt.Sprintf("%s; %d already imported", summary, res.Existing)
+	if len(res.Refused) > 0 {
+		summary += fmt.Sprintf("; %d refused", len(res.Refused))
+	}
+	fmt.Fprintln(w, summary)
 	switch {
 	case len(res.Files) == 0:
 	case first.IsZero():
@@ -101,7 +121,7 @@ func runImport(_ context.Context, cmd *cli.Command) error {
 	default:
 		fmt.Fprintf(w, "valid_at: %s to %s, %d undated\n", first.Day(), last.Day(), undated)
 	}
-	return nil
+	return err
 }
 
 // sortedTypeNames orders the types of a count map the way the docs list them.

@@ -30,28 +30,38 @@ func runNote(_ context.Context, cmd *cli.Command) error {
 	if strings.TrimSpace(title) == "" {
 		return usagef("note needs --title T")
 	}
-	var body []byte
-	var err error
-	if f := cmd.String("file"); f != "" {
-		body, err = os.ReadFile(f)
-	} else {
-		body, err = io.ReadAll(os.Stdin)
-	}
-	if err != nil {
-		return err
-	}
-	if strings.TrimSpace(string(body)) == "" {
-		return usagef("the note is empty: pipe its text on stdin or pass --file")
-	}
 	v, err := openVault(cmd)
 	if err != nil {
 		return err
+	}
+	in := io.Reader(os.Stdin)
+	if f := cmd.String("file"); f != "" {
+		file, err := os.Open(f)
+		if err != nil {
+			return err
+		}
+		defer file.Close()
+		in = file
+	}
+	// Read one byte past the limit, never the whole of a huge input: a
+	// note over lint.max_file_size would never be read back (the writer
+	// refuses it), so there is no need to hold it all.
+	limit := v.Config.Lint.MaxFileSize
+	body, err := io.ReadAll(io.LimitReader(in, limit+1))
+	if err != nil {
+		return err
+	}
+	if int64(len(body)) > limit {
+		return checkFailed(fmt.Sprintf("refused: the note's text: file-too-large: the note is over lint.max_file_size (%d bytes): mem never reads a file that large; split it into smaller notes or raise lint.max_file_size in mem.yaml", limit))
+	}
+	if strings.TrimSpace(string(body)) == "" {
+		return usagef("the note is empty: pipe its text on stdin or pass --file")
 	}
 	claim, err := newMemoryFromFlags(cmd, "")
 	if err != nil {
 		return err
 	}
-	note, pointer, err := writer.Note(v, title, string(body), claim, now())
+	note, pointer, err := writer.Note(v, cliFront, title, string(body), claim, now())
 	if err != nil {
 		return writeError(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/gate"
 	"github.com/mem-md/mem/pkg/vault"
 	"github.com/mem-md/mem/pkg/writer"
 )
@@ -43,6 +44,27 @@ func init() {
 	})
 }
 
+// cliFront names the writer's fields by the flags that set them, so a
+// refusal points at what to change on the command line.
+var cliFront = writer.Front{Name: func(field string) string {
+	switch field {
+	case "text":
+		return "TEXT"
+	case "body":
+		return "the note's text"
+	case "tags":
+		return "--tag"
+	case "id":
+		return "ID"
+	case "type", "provenance", "project", "importance", "section", "key", "supersedes", "session", "ttl",
+		"title", "evidence", "at":
+		return "--" + field
+	case "valid_at", "stale_after":
+		return "--" + strings.ReplaceAll(field, "_", "-")
+	}
+	return field // not a flag: a frontmatter key the command sets itself
+}}
+
 // newMemoryFromFlags fills a vault.NewMemory from the shared claim flags.
 func newMemoryFromFlags(cmd *cli.Command, text string) (vault.NewMemory, error) {
 	n := vault.NewMemory{
@@ -55,7 +77,7 @@ func newMemoryFromFlags(cmd *cli.Command, text string) (vault.NewMemory, error) 
 	if n.Cwd, err = os.Getwd(); err != nil {
 		return n, err
 	}
-	if n.ValidAt, n.StaleAfter, err = writer.Dates(cmd.String("valid-at"), cmd.String("stale-after"), cmd.String("ttl"), now()); err != nil {
+	if n.ValidAt, n.StaleAfter, err = writer.Dates(cliFront, cmd.String("valid-at"), cmd.String("stale-after"), cmd.String("ttl"), now()); err != nil {
 		return n, usagef(err.Error())
 	}
 	return n, nil
@@ -73,18 +95,21 @@ func runRemember(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	m, err := writer.Remember(v, n, now())
+	m, err := writer.Remember(v, cliFront, n, now())
 	if err != nil {
 		return writeError(err)
 	}
 	return printWritten(cmd, m)
 }
 
-// writeError maps the shared writer's refusals (too long, a secret, a
-// refused supersedes) to exit 1; a malformed request stays exit 2.
+// writeError maps the writer's refusals (a rule of spec §8, a refused
+// supersedes, a gate decision) and an id that names nothing to exit 1; a
+// malformed request or a problem of the environment (a lock held too
+// long) stays exit 2.
 func writeError(err error) error {
 	var refusal *writer.Refusal
-	if errors.As(err, &refusal) {
+	var gateRefusal *gate.RefusedError
+	if errors.As(err, &refusal) || errors.As(err, &gateRefusal) || errors.Is(err, vault.ErrNotFound) {
 		return checkFailed(err.Error())
 	}
 	return err

@@ -2,13 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/urfave/cli/v3"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
+	"github.com/mem-md/mem/pkg/writer"
 )
 
 func init() {
@@ -28,9 +28,6 @@ func init() {
 	})
 }
 
-// errUnchanged aborts a vault update that would change nothing.
-var errUnchanged = errors.New("unchanged")
-
 func runSignal(_ context.Context, cmd *cli.Command) error {
 	if cmd.NArg() != 1 {
 		return usagef("signal needs one ID: mem signal memory/the-lesson --session S --evidence 'what happened'")
@@ -43,6 +40,7 @@ func runSignal(_ context.Context, cmd *cli.Command) error {
 			return usagef("--at: " + err.Error())
 		}
 	}
+	// Checked here too (the writer checks again) so a bad flag is a usage error.
 	if err := gate.CheckSignal(s, t); err != nil {
 		return usagef(err.Error())
 	}
@@ -50,42 +48,26 @@ func runSignal(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	m, err := loadMemory(v, cmd.Args().First())
+	res, err := writer.Signal(v, cliFront, cmd.Args().First(), "", s, t)
 	if err != nil {
-		return err
+		return writeError(err)
 	}
-	var verdict gate.Verdict
-	var typ string
-	added := false
-	err = v.Update(m.Rel, "", t, func(doc *frontmatter.Document) error {
-		var err error
-		if added, err = gate.AddSignal(doc, s); err != nil {
-			return err
-		}
-		verdict, typ = gate.Evaluate(&doc.Meta, t, v.Config.Gate), doc.Meta.Type
-		if !added {
-			return errUnchanged
-		}
-		return nil
-	})
-	if err != nil && !errors.Is(err, errUnchanged) {
-		return refusal(m, err)
-	}
+	m, verdict := res.Memory, res.Verdict
 	if cmd.Bool("json") {
 		return writeJSON(cmd.Root().Writer, struct {
 			gate.Entry
 			Added bool `json:"added"`
 		}{gate.Entry{ID: m.ID, Path: m.Rel, Weight: verdict.Weight, Sessions: verdict.Sessions,
-			Eligible: verdict.Eligible, Missing: verdict.Missing}, added})
+			Eligible: verdict.Eligible, Missing: verdict.Missing}, res.Added})
 	}
 	if cmd.Bool("quiet") {
 		return nil
 	}
 	w := cmd.Root().Writer
-	if !added {
+	if !res.Added {
 		fmt.Fprintf(w, "%s: this session already gave this evidence; nothing changed\n", m.ID)
 	}
-	fmt.Fprintf(w, "%s: %s\n", m.ID, verdictLine(m.ID, typ, verdict))
+	fmt.Fprintf(w, "%s: %s\n", m.ID, verdictLine(m.ID, res.Type, verdict))
 	return nil
 }
 

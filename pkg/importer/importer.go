@@ -1,13 +1,16 @@
 // Package importer brings memory kept elsewhere (a ChatGPT export, Claude
 // Code transcripts and auto-memory, a hand-kept MEMORY.md) into a vault.
 // Each kind is a small adapter that turns its source into Items; one loop
-// here dedupes them by import key and writes them through the vault's one
-// writer, keeping the source's own clocks as valid_at (spec §1, principle 2).
+// here dedupes them by import key and writes them through pkg/writer, the
+// one door every write takes, keeping the source's own clocks as valid_at
+// (spec §1, principle 2). An item the rules of spec §8 refuse is reported
+// with its reason and left out; the rest is imported.
 package importer
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"path"
 	"sort"
@@ -18,6 +21,7 @@ import (
 
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/vault"
+	mw "github.com/mem-md/mem/pkg/writer"
 )
 
 // Import kinds (the KIND of `mem import KIND PATH`).
@@ -72,6 +76,15 @@ type File struct {
 	Summary string // the memory's text, or the note's title
 }
 
+// Refused is an item the rules refused: nothing of it was written.
+type Refused struct {
+	Where string // the item in its source: file and line, conversation and message
+	Rule  string
+	Msg   string // what is wrong and what to do; never quotes a secret
+}
+
+func (r Refused) String() string { return fmt.Sprintf("%s: %s: %s", r.Where, r.Rule, r.Msg) }
+
 // Result is what a run did.
 type Result struct {
 	Kind     string
@@ -79,6 +92,7 @@ type Result struct {
 	DryRun   bool
 	Files    []File
 	Existing int // items skipped because an earlier run imported them
+	Refused  []Refused
 }
 
 // ByType counts the written files by type.
@@ -239,8 +253,28 @@ func (w *writer) memDir() string  { return path.Join("imports", w.kind) }
 func (w *writer) noteDir() string { return path.Join("imports", w.kind, "notes") }
 
 // write imports one item unless an earlier run did. A note's pointer is
-// written even when only the note survived an interrupted earlier run.
+// written even when only the note survived an interrupted earlier run. An
+// item the writer refuses is recorded in the result and skipped.
 func (w *writer) write(it Item) error {
+	err := w.item(it)
+	var r *mw.Refusal
+	if errors.As(err, &r) {
+		w.res.Refused = append(w.res.Refused, Refused{Where: where(it), Rule: r.Rule, Msg: r.Msg})
+		return nil
+	}
+	return err
+}
+
+// where names an item by its source's own coordinates, never by its text
+// (which may be what was refused).
+func where(it Item) string {
+	if it.Source.ID == "" {
+		return it.Source.Resource
+	}
+	return it.Source.Resource + ":" + it.Source.ID
+}
+
+func (w *writer) item(it Item) error {
 	key := importKey(w.kind, it.Locator)
 	if it.Note == "" {
 		if _, ok := w.existing[key]; ok {
@@ -256,9 +290,22 @@ func (w *writer) write(it Item) error {
 		w.res.Existing++
 		return nil
 	}
+	note := w.doc(it, frontmatter.TypeNote, "", noteKey, it.Note)
+	note.Meta.Title = it.Title
+	// Both files are checked before either is written (the pointer with a
+	// placeholder id as long as the real one), so a refused pointer never
+	// leaves a note behind.
+	placeholder := noteID
 	if !noteDone {
-		note := w.doc(it, frontmatter.TypeNote, "", noteKey, it.Note)
-		note.Meta.Title = it.Title
+		placeholder = path.Join(w.noteDir(), vault.Slug(it.Title, 48)+"-000000")
+		if err := mw.Check(w.v, mw.Front{}, note, w.opts.Now); err != nil {
+			return err
+		}
+	}
+	if err := mw.Check(w.v, mw.Front{}, w.memory(it, vault.PointerText(it.Text, placeholder), key), w.opts.Now); err != nil {
+		return err
+	}
+	if !noteDone {
 		id, err := w.createID(w.noteDir(), it.Title, note)
 		if err != nil {
 			return err
@@ -273,8 +320,8 @@ func (w *writer) memory(it Item, text, key string) *frontmatter.Document {
 }
 
 // doc builds the frontmatter of an imported file directly rather than
-// through vault.BuildDocument, which stamps valid_at with now when the
-// source has no date; an import must stay undated instead (spec §1.2).
+// from a vault.NewMemory, which stamps valid_at with now when the source
+// has no date; an import must stay undated instead (spec §1.2).
 func (w *writer) doc(it Item, typ, provenance, key, body string) *frontmatter.Document {
 	meta := frontmatter.Meta{
 		Type: typ, Provenance: provenance, Project: it.Project, ValidAt: it.ValidAt,
@@ -296,20 +343,24 @@ func (w *writer) create(dir, slugText string, doc *frontmatter.Document) error {
 	return err
 }
 
-// createID writes doc (or, in a dry run, records it) and returns its id.
+// createID writes doc through the writer (or, in a dry run, checks it and
+// records it) and returns its id.
 func (w *writer) createID(dir, slugText string, doc *frontmatter.Document) (string, error) {
 	f := File{Type: doc.Meta.Type, ValidAt: doc.Meta.ValidAt, Project: doc.Meta.Project, Summary: doc.Summary()}
 	if doc.Meta.Type == frontmatter.TypeNote {
 		f.Summary = doc.Meta.Title
 	}
 	if w.opts.DryRun {
+		if err := mw.Check(w.v, mw.Front{}, doc, w.opts.Now); err != nil {
+			return "", err
+		}
 		// The writer picks the random suffix; a dry run shows the stem.
 		f.Path = path.Join(dir, vault.Slug(slugText, 48)+"-*.md")
 		f.ID = strings.TrimSuffix(f.Path, ".md")
 		w.res.Files = append(w.res.Files, f)
 		return f.ID, nil
 	}
-	m, err := w.v.Create(dir, slugText, doc, w.opts.Now)
+	m, err := mw.Create(w.v, mw.Front{}, dir, slugText, doc, w.opts.Now)
 	if err != nil {
 		return "", err
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -61,8 +62,36 @@ type NoteOutput struct {
 	Pointer Written `json:"pointer"`
 }
 
+// front is the writer's view of the agent behind req: refusals name the
+// tool's arguments (the writer's own names) and writes are stamped with
+// the client's name from initialize, the only identity MCP gives.
+func front(req *mcp.CallToolRequest) writer.Front {
+	name := ""
+	if req != nil {
+		if ci := req.ClientInfo(); ci != nil {
+			name = ci.Name
+		}
+	}
+	return writer.Front{Agent: clientName(name)}
+}
+
+// clientName keeps a client's self-chosen name to a short token: it is
+// written into generated.by, so it may carry no text a model would read.
+func clientName(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		if r < 128 && (r == '-' || r == '_' || r == '.' || unicode.IsLetter(r) || unicode.IsDigit(r)) && b.Len() < 64 {
+			b.WriteRune(r)
+		}
+	}
+	if b.Len() == 0 {
+		return "unknown-client"
+	}
+	return b.String()
+}
+
 // newMemory turns a claim into the writer's input, as the CLI's flags do.
-func (s *server) newMemory(c Claim, text string) (vault.NewMemory, error) {
+func (s *server) newMemory(f writer.Front, c Claim, text string) (vault.NewMemory, error) {
 	n := vault.NewMemory{
 		Text: text, Type: c.Type, Provenance: c.Provenance, Project: c.Project, Tags: c.Tags,
 		Importance: c.Importance, Pinned: c.Pin, Section: c.Section, Key: c.Key,
@@ -75,7 +104,7 @@ func (s *server) newMemory(c Claim, text string) (vault.NewMemory, error) {
 	if n.Cwd, err = s.cwd(c.Cwd); err != nil {
 		return n, err
 	}
-	n.ValidAt, n.StaleAfter, err = writer.Dates(c.ValidAt, c.StaleAfter, c.TTL, s.Now())
+	n.ValidAt, n.StaleAfter, err = writer.Dates(f, c.ValidAt, c.StaleAfter, c.TTL, s.Now())
 	return n, err
 }
 
@@ -89,12 +118,13 @@ func (s *server) written(m *vault.Memory) (Written, error) {
 	return Written{ID: m.ID, Path: m.Rel, Hash: h}, nil
 }
 
-func (s *server) remember(_ context.Context, _ *mcp.CallToolRequest, in RememberInput) (*mcp.CallToolResult, Written, error) {
-	n, err := s.newMemory(in.Claim, in.Text)
+func (s *server) remember(_ context.Context, req *mcp.CallToolRequest, in RememberInput) (*mcp.CallToolResult, Written, error) {
+	f := front(req)
+	n, err := s.newMemory(f, in.Claim, in.Text)
 	if err != nil {
 		return nil, Written{}, err
 	}
-	m, err := writer.Remember(s.Vault, n, s.Now())
+	m, err := writer.Remember(s.Vault, f, n, s.Now())
 	if err != nil {
 		return nil, Written{}, err
 	}
@@ -104,13 +134,14 @@ func (s *server) remember(_ context.Context, _ *mcp.CallToolRequest, in Remember
 
 // note writes the note, then its pointer memory (writer.Note checks the
 // pointer first, so a bad claim field never leaves a note without it).
-func (s *server) note(_ context.Context, _ *mcp.CallToolRequest, in NoteInput) (*mcp.CallToolResult, NoteOutput, error) {
+func (s *server) note(_ context.Context, req *mcp.CallToolRequest, in NoteInput) (*mcp.CallToolResult, NoteOutput, error) {
 	var out NoteOutput
-	claim, err := s.newMemory(in.Claim, "")
+	f := front(req)
+	claim, err := s.newMemory(f, in.Claim, "")
 	if err != nil {
 		return nil, out, err
 	}
-	note, pointer, err := writer.Note(s.Vault, in.Title, in.Body, claim, s.Now())
+	note, pointer, err := writer.Note(s.Vault, f, in.Title, in.Body, claim, s.Now())
 	if err != nil {
 		return nil, out, err
 	}
@@ -137,10 +168,7 @@ type SignalOutput struct {
 	Hash  string `json:"hash"`
 }
 
-// errUnchanged aborts an update that would change nothing.
-var errUnchanged = errors.New("unchanged")
-
-func (s *server) signal(_ context.Context, _ *mcp.CallToolRequest, in SignalInput) (*mcp.CallToolResult, SignalOutput, error) {
+func (s *server) signal(_ context.Context, req *mcp.CallToolRequest, in SignalInput) (*mcp.CallToolResult, SignalOutput, error) {
 	var out SignalOutput
 	t := s.Now()
 	sig := frontmatter.Signal{Session: in.Session, Evidence: in.Evidence, At: frontmatter.NewTime(t)}
@@ -150,51 +178,25 @@ func (s *server) signal(_ context.Context, _ *mcp.CallToolRequest, in SignalInpu
 			return nil, out, fmt.Errorf("at: %w", err)
 		}
 	}
-	if err := gate.CheckSignal(sig, t); err != nil {
-		return nil, out, err
-	}
 	if strings.TrimSpace(in.ExpectedHash) == "" {
 		return nil, out, errors.New("expected_hash is empty: read the file with get and pass the hash it returns")
 	}
-	mems, err := s.load(vault.LoadOptions{})
-	if err != nil {
-		return nil, out, err
-	}
-	m, err := s.Vault.FindMemory(mems, in.ID)
-	if err != nil {
-		return nil, out, err
-	}
-	if !m.OK() {
-		return nil, out, fmt.Errorf("%s:%v (fix the file first)", m.Rel, m.Err)
-	}
-	var verdict gate.Verdict
-	err = s.Vault.Update(m.Rel, strings.TrimSpace(in.ExpectedHash), t, func(doc *frontmatter.Document) error {
-		var err error
-		if out.Added, err = gate.AddSignal(doc, sig); err != nil {
-			return err
-		}
-		verdict = gate.Evaluate(&doc.Meta, t, s.Vault.Config.Gate)
-		if !out.Added {
-			return errUnchanged
-		}
-		return nil
-	})
-	var refused *gate.RefusedError
+	res, err := writer.Signal(s.Vault, front(req), in.ID, strings.TrimSpace(in.ExpectedHash), sig, t)
 	switch {
 	case errors.Is(err, vault.ErrConflict):
 		// No fresh hash in the answer: the caller must read what the other
 		// writer changed before deciding again.
-		return nil, out, fmt.Errorf("refused: %w (call get for %s, look at the change, then signal again with its hash)", err, m.ID)
-	case errors.As(err, &refused):
-		return nil, out, fmt.Errorf("%s: refused: %s", m.Rel, refused.Msg)
-	case err != nil && !errors.Is(err, errUnchanged):
+		return nil, out, fmt.Errorf("refused: %w (call get for %s, look at the change, then signal again with its hash)", err, in.ID)
+	case err != nil:
 		return nil, out, err
 	}
+	m := res.Memory
+	out.Added = res.Added
 	if out.Added {
 		s.Logger.Info("wrote", "path", m.Rel)
 	}
-	out.Entry = gate.Entry{ID: m.ID, Path: m.Rel, Weight: verdict.Weight, Sessions: verdict.Sessions,
-		Eligible: verdict.Eligible, Missing: verdict.Missing}
+	out.Entry = gate.Entry{ID: m.ID, Path: m.Rel, Weight: res.Verdict.Weight, Sessions: res.Verdict.Sessions,
+		Eligible: res.Verdict.Eligible, Missing: res.Verdict.Missing}
 	out.Hash, err = fileHash(m)
 	return nil, out, err
 }

@@ -29,6 +29,16 @@ var gitignoreLines = []string{".mem/", TempPrefix + "*", "MEMORY.md"}
 // paths it created.
 func Init(dir string, example fs.FS) ([]string, error) {
 	var created []string
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = r
+	}
+	if err := CheckRoot(abs, "a vault"); err != nil {
+		return nil, err
+	}
 	for _, d := range []string{"memory", "notes", "projects"} {
 		p := filepath.Join(dir, d)
 		if _, err := os.Stat(p); os.IsNotExist(err) {

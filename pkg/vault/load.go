@@ -232,8 +232,14 @@ func (v *Vault) readOne(rel string, opts LoadOptions, known fileStamp, cached fu
 				return m, fileStamp{}, nil
 			}
 			// st stays zero: a link's target can change under an unchanged link.
-		} else if fi.Mode().IsRegular() {
+		} else if fi.Mode().IsRegular() && linkCount(fi) == 1 {
 			st = stampOf(fi)
+		}
+		if n := linkCount(fi); n > 1 && fi.Mode().IsRegular() {
+			// A second name may be anywhere on the disk: /etc/passwd linked
+			// into memory/ must not be served, committed or backed up.
+			m.Err = fileErr("file-hard-linked", fmt.Sprintf("the file has %d hard links, so its content may belong to a file outside the vault: mem does not read it; if it is yours, replace it with a copy (cp %s x && mv x %s), else delete it", n, rel, rel))
+			return m, fileStamp{}, nil
 		}
 		m.Size, m.ModTime = fi.Size(), fi.ModTime()
 	}

@@ -36,7 +36,11 @@ func (v *Vault) Projects(mems []*Memory) []Project {
 			p.Name = strings.TrimSuffix(filepath.Base(m.Rel), ".md")
 		}
 		for _, r := range m.Meta().Roots {
-			p.Roots = append(p.Roots, resolveRoot(v.Root, home, r))
+			// A root of / or the home folder would claim every directory:
+			// it resolves nothing.
+			if abs := resolveRoot(v.Root, home, r); CheckRoot(abs, "a project root") == nil {
+				p.Roots = append(p.Roots, abs)
+			}
 		}
 		out = append(out, p)
 	}

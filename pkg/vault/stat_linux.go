@@ -1,7 +1,9 @@
 package vault
 
 import (
+	"errors"
 	"io/fs"
+	"os"
 	"path"
 	"syscall"
 
@@ -17,8 +19,31 @@ func statExtra(fi fs.FileInfo) (ctime int64, ino uint64) {
 	return 0, 0
 }
 
+// linkCount is the number of hard links to fi's file (1 when unknown).
+func linkCount(fi fs.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink)
+	}
+	return 1
+}
+
+// renameNoReplace renames old to new unless new exists (os.ErrExist), so
+// a published file never has a second name, even for a moment (the loader
+// refuses hard-linked files). ok is false where the file system cannot.
+func renameNoReplace(old, new string) (ok bool, err error) {
+	err = unix.Renameat2(unix.AT_FDCWD, old, unix.AT_FDCWD, new, unix.RENAME_NOREPLACE)
+	if errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EOPNOTSUPP) {
+		return false, nil
+	}
+	if err != nil {
+		return true, &os.LinkError{Op: "rename", Old: old, New: new, Err: err}
+	}
+	return true, nil
+}
+
 // statFiles fills stamps[i] with the lstat of rels[i], zero for a failure or
-// anything but a regular file. Each file is stat'ed relative to its folder,
+// anything but a regular file with one name (the loader looks closer at
+// those). Each file is stat'ed relative to its folder,
 // opened once: the kernel then walks one name, not the whole path.
 func statFiles(root string, rels []string, stamps []fileStamp) {
 	dirfd, dir := -1, "\x00"
@@ -40,7 +65,7 @@ func statFiles(root string, rels []string, stamps []fileStamp) {
 				dirfd = -1
 			}
 		}
-		if dirfd < 0 || unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		if dirfd < 0 || unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG || st.Nlink > 1 {
 			stamps[i] = fileStamp{}
 			continue
 		}

@@ -12,6 +12,12 @@ import (
 // mtime only.
 func statExtra(fs.FileInfo) (ctime int64, ino uint64) { return 0, 0 }
 
+// linkCount is not portable; elsewhere a hard link is not detected.
+func linkCount(fs.FileInfo) uint64 { return 1 }
+
+// renameNoReplace is Linux's; elsewhere createExclusive links instead.
+func renameNoReplace(string, string) (bool, error) { return false, nil }
+
 // readFile reads a file whose size is about sizeHint.
 func readFile(path string, _ int64) ([]byte, error) { return os.ReadFile(path) }
 

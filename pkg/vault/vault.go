@@ -56,11 +56,40 @@ func Open(root string) (*Vault, error) {
 	if resolved, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = resolved
 	}
+	if err := CheckRoot(abs, "a vault"); err != nil {
+		return nil, err
+	}
+	if fi, err := os.Lstat(filepath.Join(abs, ".mem")); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		return nil, fmt.Errorf("%s is a symbolic link: mem keeps its index, caches and locks inside the vault and will not write them elsewhere; remove the link (rm %s) and mem rebuilds what it needs",
+			filepath.Join(abs, ".mem"), filepath.Join(abs, ".mem"))
+	}
 	cfg, err := LoadConfig(abs)
 	if err != nil {
 		return nil, err
 	}
 	return &Vault{Root: abs, Config: cfg}, nil
+}
+
+// CheckRoot refuses a folder too wide to be what (a vault, a project
+// root): the file system's root or the home folder itself. A vault there
+// reads, commits and backs up every markdown file on the disk or in the
+// home folder (and /etc/passwd through a link); a project root there
+// claims every working directory.
+func CheckRoot(abs, what string) error {
+	clean := filepath.Clean(abs)
+	home, _ := os.UserHomeDir()
+	if home != "" {
+		if r, err := filepath.EvalSymlinks(home); err == nil {
+			home = r
+		}
+	}
+	switch {
+	case clean == filepath.VolumeName(clean)+string(filepath.Separator):
+		return fmt.Errorf("%s: %s cannot be the file system's root: make a folder for it (for example ~/mem) and use that", clean, what)
+	case home != "" && clean == filepath.Clean(home):
+		return fmt.Errorf("%s: %s cannot be your home folder itself: make a folder for it (for example ~/mem) and use that", clean, what)
+	}
+	return nil
 }
 
 // StateDir is the git-ignored machine state directory (.mem).

@@ -328,37 +328,6 @@ func TestInitIsIdempotent(t *testing.T) {
 	}
 }
 
-func TestBuildDocumentValidates(t *testing.T) {
-	v := newVault(t, nil)
-	projects := []Project{{ID: "proj_x"}}
-	for _, tc := range []struct {
-		name string
-		n    NewMemory
-		want string
-	}{
-		{"too long", NewMemory{Text: strings.Repeat("x", 281)}, "281 characters"},
-		{"three lines", NewMemory{Text: "a\nb\nc"}, "3 lines"},
-		{"bad type", NewMemory{Text: "x", Type: "opinion"}, "--type"},
-		{"bad provenance", NewMemory{Text: "x", Provenance: "rumour"}, "--provenance"},
-		{"bad importance", NewMemory{Text: "x", Importance: 11}, "--importance"},
-		{"junk project", NewMemory{Text: "x", Project: "changed"}, "proj_"},
-		{"unknown project", NewMemory{Text: "x", Project: "proj_y"}, "names no project note"},
-		{"stale before valid", NewMemory{Text: "x", StaleAfter: frontmatter.NewDate(testNow.AddDate(0, 0, -1))}, "not after valid_at"},
-		{"empty", NewMemory{Text: "  "}, "empty"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := v.BuildDocument(tc.n, projects, testNow)
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("err = %v, want it to mention %q", err, tc.want)
-			}
-		})
-	}
-	doc, err := v.BuildDocument(NewMemory{Text: "two\nlines", Project: "proj_x"}, projects, testNow)
-	if err != nil || doc.Meta.Project != "proj_x" || doc.Meta.Type != "fact" || doc.Meta.Provenance != "stated" || !doc.Meta.ValidAt.Equal(testNow) {
-		t.Fatalf("defaults: %+v, %v", doc, err)
-	}
-}
-
 func TestParseTTL(t *testing.T) {
 	for in, want := range map[string]string{"30d": "2026-12-29", "2w": "2026-12-13", "6m": "2027-05-29", "1y": "2027-11-29"} {
 		got, err := ParseTTL(in, testNow)

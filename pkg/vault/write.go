@@ -6,10 +6,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 	"unicode"
 
@@ -99,8 +100,9 @@ func writeCacheFile(path string, data []byte) error {
 }
 
 // createExclusive publishes data at path only if nothing is there yet: the
-// synced temp file is hard-linked into place, which fails when the name is
-// taken, so two writers can never overwrite each other.
+// synced temp file is renamed into place without replacing (or, where the
+// file system cannot, hard-linked into place), which fails when the name
+// is taken, so two writers can never overwrite each other.
 func createExclusive(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	tmp, err := writeTemp(dir, data, 0o644, true)
@@ -108,7 +110,11 @@ func createExclusive(path string, data []byte) error {
 		return err
 	}
 	defer os.Remove(tmp)
-	if err := os.Link(tmp, path); err != nil {
+	ok, err := renameNoReplace(tmp, path)
+	if !ok {
+		err = os.Link(tmp, path)
+	}
+	if err != nil {
 		return err
 	}
 	return syncDir(dir)
@@ -154,18 +160,20 @@ func randomSuffix() string {
 
 // Create writes a new file under dir (relative to the vault) named after
 // slugText plus a short unique suffix. It stamps id (the file's path without
-// .md, written out so a rename in Obsidian keeps it) and generated, and never
-// replaces an existing file.
+// .md, written out so a rename in Obsidian keeps it) and generated (by mem,
+// unless doc names who wrote it), and never replaces an existing file. It
+// places bytes only: pkg/writer checks what they say.
 func (v *Vault) Create(dir, slugText string, doc *frontmatter.Document, now time.Time) (*Memory, error) {
-	absDir := filepath.Join(v.Root, filepath.FromSlash(dir))
-	if !within(v.Root, absDir) && absDir != v.Root {
-		return nil, fmt.Errorf("%s: outside the vault %s", dir, v.Root)
-	}
-	if err := os.MkdirAll(absDir, 0o755); err != nil {
+	absDir, err := v.destination(dir)
+	if err != nil {
 		return nil, err
 	}
 	stem := Slug(slugText, 48)
-	doc.Meta.Generated = &frontmatter.Actor{By: Producer(), At: frontmatter.NewTime(now)}
+	by := Producer()
+	if g := doc.Meta.Generated; g != nil && g.By != "" {
+		by = g.By
+	}
+	doc.Meta.Generated = &frontmatter.Actor{By: by, At: frontmatter.NewTime(now)}
 	for range 20 {
 		rel := filepath.ToSlash(filepath.Join(dir, stem+"-"+randomSuffix()+".md"))
 		doc.Meta.ID = strings.TrimSuffix(rel, ".md")
@@ -183,6 +191,44 @@ func (v *Vault) Create(dir, slugText string, doc *frontmatter.Document, now time
 	return nil, fmt.Errorf("%s: could not find a free file name", absDir)
 }
 
+// destination makes the folder dir (relative to the vault) and returns it,
+// refusing any folder the loader would not read back: outside the vault,
+// ignored or skipped (spec §2), or reached through a symbolic link — the
+// loader never follows a linked folder, so a file written through one
+// would land somewhere no reader, commit or backup ever looks.
+func (v *Vault) destination(dir string) (string, error) {
+	rel := path.Clean(filepath.ToSlash(dir))
+	absDir := filepath.Join(v.Root, filepath.FromSlash(rel))
+	if rel == "." || !within(v.Root, absDir) {
+		return "", fmt.Errorf("%s: outside the vault %s", dir, v.Root)
+	}
+	if !v.IsMemoryPath(rel + "/x.md") {
+		return "", fmt.Errorf("%s: mem never reads this folder (a skipped folder or mem.yaml ignore:), so a file written there would be lost", rel)
+	}
+	cur := v.Root
+	for _, part := range strings.Split(rel, "/") {
+		cur = filepath.Join(cur, part)
+		fi, err := os.Lstat(cur)
+		if errors.Is(err, fs.ErrNotExist) {
+			break // MkdirAll makes real folders from here on
+		}
+		if err != nil {
+			return "", err
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			target, _ := os.Readlink(cur)
+			return "", fmt.Errorf("%s is a symbolic link (to %s): mem never reads through a linked folder, so a file written there would be lost; replace the link with a real folder (move its files in) and try again", v.Rel(cur), target)
+		}
+		if !fi.IsDir() {
+			return "", fmt.Errorf("%s: not a folder: move it aside so mem can make the folder %s", v.Rel(cur), rel)
+		}
+	}
+	if err := os.MkdirAll(absDir, 0o755); err != nil {
+		return "", err
+	}
+	return absDir, nil
+}
+
 // Hash is the content hash callers pass to Update for compare-and-swap.
 func Hash(data []byte) string {
 	sum := sha256.Sum256(data)
@@ -194,7 +240,7 @@ var ErrConflict = errors.New("file changed since it was read")
 
 // Update rewrites an existing file under a per-file lock: it re-reads the
 // file, checks its hash against expectHash (when not empty), lets edit change
-// the document, stamps generated and writes atomically. Two updaters of the
+// the document, stamps generated (unless edit set it) and writes atomically. Two updaters of the
 // same file run one after the other, so neither loses the other's change.
 func (v *Vault) Update(rel, expectHash string, now time.Time, edit func(*frontmatter.Document) error) error {
 	path := filepath.Join(v.Root, filepath.FromSlash(rel))
@@ -217,10 +263,13 @@ func (v *Vault) Update(rel, expectHash string, now time.Time, edit func(*frontma
 	if err != nil {
 		return fmt.Errorf("%s:%w (fix the file before mem can edit it)", rel, err)
 	}
+	before := doc.Meta.Generated
 	if err := edit(doc); err != nil {
 		return err
 	}
-	doc.Meta.Generated = &frontmatter.Actor{By: Producer(), At: frontmatter.NewTime(now)}
+	if doc.Meta.Generated == before {
+		doc.Meta.Generated = &frontmatter.Actor{By: Producer(), At: frontmatter.NewTime(now)}
+	}
 	fi, err := os.Stat(path)
 	if err != nil {
 		return err
@@ -228,23 +277,115 @@ func (v *Vault) Update(rel, expectHash string, now time.Time, edit func(*frontma
 	return WriteFileAtomic(path, doc.Marshal(), fi.Mode().Perm())
 }
 
-// lock takes an exclusive advisory lock under .mem/locks. The kernel drops
-// it when the process dies, so a crash never leaves a stale lock behind.
-func (v *Vault) lock(name string) (func(), error) {
-	dir := filepath.Join(v.StateDir(), "locks")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
+// pendingDir holds the journal of note-and-pointer writes under way.
+func (v *Vault) pendingDir() string { return filepath.Join(v.StateDir(), "pending") }
+
+// CreatePair writes a note and the one-line pointer memory that links it,
+// so that a crash leaves both or neither: the pointer's bytes are
+// journalled under .mem/pending before the note is published, and
+// CompletePending (which every writer runs first) writes a journalled
+// pointer whose note exists, or drops the entry when the note never was.
+// pointer builds the pointer's document from the note's id.
+func (v *Vault) CreatePair(noteDir, noteSlug string, note *frontmatter.Document, ptrDir, ptrSlug string, pointer func(noteID string) *frontmatter.Document, now time.Time) (*Memory, *Memory, error) {
+	if err := v.CompletePending(); err != nil {
+		return nil, nil, err
 	}
-	f, err := os.OpenFile(filepath.Join(dir, name+".lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	noteAbs, err := v.destination(noteDir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("%s: %w", f.Name(), err)
+	if _, err := v.destination(ptrDir); err != nil {
+		return nil, nil, err
 	}
-	return func() { syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
+	if err := os.MkdirAll(v.pendingDir(), 0o755); err != nil {
+		return nil, nil, err
+	}
+	for range 20 {
+		noteRel := path.Join(noteDir, Slug(noteSlug, 48)+"-"+randomSuffix()+".md")
+		ptrRel := path.Join(ptrDir, Slug(ptrSlug, 48)+"-"+randomSuffix()+".md")
+		nm, noteData := v.stamp(noteRel, note, now)
+		pdoc := pointer(nm.ID)
+		pm, ptrData := v.stamp(ptrRel, pdoc, now)
+		if _, err := os.Lstat(pm.Path); err == nil {
+			continue // the pointer's name is taken: pick two new names
+		}
+		journal := filepath.Join(v.pendingDir(), randomSuffix()+".pending")
+		if err := WriteFileAtomic(journal, append([]byte(noteRel+"\n"+ptrRel+"\n"), ptrData...), 0o644); err != nil {
+			return nil, nil, err
+		}
+		err := createExclusive(nm.Path, noteData)
+		if errors.Is(err, os.ErrExist) {
+			os.Remove(journal)
+			continue
+		}
+		if err != nil {
+			os.Remove(journal)
+			return nil, nil, fmt.Errorf("%s: %w", noteAbs, err)
+		}
+		if err := createExclusive(pm.Path, ptrData); err != nil {
+			// Both or neither: take the note back (the journal would
+			// otherwise complete it later).
+			os.Remove(nm.Path)
+			os.Remove(journal)
+			return nil, nil, fmt.Errorf("the pointer memory %s was not written, so neither was the note: %w", ptrRel, err)
+		}
+		os.Remove(journal)
+		return nm, pm, nil
+	}
+	return nil, nil, fmt.Errorf("%s: could not find a free file name", noteAbs)
 }
 
-// Lock takes a named vault-wide lock (for example "index" or "commit").
-func (v *Vault) Lock(name string) (func(), error) { return v.lock(name) }
+// stamp sets the id and generated of doc as the file rel and returns the
+// memory it will be, with its bytes.
+func (v *Vault) stamp(rel string, doc *frontmatter.Document, now time.Time) (*Memory, []byte) {
+	by := Producer()
+	if g := doc.Meta.Generated; g != nil && g.By != "" {
+		by = g.By
+	}
+	doc.Meta.Generated = &frontmatter.Actor{By: by, At: frontmatter.NewTime(now)}
+	doc.Meta.ID = strings.TrimSuffix(rel, ".md")
+	data := doc.Marshal()
+	return &Memory{Path: filepath.Join(v.Root, filepath.FromSlash(rel)), Rel: rel, ID: doc.Meta.ID, Doc: doc, Size: int64(len(data)), ModTime: now}, data
+}
+
+// CompletePending finishes the note-and-pointer writes a crash cut short
+// (see CreatePair): a journalled pointer whose note exists is written, an
+// entry whose note never was is dropped.
+func (v *Vault) CompletePending() error {
+	entries, err := os.ReadDir(v.pendingDir())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		journal := filepath.Join(v.pendingDir(), e.Name())
+		if !strings.HasSuffix(e.Name(), ".pending") {
+			continue
+		}
+		data, err := os.ReadFile(journal)
+		if err != nil {
+			return err
+		}
+		noteRel, rest, ok1 := strings.Cut(string(data), "\n")
+		ptrRel, ptr, ok2 := strings.Cut(rest, "\n")
+		if !ok1 || !ok2 || !v.IsMemoryPath(noteRel) || !v.IsMemoryPath(ptrRel) || !within(v.Root, filepath.Join(v.Root, ptrRel)) {
+			os.Remove(journal) // torn or foreign: nothing to complete
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join(v.Root, filepath.FromSlash(noteRel))); err == nil {
+			if _, err := v.destination(path.Dir(ptrRel)); err != nil {
+				return err
+			}
+			err := createExclusive(filepath.Join(v.Root, filepath.FromSlash(ptrRel)), []byte(ptr))
+			if err != nil && !errors.Is(err, os.ErrExist) {
+				return fmt.Errorf("completing the pointer of %s: %w", noteRel, err)
+			}
+		}
+		if err := os.Remove(journal); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,8 +1,9 @@
-// Package writer holds the write paths every front end shares — the CLI's
-// remember and note, the MCP server's tools — so a memory is checked the
-// same way whoever writes it: the boundary, secrets, enums and project
-// (vault.BuildDocument), then each supersedes target through the
-// reconciler (gate.Supersede). Files are created by the vault's one writer.
+// Package writer is the one door for every write of a memory or a note:
+// the CLI's remember, note, signal and promote, the MCP server's tools and
+// every importer go through it, so what lint forbids (spec §8) is never
+// written, whoever writes it. Check applies the rules to the document as
+// it will be stored; the vault's file layer (vault.Create, vault.Update)
+// only places bytes.
 package writer
 
 import (
@@ -13,6 +14,7 @@ import (
 
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
+	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -23,35 +25,75 @@ const (
 	NotesDir  = "notes"
 )
 
-// Refusal is a write the rules refuse (too long, a secret, a supersedes
-// that names nothing or would move memory backwards): the caller's check
-// failed, as opposed to a malformed request.
-type Refusal struct{ Err error }
+// Front is who writes and how its refusals name what it wrote.
+type Front struct {
+	// Name turns one of the writer's field names (the MCP tools'
+	// arguments: text, body, title, tags, valid_at, evidence…) into the
+	// front end's: a CLI flag. Nil keeps the writer's name.
+	Name func(field string) string
+	// Agent is the name an agent's client gave (MCP initialize): its
+	// writes are stamped generated.by process:<Agent> and it cannot
+	// escalate (spec §8): no rule, no superseding what a person wrote
+	// except with a correction. Empty for a person and for importers.
+	Agent string
+}
 
-func (r *Refusal) Error() string { return r.Err.Error() }
+func (f Front) name(field string) string {
+	if f.Name == nil || field == "file" {
+		return field
+	}
+	return f.Name(field)
+}
+
+func (f Front) refusal(x finding) *Refusal {
+	return &Refusal{Rule: x.Rule, Field: f.name(x.field), Msg: x.Msg}
+}
+
+// by is the generated.by of f's writes.
+func (f Front) by() string {
+	if f.Agent != "" {
+		return "process:" + f.Agent
+	}
+	return vault.Producer()
+}
+
+// Refusal is a write the rules refuse (a secret, an injection, too long,
+// an unearned rule, a supersedes that names nothing or moves memory
+// backwards): the caller's check failed, as opposed to a malformed
+// request. Its message names the rule, the field and what to do, and
+// never quotes a secret.
+type Refusal struct {
+	Rule  string // the rule's name, as lint names it
+	Field string // as the front end names it: a flag, a tool argument; "file" for the whole file
+	Msg   string
+	Err   error // the cause, when another error is behind it (errors.Is)
+}
+
+func (r *Refusal) Error() string {
+	return fmt.Sprintf("refused: %s: %s: %s", r.Field, r.Rule, r.Msg)
+}
 func (r *Refusal) Unwrap() error { return r.Err }
 
 // Dates reads the optional date inputs of a claim: valid_at, and either
-// stale_after or a ttl counted from now. Names are the inputs' own, so a
-// message can point at the flag or field.
-func Dates(validAt, staleAfter, ttl string, now time.Time) (valid, stale frontmatter.Time, err error) {
+// stale_after or a ttl counted from now. Errors name the inputs as f does.
+func Dates(f Front, validAt, staleAfter, ttl string, now time.Time) (valid, stale frontmatter.Time, err error) {
 	if validAt != "" {
 		if valid, err = frontmatter.ParseTime(validAt); err != nil {
-			return valid, stale, fmt.Errorf("valid_at: %w", err)
+			return valid, stale, fmt.Errorf("%s: %w", f.name("valid_at"), err)
 		}
 	}
 	switch {
 	case staleAfter != "" && ttl != "":
-		return valid, stale, errors.New("give stale_after or ttl, not both")
+		return valid, stale, fmt.Errorf("give %s or %s, not both", f.name("stale_after"), f.name("ttl"))
 	case staleAfter != "":
 		t, err := frontmatter.ParseTime(staleAfter)
 		if err != nil {
-			return valid, stale, fmt.Errorf("stale_after: %w", err)
+			return valid, stale, fmt.Errorf("%s: %w", f.name("stale_after"), err)
 		}
 		stale = frontmatter.NewDate(t.Time)
 	case ttl != "":
 		if stale, err = vault.ParseTTL(ttl, now); err != nil {
-			return valid, stale, err
+			return valid, stale, fmt.Errorf("%s: %w", f.name("ttl"), err)
 		}
 	}
 	return valid, stale, nil
@@ -59,64 +101,100 @@ func Dates(validAt, staleAfter, ttl string, now time.Time) (valid, stale frontma
 
 // Prepare builds and checks the document for n against the loaded vault
 // without writing anything.
-func Prepare(v *vault.Vault, mems []*vault.Memory, n vault.NewMemory, now time.Time) (*frontmatter.Document, error) {
-	doc, err := v.BuildDocument(n, v.Projects(mems), now)
-	var tooLong vault.ErrTooLong
-	var secret vault.ErrSecret
-	if errors.As(err, &tooLong) || errors.As(err, &secret) {
-		return nil, &Refusal{err}
-	}
+func Prepare(v *vault.Vault, f Front, mems []*vault.Memory, n vault.NewMemory, now time.Time) (*frontmatter.Document, error) {
+	doc, err := build(f, n, v.Projects(mems), now)
 	if err != nil {
 		return nil, err
+	}
+	if f.Agent != "" && doc.Meta.Type == frontmatter.TypeRule {
+		return nil, &Refusal{Rule: "agent-rule", Field: f.name("type"), Msg: "an agent cannot write a standing rule: write a lesson (provenance inferred), add evidence with signal, and a person promotes it with 'mem promote' once it passes the gate"}
 	}
 	olds := make([]*vault.Memory, len(doc.Meta.Supersedes))
 	for i, ref := range doc.Meta.Supersedes {
 		old, err := v.FindMemory(mems, ref)
 		if errors.Is(err, vault.ErrNotFound) {
-			return nil, &Refusal{fmt.Errorf("supersedes: %w", err)}
+			return nil, &Refusal{Rule: "supersedes-unknown", Field: f.name("supersedes"), Msg: err.Error(), Err: err}
 		}
 		if err != nil {
-			return nil, fmt.Errorf("supersedes: %w", err)
+			return nil, fmt.Errorf("%s: %w", f.name("supersedes"), err)
 		}
 		if !old.OK() {
-			return nil, fmt.Errorf("supersedes %s:%v (fix the file first; 'mem lint %s' shows the problem)", old.Rel, old.Err, old.Rel)
+			return nil, fmt.Errorf("%s %s:%v (fix the file first; 'mem lint %s' shows the problem)", f.name("supersedes"), old.Rel, old.Err, old.Rel)
+		}
+		if f.Agent != "" && doc.Meta.Type != frontmatter.TypeCorrection && byPerson(old.Meta()) {
+			return nil, &Refusal{Rule: "agent-supersedes-person", Field: f.name("supersedes"), Msg: fmt.Sprintf(
+				"%s is stated or was written by a person: an agent replaces it only with a correction that names it (type correction, supersedes %s) saying what changed",
+				old.ID, old.ID)}
 		}
 		olds[i] = old
 	}
 	err = gate.Supersede(&doc.Meta, olds)
 	var se *gate.SupersessionError
 	if errors.As(err, &se) {
-		return nil, &Refusal{fmt.Errorf("supersedes %s: refused: %w", se.Old, err)}
+		return nil, &Refusal{Rule: se.Rule, Field: f.name("supersedes"), Msg: se.Msg, Err: err}
 	}
-	return doc, err
+	if err != nil {
+		return nil, err
+	}
+	doc.Meta.Generated = &frontmatter.Actor{By: f.by(), At: frontmatter.NewTime(now)}
+	return doc, Check(v, f, doc, now)
+}
+
+// byPerson reports a claim an agent may not overrule: the user stated it,
+// or a person wrote the file.
+func byPerson(m *frontmatter.Meta) bool {
+	return m.Provenance == frontmatter.Stated || (m.Generated != nil && strings.HasPrefix(m.Generated.By, "human:"))
 }
 
 // Remember checks n against the vault and writes it as a new memory.
-func Remember(v *vault.Vault, n vault.NewMemory, now time.Time) (*vault.Memory, error) {
+func Remember(v *vault.Vault, f Front, n vault.NewMemory, now time.Time) (*vault.Memory, error) {
+	if err := v.CompletePending(); err != nil {
+		return nil, err
+	}
 	mems, err := v.Load(vault.LoadOptions{})
 	if err != nil {
 		return nil, err
 	}
-	doc, err := Prepare(v, mems, n, now)
+	doc, err := Prepare(v, f, mems, n, now)
 	if err != nil {
 		return nil, err
 	}
 	return v.Create(MemoryDir, n.Text, doc, now)
 }
 
+// Create checks doc and writes it as a new file under dir, its name made
+// from slugText (which must be text doc holds: a file name is never built
+// from text that fails the secret scan). Importers write through it.
+func Create(v *vault.Vault, f Front, dir, slugText string, doc *frontmatter.Document, now time.Time) (*vault.Memory, error) {
+	if doc.Meta.Generated == nil {
+		doc.Meta.Generated = &frontmatter.Actor{By: f.by(), At: frontmatter.NewTime(now)}
+	}
+	if err := Check(v, f, doc, now); err != nil {
+		return nil, err
+	}
+	if found := rules.Secrets(slugText); len(found) > 0 {
+		return nil, &Refusal{Rule: found[0].Rule, Field: f.name("file name"), Msg: found[0].Msg}
+	}
+	if err := v.CompletePending(); err != nil {
+		return nil, err
+	}
+	return v.Create(dir, slugText, doc, now)
+}
+
 // Note writes a long-form note with the given title and body, then its
-// one-line pointer memory carrying claim's fields. The pointer is checked
-// before the note is written (with a placeholder id as long as the real
-// one), so a refused pointer never leaves an orphan note.
-func Note(v *vault.Vault, title, body string, claim vault.NewMemory, now time.Time) (note, pointer *vault.Memory, err error) {
+// one-line pointer memory carrying claim's fields. Both are checked before
+// either is written (the pointer with a placeholder id as long as the real
+// one), and vault.CreatePair writes them so that a refusal, a failure or a
+// crash leaves both or neither (docs/frontmatter.md).
+func Note(v *vault.Vault, f Front, title, body string, claim vault.NewMemory, now time.Time) (note, pointer *vault.Memory, err error) {
 	title = strings.TrimSpace(title)
 	switch {
 	case title == "":
-		return nil, nil, errors.New("the note needs a one-line title")
-	case strings.ContainsAny(title, "\r\n"):
-		return nil, nil, errors.New("the title has a line break: give a one-line title")
+		return nil, nil, fmt.Errorf("%s: the note needs a one-line title", f.name("title"))
+	case strings.IndexFunc(title, rules.LineBreak) >= 0:
+		return nil, nil, fmt.Errorf("%s: the title has a line break: give a one-line title", f.name("title"))
 	case strings.TrimSpace(body) == "":
-		return nil, nil, errors.New("the note is empty: give its text")
+		return nil, nil, fmt.Errorf("%s: the note is empty: give its text", f.name("body"))
 	}
 	mems, err := v.Load(vault.LoadOptions{})
 	if err != nil {
@@ -124,26 +202,130 @@ func Note(v *vault.Vault, title, body string, claim vault.NewMemory, now time.Ti
 	}
 	n := claim
 	n.Type, n.Title, n.Text, n.Supersedes, n.Pinned, n.Key = frontmatter.TypeNote, title, body, nil, false, ""
-	noteDoc, err := v.BuildDocument(n, v.Projects(mems), now)
-	var secret vault.ErrSecret
-	if errors.As(err, &secret) {
-		return nil, nil, &Refusal{err}
-	}
+	noteDoc, err := build(f, n, v.Projects(mems), now)
 	if err != nil {
+		return nil, nil, err
+	}
+	noteDoc.Meta.Generated = &frontmatter.Actor{By: f.by(), At: frontmatter.NewTime(now)}
+	if err := Check(v, f, noteDoc, now); err != nil {
 		return nil, nil, err
 	}
 	claim.Text = vault.PointerText(title, NotesDir+"/"+vault.Slug(title, 48)+"-000000")
-	pointerDoc, err := Prepare(v, mems, claim, now)
+	pointerDoc, err := Prepare(v, f, mems, claim, now)
 	if err != nil {
 		return nil, nil, err
 	}
-	if note, err = v.Create(NotesDir, title, noteDoc, now); err != nil {
-		return nil, nil, err
+	return v.CreatePair(NotesDir, title, noteDoc, MemoryDir, vault.PointerText(title, ""), func(noteID string) *frontmatter.Document {
+		pointerDoc.Body = vault.PointerText(title, noteID) + "\n"
+		return pointerDoc
+	}, now)
+}
+
+// Update is the door for every edit of an existing memory or note (signal,
+// promote, and the editing commands of day two): it finds ref among the
+// files the loader reads, lets edit change the document under the file's
+// lock (refusing when expectHash, if given, no longer matches), stamps
+// generated and checks the result. An edit may not add a broken rule;
+// what the file broke before the edit is left to lint. Errors from edit
+// come back wrapped with the file's path.
+func Update(v *vault.Vault, f Front, ref, expectHash string, now time.Time, edit func(*frontmatter.Document) error) (*vault.Memory, error) {
+	if err := v.CompletePending(); err != nil {
+		return nil, err
 	}
-	claim.Text = vault.PointerText(title, note.ID)
-	pointerDoc.Body = claim.Text + "\n"
-	if pointer, err = v.Create(MemoryDir, claim.Text, pointerDoc, now); err != nil {
-		return note, nil, fmt.Errorf("note written to %s, but its pointer memory was not: %w", note.Rel, err)
+	mems, err := v.Load(vault.LoadOptions{})
+	if err != nil {
+		return nil, err
 	}
-	return note, pointer, nil
+	m, err := v.FindMemory(mems, ref)
+	if err != nil {
+		return nil, err
+	}
+	if !m.OK() {
+		return nil, fmt.Errorf("%s:%v (fix the file first; 'mem lint %s' shows the problem)", m.Rel, m.Err, m.Rel)
+	}
+	err = v.Update(m.Rel, expectHash, now, func(doc *frontmatter.Document) error {
+		before := map[string]bool{}
+		for _, x := range check(v, doc, now) {
+			before[x.key()] = true
+		}
+		if err := edit(doc); err != nil {
+			return err
+		}
+		// A person's authorship stays: an agent's signal adds evidence, it
+		// does not make the claim the agent's to overrule.
+		by := f.by()
+		if g := doc.Meta.Generated; g != nil && strings.HasPrefix(g.By, "human:") {
+			by = g.By
+		}
+		doc.Meta.Generated = &frontmatter.Actor{By: by, At: frontmatter.NewTime(now)}
+		for _, x := range check(v, doc, now) {
+			if !before[x.key()] {
+				return f.refusal(x)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		var r *Refusal
+		var gr *gate.RefusedError
+		switch {
+		case errors.As(err, &r) || errors.Is(err, ErrUnchanged):
+			return m, err
+		case errors.As(err, &gr):
+			return m, fmt.Errorf("%s: refused: %w", m.Rel, err)
+		}
+		return m, fmt.Errorf("%s: %w", m.Rel, err)
+	}
+	return m, nil
+}
+
+// ErrUnchanged is what an edit returns to leave the file as it is.
+var ErrUnchanged = errors.New("unchanged")
+
+// SignalResult is the gate's answer after a signal.
+type SignalResult struct {
+	Memory  *vault.Memory
+	Added   bool // false when this session already gave this evidence
+	Type    string
+	Verdict gate.Verdict
+}
+
+// Signal records one piece of evidence for the inferred lesson or rule ref
+// names (gate.AddSignal), through Update.
+func Signal(v *vault.Vault, f Front, ref, expectHash string, s frontmatter.Signal, now time.Time) (SignalResult, error) {
+	var res SignalResult
+	if err := gate.CheckSignal(s, now); err != nil {
+		return res, err
+	}
+	m, err := Update(v, f, ref, expectHash, now, func(doc *frontmatter.Document) error {
+		var err error
+		if res.Added, err = gate.AddSignal(doc, s); err != nil {
+			return err
+		}
+		res.Verdict, res.Type = gate.Evaluate(&doc.Meta, now, v.Config.Gate), doc.Meta.Type
+		if !res.Added {
+			return ErrUnchanged
+		}
+		return nil
+	})
+	res.Memory = m
+	if errors.Is(err, ErrUnchanged) {
+		err = nil
+	}
+	return res, err
+}
+
+// Promote turns the lesson ref names into a rule through the gate
+// (gate.Promote). An agent cannot promote: that is a person's decision.
+func Promote(v *vault.Vault, f Front, ref string, now time.Time) (*vault.Memory, gate.Verdict, error) {
+	var verdict gate.Verdict
+	if f.Agent != "" {
+		return nil, verdict, &Refusal{Rule: "agent-rule", Field: f.name("id"), Msg: "an agent cannot promote a lesson to a rule: ask the user to run 'mem promote'"}
+	}
+	m, err := Update(v, f, ref, "", now, func(doc *frontmatter.Document) error {
+		var err error
+		verdict, err = gate.Promote(doc, now, v.Config.Gate)
+		return err
+	})
+	return m, verdict, err
 }

@@ -38,7 +38,7 @@ func count(t *testing.T, v *vault.Vault) int {
 
 func TestRememberRefusalsAndRequestErrors(t *testing.T) {
 	v := newVault(t)
-	old, err := Remember(v, vault.NewMemory{Text: "The db listens on 5432", ValidAt: mustDate(t, "2026-11-20"), Key: "db-port"}, now)
+	old, err := Remember(v, Front{}, vault.NewMemory{Text: "The db listens on 5432", ValidAt: mustDate(t, "2026-11-20"), Key: "db-port"}, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestRememberRefusalsAndRequestErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := count(t, v)
-			_, err := Remember(v, tc.n, now)
+			_, err := Remember(v, Front{}, tc.n, now)
 			var r *Refusal
 			if err == nil || errors.As(err, &r) != tc.refusal || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v (refusal %v), want refusal=%v mentioning %q", err, errors.As(err, &r), tc.refusal, tc.want)
@@ -67,7 +67,7 @@ func TestRememberRefusalsAndRequestErrors(t *testing.T) {
 		})
 	}
 	// A forward supersession is stored by id and inherits the target's key.
-	m, err := Remember(v, vault.NewMemory{Text: "The db listens on 6432", Supersedes: []string{old.Rel}}, now)
+	m, err := Remember(v, Front{}, vault.NewMemory{Text: "The db listens on 6432", Supersedes: []string{old.Rel}}, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestRememberRefusalsAndRequestErrors(t *testing.T) {
 
 func TestNoteWritesNoteAndPointer(t *testing.T) {
 	v := newVault(t)
-	note, pointer, err := Note(v, "Retry design", "# Retry\n\nBack off.\n", vault.NewMemory{Project: "none", Tags: []string{"design"}}, now)
+	note, pointer, err := Note(v, Front{}, "Retry design", "# Retry\n\nBack off.\n", vault.NewMemory{Project: "none", Tags: []string{"design"}}, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestNoteWritesNoteAndPointer(t *testing.T) {
 
 func TestNoteRefusedPointerLeavesNoOrphan(t *testing.T) {
 	v := newVault(t)
-	_, _, err := Note(v, "Orphan", "body", vault.NewMemory{Supersedes: []string{"memory/nope"}}, now)
+	_, _, err := Note(v, Front{}, "Orphan", "body", vault.NewMemory{Supersedes: []string{"memory/nope"}}, now)
 	var r *Refusal
 	if !errors.As(err, &r) {
 		t.Fatalf("err = %v, want a refusal", err)
@@ -105,22 +105,22 @@ func TestNoteRefusedPointerLeavesNoOrphan(t *testing.T) {
 		t.Fatalf("%d files written", n)
 	}
 	for _, bad := range [][2]string{{"", "body"}, {"two\nlines", "body"}, {"Title", "  "}} {
-		if _, _, err := Note(v, bad[0], bad[1], vault.NewMemory{}, now); err == nil {
+		if _, _, err := Note(v, Front{}, bad[0], bad[1], vault.NewMemory{}, now); err == nil {
 			t.Errorf("Note(%q, %q) accepted", bad[0], bad[1])
 		}
 	}
 }
 
 func TestDates(t *testing.T) {
-	valid, stale, err := Dates("2026-01-02", "", "30d", now)
+	valid, stale, err := Dates(Front{}, "2026-01-02", "", "30d", now)
 	if err != nil || valid.String() != "2026-01-02" || stale.String() != "2026-12-29" {
 		t.Fatalf("%v %v %v", valid, stale, err)
 	}
-	if _, stale, _ := Dates("", "2027-01-01T10:00:00Z", "", now); stale.String() != "2027-01-01" {
+	if _, stale, _ := Dates(Front{}, "", "2027-01-01T10:00:00Z", "", now); stale.String() != "2027-01-01" {
 		t.Errorf("stale_after keeps only the date, got %v", stale)
 	}
 	for _, in := range [][3]string{{"yesterday", "", ""}, {"", "2027-01-01", "30d"}, {"", "soon", ""}, {"", "", "3h"}} {
-		if _, _, err := Dates(in[0], in[1], in[2], now); err == nil {
+		if _, _, err := Dates(Front{}, in[0], in[1], in[2], now); err == nil {
 			t.Errorf("Dates%v accepted", in)
 		}
 	}
@@ -133,4 +133,63 @@ func mustDate(t *testing.T, s string) frontmatter.Time {
 		t.Fatal(err)
 	}
 	return d
+}
+
+func TestBuildValidates(t *testing.T) {
+	projects := []vault.Project{{ID: "proj_x"}}
+	for _, tc := range []struct {
+		name string
+		n    vault.NewMemory
+		want string
+	}{
+		{"bad type", vault.NewMemory{Text: "x", Type: "opinion"}, "type"},
+		{"bad provenance", vault.NewMemory{Text: "x", Provenance: "rumour"}, "provenance"},
+		{"bad importance", vault.NewMemory{Text: "x", Importance: 11}, "importance"},
+		{"junk project", vault.NewMemory{Text: "x", Project: "changed"}, "proj_"},
+		{"unknown project", vault.NewMemory{Text: "x", Project: "proj_y"}, "names no project note"},
+		{"stale before valid", vault.NewMemory{Text: "x", StaleAfter: frontmatter.NewDate(now.AddDate(0, 0, -1))}, "not after valid_at"},
+		{"empty", vault.NewMemory{Text: "  "}, "empty"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := build(Front{}, tc.n, projects, now)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want it to mention %q", err, tc.want)
+			}
+		})
+	}
+	doc, err := build(Front{}, vault.NewMemory{Text: "two\nlines", Project: "proj_x"}, projects, now)
+	if err != nil || doc.Meta.Project != "proj_x" || doc.Meta.Type != "fact" || doc.Meta.Provenance != "stated" || !doc.Meta.ValidAt.Equal(now) {
+		t.Fatalf("defaults: %+v, %v", doc, err)
+	}
+}
+
+// A note over lint.max_file_size is refused (it would never be read back),
+// naming the rule and the field; nothing is written.
+func TestNoteOverTheSizeLimitIsRefused(t *testing.T) {
+	v := newVault(t)
+	v.Config.Lint.MaxFileSize = 4096
+	_, _, err := Note(v, Front{}, "Big", strings.Repeat("word ", 1000), vault.NewMemory{}, now)
+	var r *Refusal
+	if !errors.As(err, &r) || r.Rule != "file-too-large" || r.Field != "body" {
+		t.Fatalf("err = %v, want a file-too-large refusal of the body", err)
+	}
+	if n := count(t, v); n != 0 {
+		t.Fatalf("%d files written", n)
+	}
+}
+
+// A writer refuses a memory/ that is a link: the loader never follows it.
+func TestRememberThroughALinkedFolderIsRefused(t *testing.T) {
+	v := newVault(t)
+	outside := t.TempDir()
+	os.RemoveAll(filepath.Join(v.Root, "memory"))
+	if err := os.Symlink(outside, filepath.Join(v.Root, "memory")); err != nil {
+		t.Skip(err)
+	}
+	if _, err := Remember(v, Front{}, vault.NewMemory{Text: "The CI runs on every push"}, now); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Fatalf("err = %v", err)
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Fatalf("written outside the vault: %v", entries)
+	}
 }

@@ -1,0 +1,74 @@
+package writer
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// build validates the structure of n (enums, the project id, dates) and
+// returns the document to store; Check then applies the content rules.
+// Errors are malformed requests, named as f names its inputs.
+func build(f Front, n vault.NewMemory, projects []vault.Project, now time.Time) (*frontmatter.Document, error) {
+	n.Text = strings.TrimSpace(n.Text)
+	if n.Text == "" {
+		return nil, fmt.Errorf("%s: empty: say what to remember", f.name("text"))
+	}
+	if n.Type == "" {
+		n.Type = frontmatter.TypeFact
+	}
+	if !frontmatter.IsMemoryType(n.Type) && n.Type != frontmatter.TypeNote {
+		return nil, fmt.Errorf("%s %q: use one of identity, preference, decision, fact, lesson, rule, correction", f.name("type"), n.Type)
+	}
+	if n.Provenance == "" {
+		n.Provenance = frontmatter.Stated
+	}
+	if frontmatter.ProvenanceRank(n.Provenance) == 0 {
+		return nil, fmt.Errorf("%s %q: use stated (the user said it), observed (verified with a tool) or inferred (a guess)", f.name("provenance"), n.Provenance)
+	}
+	if n.Importance != 0 && (n.Importance < 1 || n.Importance > 10) {
+		return nil, fmt.Errorf("%s %d: use a whole number from 1 to 10", f.name("importance"), n.Importance)
+	}
+	project, err := resolveProject(f, n.Project, n.Cwd, projects)
+	if err != nil {
+		return nil, err
+	}
+	if n.ValidAt.IsZero() {
+		n.ValidAt = frontmatter.NewTime(now)
+	}
+	if !n.StaleAfter.IsZero() && !n.StaleAfter.After(n.ValidAt.Time) {
+		return nil, fmt.Errorf("%s %s is not after %s %s: give a later date or a positive %s", f.name("stale_after"), n.StaleAfter, f.name("valid_at"), n.ValidAt, f.name("ttl"))
+	}
+	meta := frontmatter.Meta{
+		Type: n.Type, Title: n.Title, Provenance: n.Provenance, Project: project,
+		Pinned: n.Pinned, Section: n.Section, Importance: n.Importance, Key: n.Key,
+		ValidAt: n.ValidAt, StaleAfter: n.StaleAfter, Supersedes: n.Supersedes,
+		Tags: n.Tags, Session: n.Session, Source: n.Source, Sources: n.Sources,
+	}
+	if n.Type == frontmatter.TypeNote {
+		meta.Provenance = "" // notes carry no claim of their own
+	}
+	return &frontmatter.Document{Meta: meta, Body: n.Text + "\n", HasFrontmatter: true}, nil
+}
+
+func resolveProject(f Front, flag, cwd string, projects []vault.Project) (string, error) {
+	switch flag {
+	case "", "auto":
+		if p := vault.ResolveProject(projects, cwd); p != nil {
+			return p.ID, nil
+		}
+		return "", nil
+	case "none":
+		return "", nil
+	}
+	if !vault.ProjectIDPattern.MatchString(flag) {
+		return "", fmt.Errorf("%s %q: a project id looks like proj_name (proj_ then a-z, 0-9, _ or -); or use auto or none", f.name("project"), flag)
+	}
+	if vault.FindProject(projects, flag) == nil {
+		return "", fmt.Errorf("%s %s names no project note: create one with 'type: project' and 'id: %s', or use auto or none", f.name("project"), flag, flag)
+	}
+	return flag, nil
+}

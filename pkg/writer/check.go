@@ -1,0 +1,130 @@
+package writer
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/rules"
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// field is one string a document carries, named as a refusal names it.
+type field struct{ name, value string }
+
+// fields lists every string of doc a person or model could read: each
+// frontmatter value and the body. The names are the writer's own (the MCP
+// tools' arguments); Front.Name turns them into a front end's.
+func fields(doc *frontmatter.Document) []field {
+	m := &doc.Meta
+	out := []field{
+		{"title", m.Title}, {"description", m.Description}, {"project", m.Project}, {"section", m.Section},
+		{"key", m.Key}, {"source", m.Source}, {"session", m.Session}, {"status", m.Status},
+	}
+	for _, group := range []struct {
+		name string
+		vals []string
+	}{{"tags", m.Tags}, {"supersedes", m.Supersedes}, {"aliases", m.Aliases}, {"roots", m.Roots}} {
+		for _, s := range group.vals {
+			out = append(out, field{group.name, s})
+		}
+	}
+	for _, s := range m.Sources {
+		out = append(out, field{"sources", s.Resource}, field{"sources", s.ID}, field{"sources", s.Title}, field{"sources", s.Author})
+	}
+	for _, s := range m.Signals {
+		out = append(out, field{"session", s.Session}, field{"evidence", s.Evidence})
+	}
+	for _, kv := range doc.Extra {
+		if kv.Value != nil {
+			out = append(out, field{kv.Key, kv.Value.Value})
+		}
+	}
+	return append(out, field{bodyField(doc), doc.Body})
+}
+
+// bodyField names a document's body: a memory's text or a note's body.
+func bodyField(doc *frontmatter.Document) string {
+	if doc.Meta.Type == frontmatter.TypeNote {
+		return "body"
+	}
+	return "text"
+}
+
+// finding is a broken rule keyed by what broke it, so an edit can be told
+// apart from what the file already held.
+type finding struct {
+	rules.Finding
+	field, value string
+}
+
+func (f finding) key() string { return f.Rule + "\x00" + f.field + "\x00" + f.value }
+
+// Check applies every rule of spec §8 to doc as the writer would store it
+// at now: the secret scan and the injection rules on every field and the
+// body, the gate and provenance rules, the boundary of a memory and the
+// file size limit. It returns the first broken rule as a *Refusal naming
+// the field the way f's front end does; nil when doc may be written.
+func Check(v *vault.Vault, f Front, doc *frontmatter.Document, now time.Time) error {
+	if found := check(v, doc, now); len(found) > 0 {
+		return f.refusal(found[0])
+	}
+	return nil
+}
+
+func check(v *vault.Vault, doc *frontmatter.Document, now time.Time) []finding {
+	var out []finding
+	data := doc.Marshal()
+	if limit := v.Config.Lint.MaxFileSize; int64(len(data)) > limit {
+		out = append(out, finding{Finding: rules.Finding{Rule: "file-too-large", Msg: fmt.Sprintf(
+			"the file would be %d bytes, over lint.max_file_size (%d): mem never reads a file that large; split it into smaller notes or raise lint.max_file_size in mem.yaml",
+			len(data), limit)}, field: bodyField(doc)})
+		return out // every other rule would read text no reader ever sees
+	}
+	for _, fl := range fields(doc) {
+		if strings.TrimSpace(fl.value) == "" {
+			continue
+		}
+		for _, r := range rules.Text(fl.value) {
+			out = append(out, finding{r, fl.name, fl.value})
+		}
+	}
+	for _, r := range rules.Claim(&doc.Meta, doc.Body, now, v.Config.Gate) {
+		name := bodyField(doc)
+		switch r.Rule {
+		case "gate-unearned":
+			name = "type"
+		case "valid-at-future":
+			name = "valid_at"
+		}
+		out = append(out, finding{r, name, doc.Meta.ValidAt.String()})
+	}
+	if frontmatter.IsMemoryType(doc.Meta.Type) {
+		if err := vault.CheckBoundary(foldBreaks(doc.Body)); err != nil {
+			out = append(out, finding{rules.Finding{Rule: "memory-too-long", Msg: err.Error()}, "text", doc.Body})
+		}
+	}
+	// The whole file as lint will read it: a rule no single value breaks
+	// (a pattern the YAML encoding completes) is still never written.
+	if len(out) == 0 {
+		raw := string(data)
+		for _, r := range rules.File(raw, len(raw)-len(doc.Body)) {
+			out = append(out, finding{r, "file", ""})
+		}
+	}
+	return out
+}
+
+// foldBreaks turns every line break some reader honours (a bare CR,
+// U+2028, U+0085…) into '\n', so the boundary counts the lines a model
+// or a terminal would show.
+func foldBreaks(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	return strings.Map(func(r rune) rune {
+		if rules.LineBreak(r) {
+			return '\n'
+		}
+		return r
+	}, s)
+}
