@@ -57,8 +57,12 @@ func (r *Result) refused(m *vault.Memory, opts Options) bool {
 	if pos, ok := m.Doc.Keys[claimKey[f.Rule]]; ok {
 		line, col = pos.Line, pos.Col
 	}
+	also := ""
+	if len(names) > 1 {
+		also = "also breaks " + strings.Join(names[1:], ", ") + "; "
+	}
 	r.Warnings = append(r.Warnings, m.Rel+":"+strconv.Itoa(line)+":"+strconv.Itoa(col)+": "+f.Rule+": not rendered: "+f.Msg+
-		" (run 'mem lint "+m.Rel+"')")
+		" ("+also+"run 'mem lint "+m.Rel+"')")
 	r.Dropped = append(r.Dropped, Drop{m.ID, "breaks " + strings.Join(names, ", ") + " (spec §8): never rendered; run 'mem lint " + m.Rel + "'"})
 	return true
 }
