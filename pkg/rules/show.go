@@ -1,0 +1,47 @@
+package rules
+
+import (
+	"slices"
+	"strings"
+)
+
+// Show is text as a read prints it (spec §8: search snippets, show, list,
+// log, MCP reads): every secret redacted ("[redacted: secret-aws-key]"),
+// and, when the text breaks an injection rule, a "[flagged: <rule>, …] "
+// prefix, so a reader still sees it but cannot take it for plain data.
+func Show(text string) string {
+	return Flag(Text(text)) + RedactSecrets(text)
+}
+
+// Flag is the "[flagged: <rule>, …] " mark a read puts before text that
+// breaks the injection or gate rules found, or "" when none does. Secrets
+// are not flagged: a read redacts them.
+func Flag(found []Finding) string {
+	var names []string
+	for _, f := range found {
+		if f.Kind != Secret && !slices.Contains(names, f.Rule) {
+			names = append(names, f.Rule)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return "[flagged: " + strings.Join(names, ", ") + "] "
+}
+
+// RedactSecrets stands in for secrets.Redact until it lands: each secret,
+// from where it starts to the end of its word, becomes "[redacted: rule]".
+func RedactSecrets(text string) string {
+	found := Secrets(text)
+	for i := len(found) - 1; i >= 0; i-- {
+		f := found[i]
+		end := strings.IndexAny(text[f.Off:], " \t\n\"'`)]}>,")
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += f.Off
+		}
+		text = text[:f.Off] + "[redacted: " + f.Rule + "]" + text[end:]
+	}
+	return text
+}
