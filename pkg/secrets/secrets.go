@@ -71,12 +71,15 @@ var rules = func() []rule {
 	rs := []rule{
 		// Any case and any spacing: a PEM header is still one when
 		// written "-----begin rsa private  key-----".
-		{id: "secret-private-key", what: "a private key block", keywords: []string{"key"},
+		{id: "secret-private-key", what: "a private key block", keywords: []string{"begin"},
 			re: regexp.MustCompile(`(?i)-{3,}\s*BEGIN[ A-Z0-9_-]{0,100}PRIVATE[ _-]*KEY(?:[ _-]*BLOCK)?\s*-{3,}`)},
 		{id: "secret-anthropic-key", what: "an Anthropic API key", keywords: []string{"sk-ant-"}, join: true, split: []string{"sk-"},
-			re: regexp.MustCompile(`\bsk-ant-[a-z]{2,8}\d{0,2}-[A-Za-z0-9_-]{32,}`), entropy: 3.5},
+			re: regexp.MustCompile(`\bsk-ant-[a-z]{2,8}\d{0,2}-[A-Za-z0-9_-]{32,}`), entropy: 3.5, windows: keyWindows("sk-ant-")},
 		{id: "secret-openai-key", what: "an OpenAI API key", keywords: []string{"sk-", "t3blbkfj"}, join: true,
-			re: regexp.MustCompile(`\bsk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}|[A-Za-z0-9]{40,})`), entropy: 3.5},
+			re: regexp.MustCompile(`\bsk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}|[A-Za-z0-9]{40,})`), entropy: 3.5,
+			// "sk-" is in every "task-" and "disk-": match only at a
+			// word that starts with it.
+			windows: keyWindows("sk-")},
 		// AWS key ids are upper case; one lowered (in a file name made
 		// from the text) is still the key, so either case matches, but
 		// not a mix, which is a word.
@@ -330,6 +333,38 @@ func (r *rule) matches(text string) [][]int {
 	}
 	return out
 }
+
+// keyWindows returns a windows function for a rule whose regexp matches
+// only a word of key characters ([A-Za-z0-9_-]) that starts with prefix
+// (case-sensitive) after a \b: the windows are those words. The regexp
+// sees the same boundaries in a window as in the whole text, since the
+// bytes around a window are not word characters, so the result is exact.
+func keyWindows(prefix string) func(text string) []span {
+	return func(text string) []span {
+		var out []span
+		for i := 0; ; {
+			n := strings.Index(text[i:], prefix)
+			if n < 0 {
+				return out
+			}
+			at := i + n
+			end := at + len(prefix)
+			for end < len(text) && keyChar(text[end], false) {
+				end++
+			}
+			if at > 0 && wordByte(text[at-1]) {
+				i = at + 1 // a later "sk-" of this word may follow a hyphen
+				continue
+			}
+			out = append(out, span{at, end})
+			i = end
+		}
+	}
+}
+
+// wordByte reports whether b is a word character for the regexp's \b
+// (ASCII letters, digits and underscore).
+func wordByte(b byte) bool { return b < 0x80 && !nonWordASCII(b) }
 
 // genericReach bounds how far a match of the generic assignment rule lies
 // from its operator (the first byte of =, :, => or :=): at most a
