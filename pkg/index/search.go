@@ -24,6 +24,7 @@ import (
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/mem-md/mem/pkg/rules"
+	"github.com/mem-md/mem/pkg/secrets"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -409,14 +410,14 @@ func readable(frags map[string][]string, title, body string) string {
 	snip, field := snippet(frags)
 	full := title + "\n" + body
 	flag := rules.Flag(rules.Text(full))
-	if snip == "" || rules.RedactSecrets(full) == full {
+	if snip == "" || secrets.Redact(full) == full {
 		return flag + snip
 	}
 	source := body
 	if field == fieldTitle {
 		source = title
 	}
-	text := strings.TrimSpace(spaces.ReplaceAllString(rules.RedactSecrets(source), " "))
+	text := strings.TrimSpace(spaces.ReplaceAllString(secrets.Redact(source), " "))
 	at, term := 0, ""
 	if _, rest, ok := strings.Cut(snip, MarkStart); ok {
 		term, _, _ = strings.Cut(rest, MarkEnd)

@@ -13,6 +13,7 @@ import (
 	"github.com/mem-md/mem/pkg/index"
 	"github.com/mem-md/mem/pkg/render"
 	"github.com/mem-md/mem/pkg/rules"
+	"github.com/mem-md/mem/pkg/secrets"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -183,7 +184,7 @@ func (s *server) get(_ context.Context, _ *mcp.CallToolRequest, in GetInput) (*m
 		return nil, GetOutput{}, fmt.Errorf("%s:%v", m.Rel, m.Err)
 	}
 	raw := string(m.Raw)
-	out := GetOutput{ID: m.ID, Path: m.Rel, Hash: vault.Hash(m.Raw), Content: rules.RedactSecrets(raw)}
+	out := GetOutput{ID: m.ID, Path: m.Rel, Hash: vault.Hash(m.Raw), Content: secrets.Redact(raw)}
 	for _, f := range rules.Memory(raw, m.Doc, s.Now(), s.Vault.Config.Gate) {
 		if f.Kind != rules.Secret && !slices.Contains(out.Flagged, f.Rule) {
 			out.Flagged = append(out.Flagged, f.Rule)

@@ -3,6 +3,8 @@ package rules
 import (
 	"slices"
 	"strings"
+
+	"github.com/mem-md/mem/pkg/secrets"
 )
 
 // Show is text as a read prints it (spec §8: search snippets, show, list,
@@ -10,7 +12,7 @@ import (
 // and, when the text breaks an injection rule, a "[flagged: <rule>, …] "
 // prefix, so a reader still sees it but cannot take it for plain data.
 func Show(text string) string {
-	return Flag(Text(text)) + RedactSecrets(text)
+	return Flag(Text(text)) + secrets.Redact(text)
 }
 
 // Flag is the "[flagged: <rule>, …] " mark a read puts before text that
@@ -27,21 +29,4 @@ func Flag(found []Finding) string {
 		return ""
 	}
 	return "[flagged: " + strings.Join(names, ", ") + "] "
-}
-
-// RedactSecrets stands in for secrets.Redact until it lands: each secret,
-// from where it starts to the end of its word, becomes "[redacted: rule]".
-func RedactSecrets(text string) string {
-	found := Secrets(text)
-	for i := len(found) - 1; i >= 0; i-- {
-		f := found[i]
-		end := strings.IndexAny(text[f.Off:], " \t\n\"'`)]}>,")
-		if end < 0 {
-			end = len(text)
-		} else {
-			end += f.Off
-		}
-		text = text[:f.Off] + "[redacted: " + f.Rule + "]" + text[end:]
-	}
-	return text
 }
