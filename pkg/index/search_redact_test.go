@@ -3,6 +3,8 @@ package index
 import (
 	"strings"
 	"testing"
+
+	"github.com/mem-md/mem/internal/poison"
 )
 
 // TestSnippetsRedactSecretsAndMarkInjections (spec §8): a snippet never
@@ -44,6 +46,29 @@ func TestSnippetsRedactSecretsAndMarkInjections(t *testing.T) {
 				if strings.Contains(h.Snippet, "[") {
 					t.Errorf("%q: clean snippet %q is marked", q, h.Snippet)
 				}
+			}
+		}
+	}
+}
+
+// TestSnippetsOfEverySecretKind: each kind of the secrets suite, searched
+// by a word beside it, is redacted from its snippet.
+func TestSnippetsOfEverySecretKind(t *testing.T) {
+	v := newVault(t)
+	for i, s := range poison.Secrets {
+		write(t, v, "memory/s"+string(rune('a'+i))+".md", memory("fact", "stated", "", "Wombat credential "+s.Value+" here"))
+	}
+	res, err := Search(v, Query{Text: "wombat", Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) != len(poison.Secrets) {
+		t.Fatalf("%d hits, want %d", len(res.Hits), len(poison.Secrets))
+	}
+	for _, h := range res.Hits {
+		for _, s := range poison.Secrets {
+			if strings.Contains(h.Snippet, s.Value) {
+				t.Errorf("%s: snippet prints the %s: %q", h.Path, s.Rule, h.Snippet)
 			}
 		}
 	}
