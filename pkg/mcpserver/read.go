@@ -185,11 +185,7 @@ func (s *server) get(_ context.Context, _ *mcp.CallToolRequest, in GetInput) (*m
 	}
 	raw := string(m.Raw)
 	out := GetOutput{ID: m.ID, Path: m.Rel, Hash: vault.Hash(m.Raw), Content: secrets.Redact(raw)}
-	for _, f := range rules.Memory(raw, m.Doc, s.Now(), s.Vault.Config.Gate) {
-		if f.Kind != rules.Secret && !slices.Contains(out.Flagged, f.Rule) {
-			out.Flagged = append(out.Flagged, f.Rule)
-		}
-	}
+	out.Flagged = rules.Names(rules.Unredacted(rules.Memory(raw, m.Doc, s.Now(), s.Vault.Config.Gate)))
 	if m.Err != nil {
 		out.Problem = fmt.Sprintf("%s:%v", m.Rel, m.Err)
 	}

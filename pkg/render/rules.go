@@ -2,7 +2,6 @@ package render
 
 import (
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -46,12 +45,7 @@ func (r *Result) refused(m *vault.Memory, opts Options) bool {
 	if len(found) == 0 {
 		return false
 	}
-	names := make([]string, 0, len(found))
-	for _, f := range found {
-		if !slices.Contains(names, f.Rule) {
-			names = append(names, f.Rule)
-		}
-	}
+	names := rules.Names(found)
 	f := found[0]
 	line, col := secrets.Position(text, min(f.Off, len(text)))
 	if pos, ok := m.Doc.Keys[claimKey[f.Rule]]; ok {

@@ -19,14 +19,25 @@ func Show(text string) string {
 // breaks the injection or gate rules found, or "" when none does. Secrets
 // are not flagged: a read redacts them.
 func Flag(found []Finding) string {
-	var names []string
-	for _, f := range found {
-		if f.Kind != Secret && !slices.Contains(names, f.Rule) {
-			names = append(names, f.Rule)
-		}
-	}
+	names := Names(Unredacted(found))
 	if len(names) == 0 {
 		return ""
 	}
 	return "[flagged: " + strings.Join(names, ", ") + "] "
+}
+
+// Unredacted are the findings other than secrets: what a read shows, marked.
+func Unredacted(found []Finding) []Finding {
+	return slices.DeleteFunc(slices.Clone(found), func(f Finding) bool { return f.Kind == Secret })
+}
+
+// Names lists the rules found, each once, in the order found.
+func Names(found []Finding) []string {
+	var names []string
+	for _, f := range found {
+		if !slices.Contains(names, f.Rule) {
+			names = append(names, f.Rule)
+		}
+	}
+	return names
 }
