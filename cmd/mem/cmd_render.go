@@ -19,8 +19,9 @@ func init() {
 		Name:  "render",
 		Usage: "render the memory view (MEMORY.md) for a working directory or project",
 		Description: "Pinned memories, then the session's project, then durable global memories, inside a byte budget.\n" +
-			"Prints markdown on stdout unless -o, --splice or --all writes files. A broken memory file is\n" +
-			"skipped with a warning (exit 0) unless --strict. See docs/render.md.",
+			"Prints markdown on stdout unless -o, --splice or --all writes files. A broken memory file, or\n" +
+			"one that breaks a rule of spec §8 (a secret, an injection, an unearned rule), is skipped with\n" +
+			"a warning (exit 0) unless --strict. See docs/render.md.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "cwd", Usage: "resolve the project from this directory (default: the working directory)"},
 			&cli.StringFlag{Name: "project", Usage: "render for this project id instead of resolving one from --cwd"},
@@ -30,7 +31,7 @@ func init() {
 			&cli.StringFlag{Name: "splice", Usage: "render into the <!-- mem:begin --> ... <!-- mem:end --> zone of `FILE`, appending it if absent"},
 			&cli.StringFlag{Name: "format", Value: "markdown", Usage: "markdown, hook (Claude Code SessionStart JSON) or json"},
 			&cli.BoolFlag{Name: "explain", Usage: "print every selection and drop, with its reason, on stderr"},
-			&cli.BoolFlag{Name: "strict", Usage: "fail (exit 1) instead of skipping broken files with a warning"},
+			&cli.BoolFlag{Name: "strict", Usage: "fail (exit 1) instead of skipping broken or rule-breaking files with a warning"},
 			&cli.BoolFlag{Name: "all", Usage: "render every render.outputs entry of mem.yaml"},
 		},
 		Action: runRender,

@@ -75,13 +75,13 @@ type Secret struct {
 
 // Secrets are fake credentials of the shapes real ones have (none is live).
 var Secrets = []Secret{
-	{"secret-aws-key", "AKIAQX7MZK3V9PLW2RTB"},
+	{"secret-aws-key", "AKIAQX7MZK3V7PLW2RTB"},
 	{"secret-github-token", "ghp_R8s2Kd9mXq4Lw7Zp1Nv6Bt3Hc5Yj0Fg8Ua2E"},
 	{"secret-slack-token", "xoxb-2931847561-4820193847-Qm8RtZkLw2Xp9Vn4Bc7Hs1Jd"},
 	{"secret-stripe-key", "sk_live_4eC39HqLyjWDarjtT1zdp7dcQm8R"},
 	{"secret-openai-key", "sk-proj-Qm8RtZkLw2Xp9Vn4Bc7Hs1JdT6yF3aGe5uK0iM"},
 	{"secret-anthropic-key", "sk-ant-api03-Qm8RtZkLw2Xp9Vn4Bc7Hs1JdT6yF3aGe5uK0iMzP4rW"},
-	{"secret-google-api-key", "AIzaSyQm8RtZkLw2Xp9Vn4Bc7Hs1JdT6yF3aGe"},
+	{"secret-google-api-key", "AIzaSyQm8RtZkLw2Xp9Vn4Bc7Hs1JdT6yF3aGe5"},
 	{"secret-private-key", "-----BEGIN RSA PRIVATE KEY-----"},
 }
 

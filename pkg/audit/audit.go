@@ -1,6 +1,7 @@
 // Package audit measures whether a vault is healthy the way its failures
 // were found: by counting (spec §7). It reads the state other packages own
-// and never re-implements their rules: conflicts come from gate.Reconcile,
+// and never re-implements their rules: the content rules of spec §8 come
+// from pkg/rules, conflicts from gate.Reconcile,
 // rendered views and their growth from render.Render, index freshness from
 // index.Freshness, the last commit and the last verified backup from
 // pkg/history.
@@ -16,14 +17,18 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
+	"github.com/mem-md/mem/pkg/rules"
+	"github.com/mem-md/mem/pkg/secrets"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -46,7 +51,10 @@ type Report struct {
 	Memories int       `json:"memories"`
 	// Broken files do not parse: no view uses them and they are not
 	// counted as memories ('mem lint' explains each).
-	Broken         []string    `json:"broken"`
+	Broken []string `json:"broken"`
+	// Rules are the rules of spec §8 files break, by rule: any of them in
+	// a memory, a secret anywhere. A vault with any is not healthy.
+	Rules          []RuleBreak `json:"rules"`
 	ValidAt        Coverage    `json:"valid_at"`
 	ImportClusters []Cluster   `json:"import_clusters"`
 	ProjectShare   float64     `json:"project_share"` // share of memories carrying a project
@@ -70,6 +78,14 @@ type Finding struct {
 	Value   *float64 `json:"value"`
 	Limit   float64  `json:"limit"`   // the threshold
 	Message string   `json:"message"` // what it means and what to do
+}
+
+// RuleBreak is one rule of spec §8 and the files that break it.
+type RuleBreak struct {
+	Rule  string   `json:"rule"`
+	Kind  string   `json:"kind"` // secret, injection or gate
+	Count int      `json:"count"`
+	Paths []string `json:"paths"`
 }
 
 // Coverage is valid_at coverage: the ranking column a hollow write path
@@ -191,12 +207,13 @@ func limitsOf(c vault.AuditConfig) limits {
 // Run audits the vault: one load, one reconciliation, two renders per view
 // (now and 30 days ago), one stat walk for the index, and git's HEAD.
 func Run(v *vault.Vault, opts Options) (*Report, error) {
-	mems, err := v.Load(vault.LoadOptions{})
+	mems, err := v.Load(vault.LoadOptions{Raw: true})
 	if err != nil {
 		return nil, err
 	}
 	projects := v.Projects(mems)
 	r := measure(mems, projects, opts.Now)
+	r.Rules = ruleBreaks(mems, opts.Now, v.Config.Gate)
 	r.checkViews(v, mems, projects, opts.Views, opts.Now)
 	r.checkState(v, opts.Now)
 	r.judge(limitsOf(v.Config.Audit))
@@ -324,6 +341,60 @@ func measure(mems []*vault.Memory, projects []vault.Project, now time.Time) *Rep
 	return r
 }
 
+// ruleBreaks counts the files that break a rule of spec §8, by rule. A
+// memory render could inject is held to every rule, as render holds it; a
+// note (read only on demand), a project note, a reserved file or a file
+// that does not parse is held to the secret rules alone, since a secret
+// must not be in any file that is committed and pushed.
+func ruleBreaks(mems []*vault.Memory, now time.Time, cfg vault.GateConfig) []RuleBreak {
+	// Scanning every file is most of an audit's CPU: one worker per core,
+	// each taking every n-th file; the counting after is in order.
+	found := make([][]rules.Finding, len(mems))
+	var wg sync.WaitGroup
+	n := runtime.GOMAXPROCS(0)
+	for w := range n {
+		wg.Go(func() {
+			for i := w; i < len(mems); i += n {
+				m := mems[i]
+				switch meta := m.Meta(); {
+				case m.Raw == nil:
+				case !m.OK() || vault.IsReserved(m.Rel) || meta.Type == frontmatter.TypeProject ||
+					frontmatter.EffectiveType(meta.Type) == frontmatter.TypeNote:
+					found[i] = rules.Secrets(string(m.Raw))
+				default:
+					found[i] = rules.Memory(string(m.Raw), m.Doc, now, cfg)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	byRule := map[string]*RuleBreak{}
+	for i, m := range mems {
+		seen := map[string]bool{}
+		for _, f := range found[i] {
+			if seen[f.Rule] {
+				continue
+			}
+			seen[f.Rule] = true
+			b := byRule[f.Rule]
+			if b == nil {
+				b = &RuleBreak{Rule: f.Rule, Kind: f.Kind.String()}
+				byRule[f.Rule] = b
+			}
+			b.Count++
+			b.Paths = append(b.Paths, m.Rel)
+		}
+	}
+	out := make([]RuleBreak, 0, len(byRule))
+	for _, b := range byRule {
+		out = append(out, *b)
+	}
+	slices.SortFunc(out, func(a, b RuleBreak) int {
+		return cmp.Or(cmp.Compare(b.Count, a.Count), strings.Compare(a.Rule, b.Rule))
+	})
+	return out
+}
+
 // aboutCurrentState reports a claim about the present state of the world
 // that should carry an expiry: an observed fact, a tool's reading (a
 // version, a port, a path) that goes on changing after it was read.
@@ -372,13 +443,19 @@ func duplicates(byHash map[uint64][]*vault.Memory) []Duplicate {
 			continue
 		}
 		byText := map[string][]string{}
+		shown := map[string]string{} // the text as the report may print it
 		for _, m := range ms {
 			buf = normalise(buf, m.Doc.Body)
 			byText[string(buf)] = append(byText[string(buf)], m.Rel)
+			if _, ok := shown[string(buf)]; !ok {
+				// A report is a read (spec §8): redacted before the case
+				// folding, which would hide an upper-case key from the scan.
+				shown[string(buf)] = string(normalise(nil, secrets.Redact(m.Doc.Body)))
+			}
 		}
 		for t, paths := range byText {
 			if len(paths) > 1 {
-				out = append(out, Duplicate{Text: t, Paths: paths})
+				out = append(out, Duplicate{Text: shown[t], Paths: paths})
 			}
 		}
 	}
@@ -466,6 +543,17 @@ func (r *Report) judge(l limits) {
 			r.Findings = append(r.Findings, Finding{Check: check, Value: &value, Limit: limit, Message: fmt.Sprintf(format, args...)})
 		}
 	}
+	// Not a threshold of mem.yaml: the rules of spec §8 are not advice.
+	breaking := map[string]bool{}
+	var names []string
+	for _, b := range r.Rules {
+		names = append(names, b.Rule)
+		for _, p := range b.Paths {
+			breaking[p] = true
+		}
+	}
+	add("rules", float64(len(breaking)), 0,
+		"%d file(s) break a rule of spec §8 (%s): render skips them and commit leaves out a secret; run 'mem lint' and fix each", len(breaking), strings.Join(names, ", "))
 	never := func(check string, limit float64, msg string) {
 		if limit >= 0 {
 			r.Findings = append(r.Findings, Finding{Check: check, Limit: limit, Message: msg})

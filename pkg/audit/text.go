@@ -50,6 +50,15 @@ func WriteText(w io.Writer, r *Report) error {
 		list(p, r.Broken, func(s string) string { return s })
 	}
 
+	if len(r.Rules) == 0 {
+		p.f("rules: no file breaks a rule of spec §8\n")
+	} else {
+		p.f("rules: files that break a rule of spec §8, by rule\n")
+		list(p, r.Rules, func(b RuleBreak) string {
+			return fmt.Sprintf("%s (%s, %d): %s", b.Rule, b.Kind, b.Count, capped(b.Paths))
+		})
+	}
+
 	p.f("valid_at: %d of %d memories missing (%s)\n", r.ValidAt.Missing, r.ValidAt.Total, pct(r.ValidAt.Missing, r.ValidAt.Total))
 	sources := make([]string, 0, len(r.ValidAt.BySource))
 	for s := range r.ValidAt.BySource {

@@ -10,6 +10,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/mem-md/mem/pkg/rules"
+	"github.com/mem-md/mem/pkg/secrets"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -20,7 +22,9 @@ type LogEntry struct {
 	Author  string    `json:"author"`
 	Subject string    `json:"subject"`
 	// For a file's history: A (added), M (modified) or D (deleted), and the
-	// memory's one-line summary as of that commit.
+	// memory's one-line summary as of that commit. A log is a read (spec
+	// §8): secrets in the subject and the summary are redacted, and a
+	// summary that breaks an injection rule is marked "[flagged: rule] ".
 	Status  string `json:"status,omitempty"`
 	Summary string `json:"summary,omitempty"`
 }
@@ -35,7 +39,7 @@ func (r *Repo) Log(rel string, limit int) ([]LogEntry, error) {
 		target = r.repoPath(rel)
 	}
 	err := r.walkChanges(target, func(c *object.Commit, now, before plumbing.Hash) bool {
-		e := LogEntry{Commit: c.Hash.String(), Time: c.Committer.When, Author: c.Author.Name, Subject: strings.SplitN(c.Message, "\n", 2)[0]}
+		e := LogEntry{Commit: c.Hash.String(), Time: c.Committer.When, Author: c.Author.Name, Subject: secrets.Redact(strings.SplitN(c.Message, "\n", 2)[0])}
 		if rel != "" {
 			switch {
 			case before.IsZero():
@@ -51,7 +55,7 @@ func (r *Repo) Log(rel string, limit int) ([]LogEntry, error) {
 			}
 			if data, err := r.blob(h); err == nil {
 				if doc, err := vault.ParseFile(data); err == nil {
-					e.Summary = doc.Summary()
+					e.Summary = rules.Show(doc.Summary())
 				}
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/mapping"
@@ -22,6 +23,8 @@ import (
 	"github.com/blevesearch/bleve/v2/search/searcher"
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/mem-md/mem/pkg/rules"
+	"github.com/mem-md/mem/pkg/secrets"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -163,7 +166,7 @@ func runQuery(v *vault.Vault, search query.Query, limit int) ([]Hit, error) {
 	}
 	defer idx.Close()
 	req := bleve.NewSearchRequestOptions(search, limit, 0, false)
-	req.Fields = storedFields
+	req.Fields = append(storedFields[:len(storedFields):len(storedFields)], snippetFields...)
 	req.Highlight = bleve.NewHighlightWithStyle(highlighterName)
 	req.Highlight.Fields = snippetFields
 	sr, err := idx.Search(req)
@@ -175,7 +178,7 @@ func runQuery(v *vault.Vault, search query.Query, limit int) ([]Hit, error) {
 		str := func(f string) string { s, _ := h.Fields[f].(string); return s }
 		hits = append(hits, Hit{
 			ID: str(fieldID), Path: h.ID, Type: str(fieldType), Provenance: str(fieldProvenance),
-			ValidAt: str(fieldValidAtText), Score: h.Score, Snippet: snippet(h.Fragments),
+			ValidAt: str(fieldValidAtText), Score: h.Score, Snippet: readable(h.Fragments, str(fieldTitle), str(fieldBody)),
 		})
 	}
 	return hits, nil
@@ -383,14 +386,61 @@ func (q *fieldsQuery) Validate() error {
 
 var spaces = regexp.MustCompile(`\s+`)
 
-// snippet is the best highlighted fragment on one line: body first, else title.
-func snippet(frags map[string][]string) string {
+// snippet is the best highlighted fragment on one line, and the field it
+// is from: body first, else title.
+func snippet(frags map[string][]string) (string, string) {
 	for _, f := range snippetFields {
 		if fs := frags[f]; len(fs) > 0 {
-			return strings.TrimSpace(spaces.ReplaceAllString(fs[0], " "))
+			return strings.TrimSpace(spaces.ReplaceAllString(fs[0], " ")), f
 		}
 	}
-	return ""
+	return "", ""
+}
+
+// snippetWidth is about the length of the highlighter's fragments.
+const snippetWidth = 200
+
+// readable is a snippet as a read may print it (spec §8): never a secret,
+// and an injection shown but marked. The whole title and body decide, not
+// the fragment alone: a fragment can cut a secret in half, and an
+// injection outside it still says what the file is. When they hold a
+// secret the snippet is cut instead from the redacted text, around the
+// first highlighted term, which alone is highlighted again.
+func readable(frags map[string][]string, title, body string) string {
+	snip, field := snippet(frags)
+	full := title + "\n" + body
+	flag := rules.Flag(rules.Text(full))
+	if snip == "" || secrets.Redact(full) == full {
+		return flag + snip
+	}
+	source := body
+	if field == fieldTitle {
+		source = title
+	}
+	text := strings.TrimSpace(spaces.ReplaceAllString(secrets.Redact(source), " "))
+	at, term := 0, ""
+	if _, rest, ok := strings.Cut(snip, MarkStart); ok {
+		term, _, _ = strings.Cut(rest, MarkEnd)
+		at = max(strings.Index(text, term)-snippetWidth/3, 0)
+	}
+	for at > 0 && !utf8.RuneStart(text[at]) {
+		at--
+	}
+	end := min(at+snippetWidth, len(text))
+	for end < len(text) && !utf8.RuneStart(text[end]) {
+		end++
+	}
+	out := text[at:end]
+	if term != "" {
+		out = strings.Replace(out, term, MarkStart+term+MarkEnd, 1)
+	}
+	if at > 0 {
+		out = "…" + out
+	}
+	if end < len(text) {
+		out += "…"
+	}
+	return flag + out
 }
 
 // Status is how the index compares with the files, without opening bleve.

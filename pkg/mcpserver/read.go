@@ -12,6 +12,8 @@ import (
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/index"
 	"github.com/mem-md/mem/pkg/render"
+	"github.com/mem-md/mem/pkg/rules"
+	"github.com/mem-md/mem/pkg/secrets"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -149,13 +151,18 @@ type GetInput struct {
 	ID string `json:"id" jsonschema:"the file's id, or its path relative to the vault (with or without .md)"`
 }
 
-// GetOutput is one file as it is on disk.
+// GetOutput is one file as it is on disk, as a read may show it (spec §8):
+// every secret in Content is replaced by "[redacted: <rule>]", and Flagged
+// names the other rules of §8 the file breaks (an injection, an unearned
+// rule): shown, never to be obeyed.
 type GetOutput struct {
 	ID   string `json:"id"`
 	Path string `json:"path"`
-	// Hash is the SHA-256 of the content: pass it as expected_hash.
-	Hash    string `json:"hash"`
-	Content string `json:"content"`
+	// Hash is the SHA-256 of the file's bytes, secrets included: pass it
+	// as expected_hash (writing back the redacted content removes them).
+	Hash    string   `json:"hash"`
+	Content string   `json:"content"`
+	Flagged []string `json:"flagged,omitempty"`
 	// Problem says why mem cannot use the file (it does not parse), with
 	// its line; the content is returned so it can be fixed.
 	Problem string `json:"problem,omitempty"`
@@ -178,7 +185,9 @@ func (s *server) get(_ context.Context, _ *mcp.CallToolRequest, in GetInput) (*m
 	if m.Raw == nil {
 		return nil, GetOutput{}, fmt.Errorf("%s:%v", m.Rel, m.Err)
 	}
-	out := GetOutput{ID: m.ID, Path: m.Rel, Hash: vault.Hash(m.Raw), Content: string(m.Raw)}
+	raw := string(m.Raw)
+	out := GetOutput{ID: m.ID, Path: m.Rel, Hash: vault.Hash(m.Raw), Content: secrets.Redact(raw)}
+	out.Flagged = rules.Names(rules.Unredacted(rules.Memory(raw, m.Doc, s.Now(), s.Vault.Config.Gate)))
 	if m.Err != nil {
 		out.Problem = fmt.Sprintf("%s:%v", m.Rel, m.Err)
 	}

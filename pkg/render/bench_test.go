@@ -40,8 +40,9 @@ func benchVault(n int) []*vault.Memory {
 			m.Tags = []string{"go", "durable"}
 		}
 		rel := fmt.Sprintf("memory/m%05d.md", i)
-		mems[i] = &vault.Memory{Rel: rel, ID: rel[:len(rel)-3], Doc: &frontmatter.Document{
-			Meta: m, Body: fmt.Sprintf("Memory number %d says something worth one line of context.\n", i), BodyLine: 8,
+		body := fmt.Sprintf("Memory number %d says something worth one line of context.\n", i)
+		mems[i] = &vault.Memory{Rel: rel, ID: rel[:len(rel)-3], Raw: []byte("---\ntype: fact\n---\n" + body), Doc: &frontmatter.Document{
+			Meta: m, Body: body, BodyLine: 8,
 		}}
 	}
 	return mems

@@ -31,6 +31,7 @@ func TestRendererServesOnlyWhatARenderWouldProduce(t *testing.T) {
 	vaulttest.Write(t, root, "memory/b.md", fm+"project: proj_web\n---\nBeta belongs to the web shop.\n")
 	vaulttest.Write(t, root, "memory/c.md", fm+"stale_after: 2026-12-01\n---\nGamma goes stale in December.\n")
 	vaulttest.Write(t, root, "memory/d.md", fm+"invalid_at: 2026-12-05T10:00:00Z\n---\nDelta stops being true on the fifth.\n")
+	vaulttest.Write(t, root, "memory/e.md", "---\ntype: fact\nprovenance: stated\nimportance: 8\nvalid_at: 2026-12-03T00:00:00Z\n---\nEpsilon is dated ahead until the third.\n")
 	vaulttest.Write(t, root, "projects/web.md", "---\ntype: project\nid: proj_web\ntitle: Web shop\nroots: [code/web]\n---\nThe shop.\n")
 	settle()
 
@@ -81,6 +82,9 @@ func TestRendererServesOnlyWhatARenderWouldProduce(t *testing.T) {
 		t.Error("a stale memory rendered")
 	}
 	run("stale view kept", time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC), "proj_web", 0, false, true)
+	if r := run("epsilon comes due", time.Date(2026, 12, 3, 0, 0, 0, 0, time.UTC), "proj_web", 0, false, false); !bytes.Contains(r.Doc, []byte("Epsilon")) {
+		t.Error("a claim no longer dated ahead did not render")
+	}
 	run("delta retires", time.Date(2026, 12, 5, 10, 0, 0, 0, time.UTC), "proj_web", 0, false, false)
 	run("back before the kept render", day(29, 12), "proj_web", 0, false, false)
 

@@ -95,6 +95,9 @@ func TestProperties(t *testing.T) {
 				continue
 			}
 			it := itemOf(unlimited, d.ID)
+			if it == nil && strings.HasPrefix(reasonOf(unlimited, d.ID), "breaks ") {
+				continue // the fill never reached it to check it against §8
+			}
 			if it == nil {
 				t.Fatalf("seed %d: %s dropped for budget but not rendered without one", seed, d.ID)
 			}

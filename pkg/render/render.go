@@ -2,8 +2,10 @@
 // at session start (spec §5): pinned memories, then the session's project,
 // then durable global memories, inside a byte budget, deterministically.
 //
-// Render is a pure function of its inputs: no file system, no clock. The
-// output helpers in output.go do the writing.
+// Render is a function of its inputs and no clock; the one file it reads is
+// a memory the fill reached whose bytes the load did not keep, to check it
+// against the rules of spec §8 (rules.go). The output helpers in output.go
+// do the writing.
 package render
 
 import (
@@ -15,7 +17,6 @@ import (
 
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
-	"github.com/mem-md/mem/pkg/secrets"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -43,6 +44,8 @@ type Options struct {
 	DurableTags []string
 	// MinGlobalImportance admits an unscoped memory to the global tier.
 	MinGlobalImportance int
+	// Gate is the promotion gate a rendered inferred rule must pass.
+	Gate vault.GateConfig
 }
 
 // OptionsFor is what the vault's mem.yaml says a render of project looks
@@ -56,7 +59,7 @@ func OptionsFor(v *vault.Vault, project *vault.Project, budget int, now time.Tim
 	return Options{
 		Vault: v.Root, Project: project, Budget: budget, Now: now,
 		Sections: v.Config.Render.Sections, DurableTags: v.Config.DurableTags,
-		MinGlobalImportance: v.Config.Render.MinGlobalImportance,
+		MinGlobalImportance: v.Config.Render.MinGlobalImportance, Gate: v.Config.Gate,
 	}
 }
 
@@ -82,8 +85,8 @@ type Result struct {
 	Items   []Item
 	Dropped []Drop
 	// Warnings name files that were skipped because they are broken, or
-	// because their text holds a secret (path:line:col: message; never the
-	// secret itself).
+	// because they break a rule of spec §8 (path:line:col: rule: message;
+	// never the secret itself).
 	Warnings []string
 	// Until is the first instant after Now at which the passing of time
 	// alone changes the render (a memory's stale_after or invalid_at comes
@@ -117,7 +120,7 @@ const (
 	reasonNoProject  = "project memory, but the session has no project"
 	reasonNotGlobal  = "global, but below render.min_global_importance and without a durable tag"
 	reasonEmpty      = "empty text"
-	reasonSecret     = "its text holds a secret"
+	reasonUnchecked  = "unreadable: it could not be checked against the rules of spec §8"
 	reasonBudget     = "over budget"
 )
 
@@ -220,18 +223,15 @@ fill:
 		slices.SortFunc(bucket, compareCand)
 		for i := range bucket {
 			c := &bucket[i]
-			c.sum = c.m.Summary()
+			c.sum = lineText(c.m.Summary())
 			if c.sum == "" {
 				r.Dropped = append(r.Dropped, Drop{c.m.ID, reasonEmpty})
 				continue
 			}
-			// Only memories the fill reaches are scanned: a secret must
-			// never reach the model, and nothing else is worth the time.
-			if found := secrets.Find(c.m.Doc.Body); len(found) > 0 {
-				f := found[0]
-				r.Dropped = append(r.Dropped, Drop{c.m.ID, reasonSecret})
-				r.Warnings = append(r.Warnings, c.m.Rel+":"+strconv.Itoa(c.m.Doc.BodyLine+f.Line-1)+":"+strconv.Itoa(f.Col)+
-					": holds "+f.What+": not rendered (remove the secret from the file; 'mem lint' finds them all)")
+			// Only memories the fill reaches are checked: what breaks a
+			// rule must never reach the model, and nothing else is worth
+			// the time.
+			if r.refused(c.m, opts) {
 				continue
 			}
 			cost := lineLen(c)
@@ -267,8 +267,8 @@ func (r *Result) noteDeadlines(m *vault.Memory, now time.Time) {
 		return
 	}
 	for _, t := range [2]frontmatter.Time{m.Doc.Meta.StaleAfter, m.Doc.Meta.InvalidAt} {
-		if !t.IsZero() && t.After(now) && (r.Until.IsZero() || t.Before(r.Until)) {
-			r.Until = t.Time
+		if !t.IsZero() {
+			r.until(t.Time, now)
 		}
 	}
 }

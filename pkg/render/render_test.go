@@ -15,7 +15,7 @@ var testNow = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 // whole text, and the id is the frontmatter id or rel without .md.
 func mem(t testing.TB, rel, src string) *vault.Memory {
 	t.Helper()
-	m := &vault.Memory{Rel: rel, ID: strings.TrimSuffix(rel, ".md")}
+	m := &vault.Memory{Rel: rel, ID: strings.TrimSuffix(rel, ".md"), Raw: []byte(src)}
 	m.Doc, m.Err = vault.ParseFile([]byte(src))
 	if m.Doc != nil && m.Doc.Meta.ID != "" {
 		m.ID = m.Doc.Meta.ID
@@ -193,7 +193,7 @@ func TestSecretWarningHidesTheSecret(t *testing.T) {
 	secret := "AKIAZ7QW3RT5YU2PL4XM"
 	m := fact(t, "a", "Deploy notes\nkey "+secret, "pinned: true")
 	r := mustRender(t, []*vault.Memory{m}, opts())
-	if len(r.Warnings) != 1 || !strings.HasPrefix(r.Warnings[0], "memory/a.md:7:5: holds an AWS") {
+	if len(r.Warnings) != 1 || !strings.HasPrefix(r.Warnings[0], "memory/a.md:7:5: secret-aws-key: not rendered: an AWS") {
 		t.Fatalf("warnings %q: want one naming memory/a.md:7:5 and the kind of secret", r.Warnings)
 	}
 	if strings.Contains(r.Warnings[0], secret) || strings.Contains(string(r.Doc), secret) {

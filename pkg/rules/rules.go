@@ -334,13 +334,17 @@ func Claim(meta *frontmatter.Meta, body string, now time.Time, cfg vault.GateCon
 // Future reports whether t lies ahead of now by more than the clock skew
 // allows (a bare date: after today in the easternmost time zone).
 func Future(t frontmatter.Time, now time.Time) bool {
-	if t.IsZero() {
-		return false
-	}
+	return !t.IsZero() && now.Before(FutureUntil(t))
+}
+
+// FutureUntil is the first instant at which t no longer lies in the
+// future: a view that skipped a claim dated ahead must change then.
+func FutureUntil(t frontmatter.Time) time.Time {
 	if t.DateOnly {
-		return t.Day() > now.UTC().Add(14*time.Hour).Format(time.DateOnly)
+		y, m, d := t.Date()
+		return time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Add(-14 * time.Hour)
 	}
-	return t.After(now.Add(Skew))
+	return t.Add(-Skew)
 }
 
 // Memory applies every rule to a file: File on its raw text, Claim on its

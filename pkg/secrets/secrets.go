@@ -1,8 +1,13 @@
 // Package secrets finds API keys, tokens and private keys in text so that
-// mem never writes, renders or commits one. It has no dependencies: the
-// patterns are ported from gitleaks' rule set (the field's reference) with
-// the same idea of a keyword pre-filter and an entropy floor, without
-// gitleaks' dependency tree (see docs/lint.md for why).
+// mem never writes, renders or commits one. The patterns are ported from
+// gitleaks' rule set (the field's reference) with the same idea of a
+// keyword pre-filter and an entropy floor, without gitleaks' dependency
+// tree (see docs/lint.md for why); its one dependency is x/text's Unicode
+// normalisation tables, to read a key written in look-alike characters.
+//
+// A secret is found however it is written: escaped, in full-width or
+// look-alike letters, with invisible characters inside, split into parts,
+// or in base64 (see Find). Redact removes what Find reports.
 //
 // A Finding never carries the secret itself, only where it is and what kind
 // it is, so callers can report it without leaking it into logs or CI output.
@@ -17,13 +22,16 @@ import (
 	"unicode/utf8"
 )
 
-// Finding is one secret: its rule, a human name for its kind, and its
-// 1-based line and column (in characters) in the text.
+// Finding is one secret: its rule, a human name for its kind, its 1-based
+// line and column (in characters) in the text, and its byte span there.
+// For an obfuscated secret (escaped, split, in base64 …) the position and
+// the span are those of the whole obfuscated text.
 type Finding struct {
-	Rule string // kebab-case, e.g. secret-aws-key
-	What string // e.g. "an AWS access key id"
-	Line int
-	Col  int
+	Rule       string // kebab-case, e.g. secret-aws-key
+	What       string // e.g. "an AWS access key id"
+	Line       int
+	Col        int
+	Start, End int // byte offsets: text[Start:End] is the secret
 }
 
 // rule is one detector. keywords (lower case) gate the regexp: a text that
@@ -43,6 +51,14 @@ type rule struct {
 	// windows, when set, returns the spans of text outside which re cannot
 	// match, so that re runs on them only; nil means the whole text.
 	windows func(text string) []span
+	// join: a key of this rule may be split into parts (see joined),
+	// starting with one of split (lower case; nil: the keywords), short
+	// enough to be whole in the first of groups of four. whole is re
+	// anchored at both ends, prefix at the start only and without re's
+	// final \b.
+	join          bool
+	split         []string
+	whole, prefix *regexp.Regexp
 }
 
 // span is a byte range of a text, [start, end).
@@ -51,49 +67,200 @@ type span struct{ start, end int }
 // Ported from gitleaks' config (cmd/generate/config/rules), loosened where
 // vendors have changed lengths, ordered so that a specific rule claims a
 // span before the generic assignment rule sees it.
-var rules = []rule{
-	{id: "secret-private-key", what: "a private key block", keywords: []string{"private key"},
-		re: regexp.MustCompile(`-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----`)},
-	{id: "secret-anthropic-key", what: "an Anthropic API key", keywords: []string{"sk-ant-"},
-		re: regexp.MustCompile(`\bsk-ant-[a-z]{2,8}\d{0,2}-[A-Za-z0-9_-]{32,}`), entropy: 3.5},
-	{id: "secret-openai-key", what: "an OpenAI API key", keywords: []string{"sk-", "t3blbkfj"},
-		re: regexp.MustCompile(`\bsk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}|[A-Za-z0-9]{40,})`), entropy: 3.5},
-	{id: "secret-aws-key", what: "an AWS access key id", keywords: []string{"akia", "asia", "abia", "acca", "a3t"},
-		re: regexp.MustCompile(`\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b`), entropy: 3,
-		// AWS's documentation key: harmless and quoted everywhere.
-		allow: func(s string) bool { return strings.HasSuffix(s, "EXAMPLE") }},
-	{id: "secret-aws-key", what: "an AWS secret access key", keywords: []string{"aws"},
-		re: regexp.MustCompile(`(?i)aws.{0,20}?(?:secret|key).{0,20}?[:=]\s*["']?([A-Za-z0-9/+]{40})\b`), group: 1, entropy: 4},
-	{id: "secret-github-token", what: "a GitHub token", keywords: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
-		re: regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{50,255})\b`), entropy: 3},
-	{id: "secret-gitlab-token", what: "a GitLab token", keywords: []string{"glpat-"},
-		re: regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}`), entropy: 3},
-	{id: "secret-slack-token", what: "a Slack token", keywords: []string{"xox"},
-		re: regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), entropy: 3},
-	{id: "secret-slack-webhook", what: "a Slack webhook URL", keywords: []string{"hooks.slack.com"},
-		re: regexp.MustCompile(`https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,56}`)},
-	{id: "secret-google-api-key", what: "a Google API key", keywords: []string{"aiza"},
-		re: regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`), entropy: 3},
-	{id: "secret-stripe-key", what: "a Stripe key", keywords: []string{"sk_", "rk_"},
-		re: regexp.MustCompile(`\b(?:sk|rk)_(?:test|live|prod)_[A-Za-z0-9]{16,99}\b`), entropy: 3},
-	{id: "secret-jwt", what: "a JSON web token", keywords: []string{"eyj"},
-		re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`), entropy: 3},
-	// gitleaks' generic-api-key: an assignment to a secret-sounding name
-	// whose value is long and random. The value must hold a digit, so a
-	// prose sentence like "token: see the vault wiki" never matches.
-	{id: "secret-generic", what: "a high-entropy secret assignment", keywords: []string{"key", "token", "secret", "passw", "pwd", "credential", "auth"},
-		re:    regexp.MustCompile(`(?i)\b[a-z0-9_.-]{0,40}(?:key|token|secret|passwd|password|pwd|credentials?|auth)\b["']?\s{0,3}(?:=|:|=>|:=)\s{0,3}["']?([A-Za-z0-9_\-+/=.~!@#$%^&*]{16,200})`),
-		group: 1, entropy: 3.5,
-		allow:   func(s string) bool { return !strings.ContainsAny(s, "0123456789") || strings.HasPrefix(s, "${") },
-		windows: assignmentWindows},
+var rules = func() []rule {
+	rs := []rule{
+		// Any case and any spacing: a PEM header is still one when
+		// written "-----begin rsa private  key-----".
+		{id: "secret-private-key", what: "a private key block", keywords: []string{"begin"},
+			re: regexp.MustCompile(`(?i)-{3,}\s*BEGIN[ A-Z0-9_-]{0,100}PRIVATE[ _-]*KEY(?:[ _-]*BLOCK)?\s*-{3,}`)},
+		{id: "secret-anthropic-key", what: "an Anthropic API key", keywords: []string{"sk-ant-"}, join: true, split: []string{"sk-"},
+			re: regexp.MustCompile(`\bsk-ant-[a-z]{2,8}\d{0,2}-[A-Za-z0-9_-]{32,}`), entropy: 3.5, windows: keyWindows("sk-ant-")},
+		{id: "secret-openai-key", what: "an OpenAI API key", keywords: []string{"sk-", "t3blbkfj"}, join: true,
+			re: regexp.MustCompile(`\bsk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}|[A-Za-z0-9]{40,})`), entropy: 3.5,
+			// "sk-" is in every "task-" and "disk-": match only at a
+			// word that starts with it.
+			windows: keyWindows("sk-")},
+		// AWS key ids are upper case; one lowered (in a file name made
+		// from the text) is still the key, so either case matches, but
+		// not a mix, which is a word.
+		{id: "secret-aws-key", what: "an AWS access key id", keywords: []string{"akia", "asia", "abia", "acca", "a3t"}, join: true,
+			re: regexp.MustCompile(`(?i)\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b`), entropy: 3,
+			// AWS's documentation key: harmless and quoted everywhere.
+			allow: func(s string) bool {
+				return strings.HasSuffix(strings.ToUpper(s), "EXAMPLE") || s != strings.ToUpper(s) && s != strings.ToLower(s)
+			}},
+		{id: "secret-aws-key", what: "an AWS secret access key", keywords: []string{"aws"},
+			re: regexp.MustCompile(`(?i)aws.{0,20}?(?:secret|key).{0,20}?[:=]\s*["']?([A-Za-z0-9/+]{40})\b`), group: 1, entropy: 4},
+		{id: "secret-github-token", what: "a GitHub token", keywords: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, join: true,
+			re: regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{50,255})\b`), entropy: 3},
+		{id: "secret-gitlab-token", what: "a GitLab token", keywords: []string{"glpat-"}, join: true, split: []string{"glpa"},
+			re: regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}`), entropy: 3},
+		{id: "secret-slack-token", what: "a Slack token", keywords: []string{"xox"}, join: true,
+			re: regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), entropy: 3},
+		{id: "secret-slack-webhook", what: "a Slack webhook URL", keywords: []string{"hooks.slack.com"},
+			re: regexp.MustCompile(`https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,56}`)},
+		{id: "secret-google-api-key", what: "a Google API key", keywords: []string{"aiza"}, join: true,
+			re: regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`), entropy: 3},
+		{id: "secret-stripe-key", what: "a Stripe key", keywords: []string{"sk_", "rk_"}, join: true,
+			re: regexp.MustCompile(`\b(?:sk|rk)_(?:test|live|prod)_[A-Za-z0-9]{16,99}\b`), entropy: 3},
+		{id: "secret-jwt", what: "a JSON web token", keywords: []string{"eyj"},
+			re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`), entropy: 3},
+		{id: "secret-npm-token", what: "an npm access token", keywords: []string{"npm_"}, join: true,
+			re: regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`), entropy: 3},
+		{id: "secret-pypi-token", what: "a PyPI upload token", keywords: []string{"pypi-"}, join: true,
+			re: regexp.MustCompile(`\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`), entropy: 3},
+		{id: "secret-sendgrid-key", what: "a SendGrid API key", keywords: []string{"sg."},
+			re: regexp.MustCompile(`\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b`), entropy: 3},
+		{id: "secret-huggingface-token", what: "a Hugging Face token", keywords: []string{"hf_"}, join: true,
+			re: regexp.MustCompile(`\bhf_[A-Za-z]{34}\b`), entropy: 3},
+		{id: "secret-digitalocean-token", what: "a DigitalOcean token", keywords: []string{"_v1_"}, join: true,
+			re: regexp.MustCompile(`\bdo[opr]_v1_[a-f0-9]{64}\b`), entropy: 3},
+		{id: "secret-shopify-token", what: "a Shopify access token", keywords: []string{"shpat_", "shpca_", "shppa_", "shpss_"}, join: true,
+			re: regexp.MustCompile(`\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b`), entropy: 3},
+		{id: "secret-telegram-bot-token", what: "a Telegram bot token", keywords: []string{":aa"},
+			re: regexp.MustCompile(`\b\d{8,10}:AA[0-9A-Za-z_-]{33}\b`), entropy: 3},
+		// gitleaks' generic-api-key: an assignment to a secret-sounding name
+		// whose value is long and random. The value must hold a digit, so a
+		// prose sentence like "token: see the vault wiki" never matches.
+		{id: "secret-generic", what: "a high-entropy secret assignment", keywords: []string{"key", "token", "secret", "passw", "pwd", "credential", "auth"},
+			re:    regexp.MustCompile(`(?i)\b[a-z0-9_.-]{0,40}(?:key|token|secret|passwd|password|pwd|credentials?|auth)\b["']?\s{0,3}(?:=|:|=>|:=)\s{0,3}["']?([A-Za-z0-9_\-+/=.~!@#$%^&*]{16,200})`),
+			group: 1, entropy: 3.5,
+			allow:   func(s string) bool { return !strings.ContainsAny(s, "0123456789") || strings.HasPrefix(s, "${") },
+			windows: assignmentWindows},
+	}
+	for i := range rs {
+		if rs[i].join && rs[i].split == nil {
+			rs[i].split = rs[i].keywords
+		}
+		if rs[i].join {
+			rs[i].whole = regexp.MustCompile(`^(?:` + rs[i].re.String() + `)$`)
+			rs[i].prefix = regexp.MustCompile(`^(?:` + strings.TrimSuffix(rs[i].re.String(), `\b`) + `)`)
+		}
+	}
+	return rs
+}()
+
+// accept reports whether a match of r is a secret: random enough and not
+// allowed.
+func (r *rule) accept(secret string) bool {
+	return (r.entropy == 0 || Entropy(secret) >= r.entropy) && (r.allow == nil || !r.allow(secret))
 }
+
+// hit is a secret found by rules[rule] at text[start:end].
+type hit struct{ start, end, rule int }
 
 // Find returns every secret in text, in order of position. Overlapping
 // matches of different rules are reported once, by the first rule.
+//
+// It sees through obfuscation: the text is matched as a reader would read
+// it (escapes decoded, compatibility forms, lookalikes and invisible
+// characters folded, a key split into parts joined, base64 decoded), and
+// each finding is reported at its place in text as given.
 func Find(text string) []Finding {
-	present := keywords.Find(text)
-	type found struct{ start, end, rule int }
-	var spans []found
+	hits := scan(text, 0)
+	out := make([]Finding, 0, len(hits))
+	for _, h := range hits {
+		line, col := Position(text, h.start)
+		out = append(out, Finding{Rule: rules[h.rule].id, What: rules[h.rule].what, Line: line, Col: col, Start: h.start, End: h.end})
+	}
+	return out
+}
+
+// Has reports whether text holds a secret: len(Find(text)) > 0 without
+// computing positions.
+func Has(text string) bool { return len(scan(text, 0)) > 0 }
+
+// Redact returns text with every secret Find reports replaced by
+// "[redacted: <rule>]", an obfuscated one whole: what search snippets,
+// show and log print. The result holds no secret Find reports: should
+// replacing one make another (two halves of a key around a first), it is
+// redacted in turn, and a text that keeps making new ones is replaced
+// whole.
+func Redact(text string) string {
+	for range 4 {
+		hits := scan(text, 0)
+		if len(hits) == 0 {
+			return text
+		}
+		var b strings.Builder
+		last := 0
+		for _, h := range hits {
+			b.WriteString(text[last:h.start])
+			b.WriteString(redaction(h.rule))
+			last = h.end
+		}
+		b.WriteString(text[last:])
+		text = b.String()
+	}
+	if hits := scan(text, 0); len(hits) > 0 {
+		return redaction(hits[0].rule)
+	}
+	return text
+}
+
+func redaction(rule int) string { return "[redacted: " + rules[rule].id + "]" }
+
+// scan returns the secrets of text in order, without overlaps. Clean ASCII
+// text, the common case, costs the keyword pass, three byte searches and a
+// skip over base64-like runs; only text that holds an escape or a non-ASCII
+// character is normalised (depth counts base64 levels).
+func scan(text string, depth int) []hit {
+	s := text
+	var maps []offmap
+	var inputs []int // the length of each map's input
+	if hasEscape(s) {
+		if u, m := unescape(s); m != nil {
+			s, maps, inputs = u, append(maps, m), append(inputs, len(s))
+		}
+	}
+	ascii := isASCII(s)
+	if !ascii {
+		if f, m := fold(s); m != nil {
+			s, maps, inputs = f, append(maps, m), append(inputs, len(s))
+		}
+	}
+	hits := match(s, ascii)
+	if depth < maxDepth {
+		base64Runs(s, func(start, end int) {
+			if overlaps(hits, start, end) {
+				return
+			}
+			if dec, ok := decodeBase64(s[start:end]); ok {
+				if sub := scan(dec, depth+1); len(sub) > 0 {
+					// The padding goes with the run.
+					pad := end
+					for pad < len(s) && pad-end < 2 && s[pad] == '=' {
+						pad++
+					}
+					hits = append(hits, hit{start, pad, sub[0].rule})
+				}
+			}
+		})
+	}
+	for i := len(maps) - 1; i >= 0; i-- {
+		for j := range hits {
+			hits[j].start, hits[j].end = maps[i].start(hits[j].start), maps[i].end(hits[j].end, inputs[i])
+		}
+	}
+	sort.Slice(hits, func(i, j int) bool { return hits[i].start < hits[j].start })
+	// Spans apart in the normalised text may meet in the original (two
+	// matches in one decoded escape): merge them.
+	out := hits[:0]
+	for _, h := range hits {
+		if k := len(out) - 1; k >= 0 && h.start < out[k].end {
+			out[k].end = max(out[k].end, h.end)
+			continue
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+// match runs the rules over text, then joins split keys where no rule
+// matched. ascii says text is ASCII (false: it may not be).
+func match(text string, ascii bool) []hit {
+	present := keywords.find(text, ascii)
+	var hits []hit
 	for i := range rules {
 		r := &rules[i]
 		if present&ruleMasks[i] == 0 {
@@ -101,35 +268,50 @@ func Find(text string) []Finding {
 		}
 		for _, m := range r.matches(text) {
 			s, e := m[2*r.group], m[2*r.group+1]
-			if s < 0 {
+			if s < 0 || !r.accept(text[s:e]) || overlaps(hits, s, e) {
 				continue
 			}
-			secret := text[s:e]
-			if r.entropy > 0 && Entropy(secret) < r.entropy {
-				continue
-			}
-			if r.allow != nil && r.allow(secret) {
-				continue
-			}
-			overlaps := false
-			for _, o := range spans {
-				if s < o.end && o.start < e {
-					overlaps = true
-					break
-				}
-			}
-			if !overlaps {
-				spans = append(spans, found{s, e, i})
-			}
+			hits = append(hits, hit{s, e, i})
 		}
 	}
-	sort.Slice(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
-	out := make([]Finding, 0, len(spans))
-	for _, s := range spans {
-		line, col := Position(text, s.start)
-		out = append(out, Finding{Rule: rules[s.rule].id, What: rules[s.rule].what, Line: line, Col: col})
+	for i := range rules {
+		r := &rules[i]
+		if !r.join || present&splitMasks[i] == 0 {
+			continue
+		}
+		for _, sp := range r.joined(text) {
+			hits = addJoined(hits, hit{sp.start, sp.end, i})
+		}
 	}
-	return out
+	return hits
+}
+
+// addJoined adds a split key's span to hits. A rule may have matched its
+// first part alone (what it sees of a long key cut in two): the joined span
+// then replaces the hits it covers. One overlapping a hit only in part is
+// dropped.
+func addJoined(hits []hit, h hit) []hit {
+	out := hits[:0]
+	for _, o := range hits {
+		switch {
+		case h.start <= o.start && o.end <= h.end:
+			// covered: replaced by h
+		case h.start < o.end && o.start < h.end:
+			return hits
+		default:
+			out = append(out, o)
+		}
+	}
+	return append(out, h)
+}
+
+func overlaps(hits []hit, start, end int) bool {
+	for _, o := range hits {
+		if start < o.end && o.start < end {
+			return true
+		}
+	}
+	return false
 }
 
 // matches is r.re.FindAllStringSubmatchIndex(text, -1), run only on the
@@ -151,6 +333,38 @@ func (r *rule) matches(text string) [][]int {
 	}
 	return out
 }
+
+// keyWindows returns a windows function for a rule whose regexp matches
+// only a word of key characters ([A-Za-z0-9_-]) that starts with prefix
+// (case-sensitive) after a \b: the windows are those words. The regexp
+// sees the same boundaries in a window as in the whole text, since the
+// bytes around a window are not word characters, so the result is exact.
+func keyWindows(prefix string) func(text string) []span {
+	return func(text string) []span {
+		var out []span
+		for i := 0; ; {
+			n := strings.Index(text[i:], prefix)
+			if n < 0 {
+				return out
+			}
+			at := i + n
+			end := at + len(prefix)
+			for end < len(text) && keyChar(text[end], false) {
+				end++
+			}
+			if at > 0 && wordByte(text[at-1]) {
+				i = at + 1 // a later "sk-" of this word may follow a hyphen
+				continue
+			}
+			out = append(out, span{at, end})
+			i = end
+		}
+	}
+}
+
+// wordByte reports whether b is a word character for the regexp's \b
+// (ASCII letters, digits and underscore).
+func wordByte(b byte) bool { return b < 0x80 && !nonWordASCII(b) }
 
 // genericReach bounds how far a match of the generic assignment rule lies
 // from its operator (the first byte of =, :, => or :=): at most a
@@ -241,19 +455,22 @@ func nonWordASCII(b byte) bool {
 	return b < 0x80 && !(b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '_')
 }
 
-// keywords holds every rule's keywords; ruleMasks[i] has a bit for each
-// keyword of rules[i], so a rule runs only when Find's one pass found one.
-var keywords, ruleMasks = func() (*Keywords, []uint64) {
+// keywords holds every rule's keywords and split prefixes; ruleMasks[i]
+// has a bit for each keyword of rules[i], so a rule runs only when Find's
+// one pass found one, and splitMasks[i] one for each of its split prefixes.
+var keywords, ruleMasks, splitMasks = func() (*Keywords, []uint64, []uint64) {
 	var all []string
 	for _, r := range rules {
 		all = append(all, r.keywords...)
+		all = append(all, r.split...)
 	}
 	k := NewKeywords(all...)
-	masks := make([]uint64, len(rules))
+	masks, split := make([]uint64, len(rules)), make([]uint64, len(rules))
 	for i, r := range rules {
 		masks[i] = k.Mask(r.keywords...)
+		split[i] = k.Mask(r.split...)
 	}
-	return k, masks
+	return k, masks, split
 }()
 
 // Keywords finds which of up to 64 lower-case ASCII words (two bytes or
@@ -312,23 +529,34 @@ func (k *Keywords) Mask(words ...string) uint64 {
 }
 
 // Find returns the words text holds, as bits to test against Mask.
+func (k *Keywords) Find(text string) uint64 { return k.find(text, isASCII(text)) }
+
+// find is Find for a text known to be ASCII or not.
 //
 // Folding ASCII letters in place gives the same answer as lowering the
 // text, because every other character lowers to non-ASCII bytes and so can
 // be no part of a word, except two: İ (U+0130) lowers to i and the Kelvin
 // sign (U+212A) to k. A text holding either is lowered first.
-func (k *Keywords) Find(text string) uint64 {
-	if strings.Contains(text, "\u0130") || strings.Contains(text, "\u212a") {
+func (k *Keywords) find(text string, ascii bool) uint64 {
+	if !ascii && (strings.Contains(text, "\u0130") || strings.Contains(text, "\u212a")) {
 		text = strings.ToLower(text)
 	}
+	if len(text) < 2 {
+		return 0
+	}
 	var found uint64
-	for i := 0; i+1 < len(text); i++ {
-		g := k.pairs[pair(text[i], text[i+1])]
+	// p is the folded pair ending at text[i], rolled on a byte at a time:
+	// one table load per byte.
+	p := uint16(foldASCII[text[0]])
+	for i := 1; i < len(text); i++ {
+		p = p<<8 | uint16(foldASCII[text[i]])
+		g := k.pairs[p]
 		if g == 0 {
 			continue
 		}
+		at := i - 1
 		for _, n := range k.starts[g-1] {
-			if w := k.words[n]; len(text)-i >= len(w) && equalASCIIFold(text[i:i+len(w)], w) {
+			if w := k.words[n]; len(text)-at >= len(w) && equalASCIIFold(text[at:at+len(w)], w) {
 				found |= 1 << n
 			}
 		}
@@ -336,7 +564,17 @@ func (k *Keywords) Find(text string) uint64 {
 	return found
 }
 
+// isASCII tests eight bytes at a time (as utf8.ValidString does): Find
+// asks it of every file.
 func isASCII(s string) bool {
+	for len(s) >= 8 {
+		first := uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+		second := uint32(s[4]) | uint32(s[5])<<8 | uint32(s[6])<<16 | uint32(s[7])<<24
+		if (first|second)&0x80808080 != 0 {
+			return false
+		}
+		s = s[8:]
+	}
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
 			return false

@@ -112,24 +112,47 @@ func checkGenericWindows(t *testing.T, s string) {
 	if r.id != "secret-generic" {
 		t.Fatalf("the last rule is %s, want secret-generic", r.id)
 	}
+	checkWindows(t, r, s)
+}
+
+func checkWindows(t *testing.T, r *rule, s string) {
+	t.Helper()
 	want := r.re.FindAllStringSubmatchIndex(s, -1)
 	got := r.matches(s)
 	if len(got) != len(want) {
-		t.Fatalf("%q: windows found %v, the whole text %v", s, got, want)
+		t.Fatalf("%s: %q: windows found %v, the whole text %v", r.id, s, got, want)
 	}
 	for i := range want {
 		for j := range want[i] {
 			if got[i][j] != want[i][j] {
-				t.Fatalf("%q: windows found %v, the whole text %v", s, got, want)
+				t.Fatalf("%s: %q: windows found %v, the whole text %v", r.id, s, got, want)
 			}
 		}
 	}
 }
 
-func FuzzGenericWindows(f *testing.F) {
-	f.Add(`api_key: "Zx81kQ2mVt7pLr4nWc9s" token = 'a1b2c3d4e5f6g7h8i9'`)
-	f.Add("PASSWORD\t:= Zx81kQ2mVt7pLr4nWc9s")
-	f.Fuzz(checkGenericWindows)
+// The windows of the rules that match a word starting with "sk-" likewise.
+func TestKeyWindowsMatchWholeText(t *testing.T) {
+	for _, s := range []string{
+		fakeOAI, fakeAnt, "task-" + fakeOAI[3:], "ask-" + fakeOAI + " and " + fakeAnt,
+		"é" + fakeOAI + "é", "x" + fakeAnt, fakeOAI + fakeOAI, "sk-", "sk-sk-" + fakeAnt[3:],
+	} {
+		checkKeyWindows(t, s)
+	}
+}
+
+func checkKeyWindows(t *testing.T, s string) {
+	t.Helper()
+	for i := range rules {
+		if r := &rules[i]; r.windows != nil && r.id != "secret-generic" {
+			checkWindows(t, r, s)
+		}
+	}
+}
+
+func FuzzKeyWindows(f *testing.F) {
+	f.Add("ask-" + fakeOAI + " disk-" + fakeAnt)
+	f.Fuzz(checkKeyWindows)
 }
 
 // Keywords.Find is the rules' gate: it must say exactly what lowering the

@@ -1,0 +1,130 @@
+package secrets
+
+import (
+	"encoding/base64"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// A secret may be hidden in base64 ("QUtJQV…"): runs of base64 that decode
+// to printable text are scanned as text of their own, and a secret in one
+// is reported at the whole run.
+
+const (
+	// minBase64 is the shortest run decoded: base64 of an AWS key id,
+	// the shortest key in use that a rule matches, is 27 characters
+	// without its padding.
+	minBase64 = 24
+	// maxDepth bounds base64 inside base64.
+	maxDepth = 2
+)
+
+// b64 classes the bytes of base64, standard and URL-safe (0: not base64).
+var b64 = func() (t [256]uint8) {
+	for c := range t {
+		switch {
+		case c >= 'A' && c <= 'Z':
+			t[c] = b64Upper
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+			t[c] = b64Other
+		case c == '+' || c == '/':
+			t[c] = b64Std
+		case c == '-' || c == '_':
+			t[c] = b64URL
+		}
+	}
+	return t
+}()
+
+const (
+	b64Upper = 1 << iota
+	b64Other // lower-case letter or digit
+	b64Std   // + or /
+	b64URL   // - or _
+)
+
+// base64Runs calls fn for each maximal run of base64 characters at least
+// minBase64 long that can be base64 of text: it holds an upper-case letter
+// and a lower-case letter or digit (as base64 of text does, and a
+// lower-case slug, a path or a hex hash does not) and one alphabet only.
+// It skips ahead minBase64 bytes at a time and looks back only to the last
+// non-base64 byte, so prose, whose words are short, costs a few loads per
+// minBase64 bytes, not one per byte.
+func base64Runs(s string, fn func(start, end int)) {
+	for i := 0; ; {
+		p := i + minBase64 - 1
+		if p >= len(s) {
+			return
+		}
+		class := b64[s[p]]
+		if class == 0 {
+			i = p + 1
+			continue
+		}
+		q := p - 1
+		for ; q >= i; q-- {
+			c := b64[s[q]]
+			if c == 0 {
+				break
+			}
+			class |= c
+		}
+		if q >= i {
+			i = q + 1
+			continue
+		}
+		end := p + 1
+		for ; end < len(s); end++ {
+			c := b64[s[end]]
+			if c == 0 {
+				break
+			}
+			class |= c
+		}
+		if class&b64Upper != 0 && class&b64Other != 0 && class&(b64Std|b64URL) != b64Std|b64URL {
+			fn(i, end)
+		}
+		i = end + 1
+	}
+}
+
+// decodeBase64 decodes a run of base64 that is valid, printable UTF-8.
+func decodeBase64(run string) (string, bool) {
+	enc := base64.RawStdEncoding
+	if strings.ContainsAny(run, "-_") {
+		enc = base64.RawURLEncoding
+	}
+	if len(run)%4 == 1 { // a stray last character holds no whole byte
+		run = run[:len(run)-1]
+	}
+	// Binary (an image, a hash) shows in its first bytes: decode those
+	// before the whole run.
+	if len(run) > 64 {
+		head, err := enc.DecodeString(run[:64])
+		if err != nil || !printable(head) {
+			return "", false
+		}
+	}
+	dec, err := enc.DecodeString(run)
+	if err != nil || !printable(dec) {
+		return "", false
+	}
+	return string(dec), true
+}
+
+// printable reports whether b is valid UTF-8 made of printable characters
+// and white space; a last character cut short by the end is forgiven.
+func printable(b []byte) bool {
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size == 1 {
+			return len(b) < utf8.UTFMax && !utf8.FullRune(b)
+		}
+		if !unicode.IsPrint(r) && r != '\n' && r != '\t' && r != '\r' {
+			return false
+		}
+		b = b[size:]
+	}
+	return true
+}

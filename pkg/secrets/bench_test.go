@@ -1,0 +1,54 @@
+package secrets_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mem-md/mem/internal/benchgen"
+	"github.com/mem-md/mem/pkg/secrets"
+)
+
+// benchFiles is a generated 1,000-file vault (what whole-vault lint scans),
+// with its first one-line memory and its longest note picked out.
+func benchFiles(b *testing.B) (files []string, memory, note string) {
+	b.Helper()
+	_, err := benchgen.Generate(benchgen.Options{N: 1000, Seed: 1}, func(rel string, data []byte) error {
+		files = append(files, string(data))
+		if memory == "" && strings.HasPrefix(rel, "memory/") {
+			memory = string(data)
+		}
+		if strings.HasPrefix(rel, "notes/") && len(data) > len(note) {
+			note = string(data)
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return files, memory, note
+}
+
+// BenchmarkFind scans clean text, the common case: a one-line memory, a
+// long note, and every file of a 1,000-file vault per op.
+func BenchmarkFind(b *testing.B) {
+	files, memory, note := benchFiles(b)
+	for _, c := range []struct {
+		name  string
+		texts []string
+	}{{"memory", []string{memory}}, {"note", []string{note}}, {"vault", files}} {
+		b.Run(c.name, func(b *testing.B) {
+			n := 0
+			for _, t := range c.texts {
+				n += len(t)
+			}
+			b.SetBytes(int64(n))
+			for b.Loop() {
+				for _, t := range c.texts {
+					if f := secrets.Find(t); len(f) > 0 {
+						b.Fatalf("clean text has %v", f)
+					}
+				}
+			}
+		})
+	}
+}

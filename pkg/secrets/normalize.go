@@ -1,0 +1,357 @@
+package secrets
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// An obfuscated secret is matched in a normalised copy of the text: escapes
+// decoded (unescape), then compatibility forms, homoglyphs and invisible
+// characters folded away (fold). Each step keeps an offmap so that a match
+// in the copy is reported, and redacted, at its span in the original text.
+
+// segment says that bytes [n, n+nlen) of a step's output came from bytes
+// [o, o+olen) of its input. Equal lengths mean byte for byte; otherwise the
+// output is a replacement whose bytes all map to the whole input span.
+type segment struct{ n, o, nlen, olen int }
+
+// offmap maps a step's output offsets back to its input. Input bytes that
+// produced no output (a stripped zero-width space) lie between segments.
+type offmap []segment
+
+// mapper builds a step's output and its offmap.
+type mapper struct {
+	out []byte
+	m   offmap
+}
+
+// keep copies src[from:to] unchanged.
+func (b *mapper) keep(src string, from, to int) {
+	if from == to {
+		return
+	}
+	if k := len(b.m) - 1; k >= 0 {
+		if l := &b.m[k]; l.nlen == l.olen && l.n+l.nlen == len(b.out) && l.o+l.olen == from {
+			l.nlen += to - from
+			l.olen += to - from
+			b.out = append(b.out, src[from:to]...)
+			return
+		}
+	}
+	b.m = append(b.m, segment{len(b.out), from, to - from, to - from})
+	b.out = append(b.out, src[from:to]...)
+}
+
+// put writes repl for src[from:to]; an empty repl drops it.
+func (b *mapper) put(from, to int, repl []byte) {
+	if len(repl) == 0 {
+		return
+	}
+	b.m = append(b.m, segment{len(b.out), from, len(repl), to - from})
+	b.out = append(b.out, repl...)
+}
+
+// find returns the index of the last segment for which before(segment) is
+// true, or -1.
+func (m offmap) find(before func(segment) bool) int {
+	return sort.Search(len(m), func(i int) bool { return !before(m[i]) }) - 1
+}
+
+// start maps the offset where a span begins. Input that produced no
+// output just before it (an invisible character) goes with the span.
+func (m offmap) start(n int) int {
+	k := m.find(func(s segment) bool { return s.n <= n })
+	if k < 0 {
+		return 0
+	}
+	s := m[k]
+	switch {
+	case n >= s.n+s.nlen:
+		return s.o + s.olen
+	case n == s.n && k > 0:
+		return m[k-1].o + m[k-1].olen
+	case n == s.n:
+		return 0
+	case s.nlen == s.olen:
+		return s.o + n - s.n
+	}
+	return s.o
+}
+
+// end maps the offset where a span ends (exclusive). Input that produced
+// no output just after it goes with the span.
+func (m offmap) end(n int, inputLen int) int {
+	k := m.find(func(s segment) bool { return s.n < n })
+	if k < 0 {
+		return 0
+	}
+	s := m[k]
+	switch {
+	case n == s.n+s.nlen && k+1 < len(m):
+		return m[k+1].o
+	case n == s.n+s.nlen:
+		return inputLen
+	case s.nlen == s.olen:
+		return s.o + n - s.n
+	}
+	return s.o + s.olen
+}
+
+// hasEscape reports whether unescape could change text: the fast test
+// that keeps clean text off the slow path.
+func hasEscape(text string) bool {
+	return strings.IndexByte(text, '%') >= 0 || strings.IndexByte(text, '\\') >= 0 || strings.IndexByte(text, '&') >= 0
+}
+
+// unescape decodes what hides a secret's characters from a regexp: URL
+// %XX, JSON and source escapes (\uXXXX with surrogate pairs, \u{X…}, \xXX,
+// \n, \t, \r, \", \', \\, \/), a backslash-newline line continuation with
+// the next line's indentation, and HTML character references (&#65;,
+// &#x41;, &amp; …). It returns nil for a text it leaves as it is.
+func unescape(text string) (string, offmap) {
+	var b mapper
+	from, changed := 0, false // from: start of the text not yet copied
+	var buf [utf8.UTFMax]byte
+	for i := 0; i < len(text); {
+		end, r, raw := decodeEscape(text, i)
+		if end == i {
+			i++
+			continue
+		}
+		b.keep(text, from, i)
+		switch {
+		case r >= 0:
+			b.put(i, end, buf[:utf8.EncodeRune(buf[:], r)])
+		case raw >= 0:
+			buf[0] = byte(raw)
+			b.put(i, end, buf[:1])
+		}
+		i, from, changed = end, end, true
+	}
+	if !changed {
+		return text, nil
+	}
+	b.keep(text, from, len(text))
+	return string(b.out), b.m
+}
+
+// decodeEscape decodes the escape at text[i]: it returns the end of the
+// escape and either the rune it stands for (r ≥ 0), a raw byte (raw ≥ 0:
+// %XX and \xXX, which may be part of a UTF-8 sequence), or neither (a line
+// continuation, which stands for nothing). end == i means no escape.
+func decodeEscape(text string, i int) (end int, r rune, raw int) {
+	rest := text[i:]
+	switch rest[0] {
+	case '%':
+		if len(rest) >= 3 && isHex(rest[1]) && isHex(rest[2]) {
+			return i + 3, -1, int(unhex(rest[1])<<4 | unhex(rest[2]))
+		}
+	case '\\':
+		if len(rest) < 2 {
+			break
+		}
+		switch c := rest[1]; c {
+		case 'u':
+			if len(rest) >= 4 && rest[2] == '{' {
+				if n, ok := hexRun(rest[3:], 1, 6); ok && len(rest) > 3+n && rest[3+n] == '}' {
+					if v, _ := strconv.ParseUint(rest[3:3+n], 16, 32); v <= unicode.MaxRune {
+						return i + 4 + n, rune(v), -1
+					}
+				}
+				break
+			}
+			if n, ok := hexRun(rest[2:], 4, 4); ok {
+				v, _ := strconv.ParseUint(rest[2:2+n], 16, 32)
+				r := rune(v)
+				// A surrogate pair: JSON's way to write a rune above U+FFFF.
+				if r >= 0xd800 && r < 0xdc00 && len(rest) >= 12 && rest[6] == '\\' && rest[7] == 'u' {
+					if _, ok := hexRun(rest[8:], 4, 4); ok {
+						lo, _ := strconv.ParseUint(rest[8:12], 16, 32)
+						if lo >= 0xdc00 && lo < 0xe000 {
+							return i + 12, (r-0xd800)<<10 | (rune(lo) - 0xdc00) + 0x10000, -1
+						}
+					}
+				}
+				return i + 6, r, -1
+			}
+		case 'x':
+			if len(rest) >= 4 && isHex(rest[2]) && isHex(rest[3]) {
+				return i + 4, -1, int(unhex(rest[2])<<4 | unhex(rest[3]))
+			}
+		case 'n':
+			return i + 2, '\n', -1
+		case 't':
+			return i + 2, '\t', -1
+		case 'r':
+			return i + 2, '\r', -1
+		case '"', '\'', '\\', '/':
+			return i + 2, rune(c), -1
+		case '\n', '\r':
+			// A line continuation joins the lines, as a shell or a
+			// YAML double-quoted string does, indentation dropped.
+			j := i + 2
+			if c == '\r' && j < len(text) && text[j] == '\n' {
+				j++
+			}
+			for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+				j++
+			}
+			return j, -1, -1
+		}
+	case '&':
+		if len(rest) >= 4 && rest[1] == '#' {
+			digits, base, at := rest[2:], 10, 2
+			if digits[0] == 'x' || digits[0] == 'X' {
+				digits, base, at = rest[3:], 16, 3
+			}
+			n := 0
+			for n < len(digits) && n < 8 && (base == 16 && isHex(digits[n]) || base == 10 && digits[n] >= '0' && digits[n] <= '9') {
+				n++
+			}
+			if n == 0 {
+				break
+			}
+			v, _ := strconv.ParseUint(digits[:n], base, 32)
+			if v > unicode.MaxRune {
+				break
+			}
+			end := i + at + n
+			if end < len(text) && text[end] == ';' {
+				end++
+			}
+			return end, rune(v), -1
+		}
+		for name, r := range htmlEntities {
+			if len(rest) > len(name)+1 && rest[1:1+len(name)] == name && rest[1+len(name)] == ';' {
+				return i + len(name) + 2, r, -1
+			}
+		}
+	}
+	return i, -1, -1
+}
+
+// htmlEntities are the named references a note or an export commonly
+// carries; the numeric ones cover every other character.
+var htmlEntities = map[string]rune{"amp": '&', "lt": '<', "gt": '>', "quot": '"', "apos": '\'', "nbsp": ' ', "sol": '/', "plus": '+', "equals": '=', "colon": ':', "lowbar": '_', "hyphen": '-', "period": '.'}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c >= 'a':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
+}
+
+// hexRun returns the length of the run of hex digits at the start of s if
+// it is between lo and hi long (it stops at hi).
+func hexRun(s string, lo, hi int) (int, bool) {
+	n := 0
+	for n < len(s) && n < hi && isHex(s[n]) {
+		n++
+	}
+	return n, n >= lo
+}
+
+// fold rewrites every non-ASCII character the way a reader would read it
+// in a key: its compatibility decomposition (NFKD: fullwidth Ａ, 𝐀 and Ⓐ
+// are A), accents and other combining marks dropped, Cyrillic and Greek
+// lookalikes as the Latin letter (А in AKIA), and invisible characters
+// (zero-width, soft hyphen, bidi controls, every format character)
+// removed. Secrets are ASCII, so nothing a rule matches is lost. Per
+// character NFKD rather than NFKC of the whole text keeps the offset map
+// exact; no rule's characters compose. It returns nil for a text it leaves
+// as it is.
+func fold(text string) (string, offmap) {
+	var b mapper
+	from, changed := 0, false
+	var buf []byte
+	for i := 0; i < len(text); {
+		if text[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if r == utf8.RuneError && size == 1 {
+			i++
+			continue
+		}
+		buf = foldRune(buf[:0], text[i:i+size], r)
+		if string(buf) != text[i:i+size] {
+			b.keep(text, from, i)
+			b.put(i, i+size, buf)
+			from, changed = i+size, true
+		}
+		i += size
+	}
+	if !changed {
+		return text, nil
+	}
+	b.keep(text, from, len(text))
+	return string(b.out), b.m
+}
+
+// foldRune appends the folded form of r (whose UTF-8 is s) to dst.
+func foldRune(dst []byte, s string, r rune) []byte {
+	if invisible(r) {
+		return dst
+	}
+	if l, ok := homoglyphs[r]; ok {
+		return append(dst, l)
+	}
+	d := norm.NFKD.PropertiesString(s).Decomposition()
+	if d == nil {
+		return append(dst, s...)
+	}
+	for len(d) > 0 {
+		r, size := utf8.DecodeRune(d)
+		switch l, ok := homoglyphs[r]; {
+		case ok:
+			dst = append(dst, l)
+		case !invisible(r):
+			dst = append(dst, d[:size]...)
+		}
+		d = d[size:]
+	}
+	return dst
+}
+
+// invisible reports a character that shows nothing, or only changes how
+// its neighbours show: format characters (zero-width space and joiners,
+// soft hyphen, bidi controls, word joiner, BOM, tag characters),
+// combining and enclosing marks, and the Hangul fillers that render as
+// blank.
+func invisible(r rune) bool {
+	switch r {
+	case 0x115f, 0x1160, 0x3164, 0xffa0:
+		return true
+	}
+	return unicode.In(r, unicode.Cf, unicode.Mn, unicode.Me)
+}
+
+// homoglyphs are the Cyrillic, Greek and other letters that look like a
+// Latin letter or digit in most fonts (Unicode's confusables for the
+// characters keys are made of).
+var homoglyphs = map[rune]byte{
+	// Cyrillic
+	'А': 'A', 'В': 'B', 'Е': 'E', 'З': '3', 'І': 'I', 'Ј': 'J', 'К': 'K', 'М': 'M', 'Н': 'H', 'О': 'O',
+	'Р': 'P', 'С': 'C', 'Ѕ': 'S', 'Т': 'T', 'У': 'Y', 'Х': 'X', 'Ү': 'Y', 'Ԛ': 'Q', 'Ԝ': 'W', 'Һ': 'H',
+	'а': 'a', 'е': 'e', 'і': 'i', 'ј': 'j', 'о': 'o', 'р': 'p', 'с': 'c', 'ѕ': 's', 'у': 'y', 'х': 'x',
+	'һ': 'h', 'ԛ': 'q', 'ԝ': 'w', 'ү': 'y', 'ԁ': 'd', 'ɡ': 'g', 'ı': 'i', 'ȷ': 'j',
+	// Greek
+	'Α': 'A', 'Β': 'B', 'Ε': 'E', 'Ζ': 'Z', 'Η': 'H', 'Ι': 'I', 'Κ': 'K', 'Μ': 'M', 'Ν': 'N', 'Ο': 'O',
+	'Ρ': 'P', 'Τ': 'T', 'Υ': 'Y', 'Χ': 'X', 'ο': 'o', 'ν': 'v', 'ρ': 'p', 'ι': 'i', 'κ': 'k', 'χ': 'x',
+	'α': 'a', 'υ': 'u',
+	// Armenian
+	'օ': 'o', 'ս': 'u', 'հ': 'h', 'ո': 'n',
+	// Line and paragraph separators break a line like \n.
+	'\u2028': '\n', '\u2029': '\n', '\u0085': '\n',
+}
