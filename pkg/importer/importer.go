@@ -60,7 +60,7 @@ type Item struct {
 // Options tunes a run.
 type Options struct {
 	DryRun bool
-	Now    time.Time // the write time, stamped into generated.at only
+	Now    time.Time // the write time, stamped into generated.at only (zero: the clock)
 	// Warn receives problems that skip part of the source (a bad JSONL line)
 	// without stopping the import. Nil discards them.
 	Warn func(msg string)
@@ -180,6 +180,9 @@ func Run(v *vault.Vault, kind, src string, opts Options) (*Result, error) {
 	items, err := collect(src, env{projects: v.Projects(mems), warn: opts.Warn})
 	if err != nil {
 		return nil, err
+	}
+	if opts.Now.IsZero() {
+		opts.Now = time.Now().UTC() // a zero now would date every source in the future
 	}
 	w := &writer{v: v, kind: kind, opts: opts, existing: existingKeys(mems),
 		res: &Result{Kind: kind, Path: src, DryRun: opts.DryRun}}

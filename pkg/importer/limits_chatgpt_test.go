@@ -156,7 +156,7 @@ func TestChatGPTZipCap(t *testing.T) {
 	maxZipMember = int64(len(data))
 	res, err := Run(v, KindChatGPT, honest, Options{DryRun: true})
 	if err != nil || len(res.Files) != 4 {
-		t.Errorf("under the cap: %v, %d files; want 2 notes and 2 pointers", err, len(res.Files))
+		t.Errorf("under the cap: %v, %d files; want 2 notes and 2 pointers (refused %v)", err, len(res.Files), res.Refused)
 	}
 }
 

@@ -309,30 +309,60 @@ func (v *Vault) CreatePair(noteDir, noteSlug string, note *frontmatter.Document,
 		if _, err := os.Lstat(pm.Path); err == nil {
 			continue // the pointer's name is taken: pick two new names
 		}
-		journal := filepath.Join(v.pendingDir(), randomSuffix()+".pending")
-		if err := WriteFileAtomic(journal, append([]byte(noteRel+"\n"+ptrRel+"\n"), ptrData...), 0o644); err != nil {
+		release, err := v.journal(append([]byte(noteRel+"\n"+ptrRel+"\n"), ptrData...))
+		if err != nil {
 			return nil, nil, err
 		}
-		err := createExclusive(nm.Path, noteData)
+		err = createExclusive(nm.Path, noteData)
 		if errors.Is(err, os.ErrExist) {
-			os.Remove(journal)
+			release()
 			continue
 		}
 		if err != nil {
-			os.Remove(journal)
+			release()
 			return nil, nil, fmt.Errorf("%s: %w", noteAbs, err)
 		}
 		if err := createExclusive(pm.Path, ptrData); err != nil {
 			// Both or neither: take the note back (the journal would
 			// otherwise complete it later).
 			os.Remove(nm.Path)
-			os.Remove(journal)
+			release()
 			return nil, nil, fmt.Errorf("the pointer memory %s was not written, so neither was the note: %w", ptrRel, err)
 		}
-		os.Remove(journal)
+		release()
 		return nm, pm, nil
 	}
 	return nil, nil, fmt.Errorf("%s: could not find a free file name", noteAbs)
+}
+
+// journal records one pair write under way: X.pending holds the pointer's
+// bytes (written atomically, so it is whole or absent), and X.lock is
+// flocked by the writer until the pair is done, so CompletePending in
+// another process never completes a pair whose writer is still at work —
+// only one whose writer died (the kernel drops its lock) or is gone.
+// release removes both, the journal first.
+func (v *Vault) journal(data []byte) (release func(), err error) {
+	base := filepath.Join(v.pendingDir(), randomSuffix())
+	lockFile, err := os.OpenFile(base+".lock", os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if ok, err := tryLock(lockFile); !ok || err != nil {
+		lockFile.Close()
+		os.Remove(base + ".lock")
+		return nil, fmt.Errorf("%s: cannot lock a new journal entry: %v", base+".lock", err)
+	}
+	release = func() {
+		os.Remove(base + ".pending")
+		os.Remove(base + ".lock")
+		unlockFile(lockFile)
+		lockFile.Close()
+	}
+	if err := WriteFileAtomic(base+".pending", data, 0o644); err != nil {
+		release()
+		return nil, err
+	}
+	return release, nil
 }
 
 // stamp sets the id and generated of doc as the file rel and returns the
@@ -361,10 +391,23 @@ func (v *Vault) CompletePending() error {
 	}
 	for _, e := range entries {
 		journal := filepath.Join(v.pendingDir(), e.Name())
-		if !strings.HasSuffix(e.Name(), ".pending") {
+		base, ok := strings.CutSuffix(journal, ".pending")
+		if !ok {
 			continue
 		}
+		lockFile, err := os.OpenFile(base+".lock", os.O_RDWR, 0)
+		if err == nil {
+			locked, _ := tryLock(lockFile)
+			if !locked {
+				lockFile.Close()
+				continue // its writer is still at work
+			}
+			defer lockFile.Close()
+		}
 		data, err := os.ReadFile(journal)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // its writer finished meanwhile
+		}
 		if err != nil {
 			return err
 		}
@@ -383,9 +426,10 @@ func (v *Vault) CompletePending() error {
 				return fmt.Errorf("completing the pointer of %s: %w", noteRel, err)
 			}
 		}
-		if err := os.Remove(journal); err != nil {
+		if err := os.Remove(journal); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
+		os.Remove(base + ".lock")
 	}
 	return nil
 }
