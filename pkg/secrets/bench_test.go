@@ -52,3 +52,22 @@ func BenchmarkFind(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFindPathological scans files near lint's size limit, each one
+// unit repeated, built to stress one step: the decoders, the folding, the
+// split-key joiner and the base64 pass.
+func BenchmarkFindPathological(b *testing.B) {
+	const size = 900 << 10
+	for _, unit := range []string{
+		"%41", `\u0041`, "&#65;", "\u200b", "Ａ", "é", "AKIA2 ", "sk- a1 ", "ghp_ Ab1 ", "sk_live_ 4e ",
+		"QUtJQVEz", "aGVsbG8gd29ybGQg", "xoxb-1 ", "AKIA" + "Q3ZRTV5WX7HJ2LNB ", "key=", "a",
+	} {
+		text := strings.Repeat(unit, size/len(unit))
+		b.Run(strings.ToValidUTF8(unit[:min(len(unit), 8)], "?"), func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				secrets.Find(text)
+			}
+		})
+	}
+}

@@ -1,6 +1,9 @@
 package secrets
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // A key split into parts ("AKIA Q3ZR TV5W X7HJ 2LNB", "AKIA-Q3ZR-…", or
 // wrapped onto the next line of a YAML folded string) is found by joining
@@ -21,9 +24,11 @@ type part struct{ start, end int }
 
 // joined returns the spans of text where parts of a split key, joined,
 // are a secret of r. It is called only for a rule whose keywords the text
-// holds, so its cost is paid at a prefix's occurrences only.
+// holds, so its cost is paid at a prefix's occurrences only, and there it
+// is bounded by the longest key of r.
 func (r *rule) joined(text string) []span {
 	var out []span
+	var j joiner
 	for _, kw := range r.split {
 		for i := 0; ; {
 			n := indexFold(text[i:], kw)
@@ -32,11 +37,11 @@ func (r *rule) joined(text string) []span {
 			}
 			at := i + n
 			i = at + len(kw)
-			if at > 0 && !nonWordASCII(text[at-1]) {
+			if at > 0 && wordByte(text[at-1]) {
 				continue
 			}
 			for _, hyphens := range []bool{false, true} {
-				if s, ok := r.joinAt(text, at, hyphens); ok {
+				if s, ok := j.join(r, text, at, hyphens); ok {
 					out = append(out, s)
 					i = max(i, s.end)
 					break
@@ -44,55 +49,44 @@ func (r *rule) joined(text string) []span {
 			}
 		}
 	}
+	sort.Slice(out, func(a, b int) bool { return out[a].start < out[b].start })
 	return out
 }
 
-// joinAt joins the parts of a key that starts at text[at] and reports the
-// longest run of two or more of them that r's regexp matches whole.
-// hyphens makes a hyphen a separator (AKIA-Q3ZR-…) rather than a key
-// character. One run of r.prefix (r's regexp anchored at the start, its
-// final \b dropped) over all the parts bounds the runs worth trying, so a
-// prefix that no key follows costs one match.
-func (r *rule) joinAt(text string, at int, hyphens bool) (span, bool) {
-	parts := splitParts(text, at, hyphens)
-	if len(parts) < 2 {
-		return span{}, false
-	}
-	var b []byte
-	ends := make([]int, len(parts)) // ends[k]: joined length of parts[:k+1]
-	for k, p := range parts {
-		b = append(b, text[p.start:p.end]...)
-		ends[k] = len(b)
-	}
-	joined := string(b)
-	m := r.prefix.FindStringIndex(joined)
-	if m == nil {
-		return span{}, false
-	}
-	k := len(parts)
-	for k > 1 && ends[k-1] > m[1] {
-		k--
-	}
-	for ; k >= 2; k-- {
-		sub := joined[:ends[k-1]]
-		w := r.whole.FindStringSubmatchIndex(sub)
-		if w == nil || w[2*r.group] < 0 || !keyLike(text, parts[1:k]) {
-			continue
-		}
-		if r.accept(sub[w[2*r.group]:w[2*r.group+1]]) {
-			return span{parts[0].start, parts[k-1].end}, true
+// joiner holds the buffers of one joined call.
+type joiner struct {
+	parts  []part
+	ends   []int // ends[k]: length of the join of parts[:k+1]
+	joined []byte
+}
+
+// join joins the parts of a key that starts at text[at] and reports the
+// longest run of two or more of them that r's regexp matches whole, trying
+// all the parts split found and one or two fewer (a word that follows the
+// key is at most one part: split stops at the first part that cannot be
+// a key's). hyphens makes a hyphen a separator (AKIA-Q3ZR-…) rather than a
+// key character. The cheap tests come first: on text full of prefixes
+// ("xoxb-1 xoxb-1 …") the regexp rarely runs.
+func (j *joiner) join(r *rule, text string, at int, hyphens bool) (span, bool) {
+	j.split(text, at, hyphens, r.joinMax)
+	for k := len(j.parts); k >= 2 && k > len(j.parts)-3; k-- {
+		sub := j.joined[:j.ends[k-1]]
+		// Every joinable rule's secret is its whole match (group 0).
+		if keyLike(text, j.parts[1:k]) && r.accept(string(sub)) && r.whole.Match(sub) {
+			return span{j.parts[0].start, j.parts[k-1].end}, true
 		}
 	}
 	return span{}, false
 }
 
-// splitParts returns the parts from text[at]: runs of key characters
-// separated by at most 8 spaces or tabs, one line break among them, or
-// (with hyphens) one hyphen.
-func splitParts(text string, at int, hyphens bool) []part {
-	var parts []part
-	total := 0
-	for pos := at; len(parts) < maxParts && total < maxJoin; {
+// split finds the parts from text[at]: runs of key characters separated
+// by at most 8 spaces or tabs, one line break among them, or (with
+// hyphens) one hyphen, until they join to maxLen bytes or can no longer be
+// keyLike.
+func (j *joiner) split(text string, at int, hyphens bool, maxLen int) {
+	j.parts, j.ends, j.joined = j.parts[:0], j.ends[:0], j.joined[:0]
+	random, groups, n := true, true, 0
+	for pos := at; len(j.parts) < maxParts && len(j.joined) < maxLen; {
 		end := pos
 		for end < len(text) && keyChar(text[end], hyphens) {
 			end++
@@ -100,12 +94,25 @@ func splitParts(text string, at int, hyphens bool) []part {
 		if end == pos {
 			break
 		}
-		parts = append(parts, part{pos, end})
-		total += end - pos
-		j, blanks, breaks, dashes := end, 0, 0, 0
+		j.parts = append(j.parts, part{pos, end})
+		j.joined = append(j.joined, text[pos:end]...)
+		j.ends = append(j.ends, len(j.joined))
+		if k := len(j.parts) - 1; k > 0 {
+			random = random && randomPart(text[pos:end])
+			switch {
+			case k == 1:
+				n = end - pos
+			case groups && end-pos != n:
+				groups = false // this part can only be the last group
+			}
+			if !random && !groups {
+				break
+			}
+		}
+		i, blanks, breaks, dashes := end, 0, 0, 0
 	sep:
-		for ; j < len(text); j++ {
-			switch text[j] {
+		for ; i < len(text); i++ {
+			switch text[i] {
 			case ' ', '\t':
 				blanks++
 			case '\n':
@@ -120,12 +127,11 @@ func splitParts(text string, at int, hyphens bool) []part {
 				break sep
 			}
 		}
-		if j == end || blanks > 8 || breaks > 1 || dashes > 1 {
+		if i == end || blanks > 8 || breaks > 1 || dashes > 1 {
 			break
 		}
-		pos = j
+		pos = i
 	}
-	return parts
 }
 
 // keyChar is a character of the joinable keys' alphabets.

@@ -54,11 +54,11 @@ type rule struct {
 	// join: a key of this rule may be split into parts (see joined),
 	// starting with one of split (lower case; nil: the keywords), short
 	// enough to be whole in the first of groups of four. whole is re
-	// anchored at both ends, prefix at the start only and without re's
-	// final \b.
-	join          bool
-	split         []string
-	whole, prefix *regexp.Regexp
+	// anchored at both ends; the secret is its whole match.
+	join    bool
+	split   []string
+	joinMax int // bytes: the longest key of the rule (0: maxJoin)
+	whole   *regexp.Regexp
 }
 
 // span is a byte range of a text, [start, end).
@@ -70,10 +70,11 @@ type span struct{ start, end int }
 var rules = func() []rule {
 	rs := []rule{
 		// Any case and any spacing: a PEM header is still one when
-		// written "-----begin rsa private  key-----".
-		{id: "secret-private-key", what: "a private key block", keywords: []string{"begin"},
+		// written "-----begin rsa private  key-----". Its keyword is a
+		// rare part of "private": "begin" and "key" are common words.
+		{id: "secret-private-key", what: "a private key block", keywords: []string{"ivate"},
 			re: regexp.MustCompile(`(?i)-{3,}\s*BEGIN[ A-Z0-9_-]{0,100}PRIVATE[ _-]*KEY(?:[ _-]*BLOCK)?\s*-{3,}`)},
-		{id: "secret-anthropic-key", what: "an Anthropic API key", keywords: []string{"sk-ant-"}, join: true, split: []string{"sk-"},
+		{id: "secret-anthropic-key", what: "an Anthropic API key", keywords: []string{"sk-ant-"}, join: true, joinMax: 130, split: []string{"sk-"},
 			re: regexp.MustCompile(`\bsk-ant-[a-z]{2,8}\d{0,2}-[A-Za-z0-9_-]{32,}`), entropy: 3.5, windows: keyWindows("sk-ant-")},
 		{id: "secret-openai-key", what: "an OpenAI API key", keywords: []string{"sk-", "t3blbkfj"}, join: true,
 			re: regexp.MustCompile(`\bsk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}|[A-Za-z0-9]{40,})`), entropy: 3.5,
@@ -83,7 +84,7 @@ var rules = func() []rule {
 		// AWS key ids are upper case; one lowered (in a file name made
 		// from the text) is still the key, so either case matches, but
 		// not a mix, which is a word.
-		{id: "secret-aws-key", what: "an AWS access key id", keywords: []string{"akia", "asia", "abia", "acca", "a3t"}, join: true,
+		{id: "secret-aws-key", what: "an AWS access key id", keywords: []string{"akia", "asia", "abia", "acca", "a3t"}, join: true, joinMax: 20,
 			re: regexp.MustCompile(`(?i)\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b`), entropy: 3,
 			// AWS's documentation key: harmless and quoted everywhere.
 			allow: func(s string) bool {
@@ -91,31 +92,31 @@ var rules = func() []rule {
 			}},
 		{id: "secret-aws-key", what: "an AWS secret access key", keywords: []string{"aws"},
 			re: regexp.MustCompile(`(?i)aws.{0,20}?(?:secret|key).{0,20}?[:=]\s*["']?([A-Za-z0-9/+]{40})\b`), group: 1, entropy: 4},
-		{id: "secret-github-token", what: "a GitHub token", keywords: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, join: true,
+		{id: "secret-github-token", what: "a GitHub token", keywords: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, join: true, joinMax: 100,
 			re: regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{50,255})\b`), entropy: 3},
-		{id: "secret-gitlab-token", what: "a GitLab token", keywords: []string{"glpat-"}, join: true, split: []string{"glpa"},
+		{id: "secret-gitlab-token", what: "a GitLab token", keywords: []string{"glpat-"}, join: true, joinMax: 80, split: []string{"glpa"},
 			re: regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}`), entropy: 3},
-		{id: "secret-slack-token", what: "a Slack token", keywords: []string{"xox"}, join: true,
+		{id: "secret-slack-token", what: "a Slack token", keywords: []string{"xox"}, join: true, joinMax: 150,
 			re: regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), entropy: 3},
 		{id: "secret-slack-webhook", what: "a Slack webhook URL", keywords: []string{"hooks.slack.com"},
 			re: regexp.MustCompile(`https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,56}`)},
-		{id: "secret-google-api-key", what: "a Google API key", keywords: []string{"aiza"}, join: true,
+		{id: "secret-google-api-key", what: "a Google API key", keywords: []string{"aiza"}, join: true, joinMax: 39,
 			re: regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`), entropy: 3},
-		{id: "secret-stripe-key", what: "a Stripe key", keywords: []string{"sk_", "rk_"}, join: true,
+		{id: "secret-stripe-key", what: "a Stripe key", keywords: []string{"sk_", "rk_"}, join: true, joinMax: 110,
 			re: regexp.MustCompile(`\b(?:sk|rk)_(?:test|live|prod)_[A-Za-z0-9]{16,99}\b`), entropy: 3},
 		{id: "secret-jwt", what: "a JSON web token", keywords: []string{"eyj"},
 			re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`), entropy: 3},
-		{id: "secret-npm-token", what: "an npm access token", keywords: []string{"npm_"}, join: true,
+		{id: "secret-npm-token", what: "an npm access token", keywords: []string{"npm_"}, join: true, joinMax: 40,
 			re: regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`), entropy: 3},
 		{id: "secret-pypi-token", what: "a PyPI upload token", keywords: []string{"pypi-"}, join: true,
 			re: regexp.MustCompile(`\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`), entropy: 3},
 		{id: "secret-sendgrid-key", what: "a SendGrid API key", keywords: []string{"sg."},
 			re: regexp.MustCompile(`\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b`), entropy: 3},
-		{id: "secret-huggingface-token", what: "a Hugging Face token", keywords: []string{"hf_"}, join: true,
+		{id: "secret-huggingface-token", what: "a Hugging Face token", keywords: []string{"hf_"}, join: true, joinMax: 37,
 			re: regexp.MustCompile(`\bhf_[A-Za-z]{34}\b`), entropy: 3},
-		{id: "secret-digitalocean-token", what: "a DigitalOcean token", keywords: []string{"_v1_"}, join: true,
+		{id: "secret-digitalocean-token", what: "a DigitalOcean token", keywords: []string{"_v1_"}, join: true, joinMax: 71,
 			re: regexp.MustCompile(`\bdo[opr]_v1_[a-f0-9]{64}\b`), entropy: 3},
-		{id: "secret-shopify-token", what: "a Shopify access token", keywords: []string{"shpat_", "shpca_", "shppa_", "shpss_"}, join: true,
+		{id: "secret-shopify-token", what: "a Shopify access token", keywords: []string{"shpat_", "shpca_", "shppa_", "shpss_"}, join: true, joinMax: 38,
 			re: regexp.MustCompile(`\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b`), entropy: 3},
 		{id: "secret-telegram-bot-token", what: "a Telegram bot token", keywords: []string{":aa"},
 			re: regexp.MustCompile(`\b\d{8,10}:AA[0-9A-Za-z_-]{33}\b`), entropy: 3},
@@ -132,9 +133,14 @@ var rules = func() []rule {
 		if rs[i].join && rs[i].split == nil {
 			rs[i].split = rs[i].keywords
 		}
+		if rs[i].join && rs[i].joinMax == 0 {
+			rs[i].joinMax = maxJoin
+		}
 		if rs[i].join {
+			if rs[i].group != 0 {
+				panic("secrets: a joinable rule's secret is its whole match")
+			}
 			rs[i].whole = regexp.MustCompile(`^(?:` + rs[i].re.String() + `)$`)
-			rs[i].prefix = regexp.MustCompile(`^(?:` + strings.TrimSuffix(rs[i].re.String(), `\b`) + `)`)
 		}
 	}
 	return rs
@@ -159,8 +165,16 @@ type hit struct{ start, end, rule int }
 func Find(text string) []Finding {
 	hits := scan(text, 0)
 	out := make([]Finding, 0, len(hits))
+	// Hits are in order: count lines and columns on from the last one, so
+	// a file of many secrets stays linear.
+	line, col, last := 1, 1, 0
 	for _, h := range hits {
-		line, col := Position(text, h.start)
+		if nl := strings.LastIndexByte(text[last:h.start], '\n'); nl >= 0 {
+			line += strings.Count(text[last:h.start], "\n")
+			col, last = 1, last+nl+1
+		}
+		col += utf8.RuneCountInString(text[last:h.start])
+		last = h.start
 		out = append(out, Finding{Rule: rules[h.rule].id, What: rules[h.rule].what, Line: line, Col: col, Start: h.start, End: h.end})
 	}
 	return out
@@ -221,6 +235,7 @@ func scan(text string, depth int) []hit {
 	}
 	hits := match(s, ascii)
 	if depth < maxDepth {
+		var found []hit
 		base64Runs(s, func(start, end int) {
 			if overlaps(hits, start, end) {
 				return
@@ -232,10 +247,11 @@ func scan(text string, depth int) []hit {
 					for pad < len(s) && pad-end < 2 && s[pad] == '=' {
 						pad++
 					}
-					hits = append(hits, hit{start, pad, sub[0].rule})
+					found = append(found, hit{start, pad, sub[0].rule})
 				}
 			}
 		})
+		hits = merge(hits, found)
 	}
 	for i := len(maps) - 1; i >= 0; i-- {
 		for j := range hits {
@@ -257,61 +273,94 @@ func scan(text string, depth int) []hit {
 }
 
 // match runs the rules over text, then joins split keys where no rule
-// matched. ascii says text is ASCII (false: it may not be).
+// matched. ascii says text is ASCII (false: it may not be). The hits come
+// back in order and apart; every step is a merge or a binary search, so a
+// file of many secrets stays near linear.
 func match(text string, ascii bool) []hit {
 	present := keywords.find(text, ascii)
-	var hits []hit
+	var hits, add []hit
 	for i := range rules {
 		r := &rules[i]
 		if present&ruleMasks[i] == 0 {
 			continue
 		}
+		add = add[:0]
 		for _, m := range r.matches(text) {
 			s, e := m[2*r.group], m[2*r.group+1]
-			if s < 0 || !r.accept(text[s:e]) || overlaps(hits, s, e) {
+			if s < 0 || overlaps(hits, s, e) || len(add) > 0 && s < add[len(add)-1].end || !r.accept(text[s:e]) {
 				continue
 			}
-			hits = append(hits, hit{s, e, i})
+			add = append(add, hit{s, e, i})
 		}
+		hits = merge(hits, add)
 	}
+	var joins []hit
 	for i := range rules {
 		r := &rules[i]
 		if !r.join || present&splitMasks[i] == 0 {
 			continue
 		}
 		for _, sp := range r.joined(text) {
-			hits = addJoined(hits, hit{sp.start, sp.end, i})
+			joins = append(joins, hit{sp.start, sp.end, i})
 		}
 	}
-	return hits
-}
-
-// addJoined adds a split key's span to hits. A rule may have matched its
-// first part alone (what it sees of a long key cut in two): the joined span
-// then replaces the hits it covers. One overlapping a hit only in part is
-// dropped.
-func addJoined(hits []hit, h hit) []hit {
-	out := hits[:0]
-	for _, o := range hits {
-		switch {
-		case h.start <= o.start && o.end <= h.end:
-			// covered: replaced by h
-		case h.start < o.end && o.start < h.end:
-			return hits
-		default:
-			out = append(out, o)
+	if len(joins) == 0 {
+		return hits
+	}
+	// A rule may have matched the first part of a key cut in two alone:
+	// a joined span replaces the hits it covers whole, and is dropped if
+	// it overlaps one in part or an earlier joined span.
+	sort.Slice(joins, func(i, j int) bool { return joins[i].start < joins[j].start })
+	covered := make([]bool, len(hits))
+	var kept []hit
+	for _, h := range joins {
+		if len(kept) > 0 && h.start < kept[len(kept)-1].end {
+			continue
+		}
+		first := sort.Search(len(hits), func(k int) bool { return hits[k].end > h.start })
+		k := first
+		for k < len(hits) && hits[k].start < h.end && h.start <= hits[k].start && hits[k].end <= h.end {
+			k++
+		}
+		if k < len(hits) && hits[k].start < h.end {
+			continue // overlaps a hit in part
+		}
+		for c := first; c < k; c++ {
+			covered[c] = true
+		}
+		kept = append(kept, h)
+	}
+	out := kept
+	for k, h := range hits {
+		if !covered[k] {
+			out = append(out, h)
 		}
 	}
-	return append(out, h)
+	sort.Slice(out, func(i, j int) bool { return out[i].start < out[j].start })
+	return out
 }
 
+// merge returns the hits of a and b, each in order and apart, in order.
+func merge(a, b []hit) []hit {
+	if len(b) == 0 {
+		return a
+	}
+	out := make([]hit, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if a[0].start < b[0].start {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	return append(append(out, a...), b...)
+}
+
+// overlaps reports whether [start, end) overlaps one of hits, which are in
+// order and apart.
 func overlaps(hits []hit, start, end int) bool {
-	for _, o := range hits {
-		if start < o.end && o.start < end {
-			return true
-		}
-	}
-	return false
+	k := sort.Search(len(hits), func(k int) bool { return hits[k].end > start })
+	return k < len(hits) && hits[k].start < end
 }
 
 // matches is r.re.FindAllStringSubmatchIndex(text, -1), run only on the
@@ -612,16 +661,31 @@ func Entropy(s string) float64 {
 	if s == "" {
 		return 0
 	}
+	var h float64
+	add := func(c, n int) {
+		if c > 0 {
+			p := float64(c) / float64(n)
+			h -= p * math.Log2(p)
+		}
+	}
+	if isASCII(s) { // every secret a rule matches: no map to allocate
+		var counts [128]int
+		for i := 0; i < len(s); i++ {
+			counts[s[i]]++
+		}
+		for _, c := range counts {
+			add(c, len(s))
+		}
+		return h
+	}
 	counts := map[rune]int{}
 	n := 0
 	for _, r := range s {
 		counts[r]++
 		n++
 	}
-	var h float64
 	for _, c := range counts {
-		p := float64(c) / float64(n)
-		h -= p * math.Log2(p)
+		add(c, n)
 	}
 	return h
 }
