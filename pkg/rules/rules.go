@@ -15,7 +15,6 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
@@ -105,27 +104,10 @@ func Text(text string) []Finding { return File(text, 0) }
 func Secrets(text string) []Finding {
 	var out []Finding
 	for _, f := range secrets.Find(text) {
-		out = append(out, Finding{Rule: f.Rule, Kind: Secret, Off: offsetOf(text, f.Line, f.Col),
+		out = append(out, Finding{Rule: f.Rule, Kind: Secret, Off: f.Start,
 			Msg: fmt.Sprintf("%s: remove it and rotate it (it may already be in git history); a memory is injected into a model's context and pushed to backups", f.What)})
 	}
 	return out
-}
-
-// offsetOf turns a 1-based line and rune column back into a byte offset.
-func offsetOf(text string, line, col int) int {
-	off := 0
-	for ; line > 1; line-- {
-		i := strings.IndexByte(text[off:], '\n')
-		if i < 0 {
-			return len(text)
-		}
-		off += i + 1
-	}
-	for ; col > 1 && off < len(text); col-- {
-		_, n := utf8.DecodeRuneInString(text[off:])
-		off += n
-	}
-	return off
 }
 
 func injection(text string, bodyOff int) []Finding {

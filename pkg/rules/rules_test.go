@@ -141,3 +141,22 @@ func FuzzFile(f *testing.F) {
 		}
 	})
 }
+
+// The secrets suite at its root: every kind in every obfuscation is found
+// (and so refused, skipped, left out or redacted on every path).
+func TestEverySecretIsFoundHowEverHidden(t *testing.T) {
+	if len(poison.Secrets) < 8 || len(poison.Obfuscations) < 12 {
+		t.Fatalf("%d kinds × %d obfuscations, want at least 8 × 12", len(poison.Secrets), len(poison.Obfuscations))
+	}
+	for _, s := range poison.Secrets {
+		for _, o := range poison.Obfuscations {
+			text := "note: " + o.Hide(s.Value) + " (rotated)"
+			found := Secrets(text)
+			if len(found) == 0 {
+				t.Errorf("%s hidden as %s: not found in %q", s.Rule, o.Name, text)
+			} else if found[0].Rule != s.Rule {
+				t.Errorf("%s hidden as %s: found as %s", s.Rule, o.Name, found[0].Rule)
+			}
+		}
+	}
+}

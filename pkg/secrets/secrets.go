@@ -73,7 +73,7 @@ var rules = func() []rule {
 		// written "-----begin rsa private  key-----". Its keyword is a
 		// rare part of "private": "begin" and "key" are common words.
 		{id: "secret-private-key", what: "a private key block", keywords: []string{"ivate"},
-			re: regexp.MustCompile(`(?i)-{3,}\s*BEGIN[ A-Z0-9_-]{0,100}PRIVATE[ _-]*KEY(?:[ _-]*BLOCK)?\s*-{3,}`)},
+			re: regexp.MustCompile(`(?i)-{3,}[\s+]*BEGIN[ +A-Z0-9_-]{0,100}PRIVATE[ +_-]*KEY(?:[ +_-]*BLOCK)?[\s+]*-{3,}`)},
 		{id: "secret-anthropic-key", what: "an Anthropic API key", keywords: []string{"sk-ant-"}, join: true, joinMax: 130, split: []string{"sk-"},
 			re: regexp.MustCompile(`\bsk-ant-[a-z]{2,8}\d{0,2}-[A-Za-z0-9_-]{32,}`), entropy: 3.5, windows: keyWindows("sk-ant-")},
 		{id: "secret-openai-key", what: "an OpenAI API key", keywords: []string{"sk-", "t3blbkfj"}, join: true,
