@@ -87,8 +87,11 @@ func (j *joiner) split(text string, at int, hyphens bool, maxLen int) {
 	j.parts, j.ends, j.joined = j.parts[:0], j.ends[:0], j.joined[:0]
 	random, groups, n := true, true, 0
 	for pos := at; len(j.parts) < maxParts && len(j.joined) < maxLen; {
-		end := pos
-		for end < len(text) && keyChar(text[end], hyphens) {
+		// A run longer than the key is not a piece of it: stopping at
+		// maxLen keeps a text of one long run ("sk-ant-sk-ant-…", with a
+		// candidate at every prefix) linear.
+		end, limit := pos, min(len(text), pos+maxLen-len(j.joined)+1)
+		for end < limit && keyChar(text[end], hyphens) {
 			end++
 		}
 		if end == pos {
