@@ -19,7 +19,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/mem-md/mem/pkg/audit"
@@ -420,13 +419,10 @@ func memLockPid(p string) (int, bool) {
 	return pid, err == nil
 }
 
-// pidAlive reports whether a process with this id exists.
+// pidAlive reports whether a process with this id may still exist (where
+// the system cannot tell, it may).
 func pidAlive(pid int) bool {
-	if pid <= 0 {
-		return false
-	}
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
+	return pid > 0 && vault.ProcessState(pid) != "not running"
 }
 
 // WriteText prints the report for a person: one line per check, then its

@@ -1,3 +1,5 @@
+//go:build unix
+
 // Package reliability runs the real mem binary the way agents, cron and
 // people run it, and tries to make it lose or tear data: SIGKILL at random
 // moments, writers racing each other and the scheduled jobs, hostile files.
