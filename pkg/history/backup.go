@@ -19,6 +19,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/secrets"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -36,6 +37,9 @@ type BackupOptions struct {
 type RefusedError struct{ Msg string }
 
 func (e *RefusedError) Error() string { return e.Msg }
+
+// Kind: the backup refused what it was given (exit 1).
+func (e *RefusedError) Kind() fail.Kind { return fail.Check }
 
 // End is what one side of a backup holds at the vault's branch.
 type End struct {

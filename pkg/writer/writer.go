@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
 	"github.com/mem-md/mem/pkg/rules"
@@ -73,6 +74,9 @@ func (r *Refusal) Error() string {
 	return fmt.Sprintf("refused: %s: %s: %s", r.Field, r.Rule, r.Msg)
 }
 func (r *Refusal) Unwrap() error { return r.Err }
+
+// Kind: a refused write is a failed check (exit 1).
+func (r *Refusal) Kind() fail.Kind { return fail.Check }
 
 // Dates reads the optional date inputs of a claim: valid_at, and either
 // stale_after or a ttl counted from now. Errors name the inputs as f does.
