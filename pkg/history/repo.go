@@ -278,3 +278,22 @@ func runGit(gitDir string, args ...string) (string, error) {
 	}
 	return stdout.String(), nil
 }
+
+// Git runs the git program on the repository at gitDir, as every part of
+// mem that needs it does (lint --staged, doctor): with GitTimeout, no
+// prompt, no stdin, and none of the variables that would point it at
+// another repository.
+func Git(gitDir string, args ...string) (string, error) { return runGit(gitDir, args...) }
+
+// Init makes dir a git repository unless it already lies inside one, and
+// says whether it made one (`mem init`).
+func Init(dir string) (bool, error) {
+	_, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true})
+	if !errors.Is(err, git.ErrRepositoryNotExists) {
+		return false, err
+	}
+	if _, err := git.PlainInit(dir, false); err != nil {
+		return false, fmt.Errorf("%s: git init: %w", dir, err)
+	}
+	return true, nil
+}
