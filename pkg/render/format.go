@@ -31,10 +31,10 @@ type JSONOutput struct {
 	Project *string `json:"project"` // null when the session has no project
 	// Enclosing are the projects enclosing it, nearest first (spec §5.1).
 	Enclosing []string `json:"enclosing"`
-	Bytes   int     `json:"bytes"`
-	Budget  int     `json:"budget"`
-	Items   []Item  `json:"items"`
-	Dropped []Drop  `json:"dropped"`
+	Bytes     int      `json:"bytes"`
+	Budget    int      `json:"budget"`
+	Items     []Item   `json:"items"`
+	Dropped   []Drop   `json:"dropped"`
 }
 
 // JSON is the --format json view of the result.
