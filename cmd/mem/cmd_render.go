@@ -132,12 +132,12 @@ func renderTargets(cmd *cli.Command, v *vault.Vault) ([]renderTarget, error) {
 			}
 		}
 		if len(v.Config.Render.Outputs) == 0 {
-			return nil, usagef(filepath.Join(v.Root, vault.ConfigFile) + ": render.outputs is empty: add an entry like {path: MEMORY.md} or render with -o FILE")
+			return nil, errors.New(filepath.Join(v.Root, vault.ConfigFile) + ": render.outputs is empty: add an entry like {path: MEMORY.md} or render with -o FILE")
 		}
 		var ts []renderTarget
 		for i, o := range v.Config.Render.Outputs {
 			if o.Path == "" {
-				return nil, usagef(fmt.Sprintf("%s: render.outputs[%d] has no path: give each output a path", filepath.Join(v.Root, vault.ConfigFile), i))
+				return nil, fmt.Errorf("%s: render.outputs[%d] has no path: give each output a path", filepath.Join(v.Root, vault.ConfigFile), i)
 			}
 			t := renderTarget{cwd: v.Path(o.Cwd), cwdFrom: fmt.Sprintf("%s: render.outputs[%d].cwd", filepath.Join(v.Root, vault.ConfigFile), i), project: o.Project, budget: o.Budget, output: v.Path(o.Path), splice: o.Splice, format: "markdown"}
 			if t.budget == 0 {
@@ -181,7 +181,7 @@ func targetProject(projects []vault.Project, tg renderTarget) (*vault.Project, e
 		// A typo (…/acme/biling) would otherwise resolve, silently, to the
 		// project holding its parent.
 		if fi, err := os.Stat(tg.cwd); tg.cwdFrom != "" && (err != nil || !fi.IsDir()) {
-			return nil, usagef(tg.cwdFrom + " " + tg.cwd + ": no such directory: give the directory the session works in, or --project ID")
+			return nil, errors.New(tg.cwdFrom + " " + tg.cwd + ": no such directory: give the directory the session works in, or --project ID")
 		}
 		return vault.ResolveProject(projects, tg.cwd), nil
 	}
