@@ -102,7 +102,7 @@ func runRender(_ context.Context, cmd *cli.Command) error {
 				return err
 			}
 		}
-		if err := emitRender(cmd, tg, res); err != nil {
+		if err := emitRender(cmd, v, tg, res); err != nil {
 			return err
 		}
 	}
@@ -199,7 +199,7 @@ func targetProject(projects []vault.Project, tg renderTarget) (*vault.Project, e
 }
 
 // emitRender prints or writes one result.
-func emitRender(cmd *cli.Command, tg renderTarget, res *render.Result) error {
+func emitRender(cmd *cli.Command, v *vault.Vault, tg renderTarget, res *render.Result) error {
 	w := cmd.Root().Writer
 	switch {
 	case tg.output != "":
@@ -213,9 +213,9 @@ func emitRender(cmd *cli.Command, tg renderTarget, res *render.Result) error {
 		}
 		if !cmd.Bool("quiet") {
 			if wrote {
-				fmt.Fprintf(cmd.Root().ErrWriter, "mem: rendered %d bytes into %s\n", len(res.Doc), tg.output)
+				fmt.Fprintf(cmd.Root().ErrWriter, "mem: rendered %d bytes into %s%s\n", len(res.Doc), tg.output, vaultNote(cmd, v))
 			} else {
-				fmt.Fprintf(cmd.Root().ErrWriter, "mem: %s is up to date\n", tg.output)
+				fmt.Fprintf(cmd.Root().ErrWriter, "mem: %s is up to date%s\n", tg.output, vaultNote(cmd, v))
 			}
 		}
 		return nil

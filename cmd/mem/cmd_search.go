@@ -69,7 +69,7 @@ func runSearch(_ context.Context, cmd *cli.Command) error {
 	if cmd.Bool("json") {
 		return writeJSON(cmd.Root().Writer, res)
 	}
-	printHits(cmd, res)
+	printHits(cmd, res, vaultNote(cmd, v))
 	return nil
 }
 
@@ -107,11 +107,11 @@ func searchQuery(cmd *cli.Command) (index.Query, error) {
 //
 //	memory/db-1a2b3c.md  fact, stated, 2026-01-02, current  (id: memory/db-1a2b3c)
 //	    The database is **Postgres** 16
-func printHits(cmd *cli.Command, res index.Result) {
+func printHits(cmd *cli.Command, res index.Result, note string) {
 	out := cmd.Root().Writer
 	if len(res.Hits) == 0 {
 		if !cmd.Bool("quiet") {
-			fmt.Fprintf(cmd.Root().ErrWriter, "mem: no matches for %q\n", res.Query)
+			fmt.Fprintf(cmd.Root().ErrWriter, "mem: no matches for %q%s\n", res.Query, note)
 		}
 		return
 	}

@@ -24,10 +24,10 @@ func WriteFindings(w io.Writer, r *Report) error {
 
 func (p *printer) findings(r *Report) {
 	if r.Healthy {
-		p.f("mem audit: healthy: %d memories in %d files, every check within its threshold\n", r.Memories, r.Files)
+		p.f("mem audit: healthy: %s, every check within its threshold\n", r.Counts)
 		return
 	}
-	p.f("mem audit: %d check(s) past their thresholds; %d memories in %d files\n", len(r.Findings), r.Memories, r.Files)
+	p.f("mem audit: %d check(s) past their thresholds; %s\n", len(r.Findings), r.Counts)
 	for _, f := range r.Findings {
 		if f.Value != nil {
 			p.f("  FAIL %s (%s > %s): %s\n", f.Check, num(*f.Value), num(f.Limit), f.Message)
