@@ -151,7 +151,7 @@ func WriteText(w io.Writer, r *Report) error {
 	case !r.Index.Exists:
 		p.f("index: none usable (%s); 'mem rebuild-index' or the next search builds it\n", r.Index.Problem)
 	case r.Index.Changed == 0:
-		p.f("index: fresh (%d files)\n", r.Index.Files)
+		p.f("index: fresh (%s)\n", Quantity(r.Index.Files, "file", "files"))
 	default:
 		p.f("index: %d of %d files changed since it was built\n", r.Index.Changed, r.Index.Files)
 	}
