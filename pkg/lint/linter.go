@@ -283,7 +283,7 @@ func (c *check) typeAndProvenance() {
 		c.add("type-missing", Error, c.keyPos("type"), "no type: every file needs a non-empty 'type' (OKF v0.2); for a memory use one of %s", strings.Join(frontmatter.Types, ", "))
 	case frontmatter.EffectiveType(meta.Type) != meta.Type:
 		hint := ""
-		if near := nearest(meta.Type, frontmatter.Types, 2); near != "" {
+		if near := Nearest(meta.Type, frontmatter.Types, 2); near != "" {
 			hint = fmt.Sprintf(" (did you mean %q?)", near)
 		}
 		c.add("type-enum", Warning, c.keyPos("type"), "type %q is not one of mem's types%s: it is kept but treated as a note", meta.Type, hint)
@@ -418,7 +418,7 @@ func (c *check) keys() {
 		if len(key) < 3 || isKnownKey(key) || commonKeys[strings.ToLower(key)] {
 			continue
 		}
-		if near := nearest(key, frontmatter.KnownKeys, 2); near != "" {
+		if near := Nearest(key, frontmatter.KnownKeys, 2); near != "" {
 			c.add("key-typo", Warning, pos, "unknown key %q looks like %q: rename it, or mem ignores the value", key, near)
 		}
 	}
@@ -548,10 +548,10 @@ func validActor(s string) bool {
 	return ok && producer != "" && version != "" && !strings.Contains(producer, ":")
 }
 
-// nearest returns the candidate within maxDist edits of s (case-folded),
+// Nearest returns the candidate within maxDist edits of s (case-folded),
 // or "". Short candidates allow only one edit, so "kind" is not taken for
 // a misspelt "id".
-func nearest(s string, candidates []string, maxDist int) string {
+func Nearest(s string, candidates []string, maxDist int) string {
 	best, bestD := "", maxDist+1
 	ls := strings.ToLower(s)
 	for _, cand := range candidates {

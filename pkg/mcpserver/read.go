@@ -96,13 +96,14 @@ type SearchInput struct {
 	Provenance string `json:"provenance,omitempty" jsonschema:"only this provenance"`
 	Since      string `json:"since,omitempty" jsonschema:"only claims with valid_at on or after this date (YYYY-MM-DD or RFC 3339)"`
 	Limit      int    `json:"limit,omitempty" jsonschema:"at most this many hits (default 10)"`
+	Current    bool   `json:"current,omitempty" jsonschema:"only claims that stand (not stale, superseded, retired, deprecated or imported)"`
 }
 
 // search answers a query from the bleve index, refreshing it first as
 // `mem search` does.
 func (s *server) search(_ context.Context, _ *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, index.Result, error) {
 	q := index.Query{Text: in.Query, Project: in.Project, Type: in.Type, Provenance: in.Provenance, Limit: in.Limit,
-		Notify: func(msg string) { s.Logger.Info(msg) }}
+		Current: in.Current, Now: s.Now(), Notify: func(msg string) { s.Logger.Info(msg) }}
 	switch {
 	case strings.TrimSpace(q.Text) == "":
 		return nil, index.Result{}, errors.New("query is empty: say what to look for")
@@ -127,11 +128,7 @@ func (s *server) search(_ context.Context, _ *mcp.CallToolRequest, in SearchInpu
 		fmt.Fprintf(&b, "no matches for %q\n", res.Query)
 	}
 	for _, h := range res.Hits {
-		validAt := h.ValidAt
-		if validAt == "" {
-			validAt = "undated"
-		}
-		fmt.Fprintf(&b, "%s  %s  (id: %s)\n", h.Path, strings.Join(nonEmpty(h.Type, h.Provenance, validAt), ", "), h.ID)
+		fmt.Fprintln(&b, h.Cite())
 		if h.Snippet != "" {
 			fmt.Fprintf(&b, "    %s\n", h.Snippet)
 		}

@@ -42,7 +42,7 @@ func TestFind(t *testing.T) {
 	if _, err := Find(filepath.Join(v.Root, "a"), "", deep); err == nil || !strings.Contains(err.Error(), "--vault") {
 		t.Errorf("--vault without mem.yaml: %v", err)
 	}
-	if _, err := Find("", filepath.Join(v.Root, "a"), deep); err == nil || !strings.Contains(err.Error(), "$MEM_VAULT") {
+	if _, err := Find("", filepath.Join(v.Root, "a"), t.TempDir()); err == nil || !strings.Contains(err.Error(), "$MEM_VAULT") {
 		t.Errorf("$MEM_VAULT without mem.yaml: %v", err)
 	}
 	_, err := Find("", "", t.TempDir())
