@@ -44,7 +44,7 @@ func init() {
 			"A claim that --supersedes others keeps their project, importance, pin and section unless given.",
 		Flags: append(claimFlags(frontmatter.TypeFact),
 			&cli.StringFlag{Name: "invalid-at", Usage: "when the claim stopped being true, YYYY-MM-DD or RFC 3339 (it is retired then)"}),
-		Action:    runRemember,
+		Action: runRemember,
 	})
 }
 
