@@ -256,3 +256,51 @@ func AddProject(v *vault.Vault, f Front, p NewProject, now time.Time) (*vault.Me
 		Meta: frontmatter.Meta{ID: p.ID, Type: frontmatter.TypeProject, Title: title, Roots: roots}}
 	return Create(v, f, ProjectsDir, strings.TrimPrefix(p.ID, "proj_"), doc, now)
 }
+
+// Fields are the edits SetFields makes; zero values leave a field as it is.
+type Fields struct {
+	Text       string
+	Importance int
+	Section    string
+	Tags       []string // replaces the tags when not empty
+	Key        string
+	StaleAfter frontmatter.Time
+}
+
+// SetFields changes the fields of the memory ref names (MCP update). An
+// agent cannot rewrite the text of what a person stated: it writes a
+// correction, which keeps the old claim for history.
+func SetFields(v *vault.Vault, f Front, ref, expectHash string, x Fields, now time.Time) (*vault.Memory, bool, error) {
+	if x.Importance != 0 && (x.Importance < 1 || x.Importance > 10) {
+		return nil, false, fmt.Errorf("%s %d: use a whole number from 1 to 10", f.name("importance"), x.Importance)
+	}
+	return unchanged(Update(v, f, ref, expectHash, now, func(doc *frontmatter.Document) error {
+		before := string(doc.Marshal())
+		m := &doc.Meta
+		if text := strings.TrimSpace(x.Text); text != "" && text != strings.TrimSpace(doc.Body) {
+			if f.Agent != "" && byPerson(m) {
+				return &Refusal{Rule: "agent-supersedes-person", Field: f.name("text"), Msg: "the claim is stated or was written by a person: an agent does not rewrite it; write a correction that names it (correct) saying what changed"}
+			}
+			doc.Body = text + "\n"
+		}
+		if x.Importance != 0 {
+			m.Importance = x.Importance
+		}
+		if x.Section != "" {
+			m.Section = x.Section
+		}
+		if len(x.Tags) > 0 {
+			m.Tags = x.Tags
+		}
+		if x.Key != "" {
+			m.Key = x.Key
+		}
+		if !x.StaleAfter.IsZero() {
+			m.StaleAfter = x.StaleAfter
+		}
+		if string(doc.Marshal()) == before {
+			return ErrUnchanged
+		}
+		return nil
+	}))
+}
