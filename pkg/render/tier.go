@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 
+	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -61,4 +62,13 @@ func notGlobal(mems []*vault.Memory, id string, opts Options) string {
 		}
 	}
 	return reasonNotGlobal
+}
+
+// Section is the pinned section meta renders under, given the configured
+// sections (render.sections): its section if that names one, else the
+// section of its type. A writer that keeps a pinned claim's place (a
+// correction) stores it.
+func Section(meta *frontmatter.Meta, sections []string) string {
+	names := sectionNames(sections)
+	return names[sectionOf(meta, names)]
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
+	"github.com/mem-md/mem/pkg/render"
 	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -117,7 +118,7 @@ func Prepare(v *vault.Vault, f Front, mems []*vault.Memory, n vault.NewMemory, n
 		}
 		olds[i] = old
 	}
-	n = inheritScope(n, olds)
+	n = inheritScope(n, olds, v.Config.Render.Sections)
 	doc, err := build(f, n, v.Projects(mems), now)
 	if err != nil {
 		return nil, err
@@ -147,17 +148,25 @@ func Prepare(v *vault.Vault, f Front, mems []*vault.Memory, n vault.NewMemory, n
 // inheritScope gives n what it did not say from the claims it supersedes,
 // so a correction renders where the corrected claim did (spec §4): their
 // project and section when they share one, the highest importance, and
-// pinned when any was. A project of "auto" or "" counts as not given.
-func inheritScope(n vault.NewMemory, olds []*vault.Memory) vault.NewMemory {
+// pinned when any was. A project of "auto" or "" counts as not given. A
+// pinned claim's section is the one it renders under (from its type when
+// it has none), since a correction's own type would move it to Notes.
+func inheritScope(n vault.NewMemory, olds []*vault.Memory, sections []string) vault.NewMemory {
 	if len(olds) == 0 {
 		return n
 	}
-	project, section, sameProject, sameSection := olds[0].Meta().Project, olds[0].Meta().Section, true, true
+	sectionOf := func(m *frontmatter.Meta) string {
+		if m.Pinned {
+			return render.Section(m, sections)
+		}
+		return m.Section
+	}
+	project, section, sameProject, sameSection := olds[0].Meta().Project, sectionOf(olds[0].Meta()), true, true
 	importance := 0
 	for _, o := range olds {
 		m := o.Meta()
 		sameProject = sameProject && m.Project == project
-		sameSection = sameSection && m.Section == section
+		sameSection = sameSection && sectionOf(m) == section
 		importance = max(importance, m.Importance)
 		n.Pinned = n.Pinned || m.Pinned
 	}
@@ -305,8 +314,8 @@ func Update(v *vault.Vault, f Front, ref, expectHash string, now time.Time, edit
 		var r *Refusal
 		var gr *gate.RefusedError
 		switch {
-		case errors.As(err, &r) || errors.Is(err, ErrUnchanged):
-			return m, err
+		case errors.As(err, &r) || errors.Is(err, ErrUnchanged) || errors.Is(err, vault.ErrConflict):
+			return m, err // each names the file already
 		case errors.As(err, &gr):
 			return m, fmt.Errorf("%s: refused: %w", m.Rel, err)
 		}
