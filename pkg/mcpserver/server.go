@@ -99,6 +99,7 @@ func New(opts Options) *mcp.Server {
 		Description: "Record one piece of evidence from a session for an inferred lesson or rule (the promotion gate). " +
 			"expected_hash is the hash `get` returned: the write is refused if the file changed since. " +
 			"The same evidence from the same session is recorded once."}, nil, s.signal)
+	s.addDaytwo(srv)
 	return srv
 }
 

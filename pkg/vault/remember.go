@@ -53,6 +53,7 @@ type NewMemory struct {
 	Key        string
 	ValidAt    frontmatter.Time // default now
 	StaleAfter frontmatter.Time
+	InvalidAt  frontmatter.Time // when the claim stopped being true (retired)
 	Supersedes []string
 	Session    string
 	Source     string
