@@ -340,12 +340,13 @@ func transcriptItem(t *transcript, path, locator string, e env) (Item, bool) {
 }
 
 // ccTypes maps Claude Code's auto-memory types to mem's: who the user is,
-// how they want work done, and facts about projects and where things live.
+// how they want work done, facts about projects, and notes on where things
+// live.
 var ccTypes = map[string]string{
 	"user":      frontmatter.TypeIdentity,
 	"feedback":  frontmatter.TypePreference,
 	"project":   frontmatter.TypeFact,
-	"reference": frontmatter.TypeFact,
+	"reference": frontmatter.TypeNote, // where things live: a note, read on demand
 }
 
 func ccType(t string) string {

@@ -287,7 +287,13 @@ func (c *check) typeAndProvenance() {
 	switch {
 	case c.bad["type"]:
 	case strings.TrimSpace(meta.Type) == "":
-		c.add("type-missing", Error, c.keyPos("type"), "no type: every file needs a non-empty 'type' (OKF v0.2); for a memory use one of %s", strings.Join(frontmatter.Types, ", "))
+		// Properties with no type and none of a memory's keys are an
+		// Obsidian note's (aliases, tags): a note, like a plain one.
+		sev := Error
+		if !c.memoryKeys() && (c.l.vault == nil || !c.l.vault.Config.Lint.RequireFrontmatter) {
+			sev = Warning
+		}
+		c.add("type-missing", sev, c.keyPos("type"), "no type: OKF v0.2 wants a non-empty 'type' in every file; for a memory use one of %s", strings.Join(frontmatter.Types, ", "))
 	case frontmatter.EffectiveType(meta.Type) != meta.Type:
 		// Other tools' types (OKF's Metric, Claude Code's feedback) are kept
 		// as written without a word; only a misspelling of one of mem's is
@@ -309,6 +315,17 @@ func (c *check) typeAndProvenance() {
 	if meta.Section != "" && !contains(frontmatter.Sections, meta.Section) {
 		c.add("section-enum", Error, c.keyPos("section"), "section %q: use one of %s", meta.Section, strings.Join(frontmatter.Sections, ", "))
 	}
+}
+
+// memoryKeys reports whether the frontmatter holds a key only a memory
+// has, so that a missing type is a broken memory, not a note.
+func (c *check) memoryKeys() bool {
+	for _, k := range []string{"provenance", "valid_at", "invalid_at", "stale_after", "pinned", "section", "importance", "supersedes", "project", "signals"} {
+		if _, ok := c.doc.Keys[k]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *check) dates() {

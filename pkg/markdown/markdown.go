@@ -1,0 +1,78 @@
+// Package markdown reads a note's body the way a markdown renderer does
+// (goldmark, CommonMark), so that the checks which look for links and
+// comments skip what a reader sees as code: code spans, fenced blocks
+// (however long their fence: a ~~~~ fence may hold ``` lines) and indented
+// code. Regexps that pair fence lines cannot tell those apart.
+package markdown
+
+import (
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
+)
+
+// parser is goldmark's CommonMark block and inline parser; it is safe for
+// concurrent use (each Parse has its own context).
+var parser = goldmark.New().Parser()
+
+// MayHaveCode reports whether s may hold code a reader would see as code:
+// a backtick, a ~~~ fence, or a line indented by a tab or four spaces. A
+// body without any is returned as is by MaskCode, unparsed (most files).
+func MayHaveCode(s string) bool {
+	return strings.IndexByte(s, '`') >= 0 || strings.Contains(s, "~~~") ||
+		strings.Contains(s, "\n    ") || strings.Contains(s, "\n\t") ||
+		strings.HasPrefix(s, "    ") || strings.HasPrefix(s, "\t")
+}
+
+// MaskCode blanks the content of code spans and of fenced and indented
+// code blocks, keeping every offset and newline in place, so offsets found
+// in the result are offsets of s.
+func MaskCode(s string) string {
+	if !MayHaveCode(s) {
+		return s
+	}
+	src := []byte(s)
+	var b []byte
+	blank := func(from, to int) {
+		if b == nil {
+			b = []byte(s)
+		}
+		for i := from; i < to && i < len(b); i++ {
+			if b[i] != '\n' {
+				b[i] = ' '
+			}
+		}
+	}
+	doc := parser.Parse(text.NewReader(src))
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.FencedCodeBlock, *ast.CodeBlock:
+			lines := n.Lines()
+			for i := 0; i < lines.Len(); i++ {
+				seg := lines.At(i)
+				blank(seg.Start, seg.Stop)
+			}
+			if f, ok := n.(*ast.FencedCodeBlock); ok && f.Info != nil {
+				blank(f.Info.Segment.Start, f.Info.Segment.Stop)
+			}
+			return ast.WalkSkipChildren, nil
+		case *ast.CodeSpan:
+			for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+				if t, ok := c.(*ast.Text); ok {
+					blank(t.Segment.Start, t.Segment.Stop)
+				}
+			}
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	if b == nil {
+		return s
+	}
+	return string(b)
+}
