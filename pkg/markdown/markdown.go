@@ -17,6 +17,24 @@ import (
 // concurrent use (each Parse has its own context).
 var parser = goldmark.New().Parser()
 
+// Parse reads src as CommonMark. Every node's segments are byte offsets of
+// src, so what a walk finds can be reported at its place in the file.
+func Parse(src []byte) ast.Node { return parser.Parse(text.NewReader(src)) }
+
+// LinesOf joins the source lines of a block node (a paragraph, a heading),
+// each trimmed, with single spaces; "" for a node without lines.
+func LinesOf(n ast.Node, src []byte) string {
+	lines := n.Lines()
+	parts := make([]string, 0, lines.Len())
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		if t := strings.TrimSpace(string(seg.Value(src))); t != "" {
+			parts = append(parts, t)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
 // MayHaveCode reports whether s may hold code a reader would see as code:
 // a backtick, a ~~~ fence, or a line indented by a tab or four spaces. A
 // body without any is returned as is by MaskCode, unparsed (most files).
@@ -45,7 +63,7 @@ func MaskCode(s string) string {
 			}
 		}
 	}
-	doc := parser.Parse(text.NewReader(src))
+	doc := Parse(src)
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
