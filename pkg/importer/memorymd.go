@@ -27,7 +27,7 @@ type Bullet struct {
 }
 
 var (
-	checkRe   = regexp.MustCompile(`^\[[ xX]\]\s+`)
+	checkRe = regexp.MustCompile(`^\[[ xX]\]\s+`)
 	// A date stamp at the start ("[2024-03-01] ", "2024-03-01: ", "(2024-03-01) – ")
 	// or the end (" (2024-03-01)") of a bullet. A date elsewhere is part of
 	// the claim, not when it was made.
