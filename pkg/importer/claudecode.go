@@ -392,6 +392,7 @@ func autoMemoryItems(dir, base, project string, writes map[string]frontmatter.Ti
 			continue
 		}
 		if it, ok := topicItem(data, path, locator, project, mod, lastWrite(writes, path)); ok {
+			it.Links = topicLinks(it.Text+"\n"+it.Note, dir, "claude-code/"+base+"/memory/")
 			items = append(items, it)
 		}
 	}
@@ -410,6 +411,26 @@ func lastWrite(writes map[string]frontmatter.Time, path string) frontmatter.Time
 		}
 	}
 	return at
+}
+
+// topicLinks maps the relative links of text that name another topic file
+// of dir to that file's locator (prefix + name), for Item.Links.
+func topicLinks(text, dir, prefix string) map[string]string {
+	var links map[string]string
+	for _, m := range linkTargetRe.FindAllStringSubmatch(text, -1) {
+		target := m[1]
+		if target == "" || strings.Contains(target, "://") || filepath.Base(target) == "MEMORY.md" {
+			continue
+		}
+		name := filepath.Base(target)
+		if fi, err := os.Stat(filepath.Join(dir, name)); err == nil && !fi.IsDir() {
+			if links == nil {
+				links = map[string]string{}
+			}
+			links[target] = prefix + name
+		}
+	}
+	return links
 }
 
 func pointsAtTopic(text, dir string) bool {

@@ -6,6 +6,7 @@
 package markdown
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/yuin/goldmark"
@@ -93,4 +94,41 @@ func MaskCode(s string) string {
 		return s
 	}
 	return string(b)
+}
+
+// mdLink is an inline markdown link to a relative path: [text](target).
+var mdLink = regexp.MustCompile(`\[([^\[\]\n]*)\]\(\s*<?([^()\s<>]+?)>?\s*\)`)
+
+// RewriteLinks rewrites the inline links of s outside code whose target to
+// knows: to [[id|text]] when to gives an id, to the bare text when it gives
+// "" (a link that would not resolve). Other links stay as they are.
+func RewriteLinks(s string, to func(target string) (id string, ok bool)) string {
+	if !strings.Contains(s, "](") {
+		return s
+	}
+	masked := MaskCode(s)
+	var b strings.Builder
+	last := 0
+	for _, m := range mdLink.FindAllStringSubmatchIndex(masked, -1) {
+		if m[0] > 0 && s[m[0]-1] == '!' {
+			continue // an image
+		}
+		id, ok := to(s[m[4]:m[5]])
+		if !ok {
+			continue
+		}
+		text := s[m[2]:m[3]]
+		b.WriteString(s[last:m[0]])
+		if id == "" {
+			b.WriteString(text)
+		} else {
+			b.WriteString("[[" + id + "|" + text + "]]")
+		}
+		last = m[1]
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
