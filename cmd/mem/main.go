@@ -112,7 +112,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 					names = append(names, c.Names()...)
 				}
 			}
-			if near := lint.Nearest(name, names, 2); near != "" {
+			if near := lint.Nearest(name, names); near != "" {
 				msg += ": did you mean " + near + "?"
 			}
 			return syntaxError{msg}
@@ -163,7 +163,7 @@ func suggestFlag(cmd *cli.Command, err error) string {
 			names = append(names, f.Names()...)
 		}
 	}
-	near := lint.Nearest(m[1], names, 2)
+	near := lint.Nearest(m[1], names)
 	if near == "" {
 		return ""
 	}

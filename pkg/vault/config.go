@@ -69,6 +69,9 @@ type LintConfig struct {
 	// MassDeleteMin is the fewest deleted memories that can trip the
 	// mass-deletion guard, so pruning a small vault is not refused.
 	MassDeleteMin int `yaml:"mass_delete_min,omitempty"`
+	// RequireFrontmatter makes a plain note (no frontmatter) a lint error
+	// instead of a warning, for vaults that want every file typed.
+	RequireFrontmatter bool `yaml:"require_frontmatter,omitempty"`
 }
 
 // IsMassDeletion is the one mass-deletion rule that lint --staged, commit

@@ -85,7 +85,7 @@ func ParseTTL(s string, now time.Time) (frontmatter.Time, error) {
 	case "y":
 		now = now.AddDate(n, 0, 0)
 	}
-	return frontmatter.NewDate(now), nil
+	return frontmatter.StaleInstant(now), nil
 }
 
 // PointerText is the one-line pointer memory for a long-form note: its title

@@ -95,7 +95,10 @@ func Dates(f Front, validAt, staleAfter, ttl string, now time.Time) (valid, stal
 		if err != nil {
 			return valid, stale, fmt.Errorf("%s: %w", f.name("stale_after"), err)
 		}
-		stale = frontmatter.NewDate(t.Time)
+		// OKF's stale_after is an instant: a bare date is its midnight UTC.
+		if stale = frontmatter.NewTime(t.Time); t.DateOnly {
+			stale = frontmatter.StaleInstant(t.Time)
+		}
 	case ttl != "":
 		if stale, err = vault.ParseTTL(ttl, now); err != nil {
 			return valid, stale, fmt.Errorf("%s: %w", f.name("ttl"), err)
