@@ -28,7 +28,7 @@ func init() {
 			"a change is refused (a remote that removes many memories, a secret); 2 when the remote cannot be " +
 			"reached or the repository is damaged. See docs/sync.md.",
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "dry-run", Usage: "fetch and merge in git's object store only: say what a sync would do, change no file"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "commit (as mem commit), fetch and merge in git's object store only: say what a sync would decide; no file changes, nothing is pushed"},
 			&cli.BoolFlag{Name: "allow-mass-delete", Usage: "accept an incoming or outgoing change that removes more than lint.mass_delete_share of the memories"},
 		},
 		Action: runSync,
@@ -54,7 +54,11 @@ func runSync(_ context.Context, cmd *cli.Command) error {
 	out, errOut := cmd.Root().Writer, cmd.Root().ErrWriter
 	if remember {
 		// Before the sync, so the setting goes out with it and every
-		// machine that clones the vault knows where it syncs.
+		// machine that clones the vault knows where it syncs; checked
+		// first, so a typo is not remembered.
+		if err := history.CheckRemote(v, opts.Remote, ""); err != nil {
+			return err
+		}
 		if err := rememberRemote(v.Root, opts.Remote, "sync.remote"); err != nil {
 			return err
 		}
@@ -91,7 +95,7 @@ func runSync(_ context.Context, cmd *cli.Command) error {
 func printSync(out io.Writer, res *history.SyncResult, root string, nameVault bool) {
 	verb := "synced"
 	if res.DryRun {
-		verb = "dry run, nothing changed:"
+		verb = "dry run (committed, nothing merged or pushed):"
 	}
 	where := ""
 	if nameVault {

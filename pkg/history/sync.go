@@ -21,7 +21,7 @@ import (
 type SyncOptions struct {
 	Remote          string // a path, file:// URL, ssh or https URL, or a git remote name
 	RelativeTo      string // base of a relative path in Remote (default: the working directory)
-	DryRun          bool   // fetch and merge in the object store only: report, change nothing
+	DryRun          bool   // commit, fetch and merge in the object store only: no file changes, nothing is pushed
 	AllowMassDelete bool   // accept an incoming change that removes many memories
 	Now             time.Time
 }
@@ -118,16 +118,16 @@ func (r *Repo) sync(opts SyncOptions) (*SyncResult, error) {
 		res.Recovered = true
 		res.Warnings = append(res.Warnings, "finished applying a merge that an interrupted sync had started")
 	}
-	if !opts.DryRun {
-		c, err := r.Commit(CommitOptions{Now: opts.Now})
-		if err != nil {
-			return nil, err
-		}
-		res.Committed = c.Commit
-		res.Warnings = append(res.Warnings, c.Warnings...)
-		for _, s := range c.Secrets {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("%s:%d: %s: left out of the commit and the sync (it holds a secret): remove the secret, the next sync sends it", s.Path, s.Line, s.Rule))
-		}
+	// A dry run commits too: what a merge would decide depends on the
+	// local changes, and a commit changes no file.
+	c, err := r.Commit(CommitOptions{Now: opts.Now})
+	if err != nil {
+		return nil, err
+	}
+	res.Committed = c.Commit
+	res.Warnings = append(res.Warnings, c.Warnings...)
+	for _, s := range c.Secrets {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%s:%d: %s: left out of the commit and the sync (it holds a secret): remove the secret, the next sync sends it", s.Path, s.Line, s.Rule))
 	}
 	branch, head, err := r.headRef()
 	if err != nil {
@@ -792,4 +792,27 @@ func (r *Repo) finishMerge(j journal, now time.Time) error {
 		}
 	}
 	return os.Remove(filepath.Join(r.gitDir, syncJournal))
+}
+
+// CheckRemote reports whether remote can be synced with: a local path
+// that exists or whose folder does, or a URL that git can list. The CLI
+// checks before it remembers a remote in mem.yaml, so a typo is never
+// written there.
+func CheckRemote(v *vault.Vault, remote, relativeTo string) error {
+	r, err := Open(v)
+	if err != nil {
+		return err
+	}
+	url, local, err := r.syncURL(SyncOptions{Remote: remote, RelativeTo: relativeTo})
+	if err != nil {
+		return err
+	}
+	if local != "" {
+		if _, err := os.Stat(filepath.Dir(local)); err != nil {
+			return fmt.Errorf("%s: the folder %s does not exist (is the drive mounted? a typo?): mount or create it, then run 'mem sync' again", local, filepath.Dir(local))
+		}
+		return nil
+	}
+	_, err = r.lsRemote(url)
+	return err
 }
