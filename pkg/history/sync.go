@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -65,8 +66,8 @@ type journal struct {
 	New string `json:"new"`
 }
 
-// syncTrack is where a fetched remote head is kept.
-const syncTrack = "refs/mem/sync/"
+// tmpIndexPrefix names the temporary index a merge tree is built in.
+const tmpIndexPrefix = "mem-sync-index-"
 
 // emptyTree is git's well-known hash of the empty tree.
 var emptyTree = plumbing.NewHash("4b825dc642cb6eb9a060e54bf8d69288fbee4904")
@@ -112,6 +113,13 @@ func (r *Repo) sync(opts SyncOptions) (*SyncResult, error) {
 		return nil, err
 	}
 	res.URL = url
+	// Under the sync lock no merge of this vault is building a tree: any
+	// temporary index is a killed sync's.
+	if old, _ := filepath.Glob(filepath.Join(r.gitDir, tmpIndexPrefix+"*")); len(old) > 0 {
+		for _, o := range old {
+			os.Remove(o)
+		}
+	}
 	if done, err := r.finishJournal(); err != nil {
 		return nil, err
 	} else if done {
@@ -249,11 +257,12 @@ func syncRefusal(err error) error {
 	return err
 }
 
-// fetch brings the remote's branch into syncTrack and returns its head
-// (zero when the remote has no such branch yet).
+// fetch brings the remote's branch into the object store and returns its
+// head (zero when the remote has no such branch yet). It names no ref
+// (FETCH_HEAD only), so a fetch left running by a killed sync can never
+// hold a ref lock the next sync needs.
 func (r *Repo) fetch(url string, branch plumbing.ReferenceName) (plumbing.Hash, error) {
-	track := syncTrack + branch.Short()
-	_, err := runGit(r.gitDir, "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", url, "+"+branch.String()+":"+track)
+	_, err := runGit(r.gitDir, "fetch", "--quiet", "--no-tags", url, branch.String())
 	if err != nil {
 		var ge *GitError
 		if errors.As(err, &ge) && strings.Contains(ge.Stderr, "couldn't find remote ref") {
@@ -261,7 +270,7 @@ func (r *Repo) fetch(url string, branch plumbing.ReferenceName) (plumbing.Hash, 
 		}
 		return plumbing.ZeroHash, fmt.Errorf("fetch from %s: %w (is the remote reachable? nothing here changed)", url, err)
 	}
-	out, err := runGit(r.gitDir, "rev-parse", "--verify", track+"^{commit}")
+	out, err := runGit(r.gitDir, "rev-parse", "--verify", "FETCH_HEAD^{commit}")
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("fetch from %s: %w", url, err)
 	}
@@ -428,7 +437,7 @@ func (r *Repo) mergeCommit(base, head, remote plumbing.Hash, url string, res *Sy
 			entry(r.repoPath(fm.sibling), "100644", h)
 		}
 	}
-	idx, err := os.CreateTemp(r.gitDir, "mem-sync-index-")
+	idx, err := os.CreateTemp(r.gitDir, tmpIndexPrefix)
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
@@ -684,6 +693,8 @@ func (r *Repo) applyMerge(branch plumbing.ReferenceName, old, new plumbing.Hash,
 	if err != nil {
 		return err
 	}
+	var once sync.Once
+	unlock = func(f func()) func() { return func() { once.Do(f) } }(unlock)
 	defer unlock()
 	if why := r.busy(); why != "" {
 		return errBusy(why + "; nothing here changed")
@@ -691,11 +702,25 @@ func (r *Repo) applyMerge(branch plumbing.ReferenceName, old, new plumbing.Hash,
 	if err := syncFS(r.gitDir); err != nil { // the merge's objects before anything names them
 		return err
 	}
-	data, _ := json.Marshal(journal{Ref: branch.String(), Old: old.String(), New: new.String()})
+	j := journal{Ref: branch.String(), Old: old.String(), New: new.String()}
+	data, _ := json.Marshal(j)
 	if err := vault.WriteFileAtomic(filepath.Join(r.gitDir, syncJournal), data, 0o644); err != nil {
 		return err
 	}
-	return r.finishMerge(journal{Ref: branch.String(), Old: old.String(), New: new.String()}, now)
+	if err := r.finishMerge(j, now); err != nil {
+		return err
+	}
+	unlock()
+	return r.refreshIndex(now)
+}
+
+// refreshIndex brings the git index to the new head through mem commit's
+// own index writer (kill-safe, and it keeps the stat data of the files the
+// merge did not touch), so 'git status' agrees with the merge. A file
+// written meanwhile is committed, as the next sync would.
+func (r *Repo) refreshIndex(now time.Time) error {
+	_, err := r.Commit(CommitOptions{Now: now})
+	return err
 }
 
 // finishJournal completes a merge an interrupted sync left half-applied.
@@ -717,22 +742,25 @@ func (r *Repo) finishJournal() (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	defer unlock()
-	return true, r.finishMerge(j, time.Now())
+	err = r.finishMerge(j, time.Now())
+	unlock()
+	if err != nil {
+		return true, err
+	}
+	return true, r.refreshIndex(time.Now())
 }
 
 // finishMerge writes new's version of every file that differs between
 // old and new, unless the file holds neither version (someone edited it
-// since: it is left for the next commit), then the git index, then moves
-// the branch from old to new, then drops the journal. Run again after a
-// kill, it does the same and ends in the same place.
+// since: it is left for the next commit), then moves the branch from old
+// to new, then drops the journal. Run again after a kill, it does the same
+// and ends in the same place. The git index is left to refreshIndex.
 func (r *Repo) finishMerge(j journal, now time.Time) error {
 	old, new, ref := plumbing.NewHash(j.Old), plumbing.NewHash(j.New), plumbing.ReferenceName(j.Ref)
 	chs, err := r.diffTrees(old, new)
 	if err != nil {
 		return err
 	}
-	var info strings.Builder
 	for _, c := range chs {
 		p := filepath.Join(r.top, filepath.FromSlash(c.path))
 		if c.newMode == "160000" || c.oldMode == "160000" {
@@ -752,7 +780,6 @@ func (r *Repo) finishMerge(j journal, now time.Time) error {
 			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return fmt.Errorf("%s: %w", p, err)
 			}
-			fmt.Fprintf(&info, "0 %s\t%s\x00", plumbing.ZeroHash, c.path)
 			continue
 		}
 		if curHash != c.new {
@@ -770,12 +797,6 @@ func (r *Repo) finishMerge(j journal, now time.Time) error {
 			if err := vault.WriteFileAtomic(p, data, perm); err != nil {
 				return fmt.Errorf("%s: %w", p, err)
 			}
-		}
-		fmt.Fprintf(&info, "%s %s\t%s\x00", c.newMode, c.new, c.path)
-	}
-	if info.Len() > 0 {
-		if _, err := runGitWith(r.gitDir, info.String(), []string{"GIT_WORK_TREE=" + r.top}, "update-index", "-z", "--index-info"); err != nil {
-			return fmt.Errorf("update the git index: %w", err)
 		}
 	}
 	cur := plumbing.ZeroHash
