@@ -285,11 +285,13 @@ func mergeYAML(rel string, base, ours, theirs side) (fileMerge, bool) {
 	}
 	var decided []string
 	mergeMapping(o, t, b, "", theirs.later, &decided)
-	data, err := yaml.Marshal(o)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2) // as mem init and people write it
+	if err := enc.Encode(o); err != nil || enc.Close() != nil {
 		return fileMerge{}, false
 	}
-	m := fileMerge{data: data, present: true}
+	m := fileMerge{data: buf.Bytes(), present: true}
 	if len(decided) > 0 {
 		win := ours.label
 		if theirs.later {
