@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
@@ -274,7 +275,17 @@ func (r *Repo) fetch(url string, branch plumbing.ReferenceName) (plumbing.Hash, 
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("fetch from %s: %w", url, err)
 	}
-	return plumbing.NewHash(strings.TrimSpace(out)), nil
+	h := plumbing.NewHash(strings.TrimSpace(out))
+	if r.git.Storer.HasEncodedObject(h) != nil {
+		// go-git lists the packs once: a fetch that kept a new pack (over
+		// 100 objects) is only seen by a fresh open.
+		g, err := git.PlainOpenWithOptions(r.v.Root, &git.PlainOpenOptions{DetectDotGit: true})
+		if err != nil {
+			return plumbing.ZeroHash, fmt.Errorf("%s: reopen after fetching: %w", r.gitDir, err)
+		}
+		r.git = g
+	}
+	return h, nil
 }
 
 // mergeHeads returns the commit the vault's branch should hold: head
@@ -696,6 +707,10 @@ func (r *Repo) applyMerge(branch plumbing.ReferenceName, old, new plumbing.Hash,
 	var once sync.Once
 	unlock = func(f func()) func() { return func() { once.Do(f) } }(unlock)
 	defer unlock()
+	if err := r.clearKilledLocks(); err != nil {
+		return err
+	}
+	defer r.forgetLocks()
 	if why := r.busy(); why != "" {
 		return errBusy(why + "; nothing here changed")
 	}
@@ -712,6 +727,14 @@ func (r *Repo) applyMerge(branch plumbing.ReferenceName, old, new plumbing.Hash,
 	}
 	unlock()
 	return r.refreshIndex(now)
+}
+
+// clearKilledLocks removes the ref and index locks a killed mem left (as
+// mem commit does first): a sync killed while moving the branch must not
+// leave a lock that stops the next one from finishing its merge.
+func (r *Repo) clearKilledLocks() error {
+	_, err := r.clearStaleLocks()
+	return err
 }
 
 // refreshIndex brings the git index to the new head through mem commit's
@@ -742,7 +765,10 @@ func (r *Repo) finishJournal() (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	err = r.finishMerge(j, time.Now())
+	if err = r.clearKilledLocks(); err == nil {
+		err = r.finishMerge(j, time.Now())
+		r.forgetLocks()
+	}
 	unlock()
 	if err != nil {
 		return true, err

@@ -28,7 +28,7 @@ type soakLedger struct {
 	deleted     map[string]bool // ids some machine deleted by hand
 	tokens      map[string]bool // hand-edit tokens that were committed somewhere
 	overwritten map[string]bool // tokens a later local edit replaced before any commit
-	evidence    map[string]bool
+	evidence    map[string]string // signal evidence -> its lesson
 	lessons     []string
 }
 
@@ -61,7 +61,7 @@ func TestSyncSoak(t *testing.T) {
 		ms = append(ms, &soakMachine{m, fmt.Sprintf("m%d", i)})
 	}
 	led := &soakLedger{ids: map[string]bool{}, deleted: map[string]bool{}, tokens: map[string]bool{},
-		overwritten: map[string]bool{}, evidence: map[string]bool{}}
+		overwritten: map[string]bool{}, evidence: map[string]string{}}
 	var stats struct{ ops, syncs, kills, killedMidway, skipped int }
 	budget := regexp.MustCompile(`(?m)^  budget: \d+$`)
 
@@ -86,7 +86,7 @@ func TestSyncSoak(t *testing.T) {
 			id := led.lessons[rng.Intn(len(led.lessons))]
 			if _, err := os.Stat(filepath.Join(m.dir, id+".md")); err == nil {
 				if r := m.run(nil, "signal", id, "--session", "s"+tok, "--evidence", "seen "+tok); r.code == 0 {
-					led.evidence["seen "+tok] = true
+					led.evidence["seen "+tok] = id
 				}
 			}
 		case k < 60:
@@ -182,10 +182,10 @@ func TestSyncSoak(t *testing.T) {
 		lost++
 		t.Errorf("lost: the edit %s is neither in the final tree nor in history", tok)
 	}
-	for ev := range led.evidence {
-		if !strings.Contains(all, ev) && final.git("-C", final.dir, "log", "--all", "--format=%h", "-S", ev) == "" {
+	for ev, lesson := range led.evidence {
+		if !strings.Contains(all, ev) && !led.overwritten[strings.TrimPrefix(ev, "seen ")] && final.git("-C", final.dir, "log", "--all", "--format=%h", "-S", ev) == "" {
 			lost++
-			t.Errorf("lost: the signal %q is neither in the final tree nor in history", ev)
+			t.Errorf("lost: the signal %q on %s (deleted by hand somewhere: %v) is neither in the final tree nor in history", ev, lesson, led.deleted[lesson])
 		}
 	}
 	msgs := final.git("-C", final.dir, "log", "--merges", "--format=%B")
@@ -228,14 +228,15 @@ func (m *soakMachine) id(p string) string {
 
 var soakToken = regexp.MustCompile(`tokm\d\d{3}[ab]?`)
 
-// forget marks the edit token in p as overwritten when this machine never
-// committed it: the person replaced their own edit, nothing was lost.
+// forget marks the edit tokens and signal evidence in p as overwritten
+// when this machine never committed them: the person replaced or deleted
+// their own change before any commit, so nothing of it was ever shared.
 func (l *soakLedger) forget(m *soakMachine, p string) {
 	data, _ := os.ReadFile(p)
 	rel, _ := filepath.Rel(m.dir, p)
 	committed := m.exec("git", nil, "-C", m.dir, "show", "HEAD:"+filepath.ToSlash(rel)).stdout
 	for _, tok := range soakToken.FindAllString(string(data), -1) {
-		if l.tokens[tok] && !strings.Contains(committed, tok) {
+		if (l.tokens[tok] || l.evidence["seen "+tok] != "") && !strings.Contains(committed, tok) {
 			l.overwritten[tok] = true
 		}
 	}
