@@ -24,10 +24,10 @@ type soakMachine struct {
 // end: ids in the tree, edit tokens and signal evidence in the tree or in
 // history (a losing version of a decided field stays in history).
 type soakLedger struct {
-	ids         map[string]bool // every id a command printed
-	deleted     map[string]bool // ids some machine deleted by hand
-	tokens      map[string]bool // hand-edit tokens that were committed somewhere
-	overwritten map[string]bool // tokens a later local edit replaced before any commit
+	ids         map[string]bool   // every id a command printed
+	deleted     map[string]bool   // ids some machine deleted by hand
+	tokens      map[string]bool   // hand-edit tokens that were committed somewhere
+	overwritten map[string]bool   // tokens a later local edit replaced before any commit
 	evidence    map[string]string // signal evidence -> its lesson
 	lessons     []string
 }
