@@ -453,7 +453,7 @@ func (r *Repo) push(url string) (bool, error) {
 		}
 	}
 	if len(rejected) > 0 {
-		return false, &RefusedError{fmt.Sprintf("push to %s refused: %s: the backup holds commits the vault does not (another history, or a ref moved there); inspect it with 'git -C %s log --all' and move or remove that backup", url, strings.Join(rejected, ", "), url)}
+		return false, &RefusedError{fmt.Sprintf("push to %s refused: %s: the backup holds commits the vault does not (another machine pushed there, or a ref moved); do not remove it, it holds them: run 'mem sync %s' to merge them into this vault (docs/sync.md), then 'mem backup' again", url, strings.Join(rejected, ", "), url)}
 	}
 	if err == nil {
 		return pushed, nil
