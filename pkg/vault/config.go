@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
@@ -23,6 +24,13 @@ type Config struct {
 	Lint        LintConfig   `yaml:"lint,omitempty"`
 	Audit       AuditConfig  `yaml:"audit,omitempty"`
 	Backup      BackupConfig `yaml:"backup,omitempty"`
+	Commit      CommitConfig `yaml:"commit,omitempty"`
+}
+
+// CommitConfig holds the settings of mem watch's commits (docs/watch.md).
+type CommitConfig struct {
+	// Interval between mem watch's commits ("30m", "2h"; default 1h).
+	Interval time.Duration `yaml:"interval,omitempty"`
 }
 
 // AuthorConfig names the git author of mem commit.
