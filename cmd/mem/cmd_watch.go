@@ -9,9 +9,11 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path"
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -73,12 +75,18 @@ func runWatch(ctx context.Context, cmd *cli.Command) error {
 	d := &watcher{v: v, stderr: cmd.Root().ErrWriter, pristine: cloneCommands(commands)}
 	if cmd.Bool("once") {
 		d.cycle()
-		d.mu.Lock()
-		defer d.mu.Unlock()
-		for _, e := range []daemon.Event{d.st.Index, d.st.Render} {
-			if !e.OK {
-				return checkFailed("")
+		failed := false
+		for _, e := range []struct {
+			name string
+			ev   daemon.Event
+		}{{"index", d.st.Index}, {"render", d.st.Render}} {
+			if !e.ev.OK || !cmd.Bool("quiet") {
+				d.logf("%s: %s", e.name, e.ev.Result)
 			}
+			failed = failed || !e.ev.OK
+		}
+		if failed {
+			return checkFailed("")
 		}
 		return nil
 	}
@@ -100,8 +108,9 @@ type watcher struct {
 	stderr   io.Writer
 	pristine []*cli.Command
 	fw       *daemon.Watcher
-	work     sync.Mutex // one thing at a time: a cycle, a commit, a request
-	mu       sync.Mutex // guards st
+	work     sync.Mutex  // one thing at a time: a cycle, a commit, a request
+	busy     atomic.Bool // a cycle or commit is running: clients do their own work
+	mu       sync.Mutex  // guards st
 	st       daemon.Status
 }
 
@@ -128,7 +137,7 @@ func (d *watcher) run(ctx context.Context) error {
 		d.logf("warning: cannot answer on %s (%v): searches and renders do their own work", sock, err)
 	} else {
 		defer ln.Close()
-		go daemon.Serve(ln, d.handle)
+		go daemon.Serve(ln, d.busy.Load, d.handle)
 		d.logf("answering on %s (pid %d)", sock, os.Getpid())
 	}
 	sigs := make(chan os.Signal, 2)
@@ -168,10 +177,17 @@ func (d *watcher) run(ctx context.Context) error {
 	}
 }
 
-// skip leaves out what is not the vault's content: mem's own state and git's.
+// skip leaves out what is not the vault's content (mem's own state and
+// git's, mem's temporary files) and the views the daemon writes itself,
+// so its own writes do not wake it again.
 func (d *watcher) skip(rel string) bool {
 	top, _, _ := strings.Cut(rel, "/")
-	return top == ".mem" || top == ".git"
+	if top == ".mem" || top == ".git" || strings.HasPrefix(path.Base(rel), vault.TempPrefix) {
+		return true
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.v.IsRenderedOutput(rel)
 }
 
 // settle waits for a burst of changes to end.
@@ -204,7 +220,9 @@ func (d *watcher) reload() {
 		d.logf("SIGHUP: keeping the settings in force: %v", err)
 		return
 	}
+	d.mu.Lock()
 	d.v = v
+	d.mu.Unlock()
 	d.logf("SIGHUP: re-read %s", vault.ConfigFile)
 }
 
@@ -216,6 +234,8 @@ func (d *watcher) record(e *daemon.Event, ok bool, result string) {
 
 // cycle brings the index and every render output up to date.
 func (d *watcher) cycle() {
+	d.busy.Store(true)
+	defer d.busy.Store(false)
 	d.work.Lock()
 	defer d.work.Unlock()
 	if d.fw != nil {
@@ -241,6 +261,8 @@ func (d *watcher) cycle() {
 }
 
 func (d *watcher) commit() {
+	d.busy.Store(true)
+	defer d.busy.Store(false)
 	d.work.Lock()
 	defer d.work.Unlock()
 	code, stdout, stderr := d.exec([]string{"--vault=" + d.v.Root, "commit"}, d.v.Root, nil)

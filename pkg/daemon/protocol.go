@@ -33,11 +33,11 @@ func SocketPath(root string) string { return filepath.Join(root, ".mem", SocketN
 
 // HelloWait bounds connecting and being greeted: a stuck daemon (one that
 // accepts but never answers) costs a client at most this. AnswerWait bounds
-// the answer once greeted (a daemon finishing an update answers late, and
-// then the client is better off doing the work itself).
+// the answer once greeted. A daemon in the middle of an update says so in
+// its greeting, and the client does the work itself rather than queue.
 var (
 	HelloWait  = 20 * time.Millisecond
-	AnswerWait = 2 * time.Second
+	AnswerWait = time.Second
 )
 
 // maxLine bounds one protocol line (a render is at most a few hundred KiB;
@@ -61,6 +61,7 @@ var Version = sync.OnceValue(func() string {
 type Hello struct {
 	Version string `json:"version"`
 	PID     int    `json:"pid"`
+	Busy    bool   `json:"busy,omitempty"`
 }
 
 // Request is one question to the daemon.
@@ -144,6 +145,9 @@ func Ask(sock string, req Request) (Response, error) {
 	if hello.Version != Version() {
 		return resp, errors.New("the daemon (pid " + strconv.Itoa(hello.PID) + ") runs another mem: " + hello.Version)
 	}
+	if hello.Busy && req.Op != "status" {
+		return resp, ErrNoDaemon
+	}
 	req.Version = Version()
 	conn.SetDeadline(time.Now().Add(AnswerWait))
 	if err := writeLine(conn, req); err != nil {
@@ -202,9 +206,10 @@ func Listen(sock string) (net.Listener, error) {
 	return ln, nil
 }
 
-// Serve greets each connection, reads its request and answers it with
-// handle, until ln is closed. A request whose version differs is declined.
-func Serve(ln net.Listener, handle func(Request) Response) error {
+// Serve greets each connection (saying whether busy), reads its request
+// and answers it with handle, until ln is closed. A request whose version
+// differs is declined.
+func Serve(ln net.Listener, busy func() bool, handle func(Request) Response) error {
 	for {
 		conn, err := ln.Accept()
 		if err != nil {
@@ -213,14 +218,14 @@ func Serve(ln net.Listener, handle func(Request) Response) error {
 			}
 			return err
 		}
-		go serveConn(conn, handle)
+		go serveConn(conn, busy(), handle)
 	}
 }
 
-func serveConn(conn net.Conn, handle func(Request) Response) {
+func serveConn(conn net.Conn, busy bool, handle func(Request) Response) {
 	defer conn.Close()
 	conn.SetDeadline(time.Now().Add(AnswerWait + time.Second))
-	if writeLine(conn, Hello{Version: Version(), PID: os.Getpid()}) != nil {
+	if writeLine(conn, Hello{Version: Version(), PID: os.Getpid(), Busy: busy}) != nil {
 		return
 	}
 	var req Request
