@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
@@ -25,6 +26,7 @@ type Config struct {
 	Audit       AuditConfig  `yaml:"audit,omitempty"`
 	Backup      BackupConfig `yaml:"backup,omitempty"`
 	Sync        SyncConfig   `yaml:"sync,omitempty"`
+	Commit      CommitConfig `yaml:"commit,omitempty"`
 }
 
 // SyncConfig holds the settings of mem sync (docs/sync.md).
@@ -32,6 +34,12 @@ type SyncConfig struct {
 	// Remote is the default remote of mem sync: a path, a URL or a git
 	// remote name, written by the first 'mem sync REMOTE' or 'mem clone'.
 	Remote string `yaml:"remote,omitempty"`
+}
+
+// CommitConfig holds the settings of mem watch's commits (docs/watch.md).
+type CommitConfig struct {
+	// Interval between mem watch's commits ("30m", "2h"; default 1h).
+	Interval time.Duration `yaml:"interval,omitempty"`
 }
 
 // AuthorConfig names the git author of mem commit.
