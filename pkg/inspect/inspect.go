@@ -217,6 +217,7 @@ func (x *Vault) Show(ref string) (*Detail, error) {
 	}
 	if !m.OK() {
 		d.Problem = fmt.Sprintf("%s:%v", m.Rel, m.Err)
+		d.Placement = render.Placement{Reason: "the file does not parse: render skips it with a warning"}
 		return d, nil
 	}
 	meta := m.Meta()
