@@ -125,8 +125,8 @@ func printPlacement(cmd *cli.Command, v *vault.Vault, m *vault.Memory) error {
 	if err != nil {
 		return err
 	}
-	if now, err := v.FindMemory(mems, m.Rel); err == nil {
-		m = now // as written: an edit may have moved it to another project
+	if cur, err := v.FindMemory(mems, m.Rel); err == nil {
+		m = cur // as written: an edit may have moved it to another project
 	}
 	p := vault.FindProject(v.Projects(mems), m.Meta().Project)
 	place, err := render.Place(mems, m.ID, render.OptionsFor(v, p, 0, now()))
