@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/urfave/cli/v3"
 
@@ -39,6 +40,9 @@ func runAudit(_ context.Context, cmd *cli.Command) error {
 	case cmd.Bool("quiet") && !r.Healthy:
 		err = audit.WriteFindings(w, r)
 	case !cmd.Bool("quiet"):
+		if vaultFound(cmd) {
+			fmt.Fprintf(w, "vault %s\n", v.Root)
+		}
 		err = audit.WriteText(w, r)
 	}
 	if err != nil {

@@ -7,7 +7,9 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/mem-md/mem/pkg/audit"
 	"github.com/mem-md/mem/pkg/history"
+	"github.com/mem-md/mem/pkg/vault"
 )
 
 func init() {
@@ -67,23 +69,32 @@ func runCommit(_ context.Context, cmd *cli.Command) error {
 	}
 	var failed error
 	if len(res.Secrets) > 0 {
-		failed = checkFailed(fmt.Sprintf("%d file(s) holding a secret left out of the commit", len(res.Secrets)))
+		failed = checkFailed(fmt.Sprintf("%d %s holding a secret left out of the commit", len(res.Secrets), plural(len(res.Secrets), "file")))
 	}
+	if cmd.Bool("quiet") && !cmd.Bool("json") {
+		return failed // silent on success, so cron mails only problems
+	}
+	// The vault's files counted as audit and doctor count them.
+	mems, err := v.Load(vault.LoadOptions{})
+	if err != nil {
+		return err
+	}
+	count := audit.Count(mems)
 	if cmd.Bool("json") {
-		if err := writeJSON(out, res); err != nil {
+		if err := writeJSON(out, struct {
+			*history.CommitResult
+			Count audit.Counts `json:"count"`
+		}{res, count}); err != nil {
 			return err
 		}
 		return failed
 	}
-	if cmd.Bool("quiet") {
-		return failed // silent on success, so cron mails only problems
-	}
 	if res.Commit == "" {
-		fmt.Fprintf(out, "nothing to commit: the vault matches %s (%d files, %d memories)\n", shortHash(res.Parent), res.Files, res.Memories)
+		fmt.Fprintf(out, "nothing to commit: the vault matches %s: %s%s\n", shortHash(res.Parent), count, vaultNote(cmd, v))
 		return failed
 	}
 	fmt.Fprintf(out, "[%s %s] %s\n", res.Branch, shortHash(res.Commit), res.Subject)
-	fmt.Fprintf(out, "%d files, %d memories at the new head (%d files read)\n", res.Files, res.Memories, res.Read)
+	fmt.Fprintf(out, "%s; %s at the new head, %d read%s\n", count, audit.Quantity(res.Files, "file", "files"), res.Read, vaultNote(cmd, v))
 	return failed
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/urfave/cli/v3"
 
@@ -47,7 +48,12 @@ func runDoctor(_ context.Context, cmd *cli.Command) error {
 	switch {
 	case cmd.Bool("json"):
 		err = writeJSON(w, r)
-	case !cmd.Bool("quiet") || !r.Healthy:
+	case cmd.Bool("quiet"):
+		err = doctor.WriteProblems(w, r) // no ok lines: cron mails only problems
+	default:
+		if vaultFound(cmd) {
+			fmt.Fprintf(w, "vault %s\n", v.Root)
+		}
 		err = doctor.WriteText(w, r)
 	}
 	if err != nil {

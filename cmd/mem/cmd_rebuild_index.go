@@ -54,7 +54,7 @@ func runRebuildIndex(_ context.Context, cmd *cli.Command) error {
 		}{st, st.Duration.Seconds()})
 	}
 	if !cmd.Bool("quiet") {
-		fmt.Fprintf(out, "indexed %d, updated %d, removed %d in %s\n", st.Indexed, st.Updated, st.Removed, st.Duration.Round(time.Millisecond))
+		fmt.Fprintf(out, "indexed %d, updated %d, removed %d in %s%s\n", st.Indexed, st.Updated, st.Removed, st.Duration.Round(time.Millisecond), vaultNote(cmd, v))
 	}
 	return nil
 }

@@ -41,6 +41,7 @@ func init() {
 // renderTarget is one render: where it is for and where it goes.
 type renderTarget struct {
 	cwd, project string
+	cwdFrom      string // what named cwd, for an error ("--cwd"); "" for the working directory
 	budget       int
 	output       string // "" = stdout
 	splice       bool
@@ -48,6 +49,9 @@ type renderTarget struct {
 }
 
 func runRender(_ context.Context, cmd *cli.Command) error {
+	if done, err := askDaemon(cmd); done {
+		return err
+	}
 	t := now()
 	if s := cmd.String("now"); s != "" {
 		var err error
@@ -101,7 +105,7 @@ func runRender(_ context.Context, cmd *cli.Command) error {
 				return err
 			}
 		}
-		if err := emitRender(cmd, tg, res); err != nil {
+		if err := emitRender(cmd, v, tg, res); err != nil {
 			return err
 		}
 	}
@@ -131,14 +135,14 @@ func renderTargets(cmd *cli.Command, v *vault.Vault) ([]renderTarget, error) {
 			}
 		}
 		if len(v.Config.Render.Outputs) == 0 {
-			return nil, usagef(filepath.Join(v.Root, vault.ConfigFile) + ": render.outputs is empty: add an entry like {path: MEMORY.md} or render with -o FILE")
+			return nil, errors.New(filepath.Join(v.Root, vault.ConfigFile) + ": render.outputs is empty: add an entry like {path: MEMORY.md} or render with -o FILE")
 		}
 		var ts []renderTarget
 		for i, o := range v.Config.Render.Outputs {
 			if o.Path == "" {
-				return nil, usagef(fmt.Sprintf("%s: render.outputs[%d] has no path: give each output a path", filepath.Join(v.Root, vault.ConfigFile), i))
+				return nil, fmt.Errorf("%s: render.outputs[%d] has no path: give each output a path", filepath.Join(v.Root, vault.ConfigFile), i)
 			}
-			t := renderTarget{cwd: v.Path(o.Cwd), project: o.Project, budget: o.Budget, output: v.Path(o.Path), splice: o.Splice, format: "markdown"}
+			t := renderTarget{cwd: v.Path(o.Cwd), cwdFrom: fmt.Sprintf("%s: render.outputs[%d].cwd", filepath.Join(v.Root, vault.ConfigFile), i), project: o.Project, budget: o.Budget, output: v.Path(o.Path), splice: o.Splice, format: "markdown"}
 			if t.budget == 0 {
 				t.budget = v.Config.Render.Budget
 			}
@@ -155,7 +159,7 @@ func renderTargets(cmd *cli.Command, v *vault.Vault) ([]renderTarget, error) {
 	if (out != "" || splice != "") && format != "markdown" {
 		return nil, usagef("-o and --splice write markdown: drop --format " + format + " (or print it to stdout)")
 	}
-	t := renderTarget{cwd: cmd.String("cwd"), project: cmd.String("project"), budget: int(cmd.Int("budget")), output: out, format: format}
+	t := renderTarget{cwd: cmd.String("cwd"), cwdFrom: "--cwd", project: cmd.String("project"), budget: int(cmd.Int("budget")), output: out, format: format}
 	if splice != "" {
 		t.output, t.splice = splice, true
 	}
@@ -177,6 +181,11 @@ func renderTargets(cmd *cli.Command, v *vault.Vault) ([]renderTarget, error) {
 // targetProject is the named project, or the one whose root holds the cwd.
 func targetProject(projects []vault.Project, tg renderTarget) (*vault.Project, error) {
 	if tg.project == "" {
+		// A typo (…/acme/biling) would otherwise resolve, silently, to the
+		// project holding its parent.
+		if fi, err := os.Stat(tg.cwd); tg.cwdFrom != "" && (err != nil || !fi.IsDir()) {
+			return nil, errors.New(tg.cwdFrom + " " + tg.cwd + ": no such directory: give the directory the session works in, or --project ID")
+		}
 		return vault.ResolveProject(projects, tg.cwd), nil
 	}
 	if p := vault.FindProject(projects, tg.project); p != nil {
@@ -193,7 +202,7 @@ func targetProject(projects []vault.Project, tg renderTarget) (*vault.Project, e
 }
 
 // emitRender prints or writes one result.
-func emitRender(cmd *cli.Command, tg renderTarget, res *render.Result) error {
+func emitRender(cmd *cli.Command, v *vault.Vault, tg renderTarget, res *render.Result) error {
 	w := cmd.Root().Writer
 	switch {
 	case tg.output != "":
@@ -207,9 +216,9 @@ func emitRender(cmd *cli.Command, tg renderTarget, res *render.Result) error {
 		}
 		if !cmd.Bool("quiet") {
 			if wrote {
-				fmt.Fprintf(cmd.Root().ErrWriter, "mem: rendered %d bytes into %s\n", len(res.Doc), tg.output)
+				fmt.Fprintf(cmd.Root().ErrWriter, "mem: rendered %d bytes into %s%s\n", len(res.Doc), tg.output, vaultNote(cmd, v))
 			} else {
-				fmt.Fprintf(cmd.Root().ErrWriter, "mem: %s is up to date\n", tg.output)
+				fmt.Fprintf(cmd.Root().ErrWriter, "mem: %s is up to date%s\n", tg.output, vaultNote(cmd, v))
 			}
 		}
 		return nil

@@ -17,18 +17,22 @@ import (
 func init() {
 	register(&cli.Command{
 		Name:      "search",
-		Usage:     "full-text search of the vault; each hit cites path, id, type, provenance and valid_at",
+		Usage:     "full-text search of the vault; each hit cites path, id, type, provenance, valid_at and status",
 		ArgsUsage: "QUERY",
 		Description: "QUERY is bleve query-string syntax: words (stemmed English), \"phrases\", +must, -mustnot,\n" +
 			"field:value (type, provenance, project, source, tags, id, title, body), valid_at:>\"2026-01-01\",\n" +
 			"importance:>=7. Before answering, the index is refreshed from the files; with --no-refresh\n" +
-			"it answers as it is and says how many files changed since it was built.",
+			"it answers as it is and says how many files changed since it was built.\n" +
+			"Each hit says whether its claim stands: current, stale, superseded by ID, retired, deprecated\n" +
+			"or import. At equal relevance current claims come first, and a superseded claim never comes\n" +
+			"before the claim that superseded it.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "project", Usage: "only memories of this project id"},
 			&cli.StringFlag{Name: "type", Usage: "only this type: " + strings.Join(frontmatter.Types, ", ")},
 			&cli.StringFlag{Name: "provenance", Usage: "only this provenance: " + strings.Join(frontmatter.Provenances, ", ")},
 			&cli.StringFlag{Name: "since", Usage: "only claims with valid_at on or after DATE (YYYY-MM-DD or RFC 3339)"},
 			&cli.IntFlag{Name: "limit", Value: 10, Usage: "at most this many hits"},
+			&cli.BoolFlag{Name: "current", Usage: "only claims that stand: not stale, superseded, retired, deprecated or imported"},
 			&cli.BoolFlag{Name: "no-refresh", Usage: "answer from the index as it is; report how stale it is"},
 		},
 		Action: runSearch,
@@ -38,6 +42,9 @@ func init() {
 func runSearch(_ context.Context, cmd *cli.Command) error {
 	q, err := searchQuery(cmd)
 	if err != nil {
+		return err
+	}
+	if done, err := askDaemon(cmd); done {
 		return err
 	}
 	v, err := openVault(cmd)
@@ -65,7 +72,7 @@ func runSearch(_ context.Context, cmd *cli.Command) error {
 	if cmd.Bool("json") {
 		return writeJSON(cmd.Root().Writer, res)
 	}
-	printHits(cmd, res)
+	printHits(cmd, res, vaultNote(cmd, v))
 	return nil
 }
 
@@ -75,6 +82,7 @@ func searchQuery(cmd *cli.Command) (index.Query, error) {
 		Text: strings.Join(cmd.Args().Slice(), " "), Project: cmd.String("project"),
 		Type: cmd.String("type"), Provenance: cmd.String("provenance"),
 		Limit: int(cmd.Int("limit")), NoRefresh: cmd.Bool("no-refresh"),
+		Current: cmd.Bool("current"), Now: now(),
 	}
 	switch {
 	case strings.TrimSpace(q.Text) == "":
@@ -100,28 +108,18 @@ func searchQuery(cmd *cli.Command) (index.Query, error) {
 
 // printHits prints each hit as a citation line and its snippet:
 //
-//	memory/db-1a2b3c.md  fact, stated, 2026-01-02  (id: memory/db-1a2b3c)
+//	memory/db-1a2b3c.md  fact, stated, 2026-01-02, current  (id: memory/db-1a2b3c)
 //	    The database is **Postgres** 16
-func printHits(cmd *cli.Command, res index.Result) {
+func printHits(cmd *cli.Command, res index.Result, note string) {
 	out := cmd.Root().Writer
 	if len(res.Hits) == 0 {
 		if !cmd.Bool("quiet") {
-			fmt.Fprintf(cmd.Root().ErrWriter, "mem: no matches for %q\n", res.Query)
+			fmt.Fprintf(cmd.Root().ErrWriter, "mem: no matches for %q%s\n", res.Query, note)
 		}
 		return
 	}
 	for _, h := range res.Hits {
-		validAt := h.ValidAt
-		if validAt == "" {
-			validAt = "undated"
-		}
-		var tags []string
-		for _, s := range []string{h.Type, h.Provenance, validAt} {
-			if s != "" {
-				tags = append(tags, s)
-			}
-		}
-		fmt.Fprintf(out, "%s  %s  (id: %s)\n", h.Path, strings.Join(tags, ", "), h.ID)
+		fmt.Fprintln(out, h.Cite())
 		if h.Snippet != "" {
 			fmt.Fprintf(out, "    %s\n", h.Snippet)
 		}

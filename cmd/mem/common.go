@@ -26,6 +26,20 @@ func openVault(cmd *cli.Command) (*vault.Vault, error) {
 	return vault.Open(root)
 }
 
+// vaultNote is " (vault ROOT)" for a human-readable summary when the vault
+// was found (the working directory, $MEM_VAULT) rather than named by
+// --vault (spec §2): standing in one vault with $MEM_VAULT set to another,
+// the user sees which one the command used.
+func vaultNote(cmd *cli.Command, v *vault.Vault) string {
+	if !vaultFound(cmd) {
+		return ""
+	}
+	return " (vault " + v.Root + ")"
+}
+
+// vaultFound reports that the vault was not named by --vault.
+func vaultFound(cmd *cli.Command) bool { return cmd.String("vault") == "" }
+
 // now is the clock every command uses; MEM_NOW pins it for tests and for
 // reproducible runs (RFC 3339 or YYYY-MM-DD).
 func now() time.Time {

@@ -5,14 +5,18 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log"
 	"os"
+	"regexp"
 	"sort"
+	"strings"
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/mem-md/mem/pkg/lint"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -20,6 +24,51 @@ import (
 var commands []*cli.Command
 
 func register(c *cli.Command) { commands = append(commands, c) }
+
+// Help categories. urfave/cli lists them sorted by name, which is the
+// order wanted: daily use, upkeep, then wiring mem into other tools.
+const (
+	catDaily       = "daily"
+	catMaintenance = "maintenance"
+	catIntegration = "setup and integration"
+)
+
+// categories groups the commands for mem --help; a command missing here is
+// listed above the groups, so a new one is never hidden.
+var categories = map[string]string{
+	"remember": catDaily, "note": catDaily, "render": catDaily, "search": catDaily, "show": catDaily,
+	"list": catDaily, "edit": catDaily, "pin": catDaily, "unpin": catDaily, "retire": catDaily,
+	"correct": catDaily, "project": catDaily, "review": catDaily, "log": catDaily,
+	"gate": catDaily, "promote": catDaily, "signal": catDaily,
+	"init": catIntegration, "lint": catMaintenance, "commit": catMaintenance, "backup": catMaintenance,
+	"audit": catMaintenance, "doctor": catMaintenance, "rebuild-index": catMaintenance,
+	"import": catMaintenance, "sync": catMaintenance, "clone": catMaintenance,
+	"mcp": catIntegration, "watch": catIntegration, "completion": catIntegration,
+}
+
+// syntaxError is a command line mem could not parse (an unknown command or
+// flag, a bad flag value): exit 2, with the pointer to the help as for a
+// usageError. An error about the vault or the environment (exit 2 too)
+// gets no such footer: the help would not fix it.
+type syntaxError struct{ msg string }
+
+func (e syntaxError) Error() string { return e.msg }
+
+// generatedDefault is the default urfave/cli appends to a flag's help.
+var generatedDefault = regexp.MustCompile(` \(default: [^)]*\)`)
+
+func init() {
+	// A flag whose usage already says its default gets no second one:
+	// "--importance int  1–10 (default 5)", not "... (default 5) (default: 0)".
+	stringer := cli.FlagStringer
+	cli.FlagStringer = func(f cli.Flag) string {
+		s := stringer(f)
+		if df, ok := f.(cli.DocGenerationFlag); ok && strings.Contains(df.GetUsage(), "(default") {
+			s = generatedDefault.ReplaceAllString(s, "")
+		}
+		return s
+	}
+}
 
 func main() {
 	// bleve's scorch reports snapshot recovery through the standard logger;
@@ -41,18 +90,42 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		ErrWriter:             stderr,
 		EnableShellCompletion: true,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "vault", Usage: "vault directory (else $MEM_VAULT, else the nearest ancestor holding mem.yaml)"},
+			&cli.StringFlag{Name: "vault", Usage: "vault directory (else the nearest ancestor holding mem.yaml, else $MEM_VAULT)"},
 			&cli.BoolFlag{Name: "json", Usage: "machine output on stdout; messages on stderr"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only what scripts need"},
 		},
 		Commands:       commands,
 		ExitErrHandler: func(context.Context, *cli.Command, error) {},
-		OnUsageError: func(_ context.Context, _ *cli.Command, err error, _ bool) error {
-			return usageError{err}
+		OnUsageError: func(_ context.Context, cmd *cli.Command, err error, _ bool) error {
+			return syntaxError{err.Error() + suggestFlag(cmd, err)}
+		},
+		// Reached only without a command, or with one mem does not have.
+		Action: func(_ context.Context, cmd *cli.Command) error {
+			if cmd.NArg() == 0 {
+				return cli.ShowRootCommandHelp(cmd)
+			}
+			name := cmd.Args().First()
+			msg := fmt.Sprintf("%q is not a mem command", name)
+			var names []string
+			for _, c := range cmd.Commands {
+				if !c.Hidden {
+					names = append(names, c.Names()...)
+				}
+			}
+			if near := lint.Nearest(name, names); near != "" {
+				msg += ": did you mean " + near + "?"
+			}
+			return syntaxError{msg}
+		},
+		ConfigureShellCompletionCommand: func(c *cli.Command) {
+			c.Hidden = false // a documented command (mem completion bash)
+			c.Category = catIntegration
+			c.Usage = "print the shell completion script for bash, zsh, fish or pwsh"
 		},
 	}
 	for _, c := range commands {
 		c.OnUsageError = root.OnUsageError
+		c.Category = categories[c.Name]
 	}
 	err := root.Run(ctx, args)
 	if err == nil {
@@ -66,8 +139,36 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintln(stderr, "mem:", err)
-	if _, ok := err.(usageError); ok {
+	var ue usageError
+	if _, ok := err.(syntaxError); ok || errors.As(err, &ue) {
 		fmt.Fprintln(stderr, "Run 'mem --help' or 'mem COMMAND --help' for usage.")
 	}
 	return code
+}
+
+// undefinedFlag finds the flag in urfave/cli's "flag provided but not
+// defined: -limt".
+var undefinedFlag = regexp.MustCompile(`not defined: -+([^\s=]+)`)
+
+// suggestFlag is ": did you mean --limit?" for a mistyped flag of cmd (or
+// a global one), or "".
+func suggestFlag(cmd *cli.Command, err error) string {
+	m := undefinedFlag.FindStringSubmatch(err.Error())
+	if m == nil {
+		return ""
+	}
+	var names []string
+	for _, c := range cmd.Lineage() {
+		for _, f := range c.Flags {
+			names = append(names, f.Names()...)
+		}
+	}
+	near := lint.Nearest(m[1], names)
+	if near == "" {
+		return ""
+	}
+	if len(near) == 1 {
+		return ": did you mean -" + near + "?"
+	}
+	return ": did you mean --" + near + "?"
 }

@@ -48,7 +48,9 @@ type Report struct {
 	Healthy  bool      `json:"healthy"`
 	Findings []Finding `json:"findings"`
 	Files    int       `json:"files"`
-	Memories int       `json:"memories"`
+	// Counts sorts the files into memories, notes, projects and
+	// unreadable files, as doctor and commit count them.
+	Counts
 	// Broken files do not parse: no view uses them and they are not
 	// counted as memories ('mem lint' explains each).
 	Broken []string `json:"broken"`
@@ -173,6 +175,12 @@ const (
 	DefaultMaxBackupAgeHours      = 168
 )
 
+// IndexLimit is how many files the index may lag behind the vault before
+// the audit fails: mem.yaml audit.max_index_changed, negative (the default)
+// when a lag is never a failure, since a search refreshes the index itself.
+// Doctor judges the index by it too.
+func IndexLimit(c vault.AuditConfig) int { return limitsOf(c).indexChanged }
+
 // limits are the thresholds in force: mem.yaml's, else the defaults.
 // A negative limit turns its check off.
 type limits struct {
@@ -224,7 +232,7 @@ func Run(v *vault.Vault, opts Options) (*Report, error) {
 // index, git and backup), at now.
 func measure(mems []*vault.Memory, projects []vault.Project, now time.Time) *Report {
 	r := &Report{
-		Now: now, Files: len(mems), Broken: []string{},
+		Now: now, Files: len(mems), Counts: Count(mems), Broken: []string{},
 		ValidAt:        Coverage{BySource: map[string]*SourceSums{}},
 		ImportClusters: []Cluster{}, OrphanProjects: []Orphan{}, Stale: []Stale{}, NoExpiry: []NoExpiry{},
 		Conflicts: []Conflict{}, Duplicates: []Duplicate{}, Views: []ViewState{}, Growth: []Growth{},
@@ -235,10 +243,10 @@ func measure(mems []*vault.Memory, projects []vault.Project, now time.Time) *Rep
 	seed := maphash.MakeSeed()
 	var buf []byte
 	live := make([]*vault.Memory, 0, len(mems))
-	scoped := 0
+	scoped, claims := 0, 0 // claims: every parsed file but project notes
 	for _, m := range mems {
 		switch {
-		case vault.IsReserved(m.Rel):
+		case vault.IsReserved(m.Rel) || IsPlainNote(m):
 			continue // the loader wants frontmatter these files need not have
 		case !m.OK():
 			r.Broken = append(r.Broken, m.Rel)
@@ -248,7 +256,7 @@ func measure(mems []*vault.Memory, projects []vault.Project, now time.Time) *Rep
 		if meta.Type == frontmatter.TypeProject {
 			continue
 		}
-		r.Memories++
+		claims++
 
 		source := meta.Source
 		if source == "" {
@@ -303,8 +311,8 @@ func measure(mems []*vault.Memory, projects []vault.Project, now time.Time) *Rep
 		r.ValidAt.Total += s.Total
 		r.ValidAt.Missing += s.Missing
 	}
-	if r.Memories > 0 {
-		r.ProjectShare = round(float64(scoped)/float64(r.Memories), 4)
+	if claims > 0 {
+		r.ProjectShare = round(float64(scoped)/float64(claims), 4)
 	}
 	r.ImportClusters = clusters(importDays)
 	for _, o := range orphans {

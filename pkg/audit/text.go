@@ -24,10 +24,10 @@ func WriteFindings(w io.Writer, r *Report) error {
 
 func (p *printer) findings(r *Report) {
 	if r.Healthy {
-		p.f("mem audit: healthy: %d memories in %d files, every check within its threshold\n", r.Memories, r.Files)
+		p.f("mem audit: healthy: %s, every check within its threshold\n", r.Counts)
 		return
 	}
-	p.f("mem audit: %d check(s) past their thresholds; %d memories in %d files\n", len(r.Findings), r.Memories, r.Files)
+	p.f("mem audit: %d check(s) past their thresholds; %s\n", len(r.Findings), r.Counts)
 	for _, f := range r.Findings {
 		if f.Value != nil {
 			p.f("  FAIL %s (%s > %s): %s\n", f.Check, num(*f.Value), num(f.Limit), f.Message)
@@ -151,7 +151,7 @@ func WriteText(w io.Writer, r *Report) error {
 	case !r.Index.Exists:
 		p.f("index: none usable (%s); 'mem rebuild-index' or the next search builds it\n", r.Index.Problem)
 	case r.Index.Changed == 0:
-		p.f("index: fresh (%d files)\n", r.Index.Files)
+		p.f("index: fresh (%s)\n", Quantity(r.Index.Files, "file", "files"))
 	default:
 		p.f("index: %d of %d files changed since it was built\n", r.Index.Changed, r.Index.Files)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/blevesearch/bleve/v2/mapping"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/gate"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -19,7 +20,8 @@ import (
 //
 // 2: no _all field; bare query words search the prose fields one by one
 // (see proseFields), every prose field has term vectors.
-const SchemaVersion = 2
+// 3: supersedes and subject, so a hit's status finds what beat it.
+const SchemaVersion = 3
 
 // Field names of an indexed document. The document id is the file's path
 // relative to the vault, so a hit cites the file without a stored field.
@@ -38,6 +40,8 @@ const (
 	fieldValidAt     = "valid_at"
 	fieldValidAtText = "valid_at_text"
 	fieldImportance  = "importance"
+	fieldSupersedes  = "supersedes" // the ids a claim supersedes
+	fieldSubject     = "subject"    // gate.Subject: the key claims about one subject share
 )
 
 // storedFields are what a hit prints; everything else is indexed only,
@@ -109,6 +113,8 @@ func newMapping() mapping.IndexMapping {
 	doc.AddFieldMappingsAt(fieldValidAtText, storedOnly)
 	doc.AddFieldMappingsAt(fieldValidAt, date)
 	doc.AddFieldMappingsAt(fieldImportance, num)
+	doc.AddFieldMappingsAt(fieldSupersedes, kw(false))
+	doc.AddFieldMappingsAt(fieldSubject, kw(false))
 
 	m := bleve.NewIndexMapping()
 	m.DefaultMapping = doc
@@ -145,6 +151,10 @@ func document(m *vault.Memory) map[string]any {
 	set(fieldDescription, meta.Description)
 	if len(meta.Tags) > 0 {
 		d[fieldTags] = meta.Tags
+	}
+	set(fieldSubject, gate.Subject(meta))
+	if len(meta.Supersedes) > 0 {
+		d[fieldSupersedes] = meta.Supersedes
 	}
 	if len(meta.Aliases) > 0 {
 		d[fieldAliases] = meta.Aliases

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -23,6 +24,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/searcher"
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/secrets"
 	"github.com/mem-md/mem/pkg/vault"
@@ -56,6 +58,10 @@ type Query struct {
 	Provenance string    // only this provenance
 	Since      time.Time // only valid_at at or after this
 	Limit      int       // at most this many hits (default 10)
+	// Current keeps only hits whose status is current.
+	Current bool
+	// Now decides staleness and retirement (default the wall clock).
+	Now time.Time
 	// NoRefresh answers from the index as it is, reporting how many files
 	// changed since it was built, instead of updating it first.
 	NoRefresh bool
@@ -87,6 +93,10 @@ type Hit struct {
 	ValidAt    string  `json:"valid_at"`
 	Score      float64 `json:"score"`
 	Snippet    string  `json:"snippet"`
+	// Status is whether the claim stands: current, stale, superseded (by
+	// SupersededBy), retired, deprecated, import, or broken.
+	Status       string `json:"status"`
+	SupersededBy string `json:"superseded_by,omitempty"`
 }
 
 // QueryError is a query the bleve query-string parser rejects.
@@ -95,6 +105,9 @@ type QueryError struct{ Err error }
 func (e *QueryError) Error() string {
 	return fmt.Sprintf("cannot parse the query: %v (syntax: https://blevesearch.com/docs/Query-String-Query/)", e.Err)
 }
+
+// Kind: a query bleve cannot parse is a usage error (exit 2).
+func (e *QueryError) Kind() fail.Kind { return fail.Usage }
 
 func (e *QueryError) Unwrap() error { return e.Err }
 
@@ -111,9 +124,11 @@ func Search(v *vault.Vault, q Query) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	limit := q.Limit
-	if limit <= 0 {
-		limit = 10
+	if q.Limit <= 0 {
+		q.Limit = 10
+	}
+	if q.Now.IsZero() {
+		q.Now = time.Now()
 	}
 	// The freshness check (a stat of every file) dominates a search, so
 	// the query runs on the live index meanwhile; its answer is used when
@@ -124,7 +139,7 @@ func Search(v *vault.Vault, q Query) (Result, error) {
 	}
 	early := make(chan answer, 1)
 	go func() {
-		hits, err := runQuery(v, search, limit)
+		hits, err := runQuery(v, search, q)
 		early <- answer{hits, err}
 	}()
 	opts := Options{Notify: q.Notify, Progress: q.Progress}
@@ -139,7 +154,7 @@ func Search(v *vault.Vault, q Query) (Result, error) {
 		res.Hits = a.hits
 		return res, nil
 	}
-	res.Hits, err = runQuery(v, search, limit)
+	res.Hits, err = runQuery(v, search, q)
 	var qe *QueryError
 	if err != nil && !errors.Is(err, errBusy) && !errors.As(err, &qe) {
 		// Damaged: rebuild (saying so) and try once more. A rebuild reads
@@ -149,7 +164,7 @@ func Search(v *vault.Vault, q Query) (Result, error) {
 			if st.Full {
 				res.Index.Fresh = true
 			}
-			res.Hits, err = runQuery(v, search, limit)
+			res.Hits, err = runQuery(v, search, q)
 		}
 	}
 	if errors.Is(err, errBusy) {
@@ -158,30 +173,48 @@ func Search(v *vault.Vault, q Query) (Result, error) {
 	return res, err
 }
 
-// runQuery runs a search on the live index, opened read-only for just this.
-func runQuery(v *vault.Vault, search query.Query, limit int) ([]Hit, error) {
+// runQuery runs a search on the live index, opened read-only for just this,
+// and gives each hit its status. It reads more hits than it answers, so a
+// correction ranking just below the limit still comes before the claim it
+// corrects; with q.Current it reads on until the answer is full.
+func runQuery(v *vault.Vault, search query.Query, q Query) ([]Hit, error) {
 	idx, err := openReader(v)
 	if err != nil {
 		return nil, err
 	}
 	defer idx.Close()
-	req := bleve.NewSearchRequestOptions(search, limit, 0, false)
-	req.Fields = append(storedFields[:len(storedFields):len(storedFields)], snippetFields...)
-	req.Highlight = bleve.NewHighlightWithStyle(highlighterName)
-	req.Highlight.Fields = snippetFields
-	sr, err := idx.Search(req)
-	if err != nil {
-		return nil, &QueryError{err}
-	}
+	page := 2*q.Limit + 10
 	hits := []Hit{}
-	for _, h := range sr.Hits {
-		str := func(f string) string { s, _ := h.Fields[f].(string); return s }
-		hits = append(hits, Hit{
-			ID: str(fieldID), Path: h.ID, Type: str(fieldType), Provenance: str(fieldProvenance),
-			ValidAt: str(fieldValidAtText), Score: h.Score, Snippet: readable(h.Fragments, str(fieldTitle), str(fieldBody)),
-		})
+	for from := 0; ; from += page {
+		req := bleve.NewSearchRequestOptions(search, page, from, false)
+		req.Fields = append(storedFields[:len(storedFields):len(storedFields)], snippetFields...)
+		req.Highlight = bleve.NewHighlightWithStyle(highlighterName)
+		req.Highlight.Fields = snippetFields
+		sr, err := idx.Search(req)
+		if err != nil {
+			return nil, &QueryError{err}
+		}
+		batch := make([]Hit, 0, len(sr.Hits))
+		for _, h := range sr.Hits {
+			str := func(f string) string { s, _ := h.Fields[f].(string); return s }
+			batch = append(batch, Hit{
+				ID: str(fieldID), Path: h.ID, Type: str(fieldType), Provenance: str(fieldProvenance),
+				ValidAt: str(fieldValidAtText), Score: h.Score, Snippet: readable(h.Fragments, str(fieldTitle), str(fieldBody)),
+			})
+		}
+		if err := annotate(v, idx, batch, q.Now); err != nil {
+			return nil, err
+		}
+		if q.Current {
+			batch = slices.DeleteFunc(batch, func(h Hit) bool { return h.Status != StatusCurrent })
+		}
+		hits = append(hits, batch...)
+		if !q.Current || len(hits) >= q.Limit || from+page >= int(sr.Total) {
+			break
+		}
 	}
-	return hits, nil
+	rank(hits)
+	return hits[:min(len(hits), q.Limit)], nil
 }
 
 // prepare refreshes the index (or measures its staleness) before a search.

@@ -57,6 +57,11 @@ func (s *server) recall(_ context.Context, _ *mcp.CallToolRequest, in RecallInpu
 	if err != nil {
 		return nil, out, err
 	}
+	if in.Cwd = cwd; s.Ask != nil {
+		if a, ok := s.Ask("recall", in, s.Now()); ok {
+			return answered(a, &out)
+		}
+	}
 	mems, err := s.load(vault.LoadOptions{})
 	if err != nil {
 		return nil, out, err
@@ -96,13 +101,14 @@ type SearchInput struct {
 	Provenance string `json:"provenance,omitempty" jsonschema:"only this provenance"`
 	Since      string `json:"since,omitempty" jsonschema:"only claims with valid_at on or after this date (YYYY-MM-DD or RFC 3339)"`
 	Limit      int    `json:"limit,omitempty" jsonschema:"at most this many hits (default 10)"`
+	Current    bool   `json:"current,omitempty" jsonschema:"only claims that stand (not stale, superseded, retired, deprecated or imported)"`
 }
 
 // search answers a query from the bleve index, refreshing it first as
 // `mem search` does.
 func (s *server) search(_ context.Context, _ *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, index.Result, error) {
 	q := index.Query{Text: in.Query, Project: in.Project, Type: in.Type, Provenance: in.Provenance, Limit: in.Limit,
-		Notify: func(msg string) { s.Logger.Info(msg) }}
+		Current: in.Current, Now: s.Now(), Notify: func(msg string) { s.Logger.Info(msg) }}
 	switch {
 	case strings.TrimSpace(q.Text) == "":
 		return nil, index.Result{}, errors.New("query is empty: say what to look for")
@@ -118,6 +124,12 @@ func (s *server) search(_ context.Context, _ *mcp.CallToolRequest, in SearchInpu
 		}
 		q.Since = t.Time
 	}
+	if s.Ask != nil {
+		if a, ok := s.Ask("search", in, s.Now()); ok {
+			var res index.Result
+			return answered(a, &res)
+		}
+	}
 	res, err := index.Search(s.Vault, q)
 	if err != nil {
 		return nil, res, err
@@ -127,11 +139,7 @@ func (s *server) search(_ context.Context, _ *mcp.CallToolRequest, in SearchInpu
 		fmt.Fprintf(&b, "no matches for %q\n", res.Query)
 	}
 	for _, h := range res.Hits {
-		validAt := h.ValidAt
-		if validAt == "" {
-			validAt = "undated"
-		}
-		fmt.Fprintf(&b, "%s  %s  (id: %s)\n", h.Path, strings.Join(nonEmpty(h.Type, h.Provenance, validAt), ", "), h.ID)
+		fmt.Fprintln(&b, h.Cite())
 		if h.Snippet != "" {
 			fmt.Fprintf(&b, "    %s\n", h.Snippet)
 		}

@@ -43,6 +43,9 @@ type Options struct {
 	// Logger receives diagnostics. It must never write to stdout, which
 	// carries the protocol.
 	Logger *slog.Logger
+	// Ask, when set, is offered recall and search first (mem watch's
+	// socket, see ask.go); false means no daemon answered.
+	Ask func(tool string, in any, now time.Time) (Answer, bool)
 }
 
 // Instructions tells the connected model what the tools return and how to

@@ -29,17 +29,22 @@ func (r *Result) Hook() HookOutput {
 // JSONOutput is what --format json prints: the selection and the drops.
 type JSONOutput struct {
 	Project *string `json:"project"` // null when the session has no project
-	Bytes   int     `json:"bytes"`
-	Budget  int     `json:"budget"`
-	Items   []Item  `json:"items"`
-	Dropped []Drop  `json:"dropped"`
+	// Enclosing are the projects enclosing it, nearest first (spec §5.1).
+	Enclosing []string `json:"enclosing"`
+	Bytes     int      `json:"bytes"`
+	Budget    int      `json:"budget"`
+	Items     []Item   `json:"items"`
+	Dropped   []Drop   `json:"dropped"`
 }
 
 // JSON is the --format json view of the result.
 func (r *Result) JSON() JSONOutput {
-	out := JSONOutput{Bytes: len(r.Doc), Budget: r.Budget, Items: r.Items, Dropped: r.Dropped}
+	out := JSONOutput{Bytes: len(r.Doc), Budget: r.Budget, Items: r.Items, Dropped: r.Dropped, Enclosing: []string{}}
 	if r.Project != nil {
 		out.Project = &r.Project.ID
+		for _, p := range r.Project.Enclosing {
+			out.Enclosing = append(out.Enclosing, p.ID)
+		}
 	}
 	if out.Items == nil {
 		out.Items = []Item{}
@@ -58,6 +63,9 @@ func (r *Result) Explain(w io.Writer) error {
 	project := "none (no --project, and no project root contains the working directory)"
 	if r.Project != nil {
 		project = r.Project.ID + " (" + r.Project.Name + ")"
+		for _, p := range r.Project.Enclosing {
+			project += ", inside " + p.ID + " (" + p.Name + ")"
+		}
 	}
 	fmt.Fprintf(bw, "project: %s\n", project)
 	fmt.Fprintf(bw, "size: %d of %d bytes; %d rendered, %d left out\n", len(r.Doc), r.Budget, len(r.Items), len(r.Dropped))

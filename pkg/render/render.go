@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
 	"github.com/mem-md/mem/pkg/vault"
@@ -32,7 +33,8 @@ type Options struct {
 	// Vault is the vault root as the header names it.
 	Vault string
 	// Project is the session's project (from --project or the working
-	// directory); nil renders no project tier.
+	// directory); nil renders no project tier. Its Enclosing projects
+	// render a tier each after it (spec §5.1).
 	Project *vault.Project
 	// Budget is the most bytes the whole document may take.
 	Budget int
@@ -105,6 +107,9 @@ func (e *BudgetError) Error() string {
 		"-byte header: give a budget of at least " + strconv.Itoa(e.Min) + " (default 8192)"
 }
 
+// Kind: a budget too small is a bad flag or setting (exit 2).
+func (e *BudgetError) Kind() fail.Kind { return fail.Usage }
+
 // Drop reasons. Fixed strings, so a 50,000-memory render allocates none.
 const (
 	reasonBroken     = "broken file"
@@ -116,8 +121,6 @@ const (
 	reasonRetired    = "retired: invalid_at has passed"
 	reasonDeprecated = "deprecated"
 	reasonStale      = "stale: stale_after has passed"
-	reasonOther      = "belongs to another project"
-	reasonNoProject  = "project memory, but the session has no project"
 	reasonNotGlobal  = "global, but below render.min_global_importance and without a durable tag"
 	reasonEmpty      = "empty text"
 	reasonUnchecked  = "unreadable: it could not be checked against the rules of spec §8"
@@ -136,7 +139,7 @@ var renderKeys = map[string]bool{
 // cand is a memory that made it into a tier, with its sort keys.
 type cand struct {
 	m       *vault.Memory
-	tier    int // 0 pinned, 1 project, 2 global
+	tier    int // 0 pinned, then 1 per project of the session (nearest first), then global
 	section int // index into the section list (pinned only)
 	imp     int
 	valid   time.Time // zero = undated
@@ -170,10 +173,13 @@ func Render(mems []*vault.Memory, opts Options) (*Result, error) {
 	lostReason := lostReasons(gate.Reconcile(elig))
 
 	// Pass 3: tiers.
-	projectID := ""
-	if opts.Project != nil {
-		projectID = opts.Project.ID
+	chain := sessionProjects(opts.Project)
+	tierOf := make(map[string]int, len(chain)) // project id → its tier
+	for i, p := range chain {
+		tierOf[p.ID] = 1 + i
 	}
+	global := 1 + len(chain)
+	elsewhere := map[string]string{} // project id → why its memories do not render
 	cands := make([]cand, 0, len(elig)/4)
 	for _, m := range elig {
 		if reason, lost := lostReason[m.ID]; lost {
@@ -183,13 +189,10 @@ func Render(mems []*vault.Memory, opts Options) (*Result, error) {
 		meta := m.Meta()
 		c := cand{m: m, imp: meta.ImportanceOrDefault(), valid: meta.ValidAt.Time}
 		c.stale = meta.IsStale(opts.Now)
+		projTier, ours := tierOf[meta.Project]
 		switch {
-		case meta.Project != "" && meta.Project != projectID:
-			if projectID == "" {
-				r.Dropped = append(r.Dropped, Drop{m.ID, reasonNoProject})
-			} else {
-				r.Dropped = append(r.Dropped, Drop{m.ID, reasonOther})
-			}
+		case meta.Project != "" && !ours:
+			r.Dropped = append(r.Dropped, Drop{m.ID, otherProject(elsewhere, meta.Project, chain)})
 			continue
 		case c.stale && !meta.Pinned:
 			r.Dropped = append(r.Dropped, Drop{m.ID, reasonStale})
@@ -197,23 +200,23 @@ func Render(mems []*vault.Memory, opts Options) (*Result, error) {
 		case meta.Pinned:
 			c.tier, c.section = 0, sectionOf(meta, sections)
 		case meta.Project != "":
-			c.tier = 1
+			c.tier = projTier
 		case c.imp >= opts.MinGlobalImportance || hasDurableTag(meta.Tags, opts.DurableTags):
-			c.tier = 2
+			c.tier = global
 		default:
 			r.Dropped = append(r.Dropped, Drop{m.ID, reasonNotGlobal})
 			continue
 		}
 		cands = append(cands, c)
 	}
-	ordered, bounds := bucketize(cands)
+	ordered, bounds := bucketize(cands, global+1)
 
 	// Pass 4: the budget. Items drop whole from the bottom of the tier
 	// order, so what stays is the longest prefix that fits: fill from the
 	// top and stop at the first item that does not fit. Only the buckets
 	// the fill reaches are sorted.
 	size := len(head)
-	headings := headingNames(sections, opts.Project)
+	headings := headingNames(sections, chain)
 	headed := make([]bool, len(headings))
 	kept := ordered[:0:0]
 	stop := len(ordered)
@@ -251,12 +254,21 @@ fill:
 	for _, c := range ordered[stop:] {
 		r.Dropped = append(r.Dropped, Drop{c.m.ID, reasonBudget})
 	}
+	// Say that more was left out, so a reader knows the view is partial,
+	// but only in room the budget still has.
+	more := ""
+	if n := len(ordered) - stop; n > 0 {
+		if note := moreNote(n, opts.Budget); size+len(note) <= opts.Budget {
+			more = note
+		}
+	}
 
 	// Pinned items render grouped by section; the rest are already in order.
 	slices.SortStableFunc(kept, func(a, b cand) int {
 		return cmp.Compare(headingSlot(&a, len(sections)), headingSlot(&b, len(sections)))
 	})
-	r.Doc, r.Items = write(head, kept, headings, len(sections), size)
+	r.Doc, r.Items = write(head, kept, headings, len(sections), global, size+len(more))
+	r.Doc = append(r.Doc, more...)
 	return r, nil
 }
 
@@ -340,8 +352,8 @@ func lostReasons(res gate.Resolution) map[string]string {
 // bucketize orders cands by tier, then importance descending, with a
 // counting sort into one bucket per (tier, importance): ordered holds the
 // buckets in render order, bucket b being ordered[bounds[b]:bounds[b+1]].
-func bucketize(cands []cand) (ordered []cand, bounds []int) {
-	bounds = make([]int, 3*10+1)
+func bucketize(cands []cand, tiers int) (ordered []cand, bounds []int) {
+	bounds = make([]int, tiers*10+1)
 	for i := range cands {
 		bounds[bucketOf(&cands[i])+1]++
 	}
@@ -436,7 +448,7 @@ func hasDurableTag(tags, durable []string) bool {
 }
 
 // headingSlot numbers the headings in render order: one per pinned section,
-// then the project, then global.
+// then one per project of the session, then global.
 func headingSlot(c *cand, nSections int) int {
 	if c.tier == 0 {
 		return c.section
@@ -445,16 +457,50 @@ func headingSlot(c *cand, nSections int) int {
 }
 
 // headingNames lists the heading of every slot, without "## ".
-func headingNames(sections []string, p *vault.Project) []string {
-	out := append(slices.Clip(sections), "", "Global")
-	if p != nil {
-		out[len(sections)] = "Project: " + p.Name
+func headingNames(sections []string, chain []*vault.Project) []string {
+	out := slices.Clip(sections)
+	for _, p := range chain {
+		out = append(out, "Project: "+p.Name)
 	}
-	return out
+	return append(out, "Global")
 }
 
-func tierName(tier int) string {
-	return [...]string{TierPinned, TierProject, TierGlobal}[tier]
+func tierName(tier, global int) string {
+	switch tier {
+	case 0:
+		return TierPinned
+	case global:
+		return TierGlobal
+	}
+	return TierProject
+}
+
+// sessionProjects is the session's project and the projects enclosing it,
+// nearest first: the project tiers, in order.
+func sessionProjects(p *vault.Project) []*vault.Project {
+	if p == nil {
+		return nil
+	}
+	return append([]*vault.Project{p}, p.Enclosing...)
+}
+
+// otherProject says why a memory of project id does not render in this
+// session, naming both sides; one string per project, however many
+// memories it has.
+func otherProject(cache map[string]string, id string, chain []*vault.Project) string {
+	if why, ok := cache[id]; ok {
+		return why
+	}
+	why := "belongs to " + id + ", but the session has no project"
+	if len(chain) > 0 {
+		ids := make([]string, len(chain))
+		for i, p := range chain {
+			ids[i] = p.ID
+		}
+		why = "belongs to " + id + ", not this session's " + strings.Join(ids, " / ")
+	}
+	cache[id] = why
+	return why
 }
 
 // provenance is the word the line ends with; anything but the three known
@@ -482,6 +528,12 @@ func header(opts Options) string {
 		timeLinePre + opts.Now.UTC().Format(time.RFC3339) + " -->\n" + SafetyLine
 }
 
+// moreNote is the last line of a view the budget cut: how many memories
+// it left out. It opens no heading and looks like no memory line.
+func moreNote(n, budget int) string {
+	return "\n(" + strconv.Itoa(n) + " more not shown: over the " + strconv.Itoa(budget) + "-byte budget)\n"
+}
+
 // lineLen is the byte length of c's line including its newline, computed
 // without building it: "- [" date "] " summary " (" provenance ")" stale "\n".
 func lineLen(c *cand) int {
@@ -496,7 +548,7 @@ func lineLen(c *cand) int {
 }
 
 // write lays out the kept items; size is the exact length, known already.
-func write(head string, kept []cand, headings []string, nSections, size int) ([]byte, []Item) {
+func write(head string, kept []cand, headings []string, nSections, global, size int) ([]byte, []Item) {
 	buf := make([]byte, 0, size)
 	buf = append(buf, head...)
 	type span struct{ start, end int }
@@ -528,7 +580,7 @@ func write(head string, kept []cand, headings []string, nSections, size int) ([]
 		}
 		spans[i] = span{start, len(buf)}
 		buf = append(buf, '\n')
-		items[i] = Item{ID: c.m.ID, Tier: tierName(c.tier), Section: headings[slot]}
+		items[i] = Item{ID: c.m.ID, Tier: tierName(c.tier, global), Section: headings[slot]}
 	}
 	// One string for all lines: each Item.Line is a slice of it.
 	text := string(buf)

@@ -90,9 +90,9 @@ func TestEligibility(t *testing.T) {
 		{"project memory with low importance still renders in its project", func(t testing.TB) *vault.Memory {
 			return fact(t, "a", "A", "project: proj_webshop", "importance: 1")
 		}, webshop, TierProject, ""},
-		{"project memory elsewhere", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "project: proj_other", "importance: 9") }, webshop, "", "another project"},
-		{"project memory without a session project", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "project: proj_webshop") }, nil, "", "no project"},
-		{"pinned project memory elsewhere", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "project: proj_other", "pinned: true") }, webshop, "", "another project"},
+		{"project memory elsewhere", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "project: proj_other", "importance: 9") }, webshop, "", "belongs to proj_other, not this session's proj_webshop"},
+		{"project memory without a session project", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "project: proj_webshop") }, nil, "", "belongs to proj_webshop, but the session has no project"},
+		{"pinned project memory elsewhere", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "project: proj_other", "pinned: true") }, webshop, "", "belongs to proj_other, not this session's proj_webshop"},
 		{"pinned project memory in its project is pinned", func(t testing.TB) *vault.Memory {
 			return fact(t, "a", "A", "project: proj_webshop", "pinned: true")
 		}, webshop, TierPinned, ""},

@@ -18,6 +18,7 @@ import (
 
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
+	"github.com/mem-md/mem/pkg/markdown"
 	"github.com/mem-md/mem/pkg/secrets"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -150,6 +151,11 @@ func injection(text string, bodyOff int) []Finding {
 		}
 	}
 	if strings.Contains(text, "<!--") || strings.Contains(text, "%%") {
+		// A comment shown as code (a span, a fenced or indented block) is
+		// not hidden: the body is read as markdown to tell.
+		if bodyOff >= 0 && bodyOff <= len(text) {
+			text = text[:bodyOff] + markdown.MaskCode(text[bodyOff:])
+		}
 		if loc := comment.FindStringIndex(text); loc != nil {
 			add("hidden-comment", loc[0], "a comment hidden in Obsidian's reading view but read by the model: move the text into the visible body or delete it")
 		}

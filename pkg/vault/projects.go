@@ -19,6 +19,11 @@ type Project struct {
 	Name  string
 	Rel   string   // the project note's path
 	Roots []string // absolute, cleaned, symlinks resolved where they exist
+	// Enclosing are the projects with a root strictly containing one of
+	// this project's roots, nearest (longest such root) first: a session of
+	// a nested project belongs to each of them too (spec §5.1). They point
+	// into the slice Projects returned.
+	Enclosing []*Project
 }
 
 // Projects collects the project notes (type: project) of a loaded vault,
@@ -45,7 +50,42 @@ func (v *Vault) Projects(mems []*Memory) []Project {
 		out = append(out, p)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	linkEnclosing(out)
 	return out
+}
+
+// linkEnclosing fills each project's Enclosing. Roots are compared by whole
+// path components, as ResolveProject compares a directory.
+func linkEnclosing(ps []Project) {
+	type outer struct {
+		p     *Project
+		depth int // the length of its longest root holding one of ours
+	}
+	for i := range ps {
+		var outers []outer
+		for j := range ps {
+			o := outer{p: &ps[j]}
+			for _, out := range ps[j].Roots {
+				for _, in := range ps[i].Roots {
+					if i != j && in != out && within(out, in) {
+						o.depth = max(o.depth, len(out))
+					}
+				}
+			}
+			if o.depth > 0 {
+				outers = append(outers, o)
+			}
+		}
+		sort.Slice(outers, func(a, b int) bool {
+			if outers[a].depth != outers[b].depth {
+				return outers[a].depth > outers[b].depth
+			}
+			return outers[a].p.ID < outers[b].p.ID
+		})
+		for _, o := range outers {
+			ps[i].Enclosing = append(ps[i].Enclosing, o.p)
+		}
+	}
 }
 
 func resolveRoot(vaultRoot, home, r string) string {

@@ -21,7 +21,11 @@ const (
 type ErrTooLong struct{ Lines, Chars int }
 
 func (e ErrTooLong) Error() string {
-	return fmt.Sprintf("text has %d lines and %d characters; a memory is at most %d lines and %d characters: write it with 'mem note --title T' (which also adds a one-line pointer memory)", e.Lines, e.Chars, MaxMemoryLines, MaxMemoryChars)
+	lines := "lines"
+	if e.Lines == 1 {
+		lines = "line"
+	}
+	return fmt.Sprintf("text has %d %s and %d characters; a memory is at most %d lines and %d characters: write it with 'mem note --title T' (which also adds a one-line pointer memory)", e.Lines, lines, e.Chars, MaxMemoryLines, MaxMemoryChars)
 }
 
 // CheckBoundary reports text that is too long to be a memory.
@@ -81,7 +85,7 @@ func ParseTTL(s string, now time.Time) (frontmatter.Time, error) {
 	case "y":
 		now = now.AddDate(n, 0, 0)
 	}
-	return frontmatter.NewDate(now), nil
+	return frontmatter.StaleInstant(now), nil
 }
 
 // PointerText is the one-line pointer memory for a long-form note: its title

@@ -18,17 +18,13 @@ type Vault struct {
 // ErrNoVault is returned by Find when no vault can be located.
 var ErrNoVault = errors.New("no vault found")
 
-// Find locates the vault root: flagDir (--vault), else env ($MEM_VAULT), else
-// the nearest ancestor of cwd holding mem.yaml.
+// Find locates the vault root (spec §2): flagDir (--vault), else the
+// nearest ancestor of cwd holding mem.yaml, else env ($MEM_VAULT). Standing
+// inside a vault means that vault, as with git; $MEM_VAULT is the default
+// for hooks that run in code directories.
 func Find(flagDir, env, cwd string) (string, error) {
-	for _, c := range []struct{ dir, from string }{{flagDir, "--vault"}, {env, "$MEM_VAULT"}} {
-		if c.dir == "" {
-			continue
-		}
-		if _, err := os.Stat(filepath.Join(c.dir, ConfigFile)); err != nil {
-			return "", fmt.Errorf("%s %s: no %s there (run 'mem init %s' to create a vault)", c.from, c.dir, ConfigFile, c.dir)
-		}
-		return filepath.Abs(c.dir)
+	if flagDir != "" {
+		return checkVaultDir(flagDir, "--vault")
 	}
 	dir, err := filepath.Abs(cwd)
 	if err != nil {
@@ -44,7 +40,17 @@ func Find(flagDir, env, cwd string) (string, error) {
 		}
 		dir = parent
 	}
-	return "", fmt.Errorf("%w: pass --vault DIR, set $MEM_VAULT, or run mem inside a directory with %s above it (create one with 'mem init DIR')", ErrNoVault, ConfigFile)
+	if env != "" {
+		return checkVaultDir(env, "$MEM_VAULT")
+	}
+	return "", fmt.Errorf("%w: pass --vault DIR, run mem inside a directory with %s above it, or set $MEM_VAULT (create a vault with 'mem init DIR')", ErrNoVault, ConfigFile)
+}
+
+func checkVaultDir(dir, from string) (string, error) {
+	if _, err := os.Stat(filepath.Join(dir, ConfigFile)); err != nil {
+		return "", fmt.Errorf("%s %s: no %s there (run 'mem init %s' to create a vault)", from, dir, ConfigFile, dir)
+	}
+	return filepath.Abs(dir)
 }
 
 // Open reads the configuration of the vault at root.

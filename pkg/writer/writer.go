@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
 	"github.com/mem-md/mem/pkg/render"
@@ -75,6 +76,9 @@ func (r *Refusal) Error() string {
 }
 func (r *Refusal) Unwrap() error { return r.Err }
 
+// Kind: a refused write is a failed check (exit 1).
+func (r *Refusal) Kind() fail.Kind { return fail.Check }
+
 // Dates reads the optional date inputs of a claim: valid_at, and either
 // stale_after or a ttl counted from now. Errors name the inputs as f does.
 func Dates(f Front, validAt, staleAfter, ttl string, now time.Time) (valid, stale frontmatter.Time, err error) {
@@ -91,7 +95,10 @@ func Dates(f Front, validAt, staleAfter, ttl string, now time.Time) (valid, stal
 		if err != nil {
 			return valid, stale, fmt.Errorf("%s: %w", f.name("stale_after"), err)
 		}
-		stale = frontmatter.NewDate(t.Time)
+		// OKF's stale_after is an instant: a bare date is its midnight UTC.
+		if stale = frontmatter.NewTime(t.Time); t.DateOnly {
+			stale = frontmatter.StaleInstant(t.Time)
+		}
 	case ttl != "":
 		if stale, err = vault.ParseTTL(ttl, now); err != nil {
 			return valid, stale, fmt.Errorf("%s: %w", f.name("ttl"), err)

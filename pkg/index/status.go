@@ -1,0 +1,188 @@
+package index
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/mem-md/mem/pkg/gate"
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// A hit's status: whether the claim still stands. The words are those of
+// mem list --status; a file that does not parse is broken.
+const (
+	StatusCurrent    = "current"
+	StatusStale      = "stale"
+	StatusSuperseded = "superseded"
+	StatusRetired    = "retired"
+	StatusDeprecated = "deprecated"
+	StatusImport     = "import"
+	StatusBroken     = "broken"
+)
+
+// StatusText is the status as a person reads it: "superseded by ID".
+func (h Hit) StatusText() string {
+	if h.Status == StatusSuperseded && h.SupersededBy != "" {
+		return h.Status + " by " + h.SupersededBy
+	}
+	return h.Status
+}
+
+// Cite is the hit's citation line, as mem search and the MCP search print
+// it: path, type, provenance, valid_at and status, and the id.
+func (h Hit) Cite() string {
+	validAt := h.ValidAt
+	if validAt == "" {
+		validAt = "undated"
+	}
+	var tags []string
+	for _, s := range []string{h.Type, h.Provenance, validAt, h.StatusText()} {
+		if s != "" {
+			tags = append(tags, s)
+		}
+	}
+	return h.Path + "  " + strings.Join(tags, ", ") + "  (id: " + h.ID + ")"
+}
+
+// ownStatus is m's status from its own fields alone.
+func ownStatus(m *vault.Memory, now time.Time) string {
+	if !m.OK() {
+		return StatusBroken
+	}
+	meta := m.Meta()
+	switch {
+	case meta.IsDeprecated():
+		return StatusDeprecated
+	case meta.IsRetired(now):
+		return StatusRetired
+	case strings.HasPrefix(meta.Source, "import:"):
+		return StatusImport
+	case meta.IsStale(now):
+		return StatusStale
+	}
+	return StatusCurrent
+}
+
+// relatedMax bounds the claims read to decide whether hits were beaten.
+const relatedMax = 1000
+
+// annotate fills each hit's Status and SupersededBy from its file, as the
+// render decides it: the claims that could beat a hit (those superseding
+// it, those sharing its subject key) are found through the index, read,
+// and reconciled with the hits by gate.Reconcile.
+func annotate(v *vault.Vault, idx bleve.Index, hits []Hit, now time.Time) error {
+	if len(hits) == 0 {
+		return nil
+	}
+	rels := make([]string, len(hits))
+	for i, h := range hits {
+		rels[i] = h.Path
+	}
+	mems := v.LoadFiles(rels, vault.LoadOptions{})
+	var ors []query.Query
+	for i, m := range mems {
+		t := bleve.NewTermQuery(hits[i].ID)
+		t.SetField(fieldSupersedes)
+		ors = append(ors, t)
+		if m.OK() {
+			if s := gate.Subject(m.Meta()); s != "" {
+				t := bleve.NewTermQuery(s)
+				t.SetField(fieldSubject)
+				ors = append(ors, t)
+			}
+		}
+	}
+	sr, err := idx.Search(bleve.NewSearchRequestOptions(bleve.NewDisjunctionQuery(ors...), relatedMax, 0, false))
+	if err != nil {
+		return err
+	}
+	seen := make(map[string]bool, len(rels))
+	for _, r := range rels {
+		seen[r] = true
+	}
+	var more []string
+	for _, h := range sr.Hits {
+		if !seen[h.ID] {
+			seen[h.ID] = true
+			more = append(more, h.ID)
+		}
+	}
+	all := append(mems, v.LoadFiles(more, vault.LoadOptions{})...)
+	live := make([]*vault.Memory, 0, len(all))
+	for _, m := range all {
+		if s := ownStatus(m, now); s == StatusCurrent || s == StatusStale {
+			live = append(live, m)
+		}
+	}
+	lost := gate.Reconcile(live).Lost
+	for i, m := range mems {
+		hits[i].Status = ownStatus(m, now)
+		if w, ok := lost[m.ID]; ok && (hits[i].Status == StatusCurrent || hits[i].Status == StatusStale) {
+			hits[i].Status, hits[i].SupersededBy = StatusSuperseded, w
+		}
+	}
+	return nil
+}
+
+// rank orders hits by relevance, current claims first where it is equal,
+// and never a superseded claim above the claim that beat it: a beaten hit
+// ranks as its winner does (or lower), just after it.
+func rank(hits []Hit) {
+	byID := make(map[string]int, len(hits))
+	for i, h := range hits {
+		byID[h.ID] = i
+	}
+	eff := make([]float64, len(hits))
+	depth := make([]int, len(hits)) // winners above it in the answer
+	for i := range hits {
+		eff[i] = hits[i].Score
+		// Follow the chain of winners inside the answer (a cycle cannot
+		// come from Reconcile, but the walk is bounded all the same).
+		for j, steps := i, 0; hits[j].SupersededBy != "" && steps < len(hits); steps++ {
+			w, ok := byID[hits[j].SupersededBy]
+			if !ok {
+				break
+			}
+			eff[i] = min(eff[i], hits[w].Score)
+			depth[i]++
+			j = w
+		}
+	}
+	order := make([]int, len(hits))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		if c := cmp.Compare(eff[b], eff[a]); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(depth[a], depth[b]); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(statusRank(hits[a].Status), statusRank(hits[b].Status)); c != 0 {
+			return c
+		}
+		return cmp.Compare(hits[b].Score, hits[a].Score)
+	})
+	sorted := make([]Hit, len(hits))
+	for i, o := range order {
+		sorted[i] = hits[o]
+	}
+	copy(hits, sorted)
+}
+
+// statusRank puts standing claims before the rest at equal relevance.
+func statusRank(s string) int {
+	switch s {
+	case StatusCurrent:
+		return 0
+	case StatusStale:
+		return 1
+	}
+	return 2
+}

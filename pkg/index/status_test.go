@@ -1,0 +1,73 @@
+package index
+
+import (
+	"slices"
+	"testing"
+	"time"
+)
+
+var statusNow = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+
+// Every hit says whether its claim stands; at equal relevance a standing
+// claim ranks first, and a superseded claim never ranks above the claim
+// that superseded it, however the words score (the eu-central-1 report).
+func TestSearchStatus(t *testing.T) {
+	v := newVault(t)
+	// The old claim says the region twice, so it scores higher on its own.
+	write(t, v, "memory/old.md", memory("fact", "stated", "2026-01-01", "Deploys go to eu-central-1; eu-central-1 hosts everything", "id: region-old"))
+	write(t, v, "memory/new.md", memory("correction", "stated", "2026-06-01", "Deploys moved off eu-central-1 to eu-west-1 in June, with the database and the queues", "id: region-new", "supersedes: [region-old]"))
+	write(t, v, "memory/gone.md", memory("fact", "stated", "2026-01-01", "The eu-central-1 bastion is bastion-1", "invalid_at: 2026-03-01"))
+	write(t, v, "memory/dep.md", memory("fact", "stated", "2026-01-01", "eu-central-1 costs are tracked in the ops sheet", "status: deprecated"))
+	write(t, v, "memory/imp.md", memory("fact", "stated", "2026-01-01", "eu-central-1 was chosen for latency", "source: import:chatgpt"))
+	write(t, v, "memory/old-key.md", memory("fact", "observed", "2026-01-01", "The eu-central-1 cluster has 3 nodes", "key: cluster-size"))
+	write(t, v, "memory/new-key.md", memory("fact", "stated", "2026-02-01", "The eu-central-1 cluster has 5 nodes", "key: cluster-size"))
+	write(t, v, "memory/stale.md", memory("fact", "stated", "2026-01-01", "eu-central-1 quota is 200 vCPU", "stale_after: 2026-05-01"))
+
+	res, err := Search(v, Query{Text: `"eu-central-1"`, Now: statusNow, Limit: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	var order []string
+	for _, h := range res.Hits {
+		got[h.Path] = h.StatusText()
+		order = append(order, h.ID)
+	}
+	want := map[string]string{
+		"memory/old.md": "superseded by region-new", "memory/new.md": "current",
+		"memory/gone.md": "retired", "memory/dep.md": "deprecated", "memory/imp.md": "import",
+		"memory/old-key.md": "superseded by memory/new-key", "memory/new-key.md": "current",
+		"memory/stale.md": "stale",
+	}
+	for p, w := range want {
+		if got[p] != w {
+			t.Errorf("%s: status %q, want %q", p, got[p], w)
+		}
+	}
+	if slices.Index(order, "region-old") < slices.Index(order, "region-new") {
+		t.Errorf("the superseded claim ranks above its correction: %v", order)
+	}
+	if slices.Index(order, "memory/old-key") < slices.Index(order, "memory/new-key") {
+		t.Errorf("the beaten claim ranks above its winner: %v", order)
+	}
+
+	res, err = Search(v, Query{Text: `"eu-central-1"`, Now: statusNow, Current: true, Limit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) != 1 || res.Hits[0].Status != StatusCurrent {
+		t.Fatalf("--current, limit 1: %+v", res.Hits)
+	}
+	res, err = Search(v, Query{Text: `"eu-central-1"`, Now: statusNow, Current: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cur []string
+	for _, h := range res.Hits {
+		cur = append(cur, h.Path)
+	}
+	slices.Sort(cur)
+	if !slices.Equal(cur, []string{"memory/new-key.md", "memory/new.md"}) {
+		t.Fatalf("--current: %v", cur)
+	}
+}
