@@ -11,7 +11,7 @@ import (
 
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
-	"github.com/mem-md/mem/pkg/inspect"
+	"github.com/mem-md/mem/pkg/render"
 	"github.com/mem-md/mem/pkg/vault"
 	"github.com/mem-md/mem/pkg/writer"
 )
@@ -121,15 +121,19 @@ func printPlacement(cmd *cli.Command, v *vault.Vault, m *vault.Memory) error {
 	if cmd.Bool("quiet") {
 		return nil
 	}
-	x, err := inspect.Load(v, now())
+	mems, err := v.Load(vault.LoadOptions{})
 	if err != nil {
 		return err
 	}
-	d, err := x.Show(m.Rel)
+	if cur, err := v.FindMemory(mems, m.Rel); err == nil {
+		m = cur // as written: an edit may have moved it to another project
+	}
+	p := vault.FindProject(v.Projects(mems), m.Meta().Project)
+	place, err := render.Place(mems, m.ID, render.OptionsFor(v, p, 0, now()))
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(cmd.Root().ErrWriter, "%s: %s\n", m.ID, d.Placement)
+	fmt.Fprintf(cmd.Root().ErrWriter, "%s: %s\n", m.ID, place)
 	return nil
 }
 

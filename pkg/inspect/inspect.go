@@ -64,7 +64,8 @@ type Vault struct {
 	lost map[string]string // loser id → winner id (gate.Reconcile over the live claims)
 }
 
-// Load reads the vault and reconciles its live claims as render does.
+// Load reads the vault and reconciles its live claims as render does
+// (notes and project notes never take part).
 func Load(v *vault.Vault, now time.Time) (*Vault, error) {
 	mems, err := v.Load(vault.LoadOptions{})
 	if err != nil {
@@ -72,7 +73,7 @@ func Load(v *vault.Vault, now time.Time) (*Vault, error) {
 	}
 	live := make([]*vault.Memory, 0, len(mems))
 	for _, m := range mems {
-		if s := baseStatus(m, now); s == Current || s == Stale {
+		if s := baseStatus(m, now); claim(m) && (s == Current || s == Stale) {
 			live = append(live, m)
 		}
 	}
@@ -217,6 +218,7 @@ func (x *Vault) Show(ref string) (*Detail, error) {
 	}
 	if !m.OK() {
 		d.Problem = fmt.Sprintf("%s:%v", m.Rel, m.Err)
+		d.Placement = render.Placement{Reason: "the file does not parse: render skips it with a warning"}
 		return d, nil
 	}
 	meta := m.Meta()
