@@ -150,10 +150,6 @@ func (s *server) search(_ context.Context, _ *mcp.CallToolRequest, in SearchInpu
 	return text(b.String()), res, nil
 }
 
-func nonEmpty(ss ...string) []string {
-	return slices.DeleteFunc(ss, func(s string) bool { return s == "" })
-}
-
 // GetInput names one file.
 type GetInput struct {
 	ID string `json:"id" jsonschema:"the file's id, or its path relative to the vault (with or without .md)"`
