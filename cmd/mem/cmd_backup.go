@@ -90,6 +90,12 @@ func runBackup(_ context.Context, cmd *cli.Command) error {
 			fmt.Fprintln(out, "verified: same head and counts; every object of the history read back and hashed (git fsck)")
 		}
 	}
+	if res.Verified() && v.Config.Backup.To == "" && !opts.VerifyOnly {
+		// Remembered, so the scheduled 'mem backup' needs no --to.
+		if err := rememberRemote(v.Root, opts.To, "backup.to"); err != nil {
+			fmt.Fprintln(errOut, "mem backup: warning: verified, but could not record backup.to in mem.yaml:", err)
+		}
+	}
 	if !res.Verified() {
 		return checkFailed(fmt.Sprintf("backup %s FAILED verification (%d problems above): it is not a good copy; run 'mem backup' again or back up to a fresh path", res.URL, len(res.Problems)))
 	}

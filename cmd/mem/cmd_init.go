@@ -7,10 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/go-git/go-git/v5"
 	"github.com/urfave/cli/v3"
 
 	"github.com/mem-md/mem/examples"
+	"github.com/mem-md/mem/pkg/history"
 	"github.com/mem-md/mem/pkg/lint"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -47,10 +47,9 @@ func runInit(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	if _, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true}); err == git.ErrRepositoryNotExists {
-		if _, err := git.PlainInit(dir, false); err != nil {
-			return fmt.Errorf("%s: git init: %w", dir, err)
-		}
+	if made, err := history.Init(dir); err != nil {
+		return err
+	} else if made {
 		created = append(created, ".git/")
 	}
 	abs, _ := filepath.Abs(dir)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -73,7 +74,7 @@ func runLog(_ context.Context, cmd *cli.Command) error {
 }
 
 // logTarget turns PATH (relative to the working directory, or to the
-// vault) or a memory id into a vault-relative path. A memory deleted since
+// vault) or a memory id (a short one works) into a vault-relative path. A memory deleted since
 // is still found by its path or by its default id (path without .md).
 func logTarget(v *vault.Vault, arg string) (string, error) {
 	if abs, err := filepath.Abs(arg); err == nil {
@@ -89,10 +90,12 @@ func logTarget(v *vault.Vault, arg string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	for _, m := range mems {
-		if m.ID == arg || m.Rel == arg {
-			return m.Rel, nil
-		}
+	m, err := v.FindMemory(mems, arg)
+	switch {
+	case err == nil:
+		return m.Rel, nil
+	case errors.Is(err, vault.ErrAmbiguous):
+		return "", err
 	}
 	rel := filepath.ToSlash(filepath.Clean(arg))
 	if !strings.HasSuffix(rel, ".md") {

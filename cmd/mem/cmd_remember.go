@@ -11,6 +11,7 @@ import (
 
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
+	"github.com/mem-md/mem/pkg/inspect"
 	"github.com/mem-md/mem/pkg/vault"
 	"github.com/mem-md/mem/pkg/writer"
 )
@@ -39,8 +40,11 @@ func init() {
 		Name:      "remember",
 		Usage:     "write one memory (at most 2 lines and 280 characters) and print its id",
 		ArgsUsage: "TEXT",
-		Flags:     claimFlags(frontmatter.TypeFact),
-		Action:    runRemember,
+		Description: "Prints the new id on stdout and, on stderr, where the memory will render (or why not).\n" +
+			"A claim that --supersedes others keeps their project, importance, pin and section unless given.",
+		Flags: append(claimFlags(frontmatter.TypeFact),
+			&cli.StringFlag{Name: "invalid-at", Usage: "when the claim stopped being true, YYYY-MM-DD or RFC 3339 (it is retired then)"}),
+		Action: runRemember,
 	})
 }
 
@@ -59,7 +63,7 @@ var cliFront = writer.Front{Name: func(field string) string {
 	case "type", "provenance", "project", "importance", "section", "key", "supersedes", "session", "ttl",
 		"title", "evidence", "at":
 		return "--" + field
-	case "valid_at", "stale_after":
+	case "valid_at", "stale_after", "invalid_at":
 		return "--" + strings.ReplaceAll(field, "_", "-")
 	}
 	return field // not a flag: a frontmatter key the command sets itself
@@ -95,21 +99,50 @@ func runRemember(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	if s := cmd.String("invalid-at"); s != "" {
+		if n.InvalidAt, err = frontmatter.ParseTime(s); err != nil {
+			return usagef("--invalid-at: " + err.Error())
+		}
+	}
 	m, err := writer.Remember(v, cliFront, n, now())
 	if err != nil {
 		return writeError(err)
 	}
-	return printWritten(cmd, m)
+	if err := printWritten(cmd, m); err != nil {
+		return err
+	}
+	return printPlacement(cmd, v, m)
+}
+
+// printPlacement says on stderr where m renders, by render's own
+// selection for the session m belongs to (its project's, or none), so a
+// writer learns at once that a claim will not reach the view.
+func printPlacement(cmd *cli.Command, v *vault.Vault, m *vault.Memory) error {
+	if cmd.Bool("quiet") {
+		return nil
+	}
+	x, err := inspect.Load(v, now())
+	if err != nil {
+		return err
+	}
+	d, err := x.Show(m.Rel)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(cmd.Root().ErrWriter, "%s: %s\n", m.ID, d.Placement)
+	return nil
 }
 
 // writeError maps the writer's refusals (a rule of spec §8, a refused
-// supersedes, a gate decision) and an id that names nothing to exit 1; a
-// malformed request or a problem of the environment (a lock held too
-// long) stays exit 2.
+// supersedes, a gate decision, an invalid edit) and a file that changed
+// since it was read to exit 1; a malformed request, an id that names
+// nothing or more than one file (spec §4) and a problem of the environment
+// (a lock held too long) stay exit 2.
 func writeError(err error) error {
 	var refusal *writer.Refusal
 	var gateRefusal *gate.RefusedError
-	if errors.As(err, &refusal) || errors.As(err, &gateRefusal) || errors.Is(err, vault.ErrNotFound) {
+	var editErr *writer.EditError
+	if errors.As(err, &refusal) || errors.As(err, &gateRefusal) || errors.As(err, &editErr) || errors.Is(err, vault.ErrConflict) {
 		return checkFailed(err.Error())
 	}
 	return err

@@ -49,6 +49,9 @@ type renderTarget struct {
 }
 
 func runRender(_ context.Context, cmd *cli.Command) error {
+	if done, err := askDaemon(cmd); done {
+		return err
+	}
 	t := now()
 	if s := cmd.String("now"); s != "" {
 		var err error

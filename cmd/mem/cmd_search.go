@@ -44,6 +44,9 @@ func runSearch(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	if done, err := askDaemon(cmd); done {
+		return err
+	}
 	v, err := openVault(cmd)
 	if err != nil {
 		return err

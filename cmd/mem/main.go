@@ -147,7 +147,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
-// nearestCommand is the command name within two edits of name, or "".
+// nearestCommand is the command name name misspells (lint.Nearest), or "".
 // It is also urfave/cli's suggestion for 'mem help NAME', whose own
 // suggests the closest command however far ('init' for 'xyzzy').
 func nearestCommand(commands []*cli.Command, name string) string {
@@ -157,7 +157,7 @@ func nearestCommand(commands []*cli.Command, name string) string {
 			names = append(names, c.Names()...)
 		}
 	}
-	return lint.Nearest(name, names, 2)
+	return lint.Nearest(name, names)
 }
 
 // undefinedFlag finds the flag in urfave/cli's "flag provided but not
@@ -177,7 +177,7 @@ func suggestFlag(cmd *cli.Command, err error) string {
 			names = append(names, f.Names()...)
 		}
 	}
-	near := lint.Nearest(m[1], names, 2)
+	near := lint.Nearest(m[1], names)
 	if near == "" {
 		return ""
 	}

@@ -520,7 +520,7 @@ func (g *gen) memory(dir, source, text string) error {
 		g.stats.Lessons++
 	}
 	if !valid.IsZero() && (t == frontmatter.TypeFact || t == frontmatter.TypeDecision) && g.chance(0.15) {
-		meta.StaleAfter = frontmatter.NewDate(valid.AddDate(0, 0, 14+g.r.IntN(520)))
+		meta.StaleAfter = frontmatter.StaleInstant(valid.AddDate(0, 0, 14+g.r.IntN(520)))
 		if !meta.StaleAfter.After(Now) {
 			g.stats.Stale++
 		}

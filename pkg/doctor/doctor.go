@@ -9,7 +9,6 @@ package doctor
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -19,7 +18,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/mem-md/mem/pkg/audit"
@@ -40,10 +38,6 @@ const (
 // left over: every mem write finishes in well under a second, so a minute
 // cannot be a live writer's file.
 const StaleAfter = time.Minute
-
-// GitTimeout bounds `git fsck`, so a huge or wedged repository cannot hang
-// the doctor.
-var GitTimeout = 5 * time.Minute
 
 // Options tunes Run.
 type Options struct {
@@ -328,25 +322,13 @@ func checkGit(v *vault.Vault, gitDir string) Check {
 	if _, _, _, err := history.LastCommit(v); err != nil {
 		c.Problems = append(c.Problems, err.Error())
 	}
-	gitBin, err := exec.LookPath("git")
-	if err != nil {
+	if _, err := exec.LookPath("git"); err != nil {
 		c.Note = "git is not installed: checked HEAD through go-git only"
 		return c
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), GitTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, gitBin, "--git-dir", gitDir, "fsck", "--no-progress", "--no-dangling")
-	out, err := cmd.CombinedOutput()
-	switch {
-	case ctx.Err() != nil:
-		c.Problems = append(c.Problems, fmt.Sprintf("git fsck did not finish within %s", GitTimeout))
-	case err != nil:
-		msg := strings.TrimSpace(string(out))
-		if msg == "" {
-			msg = err.Error()
-		}
-		c.Problems = append(c.Problems, "git fsck failed: "+msg)
-	default:
+	if _, err := history.Git(gitDir, "fsck", "--no-progress", "--no-dangling"); err != nil {
+		c.Problems = append(c.Problems, "git fsck failed: "+err.Error())
+	} else {
 		c.Note = "git fsck passed"
 	}
 	return c
@@ -428,13 +410,10 @@ func memLockPid(p string) (int, bool) {
 	return pid, err == nil
 }
 
-// pidAlive reports whether a process with this id exists.
+// pidAlive reports whether a process with this id may still exist (where
+// the system cannot tell, it may).
 func pidAlive(pid int) bool {
-	if pid <= 0 {
-		return false
-	}
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
+	return pid > 0 && vault.ProcessState(pid) != "not running"
 }
 
 // WriteProblems prints what `mem doctor --quiet` says: the checks that are

@@ -17,12 +17,34 @@ func (d *Document) Marshal() []byte {
 		m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: key}, v)
 	}
 	meta := &d.Meta
+	// A known key kept verbatim for the keys mem does not model (errKept)
+	// is written as it was while its typed value is unchanged; once a
+	// writer changed the value, the writer's value wins.
+	kept := map[string]bool{}
+	for _, kv := range d.Extra {
+		var was Meta
+		if knownKey[kv.Key] && decodeKnown(&was, kv.Key, kv.Value) == errKept {
+			kept[kv.Key] = sameNode(was.node(kv.Key), meta.node(kv.Key))
+		}
+	}
+	// A type read from Claude Code's metadata.type stays there.
+	if _, ok := d.Keys["type"]; !ok && meta.Type != "" && meta.Type == d.MetadataType() {
+		kept["type"] = true
+	}
 	for _, key := range KnownKeys {
 		if v := meta.node(key); v != nil {
-			add(key, v)
+			if _, ok := kept[key]; !ok {
+				add(key, v)
+			}
 		}
 	}
 	for _, kv := range d.Extra {
+		if same, ok := kept[kv.Key]; ok && !same {
+			if v := meta.node(kv.Key); v != nil {
+				add(kv.Key, v)
+			}
+			continue
+		}
 		add(kv.Key, kv.Value)
 	}
 	var buf bytes.Buffer
@@ -103,6 +125,22 @@ func (m *Meta) node(key string) *yaml.Node {
 		})
 	}
 	return nil
+}
+
+// sameNode compares two values as YAML data (kind, scalar and children).
+func sameNode(a, b *yaml.Node) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if a.Kind != b.Kind || a.Value != b.Value || len(a.Content) != len(b.Content) {
+		return false
+	}
+	for i := range a.Content {
+		if !sameNode(a.Content[i], b.Content[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 func strNode(s string) *yaml.Node {

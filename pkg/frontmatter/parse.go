@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -178,8 +179,13 @@ func yamlError(err error) *Error {
 	line := 1
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
-		line = n + 1
 		msg = msg[len(m[0]):]
+		// yaml.v3 counts a scanner error's line from 1 but a parser
+		// error's ("did not find expected …") from 0.
+		if strings.HasPrefix(msg, "did not find expected") {
+			n++
+		}
+		line = n + 1
 	}
 	msg = strings.TrimPrefix(msg, "yaml: ")
 	return &Error{Pos{line, 1}, "frontmatter-yaml", "YAML error: " + msg + " (fix the frontmatter syntax; quote values that contain ': ' or start with '[', '{', '@' or '*')"}
@@ -214,13 +220,33 @@ func decodeMapping(doc *Document, m *yaml.Node) {
 			continue
 		}
 		if err := decodeKnown(&doc.Meta, key, v); err != nil {
-			if err != errUnknownKey {
+			if err != errUnknownKey && err != errKept {
 				vp := Pos{v.Line + 1, v.Column}
 				doc.Problems = append(doc.Problems, FieldError{vp, key, err.Error()})
 			}
 			doc.Extra = append(doc.Extra, KeyValue{key, v})
 		}
 	}
+	if _, ok := doc.Keys["type"]; !ok {
+		doc.Meta.Type = doc.MetadataType()
+	}
+}
+
+// MetadataType is the type Claude Code nests as metadata: {type: ...}, ""
+// when there is none. With no top-level type it is the file's type (and is
+// not written back at the top level).
+func (d *Document) MetadataType() string {
+	for _, kv := range d.Extra {
+		if kv.Key != "metadata" || kv.Value.Kind != yaml.MappingNode {
+			continue
+		}
+		for i := 0; i+1 < len(kv.Value.Content); i += 2 {
+			if t := kv.Value.Content[i+1]; kv.Value.Content[i].Value == "type" && t.Kind == yaml.ScalarNode && t.Tag != "!!null" {
+				return strings.TrimSpace(t.Value)
+			}
+		}
+	}
+	return ""
 }
 
 var errUnknownKey = errors.New("unknown key")
@@ -272,7 +298,7 @@ func decodeKnown(meta *Meta, key string, v *yaml.Node) error {
 	case "generated":
 		var a Actor
 		a, err = actor(v)
-		if err == nil {
+		if err == nil || err == errKept {
 			meta.Generated = &a
 		}
 	case "verified":
@@ -367,32 +393,48 @@ func list[T any](v *yaml.Node, one func(*yaml.Node) (T, error)) ([]T, error) {
 		items = v.Content
 	}
 	var out []T // an empty list reads as absent, so a rewrite is lossless
+	var kept error
 	for _, it := range items {
 		x, err := one(it)
-		if err != nil {
+		if err == errKept {
+			kept = err
+		} else if err != nil {
 			return nil, err
 		}
 		out = append(out, x)
 	}
-	return out, nil
+	return out, kept
 }
 
-// fields walks a map node, calling set for each key with its scalar value.
-func fields(v *yaml.Node, set func(key, value string) error) error {
+// errKept is decodeKnown's word that the value was typed but also holds
+// keys mem does not model (OKF's usage_count, a producer's own key): the
+// value is kept verbatim in Extra as well, so a rewrite loses none of it.
+var errKept = errors.New("kept verbatim")
+
+// fields walks a map node, calling set for each of the known keys with its
+// scalar value. Other keys are not mem's to refuse (OKF §4.1: consumers
+// MUST NOT reject unknown fields); fields reports them with errKept.
+func fields(v *yaml.Node, known []string, set func(key, value string) error) error {
 	v = deref(v)
 	if v.Kind != yaml.MappingNode {
-		return fmt.Errorf("expected a map like {by: ..., at: ...}, found a %s", kindName(v))
+		return fmt.Errorf("expected a map like {%s: ...}, found a %s", strings.Join(known[:2], ": ..., "), kindName(v))
 	}
+	var kept error
 	for i := 0; i+1 < len(v.Content); i += 2 {
+		k := v.Content[i].Value
+		if !slices.Contains(known, k) {
+			kept = errKept
+			continue
+		}
 		val, err := str(v.Content[i+1])
 		if err != nil {
-			return fmt.Errorf("%s: %v", v.Content[i].Value, err)
+			return fmt.Errorf("%s: %v", k, err)
 		}
-		if err := set(v.Content[i].Value, val); err != nil {
-			return fmt.Errorf("%s: %v", v.Content[i].Value, err)
+		if err := set(k, val); err != nil {
+			return fmt.Errorf("%s: %v", k, err)
 		}
 	}
-	return nil
+	return kept
 }
 
 func parseOptionalTime(s string) (Time, error) {
@@ -402,17 +444,14 @@ func parseOptionalTime(s string) (Time, error) {
 	return ParseTime(s)
 }
 
-// Each nested map accepts only the keys it knows: an unknown one would be
-// lost on rewrite, so it makes the whole value verbatim (and a lint error).
+// OKF's nested maps keep their unknown keys (errKept); mem's own signals
+// accept only the keys mem writes.
 func actor(v *yaml.Node) (a Actor, err error) {
-	err = fields(v, func(k, val string) (err error) {
-		switch k {
-		case "by":
+	err = fields(v, []string{"by", "at"}, func(k, val string) (err error) {
+		if k == "by" {
 			a.By = val
-		case "at":
+		} else {
 			a.At, err = parseOptionalTime(val)
-		default:
-			err = fmt.Errorf("unknown key (expected by, at)")
 		}
 		return err
 	})
@@ -420,7 +459,7 @@ func actor(v *yaml.Node) (a Actor, err error) {
 }
 
 func source(v *yaml.Node) (s Source, err error) {
-	err = fields(v, func(k, val string) (err error) {
+	err = fields(v, []string{"resource", "id", "title", "author", "last_modified"}, func(k, val string) (err error) {
 		switch k {
 		case "resource":
 			s.Resource = val
@@ -432,8 +471,6 @@ func source(v *yaml.Node) (s Source, err error) {
 			s.Author = val
 		case "last_modified":
 			s.LastModified, err = parseOptionalTime(val)
-		default:
-			err = fmt.Errorf("unknown key (expected resource, id, title, author, last_modified)")
 		}
 		return err
 	})
@@ -441,7 +478,7 @@ func source(v *yaml.Node) (s Source, err error) {
 }
 
 func signal(v *yaml.Node) (s Signal, err error) {
-	err = fields(v, func(k, val string) (err error) {
+	err = fields(v, []string{"session", "at", "evidence"}, func(k, val string) (err error) {
 		switch k {
 		case "session":
 			s.Session = val
@@ -449,11 +486,12 @@ func signal(v *yaml.Node) (s Signal, err error) {
 			s.At, err = parseOptionalTime(val)
 		case "evidence":
 			s.Evidence = val
-		default:
-			err = fmt.Errorf("unknown key (expected session, at, evidence)")
 		}
 		return err
 	})
+	if err == errKept {
+		err = fmt.Errorf("unknown key (expected session, at, evidence)")
+	}
 	return s, err
 }
 

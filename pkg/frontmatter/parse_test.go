@@ -50,7 +50,7 @@ func TestParseErrors(t *testing.T) {
 		{"missing", "# just a heading\n", "frontmatter-missing", 1},
 		{"unterminated", "---\ntype: fact\nbody text\n", "frontmatter-unterminated", 1},
 		{"only opening fence", "---", "frontmatter-unterminated", 1},
-		{"yaml syntax (yaml.v3 names the line before the unclosed flow)", "---\ntype: fact\ntags: [a, b\n---\nx\n", "frontmatter-yaml", 2},
+		{"yaml syntax (the line of the unclosed flow, not the one before)", "---\ntype: fact\ntags: [a, b\n---\nx\n", "frontmatter-yaml", 3},
 		{"not a map", "---\n- a\n- b\n---\nx\n", "frontmatter-yaml", 2},
 		{"tab indentation", "---\ntype: fact\n\tbad: x\n---\n", "frontmatter-yaml", 3},
 	} {

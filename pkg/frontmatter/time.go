@@ -66,6 +66,14 @@ func (t Time) Day() string {
 // NewTime wraps a datetime (not date-only), truncated to the second.
 func NewTime(t time.Time) Time { return Time{Time: t.UTC().Truncate(time.Second)} }
 
+// StaleInstant is the stale_after mem writes for the day of t: midnight UTC
+// as an RFC 3339 datetime, the form OKF requires since 2026-08 (its
+// reference is_stale ignores a bare date).
+func StaleInstant(t time.Time) Time {
+	y, m, d := t.Date()
+	return Time{Time: time.Date(y, m, d, 0, 0, 0, 0, time.UTC)}
+}
+
 // NewDate wraps the calendar date of t.
 func NewDate(t time.Time) Time {
 	y, m, d := t.Date()

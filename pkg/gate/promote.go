@@ -9,6 +9,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -63,6 +64,9 @@ func BuildReport(mems []*vault.Memory, now time.Time, cfg vault.GateConfig) Repo
 type RefusedError struct{ Msg string }
 
 func (e *RefusedError) Error() string { return e.Msg }
+
+// Kind: the gate said no (exit 1).
+func (e *RefusedError) Kind() fail.Kind { return fail.Check }
 
 func refused(format string, args ...any) error {
 	return &RefusedError{fmt.Sprintf(format, args...)}

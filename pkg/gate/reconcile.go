@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -85,6 +86,9 @@ type SupersessionError struct {
 }
 
 func (e *SupersessionError) Error() string { return e.Msg }
+
+// Kind: the reconciler refused the supersession (exit 1).
+func (e *SupersessionError) Kind() fail.Kind { return fail.Check }
 
 // CheckSupersedes decides whether a claim (by) may supersede the claim old
 // (whose id is oldID): nil when it may, else a *SupersessionError saying

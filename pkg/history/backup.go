@@ -19,6 +19,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/secrets"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -36,6 +37,9 @@ type BackupOptions struct {
 type RefusedError struct{ Msg string }
 
 func (e *RefusedError) Error() string { return e.Msg }
+
+// Kind: the backup refused what it was given (exit 1).
+func (e *RefusedError) Kind() fail.Kind { return fail.Check }
 
 // End is what one side of a backup holds at the vault's branch.
 type End struct {
@@ -449,7 +453,7 @@ func (r *Repo) push(url string) (bool, error) {
 		}
 	}
 	if len(rejected) > 0 {
-		return false, &RefusedError{fmt.Sprintf("push to %s refused: %s: the backup holds commits the vault does not (another history, or a ref moved there); inspect it with 'git -C %s log --all' and move or remove that backup", url, strings.Join(rejected, ", "), url)}
+		return false, &RefusedError{fmt.Sprintf("push to %s refused: %s: the backup holds commits the vault does not (another machine pushed there, or a ref moved); do not remove it, it holds them: run 'mem sync %s' to merge them into this vault (docs/sync.md), then 'mem backup' again", url, strings.Join(rejected, ", "), url)}
 	}
 	if err == nil {
 		return pushed, nil

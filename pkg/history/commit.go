@@ -14,6 +14,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/secrets"
 	"github.com/mem-md/mem/pkg/vault"
@@ -24,6 +25,9 @@ import (
 type SkipError struct{ Reason string }
 
 func (e *SkipError) Error() string { return "skipped: " + e.Reason }
+
+// Kind: skipped on purpose; the next run does it (exit 0).
+func (e *SkipError) Kind() fail.Kind { return fail.Skipped }
 
 func errBusy(reason string) error { return &SkipError{Reason: reason} }
 
@@ -46,6 +50,9 @@ func (e *MassDeleteError) Error() string {
 	return fmt.Sprintf("%s would remove %d of %d memories%s (%.0f%%), over the %.0f%% limit (lint.mass_delete_share in mem.yaml): check what changed them; if it is intended, rerun with --allow-mass-delete",
 		e.What, e.Removed, e.Of, how, 100*float64(e.Removed)/float64(e.Of), 100*e.Share)
 }
+
+// Kind: too many memories would go at once (exit 1).
+func (e *MassDeleteError) Kind() fail.Kind { return fail.Check }
 
 // CommitOptions tune Commit.
 type CommitOptions struct {

@@ -3,7 +3,6 @@ package history
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"strings"
 	"time"
 
@@ -126,46 +125,6 @@ func (r *Repo) LastCommit() (when time.Time, hash string, ok bool, err error) {
 	return c.Committer.When, c.Hash.String(), true, nil
 }
 
-// LastChange is the commit time of the newest commit that changed the
-// vault file rel; ok is false when no commit touched it.
-func (r *Repo) LastChange(rel string) (when time.Time, ok bool, err error) {
-	err = r.walkChanges(r.repoPath(rel), func(c *object.Commit, _, _ plumbing.Hash) bool {
-		when, ok = c.Committer.When, true
-		return false
-	})
-	return when, ok, err
-}
-
-// FileAt returns the content of the vault file rel as committed at time t:
-// in the newest first-parent commit made at or before t. The error wraps
-// fs.ErrNotExist when there is no commit that old or the file was absent.
-func (r *Repo) FileAt(rel string, t time.Time) ([]byte, error) {
-	c, err := r.head()
-	if err != nil {
-		return nil, err
-	}
-	for c != nil && c.Committer.When.After(t) {
-		if len(c.ParentHashes) == 0 {
-			c = nil
-			break
-		}
-		if c, err = r.git.CommitObject(c.ParentHashes[0]); err != nil {
-			return nil, err
-		}
-	}
-	if c == nil {
-		return nil, fmt.Errorf("%s: no commit at or before %s: %w", rel, t.Format(time.RFC3339), fs.ErrNotExist)
-	}
-	h, err := r.hashAt(c, r.repoPath(rel))
-	if err != nil {
-		return nil, err
-	}
-	if h.IsZero() {
-		return nil, fmt.Errorf("%s: not in commit %s (%s): %w", rel, short(c.Hash), c.Committer.When.Format(time.RFC3339), fs.ErrNotExist)
-	}
-	return r.blob(h)
-}
-
 // LastCommit opens the vault's repository and reports its HEAD commit
 // (for the audit's "age of the last commit").
 func LastCommit(v *vault.Vault) (when time.Time, hash string, ok bool, err error) {
@@ -174,24 +133,4 @@ func LastCommit(v *vault.Vault) (when time.Time, hash string, ok bool, err error
 		return time.Time{}, "", false, err
 	}
 	return r.LastCommit()
-}
-
-// LastChange opens the vault's repository and reports when the vault file
-// rel last changed in a commit.
-func LastChange(v *vault.Vault, rel string) (time.Time, bool, error) {
-	r, err := Open(v)
-	if err != nil {
-		return time.Time{}, false, err
-	}
-	return r.LastChange(rel)
-}
-
-// FileAt opens the vault's repository and returns rel as committed at t
-// (for example 30 days ago, to measure growth).
-func FileAt(v *vault.Vault, rel string, t time.Time) ([]byte, error) {
-	r, err := Open(v)
-	if err != nil {
-		return nil, err
-	}
-	return r.FileAt(rel, t)
 }

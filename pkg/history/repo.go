@@ -202,6 +202,7 @@ var busyMarkers = []struct{ name, what string }{
 	{"rebase-merge", "a rebase is in progress (finish or 'git rebase --abort')"},
 	{"rebase-apply", "a rebase or 'git am' is in progress (finish or abort it)"},
 	{"BISECT_LOG", "a bisect is in progress (end it with 'git bisect reset')"},
+	{syncJournal, "a mem sync was stopped while applying a merge (run 'mem sync' to finish it)"},
 }
 
 // busy says why git is mid-operation, or "" when it is idle.
@@ -252,18 +253,32 @@ func (e *GitError) Unwrap() error { return e.Err }
 // stdin, and returns its stdout. Git must be installed: go-git's own local
 // transport runs git-receive-pack anyway, and without a deadline.
 func runGit(gitDir string, args ...string) (string, error) {
+	return runGitWith(gitDir, "", nil, args...)
+}
+
+// runGitWith is runGit with stdin text and extra environment (a temporary
+// index for a merge); an empty gitDir runs git outside any repository (a
+// clone).
+func runGitWith(gitDir, stdin string, extraEnv []string, args ...string) (string, error) {
 	bin, err := exec.LookPath("git")
 	if err != nil {
-		return "", fmt.Errorf("git is not installed (%v): mem backup and mem doctor need it; install git", err)
+		return "", fmt.Errorf("git is not installed (%v): mem backup, sync, clone and doctor need it; install git", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), GitTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, append([]string{"--git-dir", gitDir}, args...)...)
+	full := args
+	if gitDir != "" {
+		full = append([]string{"--git-dir", gitDir}, args...)
+	}
+	cmd := exec.CommandContext(ctx, bin, full...)
 	env := os.Environ()
 	for _, k := range gitLocators {
 		env = slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, k+"=") })
 	}
-	cmd.Env = append(env, "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
+	cmd.Env = append(append(env, "GIT_TERMINAL_PROMPT=0", "LC_ALL=C"), extraEnv...)
+	if stdin != "" {
+		cmd.Stdin = strings.NewReader(stdin)
+	}
 	// A grandchild (git-receive-pack, ssh) may hold the pipes after git is
 	// killed; WaitDelay closes them instead of waiting on it.
 	cmd.WaitDelay = 5 * time.Second
@@ -277,4 +292,23 @@ func runGit(gitDir string, args ...string) (string, error) {
 		return stdout.String(), &GitError{Args: args, Stderr: strings.TrimSpace(stderr.String()), Err: err}
 	}
 	return stdout.String(), nil
+}
+
+// Git runs the git program on the repository at gitDir, as every part of
+// mem that needs it does (lint --staged, doctor): with GitTimeout, no
+// prompt, no stdin, and none of the variables that would point it at
+// another repository.
+func Git(gitDir string, args ...string) (string, error) { return runGit(gitDir, args...) }
+
+// Init makes dir a git repository unless it already lies inside one, and
+// says whether it made one (`mem init`).
+func Init(dir string) (bool, error) {
+	_, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true})
+	if !errors.Is(err, git.ErrRepositoryNotExists) {
+		return false, err
+	}
+	if _, err := git.PlainInit(dir, false); err != nil {
+		return false, fmt.Errorf("%s: git init: %w", dir, err)
+	}
+	return true, nil
 }

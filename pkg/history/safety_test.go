@@ -213,59 +213,6 @@ func TestCommitWithConcurrentWriter(t *testing.T) {
 	fsck(t, v)
 }
 
-func TestLogFileAtLastChange(t *testing.T) {
-	v := newVault(t, "")
-	memory(t, v, "memory/a.md", "fact", "", "version one")
-	c1 := commit(t, v, CommitOptions{})
-	t1 := clock
-	memory(t, v, "memory/b.md", "fact", "", "other")
-	commit(t, v, CommitOptions{})
-	memory(t, v, "memory/a.md", "fact", "", "version two")
-	commit(t, v, CommitOptions{})
-	os.Remove(filepath.Join(v.Root, "memory/a.md"))
-	commit(t, v, CommitOptions{AllowMassDelete: true}) // 1 of 2 is over the share
-
-	log, err := Log(v, "memory/a.md", 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, e := range log {
-		got = append(got, e.Status+" "+e.Summary)
-	}
-	if want := "D version two|M version two|A version one"; strings.Join(got, "|") != want {
-		t.Fatalf("log of a.md: %q, want %q", strings.Join(got, "|"), want)
-	}
-	if all, _ := Log(v, "", 0); len(all) != 4 || all[3].Commit != c1.Commit {
-		t.Fatalf("vault log has %d entries", len(all))
-	}
-	if lim, _ := Log(v, "", 2); len(lim) != 2 {
-		t.Fatalf("limit 2 gave %d", len(lim))
-	}
-
-	data, err := FileAt(v, "memory/a.md", t1.Add(30*time.Minute))
-	if err != nil || !strings.Contains(string(data), "version one") {
-		t.Fatalf("FileAt t1: %q %v", data, err)
-	}
-	if _, err := FileAt(v, "memory/a.md", t0); !errors.Is(err, fs.ErrNotExist) {
-		t.Fatalf("FileAt before the first commit: %v, want ErrNotExist", err)
-	}
-	if _, err := FileAt(v, "memory/a.md", clock); !errors.Is(err, fs.ErrNotExist) {
-		t.Fatalf("FileAt after deletion: %v, want ErrNotExist", err)
-	}
-	when, ok, err := LastChange(v, "memory/b.md")
-	if err != nil || !ok || !when.Equal(t1.Add(time.Hour)) {
-		t.Fatalf("LastChange b = %v %v %v, want %v", when, ok, err, t1.Add(time.Hour))
-	}
-	if when, ok, _ := LastChange(v, "memory/never.md"); ok {
-		t.Fatalf("LastChange of a never-committed file = %v", when)
-	}
-	when, _, ok, err = LastCommit(v)
-	if err != nil || !ok || !when.Equal(clock) {
-		t.Fatalf("LastCommit = %v %v %v, want %v", when, ok, err, clock)
-	}
-}
-
 // TestCommitLeavesOutOversizedMemories: a memory file over
 // lint.max_file_size is not committed (the loader never reads it); one
 // already committed keeps its committed version; each run says so.

@@ -9,8 +9,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/mem-md/mem/pkg/vault"
 )
 
 // A mem commit killed while it holds git's index.lock or a ref's .lock
@@ -66,12 +67,12 @@ func (r *Repo) recordLock(f *os.File, paths ...string) error {
 	if err != nil {
 		return err
 	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
+	ino, ok := inode(fi)
 	if !ok {
 		return nil // no inode here: such a lock is left for a person, as git does
 	}
 	for _, p := range paths {
-		r.heldLocks = append(r.heldLocks, fmt.Sprintf("%d %s", st.Ino, p))
+		r.heldLocks = append(r.heldLocks, fmt.Sprintf("%d %s", ino, p))
 	}
 	// Renamed into place but not fsynced: the record has to outlive a killed
 	// process, not a power cut.
@@ -117,7 +118,7 @@ func (r *Repo) clearStaleLocks() ([]string, error) {
 		if err != nil {
 			continue
 		}
-		if st, ok := fi.Sys().(*syscall.Stat_t); ok && st.Ino == n {
+		if ino, ok := inode(fi); ok && ino == n {
 			if err := os.Remove(path); err != nil {
 				return removed, fmt.Errorf("%s: a killed mem commit left this lock and it cannot be removed: %w", path, err)
 			}
@@ -134,101 +135,15 @@ func (r *Repo) clearStaleLocks() ([]string, error) {
 // variable so a test can shorten it.
 var commitLockWait = 20 * time.Second
 
-// lockCommit takes the vault's commit lock (.mem/locks/commit.lock, the
-// flock vault.Lock("commit") took before), writing this process's pid into
-// it for whoever waits next. It never blocks for good: when the holder is
-// stopped (Ctrl-Z, SIGSTOP) or gone, or still busy after commitLockWait,
-// the commit is skipped (exit 0, as when git is busy) with the holder's pid.
+// lockCommit takes the vault's commit lock (.mem/locks/commit.lock). It
+// never blocks for good: when the holder is stopped or gone, or still busy
+// after commitLockWait, the commit is skipped (exit 0, as when git is
+// busy), naming the holder's pid.
 func (r *Repo) lockCommit() (func(), error) {
-	dir := filepath.Join(r.v.StateDir(), "locks")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
+	unlock, err := r.v.LockWait("commit", commitLockWait)
+	var held *vault.LockedError
+	if errors.As(err, &held) {
+		return nil, errBusy(held.Error())
 	}
-	p := filepath.Join(dir, "commit.lock")
-	f, err := os.OpenFile(p, os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	deadline := time.Now().Add(commitLockWait)
-	// A verdict on the holder counts once it has held for a moment: a new
-	// holder writes its pid just after taking the lock, and until then the
-	// file names the previous one.
-	var seenPid int
-	var seenState string
-	var seenAt time.Time
-	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil {
-			break
-		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) {
-			f.Close()
-			return nil, fmt.Errorf("%s: %w", p, err)
-		}
-		pid := lockHolder(f)
-		state := processState(pid)
-		if pid != seenPid || state != seenState {
-			seenPid, seenState, seenAt = pid, state, time.Now()
-		}
-		settled := time.Since(seenAt) >= 300*time.Millisecond
-		switch {
-		case state == "stopped" && settled:
-			f.Close()
-			return nil, errBusy(fmt.Sprintf("%s is held by mem commit pid %d, which is stopped (Ctrl-Z or SIGSTOP): resume it ('kill -CONT %d', or 'fg' in its shell) or end it ('kill %d'); the next run commits", p, pid, pid, pid))
-		case state == "gone" && settled:
-			f.Close()
-			return nil, errBusy(fmt.Sprintf("%s is held, but its holder pid %d has exited: a process it left behind keeps the lock ('fuser %s' names it); end that process and the next run commits", p, pid, p))
-		case time.Now().After(deadline):
-			f.Close()
-			who := "another mem commit"
-			if pid > 0 {
-				who = fmt.Sprintf("mem commit pid %d", pid)
-			}
-			return nil, errBusy(fmt.Sprintf("%s has held %s for over %s; the next run commits (if it stays, see what pid %d is doing)", who, p, commitLockWait, pid))
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	// The pid is a hint for the next waiter, not part of the lock: a torn
-	// write only costs that waiter the pid in its message.
-	if err := f.Truncate(0); err == nil {
-		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
-	}
-	return func() { syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
-}
-
-// lockHolder is the pid the commit lock's holder wrote into it, or 0.
-func lockHolder(f *os.File) int {
-	var b [32]byte
-	n, _ := f.ReadAt(b[:], 0)
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b[:n])))
-	if err != nil || pid <= 0 {
-		return 0
-	}
-	return pid
-}
-
-// processState is "stopped", "gone" or "" (running, or unknown) for pid.
-// Stopped is read from /proc (Linux); elsewhere only "gone" is known.
-func processState(pid int) string {
-	if pid <= 0 {
-		return ""
-	}
-	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-		return "gone"
-	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return ""
-	}
-	// "pid (comm) S ...": comm may hold spaces and parentheses, so the
-	// state is the field after the last ')'.
-	if i := strings.LastIndexByte(string(stat), ')'); i >= 0 && i+2 < len(stat) {
-		switch stat[i+2] {
-		case 'T', 't':
-			return "stopped"
-		case 'Z', 'X':
-			return "gone"
-		}
-	}
-	return ""
+	return unlock, err
 }

@@ -340,12 +340,13 @@ func transcriptItem(t *transcript, path, locator string, e env) (Item, bool) {
 }
 
 // ccTypes maps Claude Code's auto-memory types to mem's: who the user is,
-// how they want work done, and facts about projects and where things live.
+// how they want work done, facts about projects, and notes on where things
+// live.
 var ccTypes = map[string]string{
 	"user":      frontmatter.TypeIdentity,
 	"feedback":  frontmatter.TypePreference,
 	"project":   frontmatter.TypeFact,
-	"reference": frontmatter.TypeFact,
+	"reference": frontmatter.TypeNote, // where things live: a note, read on demand
 }
 
 func ccType(t string) string {
@@ -391,6 +392,7 @@ func autoMemoryItems(dir, base, project string, writes map[string]frontmatter.Ti
 			continue
 		}
 		if it, ok := topicItem(data, path, locator, project, mod, lastWrite(writes, path)); ok {
+			it.Links = topicLinks(it.Text+"\n"+it.Note, dir, "claude-code/"+base+"/memory/")
 			items = append(items, it)
 		}
 	}
@@ -409,6 +411,26 @@ func lastWrite(writes map[string]frontmatter.Time, path string) frontmatter.Time
 		}
 	}
 	return at
+}
+
+// topicLinks maps the relative links of text that name another topic file
+// of dir to that file's locator (prefix + name), for Item.Links.
+func topicLinks(text, dir, prefix string) map[string]string {
+	var links map[string]string
+	for _, m := range linkTargetRe.FindAllStringSubmatch(text, -1) {
+		target := m[1]
+		if target == "" || strings.Contains(target, "://") || filepath.Base(target) == "MEMORY.md" {
+			continue
+		}
+		name := filepath.Base(target)
+		if fi, err := os.Stat(filepath.Join(dir, name)); err == nil && !fi.IsDir() {
+			if links == nil {
+				links = map[string]string{}
+			}
+			links[target] = prefix + name
+		}
+	}
+	return links
 }
 
 func pointsAtTopic(text, dir string) bool {

@@ -8,6 +8,7 @@
 package importer
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -20,6 +21,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/markdown"
 	"github.com/mem-md/mem/pkg/vault"
 	mw "github.com/mem-md/mem/pkg/writer"
 )
@@ -55,6 +57,10 @@ type Item struct {
 	ValidAt    frontmatter.Time // from the source; zero when it has none
 	Project    string
 	Source     frontmatter.Source
+	// Links maps a relative link target of Text or Note ("other.md") to the
+	// locator of the item the linked file became: the link is rewritten to
+	// that item's id, so it resolves in the vault.
+	Links map[string]string
 }
 
 // Options tunes a run.
@@ -186,8 +192,8 @@ func Run(v *vault.Vault, kind, src string, opts Options) (*Result, error) {
 	}
 	w := &writer{v: v, kind: kind, opts: opts, existing: existingKeys(mems),
 		res: &Result{Kind: kind, Path: src, DryRun: opts.DryRun}}
-	for _, it := range items {
-		if err := w.write(normalize(it)); err != nil {
+	for _, it := range linkOrder(items) {
+		if err := w.write(normalize(w.relink(it))); err != nil {
 			return w.res, err
 		}
 	}
@@ -250,6 +256,74 @@ type writer struct {
 	opts     Options
 	existing map[string]string // import key → id
 	res      *Result
+}
+
+// linkOrder orders items so that an item comes after the items it links
+// to (Item.Links), so their ids are known when it is written; items in a
+// cycle keep their order at the end. Otherwise the source's order stays.
+func linkOrder(items []Item) []Item {
+	pending := map[string]bool{}
+	for _, it := range items {
+		if len(it.Links) > 0 {
+			pending[it.Locator] = true
+		}
+	}
+	if len(pending) == 0 {
+		return items
+	}
+	out := make([]Item, 0, len(items))
+	var later []Item
+	for _, it := range items {
+		if len(it.Links) == 0 {
+			out = append(out, it)
+		} else {
+			later = append(later, it)
+		}
+	}
+	for len(later) > 0 {
+		var rest []Item
+		for _, it := range later {
+			ready := true
+			for _, loc := range it.Links {
+				if pending[loc] && loc != it.Locator {
+					ready = false
+				}
+			}
+			if ready {
+				out = append(out, it)
+				delete(pending, it.Locator)
+			} else {
+				rest = append(rest, it)
+			}
+		}
+		if len(rest) == len(later) { // a cycle: write the rest as they come
+			return append(out, rest...)
+		}
+		later = rest
+	}
+	return out
+}
+
+// relink rewrites it's relative links to imported items as wikilinks to
+// their ids; a link whose target was not imported (refused, or linking
+// back in a cycle) keeps its text and loses the link, which would not
+// resolve in the vault.
+func (w *writer) relink(it Item) Item {
+	if len(it.Links) == 0 {
+		return it
+	}
+	to := func(target string) (string, bool) {
+		loc, ok := it.Links[target]
+		if !ok {
+			return "", false
+		}
+		// A long item is a note and its pointer: link to the note.
+		key := importKey(w.kind, loc)
+		return cmp.Or(w.existing[key+"/note"], w.existing[key]), true
+	}
+	it.Text = markdown.RewriteLinks(it.Text, to)
+	it.Note = markdown.RewriteLinks(it.Note, to)
+	return it
 }
 
 func (w *writer) memDir() string  { return path.Join("imports", w.kind) }
@@ -361,6 +435,7 @@ func (w *writer) createID(dir, slugText string, doc *frontmatter.Document) (stri
 		f.Path = path.Join(dir, vault.Slug(slugText, 48)+"-*.md")
 		f.ID = strings.TrimSuffix(f.Path, ".md")
 		w.res.Files = append(w.res.Files, f)
+		w.written(doc, f.ID)
 		return f.ID, nil
 	}
 	m, err := mw.Create(w.v, mw.Front{}, dir, slugText, doc, w.opts.Now)
@@ -369,7 +444,18 @@ func (w *writer) createID(dir, slugText string, doc *frontmatter.Document) (stri
 	}
 	f.ID, f.Path = m.ID, m.Rel
 	w.res.Files = append(w.res.Files, f)
+	w.written(doc, m.ID)
 	return m.ID, nil
+}
+
+// written records the id of a file just written under its import key, so
+// later items link to it (relink).
+func (w *writer) written(doc *frontmatter.Document, id string) {
+	for _, kv := range doc.Extra {
+		if kv.Key == KeyField {
+			w.existing[kv.Value.Value] = id
+		}
+	}
 }
 
 // sortedKeys returns m's keys in order, for deterministic output.

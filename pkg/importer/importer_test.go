@@ -2,6 +2,7 @@ package importer
 
 import (
 	"archive/zip"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -490,5 +491,19 @@ func TestResultSpan(t *testing.T) {
 	first, last, undated := r.Span()
 	if first.String() != "2022-01-01" || last.String() != "2025-01-01T10:00:00Z" || undated != 1 {
 		t.Errorf("span %s..%s undated %d", first, last, undated)
+	}
+}
+
+// ParseBullets reads the file as markdown: no bullet inside code of any
+// kind, and a bullet's lazy continuation is part of it.
+func TestParseBulletsCode(t *testing.T) {
+	in := "---\ntype: note\n---\n# Notes\n\n- real one\ncontinued lazily\n\n~~~~\n```\n- in a tilde fence\n```\n- still fenced\n~~~~\n\nText.\n\n    - in indented code\n\n- after the code `- in a span`\n"
+	var got []string
+	for _, b := range ParseBullets([]byte(in)) {
+		got = append(got, fmt.Sprintf("%d %s", b.Line, b.Text))
+	}
+	want := []string{"6 real one continued lazily", "20 after the code `- in a span`"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("bullets:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -1,14 +1,19 @@
 package importer
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"time"
 
+	"github.com/yuin/goldmark/ast"
+
 	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/markdown"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -22,10 +27,7 @@ type Bullet struct {
 }
 
 var (
-	headingRe = regexp.MustCompile(`^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$`)
-	bulletRe  = regexp.MustCompile(`^(\s*)(?:[-*+]|\d{1,9}[.)])(?:\s+(.*))?$`)
-	fenceRe   = regexp.MustCompile("^\\s*(```|~~~)")
-	checkRe   = regexp.MustCompile(`^\[[ xX]\]\s+`)
+	checkRe = regexp.MustCompile(`^\[[ xX]\]\s+`)
 	// A date stamp at the start ("[2024-03-01] ", "2024-03-01: ", "(2024-03-01) – ")
 	// or the end (" (2024-03-01)") of a bullet. A date elsewhere is part of
 	// the claim, not when it was made.
@@ -35,79 +37,72 @@ var (
 )
 
 // ParseBullets finds every bullet of a markdown file, nested ones too, with
-// the headings and parent bullets around it. Frontmatter and fenced code
-// are skipped; indented lines that are not bullets continue the bullet
-// above them.
+// the headings and parent bullets around it. The file is read as markdown
+// (goldmark, the parse lint uses), so code — fenced, however long the
+// fence, or indented — holds no bullets, and a bullet's lazy continuation
+// lines are part of it. Frontmatter is skipped.
 func ParseBullets(data []byte) []Bullet {
-	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
-	start := 0
+	src := []byte(strings.ReplaceAll(string(data), "\r\n", "\n"))
+	lines := strings.SplitAfter(string(src), "\n")
+	start, skipped := 0, 0
 	if len(lines) > 0 && strings.TrimSpace(strings.TrimPrefix(lines[0], "\uFEFF")) == "---" {
 		for i := 1; i < len(lines); i++ {
 			if t := strings.TrimSpace(lines[i]); t == "---" || t == "..." {
-				start = i + 1
+				for _, l := range lines[:i+1] {
+					start += len(l)
+				}
+				skipped = i + 1
 				break
 			}
 		}
 	}
-	type open struct {
-		indent int
-		idx    int // into out
-	}
+	src = src[start:]
+	lineAt := func(off int) int { return skipped + 1 + bytes.Count(src[:off], []byte("\n")) }
 	var (
 		out      []Bullet
 		headings []string
 		levels   []int
-		stack    []open
-		fence    string
-		current  = -1 // bullet that continuation lines extend
+		parents  []string
 	)
-	for i := start; i < len(lines); i++ {
-		line := lines[i]
-		if m := fenceRe.FindStringSubmatch(line); m != nil {
-			switch {
-			case fence == "":
-				fence, current = m[1], -1
-			case m[1] == fence:
-				fence = ""
+	_ = ast.Walk(markdown.Parse(src), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		switch n := n.(type) {
+		case *ast.Heading:
+			if entering && n.Parent().Kind() != ast.KindListItem {
+				for len(levels) > 0 && levels[len(levels)-1] >= n.Level {
+					levels, headings = levels[:len(levels)-1], headings[:len(headings)-1]
+				}
+				levels, headings = append(levels, n.Level), append(headings, markdown.LinesOf(n, src))
 			}
-			continue
-		}
-		if fence != "" {
-			continue
-		}
-		if strings.TrimSpace(line) == "" {
-			continue
-		}
-		if m := headingRe.FindStringSubmatch(line); m != nil {
-			level := len(m[1])
-			for len(levels) > 0 && levels[len(levels)-1] >= level {
-				levels, headings = levels[:len(levels)-1], headings[:len(headings)-1]
+			return ast.WalkSkipChildren, nil
+		case *ast.ListItem:
+			if !entering {
+				parents = parents[:len(parents)-1]
+				return ast.WalkContinue, nil
 			}
-			levels, headings = append(levels, level), append(headings, m[2])
-			stack, current = nil, -1
-			continue
-		}
-		if m := bulletRe.FindStringSubmatch(line); m != nil {
-			indent := width(m[1])
-			for len(stack) > 0 && stack[len(stack)-1].indent >= indent {
-				stack = stack[:len(stack)-1]
+			b := Bullet{Headings: append([]string(nil), headings...), Parents: append([]string(nil), parents...)}
+			for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+				text := markdown.LinesOf(c, src)
+				switch h, ok := c.(*ast.Heading); {
+				case ok:
+					// "- ## Title" is a bullet whose text is a heading.
+					text = strings.Repeat("#", h.Level) + " " + text
+				case c.Kind() != ast.KindParagraph && c.Kind() != ast.KindTextBlock:
+					continue
+				}
+				if b.Line == 0 && c.Lines().Len() > 0 {
+					b.Line = lineAt(c.Lines().At(0).Start)
+				}
+				b.Text = strings.TrimSpace(b.Text + " " + text)
 			}
-			b := Bullet{Line: i + 1, Text: strings.TrimSpace(m[2]), Headings: append([]string(nil), headings...)}
-			for _, o := range stack {
-				b.Parents = append(b.Parents, out[o.idx].Text)
+			if b.Line == 0 {
+				b.Line = lineAt(itemStart(n))
 			}
+			parents = append(parents, b.Text)
 			out = append(out, b)
-			current = len(out) - 1
-			stack = append(stack, open{indent, current})
-			continue
 		}
-		if current >= 0 && (line[0] == ' ' || line[0] == '\t') {
-			out[current].Text = strings.TrimSpace(out[current].Text + " " + strings.TrimSpace(line))
-			continue
-		}
-		// A paragraph at the left margin ends the list.
-		stack, current = nil, -1
-	}
+		return ast.WalkContinue, nil
+	})
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 	kept := out[:0]
 	for _, b := range out {
 		b.Text = checkRe.ReplaceAllString(b.Text, "")
@@ -119,17 +114,15 @@ func ParseBullets(data []byte) []Bullet {
 	return kept
 }
 
-// width is the indentation of a bullet, a tab counting four columns.
-func width(s string) int {
-	n := 0
-	for _, r := range s {
-		if r == '\t' {
-			n += 4 - n%4
-		} else {
-			n++
+// itemStart is the first source offset inside a list item, for one that
+// holds no paragraph (an empty bullet, or one holding only code).
+func itemStart(n ast.Node) int {
+	for c := n.FirstChild(); c != nil; c = c.FirstChild() {
+		if c.Lines().Len() > 0 {
+			return c.Lines().At(0).Start
 		}
 	}
-	return n
+	return 0
 }
 
 // dateStamp removes a leading or trailing date stamp and returns it. mem's

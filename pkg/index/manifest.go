@@ -36,7 +36,7 @@ type manifest struct {
 	// rolled back to an older snapshot is told apart from a current one.
 	Seq int64
 	// Scanned is when the scan that produced the manifest began; a file
-	// modified within racyWindow of it may have changed again without its
+	// modified within vault.RacyWindow of it may have changed again without its
 	// mtime moving (coarse clocks), so its content hash is checked.
 	Scanned time.Time
 	// Files is nil in a decoded manifest until files() builds it: a
@@ -61,9 +61,6 @@ func (m *manifest) files() map[string]entry {
 	}
 	return m.Files
 }
-
-// racyWindow covers the coarsest mtime granularity mem expects (FAT: 2s).
-const racyWindow = 2 * time.Second
 
 const manifestMagic = "mem-index-manifest 1"
 
@@ -263,7 +260,7 @@ func compare(v *vault.Vault, m *manifest, l *listing) (*diff, error) {
 		return nil, err
 	}
 	d := &diff{Touched: map[string]entry{}, Files: len(snap.Rels), Scanned: snap.Started()}
-	racyBefore := m.Scanned.Add(-racyWindow).UnixNano()
+	racyBefore := m.Scanned.Add(-vault.RacyWindow).UnixNano()
 	var moved []int // positions in snap of files to look at closer
 	var olds []entry
 	i := 0

@@ -24,6 +24,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/searcher"
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/secrets"
 	"github.com/mem-md/mem/pkg/vault"
@@ -104,6 +105,9 @@ type QueryError struct{ Err error }
 func (e *QueryError) Error() string {
 	return fmt.Sprintf("cannot parse the query: %v (syntax: https://blevesearch.com/docs/Query-String-Query/)", e.Err)
 }
+
+// Kind: a query bleve cannot parse is a usage error (exit 2).
+func (e *QueryError) Kind() fail.Kind { return fail.Usage }
 
 func (e *QueryError) Unwrap() error { return e.Err }
 

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/markdown"
 	"github.com/mem-md/mem/pkg/rules"
 
 	"github.com/mem-md/mem/pkg/vault"
@@ -114,7 +115,7 @@ func (c *check) body() {
 	if start < 0 {
 		return
 	}
-	body := rules.MaskCode(c.text[start:])
+	body := markdown.MaskCode(c.text[start:])
 	c.links(body, start)
 	if isMemory(c.m) {
 		// Footnote definitions cite sources (spec §3); they are not the claim.
@@ -122,7 +123,9 @@ func (c *check) body() {
 			c.add("memory-too-long", Warning, frontmatter.Pos{Line: c.doc.BodyLine, Col: 1}, "%v", err)
 		}
 	}
-	if strings.Contains(body, "[^") && c.m.Err == nil {
+	// Footnotes are keyed to sources (OKF §5.1) in a file that lists them;
+	// and in a memory; elsewhere a footnote is an ordinary one.
+	if strings.Contains(body, "[^") && c.m.Err == nil && (len(c.meta.Sources) > 0 || frontmatter.IsMemoryType(c.meta.Type)) {
 		c.footnotes(body, start)
 	}
 }
@@ -154,7 +157,8 @@ func (c *check) links(body string, start int) {
 			m[0]--
 		}
 		end = m[1]
-		target := body[m[2]:m[3]]
+		// Inside a table Obsidian escapes the alias pipe: [[Table view\|Table]].
+		target := strings.TrimSuffix(body[m[2]:m[3]], "\\")
 		if i := strings.IndexAny(target, "#^"); i >= 0 {
 			target = target[:i]
 		}
@@ -169,14 +173,29 @@ func (c *check) links(body string, start int) {
 	}
 	for _, m := range mdLink.FindAllStringSubmatchIndex(body, maxLinks) {
 		target := body[m[2]:m[3]]
-		if strings.Contains(target, "://") {
-			continue
+		if hasScheme(target) {
+			continue // https://…, mailto:x@y.md: not a file of the vault
 		}
 		if u, err := url.PathUnescape(target); err == nil {
 			target = u
 		}
 		c.resolve(strings.TrimSuffix(target, ".md"), dir, start+m[0]+2, false)
 	}
+}
+
+// hasScheme reports a URL scheme (RFC 3986: a letter, then letters,
+// digits, +, - or ., then ':') before any '/'.
+func hasScheme(target string) bool {
+	i := strings.IndexByte(target, ':')
+	if i < 1 || strings.ContainsRune(target[:i], '/') {
+		return false
+	}
+	for j, r := range target[:i] {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || j > 0 && (r >= '0' && r <= '9' || r == '+' || r == '-' || r == '.')) {
+			return false
+		}
+	}
+	return true
 }
 
 // resolve looks a link target up among the vault's files. Wikilinks
@@ -219,7 +238,7 @@ func (c *check) index() {
 	if start < 0 {
 		return
 	}
-	body := rules.MaskCode(c.text[start:])
+	body := markdown.MaskCode(c.text[start:])
 	off := start
 	for _, line := range strings.SplitAfter(body, "\n") {
 		t := strings.TrimSpace(line)
@@ -236,7 +255,7 @@ func (c *check) log() {
 	if start < 0 {
 		return
 	}
-	body := rules.MaskCode(c.text[start:])
+	body := markdown.MaskCode(c.text[start:])
 	off, last := start, ""
 	for _, line := range strings.SplitAfter(body, "\n") {
 		if h, ok := strings.CutPrefix(line, "## "); ok {

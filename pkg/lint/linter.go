@@ -220,6 +220,13 @@ func (c *check) run() {
 	case m.Err == nil:
 	case fileErr == nil:
 		c.add("file-unreadable", Error, frontmatter.Pos{}, "%v", m.Err)
+	case fileErr.Rule == "frontmatter-missing":
+		// A plain note (spec §2): searchable, never rendered.
+		sev := Warning
+		if c.l.vault != nil && c.l.vault.Config.Lint.RequireFrontmatter {
+			sev = Error
+		}
+		c.add(fileErr.Rule, sev, fileErr.Pos, "no frontmatter: a plain note, searchable but never rendered; to make it a memory start the file with a line '---', then YAML with at least 'type:', then '---'")
 	default:
 		c.add(fileErr.Rule, Error, fileErr.Pos, "%s", fileErr.Msg)
 	}
@@ -280,13 +287,20 @@ func (c *check) typeAndProvenance() {
 	switch {
 	case c.bad["type"]:
 	case strings.TrimSpace(meta.Type) == "":
-		c.add("type-missing", Error, c.keyPos("type"), "no type: every file needs a non-empty 'type' (OKF v0.2); for a memory use one of %s", strings.Join(frontmatter.Types, ", "))
-	case frontmatter.EffectiveType(meta.Type) != meta.Type:
-		hint := ""
-		if near := Nearest(meta.Type, frontmatter.Types, 2); near != "" {
-			hint = fmt.Sprintf(" (did you mean %q?)", near)
+		// Properties with no type and none of a memory's keys are an
+		// Obsidian note's (aliases, tags): a note, like a plain one.
+		sev := Error
+		if !c.memoryKeys() && (c.l.vault == nil || !c.l.vault.Config.Lint.RequireFrontmatter) {
+			sev = Warning
 		}
-		c.add("type-enum", Warning, c.keyPos("type"), "type %q is not one of mem's types%s: it is kept but treated as a note", meta.Type, hint)
+		c.add("type-missing", sev, c.keyPos("type"), "no type: OKF v0.2 wants a non-empty 'type' in every file; for a memory use one of %s", strings.Join(frontmatter.Types, ", "))
+	case frontmatter.EffectiveType(meta.Type) != meta.Type:
+		// Other tools' types (OKF's Metric, Claude Code's feedback) are kept
+		// as written without a word; only a misspelling of one of mem's is
+		// worth a warning.
+		if near := typeTypo(meta.Type); near != "" {
+			c.add("type-enum", Warning, c.keyPos("type"), "type %q is not one of mem's types (did you mean %q?): it is kept but treated as a note", meta.Type, near)
+		}
 	}
 	if meta.Provenance != "" && frontmatter.ProvenanceRank(meta.Provenance) == 0 {
 		c.add("provenance-enum", Error, c.keyPos("provenance"), "provenance %q: use stated (the user said it), observed (verified with a tool) or inferred (a guess)", meta.Provenance)
@@ -303,13 +317,24 @@ func (c *check) typeAndProvenance() {
 	}
 }
 
+// memoryKeys reports whether the frontmatter holds a key only a memory
+// has, so that a missing type is a broken memory, not a note.
+func (c *check) memoryKeys() bool {
+	for _, k := range []string{"provenance", "valid_at", "invalid_at", "stale_after", "pinned", "section", "importance", "supersedes", "project", "signals"} {
+		if _, ok := c.doc.Keys[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
 func (c *check) dates() {
 	meta := c.meta
 	if frontmatter.IsMemoryType(meta.Type) && meta.ValidAt.IsZero() && !c.bad["valid_at"] {
 		c.add("valid-at-missing", Warning, c.keyPos("type"), "no valid_at: the claim renders as [undated] and loses to dated claims; add when it became true (YYYY-MM-DD)")
 	}
-	if !meta.StaleAfter.IsZero() && !meta.StaleAfter.DateOnly {
-		c.add("stale-after-invalid", Error, c.keyPos("stale_after"), "stale_after %s has a clock: OKF wants a date, write stale_after: %s", meta.StaleAfter, meta.StaleAfter.Day())
+	if meta.StaleAfter.DateOnly {
+		c.add("stale-after-date", Warning, c.keyPos("stale_after"), "stale_after %s is a bare date, read as midnight UTC: OKF wants an RFC 3339 datetime with an offset, write stale_after: %sT00:00:00Z", meta.StaleAfter, meta.StaleAfter.Day())
 	}
 	for _, d := range []struct {
 		key string
@@ -393,7 +418,11 @@ func (c *check) projects() {
 			c.add("project-unknown", Error, c.keyPos("project"), "project %s names no project note: create one with 'type: project' and 'id: %s', or fix the id", meta.Project, meta.Project)
 		}
 	}
-	if meta.Type == frontmatter.TypeProject {
+	if meta.Type == frontmatter.TypeProject && !vault.ProjectIDPattern.MatchString(c.m.ID) && len(meta.Roots) == 0 && !c.bad["roots"] {
+		// Claude Code's type: project is a memory about a project, not
+		// mem's project note.
+		c.add("project-memory", Warning, c.keyPos("type"), "type: project without 'id: proj_…' and roots is a memory about a project (Claude Code's type), not a project note: write type: fact with project: proj_<name>, or make it a project note with id: proj_<name> and roots: [~/src/name]")
+	} else if meta.Type == frontmatter.TypeProject {
 		if !vault.ProjectIDPattern.MatchString(c.m.ID) {
 			c.add("project-id-shape", Warning, c.keyPos("id"), "project note id %q is not a project id, so no memory can name it: add 'id: proj_<name>'", c.m.ID)
 		}
@@ -403,22 +432,39 @@ func (c *check) projects() {
 	}
 }
 
-// commonKeys are Obsidian and OKF properties that sit close to one of mem's
-// keys by spelling but are not typos of it.
-var commonKeys = map[string]bool{
+// otherKeys are front matter keys of the tools a vault's files come from
+// (Obsidian, Claude Code memories and skills, OKF, Hugo, Jekyll): none is
+// a misspelling of one of mem's, however close (version, tools, season).
+var otherKeys = map[string]bool{
+	// Obsidian and common note properties
 	"date": true, "kind": true, "name": true, "url": true, "link": true, "links": true,
-	"author": true, "created": true, "updated": true, "modified": true, "cssclasses": true,
-	"publish": true, "permalink": true, "resource": true, "runtime": true, "parameters": true,
-	"okf_version": true, "usage_window": true, "timestamp": true, "keys": true, "states": true,
+	"author": true, "authors": true, "created": true, "updated": true, "modified": true,
+	"cssclasses": true, "cssclass": true, "publish": true, "permalink": true, "image": true,
+	"cover": true, "banner": true, "status": true, "state": true, "states": true, "keys": true,
+	"season": true, "episode": true, "rating": true, "topic": true, "topics": true,
+	// Claude Code memories and skills
+	"metadata": true, "version": true, "tools": true, "allowed-tools": true, "model": true,
+	"license": true, "argument-hint": true, "disable-model-invocation": true, "color": true,
+	// OKF
+	"resource": true, "runtime": true, "parameters": true, "computation": true,
+	"executor": true, "attester": true, "okf_version": true, "usage_window": true, "timestamp": true,
+	// Hugo
+	"draft": true, "lastmod": true, "publishdate": true, "expirydate": true, "weight": true,
+	"slug": true, "summary": true, "keywords": true, "layout": true, "linktitle": true,
+	"series": true, "categories": true, "menu": true, "menus": true, "params": true,
+	"outputs": true, "resources": true, "cascade": true, "headless": true, "markup": true,
+	"sitemap": true, "build": true, "translationkey": true, "images": true, "videos": true,
+	// Jekyll
+	"published": true, "category": true, "excerpt": true, "excerpt_separator": true, "lang": true,
 }
 
 func (c *check) keys() {
 	for key, pos := range c.doc.Keys {
 		// Keys of one or two letters are too short to call a misspelling.
-		if len(key) < 3 || isKnownKey(key) || commonKeys[strings.ToLower(key)] {
+		if len(key) < 3 || isKnownKey(key) || otherKeys[strings.ToLower(key)] {
 			continue
 		}
-		if near := Nearest(key, frontmatter.KnownKeys, 2); near != "" {
+		if near := nearestKey(key); near != "" {
 			c.add("key-typo", Warning, pos, "unknown key %q looks like %q: rename it, or mem ignores the value", key, near)
 		}
 	}
@@ -548,28 +594,54 @@ func validActor(s string) bool {
 	return ok && producer != "" && version != "" && !strings.Contains(producer, ":")
 }
 
-// Nearest returns the candidate within maxDist edits of s (case-folded),
-// or "". Short candidates allow only one edit, so "kind" is not taken for
-// a misspelt "id".
-func Nearest(s string, candidates []string, maxDist int) string {
-	best, bestD := "", maxDist+1
+// otherTypes are the type values of the tools whose files a vault holds
+// (Claude Code's memory types, OKF's reference bundles): never a typo of
+// one of mem's, however close the spelling (reference, preference).
+var otherTypes = map[string]bool{"user": true, "feedback": true, "reference": true}
+
+// typeTypo is the mem type a type value misspells, or "". mem's types are
+// lower-case words, so a capitalised value (OKF's Reference, Metric) is
+// another vocabulary; the allowed distance grows with the word's length.
+func typeTypo(t string) string {
+	if t != strings.ToLower(t) || otherTypes[t] {
+		return ""
+	}
+	return Nearest(t, frontmatter.Types)
+}
+
+// Nearest is the candidate s misspells (a key, a type, a command name), with the edits allowed
+// relative to the candidate's length (one per five letters, at least one),
+// so a short word is not taken for another: version is two edits from
+// session, tools from roots. Only the case differing counts too ("Type").
+func Nearest(s string, candidates []string) string {
+	best, bestD := "", 3
 	ls := strings.ToLower(s)
 	for _, cand := range candidates {
 		if ls == cand {
 			if s != cand {
-				return cand // only the case differs: "Type" for "type"
+				return cand
 			}
 			return ""
 		}
-		limit := maxDist
-		if len(cand) <= 4 {
-			limit = 1
+		limit := max(1, len(cand)/5)
+		if abs(len(s)-len(cand)) > limit {
+			continue
 		}
 		if d := editDistance(ls, cand, limit); d <= limit && d < bestD {
 			best, bestD = cand, d
 		}
 	}
 	return best
+}
+
+// nearestKey is the known key an unknown key misspells, or "".
+func nearestKey(key string) string { return Nearest(key, frontmatter.KnownKeys) }
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 // editDistance is the optimal-string-alignment distance (a swap of two

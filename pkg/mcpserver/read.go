@@ -57,6 +57,11 @@ func (s *server) recall(_ context.Context, _ *mcp.CallToolRequest, in RecallInpu
 	if err != nil {
 		return nil, out, err
 	}
+	if in.Cwd = cwd; s.Ask != nil {
+		if a, ok := s.Ask("recall", in, s.Now()); ok {
+			return answered(a, &out)
+		}
+	}
 	mems, err := s.load(vault.LoadOptions{})
 	if err != nil {
 		return nil, out, err
@@ -118,6 +123,12 @@ func (s *server) search(_ context.Context, _ *mcp.CallToolRequest, in SearchInpu
 			return nil, index.Result{}, fmt.Errorf("since: %w", err)
 		}
 		q.Since = t.Time
+	}
+	if s.Ask != nil {
+		if a, ok := s.Ask("search", in, s.Now()); ok {
+			var res index.Result
+			return answered(a, &res)
+		}
 	}
 	res, err := index.Search(s.Vault, q)
 	if err != nil {

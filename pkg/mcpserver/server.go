@@ -43,6 +43,9 @@ type Options struct {
 	// Logger receives diagnostics. It must never write to stdout, which
 	// carries the protocol.
 	Logger *slog.Logger
+	// Ask, when set, is offered recall and search first (mem watch's
+	// socket, see ask.go); false means no daemon answered.
+	Ask func(tool string, in any, now time.Time) (Answer, bool)
 }
 
 // Instructions tells the connected model what the tools return and how to
@@ -99,6 +102,7 @@ func New(opts Options) *mcp.Server {
 		Description: "Record one piece of evidence from a session for an inferred lesson or rule (the promotion gate). " +
 			"expected_hash is the hash `get` returned: the write is refused if the file changed since. " +
 			"The same evidence from the same session is recorded once."}, nil, s.signal)
+	s.addDaytwo(srv)
 	return srv
 }
 

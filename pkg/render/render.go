@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
 	"github.com/mem-md/mem/pkg/vault"
@@ -105,6 +106,9 @@ func (e *BudgetError) Error() string {
 	return "budget " + strconv.Itoa(e.Budget) + " bytes cannot hold the " + strconv.Itoa(e.Min) +
 		"-byte header: give a budget of at least " + strconv.Itoa(e.Min) + " (default 8192)"
 }
+
+// Kind: a budget too small is a bad flag or setting (exit 2).
+func (e *BudgetError) Kind() fail.Kind { return fail.Usage }
 
 // Drop reasons. Fixed strings, so a 50,000-memory render allocates none.
 const (

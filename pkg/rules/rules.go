@@ -18,6 +18,7 @@ import (
 
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
+	"github.com/mem-md/mem/pkg/markdown"
 	"github.com/mem-md/mem/pkg/secrets"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -62,7 +63,7 @@ var (
 	// Phrases that try to take over the model reading the memory,
 	// matched on text folded by foldForMatch (homoglyphs, width, invisible
 	// characters), so "Ignоre" with a Cyrillic o is the same phrase.
-	overridePhrase = regexp.MustCompile(`(?i)\b(?:ignore|disregard|forget|override|bypass|skip|drop|discard|pay\s+no\s+attention\s+to)\s+(?:(?:all|any|every|the|your|of|these|those|my|our|everything|previous|prior|above|earlier|preceding|system|existing|original|safety|other|current)\s+)*(?:previous|prior|above|earlier|preceding|system|existing|original|safety|current)\s+(?:instructions?|prompts?|rules|directions|directives|guidelines|guardrails|context|messages?|orders|commands|policies|constraints)\b|\b(?:ignore|disregard|forget)\s+(?:all|everything)\s+(?:above|before|previous|prior|you\s+were\s+told)\b|\byou\s+are\s+now\s+(?:in\s+)?(?:developer\s+mode|DAN|jailbroken|unrestricted|unfiltered|an?\s+(?:unrestricted|unfiltered|evil))\b|\bnew\s+(?:system\s+)?(?:instructions|directives|rules)\s*:|\bfrom\s+now\s+on,?\s+you\s+(?:will|must|are|should)\b|\b(?:reveal|print|output|show|repeat|leak)\s+(?:me\s+)?(?:the|your)\s+(?:system|hidden|initial|original)\s+(?:prompt|instructions|message)\b`)
+	overridePhrase = regexp.MustCompile(`(?i)\b(?:ignore|disregard|forget|override|bypass|pay\s+no\s+attention\s+to)\s+(?:(?:all|any|every|the|your|of|these|those|my|our|everything|previous|prior|above|earlier|preceding|system|existing|original|safety|other|current)\s+)*(?:previous|prior|above|earlier|preceding|system|existing|original|safety|current)\s+(?:instructions?|prompts?|rules|directions|directives|guidelines|guardrails|context|messages?|orders|commands|policies|constraints)\b|\b(?:skip|drop|discard)\s+(?:(?:all|any|every|the|your|these|those|previous|prior|above|earlier|system|original|safety)\s+)*(?:previous|prior|above|earlier|system|original|safety)\s+(?:instructions?|prompts?|directives|guardrails|orders)\b|\b(?:ignore|disregard|forget)\s+(?:all|everything)\s+(?:above|before|previous|prior|you\s+were\s+told)\b|\byou\s+are\s+now\s+(?:in\s+)?(?:developer\s+mode|DAN|jailbroken|unrestricted|unfiltered|an?\s+(?:unrestricted|unfiltered|evil))\b|\bnew\s+(?:system\s+)?(?:instructions|directives|rules)\s*:|\bfrom\s+now\s+on,?\s+you\s+(?:will|must|are|should)\b|\b(?:reveal|print|output|show|repeat|leak)\s+(?:me\s+|us\s+)?your\s+(?:system|hidden|initial|original)\s+(?:prompt|instructions|message)\b|\b(?:reveal|leak|repeat)\s+the\s+(?:system|hidden|initial)\s+prompt\b`)
 	// A line that pretends to be a turn of the conversation.
 	roleTurn = regexp.MustCompile(`(?im)^[ \t>*_\-]*(?:#{1,6}[ \t]*)?(?:\*\*|__)?((?:system|developer|assistant)(?:\*\*|__)?[ \t]*:)`)
 	roleTag  = regexp.MustCompile(`(?i)<\s*/?\s*(?:system|system-reminder|developer|assistant|im_start|im_end|instructions?|tool_result|function_results)\s*>|<\|im_(?:start|end)\|>|<\|(?:system|assistant|user)\|>|\[/?INST\]|<<\s*/?SYS\s*>>`)
@@ -150,6 +151,11 @@ func injection(text string, bodyOff int) []Finding {
 		}
 	}
 	if strings.Contains(text, "<!--") || strings.Contains(text, "%%") {
+		// A comment shown as code (a span, a fenced or indented block) is
+		// not hidden: the body is read as markdown to tell.
+		if bodyOff >= 0 && bodyOff <= len(text) {
+			text = text[:bodyOff] + markdown.MaskCode(text[bodyOff:])
+		}
 		if loc := comment.FindStringIndex(text); loc != nil {
 			add("hidden-comment", loc[0], "a comment hidden in Obsidian's reading view but read by the model: move the text into the visible body or delete it")
 		}

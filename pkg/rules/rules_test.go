@@ -40,11 +40,15 @@ func TestOrdinaryTextPasses(t *testing.T) {
 		"Our system: Postgres 16 behind pgbouncer",
 		"Prefers short answers first, details after",
 		"The README's instructions for the previous release were wrong about Go 1.25",
-		"Emoji sequences like 👩‍💻 and Persian text نیم‌فاصله are fine",
+		"Emoji sequences like 👩\u200d💻 and Persian text نیم\u200cفاصله are fine",
 		"Use `<!-- mem:begin -->` markers to splice, as docs/render.md says",
 		"Fix from the PR: ![diagram](notes/pic.png) shows the flow",
 		"Commit 3f2a9c1e0b7d4a6f8e5c2b1a0d9e8f7c6b5a4d3e was the last green build",
 		"Windows line endings\r\nare folded by the parser",
+		"We drop the existing rules of the old linter in January",
+		"Skip the current guidelines section when onboarding",
+		"Override the previous settings with MEM_VAULT in CI",
+		"The release notes show the system prompt feature shipped in 2.1",
 	} {
 		masked := MaskCode(line)
 		if found := File(masked, 0); len(found) > 0 {

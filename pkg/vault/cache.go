@@ -22,7 +22,7 @@ import (
 // file, .mem/cache/parse, so a whole-vault load reads one file instead of
 // tens of thousands and parses nothing that did not change. The files stay
 // the truth: an entry is used only when the file's size, mtime, ctime and
-// inode all match what was recorded, files changed within racyWindow of
+// inode all match what was recorded, files changed within RacyWindow of
 // being read are never recorded (a same-size write in the same clock tick
 // would be invisible to the stat), the whole cache is checksummed and tied
 // to the exact mem binary that wrote it, and anything unexpected means the
@@ -39,10 +39,12 @@ const (
 	cacheMinFiles = 256
 )
 
-// racyWindow: a file whose mtime or ctime is this close to the moment it was
-// stat'ed is not cached (filesystem clocks tick in milliseconds). A variable
-// so tests need not wait.
-var racyWindow = 2 * time.Second
+// RacyWindow: a file whose mtime or ctime is this close to the moment it
+// was stat'ed may change again without its stamp changing (git's racy-clean
+// problem; FAT's clock ticks in 2 s), so no cache or manifest vouches for it
+// by its stamp. Every stamp-trusting view uses this one window. A variable
+// so tests need not wait it out.
+var RacyWindow = 2 * time.Second
 
 // cacheRel is where the cache lives, under the git-ignored state directory.
 var cacheRel = filepath.Join("cache", "parse")
@@ -60,7 +62,7 @@ func stampOf(fi fs.FileInfo) fileStamp {
 
 // racy reports a stamp too close to now to be trusted later.
 func (s fileStamp) racy(now time.Time) bool {
-	limit := now.Add(-racyWindow).UnixNano()
+	limit := now.Add(-RacyWindow).UnixNano()
 	return s.mtime >= limit || s.ctime >= limit
 }
 

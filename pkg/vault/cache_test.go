@@ -50,9 +50,9 @@ func cacheVault(t *testing.T, n int) *Vault {
 }
 
 func noRacyWindow(t *testing.T) {
-	old := racyWindow
-	racyWindow = -time.Hour // files written a moment ago count as settled
-	t.Cleanup(func() { racyWindow = old })
+	old := RacyWindow
+	RacyWindow = -time.Hour // files written a moment ago count as settled
+	t.Cleanup(func() { RacyWindow = old })
 }
 
 // same checks that a load equals a direct read of every file.
@@ -172,9 +172,9 @@ func TestCorruptCacheIsIgnoredAndRebuilt(t *testing.T) {
 // FuzzDecodeCache feeds arbitrary bytes, with a valid checksum so they reach
 // the decoder, through decoding and every lookup: nothing may panic.
 func FuzzDecodeCache(f *testing.F) {
-	old := racyWindow
-	racyWindow = -time.Hour
-	f.Cleanup(func() { racyWindow = old })
+	old := RacyWindow
+	RacyWindow = -time.Hour
+	f.Cleanup(func() { RacyWindow = old })
 	dir := f.TempDir()
 	if _, err := Init(dir, nil); err != nil {
 		f.Fatal(err)

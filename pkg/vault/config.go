@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
@@ -23,6 +25,21 @@ type Config struct {
 	Lint        LintConfig   `yaml:"lint,omitempty"`
 	Audit       AuditConfig  `yaml:"audit,omitempty"`
 	Backup      BackupConfig `yaml:"backup,omitempty"`
+	Sync        SyncConfig   `yaml:"sync,omitempty"`
+	Commit      CommitConfig `yaml:"commit,omitempty"`
+}
+
+// SyncConfig holds the settings of mem sync (docs/sync.md).
+type SyncConfig struct {
+	// Remote is the default remote of mem sync: a path, a URL or a git
+	// remote name, written by the first 'mem sync REMOTE' or 'mem clone'.
+	Remote string `yaml:"remote,omitempty"`
+}
+
+// CommitConfig holds the settings of mem watch's commits (docs/watch.md).
+type CommitConfig struct {
+	// Interval between mem watch's commits ("30m", "2h"; default 1h).
+	Interval time.Duration `yaml:"interval,omitempty"`
 }
 
 // AuthorConfig names the git author of mem commit.
@@ -34,7 +51,8 @@ type AuthorConfig struct {
 // BackupConfig holds the settings of mem backup (docs/history.md).
 type BackupConfig struct {
 	// To is the default backup target (a path, a URL or a git remote name)
-	// used when mem backup runs without --to, as a schedule does.
+	// used when mem backup runs without --to, as a schedule does; the
+	// first verified 'mem backup --to' writes it when it is unset.
 	To string `yaml:"to,omitempty"`
 }
 
@@ -69,6 +87,9 @@ type LintConfig struct {
 	// MassDeleteMin is the fewest deleted memories that can trip the
 	// mass-deletion guard, so pruning a small vault is not refused.
 	MassDeleteMin int `yaml:"mass_delete_min,omitempty"`
+	// RequireFrontmatter makes a plain note (no frontmatter) a lint error
+	// instead of a warning, for vaults that want every file typed.
+	RequireFrontmatter bool `yaml:"require_frontmatter,omitempty"`
 }
 
 // IsMassDeletion is the one mass-deletion rule that lint --staged, commit
@@ -148,12 +169,16 @@ const MaxConfigSize = 1 << 20
 // LoadConfig reads root/mem.yaml. A missing or empty file is all defaults;
 // garbage is an error naming the file and line.
 func LoadConfig(root string) (Config, error) {
-	var c Config
 	path := filepath.Join(root, ConfigFile)
 	data, err := readConfig(path)
 	if err != nil && !os.IsNotExist(err) {
-		return c, err
+		return Config{}, err
 	}
+	return decodeConfig(path, data)
+}
+
+func decodeConfig(path string, data []byte) (Config, error) {
+	var c Config
 	if len(bytes.TrimSpace(data)) > 0 {
 		dec := yaml.NewDecoder(bytes.NewReader(data))
 		dec.KnownFields(true)
@@ -189,4 +214,61 @@ func readConfig(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %d bytes, over the %d-byte limit of mem.yaml: it holds settings only (see docs/config.md); remove what is not a setting", path, size, MaxConfigSize)
 	}
 	return data, nil
+}
+
+// SetConfig sets one string key of root/mem.yaml, such as "sync.remote",
+// keeping the rest of the file (comments and order) as it is. The file is
+// written atomically and read back, so a write that would make mem.yaml
+// unreadable is refused and leaves it unchanged.
+func SetConfig(root, key, value string) error {
+	path := filepath.Join(root, ConfigFile)
+	data, err := readConfig(path)
+	if err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return fmt.Errorf("%s: %v (fix mem.yaml, see docs/config.md)", path, err)
+	}
+	if len(doc.Content) == 0 {
+		doc = yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{Kind: yaml.MappingNode}}}
+	}
+	m := doc.Content[0]
+	parts := strings.Split(key, ".")
+	for i, part := range parts {
+		if m.Kind != yaml.MappingNode {
+			return fmt.Errorf("%s: %s is not a mapping: fix mem.yaml, see docs/config.md", path, strings.Join(parts[:i], "."))
+		}
+		var next *yaml.Node
+		for j := 0; j+1 < len(m.Content); j += 2 {
+			if m.Content[j].Value == part {
+				next = m.Content[j+1]
+			}
+		}
+		if i == len(parts)-1 {
+			v := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value}
+			if next != nil {
+				*next = *v
+			} else {
+				m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: part}, v)
+			}
+			break
+		}
+		if next == nil {
+			next = &yaml.Node{Kind: yaml.MappingNode}
+			m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: part}, next)
+		}
+		m = next
+	}
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(&doc); err != nil {
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	enc.Close()
+	if _, err := decodeConfig(path, buf.Bytes()); err != nil {
+		return fmt.Errorf("setting %s would make mem.yaml unreadable, so nothing was changed: %v", key, err)
+	}
+	return WriteFileAtomic(path, buf.Bytes(), 0o644)
 }

@@ -3,6 +3,7 @@ package vault
 import (
 	"errors"
 	"fmt"
+	"path"
 	"path/filepath"
 	"strings"
 )
@@ -10,36 +11,70 @@ import (
 // ErrNotFound is returned by FindMemory when no file matches.
 var ErrNotFound = errors.New("no memory")
 
-// FindMemory finds the one loaded memory named by ref: its id, or its path
-// relative to the vault (with or without .md; an absolute path inside the
-// vault works too). Matching only what the loader listed is what confines
-// callers to the vault: a ref with "..", or a link leaving it, names nothing.
-// Two files answering to one ref are an error naming both.
+// ErrAmbiguous is returned by FindMemory when a short ref matches more
+// than one file; the error lists them.
+var ErrAmbiguous = errors.New("ambiguous")
+
+// maxCandidates bounds the files an ambiguous ref's error lists.
+const maxCandidates = 10
+
+// FindMemory finds the one loaded memory named by ref, as git takes a
+// short hash: its id, or its path relative to the vault (with or without
+// .md; an absolute path inside the vault works too), else a unique prefix
+// of its id, of its file's base name, or of the random suffix mem puts at
+// the end of the names it writes ("2a3ee3" for memory/db-port-2a3ee3.md).
+// An exact match wins over prefixes. Matching only what the loader listed
+// is what confines callers to the vault: a ref with "..", or a link
+// leaving it, names nothing. Two files answering to one ref are an error
+// (ErrAmbiguous) naming them.
 func (v *Vault) FindMemory(mems []*Memory, ref string) (*Memory, error) {
 	ref = strings.TrimSpace(ref)
 	if ref == "" {
-		return nil, fmt.Errorf("%w: give an id or a path relative to the vault", ErrNotFound)
+		return nil, fmt.Errorf("%w: give an id, a path relative to the vault, or a unique prefix of either", ErrNotFound)
 	}
 	if filepath.IsAbs(ref) {
 		if rel, err := filepath.Rel(v.Root, ref); err == nil {
 			ref = filepath.ToSlash(rel)
 		}
 	}
-	var found []*Memory
+	var exact, prefix []*Memory
 	for _, m := range mems {
-		if m.ID == ref || m.Rel == ref || m.Rel == ref+".md" {
-			found = append(found, m)
+		switch {
+		case m.ID == ref || m.Rel == ref || m.Rel == ref+".md":
+			exact = append(exact, m)
+		case isPrefixOf(m, ref):
+			prefix = append(prefix, m)
 		}
+	}
+	found := exact
+	if len(found) == 0 {
+		found = prefix
 	}
 	switch len(found) {
 	case 0:
-		return nil, fmt.Errorf("%w has id or path %q: find it with 'mem search', or give its path relative to the vault", ErrNotFound, ref)
+		return nil, fmt.Errorf("%w has id or path %q, nor an id or name starting with it: find it with 'mem list' or 'mem search', or give its path relative to the vault", ErrNotFound, ref)
 	case 1:
 		return found[0], nil
 	}
-	paths := make([]string, len(found))
-	for i, m := range found {
-		paths[i] = m.Rel
+	paths := make([]string, 0, maxCandidates)
+	for _, m := range found[:min(len(found), maxCandidates)] {
+		paths = append(paths, m.Rel)
 	}
-	return nil, fmt.Errorf("%q names %d files (%s): give each a unique id, or pass a path", ref, len(found), strings.Join(paths, ", "))
+	more := ""
+	if len(found) > maxCandidates {
+		more = fmt.Sprintf(" and %d more", len(found)-maxCandidates)
+	}
+	what := "give more of the id, or the path"
+	if len(exact) > 1 {
+		what = "give each a unique id, or pass a path"
+	}
+	return nil, fmt.Errorf("%w: %q names %d files (%s%s): %s", ErrAmbiguous, ref, len(found), strings.Join(paths, ", "), more, what)
+}
+
+// isPrefixOf reports whether ref is a prefix of m's id, of its file's
+// base name, or of the suffix after the base name's last dash.
+func isPrefixOf(m *Memory, ref string) bool {
+	base := strings.TrimSuffix(path.Base(m.Rel), ".md")
+	suffix := base[strings.LastIndexByte(base, '-')+1:]
+	return strings.HasPrefix(m.ID, ref) || strings.HasPrefix(base, ref) || strings.HasPrefix(suffix, ref)
 }

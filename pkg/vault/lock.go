@@ -22,6 +22,9 @@ type LockedError struct {
 	Path  string
 	PID   int    // from the lock file; 0 when unknown
 	State string // "stopped", "not running", "running" or "" (unknown)
+	// Waited is how long the waiter waited out a running holder; zero when
+	// it gave up at once on a stopped or exited one.
+	Waited time.Duration
 }
 
 func (e *LockedError) Unwrap() error { return ErrLocked }
@@ -40,14 +43,38 @@ func (e *LockedError) Error() string {
 			what = "it has exited, but a process it started still holds the lock: end that process, then run the command again"
 		}
 	}
-	return fmt.Sprintf("%s: held by %s for more than %s: %s", e.Path, who, LockTimeout, what)
+	return fmt.Sprintf("%s: held by %s%s: %s", e.Path, who, e.held(), what)
+}
+
+// held says how long the waiter waited, when it waited out its deadline
+// (a stopped or exited holder is given up on at once).
+func (e *LockedError) held() string {
+	if e.Waited == 0 {
+		return ""
+	}
+	return " for more than " + e.Waited.String()
 }
 
 // lock takes an exclusive advisory lock under .mem/locks, waiting at most
-// LockTimeout, and records this process's pid in the lock file so a
-// waiter that gives up can say who holds it. The kernel drops the lock
-// when the process dies, so a crash never leaves a stale lock behind.
-func (v *Vault) lock(name string) (func(), error) {
+// LockTimeout; see LockWait.
+func (v *Vault) lock(name string) (func(), error) { return v.LockWait(name, LockTimeout) }
+
+// Lock takes a named vault-wide lock (for example "index" or "commit").
+// A wait longer than LockTimeout fails with a *LockedError.
+func (v *Vault) Lock(name string) (func(), error) { return v.lock(name) }
+
+// holderSettles is how long a holder's pid and state must stay the same
+// before a waiter acts on them: a new holder writes its pid just after
+// taking the lock, and until then the file names the previous one.
+const holderSettles = 300 * time.Millisecond
+
+// LockWait takes the lock name, recording this process's pid in the lock
+// file so a waiter can say who holds it. It never blocks for good: a
+// holder that is stopped (Ctrl-Z, SIGSTOP) or has exited is given up on as
+// soon as that is clear, a running one after wait, each with a
+// *LockedError naming its pid. The kernel drops the lock when the holder
+// dies, so a crash never leaves a stale lock behind.
+func (v *Vault) LockWait(name string, wait time.Duration) (func(), error) {
 	dir := filepath.Join(v.StateDir(), "locks")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -56,8 +83,10 @@ func (v *Vault) lock(name string) (func(), error) {
 	if err != nil {
 		return nil, err
 	}
-	deadline := time.Now().Add(LockTimeout)
-	for wait := 5 * time.Millisecond; ; wait = min(2*wait, 200*time.Millisecond) {
+	deadline := time.Now().Add(wait)
+	var seen LockedError
+	var seenAt time.Time
+	for pause := 5 * time.Millisecond; ; pause = min(2*pause, 100*time.Millisecond) {
 		ok, err := tryLock(f)
 		if err != nil {
 			f.Close()
@@ -66,17 +95,24 @@ func (v *Vault) lock(name string) (func(), error) {
 		if ok {
 			break
 		}
-		if time.Now().After(deadline) {
-			e := &LockedError{Path: f.Name()}
-			if data, err := os.ReadFile(f.Name()); err == nil {
-				if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && pid > 0 {
-					e.PID, e.State = pid, processState(pid)
-				}
-			}
-			f.Close()
-			return nil, e
+		e := LockedError{Path: f.Name(), PID: lockHolder(f)}
+		if e.PID > 0 {
+			e.State = ProcessState(e.PID)
 		}
-		time.Sleep(wait)
+		if e != seen {
+			seen, seenAt = e, time.Now()
+		}
+		settled := time.Since(seenAt) >= holderSettles
+		switch {
+		case (e.State == "stopped" || e.State == "not running") && settled:
+			f.Close()
+			return nil, &e
+		case time.Now().After(deadline):
+			f.Close()
+			e.Waited = wait
+			return nil, &e
+		}
+		time.Sleep(pause)
 	}
 	// Best effort: the pid only improves a waiter's message.
 	if f.Truncate(0) == nil {
@@ -85,6 +121,13 @@ func (v *Vault) lock(name string) (func(), error) {
 	return func() { unlockFile(f); f.Close() }, nil
 }
 
-// Lock takes a named vault-wide lock (for example "index" or "commit").
-// A wait longer than LockTimeout fails with a *LockedError.
-func (v *Vault) Lock(name string) (func(), error) { return v.lock(name) }
+// lockHolder is the pid a lock's holder wrote into it, or 0.
+func lockHolder(f *os.File) int {
+	var b [32]byte
+	n, _ := f.ReadAt(b[:], 0)
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b[:n])))
+	if err != nil || pid <= 0 {
+		return 0
+	}
+	return pid
+}

@@ -9,4 +9,4 @@ func tryLock(*os.File) (bool, error) { return true, nil }
 
 func unlockFile(*os.File) {}
 
-func processState(int) string { return "" }
+func ProcessState(int) string { return "" }

@@ -46,7 +46,7 @@ func TestLockHeldByStoppedProcess(t *testing.T) {
 	if err := child.Process.Signal(syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
-	for processState(pid) != "stopped" {
+	for ProcessState(pid) != "stopped" {
 		time.Sleep(time.Millisecond) // the signal is delivered asynchronously
 	}
 

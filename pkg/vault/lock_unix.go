@@ -23,10 +23,10 @@ func tryLock(f *os.File) (bool, error) {
 
 func unlockFile(f *os.File) { unix.Flock(int(f.Fd()), unix.LOCK_UN) }
 
-// processState says whether pid is stopped, gone or running, as far as
+// ProcessState says whether pid is stopped, gone or running, as far as
 // the system tells (Linux's /proc has the state; elsewhere "running" only
 // means the pid exists).
-func processState(pid int) string {
+func ProcessState(pid int) string {
 	if err := unix.Kill(pid, 0); errors.Is(err, unix.ESRCH) {
 		return "not running"
 	}

@@ -53,6 +53,7 @@ type NewMemory struct {
 	Key        string
 	ValidAt    frontmatter.Time // default now
 	StaleAfter frontmatter.Time
+	InvalidAt  frontmatter.Time // when the claim stopped being true (retired)
 	Supersedes []string
 	Session    string
 	Source     string
@@ -84,7 +85,7 @@ func ParseTTL(s string, now time.Time) (frontmatter.Time, error) {
 	case "y":
 		now = now.AddDate(n, 0, 0)
 	}
-	return frontmatter.NewDate(now), nil
+	return frontmatter.StaleInstant(now), nil
 }
 
 // PointerText is the one-line pointer memory for a long-form note: its title

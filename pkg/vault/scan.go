@@ -98,7 +98,7 @@ func (s *Snapshot) Started() time.Time { return s.started }
 // with the same key saw the same files with the same stamps, so a view
 // computed from one holds for the other. ok is false when a stamp cannot
 // vouch for its file's content — a link, an unreadable file, or a change
-// within racyWindow of the scan (the same rule as the parse cache's) — and
+// within RacyWindow of the scan (the same rule as the parse cache's) — and
 // then no view may be reused.
 func (s *Snapshot) Key() (key string, ok bool) {
 	h := sha256.New()

@@ -76,7 +76,7 @@ func TestSnapshotKey(t *testing.T) {
 		prev = k
 	}
 
-	racyWindow = 1 << 62 // every file counts as just written
+	RacyWindow = 1 << 62 // every file counts as just written
 	if _, ok := key(); ok {
 		t.Error("a key was given while files were racy")
 	}

@@ -74,7 +74,7 @@ func TestSnapshotChanged(t *testing.T) {
 		t.Errorf("changed %q removed %q; want changed %q and removed m0002, m0003", changed, removed, want)
 	}
 
-	racyWindow = 1 << 62 // every file was written just before old's scan
+	RacyWindow = 1 << 62 // every file was written just before old's scan
 	now := scan()
 	if changed, _ := now.Changed(old); !slices.Equal(changed, now.Rels) {
 		t.Errorf("racy stamps: %d changed, want every file (%d)", len(changed), len(now.Rels))

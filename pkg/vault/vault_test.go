@@ -329,7 +329,7 @@ func TestInitIsIdempotent(t *testing.T) {
 }
 
 func TestParseTTL(t *testing.T) {
-	for in, want := range map[string]string{"30d": "2026-12-29", "2w": "2026-12-13", "6m": "2027-05-29", "1y": "2027-11-29"} {
+	for in, want := range map[string]string{"30d": "2026-12-29T00:00:00Z", "2w": "2026-12-13T00:00:00Z", "6m": "2027-05-29T00:00:00Z", "1y": "2027-11-29T00:00:00Z"} {
 		got, err := ParseTTL(in, testNow)
 		if err != nil || got.String() != want {
 			t.Errorf("ParseTTL(%q) = %v, %v; want %s", in, got, err, want)

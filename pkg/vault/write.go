@@ -160,7 +160,8 @@ func randomSuffix() string {
 
 // Create writes a new file under dir (relative to the vault) named after
 // slugText plus a short unique suffix. It stamps id (the file's path without
-// .md, written out so a rename in Obsidian keeps it) and generated (by mem,
+// .md, written out so a rename in Obsidian keeps it; an id doc already
+// has, like a project note's proj_name, is kept) and generated (by mem,
 // unless doc names who wrote it), and never replaces an existing file. It
 // places bytes only: pkg/writer checks what they say.
 func (v *Vault) Create(dir, slugText string, doc *frontmatter.Document, now time.Time) (*Memory, error) {
@@ -174,9 +175,13 @@ func (v *Vault) Create(dir, slugText string, doc *frontmatter.Document, now time
 		by = g.By
 	}
 	doc.Meta.Generated = &frontmatter.Actor{By: by, At: frontmatter.NewTime(now)}
+	givenID := doc.Meta.ID
 	for range 20 {
 		rel := filepath.ToSlash(filepath.Join(dir, stem+"-"+randomSuffix()+".md"))
 		doc.Meta.ID = strings.TrimSuffix(rel, ".md")
+		if givenID != "" {
+			doc.Meta.ID = givenID
+		}
 		data := doc.Marshal()
 		path := filepath.Join(v.Root, filepath.FromSlash(rel))
 		err := createExclusive(path, data)

@@ -42,10 +42,13 @@ func build(f Front, n vault.NewMemory, projects []vault.Project, now time.Time) 
 	if !n.StaleAfter.IsZero() && !n.StaleAfter.After(n.ValidAt.Time) {
 		return nil, fmt.Errorf("%s %s is not after %s %s: give a later date or a positive %s", f.name("stale_after"), n.StaleAfter, f.name("valid_at"), n.ValidAt, f.name("ttl"))
 	}
+	if !n.InvalidAt.IsZero() && !n.InvalidAt.After(n.ValidAt.Time) {
+		return nil, fmt.Errorf("%s %s is not after %s %s: a claim stops being true after it became true", f.name("invalid_at"), n.InvalidAt, f.name("valid_at"), n.ValidAt)
+	}
 	meta := frontmatter.Meta{
 		Type: n.Type, Title: n.Title, Provenance: n.Provenance, Project: project,
 		Pinned: n.Pinned, Section: n.Section, Importance: n.Importance, Key: n.Key,
-		ValidAt: n.ValidAt, StaleAfter: n.StaleAfter, Supersedes: n.Supersedes,
+		ValidAt: n.ValidAt, StaleAfter: n.StaleAfter, InvalidAt: n.InvalidAt, Supersedes: n.Supersedes,
 		Tags: n.Tags, Session: n.Session, Source: n.Source, Sources: n.Sources,
 	}
 	if n.Type == frontmatter.TypeNote {

@@ -12,8 +12,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
+	"github.com/mem-md/mem/pkg/render"
 	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -74,6 +76,9 @@ func (r *Refusal) Error() string {
 }
 func (r *Refusal) Unwrap() error { return r.Err }
 
+// Kind: a refused write is a failed check (exit 1).
+func (r *Refusal) Kind() fail.Kind { return fail.Check }
+
 // Dates reads the optional date inputs of a claim: valid_at, and either
 // stale_after or a ttl counted from now. Errors name the inputs as f does.
 func Dates(f Front, validAt, staleAfter, ttl string, now time.Time) (valid, stale frontmatter.Time, err error) {
@@ -90,7 +95,10 @@ func Dates(f Front, validAt, staleAfter, ttl string, now time.Time) (valid, stal
 		if err != nil {
 			return valid, stale, fmt.Errorf("%s: %w", f.name("stale_after"), err)
 		}
-		stale = frontmatter.NewDate(t.Time)
+		// OKF's stale_after is an instant: a bare date is its midnight UTC.
+		if stale = frontmatter.NewTime(t.Time); t.DateOnly {
+			stale = frontmatter.StaleInstant(t.Time)
+		}
 	case ttl != "":
 		if stale, err = vault.ParseTTL(ttl, now); err != nil {
 			return valid, stale, fmt.Errorf("%s: %w", f.name("ttl"), err)
@@ -100,17 +108,11 @@ func Dates(f Front, validAt, staleAfter, ttl string, now time.Time) (valid, stal
 }
 
 // Prepare builds and checks the document for n against the loaded vault
-// without writing anything.
+// without writing anything. A claim that supersedes others keeps their
+// scope (inheritScope): what it corrects renders where they did.
 func Prepare(v *vault.Vault, f Front, mems []*vault.Memory, n vault.NewMemory, now time.Time) (*frontmatter.Document, error) {
-	doc, err := build(f, n, v.Projects(mems), now)
-	if err != nil {
-		return nil, err
-	}
-	if f.Agent != "" && doc.Meta.Type == frontmatter.TypeRule {
-		return nil, &Refusal{Rule: "agent-rule", Field: f.name("type"), Msg: "an agent cannot write a standing rule: write a lesson (provenance inferred), add evidence with signal, and a person promotes it with 'mem promote' once it passes the gate"}
-	}
-	olds := make([]*vault.Memory, len(doc.Meta.Supersedes))
-	for i, ref := range doc.Meta.Supersedes {
+	olds := make([]*vault.Memory, len(n.Supersedes))
+	for i, ref := range n.Supersedes {
 		old, err := v.FindMemory(mems, ref)
 		if errors.Is(err, vault.ErrNotFound) {
 			return nil, &Refusal{Rule: "supersedes-unknown", Field: f.name("supersedes"), Msg: err.Error(), Err: err}
@@ -121,12 +123,22 @@ func Prepare(v *vault.Vault, f Front, mems []*vault.Memory, n vault.NewMemory, n
 		if !old.OK() {
 			return nil, fmt.Errorf("%s %s:%v (fix the file first; 'mem lint %s' shows the problem)", f.name("supersedes"), old.Rel, old.Err, old.Rel)
 		}
+		olds[i] = old
+	}
+	n = inheritScope(n, olds, v.Config.Render.Sections)
+	doc, err := build(f, n, v.Projects(mems), now)
+	if err != nil {
+		return nil, err
+	}
+	if f.Agent != "" && doc.Meta.Type == frontmatter.TypeRule {
+		return nil, &Refusal{Rule: "agent-rule", Field: f.name("type"), Msg: "an agent cannot write a standing rule: write a lesson (provenance inferred), add evidence with signal, and a person promotes it with 'mem promote' once it passes the gate"}
+	}
+	for _, old := range olds {
 		if f.Agent != "" && doc.Meta.Type != frontmatter.TypeCorrection && byPerson(old.Meta()) {
 			return nil, &Refusal{Rule: "agent-supersedes-person", Field: f.name("supersedes"), Msg: fmt.Sprintf(
 				"%s is stated or was written by a person: an agent replaces it only with a correction that names it (type correction, supersedes %s) saying what changed",
 				old.ID, old.ID)}
 		}
-		olds[i] = old
 	}
 	err = gate.Supersede(&doc.Meta, olds)
 	var se *gate.SupersessionError
@@ -138,6 +150,46 @@ func Prepare(v *vault.Vault, f Front, mems []*vault.Memory, n vault.NewMemory, n
 	}
 	doc.Meta.Generated = &frontmatter.Actor{By: f.by(), At: frontmatter.NewTime(now)}
 	return doc, Check(v, f, doc, now)
+}
+
+// inheritScope gives n what it did not say from the claims it supersedes,
+// so a correction renders where the corrected claim did (spec §4): their
+// project and section when they share one, the highest importance, and
+// pinned when any was. A project of "auto" or "" counts as not given. A
+// pinned claim's section is the one it renders under (from its type when
+// it has none), since a correction's own type would move it to Notes.
+func inheritScope(n vault.NewMemory, olds []*vault.Memory, sections []string) vault.NewMemory {
+	if len(olds) == 0 {
+		return n
+	}
+	sectionOf := func(m *frontmatter.Meta) string {
+		if m.Pinned {
+			return render.Section(m, sections)
+		}
+		return m.Section
+	}
+	project, section, sameProject, sameSection := olds[0].Meta().Project, sectionOf(olds[0].Meta()), true, true
+	importance := 0
+	for _, o := range olds {
+		m := o.Meta()
+		sameProject = sameProject && m.Project == project
+		sameSection = sameSection && sectionOf(m) == section
+		importance = max(importance, m.Importance)
+		n.Pinned = n.Pinned || m.Pinned
+	}
+	if n.Importance == 0 {
+		n.Importance = importance
+	}
+	if (n.Project == "" || n.Project == "auto") && sameProject {
+		n.Project = project
+		if project == "" {
+			n.Project = "none" // a global claim's correction stays global, wherever it is written from
+		}
+	}
+	if n.Section == "" && sameSection {
+		n.Section = section
+	}
+	return n
 }
 
 // byPerson reports a claim an agent may not overrule: the user stated it,
@@ -269,8 +321,8 @@ func Update(v *vault.Vault, f Front, ref, expectHash string, now time.Time, edit
 		var r *Refusal
 		var gr *gate.RefusedError
 		switch {
-		case errors.As(err, &r) || errors.Is(err, ErrUnchanged):
-			return m, err
+		case errors.As(err, &r) || errors.Is(err, ErrUnchanged) || errors.Is(err, vault.ErrConflict):
+			return m, err // each names the file already
 		case errors.As(err, &gr):
 			return m, fmt.Errorf("%s: refused: %w", m.Rel, err)
 		}

@@ -113,11 +113,14 @@ func TestNoteRefusedPointerLeavesNoOrphan(t *testing.T) {
 
 func TestDates(t *testing.T) {
 	valid, stale, err := Dates(Front{}, "2026-01-02", "", "30d", now)
-	if err != nil || valid.String() != "2026-01-02" || stale.String() != "2026-12-29" {
+	if err != nil || valid.String() != "2026-01-02" || stale.String() != "2026-12-29T00:00:00Z" {
 		t.Fatalf("%v %v %v", valid, stale, err)
 	}
-	if _, stale, _ := Dates(Front{}, "", "2027-01-01T10:00:00Z", "", now); stale.String() != "2027-01-01" {
-		t.Errorf("stale_after keeps only the date, got %v", stale)
+	if _, stale, _ := Dates(Front{}, "", "2027-01-01T10:00:00Z", "", now); stale.String() != "2027-01-01T10:00:00Z" {
+		t.Errorf("stale_after is OKF's instant, kept as given, got %v", stale)
+	}
+	if _, stale, _ := Dates(Front{}, "", "2027-01-01", "", now); stale.String() != "2027-01-01T00:00:00Z" {
+		t.Errorf("a bare stale_after date is its midnight UTC, got %v", stale)
 	}
 	for _, in := range [][3]string{{"yesterday", "", ""}, {"", "2027-01-01", "30d"}, {"", "soon", ""}, {"", "", "3h"}} {
 		if _, _, err := Dates(Front{}, in[0], in[1], in[2], now); err == nil {

@@ -1,10 +1,11 @@
+//go:build unix
+
 package reliability
 
 import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -59,10 +60,7 @@ func TestCrash(t *testing.T) {
 	}
 	t.Logf("unkilled run times: %v", took)
 
-	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0))
-	if s := knob("MEM_RELIABILITY_SEED", 0); s != 0 {
-		rng = rand.New(rand.NewPCG(uint64(s), 0))
-	}
+	rng := seeded(t)
 	writes := 1 // the unkilled remember above
 	var kills, temps, staleLocks, locksByHand int
 	for trial := range trials * len(crashCmds) {

@@ -1,3 +1,5 @@
+//go:build unix
+
 // Package reliability runs the real mem binary the way agents, cron and
 // people run it, and tries to make it lose or tear data: SIGKILL at random
 // moments, writers racing each other and the scheduled jobs, hostile files.
@@ -10,6 +12,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -48,6 +51,18 @@ func runMain(m *testing.M) int {
 		}
 	}
 	return m.Run()
+}
+
+// seeded is the test's random source: $MEM_RELIABILITY_SEED replays a
+// run, else the clock picks a seed, which is logged so a failure can be
+// replayed.
+func seeded(t testing.TB) *rand.Rand {
+	seed := uint64(knob("MEM_RELIABILITY_SEED", 0))
+	if seed == 0 {
+		seed = uint64(time.Now().UnixNano())
+	}
+	t.Logf("seed %d (replay with MEM_RELIABILITY_SEED=%d)", seed, seed)
+	return rand.New(rand.NewPCG(seed, 0))
 }
 
 // knob reads a test size from the environment (scripts/soak raises them).

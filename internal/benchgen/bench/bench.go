@@ -15,7 +15,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/mem-md/mem/internal/benchgen"
@@ -320,7 +319,7 @@ func (r *runner) run(ctx context.Context, argv []string, okCodes []int) (time.Du
 	if c.ProcessState == nil {
 		return 0, 0, err
 	}
-	rss := c.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
+	rss := maxRSS(c.ProcessState)
 	if rssFile != "" {
 		argv = argv[6:]
 		if data, err := os.ReadFile(rssFile); err == nil {

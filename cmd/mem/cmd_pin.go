@@ -1,0 +1,62 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/mem-md/mem/pkg/vault"
+	"github.com/mem-md/mem/pkg/writer"
+)
+
+func init() {
+	for _, pin := range []bool{true, false} {
+		c := &cli.Command{
+			Name:      "pin",
+			Usage:     "pin a memory: it renders in every session, under its section",
+			ArgsUsage: "ID",
+			Flags: []cli.Flag{
+				&cli.StringFlag{Name: "section", Usage: "pinned section: Identity, Preferences, Decisions or Notes"},
+				hashFlag,
+			},
+			Action: func(_ context.Context, cmd *cli.Command) error { return runPin(cmd, pin) },
+		}
+		if !pin {
+			c.Name, c.Usage = "unpin", "unpin a memory: it renders in its project or global tier again, if at all"
+		}
+		register(c)
+	}
+}
+
+func runPin(cmd *cli.Command, pin bool) error {
+	ref, err := oneID(cmd, "mem "+cmd.Name+" 2a3ee3")
+	if err != nil {
+		return err
+	}
+	v, err := openVault(cmd)
+	if err != nil {
+		return err
+	}
+	m, changed, err := writer.Pin(v, cliFront, ref, cmd.String("hash"), pin, cmd.String("section"), now())
+	if err != nil {
+		return writeError(err)
+	}
+	return printEdited(cmd, v, m, changed)
+}
+
+// printEdited reports an edit of m: its id and path (--json), or a line
+// saying what happened, then where m renders now.
+func printEdited(cmd *cli.Command, v *vault.Vault, m *vault.Memory, changed bool) error {
+	if cmd.Bool("json") {
+		return writeJSON(cmd.Root().Writer, map[string]any{"id": m.ID, "path": m.Rel, "changed": changed})
+	}
+	if !cmd.Bool("quiet") {
+		verb := map[string]string{"pin": "pinned", "unpin": "unpinned", "retire": "retired", "edit": "saved"}[cmd.Name]
+		if !changed {
+			verb = "unchanged"
+		}
+		fmt.Fprintf(cmd.Root().Writer, "%s %s\n", m.ID, verb)
+	}
+	return printPlacement(cmd, v, m)
+}

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"context"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/writer"
+)
+
+func init() {
+	register(&cli.Command{
+		Name:      "retire",
+		Usage:     "mark a claim as no longer true (sets invalid_at); the file stays",
+		ArgsUsage: "ID",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "at", Usage: "when it stopped being true, YYYY-MM-DD or RFC 3339 (default now)"},
+			&cli.StringFlag{Name: "reason", Usage: "why, in a few words (kept in the file as invalid_reason)"},
+			hashFlag,
+		},
+		Action: runRetire,
+	})
+}
+
+func runRetire(_ context.Context, cmd *cli.Command) error {
+	ref, err := oneID(cmd, "mem retire 2a3ee3 --reason 'moved to Postgres 16'")
+	if err != nil {
+		return err
+	}
+	var at frontmatter.Time
+	if s := cmd.String("at"); s != "" {
+		if at, err = frontmatter.ParseTime(s); err != nil {
+			return usagef("--at: " + err.Error())
+		}
+	}
+	v, err := openVault(cmd)
+	if err != nil {
+		return err
+	}
+	m, changed, err := writer.Retire(v, cliFront, ref, cmd.String("hash"), at, cmd.String("reason"), now())
+	if err != nil {
+		return writeError(err)
+	}
+	return printEdited(cmd, v, m, changed)
+}

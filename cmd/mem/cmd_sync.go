@@ -1,0 +1,142 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/mem-md/mem/pkg/history"
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+func init() {
+	register(&cli.Command{
+		Name:      "sync",
+		Usage:     "one memory on many machines: commit, fetch, merge memory by memory, push",
+		ArgsUsage: "[REMOTE]",
+		Description: "Commits local changes (as mem commit), fetches REMOTE (a path or file:// bare repository, an ssh or " +
+			"https URL, or a git remote name; default sync.remote in mem.yaml, which the first 'mem sync REMOTE' " +
+			"sets), merges memory by memory (never conflict markers, never a lost memory), checks what would be " +
+			"pushed (no secrets, no mass deletion) and pushes; it never force-pushes. Prints what came in and what " +
+			"went out. Exit 0 also when another sync of this vault is running (it skips, naming the pid); 1 when " +
+			"a change is refused (a remote that removes many memories, a secret); 2 when the remote cannot be " +
+			"reached or the repository is damaged. See docs/sync.md.",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "dry-run", Usage: "commit (as mem commit), fetch and merge in git's object store only: say what a sync would decide; no file changes, nothing is pushed"},
+			&cli.BoolFlag{Name: "allow-mass-delete", Usage: "accept an incoming or outgoing change that removes more than lint.mass_delete_share of the memories"},
+		},
+		Action: runSync,
+	})
+}
+
+func runSync(_ context.Context, cmd *cli.Command) error {
+	if cmd.NArg() > 1 {
+		return usagef("sync takes at most one argument: mem sync [REMOTE]")
+	}
+	v, err := openVault(cmd)
+	if err != nil {
+		return err
+	}
+	opts := history.SyncOptions{Remote: cmd.Args().First(), DryRun: cmd.Bool("dry-run"), AllowMassDelete: cmd.Bool("allow-mass-delete"), Now: now()}
+	remember := opts.Remote != "" && v.Config.Sync.Remote == "" && !opts.DryRun
+	if opts.Remote == "" {
+		opts.Remote, opts.RelativeTo = v.Config.Sync.Remote, v.Root
+	}
+	if opts.Remote == "" {
+		return usagef("sync needs a remote: mem sync PATH|URL|REMOTE (it is remembered as sync.remote in mem.yaml)")
+	}
+	out, errOut := cmd.Root().Writer, cmd.Root().ErrWriter
+	if remember {
+		// Before the sync, so the setting goes out with it and every
+		// machine that clones the vault knows where it syncs; checked
+		// first, so a typo is not remembered.
+		if err := history.CheckRemote(v, opts.Remote, ""); err != nil {
+			return err
+		}
+		if err := rememberRemote(v.Root, opts.Remote, "sync.remote"); err != nil {
+			return err
+		}
+	}
+	res, err := history.Sync(v, opts)
+	var skip *history.SkipError
+	var mass *history.MassDeleteError
+	var refused *history.RefusedError
+	switch {
+	case errors.As(err, &skip):
+		fmt.Fprintln(errOut, "mem sync:", skip.Error())
+		if cmd.Bool("json") {
+			return writeJSON(out, map[string]string{"skipped": skip.Reason})
+		}
+		return nil
+	case errors.As(err, &mass), errors.As(err, &refused):
+		return checkFailed(err.Error())
+	case err != nil:
+		return err
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintln(errOut, "mem sync: warning:", w)
+	}
+	if cmd.Bool("json") {
+		return writeJSON(out, res)
+	}
+	if cmd.Bool("quiet") {
+		return nil
+	}
+	printSync(out, res, v.Root, cmd.String("vault") == "")
+	return nil
+}
+
+func printSync(out io.Writer, res *history.SyncResult, root string, nameVault bool) {
+	verb := "synced"
+	if res.DryRun {
+		verb = "dry run (committed, nothing merged or pushed):"
+	}
+	where := ""
+	if nameVault {
+		where = " (vault " + root + ")"
+	}
+	fmt.Fprintf(out, "%s %s with %s%s\n", verb, res.Branch, res.URL, where)
+	line := func(dir string, c history.SyncCounts) {
+		fmt.Fprintf(out, "  %s: %d added, %d changed (%d retired), %d removed\n", dir, c.Added, c.Changed, c.Retired, c.Removed)
+	}
+	line("in ", res.In)
+	line("out", res.Out)
+	switch {
+	case res.Merge != "":
+		fmt.Fprintf(out, "  merged as %s\n", shortHash(res.Merge))
+	case res.FastForward:
+		fmt.Fprintf(out, "  fast-forwarded to %s\n", shortHash(res.Head))
+	}
+	for _, d := range res.Decisions {
+		fmt.Fprintln(out, "  decided:", d)
+	}
+	switch {
+	case res.Created:
+		fmt.Fprintf(out, "  created %s (bare) and pushed\n", res.URL)
+	case res.Pushed:
+		fmt.Fprintf(out, "  pushed %s\n", shortHash(res.Head))
+	case !res.DryRun:
+		fmt.Fprintln(out, "  nothing to push")
+	}
+}
+
+// rememberRemote writes key (sync.remote, backup.to) to mem.yaml when it
+// is unset; a path is stored absolute, as the other machines do not share
+// this one's working directory.
+func rememberRemote(root, remote, key string) error {
+	_, statErr := os.Stat(remote)
+	if isPath := statErr == nil || strings.Contains(remote, "/") && !strings.Contains(remote, ":"); isPath {
+		abs, err := filepath.Abs(remote)
+		if err != nil {
+			return err
+		}
+		remote = abs
+	}
+	return vault.SetConfig(root, key, remote)
+}

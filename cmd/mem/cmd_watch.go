@@ -1,0 +1,434 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path"
+	"reflect"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/mem-md/mem/pkg/daemon"
+	"github.com/mem-md/mem/pkg/index"
+	"github.com/mem-md/mem/pkg/mcpserver"
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+func init() {
+	register(&cli.Command{
+		Name:  "watch",
+		Usage: "the memory daemon: keep the index and every render.outputs view fresh, answer searches and renders",
+		Description: "One per vault. Within a second of any change to the files, updates the index and re-renders\n" +
+			"every render.outputs entry (untouched when only the time line would change); commits every\n" +
+			"commit.interval (default 1h). mem search, mem render and mem mcp ask it first over .mem/watch.sock\n" +
+			"and do the work themselves when it does not answer at once. SIGTERM finishes the work in hand;\n" +
+			"SIGHUP re-reads mem.yaml. See docs/watch.md.",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "status", Usage: "say what the running daemon watches and did last (exit 1 when none runs)"},
+			&cli.BoolFlag{Name: "once", Usage: "update the index and render every output once, then exit (for scripts)"},
+		},
+		Action: runWatch,
+	})
+}
+
+// debounce is how long the daemon waits for a burst of changes (an
+// editor's save, a checkout) to end; debounceMax bounds that wait, so
+// a steady stream of writes is still handled within a second.
+const (
+	debounce    = 40 * time.Millisecond
+	debounceMax = 300 * time.Millisecond
+)
+
+// defaultCommitInterval applies when mem.yaml has no commit.interval.
+const defaultCommitInterval = time.Hour
+
+// syncVault is the hook for `mem sync` on sync.interval: nil until the
+// sync package lands, and the daemon only commits meanwhile.
+var syncVault func(v *vault.Vault) (string, error)
+
+func runWatch(ctx context.Context, cmd *cli.Command) error {
+	if cmd.NArg() > 0 {
+		return usagef("watch takes no arguments")
+	}
+	if cmd.Bool("status") && cmd.Bool("once") {
+		return usagef("--status and --once: give one")
+	}
+	v, err := openVault(cmd)
+	if err != nil {
+		return err
+	}
+	if cmd.Bool("status") {
+		return watchStatus(cmd, v)
+	}
+	inDaemon = true
+	d := &watcher{v: v, stderr: cmd.Root().ErrWriter, pristine: cloneCommands(commands)}
+	if cmd.Bool("once") {
+		d.cycle()
+		failed := false
+		for _, e := range []struct {
+			name string
+			ev   daemon.Event
+		}{{"index", d.st.Index}, {"render", d.st.Render}} {
+			if !e.ev.OK || !cmd.Bool("quiet") {
+				d.logf("%s: %s", e.name, e.ev.Result)
+			}
+			failed = failed || !e.ev.OK
+		}
+		if failed {
+			return checkFailed("")
+		}
+		return nil
+	}
+	unlock, err := daemon.Lock(v.Root)
+	var running *daemon.RunningError
+	if errors.As(err, &running) {
+		return usagef(err.Error())
+	}
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return d.run(ctx)
+}
+
+// watcher is the running daemon.
+type watcher struct {
+	v        *vault.Vault
+	stderr   io.Writer
+	pristine []*cli.Command
+	fw       *daemon.Watcher
+	work     sync.Mutex  // one thing at a time: a cycle, a commit, a request
+	busy     atomic.Bool // a cycle or commit is running: clients do their own work
+	mu       sync.Mutex  // guards st
+	st       daemon.Status
+}
+
+func (d *watcher) logf(format string, args ...any) {
+	fmt.Fprintf(d.stderr, "mem watch: "+format+"\n", args...)
+}
+
+func (d *watcher) run(ctx context.Context) error {
+	d.st = daemon.Status{Vault: d.v.Root, PID: os.Getpid(), Version: daemon.Version(), Started: time.Now().UTC()}
+	d.fw = daemon.Watch(d.v.Root, d.skip)
+	defer d.fw.Close()
+	mode, why := d.fw.Mode()
+	d.st.Watching, d.st.Why = mode, why
+	if mode == "polling" {
+		d.logf("watching %s by polling every %s: %s", d.v.Root, daemon.PollInterval, why)
+	} else {
+		d.logf("watching %s with fsnotify (%d folders)", d.v.Root, d.fw.Dirs())
+	}
+	sock := daemon.SocketPath(d.v.Root)
+	ln, err := daemon.Listen(sock)
+	if err != nil {
+		// The daemon still keeps the index and views fresh; clients do
+		// their own work.
+		d.logf("warning: cannot answer on %s (%v): searches and renders do their own work", sock, err)
+	} else {
+		defer ln.Close()
+		go daemon.Serve(ln, d.busy.Load, d.handle)
+		d.logf("answering on %s (pid %d)", sock, os.Getpid())
+	}
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+
+	d.cycle()
+	commitEvery := d.commitInterval()
+	commitT := time.NewTicker(commitEvery)
+	defer commitT.Stop()
+	for {
+		select {
+		case <-d.fw.Changes():
+			d.settle()
+			d.cycle()
+		case <-commitT.C:
+			d.commit()
+		case s := <-sigs:
+			if s == syscall.SIGHUP {
+				d.reload()
+				if e := d.commitInterval(); e != commitEvery {
+					commitEvery = e
+					commitT.Reset(e)
+				}
+				d.cycle()
+				continue
+			}
+			// Finish the work in hand: changes seen but not yet handled.
+			if d.fw.Queue() > 0 {
+				d.cycle()
+			}
+			d.logf("stopped (%s)", s)
+			return nil
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}
+
+// skip leaves out what is not the vault's content (mem's own state and
+// git's, mem's temporary files) and the views the daemon writes itself,
+// so its own writes do not wake it again.
+func (d *watcher) skip(rel string) bool {
+	top, _, _ := strings.Cut(rel, "/")
+	if top == ".mem" || top == ".git" || strings.HasPrefix(path.Base(rel), vault.TempPrefix) {
+		return true
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.v.IsRenderedOutput(rel)
+}
+
+// settle waits for a burst of changes to end.
+func (d *watcher) settle() {
+	deadline := time.After(debounceMax)
+	for {
+		select {
+		case <-d.fw.Changes():
+		case <-time.After(debounce):
+			return
+		case <-deadline:
+			return
+		}
+	}
+}
+
+func (d *watcher) commitInterval() time.Duration {
+	if e := d.v.Config.Commit.Interval; e > 0 {
+		return e
+	}
+	return defaultCommitInterval
+}
+
+// reload re-reads mem.yaml; a broken one keeps the settings in force.
+func (d *watcher) reload() {
+	d.work.Lock()
+	defer d.work.Unlock()
+	v, err := vault.Open(d.v.Root)
+	if err != nil {
+		d.logf("SIGHUP: keeping the settings in force: %v", err)
+		return
+	}
+	d.mu.Lock()
+	d.v = v
+	d.mu.Unlock()
+	d.logf("SIGHUP: re-read %s", vault.ConfigFile)
+}
+
+func (d *watcher) record(e *daemon.Event, ok bool, result string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	*e = daemon.Event{At: time.Now().UTC(), OK: ok, Result: result}
+}
+
+// cycle brings the index and every render output up to date.
+func (d *watcher) cycle() {
+	d.busy.Store(true)
+	defer d.busy.Store(false)
+	d.work.Lock()
+	defer d.work.Unlock()
+	if d.fw != nil {
+		d.fw.Take()
+	}
+	st, err := index.Update(d.v, index.Options{Notify: func(msg string) { d.logf("index: %s", msg) }})
+	if err != nil {
+		d.record(&d.st.Index, false, err.Error())
+		d.logf("index: %v", err)
+	} else {
+		d.record(&d.st.Index, true, fmt.Sprintf("%d indexed, %d updated, %d removed of %d files", st.Indexed, st.Updated, st.Removed, st.Files))
+	}
+	if len(d.v.Config.Render.Outputs) == 0 {
+		d.record(&d.st.Render, true, "no render.outputs in mem.yaml")
+		return
+	}
+	code, _, stderr := d.exec([]string{"--vault=" + d.v.Root, "render", "--all"}, d.v.Root, nil)
+	msg := strings.TrimSpace(string(stderr))
+	if code != 0 {
+		d.logf("render: %s", msg)
+	}
+	d.record(&d.st.Render, code == 0, msg)
+}
+
+func (d *watcher) commit() {
+	d.busy.Store(true)
+	defer d.busy.Store(false)
+	d.work.Lock()
+	defer d.work.Unlock()
+	code, stdout, stderr := d.exec([]string{"--vault=" + d.v.Root, "commit"}, d.v.Root, nil)
+	msg := strings.TrimSpace(string(stdout) + string(stderr))
+	if code != 0 {
+		d.logf("commit: %s", msg)
+	}
+	d.record(&d.st.Commit, code == 0, msg)
+	if syncVault != nil {
+		res, err := syncVault(d.v)
+		if err != nil {
+			res = err.Error()
+		}
+		d.record(&d.st.Sync, err == nil, res)
+	}
+}
+
+// exec runs a mem command in this process, in cwd with env, the way the
+// mem binary runs it; the caller holds d.work (the working directory and
+// these variables are the process's).
+func (d *watcher) exec(argv []string, cwd string, env map[string]string) (int, []byte, []byte) {
+	if home, err := os.Getwd(); err == nil {
+		defer os.Chdir(home)
+	}
+	if err := os.Chdir(cwd); err != nil {
+		return 2, nil, []byte(err.Error())
+	}
+	if env != nil {
+		for _, k := range daemonEnv {
+			old, had := os.LookupEnv(k)
+			if val, ok := env[k]; ok {
+				os.Setenv(k, val)
+			} else {
+				os.Unsetenv(k)
+			}
+			defer func() {
+				if had {
+					os.Setenv(k, old)
+				} else {
+					os.Unsetenv(k)
+				}
+			}()
+		}
+	}
+	// urfave/cli keeps which flags were set in the command values, so
+	// each run gets fresh copies of the commands as registered.
+	saved := commands
+	commands = cloneCommands(d.pristine)
+	defer func() { commands = saved }()
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), append([]string{"mem"}, argv...), &stdout, &stderr)
+	return code, stdout.Bytes(), stderr.Bytes()
+}
+
+// handle answers one socket request.
+func (d *watcher) handle(req daemon.Request) daemon.Response {
+	switch req.Op {
+	case "status":
+		d.mu.Lock()
+		st := d.st
+		d.mu.Unlock()
+		st.Queue, st.Dirs = d.fw.Queue(), d.fw.Dirs()
+		st.Watching, st.Why = d.fw.Mode()
+		return daemon.Response{Status: &st}
+	case "run":
+		if len(req.Argv) == 0 || !answers(req.Argv) {
+			return daemon.Response{Declined: "only search and render are answered"}
+		}
+		d.work.Lock()
+		defer d.work.Unlock()
+		d.served()
+		code, stdout, stderr := d.exec(req.Argv, req.Cwd, req.Env)
+		return daemon.Response{Code: code, Stdout: stdout, Stderr: stderr}
+	case "mcp":
+		d.work.Lock()
+		defer d.work.Unlock()
+		d.served()
+		now := req.Now
+		a := mcpserver.Call(context.Background(), mcpserver.Options{
+			Vault: d.v, Now: func() time.Time { return now },
+			Logger: slog.New(slog.NewTextHandler(d.stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		}, req.Tool, req.Input)
+		return daemon.Response{Text: a.Text, Out: a.Out, Error: a.Error}
+	}
+	return daemon.Response{Declined: "unknown op " + req.Op}
+}
+
+func (d *watcher) served() {
+	d.mu.Lock()
+	d.st.Served++
+	d.mu.Unlock()
+}
+
+// answers says whether argv (root flags, then the command) runs a command
+// the daemon answers: reads only, whose output is the whole answer.
+func answers(argv []string) bool {
+	for _, a := range argv {
+		if !strings.HasPrefix(a, "-") {
+			return a == "search" || a == "render"
+		}
+	}
+	return false
+}
+
+// cloneCommands copies commands and their flags as they are (call it
+// before they ever run, and on those copies).
+func cloneCommands(cmds []*cli.Command) []*cli.Command {
+	out := make([]*cli.Command, len(cmds))
+	for i, c := range cmds {
+		cp := new(cli.Command)
+		reflect.ValueOf(cp).Elem().Set(reflect.ValueOf(c).Elem())
+		cp.Flags = make([]cli.Flag, len(c.Flags))
+		for j, f := range c.Flags {
+			fv := reflect.ValueOf(f)
+			nf := reflect.New(fv.Elem().Type())
+			nf.Elem().Set(fv.Elem())
+			cp.Flags[j] = nf.Interface().(cli.Flag)
+		}
+		cp.Commands = cloneCommands(c.Commands)
+		out[i] = cp
+	}
+	return out
+}
+
+// watchStatus asks the running daemon what it is doing.
+func watchStatus(cmd *cli.Command, v *vault.Vault) error {
+	saved := daemon.HelloWait
+	daemon.HelloWait = time.Second // a person asked: a busy daemon may greet late
+	defer func() { daemon.HelloWait = saved }()
+	resp, err := daemon.Ask(daemon.SocketPath(v.Root), daemon.Request{Op: "status"})
+	if err != nil || resp.Status == nil {
+		why := "no mem watch answers on " + daemon.SocketPath(v.Root)
+		if err != nil && !errors.Is(err, daemon.ErrNoDaemon) {
+			why = err.Error()
+		}
+		return checkFailed(why + ": start it with 'mem watch' (see docs/watch.md); meanwhile every command does its own work")
+	}
+	st := resp.Status
+	if cmd.Bool("json") {
+		return writeJSON(cmd.Root().Writer, st)
+	}
+	w := cmd.Root().Writer
+	fmt.Fprintf(w, "mem watch: pid %d, mem %s, running since %s\n", st.PID, st.Version, st.Started.Format(time.RFC3339))
+	if st.Watching == "polling" {
+		fmt.Fprintf(w, "watching: %s by polling (%d folders): %s\n", st.Vault, st.Dirs, st.Why)
+	} else {
+		fmt.Fprintf(w, "watching: %s with fsnotify (%d folders)\n", st.Vault, st.Dirs)
+	}
+	fmt.Fprintf(w, "queue:    %d change(s) not yet handled\n", st.Queue)
+	for _, e := range []struct {
+		name string
+		ev   daemon.Event
+	}{{"index", st.Index}, {"render", st.Render}, {"commit", st.Commit}, {"sync", st.Sync}} {
+		switch {
+		case e.ev.At.IsZero() && e.name == "sync" && syncVault == nil:
+			fmt.Fprintf(w, "%-9s not in this mem yet (commit only)\n", e.name+":")
+		case e.ev.At.IsZero():
+			fmt.Fprintf(w, "%-9s not yet\n", e.name+":")
+		default:
+			ok := "ok"
+			if !e.ev.OK {
+				ok = "FAILED"
+			}
+			fmt.Fprintf(w, "%-9s %s %s: %s\n", e.name+":", e.ev.At.Format(time.RFC3339), ok, e.ev.Result)
+		}
+	}
+	fmt.Fprintf(w, "served:   %d request(s)\n", st.Served)
+	return nil
+}

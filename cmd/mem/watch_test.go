@@ -1,0 +1,389 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mem-md/mem/pkg/daemon"
+)
+
+// memRun runs the mem binary (TestMain puts it on PATH) with extra
+// environment, returning its output and exit code.
+func memRun(t *testing.T, env []string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a hang guard, not a timing
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "mem", args...)
+	cmd.Env = append(os.Environ(), env...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	case err != nil:
+		t.Fatalf("mem %v: %v", args, err)
+	}
+	return out.String(), errb.String(), code
+}
+
+// exampleVault is a fresh copy of the example vault with a render output.
+func exampleVault(t *testing.T) string {
+	t.Helper()
+	t.Setenv("MEM_NOW", "2026-11-29T12:00:00Z")
+	dir := filepath.Join(t.TempDir(), "v")
+	if _, stderr, code := memRun(t, nil, "init", "--example", dir); code != 0 {
+		t.Fatalf("init: %s", stderr)
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "mem.yaml"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprint(f, "render:\n  outputs:\n    - path: MEMORY.md\n      cwd: code/webshop\n")
+	f.Close()
+	return dir
+}
+
+// startDaemon starts `mem watch` on dir and waits until it answers; the
+// test's end stops it with SIGTERM.
+func startDaemon(t *testing.T, dir string, env ...string) (*exec.Cmd, *syncBuffer) {
+	t.Helper()
+	cmd := exec.Command("mem", "--vault", dir, "watch")
+	cmd.Env = append(os.Environ(), env...)
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		<-exited
+	})
+	for {
+		if _, _, code := memRun(t, nil, "--vault", dir, "watch", "--status"); code == 0 {
+			return cmd, stderr
+		}
+		select {
+		case err := <-exited:
+			exited <- err
+			t.Fatalf("mem watch exited: %v\n%s", err, stderr)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+func served(t *testing.T, dir string) int {
+	t.Helper()
+	out, stderr, code := memRun(t, nil, "--vault", dir, "--json", "watch", "--status")
+	if code != 0 {
+		t.Fatalf("watch --status: %s", stderr)
+	}
+	var st daemon.Status
+	if err := json.Unmarshal([]byte(out), &st); err != nil {
+		t.Fatal(err)
+	}
+	return st.Served
+}
+
+// eventually retries check until it holds, failing after a minute (a
+// guard against a hang; the daemon's latency is a benchmark, not a test).
+func eventually(t *testing.T, what string, check func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); !check(); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("never: %s", what)
+		}
+	}
+}
+
+func TestWatchRefusesASecondDaemon(t *testing.T) {
+	dir := exampleVault(t)
+	first, _ := startDaemon(t, dir)
+	_, stderr, code := memRun(t, nil, "--vault", dir, "watch")
+	if code != 2 {
+		t.Fatalf("second mem watch exited %d, want 2\n%s", code, stderr)
+	}
+	if want := fmt.Sprintf("pid %d", first.Process.Pid); !strings.Contains(stderr, want) {
+		t.Fatalf("second mem watch does not name the first (%s):\n%s", want, stderr)
+	}
+}
+
+// Every answer the daemon gives is the one the command gives by itself,
+// byte for byte: stdout, stderr and exit code.
+func TestDaemonAnswersAsTheCommandDoes(t *testing.T) {
+	dir := exampleVault(t)
+	webshop := filepath.Join(dir, "code", "webshop")
+	out := filepath.Join(t.TempDir(), "view.md")
+	cases := [][]string{
+		{"search", "checkout"},
+		{"--json", "search", "test", "--limit", "2"},
+		{"search", "--type", "lesson", "nix"},
+		{"search", "--project", "proj_webshop", "--since", "2020-01-01", "staging"},
+		{"search", "nothingmatcheszzz"},
+		{"-q", "search", "nothingmatcheszzz"},
+		{"render"},
+		{"render", "--cwd", webshop},
+		{"render", "--project", "proj_homelab", "--budget", "2000"},
+		{"render", "--format", "hook", "--cwd", webshop},
+		{"render", "--format", "json", "--now", "2026-12-01"},
+		{"--json", "render", "--explain"},
+		{"render", "--strict"},
+		{"render", "-o", out},
+		{"render", "--all"},
+		{"render", "--budget", "10"},       // exit 2: answered locally
+		{"render", "--project", "proj_no"}, // exit 2
+		{"search", "title:("},              // exit 2
+	}
+	type answer struct {
+		stdout, stderr string
+		code           int
+	}
+	ask := func(env []string, args []string) answer {
+		o, e, c := memRun(t, env, append([]string{"--vault", dir}, args...)...)
+		return answer{o, e, c}
+	}
+	// Each case runs twice alone: the second answer is the steady one
+	// (-o and --all wrote their files the first time).
+	local := make([]answer, len(cases))
+	for i, c := range cases {
+		ask([]string{"MEM_NO_DAEMON=1"}, c)
+		local[i] = ask([]string{"MEM_NO_DAEMON=1"}, c)
+	}
+	startDaemon(t, dir)
+	before := served(t, dir)
+	for i, c := range cases {
+		if got := ask(nil, c); got != local[i] {
+			t.Errorf("mem %s: the daemon's answer differs from the command's own\ndaemon: %+v\nlocal:  %+v", strings.Join(c, " "), got, local[i])
+		}
+	}
+	// The answered ones were the daemon's (the three usage errors are not).
+	if n := served(t, dir) - before; n < len(cases)-3 {
+		t.Fatalf("the daemon served %d of %d requests", n, len(cases))
+	}
+}
+
+// A write, an editor's atomic save, a new folder, a move and a delete are
+// all searchable (or gone) once the daemon has seen them, and MEMORY.md
+// follows.
+func TestWatchKeepsTheIndexAndViewFresh(t *testing.T) {
+	for _, mode := range []string{"fsnotify", "polling"} {
+		t.Run(mode, func(t *testing.T) {
+			dir := exampleVault(t)
+			var env []string
+			if mode == "polling" {
+				env = []string{daemon.LimitEnv + "=2"}
+			}
+			_, log := startDaemon(t, dir, env...)
+			if !strings.Contains(log.String(), "watching "+dir+" "+map[string]string{"fsnotify": "with fsnotify", "polling": "by polling"}[mode]) {
+				t.Fatalf("the daemon does not say it watches by %s:\n%s", mode, log)
+			}
+			if mode == "polling" && !strings.Contains(log.String(), "watch limit was reached") {
+				t.Fatalf("the daemon does not say why it polls:\n%s", log)
+			}
+			// Every search below must be the daemon's and see the files as
+			// they are, without its own refresh.
+			finds := func(word string) bool {
+				out, _, _ := memRun(t, nil, "--vault", dir, "search", "--no-refresh", word)
+				return strings.Contains(out, word)
+			}
+			memRun(t, nil, "--vault", dir, "remember", "--importance", "9", "--tag", "durable", "The quokka cluster runs on ARM")
+			eventually(t, "a remembered claim searchable", func() bool { return finds("quokka") })
+			eventually(t, "MEMORY.md re-rendered", func() bool {
+				b, _ := os.ReadFile(filepath.Join(dir, "MEMORY.md"))
+				return bytes.Contains(b, []byte("quokka"))
+			})
+			note := "---\ntype: fact\nprovenance: stated\n---\nThe wombat service speaks gRPC\n"
+			tmp := filepath.Join(dir, "memory", ".wombat.md.swp")
+			os.WriteFile(tmp, []byte(note), 0o644)
+			os.Rename(tmp, filepath.Join(dir, "memory", "wombat.md"))
+			eventually(t, "an atomic save searchable", func() bool { return finds("wombat") })
+			sub := filepath.Join(dir, "memory", "deep", "er")
+			os.MkdirAll(sub, 0o755)
+			os.WriteFile(filepath.Join(sub, "numbat.md"), []byte(strings.ReplaceAll(note, "wombat", "numbat")), 0o644)
+			eventually(t, "a file in a new folder searchable", func() bool { return finds("numbat") })
+			os.Rename(filepath.Join(dir, "memory", "deep"), filepath.Join(dir, "memory", "moved"))
+			eventually(t, "a moved folder's file at its new path", func() bool {
+				out, _, _ := memRun(t, nil, "--vault", dir, "search", "--no-refresh", "numbat")
+				return strings.Contains(out, "memory/moved/er/numbat.md") && !strings.Contains(out, "memory/deep/")
+			})
+			os.RemoveAll(filepath.Join(dir, "memory", "moved"))
+			eventually(t, "a deleted folder's file gone", func() bool { return !finds("numbat") })
+		})
+	}
+}
+
+// fakeDaemon listens on dir's socket and treats each connection with fn.
+func fakeDaemon(t *testing.T, dir string, fn func(net.Conn)) {
+	t.Helper()
+	os.MkdirAll(filepath.Join(dir, ".mem"), 0o755)
+	ln, err := daemon.Listen(daemon.SocketPath(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var conns sync.WaitGroup
+	t.Cleanup(func() { ln.Close(); conns.Wait() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			conns.Add(1)
+			go func() { defer conns.Done(); defer c.Close(); fn(c) }()
+		}
+	}()
+}
+
+// A stuck daemon (accepts, never answers), one that hangs after its
+// greeting, and one of another mem version: every client falls back and
+// answers as it would alone.
+func TestClientsFallBackFromABadDaemon(t *testing.T) {
+	stuck := func(c net.Conn) { c.Read(make([]byte, 1)) } // until the client gives up
+	greetThenHang := func(c net.Conn) {
+		json.NewEncoder(c).Encode(daemon.Hello{Version: daemon.Version(), PID: 1})
+		bufio.NewReader(c).ReadString('\n')
+		c.Read(make([]byte, 1))
+	}
+	other := func(c net.Conn) {
+		json.NewEncoder(c).Encode(daemon.Hello{Version: "0.0.1 other", PID: 1})
+		bufio.NewReader(c).ReadString('\n')
+		json.NewEncoder(c).Encode(daemon.Response{Stdout: []byte("WRONG\n")})
+	}
+	for name, fn := range map[string]func(net.Conn){"stuck": stuck, "greet-then-hang": greetThenHang, "other-version": other} {
+		t.Run(name, func(t *testing.T) {
+			dir := exampleVault(t)
+			args := [][]string{
+				{"--vault", dir, "search", "checkout"},
+				{"--vault", dir, "render", "--format", "hook", "--cwd", filepath.Join(dir, "code", "webshop")},
+			}
+			var want []string
+			for _, a := range args {
+				memRun(t, []string{"MEM_NO_DAEMON=1"}, a...) // builds the index
+				o, e, c := memRun(t, []string{"MEM_NO_DAEMON=1"}, a...)
+				want = append(want, fmt.Sprint(o, e, c))
+			}
+			fakeDaemon(t, dir, fn)
+			for i, a := range args {
+				if o, e, c := memRun(t, nil, a...); fmt.Sprint(o, e, c) != want[i] {
+					t.Fatalf("mem %v with a %s daemon:\n%s %s %d\nwant\n%s", a, name, o, e, c, want[i])
+				}
+			}
+			if _, _, code := memRun(t, nil, "--vault", dir, "watch", "--status"); code != 1 {
+				t.Fatalf("watch --status with a %s daemon exited %d, want 1", name, code)
+			}
+		})
+	}
+}
+
+// MCP recall and search answer the same through the daemon as alone.
+func TestMCPAsksTheDaemon(t *testing.T) {
+	dir := exampleVault(t)
+	calls := []struct {
+		tool string
+		args map[string]any
+	}{
+		{"recall", map[string]any{"cwd": filepath.Join(dir, "code", "webshop")}},
+		{"recall", map[string]any{"project": "proj_homelab", "budget": 3000}},
+		{"recall", map[string]any{"project": "proj_nope"}},
+		{"search", map[string]any{"query": "checkout", "limit": 3}},
+		{"search", map[string]any{"query": "zzznothing"}},
+	}
+	answers := func() []string {
+		cs, _ := connectMem(t, dir)
+		var got []string
+		for _, c := range calls {
+			var out any
+			text, isErr := callTool(t, cs, c.tool, c.args, &out)
+			b, _ := json.Marshal(out)
+			got = append(got, fmt.Sprint(text, isErr, string(b)))
+		}
+		return got
+	}
+	t.Setenv("MEM_NO_DAEMON", "1")
+	answers() // the first builds the index; the second is the steady answer
+	local := answers()
+	os.Unsetenv("MEM_NO_DAEMON")
+	startDaemon(t, dir)
+	before := served(t, dir)
+	for i, got := range answers() {
+		if got != local[i] {
+			t.Errorf("%s %v: through the daemon\n%s\nalone\n%s", calls[i].tool, calls[i].args, got, local[i])
+		}
+	}
+	if n := served(t, dir) - before; n != len(calls) {
+		t.Fatalf("the daemon served %d of %d calls", n, len(calls))
+	}
+}
+
+// The daemon SIGKILLed at random while a writer writes and a client
+// searches and renders: the client never fails, and every write is
+// searchable once a daemon runs again.
+func TestWatchKillSoak(t *testing.T) {
+	dir := exampleVault(t)
+	const writes, kills = 40, 10
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	wg.Add(2)
+	go func() { // the writer
+		defer wg.Done()
+		for i := range writes {
+			if _, e, c := memRun(t, []string{"MEM_NO_DAEMON=1"}, "--vault", dir, "remember", fmt.Sprintf("Soak claim kiwi%d holds", i)); c != 0 {
+				t.Errorf("remember %d exited %d: %s", i, c, e)
+			}
+		}
+	}()
+	clientRuns := 0
+	go func() { // the client
+		defer wg.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			for _, a := range [][]string{{"search", "soak"}, {"render", "--format", "hook"}} {
+				if _, e, c := memRun(t, nil, append([]string{"--vault", dir}, a...)...); c != 0 {
+					t.Errorf("mem %v exited %d while the daemon was killed: %s", a, c, e)
+				}
+				clientRuns++
+			}
+		}
+	}()
+	for range kills {
+		cmd := exec.Command("mem", "--vault", dir, "watch")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(50+rand.IntN(400)) * time.Millisecond)
+		cmd.Process.Kill()
+		cmd.Wait()
+	}
+	close(stop)
+	wg.Wait()
+	startDaemon(t, dir)
+	for i := range writes {
+		word := fmt.Sprintf("kiwi%d", i)
+		eventually(t, word+" searchable", func() bool {
+			out, _, _ := memRun(t, nil, "--vault", dir, "search", "--no-refresh", word)
+			return strings.Contains(out, word)
+		})
+	}
+	t.Logf("%d client runs across %d kills", clientRuns, kills)
+}

@@ -1,0 +1,242 @@
+// Package daemon is the plumbing of `mem watch` (spec §10): the socket in
+// .mem/ that answers search, render and MCP recall/search, the one-per-vault
+// lock, and the file watcher (fsnotify, or polling where watching is
+// impossible). What the daemon does on a change lives in cmd/mem, which
+// runs the same code a command runs, so an answer is the same either way.
+//
+// The protocol is three JSON lines on a unix socket: the daemon greets
+// (its version and pid), the client sends one Request, the daemon sends
+// one Response. A client that is not greeted within HelloWait, or not
+// answered within AnswerWait, or greeted by another version, does the
+// work itself: a daemon can only make a command faster, never block it.
+package daemon
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// SocketName is the daemon's socket inside the vault's .mem/.
+const SocketName = "watch.sock"
+
+// SocketPath is the socket of the daemon of the vault at root.
+func SocketPath(root string) string { return filepath.Join(root, ".mem", SocketName) }
+
+// HelloWait bounds connecting and being greeted: a stuck daemon (one that
+// accepts but never answers) costs a client at most this. AnswerWait bounds
+// the answer once greeted. A daemon in the middle of an update says so in
+// its greeting, and the client does the work itself rather than queue.
+var (
+	HelloWait  = 20 * time.Millisecond
+	AnswerWait = time.Second
+)
+
+// maxLine bounds one protocol line (a render is at most a few hundred KiB;
+// a search answer less).
+const maxLine = 64 << 20
+
+// Version is what a client and a daemon must agree on: mem's version and
+// the executable's size and time, so a rebuilt binary never talks to a
+// daemon still running the old code.
+var Version = sync.OnceValue(func() string {
+	v := vault.Version
+	if exe, err := os.Executable(); err == nil {
+		if fi, err := os.Stat(exe); err == nil {
+			v += " " + strconv.FormatInt(fi.Size(), 10) + "-" + strconv.FormatInt(fi.ModTime().UnixNano(), 10)
+		}
+	}
+	return v
+})
+
+// Hello is the daemon's greeting.
+type Hello struct {
+	Version string `json:"version"`
+	PID     int    `json:"pid"`
+	Busy    bool   `json:"busy,omitempty"`
+}
+
+// Request is one question to the daemon.
+type Request struct {
+	Version string `json:"version"`
+	// Op is "run" (a CLI command), "mcp" (an MCP tool call) or "status".
+	Op string `json:"op"`
+	// For "run": the command and its arguments as the client parsed them
+	// (Argv goes after the program name), run in Cwd with Env set.
+	Argv []string          `json:"argv,omitempty"`
+	Cwd  string            `json:"cwd,omitempty"`
+	Env  map[string]string `json:"env,omitempty"`
+	// For "mcp": the tool, its arguments and the client's clock.
+	Tool  string          `json:"tool,omitempty"`
+	Input json.RawMessage `json:"input,omitempty"`
+	Now   time.Time       `json:"now,omitzero"`
+}
+
+// Response is the daemon's answer. Declined means the daemon would not do
+// it (the client does the work itself, so an unusual case is never wrong).
+type Response struct {
+	Declined string `json:"declined,omitempty"`
+	// For "run": what the command printed and its exit code.
+	Code   int    `json:"code"`
+	Stdout []byte `json:"stdout,omitempty"`
+	Stderr []byte `json:"stderr,omitempty"`
+	// For "mcp": the text content and structured output, or the error.
+	Text  string          `json:"text,omitempty"`
+	Out   json.RawMessage `json:"out,omitempty"`
+	Error string          `json:"error,omitempty"`
+	// For "status".
+	Status *Status `json:"status,omitempty"`
+}
+
+// Status is what `mem watch --status` prints.
+type Status struct {
+	Vault   string    `json:"vault"`
+	PID     int       `json:"pid"`
+	Version string    `json:"version"`
+	Started time.Time `json:"started"`
+	// Watching is "fsnotify" or "polling", Why the reason for polling.
+	Watching string `json:"watching"`
+	Why      string `json:"why,omitempty"`
+	Dirs     int    `json:"dirs"`
+	// Queue counts changes seen and not yet handled.
+	Queue  int   `json:"queue"`
+	Index  Event `json:"index"`
+	Render Event `json:"render"`
+	Commit Event `json:"commit"`
+	Sync   Event `json:"sync"`
+	Served int   `json:"served"`
+}
+
+// Event is the last run of one kind of work.
+type Event struct {
+	At     time.Time `json:"at,omitzero"`
+	Result string    `json:"result,omitempty"`
+	OK     bool      `json:"ok"`
+}
+
+// ErrNoDaemon is why Ask did not get an answer.
+var ErrNoDaemon = errors.New("no daemon answered")
+
+// Ask sends req to the daemon at sock. Any failure (no socket, a stuck or
+// dead daemon, another version, a declined request) returns an error, and
+// the caller does the work itself.
+func Ask(sock string, req Request) (Response, error) {
+	var resp Response
+	start := time.Now()
+	conn, err := net.DialTimeout("unix", sock, HelloWait)
+	if err != nil {
+		return resp, ErrNoDaemon
+	}
+	defer conn.Close()
+	conn.SetDeadline(start.Add(HelloWait))
+	r := bufio.NewReaderSize(conn, 64<<10)
+	var hello Hello
+	if err := readLine(r, &hello); err != nil {
+		return resp, ErrNoDaemon
+	}
+	if hello.Version != Version() {
+		return resp, errors.New("the daemon (pid " + strconv.Itoa(hello.PID) + ") runs another mem: " + hello.Version)
+	}
+	if hello.Busy && req.Op != "status" {
+		return resp, ErrNoDaemon
+	}
+	req.Version = Version()
+	conn.SetDeadline(time.Now().Add(AnswerWait))
+	if err := writeLine(conn, req); err != nil {
+		return resp, ErrNoDaemon
+	}
+	if err := readLine(r, &resp); err != nil {
+		return resp, ErrNoDaemon
+	}
+	if resp.Declined != "" {
+		return resp, errors.New("the daemon declined: " + resp.Declined)
+	}
+	return resp, nil
+}
+
+func readLine(r *bufio.Reader, v any) error {
+	var line []byte
+	for {
+		chunk, isPrefix, err := r.ReadLine()
+		if err != nil {
+			return err
+		}
+		line = append(line, chunk...)
+		if len(line) > maxLine {
+			return errors.New("line too long")
+		}
+		if !isPrefix {
+			break
+		}
+	}
+	return json.Unmarshal(line, v)
+}
+
+func writeLine(conn net.Conn, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = conn.Write(append(b, '\n'))
+	return err
+}
+
+// Listen opens the socket at sock, replacing a stale one (the caller holds
+// the vault's watch lock, so no live daemon owns it), readable by the user
+// only: whoever connects runs searches and renders as that user.
+func Listen(sock string) (net.Listener, error) {
+	os.Remove(sock)
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		return nil, err
+	}
+	ln.(*net.UnixListener).SetUnlinkOnClose(true)
+	if err := os.Chmod(sock, 0o600); err != nil {
+		ln.Close()
+		return nil, err
+	}
+	return ln, nil
+}
+
+// Serve greets each connection (saying whether busy), reads its request
+// and answers it with handle, until ln is closed. A request whose version
+// differs is declined.
+func Serve(ln net.Listener, busy func() bool, handle func(Request) Response) error {
+	for {
+		conn, err := ln.Accept()
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) {
+				return nil
+			}
+			return err
+		}
+		go serveConn(conn, busy(), handle)
+	}
+}
+
+func serveConn(conn net.Conn, busy bool, handle func(Request) Response) {
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(AnswerWait + time.Second))
+	if writeLine(conn, Hello{Version: Version(), PID: os.Getpid(), Busy: busy}) != nil {
+		return
+	}
+	var req Request
+	if err := readLine(bufio.NewReaderSize(conn, 64<<10), &req); err != nil {
+		return
+	}
+	var resp Response
+	if req.Version != Version() {
+		resp.Declined = "another mem version: " + req.Version
+	} else {
+		resp = handle(req)
+	}
+	writeLine(conn, resp)
+}

@@ -1,0 +1,140 @@
+package history
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// CloneResult says what Clone got and what reading both ends found.
+type CloneResult struct {
+	Remote   string   `json:"remote"`
+	URL      string   `json:"url"`
+	Dir      string   `json:"dir"`
+	Branch   string   `json:"branch"`
+	Here     End      `json:"here"`
+	There    End      `json:"there"` // the remote's own objects for a path; what was received otherwise
+	Problems []string `json:"problems"`
+}
+
+// Verified reports whether the clone matched the remote.
+func (c *CloneResult) Verified() bool { return len(c.Problems) == 0 }
+
+// Clone gets the vault at remote into dir (which must not exist, or be an
+// empty folder), then verifies it as a backup is verified: the same head at
+// both ends, the same commit, file and memory counts, git fsck clean, and
+// every file checked out. A clone that fails half-way is removed.
+func Clone(remote, relativeTo, dir string) (*CloneResult, error) {
+	res := &CloneResult{Remote: remote, Problems: []string{}}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	res.Dir = abs
+	if ents, err := os.ReadDir(abs); err == nil && len(ents) > 0 {
+		return nil, fmt.Errorf("%s: exists and is not empty: give a new folder for the vault", abs)
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s: %w", abs, err)
+	}
+	if fi, err := os.Stat(filepath.Dir(abs)); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("%s: the folder %s does not exist (is the drive mounted?): create it first", abs, filepath.Dir(abs))
+	}
+	url := remote
+	local := !(strings.Contains(url, "://") && !strings.HasPrefix(url, "file://") || scpLike.MatchString(url))
+	if local {
+		p := strings.TrimPrefix(url, "file://")
+		if !filepath.IsAbs(p) && relativeTo != "" {
+			p = filepath.Join(relativeTo, p)
+		}
+		if url, err = filepath.Abs(p); err != nil {
+			return nil, err
+		}
+	}
+	res.URL = url
+	_, existed := os.Stat(abs)
+	done := false
+	defer func() {
+		if !done {
+			if existed == nil {
+				clearDir(abs)
+			} else {
+				os.RemoveAll(abs)
+			}
+		}
+	}()
+	if _, err := runGitWith("", "", nil, "clone", "--quiet", "--no-local", url, abs); err != nil {
+		return nil, fmt.Errorf("clone %s: %w (is the remote reachable? the path right?)", url, err)
+	}
+	if _, err := os.Stat(filepath.Join(abs, vault.ConfigFile)); err != nil {
+		return nil, fmt.Errorf("%s: no %s at the top of what was cloned: it is not a mem vault (clone it with git, or give the vault's remote); nothing was kept", url, vault.ConfigFile)
+	}
+	v, err := vault.Open(abs)
+	if err != nil {
+		return nil, err
+	}
+	r, err := Open(v)
+	if err != nil {
+		return nil, err
+	}
+	branch, head, err := r.headRef()
+	if err != nil {
+		return nil, err
+	}
+	res.Branch = branch.Short()
+	paths := map[plumbing.Hash]string{}
+	if res.Here, err = r.end(r.git, head, paths); err != nil {
+		return nil, r.damaged("under head "+head.String(), err.Error(), url)
+	}
+	res.Problems = append(res.Problems, fsckBackup(r.gitDir, true, paths)...)
+	if local {
+		back, err := git.PlainOpen(url)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", url, err)
+		}
+		ref, err := back.Reference(branch, true)
+		if err != nil {
+			res.Problems = append(res.Problems, fmt.Sprintf("%s has no %s (%v)", url, branch, err))
+		} else if res.There, err = r.end(back, ref.Hash(), nil); err != nil {
+			res.Problems = append(res.Problems, fmt.Sprintf("%s: head %s unreadable: %v", url, short(ref.Hash()), err))
+		}
+	} else {
+		refs, err := r.lsRemote(url)
+		if err != nil {
+			return nil, err
+		}
+		res.There = res.Here
+		res.There.Head = refs[branch].String()
+	}
+	if res.There.Head != res.Here.Head {
+		res.Problems = append(res.Problems, fmt.Sprintf("head differs: here %s, remote %s (someone pushed meanwhile? run 'mem sync')", res.Here.Head, res.There.Head))
+	}
+	for _, c := range []struct {
+		what        string
+		here, there int
+	}{{"commits", res.Here.Commits, res.There.Commits}, {"files", res.Here.Files, res.There.Files}, {"memories", res.Here.Memories, res.There.Memories}} {
+		if c.here != c.there {
+			res.Problems = append(res.Problems, fmt.Sprintf("%s differ: here %d, remote %d", c.what, c.here, c.there))
+		}
+	}
+	if out, err := runGitWith(r.gitDir, "", []string{"GIT_WORK_TREE=" + r.top}, "status", "--porcelain", "--untracked-files=no"); err != nil || strings.TrimSpace(out) != "" {
+		res.Problems = append(res.Problems, fmt.Sprintf("the checked-out files differ from the head: %v %s", err, strings.TrimSpace(out)))
+	}
+	done = true
+	return res, nil
+}
+
+// clearDir empties a folder that existed (empty) before a failed clone.
+func clearDir(dir string) {
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		os.RemoveAll(filepath.Join(dir, e.Name()))
+	}
+}

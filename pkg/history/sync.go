@@ -1,0 +1,865 @@
+package history
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// SyncOptions tune Sync (spec §9, docs/sync.md).
+type SyncOptions struct {
+	Remote          string // a path, file:// URL, ssh or https URL, or a git remote name
+	RelativeTo      string // base of a relative path in Remote (default: the working directory)
+	DryRun          bool   // commit, fetch and merge in the object store only: no file changes, nothing is pushed
+	AllowMassDelete bool   // accept an incoming change that removes many memories
+	Now             time.Time
+}
+
+// SyncCounts are the memories one direction of a sync brought.
+type SyncCounts struct {
+	Added   int `json:"added"`
+	Changed int `json:"changed"`
+	Retired int `json:"retired"` // changed so that invalid_at or status: deprecated is newly set
+	Removed int `json:"removed"` // files deleted
+}
+
+// SyncResult says what Sync did.
+type SyncResult struct {
+	Remote      string     `json:"remote"`
+	URL         string     `json:"url"`
+	Branch      string     `json:"branch"`
+	Committed   string     `json:"committed,omitempty"` // the local commit made first
+	Head        string     `json:"head"`
+	Merge       string     `json:"merge,omitempty"` // the merge commit, when both sides had changes
+	FastForward bool       `json:"fast_forward"`
+	Pushed      bool       `json:"pushed"`
+	Created     bool       `json:"created"` // the remote was a new path, made a bare repository
+	Recovered   bool       `json:"recovered"`
+	DryRun      bool       `json:"dry_run"`
+	In          SyncCounts `json:"in"`
+	Out         SyncCounts `json:"out"`
+	Decisions   []string   `json:"decisions"`
+	Warnings    []string   `json:"warnings,omitempty"`
+}
+
+// syncJournal, in the git directory, says a merge is being applied to the
+// working tree: it names the branch, the head before and the merge after,
+// so that a sync killed half-way is finished by the next one and nothing
+// commits the half-applied tree meanwhile (it is one of the busyMarkers).
+const syncJournal = "MEM_SYNC_MERGE"
+
+type journal struct {
+	Ref string `json:"ref"`
+	Old string `json:"old"`
+	New string `json:"new"`
+}
+
+// tmpIndexPrefix names the temporary index a merge tree is built in.
+const tmpIndexPrefix = "mem-sync-index-"
+
+// emptyTree is git's well-known hash of the empty tree.
+var emptyTree = plumbing.NewHash("4b825dc642cb6eb9a060e54bf8d69288fbee4904")
+
+// maxPushTries bounds the fetch-merge-push rounds when another machine
+// pushes between our fetch and our push.
+const maxPushTries = 3
+
+// Sync commits, fetches, merges memory by memory, checks and pushes. Two
+// syncs of one vault never interleave: the second waits briefly for the
+// sync lock, then skips (a *SkipError naming the holder's pid).
+func Sync(v *vault.Vault, opts SyncOptions) (*SyncResult, error) {
+	unlock, err := v.Lock("sync")
+	if err != nil {
+		var le *vault.LockedError
+		if errors.As(err, &le) {
+			who := "another mem sync"
+			if le.PID > 0 {
+				who += fmt.Sprintf(" (pid %d)", le.PID)
+			}
+			return nil, &SkipError{Reason: who + " is running on this vault; this one changed nothing, the next run syncs"}
+		}
+		return nil, err
+	}
+	defer unlock()
+	r, err := Open(v)
+	if err != nil {
+		return nil, err
+	}
+	return r.sync(opts)
+}
+
+func (r *Repo) sync(opts SyncOptions) (*SyncResult, error) {
+	if opts.Now.IsZero() {
+		opts.Now = time.Now()
+	}
+	if opts.Remote == "" {
+		return nil, errors.New("no sync remote: pass one (mem sync PATH|URL|REMOTE) or set sync.remote in mem.yaml")
+	}
+	res := &SyncResult{Remote: opts.Remote, DryRun: opts.DryRun, Decisions: []string{}}
+	url, local, err := r.syncURL(opts)
+	if err != nil {
+		return nil, err
+	}
+	res.URL = url
+	// Under the sync lock no merge of this vault is building a tree: any
+	// temporary index is a killed sync's.
+	if old, _ := filepath.Glob(filepath.Join(r.gitDir, tmpIndexPrefix+"*")); len(old) > 0 {
+		for _, o := range old {
+			os.Remove(o)
+		}
+	}
+	if done, err := r.finishJournal(); err != nil {
+		return nil, err
+	} else if done {
+		res.Recovered = true
+		res.Warnings = append(res.Warnings, "finished applying a merge that an interrupted sync had started")
+	}
+	// A dry run commits too: what a merge would decide depends on the
+	// local changes, and a commit changes no file.
+	c, err := r.Commit(CommitOptions{Now: opts.Now})
+	if err != nil {
+		return nil, err
+	}
+	res.Committed = c.Commit
+	res.Warnings = append(res.Warnings, c.Warnings...)
+	for _, s := range c.Secrets {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%s:%d: %s: left out of the commit and the sync (it holds a secret): remove the secret, the next sync sends it", s.Path, s.Line, s.Rule))
+	}
+	branch, head, err := r.headRef()
+	if err != nil {
+		return nil, err
+	}
+	if branch == plumbing.HEAD {
+		return nil, fmt.Errorf("%s: HEAD is detached: check out the vault's branch ('git -C %s switch main') before 'mem sync'", r.gitDir, r.top)
+	}
+	res.Branch = branch.Short()
+	if local != "" {
+		if err := r.createRemote(local, branch, head, res, opts.DryRun); err != nil {
+			return nil, err
+		}
+	}
+	for try := 1; ; try++ {
+		remote, err := r.fetch(url, branch)
+		if err != nil {
+			return nil, err
+		}
+		merged, err := r.mergeHeads(head, remote, url, res, opts)
+		if err != nil {
+			return nil, err
+		}
+		if res.In, err = r.counts(head, merged); err != nil {
+			return nil, err
+		}
+		if res.Out, err = r.counts(remote, merged); err != nil {
+			return nil, err
+		}
+		res.Head = merged.String()
+		if opts.DryRun {
+			return res, nil
+		}
+		if merged != head {
+			if err := r.applyMerge(branch, head, merged, opts.Now); err != nil {
+				return nil, err
+			}
+			head = merged
+		}
+		if merged == remote {
+			return res, nil
+		}
+		if err := r.pushCheck(remote, merged, url, opts); err != nil {
+			return nil, err
+		}
+		rejected, err := r.pushBranch(url, branch)
+		if err != nil {
+			return nil, err
+		}
+		if !rejected {
+			res.Pushed = true
+			return res, nil
+		}
+		if try == maxPushTries {
+			return nil, &SkipError{Reason: fmt.Sprintf("%s moved %d times while this sync merged (other machines are pushing): what came in is merged here; the next run pushes", url, try)}
+		}
+	}
+}
+
+// syncURL resolves the remote: a git remote name to its URL, a path (or
+// file:// URL) to an absolute path, which is returned as local too.
+func (r *Repo) syncURL(opts SyncOptions) (url, local string, err error) {
+	url = opts.Remote
+	if cfg, err := r.git.Config(); err == nil {
+		if rc, ok := cfg.Remotes[url]; ok && len(rc.URLs) > 0 {
+			url = rc.URLs[0]
+		}
+	}
+	if strings.Contains(url, "://") && !strings.HasPrefix(url, "file://") || scpLike.MatchString(url) {
+		return url, "", nil
+	}
+	p := strings.TrimPrefix(url, "file://")
+	if !filepath.IsAbs(p) && opts.RelativeTo != "" {
+		p = filepath.Join(opts.RelativeTo, p)
+	}
+	if p, err = filepath.Abs(p); err != nil {
+		return "", "", err
+	}
+	return p, p, nil
+}
+
+// createRemote makes a bare repository at a local path that does not
+// exist yet (as a first backup does: in a temporary folder renamed into
+// place), after the push check; a missing parent is refused, as it is most
+// often a drive that is not mounted.
+func (r *Repo) createRemote(p string, branch plumbing.ReferenceName, head plumbing.Hash, res *SyncResult, dry bool) error {
+	if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
+		return nil // an existing path: git says what is wrong with it, if anything
+	}
+	parent := filepath.Dir(p)
+	if fi, err := os.Stat(parent); err != nil || !fi.IsDir() {
+		return fmt.Errorf("%s: the folder %s does not exist (is the drive mounted? a typo?): mount or create it, then run 'mem sync' again", p, parent)
+	}
+	if head.IsZero() {
+		return fmt.Errorf("%s: neither this vault nor the remote has a commit yet: write a memory first, or give an existing remote", p)
+	}
+	if dry {
+		res.Warnings = append(res.Warnings, p+" does not exist: a sync would create it as a bare repository")
+		return nil
+	}
+	if err := r.checkSecrets(func(plumbing.Hash) bool { return false }, p); err != nil {
+		return syncRefusal(err)
+	}
+	br := &BackupResult{}
+	if _, err := r.createBackup(p, branch, br); err != nil {
+		return err
+	}
+	res.Created, res.Pushed = br.Created, br.Pushed
+	res.Warnings = append(res.Warnings, br.Warnings...)
+	return nil
+}
+
+// syncRefusal words a backup refusal for sync.
+func syncRefusal(err error) error {
+	var re *RefusedError
+	if errors.As(err, &re) {
+		re.Msg = strings.ReplaceAll(re.Msg, "'mem backup'", "'mem sync'")
+	}
+	return err
+}
+
+// fetch brings the remote's branch into the object store and returns its
+// head (zero when the remote has no such branch yet). It names no ref
+// (FETCH_HEAD only), so a fetch left running by a killed sync can never
+// hold a ref lock the next sync needs.
+func (r *Repo) fetch(url string, branch plumbing.ReferenceName) (plumbing.Hash, error) {
+	_, err := runGit(r.gitDir, "fetch", "--quiet", "--no-tags", url, branch.String())
+	if err != nil {
+		var ge *GitError
+		if errors.As(err, &ge) && strings.Contains(ge.Stderr, "couldn't find remote ref") {
+			return plumbing.ZeroHash, nil
+		}
+		return plumbing.ZeroHash, fmt.Errorf("fetch from %s: %w (is the remote reachable? nothing here changed)", url, err)
+	}
+	out, err := runGit(r.gitDir, "rev-parse", "--verify", "FETCH_HEAD^{commit}")
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("fetch from %s: %w", url, err)
+	}
+	h := plumbing.NewHash(strings.TrimSpace(out))
+	if r.git.Storer.HasEncodedObject(h) != nil {
+		// go-git lists the packs once: a fetch that kept a new pack (over
+		// 100 objects) is only seen by a fresh open.
+		g, err := git.PlainOpenWithOptions(r.v.Root, &git.PlainOpenOptions{DetectDotGit: true})
+		if err != nil {
+			return plumbing.ZeroHash, fmt.Errorf("%s: reopen after fetching: %w", r.gitDir, err)
+		}
+		r.git = g
+	}
+	return h, nil
+}
+
+// mergeHeads returns the commit the vault's branch should hold: head
+// itself, the remote's head (a fast-forward), or a new merge commit. An
+// incoming change that removes too many memories is refused here, before
+// anything local changes.
+func (r *Repo) mergeHeads(head, remote plumbing.Hash, url string, res *SyncResult, opts SyncOptions) (plumbing.Hash, error) {
+	if remote.IsZero() || remote == head {
+		return head, nil
+	}
+	base := plumbing.ZeroHash
+	if !head.IsZero() {
+		out, err := runGit(r.gitDir, "merge-base", head.String(), remote.String())
+		var ge *GitError
+		switch h := strings.TrimSpace(out); {
+		case err == nil && plumbing.IsHash(h):
+			base = plumbing.NewHash(h)
+		case errors.As(err, &ge) && ge.Stderr == "":
+			// exit 1 with nothing said: unrelated histories (two vaults
+			// made by mem init), merged against the empty tree
+		default:
+			return plumbing.ZeroHash, err
+		}
+	}
+	if base == remote {
+		return head, nil
+	}
+	merged := remote
+	if base != head {
+		m, err := r.mergeCommit(base, head, remote, url, res, opts.Now)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		merged = m
+		res.Merge = m.String()
+	} else {
+		res.FastForward = true
+	}
+	if err := r.guardIncoming(base, head, merged, remote, url, opts.AllowMassDelete); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return merged, nil
+}
+
+// treeChange is one line of git diff-tree --raw.
+type treeChange struct {
+	oldMode, newMode string
+	old, new         plumbing.Hash
+	status           byte
+	path             string // repository path
+}
+
+func (c treeChange) deleted() bool { return c.newMode == "000000" }
+
+// diffTrees lists the files that differ between two commits (zero: the
+// empty tree), renames as a deletion and an addition.
+func (r *Repo) diffTrees(a, b plumbing.Hash) ([]treeChange, error) {
+	name := func(h plumbing.Hash) string {
+		if h.IsZero() {
+			return emptyTree.String()
+		}
+		return h.String()
+	}
+	out, err := runGit(r.gitDir, "diff-tree", "-r", "-z", "--raw", "--no-renames", name(a), name(b))
+	if err != nil {
+		return nil, err
+	}
+	var chs []treeChange
+	f := strings.Split(out, "\x00")
+	for i := 0; i+1 < len(f); i += 2 {
+		meta := strings.Fields(strings.TrimPrefix(f[i], ":"))
+		if len(meta) < 5 {
+			return nil, fmt.Errorf("git diff-tree: unexpected line %q", f[i])
+		}
+		chs = append(chs, treeChange{oldMode: meta[0], newMode: meta[1], old: plumbing.NewHash(meta[2]), new: plumbing.NewHash(meta[3]), status: meta[4][0], path: f[i+1]})
+	}
+	return chs, nil
+}
+
+// mergeCommit merges remote into head against base, file by file (spec
+// §9): paths changed on one side take that side; paths changed on both
+// are merged by mergeFile. The tree is built in a temporary index; the
+// commit records every decision.
+func (r *Repo) mergeCommit(base, head, remote plumbing.Hash, url string, res *SyncResult, now time.Time) (plumbing.Hash, error) {
+	ours, err := r.diffTrees(base, head)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	theirs, err := r.diffTrees(base, remote)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	hc, err := r.git.CommitObject(head)
+	if err != nil {
+		return plumbing.ZeroHash, r.damagedObject("commit", head, "HEAD", err)
+	}
+	rc, err := r.git.CommitObject(remote)
+	if err != nil {
+		return plumbing.ZeroHash, r.damagedObject("commit", remote, "the remote's head", err)
+	}
+	oursLater := hc.Committer.When.After(rc.Committer.When) || hc.Committer.When.Equal(rc.Committer.When) && head.String() > remote.String()
+	byPath := map[string]treeChange{}
+	for _, c := range ours {
+		byPath[c.path] = c
+	}
+	var info strings.Builder
+	entry := func(p, mode string, h plumbing.Hash) {
+		fmt.Fprintf(&info, "%s %s\t%s\x00", mode, h, p)
+	}
+	var decisions []string
+	for _, t := range theirs {
+		o, both := byPath[t.path]
+		switch {
+		case !both && t.deleted():
+			entry(t.path, "0", plumbing.ZeroHash)
+			continue
+		case !both:
+			entry(t.path, t.newMode, t.new)
+			continue
+		case o.new == t.new && o.newMode == t.newMode:
+			continue
+		}
+		read := func(h plumbing.Hash, mode, label string, later bool) (side, error) {
+			s := side{label: label, later: later}
+			if mode == "000000" {
+				return s, nil
+			}
+			data, err := r.blob(h)
+			s.data, s.present = data, true
+			return s, err
+		}
+		b, err1 := read(t.old, t.oldMode, "base", false)
+		os_, err2 := read(o.new, o.newMode, "this machine", oursLater)
+		ts, err3 := read(t.new, t.newMode, "the remote", !oursLater)
+		if err := errors.Join(err1, err2, err3); err != nil {
+			return plumbing.ZeroHash, fmt.Errorf("%s: read the versions to merge: %w", t.path, err)
+		}
+		rel, _ := r.vaultRel(t.path)
+		if rel == "" {
+			rel = t.path
+		}
+		fm := mergeFile(rel, b, os_, ts)
+		decisions = append(decisions, fm.decisions...)
+		mode := o.newMode
+		if o.deleted() {
+			mode = t.newMode
+		}
+		if !fm.present {
+			entry(t.path, "0", plumbing.ZeroHash)
+		} else if h, err := r.writeBlob(fm.data); err != nil {
+			return plumbing.ZeroHash, err
+		} else {
+			entry(t.path, mode, h)
+		}
+		if fm.sibling != "" {
+			h, err := r.writeBlob(fm.siblingTo)
+			if err != nil {
+				return plumbing.ZeroHash, err
+			}
+			entry(r.repoPath(fm.sibling), "100644", h)
+		}
+	}
+	idx, err := os.CreateTemp(r.gitDir, tmpIndexPrefix)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	idx.Close()
+	defer os.Remove(idx.Name())
+	env := []string{"GIT_INDEX_FILE=" + idx.Name()}
+	if _, err := runGitWith(r.gitDir, "", env, "read-tree", head.String()); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if info.Len() > 0 {
+		if _, err := runGitWith(r.gitDir, info.String(), env, "update-index", "-z", "--index-info"); err != nil {
+			return plumbing.ZeroHash, err
+		}
+	}
+	out, err := runGitWith(r.gitDir, "", env, "write-tree")
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	sort.Strings(decisions)
+	res.Decisions = append(res.Decisions, decisions...)
+	msg := fmt.Sprintf("mem sync: merge %s from %s\n", short(remote), url)
+	if len(decisions) > 0 {
+		msg += "\nDecided memory by memory (spec §9; the losing versions stay in this commit's other parent):\n- " + strings.Join(decisions, "\n- ") + "\n"
+	}
+	who, err := r.author(now)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	c := &object.Commit{Author: who, Committer: committer(who), Message: redactLines(msg),
+		TreeHash: plumbing.NewHash(strings.TrimSpace(out)), ParentHashes: []plumbing.Hash{head, remote}}
+	if head.IsZero() {
+		c.ParentHashes = c.ParentHashes[1:]
+	}
+	obj := r.git.Storer.NewEncodedObject()
+	if err := c.Encode(obj); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return r.git.Storer.SetEncodedObject(obj)
+}
+
+func (r *Repo) writeBlob(data []byte) (plumbing.Hash, error) {
+	obj := r.git.Storer.NewEncodedObject()
+	obj.SetType(plumbing.BlobObject)
+	w, err := obj.Writer()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if _, err := w.Write(data); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if err := w.Close(); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return r.git.Storer.SetEncodedObject(obj)
+}
+
+// lostMemories counts the memories of chs (a diff from a to b) that b
+// removes: deleted, or changed into a file that no longer parses (the
+// mass-delete guard's rule, as mem commit counts).
+func (r *Repo) lostMemories(chs []treeChange) int {
+	n := 0
+	for _, c := range chs {
+		rel, ok := r.vaultRel(c.path)
+		if !ok || !r.v.IsMemoryPath(rel) || c.oldMode == "000000" {
+			continue
+		}
+		old, err := r.blob(c.old)
+		if err != nil || parseMeta(old).typ == brokenType {
+			continue
+		}
+		if c.deleted() {
+			n++
+		} else if data, err := r.blob(c.new); err == nil && parseMeta(data).typ == brokenType {
+			n++
+		}
+	}
+	return n
+}
+
+// memoryCount counts the memory files at commit h.
+func (r *Repo) memoryCount(h plumbing.Hash) (int, error) {
+	args := []string{"ls-tree", "-r", "-z", "--name-only", h.String()}
+	if r.prefix != "" {
+		args = append(args, "--", r.prefix)
+	}
+	out, err := runGit(r.gitDir, args...)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, p := range strings.Split(out, "\x00") {
+		if rel, ok := r.vaultRel(p); ok && p != "" && r.v.IsMemoryPath(rel) {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// guardIncoming refuses a merge whose incoming side removes more than the
+// mass-delete share of this vault's memories (the incident of a remote
+// wiped to 8 files), naming the remote commit that removed the most.
+func (r *Repo) guardIncoming(base, head, merged, remote plumbing.Hash, url string, allow bool) error {
+	if head.IsZero() || allow {
+		return nil
+	}
+	chs, err := r.diffTrees(head, merged)
+	if err != nil {
+		return err
+	}
+	removed := r.lostMemories(chs)
+	if removed < r.v.Config.Lint.MassDeleteMin {
+		return nil
+	}
+	before, err := r.memoryCount(head)
+	if err != nil || !r.v.Config.Lint.IsMassDeletion(removed, before) {
+		return err
+	}
+	culprit := remote
+	rng := remote.String()
+	if !base.IsZero() {
+		rng = base.String() + ".." + remote.String()
+	}
+	if out, err := runGit(r.gitDir, "rev-list", "--first-parent", rng); err == nil {
+		most := 0
+		for _, h := range strings.Fields(out) {
+			c, err := r.git.CommitObject(plumbing.NewHash(h))
+			parent := plumbing.ZeroHash
+			if err != nil {
+				continue
+			}
+			if len(c.ParentHashes) > 0 {
+				parent = c.ParentHashes[0]
+			}
+			if d, err := r.diffTrees(parent, c.Hash); err == nil {
+				if n := r.lostMemories(d); n > most {
+					most, culprit = n, c.Hash
+				}
+			}
+		}
+	}
+	subject := ""
+	if c, err := r.git.CommitObject(culprit); err == nil {
+		subject = strings.SplitN(strings.TrimSpace(c.Message), "\n", 2)[0]
+	}
+	return &MassDeleteError{Removed: removed, Of: before, Share: r.v.Config.Lint.MassDeleteShare,
+		What: fmt.Sprintf("merging %s from %s (commit %s %q removed them; nothing here changed, inspect it with 'git show --stat %s')", short(remote), url, short(culprit), redactLines(subject), short(culprit))}
+}
+
+// counts says what moving from a to b changes in the memories.
+func (r *Repo) counts(a, b plumbing.Hash) (SyncCounts, error) {
+	var n SyncCounts
+	if a == b {
+		return n, nil
+	}
+	chs, err := r.diffTrees(a, b)
+	if err != nil {
+		return n, err
+	}
+	for _, c := range chs {
+		rel, ok := r.vaultRel(c.path)
+		if !ok || !r.v.IsMemoryPath(rel) {
+			continue
+		}
+		switch {
+		case c.oldMode == "000000":
+			n.Added++
+		case c.deleted():
+			n.Removed++
+		default:
+			n.Changed++
+			if retired(r, c.old, c.new) {
+				n.Retired++
+			}
+		}
+	}
+	return n, nil
+}
+
+// retired reports a memory newly past invalid_at or deprecated.
+func retired(r *Repo, old, new plumbing.Hash) bool {
+	a, err1 := r.blob(old)
+	b, err2 := r.blob(new)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	da, err1 := vault.ParseFile(a)
+	db, err2 := vault.ParseFile(b)
+	if err1 != nil || err2 != nil || da == nil || db == nil {
+		return false
+	}
+	return da.Meta.InvalidAt.IsZero() && !db.Meta.InvalidAt.IsZero() || !da.Meta.IsDeprecated() && db.Meta.IsDeprecated()
+}
+
+// pushCheck runs the §8 push rules on what the remote lacks: no commit
+// that adds a secret, and no head that drops more than the mass-delete
+// share of the remote's memories.
+func (r *Repo) pushCheck(remote, merged plumbing.Hash, url string, opts SyncOptions) error {
+	has := func(plumbing.Hash) bool { return false }
+	if !remote.IsZero() {
+		out, err := runGit(r.gitDir, "rev-list", remote.String())
+		if err != nil {
+			return err
+		}
+		seen := map[plumbing.Hash]bool{}
+		for _, h := range strings.Fields(out) {
+			seen[plumbing.NewHash(h)] = true
+		}
+		has = func(h plumbing.Hash) bool { return seen[h] }
+	}
+	if err := r.checkSecrets(has, url); err != nil {
+		return syncRefusal(err)
+	}
+	if remote.IsZero() || opts.AllowMassDelete {
+		return nil
+	}
+	chs, err := r.diffTrees(remote, merged)
+	if err != nil {
+		return err
+	}
+	removed := r.lostMemories(chs)
+	if removed < r.v.Config.Lint.MassDeleteMin {
+		return nil
+	}
+	before, err := r.memoryCount(remote)
+	if err == nil && r.v.Config.Lint.IsMassDeletion(removed, before) {
+		return &MassDeleteError{Removed: removed, Of: before, Share: r.v.Config.Lint.MassDeleteShare, What: fmt.Sprintf("pushing %s to %s", short(merged), url)}
+	}
+	return err
+}
+
+// pushBranch pushes the vault's branch, never forcing; rejected is true
+// when the remote moved since the fetch (the caller merges again).
+func (r *Repo) pushBranch(url string, branch plumbing.ReferenceName) (rejected bool, err error) {
+	out, err := runGit(r.gitDir, "push", "--porcelain", "--no-verify", url, branch.String()+":"+branch.String())
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Split(line, "\t"); len(f) == 3 && f[0] == "!" {
+			if strings.HasPrefix(f[2], "[rejected]") || strings.Contains(f[2], "fetch first") || strings.Contains(f[2], "non-fast-forward") {
+				return true, nil
+			}
+			return false, &RefusedError{fmt.Sprintf("push to %s refused by the remote: %s; what came in is merged here, nothing was lost", url, f[2])}
+		}
+	}
+	if err != nil {
+		return false, fmt.Errorf("push to %s: %w (what came in is merged here; the next sync pushes)", url, err)
+	}
+	return false, nil
+}
+
+// applyMerge moves the vault from head old to new: journal first, then
+// the working tree, the git index and last the branch (finishMerge).
+func (r *Repo) applyMerge(branch plumbing.ReferenceName, old, new plumbing.Hash, now time.Time) error {
+	unlock, err := r.lockCommit()
+	if err != nil {
+		return err
+	}
+	var once sync.Once
+	unlock = func(f func()) func() { return func() { once.Do(f) } }(unlock)
+	defer unlock()
+	if err := r.clearKilledLocks(); err != nil {
+		return err
+	}
+	defer r.forgetLocks()
+	if why := r.busy(); why != "" {
+		return errBusy(why + "; nothing here changed")
+	}
+	if err := syncFS(r.gitDir); err != nil { // the merge's objects before anything names them
+		return err
+	}
+	j := journal{Ref: branch.String(), Old: old.String(), New: new.String()}
+	data, _ := json.Marshal(j)
+	if err := vault.WriteFileAtomic(filepath.Join(r.gitDir, syncJournal), data, 0o644); err != nil {
+		return err
+	}
+	if err := r.finishMerge(j, now); err != nil {
+		return err
+	}
+	unlock()
+	return r.refreshIndex(now)
+}
+
+// clearKilledLocks removes the ref and index locks a killed mem left (as
+// mem commit does first): a sync killed while moving the branch must not
+// leave a lock that stops the next one from finishing its merge.
+func (r *Repo) clearKilledLocks() error {
+	_, err := r.clearStaleLocks()
+	return err
+}
+
+// refreshIndex brings the git index to the new head through mem commit's
+// own index writer (kill-safe, and it keeps the stat data of the files the
+// merge did not touch), so 'git status' agrees with the merge. A file
+// written meanwhile is committed, as the next sync would.
+func (r *Repo) refreshIndex(now time.Time) error {
+	_, err := r.Commit(CommitOptions{Now: now})
+	return err
+}
+
+// finishJournal completes a merge an interrupted sync left half-applied.
+func (r *Repo) finishJournal() (bool, error) {
+	p := filepath.Join(r.gitDir, syncJournal)
+	data, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	var j journal
+	if err := json.Unmarshal(data, &j); err != nil || !plumbing.IsHash(j.Old) || !plumbing.IsHash(j.New) {
+		// Written atomically, so only a hand-edit makes it unreadable.
+		return false, fmt.Errorf("%s: unreadable (%v): it records a merge being applied; remove it and run 'mem sync' again", p, err)
+	}
+	unlock, err := r.lockCommit()
+	if err != nil {
+		return false, err
+	}
+	if err = r.clearKilledLocks(); err == nil {
+		err = r.finishMerge(j, time.Now())
+		r.forgetLocks()
+	}
+	unlock()
+	if err != nil {
+		return true, err
+	}
+	return true, r.refreshIndex(time.Now())
+}
+
+// finishMerge writes new's version of every file that differs between
+// old and new, unless the file holds neither version (someone edited it
+// since: it is left for the next commit), then moves the branch from old
+// to new, then drops the journal. Run again after a kill, it does the same
+// and ends in the same place. The git index is left to refreshIndex.
+func (r *Repo) finishMerge(j journal, now time.Time) error {
+	old, new, ref := plumbing.NewHash(j.Old), plumbing.NewHash(j.New), plumbing.ReferenceName(j.Ref)
+	chs, err := r.diffTrees(old, new)
+	if err != nil {
+		return err
+	}
+	for _, c := range chs {
+		p := filepath.Join(r.top, filepath.FromSlash(c.path))
+		if c.newMode == "160000" || c.oldMode == "160000" {
+			continue // a submodule: git's business
+		}
+		cur, err := os.ReadFile(p)
+		curHash := plumbing.ZeroHash
+		if err == nil {
+			curHash = plumbing.ComputeHash(plumbing.BlobObject, cur)
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+		if curHash != c.new && curHash != c.old && !curHash.IsZero() {
+			continue
+		}
+		if c.deleted() {
+			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("%s: %w", p, err)
+			}
+			continue
+		}
+		if curHash != c.new {
+			data, err := r.blob(c.new)
+			if err != nil {
+				return r.damagedObject("blob", c.new, c.path, err)
+			}
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				return err
+			}
+			perm := os.FileMode(0o644)
+			if c.newMode == "100755" {
+				perm = 0o755
+			}
+			if err := vault.WriteFileAtomic(p, data, perm); err != nil {
+				return fmt.Errorf("%s: %w", p, err)
+			}
+		}
+	}
+	cur := plumbing.ZeroHash
+	if rf, err := r.git.Storer.Reference(ref); err == nil {
+		cur = rf.Hash()
+	}
+	if cur == old {
+		who, err := r.author(now)
+		if err != nil {
+			return err
+		}
+		if err := r.updateRef(ref, old, new, committer(who), "mem sync: "+short(new)); err != nil {
+			return err
+		}
+	}
+	return os.Remove(filepath.Join(r.gitDir, syncJournal))
+}
+
+// CheckRemote reports whether remote can be synced with: a local path
+// that exists or whose folder does, or a URL that git can list. The CLI
+// checks before it remembers a remote in mem.yaml, so a typo is never
+// written there.
+func CheckRemote(v *vault.Vault, remote, relativeTo string) error {
+	r, err := Open(v)
+	if err != nil {
+		return err
+	}
+	url, local, err := r.syncURL(SyncOptions{Remote: remote, RelativeTo: relativeTo})
+	if err != nil {
+		return err
+	}
+	if local != "" {
+		if _, err := os.Stat(filepath.Dir(local)); err != nil {
+			return fmt.Errorf("%s: the folder %s does not exist (is the drive mounted? a typo?): mount or create it, then run 'mem sync' again", local, filepath.Dir(local))
+		}
+		return nil
+	}
+	_, err = r.lsRemote(url)
+	return err
+}

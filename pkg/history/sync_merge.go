@@ -1,0 +1,371 @@
+package history
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"path"
+	"reflect"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/gate"
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// side is one version of a file in a three-way merge; nil data with
+// present false is a file that side does not have.
+type side struct {
+	data    []byte
+	present bool
+	label   string // "this machine" or "the remote", for decisions
+	later   bool   // this side's commit is the later one (the tie-breaker of last resort)
+}
+
+// fileMerge is what merging one path decided: the merged bytes (present
+// false: the path is deleted), an optional sibling file keeping the body
+// that lost, and the decisions to record in the merge commit.
+type fileMerge struct {
+	data      []byte
+	present   bool
+	sibling   string // vault-relative path of the losing body's new file
+	siblingTo []byte
+	decisions []string
+}
+
+// mergeFile merges one path changed on both sides. It never writes
+// conflict markers: every disagreement is decided and recorded.
+func mergeFile(rel string, base, ours, theirs side) fileMerge {
+	switch {
+	case !ours.present && !theirs.present:
+		return fileMerge{}
+	case !ours.present || !theirs.present:
+		// Deleted on one side, edited on the other: the edit comes back.
+		kept, gone := ours, theirs
+		if !ours.present {
+			kept, gone = theirs, ours
+		}
+		return fileMerge{data: kept.data, present: true, decisions: []string{
+			fmt.Sprintf("%s: deleted on %s, edited on %s: kept the edit", rel, gone.label, kept.label)}}
+	case bytes.Equal(ours.data, theirs.data):
+		return fileMerge{data: ours.data, present: true}
+	}
+	if rel == vault.ConfigFile {
+		if m, ok := mergeYAML(rel, base, ours, theirs); ok {
+			return m
+		}
+	} else if strings.HasSuffix(rel, ".md") {
+		if m, ok := mergeDoc(rel, base, ours, theirs); ok {
+			return m
+		}
+	}
+	// A file mem cannot read field by field: the later side's version
+	// stays; the other is kept beside it when it is a note, and in
+	// history (the merge's other parent) in every case.
+	win, lose := pickLater(ours, theirs)
+	m := fileMerge{data: win.data, present: true}
+	note := fmt.Sprintf("%s: changed on both machines and not mergeable field by field: kept %s's version (the later commit)", rel, win.label)
+	if strings.HasSuffix(rel, ".md") {
+		m.sibling, m.siblingTo = siblingPath(rel, lose.data), lose.data
+		note += "; the other is kept as " + m.sibling
+	} else {
+		note += "; the other stays in history (the merge's other parent)"
+	}
+	m.decisions = append(m.decisions, note)
+	return m
+}
+
+// pickLater orders two sides by their commits, later first.
+func pickLater(a, b side) (side, side) {
+	if b.later {
+		return b, a
+	}
+	return a, b
+}
+
+// siblingPath names the file that keeps a losing body: beside the memory,
+// its name suffixed with a hash of the content, so two machines merging
+// the same pair pick the same name.
+func siblingPath(rel string, data []byte) string {
+	sum := sha256.Sum256(data)
+	return strings.TrimSuffix(rel, ".md") + "-merged-" + hex.EncodeToString(sum[:])[:7] + ".md"
+}
+
+// listFields are the Meta fields merged as unions.
+var listFields = map[string]bool{"Signals": true, "Tags": true, "Supersedes": true, "Verified": true, "Sources": true}
+
+// mergeDoc merges a markdown file with frontmatter field by field. ok is
+// false when either side does not parse (the caller decides the file).
+func mergeDoc(rel string, base, ours, theirs side) (fileMerge, bool) {
+	od, err1 := vault.ParseFile(ours.data)
+	td, err2 := vault.ParseFile(theirs.data)
+	if err1 != nil || err2 != nil || od == nil || td == nil || !od.HasFrontmatter || !td.HasFrontmatter {
+		return fileMerge{}, false
+	}
+	bd := &frontmatter.Document{}
+	if base.present {
+		if d, err := vault.ParseFile(base.data); err == nil && d != nil {
+			bd = d
+		}
+	}
+	// The winner of any field both sides set differently: the reconciler's
+	// rule (provenance, then later valid_at), then the later generated.at,
+	// then the later commit.
+	win, lose, why := od, td, ""
+	winSide, loseSide := ours, theirs
+	c := gate.Compare(&od.Meta, &td.Meta)
+	switch {
+	case c != 0:
+		why = "provenance, then the later valid_at"
+	case generatedAt(od) != generatedAt(td):
+		c, why = strings.Compare(generatedAt(od), generatedAt(td)), "the later generated.at"
+	default:
+		c, why = -1, "the later commit"
+		if ours.later {
+			c = 1
+		}
+	}
+	if c < 0 {
+		win, lose, winSide, loseSide = td, od, theirs, ours
+	}
+	out := *od
+	out.Meta = od.Meta
+	m := fileMerge{present: true}
+	var conflicted []string
+	ov, tv, bv, wv, xv := reflect.ValueOf(&out.Meta).Elem(), reflect.ValueOf(td.Meta), reflect.ValueOf(bd.Meta), reflect.ValueOf(win.Meta), reflect.ValueOf(od.Meta)
+	for i := 0; i < ov.NumField(); i++ {
+		name := ov.Type().Field(i).Name
+		o, t, b := xv.Field(i), tv.Field(i), bv.Field(i)
+		switch {
+		case reflect.DeepEqual(o.Interface(), t.Interface()), reflect.DeepEqual(t.Interface(), b.Interface()):
+			// ours already
+		case reflect.DeepEqual(o.Interface(), b.Interface()):
+			ov.Field(i).Set(t)
+		case listFields[name]:
+			ov.Field(i).Set(union(o, t))
+		default:
+			ov.Field(i).Set(wv.Field(i))
+			conflicted = append(conflicted, strings.ToLower(name))
+		}
+	}
+	out.Extra = mergeExtra(od.Extra, td.Extra, bd.Extra, win == od, &conflicted)
+	switch {
+	case od.Body == td.Body || td.Body == bd.Body:
+		out.Body = od.Body
+	case od.Body == bd.Body:
+		out.Body = td.Body
+	default:
+		// Both rewrote the text: the winner's stands, and the loser's
+		// becomes a sibling memory the winner supersedes, so it is still
+		// found (mem show, search) but never rendered as current.
+		out.Body = win.Body
+		sib := *lose
+		sibRel := siblingPath(rel, lose.Marshal())
+		stem := strings.TrimSuffix(path.Base(sibRel), ".md")
+		if sib.Meta.ID != "" {
+			sib.Meta.ID = sib.Meta.ID + stem[strings.LastIndex(stem, "-merged-"):]
+		}
+		sib.Meta.Supersedes = nil
+		if sib.Meta.ID != "" && !contains(out.Meta.Supersedes, sib.Meta.ID) {
+			out.Meta.Supersedes = append(out.Meta.Supersedes, sib.Meta.ID)
+		}
+		m.sibling, m.siblingTo = sibRel, sib.Marshal()
+		m.decisions = append(m.decisions, fmt.Sprintf("%s: body changed on both machines: kept %s's (%s); %s's is kept as %s, superseded", rel, winSide.label, why, loseSide.label, sibRel))
+	}
+	if len(conflicted) > 0 {
+		m.decisions = append(m.decisions, fmt.Sprintf("%s: %s set differently on both machines: kept %s's (%s); %s's stays in history", rel, strings.Join(conflicted, ", "), winSide.label, why, loseSide.label))
+	}
+	m.data = out.Marshal()
+	return m, true
+}
+
+func generatedAt(d *frontmatter.Document) string {
+	if d.Meta.Generated == nil {
+		return ""
+	}
+	return d.Meta.Generated.At.UTC().Format("2006-01-02T15:04:05")
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// union is a's items, then b's that a lacks.
+func union(a, b reflect.Value) reflect.Value {
+	out := reflect.MakeSlice(a.Type(), 0, a.Len()+b.Len())
+	out = reflect.AppendSlice(out, a)
+	for j := 0; j < b.Len(); j++ {
+		dup := false
+		for i := 0; i < a.Len(); i++ {
+			if reflect.DeepEqual(a.Index(i).Interface(), b.Index(j).Interface()) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = reflect.Append(out, b.Index(j))
+		}
+	}
+	return out
+}
+
+// mergeExtra merges the keys mem does not know, key by key.
+func mergeExtra(ours, theirs, base []frontmatter.KeyValue, oursWins bool, conflicted *[]string) []frontmatter.KeyValue {
+	enc := func(kvs []frontmatter.KeyValue) (map[string]string, map[string]*yaml.Node) {
+		s, n := map[string]string{}, map[string]*yaml.Node{}
+		for _, kv := range kvs {
+			b, _ := yaml.Marshal(kv.Value)
+			s[kv.Key], n[kv.Key] = string(b), kv.Value
+		}
+		return s, n
+	}
+	os_, on := enc(ours)
+	ts, tn := enc(theirs)
+	bs, _ := enc(base)
+	var out []frontmatter.KeyValue
+	keys := append([]frontmatter.KeyValue(nil), ours...)
+	for _, kv := range theirs {
+		if _, ok := on[kv.Key]; !ok {
+			keys = append(keys, kv)
+		}
+	}
+	for _, kv := range keys {
+		k := kv.Key
+		o, oOK := os_[k]
+		t, tOK := ts[k]
+		b, bOK := bs[k]
+		pick := on[k]
+		switch {
+		case oOK == tOK && o == t, tOK == bOK && t == b:
+		case oOK == bOK && o == b:
+			pick = tn[k]
+		case !oursWins:
+			pick = tn[k]
+			*conflicted = append(*conflicted, k)
+		default:
+			*conflicted = append(*conflicted, k)
+		}
+		if pick != nil {
+			out = append(out, frontmatter.KeyValue{Key: k, Value: pick})
+		}
+	}
+	return out
+}
+
+// mergeYAML merges mem.yaml key by key (nested mappings recursively); a
+// key both sides set differently takes the later commit's value.
+func mergeYAML(rel string, base, ours, theirs side) (fileMerge, bool) {
+	doc := func(s side) *yaml.Node {
+		var n yaml.Node
+		if !s.present || yaml.Unmarshal(s.data, &n) != nil {
+			return nil
+		}
+		if len(n.Content) == 0 {
+			return &yaml.Node{Kind: yaml.MappingNode}
+		}
+		if n.Content[0].Kind != yaml.MappingNode {
+			return nil
+		}
+		return n.Content[0]
+	}
+	o, t, b := doc(ours), doc(theirs), doc(base)
+	if o == nil || t == nil {
+		return fileMerge{}, false
+	}
+	if b == nil {
+		b = &yaml.Node{Kind: yaml.MappingNode}
+	}
+	var decided []string
+	mergeMapping(o, t, b, "", theirs.later, &decided)
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2) // as mem init and people write it
+	if err := enc.Encode(o); err != nil || enc.Close() != nil {
+		return fileMerge{}, false
+	}
+	m := fileMerge{data: buf.Bytes(), present: true}
+	if len(decided) > 0 {
+		win := ours.label
+		if theirs.later {
+			win = theirs.label
+		}
+		m.decisions = []string{fmt.Sprintf("%s: %s set differently on both machines: kept %s's (the later commit); the other stays in history", rel, strings.Join(decided, ", "), win)}
+	}
+	return m, true
+}
+
+func mapGet(m *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}
+
+func nodeText(n *yaml.Node) string {
+	if n == nil {
+		return "\x00absent"
+	}
+	b, _ := yaml.Marshal(n)
+	return string(b)
+}
+
+// mergeMapping merges t into o against b, in place.
+func mergeMapping(o, t, b *yaml.Node, prefix string, theirsLater bool, decided *[]string) {
+	var keys []string
+	seen := map[string]bool{}
+	for _, m := range []*yaml.Node{o, t, b} {
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			if k := m.Content[i].Value; !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+		}
+	}
+	for _, k := range keys {
+		ov, tv, bv := mapGet(o, k), mapGet(t, k), mapGet(b, k)
+		os_, ts, bs := nodeText(ov), nodeText(tv), nodeText(bv)
+		switch {
+		case os_ == ts, ts == bs:
+			continue
+		case os_ == bs:
+			setKey(o, k, tv)
+		case ov != nil && tv != nil && ov.Kind == yaml.MappingNode && tv.Kind == yaml.MappingNode:
+			if bv == nil || bv.Kind != yaml.MappingNode {
+				bv = &yaml.Node{Kind: yaml.MappingNode}
+			}
+			mergeMapping(ov, tv, bv, prefix+k+".", theirsLater, decided)
+		default:
+			if theirsLater {
+				setKey(o, k, tv)
+			}
+			*decided = append(*decided, prefix+k)
+		}
+	}
+}
+
+// setKey sets, adds (v non-nil) or removes (v nil) key k of mapping m.
+func setKey(m *yaml.Node, k string, v *yaml.Node) {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == k {
+			if v == nil {
+				m.Content = append(m.Content[:i], m.Content[i+2:]...)
+			} else {
+				m.Content[i+1] = v
+			}
+			return
+		}
+	}
+	if v != nil {
+		m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: k}, v)
+	}
+}

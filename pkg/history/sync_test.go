@@ -1,0 +1,162 @@
+package history
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mem-md/mem/internal/vaulttest"
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// twoMachines makes a bare remote and two vaults syncing with it, both
+// holding the memories of a first sync from a.
+func twoMachines(t *testing.T) (a, b *vault.Vault, remote string) {
+	t.Helper()
+	a = newVault(t, "")
+	memory(t, a, "memory/one.md", "fact", "", "one")
+	memory(t, a, "memory/two.md", "fact", "", "two")
+	remote = filepath.Join(t.TempDir(), "remote.git")
+	if _, err := Sync(a, SyncOptions{Remote: remote, Now: t0}); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "b")
+	if _, err := Clone(remote, "", dir); err != nil {
+		t.Fatal(err)
+	}
+	b, err := vault.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a, b, remote
+}
+
+// A sync killed after its journal and part of the working tree were
+// written leaves a state that mem commit will not commit, and the next
+// sync finishes the merge: every file of the merge, the branch moved.
+func TestSyncFinishesAnInterruptedMerge(t *testing.T) {
+	a, b, remote := twoMachines(t)
+	memory(t, b, "memory/three.md", "fact", "", "three")
+	memory(t, b, "memory/four.md", "fact", "", "four")
+	if _, err := Sync(b, SyncOptions{Remote: remote, Now: t0.Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	memory(t, a, "memory/five.md", "fact", "", "five")
+	dry, err := Sync(a, SyncOptions{Remote: remote, DryRun: true, Now: t0.Add(2 * time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dry.Merge == "" {
+		t.Fatalf("expected a merge, got %+v", dry)
+	}
+	r, err := Open(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := run(t, a.Root, "git", "rev-parse", "HEAD")
+	// What a kill leaves half-way through finishMerge: the journal, one
+	// of the two incoming files, no index update, the branch not moved.
+	data, _ := json.Marshal(journal{Ref: "refs/heads/main", Old: old, New: dry.Merge})
+	if err := os.WriteFile(filepath.Join(r.gitDir, syncJournal), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	vaulttest.Write(t, a.Root, "memory/three.md", run(t, a.Root, "git", "show", dry.Merge+":memory/three.md")+"\n")
+	var skip *SkipError
+	if _, err := Commit(a, CommitOptions{Now: t0.Add(3 * time.Hour)}); !errors.As(err, &skip) || !strings.Contains(err.Error(), "mem sync") {
+		t.Fatalf("mem commit under a half-applied merge: want a skip naming mem sync, got %v", err)
+	}
+	res, err := Sync(a, SyncOptions{Remote: remote, Now: t0.Add(3 * time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Recovered || !res.Pushed {
+		t.Fatalf("want recovered and pushed, got %+v", res)
+	}
+	if head := run(t, a.Root, "git", "rev-parse", "HEAD"); head != dry.Merge {
+		t.Fatalf("head %s, want the merge %s", head, dry.Merge)
+	}
+	for _, f := range []string{"one", "two", "three", "four", "five"} {
+		if _, err := os.Stat(filepath.Join(a.Root, "memory", f+".md")); err != nil {
+			t.Errorf("memory %s missing after the recovered sync: %v", f, err)
+		}
+	}
+	if st := run(t, a.Root, "git", "status", "--porcelain"); st != "" {
+		t.Fatalf("git status after the recovered sync:\n%s", st)
+	}
+	if _, err := os.Stat(filepath.Join(r.gitDir, syncJournal)); !os.IsNotExist(err) {
+		t.Fatalf("journal left behind: %v", err)
+	}
+	fsck(t, a)
+}
+
+// A second sync of one vault while the first holds the lock skips,
+// naming the first's pid, instead of interleaving.
+func TestSyncSecondSkips(t *testing.T) {
+	a, _, remote := twoMachines(t)
+	defer func(d time.Duration) { vault.LockTimeout = d }(vault.LockTimeout)
+	vault.LockTimeout = 50 * time.Millisecond
+	unlock, err := a.Lock("sync")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	memory(t, a, "memory/late.md", "fact", "", "late")
+	_, err = Sync(a, SyncOptions{Remote: remote, Now: t0})
+	var skip *SkipError
+	if !errors.As(err, &skip) || !strings.Contains(err.Error(), "another mem sync (pid ") {
+		t.Fatalf("want a skip naming the pid, got %v", err)
+	}
+	if st := run(t, a.Root, "git", "status", "--porcelain"); !strings.Contains(st, "late.md") {
+		t.Fatalf("the skipped sync committed: status %q", st)
+	}
+}
+
+// The merge of one memory is decided the same way whichever machine
+// merges: the same body wins, the same sibling keeps the other.
+func TestMergeFileIsSymmetric(t *testing.T) {
+	base := []byte("---\nid: m\ntype: fact\nprovenance: inferred\nvalid_at: 2026-11-01\ntags:\n  - x\n---\nold text\n")
+	one := []byte("---\nid: m\ntype: fact\nprovenance: stated\nvalid_at: 2026-11-01\ntags:\n  - x\n  - one\n---\ntext of one\n")
+	two := []byte("---\nid: m\ntype: fact\nprovenance: inferred\nvalid_at: 2026-11-05\ntags:\n  - two\n---\ntext of two\n")
+	s := func(data []byte, label string, later bool) side {
+		return side{data: data, present: true, label: label, later: later}
+	}
+	ab := mergeFile("memory/m.md", s(base, "base", false), s(one, "one", false), s(two, "two", true))
+	ba := mergeFile("memory/m.md", s(base, "base", false), s(two, "two", true), s(one, "one", false))
+	for _, m := range []fileMerge{ab, ba} {
+		text := string(m.data)
+		if !strings.Contains(text, "text of one") || strings.Contains(text, "text of two") {
+			t.Errorf("stated beats inferred: want one's body, got\n%s", text)
+		}
+		if !strings.Contains(text, "- one") || !strings.Contains(text, "- two") || !strings.Contains(text, "- x\n") {
+			t.Errorf("tags: want the union of both sides, got\n%s", text)
+		}
+		if !strings.Contains(string(m.siblingTo), "text of two") || !strings.Contains(text, "supersedes:\n  - "+strings.TrimSuffix(strings.TrimPrefix(m.sibling, "memory/"), ".md")) {
+			t.Errorf("the losing body: want a sibling the winner supersedes, got %s\n%s\n%s", m.sibling, text, m.siblingTo)
+		}
+	}
+	if ab.sibling != ba.sibling || string(ab.siblingTo) != string(ba.siblingTo) {
+		t.Errorf("sibling differs by merge direction: %s vs %s", ab.sibling, ba.sibling)
+	}
+}
+
+// mem.yaml merges key by key; a key both set differently takes the later
+// commit's value and is named in the decisions.
+func TestMergeConfigKeyByKey(t *testing.T) {
+	base := side{data: []byte("render:\n  budget: 8000\n"), present: true}
+	ours := side{data: []byte("render:\n  budget: 6000\nlint:\n  max_file_size: 10\n"), present: true, label: "this machine"}
+	theirs := side{data: []byte("render:\n  budget: 7000\ngate:\n  min_weight: 4\n"), present: true, label: "the remote", later: true}
+	m := mergeFile("mem.yaml", base, ours, theirs)
+	got := string(m.data)
+	for _, want := range []string{"budget: 7000", "max_file_size: 10", "min_weight: 4"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("merged mem.yaml lacks %q:\n%s", want, got)
+		}
+	}
+	if len(m.decisions) != 1 || !strings.Contains(m.decisions[0], "render.budget") {
+		t.Errorf("decisions: %q", m.decisions)
+	}
+}

@@ -1,0 +1,114 @@
+package importer
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/mem-md/mem/pkg/lint"
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// copyTree copies a testdata folder under dst, keeping its name (Claude
+// Code's folder name is what matches transcripts' paths).
+func copyTree(t *testing.T, src, dst string) string {
+	t.Helper()
+	out := filepath.Join(dst, filepath.Base(src))
+	err := filepath.Walk(src, func(p string, fi os.FileInfo, err error) error {
+		if err != nil || fi.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(out, rel)), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(out, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// A Claude Code project folder as Claude Code writes it (a transcript and
+// memory/ with MEMORY.md and typed topic files, two with metadata.type)
+// imports with Claude Code's types mapped, the project of the transcript's
+// cwd, the time the transcript wrote each file, and relative links that
+// resolve in the vault; the vault lints with no error; a second import
+// writes nothing.
+func TestClaudeCodeMemoryFolderImport(t *testing.T) {
+	src := copyTree(t, "../lint/testdata/claude-memory/-home-alice-src-shop", t.TempDir())
+	v := newVault(t, map[string]string{"projects/shop.md": "---\ntype: project\nid: proj_shop\ntitle: Shop\nroots: [/home/alice/src/shop]\n---\nThe web shop.\n"})
+	_, warns := run(t, v, KindClaudeCode, src, false)
+	if len(warns) != 0 {
+		t.Errorf("warnings: %q", warns)
+	}
+	mems, err := v.Load(vault.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type row struct{ typ, project, validAt string }
+	got := map[string]row{}
+	var bodies []string
+	for _, m := range mems {
+		if m.Doc == nil || m.Meta().Source != "import:claude-code" {
+			continue
+		}
+		bodies = append(bodies, m.Doc.Body)
+		name := ""
+		for _, s := range m.Meta().Sources {
+			name = filepath.Base(s.Resource)
+		}
+		if strings.HasSuffix(name, ".jsonl") {
+			continue // the transcript's note and pointer
+		}
+		if m.Meta().Type == "note" && m.Meta().Title != "" && name != "reference_linear.md" {
+			continue // a long topic's note; its pointer carries the type
+		}
+		got[name] = row{m.Meta().Type, m.Meta().Project, m.Meta().ValidAt.String()}
+	}
+	want := map[string]row{
+		"feedback_testing.md": {"preference", "proj_shop", "2026-03-02T09:14:40Z"},
+		"user_role.md":        {"identity", "proj_shop", "2026-03-02T09:21:00Z"},
+		"project_checkout.md": {"fact", "proj_shop", "2026-03-02T09:21:00Z"},
+		"reference_linear.md": {"note", "proj_shop", "2026-03-03T16:02:30Z"},
+		"MEMORY.md":           {"fact", "proj_shop", ""},
+	}
+	for name, w := range want {
+		if got[name] != w {
+			t.Errorf("%s: got %+v, want %+v", name, got[name], w)
+		}
+	}
+	if len(got) != len(want) {
+		keys := make([]string, 0, len(got))
+		for k := range got {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		t.Errorf("imported %v", keys)
+	}
+	all := strings.Join(bodies, "\n")
+	if strings.Contains(all, "](project_checkout.md)") || strings.Contains(all, "](reference_linear.md)") ||
+		!strings.Contains(all, "|the checkout memory]]") || !strings.Contains(all, "|Linear]]") {
+		t.Errorf("relative links kept:\n%s", all)
+	}
+	rep, err := lint.Run(v, lint.Options{Now: testNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range rep.Problems {
+		if p.Severity == lint.Error || p.Rule == "link-broken" {
+			t.Errorf("lint: %+v", p)
+		}
+	}
+	again, _ := run(t, v, KindClaudeCode, src, false)
+	if len(again.Files) != 0 || again.Existing == 0 {
+		t.Errorf("re-import wrote %d files (%d existing)", len(again.Files), again.Existing)
+	}
+}

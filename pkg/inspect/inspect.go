@@ -1,0 +1,255 @@
+// Package inspect answers the day-two reads (spec §4): mem show (one
+// memory, its status, where it renders, what it supersedes and what
+// supersedes it) and mem list (memories as lines, filtered). The CLI and
+// the MCP server print what it returns. A read applies spec §8: every
+// secret is redacted and text that breaks an injection rule is marked
+// (rules.Show).
+package inspect
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/gate"
+	"github.com/mem-md/mem/pkg/history"
+	"github.com/mem-md/mem/pkg/render"
+	"github.com/mem-md/mem/pkg/rules"
+	"github.com/mem-md/mem/pkg/vault"
+	"github.com/mem-md/mem/pkg/writer"
+)
+
+// Statuses a memory can have, as mem list --status takes them.
+const (
+	Current    = "current"
+	Stale      = "stale"
+	Superseded = "superseded"
+	Retired    = "retired"
+	Deprecated = "deprecated"
+	Import     = "import"
+	Broken     = "broken"
+)
+
+// Statuses lists the values of --status.
+var Statuses = []string{Current, Stale, Superseded, Retired, Deprecated, Import}
+
+// Entry is one memory as list prints it.
+type Entry struct {
+	ID         string `json:"id"`
+	Path       string `json:"path"`
+	Type       string `json:"type,omitempty"`
+	Provenance string `json:"provenance,omitempty"`
+	Project    string `json:"project,omitempty"`
+	Pinned     bool   `json:"pinned,omitempty"`
+	Section    string `json:"section,omitempty"`
+	Importance int    `json:"importance"`
+	ValidAt    string `json:"valid_at,omitempty"`
+	InvalidAt  string `json:"invalid_at,omitempty"`
+	Source     string `json:"source,omitempty"`
+	Status     string `json:"status"`
+	// SupersededBy names the claim that beat this one (status superseded).
+	SupersededBy string `json:"superseded_by,omitempty"`
+	// Summary is the first line of the text, as a read shows it (§8).
+	Summary string `json:"summary"`
+}
+
+// Vault is a loaded vault with the verdicts every status needs, computed once.
+type Vault struct {
+	V    *vault.Vault
+	Mems []*vault.Memory
+	Now  time.Time
+	lost map[string]string // loser id → winner id (gate.Reconcile over the live claims)
+}
+
+// Load reads the vault and reconciles its live claims as render does.
+func Load(v *vault.Vault, now time.Time) (*Vault, error) {
+	mems, err := v.Load(vault.LoadOptions{})
+	if err != nil {
+		return nil, err
+	}
+	live := make([]*vault.Memory, 0, len(mems))
+	for _, m := range mems {
+		if s := baseStatus(m, now); s == Current || s == Stale {
+			live = append(live, m)
+		}
+	}
+	return &Vault{V: v, Mems: mems, Now: now, lost: gate.Reconcile(live).Lost}, nil
+}
+
+// claim reports a file that is a one-line claim (not a note, a project
+// note or an OKF reserved file).
+func claim(m *vault.Memory) bool {
+	return frontmatter.IsMemoryType(m.Meta().Type) && !vault.IsReserved(m.Rel)
+}
+
+// baseStatus is m's status from its own fields.
+func baseStatus(m *vault.Memory, now time.Time) string {
+	meta := m.Meta()
+	switch {
+	case !m.OK():
+		return Broken
+	case meta.IsDeprecated():
+		return Deprecated
+	case meta.IsRetired(now):
+		return Retired
+	case strings.HasPrefix(meta.Source, "import:"):
+		return Import
+	case meta.IsStale(now):
+		return Stale
+	}
+	return Current
+}
+
+// Status is m's status and, when superseded, the id of what beat it.
+func (x *Vault) Status(m *vault.Memory) (status, by string) {
+	if s := baseStatus(m, x.Now); s != Current && s != Stale {
+		return s, ""
+	}
+	if w, ok := x.lost[m.ID]; ok {
+		return Superseded, w
+	}
+	return baseStatus(m, x.Now), ""
+}
+
+// Entry describes m as list prints it.
+func (x *Vault) Entry(m *vault.Memory) Entry {
+	meta := m.Meta()
+	e := Entry{ID: m.ID, Path: m.Rel, Type: meta.Type, Provenance: meta.Provenance, Project: meta.Project,
+		Pinned: meta.Pinned, Section: meta.Section, Importance: meta.ImportanceOrDefault(),
+		ValidAt: meta.ValidAt.String(), InvalidAt: meta.InvalidAt.String(), Source: meta.Source,
+		Summary: rules.Show(m.Summary())}
+	e.Status, e.SupersededBy = x.Status(m)
+	return e
+}
+
+// Filter selects the memories list prints; zero values select all.
+type Filter struct {
+	Pinned  bool
+	Project string // a project id, or "none" for global memories
+	Type    string
+	Status  string // one of Statuses
+	Since   time.Time
+}
+
+// Check reports a filter value list cannot honour, naming its flag as name does.
+func (f Filter) Check(name func(string) string) error {
+	if f.Status != "" && !slices.Contains(Statuses, f.Status) {
+		return fmt.Errorf("%s %q: use one of %s", name("status"), f.Status, strings.Join(Statuses, ", "))
+	}
+	if f.Type != "" && !slices.Contains(frontmatter.Types, f.Type) {
+		return fmt.Errorf("%s %q: use one of %s", name("type"), f.Type, strings.Join(frontmatter.Types, ", "))
+	}
+	if f.Project != "" && f.Project != "none" && !vault.ProjectIDPattern.MatchString(f.Project) {
+		return fmt.Errorf("%s %q: a project id looks like proj_name, or use none for global memories", name("project"), f.Project)
+	}
+	return nil
+}
+
+// List returns the claims f selects, in id order.
+func (x *Vault) List(f Filter) []Entry {
+	out := []Entry{}
+	for _, m := range x.Mems {
+		if !m.OK() || !claim(m) {
+			continue
+		}
+		meta := m.Meta()
+		switch {
+		case f.Pinned && !meta.Pinned,
+			f.Type != "" && meta.Type != f.Type,
+			f.Project == "none" && meta.Project != "",
+			f.Project != "" && f.Project != "none" && meta.Project != f.Project,
+			!f.Since.IsZero() && (meta.ValidAt.IsZero() || meta.ValidAt.Before(f.Since)):
+			continue
+		}
+		e := x.Entry(m)
+		if f.Status != "" && e.Status != f.Status {
+			continue
+		}
+		out = append(out, e)
+	}
+	slices.SortFunc(out, func(a, b Entry) int { return strings.Compare(a.ID, b.ID) })
+	return out
+}
+
+// Detail is one memory or note as show prints it.
+type Detail struct {
+	Entry
+	// Hash is the content hash of the file: pass it to a write (--hash,
+	// MCP expected_hash) to refuse the write if the file changed since.
+	Hash string `json:"hash"`
+	// Text is the whole body, as a read shows it (§8).
+	Text      string           `json:"text"`
+	Flagged   []string         `json:"flagged,omitempty"`
+	Tags      []string         `json:"tags,omitempty"`
+	Key       string           `json:"key,omitempty"`
+	Stale     string           `json:"stale_after,omitempty"`
+	Reason    string           `json:"invalid_reason,omitempty"`
+	Placement render.Placement `json:"placement"`
+	// Supersedes and SupersededBy name the claims on either side.
+	Supersedes   []string           `json:"supersedes,omitempty"`
+	Superseders  []string           `json:"superseders,omitempty"`
+	Changes      []history.LogEntry `json:"changes,omitempty"`
+	Problem      string             `json:"problem,omitempty"`
+	GeneratedBy  string             `json:"generated_by,omitempty"`
+	ProjectTitle string             `json:"project_title,omitempty"`
+}
+
+// maxChanges bounds the history show prints.
+const maxChanges = 5
+
+// Show describes the file ref names (a short id works, as everywhere).
+func (x *Vault) Show(ref string) (*Detail, error) {
+	m, err := x.V.FindMemory(x.Mems, ref)
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(m.Path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", m.Rel, err)
+	}
+	d := &Detail{Entry: x.Entry(m), Hash: vault.Hash(data)}
+	if m.Doc != nil {
+		d.Text = rules.Show(strings.TrimSpace(m.Doc.Body))
+		d.Flagged = rules.Names(rules.Unredacted(rules.Memory(string(data), m.Doc, x.Now, x.V.Config.Gate)))
+	}
+	if !m.OK() {
+		d.Problem = fmt.Sprintf("%s:%v", m.Rel, m.Err)
+		return d, nil
+	}
+	meta := m.Meta()
+	d.Tags, d.Key, d.Stale, d.Supersedes = meta.Tags, meta.Key, meta.StaleAfter.String(), meta.Supersedes
+	for _, kv := range m.Doc.Extra {
+		if kv.Key == writer.ReasonKey && kv.Value != nil {
+			d.Reason = rules.Show(kv.Value.Value)
+		}
+	}
+	if meta.Generated != nil {
+		d.GeneratedBy = meta.Generated.By
+	}
+	for _, o := range x.Mems {
+		if o.OK() && slices.Contains(o.Meta().Supersedes, m.ID) {
+			d.Superseders = append(d.Superseders, o.ID)
+		}
+	}
+	projects := x.V.Projects(x.Mems)
+	var p *vault.Project
+	if meta.Project != "" {
+		if p = vault.FindProject(projects, meta.Project); p != nil {
+			d.ProjectTitle = p.Name
+		}
+	}
+	if claim(m) {
+		if d.Placement, err = render.Place(x.Mems, m.ID, render.OptionsFor(x.V, p, 0, x.Now)); err != nil {
+			return nil, err
+		}
+	} else {
+		d.Placement = render.Placement{Reason: "a " + meta.Type + ", not a one-line claim: its pointer memory renders instead"}
+	}
+	if r, err := history.Open(x.V); err == nil {
+		d.Changes, _ = r.Log(m.Rel, maxChanges)
+	}
+	return d, nil
+}

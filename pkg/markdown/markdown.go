@@ -1,0 +1,134 @@
+// Package markdown reads a note's body the way a markdown renderer does
+// (goldmark, CommonMark), so that the checks which look for links and
+// comments skip what a reader sees as code: code spans, fenced blocks
+// (however long their fence: a ~~~~ fence may hold ``` lines) and indented
+// code. Regexps that pair fence lines cannot tell those apart.
+package markdown
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
+)
+
+// parser is goldmark's CommonMark block and inline parser; it is safe for
+// concurrent use (each Parse has its own context).
+var parser = goldmark.New().Parser()
+
+// Parse reads src as CommonMark. Every node's segments are byte offsets of
+// src, so what a walk finds can be reported at its place in the file.
+func Parse(src []byte) ast.Node { return parser.Parse(text.NewReader(src)) }
+
+// LinesOf joins the source lines of a block node (a paragraph, a heading),
+// each trimmed, with single spaces; "" for a node without lines.
+func LinesOf(n ast.Node, src []byte) string {
+	lines := n.Lines()
+	parts := make([]string, 0, lines.Len())
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		if t := strings.TrimSpace(string(seg.Value(src))); t != "" {
+			parts = append(parts, t)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// MayHaveCode reports whether s may hold code a reader would see as code:
+// a backtick, a ~~~ fence, or a line indented by a tab or four spaces. A
+// body without any is returned as is by MaskCode, unparsed (most files).
+func MayHaveCode(s string) bool {
+	return strings.IndexByte(s, '`') >= 0 || strings.Contains(s, "~~~") ||
+		strings.Contains(s, "\n    ") || strings.Contains(s, "\n\t") ||
+		strings.HasPrefix(s, "    ") || strings.HasPrefix(s, "\t")
+}
+
+// MaskCode blanks the content of code spans and of fenced and indented
+// code blocks, keeping every offset and newline in place, so offsets found
+// in the result are offsets of s.
+func MaskCode(s string) string {
+	if !MayHaveCode(s) {
+		return s
+	}
+	src := []byte(s)
+	var b []byte
+	blank := func(from, to int) {
+		if b == nil {
+			b = []byte(s)
+		}
+		for i := from; i < to && i < len(b); i++ {
+			if b[i] != '\n' {
+				b[i] = ' '
+			}
+		}
+	}
+	doc := Parse(src)
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.FencedCodeBlock, *ast.CodeBlock:
+			lines := n.Lines()
+			for i := 0; i < lines.Len(); i++ {
+				seg := lines.At(i)
+				blank(seg.Start, seg.Stop)
+			}
+			if f, ok := n.(*ast.FencedCodeBlock); ok && f.Info != nil {
+				blank(f.Info.Segment.Start, f.Info.Segment.Stop)
+			}
+			return ast.WalkSkipChildren, nil
+		case *ast.CodeSpan:
+			for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+				if t, ok := c.(*ast.Text); ok {
+					blank(t.Segment.Start, t.Segment.Stop)
+				}
+			}
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	if b == nil {
+		return s
+	}
+	return string(b)
+}
+
+// mdLink is an inline markdown link to a relative path: [text](target).
+var mdLink = regexp.MustCompile(`\[([^\[\]\n]*)\]\(\s*<?([^()\s<>]+?)>?\s*\)`)
+
+// RewriteLinks rewrites the inline links of s outside code whose target to
+// knows: to [[id|text]] when to gives an id, to the bare text when it gives
+// "" (a link that would not resolve). Other links stay as they are.
+func RewriteLinks(s string, to func(target string) (id string, ok bool)) string {
+	if !strings.Contains(s, "](") {
+		return s
+	}
+	masked := MaskCode(s)
+	var b strings.Builder
+	last := 0
+	for _, m := range mdLink.FindAllStringSubmatchIndex(masked, -1) {
+		if m[0] > 0 && s[m[0]-1] == '!' {
+			continue // an image
+		}
+		id, ok := to(s[m[4]:m[5]])
+		if !ok {
+			continue
+		}
+		text := s[m[2]:m[3]]
+		b.WriteString(s[last:m[0]])
+		if id == "" {
+			b.WriteString(text)
+		} else {
+			b.WriteString("[[" + id + "|" + text + "]]")
+		}
+		last = m[1]
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}

@@ -1,0 +1,36 @@
+package markdown
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestMaskCode(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		hidden   []string // blanked
+		kept     []string // still there
+	}{
+		{"inline code", "see `[[nope]]` and `<!-- x -->` but [[yes]]\n", []string{"[[nope]]", "<!-- x -->"}, []string{"[[yes]]"}},
+		{"indented code", "Text.\n\n    [[in-indented-code]]\n\nAfter [[real]].\n", []string{"[[in-indented-code]]"}, []string{"[[real]]"}},
+		{"tilde fence holding backtick lines", "~~~~\n```\n[[in-code]]\n```\n~~~~\n\nA [[dangling]] link.\n", []string{"[[in-code]]"}, []string{"[[dangling]]"}},
+		{"backtick fence", "```go\n%% not a comment %%\n```\n%% a comment %%\n", []string{"%% not a comment %%"}, []string{"%% a comment %%"}},
+		{"list continuation is not code", "- item\n    [[nested]]\n", nil, []string{"[[nested]]"}},
+		{"unclosed fence runs to the end", "```\n[[x]]\n", []string{"[[x]]"}, nil},
+	} {
+		got := MaskCode(tc.in)
+		if len(got) != len(tc.in) || strings.Count(got, "\n") != strings.Count(tc.in, "\n") {
+			t.Errorf("%s: offsets moved: %q", tc.name, got)
+		}
+		for _, h := range tc.hidden {
+			if strings.Contains(got, h) {
+				t.Errorf("%s: %q not masked in %q", tc.name, h, got)
+			}
+		}
+		for _, k := range tc.kept {
+			if !strings.Contains(got, k) {
+				t.Errorf("%s: %q masked in %q", tc.name, k, got)
+			}
+		}
+	}
+}

@@ -1,0 +1,215 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/inspect"
+	"github.com/mem-md/mem/pkg/vault"
+	"github.com/mem-md/mem/pkg/writer"
+)
+
+// The day-two tools (spec §4, as `mem show`, `list`, `retire`, `pin`,
+// `correct` and edits of fields). Each returns its output as structured
+// content, and the SDK sends the same JSON as text for clients that show
+// only text. Writes that edit a file need the hash the caller read
+// (get or show), so no agent overwrites a change it has not seen.
+
+// addDaytwo registers the day-two tools on srv.
+func (s *server) addDaytwo(srv *mcp.Server) {
+	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}
+	edit := &mcp.ToolAnnotations{DestructiveHint: new(false), IdempotentHint: true, OpenWorldHint: new(false)}
+	addTool(srv, &mcp.Tool{Name: "show", Title: "Show one memory with its status", Annotations: readOnly,
+		Description: "One memory or note by id, path or a unique prefix of either: text (secrets redacted), fields, status " +
+			"(current, stale, superseded, retired, deprecated, import), where it renders or why not, what it supersedes and " +
+			"what supersedes it, and its content hash for expected_hash."}, nil, s.show)
+	addTool(srv, &mcp.Tool{Name: "list", Title: "List memories", Annotations: readOnly,
+		Description: "Memories as one-line entries with their status, filtered by pinned, project (an id or none), type, " +
+			"status and since (valid_at on or after)."},
+		map[string][]string{"status": inspect.Statuses}, s.list)
+	addTool(srv, &mcp.Tool{Name: "retire", Title: "Retire a claim", Annotations: edit,
+		Description: "Mark a claim as no longer true (sets invalid_at, default now); the file stays. A claim a person " +
+			"stated is corrected with correct instead."}, nil, s.retire)
+	addTool(srv, &mcp.Tool{Name: "pin", Title: "Pin or unpin a memory", Annotations: edit,
+		Description: "Set pinned (it renders in every session, under its section) or clear it with pinned false."}, nil, s.pin)
+	addTool(srv, &mcp.Tool{Name: "correct", Title: "Correct a claim",
+		Annotations: &mcp.ToolAnnotations{DestructiveHint: new(false), OpenWorldHint: new(false)},
+		Description: "Write a correction that supersedes id and keeps its project, importance, pin and section unless " +
+			"given, so it renders where the old claim did. provenance stated only when the user said it."},
+		map[string][]string{"provenance": provenances}, s.correct)
+	addTool(srv, &mcp.Tool{Name: "update", Title: "Change a memory's fields", Annotations: edit,
+		Description: "Change text, importance, section, tags, key or stale_after of one memory; fields left out stay. " +
+			"expected_hash is the hash get or show returned: refused if the file changed since."}, nil, s.update)
+}
+
+// ShowInput names one file.
+type ShowInput struct {
+	ID string `json:"id" jsonschema:"the id, the path relative to the vault, or a unique prefix of either"`
+}
+
+func (s *server) show(_ context.Context, _ *mcp.CallToolRequest, in ShowInput) (*mcp.CallToolResult, inspect.Detail, error) {
+	x, err := inspect.Load(s.Vault, s.Now())
+	if err != nil {
+		return nil, inspect.Detail{}, err
+	}
+	d, err := x.Show(in.ID)
+	if err != nil {
+		return nil, inspect.Detail{}, fmt.Errorf("id: %w", err)
+	}
+	return nil, *d, nil
+}
+
+// ListInput is the filters of `mem list`.
+type ListInput struct {
+	Pinned  bool   `json:"pinned,omitempty" jsonschema:"only pinned memories"`
+	Project string `json:"project,omitempty" jsonschema:"only memories of this project id, or none for global ones"`
+	Type    string `json:"type,omitempty" jsonschema:"only this type"`
+	Status  string `json:"status,omitempty" jsonschema:"only this status"`
+	Since   string `json:"since,omitempty" jsonschema:"only claims with valid_at on or after this date (YYYY-MM-DD or RFC 3339)"`
+}
+
+// ListOutput is the entries list selected.
+type ListOutput struct {
+	Memories []inspect.Entry `json:"memories"`
+}
+
+func (s *server) list(_ context.Context, _ *mcp.CallToolRequest, in ListInput) (*mcp.CallToolResult, ListOutput, error) {
+	f := inspect.Filter{Pinned: in.Pinned, Project: in.Project, Type: in.Type, Status: in.Status}
+	if in.Since != "" {
+		t, err := frontmatter.ParseTime(in.Since)
+		if err != nil {
+			return nil, ListOutput{}, fmt.Errorf("since: %w", err)
+		}
+		f.Since = t.Time
+	}
+	if err := f.Check(func(name string) string { return name }); err != nil {
+		return nil, ListOutput{}, err
+	}
+	x, err := inspect.Load(s.Vault, s.Now())
+	if err != nil {
+		return nil, ListOutput{}, err
+	}
+	return nil, ListOutput{Memories: x.List(f)}, nil
+}
+
+// Edited is a file an edit changed (or found already as asked), with its new hash.
+type Edited struct {
+	Written
+	Changed bool `json:"changed"`
+}
+
+// edited answers an edit: the file's id, path and new hash.
+func (s *server) edited(m *vault.Memory, changed bool, err error) (*mcp.CallToolResult, Edited, error) {
+	if errors.Is(err, vault.ErrConflict) {
+		return nil, Edited{}, fmt.Errorf("refused: expected_hash: %w (call get or show, look at the change, then try again with its hash)", err)
+	}
+	if err != nil {
+		return nil, Edited{}, err
+	}
+	h, err := fileHash(m)
+	if err != nil {
+		return nil, Edited{}, err
+	}
+	if changed {
+		s.Logger.Info("wrote", "path", m.Rel)
+	}
+	return nil, Edited{Written: Written{ID: m.ID, Path: m.Rel, Hash: h}, Changed: changed}, nil
+}
+
+// hashOf is a write's expected_hash, required.
+func hashOf(h string) (string, error) {
+	if h = strings.TrimSpace(h); h == "" {
+		return "", errors.New("expected_hash is empty: read the file with get or show and pass the hash it returns")
+	}
+	return h, nil
+}
+
+// RetireInput names the claim to retire.
+type RetireInput struct {
+	ID           string `json:"id" jsonschema:"the claim's id, path or a unique prefix"`
+	ExpectedHash string `json:"expected_hash" jsonschema:"the hash get or show returned for the file"`
+	At           string `json:"at,omitempty" jsonschema:"when it stopped being true, YYYY-MM-DD or RFC 3339 (default now)"`
+	Reason       string `json:"reason,omitempty" jsonschema:"why, in a few words"`
+}
+
+func (s *server) retire(_ context.Context, req *mcp.CallToolRequest, in RetireInput) (*mcp.CallToolResult, Edited, error) {
+	h, err := hashOf(in.ExpectedHash)
+	if err != nil {
+		return nil, Edited{}, err
+	}
+	var at frontmatter.Time
+	if in.At != "" {
+		if at, err = frontmatter.ParseTime(in.At); err != nil {
+			return nil, Edited{}, fmt.Errorf("at: %w", err)
+		}
+	}
+	return s.edited(writer.Retire(s.Vault, front(req), in.ID, h, at, in.Reason, s.Now()))
+}
+
+// PinInput sets or clears pinned.
+type PinInput struct {
+	ID           string `json:"id" jsonschema:"the memory's id, path or a unique prefix"`
+	ExpectedHash string `json:"expected_hash" jsonschema:"the hash get or show returned for the file"`
+	Pinned       bool   `json:"pinned" jsonschema:"true to pin, false to unpin"`
+	Section      string `json:"section,omitempty" jsonschema:"pinned section: Identity, Preferences, Decisions or Notes"`
+}
+
+func (s *server) pin(_ context.Context, req *mcp.CallToolRequest, in PinInput) (*mcp.CallToolResult, Edited, error) {
+	h, err := hashOf(in.ExpectedHash)
+	if err != nil {
+		return nil, Edited{}, err
+	}
+	return s.edited(writer.Pin(s.Vault, front(req), in.ID, h, in.Pinned, in.Section, s.Now()))
+}
+
+// CorrectInput is a correction of one claim.
+type CorrectInput struct {
+	ID   string `json:"id" jsonschema:"the claim being corrected: id, path or a unique prefix"`
+	Text string `json:"text" jsonschema:"what is true instead: at most 2 lines and 280 characters"`
+	Claim
+}
+
+func (s *server) correct(_ context.Context, req *mcp.CallToolRequest, in CorrectInput) (*mcp.CallToolResult, Written, error) {
+	f := front(req)
+	n, err := s.newMemory(f, in.Claim, in.Text)
+	if err != nil {
+		return nil, Written{}, err
+	}
+	m, err := writer.Correct(s.Vault, f, in.ID, n, s.Now())
+	if err != nil {
+		return nil, Written{}, err
+	}
+	w, err := s.written(m)
+	return nil, w, err
+}
+
+// UpdateInput changes fields of one memory; what is left out stays.
+type UpdateInput struct {
+	ID           string   `json:"id" jsonschema:"the memory's id, path or a unique prefix"`
+	ExpectedHash string   `json:"expected_hash" jsonschema:"the hash get or show returned for the file"`
+	Text         string   `json:"text,omitempty" jsonschema:"new text (not for a claim a person stated: correct it instead)"`
+	Importance   int      `json:"importance,omitempty" jsonschema:"1 to 10"`
+	Section      string   `json:"section,omitempty" jsonschema:"pinned section: Identity, Preferences, Decisions or Notes"`
+	Tags         []string `json:"tags,omitempty" jsonschema:"replaces the tags"`
+	Key          string   `json:"key,omitempty" jsonschema:"subject key: claims sharing it are reconciled"`
+	StaleAfter   string   `json:"stale_after,omitempty" jsonschema:"date the claim goes stale, YYYY-MM-DD or RFC 3339"`
+}
+
+func (s *server) update(_ context.Context, req *mcp.CallToolRequest, in UpdateInput) (*mcp.CallToolResult, Edited, error) {
+	h, err := hashOf(in.ExpectedHash)
+	if err != nil {
+		return nil, Edited{}, err
+	}
+	x := writer.Fields{Text: in.Text, Importance: in.Importance, Section: in.Section, Tags: in.Tags, Key: in.Key}
+	if in.StaleAfter != "" {
+		if x.StaleAfter, err = frontmatter.ParseTime(in.StaleAfter); err != nil {
+			return nil, Edited{}, fmt.Errorf("stale_after: %w", err)
+		}
+	}
+	return s.edited(writer.SetFields(s.Vault, front(req), in.ID, h, x, s.Now()))
+}

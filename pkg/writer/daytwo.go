@@ -1,0 +1,306 @@
+package writer
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/lint"
+	"github.com/mem-md/mem/pkg/vault"
+	"gopkg.in/yaml.v3"
+)
+
+// The edits of day two (spec §4: pin, retire, correct, edit, review,
+// project add). Each goes through Update or Remember, so every rule of
+// spec §8 is applied, the write is atomic and a caller's expectHash makes
+// it a compare-and-swap.
+
+// ProjectsDir is where project notes go (spec §2).
+const ProjectsDir = "projects"
+
+// ReasonKey is the frontmatter key retire writes its --reason into: the
+// spec has no such key, and unknown keys are kept by every reader.
+const ReasonKey = "invalid_reason"
+
+// unchanged turns ErrUnchanged into success: asking for what is already
+// so is not an error.
+func unchanged(m *vault.Memory, err error) (*vault.Memory, bool, error) {
+	if errors.Is(err, ErrUnchanged) {
+		return m, false, nil
+	}
+	return m, err == nil, err
+}
+
+// Pin sets (or clears) pinned on the memory ref names; section, when not
+// empty, sets the pinned section too. changed is false when the file
+// already said so.
+func Pin(v *vault.Vault, f Front, ref, expectHash string, pinned bool, section string, now time.Time) (m *vault.Memory, changed bool, err error) {
+	if section != "" && !slices.ContainsFunc(v.Config.Render.Sections, func(s string) bool { return strings.EqualFold(s, section) }) &&
+		!slices.ContainsFunc(frontmatter.Sections, func(s string) bool { return strings.EqualFold(s, section) }) {
+		return nil, false, fmt.Errorf("%s %q: use one of %s", f.name("section"), section, strings.Join(frontmatter.Sections, ", "))
+	}
+	return unchanged(Update(v, f, ref, expectHash, now, func(doc *frontmatter.Document) error {
+		if !frontmatter.IsMemoryType(doc.Meta.Type) {
+			return fmt.Errorf("is a %s, not a memory: pin its pointer memory instead", doc.Meta.Type)
+		}
+		if doc.Meta.Pinned == pinned && (section == "" || doc.Meta.Section == section) {
+			return ErrUnchanged
+		}
+		doc.Meta.Pinned = pinned
+		if section != "" {
+			doc.Meta.Section = section
+		}
+		return nil
+	}))
+}
+
+// Retire sets invalid_at on the memory ref names (at; zero means now) and
+// records why; the file stays (spec §4: retire never deletes). An agent
+// cannot retire what a person stated: it writes a correction.
+func Retire(v *vault.Vault, f Front, ref, expectHash string, at frontmatter.Time, reason string, now time.Time) (*vault.Memory, bool, error) {
+	if at.IsZero() {
+		at = frontmatter.NewTime(now)
+	}
+	reason = strings.TrimSpace(reason)
+	return unchanged(Update(v, f, ref, expectHash, now, func(doc *frontmatter.Document) error {
+		meta := &doc.Meta
+		if f.Agent != "" && byPerson(meta) {
+			return &Refusal{Rule: "agent-supersedes-person", Field: f.name("id"), Msg: "the claim is stated or was written by a person: an agent does not retire it; write a correction that names it (correct) saying what changed"}
+		}
+		if !meta.ValidAt.IsZero() && at.Before(meta.ValidAt.Time) {
+			return fmt.Errorf("%s %s is before the claim's valid_at %s: a claim cannot stop being true before it became true", f.name("at"), at, meta.ValidAt)
+		}
+		if meta.InvalidAt.Equal(at.Time) && reason == "" {
+			return ErrUnchanged
+		}
+		meta.InvalidAt = at
+		if reason != "" {
+			setExtra(doc, ReasonKey, reason)
+		}
+		return nil
+	}))
+}
+
+// setExtra sets an unknown key's value, keeping its place in the file.
+func setExtra(doc *frontmatter.Document, key, value string) {
+	node := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value}
+	for i := range doc.Extra {
+		if doc.Extra[i].Key == key {
+			doc.Extra[i].Value = node
+			return
+		}
+	}
+	doc.Extra = append(doc.Extra, frontmatter.KeyValue{Key: key, Value: node})
+}
+
+// Correct writes n as a correction of the claim ref names: type
+// correction, stated unless n says otherwise, superseding ref and keeping
+// its scope (Prepare's inheritScope).
+func Correct(v *vault.Vault, f Front, ref string, n vault.NewMemory, now time.Time) (*vault.Memory, error) {
+	if strings.TrimSpace(ref) == "" {
+		return nil, fmt.Errorf("%s: name the claim to correct", f.name("id"))
+	}
+	n.Type = frontmatter.TypeCorrection
+	n.Supersedes = append([]string{ref}, n.Supersedes...)
+	return Remember(v, f, n, now)
+}
+
+// Accept makes the imported memory ref names native (spec §4, mem
+// review): it renders from now on like any memory the user wrote.
+func Accept(v *vault.Vault, f Front, ref, expectHash string, now time.Time) (*vault.Memory, bool, error) {
+	return unchanged(Update(v, f, ref, expectHash, now, func(doc *frontmatter.Document) error {
+		if !strings.HasPrefix(doc.Meta.Source, "import:") {
+			return ErrUnchanged
+		}
+		doc.Meta.Source = ""
+		return nil
+	}))
+}
+
+// Reject deprecates the memory ref names (status: deprecated): it never
+// renders, and the file stays for history.
+func Reject(v *vault.Vault, f Front, ref, expectHash string, now time.Time) (*vault.Memory, bool, error) {
+	return unchanged(Update(v, f, ref, expectHash, now, func(doc *frontmatter.Document) error {
+		if doc.Meta.IsDeprecated() {
+			return ErrUnchanged
+		}
+		doc.Meta.Status = frontmatter.StatusDeprecated
+		return nil
+	}))
+}
+
+// EditError is an edited file that may not be written: it does not
+// parse, lint finds errors in it, or it breaks a rule of spec §8. Problems
+// are lint's findings (path:line:col: rule: message) or the refusal.
+type EditError struct {
+	Problems []string
+	Err      error // the refusal, when a rule of §8 refused it
+}
+
+func (e *EditError) Error() string { return strings.Join(e.Problems, "\n") }
+func (e *EditError) Unwrap() error { return e.Err }
+
+// Edit replaces the file ref names with data, the whole file as an editor
+// saved it, when it still hashes to expectHash (the file as the editor
+// opened it). The id cannot change (other claims supersede it by id). An
+// edit lint finds errors in, or that breaks a rule of §8, comes back as
+// an *EditError and nothing is written.
+func Edit(v *vault.Vault, f Front, ref, expectHash string, data []byte, now time.Time) (*vault.Memory, bool, error) {
+	mems, err := v.Load(vault.LoadOptions{})
+	if err != nil {
+		return nil, false, err
+	}
+	m, err := v.FindMemory(mems, ref)
+	if err != nil {
+		return nil, false, err
+	}
+	edited, err := vault.ParseFile(data)
+	if err != nil {
+		return m, false, &EditError{Problems: []string{fmt.Sprintf("%s:%v", m.Rel, err)}}
+	}
+	if edited.Meta.ID == "" {
+		edited.Meta.ID = m.Meta().ID
+	}
+	if edited.Meta.ID != m.Meta().ID {
+		return m, false, &EditError{Problems: []string{fmt.Sprintf("%s: id: changed from %q to %q: other claims name it by its id; keep it, and write a new memory instead", m.Rel, m.Meta().ID, edited.Meta.ID)}}
+	}
+	// Lint the edit as the file it will be, against the rest of the vault.
+	probe := &vault.Memory{Path: m.Path, Rel: m.Rel, ID: m.ID, Doc: edited, Raw: data, Size: int64(len(data)), ModTime: now}
+	others := slices.DeleteFunc(slices.Clone(mems), func(x *vault.Memory) bool { return x.Rel == m.Rel })
+	var problems []string
+	for _, p := range lint.New(v, append(others, probe), now).File(probe) {
+		if p.Severity == lint.Error {
+			problems = append(problems, fmt.Sprintf("%s:%d:%d: %s: %s", p.Path, p.Line, p.Column, p.Rule, p.Message))
+		}
+	}
+	if len(problems) > 0 {
+		return m, false, &EditError{Problems: problems}
+	}
+	m, changed, err := unchanged(Update(v, f, m.Rel, expectHash, now, func(doc *frontmatter.Document) error {
+		if string(doc.Marshal()) == string(edited.Marshal()) {
+			return ErrUnchanged
+		}
+		*doc = *edited
+		return nil
+	}))
+	var r *Refusal
+	if errors.As(err, &r) {
+		return m, false, &EditError{Problems: []string{m.Rel + ": " + r.Error()}, Err: r}
+	}
+	return m, changed, err
+}
+
+// NewProject is a project note to create.
+type NewProject struct {
+	ID    string   // proj_name
+	Title string   // default: the name after proj_
+	Roots []string // directories; relative ones are made absolute from Cwd
+	Cwd   string
+}
+
+// AddProject writes a project note (type: project) under projects/. Roots
+// under the home folder are written with ~, so the note holds on every
+// machine the vault syncs to; a root of / or the home folder itself is
+// refused (it would claim every directory).
+func AddProject(v *vault.Vault, f Front, p NewProject, now time.Time) (*vault.Memory, error) {
+	if !vault.ProjectIDPattern.MatchString(p.ID) {
+		return nil, fmt.Errorf("%s %q: a project id looks like proj_name (proj_ then a-z, 0-9, _ or -)", f.name("id"), p.ID)
+	}
+	if len(p.Roots) == 0 {
+		return nil, fmt.Errorf("%s: give at least one directory that belongs to the project", f.name("roots"))
+	}
+	home, _ := os.UserHomeDir()
+	if r, err := filepath.EvalSymlinks(home); err == nil {
+		home = r
+	}
+	roots := make([]string, 0, len(p.Roots))
+	for _, r := range p.Roots {
+		abs := r
+		if strings.HasPrefix(r, "~") {
+			abs = v.Path(r)
+		} else if !filepath.IsAbs(r) {
+			abs = filepath.Join(p.Cwd, r)
+		}
+		abs = filepath.Clean(abs)
+		if res, err := filepath.EvalSymlinks(abs); err == nil {
+			abs = res
+		}
+		if err := vault.CheckRoot(abs, "a project root"); err != nil {
+			return nil, fmt.Errorf("%s: %w", f.name("roots"), err)
+		}
+		if rel, err := filepath.Rel(home, abs); home != "" && err == nil && !strings.HasPrefix(rel, "..") {
+			abs = "~/" + filepath.ToSlash(rel)
+		}
+		roots = append(roots, abs)
+	}
+	title := strings.TrimSpace(p.Title)
+	if title == "" {
+		title = strings.TrimPrefix(p.ID, "proj_")
+	}
+	if err := v.CompletePending(); err != nil {
+		return nil, err
+	}
+	mems, err := v.Load(vault.LoadOptions{})
+	if err != nil {
+		return nil, err
+	}
+	if old := vault.FindProject(v.Projects(mems), p.ID); old != nil {
+		return nil, &Refusal{Rule: "project-exists", Field: f.name("id"), Msg: fmt.Sprintf("%s already names the project note %s: pick another id, or edit that note (mem edit %s)", p.ID, old.Rel, p.ID)}
+	}
+	doc := &frontmatter.Document{HasFrontmatter: true, Body: "# " + title + "\n",
+		Meta: frontmatter.Meta{ID: p.ID, Type: frontmatter.TypeProject, Title: title, Roots: roots}}
+	return Create(v, f, ProjectsDir, strings.TrimPrefix(p.ID, "proj_"), doc, now)
+}
+
+// Fields are the edits SetFields makes; zero values leave a field as it is.
+type Fields struct {
+	Text       string
+	Importance int
+	Section    string
+	Tags       []string // replaces the tags when not empty
+	Key        string
+	StaleAfter frontmatter.Time
+}
+
+// SetFields changes the fields of the memory ref names (MCP update). An
+// agent cannot rewrite the text of what a person stated: it writes a
+// correction, which keeps the old claim for history.
+func SetFields(v *vault.Vault, f Front, ref, expectHash string, x Fields, now time.Time) (*vault.Memory, bool, error) {
+	if x.Importance != 0 && (x.Importance < 1 || x.Importance > 10) {
+		return nil, false, fmt.Errorf("%s %d: use a whole number from 1 to 10", f.name("importance"), x.Importance)
+	}
+	return unchanged(Update(v, f, ref, expectHash, now, func(doc *frontmatter.Document) error {
+		before := string(doc.Marshal())
+		m := &doc.Meta
+		if text := strings.TrimSpace(x.Text); text != "" && text != strings.TrimSpace(doc.Body) {
+			if f.Agent != "" && byPerson(m) {
+				return &Refusal{Rule: "agent-supersedes-person", Field: f.name("text"), Msg: "the claim is stated or was written by a person: an agent does not rewrite it; write a correction that names it (correct) saying what changed"}
+			}
+			doc.Body = text + "\n"
+		}
+		if x.Importance != 0 {
+			m.Importance = x.Importance
+		}
+		if x.Section != "" {
+			m.Section = x.Section
+		}
+		if len(x.Tags) > 0 {
+			m.Tags = x.Tags
+		}
+		if x.Key != "" {
+			m.Key = x.Key
+		}
+		if !x.StaleAfter.IsZero() {
+			m.StaleAfter = x.StaleAfter
+		}
+		if string(doc.Marshal()) == before {
+			return ErrUnchanged
+		}
+		return nil
+	}))
+}
