@@ -113,7 +113,7 @@ func annotate(v *vault.Vault, idx bleve.Index, hits []Hit, now time.Time) error 
 			more = append(more, h.ID)
 		}
 	}
-	all := append(mems, v.LoadFiles(more, vault.LoadOptions{})...)
+	all := append(slices.Clip(mems), v.LoadFiles(more, vault.LoadOptions{})...)
 	live := make([]*vault.Memory, 0, len(all))
 	for _, m := range all {
 		// As the render reconciles: standing claims only, not notes.
