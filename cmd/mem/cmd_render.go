@@ -95,7 +95,7 @@ func runRender(_ context.Context, cmd *cli.Command) error {
 			}
 		}
 		if cmd.Bool("strict") && len(res.Warnings) > 0 {
-			return checkFailed(strconv.Itoa(len(res.Warnings)) + " file(s) would be skipped; --strict refuses to render (fix them, or drop --strict)")
+			return checkFailed(strconv.Itoa(len(res.Warnings)) + " " + plural(len(res.Warnings), "file") + " would be skipped; --strict refuses to render (fix them, or drop --strict)")
 		}
 		if tg.format == "hook" && tg.budget > render.HookCap {
 			fmt.Fprintf(stderr, "mem: warning: budget %d bytes is over Claude Code's %d-character cap on hook output: the view may be cut; lower render.budget or --budget\n", tg.budget, render.HookCap)

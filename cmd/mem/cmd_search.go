@@ -67,7 +67,7 @@ func runSearch(_ context.Context, cmd *cli.Command) error {
 		if q.NoRefresh {
 			fix = "drop --no-refresh, or run 'mem rebuild-index'"
 		}
-		q.Notify(fmt.Sprintf("the index is stale: %d file(s) changed since it was built and are not in this answer (%s)", res.Index.Changed, fix))
+		q.Notify(fmt.Sprintf("the index is stale: %d %s changed since it was built and %s not in this answer (%s)", res.Index.Changed, plural(res.Index.Changed, "file"), isAre(res.Index.Changed), fix))
 	}
 	if cmd.Bool("json") {
 		return writeJSON(cmd.Root().Writer, res)

@@ -59,6 +59,14 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
+// isAre is the verb for n things.
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
 // parseTimeFlag reads a date or datetime flag value.
 func parseTimeFlag(s string) (time.Time, error) {
 	t, err := frontmatter.ParseTime(s)

@@ -58,6 +58,12 @@ func (e syntaxError) Error() string { return e.msg }
 var generatedDefault = regexp.MustCompile(` \(default: [^)]*\)`)
 
 func init() {
+	cli.SuggestCommand = func(commands []*cli.Command, name string) string {
+		if near := nearestCommand(commands, name); near != "" {
+			return "Did you mean " + near + "?"
+		}
+		return ""
+	}
 	// A flag whose usage already says its default gets no second one:
 	// "--importance int  1–10 (default 5)", not "... (default 5) (default: 0)".
 	stringer := cli.FlagStringer
@@ -106,17 +112,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			}
 			name := cmd.Args().First()
 			msg := fmt.Sprintf("%q is not a mem command", name)
-			var names []string
-			for _, c := range cmd.Commands {
-				if !c.Hidden {
-					names = append(names, c.Names()...)
-				}
-			}
-			if near := lint.Nearest(name, names); near != "" {
+			if near := nearestCommand(cmd.Commands, name); near != "" {
 				msg += ": did you mean " + near + "?"
 			}
 			return syntaxError{msg}
 		},
+		Suggest: true, // 'mem help serch' too; see nearestCommand
 		ConfigureShellCompletionCommand: func(c *cli.Command) {
 			c.Hidden = false // a documented command (mem completion bash)
 			c.Category = catIntegration
@@ -144,6 +145,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Run 'mem --help' or 'mem COMMAND --help' for usage.")
 	}
 	return code
+}
+
+// nearestCommand is the command name name misspells (lint.Nearest), or "".
+// It is also urfave/cli's suggestion for 'mem help NAME', whose own
+// suggests the closest command however far ('init' for 'xyzzy').
+func nearestCommand(commands []*cli.Command, name string) string {
+	var names []string
+	for _, c := range commands {
+		if !c.Hidden {
+			names = append(names, c.Names()...)
+		}
+	}
+	return lint.Nearest(name, names)
 }
 
 // undefinedFlag finds the flag in urfave/cli's "flag provided but not

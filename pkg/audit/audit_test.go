@@ -383,7 +383,7 @@ func TestWriteText(t *testing.T) {
 	}
 	out := b.String()
 	for _, want := range []string{
-		"mem audit: 8 check(s) past their thresholds; 53 memories, 1 note, 1 project, 1 unreadable file\n",
+		"mem audit: 8 checks past their thresholds; 53 memories, 1 note, 1 project, 1 unreadable file\n",
 		"  FAIL max_stale (9 > 0): 9 claim(s) past stale_after",
 		"valid_at: 17 of 53 memories missing (32.1%)\n  import:memory-md: 12 of 12 missing\n",
 		"import:memory-md imported 2026-11-29: 12 on 2026-11-29 (100% of that import)",

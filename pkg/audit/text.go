@@ -27,7 +27,7 @@ func (p *printer) findings(r *Report) {
 		p.f("mem audit: healthy: %s, every check within its threshold\n", r.Counts)
 		return
 	}
-	p.f("mem audit: %d check(s) past their thresholds; %s\n", len(r.Findings), r.Counts)
+	p.f("mem audit: %s past their thresholds; %s\n", Quantity(len(r.Findings), "check", "checks"), r.Counts)
 	for _, f := range r.Findings {
 		if f.Value != nil {
 			p.f("  FAIL %s (%s > %s): %s\n", f.Check, num(*f.Value), num(f.Limit), f.Message)
@@ -46,7 +46,7 @@ func WriteText(w io.Writer, r *Report) error {
 	p.f("\n")
 
 	if len(r.Broken) > 0 {
-		p.f("broken: %d files do not parse and are not counted (run 'mem lint')\n", len(r.Broken))
+		p.f("broken: %s not parse and are not counted (run 'mem lint')\n", Quantity(len(r.Broken), "file does", "files do"))
 		list(p, r.Broken, func(s string) string { return s })
 	}
 
@@ -153,7 +153,7 @@ func WriteText(w io.Writer, r *Report) error {
 	case r.Index.Changed == 0:
 		p.f("index: fresh (%s)\n", Quantity(r.Index.Files, "file", "files"))
 	default:
-		p.f("index: %d of %d files changed since it was built\n", r.Index.Changed, r.Index.Files)
+		p.f("index: %d of %s changed since it was built\n", r.Index.Changed, Quantity(r.Index.Files, "file", "files"))
 	}
 	if r.Commit.Committed {
 		p.f("commit: last %s ago (%s)\n", age(r.Commit.AgeHours), r.Commit.Hash[:min(7, len(r.Commit.Hash))])
@@ -165,7 +165,7 @@ func WriteText(w io.Writer, r *Report) error {
 		if r.Backup.Behind {
 			behind = ", behind the vault's HEAD"
 		}
-		p.f("backup: verified %s ago to %s (%d files, %d memories%s)\n", age(r.Backup.AgeHours), r.Backup.Target, r.Backup.Files, r.Backup.Memories, behind)
+		p.f("backup: verified %s ago to %s (%s, %s%s)\n", age(r.Backup.AgeHours), r.Backup.Target, Quantity(r.Backup.Files, "file", "files"), Quantity(r.Backup.Memories, "memory", "memories"), behind)
 	} else {
 		p.f("backup: none: %s\n", r.Backup.Problem)
 	}

@@ -232,7 +232,7 @@ func checkIndex(v *vault.Vault, opts Options) Check {
 			return c
 		}
 	default:
-		c.Note = fmt.Sprintf("%d files indexed", st.Files)
+		c.Note = audit.Quantity(st.Files, "file", "files") + " indexed"
 		return c
 	}
 	if !opts.Fix {
@@ -354,7 +354,7 @@ func checkBackup(v *vault.Vault, gitDir string, full bool) Check {
 	default:
 		rec := chk.Record
 		c.Problems = chk.Problems
-		c.Note = fmt.Sprintf("last verified %s to %s at %s (%d memories)", rec.Time.UTC().Format(time.RFC3339), rec.Target, short(rec.Head), rec.Memories)
+		c.Note = fmt.Sprintf("last verified %s to %s at %s (%s)", rec.Time.UTC().Format(time.RFC3339), rec.Target, short(rec.Head), audit.Quantity(rec.Memories, "memory", "memories"))
 		if chk.Checked != "" {
 			c.Note += "; read again: " + chk.Checked
 		}

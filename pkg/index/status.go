@@ -9,6 +9,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
 
+	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -112,10 +113,11 @@ func annotate(v *vault.Vault, idx bleve.Index, hits []Hit, now time.Time) error 
 			more = append(more, h.ID)
 		}
 	}
-	all := append(mems, v.LoadFiles(more, vault.LoadOptions{})...)
+	all := append(slices.Clip(mems), v.LoadFiles(more, vault.LoadOptions{})...)
 	live := make([]*vault.Memory, 0, len(all))
 	for _, m := range all {
-		if s := ownStatus(m, now); s == StatusCurrent || s == StatusStale {
+		// As the render reconciles: standing claims only, not notes.
+		if s := ownStatus(m, now); (s == StatusCurrent || s == StatusStale) && frontmatter.IsMemoryType(m.Meta().Type) && !vault.IsReserved(m.Rel) {
 			live = append(live, m)
 		}
 	}

@@ -145,7 +145,11 @@ func (s *server) search(_ context.Context, _ *mcp.CallToolRequest, in SearchInpu
 		}
 	}
 	if !res.Index.Fresh {
-		fmt.Fprintf(&b, "(the index is stale: %d file(s) changed since it was built and are not in this answer)\n", res.Index.Changed)
+		files := "files changed since it was built and are"
+		if res.Index.Changed == 1 {
+			files = "file changed since it was built and is"
+		}
+		fmt.Fprintf(&b, "(the index is stale: %d %s not in this answer)\n", res.Index.Changed, files)
 	}
 	return text(b.String()), res, nil
 }
