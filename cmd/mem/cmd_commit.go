@@ -41,7 +41,6 @@ func runCommit(_ context.Context, cmd *cli.Command) error {
 	})
 	out, errOut := cmd.Root().Writer, cmd.Root().ErrWriter
 	var skip *history.SkipError
-	var mass *history.MassDeleteError
 	switch {
 	case errors.As(err, &skip):
 		fmt.Fprintln(errOut, "mem commit:", skip.Error())
@@ -49,8 +48,6 @@ func runCommit(_ context.Context, cmd *cli.Command) error {
 			return writeJSON(out, map[string]string{"skipped": skip.Reason})
 		}
 		return nil
-	case errors.As(err, &mass):
-		return checkFailed(err.Error())
 	case err != nil:
 		return err
 	}

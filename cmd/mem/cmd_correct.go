@@ -40,7 +40,7 @@ func runCorrect(_ context.Context, cmd *cli.Command) error {
 	}
 	m, err := writer.Correct(v, cliFront, cmd.Args().First(), n, now())
 	if err != nil {
-		return writeError(err)
+		return err
 	}
 	if err := printWritten(cmd, m); err != nil {
 		return err

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -43,10 +42,6 @@ func runImport(_ context.Context, cmd *cli.Command) error {
 		DryRun: cmd.Bool("dry-run"), Now: now(),
 		Warn: func(msg string) { fmt.Fprintln(errOut, "mem: warning:", msg) },
 	})
-	var unknown importer.ErrUnknownKind
-	if errors.As(err, &unknown) {
-		return usagef(err.Error())
-	}
 	if err != nil {
 		if res != nil && len(res.Files) > 0 {
 			return fmt.Errorf("%w (%d files were written before it; run the import again to finish, it skips them)", err, len(res.Files))

@@ -63,7 +63,7 @@ func runNote(_ context.Context, cmd *cli.Command) error {
 	}
 	note, pointer, err := writer.Note(v, cliFront, title, string(body), claim, now())
 	if err != nil {
-		return writeError(err)
+		return err
 	}
 	if cmd.Bool("json") {
 		return writeJSON(cmd.Root().Writer, map[string]any{"id": note.ID, "path": note.Rel,

@@ -40,7 +40,7 @@ func runPin(cmd *cli.Command, pin bool) error {
 	}
 	m, changed, err := writer.Pin(v, cliFront, ref, cmd.String("hash"), pin, cmd.String("section"), now())
 	if err != nil {
-		return writeError(err)
+		return err
 	}
 	return printEdited(cmd, v, m, changed)
 }

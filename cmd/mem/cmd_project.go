@@ -59,7 +59,7 @@ func runProjectAdd(_ context.Context, cmd *cli.Command) error {
 	}
 	m, err := writer.AddProject(v, projectFront, writer.NewProject{ID: id, Title: cmd.String("title"), Roots: cmd.StringSlice("root"), Cwd: cwd}, now())
 	if err != nil {
-		return writeError(err)
+		return err
 	}
 	for _, root := range m.Meta().Roots {
 		if _, err := os.Stat(v.Path(root)); err != nil && !cmd.Bool("quiet") {

@@ -35,7 +35,7 @@ func runPromote(_ context.Context, cmd *cli.Command) error {
 	t := now()
 	m, verdict, err := writer.Promote(v, cliFront, cmd.Args().First(), t)
 	if err != nil {
-		return writeError(err)
+		return err
 	}
 	if cmd.Bool("json") {
 		return writeJSON(cmd.Root().Writer, map[string]any{

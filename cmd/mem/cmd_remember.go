@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -10,7 +9,6 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
-	"github.com/mem-md/mem/pkg/gate"
 	"github.com/mem-md/mem/pkg/render"
 	"github.com/mem-md/mem/pkg/vault"
 	"github.com/mem-md/mem/pkg/writer"
@@ -106,7 +104,7 @@ func runRemember(_ context.Context, cmd *cli.Command) error {
 	}
 	m, err := writer.Remember(v, cliFront, n, now())
 	if err != nil {
-		return writeError(err)
+		return err
 	}
 	if err := printWritten(cmd, m); err != nil {
 		return err
@@ -135,21 +133,6 @@ func printPlacement(cmd *cli.Command, v *vault.Vault, m *vault.Memory) error {
 	}
 	fmt.Fprintf(cmd.Root().ErrWriter, "%s: %s\n", m.ID, place)
 	return nil
-}
-
-// writeError maps the writer's refusals (a rule of spec §8, a refused
-// supersedes, a gate decision, an invalid edit) and a file that changed
-// since it was read to exit 1; a malformed request, an id that names
-// nothing or more than one file (spec §4) and a problem of the environment
-// (a lock held too long) stay exit 2.
-func writeError(err error) error {
-	var refusal *writer.Refusal
-	var gateRefusal *gate.RefusedError
-	var editErr *writer.EditError
-	if errors.As(err, &refusal) || errors.As(err, &gateRefusal) || errors.As(err, &editErr) || errors.Is(err, vault.ErrConflict) {
-		return checkFailed(err.Error())
-	}
-	return err
 }
 
 func printWritten(cmd *cli.Command, m *vault.Memory) error {

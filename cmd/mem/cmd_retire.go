@@ -40,7 +40,7 @@ func runRetire(_ context.Context, cmd *cli.Command) error {
 	}
 	m, changed, err := writer.Retire(v, cliFront, ref, cmd.String("hash"), at, cmd.String("reason"), now())
 	if err != nil {
-		return writeError(err)
+		return err
 	}
 	return printEdited(cmd, v, m, changed)
 }

@@ -52,7 +52,7 @@ func runReview(_ context.Context, cmd *cli.Command) error {
 		}
 		m, _, err := f(v, cliFront, ref, "", now())
 		if err != nil {
-			return writeError(err)
+			return err
 		}
 		done = append(done, reviewed{m.ID, m.Rel, decision})
 		return nil

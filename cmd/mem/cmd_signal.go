@@ -50,7 +50,7 @@ func runSignal(_ context.Context, cmd *cli.Command) error {
 	}
 	res, err := writer.Signal(v, cliFront, cmd.Args().First(), "", s, t)
 	if err != nil {
-		return writeError(err)
+		return err
 	}
 	m, verdict := res.Memory, res.Verdict
 	if cmd.Bool("json") {

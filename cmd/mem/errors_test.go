@@ -7,6 +7,7 @@ import (
 
 	"github.com/mem-md/mem/pkg/gate"
 	"github.com/mem-md/mem/pkg/history"
+	"github.com/mem-md/mem/pkg/importer"
 	"github.com/mem-md/mem/pkg/index"
 	"github.com/mem-md/mem/pkg/render"
 	"github.com/mem-md/mem/pkg/vault"
@@ -31,6 +32,11 @@ func TestExitCodeTable(t *testing.T) {
 		{&vault.LockedError{Path: "x.lock", PID: 7}, 2},
 		{&history.BackupError{Msg: "disk full"}, 2},
 		{vault.ErrNoVault, 2},
+		{vault.ErrConflict, 1},
+		{fmt.Errorf("x: %w", vault.ErrNotFound), 2},
+		{vault.ErrAmbiguous, 2},
+		{&writer.EditError{Problems: []string{"x:1:1: error"}}, 1},
+		{importer.ErrUnknownKind("nope"), 2},
 		{checkFailed("lint errors"), 1},
 		{usagef("bad flag"), 2},
 		{errors.New("unreadable file"), 2},

@@ -20,6 +20,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/markdown"
 	"github.com/mem-md/mem/pkg/vault"
@@ -158,6 +159,9 @@ type ErrUnknownKind string
 func (e ErrUnknownKind) Error() string {
 	return fmt.Sprintf("unknown import kind %q: use one of %s", string(e), strings.Join(Kinds, ", "))
 }
+
+// Kind: an unknown kind is a usage error (exit 2).
+func (e ErrUnknownKind) Kind() fail.Kind { return fail.Usage }
 
 // adapters turn a source path into items, one per kind.
 var adapters = map[string]func(src string, e env) ([]Item, error){

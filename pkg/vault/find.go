@@ -6,14 +6,17 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/mem-md/mem/pkg/fail"
 )
 
-// ErrNotFound is returned by FindMemory when no file matches.
-var ErrNotFound = errors.New("no memory")
+// ErrNotFound is returned by FindMemory when no file matches: the id on
+// the command line names nothing (exit 2).
+var ErrNotFound error = fail.As(fail.Usage, errors.New("no memory"))
 
 // ErrAmbiguous is returned by FindMemory when a short ref matches more
 // than one file; the error lists them.
-var ErrAmbiguous = errors.New("ambiguous")
+var ErrAmbiguous error = fail.As(fail.Usage, errors.New("ambiguous"))
 
 // maxCandidates bounds the files an ambiguous ref's error lists.
 const maxCandidates = 10

@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/frontmatter"
 )
 
@@ -240,8 +241,9 @@ func Hash(data []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// ErrConflict is returned by Update when the file changed since the caller read it.
-var ErrConflict = errors.New("file changed since it was read")
+// ErrConflict is returned by Update when the file changed since the caller
+// read it: the compare-and-swap said no (exit 1).
+var ErrConflict error = fail.As(fail.Check, errors.New("file changed since it was read"))
 
 // Update rewrites an existing file under a per-file lock: it re-reads the
 // file, checks its hash against expectHash (when not empty), lets edit change

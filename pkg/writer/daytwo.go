@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/lint"
 	"github.com/mem-md/mem/pkg/vault"
@@ -144,6 +145,9 @@ type EditError struct {
 
 func (e *EditError) Error() string { return strings.Join(e.Problems, "\n") }
 func (e *EditError) Unwrap() error { return e.Err }
+
+// Kind: an edit that may not be written is a failed check (exit 1).
+func (e *EditError) Kind() fail.Kind { return fail.Check }
 
 // Edit replaces the file ref names with data, the whole file as an editor
 // saved it, when it still hashes to expectHash (the file as the editor
