@@ -1,7 +1,6 @@
 package audit
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -177,7 +176,7 @@ func (r *Report) checkViews(v *vault.Vault, mems []*vault.Memory, projects []vau
 				break
 			}
 			vs.Fossil = true
-			zone, _ := currentZone(old, res.Doc, vw.Splice)
+			zone, _ := currentZone(old, vw.Splice)
 			var added []string
 			added, vs.Removed = lineDiff(zone, res.Doc)
 			vs.Added = len(added)
@@ -214,7 +213,7 @@ func (vw View) Render(v *vault.Vault, mems []*vault.Memory, projects []vault.Pro
 // Holds reports whether file, the view's bytes on disk, holds doc — all of
 // it, or for a spliced view its zone — but for the time line.
 func (vw View) Holds(file, doc []byte) bool {
-	zone, ok := currentZone(file, doc, vw.Splice)
+	zone, ok := currentZone(file, vw.Splice)
 	return ok && render.SameButTime(zone, doc)
 }
 
@@ -237,24 +236,12 @@ func readFile(p string) ([]byte, fs.FileInfo, error) {
 }
 
 // currentZone is the part of the file that holds the view: all of it, or
-// for a spliced view the zone between its markers. render.Splice puts doc
-// in the zone and leaves every other byte as it was, so the zone is what
-// lies between the unchanged head and tail of the file. ok is false when
-// the file has no zone (or broken markers).
-func currentZone(file, doc []byte, splice bool) ([]byte, bool) {
-	if !splice {
-		return file, true
-	}
-	spliced, err := render.Splice(file, doc)
-	if err != nil {
-		return nil, false
-	}
-	head := bytes.Index(spliced, doc)
-	tail := len(spliced) - head - len(doc)
-	if head < 0 || head > len(file)-tail || !bytes.Equal(file[:head], spliced[:head]) {
-		return nil, false
-	}
-	return file[head : len(file)-tail], true
+// for a spliced view the zone between its markers (render.Zone, the view
+// format's one reader). ok is false when a spliced view's file has no zone
+// (or broken markers).
+func currentZone(file []byte, splice bool) ([]byte, bool) {
+	doc, _, spliced := render.Zone(file)
+	return doc, spliced || !splice
 }
 
 // lineDiff returns the lines of doc the old view lacks and how many of the

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 
+	"github.com/mem-md/mem/pkg/render"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -93,15 +93,11 @@ func views(v *vault.Vault) []string {
 	return out
 }
 
-var spliceZone = regexp.MustCompile(`(?s)<!-- mem:begin -->(.*?)<!-- mem:end -->`)
-
 // viewText is what mem renders in a file: the spliced zone when there is
 // one, else the whole file.
 func viewText(data []byte) string {
-	if m := spliceZone.FindSubmatch(data); m != nil {
-		return string(m[1])
-	}
-	return string(data)
+	doc, _, _ := render.Zone(data)
+	return string(doc)
 }
 
 func git(dir string, args ...string) error {
