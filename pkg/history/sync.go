@@ -166,12 +166,17 @@ func (r *Repo) sync(opts SyncOptions) (*SyncResult, error) {
 			if err := r.applyMerge(branch, head, merged, opts.Now); err != nil {
 				return nil, err
 			}
-			head = merged
+			// Past the merge when refreshing the index committed a file
+			// written meanwhile; it goes out with this push.
+			if _, head, err = r.headRef(); err != nil {
+				return nil, err
+			}
+			res.Head = head.String()
 		}
-		if merged == remote {
+		if head == remote {
 			return res, nil
 		}
-		if err := r.pushCheck(remote, merged, url, opts); err != nil {
+		if err := r.pushCheck(remote, head, url, opts); err != nil {
 			return nil, err
 		}
 		rejected, err := r.pushBranch(url, branch)
