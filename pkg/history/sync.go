@@ -142,6 +142,9 @@ func (r *Repo) sync(opts SyncOptions) (*SyncResult, error) {
 		if err := r.createRemote(local, branch, head, res, opts.DryRun); err != nil {
 			return nil, err
 		}
+		if _, err := os.Stat(local); err != nil && opts.DryRun {
+			return res, nil // nothing to fetch from a remote still to create
+		}
 	}
 	for try := 1; ; try++ {
 		remote, err := r.fetch(url, branch)
