@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/mem-md/mem/pkg/vault"
@@ -67,9 +69,6 @@ type journal struct {
 	New string `json:"new"`
 }
 
-// tmpIndexPrefix names the temporary index a merge tree is built in.
-const tmpIndexPrefix = "mem-sync-index-"
-
 // emptyTree is git's well-known hash of the empty tree.
 var emptyTree = plumbing.NewHash("4b825dc642cb6eb9a060e54bf8d69288fbee4904")
 
@@ -114,13 +113,6 @@ func (r *Repo) sync(opts SyncOptions) (*SyncResult, error) {
 		return nil, err
 	}
 	res.URL = url
-	// Under the sync lock no merge of this vault is building a tree: any
-	// temporary index is a killed sync's.
-	if old, _ := filepath.Glob(filepath.Join(r.gitDir, tmpIndexPrefix+"*")); len(old) > 0 {
-		for _, o := range old {
-			os.Remove(o)
-		}
-	}
 	if done, err := r.finishJournal(); err != nil {
 		return nil, err
 	} else if done {
@@ -150,6 +142,9 @@ func (r *Repo) sync(opts SyncOptions) (*SyncResult, error) {
 		if err := r.createRemote(local, branch, head, res, opts.DryRun); err != nil {
 			return nil, err
 		}
+		if _, err := os.Stat(local); err != nil && opts.DryRun {
+			return res, nil // nothing to fetch from a remote still to create
+		}
 	}
 	for try := 1; ; try++ {
 		remote, err := r.fetch(url, branch)
@@ -174,12 +169,17 @@ func (r *Repo) sync(opts SyncOptions) (*SyncResult, error) {
 			if err := r.applyMerge(branch, head, merged, opts.Now); err != nil {
 				return nil, err
 			}
-			head = merged
+			// Past the merge when refreshing the index committed a file
+			// written meanwhile; it goes out with this push.
+			if _, head, err = r.headRef(); err != nil {
+				return nil, err
+			}
+			res.Head = head.String()
 		}
-		if merged == remote {
+		if head == remote {
 			return res, nil
 		}
-		if err := r.pushCheck(remote, merged, url, opts); err != nil {
+		if err := r.pushCheck(remote, head, url, opts); err != nil {
 			return nil, err
 		}
 		rejected, err := r.pushBranch(url, branch)
@@ -367,7 +367,7 @@ func (r *Repo) diffTrees(a, b plumbing.Hash) ([]treeChange, error) {
 
 // mergeCommit merges remote into head against base, file by file (spec
 // §9): paths changed on one side take that side; paths changed on both
-// are merged by mergeFile. The tree is built in a temporary index; the
+// are merged by mergeFile. Only the folders that change are written; the
 // commit records every decision.
 func (r *Repo) mergeCommit(base, head, remote plumbing.Hash, url string, res *SyncResult, now time.Time) (plumbing.Hash, error) {
 	ours, err := r.diffTrees(base, head)
@@ -391,9 +391,11 @@ func (r *Repo) mergeCommit(base, head, remote plumbing.Hash, url string, res *Sy
 	for _, c := range ours {
 		byPath[c.path] = c
 	}
-	var info strings.Builder
+	r.objs = newObjectWriter(r) // synced by applyMerge before a ref names the merge
+	edits := map[string]treeEdit{}
 	entry := func(p, mode string, h plumbing.Hash) {
-		fmt.Fprintf(&info, "%s %s\t%s\x00", mode, h, p)
+		m, _ := filemode.New(mode)
+		edits[p] = treeEdit{mode: m, hash: h}
 	}
 	var decisions []string
 	for _, t := range theirs {
@@ -448,22 +450,7 @@ func (r *Repo) mergeCommit(base, head, remote plumbing.Hash, url string, res *Sy
 			entry(r.repoPath(fm.sibling), "100644", h)
 		}
 	}
-	idx, err := os.CreateTemp(r.gitDir, tmpIndexPrefix)
-	if err != nil {
-		return plumbing.ZeroHash, err
-	}
-	idx.Close()
-	defer os.Remove(idx.Name())
-	env := []string{"GIT_INDEX_FILE=" + idx.Name()}
-	if _, err := runGitWith(r.gitDir, "", env, "read-tree", head.String()); err != nil {
-		return plumbing.ZeroHash, err
-	}
-	if info.Len() > 0 {
-		if _, err := runGitWith(r.gitDir, info.String(), env, "update-index", "-z", "--index-info"); err != nil {
-			return plumbing.ZeroHash, err
-		}
-	}
-	out, err := runGitWith(r.gitDir, "", env, "write-tree")
+	tree, err := r.editTree(hc.TreeHash, "", edits)
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
@@ -478,31 +465,100 @@ func (r *Repo) mergeCommit(base, head, remote plumbing.Hash, url string, res *Sy
 		return plumbing.ZeroHash, err
 	}
 	c := &object.Commit{Author: who, Committer: committer(who), Message: redactLines(msg),
-		TreeHash: plumbing.NewHash(strings.TrimSpace(out)), ParentHashes: []plumbing.Hash{head, remote}}
-	if head.IsZero() {
-		c.ParentHashes = c.ParentHashes[1:]
-	}
-	obj := r.git.Storer.NewEncodedObject()
+		TreeHash: tree, ParentHashes: []plumbing.Hash{head, remote}}
+	obj := &plumbing.MemoryObject{}
 	if err := c.Encode(obj); err != nil {
 		return plumbing.ZeroHash, err
 	}
-	return r.git.Storer.SetEncodedObject(obj)
-}
-
-func (r *Repo) writeBlob(data []byte) (plumbing.Hash, error) {
-	obj := r.git.Storer.NewEncodedObject()
-	obj.SetType(plumbing.BlobObject)
-	w, err := obj.Writer()
+	rd, err := obj.Reader()
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	if _, err := w.Write(data); err != nil {
+	data, err := io.ReadAll(rd)
+	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	if err := w.Close(); err != nil {
+	h, err := r.objs.write(plumbing.CommitObject, data)
+	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	return r.git.Storer.SetEncodedObject(obj)
+	return h, r.objs.wait()
+}
+
+// treeEdit is a file a merge sets (mode and blob) or deletes (zero hash).
+type treeEdit struct {
+	mode filemode.FileMode
+	hash plumbing.Hash
+}
+
+// editTree applies edits (repository paths under dir) to tree h and
+// stores the folders that changed; the rest are shared with h. A folder
+// left empty is dropped, as git has no empty trees.
+func (r *Repo) editTree(h plumbing.Hash, dir string, edits map[string]treeEdit) (plumbing.Hash, error) {
+	var ents []object.TreeEntry
+	if !h.IsZero() {
+		t, err := r.tree(h, dir)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		ents = append(ents, t.Entries...)
+	}
+	here := map[string]treeEdit{}
+	below := map[string]map[string]treeEdit{}
+	for p, e := range edits {
+		if name, rest, sub := strings.Cut(p, "/"); sub {
+			if below[name] == nil {
+				below[name] = map[string]treeEdit{}
+			}
+			below[name][rest] = e
+		} else {
+			here[p] = e
+		}
+	}
+	out := ents[:0:0]
+	for _, e := range ents {
+		if ed, ok := here[e.Name]; ok {
+			delete(here, e.Name)
+			if !ed.hash.IsZero() {
+				out = append(out, object.TreeEntry{Name: e.Name, Mode: ed.mode, Hash: ed.hash})
+			}
+			continue
+		}
+		if sub, ok := below[e.Name]; ok && e.Mode == filemode.Dir {
+			delete(below, e.Name)
+			nh, err := r.editTree(e.Hash, join(dir, e.Name), sub)
+			if err != nil {
+				return plumbing.ZeroHash, err
+			}
+			if !nh.IsZero() {
+				out = append(out, object.TreeEntry{Name: e.Name, Mode: filemode.Dir, Hash: nh})
+			}
+			continue
+		}
+		out = append(out, e)
+	}
+	for name, ed := range here {
+		if !ed.hash.IsZero() {
+			out = append(out, object.TreeEntry{Name: name, Mode: ed.mode, Hash: ed.hash})
+		}
+	}
+	for name, sub := range below {
+		nh, err := r.editTree(plumbing.ZeroHash, join(dir, name), sub)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		if !nh.IsZero() {
+			out = append(out, object.TreeEntry{Name: name, Mode: filemode.Dir, Hash: nh})
+		}
+	}
+	if len(out) == 0 {
+		return plumbing.ZeroHash, nil
+	}
+	return r.storeTree(out)
+}
+
+func (r *Repo) writeBlob(data []byte) (plumbing.Hash, error) {
+	return r.objs.write(plumbing.BlobObject, data)
 }
 
 // lostMemories counts the memories of chs (a diff from a to b) that b
@@ -714,8 +770,12 @@ func (r *Repo) applyMerge(branch plumbing.ReferenceName, old, new plumbing.Hash,
 	if why := r.busy(); why != "" {
 		return errBusy(why + "; nothing here changed")
 	}
-	if err := syncFS(r.gitDir); err != nil { // the merge's objects before anything names them
-		return err
+	if r.objs != nil { // the merge's objects are durable before anything names them
+		err := r.syncObjects()
+		r.objs = nil
+		if err != nil {
+			return err
+		}
 	}
 	j := journal{Ref: branch.String(), Old: old.String(), New: new.String()}
 	data, _ := json.Marshal(j)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 )
@@ -15,7 +16,8 @@ import (
 // in docs/sync.md) on two machines, 10 memories changed on each side, then
 // `mem sync` on one against `git commit -a && git pull --no-rebase && git
 // push` on a copy of the same machine with the same edits and the same
-// remote state, in the same run. Reports both; no timed assertion.
+// remote state, in the same run, MEM_SYNC_BENCH_ROUNDS times (5) with
+// the two interleaved. Reports the medians; no timed assertion.
 func TestSyncAgainstGitPull(t *testing.T) {
 	n := knob("MEM_SYNC_BENCH", 0)
 	if n == 0 {
@@ -39,32 +41,40 @@ func TestSyncAgainstGitPull(t *testing.T) {
 			os.WriteFile(p, append(data, []byte("edited on "+tag+"\n")...), 0o644)
 		}
 	}
-	// b's 10 edits reach the remote; a then has 10 of its own.
-	edit(b.dir, 0, "b")
-	b.must("sync", remote)
-	edit(a.dir, 100, "a")
-	// The baseline machine: a copy of a (and of the remote, so both runs
-	// merge the same states).
-	a2, remote2 := filepath.Join(top, "a2"), filepath.Join(top, "remote2.git")
-	a.git("-C", top, "clone", "-q", "--mirror", remote, remote2)
-	if r := a.exec("cp", nil, "-a", a.dir, a2); r.code != 0 {
-		t.Fatal(r.stderr)
-	}
-	a.git("-C", a2, "remote", "add", "bench", remote2)
-	a.git("-C", a2, "fetch", "-q", "bench") // warm, as mem sync's remote is known
+	rounds := knob("MEM_SYNC_BENCH_ROUNDS", 5)
+	var memT, gitT []time.Duration
+	for round := range rounds {
+		// b's 10 edits reach the remote; a then has 10 of its own.
+		edit(b.dir, 20*round, "b")
+		b.must("sync", remote)
+		edit(a.dir, 5000+20*round, "a")
+		// The baseline machine: a copy of a, and of the remote, so both
+		// runs merge the same states.
+		a2, remote2 := filepath.Join(top, fmt.Sprint("a2-", round)), filepath.Join(top, fmt.Sprint("remote2-", round, ".git"))
+		a.git("-C", top, "clone", "-q", "--mirror", remote, remote2)
+		if r := a.exec("cp", nil, "-a", a.dir, a2); r.code != 0 {
+			t.Fatal(r.stderr)
+		}
+		a.git("-C", a2, "remote", "add", "bench", remote2)
 
-	start := time.Now()
-	out := a.must("sync")
-	memTook := time.Since(start)
-	start = time.Now()
-	a.git("-C", a2, "commit", "-qam", "edits")
-	commitTook := time.Since(start)
-	a.git("-C", a2, "pull", "-q", "--no-rebase", "--no-edit", "bench", "master")
-	a.git("-C", a2, "push", "-q", "bench", "master")
-	gitTook := time.Since(start)
-	t.Logf("%d memories, 10 changed each side: mem sync %v; git commit -a %v + pull --no-rebase + push = %v (ratio %.2f)\n%s",
-		n, memTook.Round(time.Millisecond), commitTook.Round(time.Millisecond), gitTook.Round(time.Millisecond), float64(memTook)/float64(gitTook), out)
-	if got, want := a.git("-C", a.dir, "rev-parse", "HEAD^{tree}"), a.git("-C", a2, "rev-parse", "HEAD^{tree}"); got != want {
-		t.Errorf("mem sync and git pull merged to different trees: %s vs %s", got, want)
+		start := time.Now()
+		a.must("sync")
+		memT = append(memT, time.Since(start))
+		start = time.Now()
+		a.git("-C", a2, "commit", "-qam", "edits")
+		a.git("-C", a2, "pull", "-q", "--no-rebase", "--no-edit", "bench", "master")
+		a.git("-C", a2, "push", "-q", "bench", "master")
+		gitT = append(gitT, time.Since(start))
+		if got, want := a.git("-C", a.dir, "rev-parse", "HEAD^{tree}"), a.git("-C", a2, "rev-parse", "HEAD^{tree}"); got != want {
+			t.Errorf("round %d: mem sync and git pull merged to different trees: %s vs %s", round, got, want)
+		}
+		os.RemoveAll(a2)
+		os.RemoveAll(remote2)
 	}
+	median := func(d []time.Duration) time.Duration {
+		slices.Sort(d)
+		return d[len(d)/2]
+	}
+	t.Logf("%d memories, 10 changed each side, median of %d rounds: mem sync %v; git commit -a && pull --no-rebase && push %v (ratio %.2f); all mem %v, all git %v",
+		n, rounds, median(memT).Round(time.Millisecond), median(gitT).Round(time.Millisecond), float64(median(memT))/float64(median(gitT)), memT, gitT)
 }
