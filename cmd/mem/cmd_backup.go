@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/urfave/cli/v3"
@@ -47,11 +46,6 @@ func runBackup(_ context.Context, cmd *cli.Command) error {
 		return usagef("backup needs a target: mem backup --to PATH|REMOTE (or set backup.to in mem.yaml)")
 	}
 	res, err := history.Backup(v, opts)
-	var mass *history.MassDeleteError
-	var refused *history.RefusedError
-	if errors.As(err, &mass) || errors.As(err, &refused) {
-		return checkFailed(err.Error())
-	}
 	if err != nil {
 		return err
 	}

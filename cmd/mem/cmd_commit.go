@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/urfave/cli/v3"
@@ -39,18 +38,10 @@ func runCommit(_ context.Context, cmd *cli.Command) error {
 	res, err := history.Commit(v, history.CommitOptions{
 		Message: cmd.String("message"), AllowMassDelete: cmd.Bool("allow-mass-delete"), Now: now(),
 	})
-	out, errOut := cmd.Root().Writer, cmd.Root().ErrWriter
-	var skip *history.SkipError
-	switch {
-	case errors.As(err, &skip):
-		fmt.Fprintln(errOut, "mem commit:", skip.Error())
-		if cmd.Bool("json") {
-			return writeJSON(out, map[string]string{"skipped": skip.Reason})
-		}
-		return nil
-	case err != nil:
+	if skipped, err := reportSkip(cmd, err); skipped || err != nil {
 		return err
 	}
+	out, errOut := cmd.Root().Writer, cmd.Root().ErrWriter
 	for _, w := range res.Warnings {
 		fmt.Fprintln(errOut, "mem commit: warning:", w)
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -64,19 +63,7 @@ func runSync(_ context.Context, cmd *cli.Command) error {
 		}
 	}
 	res, err := history.Sync(v, opts)
-	var skip *history.SkipError
-	var mass *history.MassDeleteError
-	var refused *history.RefusedError
-	switch {
-	case errors.As(err, &skip):
-		fmt.Fprintln(errOut, "mem sync:", skip.Error())
-		if cmd.Bool("json") {
-			return writeJSON(out, map[string]string{"skipped": skip.Reason})
-		}
-		return nil
-	case errors.As(err, &mass), errors.As(err, &refused):
-		return checkFailed(err.Error())
-	case err != nil:
+	if skipped, err := reportSkip(cmd, err); skipped || err != nil {
 		return err
 	}
 	for _, w := range res.Warnings {

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"time"
@@ -9,6 +11,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/history"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -71,4 +74,20 @@ func isAre(n int) string {
 func parseTimeFlag(s string) (time.Time, error) {
 	t, err := frontmatter.ParseTime(s)
 	return t.Time, err
+}
+
+// reportSkip handles a scheduled job skipped on purpose (history.SkipError:
+// git or another mem is busy): it says so on stderr (and as JSON) and the
+// command exits 0, as the next run does the work. skipped is false, and
+// err passed back, for any other outcome.
+func reportSkip(cmd *cli.Command, err error) (skipped bool, _ error) {
+	var skip *history.SkipError
+	if !errors.As(err, &skip) {
+		return false, err
+	}
+	fmt.Fprintf(cmd.Root().ErrWriter, "mem %s: %s\n", cmd.Name, skip.Error())
+	if cmd.Bool("json") {
+		return true, writeJSON(cmd.Root().Writer, map[string]string{"skipped": skip.Reason})
+	}
+	return true, nil
 }
