@@ -115,7 +115,12 @@ func (c *check) body() {
 	if start < 0 {
 		return
 	}
-	body := markdown.MaskCode(c.text[start:])
+	// Only links and footnotes are looked for here: a body without a '['
+	// needs no markdown parse.
+	body := c.text[start:]
+	if strings.IndexByte(body, '[') >= 0 {
+		body = markdown.MaskCode(body)
+	}
 	c.links(body, start)
 	if isMemory(c.m) {
 		// Footnote definitions cite sources (spec §3); they are not the claim.
