@@ -132,3 +132,74 @@ func RewriteLinks(s string, to func(target string) (id string, ok bool)) string 
 	b.WriteString(s[last:])
 	return b.String()
 }
+
+// Span is a byte range [Start, End) of a source.
+type Span struct{ Start, End int }
+
+// Unmarkable returns the ranges of src where a highlight's ** must not go:
+// the note's own strong emphasis (marks there would nest: **JSON **Canvas****),
+// code (shown literally) and wikilinks (a mark inside [[…]] breaks the link).
+// Ranges are in source order and may overlap.
+func Unmarkable(src []byte) []Span {
+	var out []Span
+	doc := Parse(src)
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.FencedCodeBlock, *ast.CodeBlock:
+			if l := n.Lines(); l.Len() > 0 {
+				out = append(out, Span{l.At(0).Start, l.At(l.Len() - 1).Stop})
+			}
+			return ast.WalkSkipChildren, nil
+		case *ast.CodeSpan, *ast.Emphasis:
+			if n, ok := n.(*ast.Emphasis); ok && n.Level < 2 {
+				return ast.WalkContinue, nil
+			}
+			if s, ok := textSpan(n); ok {
+				pad := 1 // a code span's backtick
+				if e, ok := n.(*ast.Emphasis); ok {
+					pad = e.Level
+				}
+				out = append(out, Span{max(s.Start-pad, 0), min(s.End+pad, len(src))})
+			}
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	masked := MaskCode(string(src))
+	for i := 0; ; {
+		j := strings.Index(masked[i:], "[[")
+		if j < 0 {
+			break
+		}
+		start := i + j
+		k := strings.Index(masked[start:], "]]")
+		if k < 0 || strings.IndexByte(masked[start:start+k], '\n') >= 0 {
+			i = start + 2
+			continue
+		}
+		out = append(out, Span{start, start + k + 2})
+		i = start + k + 2
+	}
+	return out
+}
+
+// textSpan is the range covered by the text under n.
+func textSpan(n ast.Node) (Span, bool) {
+	s, found := Span{}, false
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if t, ok := c.(*ast.Text); ok && entering {
+			if !found || t.Segment.Start < s.Start {
+				s.Start = t.Segment.Start
+			}
+			if !found || t.Segment.Stop > s.End {
+				s.End = t.Segment.Stop
+			}
+			found = true
+		}
+		return ast.WalkContinue, nil
+	})
+	return s, found
+}

@@ -45,3 +45,15 @@ func BenchmarkMaskCode(b *testing.B) {
 		MaskCode(body)
 	}
 }
+
+func TestUnmarkable(t *testing.T) {
+	src := "Open **JSON Canvas** files, see [[Canvas|the canvas]] or `canvas.json`, and canvas here."
+	var got []string
+	for _, s := range Unmarkable([]byte(src)) {
+		got = append(got, src[s.Start:s.End])
+	}
+	want := []string{"**JSON Canvas**", "`canvas.json`", "[[Canvas|the canvas]]"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
