@@ -518,8 +518,17 @@ func (c *check) basename() {
 				rest = append(rest, r)
 			}
 		}
-		c.add("obsidian-duplicate-basename", Warning, frontmatter.Pos{}, "%s has the same name as %s: a [[%s]] link is ambiguous in Obsidian; rename one", path.Base(c.m.Rel), strings.Join(rest, ", "), path.Base(strings.TrimSuffix(c.m.Rel, ".md")))
+		c.add("obsidian-duplicate-basename", Warning, frontmatter.Pos{}, "%s has the same name as %s: a [[%s]] link is ambiguous in Obsidian; rename one", path.Base(c.m.Rel), capList(rest, 3), path.Base(strings.TrimSuffix(c.m.Rel, ".md")))
 	}
+}
+
+// capList joins the first n items and counts the rest: 42 SKILL.md files
+// must not make each message name all 41 others.
+func capList(items []string, n int) string {
+	if len(items) <= n {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d other file(s)", strings.Join(items[:n], ", "), len(items)-n)
 }
 
 // propertyKind is the Obsidian property type a YAML value reads as; ""
