@@ -203,3 +203,27 @@ func textSpan(n ast.Node) (Span, bool) {
 	})
 	return s, found
 }
+
+// Heading is one ATX or setext heading of a body.
+type Heading struct {
+	Level int
+	Text  string
+	Off   int // byte offset of its text in the source
+	// Code: the next block is a fenced or indented code block.
+	Code bool
+}
+
+// Headings lists the top-level headings of src, in order.
+func Headings(src []byte) []Heading {
+	var out []Heading
+	for n := Parse(src).FirstChild(); n != nil; n = n.NextSibling() {
+		h, ok := n.(*ast.Heading)
+		if !ok || h.Lines().Len() == 0 {
+			continue
+		}
+		next := h.NextSibling()
+		code := next != nil && (next.Kind() == ast.KindFencedCodeBlock || next.Kind() == ast.KindCodeBlock)
+		out = append(out, Heading{Level: h.Level, Text: LinesOf(h, src), Off: h.Lines().At(0).Start, Code: code})
+	}
+	return out
+}
