@@ -136,9 +136,14 @@ func RewriteLinks(s string, to func(target string) (id string, ok bool)) string 
 // Span is a byte range [Start, End) of a source.
 type Span struct{ Start, End int }
 
+// linkTail is what a mark must not split outside the text of a link: a
+// link's or image's (destination), and a footnote reference [^label].
+var linkTail = regexp.MustCompile(`\]\([^()\n]*\)|\[\^[^\]\s]+\]`)
+
 // Unmarkable returns the ranges of src where a highlight's ** must not go:
 // the note's own strong emphasis (marks there would nest: **JSON **Canvas****),
-// code (shown literally) and wikilinks (a mark inside [[…]] breaks the link).
+// code (shown literally), wikilinks, link destinations and footnote
+// references (a mark inside [[…]], (url) or [^id] breaks it).
 // Ranges are in source order and may overlap.
 func Unmarkable(src []byte) []Span {
 	var out []Span
@@ -169,6 +174,9 @@ func Unmarkable(src []byte) []Span {
 		return ast.WalkContinue, nil
 	})
 	masked := MaskCode(string(src))
+	for _, loc := range linkTail.FindAllStringIndex(masked, -1) {
+		out = append(out, Span{loc[0], loc[1]})
+	}
 	for i := 0; ; {
 		j := strings.Index(masked[i:], "[[")
 		if j < 0 {

@@ -47,12 +47,12 @@ func BenchmarkMaskCode(b *testing.B) {
 }
 
 func TestUnmarkable(t *testing.T) {
-	src := "Open **JSON Canvas** files, see [[Canvas|the canvas]] or `canvas.json`, and canvas here."
+	src := "Open **JSON Canvas** files, see [[Canvas|the canvas]] or `canvas.json`, and canvas here.[^canvas-spec] [spec](canvas.md)"
 	var got []string
 	for _, s := range Unmarkable([]byte(src)) {
 		got = append(got, src[s.Start:s.End])
 	}
-	want := []string{"**JSON Canvas**", "`canvas.json`", "[[Canvas|the canvas]]"}
+	want := []string{"**JSON Canvas**", "`canvas.json`", "[^canvas-spec]", "](canvas.md)", "[[Canvas|the canvas]]"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("got %q, want %q", got, want)
 	}
