@@ -6,6 +6,7 @@
 package markdown
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 
@@ -45,12 +46,40 @@ func MayHaveCode(s string) bool {
 		strings.HasPrefix(s, "    ") || strings.HasPrefix(s, "\t")
 }
 
+// Limits of what goldmark is given. Its inline and container parsing is
+// quadratic in some constructs on one line (4,000 nested "[a](" take 70
+// ms, 16,000 over a second), and a vault file may hold 1 MiB: past either
+// limit the text is read by the line-based MaskFences instead.
+const (
+	maxParse     = 256 << 10
+	maxParseLine = 4 << 10
+)
+
+// Safe reports whether s is within the limits goldmark is given.
+func Safe(s []byte) bool {
+	if len(s) > maxParse {
+		return false
+	}
+	for len(s) > maxParseLine {
+		i := bytes.IndexByte(s[:maxParseLine+1], '\n')
+		if i < 0 {
+			return false
+		}
+		s = s[i+1:]
+	}
+	return true
+}
+
 // MaskCode blanks the content of code spans and of fenced and indented
 // code blocks, keeping every offset and newline in place, so offsets found
-// in the result are offsets of s.
+// in the result are offsets of s. A text past Safe's limits is masked by
+// MaskFences.
 func MaskCode(s string) string {
 	if !MayHaveCode(s) {
 		return s
+	}
+	if !Safe([]byte(s)) {
+		return MaskFences(s)
 	}
 	src := []byte(s)
 	var b []byte
@@ -147,6 +176,9 @@ var linkTail = regexp.MustCompile(`\]\([^()\n]*\)|\[\^[^\]\s]+\]`)
 // Ranges are in source order and may overlap.
 func Unmarkable(src []byte) []Span {
 	var out []Span
+	if !Safe(src) {
+		return linkSpans(src, MaskFences(string(src)), out)
+	}
 	doc := Parse(src)
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
@@ -173,7 +205,12 @@ func Unmarkable(src []byte) []Span {
 		}
 		return ast.WalkContinue, nil
 	})
-	masked := MaskCode(string(src))
+	return linkSpans(src, MaskCode(string(src)), out)
+}
+
+// linkSpans adds the wikilinks, link destinations and footnote references
+// of masked (src with its code blanked) to out.
+func linkSpans(src []byte, masked string, out []Span) []Span {
 	for _, loc := range linkTail.FindAllStringIndex(masked, -1) {
 		out = append(out, Span{loc[0], loc[1]})
 	}
@@ -221,9 +258,13 @@ type Heading struct {
 	Code bool
 }
 
-// Headings lists the top-level headings of src, in order.
+// Headings lists the top-level headings of src, in order; none for a
+// text past Safe's limits.
 func Headings(src []byte) []Heading {
 	var out []Heading
+	if !Safe(src) {
+		return nil
+	}
 	for n := Parse(src).FirstChild(); n != nil; n = n.NextSibling() {
 		h, ok := n.(*ast.Heading)
 		if !ok || h.Lines().Len() == 0 {
@@ -234,4 +275,38 @@ func Headings(src []byte) []Heading {
 		out = append(out, Heading{Level: h.Level, Text: LinesOf(h, src), Off: h.Lines().At(0).Start, Code: code})
 	}
 	return out
+}
+
+var (
+	fenceLine  = regexp.MustCompile("(?m)^[ \t]{0,3}(```|~~~)")
+	inlineCode = regexp.MustCompile("`[^`\n]+`")
+)
+
+// MaskFences is the line-based approximation of MaskCode: fence lines
+// paired in order and one-line code spans, no indented code. It is linear,
+// for texts too large to parse.
+func MaskFences(s string) string {
+	if strings.IndexByte(s, '`') < 0 && !strings.Contains(s, "~~~") {
+		return s // no fence, no span: nothing to blank (most files)
+	}
+	b := []byte(s)
+	blank := func(from, to int) {
+		for i := from; i < to; i++ {
+			if b[i] != '\n' {
+				b[i] = ' '
+			}
+		}
+	}
+	fences := fenceLine.FindAllStringIndex(s, -1)
+	for i := 0; i < len(fences); i += 2 {
+		end := len(s)
+		if i+1 < len(fences) {
+			end = fences[i+1][1]
+		}
+		blank(fences[i][0], end)
+	}
+	for _, loc := range inlineCode.FindAllIndex(b, -1) {
+		blank(loc[0], loc[1])
+	}
+	return string(b)
 }

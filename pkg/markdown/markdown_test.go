@@ -57,3 +57,51 @@ func TestUnmarkable(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// FuzzMaskCode: any text keeps its length and line breaks, and what is
+// not blanked is the text itself.
+func FuzzMaskCode(f *testing.F) {
+	for _, s := range []string{"`a`", "~~~~\n```\nx\n```\n~~~~\n", "    code\n", "- a\n    b\n", "```\n", "> ```\n> x\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := MaskCode(s)
+		if len(got) != len(s) {
+			t.Fatalf("length %d, want %d", len(got), len(s))
+		}
+		for i := 0; i < len(s); i++ {
+			if got[i] != s[i] && (got[i] != ' ' || s[i] == '\n') {
+				t.Fatalf("byte %d: %q became %q", i, s[i], got[i])
+			}
+		}
+		Unmarkable([]byte(s))
+	})
+}
+
+
+// Texts past Safe's limits (goldmark is quadratic in some one-line
+// constructs) are masked line by line, in linear time.
+func TestHostileTextsAreNotParsed(t *testing.T) {
+	for _, s := range []string{
+		strings.Repeat("[a](", 1<<18) + "`x`",
+		strings.Repeat("> ", 1<<19) + "`x`",
+		strings.Repeat("- ", 1<<19) + "`x`",
+		strings.Repeat("*a `b` ", 1<<17),
+		strings.Repeat("[a](x)\n", 1<<16) + "`x`", // short lines, over 256 KiB
+	} {
+		if Safe([]byte(s)) {
+			t.Fatalf("%.20q… is within the limits", s)
+		}
+		got := MaskCode(s)
+		if len(got) != len(s) || strings.Contains(got, "`x`") {
+			t.Fatalf("%.20q…: not masked", s)
+		}
+		Unmarkable([]byte(s))
+		if Headings([]byte(s)) != nil {
+			t.Fatalf("headings of an unsafe text")
+		}
+	}
+	if !Safe([]byte(strings.Repeat("short line\n", 1000))) {
+		t.Fatal("a normal note is not safe")
+	}
+}
