@@ -78,7 +78,6 @@ func FuzzMaskCode(f *testing.F) {
 	})
 }
 
-
 // Texts past Safe's limits (goldmark is quadratic in some one-line
 // constructs) are masked line by line, in linear time.
 func TestHostileTextsAreNotParsed(t *testing.T) {
