@@ -218,7 +218,7 @@ func TestRememberWritesThroughTheVault(t *testing.T) {
 		t.Errorf("hash %s is not the file's", w.Hash)
 	}
 	for _, s := range []string{"type: fact\n", "provenance: observed\n", "project: proj_shop\n", "valid_at: 2026-11-29T12:00:00Z\n",
-		"stale_after: 2026-12-29\n", "session: s1\n", "\nThe staging host is stg-3.\n"} {
+		"stale_after: 2026-12-29T00:00:00Z\n", "session: s1\n", "\nThe staging host is stg-3.\n"} {
 		if !strings.Contains(string(data), s) {
 			t.Errorf("file lacks %q:\n%s", s, data)
 		}
