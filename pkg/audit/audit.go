@@ -105,7 +105,7 @@ type SourceSums struct {
 }
 
 // Cluster is one day holding many memories of one import run: the day
-// their valid_at (or, lacking one, generated.at) falls on.
+// their valid_at falls on (undated imports are no cluster).
 type Cluster struct {
 	Source string `json:"source"`
 	// Imported is the day the run wrote them (generated.at), empty when
@@ -277,7 +277,10 @@ func measure(mems []*vault.Memory, projects []vault.Project, now time.Time) *Rep
 			if meta.Generated != nil {
 				run.day = meta.Generated.At.Day()
 			}
-			if day := cmp.Or(meta.ValidAt.Day(), run.day); day != "" {
+			// An undated import is not a collapse: the importer left it
+			// undated rather than stamping its own day (the valid_at check
+			// counts it). Dating it by generated.at here made one.
+			if day := meta.ValidAt.Day(); day != "" {
 				if importDays[run] == nil {
 					importDays[run] = map[string]int{}
 				}
@@ -538,6 +541,14 @@ func conflicts(res gate.Resolution) []Conflict {
 	return out
 }
 
+// importedOn says when an import ran, for a message.
+func importedOn(day string) string {
+	if day == "" {
+		return "on an unknown day"
+	}
+	return "on " + day
+}
+
 func round(x float64, places int) float64 {
 	p := math.Pow(10, float64(places))
 	return math.Round(x*p) / p
@@ -575,7 +586,7 @@ func (r *Report) judge(l limits) {
 	for _, c := range r.ImportClusters {
 		if l.minCluster >= 0 && c.Count >= l.minCluster {
 			add("max_import_cluster_share", c.Share, l.clusterShare,
-				"%d %s memories imported on %s fall on %s: an import that stamped one date (often its own run) on many items; check where their valid_at came from and re-import with the source's dates", c.Count, c.Source, cmp.Or(c.Imported, "on an unknown day"), c.Day)
+				"%d %s memories imported %s fall on %s: an import that stamped one date (often its own run) on many items; check where their valid_at came from and re-import with the source's dates", c.Count, c.Source, importedOn(c.Imported), c.Day)
 		}
 	}
 	orphaned := 0

@@ -69,11 +69,12 @@ func seed(t *testing.T, root string) {
 	for i := 1; i <= 3; i++ {
 		put(t, root, fmt.Sprintf("memory/undated-%d.md", i), fact(), fmt.Sprintf("Undated claim number %d.", i))
 	}
-	// B: 12 imports from one MEMORY.md, undated: generated.at puts them
-	// all on the import day (a collapse).
+	// B: 12 imports from one MEMORY.md, all stamped with the import day
+	// as their valid_at (a collapse). Undated imports are none: audit
+	// does not date them itself (C's two undated ones).
 	for i := 1; i <= 12; i++ {
 		put(t, root, fmt.Sprintf("imports/md/i%02d.md", i),
-			"type: preference\nprovenance: stated\nsource: import:memory-md\ngenerated:\n  by: mem/0.1.0\n  at: 2026-11-29T12:00:00Z",
+			"type: preference\nprovenance: stated\nsource: import:memory-md\nvalid_at: 2026-11-29\ngenerated:\n  by: mem/0.1.0\n  at: 2026-11-29T12:00:00Z",
 			fmt.Sprintf("Imported preference %d.", i))
 	}
 	// C: 8 ChatGPT imports over three years, 2 of them undated and
@@ -135,13 +136,12 @@ func TestSeededCounts(t *testing.T) {
 	check("files", r.Files, 49)
 	check("memories", r.Memories, 46)
 	check("broken", r.Broken, []string{"memory/broken.md"})
-	check("valid_at", r.ValidAt, Coverage{Total: 46, Missing: 17, BySource: map[string]*SourceSums{
-		"native": {26, 3}, "import:memory-md": {12, 12}, "import:chatgpt": {8, 2},
+	check("valid_at", r.ValidAt, Coverage{Total: 46, Missing: 5, BySource: map[string]*SourceSums{
+		"native": {26, 3}, "import:memory-md": {12, 0}, "import:chatgpt": {8, 2},
 	}})
 	check("import_clusters", r.ImportClusters, []Cluster{
 		{"import:memory-md", "2026-11-29", "2026-11-29", 12, 1},
-		{"import:chatgpt", "2026-11-29", "2023-02-11", 2, 0.25},
-		{"import:chatgpt", "2026-11-29", "2026-11-29", 2, 0.25},
+		{"import:chatgpt", "2026-11-29", "2023-02-11", 2, 0.3333},
 	})
 	check("project_share", r.ProjectShare, 0.1304)
 	check("orphan_projects", r.OrphanProjects, []Orphan{
@@ -385,7 +385,7 @@ func TestWriteText(t *testing.T) {
 	for _, want := range []string{
 		"mem audit: 8 checks past their thresholds; 53 memories, 1 note, 1 project, 1 unreadable file\n",
 		"  FAIL max_stale (9 > 0): 9 claim(s) past stale_after",
-		"valid_at: 17 of 53 memories missing (32.1%)\n  import:memory-md: 12 of 12 missing\n",
+		"valid_at: 5 of 53 memories missing (9.4%)\n  native: 3 of 33 missing\n  import:chatgpt: 2 of 8 missing\n",
 		"import:memory-md imported 2026-11-29: 12 on 2026-11-29 (100% of that import)",
 		"proj_gone (3): memory/o1.md, memory/o2.md, memory/o3.md",
 		"stale: 9 past stale_after\n",

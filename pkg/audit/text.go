@@ -27,7 +27,11 @@ func (p *printer) findings(r *Report) {
 		p.f("mem audit: healthy: %s, every check within its threshold\n", r.Counts)
 		return
 	}
-	p.f("mem audit: %s past their thresholds; %s\n", Quantity(len(r.Findings), "check", "checks"), r.Counts)
+	past := "past their thresholds"
+	if len(r.Findings) == 1 {
+		past = "past its threshold"
+	}
+	p.f("mem audit: %s %s; %s\n", Quantity(len(r.Findings), "check", "checks"), past, r.Counts)
 	for _, f := range r.Findings {
 		if f.Value != nil {
 			p.f("  FAIL %s (%s > %s): %s\n", f.Check, num(*f.Value), num(f.Limit), f.Message)

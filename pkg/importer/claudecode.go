@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/markdown"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -382,6 +383,9 @@ func autoMemoryItems(dir, base, project string, writes map[string]frontmatter.Ti
 		name := filepath.Base(path)
 		locator := "claude-code/" + base + "/memory/" + name
 		if name == "MEMORY.md" {
+			if !markdown.Safe(data) {
+				return nil, tooBig(path)
+			}
 			var kept []Bullet
 			for _, b := range ParseBullets(data) {
 				if !pointsAtTopic(b.Text, dir) {

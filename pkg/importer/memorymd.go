@@ -57,6 +57,9 @@ func ParseBullets(data []byte) []Bullet {
 		}
 	}
 	src = src[start:]
+	if !markdown.Safe(src) {
+		return nil // the callers refuse such a file first (errTooBig)
+	}
 	lineAt := func(off int) int { return skipped + 1 + bytes.Count(src[:off], []byte("\n")) }
 	var (
 		out      []Bullet
@@ -203,11 +206,19 @@ func collectMemoryMD(src string, e env) ([]Item, error) {
 	if r, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = r
 	}
+	if !markdown.Safe(data) {
+		return nil, tooBig(src)
+	}
 	var mod frontmatter.Time
 	if fi, err := os.Stat(src); err == nil {
 		mod = frontmatter.NewTime(fi.ModTime())
 	}
 	return bulletItems(ParseBullets(data), abs, abs, frontmatter.Stated, e.project(filepath.Dir(abs)), mod), nil
+}
+
+// tooBig refuses a bullet file past what the markdown reader takes.
+func tooBig(path string) error {
+	return fmt.Errorf("%s: over 256 KiB, or a line over 4 KiB: too large for a hand-kept memory file; split it", path)
 }
 
 // bulletItems turns bullets into memories. A bullet's identity is its text

@@ -17,7 +17,6 @@ import (
 	"github.com/blevesearch/bleve/v2/registry"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/highlight"
-	"github.com/blevesearch/bleve/v2/search/highlight/format/plain"
 	simplefrag "github.com/blevesearch/bleve/v2/search/highlight/fragmenter/simple"
 	simplehl "github.com/blevesearch/bleve/v2/search/highlight/highlighter/simple"
 	"github.com/blevesearch/bleve/v2/search/query"
@@ -25,6 +24,7 @@ import (
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/mem-md/mem/pkg/fail"
+	"github.com/mem-md/mem/pkg/markdown"
 	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/secrets"
 	"github.com/mem-md/mem/pkg/vault"
@@ -46,8 +46,37 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return simplehl.NewHighlighter(frag, plain.NewFragmentFormatter(MarkStart, MarkEnd), " … "), nil
+		return simplehl.NewHighlighter(frag, markFormatter{}, " … "), nil
 	})
+}
+
+// markFormatter is bleve's plain fragment formatter that leaves a term
+// unmarked where the note's markdown (read by pkg/markdown) would break:
+// inside its own bold (**JSON **Canvas****), code, or a [[wikilink]].
+type markFormatter struct{}
+
+func (markFormatter) Format(f *highlight.Fragment, terms highlight.TermLocations) string {
+	skip := markdown.Unmarkable(f.Orig)
+	var b strings.Builder
+	curr := f.Start
+	for _, t := range terms {
+		if t == nil || !t.ArrayPositions.Equals(f.ArrayPositions) || t.Start < curr {
+			continue
+		}
+		if t.End > f.End {
+			break
+		}
+		if slices.ContainsFunc(skip, func(s markdown.Span) bool { return t.Start < s.End && s.Start < t.End }) {
+			continue
+		}
+		b.Write(f.Orig[curr:t.Start])
+		b.WriteString(MarkStart)
+		b.Write(f.Orig[t.Start:t.End])
+		b.WriteString(MarkEnd)
+		curr = t.End
+	}
+	b.Write(f.Orig[curr:f.End])
+	return b.String()
 }
 
 // Query is one search.

@@ -115,7 +115,12 @@ func (c *check) body() {
 	if start < 0 {
 		return
 	}
-	body := markdown.MaskCode(c.text[start:])
+	// Only links and footnotes are looked for here: a body without a '['
+	// needs no markdown parse.
+	body := c.text[start:]
+	if strings.IndexByte(body, '[') >= 0 {
+		body = markdown.MaskCode(body)
+	}
 	c.links(body, start)
 	if isMemory(c.m) {
 		// Footnote definitions cite sources (spec §3); they are not the claim.
@@ -224,8 +229,8 @@ func (c *check) resolve(target, dir string, off int, wiki bool) {
 	c.add("link-broken", Warning, c.at(off), "link %q resolves to no file in the vault: fix the name or create the note", target)
 }
 
-// index checks OKF §8: index.md holds headings and pointer lines, and
-// frontmatter only at the bundle root with only okf_version.
+// index checks OKF §8: frontmatter only at the bundle root with only
+// okf_version (an error), headings and pointer lines (a warning).
 func (c *check) index() {
 	if c.doc.HasFrontmatter {
 		for key, pos := range c.doc.Keys {
@@ -242,14 +247,17 @@ func (c *check) index() {
 	off := start
 	for _, line := range strings.SplitAfter(body, "\n") {
 		t := strings.TrimSpace(line)
+		// OKF §8 shows headings and pointer lines but requires neither
+		// (§11: soft guidance): another line is a warning.
 		if t != "" && !strings.HasPrefix(t, "#") && !indexEntry.MatchString(line) {
-			c.add("index-malformed", Error, c.at(off), "index.md holds only headings and pointer lines like '* [Title](path.md) - description': move this text into a note")
+			c.add("index-malformed", Warning, c.at(off), "index.md lists headings and pointer lines like '* [Title](path.md) - description' (OKF §8): a reader expects no other text; move it into a note")
 		}
 		off += len(line)
 	}
 }
 
-// log checks OKF §9: level-2 headings are dates, newest first.
+// log checks OKF §9: level-2 headings are dates (a MUST: an error), newest
+// first (described, not required: a warning).
 func (c *check) log() {
 	start := c.bodyOffset()
 	if start < 0 {
@@ -264,7 +272,8 @@ func (c *check) log() {
 			case !logDate.MatchString(h):
 				c.add("log-malformed", Error, c.at(off), "log.md headings are dates: write '## YYYY-MM-DD', not %q", h)
 			case last != "" && h > last:
-				c.add("log-malformed", Error, c.at(off), "log.md is newest first: %s comes after %s; move the entry up", h, last)
+				// OKF §9 describes newest first; only the date form is a MUST.
+				c.add("log-malformed", Warning, c.at(off), "log.md lists entries newest first (OKF §9): %s comes after %s; move the entry up", h, last)
 			default:
 				last = h
 			}

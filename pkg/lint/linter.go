@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
+	"github.com/mem-md/mem/pkg/markdown"
 	"github.com/mem-md/mem/pkg/vault"
 	"gopkg.in/yaml.v3"
 )
@@ -258,6 +260,7 @@ func (c *check) run() {
 		c.keys()
 		c.properties()
 		c.claimRules()
+		c.okf()
 	}
 	c.basename()
 	c.body()
@@ -377,6 +380,36 @@ func (c *check) actors() {
 	}
 	if _, ok := c.doc.Keys["timestamp"]; ok {
 		c.add("timestamp-legacy", Warning, c.keyPos("timestamp"), "'timestamp' is OKF v0.1: write generated: {by: ..., at: ...} instead")
+	}
+}
+
+// okf checks what OKF v0.2 asks of a concept's body and of an attested
+// computation (§10.2, §13.1), as warnings: consumers must not reject them.
+func (c *check) okf() {
+	isComputation := c.meta.Type == "Attested Computation"
+	if !isComputation && !strings.Contains(c.doc.Body, "itations") {
+		return // neither check can fire: no parse
+	}
+	heads := markdown.Headings([]byte(c.doc.Body))
+	bodyPos := func(off int) frontmatter.Pos {
+		if start := c.bodyOffset(); start >= 0 {
+			return c.at(start + off)
+		}
+		return frontmatter.Pos{Line: c.doc.BodyLine, Col: 1}
+	}
+	for _, h := range heads {
+		if h.Level == 1 && strings.EqualFold(h.Text, "Citations") {
+			c.add("citations-legacy", Warning, bodyPos(h.Off), "a body '# Citations' list is OKF v0.1: list the sources in frontmatter 'sources' (OKF §5.1) and cite them with footnotes [^id]")
+		}
+	}
+	if !isComputation {
+		return
+	}
+	if _, ok := c.doc.Keys["runtime"]; !ok {
+		c.add("computation-incomplete", Warning, c.keyPos("type"), "an Attested Computation needs 'runtime' (OKF §10.2: how the executor and attester read the computation), e.g. runtime: bigquery")
+	}
+	if _, ok := c.doc.Keys["computation"]; !ok && !slices.ContainsFunc(heads, func(h markdown.Heading) bool { return strings.EqualFold(h.Text, "Computation") && h.Code }) {
+		c.add("computation-incomplete", Warning, c.keyPos("type"), "an Attested Computation has no computation: add a '# Computation' heading followed by a code fence, or 'computation: <path>' (OKF §10.3)")
 	}
 }
 
@@ -518,8 +551,17 @@ func (c *check) basename() {
 				rest = append(rest, r)
 			}
 		}
-		c.add("obsidian-duplicate-basename", Warning, frontmatter.Pos{}, "%s has the same name as %s: a [[%s]] link is ambiguous in Obsidian; rename one", path.Base(c.m.Rel), strings.Join(rest, ", "), path.Base(strings.TrimSuffix(c.m.Rel, ".md")))
+		c.add("obsidian-duplicate-basename", Warning, frontmatter.Pos{}, "%s has the same name as %s: a [[%s]] link is ambiguous in Obsidian; rename one", path.Base(c.m.Rel), capList(rest, 3), path.Base(strings.TrimSuffix(c.m.Rel, ".md")))
 	}
+}
+
+// capList joins the first n items and counts the rest: 42 SKILL.md files
+// must not make each message name all 41 others.
+func capList(items []string, n int) string {
+	if len(items) <= n {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d other file(s)", strings.Join(items[:n], ", "), len(items)-n)
 }
 
 // propertyKind is the Obsidian property type a YAML value reads as; ""

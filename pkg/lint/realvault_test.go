@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -144,4 +145,36 @@ func TestClaudeCodeMemoryFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameClasses(t, "claude-memory", rep, map[string]int{"warning project-memory": 1})
+}
+
+// 42 SKILL.md files: each duplicate-basename message names three of the
+// others and counts the rest, instead of all 41.
+func TestDuplicateBasenameCapped(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 42 {
+		p := filepath.Join(dir, "skills", strconv.Itoa(i), "SKILL.md")
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("---\nname: s\ndescription: d\n---\nA skill.\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep, err := Run(realVault(t, dir, ""), Options{Now: testNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, p := range rep.Problems {
+		if p.Rule != "obsidian-duplicate-basename" {
+			continue
+		}
+		n++
+		if !strings.Contains(p.Message, "and 38 other file(s)") || strings.Count(p.Message, "SKILL.md") != 4 {
+			t.Fatalf("message: %s", p.Message)
+		}
+	}
+	if n != 42 {
+		t.Errorf("%d duplicate-basename warnings, want 42", n)
+	}
 }

@@ -6,6 +6,7 @@
 package markdown
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 
@@ -45,12 +46,40 @@ func MayHaveCode(s string) bool {
 		strings.HasPrefix(s, "    ") || strings.HasPrefix(s, "\t")
 }
 
+// Limits of what goldmark is given. Its inline and container parsing is
+// quadratic in some constructs on one line (4,000 nested "[a](" take 70
+// ms, 16,000 over a second), and a vault file may hold 1 MiB: past either
+// limit the text is read by the line-based MaskFences instead.
+const (
+	maxParse     = 256 << 10
+	maxParseLine = 4 << 10
+)
+
+// Safe reports whether s is within the limits goldmark is given.
+func Safe(s []byte) bool {
+	if len(s) > maxParse {
+		return false
+	}
+	for len(s) > maxParseLine {
+		i := bytes.IndexByte(s[:maxParseLine+1], '\n')
+		if i < 0 {
+			return false
+		}
+		s = s[i+1:]
+	}
+	return true
+}
+
 // MaskCode blanks the content of code spans and of fenced and indented
 // code blocks, keeping every offset and newline in place, so offsets found
-// in the result are offsets of s.
+// in the result are offsets of s. A text past Safe's limits is masked by
+// MaskFences.
 func MaskCode(s string) string {
 	if !MayHaveCode(s) {
 		return s
+	}
+	if !Safe([]byte(s)) {
+		return MaskFences(s)
 	}
 	src := []byte(s)
 	var b []byte
@@ -131,4 +160,153 @@ func RewriteLinks(s string, to func(target string) (id string, ok bool)) string 
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// Span is a byte range [Start, End) of a source.
+type Span struct{ Start, End int }
+
+// linkTail is what a mark must not split outside the text of a link: a
+// link's or image's (destination), and a footnote reference [^label].
+var linkTail = regexp.MustCompile(`\]\([^()\n]*\)|\[\^[^\]\s]+\]`)
+
+// Unmarkable returns the ranges of src where a highlight's ** must not go:
+// the note's own strong emphasis (marks there would nest: **JSON **Canvas****),
+// code (shown literally), wikilinks, link destinations and footnote
+// references (a mark inside [[…]], (url) or [^id] breaks it).
+// Ranges are in source order and may overlap.
+func Unmarkable(src []byte) []Span {
+	var out []Span
+	if !Safe(src) {
+		return linkSpans(src, MaskFences(string(src)), out)
+	}
+	doc := Parse(src)
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.FencedCodeBlock, *ast.CodeBlock:
+			if l := n.Lines(); l.Len() > 0 {
+				out = append(out, Span{l.At(0).Start, l.At(l.Len() - 1).Stop})
+			}
+			return ast.WalkSkipChildren, nil
+		case *ast.CodeSpan, *ast.Emphasis:
+			if n, ok := n.(*ast.Emphasis); ok && n.Level < 2 {
+				return ast.WalkContinue, nil
+			}
+			if s, ok := textSpan(n); ok {
+				pad := 1 // a code span's backtick
+				if e, ok := n.(*ast.Emphasis); ok {
+					pad = e.Level
+				}
+				out = append(out, Span{max(s.Start-pad, 0), min(s.End+pad, len(src))})
+			}
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	return linkSpans(src, MaskCode(string(src)), out)
+}
+
+// linkSpans adds the wikilinks, link destinations and footnote references
+// of masked (src with its code blanked) to out.
+func linkSpans(src []byte, masked string, out []Span) []Span {
+	for _, loc := range linkTail.FindAllStringIndex(masked, -1) {
+		out = append(out, Span{loc[0], loc[1]})
+	}
+	for i := 0; ; {
+		j := strings.Index(masked[i:], "[[")
+		if j < 0 {
+			break
+		}
+		start := i + j
+		k := strings.Index(masked[start:], "]]")
+		if k < 0 || strings.IndexByte(masked[start:start+k], '\n') >= 0 {
+			i = start + 2
+			continue
+		}
+		out = append(out, Span{start, start + k + 2})
+		i = start + k + 2
+	}
+	return out
+}
+
+// textSpan is the range covered by the text under n.
+func textSpan(n ast.Node) (Span, bool) {
+	s, found := Span{}, false
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if t, ok := c.(*ast.Text); ok && entering {
+			if !found || t.Segment.Start < s.Start {
+				s.Start = t.Segment.Start
+			}
+			if !found || t.Segment.Stop > s.End {
+				s.End = t.Segment.Stop
+			}
+			found = true
+		}
+		return ast.WalkContinue, nil
+	})
+	return s, found
+}
+
+// Heading is one ATX or setext heading of a body.
+type Heading struct {
+	Level int
+	Text  string
+	Off   int // byte offset of its text in the source
+	// Code: the next block is a fenced or indented code block.
+	Code bool
+}
+
+// Headings lists the top-level headings of src, in order; none for a
+// text past Safe's limits.
+func Headings(src []byte) []Heading {
+	var out []Heading
+	if !Safe(src) {
+		return nil
+	}
+	for n := Parse(src).FirstChild(); n != nil; n = n.NextSibling() {
+		h, ok := n.(*ast.Heading)
+		if !ok || h.Lines().Len() == 0 {
+			continue
+		}
+		next := h.NextSibling()
+		code := next != nil && (next.Kind() == ast.KindFencedCodeBlock || next.Kind() == ast.KindCodeBlock)
+		out = append(out, Heading{Level: h.Level, Text: LinesOf(h, src), Off: h.Lines().At(0).Start, Code: code})
+	}
+	return out
+}
+
+var (
+	fenceLine  = regexp.MustCompile("(?m)^[ \t]{0,3}(```|~~~)")
+	inlineCode = regexp.MustCompile("`[^`\n]+`")
+)
+
+// MaskFences is the line-based approximation of MaskCode: fence lines
+// paired in order and one-line code spans, no indented code. It is linear,
+// for texts too large to parse.
+func MaskFences(s string) string {
+	if strings.IndexByte(s, '`') < 0 && !strings.Contains(s, "~~~") {
+		return s // no fence, no span: nothing to blank (most files)
+	}
+	b := []byte(s)
+	blank := func(from, to int) {
+		for i := from; i < to; i++ {
+			if b[i] != '\n' {
+				b[i] = ' '
+			}
+		}
+	}
+	fences := fenceLine.FindAllStringIndex(s, -1)
+	for i := 0; i < len(fences); i += 2 {
+		end := len(s)
+		if i+1 < len(fences) {
+			end = fences[i+1][1]
+		}
+		blank(fences[i][0], end)
+	}
+	for _, loc := range inlineCode.FindAllIndex(b, -1) {
+		blank(loc[0], loc[1])
+	}
+	return string(b)
 }

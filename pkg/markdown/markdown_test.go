@@ -34,3 +34,73 @@ func TestMaskCode(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkMaskCode parses a 2 KB note holding a fence, a span and an
+// indented block: the cost lint pays for each body with a code marker.
+func BenchmarkMaskCode(b *testing.B) {
+	body := strings.Repeat("A paragraph with a [[link]] and `code` in it, then more words to read.\n\n", 20) +
+		"```go\nfunc f() {}\n```\n\n    indented\n\n" + strings.Repeat("- a list item with [a link](x.md)\n", 5)
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		MaskCode(body)
+	}
+}
+
+func TestUnmarkable(t *testing.T) {
+	src := "Open **JSON Canvas** files, see [[Canvas|the canvas]] or `canvas.json`, and canvas here.[^canvas-spec] [spec](canvas.md)"
+	var got []string
+	for _, s := range Unmarkable([]byte(src)) {
+		got = append(got, src[s.Start:s.End])
+	}
+	want := []string{"**JSON Canvas**", "`canvas.json`", "[^canvas-spec]", "](canvas.md)", "[[Canvas|the canvas]]"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// FuzzMaskCode: any text keeps its length and line breaks, and what is
+// not blanked is the text itself.
+func FuzzMaskCode(f *testing.F) {
+	for _, s := range []string{"`a`", "~~~~\n```\nx\n```\n~~~~\n", "    code\n", "- a\n    b\n", "```\n", "> ```\n> x\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := MaskCode(s)
+		if len(got) != len(s) {
+			t.Fatalf("length %d, want %d", len(got), len(s))
+		}
+		for i := 0; i < len(s); i++ {
+			if got[i] != s[i] && (got[i] != ' ' || s[i] == '\n') {
+				t.Fatalf("byte %d: %q became %q", i, s[i], got[i])
+			}
+		}
+		Unmarkable([]byte(s))
+	})
+}
+
+// Texts past Safe's limits (goldmark is quadratic in some one-line
+// constructs) are masked line by line, in linear time.
+func TestHostileTextsAreNotParsed(t *testing.T) {
+	for _, s := range []string{
+		strings.Repeat("[a](", 1<<18) + "`x`",
+		strings.Repeat("> ", 1<<19) + "`x`",
+		strings.Repeat("- ", 1<<19) + "`x`",
+		strings.Repeat("*a `b` ", 1<<17),
+		strings.Repeat("[a](x)\n", 1<<16) + "`x`", // short lines, over 256 KiB
+	} {
+		if Safe([]byte(s)) {
+			t.Fatalf("%.20q… is within the limits", s)
+		}
+		got := MaskCode(s)
+		if len(got) != len(s) || strings.Contains(got, "`x`") {
+			t.Fatalf("%.20q…: not masked", s)
+		}
+		Unmarkable([]byte(s))
+		if Headings([]byte(s)) != nil {
+			t.Fatalf("headings of an unsafe text")
+		}
+	}
+	if !Safe([]byte(strings.Repeat("short line\n", 1000))) {
+		t.Fatal("a normal note is not safe")
+	}
+}

@@ -73,8 +73,6 @@ var (
 	remoteImage = regexp.MustCompile(`(?i)!\[[^\]\n]*\]\(\s*<?(?:https?:)?//`)
 	// The start of a sentence phrased as an order.
 	imperative = regexp.MustCompile(`(?im)(?:^|[.!?;:][ \t]+)[ \t]*(?:>[ \t]*)?(?:[-*+][ \t]+|\d+[.)][ \t]+)?((?:always|never|you[ \t]+must|you[ \t]+should|you[ \t]+need[ \t]+to|must|do[ \t]+not|don't|dont)\b)`)
-	codeFence  = regexp.MustCompile("(?m)^[ \t]{0,3}(```|~~~)")
-	inlineCode = regexp.MustCompile("`[^`\n]+`")
 )
 
 // The words that let the injection regexps run: a text holding none of a
@@ -407,30 +405,7 @@ func mixedCase(s string) bool {
 	return up && low && digit
 }
 
-// MaskCode blanks fenced code blocks and inline code spans, keeping every
-// offset and newline in place: code is not prose, so the prose rules skip it.
-func MaskCode(s string) string {
-	if strings.IndexByte(s, '`') < 0 && !strings.Contains(s, "~~~") {
-		return s // no fence, no span: nothing to blank (most files)
-	}
-	b := []byte(s)
-	blank := func(from, to int) {
-		for i := from; i < to; i++ {
-			if b[i] != '\n' {
-				b[i] = ' '
-			}
-		}
-	}
-	fences := codeFence.FindAllStringIndex(s, -1)
-	for i := 0; i < len(fences); i += 2 {
-		end := len(s)
-		if i+1 < len(fences) {
-			end = fences[i+1][1]
-		}
-		blank(fences[i][0], end)
-	}
-	for _, loc := range inlineCode.FindAllIndex(b, -1) {
-		blank(loc[0], loc[1])
-	}
-	return string(b)
-}
+// MaskCode blanks fenced code blocks and inline code spans by pairing
+// fence lines, keeping every offset and newline in place: code is not
+// prose, so the prose rules skip it (markdown.MaskFences).
+func MaskCode(s string) string { return markdown.MaskFences(s) }

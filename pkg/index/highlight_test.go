@@ -1,0 +1,30 @@
+package index
+
+import (
+	"strings"
+	"testing"
+)
+
+// The highlight's ** never nests in the note's own bold, never lands
+// inside a [[wikilink]], code, a footnote reference or a link's address,
+// and still marks the term elsewhere.
+func TestSnippetMarksRespectMarkdown(t *testing.T) {
+	v := newVault(t)
+	write(t, v, "memory/canvas.md", memory("fact", "stated", "", "Open **JSON Canvas** files from [[Canvas view]] or `canvas.json`; a canvas is plain JSON.[^canvas-spec] See [the spec](canvas-spec.md)."))
+	res, err := Search(v, Query{Text: "canvas"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) != 1 {
+		t.Fatalf("hits: %+v", res.Hits)
+	}
+	s := res.Hits[0].Snippet
+	for _, bad := range []string{"****", "**JSON **", "[[**", "`**", "[^**", "(**"} {
+		if strings.Contains(s, bad) {
+			t.Errorf("snippet %q holds %q", s, bad)
+		}
+	}
+	if !strings.Contains(s, "**JSON Canvas**") || !strings.Contains(s, "[[Canvas view]]") || !strings.Contains(s, "a **canvas** is") {
+		t.Errorf("snippet %q", s)
+	}
+}
