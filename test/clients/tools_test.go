@@ -16,13 +16,19 @@ const (
 	lessonBody = "When the deploy timed out, a retry after 30s worked."
 )
 
-// toolScript seeds the lesson and returns one call of each of the seven
-// tools, with what the model must then see from each: the tool's data,
-// not just that it ran.
+// toolScript seeds the lesson and one fact per editing tool, and returns
+// one call of each of mem's tools, with what the model must then see from
+// each: the tool's data, not just that it ran.
 func toolScript(t *testing.T, s *session) ([]call, map[string][]string) {
 	t.Helper()
 	data := "---\ntype: lesson\nprovenance: inferred\nvalid_at: 2026-05-06\n---\n" + lessonBody + "\n"
 	write(t, filepath.Join(s.vault, lessonID+".md"), data)
+	facts := map[string]string{}
+	for _, tool := range []string{"pin", "retire", "correct", "update"} {
+		facts[tool] = "---\ntype: fact\nprovenance: observed\nvalid_at: 2026-05-06\n---\nThe client test fact for " + tool + " holds.\n"
+		write(t, filepath.Join(s.vault, "memory", "client-"+tool+".md"), facts[tool])
+	}
+	hash := func(tool string) string { return vault.Hash([]byte(facts[tool])) }
 	calls := []call{
 		{"recall", map[string]any{"cwd": s.project}},
 		{"search", map[string]any{"query": "deploys"}},
@@ -31,6 +37,12 @@ func toolScript(t *testing.T, s *session) ([]call, map[string][]string) {
 		{"note", map[string]any{"title": "Payments retry design", "body": "Retries back off exponentially.", "provenance": "stated"}},
 		{"signal", map[string]any{"id": lessonID, "expected_hash": vault.Hash([]byte(data)), "session": "client-test", "evidence": "The retry worked again today."}},
 		{"audit", map[string]any{}},
+		{"show", map[string]any{"id": lessonID}},
+		{"list", map[string]any{"type": "lesson"}},
+		{"pin", map[string]any{"id": "memory/client-pin", "expected_hash": hash("pin"), "pinned": true}},
+		{"retire", map[string]any{"id": "memory/client-retire", "expected_hash": hash("retire"), "reason": "moved"}},
+		{"correct", map[string]any{"id": "memory/client-correct", "text": "The client test fact was corrected.", "provenance": "stated"}},
+		{"update", map[string]any{"id": "memory/client-update", "expected_hash": hash("update"), "importance": 8}},
 	}
 	want := map[string][]string{
 		"recall":   {projectLine, "The user is Dana."},
@@ -40,12 +52,18 @@ func toolScript(t *testing.T, s *session) ([]call, map[string][]string) {
 		"note":     {"notes/payments-retry-design"},
 		"signal":   {`"added":true`, "needs 2 more signals"},
 		"audit":    {"valid_at"},
+		"show":     {lessonBody},
+		"list":     {lessonID},
+		"pin":      {`"changed":true`, "memory/client-pin"},
+		"retire":   {`"changed":true`, "memory/client-retire"},
+		"correct":  {"memory/the-client-test-fact-was-corrected-"},
+		"update":   {`"changed":true`, "memory/client-update"},
 	}
 	return calls, want
 }
 
-// toolNames are the seven tools of `mem mcp`.
-var toolNames = []string{"audit", "get", "note", "recall", "remember", "search", "signal"}
+// toolNames are the tools of `mem mcp`.
+var toolNames = []string{"audit", "correct", "get", "list", "note", "pin", "recall", "remember", "retire", "search", "show", "signal", "update"}
 
 // checkResults checks that each scripted call's result reached the model
 // with its data. results are the tool results the client sent back, in
