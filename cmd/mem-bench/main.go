@@ -31,7 +31,7 @@ import (
 const usage = `usage:
   mem-bench gen -n N [-seed S] -out DIR
   mem-bench run -mem PATH [-sizes 1000,10000,50000] [-runs 5] [-seed 1] [-dir .bench] [-doc docs/performance.md]
-  mem-bench plainbleve -index DIR VAULT
+  mem-bench plainbleve [-lean] -index DIR VAULT
   mem-bench load [-runs 5] [-raw] [-cpuprofile FILE] VAULT
   mem-bench watch -mem PATH [-writes 200] [-runs 10] [-idle 60s] [-project ID] VAULT`
 
@@ -73,13 +73,18 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return enc.Encode(st)
 	case "plainbleve":
 		index := fs.String("index", "", "directory of the new index (must not exist)")
+		lean := fs.Bool("lean", false, "the fields and analyzers of mem's mapping instead of bleve's default")
 		if err := fs.Parse(args[1:]); err != nil {
 			return err
 		}
 		if *index == "" || fs.NArg() != 1 {
 			return fmt.Errorf("plainbleve: -index DIR and one VAULT are required\n%w", errUsage)
 		}
-		n, err := plainbleve.Index(fs.Arg(0), *index)
+		build := plainbleve.Index
+		if *lean {
+			build = plainbleve.IndexLean
+		}
+		n, err := build(fs.Arg(0), *index)
 		if err != nil {
 			return err
 		}
