@@ -199,9 +199,11 @@ func (d *watcher) skip(rel string) bool {
 }
 
 // scan is vault.ScanHook: the last scan of this vault while the watcher
-// has seen no change since it began. Only a scan that can vouch for every
-// file (Snapshot.Key: no link, nothing changed within the racy window) is
-// kept, and only when the watcher sees every change as it happens.
+// has seen no change since it began, when it sees every change as it
+// happens. A file changed just before the scan (racy, for the caches that
+// trust stamps) is no doubt here: any later write is a change the watcher
+// sees. What a scan cannot vouch for (links, racy stamps) its consumers
+// still treat as they do without a daemon.
 func (d *watcher) scan(v *vault.Vault, scan func() (*vault.Snapshot, error)) (*vault.Snapshot, error) {
 	if v.Root != d.st.Vault || !d.fw.Complete() {
 		return scan()
@@ -216,9 +218,7 @@ func (d *watcher) scan(v *vault.Vault, scan func() (*vault.Snapshot, error)) (*v
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := s.Key(); ok {
-		d.snap, d.snapGen = s, gen
-	}
+	d.snap, d.snapGen = s, gen
 	return s, nil
 }
 
