@@ -118,6 +118,7 @@ type watcher struct {
 	scanMu  sync.Mutex
 	snap    *vault.Snapshot
 	snapGen int64
+	snapOK  bool // snap.Key() vouches for every file
 }
 
 func (d *watcher) logf(format string, args ...any) {
@@ -200,10 +201,10 @@ func (d *watcher) skip(rel string) bool {
 
 // scan is vault.ScanHook: the last scan of this vault while the watcher
 // has seen no change since it began, when it sees every change as it
-// happens. A file changed just before the scan (racy, for the caches that
-// trust stamps) is no doubt here: any later write is a change the watcher
-// sees. What a scan cannot vouch for (links, racy stamps) its consumers
-// still treat as they do without a daemon.
+// happens. A scan that cannot vouch for every file (Snapshot.Key: a link,
+// a file changed just before it) is kept only for unvouchedReuse: the
+// kept render needs a scan that can, and one taken once the writes have
+// settled can.
 func (d *watcher) scan(v *vault.Vault, scan func() (*vault.Snapshot, error)) (*vault.Snapshot, error) {
 	if v.Root != d.st.Vault || !d.fw.Complete() {
 		return scan()
@@ -211,16 +212,22 @@ func (d *watcher) scan(v *vault.Vault, scan func() (*vault.Snapshot, error)) (*v
 	d.scanMu.Lock()
 	defer d.scanMu.Unlock()
 	gen := d.fw.Gen()
-	if d.snap != nil && d.snapGen == gen {
+	if d.snap != nil && d.snapGen == gen && (d.snapOK || time.Since(d.snap.Started()) < unvouchedReuse) {
 		return d.snap, nil
 	}
 	s, err := scan()
 	if err != nil {
 		return nil, err
 	}
+	_, d.snapOK = s.Key()
 	d.snap, d.snapGen = s, gen
 	return s, nil
 }
+
+// unvouchedReuse bounds how long a scan that cannot vouch for every file
+// is handed out: clients polling right after a write share scans, and
+// the next one after the writes settle can vouch.
+const unvouchedReuse = 250 * time.Millisecond
 
 // settle waits for a burst of changes to end.
 func (d *watcher) settle() {

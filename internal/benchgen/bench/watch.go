@@ -65,6 +65,7 @@ func Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error) {
 	defer func() { d.Process.Signal(syscall.SIGTERM); d.Wait() }()
 	sock := daemon.SocketPath(root)
 	daemon.Version = func() string { return daemon.VersionOf(cfg.Mem) } // speak as the mem binary
+	daemon.HelloWait = time.Second                                      // a loaded machine greets late; this is not a client under test
 	ask := func(word string) bool {
 		r, err := daemon.Ask(sock, daemon.Request{Op: "run", Cwd: root,
 			Argv: []string{"--vault=" + root, "search", "--no-refresh", "--limit=1", "--", word}})
