@@ -5,6 +5,7 @@
 //	mem-bench run [-sizes 1000,10000,50000] [-runs 5] -mem PATH [-doc FILE]
 //	mem-bench plainbleve -index DIR VAULT     the plain bleve reference
 //	mem-bench load [-runs 5] [-raw] VAULT     time vault.Load in one process
+//	mem-bench watch -mem PATH VAULT           the daemon: write→searchable, clients, idle
 package main
 
 import (
@@ -30,8 +31,9 @@ import (
 const usage = `usage:
   mem-bench gen -n N [-seed S] -out DIR
   mem-bench run -mem PATH [-sizes 1000,10000,50000] [-runs 5] [-seed 1] [-dir .bench] [-doc docs/performance.md]
-  mem-bench plainbleve -index DIR VAULT
-  mem-bench load [-runs 5] [-raw] [-cpuprofile FILE] VAULT`
+  mem-bench plainbleve [-lean] -index DIR VAULT
+  mem-bench load [-runs 5] [-raw] [-cpuprofile FILE] VAULT
+  mem-bench watch -mem PATH [-writes 200] [-runs 10] [-idle 60s] [-project ID] VAULT`
 
 func main() {
 	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
@@ -71,13 +73,18 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return enc.Encode(st)
 	case "plainbleve":
 		index := fs.String("index", "", "directory of the new index (must not exist)")
+		lean := fs.Bool("lean", false, "the fields and analyzers of mem's mapping instead of bleve's default")
 		if err := fs.Parse(args[1:]); err != nil {
 			return err
 		}
 		if *index == "" || fs.NArg() != 1 {
 			return fmt.Errorf("plainbleve: -index DIR and one VAULT are required\n%w", errUsage)
 		}
-		n, err := plainbleve.Index(fs.Arg(0), *index)
+		build := plainbleve.Index
+		if *lean {
+			build = plainbleve.IndexLean
+		}
+		n, err := build(fs.Arg(0), *index)
 		if err != nil {
 			return err
 		}
@@ -85,6 +92,25 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return nil
 	case "run":
 		return runBench(fs, args[1:], stderr)
+	case "watch":
+		mem := fs.String("mem", "", "the mem binary to measure")
+		writes := fs.Int("writes", 200, "writes timed from write to searchable")
+		runs := fs.Int("runs", 10, "timed runs of each client command")
+		idle := fs.Duration("idle", time.Minute, "how long the idle CPU is measured")
+		project := fs.String("project", "none", "project of the hook render")
+		if err := fs.Parse(args[1:]); err != nil {
+			return err
+		}
+		if *mem == "" || fs.NArg() != 1 {
+			return fmt.Errorf("watch: -mem PATH and one VAULT are required\n%w", errUsage)
+		}
+		res, err := bench.Watch(context.Background(), bench.WatchConfig{Mem: *mem, Vault: fs.Arg(0), Word: benchgen.QueryWord,
+			Project: *project, Writes: *writes, Runs: *runs, Idle: *idle, Log: stderr})
+		if err != nil {
+			return err
+		}
+		bench.WriteWatch(stdout, res, *runs)
+		return nil
 	case "load":
 		runs := fs.Int("runs", 5, "loads to time, one after the other")
 		raw := fs.Bool("raw", false, "keep each file's bytes (LoadOptions.Raw, as lint does)")

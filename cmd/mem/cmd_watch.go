@@ -112,6 +112,13 @@ type watcher struct {
 	busy     atomic.Bool // a cycle or commit is running: clients do their own work
 	mu       sync.Mutex  // guards st
 	st       daemon.Status
+	// The last scan of the vault and the watcher's Gen before it began:
+	// handed to every Scan while Gen has not moved (vault.ScanHook), so a
+	// search or render costs no walk of the vault.
+	scanMu  sync.Mutex
+	snap    *vault.Snapshot
+	snapGen int64
+	snapOK  bool // snap.Key() vouches for every file
 }
 
 func (d *watcher) logf(format string, args ...any) {
@@ -122,6 +129,8 @@ func (d *watcher) run(ctx context.Context) error {
 	d.st = daemon.Status{Vault: d.v.Root, PID: os.Getpid(), Version: daemon.Version(), Started: time.Now().UTC()}
 	d.fw = daemon.Watch(d.v.Root, d.skip)
 	defer d.fw.Close()
+	vault.ScanHook = d.scan
+	defer func() { vault.ScanHook = nil }()
 	mode, why := d.fw.Mode()
 	d.st.Watching, d.st.Why = mode, why
 	if mode == "polling" {
@@ -189,6 +198,36 @@ func (d *watcher) skip(rel string) bool {
 	defer d.mu.Unlock()
 	return d.v.IsRenderedOutput(rel)
 }
+
+// scan is vault.ScanHook: the last scan of this vault while the watcher
+// has seen no change since it began, when it sees every change as it
+// happens. A scan that cannot vouch for every file (Snapshot.Key: a link,
+// a file changed just before it) is kept only for unvouchedReuse: the
+// kept render needs a scan that can, and one taken once the writes have
+// settled can.
+func (d *watcher) scan(v *vault.Vault, scan func() (*vault.Snapshot, error)) (*vault.Snapshot, error) {
+	if v.Root != d.st.Vault || !d.fw.Complete() {
+		return scan()
+	}
+	d.scanMu.Lock()
+	defer d.scanMu.Unlock()
+	gen := d.fw.Gen()
+	if d.snap != nil && d.snapGen == gen && (d.snapOK || time.Since(d.snap.Started()) < unvouchedReuse) {
+		return d.snap, nil
+	}
+	s, err := scan()
+	if err != nil {
+		return nil, err
+	}
+	_, d.snapOK = s.Key()
+	d.snap, d.snapGen = s, gen
+	return s, nil
+}
+
+// unvouchedReuse bounds how long a scan that cannot vouch for every file
+// is handed out: clients polling right after a write share scans, and
+// the next one after the writes settle can vouch.
+const unvouchedReuse = 250 * time.Millisecond
 
 // settle waits for a burst of changes to end.
 func (d *watcher) settle() {

@@ -70,7 +70,14 @@ func setFlags(cmd *cli.Command, except ...string) []string {
 		if name == "help" || name == "version" || !cmd.IsSet(name) || len(except) > 0 && except[0] == name {
 			continue
 		}
-		args = append(args, fmt.Sprintf("--%s=%v", name, cmd.Value(name)))
+		switch val := cmd.Value(name).(type) {
+		case []string: // a repeated flag
+			for _, s := range val {
+				args = append(args, "--"+name+"="+s)
+			}
+		default:
+			args = append(args, fmt.Sprintf("--%s=%v", name, val))
+		}
 	}
 	return args
 }

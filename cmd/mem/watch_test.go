@@ -59,31 +59,36 @@ func exampleVault(t *testing.T) string {
 	return dir
 }
 
+// daemonProc is a running `mem watch`.
+type daemonProc struct {
+	*exec.Cmd
+	log  *syncBuffer
+	done chan struct{} // closed when it exited, with err
+	err  error
+}
+
 // startDaemon starts `mem watch` on dir and waits until it answers; the
 // test's end stops it with SIGTERM.
-func startDaemon(t *testing.T, dir string, env ...string) (*exec.Cmd, *syncBuffer) {
+func startDaemon(t *testing.T, dir string, env ...string) (*daemonProc, *syncBuffer) {
 	t.Helper()
-	cmd := exec.Command("mem", "--vault", dir, "watch")
-	cmd.Env = append(os.Environ(), env...)
-	stderr := &syncBuffer{}
-	cmd.Stderr = stderr
-	if err := cmd.Start(); err != nil {
+	d := &daemonProc{Cmd: exec.Command("mem", "--vault", dir, "watch"), log: &syncBuffer{}, done: make(chan struct{})}
+	d.Env = append(os.Environ(), env...)
+	d.Stderr = d.log
+	if err := d.Start(); err != nil {
 		t.Fatal(err)
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	go func() { d.err = d.Wait(); close(d.done) }()
 	t.Cleanup(func() {
-		cmd.Process.Signal(syscall.SIGTERM)
-		<-exited
+		d.Process.Signal(syscall.SIGTERM)
+		<-d.done
 	})
 	for {
 		if _, _, code := memRun(t, nil, "--vault", dir, "watch", "--status"); code == 0 {
-			return cmd, stderr
+			return d, d.log
 		}
 		select {
-		case err := <-exited:
-			exited <- err
-			t.Fatalf("mem watch exited: %v\n%s", err, stderr)
+		case <-d.done:
+			t.Fatalf("mem watch exited: %v\n%s", d.err, d.log)
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
@@ -386,4 +391,37 @@ func TestWatchKillSoak(t *testing.T) {
 		})
 	}
 	t.Logf("%d client runs across %d kills", clientRuns, kills)
+}
+
+// The daemon commits on commit.interval, re-reads mem.yaml on SIGHUP (a
+// new render output is rendered), and on SIGTERM finishes and exits 0.
+func TestWatchCommitsReloadsAndStops(t *testing.T) {
+	dir := exampleVault(t)
+	for _, args := range [][]string{{"add", "-A"}, {"commit", "-qm", "start"}} {
+		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	f, _ := os.OpenFile(filepath.Join(dir, "mem.yaml"), os.O_APPEND|os.O_WRONLY, 0)
+	fmt.Fprint(f, "commit:\n  interval: 200ms\n")
+	f.Close()
+	d, log := startDaemon(t, dir)
+	memRun(t, []string{"MEM_NO_DAEMON=1"}, "--vault", dir, "remember", "The tapir backup runs nightly")
+	eventually(t, "the daemon commits the new memory", func() bool {
+		out, _ := exec.Command("git", "-C", dir, "log", "--stat", "-1").CombinedOutput()
+		return bytes.Contains(out, []byte("tapir"))
+	})
+	yaml, _ := os.ReadFile(filepath.Join(dir, "mem.yaml"))
+	yaml = bytes.Replace(yaml, []byte("      cwd: code/webshop\n"), []byte("      cwd: code/webshop\n    - path: HOMELAB.md\n      project: proj_homelab\n"), 1)
+	os.WriteFile(filepath.Join(dir, "mem.yaml"), yaml, 0o644)
+	d.Process.Signal(syscall.SIGHUP)
+	eventually(t, "SIGHUP renders the new output", func() bool {
+		_, err := os.Stat(filepath.Join(dir, "HOMELAB.md"))
+		return err == nil
+	})
+	d.Process.Signal(syscall.SIGTERM)
+	<-d.done
+	if d.err != nil || !strings.Contains(log.String(), "stopped (terminated)") {
+		t.Fatalf("mem watch after SIGTERM: %v\n%s", d.err, log)
+	}
 }

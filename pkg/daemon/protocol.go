@@ -44,18 +44,22 @@ var (
 // a search answer less).
 const maxLine = 64 << 20
 
-// Version is what a client and a daemon must agree on: mem's version and
-// the executable's size and time, so a rebuilt binary never talks to a
-// daemon still running the old code.
+// Version is what a client and a daemon must agree on: VersionOf this
+// executable.
 var Version = sync.OnceValue(func() string {
+	exe, _ := os.Executable()
+	return VersionOf(exe)
+})
+
+// VersionOf is mem's version and the size and time of the executable exe,
+// so a rebuilt binary never talks to a daemon still running the old code.
+func VersionOf(exe string) string {
 	v := vault.Version
-	if exe, err := os.Executable(); err == nil {
-		if fi, err := os.Stat(exe); err == nil {
-			v += " " + strconv.FormatInt(fi.Size(), 10) + "-" + strconv.FormatInt(fi.ModTime().UnixNano(), 10)
-		}
+	if fi, err := os.Stat(exe); err == nil {
+		v += " " + strconv.FormatInt(fi.Size(), 10) + "-" + strconv.FormatInt(fi.ModTime().UnixNano(), 10)
 	}
 	return v
-})
+}
 
 // Hello is the daemon's greeting.
 type Hello struct {

@@ -32,6 +32,7 @@ type Watcher struct {
 	skip    func(rel string) bool
 	changes chan struct{}
 	queue   atomic.Int64
+	gen     atomic.Int64 // changes ever seen
 	dirs    atomic.Int64
 	mode    string
 	why     string
@@ -91,6 +92,14 @@ func (w *Watcher) Changes() <-chan struct{} { return w.changes }
 // Queue is how many changes were seen since the last Take.
 func (w *Watcher) Queue() int { return int(w.queue.Load()) }
 
+// Gen counts every change seen since the start: while it stays the same,
+// nothing under root changed (in fsnotify mode, with every folder watched).
+func (w *Watcher) Gen() int64 { return w.gen.Load() }
+
+// Complete says whether every change is seen as it happens: fsnotify
+// with every folder watched (polling sees a change only at its next look).
+func (w *Watcher) Complete() bool { return w.mode == "fsnotify" && !w.partial.Load() }
+
 // Take resets the queue, returning how many changes it held.
 func (w *Watcher) Take() int { return int(w.queue.Swap(0)) }
 
@@ -104,6 +113,7 @@ func (w *Watcher) Close() {
 }
 
 func (w *Watcher) changed() {
+	w.gen.Add(1)
 	w.queue.Add(1)
 	select {
 	case w.changes <- struct{}{}:

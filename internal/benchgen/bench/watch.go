@@ -1,0 +1,233 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mem-md/mem/pkg/daemon"
+)
+
+// WatchConfig says what `mem-bench watch` measures: the daemon of the mem
+// binary Mem on the generated vault Vault (docs/watch.md).
+type WatchConfig struct {
+	Mem, Vault, Word, Project string
+	Writes, Runs              int
+	Idle                      time.Duration
+	Log                       io.Writer
+}
+
+// WatchResult is what it measured; durations are medians unless named.
+type WatchResult struct {
+	Files                   int
+	Latency                 []time.Duration // write → searchable, each write
+	Search, SearchAlone, Rg time.Duration
+	Hook, HookAlone, Floor  time.Duration
+	IdleCPU                 time.Duration // CPU time over Idle
+	Idle                    time.Duration
+	RSS, PeakRSS            int64 // KiB
+	Watching                string
+	LatencyKinds            map[string][]time.Duration
+	Served                  int
+}
+
+// Watch starts `mem watch` on the vault and measures it.
+func Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error) {
+	res := &WatchResult{LatencyKinds: map[string][]time.Duration{}}
+	logf := func(format string, args ...any) { fmt.Fprintf(cfg.Log, format+"\n", args...) }
+	root, err := filepath.Abs(cfg.Vault)
+	if err != nil {
+		return nil, err
+	}
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") && !strings.Contains(strings.TrimPrefix(p, root), "/.") {
+			res.Files++
+		}
+		return nil
+	})
+	// The index first, so the daemon starts from a built one.
+	if out, err := exec.CommandContext(ctx, cfg.Mem, "--vault", root, "rebuild-index", "--quiet").CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("rebuild-index: %v: %s", err, out)
+	}
+	d := exec.CommandContext(ctx, cfg.Mem, "--vault", root, "watch")
+	d.Stderr = cfg.Log
+	if err := d.Start(); err != nil {
+		return nil, err
+	}
+	defer func() { d.Process.Signal(syscall.SIGTERM); d.Wait() }()
+	sock := daemon.SocketPath(root)
+	daemon.Version = func() string { return daemon.VersionOf(cfg.Mem) } // speak as the mem binary
+	daemon.HelloWait = time.Second                                      // a loaded machine greets late; this is not a client under test
+	ask := func(word string) bool {
+		r, err := daemon.Ask(sock, daemon.Request{Op: "run", Cwd: root,
+			Argv: []string{"--vault=" + root, "search", "--no-refresh", "--limit=1", "--", word}})
+		return err == nil && strings.Contains(string(r.Stdout), word)
+	}
+	for !ask(cfg.Word) {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	st, _ := daemon.Ask(sock, daemon.Request{Op: "status"})
+	if st.Status != nil {
+		res.Watching = st.Status.Watching
+	}
+	logf("daemon up (%s); %d writes", res.Watching, cfg.Writes)
+
+	// Write → searchable: three kinds of write in turn, each with a word
+	// no file has, timed from the write's end to the first answer of the
+	// daemon's own index (--no-refresh) holding it.
+	over := filepath.Join(root, "memory", "bench-overwrite.md")
+	for i := range cfg.Writes {
+		word := "wlat" + strconv.Itoa(i) + "x"
+		body := fmt.Sprintf("---\ntype: fact\nprovenance: stated\n---\nThe bench write %s is here\n", word)
+		var kind string
+		switch i % 3 {
+		case 0:
+			kind = "mem remember"
+			if out, err := exec.CommandContext(ctx, cfg.Mem, "--vault", root, "remember", "The bench claim "+word+" is here").CombinedOutput(); err != nil {
+				return nil, fmt.Errorf("remember: %v: %s", err, out)
+			}
+		case 1:
+			kind = "atomic rename"
+			tmp := filepath.Join(root, "memory", ".bench.swp")
+			if err := os.WriteFile(tmp, []byte(body), 0o644); err != nil {
+				return nil, err
+			}
+			if err := os.Rename(tmp, filepath.Join(root, "memory", "bench-"+word+".md")); err != nil {
+				return nil, err
+			}
+		default:
+			kind = "overwrite"
+			if err := os.WriteFile(over, []byte(body), 0o644); err != nil {
+				return nil, err
+			}
+		}
+		start := time.Now()
+		for !ask(word) {
+			if time.Since(start) > time.Minute {
+				return nil, fmt.Errorf("write %d (%s) not searchable after a minute", i, kind)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		lat := time.Since(start)
+		res.Latency = append(res.Latency, lat)
+		res.LatencyKinds[kind] = append(res.LatencyKinds[kind], lat)
+	}
+	logf("latency p50 %v p95 %v", Percentile(res.Latency, 50), Percentile(res.Latency, 95))
+
+	// Clients with the daemon, alone, and the references, interleaved so a
+	// busy machine moves them all.
+	time.Sleep(2 * time.Second) // let the last cycle settle
+	runs := map[string][]time.Duration{}
+	floor := `find . -name '*.md' -not -path './.git/*' -not -path './.mem/*' -print0 | xargs -0 cat > /dev/null`
+	cmds := []struct {
+		name string
+		argv []string
+		env  []string
+	}{
+		{"search", []string{cfg.Mem, "search", cfg.Word}, nil},
+		{"search alone", []string{cfg.Mem, "search", cfg.Word}, []string{"MEM_NO_DAEMON=1"}},
+		{"rg", []string{"rg", "-il", "--glob", "*.md", cfg.Word, "."}, nil},
+		{"hook", []string{cfg.Mem, "render", "--format", "hook", "--project", cfg.Project}, nil},
+		{"hook alone", []string{cfg.Mem, "render", "--format", "hook", "--project", cfg.Project}, []string{"MEM_NO_DAEMON=1"}},
+		{"floor", []string{"sh", "-c", floor}, nil},
+	}
+	for round := 0; round <= cfg.Runs; round++ {
+		for _, c := range cmds {
+			cmd := exec.CommandContext(ctx, c.argv[0], c.argv[1:]...)
+			cmd.Dir, cmd.Env = root, append(os.Environ(), c.env...)
+			start := time.Now()
+			out, err := cmd.CombinedOutput()
+			wall := time.Since(start)
+			if err != nil && !(c.name == "rg" && cmd.ProcessState.ExitCode() == 1) {
+				return nil, fmt.Errorf("%s: %v: %s", c.name, err, out)
+			}
+			if round > 0 {
+				runs[c.name] = append(runs[c.name], wall)
+			}
+		}
+	}
+	med := func(name string) time.Duration { return Percentile(runs[name], 50) }
+	res.Search, res.SearchAlone, res.Rg = med("search"), med("search alone"), med("rg")
+	res.Hook, res.HookAlone, res.Floor = med("hook"), med("hook alone"), med("floor")
+	if st, _ := daemon.Ask(sock, daemon.Request{Op: "status"}); st.Status != nil {
+		res.Served = st.Status.Served
+	}
+
+	// Idle: the daemon's CPU time over cfg.Idle with nothing changing.
+	time.Sleep(time.Second)
+	before, err := cpuTime(d.Process.Pid)
+	if err != nil {
+		return nil, err
+	}
+	logf("idle %v", cfg.Idle)
+	time.Sleep(cfg.Idle)
+	after, err := cpuTime(d.Process.Pid)
+	if err != nil {
+		return nil, err
+	}
+	res.IdleCPU, res.Idle = after-before, cfg.Idle
+	res.RSS, res.PeakRSS = procKiB(d.Process.Pid, "VmRSS:"), procKiB(d.Process.Pid, "VmHWM:")
+	return res, nil
+}
+
+// Percentile is the p-th percentile (nearest rank) of ds.
+func Percentile(ds []time.Duration, p int) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	i := (p*len(s) + 99) / 100
+	return s[max(i-1, 0)]
+}
+
+// cpuTime is a process's user and system time from /proc (Linux).
+func cpuTime(pid int) (time.Duration, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, err
+	}
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+2:]))
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(utime+stime) * (time.Second / 100), nil // USER_HZ is 100 on Linux
+}
+
+func procKiB(pid int, key string) int64 {
+	b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, key); ok {
+			n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			return n
+		}
+	}
+	return 0
+}
+
+// WriteWatch prints res as the markdown of docs/performance.md.
+func WriteWatch(w io.Writer, res *WatchResult, runs int) {
+	ratio := func(a, b time.Duration) string { return fmt.Sprintf("%.3f×", float64(a)/float64(b)) }
+	fmt.Fprintf(w, "| %d files, watching by %s | median | reference | ratio |\n|---|---:|---:|---:|\n", res.Files, res.Watching)
+	fmt.Fprintf(w, "| write → searchable, p50 / p95 over %d writes | %v / %v | target p95 ≤ 1 s | |\n", len(res.Latency), Percentile(res.Latency, 50).Round(time.Millisecond), Percentile(res.Latency, 95).Round(time.Millisecond))
+	for _, k := range []string{"mem remember", "atomic rename", "overwrite"} {
+		fmt.Fprintf(w, "| … %s (%d), p50 / p95 | %v / %v | | |\n", k, len(res.LatencyKinds[k]), Percentile(res.LatencyKinds[k], 50).Round(time.Millisecond), Percentile(res.LatencyKinds[k], 95).Round(time.Millisecond))
+	}
+	fmt.Fprintf(w, "| `mem search WORD`, daemon | %v | rg %v | %s |\n", res.Search.Round(time.Millisecond), res.Rg.Round(time.Millisecond), ratio(res.Search, res.Rg))
+	fmt.Fprintf(w, "| `mem search WORD`, no daemon | %v | rg %v | %s |\n", res.SearchAlone.Round(time.Millisecond), res.Rg.Round(time.Millisecond), ratio(res.SearchAlone, res.Rg))
+	fmt.Fprintf(w, "| `mem render --format hook`, daemon | %v | floor %v | %s |\n", res.Hook.Round(time.Millisecond), res.Floor.Round(time.Millisecond), ratio(res.Hook, res.Floor))
+	fmt.Fprintf(w, "| `mem render --format hook`, no daemon | %v | floor %v | %s |\n", res.HookAlone.Round(time.Millisecond), res.Floor.Round(time.Millisecond), ratio(res.HookAlone, res.Floor))
+	fmt.Fprintf(w, "| daemon idle CPU over %v | %v | | %.2f%% of one core |\n", res.Idle, res.IdleCPU, 100*float64(res.IdleCPU)/float64(res.Idle))
+	fmt.Fprintf(w, "| daemon RSS now / peak | %d / %d MiB | | |\n", res.RSS>>10, res.PeakRSS>>10)
+	fmt.Fprintf(w, "\n%d timed runs of each client command after one warm-up; the daemon served %d requests.\n", runs, res.Served)
+}
