@@ -76,15 +76,26 @@ var (
 )
 
 // The words that let the injection regexps run: a text holding none of a
-// regexp's words, in any case, is not matched against it.
+// regexp's words, in any case, is not matched against it. An override
+// needs a verb and a noun of instructions (or one of the set phrases):
+// gating on the verbs alone ran the case-folding regexp over most notes,
+// which say "show" or "print" somewhere.
 var (
-	injectionWords = secrets.NewKeywords("ignore", "disregard", "forget", "override", "bypass", "skip", "drop", "discard",
-		"attention", "you are now", "instructions", "directives", "from now on", "reveal", "print", "output", "show", "repeat", "leak",
+	injectionWords = secrets.NewKeywords(
+		"ignore", "disregard", "forget", "override", "bypass", "attention", "skip", "drop", "discard",
+		"reveal", "print", "output", "show", "repeat", "leak", "new",
+		"instruction", "prompt", "rules", "direction", "directive", "guideline", "guardrail", "context", "message",
+		"orders", "commands", "polic", "constraint",
+		"you are now", "from now on",
 		"system", "developer", "assistant", "[inst", "[/inst", "sys")
-	overrideWords = injectionWords.Mask("ignore", "disregard", "forget", "override", "bypass", "skip", "drop", "discard",
-		"attention", "you are now", "instructions", "directives", "from now on", "reveal", "print", "output", "show", "repeat", "leak")
-	roleWords = injectionWords.Mask("system", "developer", "assistant")
-	instWords = injectionWords.Mask("[inst", "[/inst", "sys")
+	overrideVerbs = injectionWords.Mask("ignore", "disregard", "forget", "override", "bypass", "attention", "skip", "drop", "discard",
+		"reveal", "print", "output", "show", "repeat", "leak", "new")
+	overrideNouns = injectionWords.Mask("instruction", "prompt", "rules", "direction", "directive", "guideline", "guardrail", "context", "message",
+		"orders", "commands", "polic", "constraint")
+	// "ignore everything above" needs no noun; the set phrases need nothing else.
+	overrideAlone = injectionWords.Mask("ignore", "disregard", "forget", "you are now", "from now on")
+	roleWords     = injectionWords.Mask("system", "developer", "assistant")
+	instWords     = injectionWords.Mask("[inst", "[/inst", "sys")
 )
 
 // File checks a whole file's text (frontmatter and body; bodyOff is where
@@ -125,7 +136,7 @@ func injection(text string, bodyOff int) []Finding {
 	// one pass finds the words, case-insensitively; the punctuation needs
 	// no folding.
 	words := injectionWords.Find(folded)
-	if words&overrideWords != 0 {
+	if words&overrideVerbs != 0 && words&overrideNouns != 0 || words&overrideAlone != 0 {
 		if loc := overridePhrase.FindStringIndex(folded); loc != nil {
 			add("injection-override", at(loc[0]), "text that tries to override a model's instructions: memory is injected into every session; state the fact instead")
 		}
