@@ -9,8 +9,8 @@ import (
 	"github.com/mem-md/mem/pkg/audit"
 )
 
-func init() {
-	register(&cli.Command{
+func auditCommand() *cli.Command {
+	return &cli.Command{
 		Name:  "audit",
 		Usage: "health report: valid_at coverage, import collapse, orphan projects, stale, conflicts, duplicates, views, index, commit, backup",
 		Description: "Counts over every memory (every file but project notes), the offending paths, and the\n" +
@@ -18,7 +18,7 @@ func init() {
 			"backup. --json prints the whole report. Exit 0 when healthy, 1 when any check crosses its\n" +
 			"threshold in mem.yaml audit: (defaults and definitions in docs/audit.md).",
 		Action: runAudit,
-	})
+	}
 }
 
 func runAudit(_ context.Context, cmd *cli.Command) error {

@@ -9,8 +9,8 @@ import (
 	"github.com/mem-md/mem/pkg/history"
 )
 
-func init() {
-	register(&cli.Command{
+func backupCommand() *cli.Command {
+	return &cli.Command{
 		Name:  "backup",
 		Usage: "push history to a backup repository, then read it back and verify it",
 		Description: "Pushes every branch and tag to --to (a path, created as a bare repository when absent; a URL; " +
@@ -24,7 +24,7 @@ func init() {
 			&cli.BoolFlag{Name: "allow-mass-delete", Usage: "push even when the memory count dropped by more than lint.mass_delete_share"},
 		},
 		Action: runBackup,
-	})
+	}
 }
 
 func runBackup(_ context.Context, cmd *cli.Command) error {

@@ -12,8 +12,8 @@ import (
 	"github.com/mem-md/mem/pkg/vault"
 )
 
-func init() {
-	register(&cli.Command{
+func cloneCommand() *cli.Command {
+	return &cli.Command{
 		Name:      "clone",
 		Usage:     "get the vault on a new machine from a sync remote or a backup, verified and indexed",
 		ArgsUsage: "REMOTE DIR",
@@ -23,7 +23,7 @@ func init() {
 			"shell profile and the line for a timer. Exit 1 when the two ends differ; 2 when the remote cannot be " +
 			"read or is not a mem vault (nothing is left in DIR). See docs/sync.md.",
 		Action: runClone,
-	})
+	}
 }
 
 func runClone(_ context.Context, cmd *cli.Command) error {

@@ -11,8 +11,8 @@ import (
 	"github.com/mem-md/mem/pkg/vault"
 )
 
-func init() {
-	register(&cli.Command{
+func commitCommand() *cli.Command {
+	return &cli.Command{
 		Name:  "commit",
 		Usage: "commit every vault change to git (no empty commits) with a message summarising it",
 		Description: "Safe to run hourly from cron while agents write. Skips (exit 0) while git is mid-merge, " +
@@ -24,7 +24,7 @@ func init() {
 			&cli.BoolFlag{Name: "allow-mass-delete", Usage: "commit even when many memories disappear at once"},
 		},
 		Action: runCommit,
-	})
+	}
 }
 
 func runCommit(_ context.Context, cmd *cli.Command) error {

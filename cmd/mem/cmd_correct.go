@@ -11,8 +11,8 @@ import (
 	"github.com/mem-md/mem/pkg/writer"
 )
 
-func init() {
-	register(&cli.Command{
+func correctCommand() *cli.Command {
+	return &cli.Command{
 		Name:      "correct",
 		Usage:     "write a stated correction that supersedes ID, in its place: same project, importance, pin and section",
 		ArgsUsage: "ID TEXT",
@@ -23,7 +23,7 @@ func init() {
 			return f.Names()[0] == "type"
 		}),
 		Action: runCorrect,
-	})
+	}
 }
 
 func runCorrect(_ context.Context, cmd *cli.Command) error {

@@ -10,8 +10,8 @@ import (
 	"github.com/mem-md/mem/pkg/doctor"
 )
 
-func init() {
-	register(&cli.Command{
+func doctorCommand() *cli.Command {
+	return &cli.Command{
 		Name:  "doctor",
 		Usage: "integrity check: files parse, index matches, no stale temp files or locks, views complete, git healthy, backup verified",
 		Description: "In the spirit of git fsck. Exit 0 when healthy, 1 when a check fails. The last verified backup is read\n" +
@@ -23,7 +23,7 @@ func init() {
 			&cli.BoolFlag{Name: "full", Usage: "read and hash every object of the last backup (default: its head, counts, connectivity and loose objects)"},
 		},
 		Action: runDoctor,
-	})
+	}
 }
 
 func runDoctor(_ context.Context, cmd *cli.Command) error {

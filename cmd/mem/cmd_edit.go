@@ -17,8 +17,8 @@ import (
 	"github.com/mem-md/mem/pkg/writer"
 )
 
-func init() {
-	register(&cli.Command{
+func editCommand() *cli.Command {
+	return &cli.Command{
 		Name:      "edit",
 		Usage:     "open a memory or note in $VISUAL or $EDITOR; the saved file is checked before it is written",
 		ArgsUsage: "ID",
@@ -27,7 +27,7 @@ func init() {
 			"again on a terminal, else kept aside in .mem/edits/ (exit 1); it is never written. If the file\n" +
 			"changed while you edited it, your version is kept aside and nothing is overwritten (exit 1).",
 		Action: runEdit,
-	})
+	}
 }
 
 func runEdit(_ context.Context, cmd *cli.Command) error {

@@ -11,8 +11,8 @@ import (
 	"github.com/mem-md/mem/pkg/vault"
 )
 
-func init() {
-	register(&cli.Command{
+func gateCommand() *cli.Command {
+	return &cli.Command{
 		Name:  "gate",
 		Usage: "show every inferred lesson's weight and what it needs to become a rule",
 		Description: "Lists inferred lessons with their signal weight, distinct sessions, eligibility and what is\n" +
@@ -20,7 +20,7 @@ func init() {
 			"--json prints {\"lessons\": [...], \"rules\": [...]}, each {id, path, weight, sessions, eligible,\n" +
 			"missing}. Exit 0: this is a report; 'mem lint' fails the rules that do not pass. See docs/gate.md.",
 		Action: runGate,
-	})
+	}
 }
 
 func runGate(_ context.Context, cmd *cli.Command) error {

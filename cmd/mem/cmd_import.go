@@ -11,8 +11,8 @@ import (
 	"github.com/mem-md/mem/pkg/importer"
 )
 
-func init() {
-	register(&cli.Command{
+func importCommand() *cli.Command {
+	return &cli.Command{
 		Name:      "import",
 		Usage:     "import memory from another tool, keeping the source's own dates (docs/import.md)",
 		ArgsUsage: "KIND PATH  (KIND: " + strings.Join(importer.Kinds, ", ") + ")",
@@ -25,7 +25,7 @@ func init() {
 			"left out; the rest is imported, and the command exits 1.",
 		Flags:  []cli.Flag{&cli.BoolFlag{Name: "dry-run", Usage: "print what would be written, write nothing"}},
 		Action: runImport,
-	})
+	}
 }
 
 func runImport(_ context.Context, cmd *cli.Command) error {

@@ -15,8 +15,8 @@ import (
 	"github.com/mem-md/mem/pkg/vault"
 )
 
-func init() {
-	register(&cli.Command{
+func initCommand() *cli.Command {
+	return &cli.Command{
 		Name:      "init",
 		Usage:     "create a vault: mem.yaml, folders, .gitignore, git init (idempotent)",
 		ArgsUsage: "[DIR]",
@@ -25,7 +25,7 @@ func init() {
 			&cli.BoolFlag{Name: "hooks", Usage: "write a git pre-commit hook that runs 'mem lint --staged'"},
 		},
 		Action: runInit,
-	})
+	}
 }
 
 func runInit(_ context.Context, cmd *cli.Command) error {

@@ -14,8 +14,8 @@ import (
 	"github.com/mem-md/mem/pkg/vault"
 )
 
-func init() {
-	register(&cli.Command{
+func lintCommand() *cli.Command {
+	return &cli.Command{
 		Name:      "lint",
 		Usage:     "validate memory files: frontmatter, provenance, projects, the gate, secrets, prompt injection, links",
 		ArgsUsage: "[PATH...]",
@@ -29,7 +29,7 @@ func init() {
 			&cli.BoolFlag{Name: "staged", Usage: "lint the files staged in git and guard against mass deletion (the pre-commit hook)"},
 		},
 		Action: runLint,
-	})
+	}
 }
 
 func runLint(_ context.Context, cmd *cli.Command) error {

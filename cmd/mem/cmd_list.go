@@ -10,8 +10,8 @@ import (
 	"github.com/mem-md/mem/pkg/inspect"
 )
 
-func init() {
-	register(&cli.Command{
+func listCommand() *cli.Command {
+	return &cli.Command{
 		Name:  "list",
 		Usage: "memories as lines, filtered: id, status, type, and the text's first line",
 		Flags: []cli.Flag{
@@ -22,7 +22,7 @@ func init() {
 			&cli.StringFlag{Name: "since", Usage: "only claims with valid_at on or after this date, YYYY-MM-DD or RFC 3339"},
 		},
 		Action: runList,
-	})
+	}
 }
 
 func runList(_ context.Context, cmd *cli.Command) error {

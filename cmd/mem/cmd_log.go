@@ -14,8 +14,8 @@ import (
 	"github.com/mem-md/mem/pkg/vault"
 )
 
-func init() {
-	register(&cli.Command{
+func logCommand() *cli.Command {
+	return &cli.Command{
 		Name:      "log",
 		Usage:     "the git history of one memory (by path or id) or of the whole vault: dates and summaries",
 		ArgsUsage: "[PATH|ID]",
@@ -23,7 +23,7 @@ func init() {
 			&cli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "show at most this many commits (0: all)"},
 		},
 		Action: runLog,
-	})
+	}
 }
 
 func runLog(_ context.Context, cmd *cli.Command) error {

@@ -10,15 +10,15 @@ import (
 	"github.com/mem-md/mem/pkg/mcpserver"
 )
 
-func init() {
-	register(&cli.Command{
+func mcpCommand() *cli.Command {
+	return &cli.Command{
 		Name:  "mcp",
 		Usage: "serve the vault to agent harnesses over the Model Context Protocol (stdio)",
 		Description: "Tools: recall, search, get, remember, note, signal, audit. The protocol runs on stdin and\n" +
 			"stdout; diagnostics go to stderr. The project of a call without cwd is resolved from the\n" +
 			"directory the harness starts mem in. See docs/integrations.md.",
 		Action: runMCP,
-	})
+	}
 }
 
 func runMCP(ctx context.Context, cmd *cli.Command) error {

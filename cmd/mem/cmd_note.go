@@ -13,8 +13,8 @@ import (
 	"github.com/mem-md/mem/pkg/writer"
 )
 
-func init() {
-	register(&cli.Command{
+func noteCommand() *cli.Command {
+	return &cli.Command{
 		Name:  "note",
 		Usage: "write a long-form note from stdin (or --file) plus a one-line pointer memory to it",
 		Flags: append([]cli.Flag{
@@ -22,7 +22,7 @@ func init() {
 			&cli.StringFlag{Name: "file", Usage: "read the note's body from this file instead of stdin"},
 		}, claimFlags(frontmatter.TypeFact)...),
 		Action: runNote,
-	})
+	}
 }
 
 func runNote(_ context.Context, cmd *cli.Command) error {

@@ -10,23 +10,22 @@ import (
 	"github.com/mem-md/mem/pkg/writer"
 )
 
-func init() {
-	for _, pin := range []bool{true, false} {
-		c := &cli.Command{
-			Name:      "pin",
-			Usage:     "pin a memory: it renders in every session, under its section",
-			ArgsUsage: "ID",
-			Flags: []cli.Flag{
-				&cli.StringFlag{Name: "section", Usage: "pinned section: Identity, Preferences, Decisions or Notes"},
-				hashFlag,
-			},
-			Action: func(_ context.Context, cmd *cli.Command) error { return runPin(cmd, pin) },
-		}
-		if !pin {
-			c.Name, c.Usage = "unpin", "unpin a memory: it renders in its project or global tier again, if at all"
-		}
-		register(c)
+// pinCommand is mem pin (pin true) or mem unpin.
+func pinCommand(pin bool) *cli.Command {
+	c := &cli.Command{
+		Name:      "pin",
+		Usage:     "pin a memory: it renders in every session, under its section",
+		ArgsUsage: "ID",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "section", Usage: "pinned section: Identity, Preferences, Decisions or Notes"},
+			hashFlag,
+		},
+		Action: func(_ context.Context, cmd *cli.Command) error { return runPin(cmd, pin) },
 	}
+	if !pin {
+		c.Name, c.Usage = "unpin", "unpin a memory: it renders in its project or global tier again, if at all"
+	}
+	return c
 }
 
 func runPin(cmd *cli.Command, pin bool) error {

@@ -12,8 +12,8 @@ import (
 	"github.com/mem-md/mem/pkg/writer"
 )
 
-func init() {
-	register(&cli.Command{
+func projectCommand() *cli.Command {
+	return &cli.Command{
 		Name:  "project",
 		Usage: "create or list project notes (a project's memories render in sessions under its roots)",
 		Commands: []*cli.Command{{
@@ -30,7 +30,7 @@ func init() {
 			Usage:  "the project notes: id, title, roots",
 			Action: runProjectList,
 		}},
-	})
+	}
 }
 
 // projectFront names the writer's fields as project add's flags.

@@ -11,8 +11,8 @@ import (
 	"github.com/mem-md/mem/pkg/writer"
 )
 
-func init() {
-	register(&cli.Command{
+func promoteCommand() *cli.Command {
+	return &cli.Command{
 		Name:      "promote",
 		Usage:     "turn an eligible lesson into a standing rule (the promotion gate)",
 		ArgsUsage: "ID",
@@ -21,7 +21,7 @@ func init() {
 			"Stated and observed lessons need no gate. Signals are kept and promoted_at is recorded.\n" +
 			"See docs/gate.md.",
 		Action: runPromote,
-	})
+	}
 }
 
 func runPromote(_ context.Context, cmd *cli.Command) error {

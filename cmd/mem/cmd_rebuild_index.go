@@ -13,8 +13,8 @@ import (
 	"github.com/mem-md/mem/pkg/index"
 )
 
-func init() {
-	register(&cli.Command{
+func rebuildIndexCommand() *cli.Command {
+	return &cli.Command{
 		Name:  "rebuild-index",
 		Usage: "bring the search index in .mem/index up to date with the files",
 		Description: "Incremental by default: every file is stat'ed against the manifest of the last run and only\n" +
@@ -24,7 +24,7 @@ func init() {
 			&cli.BoolFlag{Name: "full", Usage: "build a complete new index and swap it in"},
 		},
 		Action: runRebuildIndex,
-	})
+	}
 }
 
 func runRebuildIndex(_ context.Context, cmd *cli.Command) error {

@@ -33,8 +33,8 @@ func claimFlags(defaultType string) []cli.Flag {
 	}
 }
 
-func init() {
-	register(&cli.Command{
+func rememberCommand() *cli.Command {
+	return &cli.Command{
 		Name:      "remember",
 		Usage:     "write one memory (at most 2 lines and 280 characters) and print its id",
 		ArgsUsage: "TEXT",
@@ -43,7 +43,7 @@ func init() {
 		Flags: append(claimFlags(frontmatter.TypeFact),
 			&cli.StringFlag{Name: "invalid-at", Usage: "when the claim stopped being true, YYYY-MM-DD or RFC 3339 (it is retired then)"}),
 		Action: runRemember,
-	})
+	}
 }
 
 // cliFront names the writer's fields by the flags that set them, so a

@@ -14,8 +14,8 @@ import (
 	"github.com/mem-md/mem/pkg/vault"
 )
 
-func init() {
-	register(&cli.Command{
+func renderCommand() *cli.Command {
+	return &cli.Command{
 		Name:  "render",
 		Usage: "render the memory view (MEMORY.md) for a working directory or project",
 		Description: "Pinned memories, then the session's project, then durable global memories, inside a byte budget.\n" +
@@ -35,7 +35,7 @@ func init() {
 			&cli.BoolFlag{Name: "all", Usage: "render every render.outputs entry of mem.yaml"},
 		},
 		Action: runRender,
-	})
+	}
 }
 
 // renderTarget is one render: where it is for and where it goes.

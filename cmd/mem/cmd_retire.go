@@ -9,8 +9,8 @@ import (
 	"github.com/mem-md/mem/pkg/writer"
 )
 
-func init() {
-	register(&cli.Command{
+func retireCommand() *cli.Command {
+	return &cli.Command{
 		Name:      "retire",
 		Usage:     "mark a claim as no longer true (sets invalid_at); the file stays",
 		ArgsUsage: "ID",
@@ -20,7 +20,7 @@ func init() {
 			hashFlag,
 		},
 		Action: runRetire,
-	})
+	}
 }
 
 func runRetire(_ context.Context, cmd *cli.Command) error {

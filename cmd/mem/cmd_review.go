@@ -14,8 +14,8 @@ import (
 	"github.com/mem-md/mem/pkg/writer"
 )
 
-func init() {
-	register(&cli.Command{
+func reviewCommand() *cli.Command {
+	return &cli.Command{
 		Name:  "review",
 		Usage: "walk imported memories: accept (becomes native and may render), edit, or reject (status: deprecated)",
 		Description: "With --accept or --reject, review decides those ids and asks nothing (for scripts).\n" +
@@ -26,7 +26,7 @@ func init() {
 			&cli.StringSliceFlag{Name: "reject", Usage: "reject this imported memory (repeat for more)"},
 		},
 		Action: runReview,
-	})
+	}
 }
 
 // reviewed is one decision, as --json reports it.

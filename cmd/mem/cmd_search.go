@@ -14,8 +14,8 @@ import (
 	"github.com/mem-md/mem/pkg/vault"
 )
 
-func init() {
-	register(&cli.Command{
+func searchCommand() *cli.Command {
+	return &cli.Command{
 		Name:      "search",
 		Usage:     "full-text search of the vault; each hit cites path, id, type, provenance, valid_at and status",
 		ArgsUsage: "QUERY",
@@ -36,7 +36,7 @@ func init() {
 			&cli.BoolFlag{Name: "no-refresh", Usage: "answer from the index as it is; report how stale it is"},
 		},
 		Action: runSearch,
-	})
+	}
 }
 
 func runSearch(_ context.Context, cmd *cli.Command) error {

@@ -12,15 +12,15 @@ import (
 	"github.com/mem-md/mem/pkg/inspect"
 )
 
-func init() {
-	register(&cli.Command{
+func showCommand() *cli.Command {
+	return &cli.Command{
 		Name:      "show",
 		Usage:     "one memory or note: text, fields, status, where it renders, what it supersedes and its last changes",
 		ArgsUsage: "ID",
 		Description: "ID is the full id, the path, or a unique prefix of the id or of the file's name\n" +
 			"(as git takes a short hash). Secrets are redacted; text that breaks an injection rule is marked.",
 		Action: runShow,
-	})
+	}
 }
 
 // oneID is the single ID argument of a command, or a usage error showing how to call it.

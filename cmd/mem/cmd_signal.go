@@ -11,8 +11,8 @@ import (
 	"github.com/mem-md/mem/pkg/writer"
 )
 
-func init() {
-	register(&cli.Command{
+func signalCommand() *cli.Command {
+	return &cli.Command{
 		Name:      "signal",
 		Usage:     "record evidence from a session for an inferred lesson or rule",
 		ArgsUsage: "ID",
@@ -25,7 +25,7 @@ func init() {
 			&cli.StringFlag{Name: "at", Usage: "when it happened, YYYY-MM-DD or RFC 3339 (default now; not after today)"},
 		},
 		Action: runSignal,
-	})
+	}
 }
 
 func runSignal(_ context.Context, cmd *cli.Command) error {

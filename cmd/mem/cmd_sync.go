@@ -14,8 +14,8 @@ import (
 	"github.com/mem-md/mem/pkg/vault"
 )
 
-func init() {
-	register(&cli.Command{
+func syncCommand() *cli.Command {
+	return &cli.Command{
 		Name:      "sync",
 		Usage:     "one memory on many machines: commit, fetch, merge memory by memory, push",
 		ArgsUsage: "[REMOTE]",
@@ -31,7 +31,7 @@ func init() {
 			&cli.BoolFlag{Name: "allow-mass-delete", Usage: "accept an incoming or outgoing change that removes more than lint.mass_delete_share of the memories"},
 		},
 		Action: runSync,
-	})
+	}
 }
 
 func runSync(_ context.Context, cmd *cli.Command) error {

@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/signal"
 	"path"
-	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -25,8 +24,8 @@ import (
 	"github.com/mem-md/mem/pkg/vault"
 )
 
-func init() {
-	register(&cli.Command{
+func watchCommand() *cli.Command {
+	return &cli.Command{
 		Name:  "watch",
 		Usage: "the memory daemon: keep the index and every render.outputs view fresh, answer searches and renders",
 		Description: "One per vault. Within a second of any change to the files, updates the index and re-renders\n" +
@@ -39,7 +38,7 @@ func init() {
 			&cli.BoolFlag{Name: "once", Usage: "update the index and render every output once, then exit (for scripts)"},
 		},
 		Action: runWatch,
-	})
+	}
 }
 
 // debounce is how long the daemon waits for a burst of changes (an
@@ -72,7 +71,7 @@ func runWatch(ctx context.Context, cmd *cli.Command) error {
 		return watchStatus(cmd, v)
 	}
 	inDaemon = true
-	d := &watcher{v: v, stderr: cmd.Root().ErrWriter, pristine: cloneCommands(commands)}
+	d := &watcher{v: v, stderr: cmd.Root().ErrWriter}
 	if cmd.Bool("once") {
 		d.cycle()
 		failed := false
@@ -104,14 +103,13 @@ func runWatch(ctx context.Context, cmd *cli.Command) error {
 
 // watcher is the running daemon.
 type watcher struct {
-	v        *vault.Vault
-	stderr   io.Writer
-	pristine []*cli.Command
-	fw       *daemon.Watcher
-	work     sync.Mutex  // one thing at a time: a cycle, a commit, a request
-	busy     atomic.Bool // a cycle or commit is running: clients do their own work
-	mu       sync.Mutex  // guards st
-	st       daemon.Status
+	v      *vault.Vault
+	stderr io.Writer
+	fw     *daemon.Watcher
+	work   sync.Mutex  // one thing at a time: a cycle, a commit, a request
+	busy   atomic.Bool // a cycle or commit is running: clients do their own work
+	mu     sync.Mutex  // guards st
+	st     daemon.Status
 	// The last scan of the vault and the watcher's Gen before it began:
 	// handed to every Scan while Gen has not moved (vault.ScanHook), so a
 	// search or render costs no walk of the vault.
@@ -346,11 +344,6 @@ func (d *watcher) exec(argv []string, cwd string, env map[string]string) (int, [
 			}()
 		}
 	}
-	// urfave/cli keeps which flags were set in the command values, so
-	// each run gets fresh copies of the commands as registered.
-	saved := commands
-	commands = cloneCommands(d.pristine)
-	defer func() { commands = saved }()
 	var stdout, stderr bytes.Buffer
 	code := run(context.Background(), append([]string{"mem"}, argv...), &stdout, &stderr)
 	return code, stdout.Bytes(), stderr.Bytes()
@@ -404,26 +397,6 @@ func answers(argv []string) bool {
 		}
 	}
 	return false
-}
-
-// cloneCommands copies commands and their flags as they are (call it
-// before they ever run, and on those copies).
-func cloneCommands(cmds []*cli.Command) []*cli.Command {
-	out := make([]*cli.Command, len(cmds))
-	for i, c := range cmds {
-		cp := new(cli.Command)
-		reflect.ValueOf(cp).Elem().Set(reflect.ValueOf(c).Elem())
-		cp.Flags = make([]cli.Flag, len(c.Flags))
-		for j, f := range c.Flags {
-			fv := reflect.ValueOf(f)
-			nf := reflect.New(fv.Elem().Type())
-			nf.Elem().Set(fv.Elem())
-			cp.Flags[j] = nf.Interface().(cli.Flag)
-		}
-		cp.Commands = cloneCommands(c.Commands)
-		out[i] = cp
-	}
-	return out
 }
 
 // watchStatus asks the running daemon what it is doing.

@@ -1,6 +1,6 @@
 // Command mem is a git-native markdown memory toolkit for AI agents. Each
-// command lives in its own file, registers itself, and is a few lines wiring
-// flags to a package function.
+// command lives in its own file and is a few lines wiring flags to a
+// package function; newCommands lists them all.
 package main
 
 import (
@@ -20,10 +20,43 @@ import (
 	"github.com/mem-md/mem/pkg/vault"
 )
 
-// commands is filled by each command file's init.
-var commands []*cli.Command
-
-func register(c *cli.Command) { commands = append(commands, c) }
+// newCommands builds every command afresh, in the order --help lists
+// them within their groups. A run gets new values: urfave/cli keeps which
+// flags were set in the command values, and the watch daemon runs many.
+func newCommands() []*cli.Command {
+	cmds := []*cli.Command{
+		auditCommand(),
+		backupCommand(),
+		cloneCommand(),
+		commitCommand(),
+		correctCommand(),
+		doctorCommand(),
+		editCommand(),
+		gateCommand(),
+		importCommand(),
+		initCommand(),
+		lintCommand(),
+		listCommand(),
+		logCommand(),
+		mcpCommand(),
+		noteCommand(),
+		projectCommand(),
+		promoteCommand(),
+		rebuildIndexCommand(),
+		rememberCommand(),
+		renderCommand(),
+		retireCommand(),
+		reviewCommand(),
+		searchCommand(),
+		showCommand(),
+		signalCommand(),
+		syncCommand(),
+		watchCommand(),
+		pinCommand(true), pinCommand(false),
+	}
+	sort.Slice(cmds, func(i, j int) bool { return cmds[i].Name < cmds[j].Name })
+	return cmds
+}
 
 // Help categories. urfave/cli lists them sorted by name, which is the
 // order wanted: daily use, upkeep, then wiring mem into other tools.
@@ -86,7 +119,7 @@ func main() {
 // run executes mem and maps its error to the documented exit code:
 // 0 success, 1 the command's check failed, 2 usage or environment error.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	sort.Slice(commands, func(i, j int) bool { return commands[i].Name < commands[j].Name })
+	commands := newCommands()
 	root := &cli.Command{
 		Name:                  "mem",
 		Usage:                 "git-native markdown memory for AI agents",
