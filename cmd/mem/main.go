@@ -116,9 +116,9 @@ func main() {
 	os.Exit(run(context.Background(), os.Args, os.Stdout, os.Stderr))
 }
 
-// run executes mem and maps its error to the documented exit code:
-// 0 success, 1 the command's check failed, 2 usage or environment error.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+// newRoot builds the mem command with every subcommand, writing to stdout
+// and stderr.
+func newRoot(stdout, stderr io.Writer) *cli.Command {
 	commands := newCommands()
 	root := &cli.Command{
 		Name:                  "mem",
@@ -161,6 +161,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		c.OnUsageError = root.OnUsageError
 		c.Category = categories[c.Name]
 	}
+	return root
+}
+
+// run executes mem and maps its error to the documented exit code:
+// 0 success, 1 the command's check failed, 2 usage or environment error.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	root := newRoot(stdout, stderr)
 	err := root.Run(ctx, args)
 	if err == nil {
 		return 0
