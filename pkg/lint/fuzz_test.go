@@ -54,7 +54,7 @@ func BenchmarkLintFile(b *testing.B) {
 		b.Fatal(err)
 	}
 	l := New(v, mems, testNow)
-	data := []byte("---\nid: memory/bench\ntype: lesson\nprovenance: inferred\nproject: proj_mem\nvalid_at: 2026-11-01\nstale_after: 2027-11-01\ntags: [go, ci]\nsignals:\n  - {session: s1, at: 2026-11-20, evidence: build broke}\ngenerated: {by: mem/0.1.0, at: 2026-11-20T10:00:00Z}\n---\nWhen the build broke after the Go upgrade, pinning the toolchain in [[projects/mem]] helped.\n")
+	data := []byte("---\nid: memory/bench\ntype: lesson\nprovenance: inferred\nproject: proj_mem\nvalid_at: 2026-11-01\nstale_after: 2027-11-01T00:00:00Z\ntags: [go, ci]\nsignals:\n  - {session: s1, at: 2026-11-20, evidence: build broke}\ngenerated: {by: mem/0.1.0, at: 2026-11-20T10:00:00Z}\n---\nWhen the build broke after the Go upgrade, pinning the toolchain in [[projects/mem]] helped.\n")
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
