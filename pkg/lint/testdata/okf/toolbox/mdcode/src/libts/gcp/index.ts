@@ -1,6 +1,0 @@
-// GCP Client Library and Helpers
-//
-
-export * from './context';
-export * from './api';
-export * from './dataplex';
