@@ -315,7 +315,7 @@ func manifestEntry(m *vault.Memory) (entry, bool) {
 // file that became unreadable must stop answering searches).
 func addDoc(b *bleve.Batch, m *vault.Memory, st *Stats) (indexed bool, err error) {
 	doc := document(m)
-	if doc == nil {
+	if doc == nil || m.View { // a view mem rendered is not searched
 		st.Skipped++
 		b.Delete(m.Rel)
 		return false, nil

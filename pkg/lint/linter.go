@@ -213,6 +213,9 @@ func (c *check) keyPos(key string) frontmatter.Pos {
 
 func (c *check) run() {
 	m := c.m
+	if m.View {
+		return // a view mem rendered: render's to keep, not a file to lint
+	}
 	if m.Raw != nil {
 		c.text = normalize(m.Raw)
 	}

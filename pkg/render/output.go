@@ -15,7 +15,7 @@ import (
 
 // The lines that bound the zone --splice owns in a human-edited file.
 const (
-	BeginMarker = "<!-- mem:begin -->"
+	BeginMarker = vault.SpliceBegin
 	EndMarker   = "<!-- mem:end -->"
 )
 

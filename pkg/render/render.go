@@ -113,6 +113,8 @@ func (e *BudgetError) Kind() fail.Kind { return fail.Usage }
 // Drop reasons. Fixed strings, so a 50,000-memory render allocates none.
 const (
 	reasonBroken     = "broken file"
+	reasonPlain      = "plain note (no frontmatter): searchable, never rendered"
+	reasonView       = "a view mem rendered"
 	reasonNote       = "note: its pointer memory renders instead"
 	reasonProject    = "project note"
 	reasonReserved   = "reserved file (index.md, log.md)"
@@ -288,6 +290,14 @@ func (r *Result) noteDeadlines(m *vault.Memory, now time.Time) {
 // check applies the eligibility rules that look at one memory alone and
 // returns why it does not render, or "".
 func (r *Result) check(m *vault.Memory, now time.Time) string {
+	if fe, ok := m.Err.(*frontmatter.Error); ok && fe.Rule == "frontmatter-missing" {
+		// Spec §2: a plain note never makes a render warn, and mem's own
+		// views are never read back.
+		if m.View {
+			return reasonView
+		}
+		return reasonPlain
+	}
 	if !m.OK() {
 		msg := "1:1: cannot read"
 		if m.Err != nil {

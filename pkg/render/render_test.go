@@ -176,9 +176,10 @@ func TestBrokenFileWarns(t *testing.T) {
 	r := mustRender(t, []*vault.Memory{
 		mem(t, "memory/b.md", "---\ntype: fact\n---\nok\n"),
 		mem(t, "memory/x.md", "---\ntype: fact\nvalid_at: soon\n---\nx\n"),
-		mem(t, "memory/y.md", "no frontmatter here\n"),
+		mem(t, "memory/y.md", "---\ntype: fact\n"),
+		mem(t, "notes/plain.md", "no frontmatter here: a plain note, which never warns (spec §2)\n"),
 	}, opts())
-	want := []string{"memory/x.md:3:11: valid_at: ", "memory/y.md:1:1: no frontmatter"}
+	want := []string{"memory/x.md:3:11: valid_at: ", "memory/y.md:1:1: "}
 	if len(r.Warnings) != len(want) {
 		t.Fatalf("warnings %q, want %d", r.Warnings, len(want))
 	}
