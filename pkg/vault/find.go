@@ -32,6 +32,7 @@ const maxCandidates = 10
 // (ErrAmbiguous) naming them.
 func (v *Vault) FindMemory(mems []*Memory, ref string) (*Memory, error) {
 	ref = strings.TrimSpace(ref)
+	asked := ref // quoted back as given: '/etc/passwd', not its path from the vault
 	if ref == "" {
 		return nil, fmt.Errorf("%w: give an id, a path relative to the vault, or a unique prefix of either", ErrNotFound)
 	}
@@ -55,7 +56,7 @@ func (v *Vault) FindMemory(mems []*Memory, ref string) (*Memory, error) {
 	}
 	switch len(found) {
 	case 0:
-		return nil, fmt.Errorf("%w has id or path %q, nor an id or name starting with it: find it with 'mem list' or 'mem search', or give its path relative to the vault", ErrNotFound, ref)
+		return nil, fmt.Errorf("%w has id or path %q, nor an id or name starting with it: find it with 'mem list' or 'mem search', or give its path relative to the vault", ErrNotFound, asked)
 	case 1:
 		return found[0], nil
 	}

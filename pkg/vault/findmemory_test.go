@@ -54,3 +54,13 @@ func TestFindMemoryShortIDs(t *testing.T) {
 		t.Errorf("unknown prefix: %v", err)
 	}
 }
+
+// An absolute path outside the vault is quoted back as it was given, not
+// as a climb out of the vault ("../../etc/passwd").
+func TestFindMemoryQuotesTheRefAsGiven(t *testing.T) {
+	v := newVault(t, map[string]string{"memory/a.md": fact})
+	_, err := v.FindMemory(mustLoad(t, v), "/etc/passwd")
+	if !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), `"/etc/passwd"`) || strings.Contains(err.Error(), "..") {
+		t.Errorf("FindMemory(/etc/passwd): %v", err)
+	}
+}
