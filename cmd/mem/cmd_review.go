@@ -78,7 +78,7 @@ func runReview(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	pending := x.List(inspect.Filter{Status: inspect.Import})
+	pending := x.List(inspect.Filter{Status: vault.StatusImport})
 	w, in := cmd.Root().ErrWriter, bufio.NewReader(os.Stdin)
 	for i, e := range pending {
 		fmt.Fprintf(w, "\n(%d/%d) %s  %s, %s, valid_at %s\n    %s\n", i+1, len(pending), e.ID, e.Type, e.Provenance, orUndated(e.ValidAt), e.Summary)

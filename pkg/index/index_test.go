@@ -164,7 +164,7 @@ func TestHitFieldsAndFilters(t *testing.T) {
 			a = h
 		}
 	}
-	want := Hit{ID: "facts/db", Path: "memory/a.md", Type: "fact", Provenance: "stated", ValidAt: "2026-01-02", Score: a.Score, Snippet: "The database is **Postgres** 16", Status: StatusCurrent}
+	want := Hit{ID: "facts/db", Path: "memory/a.md", Type: "fact", Provenance: "stated", ValidAt: "2026-01-02", Score: a.Score, Snippet: "The database is **Postgres** 16", Status: vault.StatusCurrent}
 	if a != want || a.Score <= 0 {
 		t.Fatalf("hit = %+v\nwant %+v", a, want)
 	}

@@ -235,7 +235,7 @@ func runQuery(v *vault.Vault, search query.Query, q Query) ([]Hit, error) {
 			return nil, err
 		}
 		if q.Current {
-			batch = slices.DeleteFunc(batch, func(h Hit) bool { return h.Status != StatusCurrent })
+			batch = slices.DeleteFunc(batch, func(h Hit) bool { return h.Status != vault.StatusCurrent })
 		}
 		hits = append(hits, batch...)
 		if !q.Current || len(hits) >= q.Limit || from+page >= int(sr.Total) {

@@ -14,21 +14,9 @@ import (
 	"github.com/mem-md/mem/pkg/vault"
 )
 
-// A hit's status: whether the claim still stands. The words are those of
-// mem list --status; a file that does not parse is broken.
-const (
-	StatusCurrent    = "current"
-	StatusStale      = "stale"
-	StatusSuperseded = "superseded"
-	StatusRetired    = "retired"
-	StatusDeprecated = "deprecated"
-	StatusImport     = "import"
-	StatusBroken     = "broken"
-)
-
 // StatusText is the status as a person reads it: "superseded by ID".
 func (h Hit) StatusText() string {
-	if h.Status == StatusSuperseded && h.SupersededBy != "" {
+	if h.Status == vault.StatusSuperseded && h.SupersededBy != "" {
 		return h.Status + " by " + h.SupersededBy
 	}
 	return h.Status
@@ -48,25 +36,6 @@ func (h Hit) Cite() string {
 		}
 	}
 	return h.Path + "  " + strings.Join(tags, ", ") + "  (id: " + h.ID + ")"
-}
-
-// ownStatus is m's status from its own fields alone.
-func ownStatus(m *vault.Memory, now time.Time) string {
-	if !m.OK() {
-		return StatusBroken
-	}
-	meta := m.Meta()
-	switch {
-	case meta.IsDeprecated():
-		return StatusDeprecated
-	case meta.IsRetired(now):
-		return StatusRetired
-	case strings.HasPrefix(meta.Source, "import:"):
-		return StatusImport
-	case meta.IsStale(now):
-		return StatusStale
-	}
-	return StatusCurrent
 }
 
 // relatedMax bounds the claims read to decide whether hits were beaten.
@@ -117,15 +86,15 @@ func annotate(v *vault.Vault, idx bleve.Index, hits []Hit, now time.Time) error 
 	live := make([]*vault.Memory, 0, len(all))
 	for _, m := range all {
 		// As the render reconciles: standing claims only, not notes.
-		if s := ownStatus(m, now); (s == StatusCurrent || s == StatusStale) && frontmatter.IsMemoryType(m.Meta().Type) && !vault.IsReserved(m.Rel) {
+		if s := vault.OwnStatus(m, now); (s == vault.StatusCurrent || s == vault.StatusStale) && frontmatter.IsMemoryType(m.Meta().Type) && !vault.IsReserved(m.Rel) {
 			live = append(live, m)
 		}
 	}
 	lost := gate.Reconcile(live).Lost
 	for i, m := range mems {
-		hits[i].Status = ownStatus(m, now)
-		if w, ok := lost[m.ID]; ok && (hits[i].Status == StatusCurrent || hits[i].Status == StatusStale) {
-			hits[i].Status, hits[i].SupersededBy = StatusSuperseded, w
+		hits[i].Status = vault.OwnStatus(m, now)
+		if w, ok := lost[m.ID]; ok && (hits[i].Status == vault.StatusCurrent || hits[i].Status == vault.StatusStale) {
+			hits[i].Status, hits[i].SupersededBy = vault.StatusSuperseded, w
 		}
 	}
 	return nil
@@ -181,9 +150,9 @@ func rank(hits []Hit) {
 // statusRank puts standing claims before the rest at equal relevance.
 func statusRank(s string) int {
 	switch s {
-	case StatusCurrent:
+	case vault.StatusCurrent:
 		return 0
-	case StatusStale:
+	case vault.StatusStale:
 		return 1
 	}
 	return 2

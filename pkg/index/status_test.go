@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/mem-md/mem/pkg/vault"
 )
 
 var statusNow = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
@@ -55,7 +57,7 @@ func TestSearchStatus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Hits) != 1 || res.Hits[0].Status != StatusCurrent {
+	if len(res.Hits) != 1 || res.Hits[0].Status != vault.StatusCurrent {
 		t.Fatalf("--current, limit 1: %+v", res.Hits)
 	}
 	res, err = Search(v, Query{Text: `"eu-central-1"`, Now: statusNow, Current: true})

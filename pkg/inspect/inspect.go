@@ -22,19 +22,8 @@ import (
 	"github.com/mem-md/mem/pkg/writer"
 )
 
-// Statuses a memory can have, as mem list --status takes them.
-const (
-	Current    = "current"
-	Stale      = "stale"
-	Superseded = "superseded"
-	Retired    = "retired"
-	Deprecated = "deprecated"
-	Import     = "import"
-	Broken     = "broken"
-)
-
-// Statuses lists the values of --status.
-var Statuses = []string{Current, Stale, Superseded, Retired, Deprecated, Import}
+// Statuses lists the values of --status (the words are vault's).
+var Statuses = []string{vault.StatusCurrent, vault.StatusStale, vault.StatusSuperseded, vault.StatusRetired, vault.StatusDeprecated, vault.StatusImport}
 
 // Entry is one memory as list prints it.
 type Entry struct {
@@ -73,7 +62,7 @@ func Load(v *vault.Vault, now time.Time) (*Vault, error) {
 	}
 	live := make([]*vault.Memory, 0, len(mems))
 	for _, m := range mems {
-		if s := baseStatus(m, now); claim(m) && (s == Current || s == Stale) {
+		if s := vault.OwnStatus(m, now); claim(m) && (s == vault.StatusCurrent || s == vault.StatusStale) {
 			live = append(live, m)
 		}
 	}
@@ -86,33 +75,15 @@ func claim(m *vault.Memory) bool {
 	return frontmatter.IsMemoryType(m.Meta().Type) && !vault.IsReserved(m.Rel)
 }
 
-// baseStatus is m's status from its own fields.
-func baseStatus(m *vault.Memory, now time.Time) string {
-	meta := m.Meta()
-	switch {
-	case !m.OK():
-		return Broken
-	case meta.IsDeprecated():
-		return Deprecated
-	case meta.IsRetired(now):
-		return Retired
-	case strings.HasPrefix(meta.Source, "import:"):
-		return Import
-	case meta.IsStale(now):
-		return Stale
-	}
-	return Current
-}
-
 // Status is m's status and, when superseded, the id of what beat it.
 func (x *Vault) Status(m *vault.Memory) (status, by string) {
-	if s := baseStatus(m, x.Now); s != Current && s != Stale {
+	if s := vault.OwnStatus(m, x.Now); s != vault.StatusCurrent && s != vault.StatusStale {
 		return s, ""
 	}
 	if w, ok := x.lost[m.ID]; ok {
-		return Superseded, w
+		return vault.StatusSuperseded, w
 	}
-	return baseStatus(m, x.Now), ""
+	return vault.OwnStatus(m, x.Now), ""
 }
 
 // Entry describes m as list prints it.

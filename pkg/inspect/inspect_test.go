@@ -54,7 +54,7 @@ func TestStatusAndFilter(t *testing.T) {
 			t.Errorf("summary not redacted: %q", e.Summary)
 		}
 	}
-	if l := x.List(Filter{Status: Stale}); len(l) != 1 || l[0].ID != "memory/stale" {
+	if l := x.List(Filter{Status: vault.StatusStale}); len(l) != 1 || l[0].ID != "memory/stale" {
 		t.Errorf("--status stale = %+v", l)
 	}
 	if l := x.List(Filter{Since: time.Date(2026, 1, 15, 0, 0, 0, 0, time.UTC)}); len(l) != 1 || l[0].ID != "memory/new" {
