@@ -89,8 +89,6 @@ func searchQuery(cmd *cli.Command) (index.Query, error) {
 		return q, usagef("search needs QUERY: mem search 'deploy pipeline'")
 	case q.Limit < 1:
 		return q, usagef("--limit must be at least 1")
-	case q.Type != "" && !slices.Contains(frontmatter.Types, q.Type):
-		return q, usagef(fmt.Sprintf("--type %q: want one of %s", q.Type, strings.Join(frontmatter.Types, ", ")))
 	case q.Provenance != "" && !slices.Contains(frontmatter.Provenances, q.Provenance):
 		return q, usagef(fmt.Sprintf("--provenance %q: want one of %s", q.Provenance, strings.Join(frontmatter.Provenances, ", ")))
 	case q.Project != "" && !vault.ProjectIDPattern.MatchString(q.Project):

@@ -8,6 +8,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/mapping"
+	"strings"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
@@ -21,7 +22,9 @@ import (
 // 2: no _all field; bare query words search the prose fields one by one
 // (see proseFields), every prose field has term vectors.
 // 3: supersedes and subject, so a hit's status finds what beat it.
-const SchemaVersion = 3
+// 4: type as written (OKF's Metric, Claude Code's feedback), not as mem
+// treats it, so search shows and filters other tools' types.
+const SchemaVersion = 4
 
 // Field names of an indexed document. The document id is the file's path
 // relative to the vault, so a hit cites the file without a stored field.
@@ -126,6 +129,16 @@ func newMapping() mapping.IndexMapping {
 	return m
 }
 
+// typeAsWritten is the type a hit shows and --type filters on: the file's
+// own word (spec §3 keeps other tools' types as written; mem only treats
+// them as notes), or note for a file without one.
+func typeAsWritten(t string) string {
+	if t = strings.TrimSpace(t); t != "" {
+		return t
+	}
+	return frontmatter.TypeNote
+}
+
 // document is what bleve indexes for one file; nil when the file has
 // nothing to index (unreadable, binary, a link leaving the vault).
 func document(m *vault.Memory) map[string]any {
@@ -135,7 +148,7 @@ func document(m *vault.Memory) map[string]any {
 	meta := m.Meta()
 	d := map[string]any{
 		fieldID:         m.ID,
-		fieldType:       frontmatter.EffectiveType(meta.Type), // spec §3: unknown types are notes
+		fieldType:       typeAsWritten(meta.Type),
 		fieldBody:       m.Doc.Body,
 		fieldImportance: float64(meta.ImportanceOrDefault()),
 	}

@@ -18,7 +18,6 @@ import (
 )
 
 var (
-	allTypes    = frontmatter.Types
 	provenances = frontmatter.Provenances
 	// claimTypes are what remember writes: notes and project notes are
 	// not one-line claims.

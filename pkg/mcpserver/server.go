@@ -81,7 +81,7 @@ func New(opts Options) *mcp.Server {
 	addTool(srv, &mcp.Tool{Name: "search", Title: "Search memories and notes", Annotations: readOnly,
 		Description: "Full-text search (bleve query-string syntax, as `mem search`). Each hit cites path, id, type, " +
 			"provenance, valid_at and a snippet with matches in **bold**. The index is refreshed from the files first."},
-		map[string][]string{"type": allTypes, "provenance": provenances}, s.search)
+		map[string][]string{"provenance": provenances}, s.search) // type: any, as files write it (OKF's Metric)
 	addTool(srv, &mcp.Tool{Name: "get", Title: "Read one memory or note", Annotations: readOnly,
 		Description: "One file of the vault by id or by path relative to the vault, with its full content and " +
 			"content hash (pass the hash as expected_hash to a write that edits the file)."}, nil, s.get)

@@ -402,7 +402,7 @@ func TestSearch(t *testing.T) {
 	if len(res.Hits) != 0 || !strings.Contains(text, "no matches") {
 		t.Errorf("no-match search = %q %+v", text, res)
 	}
-	for _, args := range []map[string]any{{"query": " "}, {"query": "x", "type": "memo"}, {"query": "x", "project": "shop"}, {"query": "x", "since": "soon"}} {
+	for _, args := range []map[string]any{{"query": " "}, {"query": "x", "project": "shop"}, {"query": "x", "since": "soon"}} {
 		if text, isErr := call(t, cs, "search", args, nil); !isErr {
 			t.Errorf("search %v: no error: %s", args, text)
 		}
