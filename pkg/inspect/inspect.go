@@ -111,20 +111,18 @@ func (f Filter) Check(name func(string) string) error {
 	if f.Status != "" && !slices.Contains(Statuses, f.Status) {
 		return fmt.Errorf("%s %q: use one of %s", name("status"), f.Status, strings.Join(Statuses, ", "))
 	}
-	if f.Type != "" && !slices.Contains(frontmatter.Types, f.Type) {
-		return fmt.Errorf("%s %q: use one of %s", name("type"), f.Type, strings.Join(frontmatter.Types, ", "))
-	}
 	if f.Project != "" && f.Project != "none" && !vault.ProjectIDPattern.MatchString(f.Project) {
 		return fmt.Errorf("%s %q: a project id looks like proj_name, or use none for global memories", name("project"), f.Project)
 	}
 	return nil
 }
 
-// List returns the claims f selects, in id order.
+// List returns the claims f selects, in id order; with a Type that is not
+// one of mem's (OKF's Metric), the files of that type, as written.
 func (x *Vault) List(f Filter) []Entry {
 	out := []Entry{}
 	for _, m := range x.Mems {
-		if !m.OK() || !claim(m) {
+		if !m.OK() || !claim(m) && (f.Type == "" || frontmatter.IsMemoryType(f.Type) || m.Meta().Type != f.Type) {
 			continue
 		}
 		meta := m.Meta()
