@@ -30,6 +30,15 @@ type doc struct {
 // the vault at root (the files vault.List returns), each as its path and
 // its whole text. It returns the number of documents indexed.
 func Index(root, indexPath string) (int, error) {
+	return build(root, indexPath, bleve.NewIndexMapping(), func(rel string, data []byte) any {
+		return doc{Path: rel, Content: string(data)}
+	})
+}
+
+// build indexes every memory file of the vault at root into a new index
+// at indexPath with mapping, in batches of BatchSize, each file as docOf
+// makes it: the plain way both references share.
+func build(root, indexPath string, mapping mapping.IndexMapping, docOf func(rel string, data []byte) any) (int, error) {
 	v, err := vault.Open(root)
 	if err != nil {
 		return 0, err
@@ -38,7 +47,7 @@ func Index(root, indexPath string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	idx, err := bleve.New(indexPath, bleve.NewIndexMapping())
+	idx, err := bleve.New(indexPath, mapping)
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", indexPath, err)
 	}
@@ -49,7 +58,7 @@ func Index(root, indexPath string) (int, error) {
 			idx.Close()
 			return 0, err
 		}
-		if err := batch.Index(rel, doc{Path: rel, Content: string(data)}); err != nil {
+		if err := batch.Index(rel, docOf(rel, data)); err != nil {
 			idx.Close()
 			return 0, fmt.Errorf("%s: %w", rel, err)
 		}
@@ -105,45 +114,12 @@ func leanMapping() mapping.IndexMapping {
 // (title, body, tags, project, type, path), the frontmatter parsed with
 // mem's parser: the reference for rebuild-index --full (issue 22).
 func IndexLean(root, indexPath string) (int, error) {
-	v, err := vault.Open(root)
-	if err != nil {
-		return 0, err
-	}
-	rels, err := v.List()
-	if err != nil {
-		return 0, err
-	}
-	idx, err := bleve.New(indexPath, leanMapping())
-	if err != nil {
-		return 0, fmt.Errorf("%s: %w", indexPath, err)
-	}
-	batch := idx.NewBatch()
-	for _, rel := range rels {
-		data, err := os.ReadFile(filepath.Join(v.Root, filepath.FromSlash(rel)))
-		if err != nil {
-			idx.Close()
-			return 0, err
-		}
+	return build(root, indexPath, leanMapping(), func(rel string, data []byte) any {
 		d := leanDoc{Path: rel, Body: string(data)}
 		if fm, err := vault.ParseFile(data); err == nil {
 			m := fm.Meta
 			d.Type, d.Project, d.Tags, d.Title, d.Body = m.Type, m.Project, m.Tags, m.Title, fm.Body
 		}
-		if err := batch.Index(rel, d); err != nil {
-			idx.Close()
-			return 0, fmt.Errorf("%s: %w", rel, err)
-		}
-		if batch.Size() >= BatchSize {
-			if err := idx.Batch(batch); err != nil {
-				idx.Close()
-				return 0, err
-			}
-			batch.Reset()
-		}
-	}
-	if err := idx.Batch(batch); err != nil {
-		idx.Close()
-		return 0, err
-	}
-	return len(rels), idx.Close()
+		return d
+	})
 }
