@@ -3,6 +3,7 @@
 package vaulttest
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -17,6 +18,27 @@ func Write(t testing.TB, root, rel, content string) {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Copy copies the files of the tree src into dst (an example vault, a
+// corpus in testdata), so a test can change them.
+func Copy(t testing.TB, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		Write(t, dst, filepath.ToSlash(rel), string(data))
+		return nil
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 }

@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -9,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mem-md/mem/internal/vaulttest"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -17,27 +17,8 @@ import (
 func realVault(t *testing.T, src, cfg string) *vault.Vault {
 	t.Helper()
 	root := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		out := filepath.Join(root, rel)
-		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-			return err
-		}
-		return os.WriteFile(out, data, 0o644)
-	})
-	if err == nil {
-		err = os.WriteFile(filepath.Join(root, "mem.yaml"), []byte(cfg), 0o644)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	vaulttest.Copy(t, src, root)
+	vaulttest.Write(t, root, "mem.yaml", cfg)
 	v, err := vault.Open(root)
 	if err != nil {
 		t.Fatal(err)
