@@ -32,7 +32,7 @@ func answered[Out any](a Answer, out *Out) (*mcp.CallToolResult, Out, error) {
 // Call runs the recall or search tool with in (its JSON arguments, cwd
 // filled in by the asking server) the way a connected server would.
 func Call(ctx context.Context, opts Options, tool string, in json.RawMessage) Answer {
-	s := &server{opts}
+	s := &server{Options: opts}
 	var (
 		res *mcp.CallToolResult
 		out any

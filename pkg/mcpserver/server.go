@@ -58,7 +58,10 @@ const Instructions = "mem is a shared memory vault of markdown files. recall giv
 	"expected_hash from get, so a file another agent changed is never overwritten."
 
 // server holds the options behind the tool handlers.
-type server struct{ Options }
+type server struct {
+	Options
+	inputs inputs
+}
 
 // New returns an MCP server with mem's tools registered.
 func New(opts Options) *mcp.Server {
@@ -68,41 +71,43 @@ func New(opts Options) *mcp.Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
-	s := &server{opts}
+	s := &server{Options: opts, inputs: inputs{}}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "mem", Title: "mem memory vault", Version: vault.Version},
 		&mcp.ServerOptions{Instructions: Instructions, Logger: opts.Logger})
 
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}
 	additive := &mcp.ToolAnnotations{DestructiveHint: new(false), OpenWorldHint: new(false)}
 
-	addTool(srv, &mcp.Tool{Name: "recall", Title: "Recall the memory view", Annotations: readOnly,
+	addTool(srv, s.inputs, &mcp.Tool{Name: "recall", Title: "Recall the memory view", Annotations: readOnly,
 		Description: "The rendered memory view (what `mem render` prints) for a working directory or project: " +
 			"pinned memories, the project's memories, then durable global ones, inside a byte budget."}, nil, s.recall)
-	addTool(srv, &mcp.Tool{Name: "search", Title: "Search memories and notes", Annotations: readOnly,
+	addTool(srv, s.inputs, &mcp.Tool{Name: "search", Title: "Search memories and notes", Annotations: readOnly,
 		Description: "Full-text search (bleve query-string syntax, as `mem search`). Each hit cites path, id, type, " +
 			"provenance, valid_at and a snippet with matches in **bold**. The index is refreshed from the files first."},
 		map[string][]string{"provenance": provenances}, s.search) // type: any, as files write it (OKF's Metric)
-	addTool(srv, &mcp.Tool{Name: "get", Title: "Read one memory or note", Annotations: readOnly,
+	addTool(srv, s.inputs, &mcp.Tool{Name: "get", Title: "Read one memory or note", Annotations: readOnly,
 		Description: "One file of the vault by id or by path relative to the vault, with its full content and " +
 			"content hash (pass the hash as expected_hash to a write that edits the file)."}, nil, s.get)
+	s.inputs["audit"] = schemaFor[AuditInput](nil)
 	mcp.AddTool(srv, &mcp.Tool{Name: "audit", Title: "Vault health report", Annotations: readOnly,
-		InputSchema: schemaFor[AuditInput](nil),
+		InputSchema: s.inputs["audit"],
 		Description: "The `mem audit` report: valid_at coverage by source, import clustering, orphan projects, stale " +
 			"claims, conflicts and how provenance resolved them, duplicates, rendered views against their budget, " +
 			"index freshness, age of the last commit and verified backup; checks past their thresholds first."}, s.audit)
 	claimEnums := map[string][]string{"type": claimTypes, "provenance": provenances}
-	addTool(srv, &mcp.Tool{Name: "remember", Title: "Remember one claim", Annotations: additive,
+	addTool(srv, s.inputs, &mcp.Tool{Name: "remember", Title: "Remember one claim", Annotations: additive,
 		Description: "Write one memory: at most 2 lines and 280 characters (longer text belongs in `note`). " +
 			"Refused when the text holds a secret. Returns the new id, path and content hash."}, claimEnums, s.remember)
-	addTool(srv, &mcp.Tool{Name: "note", Title: "Write a long-form note", Annotations: additive,
+	addTool(srv, s.inputs, &mcp.Tool{Name: "note", Title: "Write a long-form note", Annotations: additive,
 		Description: "Write a long-form note under notes/ plus a one-line pointer memory linking to it " +
 			"(the pointer carries the claim fields). Refused when the text holds a secret."}, claimEnums, s.note)
-	addTool(srv, &mcp.Tool{Name: "signal", Title: "Add evidence to an inferred lesson",
+	addTool(srv, s.inputs, &mcp.Tool{Name: "signal", Title: "Add evidence to an inferred lesson",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: new(false), IdempotentHint: true, OpenWorldHint: new(false)},
 		Description: "Record one piece of evidence from a session for an inferred lesson or rule (the promotion gate). " +
 			"expected_hash is the hash `get` returned: the write is refused if the file changed since. " +
 			"The same evidence from the same session is recorded once."}, nil, s.signal)
 	s.addDaytwo(srv)
+	srv.AddReceivingMiddleware(checkArguments(s.inputs))
 	return srv
 }
 
@@ -151,9 +156,11 @@ func portable(s *jsonschema.Schema) {
 	}
 }
 
-// addTool registers a tool with portable input and output schemas.
-func addTool[In, Out any](srv *mcp.Server, t *mcp.Tool, enums map[string][]string, h mcp.ToolHandlerFor[In, Out]) {
-	t.InputSchema, t.OutputSchema = schemaFor[In](enums), schemaFor[Out](nil)
+// addTool registers a tool with portable input and output schemas, and
+// keeps the input schema in in for checkArguments.
+func addTool[In, Out any](srv *mcp.Server, in inputs, t *mcp.Tool, enums map[string][]string, h mcp.ToolHandlerFor[In, Out]) {
+	in[t.Name] = schemaFor[In](enums)
+	t.InputSchema, t.OutputSchema = in[t.Name], schemaFor[Out](nil)
 	mcp.AddTool(srv, t, h)
 }
 

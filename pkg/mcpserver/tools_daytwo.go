@@ -24,25 +24,25 @@ import (
 func (s *server) addDaytwo(srv *mcp.Server) {
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}
 	edit := &mcp.ToolAnnotations{DestructiveHint: new(false), IdempotentHint: true, OpenWorldHint: new(false)}
-	addTool(srv, &mcp.Tool{Name: "show", Title: "Show one memory with its status", Annotations: readOnly,
+	addTool(srv, s.inputs, &mcp.Tool{Name: "show", Title: "Show one memory with its status", Annotations: readOnly,
 		Description: "One memory or note by id, path or a unique prefix of either: text (secrets redacted), fields, status " +
 			"(current, stale, superseded, retired, deprecated, import), where it renders or why not, what it supersedes and " +
 			"what supersedes it, and its content hash for expected_hash."}, nil, s.show)
-	addTool(srv, &mcp.Tool{Name: "list", Title: "List memories", Annotations: readOnly,
+	addTool(srv, s.inputs, &mcp.Tool{Name: "list", Title: "List memories", Annotations: readOnly,
 		Description: "Memories as one-line entries with their status, filtered by pinned, project (an id or none), type, " +
 			"status and since (valid_at on or after)."},
 		map[string][]string{"status": inspect.Statuses}, s.list)
-	addTool(srv, &mcp.Tool{Name: "retire", Title: "Retire a claim", Annotations: edit,
+	addTool(srv, s.inputs, &mcp.Tool{Name: "retire", Title: "Retire a claim", Annotations: edit,
 		Description: "Mark a claim as no longer true (sets invalid_at, default now); the file stays. A claim a person " +
 			"stated is corrected with correct instead."}, nil, s.retire)
-	addTool(srv, &mcp.Tool{Name: "pin", Title: "Pin or unpin a memory", Annotations: edit,
+	addTool(srv, s.inputs, &mcp.Tool{Name: "pin", Title: "Pin or unpin a memory", Annotations: edit,
 		Description: "Set pinned (it renders in every session, under its section) or clear it with pinned false."}, nil, s.pin)
-	addTool(srv, &mcp.Tool{Name: "correct", Title: "Correct a claim",
+	addTool(srv, s.inputs, &mcp.Tool{Name: "correct", Title: "Correct a claim",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: new(false), OpenWorldHint: new(false)},
 		Description: "Write a correction that supersedes id and keeps its project, importance, pin and section unless " +
 			"given, so it renders where the old claim did. provenance stated only when the user said it."},
 		map[string][]string{"provenance": provenances}, s.correct)
-	addTool(srv, &mcp.Tool{Name: "update", Title: "Change a memory's fields", Annotations: edit,
+	addTool(srv, s.inputs, &mcp.Tool{Name: "update", Title: "Change a memory's fields", Annotations: edit,
 		Description: "Change text, importance, section, tags, key or stale_after of one memory; fields left out stay. " +
 			"expected_hash is the hash get or show returned: refused if the file changed since."}, nil, s.update)
 }
