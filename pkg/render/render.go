@@ -172,7 +172,8 @@ func Render(mems []*vault.Memory, opts Options) (*Result, error) {
 
 	// Pass 2: supersession and same-key conflicts, decided by the gate.
 	// Staleness comes after: a stale claim still outdates the one it replaced.
-	lostReason := lostReasons(gate.Reconcile(elig))
+	elig, res, clean := r.reconcileClean(elig, opts)
+	lostReason := lostReasons(res)
 
 	// Pass 3: tiers.
 	chain := sessionProjects(opts.Project)
@@ -236,7 +237,7 @@ fill:
 			// Only memories the fill reaches are checked: what breaks a
 			// rule must never reach the model, and nothing else is worth
 			// the time.
-			if r.refused(c.m, opts) {
+			if !clean[c.m] && r.refused(c.m, opts) {
 				continue
 			}
 			cost := lineLen(c)
@@ -330,6 +331,37 @@ func (r *Result) check(m *vault.Memory, now time.Time) string {
 		return reasonDeprecated
 	}
 	return ""
+}
+
+// reconcileClean is gate.Reconcile over elig with the §8 rules applied to
+// every winner first: a memory that breaks a rule never renders, so it must
+// not hide the claims it supersedes or beats on a key either. A refused
+// winner is dropped (its reason recorded) and the rest decided again. It
+// returns the memories still eligible, the resolution among them, and
+// those it found clean, which the fill need not check again.
+func (r *Result) reconcileClean(elig []*vault.Memory, opts Options) ([]*vault.Memory, gate.Resolution, map[*vault.Memory]bool) {
+	clean := map[*vault.Memory]bool{}
+	for {
+		res := gate.Reconcile(elig)
+		winners := make(map[string]bool, len(res.Lost))
+		for _, w := range res.Lost {
+			winners[w] = true
+		}
+		kept := elig[:0:0]
+		for _, m := range elig {
+			if winners[m.ID] && !clean[m] {
+				if r.refused(m, opts) {
+					continue
+				}
+				clean[m] = true
+			}
+			kept = append(kept, m)
+		}
+		if len(kept) == len(elig) {
+			return elig, res, clean
+		}
+		elig = kept
+	}
 }
 
 // lostReasons explains every loser of the reconciliation, by the conflict
