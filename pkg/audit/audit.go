@@ -6,8 +6,9 @@
 // index.Freshness, the last commit and the last verified backup from
 // pkg/history.
 //
-// Counts are over memories: every file that parses except project notes
-// and OKF's reserved index.md/log.md. Lists are ordered worst first.
+// Counts are over memories: every file of one of mem's types that parses
+// except project notes and OKF's reserved index.md/log.md; files of other
+// tools' types are counted by their type. Lists are ordered worst first.
 // docs/audit.md gives every definition and threshold with its reason.
 package audit
 
@@ -54,6 +55,11 @@ type Report struct {
 	// Broken files do not parse: no view uses them and they are not
 	// counted as memories ('mem lint' explains each).
 	Broken []string `json:"broken"`
+	// OtherTypes counts the files of other tools' types by their type as
+	// written (OtherType); Untyped, those with properties but no type.
+	// mem treats them as notes: no memory check below counts them.
+	OtherTypes map[string]int `json:"other_types"`
+	Untyped    int            `json:"untyped"`
 	// Rules are the rules of spec §8 files break, by rule: any of them in
 	// a memory, a secret anywhere. A vault with any is not healthy.
 	Rules          []RuleBreak `json:"rules"`
@@ -232,7 +238,7 @@ func Run(v *vault.Vault, opts Options) (*Report, error) {
 // index, git and backup), at now.
 func measure(mems []*vault.Memory, projects []vault.Project, now time.Time) *Report {
 	r := &Report{
-		Now: now, Files: len(mems), Counts: Count(mems), Broken: []string{},
+		Now: now, Files: len(mems), Counts: Count(mems), Broken: []string{}, OtherTypes: map[string]int{},
 		ValidAt:        Coverage{BySource: map[string]*SourceSums{}},
 		ImportClusters: []Cluster{}, OrphanProjects: []Orphan{}, Stale: []Stale{}, NoExpiry: []NoExpiry{},
 		Conflicts: []Conflict{}, Duplicates: []Duplicate{}, Views: []ViewState{}, Growth: []Growth{},
@@ -250,6 +256,16 @@ func measure(mems []*vault.Memory, projects []vault.Project, now time.Time) *Rep
 			continue // the loader wants frontmatter these files need not have
 		case !m.OK():
 			r.Broken = append(r.Broken, m.Rel)
+			continue
+		}
+		if typ, other := OtherType(m); other {
+			// Another tool's file (an OKF Metric) is that tool's: it owes
+			// mem no valid_at and is no import of mem's.
+			if typ == "" {
+				r.Untyped++
+			} else {
+				r.OtherTypes[typ]++
+			}
 			continue
 		}
 		meta := m.Meta()

@@ -54,6 +54,21 @@ func WriteText(w io.Writer, r *Report) error {
 		list(p, r.Broken, func(s string) string { return s })
 	}
 
+	if n := r.Untyped + sum(r.OtherTypes); n > 0 {
+		p.f("other types: %s kept as written and treated as notes, not counted as memories\n", Quantity(n, "file", "files"))
+		types := make([]string, 0, len(r.OtherTypes))
+		for t := range r.OtherTypes {
+			types = append(types, t)
+		}
+		slices.SortFunc(types, func(a, b string) int {
+			return cmp.Or(cmp.Compare(r.OtherTypes[b], r.OtherTypes[a]), strings.Compare(a, b))
+		})
+		list(p, types, func(t string) string { return fmt.Sprintf("%s: %d", t, r.OtherTypes[t]) })
+		if r.Untyped > 0 {
+			p.f("  with no type: %d\n", r.Untyped)
+		}
+	}
+
 	if len(r.Rules) == 0 {
 		p.f("rules: no file breaks a rule of spec §8\n")
 	} else {
@@ -214,6 +229,14 @@ func short(s string) string {
 		return string(r[:width-1]) + "…"
 	}
 	return s
+}
+
+func sum(counts map[string]int) int {
+	n := 0
+	for _, c := range counts {
+		n += c
+	}
+	return n
 }
 
 func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
