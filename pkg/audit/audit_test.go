@@ -325,6 +325,12 @@ func TestState(t *testing.T) {
 	if !r.Backup.Verified || r.Backup.AgeHours != 3 || r.Backup.Behind || r.Backup.Memories != 15 {
 		t.Errorf("backup = %+v", r.Backup)
 	}
+	// The backup counts markdown files, not memories by type (an OKF
+	// bundle's 17 concepts are 0 memories).
+	var text bytes.Buffer
+	if err := WriteText(&text, r); err != nil || !strings.Contains(text.String(), ", 15 of them markdown, holds the vault's HEAD)") {
+		t.Errorf("backup line (%v):\n%s", err, text.String())
+	}
 	if !r.Index.Exists || r.Index.Changed != 1 {
 		t.Errorf("index = %+v", r.Index)
 	}

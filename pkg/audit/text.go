@@ -184,7 +184,9 @@ func WriteText(w io.Writer, r *Report) error {
 		if r.Backup.Behind {
 			behind = ", behind the vault's HEAD"
 		}
-		p.f("backup: verified %s ago to %s (%s, %s%s)\n", age(r.Backup.AgeHours), r.Backup.Target, Quantity(r.Backup.Files, "file", "files"), Quantity(r.Backup.Memories, "memory", "memories"), behind)
+		// The backup counts the markdown files mem reads, not memories by
+		// type: an OKF bundle of 17 concepts holds 0 memories.
+		p.f("backup: verified %s ago to %s (%s, %d of them markdown%s)\n", age(r.Backup.AgeHours), r.Backup.Target, Quantity(r.Backup.Files, "file", "files"), r.Backup.Memories, behind)
 	} else {
 		p.f("backup: none: %s\n", r.Backup.Problem)
 	}
