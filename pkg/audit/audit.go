@@ -99,9 +99,20 @@ type RuleBreak struct {
 // Coverage is valid_at coverage: the ranking column a hollow write path
 // leaves empty without any error.
 type Coverage struct {
-	Total    int                    `json:"total"`
-	Missing  int                    `json:"missing"`
+	Total   int `json:"total"`
+	Missing int `json:"missing"`
+	// Notes are the notes among Total: stored knowledge sorts on valid_at too.
+	Notes    int                    `json:"notes"`
 	BySource map[string]*SourceSums `json:"by_source"`
+}
+
+// noun names what the coverage counts, so it never contradicts the count
+// line ("5 memories, 4 notes" then "1 of 9 memories").
+func (c Coverage) noun() string {
+	if c.Notes > 0 {
+		return "memories and notes"
+	}
+	return "memories"
 }
 
 // SourceSums is the coverage of one source (native, import:<tool>, ...).
@@ -284,6 +295,9 @@ func measure(mems []*vault.Memory, projects []vault.Project, now time.Time) *Rep
 			r.ValidAt.BySource[source] = sums
 		}
 		sums.Total++
+		if meta.Type == frontmatter.TypeNote {
+			r.ValidAt.Notes++
+		}
 		if meta.ValidAt.IsZero() {
 			sums.Missing++
 		}
@@ -597,7 +611,7 @@ func (r *Report) judge(l limits) {
 	if r.ValidAt.Total > 0 {
 		share := round(float64(r.ValidAt.Missing)/float64(r.ValidAt.Total), 4)
 		add("max_missing_valid_at_share", share, l.missingShare,
-			"%d of %d memories have no valid_at: they sort as undated; give them the date each became true", r.ValidAt.Missing, r.ValidAt.Total)
+			"%d of %d %s have no valid_at: they sort as undated; give them the date each became true", r.ValidAt.Missing, r.ValidAt.Total, r.ValidAt.noun())
 	}
 	for _, c := range r.ImportClusters {
 		if l.minCluster >= 0 && c.Count >= l.minCluster {

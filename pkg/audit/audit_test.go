@@ -481,3 +481,28 @@ func TestOtherTypes(t *testing.T) {
 		t.Errorf("text report:\n%s", b.String())
 	}
 }
+
+// valid_at coverage counts notes too; its words say so, so they never
+// contradict the count line ("1 memory, 1 note" then "1 of 2 memories").
+func TestCoverageNamesNotes(t *testing.T) {
+	v := newVault(t, "")
+	put(t, v.Root, "memory/f1.md", fact("valid_at: 2026-01-01"), "A dated fact.")
+	put(t, v.Root, "notes/n.md", "type: note\ntitle: N", "A long note, undated.")
+	r, err := Run(v, Options{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteText(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"1 memory, 1 note, 0 projects",
+		"FAIL max_missing_valid_at_share (0.5 > 0.05): 1 of 2 memories and notes have no valid_at",
+		"valid_at: 1 of 2 memories and notes missing (50.0%)",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, b.String())
+		}
+	}
+}

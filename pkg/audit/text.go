@@ -78,7 +78,7 @@ func WriteText(w io.Writer, r *Report) error {
 		})
 	}
 
-	p.f("valid_at: %d of %d memories missing (%s)\n", r.ValidAt.Missing, r.ValidAt.Total, pct(r.ValidAt.Missing, r.ValidAt.Total))
+	p.f("valid_at: %d of %d %s missing (%s)\n", r.ValidAt.Missing, r.ValidAt.Total, r.ValidAt.noun(), pct(r.ValidAt.Missing, r.ValidAt.Total))
 	sources := make([]string, 0, len(r.ValidAt.BySource))
 	for s := range r.ValidAt.BySource {
 		sources = append(sources, s)
