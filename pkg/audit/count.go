@@ -55,19 +55,19 @@ func IsPlainNote(m *vault.Memory) bool {
 
 // OtherType is the type as written of a file another tool wrote: OKF's
 // Metric, Claude Code's feedback, "" for one with properties but no type,
-// and project for Claude Code's memory about a project (type: project with
-// neither a proj_ id nor roots, lint's project-memory). mem keeps such a
-// file as written and treats it as a note; other is false for mem's own
-// types and for a file that does not parse.
+// and project for Claude Code's memory about a project
+// (vault.IsProjectMemory). mem keeps such a file as written and treats it
+// as a note; other is false for mem's own types and for a file that does
+// not parse.
 func OtherType(m *vault.Memory) (typ string, other bool) {
 	if !m.OK() || vault.IsReserved(m.Rel) {
 		return "", false
 	}
 	meta := m.Meta()
-	switch meta.Type {
-	case frontmatter.TypeProject:
-		return meta.Type, !vault.ProjectIDPattern.MatchString(m.ID) && len(meta.Roots) == 0
-	case "":
+	switch {
+	case vault.IsProjectMemory(m):
+		return meta.Type, true
+	case meta.Type == "":
 		return "", true
 	}
 	return meta.Type, !slices.Contains(frontmatter.Types, meta.Type)

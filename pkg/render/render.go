@@ -325,6 +325,8 @@ func (r *Result) check(m *vault.Memory, now time.Time) string {
 	switch {
 	case vault.IsReserved(m.Rel):
 		return reasonReserved
+	case vault.IsProjectMemory(m):
+		return reasonOtherType // Claude Code's type: project, a memory about one
 	case meta.Type == frontmatter.TypeProject:
 		return reasonProject
 	case meta.Type == "":
