@@ -6,8 +6,9 @@
 // index.Freshness, the last commit and the last verified backup from
 // pkg/history.
 //
-// Counts are over memories: every file that parses except project notes
-// and OKF's reserved index.md/log.md. Lists are ordered worst first.
+// Counts are over memories: every file of one of mem's types that parses
+// except project notes and OKF's reserved index.md/log.md; files of other
+// tools' types are counted by their type. Lists are ordered worst first.
 // docs/audit.md gives every definition and threshold with its reason.
 package audit
 
@@ -54,6 +55,11 @@ type Report struct {
 	// Broken files do not parse: no view uses them and they are not
 	// counted as memories ('mem lint' explains each).
 	Broken []string `json:"broken"`
+	// OtherTypes counts the files of other tools' types by their type as
+	// written (OtherType); Untyped, those with properties but no type.
+	// mem treats them as notes: no memory check below counts them.
+	OtherTypes map[string]int `json:"other_types"`
+	Untyped    int            `json:"untyped"`
 	// Rules are the rules of spec §8 files break, by rule: any of them in
 	// a memory, a secret anywhere. A vault with any is not healthy.
 	Rules          []RuleBreak `json:"rules"`
@@ -93,9 +99,20 @@ type RuleBreak struct {
 // Coverage is valid_at coverage: the ranking column a hollow write path
 // leaves empty without any error.
 type Coverage struct {
-	Total    int                    `json:"total"`
-	Missing  int                    `json:"missing"`
+	Total   int `json:"total"`
+	Missing int `json:"missing"`
+	// Notes are the notes among Total: stored knowledge sorts on valid_at too.
+	Notes    int                    `json:"notes"`
 	BySource map[string]*SourceSums `json:"by_source"`
+}
+
+// noun names what the coverage counts, so it never contradicts the count
+// line ("5 memories, 4 notes" then "1 of 9 memories").
+func (c Coverage) noun() string {
+	if c.Notes > 0 {
+		return "memories and notes"
+	}
+	return "memories"
 }
 
 // SourceSums is the coverage of one source (native, import:<tool>, ...).
@@ -232,7 +249,7 @@ func Run(v *vault.Vault, opts Options) (*Report, error) {
 // index, git and backup), at now.
 func measure(mems []*vault.Memory, projects []vault.Project, now time.Time) *Report {
 	r := &Report{
-		Now: now, Files: len(mems), Counts: Count(mems), Broken: []string{},
+		Now: now, Files: len(mems), Counts: Count(mems), Broken: []string{}, OtherTypes: map[string]int{},
 		ValidAt:        Coverage{BySource: map[string]*SourceSums{}},
 		ImportClusters: []Cluster{}, OrphanProjects: []Orphan{}, Stale: []Stale{}, NoExpiry: []NoExpiry{},
 		Conflicts: []Conflict{}, Duplicates: []Duplicate{}, Views: []ViewState{}, Growth: []Growth{},
@@ -252,6 +269,16 @@ func measure(mems []*vault.Memory, projects []vault.Project, now time.Time) *Rep
 			r.Broken = append(r.Broken, m.Rel)
 			continue
 		}
+		if typ, other := OtherType(m); other {
+			// Another tool's file (an OKF Metric) is that tool's: it owes
+			// mem no valid_at and is no import of mem's.
+			if typ == "" {
+				r.Untyped++
+			} else {
+				r.OtherTypes[typ]++
+			}
+			continue
+		}
 		meta := m.Meta()
 		if meta.Type == frontmatter.TypeProject {
 			continue
@@ -268,6 +295,9 @@ func measure(mems []*vault.Memory, projects []vault.Project, now time.Time) *Rep
 			r.ValidAt.BySource[source] = sums
 		}
 		sums.Total++
+		if meta.Type == frontmatter.TypeNote {
+			r.ValidAt.Notes++
+		}
 		if meta.ValidAt.IsZero() {
 			sums.Missing++
 		}
@@ -581,7 +611,7 @@ func (r *Report) judge(l limits) {
 	if r.ValidAt.Total > 0 {
 		share := round(float64(r.ValidAt.Missing)/float64(r.ValidAt.Total), 4)
 		add("max_missing_valid_at_share", share, l.missingShare,
-			"%d of %d memories have no valid_at: they sort as undated; give them the date each became true", r.ValidAt.Missing, r.ValidAt.Total)
+			"%d of %d %s have no valid_at: they sort as undated; give them the date each became true", r.ValidAt.Missing, r.ValidAt.Total, r.ValidAt.noun())
 	}
 	for _, c := range r.ImportClusters {
 		if l.minCluster >= 0 && c.Count >= l.minCluster {

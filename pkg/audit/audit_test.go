@@ -325,6 +325,12 @@ func TestState(t *testing.T) {
 	if !r.Backup.Verified || r.Backup.AgeHours != 3 || r.Backup.Behind || r.Backup.Memories != 15 {
 		t.Errorf("backup = %+v", r.Backup)
 	}
+	// The backup counts markdown files, not memories by type (an OKF
+	// bundle's 17 concepts are 0 memories).
+	var text bytes.Buffer
+	if err := WriteText(&text, r); err != nil || !strings.Contains(text.String(), ", 15 of them markdown, holds the vault's HEAD)") {
+		t.Errorf("backup line (%v):\n%s", err, text.String())
+	}
 	if !r.Index.Exists || r.Index.Changed != 1 {
 		t.Errorf("index = %+v", r.Index)
 	}
@@ -433,4 +439,70 @@ func FuzzNormalise(f *testing.F) {
 			t.Errorf("normalise(%q) = %q has an outer space", s, once)
 		}
 	})
+}
+
+// Other tools' files are kept as written (spec §3): the audit counts them
+// by their own type and never as memories missing valid_at or as an
+// import's collapse; Claude Code's type: project memory is no project.
+func TestOtherTypes(t *testing.T) {
+	v := newVault(t, "")
+	for i := 1; i <= 3; i++ {
+		put(t, v.Root, fmt.Sprintf("metrics/m%d.md", i), "type: Metric\ntitle: M", fmt.Sprintf("Metric %d.", i))
+	}
+	put(t, v.Root, "tables/orders.md", "type: BigQuery Table\nsource: import:bq\ngenerated:\n  by: okf/1\n  at: 2026-11-29T12:00:00Z", "Orders.")
+	put(t, v.Root, "memory/feedback_tests.md", "name: Tests\ntype: feedback", "Integration tests hit a real database.")
+	put(t, v.Root, "memory/project_freeze.md", "name: Freeze\nmetadata:\n  type: project", "Merges freeze on Friday.")
+	put(t, v.Root, "Daily note.md", "tags: [daily]", "Today.")
+	put(t, v.Root, "memory/f1.md", fact("valid_at: 2026-01-01"), "A dated fact.")
+	r, err := Run(v, Options{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"Metric": 3, "BigQuery Table": 1, "feedback": 1, "project": 1}
+	if fmt.Sprint(r.OtherTypes) != fmt.Sprint(want) || r.Untyped != 1 {
+		t.Errorf("other types %v, untyped %d; want %v, 1", r.OtherTypes, r.Untyped, want)
+	}
+	if r.Counts != (Counts{Memories: 1, Notes: 7}) {
+		t.Errorf("counts %+v", r.Counts)
+	}
+	if r.ValidAt.Total != 1 || r.ValidAt.Missing != 0 || len(r.ImportClusters) != 0 {
+		t.Errorf("valid_at %+v, clusters %+v", r.ValidAt, r.ImportClusters)
+	}
+	for _, f := range r.Findings {
+		if f.Check == "max_missing_valid_at_share" {
+			t.Errorf("finding: %s", f.Message)
+		}
+	}
+	var b bytes.Buffer
+	if err := WriteText(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "other types: 7 files kept as written and treated as notes, not counted as memories\n  Metric: 3\n  BigQuery Table: 1\n  feedback: 1\n  project: 1\n  with no type: 1\n") {
+		t.Errorf("text report:\n%s", b.String())
+	}
+}
+
+// valid_at coverage counts notes too; its words say so, so they never
+// contradict the count line ("1 memory, 1 note" then "1 of 2 memories").
+func TestCoverageNamesNotes(t *testing.T) {
+	v := newVault(t, "")
+	put(t, v.Root, "memory/f1.md", fact("valid_at: 2026-01-01"), "A dated fact.")
+	put(t, v.Root, "notes/n.md", "type: note\ntitle: N", "A long note, undated.")
+	r, err := Run(v, Options{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteText(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"1 memory, 1 note, 0 projects",
+		"FAIL max_missing_valid_at_share (0.5 > 0.05): 1 of 2 memories and notes have no valid_at",
+		"valid_at: 1 of 2 memories and notes missing (50.0%)",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, b.String())
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
@@ -12,8 +13,9 @@ import (
 type Counts struct {
 	// Memories are one-line claims: every memory type (spec §3).
 	Memories int `json:"memories"`
-	// Notes are long-form notes, files of another type, plain markdown
-	// without frontmatter (IsPlainNote), and OKF's index.md and log.md.
+	// Notes are long-form notes, files of another tool's type
+	// (OtherType), plain markdown without frontmatter (IsPlainNote), and
+	// OKF's index.md and log.md.
 	Notes int `json:"notes"`
 	// Projects are project notes.
 	Projects int `json:"projects"`
@@ -30,6 +32,8 @@ func Count(mems []*vault.Memory) Counts {
 			c.Notes++
 		case !m.OK():
 			c.Unreadable++
+		case isOther(m):
+			c.Notes++
 		case m.Meta().Type == frontmatter.TypeProject:
 			c.Projects++
 		case frontmatter.IsMemoryType(m.Meta().Type):
@@ -47,6 +51,31 @@ func Count(mems []*vault.Memory) Counts {
 func IsPlainNote(m *vault.Memory) bool {
 	fe, ok := m.Err.(*frontmatter.Error)
 	return ok && fe.Rule == "frontmatter-missing"
+}
+
+// OtherType is the type as written of a file another tool wrote: OKF's
+// Metric, Claude Code's feedback, "" for one with properties but no type,
+// and project for Claude Code's memory about a project
+// (vault.IsProjectMemory). mem keeps such a file as written and treats it
+// as a note; other is false for mem's own types and for a file that does
+// not parse.
+func OtherType(m *vault.Memory) (typ string, other bool) {
+	if !m.OK() || vault.IsReserved(m.Rel) {
+		return "", false
+	}
+	meta := m.Meta()
+	switch {
+	case vault.IsProjectMemory(m):
+		return meta.Type, true
+	case meta.Type == "":
+		return "", true
+	}
+	return meta.Type, !slices.Contains(frontmatter.Types, meta.Type)
+}
+
+func isOther(m *vault.Memory) bool {
+	_, other := OtherType(m)
+	return other
 }
 
 // String is the count as every report prints it:

@@ -54,6 +54,21 @@ func WriteText(w io.Writer, r *Report) error {
 		list(p, r.Broken, func(s string) string { return s })
 	}
 
+	if n := r.Untyped + sum(r.OtherTypes); n > 0 {
+		p.f("other types: %s kept as written and treated as notes, not counted as memories\n", Quantity(n, "file", "files"))
+		types := make([]string, 0, len(r.OtherTypes))
+		for t := range r.OtherTypes {
+			types = append(types, t)
+		}
+		slices.SortFunc(types, func(a, b string) int {
+			return cmp.Or(cmp.Compare(r.OtherTypes[b], r.OtherTypes[a]), strings.Compare(a, b))
+		})
+		list(p, types, func(t string) string { return fmt.Sprintf("%s: %d", t, r.OtherTypes[t]) })
+		if r.Untyped > 0 {
+			p.f("  with no type: %d\n", r.Untyped)
+		}
+	}
+
 	if len(r.Rules) == 0 {
 		p.f("rules: no file breaks a rule of spec §8\n")
 	} else {
@@ -63,7 +78,7 @@ func WriteText(w io.Writer, r *Report) error {
 		})
 	}
 
-	p.f("valid_at: %d of %d memories missing (%s)\n", r.ValidAt.Missing, r.ValidAt.Total, pct(r.ValidAt.Missing, r.ValidAt.Total))
+	p.f("valid_at: %d of %d %s missing (%s)\n", r.ValidAt.Missing, r.ValidAt.Total, r.ValidAt.noun(), pct(r.ValidAt.Missing, r.ValidAt.Total))
 	sources := make([]string, 0, len(r.ValidAt.BySource))
 	for s := range r.ValidAt.BySource {
 		sources = append(sources, s)
@@ -169,7 +184,9 @@ func WriteText(w io.Writer, r *Report) error {
 		if r.Backup.Behind {
 			behind = ", behind the vault's HEAD"
 		}
-		p.f("backup: verified %s ago to %s (%s, %s%s)\n", age(r.Backup.AgeHours), r.Backup.Target, Quantity(r.Backup.Files, "file", "files"), Quantity(r.Backup.Memories, "memory", "memories"), behind)
+		// The backup counts the markdown files mem reads, not memories by
+		// type: an OKF bundle of 17 concepts holds 0 memories.
+		p.f("backup: verified %s ago to %s (%s, %d of them markdown%s)\n", age(r.Backup.AgeHours), r.Backup.Target, Quantity(r.Backup.Files, "file", "files"), r.Backup.Memories, behind)
 	} else {
 		p.f("backup: none: %s\n", r.Backup.Problem)
 	}
@@ -214,6 +231,14 @@ func short(s string) string {
 		return string(r[:width-1]) + "…"
 	}
 	return s
+}
+
+func sum(counts map[string]int) int {
+	n := 0
+	for _, c := range counts {
+		n += c
+	}
+	return n
 }
 
 func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }

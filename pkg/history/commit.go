@@ -1,6 +1,7 @@
 package history
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -355,11 +356,12 @@ func summarise(r *Repo, s *scanner, chs []Change) summary {
 		if c.Status == "D" {
 			h = c.Old
 		}
-		typ, project := r.describe(s, h)
-		if c.Status == "M" && typ == brokenType {
+		m := r.describe(s, h)
+		typ, project := m.typ, m.project
+		if c.Status == "M" && m.noMemory() {
 			// Emptied or overwritten so it no longer parses: the memory is
 			// as lost as if it had been deleted (issue 17).
-			if old, _ := r.describe(s, c.Old); old != brokenType {
+			if !r.describe(s, c.Old).noMemory() {
 				sum.broken++
 			}
 		}
@@ -376,20 +378,24 @@ func summarise(r *Repo, s *scanner, chs []Change) summary {
 
 // describe reads a memory's type and project (noted when this run read
 // the file, else read back from the object store).
-func (r *Repo) describe(s *scanner, h plumbing.Hash) (typ, project string) {
+func (r *Repo) describe(s *scanner, h plumbing.Hash) memMeta {
 	if m, ok := s.meta[h]; ok {
-		return m.typ, m.project
+		return m
 	}
 	data, err := r.blob(h)
 	if err != nil {
-		return "unreadable", ""
+		return memMeta{typ: "unreadable"}
 	}
-	m := parseMeta(data)
-	return m.typ, m.project
+	return parseMeta(data)
 }
 
 func parseMeta(data []byte) memMeta {
 	doc, err := vault.ParseFile(data)
+	if fe, ok := err.(*frontmatter.Error); ok && fe.Rule == "frontmatter-missing" && len(bytes.TrimSpace(data)) > 0 {
+		// No frontmatter is a plain note (spec §2), OKF's index.md and
+		// log.md among them: not broken. An emptied file stays broken.
+		return memMeta{typ: frontmatter.TypeNote, plain: true}
+	}
 	if err != nil || doc == nil {
 		return memMeta{typ: brokenType}
 	}
@@ -430,6 +436,10 @@ func redactLines(msg string) string {
 
 // brokenType is the "type" of a memory file that does not parse.
 const brokenType = "broken"
+
+// noMemory reports a file that holds no memory: it does not parse, or it
+// is a plain note. A memory turned into one is lost (the mass-delete guard).
+func (m memMeta) noMemory() bool { return m.typ == brokenType || m.plain }
 
 // removedMemories is what the mass-delete guard counts: memories deleted,
 // renamed out of the memory set, or left unparseable.

@@ -41,8 +41,12 @@ type file struct {
 	secret []secrets.Finding // what the scan found in its name or content: left out
 }
 
-// memMeta is what the commit message says about a memory.
-type memMeta struct{ typ, project string }
+// memMeta is what the commit message says about a memory; plain marks a
+// file without frontmatter (a plain note, spec §2: an OKF index.md).
+type memMeta struct {
+	typ, project string
+	plain        bool
+}
 
 // baseline is what mem compares the worktree against: git's index when it
 // can be read (its size and mtime let unchanged files go unread, as git

@@ -572,12 +572,12 @@ func (r *Repo) lostMemories(chs []treeChange) int {
 			continue
 		}
 		old, err := r.blob(c.old)
-		if err != nil || parseMeta(old).typ == brokenType {
+		if err != nil || parseMeta(old).noMemory() {
 			continue
 		}
 		if c.deleted() {
 			n++
-		} else if data, err := r.blob(c.new); err == nil && parseMeta(data).typ == brokenType {
+		} else if data, err := r.blob(c.new); err == nil && parseMeta(data).noMemory() {
 			n++
 		}
 	}

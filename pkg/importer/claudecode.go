@@ -341,8 +341,8 @@ func transcriptItem(t *transcript, path, locator string, e env) (Item, bool) {
 }
 
 // ccTypes maps Claude Code's auto-memory types to mem's: who the user is,
-// how they want work done, facts about projects, and notes on where things
-// live.
+// how they want work done (a correction when it corrects: corrects),
+// facts about projects, and notes on where things live.
 var ccTypes = map[string]string{
 	"user":      frontmatter.TypeIdentity,
 	"feedback":  frontmatter.TypePreference,
@@ -358,6 +358,27 @@ func ccType(t string) string {
 		return t
 	}
 	return frontmatter.TypeFact
+}
+
+// whyLine starts the reason Claude Code writes under a feedback or project
+// memory's rule ("**Why:** …", then "**How to apply:** …").
+var whyLine = regexp.MustCompile(`(?im)^\s*\**\s*(why|how to apply)\s*:`)
+
+// insteadRe is the mark of a correction: the rule says what to do in place
+// of what was done ("don't mock the database; use the test container
+// instead", "use pnpm instead of npm").
+var insteadRe = regexp.MustCompile(`(?i)\binstead\b`)
+
+// corrects reports a feedback memory that corrects Claude: its rule (the
+// body above **Why:**) or its description holds "instead". Conservative on
+// purpose (docs/import.md): "a real database, not mocks" is a preference
+// stated with a contrast, and Claude Code also keeps confirmations as
+// feedback; only a rule that names the replacement is a correction.
+func corrects(body, description string) bool {
+	if loc := whyLine.FindStringIndex(body); loc != nil {
+		body = body[:loc[0]]
+	}
+	return insteadRe.MatchString(body) || insteadRe.MatchString(description)
 }
 
 var linkTargetRe = regexp.MustCompile(`\]\(([^)\s]+\.md)\)|\[\[([^\]|#]+)`)
@@ -463,8 +484,12 @@ func topicItem(data []byte, path, locator, project string, mod, at frontmatter.T
 			name = strings.TrimSpace(kv.Value.Value)
 		}
 	}
+	typ := ccType(doc.Meta.Type)
+	if doc.Meta.Type == "feedback" && corrects(body, doc.Meta.Description) {
+		typ = frontmatter.TypeCorrection
+	}
 	it := Item{
-		Locator: locator, Type: ccType(doc.Meta.Type), Provenance: frontmatter.Inferred,
+		Locator: locator, Type: typ, Provenance: frontmatter.Inferred,
 		Text: body, ValidAt: at, Project: project,
 		Source: frontmatter.Source{Resource: path, ID: filepath.Base(path), Title: name, LastModified: mod},
 	}

@@ -112,3 +112,35 @@ func TestClaudeCodeMemoryFolderImport(t *testing.T) {
 		t.Errorf("re-import wrote %d files (%d existing)", len(again.Files), again.Existing)
 	}
 }
+
+// A feedback memory that says what to do in place of what Claude did
+// ("instead", in its rule or description) imports as a correction; a rule
+// with a contrast ("not mocks"), an "instead" only under **Why:**, and a
+// confirmation stay preferences (docs/import.md).
+func TestClaudeCodeFeedbackCorrections(t *testing.T) {
+	v := newVault(t, nil)
+	run(t, v, KindClaudeCode, "testdata/claude-feedback/-home-dev-web", false)
+	mems, err := v.Load(vault.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, m := range mems {
+		for _, s := range m.Meta().Sources {
+			if m.Meta().Type != "note" {
+				got[filepath.Base(s.Resource)] = m.Meta().Type + "/" + m.Meta().Provenance
+			}
+		}
+	}
+	want := map[string]string{
+		"feedback_pnpm.md":       "correction/inferred",
+		"feedback_summaries.md":  "correction/inferred",
+		"feedback_db.md":         "preference/inferred",
+		"feedback_bundled_pr.md": "preference/inferred",
+	}
+	for name, w := range want {
+		if got[name] != w {
+			t.Errorf("%s: %s, want %s", name, got[name], w)
+		}
+	}
+}

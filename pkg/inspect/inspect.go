@@ -212,12 +212,10 @@ func (x *Vault) Show(ref string) (*Detail, error) {
 			d.ProjectTitle = p.Name
 		}
 	}
-	if claim(m) {
-		if d.Placement, err = render.Place(x.Mems, m.ID, render.OptionsFor(x.V, p, 0, x.Now)); err != nil {
-			return nil, err
-		}
-	} else {
-		d.Placement = render.Placement{Reason: "a " + meta.Type + ", not a one-line claim: its pointer memory renders instead"}
+	// Render says why a note does not render too: whether a pointer memory
+	// renders in its place, or none links to it.
+	if d.Placement, err = render.Place(x.Mems, m.ID, render.OptionsFor(x.V, p, 0, x.Now)); err != nil {
+		return nil, err
 	}
 	if r, err := history.Open(x.V); err == nil {
 		d.Changes, _ = r.Log(m.Rel, maxChanges)

@@ -10,6 +10,8 @@ package render
 
 import (
 	"cmp"
+	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -116,6 +118,9 @@ const (
 	reasonPlain      = "plain note (no frontmatter): searchable, never rendered"
 	reasonView       = "a view mem rendered"
 	reasonNote       = "note: its pointer memory renders instead"
+	reasonLoneNote   = "note: read on demand (search, show), never rendered; no memory links to it"
+	reasonOtherType  = "another tool's type, read as a note: searchable, never rendered"
+	reasonUntyped    = "no type, read as a note: searchable, never rendered"
 	reasonProject    = "project note"
 	reasonReserved   = "reserved file (index.md, log.md)"
 	reasonImport     = "import: imports never render"
@@ -161,9 +166,13 @@ func Render(mems []*vault.Memory, opts Options) (*Result, error) {
 
 	// Pass 1: the rules that do not depend on other memories.
 	elig := make([]*vault.Memory, 0, len(mems))
+	var links claimLinks
 	for _, m := range mems {
 		r.noteDeadlines(m, opts.Now)
 		if reason := r.check(m, opts.Now); reason != "" {
+			if reason == reasonNote && !links.names(mems, m) {
+				reason = reasonLoneNote
+			}
 			r.Dropped = append(r.Dropped, Drop{m.ID, reason})
 			continue
 		}
@@ -317,10 +326,16 @@ func (r *Result) check(m *vault.Memory, now time.Time) string {
 	switch {
 	case vault.IsReserved(m.Rel):
 		return reasonReserved
+	case vault.IsProjectMemory(m):
+		return reasonOtherType // Claude Code's type: project, a memory about one
 	case meta.Type == frontmatter.TypeProject:
 		return reasonProject
-	case frontmatter.EffectiveType(meta.Type) == frontmatter.TypeNote:
-		return reasonNote
+	case meta.Type == "":
+		return reasonUntyped
+	case meta.Type != frontmatter.TypeNote && frontmatter.EffectiveType(meta.Type) == frontmatter.TypeNote:
+		return reasonOtherType
+	case meta.Type == frontmatter.TypeNote:
+		return reasonNote // Render tells it from reasonLoneNote
 	case strings.HasPrefix(meta.Source, "import:"):
 		return reasonImport
 	case strings.HasPrefix(meta.Source, "capture:"):
@@ -630,4 +645,34 @@ func write(head string, kept []cand, headings []string, nSections, global, size 
 		items[i].Line = text[s.start:s.end]
 	}
 	return buf, items
+}
+
+// linkTarget is a wikilink's target ([[notes/x|alias]] names notes/x) or a
+// markdown link's path without .md.
+var linkTarget = regexp.MustCompile(`\[\[([^\[\]|#\n]+)|\]\(([^()\s#]+?)(?:\.md)?(?:#[^()\s]*)?\)`)
+
+// claimLinks is what the claims of a vault link to, read on the first note
+// a render meets (a vault without notes never pays for it): a note is only
+// said to have a pointer memory (mem note's "Title: see [[id]]") when a
+// claim links to it.
+type claimLinks map[string]bool
+
+// names reports whether a claim of mems links to note m, by its id, its
+// path or (as Obsidian resolves [[name]], and as a relative link may)
+// its base name.
+func (l *claimLinks) names(mems []*vault.Memory, m *vault.Memory) bool {
+	if *l == nil {
+		*l = claimLinks{}
+		for _, c := range mems {
+			if !c.OK() || !frontmatter.IsMemoryType(c.Meta().Type) || !strings.Contains(c.Doc.Body, "](") && !strings.Contains(c.Doc.Body, "[[") {
+				continue
+			}
+			for _, t := range linkTarget.FindAllStringSubmatch(c.Doc.Body, -1) {
+				target := strings.TrimSuffix(strings.TrimSpace(t[1]+t[2]), ".md")
+				(*l)[target], (*l)[path.Base(target)] = true, true // ../notes/x.md names notes/x
+			}
+		}
+	}
+	stem := strings.TrimSuffix(m.Rel, ".md")
+	return (*l)[m.ID] || (*l)[stem] || (*l)[path.Base(stem)]
 }

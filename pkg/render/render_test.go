@@ -377,3 +377,31 @@ func TestRefusedSupersession(t *testing.T) {
 		t.Fatalf("items %v drops %v", r.Items, r.Dropped)
 	}
 }
+
+// A note is said to have a pointer memory only when a claim links to it;
+// another tool's type and an untyped file say what they are instead.
+func TestNoteDropReasons(t *testing.T) {
+	mems := []*vault.Memory{
+		mem(t, "notes/pointed.md", "---\ntype: note\ntitle: Pointed\n---\nLong text.\n"),
+		mem(t, "notes/linked.md", "---\ntype: note\n---\nLinked by a markdown link.\n"),
+		mem(t, "notes/alone.md", "---\ntype: note\n---\nNo claim links here.\n"),
+		mem(t, "metrics/margin.md", "---\ntype: Metric\n---\nGross margin.\n"),
+		mem(t, "Daily.md", "---\ntags: [daily]\n---\nToday.\n"),
+		mem(t, "memory/project_freeze.md", "---\nname: Freeze\nmetadata:\n  type: project\n---\nMerges freeze on Friday.\n"),
+		fact(t, "p", "Pointed: see [[notes/pointed]]"),
+		fact(t, "q", "See [the linked note](../notes/linked.md) for details."),
+	}
+	r := mustRender(t, mems, opts())
+	for id, want := range map[string]string{
+		"notes/pointed":         reasonNote,
+		"notes/linked":          reasonNote,
+		"notes/alone":           reasonLoneNote,
+		"metrics/margin":        reasonOtherType,
+		"Daily":                 reasonUntyped,
+		"memory/project_freeze": reasonOtherType, // Claude Code's memory about a project
+	} {
+		if got := reasonOf(r, id); got != want {
+			t.Errorf("%s: %q, want %q", id, got, want)
+		}
+	}
+}

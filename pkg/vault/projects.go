@@ -26,6 +26,14 @@ type Project struct {
 	Enclosing []*Project
 }
 
+// IsProjectMemory reports Claude Code's type: project file, a memory
+// about a project: neither a proj_ id nor roots, so it is no project note
+// (lint's project-memory). mem reads it as another tool's note.
+func IsProjectMemory(m *Memory) bool {
+	meta := m.Meta()
+	return m.OK() && meta.Type == frontmatter.TypeProject && !ProjectIDPattern.MatchString(m.ID) && len(meta.Roots) == 0
+}
+
 // Projects collects the project notes (type: project) of a loaded vault,
 // sorted by id. Relative roots are relative to the vault root; ~ is the
 // user's home directory.

@@ -3,6 +3,8 @@ package vault
 import (
 	"strings"
 	"time"
+
+	"github.com/mem-md/mem/pkg/frontmatter"
 )
 
 // A claim's status: whether it still stands. The words are those of
@@ -21,6 +23,9 @@ const (
 
 // OwnStatus is m's status from its own fields alone, at now.
 func OwnStatus(m *Memory, now time.Time) string {
+	if fe, ok := m.Err.(*frontmatter.Error); ok && fe.Rule == "frontmatter-missing" && !m.View {
+		return StatusCurrent // a plain note (spec §2) is not broken
+	}
 	if !m.OK() {
 		return StatusBroken
 	}
