@@ -9,7 +9,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
-	"time"
+
+	"github.com/mem-md/mem/internal/vaulttest"
 )
 
 // cacheFiles are the shapes the cache must give back exactly, or refuse.
@@ -49,12 +50,6 @@ func cacheVault(t *testing.T, n int) *Vault {
 	return v
 }
 
-func noRacyWindow(t *testing.T) {
-	old := RacyWindow
-	RacyWindow = -time.Hour // files written a moment ago count as settled
-	t.Cleanup(func() { RacyWindow = old })
-}
-
 // same checks that a load equals a direct read of every file.
 func same(t *testing.T, v *Vault, opts LoadOptions, got []*Memory) {
 	t.Helper()
@@ -74,7 +69,7 @@ func same(t *testing.T, v *Vault, opts LoadOptions, got []*Memory) {
 }
 
 func TestCacheIsTransparent(t *testing.T) {
-	noRacyWindow(t)
+	vaulttest.NoRacyWindow(t, &RacyWindow)
 	v := cacheVault(t, 400)
 	for _, opts := range []LoadOptions{{}, {Raw: true}} {
 		for round := range 2 { // the first load writes the cache, the second reads it
@@ -98,7 +93,7 @@ func TestCacheIsTransparent(t *testing.T) {
 }
 
 func TestCacheSeesEveryChange(t *testing.T) {
-	noRacyWindow(t)
+	vaulttest.NoRacyWindow(t, &RacyWindow)
 	v := cacheVault(t, 400)
 	if _, err := v.Load(LoadOptions{}); err != nil {
 		t.Fatal(err)
@@ -138,7 +133,7 @@ func TestCacheRacyFilesAreNotRecorded(t *testing.T) {
 }
 
 func TestCorruptCacheIsIgnoredAndRebuilt(t *testing.T) {
-	noRacyWindow(t)
+	vaulttest.NoRacyWindow(t, &RacyWindow)
 	v := cacheVault(t, 300)
 	if _, err := v.Load(LoadOptions{}); err != nil {
 		t.Fatal(err)
@@ -172,9 +167,7 @@ func TestCorruptCacheIsIgnoredAndRebuilt(t *testing.T) {
 // FuzzDecodeCache feeds arbitrary bytes, with a valid checksum so they reach
 // the decoder, through decoding and every lookup: nothing may panic.
 func FuzzDecodeCache(f *testing.F) {
-	old := RacyWindow
-	RacyWindow = -time.Hour
-	f.Cleanup(func() { RacyWindow = old })
+	vaulttest.NoRacyWindow(f, &RacyWindow)
 	dir := f.TempDir()
 	if _, err := Init(dir, nil); err != nil {
 		f.Fatal(err)
