@@ -2,11 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strconv"
 
 	"github.com/urfave/cli/v3"
 
@@ -67,54 +63,31 @@ func runRender(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	rd, err := render.NewRenderer(v, t)
-	if err != nil {
-		return err
-	}
-	defer rd.Keep()
-	projects := rd.Projects()
+	explain := cmd.Bool("explain")
+	done, err := render.Run(v, targets, render.RunOptions{Now: t, Explain: explain, Strict: cmd.Bool("strict")})
 	stderr := cmd.Root().ErrWriter
-	warned := map[string]bool{}
-	for _, tg := range targets {
-		p, err := targetProject(projects, tg)
-		if err != nil {
-			return err
+	for _, r := range done {
+		for _, w := range r.Warn {
+			fmt.Fprintln(stderr, "mem: warning:", w)
 		}
-		res, err := rd.Render(p, tg.budget, tg.format == "json" || cmd.Bool("explain"))
-		var be *render.BudgetError
-		if errors.As(err, &be) {
-			return usagef(err.Error())
+		if r.Refused {
+			break
 		}
-		if err != nil {
-			return err
-		}
-		for _, w := range res.Warnings {
-			if !warned[w] {
-				warned[w] = true
-				fmt.Fprintln(stderr, "mem: warning:", w)
-			}
-		}
-		if cmd.Bool("strict") && len(res.Warnings) > 0 {
-			return checkFailed(strconv.Itoa(len(res.Warnings)) + " " + plural(len(res.Warnings), "file") + " would be skipped; --strict refuses to render (fix them, or drop --strict)")
-		}
-		if tg.format == "hook" && tg.budget > render.HookCap {
-			fmt.Fprintf(stderr, "mem: warning: budget %d bytes is over Claude Code's %d-character cap on hook output: the view may be cut; lower render.budget or --budget\n", tg.budget, render.HookCap)
-		}
-		if cmd.Bool("explain") {
-			if err := res.Explain(stderr); err != nil {
+		if explain {
+			if err := r.Result.Explain(stderr); err != nil {
 				return err
 			}
 		}
-		if err := emitRender(cmd, v, tg, res); err != nil {
+		if err := emitRender(cmd, v, r); err != nil {
 			return err
 		}
 	}
-	return nil
+	return err
 }
 
 // renderTargets turns the flags (or, with --all, mem.yaml render.outputs)
 // into the renders to run.
-func renderTargets(cmd *cli.Command, v *vault.Vault) ([]renderTarget, error) {
+func renderTargets(cmd *cli.Command, v *vault.Vault) ([]render.Target, error) {
 	format := cmd.String("format")
 	if cmd.Bool("json") {
 		if cmd.IsSet("format") && format != "json" {
@@ -134,24 +107,7 @@ func renderTargets(cmd *cli.Command, v *vault.Vault) ([]renderTarget, error) {
 				return nil, usagef("--all renders what mem.yaml render.outputs says: drop --" + f)
 			}
 		}
-		if len(v.Config.Render.Outputs) == 0 {
-			return nil, errors.New(filepath.Join(v.Root, vault.ConfigFile) + ": render.outputs is empty: add an entry like {path: MEMORY.md} or render with -o FILE")
-		}
-		var ts []renderTarget
-		for i, o := range v.Config.Render.Outputs {
-			if o.Path == "" {
-				return nil, fmt.Errorf("%s: render.outputs[%d] has no path: give each output a path", filepath.Join(v.Root, vault.ConfigFile), i)
-			}
-			t := renderTarget{cwd: v.Path(o.Cwd), cwdFrom: fmt.Sprintf("%s: render.outputs[%d].cwd", filepath.Join(v.Root, vault.ConfigFile), i), project: o.Project, budget: o.Budget, output: v.Path(o.Path), splice: o.Splice, format: "markdown"}
-			if t.budget == 0 {
-				t.budget = v.Config.Render.Budget
-			}
-			if t.cwd == "" {
-				t.cwd = v.Root
-			}
-			ts = append(ts, t)
-		}
-		return ts, nil
+		return render.Outputs(v)
 	}
 	if out != "" && splice != "" {
 		return nil, usagef("-o and --splice both name a file: give one")
@@ -159,74 +115,41 @@ func renderTargets(cmd *cli.Command, v *vault.Vault) ([]renderTarget, error) {
 	if (out != "" || splice != "") && format != "markdown" {
 		return nil, usagef("-o and --splice write markdown: drop --format " + format + " (or print it to stdout)")
 	}
-	t := renderTarget{cwd: cmd.String("cwd"), cwdFrom: "--cwd", project: cmd.String("project"), budget: int(cmd.Int("budget")), output: out, format: format}
+	t := render.Target{Cwd: cmd.String("cwd"), CwdFrom: "--cwd", Project: cmd.String("project"), Budget: int(cmd.Int("budget")), Output: out, Format: format}
 	if splice != "" {
-		t.output, t.splice = splice, true
+		t.Output, t.Splice = splice, true
 	}
-	if t.budget == 0 {
-		t.budget = v.Config.Render.Budget
+	if t.Budget == 0 {
+		t.Budget = v.Config.Render.Budget
 	}
-	if t.budget < 0 {
+	if t.Budget < 0 {
 		return nil, usagef("--budget must be a positive number of bytes")
 	}
-	if t.cwd == "" {
-		var err error
-		if t.cwd, err = os.Getwd(); err != nil {
-			return nil, err
-		}
-	}
-	return []renderTarget{t}, nil
+	return []render.Target{t}, nil
 }
 
-// targetProject is the named project, or the one whose root holds the cwd.
-func targetProject(projects []vault.Project, tg renderTarget) (*vault.Project, error) {
-	if tg.project == "" {
-		// A typo (…/acme/biling) would otherwise resolve, silently, to the
-		// project holding its parent.
-		if fi, err := os.Stat(tg.cwd); tg.cwdFrom != "" && (err != nil || !fi.IsDir()) {
-			return nil, errors.New(tg.cwdFrom + " " + tg.cwd + ": no such directory: give the directory the session works in, or --project ID")
-		}
-		return vault.ResolveProject(projects, tg.cwd), nil
-	}
-	if p := vault.FindProject(projects, tg.project); p != nil {
-		return p, nil
-	}
-	known := ""
-	for _, p := range projects {
-		known += " " + p.ID
-	}
-	if known == "" {
-		known = " (none: add a note with type: project)"
-	}
-	return nil, usagef("--project " + tg.project + ": no project note has that id; known:" + known)
-}
-
-// emitRender prints or writes one result.
-func emitRender(cmd *cli.Command, v *vault.Vault, tg renderTarget, res *render.Result) error {
+// emitRender prints or writes one render.
+func emitRender(cmd *cli.Command, v *vault.Vault, r render.Rendered) error {
 	w := cmd.Root().Writer
 	switch {
-	case tg.output != "":
-		write := render.WriteFile
-		if tg.splice {
-			write = render.SpliceFile
-		}
-		wrote, err := write(tg.output, res.Doc)
+	case r.Output != "":
+		wrote, err := r.Write(r.Result.Doc)
 		if err != nil {
 			return err
 		}
 		if !cmd.Bool("quiet") {
 			if wrote {
-				fmt.Fprintf(cmd.Root().ErrWriter, "mem: rendered %d bytes into %s%s\n", len(res.Doc), tg.output, vaultNote(cmd, v))
+				fmt.Fprintf(cmd.Root().ErrWriter, "mem: rendered %d bytes into %s%s\n", len(r.Result.Doc), r.Output, vaultNote(cmd, v))
 			} else {
-				fmt.Fprintf(cmd.Root().ErrWriter, "mem: %s is up to date%s\n", tg.output, vaultNote(cmd, v))
+				fmt.Fprintf(cmd.Root().ErrWriter, "mem: %s is up to date%s\n", r.Output, vaultNote(cmd, v))
 			}
 		}
 		return nil
-	case tg.format == "hook":
-		return writeJSON(w, res.Hook())
-	case tg.format == "json":
-		return writeJSON(w, res.JSON())
+	case r.Format == "hook":
+		return writeJSON(w, r.Result.Hook())
+	case r.Format == "json":
+		return writeJSON(w, r.Result.JSON())
 	}
-	_, err := w.Write(res.Doc)
+	_, err := w.Write(r.Result.Doc)
 	return err
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -55,10 +54,6 @@ func runSearch(_ context.Context, cmd *cli.Command) error {
 	q.Notify, q.Progress = notifier(cmd), bar.update
 	res, err := index.Search(v, q)
 	bar.clear()
-	var qe *index.QueryError
-	if errors.As(err, &qe) {
-		return usagef(err.Error())
-	}
 	if err != nil {
 		return err
 	}

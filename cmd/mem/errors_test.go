@@ -28,6 +28,7 @@ func TestExitCodeTable(t *testing.T) {
 		{&history.RefusedError{Msg: "a secret in commit abc"}, 1},
 		{&history.SkipError{Reason: "git is busy"}, 0},
 		{&render.BudgetError{Budget: 10, Min: 100}, 2},
+		{&render.StrictError{Skipped: 2}, 1},
 		{&index.QueryError{Err: errors.New("bad")}, 2},
 		{&vault.LockedError{Path: "x.lock", PID: 7}, 2},
 		{&history.BackupError{Msg: "disk full"}, 2},

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // Write puts content at rel (slash-separated) under root, creating its
@@ -53,4 +54,15 @@ func GitEnv(t testing.TB) {
 	t.Setenv("GIT_COMMITTER_NAME", "mem test")
 	t.Setenv("GIT_COMMITTER_EMAIL", "test@example.com")
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+}
+
+// NoRacyWindow makes files written a moment ago count as settled for the
+// rest of the test, so a test of a stamp-trusting cache need not sleep out
+// the racy window. window is &vault.RacyWindow, passed in so pkg/vault's own
+// tests can use this too. It is global: such a test must not be parallel.
+func NoRacyWindow(t testing.TB, window *time.Duration) {
+	t.Helper()
+	old := *window
+	*window = -time.Hour
+	t.Cleanup(func() { *window = old })
 }

@@ -28,8 +28,43 @@ func (e *Error) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, 
 // value is kept verbatim in Extra so nothing is lost on rewrite.
 type FieldError struct {
 	Pos
-	Key string
-	Msg string
+	Key  string
+	Kind FieldKind
+	Msg  string
+}
+
+// FieldKind is what is wrong with a key's value, so a consumer (lint picks
+// its rule by it) never reads the message text.
+type FieldKind uint8
+
+const (
+	// WrongType: the value's shape is not the key's (a list where one
+	// value goes, a map missing, an unknown key inside a signal).
+	WrongType FieldKind = iota
+	// Duplicate: the key appears more than once.
+	Duplicate
+	// BadDate: a date or datetime that does not parse.
+	BadDate
+	// BadValue: the right shape but not an allowed value (importance
+	// outside 1..10, a checkbox that is neither true nor false).
+	BadValue
+)
+
+// kindError is a decoding error that knows its FieldKind; an error that is
+// none (or wraps none) is a WrongType.
+type kindError struct {
+	kind FieldKind
+	msg  string
+}
+
+func (e *kindError) Error() string { return e.msg }
+
+func kindOf(err error) FieldKind {
+	var ke *kindError
+	if errors.As(err, &ke) {
+		return ke.kind
+	}
+	return WrongType
 }
 
 // Document is one parsed markdown file.
@@ -213,7 +248,7 @@ func decodeMapping(doc *Document, m *yaml.Node) {
 		if met, ok := dup[key]; ok {
 			if met {
 				pos := Pos{k.Line + 1, k.Column}
-				doc.Problems = append(doc.Problems, FieldError{pos, key, fmt.Sprintf("key %q appears twice: Obsidian keeps only one; merge them", key)})
+				doc.Problems = append(doc.Problems, FieldError{pos, key, Duplicate, fmt.Sprintf("key %q appears twice: Obsidian keeps only one; merge them", key)})
 			}
 			dup[key] = true
 			doc.Extra = append(doc.Extra, KeyValue{key, v})
@@ -222,7 +257,7 @@ func decodeMapping(doc *Document, m *yaml.Node) {
 		if err := decodeKnown(&doc.Meta, key, v); err != nil {
 			if err != errUnknownKey && err != errKept {
 				vp := Pos{v.Line + 1, v.Column}
-				doc.Problems = append(doc.Problems, FieldError{vp, key, err.Error()})
+				doc.Problems = append(doc.Problems, FieldError{vp, key, kindOf(err), err.Error()})
 			}
 			doc.Extra = append(doc.Extra, KeyValue{key, v})
 		}
@@ -349,7 +384,7 @@ func boolean(v *yaml.Node) (bool, error) {
 	case "false", "False", "FALSE", "":
 		return false, nil
 	}
-	return false, fmt.Errorf("expected true or false (a checkbox), found %q", s)
+	return false, &kindError{BadValue, fmt.Sprintf("expected true or false (a checkbox), found %q", s)}
 }
 
 func importance(v *yaml.Node) (int, error) {
@@ -359,7 +394,7 @@ func importance(v *yaml.Node) (int, error) {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 1 || n > 10 {
-		return 0, fmt.Errorf("importance must be a whole number from 1 to 10, found %q", s)
+		return 0, &kindError{BadValue, fmt.Sprintf("importance must be a whole number from 1 to 10, found %q", s)}
 	}
 	return n, nil
 }
@@ -428,10 +463,10 @@ func fields(v *yaml.Node, known []string, set func(key, value string) error) err
 		}
 		val, err := str(v.Content[i+1])
 		if err != nil {
-			return fmt.Errorf("%s: %v", k, err)
+			return fmt.Errorf("%s: %w", k, err)
 		}
 		if err := set(k, val); err != nil {
-			return fmt.Errorf("%s: %v", k, err)
+			return fmt.Errorf("%s: %w", k, err)
 		}
 	}
 	return kept

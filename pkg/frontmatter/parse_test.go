@@ -192,3 +192,21 @@ func TestDuplicateKeyKeptAndReported(t *testing.T) {
 		t.Errorf("problems = %+v, want the 2nd and 3rd tags (lines 5, 6)", doc.Problems)
 	}
 }
+
+// Each field problem says what kind it is, also inside nested maps, so no
+// reader has to match the message.
+func TestFieldErrorKinds(t *testing.T) {
+	src := "---\ntype: fact\ntags: a\ntags: b\nvalid_at: soon\nverified: {by: x, at: later}\nimportance: 11\npinned: maybe\ntitle: [a, b]\nsignals: [{session: s, oops: 1}]\n---\n"
+	doc, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]FieldKind{"tags": Duplicate, "valid_at": BadDate, "verified": BadDate, "importance": BadValue, "pinned": BadValue, "title": WrongType, "signals": WrongType}
+	got := map[string]FieldKind{}
+	for _, p := range doc.Problems {
+		got[p.Key] = p.Kind
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("kinds = %v, want %v (problems %+v)", got, want, doc.Problems)
+	}
+}

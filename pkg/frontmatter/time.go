@@ -41,7 +41,7 @@ func ParseTime(s string) (Time, error) {
 			return Time{Time: t}, nil
 		}
 	}
-	return Time{}, fmt.Errorf("%q is not a date: write YYYY-MM-DD or an RFC 3339 datetime like 2026-01-02T15:04:05Z", s)
+	return Time{}, &kindError{BadDate, fmt.Sprintf("%q is not a date: write YYYY-MM-DD or an RFC 3339 datetime like 2026-01-02T15:04:05Z", s)}
 }
 
 // String formats the time the way it was read: a date, or RFC 3339.

@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mem-md/mem/internal/vaulttest"
 	"github.com/mem-md/mem/pkg/vault"
@@ -76,11 +75,10 @@ func cached(t *testing.T, v *vault.Vault, paths []string) string {
 // cache prints exactly what a run loading the whole vault prints, for
 // every file, and after every kind of change to files that are not named.
 func TestContextCacheNeverChangesAResult(t *testing.T) {
-	t.Parallel()
+	// Stamps of files written within the racy window never vouch for them:
+	// the fixture counts as settled, so the cache serves it.
+	vaulttest.NoRacyWindow(t, &vault.RacyWindow)
 	v := contextFixture(t)
-	// Stamps of files written within the racy window never vouch for them;
-	// let the fixture settle so the cache serves them.
-	time.Sleep(2100 * time.Millisecond)
 	if _, err := Run(v, Options{Now: testNow}); err != nil {
 		t.Fatal(err)
 	}
@@ -159,9 +157,8 @@ func TestContextCacheNeverChangesAResult(t *testing.T) {
 // the run loads the whole vault (and rewrites the cache), with the same
 // result.
 func TestContextCacheDoubt(t *testing.T) {
-	t.Parallel()
+	vaulttest.NoRacyWindow(t, &vault.RacyWindow)
 	v := contextFixture(t)
-	time.Sleep(2100 * time.Millisecond)
 	named := []string{"web/a.md", "bad/dup-id-a.md"}
 	want := reference(t, v, named)
 	run := func() string {
@@ -190,9 +187,8 @@ func TestContextCacheDoubt(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		name   string
-		spoil  func()
-		settle bool
+		name  string
+		spoil func()
 	}{
 		{name: "a flipped byte", spoil: func() {
 			bad := append([]byte(nil), raw...)
@@ -201,7 +197,7 @@ func TestContextCacheDoubt(t *testing.T) {
 		}},
 		{name: "a truncated file", spoil: func() { vaulttest.Write(t, v.Root, ".mem/cache/lint", string(raw[:len(raw)/3])) }},
 		{name: "another lint.max_file_size", spoil: func() { v.Config.Lint.MaxFileSize++ }},
-		{name: "more changed files than reading them one by one is worth", settle: true, spoil: func() {
+		{name: "more changed files than reading them one by one is worth", spoil: func() {
 			for i := range maxStale(200) + 1 {
 				vaulttest.Write(t, v.Root, fmt.Sprintf("many/n%03d.md", i), "---\ntype: note\n---\nN.\n")
 			}
@@ -214,14 +210,6 @@ func TestContextCacheDoubt(t *testing.T) {
 		}
 		if got := run(); got != want {
 			t.Errorf("%s: output\n%s\nwant\n%s", c.name, got, want)
-		}
-		if c.settle {
-			// The new files' stamps vouch for them only in a cache written
-			// once they settled.
-			time.Sleep(2100 * time.Millisecond)
-			if got := run(); got != want {
-				t.Errorf("%s, settled: output\n%s\nwant\n%s", c.name, got, want)
-			}
 		}
 		if !serves() {
 			t.Errorf("%s: the run did not rewrite the cache", c.name)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mem-md/mem/internal/benchgen"
+	"github.com/mem-md/mem/internal/vaulttest"
 	"github.com/mem-md/mem/pkg/lint"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -69,9 +70,7 @@ func benchNamed(b *testing.B, cache bool) {
 	if cache {
 		// Stamps vouch for files only once they are older than the racy
 		// window; a generated vault is brand new.
-		if os.Getenv("MEM_BENCH_VAULT") == "" {
-			time.Sleep(2100 * time.Millisecond)
-		}
+		vaulttest.NoRacyWindow(b, &vault.RacyWindow)
 		if _, err := lint.Run(v, lint.Options{Now: benchNow}); err != nil {
 			b.Fatal(err)
 		}

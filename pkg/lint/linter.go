@@ -275,13 +275,13 @@ func (c *check) fieldProblems() {
 		c.bad[fe.Key] = true
 		rule := "key-type"
 		switch {
-		case strings.Contains(fe.Msg, "appears twice"):
+		case fe.Kind == frontmatter.Duplicate:
 			rule = "key-duplicate"
 		case fe.Key == "importance":
 			rule = "importance-range"
-		case fe.Key == "stale_after" && strings.Contains(fe.Msg, "is not a date"):
+		case fe.Kind == frontmatter.BadDate && fe.Key == "stale_after":
 			rule = "stale-after-invalid"
-		case strings.Contains(fe.Msg, "is not a date"):
+		case fe.Kind == frontmatter.BadDate:
 			rule = "date-invalid"
 		}
 		c.add(rule, Error, fe.Pos, "%s: %s", fe.Key, fe.Msg)

@@ -12,16 +12,14 @@ import (
 	"github.com/mem-md/mem/pkg/vault"
 )
 
-// settle waits out the loader's racy window (2 s): a file written within it
-// never lets a render be kept, so the tests below would see no reuse at all.
-func settle() { time.Sleep(2100 * time.Millisecond) }
-
 // TestRendererServesOnlyWhatARenderWouldProduce: whatever a Renderer
 // serves, kept or computed, is byte for byte what Render of a fresh load
 // produces (time line aside, which both set to now); and it reuses a kept
 // render exactly when nothing it depends on moved.
 func TestRendererServesOnlyWhatARenderWouldProduce(t *testing.T) {
-	t.Parallel()
+	// A file written within the racy window never lets a render be kept:
+	// the files written here count as settled, or no run would reuse one.
+	vaulttest.NoRacyWindow(t, &vault.RacyWindow)
 	root := t.TempDir()
 	if _, err := vault.Init(root, nil); err != nil {
 		t.Fatal(err)
@@ -33,7 +31,6 @@ func TestRendererServesOnlyWhatARenderWouldProduce(t *testing.T) {
 	vaulttest.Write(t, root, "memory/d.md", fm+"invalid_at: 2026-12-05T10:00:00Z\n---\nDelta stops being true on the fifth.\n")
 	vaulttest.Write(t, root, "memory/e.md", "---\ntype: fact\nprovenance: stated\nimportance: 8\nvalid_at: 2026-12-03T00:00:00Z\n---\nEpsilon is dated ahead until the third.\n")
 	vaulttest.Write(t, root, "projects/web.md", "---\ntype: project\nid: proj_web\ntitle: Web shop\nroots: [code/web]\n---\nThe shop.\n")
-	settle()
 
 	day := func(d, h int) time.Time { return time.Date(2026, 11, d, h, 0, 0, 0, time.UTC) }
 	run := func(name string, now time.Time, project string, budget int, full, wantKept bool) *Result {
@@ -88,9 +85,13 @@ func TestRendererServesOnlyWhatARenderWouldProduce(t *testing.T) {
 	run("delta retires", time.Date(2026, 12, 5, 10, 0, 0, 0, time.UTC), "proj_web", 0, false, false)
 	run("back before the kept render", day(29, 12), "proj_web", 0, false, false)
 
-	// Same size, new bytes: only the stamp tells.
+	// Same size, new bytes: only the stamp tells. Its mtime is moved on a
+	// second, as a clock would have by the time it counts as settled.
 	vaulttest.Write(t, root, "memory/a.md", fm+"---\nAlpha is the fresh.\n")
-	settle()
+	later := time.Now().Add(time.Second)
+	if err := os.Chtimes(filepath.Join(root, "memory", "a.md"), later, later); err != nil {
+		t.Fatal(err)
+	}
 	if r := run("a file edited in place", day(29, 12), "proj_web", 0, false, false); !bytes.Contains(r.Doc, []byte("the fresh")) {
 		t.Error("the edit did not show")
 	}

@@ -10,6 +10,9 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/mem-md/mem/internal/vaulttest"
+	"github.com/mem-md/mem/pkg/frontmatter"
 )
 
 // cacheFiles are the shapes the cache must give back exactly, or refuse.
@@ -49,12 +52,6 @@ func cacheVault(t *testing.T, n int) *Vault {
 	return v
 }
 
-func noRacyWindow(t *testing.T) {
-	old := RacyWindow
-	RacyWindow = -time.Hour // files written a moment ago count as settled
-	t.Cleanup(func() { RacyWindow = old })
-}
-
 // same checks that a load equals a direct read of every file.
 func same(t *testing.T, v *Vault, opts LoadOptions, got []*Memory) {
 	t.Helper()
@@ -74,7 +71,7 @@ func same(t *testing.T, v *Vault, opts LoadOptions, got []*Memory) {
 }
 
 func TestCacheIsTransparent(t *testing.T) {
-	noRacyWindow(t)
+	vaulttest.NoRacyWindow(t, &RacyWindow)
 	v := cacheVault(t, 400)
 	for _, opts := range []LoadOptions{{}, {Raw: true}} {
 		for round := range 2 { // the first load writes the cache, the second reads it
@@ -98,7 +95,7 @@ func TestCacheIsTransparent(t *testing.T) {
 }
 
 func TestCacheSeesEveryChange(t *testing.T) {
-	noRacyWindow(t)
+	vaulttest.NoRacyWindow(t, &RacyWindow)
 	v := cacheVault(t, 400)
 	if _, err := v.Load(LoadOptions{}); err != nil {
 		t.Fatal(err)
@@ -138,7 +135,7 @@ func TestCacheRacyFilesAreNotRecorded(t *testing.T) {
 }
 
 func TestCorruptCacheIsIgnoredAndRebuilt(t *testing.T) {
-	noRacyWindow(t)
+	vaulttest.NoRacyWindow(t, &RacyWindow)
 	v := cacheVault(t, 300)
 	if _, err := v.Load(LoadOptions{}); err != nil {
 		t.Fatal(err)
@@ -172,9 +169,7 @@ func TestCorruptCacheIsIgnoredAndRebuilt(t *testing.T) {
 // FuzzDecodeCache feeds arbitrary bytes, with a valid checksum so they reach
 // the decoder, through decoding and every lookup: nothing may panic.
 func FuzzDecodeCache(f *testing.F) {
-	old := RacyWindow
-	RacyWindow = -time.Hour
-	f.Cleanup(func() { RacyWindow = old })
+	vaulttest.NoRacyWindow(f, &RacyWindow)
 	dir := f.TempDir()
 	if _, err := Init(dir, nil); err != nil {
 		f.Fatal(err)
@@ -207,4 +202,63 @@ func FuzzDecodeCache(f *testing.F) {
 			c.lookup(&Memory{Rel: rel}, e.stamp, LoadOptions{Raw: true})
 		}
 	})
+}
+
+// TestMetaCodecKeepsEveryField: the hand-written Meta codec must list every
+// field of frontmatter.Meta in encodeMeta and decodeMeta in step. Every
+// field, nested ones too, is filled by reflection with a value of its own,
+// so a field added to Meta and forgotten here comes back zero and fails.
+func TestMetaCodecKeepsEveryField(t *testing.T) {
+	var want frontmatter.Meta
+	n := 0
+	fill(t, reflect.ValueOf(&want).Elem(), "Meta", &n)
+	var e encoder
+	encodeMeta(&e, &want)
+	d := &decoder{s: string(e.buf)}
+	var got frontmatter.Meta
+	decodeMeta(d, &got)
+	if d.err != nil || d.off != len(d.s) {
+		t.Fatalf("decoding stopped at %d of %d bytes: %v", d.off, len(d.s), d.err)
+	}
+	g, w := reflect.ValueOf(got), reflect.ValueOf(want)
+	for i := range w.NumField() {
+		if !reflect.DeepEqual(g.Field(i).Interface(), w.Field(i).Interface()) {
+			t.Errorf("Meta.%s: the cache codec gives back %+v, want %+v (is it in encodeMeta and decodeMeta?)", w.Type().Field(i).Name, g.Field(i), w.Field(i))
+		}
+	}
+}
+
+// fill sets v and every field inside it to a non-zero value distinct from
+// the others (n counts them), so fields swapped in the codec fail too.
+func fill(t *testing.T, v reflect.Value, path string, n *int) {
+	*n++
+	if v.Type() == reflect.TypeFor[frontmatter.Time]() {
+		// The codec keeps each form apart: a date, UTC, a fixed offset.
+		at := time.Date(2026, 1, 2, 3, 4, 5, *n, time.FixedZone("", *n*60))
+		forms := []frontmatter.Time{{Time: at}, {Time: at.UTC()}, {Time: time.Date(2026, 1, *n, 0, 0, 0, 0, time.UTC), DateOnly: true}}
+		v.Set(reflect.ValueOf(forms[*n%3]))
+		return
+	}
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString(fmt.Sprintf("%s-%d", path, *n))
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Int:
+		v.SetInt(int64(*n))
+	case reflect.Pointer:
+		v.Set(reflect.New(v.Type().Elem()))
+		fill(t, v.Elem(), path, n)
+	case reflect.Slice:
+		v.Set(reflect.MakeSlice(v.Type(), 2, 2))
+		for i := range 2 {
+			fill(t, v.Index(i), fmt.Sprintf("%s[%d]", path, i), n)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			fill(t, v.Field(i), path+"."+v.Type().Field(i).Name, n)
+		}
+	default:
+		t.Fatalf("%s: a %s field; teach fill (and the cache codec) its kind", path, v.Kind())
+	}
 }

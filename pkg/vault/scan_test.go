@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/mem-md/mem/internal/vaulttest"
 )
 
 func TestScanListsWhatListLists(t *testing.T) {
@@ -28,7 +30,7 @@ func TestScanListsWhatListLists(t *testing.T) {
 // TestSnapshotKey: the key changes with every kind of change, even one that
 // keeps the size, and is withheld while a stamp cannot vouch for a file.
 func TestSnapshotKey(t *testing.T) {
-	noRacyWindow(t)
+	vaulttest.NoRacyWindow(t, &RacyWindow)
 	v := cacheVault(t, 20)
 	key := func() (string, bool) {
 		t.Helper()

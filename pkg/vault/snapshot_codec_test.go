@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/mem-md/mem/internal/vaulttest"
 )
 
 func TestSnapshotRoundTrip(t *testing.T) {
@@ -41,7 +43,7 @@ func TestSnapshotRoundTrip(t *testing.T) {
 // TestSnapshotChanged: every kind of change to a file shows, and so does a
 // file whose recorded stamp cannot vouch for it.
 func TestSnapshotChanged(t *testing.T) {
-	noRacyWindow(t)
+	vaulttest.NoRacyWindow(t, &RacyWindow)
 	v := cacheVault(t, 20)
 	scan := func() *Snapshot {
 		t.Helper()

@@ -1,0 +1,161 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/mem-md/mem/pkg/fail"
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// Target is one view to render: the project it is for and where it goes.
+type Target struct {
+	// Cwd resolves the project when Project is empty; "" is the working
+	// directory.
+	Cwd string
+	// CwdFrom names what gave Cwd ("--cwd", a render.outputs entry), for
+	// the error when it is no directory; "" skips that check.
+	CwdFrom string
+	Project string // a project id, instead of resolving one from Cwd
+	Budget  int    // most bytes of the view; 0 is render.budget
+	Output  string // the file the view goes to; "" is the caller's to print
+	Splice  bool   // Output holds the view in its mem zone
+	Format  string // markdown, hook or json; only markdown goes to a file
+}
+
+// Outputs are mem.yaml's render.outputs as Targets, their paths read with
+// vault.Path: what `mem render --all` renders.
+func Outputs(v *vault.Vault) ([]Target, error) {
+	cfg := filepath.Join(v.Root, vault.ConfigFile)
+	if len(v.Config.Render.Outputs) == 0 {
+		return nil, errors.New(cfg + ": render.outputs is empty: add an entry like {path: MEMORY.md} or render with -o FILE")
+	}
+	var ts []Target
+	for i, o := range v.Config.Render.Outputs {
+		if o.Path == "" {
+			return nil, fmt.Errorf("%s: render.outputs[%d] has no path: give each output a path", cfg, i)
+		}
+		t := Target{Cwd: v.Path(o.Cwd), CwdFrom: fmt.Sprintf("%s: render.outputs[%d].cwd", cfg, i), Project: o.Project, Budget: o.Budget, Output: v.Path(o.Path), Splice: o.Splice, Format: "markdown"}
+		if t.Cwd == "" {
+			t.Cwd = v.Root
+		}
+		ts = append(ts, t)
+	}
+	return ts, nil
+}
+
+// RunOptions are the settings of a Run shared by its targets.
+type RunOptions struct {
+	Now     time.Time
+	Explain bool // every Result holds its Items and Dropped, for Result.Explain
+	Strict  bool // refuse a render that skips files (see StrictError)
+}
+
+// Rendered is one target of a Run and its render.
+type Rendered struct {
+	Target
+	Result *Result
+	// Warn is what to warn about, in order: the result's warnings no
+	// earlier target of the run had, and a hook budget over HookCap.
+	Warn []string
+	// Refused: Strict refused this render (the run's error says so);
+	// report its warnings but do not emit it.
+	Refused bool
+}
+
+// StrictError refuses a render that would skip files (RunOptions.Strict).
+type StrictError struct{ Skipped int }
+
+func (e *StrictError) Error() string {
+	files := " files"
+	if e.Skipped == 1 {
+		files = " file"
+	}
+	return strconv.Itoa(e.Skipped) + files + " would be skipped; --strict refuses to render (fix them, or drop --strict)"
+}
+
+// Kind: the vault failed the check --strict asked for (exit 1).
+func (e *StrictError) Kind() fail.Kind { return fail.Check }
+
+// Run renders targets in order from one scan of the vault, reusing what an
+// earlier run kept and keeping what it computed for the next. It stops at
+// the first failure and returns the targets rendered before it (and, for a
+// StrictError, the refused one, last) with the error. Writing or printing
+// each view is the caller's (Target.Write), in the order returned.
+func Run(v *vault.Vault, targets []Target, opts RunOptions) ([]Rendered, error) {
+	rd, err := NewRenderer(v, opts.Now)
+	if err != nil {
+		return nil, err
+	}
+	defer rd.Keep()
+	projects := rd.Projects()
+	warned := map[string]bool{}
+	var done []Rendered
+	for _, t := range targets {
+		if t.Cwd == "" {
+			if t.Cwd, err = os.Getwd(); err != nil {
+				return done, err
+			}
+		}
+		p, err := t.project(projects)
+		if err != nil {
+			return done, err
+		}
+		res, err := rd.Render(p, t.Budget, t.Format == "json" || opts.Explain)
+		if err != nil {
+			return done, err
+		}
+		r := Rendered{Target: t, Result: res}
+		for _, w := range res.Warnings {
+			if !warned[w] {
+				warned[w] = true
+				r.Warn = append(r.Warn, w)
+			}
+		}
+		if opts.Strict && len(res.Warnings) > 0 {
+			r.Refused = true
+			return append(done, r), &StrictError{len(res.Warnings)}
+		}
+		if t.Format == "hook" && res.Budget > HookCap {
+			r.Warn = append(r.Warn, fmt.Sprintf("budget %d bytes is over Claude Code's %d-character cap on hook output: the view may be cut; lower render.budget or --budget", res.Budget, HookCap))
+		}
+		done = append(done, r)
+	}
+	return done, nil
+}
+
+// project is the named project, or the one whose root holds the cwd.
+func (t Target) project(projects []vault.Project) (*vault.Project, error) {
+	if t.Project == "" {
+		// A typo (…/acme/biling) would otherwise resolve, silently, to the
+		// project holding its parent.
+		if fi, err := os.Stat(t.Cwd); t.CwdFrom != "" && (err != nil || !fi.IsDir()) {
+			return nil, errors.New(t.CwdFrom + " " + t.Cwd + ": no such directory: give the directory the session works in, or --project ID")
+		}
+		return vault.ResolveProject(projects, t.Cwd), nil
+	}
+	if p := vault.FindProject(projects, t.Project); p != nil {
+		return p, nil
+	}
+	known := ""
+	for _, p := range projects {
+		known += " " + p.ID
+	}
+	if known == "" {
+		known = " (none: add a note with type: project)"
+	}
+	return nil, fail.As(fail.Usage, errors.New("--project "+t.Project+": no project note has that id; known:"+known))
+}
+
+// Write puts doc into the target's Output (WriteFile, or SpliceFile for a
+// spliced view) and reports whether the file changed.
+func (t Target) Write(doc []byte) (bool, error) {
+	if t.Splice {
+		return SpliceFile(t.Output, doc)
+	}
+	return WriteFile(t.Output, doc)
+}
