@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/mem-md/mem/pkg/audit"
+	"github.com/mem-md/mem/pkg/render"
 )
 
 func auditCommand() *cli.Command {
@@ -29,7 +30,11 @@ func runAudit(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	r, err := audit.Run(v, audit.Options{Now: now(), Views: audit.ViewsFromConfig(v)})
+	views, err := render.Outputs(v)
+	if err != nil {
+		return err
+	}
+	r, err := audit.Run(v, audit.Options{Now: now(), Views: views})
 	if err != nil {
 		return err
 	}

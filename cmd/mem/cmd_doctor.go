@@ -6,8 +6,8 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/mem-md/mem/pkg/audit"
 	"github.com/mem-md/mem/pkg/doctor"
+	"github.com/mem-md/mem/pkg/render"
 )
 
 func doctorCommand() *cli.Command {
@@ -34,11 +34,15 @@ func runDoctor(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	views, err := render.Outputs(v)
+	if err != nil {
+		return err
+	}
 	r, err := doctor.Run(v, doctor.Options{
 		Fix:    cmd.Bool("fix"),
 		Full:   cmd.Bool("full"),
 		Now:    now(),
-		Views:  audit.ViewsFromConfig(v),
+		Views:  views,
 		Notify: notifier(cmd),
 	})
 	if err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 
 	"github.com/urfave/cli/v3"
 
@@ -107,7 +108,11 @@ func renderTargets(cmd *cli.Command, v *vault.Vault) ([]render.Target, error) {
 				return nil, usagef("--all renders what mem.yaml render.outputs says: drop --" + f)
 			}
 		}
-		return render.Outputs(v)
+		ts, err := render.Outputs(v)
+		if err == nil && len(ts) == 0 {
+			err = fmt.Errorf("%s: render.outputs is empty: add an entry like {path: MEMORY.md} or render with -o FILE", filepath.Join(v.Root, vault.ConfigFile))
+		}
+		return ts, err
 	}
 	if out != "" && splice != "" {
 		return nil, usagef("-o and --splice both name a file: give one")

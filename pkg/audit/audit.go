@@ -28,6 +28,7 @@ import (
 
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
+	"github.com/mem-md/mem/pkg/render"
 	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/secrets"
 	"github.com/mem-md/mem/pkg/vault"
@@ -37,9 +38,9 @@ import (
 type Options struct {
 	// Now is "today": staleness, ages and the 30-day growth window.
 	Now time.Time
-	// Views are the rendered views to check (mem.yaml render.outputs, with
-	// paths resolved by the caller; see ViewsFromConfig). Nil checks none.
-	Views []View
+	// Views are the rendered views to check (mem.yaml render.outputs, as
+	// render.Outputs reads them). Nil checks none.
+	Views []render.Target
 }
 
 // Report is the audit's answer, in the JSON shape `mem audit --json` prints.

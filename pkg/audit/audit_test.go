@@ -297,7 +297,10 @@ func TestState(t *testing.T) {
 	}
 	put(t, v.Root, "memory/c.md", fact("valid_at: 2026-11-29"), "Gamma, not yet indexed.")
 
-	views := ViewsFromConfig(v)
+	views, err := render.Outputs(v)
+	if err != nil {
+		t.Fatal(err)
+	}
 	r, err := Run(v, Options{Now: now, Views: views})
 	if err != nil {
 		t.Fatal(err)

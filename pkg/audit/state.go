@@ -2,7 +2,6 @@ package audit
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,34 +13,6 @@ import (
 	"github.com/mem-md/mem/pkg/render"
 	"github.com/mem-md/mem/pkg/vault"
 )
-
-// View is one rendered view to check: a mem.yaml render.outputs entry with
-// its paths resolved.
-type View struct {
-	Path    string // absolute path of the file
-	Splice  bool   // the view is the marked zone of a larger file
-	Cwd     string // absolute; resolves the project when Project is empty
-	Project string
-	Budget  int // 0 = render.budget
-}
-
-// ViewsFromConfig turns mem.yaml render.outputs into Views, reading each
-// path with vault.Path as `mem render --all` does, so the audit checks the
-// very files render writes.
-func ViewsFromConfig(v *vault.Vault) []View {
-	var out []View
-	for _, o := range v.Config.Render.Outputs {
-		if o.Path == "" {
-			continue // render --all refuses it; nothing to check
-		}
-		vw := View{Path: v.Path(o.Path), Splice: o.Splice, Cwd: v.Path(o.Cwd), Project: o.Project, Budget: o.Budget}
-		if vw.Cwd == "" {
-			vw.Cwd = v.Root
-		}
-		out = append(out, vw)
-	}
-	return out
-}
 
 // ViewState is what the audit found for one view.
 type ViewState struct {
@@ -129,12 +100,12 @@ const growthWindow = 30 * 24 * time.Hour
 // with the file. The comparison, not a clock, decides a fossil: a view
 // rendered after the newest memory can still be out of date (a claim went
 // stale), and a memory touched after the view may change nothing.
-func (r *Report) checkViews(v *vault.Vault, mems []*vault.Memory, projects []vault.Project, views []View, now time.Time) {
+func (r *Report) checkViews(v *vault.Vault, mems []*vault.Memory, projects []vault.Project, views []render.Target, now time.Time) {
 	var byID map[string]*vault.Memory // built on the first fossil that needs it
 	var earlier []*vault.Memory       // the memories written 30 days ago, built on the first view
 	cutoff := now.Add(-growthWindow)
 	for _, vw := range views {
-		vs := ViewState{Path: relIfInside(v, vw.Path), Budget: vw.Budget}
+		vs := ViewState{Path: relIfInside(v, vw.Output), Budget: vw.Budget}
 		if vs.Budget == 0 {
 			vs.Budget = v.Config.Render.Budget
 		}
@@ -162,7 +133,7 @@ func (r *Report) checkViews(v *vault.Vault, mems []*vault.Memory, projects []vau
 				vs.OverBudget++
 			}
 		}
-		old, fi, err := readFile(vw.Path)
+		old, fi, err := readFile(vw.Output)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			vs.Fossil, vs.Problem = true, "missing: run 'mem render --all'"
@@ -176,7 +147,7 @@ func (r *Report) checkViews(v *vault.Vault, mems []*vault.Memory, projects []vau
 				break
 			}
 			vs.Fossil = true
-			zone, _ := currentZone(old, vw.Splice)
+			zone, _ := vw.Current(old)
 			var added []string
 			added, vs.Removed = lineDiff(zone, res.Doc)
 			vs.Added = len(added)
@@ -192,29 +163,6 @@ func (r *Report) checkViews(v *vault.Vault, mems []*vault.Memory, projects []vau
 		}
 		r.Views = append(r.Views, vs)
 	}
-}
-
-// Render renders the view as `mem render --all` would at now, for its
-// configured project or the one whose root holds its cwd. audit and doctor
-// both judge a view against this.
-func (vw View) Render(v *vault.Vault, mems []*vault.Memory, projects []vault.Project, now time.Time) (*render.Result, *vault.Project, error) {
-	var p *vault.Project
-	if vw.Project != "" {
-		if p = vault.FindProject(projects, vw.Project); p == nil {
-			return nil, nil, fmt.Errorf("render.outputs names project %s, which no project note has: fix mem.yaml or add the project note", vw.Project)
-		}
-	} else {
-		p = vault.ResolveProject(projects, vw.Cwd)
-	}
-	res, err := render.Render(mems, render.OptionsFor(v, p, vw.Budget, now))
-	return res, p, err
-}
-
-// Holds reports whether file, the view's bytes on disk, holds doc — all of
-// it, or for a spliced view its zone — but for the time line.
-func (vw View) Holds(file, doc []byte) bool {
-	zone, ok := currentZone(file, vw.Splice)
-	return ok && render.SameButTime(zone, doc)
 }
 
 // relIfInside names a file by its vault path when it lies in the vault.
@@ -233,15 +181,6 @@ func readFile(p string) ([]byte, fs.FileInfo, error) {
 	}
 	data, err := os.ReadFile(p)
 	return data, fi, err
-}
-
-// currentZone is the part of the file that holds the view: all of it, or
-// for a spliced view the zone between its markers (render.Zone, the view
-// format's one reader). ok is false when a spliced view's file has no zone
-// (or broken markers).
-func currentZone(file []byte, splice bool) ([]byte, bool) {
-	doc, _, spliced := render.Zone(file)
-	return doc, spliced || !splice
 }
 
 // lineDiff returns the lines of doc the old view lacks and how many of the

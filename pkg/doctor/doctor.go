@@ -46,7 +46,7 @@ type Options struct {
 	// head, counts, connectivity and loose objects (history.CheckBackup).
 	Full  bool
 	Now   time.Time
-	Views []audit.View // the rendered views to check (audit.ViewsFromConfig)
+	Views []render.Target // the rendered views to check (render.Outputs)
 	// Notify receives progress messages for stderr (rebuilding the index).
 	Notify func(string)
 }
@@ -261,7 +261,7 @@ func checkViews(v *vault.Vault, mems []*vault.Memory, opts Options) Check {
 	c := Check{Name: "views"}
 	projects := v.Projects(mems)
 	for _, vw := range opts.Views {
-		rel := v.Rel(vw.Path)
+		rel := v.Rel(vw.Output)
 		res, _, err := vw.Render(v, mems, projects, opts.Now)
 		if err != nil {
 			c.Problems = append(c.Problems, rel+": "+err.Error())
@@ -272,11 +272,7 @@ func checkViews(v *vault.Vault, mems []*vault.Memory, opts Options) Check {
 			continue
 		}
 		if opts.Fix {
-			write := render.WriteFile
-			if vw.Splice {
-				write = render.SpliceFile
-			}
-			if _, err := write(vw.Path, res.Doc); err != nil {
+			if _, err := vw.Write(res.Doc); err != nil {
 				c.Problems = append(c.Problems, rel+": "+problem+"; rendering failed: "+err.Error())
 			} else {
 				c.Fixed = append(c.Fixed, rel+": "+problem+"; rendered again")
@@ -291,8 +287,8 @@ func checkViews(v *vault.Vault, mems []*vault.Memory, opts Options) Check {
 
 // viewProblem says what is wrong with the file behind vw against doc, the
 // render of now; "" when it holds doc but for its time line.
-func viewProblem(vw audit.View, doc []byte) string {
-	data, err := os.ReadFile(vw.Path)
+func viewProblem(vw render.Target, doc []byte) string {
+	data, err := os.ReadFile(vw.Output)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "missing"
 	}

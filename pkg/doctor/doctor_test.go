@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mem-md/mem/pkg/audit"
+	"github.com/mem-md/mem/pkg/render"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -43,7 +43,10 @@ func TestSplicedView(t *testing.T) {
 	human := "# Agents\n\nHand-written rules stay.\n"
 	os.WriteFile(agents, []byte(human), 0o644)
 	v.Config.Render.Outputs = []vault.RenderOutput{{Path: "AGENTS.md", Splice: true}}
-	views := audit.ViewsFromConfig(v)
+	views, err := render.Outputs(v)
+	if err != nil {
+		t.Fatal(err)
+	}
 	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 
 	r, err := Run(v, Options{Now: now, Views: views})
@@ -81,7 +84,7 @@ func TestFixLeavesMemoryFiles(t *testing.T) {
 	os.WriteFile(broken, data, 0o644)
 	old := time.Now().Add(-time.Hour)
 	os.Chtimes(broken, old, old)
-	r, err := Run(v, Options{Fix: true, Views: []audit.View{{Path: filepath.Join(v.Root, "MEMORY.md"), Cwd: v.Root}}})
+	r, err := Run(v, Options{Fix: true, Views: []render.Target{{Output: filepath.Join(v.Root, "MEMORY.md"), Cwd: v.Root}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mem-md/mem/pkg/audit"
+	"github.com/mem-md/mem/pkg/render"
 )
 
 // AuditInput takes nothing; the struct gives the tool an object schema.
@@ -18,7 +19,11 @@ type AuditInput struct{}
 // fields (a measure with nothing to measure is null) would not survive the
 // one-type schemas other tools use.
 func (s *server) audit(_ context.Context, _ *mcp.CallToolRequest, _ AuditInput) (*mcp.CallToolResult, any, error) {
-	r, err := audit.Run(s.Vault, audit.Options{Now: s.Now(), Views: audit.ViewsFromConfig(s.Vault)})
+	views, err := render.Outputs(s.Vault)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := audit.Run(s.Vault, audit.Options{Now: s.Now(), Views: views})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -21,25 +21,27 @@ type Target struct {
 	// the error when it is no directory; "" skips that check.
 	CwdFrom string
 	Project string // a project id, instead of resolving one from Cwd
-	Budget  int    // most bytes of the view; 0 is render.budget
-	Output  string // the file the view goes to; "" is the caller's to print
-	Splice  bool   // Output holds the view in its mem zone
-	Format  string // markdown, hook or json; only markdown goes to a file
+	// ProjectFrom names what gave Project, for the error when no project
+	// note has it; "" is "--project".
+	ProjectFrom string
+	Budget      int    // most bytes of the view; 0 is render.budget
+	Output      string // the file the view goes to; "" is the caller's to print
+	Splice      bool   // Output holds the view in its mem zone
+	Format      string // markdown, hook or json; only markdown goes to a file
 }
 
 // Outputs are mem.yaml's render.outputs as Targets, their paths read with
-// vault.Path: what `mem render --all` renders.
+// vault.Path: what `mem render --all` renders and what audit and doctor
+// check. None when mem.yaml lists none.
 func Outputs(v *vault.Vault) ([]Target, error) {
 	cfg := filepath.Join(v.Root, vault.ConfigFile)
-	if len(v.Config.Render.Outputs) == 0 {
-		return nil, errors.New(cfg + ": render.outputs is empty: add an entry like {path: MEMORY.md} or render with -o FILE")
-	}
 	var ts []Target
 	for i, o := range v.Config.Render.Outputs {
 		if o.Path == "" {
 			return nil, fmt.Errorf("%s: render.outputs[%d] has no path: give each output a path", cfg, i)
 		}
-		t := Target{Cwd: v.Path(o.Cwd), CwdFrom: fmt.Sprintf("%s: render.outputs[%d].cwd", cfg, i), Project: o.Project, Budget: o.Budget, Output: v.Path(o.Path), Splice: o.Splice, Format: "markdown"}
+		from := fmt.Sprintf("%s: render.outputs[%d]", cfg, i)
+		t := Target{Cwd: v.Path(o.Cwd), CwdFrom: from + ".cwd", Project: o.Project, ProjectFrom: from + ".project", Budget: o.Budget, Output: v.Path(o.Path), Splice: o.Splice, Format: "markdown"}
 		if t.Cwd == "" {
 			t.Cwd = v.Root
 		}
@@ -148,7 +150,36 @@ func (t Target) project(projects []vault.Project) (*vault.Project, error) {
 	if known == "" {
 		known = " (none: add a note with type: project)"
 	}
-	return nil, fail.As(fail.Usage, errors.New("--project "+t.Project+": no project note has that id; known:"+known))
+	from := t.ProjectFrom
+	if from == "" {
+		from = "--project"
+	}
+	return nil, fail.As(fail.Usage, errors.New(from+" "+t.Project+": no project note has that id; known:"+known))
+}
+
+// Render renders the target from mems at now as Run would, without the
+// kept renders: audit and doctor judge a view on disk against it.
+func (t Target) Render(v *vault.Vault, mems []*vault.Memory, projects []vault.Project, now time.Time) (*Result, *vault.Project, error) {
+	p, err := t.project(projects)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := Render(mems, OptionsFor(v, p, t.Budget, now))
+	return res, p, err
+}
+
+// Current is the part of file, the bytes of t.Output, that holds the view:
+// all of it, or for a spliced view its zone. ok is false when a spliced
+// view's file has no zone (or broken markers).
+func (t Target) Current(file []byte) (view []byte, ok bool) {
+	doc, _, spliced := Zone(file)
+	return doc, spliced || !t.Splice
+}
+
+// Holds reports whether file holds doc, but for the time line.
+func (t Target) Holds(file, doc []byte) bool {
+	zone, ok := t.Current(file)
+	return ok && SameButTime(zone, doc)
 }
 
 // Write puts doc into the target's Output (WriteFile, or SpliceFile for a

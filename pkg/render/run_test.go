@@ -35,8 +35,8 @@ var runNow = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 
 func TestOutputs(t *testing.T) {
 	v := runVault(t, "")
-	if _, err := Outputs(v); err == nil || !strings.Contains(err.Error(), vault.ConfigFile+": render.outputs is empty") {
-		t.Errorf("no outputs: %v", err)
+	if ts, err := Outputs(v); err != nil || len(ts) != 0 {
+		t.Errorf("no outputs: %v, %v; want none and no error (render --all refuses that itself)", ts, err)
 	}
 	v = runVault(t, "render:\n  outputs:\n    - path: MEMORY.md\n    - cwd: code\n")
 	if _, err := Outputs(v); err == nil || !strings.Contains(err.Error(), "render.outputs[1] has no path") {
@@ -50,6 +50,15 @@ func TestOutputs(t *testing.T) {
 	if len(ts) != 2 || ts[0].Cwd != v.Root || ts[0].Output != filepath.Join(v.Root, "MEMORY.md") || ts[0].Format != "markdown" ||
 		!ts[1].Splice || ts[1].Budget != 900 || ts[1].Cwd != filepath.Join(v.Root, "code/web") || !strings.HasSuffix(ts[1].CwdFrom, "render.outputs[1].cwd") {
 		t.Errorf("targets %+v", ts)
+	}
+	// An unknown project is named by the entry that gave it, for audit and
+	// doctor as much as for render --all.
+	v = runVault(t, "render:\n  outputs:\n    - path: MEMORY.md\n      project: proj_nope\n")
+	if ts, err = Outputs(v); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ts[0].Render(v, nil, nil, runNow); err == nil || !strings.Contains(err.Error(), "render.outputs[0].project proj_nope: no project note has that id") {
+		t.Errorf("unknown project: %v", err)
 	}
 }
 
