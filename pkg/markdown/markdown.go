@@ -1,8 +1,10 @@
-// Package markdown reads a note's body the way a markdown renderer does
-// (goldmark, CommonMark), so that the checks which look for links and
-// comments skip what a reader sees as code: code spans, fenced blocks
-// (however long their fence: a ~~~~ fence may hold ``` lines) and indented
-// code. Regexps that pair fence lines cannot tell those apart.
+// Package markdown reads a note's body the way Obsidian does: goldmark
+// (CommonMark) with an in-tree extension for wikilinks, embeds, %%
+// comments and footnotes (obsidian.go). Scan walks the tree for links;
+// the other readers mask or skip what a reader sees as code: code spans,
+// fenced blocks (however long their fence: a ~~~~ fence may hold ```
+// lines) and indented code. Regexps that pair fence lines cannot tell
+// those apart.
 package markdown
 
 import (

@@ -36,10 +36,11 @@ func (obsidian) Extend(m goldmark.Markdown) {
 
 // Node kinds of the extension.
 var (
-	KindWikiLink    = ast.NewNodeKind("WikiLink")
-	KindComment     = ast.NewNodeKind("Comment")
-	KindFootnoteRef = ast.NewNodeKind("FootnoteRef")
-	KindFootnoteDef = ast.NewNodeKind("FootnoteDef")
+	KindWikiLink     = ast.NewNodeKind("WikiLink")
+	KindComment      = ast.NewNodeKind("Comment")
+	KindCommentBlock = ast.NewNodeKind("CommentBlock")
+	KindFootnoteRef  = ast.NewNodeKind("FootnoteRef")
+	KindFootnoteDef  = ast.NewNodeKind("FootnoteDef")
 )
 
 // WikiLink is [[target#fragment|alias]], or ![[…]] (an embed). Its
@@ -65,10 +66,8 @@ type Comment struct {
 	Span Span
 }
 
-func (n *Comment) Kind() ast.NodeKind              { return KindComment }
-func (n *Comment) Dump(src []byte, level int)      { ast.DumpHelper(n, src, level, nil, nil) }
-func (n *CommentBlock) Kind() ast.NodeKind         { return KindComment }
-func (n *CommentBlock) Dump(src []byte, level int) { ast.DumpHelper(n, src, level, nil, nil) }
+func (n *Comment) Kind() ast.NodeKind         { return KindComment }
+func (n *Comment) Dump(src []byte, level int) { ast.DumpHelper(n, src, level, nil, nil) }
 
 // CommentBlock is the block form of Comment.
 type CommentBlock struct {
@@ -76,7 +75,9 @@ type CommentBlock struct {
 	Span Span
 }
 
-func (n *CommentBlock) IsRaw() bool { return true }
+func (n *CommentBlock) Kind() ast.NodeKind         { return KindCommentBlock }
+func (n *CommentBlock) Dump(src []byte, level int) { ast.DumpHelper(n, src, level, nil, nil) }
+func (n *CommentBlock) IsRaw() bool                { return true }
 
 // FootnoteRef is a footnote reference, [^label].
 type FootnoteRef struct {
