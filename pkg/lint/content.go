@@ -111,7 +111,7 @@ func (c *check) body() {
 	}
 	// One read of the body finds its links and footnotes, none in code
 	// (pkg/markdown: goldmark with the Obsidian extension).
-	found := markdown.Scan([]byte(c.text[start:]), maxLinks)
+	found := markdown.Scan(c.text[start:], maxLinks)
 	c.links(found.Links, start)
 	if isMemory(c.m) {
 		// Footnote definitions cite sources (spec §3); they are not the claim.

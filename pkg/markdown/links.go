@@ -3,6 +3,7 @@ package markdown
 import (
 	"bytes"
 	"regexp"
+	"strings"
 
 	"github.com/yuin/goldmark/ast"
 )
@@ -55,10 +56,11 @@ type Body struct {
 // wikilink; they are read by a scanner that finds exactly what the parse
 // would (FuzzScan checks it), in a fraction of its time. Texts past Safe's
 // limits are read line by line (MaskFences), in linear time.
-func Scan(src []byte, max int) Body {
-	if bytes.IndexByte(src, '[') < 0 && bytes.IndexByte(src, '%') < 0 && bytes.IndexByte(src, '<') < 0 {
-		return Body{} // no link, comment or tag (most files)
+func Scan(s string, max int) Body {
+	if !strings.ContainsAny(s, "[%<") {
+		return Body{} // no link, comment or tag (most files): nothing to copy
 	}
+	src := []byte(s)
 	if plain(src) {
 		return scanPlain(src, src, max)
 	}

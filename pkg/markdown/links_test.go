@@ -66,7 +66,7 @@ func TestScan(t *testing.T) {
 		{"html", "<!-- [[x]] -->\n\ntext <b>[[y]]</b> <!-- c -->\n", []string{"wiki:y@24", "comment:<!-- [[x]] -->", "comment:<!-- c -->", "html:<!-- [[x]] -->", "html:<b>", "html:</b>", "html:<!-- c -->"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := show(tc.in, Scan([]byte(tc.in), 100))
+			got := show(tc.in, Scan(tc.in, 100))
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("Scan(%q)\n got %q\nwant %q", tc.in, got, tc.want)
 			}
@@ -83,7 +83,7 @@ func TestScan(t *testing.T) {
 // links costs no million reports.
 func TestScanMax(t *testing.T) {
 	src := strings.Repeat("[[a]] [b](c.md) [^d] ", 50)
-	b := Scan([]byte(src), 10)
+	b := Scan(src, 10)
 	if len(b.Links) != 20 || len(b.Footnotes) != 10 {
 		t.Errorf("%d links, %d footnotes; want 20, 10", len(b.Links), len(b.Footnotes))
 	}
@@ -96,7 +96,7 @@ func TestScanHostile(t *testing.T) {
 	if Safe([]byte(src)) {
 		t.Fatal("the text is within the limits")
 	}
-	b := Scan([]byte(src), 1<<20)
+	b := Scan(src, 1<<20)
 	var wikis, inlines int
 	for _, l := range b.Links {
 		switch {
@@ -122,7 +122,7 @@ func FuzzScan(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		src := []byte(s)
-		b := Scan(src, 1000)
+		b := Scan(s, 1000)
 		for _, l := range b.Links {
 			if l.Off < 0 || l.Off >= len(s) {
 				t.Fatalf("link %+v outside the text", l)
@@ -155,10 +155,9 @@ func BenchmarkScan(b *testing.B) {
 	plainBody := strings.Repeat("A paragraph with a [[link]] and [[other|alias]] in it, then more words to read.\n\n", 25)
 	for _, bc := range []struct{ name, body string }{{"plain", plainBody}, {"parsed", plainBody + "`code`\n"}} {
 		b.Run(bc.name, func(b *testing.B) {
-			src := []byte(bc.body)
-			b.SetBytes(int64(len(src)))
+			b.SetBytes(int64(len(bc.body)))
 			for b.Loop() {
-				Scan(src, 1000)
+				Scan(bc.body, 1000)
 			}
 		})
 	}
