@@ -19,15 +19,9 @@ import (
 // Compiled once: linting a file must not compile anything.
 var (
 	unquotedLink = regexp.MustCompile(`^(\s*(?:[^\s:"'#][^:"']*:\s*)?(?:-\s*)?)\[\[`)
-	// A wikilink, or an embed with the "!" before it, which links scans
-	// for: a regexp starting with !? has no literal prefix to skip to, so
-	// it ran step by step over every body.
-	wikilink    = regexp.MustCompile(`\[\[([^\[\]|\n]*?)(?:\|[^\[\]\n]*)?\]\]`)
-	mdLink      = regexp.MustCompile(`\]\(\s*<?([^()\s<>]+?\.md)(?:#[^()\s]*)?>?(?:\s+"[^"]*")?\s*\)`)
-	footnote    = regexp.MustCompile(`\[\^([^\]\s]+)\]`)
-	footnoteDef = regexp.MustCompile(`(?m)^\[\^[^\]\s]+\]:.*$`)
-	indexEntry  = regexp.MustCompile(`^\s*[*+-]\s+(?:\[[^\]]+\]\([^)\s]+\)|!?\[\[[^\]]+\]\])`)
-	logDate     = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+	footnoteDef  = regexp.MustCompile(`(?m)^\[\^[^\]\s]+\]:.*$`)
+	indexEntry   = regexp.MustCompile(`^\s*[*+-]\s+(?:\[[^\]]+\]\([^)\s]+\)|!?\[\[[^\]]+\]\])`)
+	logDate      = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 )
 
 // contentSeverity: text that views inject into every session (a memory)
@@ -115,13 +109,10 @@ func (c *check) body() {
 	if start < 0 {
 		return
 	}
-	// Only links and footnotes are looked for here: a body without a '['
-	// needs no markdown parse.
-	body := c.text[start:]
-	if strings.IndexByte(body, '[') >= 0 {
-		body = markdown.MaskCode(body)
-	}
-	c.links(body, start)
+	// One read of the body finds its links and footnotes, none in code
+	// (pkg/markdown: goldmark with the Obsidian extension).
+	found := markdown.Scan(c.text[start:], maxLinks)
+	c.links(found.Links, start)
 	if isMemory(c.m) {
 		// Footnote definitions cite sources (spec §3); they are not the claim.
 		if err := vault.CheckBoundary(footnoteDef.ReplaceAllString(c.doc.Body, "")); err != nil {
@@ -130,20 +121,21 @@ func (c *check) body() {
 	}
 	// Footnotes are keyed to sources (OKF §5.1) in a file that lists them;
 	// and in a memory; elsewhere a footnote is an ordinary one.
-	if strings.Contains(body, "[^") && c.m.Err == nil && (len(c.meta.Sources) > 0 || frontmatter.IsMemoryType(c.meta.Type)) {
-		c.footnotes(body, start)
+	if len(found.Footnotes) > 0 && c.m.Err == nil && (len(c.meta.Sources) > 0 || frontmatter.IsMemoryType(c.meta.Type)) {
+		c.footnotes(found.Footnotes, start)
 	}
 }
 
-// footnotes reports the first footnote label that names no sources entry.
-func (c *check) footnotes(body string, start int) {
+// footnotes reports the first footnote label, of a reference or a
+// definition, that names no sources entry.
+func (c *check) footnotes(notes []markdown.Footnote, start int) {
 	ids := map[string]bool{}
 	for _, s := range c.meta.Sources {
 		ids[s.ID] = true
 	}
-	for _, l := range footnote.FindAllStringSubmatchIndex(body, -1) {
-		if label := body[l[2]:l[3]]; !ids[label] {
-			c.add("footnote-unmatched", Warning, c.at(start+l[0]), "footnote [^%s] names no sources entry: add sources: [{id: %s, resource: ...}]", label, label)
+	for _, f := range notes {
+		if !ids[f.Label] {
+			c.add("footnote-unmatched", Warning, c.at(start+f.Off), "footnote [^%s] names no sources entry: add sources: [{id: %s, resource: ...}]", f.Label, f.Label)
 			return
 		}
 	}
@@ -153,38 +145,29 @@ func (c *check) footnotes(body string, start int) {
 // of a million links must not cost a million reports.
 const maxLinks = 1000
 
-func (c *check) links(body string, start int) {
+// links resolves the body's wikilinks, embeds and markdown links to .md
+// files; start is the body's offset in c.text.
+func (c *check) links(links []markdown.Link, start int) {
 	dir := path.Dir(c.m.Rel)
-	end := 0 // of the last wikilink
-	for _, m := range wikilink.FindAllStringSubmatchIndex(body, maxLinks) {
-		// An embed's "!" is part of the link (see wikilink).
-		if m[0] > end && body[m[0]-1] == '!' {
-			m[0]--
+	for _, l := range links {
+		target := l.Target
+		if l.Kind == markdown.Inline {
+			if !strings.HasSuffix(target, ".md") || hasScheme(target) {
+				continue // https://…, mailto:x@y.md, an image: not a note of the vault
+			}
+			if u, err := url.PathUnescape(target); err == nil {
+				target = u
+			}
+			c.resolve(strings.TrimSuffix(target, ".md"), dir, start+l.Off, false)
+			continue
 		}
-		end = m[1]
-		// Inside a table Obsidian escapes the alias pipe: [[Table view\|Table]].
-		target := strings.TrimSuffix(body[m[2]:m[3]], "\\")
-		if i := strings.IndexAny(target, "#^"); i >= 0 {
-			target = target[:i]
-		}
-		target = strings.TrimSpace(target)
 		if target == "" {
 			continue // [[#Heading]] points into this file
 		}
 		if ext := path.Ext(target); ext != "" && ext != ".md" && !strings.ContainsAny(ext, " ") {
 			continue // attachments are not loaded; Obsidian resolves them by name
 		}
-		c.resolve(strings.TrimSuffix(target, ".md"), dir, start+m[0], true)
-	}
-	for _, m := range mdLink.FindAllStringSubmatchIndex(body, maxLinks) {
-		target := body[m[2]:m[3]]
-		if hasScheme(target) {
-			continue // https://…, mailto:x@y.md: not a file of the vault
-		}
-		if u, err := url.PathUnescape(target); err == nil {
-			target = u
-		}
-		c.resolve(strings.TrimSuffix(target, ".md"), dir, start+m[0]+2, false)
+		c.resolve(strings.TrimSuffix(target, ".md"), dir, start+l.Off, true)
 	}
 }
 

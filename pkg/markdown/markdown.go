@@ -1,13 +1,16 @@
-// Package markdown reads a note's body the way a markdown renderer does
-// (goldmark, CommonMark), so that the checks which look for links and
-// comments skip what a reader sees as code: code spans, fenced blocks
-// (however long their fence: a ~~~~ fence may hold ``` lines) and indented
-// code. Regexps that pair fence lines cannot tell those apart.
+// Package markdown reads a note's body the way Obsidian does: goldmark
+// (CommonMark) with an in-tree extension for wikilinks, embeds, %%
+// comments and footnotes (obsidian.go). Scan walks the tree for links;
+// the other readers mask or skip what a reader sees as code: code spans,
+// fenced blocks (however long their fence: a ~~~~ fence may hold ```
+// lines) and indented code. Regexps that pair fence lines cannot tell
+// those apart.
 package markdown
 
 import (
 	"bytes"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/yuin/goldmark"
@@ -15,13 +18,14 @@ import (
 	"github.com/yuin/goldmark/text"
 )
 
-// parser is goldmark's CommonMark block and inline parser; it is safe for
-// concurrent use (each Parse has its own context).
-var parser = goldmark.New().Parser()
+// reader is goldmark's CommonMark block and inline parser with the
+// Obsidian extension; it is safe for concurrent use (each Parse has its
+// own context).
+var reader = goldmark.New(goldmark.WithExtensions(Obsidian)).Parser()
 
-// Parse reads src as CommonMark. Every node's segments are byte offsets of
+// Parse reads src as CommonMark with Obsidian's additions. Every node's segments are byte offsets of
 // src, so what a walk finds can be reported at its place in the file.
-func Parse(src []byte) ast.Node { return parser.Parse(text.NewReader(src)) }
+func Parse(src []byte) ast.Node { return reader.Parse(text.NewReader(src)) }
 
 // LinesOf joins the source lines of a block node (a paragraph, a heading),
 // each trimmed, with single spaces; "" for a node without lines.
@@ -172,15 +176,28 @@ var linkTail = regexp.MustCompile(`\]\([^()\n]*\)|\[\^[^\]\s]+\]`)
 // Unmarkable returns the ranges of src where a highlight's ** must not go:
 // the note's own strong emphasis (marks there would nest: **JSON **Canvas****),
 // code (shown literally), wikilinks, link destinations and footnote
-// references (a mark inside [[…]], (url) or [^id] breaks it).
-// Ranges are in source order and may overlap.
+// references (a mark inside [[…]], (url) or [^id] breaks it), as the one
+// parse Scan makes reads them. Ranges are sorted by start and may overlap.
 func Unmarkable(src []byte) []Span {
-	var out []Span
 	if !Safe(src) {
-		return linkSpans(src, MaskFences(string(src)), out)
+		return linkSpans(src, MaskFences(string(src)), nil)
 	}
-	doc := Parse(src)
-	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+	var out []Span
+	dest := func(pos int, d []byte, ref bool) {
+		if ref {
+			return // [text][ref]: no destination here
+		}
+		pos = max(pos, 0)
+		off := destOff(src, pos, d, false)
+		start := bytes.LastIndex(src[pos:off], []byte("]("))
+		if start < 0 || off+len(d) > len(src) {
+			return // not found where it was written
+		}
+		if i := bytes.IndexByte(src[off+len(d):], ')'); i >= 0 {
+			out = append(out, Span{pos + start, off + len(d) + i + 1})
+		}
+	}
+	_ = ast.Walk(Parse(src), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
 		}
@@ -190,6 +207,16 @@ func Unmarkable(src []byte) []Span {
 				out = append(out, Span{l.At(0).Start, l.At(l.Len() - 1).Stop})
 			}
 			return ast.WalkSkipChildren, nil
+		case *WikiLink:
+			out = append(out, n.Span)
+		case *FootnoteRef:
+			out = append(out, n.Span)
+		case *FootnoteDef:
+			out = append(out, Span{n.Off, n.Off + len(n.Label) + 3}) // [^label]
+		case *ast.Link:
+			dest(n.Pos(), n.Destination, n.Reference != nil)
+		case *ast.Image:
+			dest(n.Pos(), n.Destination, n.Reference != nil)
 		case *ast.CodeSpan, *ast.Emphasis:
 			if n, ok := n.(*ast.Emphasis); ok && n.Level < 2 {
 				return ast.WalkContinue, nil
@@ -205,11 +232,13 @@ func Unmarkable(src []byte) []Span {
 		}
 		return ast.WalkContinue, nil
 	})
-	return linkSpans(src, MaskCode(string(src)), out)
+	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
+	return out
 }
 
 // linkSpans adds the wikilinks, link destinations and footnote references
-// of masked (src with its code blanked) to out.
+// of masked (src with its code blanked) to out: Unmarkable's line-based
+// reading of a text past Safe's limits.
 func linkSpans(src []byte, masked string, out []Span) []Span {
 	for _, loc := range linkTail.FindAllStringIndex(masked, -1) {
 		out = append(out, Span{loc[0], loc[1]})

@@ -47,14 +47,22 @@ func BenchmarkMaskCode(b *testing.B) {
 }
 
 func TestUnmarkable(t *testing.T) {
-	src := "Open **JSON Canvas** files, see [[Canvas|the canvas]] or `canvas.json`, and canvas here.[^canvas-spec] [spec](canvas.md)"
-	var got []string
-	for _, s := range Unmarkable([]byte(src)) {
-		got = append(got, src[s.Start:s.End])
-	}
-	want := []string{"**JSON Canvas**", "`canvas.json`", "[^canvas-spec]", "](canvas.md)", "[[Canvas|the canvas]]"}
-	if strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Errorf("got %q, want %q", got, want)
+	for _, tc := range []struct {
+		src  string
+		want []string
+	}{
+		{"Open **JSON Canvas** files, see [[Canvas|the canvas]] or `canvas.json`, and canvas here.[^canvas-spec] [spec](canvas.md)",
+			[]string{"**JSON Canvas**", "[[Canvas|the canvas]]", "`canvas.json`", "[^canvas-spec]", "](canvas.md)"}},
+		{"| [[Table view\\|Table]] | ![[canvas.png]] |\n\n[^canvas]: the [spec](<canvas spec.md> \"t\")\n",
+			[]string{"[[Table view\\|Table]]", "![[canvas.png]]", "[^canvas]", "](<canvas spec.md> \"t\")"}},
+	} {
+		var got []string
+		for _, s := range Unmarkable([]byte(tc.src)) {
+			got = append(got, tc.src[s.Start:s.End])
+		}
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("got %q, want %q", got, tc.want)
+		}
 	}
 }
 

@@ -1,0 +1,245 @@
+package markdown
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+)
+
+// LinkKind tells a wikilink, an embed and a markdown link apart.
+type LinkKind uint8
+
+const (
+	Wiki   LinkKind = iota // [[target]]
+	Embed                  // ![[target]]
+	Inline                 // [text](dest), ![alt](dest), or a reference link
+)
+
+// A Link is a link of a body to a file or a place in one.
+type Link struct {
+	Kind LinkKind
+	// Target is a wikilink's name or path, trimmed, or a markdown link's
+	// destination as written; Fragment is what followed it from its first
+	// # (or a wikilink's ^): "#Heading", "#^block", "^block" or "".
+	Target, Fragment, Alias string
+	// Off is the byte offset in the source of a wikilink's "[[" or an
+	// embed's "!", and of a markdown link's destination.
+	Off int
+}
+
+// A Footnote is a footnote reference [^label] or definition [^label]:.
+type Footnote struct {
+	Label string
+	Off   int // of its "["
+	Def   bool
+}
+
+// Body is what Scan finds in a body, each list in source order.
+type Body struct {
+	Links     []Link
+	Footnotes []Footnote
+	// Comments are %% … %% and <!-- … -->; HTML is raw HTML, inline and
+	// blocks, comments included. A body read by the line-based fallback
+	// (past Safe's limits) has neither.
+	Comments, HTML []Span
+}
+
+// Scan reads src the way Obsidian does (CommonMark and the Obsidian
+// extension) and lists its links, footnotes, comments and HTML, none from
+// code: not from code spans, fenced blocks (whatever their fence: a ~~~~
+// fence may hold ``` lines) or indented code. At most max links of each
+// kind (wikilinks with embeds; markdown links) and max footnotes are kept.
+//
+// Most bodies hold nothing that could make a [[ mean anything else than a
+// wikilink; they are read by a scanner that finds exactly what the parse
+// would (FuzzScan checks it), in a fraction of its time. Texts past Safe's
+// limits are read line by line (MaskFences), in linear time.
+func Scan(s string, max int) Body {
+	if !strings.ContainsAny(s, "[%<") {
+		return Body{} // no link, comment or tag (most files): nothing to copy
+	}
+	src := []byte(s)
+	if plain(src) {
+		return scanPlain(src, src, max)
+	}
+	if !Safe(src) {
+		return scanMasked(src, max)
+	}
+	return scanTree(src, max)
+}
+
+// plain reports a text in which a [[ can only be a wikilink and nothing
+// else is a link, a comment or HTML: no code marker (a backtick, a ~~~
+// fence, a tab or four spaces, which may indent code), no markdown link
+// or definition ("](" , "]:"), footnote, %, <, backslash escape or CR.
+func plain(src []byte) bool {
+	return bytes.IndexAny(src, "`%<\\\t\r") < 0 && !bytes.Contains(src, []byte("~~~")) &&
+		!bytes.Contains(src, []byte("    ")) && !bytes.Contains(src, []byte("](")) &&
+		!bytes.Contains(src, []byte("]:")) && !bytes.Contains(src, []byte("[^"))
+}
+
+// scanPlain finds the wikilinks and embeds of masked (src, or src with its
+// code blanked) and, when masked is not plain, its footnote references.
+func scanPlain(src, masked []byte, max int) Body {
+	var b Body
+	links, notes := 0, 0
+	for i := 0; i < len(masked); {
+		j := bytes.IndexByte(masked[i:], '[')
+		if j < 0 {
+			break
+		}
+		at := i + j
+		from := at
+		if at > 0 && masked[at-1] == '!' && at-1 >= i {
+			from = at - 1
+		}
+		if w, n := wiki(masked[from:]); n > 0 {
+			if links < max {
+				b.Links = append(b.Links, wikiLink(&w, from))
+				links++
+			}
+			i = from + n
+			continue
+		}
+		if label, n := footnoteLabel(masked[at:]); n > 0 {
+			if notes < max {
+				b.Footnotes = append(b.Footnotes, Footnote{Label: string(src[at+2 : at+2+len(label)]), Off: at})
+				notes++
+			}
+			i = at + n
+			continue
+		}
+		i = at + 1
+	}
+	return b
+}
+
+// wikiLink is the Link of w, found at off.
+func wikiLink(w *WikiLink, off int) Link {
+	l := Link{Kind: Wiki, Target: string(w.Target), Fragment: string(w.Fragment), Alias: string(w.Alias), Off: off}
+	if w.Embed {
+		l.Kind = Embed
+	}
+	return l
+}
+
+// mdDest is an inline link's destination in a text read line by line.
+var mdDest = regexp.MustCompile(`\]\(\s*<?([^()\s<>]+)>?(?:\s+"[^"]*")?\s*\)`)
+
+// scanMasked reads a text past Safe's limits with its code blanked by
+// MaskFences: the wikilinks, footnote references and inline links the
+// regexps of lines find. Footnote definitions are references here.
+func scanMasked(src []byte, max int) Body {
+	masked := []byte(MaskFences(string(src)))
+	b := scanPlain(src, masked, max)
+	for _, m := range mdDest.FindAllSubmatchIndex(masked, max) {
+		b.Links = append(b.Links, inline(src[m[2]:m[3]], m[2]))
+	}
+	return b
+}
+
+// inline is the Link of a markdown link's destination dest at off.
+func inline(dest []byte, off int) Link {
+	l := Link{Kind: Inline, Target: string(dest), Off: off}
+	if f := bytes.IndexByte(dest, '#'); f >= 0 {
+		l.Target, l.Fragment = string(dest[:f]), string(dest[f:])
+	}
+	return l
+}
+
+// scanTree parses src with goldmark and walks the tree.
+func scanTree(src []byte, max int) Body {
+	var b Body
+	wikis, inlines := 0, 0
+	addInline := func(pos int, dest []byte, ref bool) {
+		if inlines < max {
+			b.Links = append(b.Links, inline(dest, destOff(src, pos, dest, ref)))
+			inlines++
+		}
+	}
+	_ = ast.Walk(Parse(src), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.CodeSpan:
+			return ast.WalkSkipChildren, nil
+		case *WikiLink:
+			if wikis < max {
+				b.Links = append(b.Links, wikiLink(n, n.Span.Start))
+				wikis++
+			}
+		case *ast.Link:
+			addInline(n.Pos(), n.Destination, n.Reference != nil)
+		case *ast.Image:
+			addInline(n.Pos(), n.Destination, n.Reference != nil)
+		case *FootnoteRef:
+			if len(b.Footnotes) < max {
+				b.Footnotes = append(b.Footnotes, Footnote{Label: string(n.Label), Off: n.Span.Start})
+			}
+		case *FootnoteDef:
+			if len(b.Footnotes) < max {
+				b.Footnotes = append(b.Footnotes, Footnote{Label: string(n.Label), Off: n.Off, Def: true})
+			}
+		case *Comment:
+			b.Comments = append(b.Comments, n.Span)
+		case *CommentBlock:
+			b.Comments = append(b.Comments, n.Span)
+			return ast.WalkSkipChildren, nil
+		case *ast.RawHTML:
+			if s := n.Segments; s.Len() > 0 {
+				b.addHTML(src, Span{s.At(0).Start, s.At(s.Len() - 1).Stop})
+			}
+		case *ast.HTMLBlock:
+			if l := n.Lines(); l.Len() > 0 {
+				end := l.At(l.Len() - 1).Stop
+				if n.HasClosure() {
+					end = n.ClosureLine.Stop
+				}
+				end = l.At(0).Start + len(bytes.TrimRight(src[l.At(0).Start:end], "\r\n"))
+				b.addHTML(src, Span{l.At(0).Start, end})
+			}
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	return b
+}
+
+// addHTML lists s as HTML, and as a comment when it is one.
+func (b *Body) addHTML(src []byte, s Span) {
+	b.HTML = append(b.HTML, s)
+	if bytes.HasPrefix(bytes.TrimLeft(src[s.Start:s.End], " "), []byte("<!--")) {
+		b.Comments = append(b.Comments, s)
+	}
+}
+
+// destOff is the offset of a markdown link's destination: after the first
+// "](" from its start at pos that is followed by it (the text of a link
+// may hold an image, whose "](" comes first). A reference link's
+// destination is in its definition: it is reported at the link.
+func destOff(src []byte, pos int, dest []byte, ref bool) int {
+	if ref || pos < 0 {
+		return max(pos, 0)
+	}
+	for i := pos; i < len(src); {
+		j := bytes.Index(src[i:], []byte("]("))
+		if j < 0 {
+			break
+		}
+		k := i + j + 2
+		for k < len(src) && (src[k] == ' ' || src[k] == '\t' || src[k] == '\n') {
+			k++
+		}
+		if k < len(src) && src[k] == '<' {
+			k++
+		}
+		if bytes.HasPrefix(src[k:], dest) {
+			return k
+		}
+		i = i + j + 2
+	}
+	return pos
+}

@@ -1,0 +1,296 @@
+package markdown
+
+import (
+	"bytes"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// Obsidian is the goldmark extension for what Obsidian adds to CommonMark
+// that changes what a body links to or hides from its reader: [[wikilinks]]
+// and ![[embeds]], %% comments %% and footnotes. Each becomes a node of the
+// tree, as zk's adapter/markdown/extensions does it, so a walk finds them
+// where a reader sees them and never inside code. The ready-made wikilink
+// module is not used: it is not served here, and it knows neither \| nor %%.
+var Obsidian goldmark.Extender = obsidian{}
+
+type obsidian struct{}
+
+func (obsidian) Extend(m goldmark.Markdown) {
+	m.Parser().AddOptions(
+		parser.WithBlockParsers(
+			util.Prioritized(commentBlockParser{}, 750),
+			util.Prioritized(footnoteDefParser{}, 999), // before the paragraph's link definitions
+		),
+		// Before goldmark's link parser (200), which reads "[" and "!" too.
+		parser.WithInlineParsers(
+			util.Prioritized(bracketParser{}, 199),
+			util.Prioritized(commentParser{}, 199),
+		),
+	)
+}
+
+// Node kinds of the extension.
+var (
+	KindWikiLink     = ast.NewNodeKind("WikiLink")
+	KindComment      = ast.NewNodeKind("Comment")
+	KindCommentBlock = ast.NewNodeKind("CommentBlock")
+	KindFootnoteRef  = ast.NewNodeKind("FootnoteRef")
+	KindFootnoteDef  = ast.NewNodeKind("FootnoteDef")
+)
+
+// WikiLink is [[target#fragment|alias]], or ![[…]] (an embed). Its
+// fields are slices of the source.
+type WikiLink struct {
+	ast.BaseInline
+	Embed                   bool
+	Target, Fragment, Alias []byte
+	Span                    Span // from "[[" or "!" to after "]]"
+}
+
+func (n *WikiLink) Kind() ast.NodeKind { return KindWikiLink }
+func (n *WikiLink) Dump(src []byte, level int) {
+	ast.DumpHelper(n, src, level, map[string]string{"Target": string(n.Target), "Fragment": string(n.Fragment), "Alias": string(n.Alias)}, nil)
+}
+
+// Comment is an Obsidian comment, %% … %%: inline (within a paragraph,
+// which it may cross lines of) or a block from a line starting with %% to
+// the line holding the next %% (to the end when none does, as Obsidian
+// hides it).
+type Comment struct {
+	ast.BaseInline
+	Span Span
+}
+
+func (n *Comment) Kind() ast.NodeKind         { return KindComment }
+func (n *Comment) Dump(src []byte, level int) { ast.DumpHelper(n, src, level, nil, nil) }
+
+// CommentBlock is the block form of Comment.
+type CommentBlock struct {
+	ast.BaseBlock
+	Span Span
+}
+
+func (n *CommentBlock) Kind() ast.NodeKind         { return KindCommentBlock }
+func (n *CommentBlock) Dump(src []byte, level int) { ast.DumpHelper(n, src, level, nil, nil) }
+func (n *CommentBlock) IsRaw() bool                { return true }
+
+// FootnoteRef is a footnote reference, [^label].
+type FootnoteRef struct {
+	ast.BaseInline
+	Label []byte
+	Span  Span
+}
+
+func (n *FootnoteRef) Kind() ast.NodeKind { return KindFootnoteRef }
+func (n *FootnoteRef) Dump(src []byte, level int) {
+	ast.DumpHelper(n, src, level, map[string]string{"Label": string(n.Label)}, nil)
+}
+
+// FootnoteDef is a footnote definition, "[^label]: text" at the start of a
+// line, with its indented continuation lines as children. It stays where
+// it is written (goldmark's footnote extension moves definitions to a list
+// and drops unreferenced ones: it renders, this reads).
+type FootnoteDef struct {
+	ast.BaseBlock
+	Label []byte
+	Off   int // of its "["
+}
+
+func (n *FootnoteDef) Kind() ast.NodeKind { return KindFootnoteDef }
+func (n *FootnoteDef) Dump(src []byte, level int) {
+	ast.DumpHelper(n, src, level, map[string]string{"Label": string(n.Label)}, nil)
+}
+
+// wiki reads a wikilink at the start of s, "[[…]]" or "![[…]]", on one
+// line with no bracket inside: n is its length, 0 when s starts with none.
+// A pipe, or the \| Obsidian writes inside a table, starts the alias; the
+// target ends at its first # (a heading) or ^ (a block), which Obsidian
+// does not allow in a file's name. Both the goldmark parser and the
+// scanner of plain bodies read wikilinks with it.
+func wiki(s []byte) (w WikiLink, n int) {
+	i := 0
+	if len(s) > 0 && s[0] == '!' {
+		w.Embed, i = true, 1
+	}
+	if len(s) < i+4 || s[i] != '[' || s[i+1] != '[' {
+		return w, 0
+	}
+	j := i + 2
+	for ; j+1 < len(s); j++ {
+		if c := s[j]; c == '[' || c == '\n' || c == '\r' {
+			return w, 0
+		} else if c == ']' {
+			if s[j+1] != ']' {
+				return w, 0
+			}
+			break
+		}
+	}
+	if j+1 >= len(s) {
+		return w, 0
+	}
+	inner := s[i+2 : j]
+	if len(bytes.TrimSpace(inner)) == 0 {
+		return w, 0 // [[]] is text in Obsidian
+	}
+	w.Target = inner
+	if p := bytes.IndexByte(inner, '|'); p >= 0 {
+		w.Target, w.Alias = inner[:p], inner[p+1:]
+		w.Target = bytes.TrimSuffix(w.Target, []byte{'\\'})
+	}
+	if f := bytes.IndexAny(w.Target, "#^"); f >= 0 {
+		w.Target, w.Fragment = w.Target[:f], w.Target[f:]
+	}
+	w.Target = bytes.TrimSpace(w.Target)
+	return w, j + 2
+}
+
+// footnoteLabel reads "[^label]" at the start of s: the label holds no
+// space or bracket. n is the length, 0 when s starts with none.
+func footnoteLabel(s []byte) (label []byte, n int) {
+	if len(s) < 4 || s[0] != '[' || s[1] != '^' {
+		return nil, 0
+	}
+	for j := 2; j < len(s) && j < 1000; j++ {
+		switch c := s[j]; {
+		case c == ']':
+			if j == 2 {
+				return nil, 0
+			}
+			return s[2:j], j + 1
+		case c == '[' || c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			return nil, 0
+		}
+	}
+	return nil, 0
+}
+
+// bracketParser reads wikilinks, embeds and footnote references.
+type bracketParser struct{}
+
+func (bracketParser) Trigger() []byte { return []byte{'[', '!'} }
+
+func (bracketParser) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
+	line, seg := block.PeekLine()
+	if w, n := wiki(line); n > 0 {
+		w.Span = Span{seg.Start, seg.Start + n}
+		block.Advance(n)
+		return &w
+	}
+	if label, n := footnoteLabel(line); n > 0 {
+		block.Advance(n)
+		return &FootnoteRef{Label: label, Span: Span{seg.Start, seg.Start + n}}
+	}
+	return nil
+}
+
+// commentParser reads an inline %% comment %%, which may cross the lines
+// of its paragraph; an opener without a closer is text.
+type commentParser struct{}
+
+func (commentParser) Trigger() []byte { return []byte{'%'} }
+
+func (commentParser) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
+	line, seg := block.PeekLine()
+	if len(line) < 2 || line[1] != '%' {
+		return nil
+	}
+	l, pos := block.Position()
+	start, skip := seg.Start, 2
+	for {
+		line, seg := block.PeekLine()
+		if line == nil {
+			block.SetPosition(l, pos)
+			return nil
+		}
+		if i := bytes.Index(line[skip:], []byte("%%")); i >= 0 {
+			block.Advance(skip + i + 2)
+			return &Comment{Span: Span{start, seg.Start + skip + i + 2}}
+		}
+		block.AdvanceLine()
+		skip = 0
+	}
+}
+
+// commentBlockParser reads a %% comment that starts a line and does not
+// close on it: it runs to the line holding the next %%.
+type commentBlockParser struct{}
+
+func (commentBlockParser) Trigger() []byte { return []byte{'%'} }
+
+func (commentBlockParser) Open(parent ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
+	line, seg := reader.PeekLine()
+	pos := pc.BlockOffset()
+	if pos < 0 || !bytes.HasPrefix(line[pos:], []byte("%%")) || bytes.Contains(line[pos+2:], []byte("%%")) {
+		return nil, parser.NoChildren
+	}
+	start := seg.Start - seg.Padding + pos
+	n := &CommentBlock{Span: Span{start, seg.Stop}}
+	reader.AdvanceToEOL()
+	return n, parser.NoChildren
+}
+
+func (commentBlockParser) Continue(node ast.Node, reader text.Reader, pc parser.Context) parser.State {
+	line, seg := reader.PeekLine()
+	n := node.(*CommentBlock)
+	if i := bytes.Index(line, []byte("%%")); i >= 0 {
+		n.Span.End = seg.Start + i + 2
+		reader.AdvanceToEOL()
+		return parser.Close
+	}
+	n.Span.End = seg.Stop
+	reader.AdvanceToEOL()
+	return parser.Continue | parser.NoChildren
+}
+
+func (commentBlockParser) Close(ast.Node, text.Reader, parser.Context) {}
+func (commentBlockParser) CanInterruptParagraph() bool                 { return true }
+func (commentBlockParser) CanAcceptIndentedLine() bool                 { return false }
+
+// footnoteDefParser reads "[^label]: text" and its indented continuation,
+// as goldmark's footnote extension does.
+type footnoteDefParser struct{}
+
+func (footnoteDefParser) Trigger() []byte { return []byte{'['} }
+
+func (footnoteDefParser) Open(parent ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
+	line, seg := reader.PeekLine()
+	pos := pc.BlockOffset()
+	if pos < 0 {
+		return nil, parser.NoChildren
+	}
+	label, n := footnoteLabel(line[pos:])
+	if n == 0 || pos+n >= len(line) || line[pos+n] != ':' {
+		return nil, parser.NoChildren
+	}
+	def := &FootnoteDef{Label: label, Off: seg.Start - seg.Padding + pos}
+	next := pos + n + 1 - seg.Padding
+	if next >= len(line) {
+		reader.Advance(next)
+		return def, parser.NoChildren
+	}
+	reader.AdvanceAndSetPadding(next, seg.Padding)
+	return def, parser.HasChildren
+}
+
+func (footnoteDefParser) Continue(node ast.Node, reader text.Reader, pc parser.Context) parser.State {
+	line, _ := reader.PeekLine()
+	if util.IsBlank(line) {
+		return parser.Continue | parser.HasChildren
+	}
+	pos, padding := util.IndentPosition(line, reader.LineOffset(), 4)
+	if pos < 0 {
+		return parser.Close
+	}
+	reader.AdvanceAndSetPadding(pos, padding)
+	return parser.Continue | parser.HasChildren
+}
+
+func (footnoteDefParser) Close(ast.Node, text.Reader, parser.Context) {}
+func (footnoteDefParser) CanInterruptParagraph() bool                 { return true }
+func (footnoteDefParser) CanAcceptIndentedLine() bool                 { return false }
