@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"testing"
 	"time"
@@ -19,6 +20,8 @@ import (
 // then three hourly commits of 10 changed files against git add of those
 // files and git commit. It is slow, so it runs only
 // with MEM_PERF_N set (e.g. MEM_PERF_N=50000); figures in docs/history.md.
+// MEM_PERF_PROFILE=FILE writes a CPU profile of the 10-file rounds alone
+// (mem's and git's: git's time shows as waiting on its processes).
 func TestPerfAgainstGit(t *testing.T) {
 	n := 0
 	fmt.Sscan(os.Getenv("MEM_PERF_N"), &n)
@@ -70,6 +73,16 @@ func TestPerfAgainstGit(t *testing.T) {
 	// Three rounds of 10 edited files each, mem and git alternating so a
 	// busy machine slows both; the medians are what docs/history.md quotes.
 	var mems, gits []time.Duration
+	if p := os.Getenv("MEM_PERF_PROFILE"); p != "" {
+		f, err := os.Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for round := range 3 {
 		// Make sure the edited files' mtimes differ from the index's.
 		time.Sleep(50 * time.Millisecond)
@@ -97,6 +110,7 @@ func TestPerfAgainstGit(t *testing.T) {
 		t.Logf("10 changed files: mem %v (read %d, %s), git %v", m2, res.Read, res.Subject, g2)
 		mems, gits = append(mems, m2), append(gits, g2)
 	}
+	pprof.StopCPUProfile() // a no-op without a profile
 	slices.Sort(mems)
 	slices.Sort(gits)
 	t.Logf("10 changed files, medians: mem %v, git %v (%.2fx)", mems[1], gits[1], float64(mems[1])/float64(gits[1]))
