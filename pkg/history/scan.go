@@ -23,6 +23,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/mem-md/mem/pkg/history/gitfmt"
 	"github.com/mem-md/mem/pkg/secrets"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -63,7 +64,7 @@ func (r *Repo) readBaseline(head *object.Commit) (*baseline, error) {
 	switch {
 	case err == nil:
 		idx, derr := readIndex(p)
-		if errors.Is(derr, errIndexFormat) {
+		if errors.Is(derr, gitfmt.ErrIndexFormat) {
 			idx, derr = r.git.Storer.Index()
 		}
 		if derr != nil {
@@ -79,7 +80,7 @@ func (r *Repo) readBaseline(head *object.Commit) (*baseline, error) {
 			}
 			break
 		}
-		b.index, b.written, b.trees = idx, fi.ModTime(), cachedTrees(idx.Cache)
+		b.index, b.written, b.trees = idx, fi.ModTime(), gitfmt.CachedTrees(idx.Cache)
 		for _, e := range idx.Entries {
 			if e.Stage != 0 {
 				if _, in := r.vaultRel(e.Name); in {
@@ -131,7 +132,7 @@ func readIndex(p string) (*index.Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	return decodeIndex(data)
+	return gitfmt.DecodeIndex(data)
 }
 
 // reusable are the cached trees of the folders in which nothing changed
@@ -269,15 +270,15 @@ func (s *scanner) readPending() error {
 	if len(s.pending) == 0 {
 		return nil
 	}
-	store := s.r.objs.write
-	var pw *packWriter
+	store := s.r.objs.Write
+	var pw *gitfmt.Pack
 	if len(s.pending) >= packThreshold {
 		var err error
-		if pw, err = s.r.objs.newPack(); err != nil {
+		if pw, err = s.r.objs.NewPack(); err != nil {
 			return err
 		}
-		defer pw.abort() // a no-op once finished
-		store = pw.write
+		defer pw.Abort() // a no-op once finished
+		store = pw.Write
 	}
 	jobs := make(chan *file, 256)
 	var (
@@ -318,7 +319,7 @@ func (s *scanner) readPending() error {
 		return first
 	}
 	if pw != nil {
-		return pw.finish()
+		return pw.Finish()
 	}
 	return nil
 }
