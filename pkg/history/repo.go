@@ -221,7 +221,7 @@ func runGit(gitDir string, args ...string) (string, error) {
 func runGitWith(gitDir, stdin string, extraEnv []string, args ...string) (string, error) {
 	bin, err := exec.LookPath("git")
 	if err != nil {
-		return "", fmt.Errorf("git is not installed (%v): mem backup, sync, clone and doctor need it; install git", err)
+		return "", fmt.Errorf("git is not installed (%v): mem backup, sync, clone, doctor and lint --staged need it; install git", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), GitTimeout)
 	defer cancel()
@@ -254,10 +254,24 @@ func runGitWith(gitDir, stdin string, extraEnv []string, args ...string) (string
 }
 
 // Git runs the git program on the repository at gitDir, as every part of
-// mem that needs it does (lint --staged, doctor): with GitTimeout, no
-// prompt, no stdin, and none of the variables that would point it at
-// another repository.
+// mem that needs it does (doctor): with GitTimeout, no prompt, no stdin,
+// and none of the variables that would point it at another repository.
 func Git(gitDir string, args ...string) (string, error) { return runGit(gitDir, args...) }
+
+// GitWorkTree is Git run in the work tree folder dir (paths are relative
+// to it, as --relative and "HEAD:./path" need) with the git variables mem
+// was started with kept: `mem lint --staged` runs as a hook inside `git
+// commit`, which may stage into a temporary index (GIT_INDEX_FILE, for
+// `git commit -a` or `git commit PATH`) that the hook must read.
+func GitWorkTree(dir string, args ...string) (string, error) {
+	var keep []string
+	for _, k := range gitLocators {
+		if v, ok := os.LookupEnv(k); ok {
+			keep = append(keep, k+"="+v)
+		}
+	}
+	return runGitWith("", "", keep, append([]string{"-C", dir}, args...)...)
+}
 
 // Init makes dir a git repository unless it already lies inside one, and
 // says whether it made one (`mem init`).
