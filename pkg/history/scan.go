@@ -81,6 +81,7 @@ func (r *Repo) readBaseline(head *object.Commit) (*baseline, error) {
 			break
 		}
 		b.index, b.written, b.trees = idx, fi.ModTime(), gitfmt.CachedTrees(idx.Cache)
+		b.entries = make(map[string]*index.Entry, len(idx.Entries))
 		for _, e := range idx.Entries {
 			if e.Stage != 0 {
 				if _, in := r.vaultRel(e.Name); in {
@@ -220,7 +221,7 @@ type oversize struct {
 
 // scan lists every file of the vault the next commit holds.
 func (r *Repo) scan(base *baseline) (*scanner, error) {
-	s := &scanner{r: r, base: base, seen: map[string]bool{}, skipped: map[string]bool{}, meta: map[plumbing.Hash]memMeta{}}
+	s := &scanner{r: r, base: base, seen: make(map[string]bool, len(base.entries)), skipped: map[string]bool{}, meta: map[plumbing.Hash]memMeta{}}
 	pats, err := r.outerPatterns()
 	if err != nil {
 		return nil, err
@@ -465,20 +466,24 @@ func (s *scanner) walk(dir, rel string, pats []gitignore.Pattern) error {
 		if c.p == "" {
 			continue // not committed
 		}
-		if err := s.add(c.abs, c.p, c.fi, c.err); err != nil {
+		if err := s.add(c); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// candidate is a folder's file the commit may hold, with its lstat; p is
-// empty for one it does not (excluded or ignored).
+// candidate is a folder's file the commit may hold (in folder dir, at
+// repository path p), with its lstat and its baseline entry; p is empty for
+// one it does not (excluded or ignored).
 type candidate struct {
-	abs, p string
-	fi     fs.FileInfo
-	err    error
+	dir, name, p string
+	fi           fs.FileInfo
+	err          error
+	old          *index.Entry
 }
+
+func (c *candidate) abs() string { return c.dir + string(filepath.Separator) + c.name }
 
 // statFiles decides which of a folder's files the commit may hold and
 // lstats those, on every core, as git's preload-index does: at 50,000
@@ -499,11 +504,15 @@ func (s *scanner) statFiles(dir, rel string, files []fs.DirEntry, m gitignore.Ma
 				e := files[i]
 				p := join(rel, e.Name())
 				vrel, _ := s.r.vaultRel(p)
-				if e.Name() == ".git" || s.r.excluded(vrel) || m.Match(splitPath(p), false) && s.base.entries[p] == nil {
+				if e.Name() == ".git" || s.r.excluded(vrel) {
+					continue
+				}
+				old := s.base.entries[p] // read only while the walk runs
+				if old == nil && m.Match(splitPath(p), false) {
 					continue
 				}
 				fi, err := st.lstat(e)
-				out[i] = candidate{abs: dir + string(filepath.Separator) + e.Name(), p: p, fi: fi, err: err}
+				out[i] = candidate{dir: dir, name: e.Name(), p: p, fi: fi, err: err, old: old}
 			}
 		})
 	}
@@ -523,12 +532,13 @@ func readDir(dir string) ([]fs.DirEntry, error) {
 
 // add records one worktree file, reading it only when its size, mtime or
 // mode differ from the baseline.
-func (s *scanner) add(abs, p string, fi fs.FileInfo, err error) error {
-	if errors.Is(err, fs.ErrNotExist) {
+func (s *scanner) add(c candidate) error {
+	p, fi, old := c.p, c.fi, c.old
+	if errors.Is(c.err, fs.ErrNotExist) {
 		return nil // removed while we walked: it is a deletion
 	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", abs, err)
+	if c.err != nil {
+		return fmt.Errorf("%s: %w", c.abs(), c.err)
 	}
 	var mode filemode.FileMode
 	switch {
@@ -546,7 +556,7 @@ func (s *scanner) add(abs, p string, fi fs.FileInfo, err error) error {
 			// The loader refuses to read it and lint fails it; committing
 			// it anyway would put megabytes in history for good.
 			s.oversized = append(s.oversized, oversize{p, fi.Size()})
-			if old := s.base.entries[p]; old != nil {
+			if old != nil {
 				s.files = append(s.files, &file{path: p, mode: old.Mode, hash: old.Hash, entry: old})
 				s.seen[p] = true
 			}
@@ -554,11 +564,11 @@ func (s *scanner) add(abs, p string, fi fs.FileInfo, err error) error {
 		}
 	}
 	s.seen[p] = true
-	if old := s.base.entries[p]; old != nil && s.clean(old, fi, mode) {
+	if old != nil && s.clean(old, fi, mode) {
 		s.files = append(s.files, &file{path: p, mode: mode, hash: old.Hash, entry: old})
 		return nil
 	}
-	f := &file{path: p, mode: mode, abs: abs}
+	f := &file{path: p, mode: mode, abs: c.abs()}
 	s.files = append(s.files, f)
 	s.pending = append(s.pending, f)
 	return nil
