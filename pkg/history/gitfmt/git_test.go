@@ -160,7 +160,7 @@ func TestObjectsAgainstGit(t *testing.T) {
 		ents := parseTree(t, raw)
 		rng.Shuffle(len(ents), func(i, j int) { ents[i], ents[j] = ents[j], ents[i] })
 		got := EncodeTree(ents)
-		if !bytes.Equal(got, raw) || HashObject(plumbing.TreeObject, got) != h {
+		if !bytes.Equal(got, raw) || hashObject(plumbing.TreeObject, got) != h {
 			t.Fatalf("tree %s: EncodeTree differs from git's", h)
 		}
 		if strings.TrimSpace(line[40:]) == "" {

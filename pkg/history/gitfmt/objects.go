@@ -56,8 +56,8 @@ func NewObjects(gitDir string, stored func(plumbing.Hash) bool) *Objects {
 	return w
 }
 
-// HashObject is git's object name: SHA-1 of "<type> <size>\0" and the content.
-func HashObject(t plumbing.ObjectType, data []byte) plumbing.Hash {
+// hashObject is git's object name: SHA-1 of "<type> <size>\0" and the content.
+func hashObject(t plumbing.ObjectType, data []byte) plumbing.Hash {
 	h := sha1.New()
 	h.Write(objectHeader(nil, t, len(data)))
 	h.Write(data)
@@ -90,7 +90,7 @@ func (w *Objects) has(h plumbing.Hash) bool {
 // Write stores an object unless the repository already has it and returns
 // its name.
 func (w *Objects) Write(t plumbing.ObjectType, data []byte) (plumbing.Hash, error) {
-	h := HashObject(t, data)
+	h := hashObject(t, data)
 	if w.has(h) {
 		return h, nil
 	}
@@ -104,7 +104,7 @@ func (w *Objects) Write(t plumbing.ObjectType, data []byte) (plumbing.Hash, erro
 // summarising and encoding the commit. data must not change afterwards;
 // Wait reports how the writes went.
 func (w *Objects) WriteLater(t plumbing.ObjectType, data []byte) plumbing.Hash {
-	h := HashObject(t, data)
+	h := hashObject(t, data)
 	if w.has(h) {
 		return h
 	}

@@ -69,7 +69,7 @@ type packEntryBuf struct {
 // Write adds an object unless the pack or the repository already has it.
 // Safe for concurrent use: compression runs outside the lock.
 func (p *Pack) Write(t plumbing.ObjectType, data []byte) (plumbing.Hash, error) {
-	h := HashObject(t, data)
+	h := hashObject(t, data)
 	p.mu.Lock()
 	dup := p.seen[h]
 	p.mu.Unlock()
