@@ -20,6 +20,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/mem-md/mem/pkg/fail"
+	"github.com/mem-md/mem/pkg/history/gitfmt"
 	"github.com/mem-md/mem/pkg/secrets"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -359,7 +360,7 @@ func (r *Repo) createBackup(p string, branch plumbing.ReferenceName, res *Backup
 	if _, err := r.push(tmp); err != nil {
 		return nil, relabel(err, tmp, p)
 	}
-	if err := syncFS(tmp); err != nil {
+	if err := gitfmt.SyncFS(tmp); err != nil {
 		return nil, fmt.Errorf("%s: %w", tmp, err)
 	}
 	if err := os.Rename(tmp, p); err != nil {
@@ -374,7 +375,7 @@ func (r *Repo) createBackup(p string, branch plumbing.ReferenceName, res *Backup
 		return nil, fmt.Errorf("%s: move the new backup into place from %s: %w", p, tmp, err)
 	}
 	done = true
-	syncDir(parent)
+	gitfmt.SyncDir(parent)
 	res.Created, res.Pushed = true, true
 	return git.PlainOpen(p)
 }

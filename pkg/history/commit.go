@@ -17,6 +17,7 @@ import (
 
 	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/history/gitfmt"
 	"github.com/mem-md/mem/pkg/secrets"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -104,7 +105,7 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 	defer unlock()
 	defer func() { // no tree write outlives the commit, whichever way it ends
 		if r.objs != nil {
-			r.objs.wait()
+			r.objs.Wait()
 		}
 	}()
 	cleared, err := r.clearStaleLocks()
@@ -124,7 +125,7 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 		return nil, errBusy(why) // a merge started between the two checks
 	}
 
-	r.objs = newObjectWriter(r)
+	r.objs = r.newObjects()
 	branch, parent, err := r.headRef()
 	if err != nil {
 		return nil, err
@@ -184,7 +185,7 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 		if s.hashed == 0 && base.vaultEntries(r) == len(s.files) && (r.prefix != "" || base.trees[""] == vaultHash) {
 			return res, nil // the index already says exactly this
 		}
-		if err := r.objs.wait(); err != nil { // the index is to name these trees
+		if err := r.objs.Wait(); err != nil { // the index is to name these trees
 			return nil, err
 		}
 		return res, lock.write(r, base, s, node) // refresh stat data (and cached trees) so the next run reads nothing
@@ -229,11 +230,11 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 	if _, err := readAll(rd, data); err != nil {
 		return nil, err
 	}
-	ch, err := r.objs.write(plumbing.CommitObject, data)
+	ch, err := r.objs.Write(plumbing.CommitObject, data)
 	if err != nil {
 		return nil, err
 	}
-	if err := r.syncObjects(); err != nil {
+	if err := r.objs.Sync(); err != nil {
 		return nil, fmt.Errorf("%s: sync objects: %w", r.gitDir, err)
 	}
 	reflog := "commit: " + res.Subject
@@ -569,7 +570,7 @@ func (l *indexLock) write(r *Repo, base *baseline, s *scanner, node *dirNode) er
 			}
 		}
 	}
-	var tree *cacheNode
+	var tree *gitfmt.CacheTree
 	if r.prefix == "" && !node.hash.IsZero() {
 		tree = cacheTree("", node)
 	}
@@ -586,7 +587,7 @@ func (l *indexLock) write(r *Repo, base *baseline, s *scanner, node *dirNode) er
 	if _, err := l.f.Seek(0, 0); err != nil {
 		return err
 	}
-	if err := encodeIndex(l.f, ents, tree); err != nil {
+	if err := gitfmt.EncodeIndex(l.f, ents, tree); err != nil {
 		return fmt.Errorf("%s: write git index: %w (run 'git reset -q' to rebuild it)", l.path, err)
 	}
 	// Not fsynced, as git does not by default (core.fsync): the index is a

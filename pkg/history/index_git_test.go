@@ -1,28 +1,24 @@
 package history
 
 import (
-	"bytes"
-	"crypto/sha1"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 
 	"github.com/mem-md/mem/internal/vaulttest"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
-// The index codec against the git program: for folder and file names with
+// mem commit against the git program: for folder and file names with
 // spaces, unicode, newlines, tabs and every other byte git allows in a path,
 // the index mem writes after a commit must be the one git writes after
 // 'git add -A && git commit' of the same files (entries and cached trees),
@@ -177,109 +173,4 @@ func readIdx(t *testing.T, dir string) *index.Index {
 		t.Fatalf("%s: %v", dir, err)
 	}
 	return idx
-}
-
-// FuzzDecodeIndex: no input makes the decoder panic, hang or allocate
-// without bound; the input is also tried with a valid checksum appended,
-// so the fuzzer gets past the checksum into the entries and extensions.
-func FuzzDecodeIndex(f *testing.F) {
-	var b bytes.Buffer
-	ents := []*index.Entry{{Name: "Obsidian Sync/a.md", Mode: 0o100644}, {Name: "new\nline/ b", Mode: 0o100644}}
-	root := &cacheNode{entries: 2, subs: []*cacheNode{{name: "Obsidian Sync", entries: 1}, {name: "new\nline", entries: 1}}}
-	if err := encodeIndex(&b, ents, root); err != nil {
-		f.Fatal(err)
-	}
-	f.Add(b.Bytes())
-	f.Add(b.Bytes()[:len(b.Bytes())-20])
-	f.Add([]byte("DIRC\x00\x00\x00\x02\xff\xff\xff\xff"))
-	f.Add([]byte("\x00 1\n"))
-	f.Add([]byte("a b\x001 0\n01234567890123456789"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		decodeIndex(data)
-		sum := sha1.Sum(data)
-		if idx, err := decodeIndex(append(data[:len(data):len(data)], sum[:]...)); err == nil {
-			cachedTrees(idx.Cache)
-		}
-		if tr, err := decodeCacheTree(data); err == nil {
-			cachedTrees(tr)
-		}
-	})
-}
-
-// FuzzIndexRoundTrip: any set of paths (NUL-separated in the input), with
-// a cached tree for every folder, decodes to exactly what was encoded.
-func FuzzIndexRoundTrip(f *testing.F) {
-	f.Add([]byte("Obsidian Sync/a.md\x00Obsidian Sync/b.md\x00top.md"))
-	f.Add([]byte("a b/c d/e f\x00new\nline/x\x00\xff\xfe/\x01"))
-	f.Add([]byte(strings.Repeat("n", 5000) + "/x"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		seen := map[string]bool{}
-		var ents []*index.Entry
-		root := &cacheNode{}
-		for _, p := range strings.Split(string(data), "\x00") {
-			comps := strings.Split(p, "/")
-			if p == "" || seen[p] || strings.Contains("/"+p+"/", "//") {
-				continue
-			}
-			// A path cannot also be a folder of another path.
-			clash := false
-			for q := range seen {
-				if strings.HasPrefix(q, p+"/") || strings.HasPrefix(p, q+"/") {
-					clash = true
-				}
-			}
-			if clash {
-				continue
-			}
-			seen[p] = true
-			e := &index.Entry{Name: p, Mode: 0o100644, Size: uint32(len(p))}
-			e.Hash = plumbing.Hash(sha1.Sum([]byte(p)))
-			ents = append(ents, e)
-			n := root
-			n.entries++
-			for _, c := range comps[:len(comps)-1] {
-				var sub *cacheNode
-				for _, s := range n.subs {
-					if s.name == c {
-						sub = s
-					}
-				}
-				if sub == nil {
-					sub = &cacheNode{name: c, hash: plumbing.Hash(sha1.Sum([]byte(c)))}
-					n.subs = append(n.subs, sub)
-				}
-				sub.entries++
-				n = sub
-			}
-		}
-		sort.Slice(ents, func(i, j int) bool { return ents[i].Name < ents[j].Name })
-		var b bytes.Buffer
-		if err := encodeIndex(&b, ents, root); err != nil {
-			t.Fatal(err)
-		}
-		idx, err := decodeIndex(b.Bytes())
-		if err != nil {
-			t.Fatalf("decode what was encoded: %v", err)
-		}
-		if len(idx.Entries) != len(ents) {
-			t.Fatalf("%d entries, encoded %d", len(idx.Entries), len(ents))
-		}
-		for i, e := range idx.Entries {
-			if !reflect.DeepEqual(e, ents[i]) {
-				t.Fatalf("entry %d: %+v, encoded %+v", i, e, ents[i])
-			}
-		}
-		var want []index.TreeEntry
-		var flat func(n *cacheNode) // appendCacheTree sorted the subs in place
-		flat = func(n *cacheNode) {
-			want = append(want, index.TreeEntry{Path: n.name, Entries: n.entries, Trees: len(n.subs), Hash: n.hash})
-			for _, s := range n.subs {
-				flat(s)
-			}
-		}
-		flat(root)
-		if idx.Cache == nil || !reflect.DeepEqual(idx.Cache.Entries, want) {
-			t.Fatalf("cached trees:\n got %+v\nwant %+v", idx.Cache, want)
-		}
-	})
 }

@@ -1,7 +1,6 @@
 package history
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,6 +9,8 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing/format/index"
+
+	"github.com/mem-md/mem/pkg/history/gitfmt"
 )
 
 // changes renders a commit's changes as "M path" lines for comparison.
@@ -70,7 +71,7 @@ func TestIndexAgreesWithGit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mine, err := decodeIndex(data)
+	mine, err := gitfmt.DecodeIndex(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,9 +80,9 @@ func TestIndexAgreesWithGit(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(mine.Entries, gg.Entries) || !reflect.DeepEqual(mine.Cache, gg.Cache) {
-		t.Fatalf("decodeIndex differs from go-git's decoder:\nmine %+v\ngo-git %+v", mine.Cache, gg.Cache)
+		t.Fatalf("gitfmt.DecodeIndex differs from go-git's decoder:\nmine %+v\ngo-git %+v", mine.Cache, gg.Cache)
 	}
-	if trees := cachedTrees(mine.Cache); trees[""].String() != run(t, v.Root, "git", "rev-parse", "HEAD^{tree}") || trees["a/b/c"].IsZero() {
+	if trees := gitfmt.CachedTrees(mine.Cache); trees[""].String() != run(t, v.Root, "git", "rev-parse", "HEAD^{tree}") || trees["a/b/c"].IsZero() {
 		t.Fatalf("cached trees of git's index: %v", trees)
 	}
 	time.Sleep(10 * time.Millisecond)
@@ -109,35 +110,6 @@ func TestIndexAgreesWithGit(t *testing.T) {
 	}
 	if fi2, _ := os.Stat(filepath.Join(v.Root, ".git", "index")); !fi2.ModTime().Equal(fi.ModTime()) {
 		t.Errorf("index rewritten on a no-op commit")
-	}
-}
-
-// Entries round-trip through encodeIndex and go-git's decoder, including
-// extended flags and names longer than the 12-bit length field.
-func TestEncodeIndexRoundTrip(t *testing.T) {
-	long := strings.Repeat("n", 5000)
-	ents := []*index.Entry{
-		{Name: "a.md", Size: 3, ModifiedAt: time.Unix(1700000000, 5), CreatedAt: time.Unix(1700000001, 6), Dev: 1, Inode: 2, UID: 3, GID: 4, Mode: 0o100644},
-		{Name: "b/" + long, Mode: 0o100755, SkipWorktree: true},
-		{Name: "c", Mode: 0o120000, IntentToAdd: true},
-	}
-	for i := range ents {
-		ents[i].Hash[0] = byte(i + 1)
-	}
-	var b strings.Builder
-	if err := encodeIndex(&b, ents, &cacheNode{entries: 3, hash: ents[0].Hash}); err != nil {
-		t.Fatal(err)
-	}
-	var gg index.Index
-	if err := index.NewDecoder(strings.NewReader(b.String())).Decode(&gg); err != nil {
-		t.Fatal(err)
-	}
-	if gg.Version != 3 || !reflect.DeepEqual(gg.Entries, ents) {
-		t.Fatalf("go-git reads version %d:\n%s", gg.Version, fmt.Sprint(gg.Entries))
-	}
-	mine, err := decodeIndex([]byte(b.String()))
-	if err != nil || !reflect.DeepEqual(mine.Entries, ents) || !reflect.DeepEqual(mine.Cache, gg.Cache) {
-		t.Fatalf("decodeIndex: %v %+v", err, mine)
 	}
 }
 

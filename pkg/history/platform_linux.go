@@ -2,7 +2,6 @@ package history
 
 import (
 	"io/fs"
-	"os"
 	"syscall"
 	"time"
 
@@ -21,16 +20,6 @@ func indexEntry(p string, h plumbing.Hash, mode filemode.FileMode, fi fs.FileInf
 		e.Dev, e.Inode, e.UID, e.GID = uint32(st.Dev), uint32(st.Ino), st.Uid, st.Gid
 	}
 	return e
-}
-
-// syncFS flushes the filesystem holding gitDir (one syncfs call).
-func syncFS(gitDir string) error {
-	f, err := os.Open(gitDir)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	return unix.Syncfs(int(f.Fd()))
 }
 
 // dirStatter stats a folder's entries relative to the open folder

@@ -16,11 +16,6 @@ func indexEntry(p string, h plumbing.Hash, mode filemode.FileMode, fi fs.FileInf
 	return &index.Entry{Name: p, Hash: h, Mode: mode, ModifiedAt: fi.ModTime(), Size: uint32(fi.Size())}
 }
 
-// syncFS is a no-op where syncfs is not available: objects are still
-// published by rename before the ref moves, so a crashed process leaves a
-// valid repository; only a power loss could drop them.
-func syncFS(string) error { return nil }
-
 // dirStatter stats a folder's entries; portably, by their full paths.
 type dirStatter struct{}
 

@@ -6,10 +6,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/mem-md/mem/pkg/history/gitfmt"
 )
 
 // headRef is the ref a commit moves (the branch HEAD names, or HEAD itself
@@ -34,9 +35,9 @@ func (r *Repo) headRef() (plumbing.ReferenceName, plumbing.Hash, error) {
 }
 
 // updateRef moves name from old to new with git's lock-file protocol:
-// create <ref>.lock exclusively, check the ref still holds old, write,
-// fsync and rename. A crash leaves either the old ref or the new one (and
-// at worst a stale .lock that git names). The reflog gets a line too.
+// create <ref>.lock exclusively (recorded, see createLock), check the ref
+// still holds old, then gitfmt writes, fsyncs and renames it. The reflog
+// gets a line too.
 func (r *Repo) updateRef(name plumbing.ReferenceName, old, new plumbing.Hash, who object.Signature, msg string) error {
 	p := filepath.Join(r.gitDir, filepath.FromSlash(name.String()))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -67,50 +68,12 @@ func (r *Repo) updateRef(name plumbing.ReferenceName, old, new plumbing.Hash, wh
 	if cur != old {
 		return errBusy(fmt.Sprintf("%s moved from %s to %s while mem was committing; nothing was committed, the next run picks the changes up", name, short(old), short(cur)))
 	}
-	if _, err := io.WriteString(f, new.String()+"\n"); err != nil {
+	if err := gitfmt.PublishRef(f, lockPath, new); err != nil {
 		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(lockPath, p); err != nil {
-		return fmt.Errorf("%s: %w", p, err)
 	}
 	published = true
-	syncDir(filepath.Dir(p))
-	line := fmt.Sprintf("%s %s %s <%s> %d %s\t%s\n", old, new, who.Name, who.Email, who.When.Unix(), who.When.Format("-0700"), strings.SplitN(msg, "\n", 2)[0])
-	logs := []string{name.String()}
-	if name != plumbing.HEAD {
-		logs = append(logs, "HEAD")
-	}
-	for _, l := range logs {
-		appendReflog(filepath.Join(r.gitDir, "logs", filepath.FromSlash(l)), line)
-	}
+	gitfmt.AppendReflog(r.gitDir, name, old, new, who, msg)
 	return nil
-}
-
-// appendReflog adds one line to a reflog. The reflog is a convenience
-// (git fsck does not need it), so a failure here does not fail the commit.
-func appendReflog(p, line string) {
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return
-	}
-	f, err := os.OpenFile(p, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-	if err != nil {
-		return
-	}
-	f.WriteString(line)
-	f.Close()
-}
-
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
 }
 
 func short(h plumbing.Hash) string {

@@ -20,7 +20,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/go-git/go-git/v5"
@@ -28,6 +27,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 
+	"github.com/mem-md/mem/pkg/history/gitfmt"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -36,62 +36,21 @@ import (
 type Repo struct {
 	v      *vault.Vault
 	git    *git.Repository
-	gitDir string        // absolute path of the .git directory
-	top    string        // absolute path of the worktree root
-	prefix string        // vault root relative to top, slash-separated; "" when equal
-	objs   *objectWriter // set for the length of a commit
+	gitDir string          // absolute path of the .git directory
+	top    string          // absolute path of the worktree root
+	prefix string          // vault root relative to top, slash-separated; "" when equal
+	objs   *gitfmt.Objects // set for the length of a commit
 	// heldLocks are the git lock files this commit created ("inode path"),
 	// recorded so a later commit can clear them if this one is killed.
 	heldLocks []string
 }
 
-// maxObjectFsyncs is where fsyncing each new loose object stops paying
-// off against one syncfs of the whole filesystem.
-const maxObjectFsyncs = 256
-
-// syncObjects makes the objects written so far durable before a ref points
-// at them. An hourly commit writes a handful, each fsynced with its folder
-// (like git's core.fsync=loose-object); a first commit of a large vault
-// writes thousands or a pack, and one filesystem sync is cheaper.
-func (r *Repo) syncObjects() error {
-	if err := r.objs.wait(); err != nil {
-		return err
-	}
-	written, packs := r.objs.written, r.objs.packs
-	defer func() { r.objs.written, r.objs.packs = nil, 0 }()
-	if len(written) > maxObjectFsyncs || packs > 0 {
-		return syncFS(r.gitDir)
-	}
-	// The fsyncs run in parallel so the filesystem can fold them into one
-	// journal commit instead of one per object.
-	var wg sync.WaitGroup
-	errs := make([]error, len(written))
-	dirs := map[string]bool{}
-	for i, h := range written {
-		hex := h.String()
-		p := filepath.Join(r.gitDir, "objects", hex[:2], hex[2:])
-		dirs[filepath.Dir(p)] = true
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			f, err := os.Open(p)
-			if err == nil {
-				err = f.Sync()
-				f.Close()
-			}
-			if err != nil {
-				errs[i] = fmt.Errorf("%s: %w", p, err)
-			}
-		}()
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return err
-	}
-	for d := range dirs {
-		syncDir(d)
-	}
-	return nil
+// newObjects is the object writer of one commit or merge; go-git answers
+// for the objects in packs and alternates.
+func (r *Repo) newObjects() *gitfmt.Objects {
+	return gitfmt.NewObjects(r.gitDir, func(h plumbing.Hash) bool {
+		return r.git.Storer.HasEncodedObject(h) == nil
+	})
 }
 
 // ErrNoRepo is returned by Open when the vault is not inside a git repository.
@@ -262,7 +221,7 @@ func runGit(gitDir string, args ...string) (string, error) {
 func runGitWith(gitDir, stdin string, extraEnv []string, args ...string) (string, error) {
 	bin, err := exec.LookPath("git")
 	if err != nil {
-		return "", fmt.Errorf("git is not installed (%v): mem backup, sync, clone and doctor need it; install git", err)
+		return "", fmt.Errorf("git is not installed (%v): mem backup, sync, clone, doctor and lint --staged need it; install git", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), GitTimeout)
 	defer cancel()
@@ -295,10 +254,24 @@ func runGitWith(gitDir, stdin string, extraEnv []string, args ...string) (string
 }
 
 // Git runs the git program on the repository at gitDir, as every part of
-// mem that needs it does (lint --staged, doctor): with GitTimeout, no
-// prompt, no stdin, and none of the variables that would point it at
-// another repository.
+// mem that needs it does (doctor): with GitTimeout, no prompt, no stdin,
+// and none of the variables that would point it at another repository.
 func Git(gitDir string, args ...string) (string, error) { return runGit(gitDir, args...) }
+
+// GitWorkTree is Git run in the work tree folder dir (paths are relative
+// to it, as --relative and "HEAD:./path" need) with the git variables mem
+// was started with kept: `mem lint --staged` runs as a hook inside `git
+// commit`, which may stage into a temporary index (GIT_INDEX_FILE, for
+// `git commit -a` or `git commit PATH`) that the hook must read.
+func GitWorkTree(dir string, args ...string) (string, error) {
+	var keep []string
+	for _, k := range gitLocators {
+		if v, ok := os.LookupEnv(k); ok {
+			keep = append(keep, k+"="+v)
+		}
+	}
+	return runGitWith("", "", keep, append([]string{"-C", dir}, args...)...)
+}
 
 // Init makes dir a git repository unless it already lies inside one, and
 // says whether it made one (`mem init`).

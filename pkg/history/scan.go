@@ -23,6 +23,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/mem-md/mem/pkg/history/gitfmt"
 	"github.com/mem-md/mem/pkg/secrets"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -67,7 +68,7 @@ func (r *Repo) readBaseline(head *object.Commit) (*baseline, error) {
 	switch {
 	case err == nil:
 		idx, derr := readIndex(p)
-		if errors.Is(derr, errIndexFormat) {
+		if errors.Is(derr, gitfmt.ErrIndexFormat) {
 			idx, derr = r.git.Storer.Index()
 		}
 		if derr != nil {
@@ -83,7 +84,8 @@ func (r *Repo) readBaseline(head *object.Commit) (*baseline, error) {
 			}
 			break
 		}
-		b.index, b.written, b.trees = idx, fi.ModTime(), cachedTrees(idx.Cache)
+		b.index, b.written, b.trees = idx, fi.ModTime(), gitfmt.CachedTrees(idx.Cache)
+		b.entries = make(map[string]*index.Entry, len(idx.Entries))
 		for _, e := range idx.Entries {
 			if e.Stage != 0 {
 				if _, in := r.vaultRel(e.Name); in {
@@ -135,7 +137,7 @@ func readIndex(p string) (*index.Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	return decodeIndex(data)
+	return gitfmt.DecodeIndex(data)
 }
 
 // reusable are the cached trees of the folders in which nothing changed
@@ -223,7 +225,7 @@ type oversize struct {
 
 // scan lists every file of the vault the next commit holds.
 func (r *Repo) scan(base *baseline) (*scanner, error) {
-	s := &scanner{r: r, base: base, seen: map[string]bool{}, skipped: map[string]bool{}, meta: map[plumbing.Hash]memMeta{}}
+	s := &scanner{r: r, base: base, seen: make(map[string]bool, len(base.entries)), skipped: map[string]bool{}, meta: map[plumbing.Hash]memMeta{}}
 	pats, err := r.outerPatterns()
 	if err != nil {
 		return nil, err
@@ -273,15 +275,15 @@ func (s *scanner) readPending() error {
 	if len(s.pending) == 0 {
 		return nil
 	}
-	store := s.r.objs.write
-	var pw *packWriter
+	store := s.r.objs.Write
+	var pw *gitfmt.Pack
 	if len(s.pending) >= packThreshold {
 		var err error
-		if pw, err = s.r.objs.newPack(); err != nil {
+		if pw, err = s.r.objs.NewPack(); err != nil {
 			return err
 		}
-		defer pw.abort() // a no-op once finished
-		store = pw.write
+		defer pw.Abort() // a no-op once finished
+		store = pw.Write
 	}
 	jobs := make(chan *file, 256)
 	var (
@@ -322,7 +324,7 @@ func (s *scanner) readPending() error {
 		return first
 	}
 	if pw != nil {
-		return pw.finish()
+		return pw.Finish()
 	}
 	return nil
 }
@@ -468,20 +470,24 @@ func (s *scanner) walk(dir, rel string, pats []gitignore.Pattern) error {
 		if c.p == "" {
 			continue // not committed
 		}
-		if err := s.add(c.abs, c.p, c.fi, c.err); err != nil {
+		if err := s.add(c); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// candidate is a folder's file the commit may hold, with its lstat; p is
-// empty for one it does not (excluded or ignored).
+// candidate is a folder's file the commit may hold (in folder dir, at
+// repository path p), with its lstat and its baseline entry; p is empty for
+// one it does not (excluded or ignored).
 type candidate struct {
-	abs, p string
-	fi     fs.FileInfo
-	err    error
+	dir, name, p string
+	fi           fs.FileInfo
+	err          error
+	old          *index.Entry
 }
+
+func (c *candidate) abs() string { return c.dir + string(filepath.Separator) + c.name }
 
 // statFiles decides which of a folder's files the commit may hold and
 // lstats those, on every core, as git's preload-index does: at 50,000
@@ -502,11 +508,15 @@ func (s *scanner) statFiles(dir, rel string, files []fs.DirEntry, m gitignore.Ma
 				e := files[i]
 				p := join(rel, e.Name())
 				vrel, _ := s.r.vaultRel(p)
-				if e.Name() == ".git" || s.r.excluded(vrel) || m.Match(splitPath(p), false) && s.base.entries[p] == nil {
+				if e.Name() == ".git" || s.r.excluded(vrel) {
+					continue
+				}
+				old := s.base.entries[p] // read only while the walk runs
+				if old == nil && m.Match(splitPath(p), false) {
 					continue
 				}
 				fi, err := st.lstat(e)
-				out[i] = candidate{abs: dir + string(filepath.Separator) + e.Name(), p: p, fi: fi, err: err}
+				out[i] = candidate{dir: dir, name: e.Name(), p: p, fi: fi, err: err, old: old}
 			}
 		})
 	}
@@ -526,12 +536,13 @@ func readDir(dir string) ([]fs.DirEntry, error) {
 
 // add records one worktree file, reading it only when its size, mtime or
 // mode differ from the baseline.
-func (s *scanner) add(abs, p string, fi fs.FileInfo, err error) error {
-	if errors.Is(err, fs.ErrNotExist) {
+func (s *scanner) add(c candidate) error {
+	p, fi, old := c.p, c.fi, c.old
+	if errors.Is(c.err, fs.ErrNotExist) {
 		return nil // removed while we walked: it is a deletion
 	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", abs, err)
+	if c.err != nil {
+		return fmt.Errorf("%s: %w", c.abs(), c.err)
 	}
 	var mode filemode.FileMode
 	switch {
@@ -549,7 +560,7 @@ func (s *scanner) add(abs, p string, fi fs.FileInfo, err error) error {
 			// The loader refuses to read it and lint fails it; committing
 			// it anyway would put megabytes in history for good.
 			s.oversized = append(s.oversized, oversize{p, fi.Size()})
-			if old := s.base.entries[p]; old != nil {
+			if old != nil {
 				s.files = append(s.files, &file{path: p, mode: old.Mode, hash: old.Hash, entry: old})
 				s.seen[p] = true
 			}
@@ -557,11 +568,11 @@ func (s *scanner) add(abs, p string, fi fs.FileInfo, err error) error {
 		}
 	}
 	s.seen[p] = true
-	if old := s.base.entries[p]; old != nil && s.clean(old, fi, mode) {
+	if old != nil && s.clean(old, fi, mode) {
 		s.files = append(s.files, &file{path: p, mode: mode, hash: old.Hash, entry: old})
 		return nil
 	}
-	f := &file{path: p, mode: mode, abs: abs}
+	f := &file{path: p, mode: mode, abs: c.abs()}
 	s.files = append(s.files, f)
 	s.pending = append(s.pending, f)
 	return nil

@@ -391,7 +391,7 @@ func (r *Repo) mergeCommit(base, head, remote plumbing.Hash, url string, res *Sy
 	for _, c := range ours {
 		byPath[c.path] = c
 	}
-	r.objs = newObjectWriter(r) // synced by applyMerge before a ref names the merge
+	r.objs = r.newObjects() // synced by applyMerge before a ref names the merge
 	edits := map[string]treeEdit{}
 	entry := func(p, mode string, h plumbing.Hash) {
 		m, _ := filemode.New(mode)
@@ -478,11 +478,11 @@ func (r *Repo) mergeCommit(base, head, remote plumbing.Hash, url string, res *Sy
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	h, err := r.objs.write(plumbing.CommitObject, data)
+	h, err := r.objs.Write(plumbing.CommitObject, data)
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	return h, r.objs.wait()
+	return h, r.objs.Wait()
 }
 
 // treeEdit is a file a merge sets (mode and blob) or deletes (zero hash).
@@ -558,7 +558,7 @@ func (r *Repo) editTree(h plumbing.Hash, dir string, edits map[string]treeEdit) 
 }
 
 func (r *Repo) writeBlob(data []byte) (plumbing.Hash, error) {
-	return r.objs.write(plumbing.BlobObject, data)
+	return r.objs.Write(plumbing.BlobObject, data)
 }
 
 // lostMemories counts the memories of chs (a diff from a to b) that b
@@ -771,7 +771,7 @@ func (r *Repo) applyMerge(branch plumbing.ReferenceName, old, new plumbing.Hash,
 		return errBusy(why + "; nothing here changed")
 	}
 	if r.objs != nil { // the merge's objects are durable before anything names them
-		err := r.syncObjects()
+		err := r.objs.Sync()
 		r.objs = nil
 		if err != nil {
 			return err

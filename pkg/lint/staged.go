@@ -1,12 +1,11 @@
 package lint
 
 import (
-	"bytes"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
+	"github.com/mem-md/mem/pkg/history"
 	"github.com/mem-md/mem/pkg/render"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -16,22 +15,23 @@ import (
 // commit that deletes more than lint.mass_delete_share of the memories in
 // HEAD or empties a rendered view.
 //
-// It runs the git CLI rather than go-git: a hook runs inside `git commit`,
-// which may point GIT_INDEX_FILE at a temporary index (`git commit -a`,
-// `git commit PATH`); the CLI honours that and every index extension,
-// go-git reads .git/index only.
+// It runs the git program (history.GitWorkTree, in the vault folder)
+// rather than go-git: a hook runs inside `git commit`, which may point
+// GIT_INDEX_FILE at a temporary index (`git commit -a`, `git commit PATH`);
+// git honours that and every index extension, go-git reads .git/index only.
 func Staged(v *vault.Vault) (paths []string, problems []Problem, err error) {
-	hasHead := git(v.Root, "rev-parse", "--verify", "-q", "HEAD") == nil
+	_, err = history.GitWorkTree(v.Root, "rev-parse", "--verify", "-q", "HEAD")
+	hasHead := err == nil
 	args := []string{"diff", "--cached", "--name-status", "-z", "--no-renames", "--relative"}
 	if hasHead {
 		args = append(args, "HEAD")
 	}
-	out, err := gitOutput(v.Root, args...)
+	out, err := history.GitWorkTree(v.Root, args...)
 	if err != nil {
 		return nil, nil, err
 	}
 	var deleted []string
-	fields := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	fields := strings.Split(strings.TrimSuffix(out, "\x00"), "\x00")
 	for i := 0; i+1 < len(fields); i += 2 {
 		status, rel := fields[i], fields[i+1]
 		if !v.IsMemoryPath(rel) {
@@ -47,12 +47,12 @@ func Staged(v *vault.Vault) (paths []string, problems []Problem, err error) {
 	if !hasHead {
 		return paths, nil, nil
 	}
-	tree, err := gitOutput(v.Root, "ls-tree", "-r", "--name-only", "-z", "HEAD")
+	tree, err := history.GitWorkTree(v.Root, "ls-tree", "-r", "--name-only", "-z", "HEAD")
 	if err != nil {
 		return nil, nil, err
 	}
 	total := 0
-	for _, rel := range strings.Split(string(tree), "\x00") {
+	for _, rel := range strings.Split(tree, "\x00") {
 		if v.IsMemoryPath(rel) {
 			total++
 		}
@@ -63,12 +63,12 @@ func Staged(v *vault.Vault) (paths []string, problems []Problem, err error) {
 			Message: fmt.Sprintf("this commit deletes %d of the %d memories in HEAD (%.0f%%), more than lint.mass_delete_share %.0f%%: if that is meant, raise the share in mem.yaml or commit with --no-verify; otherwise restore them with 'git restore --staged --worktree .'", gone, total, 100*float64(gone)/float64(total), 100*share)})
 	}
 	for _, rel := range views(v) {
-		before, err := gitOutput(v.Root, "show", "HEAD:./"+rel)
-		if err != nil || strings.TrimSpace(viewText(before)) == "" {
+		before, err := history.GitWorkTree(v.Root, "show", "HEAD:./"+rel)
+		if err != nil || strings.TrimSpace(viewText([]byte(before))) == "" {
 			continue // not tracked, or already empty
 		}
-		after, err := gitOutput(v.Root, "show", ":./"+rel)
-		if err == nil && strings.TrimSpace(viewText(after)) != "" {
+		after, err := history.GitWorkTree(v.Root, "show", ":./"+rel)
+		if err == nil && strings.TrimSpace(viewText([]byte(after))) != "" {
 			continue
 		}
 		problems = append(problems, Problem{Path: rel, Line: 1, Column: 1, Severity: Error, Rule: "render-emptied",
@@ -98,21 +98,4 @@ func views(v *vault.Vault) []string {
 func viewText(data []byte) string {
 	doc, _, _ := render.Zone(data)
 	return string(doc)
-}
-
-func git(dir string, args ...string) error {
-	_, err := gitOutput(dir, args...)
-	return err
-}
-
-func gitOutput(dir string, args ...string) ([]byte, error) {
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("git %s in %s: %v: %s", strings.Join(args, " "), dir, err, strings.TrimSpace(stderr.String()))
-	}
-	return out, nil
 }

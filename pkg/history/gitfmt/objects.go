@@ -1,4 +1,4 @@
-package history
+package gitfmt
 
 import (
 	"bufio"
@@ -17,37 +17,41 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// objectWriter stores loose objects itself instead of through go-git's
+// Objects stores loose objects itself instead of through go-git's
 // storer: go-git compresses at zlib's default level, goes through a billy
 // chroot (an lstat per path component) and is not safe for concurrent use.
-// This writer is safe for the scan's workers, compresses at level 1 (git's
-// own default for loose objects, core.looseCompression) and publishes each
+// Objects is safe for concurrent use, compresses at level 1 (git's own
+// default for loose objects, core.looseCompression) and publishes each
 // object as git does: a temp file in the object's folder renamed into place,
-// so a crash never leaves a torn object under an object's name.
-type objectWriter struct {
-	r       *Repo
-	dir     string // .git/objects
-	packed  bool   // the repository has packs or alternates: ask go-git too
+// so a crash never leaves a torn object under an object's name. Sync makes
+// what was written durable before a ref may name it.
+type Objects struct {
+	gitDir  string
+	dir     string                   // .git/objects
+	stored  func(plumbing.Hash) bool // asks packs and alternates; nil when there are none
 	storeMu sync.Mutex
 	tmp     atomic.Uint64
 	dirs    sync.Map // made object folders
 	zpool   sync.Pool
 	mu      sync.Mutex
-	written []plumbing.Hash // new loose objects since the last sync (see syncObjects)
-	packs   int             // packs published since the last sync
-	// background holds the writes writeLater started; lateErr is the
+	written []plumbing.Hash // new loose objects since the last Sync
+	packs   int             // packs published since the last Sync
+	// background holds the writes WriteLater started; lateErr is the
 	// first of them to fail (guarded by mu).
 	background sync.WaitGroup
 	lateErr    error
 }
 
-func newObjectWriter(r *Repo) *objectWriter {
-	w := &objectWriter{r: r, dir: filepath.Join(r.gitDir, "objects")}
-	if packs, _ := filepath.Glob(filepath.Join(w.dir, "pack", "*.idx")); len(packs) > 0 {
-		w.packed = true
-	}
-	if _, err := os.Stat(filepath.Join(w.dir, "info", "alternates")); err == nil {
-		w.packed = true
+// NewObjects writes into the object store of the repository at gitDir.
+// stored reports whether the repository holds an object in a pack or an
+// alternate (go-git's storer); it is called only when the repository has
+// either, and never concurrently.
+func NewObjects(gitDir string, stored func(plumbing.Hash) bool) *Objects {
+	w := &Objects{gitDir: gitDir, dir: filepath.Join(gitDir, "objects")}
+	packs, _ := filepath.Glob(filepath.Join(w.dir, "pack", "*.idx"))
+	_, err := os.Stat(filepath.Join(w.dir, "info", "alternates"))
+	if len(packs) > 0 || err == nil {
+		w.stored = stored
 	}
 	return w
 }
@@ -70,22 +74,22 @@ func objectHeader(b []byte, t plumbing.ObjectType, size int) []byte {
 }
 
 // has reports whether the repository already holds h.
-func (w *objectWriter) has(h plumbing.Hash) bool {
+func (w *Objects) has(h plumbing.Hash) bool {
 	hex := h.String()
 	if _, err := os.Lstat(filepath.Join(w.dir, hex[:2], hex[2:])); err == nil {
 		return true
 	}
-	if !w.packed {
+	if w.stored == nil {
 		return false
 	}
 	w.storeMu.Lock() // go-git's storer is not goroutine-safe
 	defer w.storeMu.Unlock()
-	return w.r.git.Storer.HasEncodedObject(h) == nil
+	return w.stored(h)
 }
 
-// write stores an object unless the repository already has it and returns
-// its name. Safe for concurrent use.
-func (w *objectWriter) write(t plumbing.ObjectType, data []byte) (plumbing.Hash, error) {
+// Write stores an object unless the repository already has it and returns
+// its name.
+func (w *Objects) Write(t plumbing.ObjectType, data []byte) (plumbing.Hash, error) {
 	h := hashObject(t, data)
 	if w.has(h) {
 		return h, nil
@@ -93,13 +97,13 @@ func (w *objectWriter) write(t plumbing.ObjectType, data []byte) (plumbing.Hash,
 	return h, w.store(h, t, data)
 }
 
-// writeLater is write with the compression and the file left to a
+// WriteLater is Write with the compression and the file left to a
 // goroutine, for objects whose name is needed at once but whose bytes only
 // before the next sync: a 10-file commit of a 50k vault spends ~40 ms
 // compressing its biggest folder's tree, which now overlaps diffing,
 // summarising and encoding the commit. data must not change afterwards;
-// wait reports how the writes went.
-func (w *objectWriter) writeLater(t plumbing.ObjectType, data []byte) plumbing.Hash {
+// Wait reports how the writes went.
+func (w *Objects) WriteLater(t plumbing.ObjectType, data []byte) plumbing.Hash {
 	h := hashObject(t, data)
 	if w.has(h) {
 		return h
@@ -114,9 +118,9 @@ func (w *objectWriter) writeLater(t plumbing.ObjectType, data []byte) plumbing.H
 	return h
 }
 
-// wait waits for the writes writeLater started and returns the first
+// Wait waits for the writes WriteLater started and returns the first
 // failure among them.
-func (w *objectWriter) wait() error {
+func (w *Objects) Wait() error {
 	w.background.Wait()
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -126,7 +130,7 @@ func (w *objectWriter) wait() error {
 }
 
 // store writes object h (t, data) as a loose object.
-func (w *objectWriter) store(h plumbing.Hash, t plumbing.ObjectType, data []byte) error {
+func (w *Objects) store(h plumbing.Hash, t plumbing.ObjectType, data []byte) error {
 	hex := h.String()
 	dir := filepath.Join(w.dir, hex[:2])
 	if _, ok := w.dirs.Load(dir); !ok {
@@ -148,7 +152,7 @@ func (w *objectWriter) store(h plumbing.Hash, t plumbing.ObjectType, data []byte
 	}
 	if err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("%s: write %s object %s: %w", w.r.gitDir, t, hex, err)
+		return fmt.Errorf("%s: write %s object %s: %w", w.gitDir, t, hex, err)
 	}
 	w.mu.Lock()
 	w.written = append(w.written, h)
@@ -158,7 +162,7 @@ func (w *objectWriter) store(h plumbing.Hash, t plumbing.ObjectType, data []byte
 
 // tempFile creates a fresh temp file next to where the object goes (the
 // same folder, so the rename is atomic), read-only as git makes objects.
-func (w *objectWriter) tempFile(dir string) (string, *os.File, error) {
+func (w *Objects) tempFile(dir string) (string, *os.File, error) {
 	for {
 		p := filepath.Join(dir, "tmp_obj_"+strconv.Itoa(os.Getpid())+"_"+strconv.FormatUint(w.tmp.Add(1), 10))
 		f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o444)
@@ -178,7 +182,7 @@ type zwriter struct {
 	hdr []byte
 }
 
-func (w *objectWriter) compress(f *os.File, t plumbing.ObjectType, data []byte) error {
+func (w *Objects) compress(f *os.File, t plumbing.ObjectType, data []byte) error {
 	zw, _ := w.zpool.Get().(*zwriter)
 	if zw == nil {
 		b := bufio.NewWriterSize(f, 32<<10)
@@ -200,4 +204,52 @@ func (w *objectWriter) compress(f *os.File, t plumbing.ObjectType, data []byte) 
 		return err
 	}
 	return zw.buf.Flush()
+}
+
+// maxObjectFsyncs is where fsyncing each new loose object stops paying
+// off against one syncfs of the whole filesystem.
+const maxObjectFsyncs = 256
+
+// Sync waits for the writes WriteLater started and makes every object
+// written since the last Sync durable, before a ref points at them. An
+// hourly commit writes a handful, each fsynced with its folder (like git's
+// core.fsync=loose-object); a first commit of a large vault writes
+// thousands or a pack, and one filesystem sync is cheaper.
+func (w *Objects) Sync() error {
+	if err := w.Wait(); err != nil {
+		return err
+	}
+	written, packs := w.written, w.packs
+	defer func() { w.written, w.packs = nil, 0 }()
+	if len(written) > maxObjectFsyncs || packs > 0 {
+		return SyncFS(w.gitDir)
+	}
+	// The fsyncs run in parallel so the filesystem can fold them into one
+	// journal commit instead of one per object.
+	var wg sync.WaitGroup
+	errs := make([]error, len(written))
+	dirs := map[string]bool{}
+	for i, h := range written {
+		hex := h.String()
+		p := filepath.Join(w.dir, hex[:2], hex[2:])
+		dirs[filepath.Dir(p)] = true
+		wg.Go(func() {
+			f, err := os.Open(p)
+			if err == nil {
+				err = f.Sync()
+				f.Close()
+			}
+			if err != nil {
+				errs[i] = fmt.Errorf("%s: %w", p, err)
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	for d := range dirs {
+		SyncDir(d)
+	}
+	return nil
 }

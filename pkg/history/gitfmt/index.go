@@ -1,4 +1,4 @@
-package history
+package gitfmt
 
 import (
 	"bufio"
@@ -21,7 +21,7 @@ import (
 // read and written by hand: go-git's codec goes through reflection field
 // by field (~50 ms to read, ~30 ms to write 20,000 entries) and cannot
 // write the cached-tree extension, which lets the next commit skip re-hashing
-// unchanged folders and reading HEAD's trees (see cachedTrees).
+// unchanged folders and reading HEAD's trees (see CachedTrees).
 
 const (
 	indexEntryFixed = 62 // stat data, hash and flags before the name
@@ -31,15 +31,18 @@ const (
 	extIntentToAdd  = 1 << 13
 )
 
-var errIndexFormat = errors.New("unsupported index format")
+// ErrIndexFormat is an index this codec does not read (version 4, a
+// required extension such as the split or sparse index); go-git's decoder
+// may.
+var ErrIndexFormat = errors.New("unsupported index format")
 
-// decodeIndex reads an index of version 2 or 3 with its TREE extension;
+// DecodeIndex reads an index of version 2 or 3 with its TREE extension;
 // other optional extensions are skipped. Version 4 and required extensions
-// (split index, sparse index) return errIndexFormat so the caller can fall
+// (split index, sparse index) return ErrIndexFormat so the caller can fall
 // back to go-git's decoder.
-func decodeIndex(data []byte) (*index.Index, error) {
+func DecodeIndex(data []byte) (*index.Index, error) {
 	if len(data) < 12+20 || string(data[:4]) != "DIRC" {
-		return nil, fmt.Errorf("%w: not an index file", errIndexFormat)
+		return nil, fmt.Errorf("%w: not an index file", ErrIndexFormat)
 	}
 	body, sum := data[:len(data)-20], data[len(data)-20:]
 	if h := sha1.Sum(body); !bytes.Equal(h[:], sum) {
@@ -48,7 +51,7 @@ func decodeIndex(data []byte) (*index.Index, error) {
 	be := binary.BigEndian
 	idx := &index.Index{Version: be.Uint32(data[4:])}
 	if idx.Version != 2 && idx.Version != 3 {
-		return nil, fmt.Errorf("%w: version %d", errIndexFormat, idx.Version)
+		return nil, fmt.Errorf("%w: version %d", ErrIndexFormat, idx.Version)
 	}
 	n := int(be.Uint32(data[8:]))
 	if n > (len(body)-12)/(indexEntryFixed+2) { // each entry takes at least that
@@ -78,7 +81,7 @@ func decodeIndex(data []byte) (*index.Index, error) {
 		fixed := indexEntryFixed
 		if flags&flagExtended != 0 {
 			if idx.Version < 3 || len(b) < fixed+2 {
-				return nil, fmt.Errorf("%w: extended flags in version %d", errIndexFormat, idx.Version)
+				return nil, fmt.Errorf("%w: extended flags in version %d", ErrIndexFormat, idx.Version)
 			}
 			ext := be.Uint16(b[fixed:])
 			e.SkipWorktree, e.IntentToAdd = ext&extSkipWorktree != 0, ext&extIntentToAdd != 0
@@ -106,7 +109,7 @@ func decodeIndex(data []byte) (*index.Index, error) {
 			}
 			idx.Cache = t
 		case sig[0] < 'A' || sig[0] > 'Z':
-			return nil, fmt.Errorf("%w: required extension %q", errIndexFormat, sig)
+			return nil, fmt.Errorf("%w: required extension %q", ErrIndexFormat, sig)
 		}
 		off += size
 	}
@@ -156,11 +159,11 @@ func decodeCacheTree(b []byte) (*index.Tree, error) {
 	return t, nil
 }
 
-// cachedTrees flattens the index's cached-tree extension into the valid
+// CachedTrees flattens the index's cached-tree extension into the valid
 // folders' tree hashes by repository path ("" is the root). git keeps an
 // entry valid only while no index entry under it changed, so a valid
 // folder's hash is the tree of exactly the index's entries below it.
-func cachedTrees(t *index.Tree) map[string]plumbing.Hash {
+func CachedTrees(t *index.Tree) map[string]plumbing.Hash {
 	if t == nil || len(t.Entries) == 0 {
 		return nil
 	}
@@ -173,7 +176,10 @@ func cachedTrees(t *index.Tree) map[string]plumbing.Hash {
 		}
 		e := t.Entries[i]
 		i++
-		p := join(dir, e.Path)
+		p := e.Path
+		if dir != "" {
+			p = dir + "/" + e.Path
+		}
 		if e.Entries >= 0 {
 			out[p] = e.Hash
 		}
@@ -190,17 +196,19 @@ func cachedTrees(t *index.Tree) map[string]plumbing.Hash {
 	return out
 }
 
-// cacheNode is one folder of the cached-tree extension being written.
-type cacheNode struct {
-	name    string
-	entries int
-	hash    plumbing.Hash
-	subs    []*cacheNode
+// CacheTree is one folder of the cached-tree extension being written: its
+// name (the root's is ""), how many index entries lie below it, its tree
+// and its sub-folders (EncodeIndex sorts them as git does).
+type CacheTree struct {
+	Name    string
+	Entries int
+	Hash    plumbing.Hash
+	Subs    []*CacheTree
 }
 
-// encodeIndex writes entries (sorted by name) as version 2, or 3 when an
+// EncodeIndex writes entries (sorted by name) as version 2, or 3 when an
 // entry needs extended flags, with an optional cached-tree extension.
-func encodeIndex(w io.Writer, entries []*index.Entry, tree *cacheNode) error {
+func EncodeIndex(w io.Writer, entries []*index.Entry, tree *CacheTree) error {
 	version := uint32(2)
 	for _, e := range entries {
 		if e.SkipWorktree || e.IntentToAdd {
@@ -265,20 +273,20 @@ func encodeIndex(w io.Writer, entries []*index.Entry, tree *cacheNode) error {
 	return err
 }
 
-func appendCacheTree(b []byte, n *cacheNode) []byte {
-	b = append(b, n.name...)
+func appendCacheTree(b []byte, n *CacheTree) []byte {
+	b = append(b, n.Name...)
 	b = append(b, 0)
-	b = strconv.AppendInt(b, int64(n.entries), 10)
+	b = strconv.AppendInt(b, int64(n.Entries), 10)
 	b = append(b, ' ')
-	b = strconv.AppendInt(b, int64(len(n.subs)), 10)
+	b = strconv.AppendInt(b, int64(len(n.Subs)), 10)
 	b = append(b, '\n')
-	b = append(b, n.hash[:]...)
+	b = append(b, n.Hash[:]...)
 	// git keeps sub-trees ordered by name length, then bytes.
-	sort.Slice(n.subs, func(i, j int) bool {
-		a, c := n.subs[i].name, n.subs[j].name
+	sort.Slice(n.Subs, func(i, j int) bool {
+		a, c := n.Subs[i].Name, n.Subs[j].Name
 		return len(a) < len(c) || len(a) == len(c) && a < c
 	})
-	for _, s := range n.subs {
+	for _, s := range n.Subs {
 		b = appendCacheTree(b, s)
 	}
 	return b

@@ -1,4 +1,4 @@
-package history
+package gitfmt
 
 import (
 	"bufio"
@@ -17,7 +17,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
 )
 
-// packWriter stores many new objects in one pack (objects/pack/pack-<sum>
+// Pack stores many new objects in one pack (objects/pack/pack-<sum>
 // .pack and .idx, undeltified, like git fast-import) instead of one loose
 // file each: a first commit of 50,000 files would otherwise create 50,000
 // files and spend more on that than on reading and compressing them.
@@ -25,9 +25,9 @@ import (
 // Crash safety is git's: the pack is written under a temp name, its header
 // and checksum filled in, the .pack renamed into place and then the .idx
 // (git ignores a pack without an index); both are made durable with the
-// loose objects before any ref names them (syncObjects).
-type packWriter struct {
-	w    *objectWriter
+// loose objects before any ref names them (Objects.Sync).
+type Pack struct {
+	w    *Objects
 	tmp  string
 	f    *os.File
 	buf  *bufio.Writer
@@ -41,7 +41,9 @@ type packWriter struct {
 
 const packHeaderLen = 12
 
-func (w *objectWriter) newPack() (*packWriter, error) {
+// NewPack starts a pack in the repository; Finish publishes it, Abort
+// (deferred: a no-op once published) removes an unfinished one.
+func (w *Objects) NewPack() (*Pack, error) {
 	dir := filepath.Join(w.dir, "pack")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
@@ -50,8 +52,8 @@ func (w *objectWriter) newPack() (*packWriter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
-	p := &packWriter{w: w, tmp: f.Name(), f: f, buf: bufio.NewWriterSize(f, 1<<20), seen: map[plumbing.Hash]bool{}}
-	// The object count is patched in by finish.
+	p := &Pack{w: w, tmp: f.Name(), f: f, buf: bufio.NewWriterSize(f, 1<<20), seen: map[plumbing.Hash]bool{}}
+	// The object count is patched in by Finish.
 	p.buf.Write([]byte{'P', 'A', 'C', 'K', 0, 0, 0, 2, 0, 0, 0, 0})
 	p.off = packHeaderLen
 	return p, nil
@@ -64,9 +66,9 @@ type packEntryBuf struct {
 	z *zlib.Writer
 }
 
-// write adds an object unless the pack or the repository already has it.
+// Write adds an object unless the pack or the repository already has it.
 // Safe for concurrent use: compression runs outside the lock.
-func (p *packWriter) write(t plumbing.ObjectType, data []byte) (plumbing.Hash, error) {
+func (p *Pack) Write(t plumbing.ObjectType, data []byte) (plumbing.Hash, error) {
 	h := hashObject(t, data)
 	p.mu.Lock()
 	dup := p.seen[h]
@@ -113,11 +115,11 @@ func (p *packWriter) write(t plumbing.ObjectType, data []byte) (plumbing.Hash, e
 	return h, nil
 }
 
-// finish fills in the header and the checksum and publishes the pack and
+// Finish fills in the header and the checksum and publishes the pack and
 // its index. An empty pack is removed instead.
-func (p *packWriter) finish() error {
+func (p *Pack) Finish() error {
 	if p.n == 0 {
-		p.abort()
+		p.Abort()
 		return nil
 	}
 	err := p.buf.Flush()
@@ -141,16 +143,16 @@ func (p *packWriter) finish() error {
 		err = cerr
 	}
 	if err != nil {
-		p.abort()
+		p.Abort()
 		return fmt.Errorf("%s: write pack: %w", p.tmp, err)
 	}
 	if err := p.idx.OnFooter(name); err != nil {
-		p.abort()
+		p.Abort()
 		return err
 	}
 	idx, err := p.idx.Index()
 	if err != nil {
-		p.abort()
+		p.Abort()
 		return err
 	}
 	dir := filepath.Dir(p.tmp)
@@ -171,7 +173,7 @@ func (p *packWriter) finish() error {
 	}
 	if err != nil {
 		os.Remove(idxTmp)
-		p.abort()
+		p.Abort()
 		return fmt.Errorf("%s: publish pack: %w", dir, err)
 	}
 	p.done = true
@@ -181,8 +183,8 @@ func (p *packWriter) finish() error {
 	return nil
 }
 
-// abort removes an unfinished pack (a no-op once published).
-func (p *packWriter) abort() {
+// Abort removes an unfinished pack (a no-op once published).
+func (p *Pack) Abort() {
 	if !p.done {
 		p.done = true
 		p.f.Close()
