@@ -74,7 +74,7 @@ type CommitResult struct {
 	Deleted  int      `json:"deleted"`
 	Renamed  int      `json:"renamed"`
 	Files    int      `json:"files"`    // files of the vault at the new head
-	Memories int      `json:"memories"` // memory files among them
+	Memories int      `json:"memories"` // markdown files among them (memories and notes: what the loader reads)
 	Read     int      `json:"read"`     // files read this run (the rest matched the index)
 	Changes  []Change `json:"changes"`
 	Warnings []string `json:"warnings,omitempty"`
