@@ -73,7 +73,7 @@ func runBackup(_ context.Context, cmd *cli.Command) error {
 			created = " (created, bare)"
 		}
 		fmt.Fprintf(out, "%s %s%s\n", action, res.URL, created)
-		fmt.Fprintf(out, "%-7s %-8s %8s %8s %9s\n", "", "head", "commits", "files", "memories")
+		fmt.Fprintf(out, "%-7s %-8s %8s %8s %9s\n", "", "head", "commits", "files", "markdown")
 		for _, e := range []struct {
 			name string
 			end  history.End
