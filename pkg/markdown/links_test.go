@@ -130,6 +130,9 @@ func FuzzScan(f *testing.F) {
 			if l.Kind != Inline && !strings.HasPrefix(s[l.Off:], "[[") && !strings.HasPrefix(s[l.Off:], "![[") {
 				t.Fatalf("wikilink %+v not at its brackets", l)
 			}
+			if w := l.Span; w.End != 0 && (w.Start < 0 || w.End > len(s) || w.Start >= w.End || l.Kind == Inline && (l.Text.Start < w.Start || l.Text.End > w.End || l.Text.Start > l.Text.End)) {
+				t.Fatalf("link %+v: span outside the text or the link", l)
+			}
 		}
 		for _, f := range b.Footnotes {
 			if f.Off < 0 || f.Off >= len(s) || s[f.Off] != '[' {
