@@ -46,9 +46,9 @@ type Footnote struct {
 type Body struct {
 	Links     []Link
 	Footnotes []Footnote
-	// Comments are %% … %% and <!-- … -->; HTML is raw HTML, inline and
-	// blocks, comments included. A body read by the line-based fallback
-	// (past Safe's limits) has neither.
+	// Comments are %% … %% and <!-- … --> (also inside an HTML block);
+	// HTML is raw HTML, inline and blocks, comments included. A body read
+	// by the line-based fallback (past Safe's limits) has neither.
 	Comments, HTML []Span
 }
 
@@ -222,11 +222,22 @@ func scanTree(src []byte, max int) Body {
 	return b
 }
 
-// addHTML lists s as HTML, and as a comment when it is one.
+// addHTML lists s as HTML, and each <!-- … --> in it as a comment: an
+// HTML block may hold comments after a tag (<div>, then <!-- x -->),
+// which a reader does not see either.
 func (b *Body) addHTML(src []byte, s Span) {
 	b.HTML = append(b.HTML, s)
-	if bytes.HasPrefix(bytes.TrimLeft(src[s.Start:s.End], " "), []byte("<!--")) {
-		b.Comments = append(b.Comments, s)
+	for i := s.Start; i < s.End; {
+		j := bytes.Index(src[i:s.End], []byte("<!--"))
+		if j < 0 {
+			break
+		}
+		c := Span{i + j, s.End}
+		if k := bytes.Index(src[c.Start+4:s.End], []byte("-->")); k >= 0 {
+			c.End = c.Start + 4 + k + 3
+		}
+		b.Comments = append(b.Comments, c)
+		i = c.End
 	}
 }
 
