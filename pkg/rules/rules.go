@@ -160,13 +160,8 @@ func injection(text string, bodyOff int) []Finding {
 		}
 	}
 	if strings.Contains(text, "<!--") || strings.Contains(text, "%%") {
-		// A comment shown as code (a span, a fenced or indented block) is
-		// not hidden: the body is read as markdown to tell.
-		if bodyOff >= 0 && bodyOff <= len(text) {
-			text = text[:bodyOff] + markdown.MaskCode(text[bodyOff:])
-		}
-		if loc := comment.FindStringIndex(text); loc != nil {
-			add("hidden-comment", loc[0], "a comment hidden in Obsidian's reading view but read by the model: move the text into the visible body or delete it")
+		if off := hiddenComment(text, bodyOff); off >= 0 {
+			add("hidden-comment", off, "a comment hidden in Obsidian's reading view but read by the model: move the text into the visible body or delete it")
 		}
 	}
 	if strings.Contains(text, "](") {
@@ -178,6 +173,39 @@ func injection(text string, bodyOff int) []Finding {
 		add("base64-blob", start, "a %d-character base64 blob: encoded text hides what a model will read; store a link to the data instead", n)
 	}
 	return append(out, invisible(text)...)
+}
+
+// hiddenComment is the offset of the first comment of text a reader does
+// not see, or -1. The body (from bodyOff) is read as markdown, by the one
+// parse lint's links come from (markdown.Scan): a %% or <!-- --> comment
+// anywhere but in code, HTML comments inside HTML blocks too. Text before
+// the body (frontmatter), a text whose body is not known (bodyOff -1) and
+// a body past the parser's limits are matched line by line, the last with
+// fences and code spans blanked.
+func hiddenComment(text string, bodyOff int) int {
+	head, body := text, ""
+	if bodyOff >= 0 && bodyOff <= len(text) {
+		head, body = text[:bodyOff], text[bodyOff:]
+	}
+	if loc := comment.FindStringIndex(head); loc != nil {
+		return loc[0]
+	}
+	if !markdown.Safe([]byte(body)) {
+		if loc := comment.FindStringIndex(markdown.MaskFences(body)); loc != nil {
+			return len(head) + loc[0]
+		}
+		return -1
+	}
+	off := -1
+	for _, c := range markdown.Scan(body, 0).Comments {
+		if off < 0 || c.Start < off {
+			off = c.Start
+		}
+	}
+	if off < 0 {
+		return -1
+	}
+	return len(head) + off
 }
 
 // foldForMatch folds what makes one phrase look like another to a reader
