@@ -191,6 +191,9 @@ type check struct {
 	lastOff    int
 	bad        map[string]bool
 	out        []Problem
+	// The body as markdown.Scan read it, once (content.go's scan).
+	scanned markdown.Body
+	didScan bool
 }
 
 func (c *check) add(rule string, sev Severity, pos frontmatter.Pos, format string, args ...any) {

@@ -101,9 +101,14 @@ var (
 // File checks a whole file's text (frontmatter and body; bodyOff is where
 // the body starts, or -1 when unknown) for secrets and injection. Offsets
 // are into text.
-func File(text string, bodyOff int) []Finding {
+func File(text string, bodyOff int) []Finding { return FileScanned(text, bodyOff, nil) }
+
+// FileScanned is File for a caller that has read the body, text[bodyOff:],
+// with markdown.Scan already (lint, for its links): body is what Scan
+// found, so the body is not parsed twice. A nil body is read here.
+func FileScanned(text string, bodyOff int, body *markdown.Body) []Finding {
 	out := Secrets(text)
-	return append(out, injection(text, bodyOff)...)
+	return append(out, injection(text, bodyOff, body)...)
 }
 
 // Text checks one value — a field, a tag, a tool argument, an imported
@@ -120,7 +125,7 @@ func Secrets(text string) []Finding {
 	return out
 }
 
-func injection(text string, bodyOff int) []Finding {
+func injection(text string, bodyOff int, body *markdown.Body) []Finding {
 	var out []Finding
 	add := func(rule string, off int, format string, args ...any) {
 		out = append(out, Finding{Rule: rule, Kind: Injection, Off: off, Msg: fmt.Sprintf(format, args...)})
@@ -160,7 +165,7 @@ func injection(text string, bodyOff int) []Finding {
 		}
 	}
 	if strings.Contains(text, "<!--") || strings.Contains(text, "%%") {
-		if off := hiddenComment(text, bodyOff); off >= 0 {
+		if off := hiddenComment(text, bodyOff, body); off >= 0 {
 			add("hidden-comment", off, "a comment hidden in Obsidian's reading view but read by the model: move the text into the visible body or delete it")
 		}
 	}
@@ -177,12 +182,13 @@ func injection(text string, bodyOff int) []Finding {
 
 // hiddenComment is the offset of the first comment of text a reader does
 // not see, or -1. The body (from bodyOff) is read as markdown, by the one
-// parse lint's links come from (markdown.Scan): a %% or <!-- --> comment
+// parse lint's links come from (markdown.Scan, scanned unless the caller
+// passes what it found): a %% or <!-- --> comment
 // anywhere but in code, HTML comments inside HTML blocks too. Text before
 // the body (frontmatter), a text whose body is not known (bodyOff -1) and
 // a body past the parser's limits are matched line by line, the last with
 // fences and code spans blanked.
-func hiddenComment(text string, bodyOff int) int {
+func hiddenComment(text string, bodyOff int, scanned *markdown.Body) int {
 	head, body := text, ""
 	if bodyOff >= 0 && bodyOff <= len(text) {
 		head, body = text[:bodyOff], text[bodyOff:]
@@ -196,8 +202,12 @@ func hiddenComment(text string, bodyOff int) int {
 		}
 		return -1
 	}
+	if scanned == nil {
+		b := markdown.Scan(body, 0)
+		scanned = &b
+	}
 	off := -1
-	for _, c := range markdown.Scan(body, 0).Comments {
+	for _, c := range scanned.Comments {
 		if off < 0 || c.Start < off {
 			off = c.Start
 		}
