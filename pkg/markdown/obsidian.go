@@ -192,9 +192,9 @@ func (bracketParser) Parse(parent ast.Node, block text.Reader, pc parser.Context
 // commentParser reads an inline %% comment %%, which may cross the lines
 // of its paragraph (an opener without a closer is text), and an HTML
 // comment opener, <!--, that no --> closes in its paragraph: CommonMark
-// calls it text, but markdown readers of the marked family hide the rest
-// of the paragraph, and a hidden-comment check must not miss it. A closed
-// <!-- … --> is left to goldmark's raw HTML.
+// calls it text, but marked (a comment is <!-- up to --> or the end)
+// hides the rest of the paragraph, and a hidden-comment check must not
+// miss it. A closed <!-- … --> is left to goldmark's raw HTML.
 type commentParser struct{}
 
 func (commentParser) Trigger() []byte { return []byte{'%', '<'} }

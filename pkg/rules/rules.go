@@ -181,13 +181,12 @@ func injection(text string, bodyOff int, body *markdown.Body) []Finding {
 }
 
 // hiddenComment is the offset of the first comment of text a reader does
-// not see, or -1. The body (from bodyOff) is read as markdown, by the one
-// parse lint's links come from (markdown.Scan, scanned unless the caller
-// passes what it found): a %% or <!-- --> comment
-// anywhere but in code, HTML comments inside HTML blocks too. Text before
-// the body (frontmatter), a text whose body is not known (bodyOff -1) and
-// a body past the parser's limits are matched line by line, the last with
-// fences and code spans blanked.
+// not see, or -1. The body (from bodyOff) is read as markdown by the parse
+// lint's links come from (markdown.Scan; scanned is what the caller's
+// found, nil to scan here): a %% or <!-- --> comment anywhere but in code,
+// inside HTML blocks too. Text before the body (frontmatter), a text whose
+// body is not known (bodyOff -1) and a body past the parser's limits are
+// matched by the regexp, the last with fences and code spans blanked.
 func hiddenComment(text string, bodyOff int, scanned *markdown.Body) int {
 	head, body := text, ""
 	if bodyOff >= 0 && bodyOff <= len(text) {
