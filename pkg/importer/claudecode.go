@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -381,8 +382,6 @@ func corrects(body, description string) bool {
 	return insteadRe.MatchString(body) || insteadRe.MatchString(description)
 }
 
-var linkTargetRe = regexp.MustCompile(`\]\(([^)\s]+\.md)\)|\[\[([^\]|#]+)`)
-
 // autoMemoryItems imports memory/: each topic file as a memory (a note and
 // a pointer when it is longer than a memory), and MEMORY.md's bullets
 // except those that only point at a topic file. Claude wrote these from
@@ -438,33 +437,52 @@ func lastWrite(writes map[string]frontmatter.Time, path string) frontmatter.Time
 	return at
 }
 
-// topicLinks maps the relative links of text that name another topic file
-// of dir to that file's locator (prefix + name), for Item.Links.
+// topicLinks maps the relative markdown links of text that name another
+// topic file of dir to that file's locator (prefix + name), for Item.Links,
+// keyed by the Target RewriteLinks asks for. Links are read by
+// markdown.Scan, so none in code, with reference links and #headings.
 func topicLinks(text, dir, prefix string) map[string]string {
 	var links map[string]string
-	for _, m := range linkTargetRe.FindAllStringSubmatch(text, -1) {
-		target := m[1]
-		if target == "" || strings.Contains(target, "://") || filepath.Base(target) == "MEMORY.md" {
+	for _, l := range markdown.Scan(text, len(text)).Links {
+		if l.Kind != markdown.Inline || !strings.HasSuffix(l.Target, ".md") || strings.Contains(l.Target, "://") {
 			continue
 		}
-		name := filepath.Base(target)
+		name := topicName(l.Target)
+		if name == "MEMORY.md" {
+			continue
+		}
 		if fi, err := os.Stat(filepath.Join(dir, name)); err == nil && !fi.IsDir() {
 			if links == nil {
 				links = map[string]string{}
 			}
-			links[target] = prefix + name
+			links[l.Target] = prefix + name
 		}
 	}
 	return links
 }
 
+// topicName is the file name a link target names, %20 and the like
+// decoded.
+func topicName(target string) string {
+	if u, err := url.PathUnescape(target); err == nil {
+		target = u
+	}
+	return filepath.Base(target)
+}
+
+// pointsAtTopic reports a MEMORY.md bullet that links a topic file of dir,
+// by a markdown link or a wikilink ([[name]], [[name\|alias]] in a table,
+// [[name#heading]]), outside code: Claude Code's pointer to the file.
 func pointsAtTopic(text, dir string) bool {
-	for _, m := range linkTargetRe.FindAllStringSubmatch(text, -1) {
-		target := m[1]
-		if target == "" {
-			target = strings.TrimSpace(m[2]) + ".md"
+	for _, l := range markdown.Scan(text, len(text)).Links {
+		target, md := l.Target, strings.HasSuffix(l.Target, ".md")
+		switch {
+		case target == "", strings.Contains(target, "://"), l.Kind == markdown.Inline && !md:
+			continue
+		case !md:
+			target += ".md" // a wikilink names the file without it
 		}
-		if fi, err := os.Stat(filepath.Join(dir, filepath.Base(target))); err == nil && !fi.IsDir() {
+		if fi, err := os.Stat(filepath.Join(dir, topicName(target))); err == nil && !fi.IsDir() {
 			return true
 		}
 	}

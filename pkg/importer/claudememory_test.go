@@ -144,3 +144,54 @@ func TestClaudeCodeFeedbackCorrections(t *testing.T) {
 		}
 	}
 }
+
+// Links of a Claude Code memory folder are read as markdown: a link to a
+// #heading or a reference link is rewritten to the imported memory, one in
+// a code span stays as written; a MEMORY.md bullet that only shows a link
+// in code is a memory, not a pointer, and [[name\|alias]] is a pointer.
+func TestClaudeCodeLinksAreReadAsMarkdown(t *testing.T) {
+	mem := filepath.Join(t.TempDir(), "-home-dev-links", "memory")
+	for name, data := range map[string]string{
+		"MEMORY.md": "- [Deploys](deploys.md) — when we deploy\n" +
+			"- Docs write links as `[text](deploys.md)`, relative\n" +
+			"- See [[deploys\\|the deploy memory]]\n",
+		"deploys.md": "---\nname: Deploys\ntype: project\n---\nDeploys go out on Tuesdays.\n",
+		"links.md": "---\nname: Links\ntype: reference\n---\n" +
+			"See [the schedule](deploys.md#Schedule), [the ref][d] and `[code](deploys.md)`.\n\n[d]: deploys.md\n",
+	} {
+		if err := os.MkdirAll(mem, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(mem, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v := newVault(t, nil)
+	run(t, v, KindClaudeCode, filepath.Dir(mem), false)
+	mems, err := v.Load(vault.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var deploys, links string
+	var bullets []string
+	for _, m := range mems {
+		for _, s := range m.Meta().Sources {
+			switch filepath.Base(s.Resource) {
+			case "deploys.md":
+				deploys = m.ID
+			case "links.md":
+				links = m.Doc.Body
+			case "MEMORY.md":
+				bullets = append(bullets, strings.TrimSpace(m.Doc.Body))
+			}
+		}
+	}
+	for _, want := range []string{"[[" + deploys + "#Schedule|the schedule]]", "[[" + deploys + "|the ref]]", "`[code](deploys.md)`"} {
+		if deploys == "" || !strings.Contains(links, want) {
+			t.Errorf("links.md imported as %q: want %q", links, want)
+		}
+	}
+	if len(bullets) != 1 || !strings.Contains(bullets[0], "`[text](deploys.md)`") {
+		t.Errorf("MEMORY.md bullets imported: %q, want only the one with a link in code", bullets)
+	}
+}

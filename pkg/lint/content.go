@@ -66,7 +66,7 @@ func (c *check) at(off int) frontmatter.Pos {
 func (c *check) rules() {
 	found := rules.Secrets(c.text)
 	if c.doc != nil {
-		found = rules.File(c.text, c.bodyOffset())
+		found = rules.FileScanned(c.text, c.bodyOffset(), c.scan())
 	}
 	sev := c.contentSeverity()
 	for _, f := range found {
@@ -109,9 +109,7 @@ func (c *check) body() {
 	if start < 0 {
 		return
 	}
-	// One read of the body finds its links and footnotes, none in code
-	// (pkg/markdown: goldmark with the Obsidian extension).
-	found := markdown.Scan(c.text[start:], maxLinks)
+	found := c.scan()
 	c.links(found.Links, start)
 	if isMemory(c.m) {
 		// Footnote definitions cite sources (spec §3); they are not the claim.
@@ -124,6 +122,20 @@ func (c *check) body() {
 	if len(found.Footnotes) > 0 && c.m.Err == nil && (len(c.meta.Sources) > 0 || frontmatter.IsMemoryType(c.meta.Type)) {
 		c.footnotes(found.Footnotes, start)
 	}
+}
+
+// scan reads the body once for its links, footnotes and comments, none in
+// code (pkg/markdown: goldmark with the Obsidian extension); nil when the
+// body's place in c.text is not known.
+func (c *check) scan() *markdown.Body {
+	start := c.bodyOffset()
+	if start < 0 {
+		return nil
+	}
+	if !c.didScan {
+		c.scanned, c.didScan = markdown.Scan(c.text[start:], maxLinks), true
+	}
+	return &c.scanned
 }
 
 // footnotes reports the first footnote label, of a reference or a

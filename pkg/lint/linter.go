@@ -191,6 +191,9 @@ type check struct {
 	lastOff    int
 	bad        map[string]bool
 	out        []Problem
+	// The body as markdown.Scan read it, once (content.go's scan).
+	scanned markdown.Body
+	didScan bool
 }
 
 func (c *check) add(rule string, sev Severity, pos frontmatter.Pos, format string, args ...any) {
@@ -454,7 +457,7 @@ func (c *check) projects() {
 			c.add("project-unknown", Error, c.keyPos("project"), "project %s names no project note: create one with 'type: project' and 'id: %s', or fix the id", meta.Project, meta.Project)
 		}
 	}
-	if meta.Type == frontmatter.TypeProject && !vault.ProjectIDPattern.MatchString(c.m.ID) && len(meta.Roots) == 0 && !c.bad["roots"] {
+	if vault.IsProjectMemory(c.m) && !c.bad["roots"] {
 		// Claude Code's type: project is a memory about a project, not
 		// mem's project note.
 		c.add("project-memory", Warning, c.keyPos("type"), "type: project without 'id: proj_…' and roots is a memory about a project (Claude Code's type), not a project note: write type: fact with project: proj_<name>, or make it a project note with id: proj_<name> and roots: [~/src/name]")

@@ -27,6 +27,12 @@ type Link struct {
 	// Off is the byte offset in the source of a wikilink's "[[" or an
 	// embed's "!", and of a markdown link's destination.
 	Off int
+	// Span is the whole link as written, from its "[" (an embed's or an
+	// image's "!") to after its "]]", ")" or closing "]"; Text is a
+	// markdown link's text, inside its brackets. A rewriter replaces Span.
+	// Both are zero when not known: a markdown link of a text read line by
+	// line, or one whose destination is written with escapes.
+	Span, Text Span
 }
 
 // A Footnote is a footnote reference [^label] or definition [^label]:.
@@ -40,9 +46,9 @@ type Footnote struct {
 type Body struct {
 	Links     []Link
 	Footnotes []Footnote
-	// Comments are %% … %% and <!-- … -->; HTML is raw HTML, inline and
-	// blocks, comments included. A body read by the line-based fallback
-	// (past Safe's limits) has neither.
+	// Comments are %% … %% and <!-- … --> (also inside an HTML block);
+	// HTML is raw HTML, inline and blocks, comments included. A body read
+	// by the line-based fallback (past Safe's limits) has neither.
 	Comments, HTML []Span
 }
 
@@ -97,7 +103,7 @@ func scanPlain(src, masked []byte, max int) Body {
 		}
 		if w, n := wiki(masked[from:]); n > 0 {
 			if links < max {
-				b.Links = append(b.Links, wikiLink(&w, from))
+				b.Links = append(b.Links, wikiLink(&w, Span{from, from + n}))
 				links++
 			}
 			i = from + n
@@ -116,17 +122,18 @@ func scanPlain(src, masked []byte, max int) Body {
 	return b
 }
 
-// wikiLink is the Link of w, found at off.
-func wikiLink(w *WikiLink, off int) Link {
-	l := Link{Kind: Wiki, Target: string(w.Target), Fragment: string(w.Fragment), Alias: string(w.Alias), Off: off}
+// wikiLink is the Link of w, written at span.
+func wikiLink(w *WikiLink, span Span) Link {
+	l := Link{Kind: Wiki, Target: string(w.Target), Fragment: string(w.Fragment), Alias: string(w.Alias), Off: span.Start, Span: span}
 	if w.Embed {
 		l.Kind = Embed
 	}
 	return l
 }
 
-// mdDest is an inline link's destination in a text read line by line.
-var mdDest = regexp.MustCompile(`\]\(\s*<?([^()\s<>]+)>?(?:\s+"[^"]*")?\s*\)`)
+// mdDest is an inline link's destination in a text read line by line,
+// with the link's text when it holds no bracket.
+var mdDest = regexp.MustCompile(`(?:\[([^\[\]\n]*))?\]\(\s*<?([^()\s<>]+)>?(?:\s+"[^"]*")?\s*\)`)
 
 // scanMasked reads a text past Safe's limits with its code blanked by
 // MaskFences: the wikilinks, footnote references and inline links the
@@ -135,7 +142,11 @@ func scanMasked(src []byte, max int) Body {
 	masked := []byte(MaskFences(string(src)))
 	b := scanPlain(src, masked, max)
 	for _, m := range mdDest.FindAllSubmatchIndex(masked, max) {
-		b.Links = append(b.Links, inline(src[m[2]:m[3]], m[2]))
+		l := inline(src[m[4]:m[5]], m[4])
+		if m[2] >= 0 {
+			l.Span, l.Text = Span{m[0], m[1]}, Span{m[2], m[3]}
+		}
+		b.Links = append(b.Links, l)
 	}
 	return b
 }
@@ -153,9 +164,12 @@ func inline(dest []byte, off int) Link {
 func scanTree(src []byte, max int) Body {
 	var b Body
 	wikis, inlines := 0, 0
-	addInline := func(pos int, dest []byte, ref bool) {
+	addInline := func(pos int, dest []byte, ref *ast.ReferenceLink, image bool) {
 		if inlines < max {
-			b.Links = append(b.Links, inline(dest, destOff(src, pos, dest, ref)))
+			off := destOff(src, pos, dest, ref != nil)
+			l := inline(dest, off)
+			l.Span, l.Text = linkSpan(src, pos, off, dest, ref, image)
+			b.Links = append(b.Links, l)
 			inlines++
 		}
 	}
@@ -168,13 +182,13 @@ func scanTree(src []byte, max int) Body {
 			return ast.WalkSkipChildren, nil
 		case *WikiLink:
 			if wikis < max {
-				b.Links = append(b.Links, wikiLink(n, n.Span.Start))
+				b.Links = append(b.Links, wikiLink(n, n.Span))
 				wikis++
 			}
 		case *ast.Link:
-			addInline(n.Pos(), n.Destination, n.Reference != nil)
+			addInline(n.Pos(), n.Destination, n.Reference, false)
 		case *ast.Image:
-			addInline(n.Pos(), n.Destination, n.Reference != nil)
+			addInline(n.Pos(), n.Destination, n.Reference, true)
 		case *FootnoteRef:
 			if len(b.Footnotes) < max {
 				b.Footnotes = append(b.Footnotes, Footnote{Label: string(n.Label), Off: n.Span.Start})
@@ -208,11 +222,22 @@ func scanTree(src []byte, max int) Body {
 	return b
 }
 
-// addHTML lists s as HTML, and as a comment when it is one.
+// addHTML lists s as HTML, and each <!-- … --> in it as a comment: an
+// HTML block may hold comments after a tag (<div>, then <!-- x -->),
+// which a reader does not see either.
 func (b *Body) addHTML(src []byte, s Span) {
 	b.HTML = append(b.HTML, s)
-	if bytes.HasPrefix(bytes.TrimLeft(src[s.Start:s.End], " "), []byte("<!--")) {
-		b.Comments = append(b.Comments, s)
+	for i := s.Start; i < s.End; {
+		j := bytes.Index(src[i:s.End], []byte("<!--"))
+		if j < 0 {
+			break
+		}
+		c := Span{i + j, s.End}
+		if k := bytes.Index(src[c.Start+4:s.End], []byte("-->")); k >= 0 {
+			c.End = c.Start + 4 + k + 3
+		}
+		b.Comments = append(b.Comments, c)
+		i = c.End
 	}
 }
 
@@ -242,4 +267,84 @@ func destOff(src []byte, pos int, dest []byte, ref bool) int {
 		i = i + j + 2
 	}
 	return pos
+}
+
+// linkSpan finds where the markdown link at pos (its "[", an image's "!")
+// ends and where its text is: goldmark keeps neither. off is the
+// destination's offset (destOff) of an inline link; a reference link,
+// [text][ref], [text][] or [text], ends with its label. Zero spans when
+// the source does not read as expected (escapes in a destination).
+func linkSpan(src []byte, pos, off int, dest []byte, ref *ast.ReferenceLink, image bool) (whole, text Span) {
+	open := pos + 1
+	if image {
+		open++
+	}
+	if pos < 0 || open > len(src) || src[open-1] != '[' {
+		return Span{}, Span{}
+	}
+	if ref != nil {
+		label := ref.Value
+		switch ref.Type {
+		case ast.ReferenceLinkFull:
+			i := bytes.Index(src[open:], append(append([]byte("]["), label...), ']'))
+			if i < 0 {
+				return Span{}, Span{}
+			}
+			return Span{pos, open + i + len(label) + 3}, Span{open, open + i}
+		case ast.ReferenceLinkCollapsed, ast.ReferenceLinkShortcut:
+			end := open + len(label)
+			if !bytes.HasPrefix(src[open:], label) || end >= len(src) || src[end] != ']' {
+				return Span{}, Span{}
+			}
+			whole = Span{pos, end + 1}
+			if ref.Type == ast.ReferenceLinkCollapsed {
+				if !bytes.HasPrefix(src[end+1:], []byte("[]")) {
+					return Span{}, Span{}
+				}
+				whole.End += 2
+			}
+			return whole, Span{open, end}
+		}
+		return Span{}, Span{}
+	}
+	if off < open || off > len(src) || !bytes.HasPrefix(src[off:], dest) {
+		return Span{}, Span{}
+	}
+	mid := bytes.LastIndex(src[open:off], []byte("]("))
+	if mid < 0 {
+		return Span{}, Span{}
+	}
+	i := off + len(dest)
+	if src[off-1] == '<' {
+		if i >= len(src) || src[i] != '>' {
+			return Span{}, Span{}
+		}
+		i++
+	}
+	i = skipSpace(src, i)
+	if i < len(src) && (src[i] == '"' || src[i] == '\'' || src[i] == '(') {
+		end := src[i]
+		if end == '(' {
+			end = ')'
+		}
+		for i++; i < len(src) && src[i] != end; i++ {
+			if src[i] == '\\' {
+				i++
+			}
+		}
+		i = skipSpace(src, i+1)
+	}
+	if i >= len(src) || src[i] != ')' {
+		return Span{}, Span{}
+	}
+	return Span{pos, i + 1}, Span{open, open + mid}
+}
+
+// skipSpace skips the spaces, tabs and line ends a link may hold between
+// its destination, title and ")".
+func skipSpace(src []byte, i int) int {
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\n') {
+		i++
+	}
+	return i
 }

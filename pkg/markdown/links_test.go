@@ -63,6 +63,8 @@ func TestScan(t *testing.T) {
 		{"comment in code is code", "`%% no %%` and\n\n    %% no %%\n", nil},
 		{"footnotes", "Claim.[^src] again[^2]\n\n[^src]: A [source](s.md).\n", []string{"link:s.md@43", "ref:src@6", "ref:2@18", "def:src@24"}},
 		{"footnote definition holding a url", "[^a]: https://e.org/x\n", []string{"def:a@0"}},
+		{"comments inside an html block", "<div>\n<b>x</b> <!-- one --> <!-- two\n</div>\n", []string{"comment:<!-- one -->", "comment:<!-- two\n</div>", "html:<div>\n<b>x</b> <!-- one --> <!-- two\n</div>"}},
+		{"unclosed html comment hides the rest of its paragraph", "a <!-- open [[x]]\nmore\n\n[[y]] <!--> <!-- c -->", []string{"wiki:y@24", "comment:<!-- open [[x]]\nmore", "comment:<!-->", "comment:<!-- c -->", "html:<!-->", "html:<!-- c -->"}},
 		{"html", "<!-- [[x]] -->\n\ntext <b>[[y]]</b> <!-- c -->\n", []string{"wiki:y@24", "comment:<!-- [[x]] -->", "comment:<!-- c -->", "html:<!-- [[x]] -->", "html:<b>", "html:</b>", "html:<!-- c -->"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -129,6 +131,9 @@ func FuzzScan(f *testing.F) {
 			}
 			if l.Kind != Inline && !strings.HasPrefix(s[l.Off:], "[[") && !strings.HasPrefix(s[l.Off:], "![[") {
 				t.Fatalf("wikilink %+v not at its brackets", l)
+			}
+			if w := l.Span; w.End != 0 && (w.Start < 0 || w.End > len(s) || w.Start >= w.End || l.Kind == Inline && (l.Text.Start < w.Start || l.Text.End > w.End || l.Text.Start > l.Text.End)) {
+				t.Fatalf("link %+v: span outside the text or the link", l)
 			}
 		}
 		for _, f := range b.Footnotes {

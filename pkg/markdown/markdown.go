@@ -129,35 +129,39 @@ func MaskCode(s string) string {
 	return string(b)
 }
 
-// mdLink is an inline markdown link to a relative path: [text](target).
-var mdLink = regexp.MustCompile(`\[([^\[\]\n]*)\]\(\s*<?([^()\s<>]+?)>?\s*\)`)
-
-// RewriteLinks rewrites the inline links of s outside code whose target to
-// knows: to [[id|text]] when to gives an id, to the bare text when it gives
-// "" (a link that would not resolve). Other links stay as they are.
+// RewriteLinks rewrites the markdown links of s (inline and reference
+// links, not images) whose target to knows, as Scan reads them, so none in
+// code: to [[id#fragment|text]] when to gives an id, to the bare text when
+// it gives "" (a link that would not resolve). to is asked a link's Target
+// (its destination up to any #). Other links, and links whose text holds
+// a bracket or a line end (no wikilink alias can), stay as they are; a
+// reference link's definition stays too (a reader does not see it).
 func RewriteLinks(s string, to func(target string) (id string, ok bool)) string {
-	if !strings.Contains(s, "](") {
-		return s
+	if !strings.Contains(s, "](") && !strings.Contains(s, "]:") {
+		return s // no inline link, and no definition a reference link needs
 	}
-	masked := MaskCode(s)
 	var b strings.Builder
 	last := 0
-	for _, m := range mdLink.FindAllStringSubmatchIndex(masked, -1) {
-		if m[0] > 0 && s[m[0]-1] == '!' {
-			continue // an image
+	for _, l := range Scan(s, len(s)).Links {
+		w := l.Span
+		if l.Kind != Inline || w.End == 0 || w.Start < last || s[w.Start] == '!' || w.Start > 0 && s[w.Start-1] == '!' {
+			continue // a wikilink, an image, or a link not read in full
 		}
-		id, ok := to(s[m[4]:m[5]])
+		text := s[l.Text.Start:l.Text.End]
+		if strings.ContainsAny(text, "[]\n") {
+			continue
+		}
+		id, ok := to(l.Target)
 		if !ok {
 			continue
 		}
-		text := s[m[2]:m[3]]
-		b.WriteString(s[last:m[0]])
+		b.WriteString(s[last:w.Start])
 		if id == "" {
 			b.WriteString(text)
 		} else {
-			b.WriteString("[[" + id + "|" + text + "]]")
+			b.WriteString("[[" + id + l.Fragment + "|" + text + "]]")
 		}
-		last = m[1]
+		last = w.End
 	}
 	if last == 0 {
 		return s

@@ -190,31 +190,49 @@ func (bracketParser) Parse(parent ast.Node, block text.Reader, pc parser.Context
 }
 
 // commentParser reads an inline %% comment %%, which may cross the lines
-// of its paragraph; an opener without a closer is text.
+// of its paragraph (an opener without a closer is text), and an HTML
+// comment opener, <!--, that no --> closes in its paragraph: CommonMark
+// calls it text, but marked (a comment is <!-- up to --> or the end)
+// hides the rest of the paragraph, and a hidden-comment check must not
+// miss it. A closed <!-- … --> is left to goldmark's raw HTML.
 type commentParser struct{}
 
-func (commentParser) Trigger() []byte { return []byte{'%'} }
+func (commentParser) Trigger() []byte { return []byte{'%', '<'} }
 
 func (commentParser) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
 	line, seg := block.PeekLine()
-	if len(line) < 2 || line[1] != '%' {
+	opener, closer, skip := []byte("%%"), []byte("%%"), 2
+	if line[0] == '<' {
+		// Search from the opener's "--": <!--> and <!---> are closed.
+		opener, closer = []byte("<!--"), []byte("-->")
+	}
+	if !bytes.HasPrefix(line, opener) {
 		return nil
 	}
 	l, pos := block.Position()
-	start, skip := seg.Start, 2
+	start, end := seg.Start, seg.Start
 	for {
 		line, seg := block.PeekLine()
 		if line == nil {
-			block.SetPosition(l, pos)
-			return nil
+			break
 		}
-		if i := bytes.Index(line[skip:], []byte("%%")); i >= 0 {
+		if i := bytes.Index(line[skip:], closer); i >= 0 {
+			if opener[0] == '<' {
+				block.SetPosition(l, pos)
+				return nil
+			}
 			block.Advance(skip + i + 2)
 			return &Comment{Span: Span{start, seg.Start + skip + i + 2}}
 		}
+		end = seg.Start + len(bytes.TrimRight(line, "\r\n"))
 		block.AdvanceLine()
 		skip = 0
 	}
+	if opener[0] == '<' {
+		return &Comment{Span: Span{start, end}}
+	}
+	block.SetPosition(l, pos)
+	return nil
 }
 
 // commentBlockParser reads a %% comment that starts a line and does not

@@ -101,9 +101,14 @@ var (
 // File checks a whole file's text (frontmatter and body; bodyOff is where
 // the body starts, or -1 when unknown) for secrets and injection. Offsets
 // are into text.
-func File(text string, bodyOff int) []Finding {
+func File(text string, bodyOff int) []Finding { return FileScanned(text, bodyOff, nil) }
+
+// FileScanned is File for a caller that has read the body, text[bodyOff:],
+// with markdown.Scan already (lint, for its links): body is what Scan
+// found, so the body is not parsed twice. A nil body is read here.
+func FileScanned(text string, bodyOff int, body *markdown.Body) []Finding {
 	out := Secrets(text)
-	return append(out, injection(text, bodyOff)...)
+	return append(out, injection(text, bodyOff, body)...)
 }
 
 // Text checks one value — a field, a tag, a tool argument, an imported
@@ -120,7 +125,7 @@ func Secrets(text string) []Finding {
 	return out
 }
 
-func injection(text string, bodyOff int) []Finding {
+func injection(text string, bodyOff int, body *markdown.Body) []Finding {
 	var out []Finding
 	add := func(rule string, off int, format string, args ...any) {
 		out = append(out, Finding{Rule: rule, Kind: Injection, Off: off, Msg: fmt.Sprintf(format, args...)})
@@ -160,13 +165,8 @@ func injection(text string, bodyOff int) []Finding {
 		}
 	}
 	if strings.Contains(text, "<!--") || strings.Contains(text, "%%") {
-		// A comment shown as code (a span, a fenced or indented block) is
-		// not hidden: the body is read as markdown to tell.
-		if bodyOff >= 0 && bodyOff <= len(text) {
-			text = text[:bodyOff] + markdown.MaskCode(text[bodyOff:])
-		}
-		if loc := comment.FindStringIndex(text); loc != nil {
-			add("hidden-comment", loc[0], "a comment hidden in Obsidian's reading view but read by the model: move the text into the visible body or delete it")
+		if off := hiddenComment(text, bodyOff, body); off >= 0 {
+			add("hidden-comment", off, "a comment hidden in Obsidian's reading view but read by the model: move the text into the visible body or delete it")
 		}
 	}
 	if strings.Contains(text, "](") {
@@ -178,6 +178,43 @@ func injection(text string, bodyOff int) []Finding {
 		add("base64-blob", start, "a %d-character base64 blob: encoded text hides what a model will read; store a link to the data instead", n)
 	}
 	return append(out, invisible(text)...)
+}
+
+// hiddenComment is the offset of the first comment of text a reader does
+// not see, or -1. The body (from bodyOff) is read as markdown by the parse
+// lint's links come from (markdown.Scan; scanned is what the caller's
+// found, nil to scan here): a %% or <!-- --> comment anywhere but in code,
+// inside HTML blocks too. Text before the body (frontmatter), a text whose
+// body is not known (bodyOff -1) and a body past the parser's limits are
+// matched by the regexp, the last with fences and code spans blanked.
+func hiddenComment(text string, bodyOff int, scanned *markdown.Body) int {
+	head, body := text, ""
+	if bodyOff >= 0 && bodyOff <= len(text) {
+		head, body = text[:bodyOff], text[bodyOff:]
+	}
+	if loc := comment.FindStringIndex(head); loc != nil {
+		return loc[0]
+	}
+	if !markdown.Safe([]byte(body)) {
+		if loc := comment.FindStringIndex(markdown.MaskFences(body)); loc != nil {
+			return len(head) + loc[0]
+		}
+		return -1
+	}
+	if scanned == nil {
+		b := markdown.Scan(body, 0)
+		scanned = &b
+	}
+	off := -1
+	for _, c := range scanned.Comments {
+		if off < 0 || c.Start < off {
+			off = c.Start
+		}
+	}
+	if off < 0 {
+		return -1
+	}
+	return len(head) + off
 }
 
 // foldForMatch folds what makes one phrase look like another to a reader

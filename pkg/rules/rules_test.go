@@ -164,3 +164,42 @@ func TestEverySecretIsFoundHowEverHidden(t *testing.T) {
 		}
 	}
 }
+
+// A comment is hidden wherever a reader does not see it, and not in code:
+// the body is read by markdown.Scan. Other checks read the text as
+// written, comment or not: an invisible character in a code span is found
+// even in a text that also holds %%.
+func TestHiddenComment(t *testing.T) {
+	for text, want := range map[string]int{
+		"a `<!-- x -->` b":                   -1,
+		"a <!-- x --> b":                     2,
+		"```\n<!-- x -->\n%% y %%\n```\n":    -1,
+		"Text.\n\n    %% indented code %%\n": -1,
+		"<div>\n<!-- x -->\n</div>\n":        6,
+		"a <!-- never closed `code`":         2,
+		"`%%` and %% later %%":               9,
+		"50%% off":                           -1,
+	} {
+		got := -1
+		for _, f := range Text(text) {
+			if f.Rule == "hidden-comment" {
+				got = f.Off
+			}
+		}
+		if got != want {
+			t.Errorf("%q: hidden-comment at %d, want %d", text, got, want)
+		}
+	}
+	front := "---\ntitle: a <!-- x -->\n---\nBody `<!-- y -->`\n"
+	if found := File(front, strings.Index(front, "Body")); len(found) != 1 || found[0].Rule != "hidden-comment" || found[0].Off != 13 {
+		t.Errorf("a comment in frontmatter: %+v", found)
+	}
+	bidi := "Run `deploy \u202e--force` at 50%% load, %% hidden %%"
+	rules := map[string]bool{}
+	for _, f := range Text(bidi) {
+		rules[f.Rule] = true
+	}
+	if !rules["unicode-bidi"] || !rules["hidden-comment"] {
+		t.Errorf("%q: found %v, want unicode-bidi and hidden-comment", bidi, rules)
+	}
+}
