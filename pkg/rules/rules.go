@@ -184,7 +184,8 @@ func injection(text string, bodyOff int, body *markdown.Body) []Finding {
 // not see, or -1. The body (from bodyOff) is read as markdown by the parse
 // lint's links come from (markdown.Scan; scanned is what the caller's
 // found, nil to scan here): a %% or <!-- --> comment anywhere but in code,
-// inside HTML blocks too. Text before the body (frontmatter), a text whose
+// inside HTML blocks too; when the parse finds none, the regexp on the body
+// with its code blanked still may. Text before the body (frontmatter), a text whose
 // body is not known (bodyOff -1) and a body past the parser's limits are
 // matched by the regexp, the last with fences and code spans blanked.
 func hiddenComment(text string, bodyOff int, scanned *markdown.Body) int {
@@ -209,6 +210,15 @@ func hiddenComment(text string, bodyOff int, scanned *markdown.Body) int {
 	for _, c := range scanned.Comments {
 		if off < 0 || c.Start < off {
 			off = c.Start
+		}
+	}
+	if off < 0 {
+		// The parse follows Obsidian's extension rules, which a reader's
+		// app may not (a %% opened mid-paragraph and closed in a later
+		// one). A missed comment is hidden text reaching the model, a
+		// false one a rare warning: outside code, the regexp decides too.
+		if loc := comment.FindStringIndex(markdown.MaskCode(body)); loc != nil {
+			off = loc[0]
 		}
 	}
 	if off < 0 {

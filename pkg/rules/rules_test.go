@@ -171,14 +171,15 @@ func TestEverySecretIsFoundHowEverHidden(t *testing.T) {
 // even in a text that also holds %%.
 func TestHiddenComment(t *testing.T) {
 	for text, want := range map[string]int{
-		"a `<!-- x -->` b":                   -1,
-		"a <!-- x --> b":                     2,
-		"```\n<!-- x -->\n%% y %%\n```\n":    -1,
-		"Text.\n\n    %% indented code %%\n": -1,
-		"<div>\n<!-- x -->\n</div>\n":        6,
-		"a <!-- never closed `code`":         2,
-		"`%%` and %% later %%":               9,
-		"50%% off":                           -1,
+		"a `<!-- x -->` b":                       -1,
+		"a <!-- x --> b":                         2,
+		"```\n<!-- x -->\n%% y %%\n```\n":        -1,
+		"Text.\n\n    %% indented code %%\n":     -1,
+		"<div>\n<!-- x -->\n</div>\n":            6,
+		"a <!-- never closed `code`":             2,
+		"`%%` and %% later %%":                   9,
+		"50%% off":                               -1,
+		"Intro %% hidden\n\nstill hidden %% end": 6, // across paragraphs, as Obsidian hides it
 	} {
 		got := -1
 		for _, f := range Text(text) {
