@@ -341,8 +341,9 @@ func transcriptItem(t *transcript, path, locator string, e env) (Item, bool) {
 	}, true
 }
 
-// ccTypes maps Claude Code's auto-memory types to mem's: who the user is,
-// how they want work done (a correction when it corrects: corrects),
+// ccTypes maps Claude Code's auto-memory types to mem's: who the user is
+// (a preference when it says what they prefer: prefers), how they want
+// work done (a correction when it corrects: corrects),
 // facts about projects, and notes on where things live.
 var ccTypes = map[string]string{
 	"user":      frontmatter.TypeIdentity,
@@ -380,6 +381,17 @@ func corrects(body, description string) bool {
 		body = body[:loc[0]]
 	}
 	return insteadRe.MatchString(body) || insteadRe.MatchString(description)
+}
+
+// preferRe marks a user memory that says what the user prefers rather than
+// who they are ("prefers short answers", "would rather", "likes").
+var preferRe = regexp.MustCompile(`(?i)\b(prefers?|preferred|would rather|likes|dislikes|wants)\b`)
+
+// prefers reports a Claude Code user memory that states a preference: its
+// text or description holds one of preferRe's words. "A data engineer new
+// to Kubernetes" stays an identity.
+func prefers(body, description string) bool {
+	return preferRe.MatchString(body) || preferRe.MatchString(description)
 }
 
 // autoMemoryItems imports memory/: each topic file as a memory (a note and
@@ -503,8 +515,11 @@ func topicItem(data []byte, path, locator, project string, mod, at frontmatter.T
 		}
 	}
 	typ := ccType(doc.Meta.Type)
-	if doc.Meta.Type == "feedback" && corrects(body, doc.Meta.Description) {
+	switch {
+	case doc.Meta.Type == "feedback" && corrects(body, doc.Meta.Description):
 		typ = frontmatter.TypeCorrection
+	case doc.Meta.Type == "user" && prefers(body, doc.Meta.Description):
+		typ = frontmatter.TypePreference
 	}
 	it := Item{
 		Locator: locator, Type: typ, Provenance: frontmatter.Inferred,

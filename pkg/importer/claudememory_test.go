@@ -137,6 +137,8 @@ func TestClaudeCodeFeedbackCorrections(t *testing.T) {
 		"feedback_summaries.md":  "correction/inferred",
 		"feedback_db.md":         "preference/inferred",
 		"feedback_bundled_pr.md": "preference/inferred",
+		"user_prefers.md":        "preference/inferred",
+		"user_role.md":           "identity/inferred",
 	}
 	for name, w := range want {
 		if got[name] != w {
