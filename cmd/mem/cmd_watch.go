@@ -117,6 +117,15 @@ type watcher struct {
 	snap    *vault.Snapshot
 	snapGen int64
 	snapOK  bool // snap.Key() vouches for every file
+	// The live index held open since the last cycle brought it up to date
+	// with the files as they were at the watcher's Gen heldGen: a search
+	// answers from it while Gen has not moved (index.ReaderHook). Guarded
+	// by work.
+	held    *index.Reader
+	heldGen int64
+	// again asks the loop for a cycle (the held index went stale without
+	// a change to the files: another process swapped in a new one).
+	again chan struct{}
 }
 
 func (d *watcher) logf(format string, args ...any) {
@@ -127,8 +136,9 @@ func (d *watcher) run(ctx context.Context) error {
 	d.st = daemon.Status{Vault: d.v.Root, PID: os.Getpid(), Version: daemon.Version(), Started: time.Now().UTC()}
 	d.fw = daemon.Watch(d.v.Root, d.skip)
 	defer d.fw.Close()
-	vault.ScanHook = d.scan
-	defer func() { vault.ScanHook = nil }()
+	d.again = make(chan struct{}, 1)
+	vault.ScanHook, index.ReaderHook = d.scan, d.reader
+	defer func() { vault.ScanHook, index.ReaderHook = nil, nil; d.release() }()
 	mode, why := d.fw.Mode()
 	d.st.Watching, d.st.Why = mode, why
 	if mode == "polling" {
@@ -159,6 +169,8 @@ func (d *watcher) run(ctx context.Context) error {
 		select {
 		case <-d.fw.Changes():
 			d.settle()
+			d.cycle()
+		case <-d.again:
 			d.cycle()
 		case <-commitT.C:
 			d.commit()
@@ -222,6 +234,37 @@ func (d *watcher) scan(v *vault.Vault, scan func() (*vault.Snapshot, error)) (*v
 	return s, nil
 }
 
+// reader is index.ReaderHook: the held index while it holds every file as
+// it is (the watcher, seeing every change, has seen none since the cycle
+// that brought it up to date, and no other process swapped in a new one).
+// Otherwise it lets go of it, so the search's own refresh can write the
+// index, and the next cycle opens it again. The caller holds d.work.
+func (d *watcher) reader(v *vault.Vault) *index.Reader {
+	if d.held == nil || v.Root != d.st.Vault {
+		return nil
+	}
+	if d.fw.Complete() && d.fw.Gen() == d.heldGen && d.held.Live() {
+		d.mu.Lock()
+		d.st.Warm++
+		d.mu.Unlock()
+		return d.held
+	}
+	d.release()
+	select {
+	case d.again <- struct{}{}:
+	default:
+	}
+	return nil
+}
+
+// release closes the held index; the caller holds d.work.
+func (d *watcher) release() {
+	if d.held != nil {
+		d.held.Close()
+		d.held = nil
+	}
+}
+
 // unvouchedReuse bounds how long a scan that cannot vouch for every file
 // is handed out: clients polling right after a write share scans, and
 // the next one after the writes settle can vouch.
@@ -275,8 +318,11 @@ func (d *watcher) cycle() {
 	defer d.busy.Store(false)
 	d.work.Lock()
 	defer d.work.Unlock()
+	d.release() // the update writes the index; bolt's lock excludes a reader
+	var gen int64
 	if d.fw != nil {
 		d.fw.Take()
+		gen = d.fw.Gen()
 	}
 	st, err := index.Update(d.v, index.Options{Notify: func(msg string) { d.logf("index: %s", msg) }})
 	if err != nil {
@@ -284,6 +330,15 @@ func (d *watcher) cycle() {
 		d.logf("index: %v", err)
 	} else {
 		d.record(&d.st.Index, true, fmt.Sprintf("%d indexed, %d updated, %d removed of %d files", st.Indexed, st.Updated, st.Removed, st.Files))
+		if d.fw != nil && d.fw.Complete() {
+			// Held only when the watcher sees every change: reader()
+			// trusts it while no change was seen since gen.
+			if d.held, err = index.OpenReader(d.v); err == nil {
+				d.heldGen = gen
+			} else {
+				d.logf("index: %v", err)
+			}
+		}
 	}
 	if len(d.v.Config.Render.Outputs) == 0 {
 		d.record(&d.st.Render, true, "no render.outputs in mem.yaml")
@@ -441,6 +496,6 @@ func watchStatus(cmd *cli.Command, v *vault.Vault) error {
 			fmt.Fprintf(w, "%-9s %s %s: %s\n", e.name+":", e.ev.At.Format(time.RFC3339), ok, e.ev.Result)
 		}
 	}
-	fmt.Fprintf(w, "served:   %d request(s)\n", st.Served)
+	fmt.Fprintf(w, "served:   %d request(s); %d search(es) from the index held open\n", st.Served, st.Warm)
 	return nil
 }

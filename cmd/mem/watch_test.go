@@ -67,8 +67,8 @@ type daemonProc struct {
 	err  error
 }
 
-// startDaemon starts `mem watch` on dir and waits until it answers; the
-// test's end stops it with SIGTERM.
+// startDaemon starts `mem watch` on dir and waits until it answers and
+// has indexed the files once; the test's end stops it with SIGTERM.
 func startDaemon(t *testing.T, dir string, env ...string) (*daemonProc, *syncBuffer) {
 	t.Helper()
 	d := &daemonProc{Cmd: exec.Command("mem", "--vault", dir, "watch"), log: &syncBuffer{}, done: make(chan struct{})}
@@ -83,7 +83,7 @@ func startDaemon(t *testing.T, dir string, env ...string) (*daemonProc, *syncBuf
 		<-d.done
 	})
 	for {
-		if _, _, code := memRun(t, nil, "--vault", dir, "watch", "--status"); code == 0 {
+		if st, ok := daemonStatus(t, dir); ok && !st.Index.At.IsZero() {
 			return d, d.log
 		}
 		select {
@@ -94,17 +94,26 @@ func startDaemon(t *testing.T, dir string, env ...string) (*daemonProc, *syncBuf
 	}
 }
 
-func served(t *testing.T, dir string) int {
+// daemonStatus is what the daemon on dir says it did, ok false when none answers.
+func daemonStatus(t *testing.T, dir string) (st daemon.Status, ok bool) {
 	t.Helper()
-	out, stderr, code := memRun(t, nil, "--vault", dir, "--json", "watch", "--status")
+	out, _, code := memRun(t, nil, "--vault", dir, "--json", "watch", "--status")
 	if code != 0 {
-		t.Fatalf("watch --status: %s", stderr)
+		return st, false
 	}
-	var st daemon.Status
 	if err := json.Unmarshal([]byte(out), &st); err != nil {
 		t.Fatal(err)
 	}
-	return st.Served
+	return st, true
+}
+
+func served(t *testing.T, dir string) daemon.Status {
+	t.Helper()
+	st, ok := daemonStatus(t, dir)
+	if !ok {
+		t.Fatal("watch --status: no daemon answers")
+	}
+	return st
 }
 
 // eventually retries check until it holds, failing after a minute (a
@@ -131,11 +140,13 @@ func TestWatchRefusesASecondDaemon(t *testing.T) {
 }
 
 // Every answer the daemon gives is the one the command gives by itself,
-// byte for byte: stdout, stderr and exit code.
+// byte for byte: stdout, stderr and exit code. Its searches come from the
+// index it holds open.
 func TestDaemonAnswersAsTheCommandDoes(t *testing.T) {
 	dir := exampleVault(t)
 	webshop := filepath.Join(dir, "code", "webshop")
 	out := filepath.Join(t.TempDir(), "view.md")
+	const searches = 9 // the search cases, each answered from the open index
 	cases := [][]string{
 		{"search", "checkout"},
 		{"--json", "search", "test", "--limit", "2"},
@@ -143,6 +154,8 @@ func TestDaemonAnswersAsTheCommandDoes(t *testing.T) {
 		{"search", "--project", "proj_webshop", "--since", "2020-01-01", "staging"},
 		{"search", "nothingmatcheszzz"},
 		{"-q", "search", "nothingmatcheszzz"},
+		{"search", "--current", "--limit", "1", "deploy"},
+		{"search", "--no-refresh", "postgres"},
 		{"render"},
 		{"render", "--cwd", webshop},
 		{"render", "--project", "proj_homelab", "--budget", "2000"},
@@ -154,7 +167,7 @@ func TestDaemonAnswersAsTheCommandDoes(t *testing.T) {
 		{"render", "--all"},
 		{"render", "--budget", "10"},       // exit 2: answered locally
 		{"render", "--project", "proj_no"}, // exit 2
-		{"search", "title:("},              // exit 2
+		{"search", "title:("},
 	}
 	type answer struct {
 		stdout, stderr string
@@ -164,6 +177,12 @@ func TestDaemonAnswersAsTheCommandDoes(t *testing.T) {
 		o, e, c := memRun(t, env, append([]string{"--vault", dir}, args...)...)
 		return answer{o, e, c}
 	}
+	// Found through MEM_VAULT rather than named, the vault is named in a
+	// summary ("no matches … (vault DIR)").
+	found := func(env []string) answer {
+		o, e, c := memRun(t, append(env, "MEM_VAULT="+dir), "search", "nothingmatcheszzz")
+		return answer{o, e, c}
+	}
 	// Each case runs twice alone: the second answer is the steady one
 	// (-o and --all wrote their files the first time).
 	local := make([]answer, len(cases))
@@ -171,6 +190,7 @@ func TestDaemonAnswersAsTheCommandDoes(t *testing.T) {
 		ask([]string{"MEM_NO_DAEMON=1"}, c)
 		local[i] = ask([]string{"MEM_NO_DAEMON=1"}, c)
 	}
+	localFound := found([]string{"MEM_NO_DAEMON=1"})
 	startDaemon(t, dir)
 	before := served(t, dir)
 	for i, c := range cases {
@@ -178,9 +198,16 @@ func TestDaemonAnswersAsTheCommandDoes(t *testing.T) {
 			t.Errorf("mem %s: the daemon's answer differs from the command's own\ndaemon: %+v\nlocal:  %+v", strings.Join(c, " "), got, local[i])
 		}
 	}
+	if got := found(nil); got != localFound {
+		t.Errorf("MEM_VAULT=DIR mem search: the daemon's answer differs from the command's own\ndaemon: %+v\nlocal:  %+v", got, localFound)
+	}
 	// The answered ones were the daemon's (the three usage errors are not).
-	if n := served(t, dir) - before; n < len(cases)-3 {
-		t.Fatalf("the daemon served %d of %d requests", n, len(cases))
+	after := served(t, dir)
+	if n := after.Served - before.Served; n < len(cases)+1-3 {
+		t.Fatalf("the daemon served %d of %d requests", n, len(cases)+1)
+	}
+	if n := after.Warm - before.Warm; n != searches+1 {
+		t.Fatalf("%d searches answered from the open index, want %d", n, searches+1)
 	}
 }
 
@@ -326,13 +353,13 @@ func TestMCPAsksTheDaemon(t *testing.T) {
 	local := answers()
 	os.Unsetenv("MEM_NO_DAEMON")
 	startDaemon(t, dir)
-	before := served(t, dir)
+	before := served(t, dir).Served
 	for i, got := range answers() {
 		if got != local[i] {
 			t.Errorf("%s %v: through the daemon\n%s\nalone\n%s", calls[i].tool, calls[i].args, got, local[i])
 		}
 	}
-	if n := served(t, dir) - before; n != len(calls) {
+	if n := served(t, dir).Served - before; n != len(calls) {
 		t.Fatalf("the daemon served %d of %d calls", n, len(calls))
 	}
 }
@@ -423,5 +450,36 @@ func TestWatchCommitsReloadsAndStops(t *testing.T) {
 	<-d.done
 	if d.err != nil || !strings.Contains(log.String(), "stopped (terminated)") {
 		t.Fatalf("mem watch after SIGTERM: %v\n%s", d.err, log)
+	}
+}
+
+// The index the daemon holds open never stands in another process's way
+// nor goes stale: a full rebuild elsewhere swaps in a new one, which the
+// daemon then answers from, and an update elsewhere after a write does
+// not find the index held.
+func TestDaemonLetsGoOfTheIndex(t *testing.T) {
+	dir := exampleVault(t)
+	alone := []string{"MEM_NO_DAEMON=1"}
+	startDaemon(t, dir)
+	if _, e, c := memRun(t, alone, "--vault", dir, "rebuild-index", "--full"); c != 0 {
+		t.Fatalf("rebuild-index --full with the daemon running exited %d: %s", c, e)
+	}
+	want, _, _ := memRun(t, alone, "--vault", dir, "search", "checkout")
+	before := served(t, dir).Warm
+	eventually(t, "the daemon answers from the new index", func() bool {
+		got, _, _ := memRun(t, nil, "--vault", dir, "search", "checkout")
+		if got != want {
+			t.Fatalf("after a full rebuild the daemon answers\n%s\nwant\n%s", got, want)
+		}
+		return served(t, dir).Warm > before
+	})
+	note := "---\ntype: fact\nprovenance: stated\n---\nThe okapi queue drains hourly\n"
+	os.WriteFile(filepath.Join(dir, "memory", "okapi.md"), []byte(note), 0o644)
+	_, e, c := memRun(t, alone, "--vault", dir, "rebuild-index")
+	if c != 0 || strings.Contains(e, "held open") {
+		t.Fatalf("rebuild-index after a write, the daemon running: exit %d\n%s", c, e)
+	}
+	if out, _, _ := memRun(t, nil, "--vault", dir, "search", "okapi"); !strings.Contains(out, "okapi.md") {
+		t.Fatalf("the write is not searchable:\n%s", out)
 	}
 }

@@ -117,6 +117,9 @@ type Status struct {
 	Commit Event `json:"commit"`
 	Sync   Event `json:"sync"`
 	Served int   `json:"served"`
+	// Warm counts the searches answered from the index held open, with no
+	// look at the files.
+	Warm int `json:"warm"`
 }
 
 // Event is the last run of one kind of work.
