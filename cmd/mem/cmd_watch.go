@@ -30,7 +30,8 @@ func watchCommand() *cli.Command {
 		Usage: "the memory daemon: keep the index and every render.outputs view fresh, answer searches and renders",
 		Description: "One per vault. Within a second of any change to the files, updates the index and re-renders\n" +
 			"every render.outputs entry (untouched when only the time line would change); commits every\n" +
-			"commit.interval (default 1h). mem search, mem render and mem mcp ask it first over .mem/watch.sock\n" +
+			"commit.interval (default 1h) and, when mem.yaml sets sync.interval and sync.remote, runs mem sync\n" +
+			"that often. mem search, mem render and mem mcp ask it first over .mem/watch.sock\n" +
 			"and do the work themselves when it does not answer at once. SIGTERM finishes the work in hand;\n" +
 			"SIGHUP re-reads mem.yaml. See docs/watch.md.",
 		Flags: []cli.Flag{
@@ -51,10 +52,6 @@ const (
 
 // defaultCommitInterval applies when mem.yaml has no commit.interval.
 const defaultCommitInterval = time.Hour
-
-// syncVault is the hook for `mem sync` on sync.interval: nil until the
-// sync package lands, and the daemon only commits meanwhile.
-var syncVault func(v *vault.Vault) (string, error)
 
 func runWatch(ctx context.Context, cmd *cli.Command) error {
 	if cmd.NArg() > 0 {
@@ -165,6 +162,9 @@ func (d *watcher) run(ctx context.Context) error {
 	commitEvery := d.commitInterval()
 	commitT := time.NewTicker(commitEvery)
 	defer commitT.Stop()
+	var syncT syncTicker
+	defer syncT.stop()
+	syncT.set(d.syncInterval())
 	for {
 		select {
 		case <-d.fw.Changes():
@@ -174,6 +174,8 @@ func (d *watcher) run(ctx context.Context) error {
 			d.cycle()
 		case <-commitT.C:
 			d.commit()
+		case <-syncT.c():
+			d.sync()
 		case s := <-sigs:
 			if s == syscall.SIGHUP {
 				d.reload()
@@ -181,6 +183,7 @@ func (d *watcher) run(ctx context.Context) error {
 					commitEvery = e
 					commitT.Reset(e)
 				}
+				syncT.set(d.syncInterval())
 				d.cycle()
 				continue
 			}
@@ -291,6 +294,60 @@ func (d *watcher) commitInterval() time.Duration {
 	return defaultCommitInterval
 }
 
+// syncInterval is how often the daemon syncs: sync.interval when mem.yaml
+// also names sync.remote, else 0 (no sync). Until a first sync, --status
+// says which.
+func (d *watcher) syncInterval() time.Duration {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	c := d.v.Config.Sync
+	var every time.Duration
+	var plan string
+	switch {
+	case c.Interval <= 0:
+		plan = "off: mem.yaml sets no sync.interval"
+	case c.Remote == "":
+		plan = "off: mem.yaml sets sync.interval but no sync.remote (run 'mem sync REMOTE' once)"
+	default:
+		every, plan = c.Interval, fmt.Sprintf("every %s with %s, none yet", c.Interval, c.Remote)
+	}
+	if d.st.Sync.At.IsZero() {
+		d.st.Sync.Result = plan
+	}
+	return every
+}
+
+// syncTicker is a ticker that can be off.
+type syncTicker struct {
+	t     *time.Ticker
+	every time.Duration
+}
+
+func (s *syncTicker) set(every time.Duration) {
+	if every == s.every {
+		return
+	}
+	s.stop()
+	if s.every = every; every > 0 {
+		s.t = time.NewTicker(every)
+	}
+}
+
+// c never fires while off.
+func (s *syncTicker) c() <-chan time.Time {
+	if s.t == nil {
+		return nil
+	}
+	return s.t.C
+}
+
+func (s *syncTicker) stop() {
+	if s.t != nil {
+		s.t.Stop()
+		s.t = nil
+	}
+}
+
 // reload re-reads mem.yaml; a broken one keeps the settings in force.
 func (d *watcher) reload() {
 	d.work.Lock()
@@ -363,13 +420,24 @@ func (d *watcher) commit() {
 		d.logf("commit: %s", msg)
 	}
 	d.record(&d.st.Commit, code == 0, msg)
-	if syncVault != nil {
-		res, err := syncVault(d.v)
-		if err != nil {
-			res = err.Error()
-		}
-		d.record(&d.st.Sync, err == nil, res)
+}
+
+// sync runs mem sync with sync.remote, as a timer running it would.
+func (d *watcher) sync() {
+	d.busy.Store(true)
+	defer d.busy.Store(false)
+	d.work.Lock()
+	defer d.work.Unlock()
+	code, stdout, stderr := d.exec([]string{"--vault=" + d.v.Root, "sync"}, d.v.Root, nil)
+	var lines []string // one line for --status
+	for _, l := range strings.Split(strings.TrimSpace(string(stdout)+string(stderr)), "\n") {
+		lines = append(lines, strings.Join(strings.Fields(l), " "))
 	}
+	msg := strings.Join(lines, "; ")
+	if code != 0 {
+		d.logf("sync: %s", msg)
+	}
+	d.record(&d.st.Sync, code == 0, msg)
 }
 
 // exec runs a mem command in this process, in cwd with env, the way the
@@ -484,8 +552,8 @@ func watchStatus(cmd *cli.Command, v *vault.Vault) error {
 		ev   daemon.Event
 	}{{"index", st.Index}, {"render", st.Render}, {"commit", st.Commit}, {"sync", st.Sync}} {
 		switch {
-		case e.ev.At.IsZero() && e.name == "sync" && syncVault == nil:
-			fmt.Fprintf(w, "%-9s not in this mem yet (commit only)\n", e.name+":")
+		case e.ev.At.IsZero() && e.ev.Result != "":
+			fmt.Fprintf(w, "%-9s %s\n", e.name+":", e.ev.Result)
 		case e.ev.At.IsZero():
 			fmt.Fprintf(w, "%-9s not yet\n", e.name+":")
 		default:

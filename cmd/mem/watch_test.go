@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -19,6 +20,7 @@ import (
 	"time"
 
 	"github.com/mem-md/mem/pkg/daemon"
+	"github.com/mem-md/mem/pkg/vault"
 )
 
 // memRun runs the mem binary (TestMain puts it on PATH) with extra
@@ -482,4 +484,31 @@ func TestDaemonLetsGoOfTheIndex(t *testing.T) {
 	if out, _, _ := memRun(t, nil, "--vault", dir, "search", "okapi"); !strings.Contains(out, "okapi.md") {
 		t.Fatalf("the write is not searchable:\n%s", out)
 	}
+}
+
+// With sync.interval and sync.remote in mem.yaml the daemon runs mem sync
+// that often: a new memory reaches the remote, and --status says so.
+func TestWatchSyncsOnSyncInterval(t *testing.T) {
+	dir := exampleVault(t)
+	remote := filepath.Join(t.TempDir(), "remote.git")
+	if _, e, c := memRun(t, nil, "--vault", dir, "sync", remote); c != 0 {
+		t.Fatalf("mem sync %s: exit %d\n%s", remote, c, e)
+	}
+	d, _ := startDaemon(t, dir)
+	if out, _, _ := memRun(t, nil, "--vault", dir, "watch", "--status"); !regexp.MustCompile(`(?m)^sync: +off: mem.yaml sets no sync.interval`).MatchString(out) {
+		t.Fatalf("--status without sync.interval:\n%s", out)
+	}
+	if err := vault.SetConfig(dir, "sync.interval", "200ms"); err != nil {
+		t.Fatal(err)
+	}
+	d.Process.Signal(syscall.SIGHUP)
+	memRun(t, []string{"MEM_NO_DAEMON=1"}, "--vault", dir, "remember", "The capybara ledger closes on Fridays")
+	eventually(t, "the daemon syncs the new memory to the remote", func() bool {
+		out, _ := exec.Command("git", "-C", remote, "log", "-p", "-1").CombinedOutput()
+		return bytes.Contains(out, []byte("capybara"))
+	})
+	eventually(t, "--status reports the sync", func() bool {
+		out, _, _ := memRun(t, nil, "--vault", dir, "watch", "--status")
+		return regexp.MustCompile(`(?m)^sync: +\S+ ok: synced \S+ with .*remote\.git`).MatchString(out)
+	})
 }
