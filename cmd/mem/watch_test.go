@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -366,60 +367,143 @@ func TestMCPAsksTheDaemon(t *testing.T) {
 	}
 }
 
-// The daemon SIGKILLed at random while a writer writes and a client
-// searches and renders: the client never fails, and every write is
-// searchable once a daemon runs again.
+// The daemon SIGKILLed at random while two writers write (mem remember, an
+// editor's atomic save) and two clients search and render: no client
+// fails or hangs, no view on disk is torn, the index is never found
+// damaged, and every write is searchable once a daemon runs again.
+// MEM_WATCH_KILLS sets the kills (10 here; scripts/soak runs 100) and
+// MEM_RELIABILITY_REPORT takes the figures, as test/reliability's do.
 func TestWatchKillSoak(t *testing.T) {
+	kills := 10
+	if n, err := strconv.Atoi(os.Getenv("MEM_WATCH_KILLS")); err == nil && n > 0 {
+		kills = n
+	}
 	dir := exampleVault(t)
-	const writes, kills = 40, 10
+	alone := []string{"MEM_NO_DAEMON=1"}
+	var (
+		mu                       sync.Mutex
+		words                    []string
+		searches, renders, views int
+		slowest                  time.Duration
+		stderrs                  strings.Builder
+	)
+	timed := func(env []string, args ...string) (string, string, int) {
+		start := time.Now()
+		o, e, c := memRun(t, env, append([]string{"--vault", dir}, args...)...)
+		mu.Lock()
+		slowest = max(slowest, time.Since(start))
+		stderrs.WriteString(e)
+		mu.Unlock()
+		return o, e, c
+	}
 	var wg sync.WaitGroup
 	stop := make(chan struct{})
-	wg.Add(2)
-	go func() { // the writer
-		defer wg.Done()
-		for i := range writes {
-			if _, e, c := memRun(t, []string{"MEM_NO_DAEMON=1"}, "--vault", dir, "remember", fmt.Sprintf("Soak claim kiwi%d holds", i)); c != 0 {
-				t.Errorf("remember %d exited %d: %s", i, c, e)
-			}
-		}
-	}()
-	clientRuns := 0
-	go func() { // the client
-		defer wg.Done()
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			for _, a := range [][]string{{"search", "soak"}, {"render", "--format", "hook"}} {
-				if _, e, c := memRun(t, nil, append([]string{"--vault", dir}, a...)...); c != 0 {
-					t.Errorf("mem %v exited %d while the daemon was killed: %s", a, c, e)
+	loop := func(step func(i int)) {
+		wg.Go(func() {
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
 				}
-				clientRuns++
+				step(i)
 			}
+		})
+	}
+	loop(func(i int) { // a writer through mem
+		word := fmt.Sprintf("kiwi%dx", i)
+		if _, e, c := timed(alone, "remember", "Soak claim "+word+" holds"); c != 0 {
+			t.Errorf("remember %s exited %d: %s", word, c, e)
+			return
 		}
-	}()
+		mu.Lock()
+		words = append(words, word)
+		mu.Unlock()
+	})
+	loop(func(i int) { // an editor saving by rename
+		word := fmt.Sprintf("okra%dx", i)
+		tmp := filepath.Join(dir, "notes", ".okra.swp")
+		os.WriteFile(tmp, []byte("---\ntype: note\n---\nThe soak note "+word+" is saved\n"), 0o644)
+		if err := os.Rename(tmp, filepath.Join(dir, "notes", "soak-"+word+".md")); err != nil {
+			t.Error(err)
+			return
+		}
+		mu.Lock()
+		words = append(words, word)
+		mu.Unlock()
+		time.Sleep(20 * time.Millisecond) // an editor, not a flood
+	})
+	loop(func(int) { // a client searching
+		if _, e, c := timed(nil, "search", "soak"); c != 0 {
+			t.Errorf("mem search exited %d while the daemon was killed: %s", c, e)
+		}
+		mu.Lock()
+		searches++
+		mu.Unlock()
+	})
+	loop(func(int) { // a client rendering, and a reader of the view on disk
+		o, e, c := timed(nil, "render", "--format", "hook")
+		if c != 0 || !strings.Contains(o, "Remembered notes") {
+			t.Errorf("mem render --format hook exited %d while the daemon was killed:\n%s%s", c, o, e)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "MEMORY.md"))
+		if err == nil && !wholeView(b) {
+			t.Errorf("MEMORY.md is torn:\n%s", b)
+		}
+		mu.Lock()
+		renders++
+		views += min(len(b), 1)
+		mu.Unlock()
+	})
 	for range kills {
 		cmd := exec.Command("mem", "--vault", dir, "watch")
+		var log bytes.Buffer
+		cmd.Stderr = &log
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(time.Duration(50+rand.IntN(400)) * time.Millisecond)
+		time.Sleep(time.Duration(rand.IntN(500)) * time.Millisecond)
 		cmd.Process.Kill()
 		cmd.Wait()
+		mu.Lock()
+		stderrs.Write(log.Bytes())
+		mu.Unlock()
 	}
 	close(stop)
 	wg.Wait()
+	mu.Lock()
+	logs := stderrs.String()
+	mu.Unlock()
+	for _, bad := range []string{"rebuilding it from the files", "held open by another process"} {
+		if strings.Contains(logs, bad) {
+			t.Errorf("the index was found damaged or held (%q) across the kills:\n%s", bad, logs)
+		}
+	}
 	startDaemon(t, dir)
-	for i := range writes {
-		word := fmt.Sprintf("kiwi%d", i)
+	for _, word := range words {
 		eventually(t, word+" searchable", func() bool {
 			out, _, _ := memRun(t, nil, "--vault", dir, "search", "--no-refresh", word)
 			return strings.Contains(out, word)
 		})
 	}
-	t.Logf("%d client runs across %d kills", clientRuns, kills)
+	figures := fmt.Sprintf("watchkill kills=%d writes=%d searches=%d renders=%d views=%d slowest_ms=%d", kills, len(words), searches, renders, views, slowest.Milliseconds())
+	t.Log(figures)
+	if p := os.Getenv("MEM_RELIABILITY_REPORT"); p != "" {
+		f, err := os.OpenFile(p, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintln(f, figures)
+		f.Close()
+	}
+}
+
+// wholeView says whether a render output on disk is a whole render: its
+// header, then sections, the last one ending in a whole line. A torn write
+// (the file cut short) fails one of these.
+func wholeView(b []byte) bool {
+	return bytes.HasPrefix(b, []byte("<!-- generated by mem render")) &&
+		bytes.HasSuffix(b, []byte("\n")) && bytes.Contains(b, []byte("\n## Global\n"))
 }
 
 // The daemon commits on commit.interval, re-reads mem.yaml on SIGHUP (a
@@ -511,4 +595,19 @@ func TestWatchSyncsOnSyncInterval(t *testing.T) {
 		out, _, _ := memRun(t, nil, "--vault", dir, "watch", "--status")
 		return regexp.MustCompile(`(?m)^sync: +\S+ ok: synced \S+ with .*remote\.git`).MatchString(out)
 	})
+}
+
+// mem doctor says when the vault's daemon was killed, and how to restart it.
+func TestDoctorReportsAKilledDaemon(t *testing.T) {
+	dir := exampleVault(t)
+	d, _ := startDaemon(t, dir)
+	if out, _, code := memRun(t, nil, "--vault", dir, "doctor"); !strings.Contains(out, "daemon: mem watch (pid") {
+		t.Fatalf("doctor with the daemon running (exit %d):\n%s", code, out)
+	}
+	d.Process.Kill()
+	<-d.done
+	out, _, code := memRun(t, nil, "--vault", dir, "doctor")
+	if code != 1 || !regexp.MustCompile(`(?m)^fail  daemon\n +mem watch stopped without cleaning up .*systemctl --user restart mem-watch`).MatchString(out) {
+		t.Fatalf("doctor after the daemon was killed: exit %d, want 1\n%s", code, out)
+	}
 }
