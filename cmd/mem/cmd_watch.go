@@ -524,10 +524,8 @@ func answers(argv []string) bool {
 
 // watchStatus asks the running daemon what it is doing.
 func watchStatus(cmd *cli.Command, v *vault.Vault) error {
-	saved := daemon.HelloWait
-	daemon.HelloWait = time.Second // a person asked: a busy daemon may greet late
-	defer func() { daemon.HelloWait = saved }()
-	resp, err := daemon.Ask(daemon.SocketPath(v.Root), daemon.Request{Op: "status"})
+	// A person asked: a busy daemon may greet late.
+	resp, err := daemon.AskWithin(daemon.SocketPath(v.Root), daemon.Request{Op: "status"}, time.Second)
 	if err != nil || resp.Status == nil {
 		why := "no mem watch answers on " + daemon.SocketPath(v.Root)
 		if err != nil && !errors.Is(err, daemon.ErrNoDaemon) {
