@@ -120,8 +120,9 @@ type watcher struct {
 	// by work.
 	held    *index.Reader
 	heldGen int64
-	// again asks the loop for a cycle (the held index went stale without
-	// a change to the files: another process swapped in a new one).
+	// again asks the loop for a cycle, to open the index again after it
+	// was let go without a change to the files (another process swapped in
+	// a new one; a commit or sync, when clients refresh it themselves).
 	again chan struct{}
 }
 
@@ -253,18 +254,20 @@ func (d *watcher) reader(v *vault.Vault) *index.Reader {
 		return d.held
 	}
 	d.release()
-	select {
-	case d.again <- struct{}{}:
-	default:
-	}
 	return nil
 }
 
-// release closes the held index; the caller holds d.work.
+// release closes the held index, and asks for a cycle to open it again;
+// the caller holds d.work.
 func (d *watcher) release() {
-	if d.held != nil {
-		d.held.Close()
-		d.held = nil
+	if d.held == nil {
+		return
+	}
+	d.held.Close()
+	d.held = nil
+	select {
+	case d.again <- struct{}{}:
+	default:
 	}
 }
 
@@ -375,7 +378,13 @@ func (d *watcher) cycle() {
 	defer d.busy.Store(false)
 	d.work.Lock()
 	defer d.work.Unlock()
-	d.release() // the update writes the index; bolt's lock excludes a reader
+	// The update writes the index, and bolt's lock excludes a reader; this
+	// cycle opens it again, so release's request for one is dropped.
+	d.release()
+	select {
+	case <-d.again:
+	default:
+	}
 	var gen int64
 	if d.fw != nil {
 		d.fw.Take()
@@ -414,6 +423,7 @@ func (d *watcher) commit() {
 	defer d.busy.Store(false)
 	d.work.Lock()
 	defer d.work.Unlock()
+	d.release() // while busy, clients refresh the index themselves
 	code, stdout, stderr := d.exec([]string{"--vault=" + d.v.Root, "commit"}, d.v.Root, nil)
 	msg := strings.TrimSpace(string(stdout) + string(stderr))
 	if code != 0 {
@@ -428,6 +438,7 @@ func (d *watcher) sync() {
 	defer d.busy.Store(false)
 	d.work.Lock()
 	defer d.work.Unlock()
+	d.release() // while busy, clients refresh the index themselves
 	code, stdout, stderr := d.exec([]string{"--vault=" + d.v.Root, "sync"}, d.v.Root, nil)
 	var lines []string // one line for --status
 	for _, l := range strings.Split(strings.TrimSpace(string(stdout)+string(stderr)), "\n") {
