@@ -136,7 +136,12 @@ func (d *watcher) run(ctx context.Context) error {
 	defer d.fw.Close()
 	d.again = make(chan struct{}, 1)
 	vault.ScanHook, index.ReaderHook = d.scan, d.reader
-	defer func() { vault.ScanHook, index.ReaderHook = nil, nil; d.release() }()
+	defer func() {
+		d.work.Lock() // a request in flight may be reading it
+		defer d.work.Unlock()
+		vault.ScanHook, index.ReaderHook = nil, nil
+		d.release()
+	}()
 	mode, why := d.fw.Mode()
 	d.st.Watching, d.st.Why = mode, why
 	if mode == "polling" {
