@@ -15,9 +15,9 @@ import (
 // the manifest. While it is open, bolt's lock keeps writers of this
 // generation waiting, in this process too: close it before an update.
 type Reader struct {
-	v   *vault.Vault
-	g   *generation
-	idx bleve.Index
+	v    *vault.Vault
+	name string // of the generation; not its manifest, a few hundred bytes a file
+	idx  bleve.Index
 }
 
 // OpenReader opens v's live index read-only and keeps it open.
@@ -26,14 +26,14 @@ func OpenReader(v *vault.Vault) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Reader{v: v, g: g, idx: idx}, nil
+	return &Reader{v: v, name: g.name, idx: idx}, nil
 }
 
 // Live says whether r is still the live generation: a full build by
 // another process swaps in a new one.
 func (r *Reader) Live() bool {
 	data, err := os.ReadFile(filepath.Join(Dir(r.v), currentFile))
-	return err == nil && strings.TrimSpace(string(data)) == r.g.name
+	return err == nil && strings.TrimSpace(string(data)) == r.name
 }
 
 // Close releases the index.
