@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -49,6 +50,12 @@ const (
 	debounce    = 40 * time.Millisecond
 	debounceMax = 300 * time.Millisecond
 )
+
+// freeAfter is how long the daemon waits after its last work before
+// handing that work's memory back to the system: a render of a large vault
+// leaves a few hundred MB of garbage that nothing collects while it idles
+// (no allocation, no GC).
+const freeAfter = 5 * time.Second
 
 // defaultCommitInterval applies when mem.yaml has no commit.interval.
 const defaultCommitInterval = time.Hour
@@ -124,6 +131,7 @@ type watcher struct {
 	// was let go without a change to the files (another process swapped in
 	// a new one; a commit or sync, when clients refresh it themselves).
 	again chan struct{}
+	free  *time.Timer // debug.FreeOSMemory, freeAfter after the last work
 }
 
 func (d *watcher) logf(format string, args ...any) {
@@ -135,6 +143,8 @@ func (d *watcher) run(ctx context.Context) error {
 	d.fw = daemon.Watch(d.v.Root, d.skip)
 	defer d.fw.Close()
 	d.again = make(chan struct{}, 1)
+	d.free = time.AfterFunc(freeAfter, debug.FreeOSMemory)
+	defer d.free.Stop()
 	vault.ScanHook, index.ReaderHook = d.scan, d.reader
 	defer func() {
 		d.work.Lock() // a request in flight may be reading it
@@ -383,6 +393,7 @@ func (d *watcher) cycle() {
 	defer d.busy.Store(false)
 	d.work.Lock()
 	defer d.work.Unlock()
+	defer d.worked()
 	// The update writes the index, and bolt's lock excludes a reader; this
 	// cycle opens it again, so release's request for one is dropped.
 	d.release()
@@ -525,6 +536,14 @@ func (d *watcher) served() {
 	d.mu.Lock()
 	d.st.Served++
 	d.mu.Unlock()
+	d.worked()
+}
+
+// worked (re)starts the wait before the memory is handed back.
+func (d *watcher) worked() {
+	if d.free != nil {
+		d.free.Reset(freeAfter)
+	}
 }
 
 // answers says whether argv (root flags, then the command) runs a command
