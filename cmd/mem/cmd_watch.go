@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -30,7 +31,8 @@ func watchCommand() *cli.Command {
 		Usage: "the memory daemon: keep the index and every render.outputs view fresh, answer searches and renders",
 		Description: "One per vault. Within a second of any change to the files, updates the index and re-renders\n" +
 			"every render.outputs entry (untouched when only the time line would change); commits every\n" +
-			"commit.interval (default 1h). mem search, mem render and mem mcp ask it first over .mem/watch.sock\n" +
+			"commit.interval (default 1h) and, when mem.yaml sets sync.interval and sync.remote, runs mem sync\n" +
+			"that often. mem search, mem render and mem mcp ask it first over .mem/watch.sock\n" +
 			"and do the work themselves when it does not answer at once. SIGTERM finishes the work in hand;\n" +
 			"SIGHUP re-reads mem.yaml. See docs/watch.md.",
 		Flags: []cli.Flag{
@@ -49,12 +51,14 @@ const (
 	debounceMax = 300 * time.Millisecond
 )
 
+// freeAfter is how long the daemon waits after its last work before
+// handing that work's memory back to the system: a render of a large vault
+// leaves a few hundred MB of garbage that nothing collects while it idles
+// (no allocation, no GC).
+const freeAfter = 5 * time.Second
+
 // defaultCommitInterval applies when mem.yaml has no commit.interval.
 const defaultCommitInterval = time.Hour
-
-// syncVault is the hook for `mem sync` on sync.interval: nil until the
-// sync package lands, and the daemon only commits meanwhile.
-var syncVault func(v *vault.Vault) (string, error)
 
 func runWatch(ctx context.Context, cmd *cli.Command) error {
 	if cmd.NArg() > 0 {
@@ -117,6 +121,17 @@ type watcher struct {
 	snap    *vault.Snapshot
 	snapGen int64
 	snapOK  bool // snap.Key() vouches for every file
+	// The live index held open since the last cycle brought it up to date
+	// with the files as they were at the watcher's Gen heldGen: a search
+	// answers from it while Gen has not moved (index.ReaderHook). Guarded
+	// by work.
+	held    *index.Reader
+	heldGen int64
+	// again asks the loop for a cycle, to open the index again after it
+	// was let go without a change to the files (another process swapped in
+	// a new one; a commit or sync, when clients refresh it themselves).
+	again chan struct{}
+	free  *time.Timer // debug.FreeOSMemory, freeAfter after the last work
 }
 
 func (d *watcher) logf(format string, args ...any) {
@@ -127,8 +142,16 @@ func (d *watcher) run(ctx context.Context) error {
 	d.st = daemon.Status{Vault: d.v.Root, PID: os.Getpid(), Version: daemon.Version(), Started: time.Now().UTC()}
 	d.fw = daemon.Watch(d.v.Root, d.skip)
 	defer d.fw.Close()
-	vault.ScanHook = d.scan
-	defer func() { vault.ScanHook = nil }()
+	d.again = make(chan struct{}, 1)
+	d.free = time.AfterFunc(freeAfter, debug.FreeOSMemory)
+	defer d.free.Stop()
+	vault.ScanHook, index.ReaderHook = d.scan, d.reader
+	defer func() {
+		d.work.Lock() // a request in flight may be reading it
+		defer d.work.Unlock()
+		vault.ScanHook, index.ReaderHook = nil, nil
+		d.release()
+	}()
 	mode, why := d.fw.Mode()
 	d.st.Watching, d.st.Why = mode, why
 	if mode == "polling" {
@@ -155,13 +178,20 @@ func (d *watcher) run(ctx context.Context) error {
 	commitEvery := d.commitInterval()
 	commitT := time.NewTicker(commitEvery)
 	defer commitT.Stop()
+	var syncT syncTicker
+	defer syncT.stop()
+	syncT.set(d.syncInterval())
 	for {
 		select {
 		case <-d.fw.Changes():
 			d.settle()
 			d.cycle()
+		case <-d.again:
+			d.cycle()
 		case <-commitT.C:
 			d.commit()
+		case <-syncT.c():
+			d.sync()
 		case s := <-sigs:
 			if s == syscall.SIGHUP {
 				d.reload()
@@ -169,6 +199,7 @@ func (d *watcher) run(ctx context.Context) error {
 					commitEvery = e
 					commitT.Reset(e)
 				}
+				syncT.set(d.syncInterval())
 				d.cycle()
 				continue
 			}
@@ -222,6 +253,39 @@ func (d *watcher) scan(v *vault.Vault, scan func() (*vault.Snapshot, error)) (*v
 	return s, nil
 }
 
+// reader is index.ReaderHook: the held index while it holds every file as
+// it is (the watcher, seeing every change, has seen none since the cycle
+// that brought it up to date, and no other process swapped in a new one).
+// Otherwise it lets go of it, so the search's own refresh can write the
+// index, and the next cycle opens it again. The caller holds d.work.
+func (d *watcher) reader(v *vault.Vault) *index.Reader {
+	if d.held == nil || v.Root != d.st.Vault {
+		return nil
+	}
+	if d.fw.Complete() && d.fw.Gen() == d.heldGen && d.held.Live() {
+		d.mu.Lock()
+		d.st.Warm++
+		d.mu.Unlock()
+		return d.held
+	}
+	d.release()
+	return nil
+}
+
+// release closes the held index, and asks for a cycle to open it again;
+// the caller holds d.work.
+func (d *watcher) release() {
+	if d.held == nil {
+		return
+	}
+	d.held.Close()
+	d.held = nil
+	select {
+	case d.again <- struct{}{}:
+	default:
+	}
+}
+
 // unvouchedReuse bounds how long a scan that cannot vouch for every file
 // is handed out: clients polling right after a write share scans, and
 // the next one after the writes settle can vouch.
@@ -246,6 +310,60 @@ func (d *watcher) commitInterval() time.Duration {
 		return e
 	}
 	return defaultCommitInterval
+}
+
+// syncInterval is how often the daemon syncs: sync.interval when mem.yaml
+// also names sync.remote, else 0 (no sync). Until a first sync, --status
+// says which.
+func (d *watcher) syncInterval() time.Duration {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	c := d.v.Config.Sync
+	var every time.Duration
+	var plan string
+	switch {
+	case c.Interval <= 0:
+		plan = "off: mem.yaml sets no sync.interval"
+	case c.Remote == "":
+		plan = "off: mem.yaml sets sync.interval but no sync.remote (run 'mem sync REMOTE' once)"
+	default:
+		every, plan = c.Interval, fmt.Sprintf("every %s with %s, none yet", c.Interval, c.Remote)
+	}
+	if d.st.Sync.At.IsZero() {
+		d.st.Sync.Result = plan
+	}
+	return every
+}
+
+// syncTicker is a ticker that can be off.
+type syncTicker struct {
+	t     *time.Ticker
+	every time.Duration
+}
+
+func (s *syncTicker) set(every time.Duration) {
+	if every == s.every {
+		return
+	}
+	s.stop()
+	if s.every = every; every > 0 {
+		s.t = time.NewTicker(every)
+	}
+}
+
+// c never fires while off.
+func (s *syncTicker) c() <-chan time.Time {
+	if s.t == nil {
+		return nil
+	}
+	return s.t.C
+}
+
+func (s *syncTicker) stop() {
+	if s.t != nil {
+		s.t.Stop()
+		s.t = nil
+	}
 }
 
 // reload re-reads mem.yaml; a broken one keeps the settings in force.
@@ -275,8 +393,18 @@ func (d *watcher) cycle() {
 	defer d.busy.Store(false)
 	d.work.Lock()
 	defer d.work.Unlock()
+	defer d.worked()
+	// The update writes the index, and bolt's lock excludes a reader; this
+	// cycle opens it again, so release's request for one is dropped.
+	d.release()
+	select {
+	case <-d.again:
+	default:
+	}
+	var gen int64
 	if d.fw != nil {
 		d.fw.Take()
+		gen = d.fw.Gen()
 	}
 	st, err := index.Update(d.v, index.Options{Notify: func(msg string) { d.logf("index: %s", msg) }})
 	if err != nil {
@@ -284,6 +412,15 @@ func (d *watcher) cycle() {
 		d.logf("index: %v", err)
 	} else {
 		d.record(&d.st.Index, true, fmt.Sprintf("%d indexed, %d updated, %d removed of %d files", st.Indexed, st.Updated, st.Removed, st.Files))
+		if d.fw != nil && d.fw.Complete() {
+			// Held only when the watcher sees every change: reader()
+			// trusts it while no change was seen since gen.
+			if d.held, err = index.OpenReader(d.v); err == nil {
+				d.heldGen = gen
+			} else {
+				d.logf("index: %v", err)
+			}
+		}
 	}
 	if len(d.v.Config.Render.Outputs) == 0 {
 		d.record(&d.st.Render, true, "no render.outputs in mem.yaml")
@@ -302,19 +439,32 @@ func (d *watcher) commit() {
 	defer d.busy.Store(false)
 	d.work.Lock()
 	defer d.work.Unlock()
+	d.release() // while busy, clients refresh the index themselves
 	code, stdout, stderr := d.exec([]string{"--vault=" + d.v.Root, "commit"}, d.v.Root, nil)
 	msg := strings.TrimSpace(string(stdout) + string(stderr))
 	if code != 0 {
 		d.logf("commit: %s", msg)
 	}
 	d.record(&d.st.Commit, code == 0, msg)
-	if syncVault != nil {
-		res, err := syncVault(d.v)
-		if err != nil {
-			res = err.Error()
-		}
-		d.record(&d.st.Sync, err == nil, res)
+}
+
+// sync runs mem sync with sync.remote, as a timer running it would.
+func (d *watcher) sync() {
+	d.busy.Store(true)
+	defer d.busy.Store(false)
+	d.work.Lock()
+	defer d.work.Unlock()
+	d.release() // while busy, clients refresh the index themselves
+	code, stdout, stderr := d.exec([]string{"--vault=" + d.v.Root, "sync"}, d.v.Root, nil)
+	var lines []string // one line for --status
+	for _, l := range strings.Split(strings.TrimSpace(string(stdout)+string(stderr)), "\n") {
+		lines = append(lines, strings.Join(strings.Fields(l), " "))
 	}
+	msg := strings.Join(lines, "; ")
+	if code != 0 {
+		d.logf("sync: %s", msg)
+	}
+	d.record(&d.st.Sync, code == 0, msg)
 }
 
 // exec runs a mem command in this process, in cwd with env, the way the
@@ -386,6 +536,14 @@ func (d *watcher) served() {
 	d.mu.Lock()
 	d.st.Served++
 	d.mu.Unlock()
+	d.worked()
+}
+
+// worked (re)starts the wait before the memory is handed back.
+func (d *watcher) worked() {
+	if d.free != nil {
+		d.free.Reset(freeAfter)
+	}
 }
 
 // answers says whether argv (root flags, then the command) runs a command
@@ -401,10 +559,8 @@ func answers(argv []string) bool {
 
 // watchStatus asks the running daemon what it is doing.
 func watchStatus(cmd *cli.Command, v *vault.Vault) error {
-	saved := daemon.HelloWait
-	daemon.HelloWait = time.Second // a person asked: a busy daemon may greet late
-	defer func() { daemon.HelloWait = saved }()
-	resp, err := daemon.Ask(daemon.SocketPath(v.Root), daemon.Request{Op: "status"})
+	// A person asked: a busy daemon may greet late.
+	resp, err := daemon.AskWithin(daemon.SocketPath(v.Root), daemon.Request{Op: "status"}, time.Second)
 	if err != nil || resp.Status == nil {
 		why := "no mem watch answers on " + daemon.SocketPath(v.Root)
 		if err != nil && !errors.Is(err, daemon.ErrNoDaemon) {
@@ -429,8 +585,8 @@ func watchStatus(cmd *cli.Command, v *vault.Vault) error {
 		ev   daemon.Event
 	}{{"index", st.Index}, {"render", st.Render}, {"commit", st.Commit}, {"sync", st.Sync}} {
 		switch {
-		case e.ev.At.IsZero() && e.name == "sync" && syncVault == nil:
-			fmt.Fprintf(w, "%-9s not in this mem yet (commit only)\n", e.name+":")
+		case e.ev.At.IsZero() && e.ev.Result != "":
+			fmt.Fprintf(w, "%-9s %s\n", e.name+":", e.ev.Result)
 		case e.ev.At.IsZero():
 			fmt.Fprintf(w, "%-9s not yet\n", e.name+":")
 		default:
@@ -441,6 +597,6 @@ func watchStatus(cmd *cli.Command, v *vault.Vault) error {
 			fmt.Fprintf(w, "%-9s %s %s: %s\n", e.name+":", e.ev.At.Format(time.RFC3339), ok, e.ev.Result)
 		}
 	}
-	fmt.Fprintf(w, "served:   %d request(s)\n", st.Served)
+	fmt.Fprintf(w, "served:   %d request(s); %d search(es) from the index held open\n", st.Served, st.Warm)
 	return nil
 }

@@ -42,7 +42,10 @@ func askDaemon(cmd *cli.Command) (done bool, err error) {
 	if err != nil {
 		return false, nil
 	}
-	argv := append(setFlags(cmd.Root(), "vault"), "--vault="+root, cmd.Name)
+	// The root flags as given (not --vault=root: an answer names the vault
+	// when it was found rather than named); the daemon finds the same
+	// vault from them, cwd and env.
+	argv := append(setFlags(cmd.Root()), cmd.Name)
 	argv = append(append(append(argv, setFlags(cmd)...), "--"), cmd.Args().Slice()...)
 	env := map[string]string{}
 	for _, k := range daemonEnv {
@@ -63,11 +66,11 @@ func askDaemon(cmd *cli.Command) (done bool, err error) {
 }
 
 // setFlags are cmd's flags as given, as --name=value arguments.
-func setFlags(cmd *cli.Command, except ...string) []string {
+func setFlags(cmd *cli.Command) []string {
 	var args []string
 	for _, f := range cmd.Flags {
 		name := f.Names()[0]
-		if name == "help" || name == "version" || !cmd.IsSet(name) || len(except) > 0 && except[0] == name {
+		if name == "help" || name == "version" || !cmd.IsSet(name) {
 			continue
 		}
 		switch val := cmd.Value(name).(type) {

@@ -12,6 +12,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -19,6 +21,7 @@ import (
 	"time"
 
 	"github.com/mem-md/mem/pkg/daemon"
+	"github.com/mem-md/mem/pkg/vault"
 )
 
 // memRun runs the mem binary (TestMain puts it on PATH) with extra
@@ -67,8 +70,8 @@ type daemonProc struct {
 	err  error
 }
 
-// startDaemon starts `mem watch` on dir and waits until it answers; the
-// test's end stops it with SIGTERM.
+// startDaemon starts `mem watch` on dir and waits until it answers and
+// has indexed the files once; the test's end stops it with SIGTERM.
 func startDaemon(t *testing.T, dir string, env ...string) (*daemonProc, *syncBuffer) {
 	t.Helper()
 	d := &daemonProc{Cmd: exec.Command("mem", "--vault", dir, "watch"), log: &syncBuffer{}, done: make(chan struct{})}
@@ -83,7 +86,7 @@ func startDaemon(t *testing.T, dir string, env ...string) (*daemonProc, *syncBuf
 		<-d.done
 	})
 	for {
-		if _, _, code := memRun(t, nil, "--vault", dir, "watch", "--status"); code == 0 {
+		if st, ok := daemonStatus(t, dir); ok && !st.Index.At.IsZero() {
 			return d, d.log
 		}
 		select {
@@ -94,17 +97,26 @@ func startDaemon(t *testing.T, dir string, env ...string) (*daemonProc, *syncBuf
 	}
 }
 
-func served(t *testing.T, dir string) int {
+// daemonStatus is what the daemon on dir says it did, ok false when none answers.
+func daemonStatus(t *testing.T, dir string) (st daemon.Status, ok bool) {
 	t.Helper()
-	out, stderr, code := memRun(t, nil, "--vault", dir, "--json", "watch", "--status")
+	out, _, code := memRun(t, nil, "--vault", dir, "--json", "watch", "--status")
 	if code != 0 {
-		t.Fatalf("watch --status: %s", stderr)
+		return st, false
 	}
-	var st daemon.Status
 	if err := json.Unmarshal([]byte(out), &st); err != nil {
 		t.Fatal(err)
 	}
-	return st.Served
+	return st, true
+}
+
+func served(t *testing.T, dir string) daemon.Status {
+	t.Helper()
+	st, ok := daemonStatus(t, dir)
+	if !ok {
+		t.Fatal("watch --status: no daemon answers")
+	}
+	return st
 }
 
 // eventually retries check until it holds, failing after a minute (a
@@ -131,11 +143,13 @@ func TestWatchRefusesASecondDaemon(t *testing.T) {
 }
 
 // Every answer the daemon gives is the one the command gives by itself,
-// byte for byte: stdout, stderr and exit code.
+// byte for byte: stdout, stderr and exit code. Its searches come from the
+// index it holds open.
 func TestDaemonAnswersAsTheCommandDoes(t *testing.T) {
 	dir := exampleVault(t)
 	webshop := filepath.Join(dir, "code", "webshop")
 	out := filepath.Join(t.TempDir(), "view.md")
+	const searches = 9 // the search cases, each answered from the open index
 	cases := [][]string{
 		{"search", "checkout"},
 		{"--json", "search", "test", "--limit", "2"},
@@ -143,6 +157,8 @@ func TestDaemonAnswersAsTheCommandDoes(t *testing.T) {
 		{"search", "--project", "proj_webshop", "--since", "2020-01-01", "staging"},
 		{"search", "nothingmatcheszzz"},
 		{"-q", "search", "nothingmatcheszzz"},
+		{"search", "--current", "--limit", "1", "deploy"},
+		{"search", "--no-refresh", "postgres"},
 		{"render"},
 		{"render", "--cwd", webshop},
 		{"render", "--project", "proj_homelab", "--budget", "2000"},
@@ -154,7 +170,7 @@ func TestDaemonAnswersAsTheCommandDoes(t *testing.T) {
 		{"render", "--all"},
 		{"render", "--budget", "10"},       // exit 2: answered locally
 		{"render", "--project", "proj_no"}, // exit 2
-		{"search", "title:("},              // exit 2
+		{"search", "title:("},
 	}
 	type answer struct {
 		stdout, stderr string
@@ -164,6 +180,12 @@ func TestDaemonAnswersAsTheCommandDoes(t *testing.T) {
 		o, e, c := memRun(t, env, append([]string{"--vault", dir}, args...)...)
 		return answer{o, e, c}
 	}
+	// Found through MEM_VAULT rather than named, the vault is named in a
+	// summary ("no matches … (vault DIR)").
+	found := func(env []string) answer {
+		o, e, c := memRun(t, append(env, "MEM_VAULT="+dir), "search", "nothingmatcheszzz")
+		return answer{o, e, c}
+	}
 	// Each case runs twice alone: the second answer is the steady one
 	// (-o and --all wrote their files the first time).
 	local := make([]answer, len(cases))
@@ -171,6 +193,7 @@ func TestDaemonAnswersAsTheCommandDoes(t *testing.T) {
 		ask([]string{"MEM_NO_DAEMON=1"}, c)
 		local[i] = ask([]string{"MEM_NO_DAEMON=1"}, c)
 	}
+	localFound := found([]string{"MEM_NO_DAEMON=1"})
 	startDaemon(t, dir)
 	before := served(t, dir)
 	for i, c := range cases {
@@ -178,9 +201,16 @@ func TestDaemonAnswersAsTheCommandDoes(t *testing.T) {
 			t.Errorf("mem %s: the daemon's answer differs from the command's own\ndaemon: %+v\nlocal:  %+v", strings.Join(c, " "), got, local[i])
 		}
 	}
-	// The answered ones were the daemon's (the three usage errors are not).
-	if n := served(t, dir) - before; n < len(cases)-3 {
-		t.Fatalf("the daemon served %d of %d requests", n, len(cases))
+	if got := found(nil); got != localFound {
+		t.Errorf("MEM_VAULT=DIR mem search: the daemon's answer differs from the command's own\ndaemon: %+v\nlocal:  %+v", got, localFound)
+	}
+	// The answered ones were the daemon's (the two usage errors are not).
+	after := served(t, dir)
+	if n := after.Served - before.Served; n < len(cases)+1-2 {
+		t.Fatalf("the daemon served %d of %d requests", n, len(cases)+1)
+	}
+	if n := after.Warm - before.Warm; n != searches+1 {
+		t.Fatalf("%d searches answered from the open index, want %d", n, searches+1)
 	}
 }
 
@@ -326,71 +356,154 @@ func TestMCPAsksTheDaemon(t *testing.T) {
 	local := answers()
 	os.Unsetenv("MEM_NO_DAEMON")
 	startDaemon(t, dir)
-	before := served(t, dir)
+	before := served(t, dir).Served
 	for i, got := range answers() {
 		if got != local[i] {
 			t.Errorf("%s %v: through the daemon\n%s\nalone\n%s", calls[i].tool, calls[i].args, got, local[i])
 		}
 	}
-	if n := served(t, dir) - before; n != len(calls) {
+	if n := served(t, dir).Served - before; n != len(calls) {
 		t.Fatalf("the daemon served %d of %d calls", n, len(calls))
 	}
 }
 
-// The daemon SIGKILLed at random while a writer writes and a client
-// searches and renders: the client never fails, and every write is
-// searchable once a daemon runs again.
+// The daemon SIGKILLed at random while two writers write (mem remember, an
+// editor's atomic save) and two clients search and render: no client
+// fails or hangs, no view on disk is torn, the index is never found
+// damaged, and every write is searchable once a daemon runs again.
+// MEM_WATCH_KILLS sets the kills (10 here; scripts/soak runs 100) and
+// MEM_RELIABILITY_REPORT takes the figures, as test/reliability's do.
 func TestWatchKillSoak(t *testing.T) {
+	kills := 10
+	if n, err := strconv.Atoi(os.Getenv("MEM_WATCH_KILLS")); err == nil && n > 0 {
+		kills = n
+	}
 	dir := exampleVault(t)
-	const writes, kills = 40, 10
+	alone := []string{"MEM_NO_DAEMON=1"}
+	var (
+		mu                       sync.Mutex
+		words                    []string
+		searches, renders, views int
+		slowest                  time.Duration
+		stderrs                  strings.Builder
+	)
+	timed := func(env []string, args ...string) (string, string, int) {
+		start := time.Now()
+		o, e, c := memRun(t, env, append([]string{"--vault", dir}, args...)...)
+		mu.Lock()
+		slowest = max(slowest, time.Since(start))
+		stderrs.WriteString(e)
+		mu.Unlock()
+		return o, e, c
+	}
 	var wg sync.WaitGroup
 	stop := make(chan struct{})
-	wg.Add(2)
-	go func() { // the writer
-		defer wg.Done()
-		for i := range writes {
-			if _, e, c := memRun(t, []string{"MEM_NO_DAEMON=1"}, "--vault", dir, "remember", fmt.Sprintf("Soak claim kiwi%d holds", i)); c != 0 {
-				t.Errorf("remember %d exited %d: %s", i, c, e)
-			}
-		}
-	}()
-	clientRuns := 0
-	go func() { // the client
-		defer wg.Done()
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			for _, a := range [][]string{{"search", "soak"}, {"render", "--format", "hook"}} {
-				if _, e, c := memRun(t, nil, append([]string{"--vault", dir}, a...)...); c != 0 {
-					t.Errorf("mem %v exited %d while the daemon was killed: %s", a, c, e)
+	loop := func(step func(i int)) {
+		wg.Go(func() {
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
 				}
-				clientRuns++
+				step(i)
 			}
+		})
+	}
+	loop(func(i int) { // a writer through mem
+		word := fmt.Sprintf("kiwi%dx", i)
+		if _, e, c := timed(alone, "remember", "Soak claim "+word+" holds"); c != 0 {
+			t.Errorf("remember %s exited %d: %s", word, c, e)
+			return
 		}
-	}()
+		mu.Lock()
+		words = append(words, word)
+		mu.Unlock()
+	})
+	loop(func(i int) { // an editor saving by rename
+		word := fmt.Sprintf("okra%dx", i)
+		tmp := filepath.Join(dir, "notes", ".okra.swp")
+		os.WriteFile(tmp, []byte("---\ntype: note\n---\nThe soak note "+word+" is saved\n"), 0o644)
+		if err := os.Rename(tmp, filepath.Join(dir, "notes", "soak-"+word+".md")); err != nil {
+			t.Error(err)
+			return
+		}
+		mu.Lock()
+		words = append(words, word)
+		mu.Unlock()
+		time.Sleep(20 * time.Millisecond) // an editor, not a flood
+	})
+	loop(func(int) { // a client searching
+		if _, e, c := timed(nil, "search", "soak"); c != 0 {
+			t.Errorf("mem search exited %d while the daemon was killed: %s", c, e)
+		}
+		mu.Lock()
+		searches++
+		mu.Unlock()
+	})
+	loop(func(int) { // a client rendering, and a reader of the view on disk
+		o, e, c := timed(nil, "render", "--format", "hook")
+		if c != 0 || !strings.Contains(o, "Remembered notes") {
+			t.Errorf("mem render --format hook exited %d while the daemon was killed:\n%s%s", c, o, e)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "MEMORY.md"))
+		if err == nil && !wholeView(b) {
+			t.Errorf("MEMORY.md is torn:\n%s", b)
+		}
+		mu.Lock()
+		renders++
+		views += min(len(b), 1)
+		mu.Unlock()
+	})
 	for range kills {
 		cmd := exec.Command("mem", "--vault", dir, "watch")
+		var log bytes.Buffer
+		cmd.Stderr = &log
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(time.Duration(50+rand.IntN(400)) * time.Millisecond)
+		time.Sleep(time.Duration(rand.IntN(500)) * time.Millisecond)
 		cmd.Process.Kill()
 		cmd.Wait()
+		mu.Lock()
+		stderrs.Write(log.Bytes())
+		mu.Unlock()
 	}
 	close(stop)
 	wg.Wait()
+	mu.Lock()
+	logs := stderrs.String()
+	mu.Unlock()
+	for _, bad := range []string{"rebuilding it from the files", "held open by another process"} {
+		if strings.Contains(logs, bad) {
+			t.Errorf("the index was found damaged or held (%q) across the kills:\n%s", bad, logs)
+		}
+	}
 	startDaemon(t, dir)
-	for i := range writes {
-		word := fmt.Sprintf("kiwi%d", i)
+	for _, word := range words {
 		eventually(t, word+" searchable", func() bool {
 			out, _, _ := memRun(t, nil, "--vault", dir, "search", "--no-refresh", word)
 			return strings.Contains(out, word)
 		})
 	}
-	t.Logf("%d client runs across %d kills", clientRuns, kills)
+	figures := fmt.Sprintf("watchkill kills=%d writes=%d searches=%d renders=%d views=%d slowest_ms=%d", kills, len(words), searches, renders, views, slowest.Milliseconds())
+	t.Log(figures)
+	if p := os.Getenv("MEM_RELIABILITY_REPORT"); p != "" {
+		f, err := os.OpenFile(p, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintln(f, figures)
+		f.Close()
+	}
+}
+
+// wholeView says whether a render output on disk is a whole render: its
+// header, then sections, the last one ending in a whole line. A torn write
+// (the file cut short) fails one of these.
+func wholeView(b []byte) bool {
+	return bytes.HasPrefix(b, []byte("<!-- generated by mem render")) &&
+		bytes.HasSuffix(b, []byte("\n")) && bytes.Contains(b, []byte("\n## Global\n"))
 }
 
 // The daemon commits on commit.interval, re-reads mem.yaml on SIGHUP (a
@@ -423,5 +536,78 @@ func TestWatchCommitsReloadsAndStops(t *testing.T) {
 	<-d.done
 	if d.err != nil || !strings.Contains(log.String(), "stopped (terminated)") {
 		t.Fatalf("mem watch after SIGTERM: %v\n%s", d.err, log)
+	}
+}
+
+// The index the daemon holds open never stands in another process's way
+// nor goes stale: a full rebuild elsewhere swaps in a new one, which the
+// daemon then answers from, and an update elsewhere after a write does
+// not find the index held.
+func TestDaemonLetsGoOfTheIndex(t *testing.T) {
+	dir := exampleVault(t)
+	alone := []string{"MEM_NO_DAEMON=1"}
+	startDaemon(t, dir)
+	if _, e, c := memRun(t, alone, "--vault", dir, "rebuild-index", "--full"); c != 0 {
+		t.Fatalf("rebuild-index --full with the daemon running exited %d: %s", c, e)
+	}
+	want, _, _ := memRun(t, alone, "--vault", dir, "search", "checkout")
+	before := served(t, dir).Warm
+	eventually(t, "the daemon answers from the new index", func() bool {
+		got, _, _ := memRun(t, nil, "--vault", dir, "search", "checkout")
+		if got != want {
+			t.Fatalf("after a full rebuild the daemon answers\n%s\nwant\n%s", got, want)
+		}
+		return served(t, dir).Warm > before
+	})
+	note := "---\ntype: fact\nprovenance: stated\n---\nThe okapi queue drains hourly\n"
+	os.WriteFile(filepath.Join(dir, "memory", "okapi.md"), []byte(note), 0o644)
+	_, e, c := memRun(t, alone, "--vault", dir, "rebuild-index")
+	if c != 0 || strings.Contains(e, "held open") {
+		t.Fatalf("rebuild-index after a write, the daemon running: exit %d\n%s", c, e)
+	}
+	if out, _, _ := memRun(t, nil, "--vault", dir, "search", "okapi"); !strings.Contains(out, "okapi.md") {
+		t.Fatalf("the write is not searchable:\n%s", out)
+	}
+}
+
+// With sync.interval and sync.remote in mem.yaml the daemon runs mem sync
+// that often: a new memory reaches the remote, and --status says so.
+func TestWatchSyncsOnSyncInterval(t *testing.T) {
+	dir := exampleVault(t)
+	remote := filepath.Join(t.TempDir(), "remote.git")
+	if _, e, c := memRun(t, nil, "--vault", dir, "sync", remote); c != 0 {
+		t.Fatalf("mem sync %s: exit %d\n%s", remote, c, e)
+	}
+	d, _ := startDaemon(t, dir)
+	if out, _, _ := memRun(t, nil, "--vault", dir, "watch", "--status"); !regexp.MustCompile(`(?m)^sync: +off: mem.yaml sets no sync.interval`).MatchString(out) {
+		t.Fatalf("--status without sync.interval:\n%s", out)
+	}
+	if err := vault.SetConfig(dir, "sync.interval", "200ms"); err != nil {
+		t.Fatal(err)
+	}
+	d.Process.Signal(syscall.SIGHUP)
+	memRun(t, []string{"MEM_NO_DAEMON=1"}, "--vault", dir, "remember", "The capybara ledger closes on Fridays")
+	eventually(t, "the daemon syncs the new memory to the remote", func() bool {
+		out, _ := exec.Command("git", "-C", remote, "log", "-p", "-1").CombinedOutput()
+		return bytes.Contains(out, []byte("capybara"))
+	})
+	eventually(t, "--status reports the sync", func() bool {
+		out, _, _ := memRun(t, nil, "--vault", dir, "watch", "--status")
+		return regexp.MustCompile(`(?m)^sync: +\S+ ok: synced \S+ with .*remote\.git`).MatchString(out)
+	})
+}
+
+// mem doctor says when the vault's daemon was killed, and how to restart it.
+func TestDoctorReportsAKilledDaemon(t *testing.T) {
+	dir := exampleVault(t)
+	d, _ := startDaemon(t, dir)
+	if out, _, code := memRun(t, nil, "--vault", dir, "doctor"); !strings.Contains(out, "daemon: mem watch (pid") {
+		t.Fatalf("doctor with the daemon running (exit %d):\n%s", code, out)
+	}
+	d.Process.Kill()
+	<-d.done
+	out, _, code := memRun(t, nil, "--vault", dir, "doctor")
+	if code != 1 || !regexp.MustCompile(`(?m)^fail  daemon\n +mem watch stopped without cleaning up .*systemctl --user restart mem-watch`).MatchString(out) {
+		t.Fatalf("doctor after the daemon was killed: exit %d, want 1\n%s", code, out)
 	}
 }

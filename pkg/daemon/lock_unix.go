@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -32,11 +31,10 @@ func (e *RunningError) Error() string {
 // killed daemon never blocks the next) holding this pid. It never waits:
 // a second daemon refuses at once, naming the first.
 func Lock(root string) (unlock func(), err error) {
-	dir := filepath.Join(root, ".mem", "locks")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	path := LockPath(root)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}
-	path := filepath.Join(dir, "watch.lock")
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return nil, err
@@ -46,11 +44,7 @@ func Lock(root string) (unlock func(), err error) {
 		if !errors.Is(err, unix.EWOULDBLOCK) {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		e := &RunningError{Lock: path}
-		if data, err := os.ReadFile(path); err == nil {
-			e.PID, _ = strconv.Atoi(strings.TrimSpace(string(data)))
-		}
-		return nil, e
+		return nil, &RunningError{Lock: path, PID: LockPID(root)}
 	}
 	if f.Truncate(0) == nil {
 		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)

@@ -19,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -30,6 +31,20 @@ const SocketName = "watch.sock"
 
 // SocketPath is the socket of the daemon of the vault at root.
 func SocketPath(root string) string { return filepath.Join(root, ".mem", SocketName) }
+
+// LockPath is the lock file of the vault's one daemon.
+func LockPath(root string) string { return filepath.Join(root, ".mem", "locks", "watch.lock") }
+
+// LockPID is the pid the last daemon of the vault at root wrote into its
+// lock file (it stays after the daemon ends), 0 when none did.
+func LockPID(root string) int {
+	data, err := os.ReadFile(LockPath(root))
+	if err != nil {
+		return 0
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	return pid
+}
 
 // HelloWait bounds connecting and being greeted: a stuck daemon (one that
 // accepts but never answers) costs a client at most this. AnswerWait bounds
@@ -117,6 +132,9 @@ type Status struct {
 	Commit Event `json:"commit"`
 	Sync   Event `json:"sync"`
 	Served int   `json:"served"`
+	// Warm counts the searches answered from the index held open, with no
+	// look at the files.
+	Warm int `json:"warm"`
 }
 
 // Event is the last run of one kind of work.
@@ -132,22 +150,36 @@ var ErrNoDaemon = errors.New("no daemon answered")
 // Ask sends req to the daemon at sock. Any failure (no socket, a stuck or
 // dead daemon, another version, a declined request) returns an error, and
 // the caller does the work itself.
-func Ask(sock string, req Request) (Response, error) {
+func Ask(sock string, req Request) (Response, error) { return AskWithin(sock, req, HelloWait) }
+
+// OtherVersionError is a daemon running another mem.
+type OtherVersionError struct {
+	PID     int
+	Version string
+}
+
+func (e *OtherVersionError) Error() string {
+	return "the daemon (pid " + strconv.Itoa(e.PID) + ") runs another mem: " + e.Version
+}
+
+// AskWithin is Ask waiting up to wait for the greeting: a person asking
+// (mem watch --status, mem doctor) can wait for a busy daemon.
+func AskWithin(sock string, req Request, wait time.Duration) (Response, error) {
 	var resp Response
 	start := time.Now()
-	conn, err := net.DialTimeout("unix", sock, HelloWait)
+	conn, err := net.DialTimeout("unix", sock, wait)
 	if err != nil {
 		return resp, ErrNoDaemon
 	}
 	defer conn.Close()
-	conn.SetDeadline(start.Add(HelloWait))
+	conn.SetDeadline(start.Add(wait))
 	r := bufio.NewReaderSize(conn, 64<<10)
 	var hello Hello
 	if err := readLine(r, &hello); err != nil {
 		return resp, ErrNoDaemon
 	}
 	if hello.Version != Version() {
-		return resp, errors.New("the daemon (pid " + strconv.Itoa(hello.PID) + ") runs another mem: " + hello.Version)
+		return resp, &OtherVersionError{PID: hello.PID, Version: hello.Version}
 	}
 	if hello.Busy && req.Op != "status" {
 		return resp, ErrNoDaemon

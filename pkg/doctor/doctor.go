@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/mem-md/mem/pkg/audit"
+	"github.com/mem-md/mem/pkg/daemon"
 	"github.com/mem-md/mem/pkg/history"
 	"github.com/mem-md/mem/pkg/index"
 	"github.com/mem-md/mem/pkg/render"
@@ -89,6 +90,7 @@ func Run(v *vault.Vault, opts Options) (*Report, error) {
 	r.add(checkViews(v, mems, opts))
 	r.add(checkGit(v, gitDir))
 	r.add(checkBackup(v, gitDir, opts.Full))
+	r.add(checkDaemon(v))
 	r.Healthy = true
 	for _, c := range r.Checks {
 		if c.Status == Fail {
@@ -388,6 +390,43 @@ func findGitDir(root string) string {
 			return ""
 		}
 	}
+}
+
+// restartDaemon is how to start mem watch again (docs/watch.md).
+const restartDaemon = "restart it: 'systemctl --user restart mem-watch', 'launchctl kickstart -k gui/$(id -u)/md.mem.watch', or run 'mem watch' (docs/watch.md); meanwhile every command does its own work"
+
+// checkDaemon: a mem watch that once ran here and stopped without
+// cleaning up (killed, crashed, hung) is reported, as the views and the
+// index then lag the files. A daemon removes its socket when it stops
+// cleanly, so a socket nobody answers on is one that did not. Never
+// fixed: starting a daemon is the service manager's job.
+func checkDaemon(v *vault.Vault) Check {
+	c := Check{Name: "daemon"}
+	sock := daemon.SocketPath(v.Root)
+	if _, err := os.Lstat(sock); err != nil {
+		c.Note = "no mem watch runs for this vault (optional: docs/watch.md)"
+		return c
+	}
+	resp, err := daemon.AskWithin(sock, daemon.Request{Op: "status"}, time.Second)
+	var other *daemon.OtherVersionError
+	switch pid := daemon.LockPID(v.Root); {
+	case err == nil && resp.Status != nil:
+		c.Note = fmt.Sprintf("mem watch (pid %d) answers, watching with %s", resp.Status.PID, resp.Status.Watching)
+	case errors.As(err, &other):
+		c.Problems = append(c.Problems, fmt.Sprintf("mem watch (pid %d) runs another mem than this one (mem was upgraded since it started), so no command asks it: %s", other.PID, restartDaemon))
+	case pidAlive(pid):
+		c.Problems = append(c.Problems, fmt.Sprintf("mem watch (pid %d) does not answer on %s (stopped with Ctrl-Z, or hung): %s", pid, sock, restartDaemon))
+	default:
+		c.Problems = append(c.Problems, fmt.Sprintf("mem watch stopped without cleaning up (killed or crashed): %s is left and %s is not running: %s", sock, pidName(pid), restartDaemon))
+	}
+	return c
+}
+
+func pidName(pid int) string {
+	if pid <= 0 {
+		return "its process"
+	}
+	return "pid " + strconv.Itoa(pid)
 }
 
 // memLockPid reads the "mem pid N" line mem writes into a git lock it

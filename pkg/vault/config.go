@@ -34,6 +34,8 @@ type SyncConfig struct {
 	// Remote is the default remote of mem sync: a path, a URL or a git
 	// remote name, written by the first 'mem sync REMOTE' or 'mem clone'.
 	Remote string `yaml:"remote,omitempty"`
+	// Interval between mem watch's syncs ("15m"); unset, it does not sync.
+	Interval time.Duration `yaml:"interval,omitempty"`
 }
 
 // CommitConfig holds the settings of mem watch's commits (docs/watch.md).
