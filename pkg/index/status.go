@@ -138,7 +138,10 @@ func rank(hits []Hit) {
 		if c := cmp.Compare(statusRank(hits[a].Status), statusRank(hits[b].Status)); c != 0 {
 			return c
 		}
-		return cmp.Compare(hits[b].Score, hits[a].Score)
+		if c := cmp.Compare(hits[b].Score, hits[a].Score); c != 0 {
+			return c
+		}
+		return cmp.Compare(hits[a].Path, hits[b].Path) // equal hits in one order, whatever bleve's segments gave
 	})
 	sorted := make([]Hit, len(hits))
 	for i, o := range order {

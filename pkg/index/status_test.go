@@ -73,3 +73,22 @@ func TestSearchStatus(t *testing.T) {
 		t.Fatalf("--current: %v", cur)
 	}
 }
+
+// TestRankOrdersEqualHitsByPath: hits equal in score and status come in
+// path order, not in the order bleve's segments happened to give them.
+func TestRankOrdersEqualHitsByPath(t *testing.T) {
+	hits := []Hit{
+		{ID: "c", Path: "memory/c.md", Score: 1, Status: vault.StatusCurrent},
+		{ID: "top", Path: "memory/z.md", Score: 2, Status: vault.StatusCurrent},
+		{ID: "a", Path: "memory/a.md", Score: 1, Status: vault.StatusCurrent},
+		{ID: "b", Path: "memory/b.md", Score: 1, Status: vault.StatusCurrent},
+	}
+	rank(hits)
+	var got []string
+	for _, h := range hits {
+		got = append(got, h.ID)
+	}
+	if want := []string{"top", "a", "b", "c"}; !slices.Equal(got, want) {
+		t.Errorf("order %v, want %v", got, want)
+	}
+}
