@@ -434,13 +434,19 @@ func (d *watcher) cycle() {
 	d.record(&d.st.Render, code == 0, msg)
 }
 
-func (d *watcher) commit() {
+// runBusy runs the mem command that writes the vault's git (commit, sync)
+// with the daemon marked busy and holding no index.
+func (d *watcher) runBusy(command string) (int, []byte, []byte) {
 	d.busy.Store(true)
 	defer d.busy.Store(false)
 	d.work.Lock()
 	defer d.work.Unlock()
 	d.release() // while busy, clients refresh the index themselves
-	code, stdout, stderr := d.exec([]string{"--vault=" + d.v.Root, "commit"}, d.v.Root, nil)
+	return d.exec([]string{"--vault=" + d.v.Root, command}, d.v.Root, nil)
+}
+
+func (d *watcher) commit() {
+	code, stdout, stderr := d.runBusy("commit")
 	msg := strings.TrimSpace(string(stdout) + string(stderr))
 	if code != 0 {
 		d.logf("commit: %s", msg)
@@ -450,12 +456,7 @@ func (d *watcher) commit() {
 
 // sync runs mem sync with sync.remote, as a timer running it would.
 func (d *watcher) sync() {
-	d.busy.Store(true)
-	defer d.busy.Store(false)
-	d.work.Lock()
-	defer d.work.Unlock()
-	d.release() // while busy, clients refresh the index themselves
-	code, stdout, stderr := d.exec([]string{"--vault=" + d.v.Root, "sync"}, d.v.Root, nil)
+	code, stdout, stderr := d.runBusy("sync")
 	var lines []string // one line for --status
 	for _, l := range strings.Split(strings.TrimSpace(string(stdout)+string(stderr)), "\n") {
 		lines = append(lines, strings.Join(strings.Fields(l), " "))

@@ -66,3 +66,24 @@ func NoRacyWindow(t testing.TB, window *time.Duration) {
 	*window = -time.Hour
 	t.Cleanup(func() { *window = old })
 }
+
+// OddNames are file and folder names git must store byte for byte, for
+// differential tests against the git program: spaces, unicode, a newline,
+// a tab, quotes, and every byte but NUL and '/' (the only two a POSIX name
+// cannot hold) in names of at most 61 bytes (ext4 allows 255).
+func OddNames() []string {
+	names := []string{
+		"Obsidian Sync", "two  spaces", " lead", "trail ", "Über naïve 日本語", "tab\there",
+		"new\nline", `back\slash`, `quote"s`, "semi;colon", "#hash", "-dash", "~tilde", "emoji 🧠",
+	}
+	var all []byte
+	for c := 1; c < 256; c++ {
+		if c != '/' {
+			all = append(all, byte(c))
+		}
+	}
+	for i := 0; i < len(all); i += 60 {
+		names = append(names, "b"+string(all[i:min(i+60, len(all))]))
+	}
+	return names
+}

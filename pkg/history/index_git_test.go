@@ -26,22 +26,7 @@ import (
 // round adds a file to every folder, so mem reads its own cached trees back
 // (issue 17: "Obsidian Sync" broke exactly that).
 func TestIndexDifferentialAgainstGit(t *testing.T) {
-	names := []string{
-		"Obsidian Sync", "two  spaces", " lead", "trail ", "Über naïve 日本語", "tab\there",
-		"new\nline", `back\slash`, `quote"s`, "semi;colon", "#hash", "-dash", "~tilde", "emoji 🧠",
-	}
-	// Every byte but NUL and '/' (the only two a POSIX name cannot hold),
-	// in names of at most 64 bytes (ext4 allows 255).
-	var all []byte
-	for c := 1; c < 256; c++ {
-		if c != '/' {
-			all = append(all, byte(c))
-		}
-	}
-	for i := 0; i < len(all); i += 60 {
-		names = append(names, "b"+string(all[i:min(i+60, len(all))]))
-	}
-	diffAgainstGit(t, names)
+	diffAgainstGit(t, vaulttest.OddNames())
 }
 
 // TestIndexSoakRandomFolderNames runs the differential test on folder

@@ -36,22 +36,6 @@ func git(t *testing.T, dir string, args ...string) string {
 	return strings.TrimSpace(string(out))
 }
 
-// oddNames are folder names git must store as mem does: each byte but NUL
-// and '/' appears in one of them.
-func oddNames() []string {
-	names := []string{"Obsidian Sync", "two  spaces", " lead", "trail ", "Über naïve 日本語", "tab\there", "new\nline", `back\slash`, "-dash", "emoji 🧠"}
-	var all []byte
-	for c := 1; c < 256; c++ {
-		if c != '/' {
-			all = append(all, byte(c))
-		}
-	}
-	for i := 0; i < len(all); i += 60 {
-		names = append(names, "b"+string(all[i:min(i+60, len(all))]))
-	}
-	return names
-}
-
 // newRepo is a fresh repository holding two files in each odd folder (one
 // in a nested folder of the same name), committed by git.
 func newRepo(t *testing.T) string {
@@ -59,7 +43,7 @@ func newRepo(t *testing.T) string {
 	vaulttest.GitEnv(t)
 	dir := t.TempDir()
 	git(t, dir, "init", "-q", "-b", "main")
-	for i, n := range oddNames() {
+	for i, n := range vaulttest.OddNames() {
 		vaulttest.Write(t, dir, n+"/m.md", strings.Repeat("x", i))
 		vaulttest.Write(t, dir, n+"/"+n+"/x", "nested")
 	}
@@ -114,11 +98,11 @@ func TestIndexAgainstGit(t *testing.T) {
 	if !reflect.DeepEqual(mine.Entries, gg.Entries) || !reflect.DeepEqual(mine.Cache, gg.Cache) {
 		t.Fatalf("DecodeIndex differs from go-git's decoder:\nmine %+v\ngo-git %+v", mine.Cache, gg.Cache)
 	}
-	if len(mine.Entries) != 2*len(oddNames())+5 {
+	if len(mine.Entries) != 2*len(vaulttest.OddNames())+5 {
 		t.Fatalf("%d entries", len(mine.Entries))
 	}
 	trees := CachedTrees(mine.Cache)
-	for _, n := range append(oddNames(), "") {
+	for _, n := range append(vaulttest.OddNames(), "") {
 		p, rev := "", "HEAD^{tree}"
 		if n != "" {
 			p = n + "/" + n
