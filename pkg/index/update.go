@@ -7,9 +7,12 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
 
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -204,23 +207,24 @@ func apply(v *vault.Vault, idx bleve.Index, g *generation, d *diff, opts Options
 		isNew[rel] = true
 	}
 	changed := append(append([]string{}, d.Added...), d.Modified...)
-	if err := indexFiles(v, idx, b, changed, g.man, isNew, &st, opts.progress(len(d.Removed), d.Changed())); err != nil {
+	s := inPlace(idx)
+	if err := indexFiles(v, s, b, changed, inManifest{g.man}, isNew, &st, opts.progress(len(d.Removed), d.Changed())); err != nil {
 		return st, err
 	}
 	g.man.Seq++
 	g.man.Scanned = d.Scanned
-	if err := finish(idx, b, g.man.Seq); err != nil {
+	if err := s.finish(b, g.man.Seq); err != nil {
 		return st, err
 	}
 	return st, vault.WriteFileAtomic(filepath.Join(g.dir, manifestFile), g.man.encode(), 0o644)
 }
 
-// indexFiles loads rels in chunks and indexes them into idx, recording each
-// in man. The next chunk is read and parsed while bleve indexes the current
-// one, so file I/O and parsing hide behind bleve's analysis and fsyncs. b
-// may hold queued deletes; it is left empty or with what remains to send.
+// indexFiles loads rels in chunks and indexes them through s, noting each
+// file in rec. The next chunk is read and parsed while bleve indexes the
+// current one, so file I/O and parsing hide behind bleve's analysis. b may
+// hold queued deletes; it is left empty or with what remains to send.
 // isNew nil means every file is new.
-func indexFiles(v *vault.Vault, idx bleve.Index, b *bleve.Batch, rels []string, man *manifest, isNew map[string]bool, st *Stats, progress func(done int)) error {
+func indexFiles(v *vault.Vault, s *sender, b *bleve.Batch, rels []string, rec recorder, isNew map[string]bool, st *Stats, progress func(done int)) error {
 	chunks := make(chan []*vault.Memory, 1)
 	stop := make(chan struct{})
 	defer close(stop)
@@ -239,7 +243,7 @@ func indexFiles(v *vault.Vault, idx bleve.Index, b *bleve.Batch, rels []string, 
 		if b.Size() == 0 {
 			return nil
 		}
-		if err := idx.Batch(b); err != nil {
+		if err := s.send(b); err != nil {
 			return err
 		}
 		b.Reset()
@@ -247,17 +251,15 @@ func indexFiles(v *vault.Vault, idx bleve.Index, b *bleve.Batch, rels []string, 
 		return nil
 	}
 	for mems := range chunks {
-		for _, m := range mems {
-			e, ok := manifestEntry(m)
-			if !ok { // gone since the walk
-				if _, was := man.files()[m.Rel]; was {
+		for j, m := range mems {
+			if m.ModTime.IsZero() { // gone since the walk
+				if rec.drop(m.Rel) {
 					b.Delete(m.Rel)
-					delete(man.files(), m.Rel)
 					st.Removed++
 				}
 				continue
 			}
-			man.files()[m.Rel] = e
+			rec.set(done+j, m)
 			m.Raw = nil // hashed; the batch needs only the parsed document
 			indexed, err := addDoc(b, m, st)
 			switch {
@@ -283,11 +285,196 @@ func indexFiles(v *vault.Vault, idx bleve.Index, b *bleve.Batch, rels []string, 
 	return nil
 }
 
+// recorder is where a run notes the files it indexed: set records m, the
+// i-th file of the run's list, as indexed from what was loaded; drop
+// forgets rel, which vanished since the walk, and reports whether the
+// index held it.
+type recorder interface {
+	set(i int, m *vault.Memory)
+	drop(rel string) bool
+}
+
+// inManifest records straight into a live generation's manifest.
+type inManifest struct{ man *manifest }
+
+func (r inManifest) set(_ int, m *vault.Memory) { r.man.files()[m.Rel] = manifestEntry(m) }
+
+func (r inManifest) drop(rel string) bool {
+	_, was := r.man.files()[rel]
+	delete(r.man.files(), rel)
+	return was
+}
+
+// flatTable is a full build's record: one row per file of the listing,
+// free of pointers, turned into the manifest's map once at the end. The
+// garbage collector runs often under the build's memory limit (limitHeap),
+// and a map of every file with its hash string was ~2 s of its work in a
+// 15 s build of 50,000 files.
+type flatTable struct {
+	rels []string
+	rows []flatRow
+}
+
+type flatRow struct {
+	size, mtime int64
+	hash        [64]byte // vault.Hash (hex SHA-256), hashLen bytes of it
+	hashLen     uint8
+	set         bool
+}
+
+func newFlatTable(rels []string) *flatTable {
+	return &flatTable{rels: rels, rows: make([]flatRow, len(rels))}
+}
+
+func (t *flatTable) set(i int, m *vault.Memory) {
+	e := manifestEntry(m)
+	r := flatRow{size: e.Size, mtime: e.MTime, set: true}
+	r.hashLen = uint8(copy(r.hash[:], e.Hash))
+	t.rows[i] = r
+}
+
+// drop: nothing was indexed before a fresh build.
+func (t *flatTable) drop(string) bool { return false }
+
+// files is the manifest's map of what was recorded.
+func (t *flatTable) files() map[string]entry {
+	files := make(map[string]entry, len(t.rows))
+	for i, r := range t.rows {
+		if r.set {
+			files[t.rels[i]] = entry{Size: r.size, MTime: r.mtime, Hash: string(r.hash[:r.hashLen])}
+		}
+	}
+	return files
+}
+
+// sender sends a run's batches to bleve. In place (the live index) each
+// Batch returns only once bleve has persisted it (fsync), so a manifest
+// written after never names unindexed content. A fresh build is not
+// searched until it is complete and published, so it uses bleve's
+// unsafe_batch: Batch returns once the batch is analysed and in memory,
+// bleve's persister writes and fsyncs it in the background, and the next
+// batch is analysed meanwhile instead of waiting on the disk. At most
+// maxUnpersisted batches wait to be persisted, which bounds the memory
+// they hold; finish waits for all of them before the index is closed and
+// published, so a crash before that leaves a generation the next writer
+// sweeps, as before.
+type sender struct {
+	idx bleve.Index
+	// Unsafe batches only: persisted receives one value per batch bleve
+	// has persisted, failed bleve's background errors for this index (a
+	// persist that failed calls no callback: without this, a full disk
+	// would be a hang).
+	persisted   chan error
+	failed      chan error
+	unpersisted int
+	done        func() // stops routing bleve's errors to failed
+}
+
+// maxUnpersisted batches may wait for bleve's persister: one being
+// written while the next is analysed.
+const maxUnpersisted = 2
+
+// freshConfig is the kvconfig of a fresh build: unsafe batches (see
+// sender), errors routed to the build (asyncErrors), and bleve's merge
+// planner told how large a segment a batch makes (mergeFloor).
+var freshConfig = map[string]any{
+	"unsafe_batch":           true,
+	"asyncErrorCallbackName": asyncErrors,
+	"scorchMergePlanOptions": map[string]any{"FloorSegmentSize": mergeFloor},
+}
+
+// mergeFloor is about the documents in one batch (batchBytes of the
+// generated vault's ~900-byte notes). bleve's default floor, 2000, counts
+// each of mem's batches as 2000 documents, so its tiered planner finds far
+// too many segments and merges the same documents again and again: at
+// 50,000 files the merges wrote 271 MB for a 91 MB index, 127 MB with
+// this floor, and the build took ~20% less CPU.
+const mergeFloor = 300
+
+// asyncErrors names the callback scorch calls with the errors of its
+// background work (persister, merger) and the index's path; it passes
+// them to the build that owns that path.
+const asyncErrors = "mem-index-build"
+
+var builds sync.Map // bleve index dir → chan error
+
+func init() {
+	// The registry is read-only after init (scorch's rule).
+	scorch.RegistryAsyncErrorCallbacks[asyncErrors] = func(err error, path string) {
+		builds.Range(func(dir, ch any) bool {
+			if path == dir || strings.HasPrefix(path, dir.(string)+string(filepath.Separator)) {
+				select {
+				case ch.(chan error) <- err:
+				default: // one error is enough to fail the build
+				}
+				return false
+			}
+			return true
+		})
+	}
+}
+
+// inPlace sends batches to the live index idx, each persisted before
+// Batch returns.
+func inPlace(idx bleve.Index) *sender { return &sender{idx: idx} }
+
+// fresh sends batches to idx, a new index at dir opened with freshConfig.
+func fresh(idx bleve.Index, dir string) *sender {
+	failed := make(chan error, 1)
+	builds.Store(dir, failed)
+	return &sender{idx: idx, persisted: make(chan error, maxUnpersisted+1), failed: failed, done: func() { builds.Delete(dir) }}
+}
+
+func (s *sender) send(b *bleve.Batch) error {
+	if s.persisted == nil {
+		return s.idx.Batch(b)
+	}
+	for s.unpersisted >= maxUnpersisted {
+		if err := s.wait(); err != nil {
+			return err
+		}
+	}
+	b.SetPersistedCallback(func(err error) { s.persisted <- err })
+	if err := s.idx.Batch(b); err != nil {
+		return err
+	}
+	s.unpersisted++
+	return nil
+}
+
+// wait waits for one batch to be persisted.
+func (s *sender) wait() error {
+	select {
+	case err := <-s.persisted:
+		s.unpersisted--
+		return err
+	case err := <-s.failed:
+		return err
+	}
+}
+
 // finish sends the run's last batch: what is left in b, and the run's
 // sequence number, which marks the index as holding everything before it.
-func finish(idx bleve.Index, b *bleve.Batch, seq int64) error {
+// It returns once every batch sent is persisted.
+func (s *sender) finish(b *bleve.Batch, seq int64) error {
 	b.SetInternal(seqKey, []byte(strconv.FormatInt(seq, 10)))
-	return idx.Batch(b)
+	if err := s.send(b); err != nil {
+		return err
+	}
+	for s.unpersisted > 0 {
+		if err := s.wait(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// close stops listening for bleve's errors; the index itself is the
+// caller's to close.
+func (s *sender) close() {
+	if s.done != nil {
+		s.done()
+	}
 }
 
 func (o *Options) progress(base, total int) func(done int) {
@@ -298,17 +485,14 @@ func (o *Options) progress(base, total int) func(done int) {
 	}
 }
 
-// manifestEntry is what the manifest records for a loaded file; ok is
-// false when the file vanished before it could be read.
-func manifestEntry(m *vault.Memory) (entry, bool) {
-	if m.ModTime.IsZero() {
-		return entry{}, false
-	}
+// manifestEntry is what the manifest records for a loaded file that
+// still exists (a non-zero ModTime).
+func manifestEntry(m *vault.Memory) entry {
 	e := entry{Size: m.Size, MTime: m.ModTime.UnixNano()}
 	if m.Raw != nil {
 		e.Hash = vault.Hash(m.Raw)
 	}
-	return e, true
+	return e
 }
 
 // addDoc queues m in b: indexed when it has content, deleted otherwise (a
@@ -352,28 +536,32 @@ func build(v *vault.Vault, opts Options, reason string) (Stats, error) {
 		return st, err
 	}
 	g := newGeneration(v)
-	g.man = &manifest{Schema: SchemaVersion, Seq: 1, Scanned: scanned, Files: make(map[string]entry, len(rels))}
-	idx, err := bleve.NewUsing(g.blevePath(), newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, nil)
+	g.man = &manifest{Schema: SchemaVersion, Seq: 1, Scanned: scanned}
+	table := newFlatTable(rels)
+	idx, err := bleve.NewUsing(g.blevePath(), newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, freshConfig)
 	if err != nil {
 		os.RemoveAll(g.dir)
 		return st, fmt.Errorf("%s: %w", g.dir, err)
 	}
+	s := fresh(idx, g.blevePath())
+	defer s.close()
 	fail := func(err error) (Stats, error) {
 		idx.Close()
 		os.RemoveAll(g.dir)
 		return st, err
 	}
 	b := idx.NewBatch()
-	if err := indexFiles(v, idx, b, rels, g.man, nil, &st, opts.progress(0, len(rels))); err != nil {
+	if err := indexFiles(v, s, b, rels, table, nil, &st, opts.progress(0, len(rels))); err != nil {
 		return fail(fmt.Errorf("%s: %w", g.dir, err))
 	}
-	if err := finish(idx, b, g.man.Seq); err != nil {
+	if err := s.finish(b, g.man.Seq); err != nil {
 		return fail(fmt.Errorf("%s: %w", g.dir, err))
 	}
 	if err := idx.Close(); err != nil {
 		os.RemoveAll(g.dir)
 		return st, fmt.Errorf("%s: %w", g.dir, err)
 	}
+	g.man.Files = table.files()
 	if err := vault.WriteFileAtomic(filepath.Join(g.dir, manifestFile), g.man.encode(), 0o644); err != nil {
 		os.RemoveAll(g.dir)
 		return st, err
