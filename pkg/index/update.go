@@ -7,12 +7,9 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/index/scorch"
 
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -50,31 +47,35 @@ type Stats struct {
 	Duration time.Duration `json:"-"`
 }
 
-// batchSize bounds how many files are loaded and held at once; batchBytes
-// bounds the text in one bleve batch. bleve's memory while analysing a
-// batch is a few hundred bytes per token (term frequencies and positions,
-// the segment being built), so at 50k generated files, batches of 400
-// long-form notes (1.6 MB of text) held over 100 MiB of live heap (schema
-// 1, with _all).
+// batchSize bounds how many files are loaded and held at once, and so the
+// documents in one bleve batch; batchBytes bounds the text in one batch.
+// bleve's memory while analysing a batch is a few hundred bytes per token
+// (term frequencies and positions, the segment being built): at 50k
+// generated files, batches of 400 long-form notes (1.6 MB of text) held
+// over 100 MiB of live heap (schema 1, with _all). 384 KiB with a
+// heapBase of 48 MiB took ~4% less CPU than 256 KiB with 40 MiB, at the
+// same peak RSS (~140 MiB at 50k): fewer, larger segments to persist and
+// merge.
 const (
 	batchSize  = 400
-	batchBytes = 256 << 10
+	batchBytes = 384 << 10
 )
 
 // The Go runtime's soft memory limit while a run indexes is heapBase plus
 // heapPerFile for each file of the vault. The live heap then is what one
 // batch needs (the analysed batch, two chunks of loaded files, a merge:
 // bounded by batchBytes, not by the vault) plus what grows with the vault
-// (the file list and the manifest, ~300 bytes a file): 30-48 MiB at 50k
-// generated notes. Left to GOGC the heap grows to twice the live heap
-// between collections, and that headroom was ~60 MiB of a full build's
-// peak RSS. Near the limit the GC runs more often, which costs CPU but
-// little wall time, since bleve waits on fsync between batches. A soft
-// limit never fails an allocation: past it the runtime caps the GC at
-// half the CPU and lets the heap grow, so a limit set too low slows a run
-// down (3x at 45 MiB on the 50k vault) but never breaks it.
+// (the file list and a full build's flat record, ~200 bytes a file):
+// 20-45 MiB at 50k generated notes. Left to GOGC the heap grows to twice
+// the live heap between collections, and that headroom was ~60 MiB of a
+// full build's peak RSS. Near the limit the GC runs more often, which
+// costs CPU (with 40 MiB, GC assists were a third of what the 50k build
+// spent beyond the plain-bleve reference). A soft limit never fails an
+// allocation: past it the runtime caps the GC at half the CPU and lets the
+// heap grow, so a limit set too low slows a run down (3x at 45 MiB on the
+// 50k vault) but never breaks it.
 const (
-	heapBase    = 40 << 20
+	heapBase    = 48 << 20
 	heapPerFile = 320
 )
 
@@ -207,24 +208,24 @@ func apply(v *vault.Vault, idx bleve.Index, g *generation, d *diff, opts Options
 		isNew[rel] = true
 	}
 	changed := append(append([]string{}, d.Added...), d.Modified...)
-	s := inPlace(idx)
-	if err := indexFiles(v, s, b, changed, inManifest{g.man}, isNew, &st, opts.progress(len(d.Removed), d.Changed())); err != nil {
+	if err := indexFiles(v, idx, b, changed, inManifest{g.man}, isNew, &st, opts.progress(len(d.Removed), d.Changed())); err != nil {
 		return st, err
 	}
 	g.man.Seq++
 	g.man.Scanned = d.Scanned
-	if err := s.finish(b, g.man.Seq); err != nil {
+	if err := finish(idx, b, g.man.Seq); err != nil {
 		return st, err
 	}
 	return st, vault.WriteFileAtomic(filepath.Join(g.dir, manifestFile), g.man.encode(), 0o644)
 }
 
-// indexFiles loads rels in chunks and indexes them through s, noting each
+// indexFiles loads rels in chunks and indexes them into idx, noting each
 // file in rec. The next chunk is read and parsed while bleve indexes the
-// current one, so file I/O and parsing hide behind bleve's analysis. b may
-// hold queued deletes; it is left empty or with what remains to send.
+// current one, so file I/O and parsing hide behind bleve's analysis and
+// fsyncs. b may hold queued deletes; it is left empty or with what remains
+// to send.
 // isNew nil means every file is new.
-func indexFiles(v *vault.Vault, s *sender, b *bleve.Batch, rels []string, rec recorder, isNew map[string]bool, st *Stats, progress func(done int)) error {
+func indexFiles(v *vault.Vault, idx bleve.Index, b *bleve.Batch, rels []string, rec recorder, isNew map[string]bool, st *Stats, progress func(done int)) error {
 	chunks := make(chan []*vault.Memory, 1)
 	stop := make(chan struct{})
 	defer close(stop)
@@ -243,7 +244,7 @@ func indexFiles(v *vault.Vault, s *sender, b *bleve.Batch, rels []string, rec re
 		if b.Size() == 0 {
 			return nil
 		}
-		if err := s.send(b); err != nil {
+		if err := idx.Batch(b); err != nil {
 			return err
 		}
 		b.Reset()
@@ -347,136 +348,31 @@ func (t *flatTable) files() map[string]entry {
 	return files
 }
 
-// sender sends a run's batches to bleve. In place (the live index) each
-// Batch returns only once bleve has persisted it (fsync), so a manifest
-// written after never names unindexed content. A fresh build is not
-// searched until it is complete and published, so it uses bleve's
-// unsafe_batch: Batch returns once the batch is analysed and in memory,
-// bleve's persister writes and fsyncs it in the background, and the next
-// batch is analysed meanwhile instead of waiting on the disk. At most
-// maxUnpersisted batches wait to be persisted, which bounds the memory
-// they hold; finish waits for all of them before the index is closed and
-// published, so a crash before that leaves a generation the next writer
-// sweeps, as before.
-type sender struct {
-	idx bleve.Index
-	// Unsafe batches only: persisted receives one value per batch bleve
-	// has persisted, failed bleve's background errors for this index (a
-	// persist that failed calls no callback: without this, a full disk
-	// would be a hang).
-	persisted   chan error
-	failed      chan error
-	unpersisted int
-	done        func() // stops routing bleve's errors to failed
-}
-
-// maxUnpersisted batches may wait for bleve's persister: one being
-// written while the next is analysed.
-const maxUnpersisted = 2
-
-// freshConfig is the kvconfig of a fresh build: unsafe batches (see
-// sender), errors routed to the build (asyncErrors), and bleve's merge
-// planner told how large a segment a batch makes (mergeFloor).
-var freshConfig = map[string]any{
-	"unsafe_batch":           true,
-	"asyncErrorCallbackName": asyncErrors,
-	"scorchMergePlanOptions": map[string]any{"FloorSegmentSize": mergeFloor},
-}
-
-// mergeFloor is about the documents in one batch (batchBytes of the
-// generated vault's ~900-byte notes). bleve's default floor, 2000, counts
-// each of mem's batches as 2000 documents, so its tiered planner finds far
-// too many segments and merges the same documents again and again: at
-// 50,000 files the merges wrote 271 MB for a 91 MB index, 127 MB with
-// this floor, and the build took ~20% less CPU. The planner then leaves
-// ~20 segments where it left ~11; a search took the same time on both.
-const mergeFloor = 300
-
-// asyncErrors names the callback scorch calls with the errors of its
-// background work (persister, merger) and the index's path; it passes
-// them to the build that owns that path.
-const asyncErrors = "mem-index-build"
-
-var builds sync.Map // bleve index dir → chan error
-
-func init() {
-	// The registry is read-only after init (scorch's rule).
-	scorch.RegistryAsyncErrorCallbacks[asyncErrors] = func(err error, path string) {
-		builds.Range(func(dir, ch any) bool {
-			if path == dir || strings.HasPrefix(path, dir.(string)+string(filepath.Separator)) {
-				select {
-				case ch.(chan error) <- err:
-				default: // one error is enough to fail the build
-				}
-				return false
-			}
-			return true
-		})
-	}
-}
-
-// inPlace sends batches to the live index idx, each persisted before
-// Batch returns.
-func inPlace(idx bleve.Index) *sender { return &sender{idx: idx} }
-
-// fresh sends batches to idx, a new index at dir opened with freshConfig.
-func fresh(idx bleve.Index, dir string) *sender {
-	failed := make(chan error, 1)
-	builds.Store(dir, failed)
-	return &sender{idx: idx, persisted: make(chan error, maxUnpersisted+1), failed: failed, done: func() { builds.Delete(dir) }}
-}
-
-func (s *sender) send(b *bleve.Batch) error {
-	if s.persisted == nil {
-		return s.idx.Batch(b)
-	}
-	for s.unpersisted >= maxUnpersisted {
-		if err := s.wait(); err != nil {
-			return err
-		}
-	}
-	b.SetPersistedCallback(func(err error) { s.persisted <- err })
-	if err := s.idx.Batch(b); err != nil {
-		return err
-	}
-	s.unpersisted++
-	return nil
-}
-
-// wait waits for one batch to be persisted.
-func (s *sender) wait() error {
-	select {
-	case err := <-s.persisted:
-		s.unpersisted--
-		return err
-	case err := <-s.failed:
-		return err
-	}
-}
-
 // finish sends the run's last batch: what is left in b, and the run's
 // sequence number, which marks the index as holding everything before it.
-// It returns once every batch sent is persisted.
-func (s *sender) finish(b *bleve.Batch, seq int64) error {
+func finish(idx bleve.Index, b *bleve.Batch, seq int64) error {
 	b.SetInternal(seqKey, []byte(strconv.FormatInt(seq, 10)))
-	if err := s.send(b); err != nil {
-		return err
-	}
-	for s.unpersisted > 0 {
-		if err := s.wait(); err != nil {
-			return err
-		}
-	}
-	return nil
+	return idx.Batch(b)
 }
 
-// close stops listening for bleve's errors; the index itself is the
-// caller's to close.
-func (s *sender) close() {
-	if s.done != nil {
-		s.done()
-	}
-}
+// freshConfig is the kvconfig of a fresh build: bleve's merge planner told
+// how large a segment one batch makes. (Not unsafe_batch, which would let
+// the next batch be analysed while the last is fsynced: after a build
+// with it, the first in-place update of that index was lost on the next
+// open, its snapshot missing from root.bolt; checkSeq caught it, so every
+// such update became a full rebuild. Two safe Batch calls in flight
+// instead analysed two batches at once and took 40% more CPU under the
+// memory limit.)
+var freshConfig = map[string]any{"scorchMergePlanOptions": map[string]any{"FloorSegmentSize": mergeFloor}}
+
+// mergeFloor is the documents in one batch, at most. bleve's default
+// floor, 2000, counts each of mem's batches as 2000 documents, so its
+// tiered planner finds far too many segments and merges the same documents
+// again and again: at 50,000 files the merges wrote 271 MB for a 91 MB
+// index, 127 MB with a floor of one batch, and the build took ~20% less
+// CPU. The planner then leaves ~20 segments where it left ~11; a search
+// took the same time on both.
+const mergeFloor = batchSize
 
 func (o *Options) progress(base, total int) func(done int) {
 	return func(done int) {
@@ -544,18 +440,16 @@ func build(v *vault.Vault, opts Options, reason string) (Stats, error) {
 		os.RemoveAll(g.dir)
 		return st, fmt.Errorf("%s: %w", g.dir, err)
 	}
-	s := fresh(idx, g.blevePath())
-	defer s.close()
 	fail := func(err error) (Stats, error) {
 		idx.Close()
 		os.RemoveAll(g.dir)
 		return st, err
 	}
 	b := idx.NewBatch()
-	if err := indexFiles(v, s, b, rels, table, nil, &st, opts.progress(0, len(rels))); err != nil {
+	if err := indexFiles(v, idx, b, rels, table, nil, &st, opts.progress(0, len(rels))); err != nil {
 		return fail(fmt.Errorf("%s: %w", g.dir, err))
 	}
-	if err := s.finish(b, g.man.Seq); err != nil {
+	if err := finish(idx, b, g.man.Seq); err != nil {
 		return fail(fmt.Errorf("%s: %w", g.dir, err))
 	}
 	if err := idx.Close(); err != nil {
