@@ -47,31 +47,35 @@ type Stats struct {
 	Duration time.Duration `json:"-"`
 }
 
-// batchSize bounds how many files are loaded and held at once; batchBytes
-// bounds the text in one bleve batch. bleve's memory while analysing a
-// batch is a few hundred bytes per token (term frequencies and positions,
-// the segment being built), so at 50k generated files, batches of 400
-// long-form notes (1.6 MB of text) held over 100 MiB of live heap (schema
-// 1, with _all).
+// batchSize bounds how many files are loaded and held at once, and so the
+// documents in one bleve batch; batchBytes bounds the text in one batch.
+// bleve's memory while analysing a batch is a few hundred bytes per token
+// (term frequencies and positions, the segment being built): at 50k
+// generated files, batches of 400 long-form notes (1.6 MB of text) held
+// over 100 MiB of live heap (schema 1, with _all). 384 KiB with a
+// heapBase of 48 MiB took ~4% less CPU than 256 KiB with 40 MiB, at the
+// same peak RSS (~140 MiB at 50k): fewer, larger segments to persist and
+// merge.
 const (
 	batchSize  = 400
-	batchBytes = 256 << 10
+	batchBytes = 384 << 10
 )
 
 // The Go runtime's soft memory limit while a run indexes is heapBase plus
 // heapPerFile for each file of the vault. The live heap then is what one
 // batch needs (the analysed batch, two chunks of loaded files, a merge:
 // bounded by batchBytes, not by the vault) plus what grows with the vault
-// (the file list and the manifest, ~300 bytes a file): 30-48 MiB at 50k
-// generated notes. Left to GOGC the heap grows to twice the live heap
-// between collections, and that headroom was ~60 MiB of a full build's
-// peak RSS. Near the limit the GC runs more often, which costs CPU but
-// little wall time, since bleve waits on fsync between batches. A soft
-// limit never fails an allocation: past it the runtime caps the GC at
-// half the CPU and lets the heap grow, so a limit set too low slows a run
-// down (3x at 45 MiB on the 50k vault) but never breaks it.
+// (the file list and a full build's flat record, ~200 bytes a file):
+// 20-45 MiB at 50k generated notes. Left to GOGC the heap grows to twice
+// the live heap between collections, and that headroom was ~60 MiB of a
+// full build's peak RSS. Near the limit the GC runs more often, which
+// costs CPU (with 40 MiB, GC assists were a third of what the 50k build
+// spent beyond the plain-bleve reference). A soft limit never fails an
+// allocation: past it the runtime caps the GC at half the CPU and lets the
+// heap grow, so a limit set too low slows a run down (3x at 45 MiB on the
+// 50k vault) but never breaks it.
 const (
-	heapBase    = 40 << 20
+	heapBase    = 48 << 20
 	heapPerFile = 320
 )
 
@@ -204,7 +208,7 @@ func apply(v *vault.Vault, idx bleve.Index, g *generation, d *diff, opts Options
 		isNew[rel] = true
 	}
 	changed := append(append([]string{}, d.Added...), d.Modified...)
-	if err := indexFiles(v, idx, b, changed, g.man, isNew, &st, opts.progress(len(d.Removed), d.Changed())); err != nil {
+	if err := indexFiles(v, idx, b, changed, inManifest{g.man}, isNew, &st, opts.progress(len(d.Removed), d.Changed())); err != nil {
 		return st, err
 	}
 	g.man.Seq++
@@ -215,12 +219,13 @@ func apply(v *vault.Vault, idx bleve.Index, g *generation, d *diff, opts Options
 	return st, vault.WriteFileAtomic(filepath.Join(g.dir, manifestFile), g.man.encode(), 0o644)
 }
 
-// indexFiles loads rels in chunks and indexes them into idx, recording each
-// in man. The next chunk is read and parsed while bleve indexes the current
-// one, so file I/O and parsing hide behind bleve's analysis and fsyncs. b
-// may hold queued deletes; it is left empty or with what remains to send.
+// indexFiles loads rels in chunks and indexes them into idx, noting each
+// file in rec. The next chunk is read and parsed while bleve indexes the
+// current one, so file I/O and parsing hide behind bleve's analysis and
+// fsyncs. b may hold queued deletes; it is left empty or with what remains
+// to send.
 // isNew nil means every file is new.
-func indexFiles(v *vault.Vault, idx bleve.Index, b *bleve.Batch, rels []string, man *manifest, isNew map[string]bool, st *Stats, progress func(done int)) error {
+func indexFiles(v *vault.Vault, idx bleve.Index, b *bleve.Batch, rels []string, rec recorder, isNew map[string]bool, st *Stats, progress func(done int)) error {
 	chunks := make(chan []*vault.Memory, 1)
 	stop := make(chan struct{})
 	defer close(stop)
@@ -247,17 +252,15 @@ func indexFiles(v *vault.Vault, idx bleve.Index, b *bleve.Batch, rels []string, 
 		return nil
 	}
 	for mems := range chunks {
-		for _, m := range mems {
-			e, ok := manifestEntry(m)
-			if !ok { // gone since the walk
-				if _, was := man.files()[m.Rel]; was {
+		for j, m := range mems {
+			if m.ModTime.IsZero() { // gone since the walk
+				if rec.drop(m.Rel) {
 					b.Delete(m.Rel)
-					delete(man.files(), m.Rel)
 					st.Removed++
 				}
 				continue
 			}
-			man.files()[m.Rel] = e
+			rec.set(done+j, m)
 			m.Raw = nil // hashed; the batch needs only the parsed document
 			indexed, err := addDoc(b, m, st)
 			switch {
@@ -283,12 +286,93 @@ func indexFiles(v *vault.Vault, idx bleve.Index, b *bleve.Batch, rels []string, 
 	return nil
 }
 
+// recorder is where a run notes the files it indexed: set records m, the
+// i-th file of the run's list, as indexed from what was loaded; drop
+// forgets rel, which vanished since the walk, and reports whether the
+// index held it.
+type recorder interface {
+	set(i int, m *vault.Memory)
+	drop(rel string) bool
+}
+
+// inManifest records straight into a live generation's manifest.
+type inManifest struct{ man *manifest }
+
+func (r inManifest) set(_ int, m *vault.Memory) { r.man.files()[m.Rel] = manifestEntry(m) }
+
+func (r inManifest) drop(rel string) bool {
+	_, was := r.man.files()[rel]
+	delete(r.man.files(), rel)
+	return was
+}
+
+// flatTable is a full build's record: one row per file of the listing,
+// free of pointers, turned into the manifest's map once at the end. The
+// garbage collector runs often under the build's memory limit (limitHeap),
+// and a map of every file with its hash string was ~2 s of its work in a
+// 15 s build of 50,000 files.
+type flatTable struct {
+	rels []string
+	rows []flatRow
+}
+
+type flatRow struct {
+	size, mtime int64
+	hash        [64]byte // vault.Hash (hex SHA-256), hashLen bytes of it
+	hashLen     uint8
+	set         bool
+}
+
+func newFlatTable(rels []string) *flatTable {
+	return &flatTable{rels: rels, rows: make([]flatRow, len(rels))}
+}
+
+func (t *flatTable) set(i int, m *vault.Memory) {
+	e := manifestEntry(m)
+	r := flatRow{size: e.Size, mtime: e.MTime, set: true}
+	r.hashLen = uint8(copy(r.hash[:], e.Hash))
+	t.rows[i] = r
+}
+
+// drop: nothing was indexed before a fresh build.
+func (t *flatTable) drop(string) bool { return false }
+
+// files is the manifest's map of what was recorded.
+func (t *flatTable) files() map[string]entry {
+	files := make(map[string]entry, len(t.rows))
+	for i, r := range t.rows {
+		if r.set {
+			files[t.rels[i]] = entry{Size: r.size, MTime: r.mtime, Hash: string(r.hash[:r.hashLen])}
+		}
+	}
+	return files
+}
+
 // finish sends the run's last batch: what is left in b, and the run's
 // sequence number, which marks the index as holding everything before it.
 func finish(idx bleve.Index, b *bleve.Batch, seq int64) error {
 	b.SetInternal(seqKey, []byte(strconv.FormatInt(seq, 10)))
 	return idx.Batch(b)
 }
+
+// freshConfig is the kvconfig of a fresh build: bleve's merge planner told
+// how large a segment one batch makes. (Not unsafe_batch, which would let
+// the next batch be analysed while the last is fsynced: after a build
+// with it, the first in-place update of that index was lost on the next
+// open, its snapshot missing from root.bolt; checkSeq caught it, so every
+// such update became a full rebuild. Two safe Batch calls in flight
+// instead analysed two batches at once and took 40% more CPU under the
+// memory limit.)
+var freshConfig = map[string]any{"scorchMergePlanOptions": map[string]any{"FloorSegmentSize": mergeFloor}}
+
+// mergeFloor is the documents in one batch, at most. bleve's default
+// floor, 2000, counts each of mem's batches as 2000 documents, so its
+// tiered planner finds far too many segments and merges the same documents
+// again and again: at 50,000 files the merges wrote 271 MB for a 91 MB
+// index, 127 MB with a floor of one batch, and the build took ~20% less
+// CPU. The planner then leaves ~20 segments where it left ~11; a search
+// took the same time on both.
+const mergeFloor = batchSize
 
 func (o *Options) progress(base, total int) func(done int) {
 	return func(done int) {
@@ -298,17 +382,14 @@ func (o *Options) progress(base, total int) func(done int) {
 	}
 }
 
-// manifestEntry is what the manifest records for a loaded file; ok is
-// false when the file vanished before it could be read.
-func manifestEntry(m *vault.Memory) (entry, bool) {
-	if m.ModTime.IsZero() {
-		return entry{}, false
-	}
+// manifestEntry is what the manifest records for a loaded file that
+// still exists (a non-zero ModTime).
+func manifestEntry(m *vault.Memory) entry {
 	e := entry{Size: m.Size, MTime: m.ModTime.UnixNano()}
 	if m.Raw != nil {
 		e.Hash = vault.Hash(m.Raw)
 	}
-	return e, true
+	return e
 }
 
 // addDoc queues m in b: indexed when it has content, deleted otherwise (a
@@ -352,8 +433,9 @@ func build(v *vault.Vault, opts Options, reason string) (Stats, error) {
 		return st, err
 	}
 	g := newGeneration(v)
-	g.man = &manifest{Schema: SchemaVersion, Seq: 1, Scanned: scanned, Files: make(map[string]entry, len(rels))}
-	idx, err := bleve.NewUsing(g.blevePath(), newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, nil)
+	g.man = &manifest{Schema: SchemaVersion, Seq: 1, Scanned: scanned}
+	table := newFlatTable(rels)
+	idx, err := bleve.NewUsing(g.blevePath(), newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, freshConfig)
 	if err != nil {
 		os.RemoveAll(g.dir)
 		return st, fmt.Errorf("%s: %w", g.dir, err)
@@ -364,7 +446,7 @@ func build(v *vault.Vault, opts Options, reason string) (Stats, error) {
 		return st, err
 	}
 	b := idx.NewBatch()
-	if err := indexFiles(v, idx, b, rels, g.man, nil, &st, opts.progress(0, len(rels))); err != nil {
+	if err := indexFiles(v, idx, b, rels, table, nil, &st, opts.progress(0, len(rels))); err != nil {
 		return fail(fmt.Errorf("%s: %w", g.dir, err))
 	}
 	if err := finish(idx, b, g.man.Seq); err != nil {
@@ -374,6 +456,7 @@ func build(v *vault.Vault, opts Options, reason string) (Stats, error) {
 		os.RemoveAll(g.dir)
 		return st, fmt.Errorf("%s: %w", g.dir, err)
 	}
+	g.man.Files = table.files()
 	if err := vault.WriteFileAtomic(filepath.Join(g.dir, manifestFile), g.man.encode(), 0o644); err != nil {
 		os.RemoveAll(g.dir)
 		return st, err

@@ -9,11 +9,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/mapping"
 
+	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/gate"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -37,7 +40,7 @@ func Index(root, indexPath string) (int, error) {
 
 // build indexes every memory file of the vault at root into a new index
 // at indexPath with mapping, in batches of BatchSize, each file as docOf
-// makes it: the plain way both references share.
+// makes it (nil: not indexed): the plain way both references share.
 func build(root, indexPath string, mapping mapping.IndexMapping, docOf func(rel string, data []byte) any) (int, error) {
 	v, err := vault.Open(root)
 	if err != nil {
@@ -58,7 +61,11 @@ func build(root, indexPath string, mapping mapping.IndexMapping, docOf func(rel 
 			idx.Close()
 			return 0, err
 		}
-		if err := batch.Index(rel, docOf(rel, data)); err != nil {
+		d := docOf(rel, data)
+		if d == nil {
+			continue
+		}
+		if err := batch.Index(rel, d); err != nil {
 			idx.Close()
 			return 0, fmt.Errorf("%s: %w", rel, err)
 		}
@@ -77,49 +84,92 @@ func build(root, indexPath string, mapping mapping.IndexMapping, docOf func(rel 
 	return len(rels), idx.Close()
 }
 
-// leanDoc is what IndexLean indexes: the fields mem's index searches by.
-type leanDoc struct {
-	Path    string   `json:"path"`
-	Type    string   `json:"type,omitempty"`
-	Project string   `json:"project,omitempty"`
-	Tags    []string `json:"tags,omitempty"`
-	Title   string   `json:"title,omitempty"`
-	Body    string   `json:"body"`
-}
+// LeanMapping is mem's mapping (pkg/index/mapping.go) written out with
+// bleve's own constructors: the same fields, analyzers, stored values and
+// term vectors, so the reference does the same analysis and writes the
+// same index as mem. pkg/index's TestLeanReferenceMatchesMapping keeps the
+// two in step.
+func LeanMapping() mapping.IndexMapping {
+	prose := func(store bool) *mapping.FieldMapping {
+		f := bleve.NewTextFieldMapping()
+		f.Analyzer, f.Store = en.AnalyzerName, store
+		f.IncludeInAll, f.IncludeTermVectors, f.DocValues = false, true, false
+		return f
+	}
+	kw := func(store bool) *mapping.FieldMapping {
+		f := bleve.NewKeywordFieldMapping()
+		f.Store, f.IncludeInAll, f.IncludeTermVectors, f.DocValues = store, false, false, false
+		return f
+	}
+	words := prose(false)
+	words.Name = "tags_words"
+	storedOnly := bleve.NewTextFieldMapping()
+	storedOnly.Index, storedOnly.IncludeInAll, storedOnly.IncludeTermVectors, storedOnly.DocValues = false, false, false, false
+	date := bleve.NewDateTimeFieldMapping()
+	date.Store, date.IncludeInAll, date.DocValues = false, false, false
+	num := bleve.NewNumericFieldMapping()
+	num.Store, num.IncludeInAll, num.DocValues = false, false, false
 
-// leanMapping is mem's mapping reduced to those fields, with the same
-// analyzers and options: English prose (title and body stored with term
-// vectors, as snippets need), keywords for the rest, no _all field.
-func leanMapping() mapping.IndexMapping {
-	prose := bleve.NewTextFieldMapping()
-	prose.Analyzer = en.AnalyzerName
-	prose.IncludeInAll, prose.IncludeTermVectors, prose.DocValues = false, true, false
-	kw := bleve.NewKeywordFieldMapping()
-	kw.Store, kw.IncludeInAll, kw.IncludeTermVectors, kw.DocValues = false, false, false, false
 	doc := bleve.NewDocumentStaticMapping()
 	doc.AddSubDocumentMapping("_all", bleve.NewDocumentDisabledMapping())
-	doc.AddFieldMappingsAt("title", prose)
-	doc.AddFieldMappingsAt("body", prose)
-	for _, f := range []string{"path", "type", "project", "tags"} {
-		doc.AddFieldMappingsAt(f, kw)
+	doc.AddFieldMappingsAt("title", prose(true))
+	doc.AddFieldMappingsAt("body", prose(true))
+	doc.AddFieldMappingsAt("description", prose(false))
+	doc.AddFieldMappingsAt("aliases", prose(false))
+	doc.AddFieldMappingsAt("tags", kw(false), words)
+	for _, f := range []string{"id", "type", "provenance"} {
+		doc.AddFieldMappingsAt(f, kw(true))
 	}
+	for _, f := range []string{"project", "source", "supersedes", "subject"} {
+		doc.AddFieldMappingsAt(f, kw(false))
+	}
+	doc.AddFieldMappingsAt("valid_at_text", storedOnly)
+	doc.AddFieldMappingsAt("valid_at", date)
+	doc.AddFieldMappingsAt("importance", num)
 	m := bleve.NewIndexMapping()
 	m.DefaultMapping = doc
 	m.DefaultAnalyzer = en.AnalyzerName
+	m.DefaultField = "body"
 	m.StoreDynamic, m.IndexDynamic, m.DocValuesDynamic = false, false, false
 	return m
 }
 
-// IndexLean is Index with the fields and analyzers of mem's own mapping
-// (title, body, tags, project, type, path), the frontmatter parsed with
-// mem's parser: the reference for rebuild-index --full (issue 22).
-func IndexLean(root, indexPath string) (int, error) {
-	return build(root, indexPath, leanMapping(), func(rel string, data []byte) any {
-		d := leanDoc{Path: rel, Body: string(data)}
-		if fm, err := vault.ParseFile(data); err == nil {
-			m := fm.Meta
-			d.Type, d.Project, d.Tags, d.Title, d.Body = m.Type, m.Project, m.Tags, m.Title, fm.Body
+// LeanDoc is the document LeanMapping indexes for the file rel holding
+// data: its frontmatter parsed with mem's parser, the same values mem's
+// index records, empty ones left out as mem leaves them out. It is nil
+// for a file that is not text, which mem does not index either.
+func LeanDoc(rel string, data []byte) map[string]any {
+	fm, _ := vault.ParseFile(data) // mem indexes what parsed, problems or not
+	if fm == nil {
+		return nil
+	}
+	m := &fm.Meta
+	d := map[string]any{"id": strings.TrimSuffix(rel, ".md"), "type": frontmatter.TypeNote, "body": fm.Body,
+		"importance": float64(m.ImportanceOrDefault())}
+	for k, v := range map[string]string{"id": m.ID, "type": strings.TrimSpace(m.Type), "provenance": m.Provenance,
+		"project": m.Project, "source": m.Source, "title": m.Title, "description": m.Description, "subject": gate.Subject(m)} {
+		if v != "" {
+			d[k] = v
 		}
-		return d
+	}
+	for k, v := range map[string][]string{"tags": m.Tags, "supersedes": m.Supersedes, "aliases": m.Aliases} {
+		if len(v) > 0 {
+			d[k] = v
+		}
+	}
+	if !m.ValidAt.IsZero() {
+		d["valid_at"], d["valid_at_text"] = m.ValidAt.Time, m.ValidAt.String()
+	}
+	return d
+}
+
+// IndexLean is Index with mem's mapping and documents (LeanMapping,
+// LeanDoc): the reference for rebuild-index --full (issue 22).
+func IndexLean(root, indexPath string) (int, error) {
+	return build(root, indexPath, LeanMapping(), func(rel string, data []byte) any {
+		if d := LeanDoc(rel, data); d != nil {
+			return d
+		}
+		return nil
 	})
 }
