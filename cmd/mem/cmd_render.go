@@ -35,16 +35,6 @@ func renderCommand() *cli.Command {
 	}
 }
 
-// renderTarget is one render: where it is for and where it goes.
-type renderTarget struct {
-	cwd, project string
-	cwdFrom      string // what named cwd, for an error ("--cwd"); "" for the working directory
-	budget       int
-	output       string // "" = stdout
-	splice       bool
-	format       string
-}
-
 func runRender(_ context.Context, cmd *cli.Command) error {
 	if done, err := askDaemon(cmd); done {
 		return err

@@ -81,7 +81,7 @@ func Scan(s string, max int) Body {
 // fence, a tab or four spaces, which may indent code), no markdown link
 // or definition ("](" , "]:"), footnote, %, <, backslash escape or CR.
 func plain(src []byte) bool {
-	return bytes.IndexAny(src, "`%<\\\t\r") < 0 && !bytes.Contains(src, []byte("~~~")) &&
+	return !bytes.ContainsAny(src, "`%<\\\t\r") && !bytes.Contains(src, []byte("~~~")) &&
 		!bytes.Contains(src, []byte("    ")) && !bytes.Contains(src, []byte("](")) &&
 		!bytes.Contains(src, []byte("]:")) && !bytes.Contains(src, []byte("[^"))
 }
