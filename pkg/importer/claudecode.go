@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/markdown"
@@ -364,12 +365,12 @@ func ccType(t string) string {
 
 // whyLine starts the reason Claude Code writes under a feedback or project
 // memory's rule ("**Why:** …", then "**How to apply:** …").
-var whyLine = regexp.MustCompile(`(?im)^\s*\**\s*(why|how to apply)\s*:`)
+var whyLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?im)^\s*\**\s*(why|how to apply)\s*:`) })
 
 // insteadRe is the mark of a correction: the rule says what to do in place
 // of what was done ("don't mock the database; use the test container
 // instead", "use pnpm instead of npm").
-var insteadRe = regexp.MustCompile(`(?i)\binstead\b`)
+var insteadRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\binstead\b`) })
 
 // corrects reports a feedback memory that corrects Claude: its rule (the
 // body above **Why:**) or its description holds "instead". Conservative on
@@ -377,21 +378,23 @@ var insteadRe = regexp.MustCompile(`(?i)\binstead\b`)
 // stated with a contrast, and Claude Code also keeps confirmations as
 // feedback; only a rule that names the replacement is a correction.
 func corrects(body, description string) bool {
-	if loc := whyLine.FindStringIndex(body); loc != nil {
+	if loc := whyLine().FindStringIndex(body); loc != nil {
 		body = body[:loc[0]]
 	}
-	return insteadRe.MatchString(body) || insteadRe.MatchString(description)
+	return insteadRe().MatchString(body) || insteadRe().MatchString(description)
 }
 
 // preferRe marks a user memory that says what the user prefers rather than
 // who they are ("prefers short answers", "would rather", "likes").
-var preferRe = regexp.MustCompile(`(?i)\b(prefers?|preferred|would rather|likes|dislikes|wants)\b`)
+var preferRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(prefers?|preferred|would rather|likes|dislikes|wants)\b`)
+})
 
 // prefers reports a Claude Code user memory that states a preference: its
 // text or description holds one of preferRe's words. "A data engineer new
 // to Kubernetes" stays an identity.
 func prefers(body, description string) bool {
-	return preferRe.MatchString(body) || preferRe.MatchString(description)
+	return preferRe().MatchString(body) || preferRe().MatchString(description)
 }
 
 // autoMemoryItems imports memory/: each topic file as a memory (a note and

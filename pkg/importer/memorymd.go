@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/yuin/goldmark/ast"
@@ -27,13 +28,15 @@ type Bullet struct {
 }
 
 var (
-	checkRe = regexp.MustCompile(`^\[[ xX]\]\s+`)
+	checkRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[[ xX]\]\s+`) })
 	// A date stamp at the start ("[2024-03-01] ", "2024-03-01: ", "(2024-03-01) – ")
 	// or the end (" (2024-03-01)") of a bullet. A date elsewhere is part of
 	// the claim, not when it was made.
-	leadDateRe  = regexp.MustCompile(`^(?:\*\*)?[\[(]?(\d{4}-\d{2}-\d{2})[\])]?(?:\*\*)?(?:\s*[:–—-])?\s+`)
-	trailDateRe = regexp.MustCompile(`\s+[\[(](\d{4}-\d{2}-\d{2})[\])]$`)
-	undatedRe   = regexp.MustCompile(`^\[undated\]\s+`)
+	leadDateRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:\*\*)?[\[(]?(\d{4}-\d{2}-\d{2})[\])]?(?:\*\*)?(?:\s*[:–—-])?\s+`)
+	})
+	trailDateRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s+[\[(](\d{4}-\d{2}-\d{2})[\])]$`) })
+	undatedRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[undated\]\s+`) })
 )
 
 // ParseBullets finds every bullet of a markdown file, nested ones too, with
@@ -108,7 +111,7 @@ func ParseBullets(data []byte) []Bullet {
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 	kept := out[:0]
 	for _, b := range out {
-		b.Text = checkRe.ReplaceAllString(b.Text, "")
+		b.Text = checkRe().ReplaceAllString(b.Text, "")
 		b.Text, b.Date = dateStamp(b.Text)
 		if b.Text != "" {
 			kept = append(kept, b)
@@ -131,8 +134,8 @@ func itemStart(n ast.Node) int {
 // dateStamp removes a leading or trailing date stamp and returns it. mem's
 // own rendered line ("[2024-03-01] text (stated)") reads back the same way.
 func dateStamp(text string) (string, frontmatter.Time) {
-	text = undatedRe.ReplaceAllString(text, "")
-	for _, re := range []*regexp.Regexp{leadDateRe, trailDateRe} {
+	text = undatedRe().ReplaceAllString(text, "")
+	for _, re := range []*regexp.Regexp{leadDateRe(), trailDateRe()} {
 		m := re.FindStringSubmatchIndex(text)
 		if m == nil {
 			continue
@@ -150,24 +153,29 @@ func dateStamp(text string) (string, frontmatter.Time) {
 	return text, frontmatter.Time{}
 }
 
-// headingTypes maps words starting a word of a heading ("Preferences",
-// "Lessons learned") to a mem type; the innermost heading naming one decides.
-var headingTypes = []struct {
+// headingType is a mem type and the words of a heading that give it.
+type headingType struct {
 	typ string
 	re  *regexp.Regexp
-}{
-	{frontmatter.TypeIdentity, regexp.MustCompile(`(?i)\b(identity|about me|who i am|about the user|profile)`)},
-	{frontmatter.TypePreference, regexp.MustCompile(`(?i)\b(preference|prefer|style|likes)`)},
-	{frontmatter.TypeDecision, regexp.MustCompile(`(?i)\b(decision|decided)`)},
-	{frontmatter.TypeLesson, regexp.MustCompile(`(?i)\b(lesson|learned|learnt|gotcha|pitfall)`)},
-	{frontmatter.TypeCorrection, regexp.MustCompile(`(?i)\bcorrection`)},
-	{frontmatter.TypeRule, regexp.MustCompile(`(?i)\b(rule|convention|guideline|instruction)`)},
 }
+
+// headingTypes maps words starting a word of a heading ("Preferences",
+// "Lessons learned") to a mem type; the innermost heading naming one decides.
+var headingTypes = sync.OnceValue(func() []headingType {
+	return []headingType{
+		{frontmatter.TypeIdentity, regexp.MustCompile(`(?i)\b(identity|about me|who i am|about the user|profile)`)},
+		{frontmatter.TypePreference, regexp.MustCompile(`(?i)\b(preference|prefer|style|likes)`)},
+		{frontmatter.TypeDecision, regexp.MustCompile(`(?i)\b(decision|decided)`)},
+		{frontmatter.TypeLesson, regexp.MustCompile(`(?i)\b(lesson|learned|learnt|gotcha|pitfall)`)},
+		{frontmatter.TypeCorrection, regexp.MustCompile(`(?i)\bcorrection`)},
+		{frontmatter.TypeRule, regexp.MustCompile(`(?i)\b(rule|convention|guideline|instruction)`)},
+	}
+})
 
 // typeForHeadings picks the type a bullet's headings give it (fact when none does).
 func typeForHeadings(headings []string) string {
 	for i := len(headings) - 1; i >= 0; i-- {
-		for _, ht := range headingTypes {
+		for _, ht := range headingTypes() {
 			if ht.re.MatchString(headings[i]) {
 				return ht.typ
 			}

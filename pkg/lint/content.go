@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"unicode/utf8"
 
@@ -16,12 +17,15 @@ import (
 	"github.com/mem-md/mem/pkg/vault"
 )
 
-// Compiled once: linting a file must not compile anything.
+// Compiled once, on first use: linting a file must not compile anything,
+// and a command that lints none must not compile them at start-up.
 var (
-	unquotedLink = regexp.MustCompile(`^(\s*(?:[^\s:"'#][^:"']*:\s*)?(?:-\s*)?)\[\[`)
-	footnoteDef  = regexp.MustCompile(`(?m)^\[\^[^\]\s]+\]:.*$`)
-	indexEntry   = regexp.MustCompile(`^\s*[*+-]\s+(?:\[[^\]]+\]\([^)\s]+\)|!?\[\[[^\]]+\]\])`)
-	logDate      = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+	unquotedLink = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\s*(?:[^\s:"'#][^:"']*:\s*)?(?:-\s*)?)\[\[`) })
+	footnoteDef  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\[\^[^\]\s]+\]:.*$`) })
+	indexEntry   = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s*[*+-]\s+(?:\[[^\]]+\]\([^)\s]+\)|!?\[\[[^\]]+\]\])`)
+	})
+	logDate = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`) })
 )
 
 // contentSeverity: text that views inject into every session (a memory)
@@ -113,7 +117,7 @@ func (c *check) body() {
 	c.links(found.Links, start)
 	if isMemory(c.m) {
 		// Footnote definitions cite sources (spec §3); they are not the claim.
-		if err := vault.CheckBoundary(footnoteDef.ReplaceAllString(c.doc.Body, "")); err != nil {
+		if err := vault.CheckBoundary(footnoteDef().ReplaceAllString(c.doc.Body, "")); err != nil {
 			c.add("memory-too-long", Warning, frontmatter.Pos{Line: c.doc.BodyLine, Col: 1}, "%v", err)
 		}
 	}
@@ -244,7 +248,7 @@ func (c *check) index() {
 		t := strings.TrimSpace(line)
 		// OKF §8 shows headings and pointer lines but requires neither
 		// (§11: soft guidance): another line is a warning.
-		if t != "" && !strings.HasPrefix(t, "#") && !indexEntry.MatchString(line) {
+		if t != "" && !strings.HasPrefix(t, "#") && !indexEntry().MatchString(line) {
 			c.add("index-malformed", Warning, c.at(off), "index.md lists headings and pointer lines like '* [Title](path.md) - description' (OKF §8): a reader expects no other text; move it into a note")
 		}
 		off += len(line)
@@ -264,7 +268,7 @@ func (c *check) log() {
 		if h, ok := strings.CutPrefix(line, "## "); ok {
 			h = strings.TrimSpace(h)
 			switch {
-			case !logDate.MatchString(h):
+			case !logDate().MatchString(h):
 				c.add("log-malformed", Error, c.at(off), "log.md headings are dates: write '## YYYY-MM-DD', not %q", h)
 			case last != "" && h > last:
 				// OKF §9 describes newest first; only the date form is a MUST.

@@ -538,7 +538,7 @@ func (c *check) unquotedLinks() {
 		if !strings.Contains(lines[i], "[[") {
 			continue
 		}
-		if loc := unquotedLink.FindStringSubmatchIndex(lines[i]); loc != nil {
+		if loc := unquotedLink().FindStringSubmatchIndex(lines[i]); loc != nil {
 			col := 1 + len([]rune(lines[i][:loc[3]]))
 			c.add("obsidian-link-unquoted", Warning, frontmatter.Pos{Line: i + 1, Col: col}, "an unquoted [[link]] in a property is a nested YAML list, not a link: quote it (\"[[...]]\")")
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark/ast"
 )
@@ -133,7 +134,9 @@ func wikiLink(w *WikiLink, span Span) Link {
 
 // mdDest is an inline link's destination in a text read line by line,
 // with the link's text when it holds no bracket.
-var mdDest = regexp.MustCompile(`(?:\[([^\[\]\n]*))?\]\(\s*<?([^()\s<>]+)>?(?:\s+"[^"]*")?\s*\)`)
+var mdDest = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:\[([^\[\]\n]*))?\]\(\s*<?([^()\s<>]+)>?(?:\s+"[^"]*")?\s*\)`)
+})
 
 // scanMasked reads a text past Safe's limits with its code blanked by
 // MaskFences: the wikilinks, footnote references and inline links the
@@ -141,7 +144,7 @@ var mdDest = regexp.MustCompile(`(?:\[([^\[\]\n]*))?\]\(\s*<?([^()\s<>]+)>?(?:\s
 func scanMasked(src []byte, max int) Body {
 	masked := []byte(MaskFences(string(src)))
 	b := scanPlain(src, masked, max)
-	for _, m := range mdDest.FindAllSubmatchIndex(masked, max) {
+	for _, m := range mdDest().FindAllSubmatchIndex(masked, max) {
 		l := inline(src[m[4]:m[5]], m[4])
 		if m[2] >= 0 {
 			l.Span, l.Text = Span{m[0], m[1]}, Span{m[2], m[3]}

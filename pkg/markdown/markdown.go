@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -175,7 +176,7 @@ type Span struct{ Start, End int }
 
 // linkTail is what a mark must not split outside the text of a link: a
 // link's or image's (destination), and a footnote reference [^label].
-var linkTail = regexp.MustCompile(`\]\([^()\n]*\)|\[\^[^\]\s]+\]`)
+var linkTail = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\]\([^()\n]*\)|\[\^[^\]\s]+\]`) })
 
 // Unmarkable returns the ranges of src where a highlight's ** must not go:
 // the note's own strong emphasis (marks there would nest: **JSON **Canvas****),
@@ -244,7 +245,7 @@ func Unmarkable(src []byte) []Span {
 // of masked (src with its code blanked) to out: Unmarkable's line-based
 // reading of a text past Safe's limits.
 func linkSpans(src []byte, masked string, out []Span) []Span {
-	for _, loc := range linkTail.FindAllStringIndex(masked, -1) {
+	for _, loc := range linkTail().FindAllStringIndex(masked, -1) {
 		out = append(out, Span{loc[0], loc[1]})
 	}
 	for i := 0; ; {
@@ -311,8 +312,8 @@ func Headings(src []byte) []Heading {
 }
 
 var (
-	fenceLine  = regexp.MustCompile("(?m)^[ \t]{0,3}(```|~~~)")
-	inlineCode = regexp.MustCompile("`[^`\n]+`")
+	fenceLine  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(?m)^[ \t]{0,3}(```|~~~)") })
+	inlineCode = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`[^`\n]+`") })
 )
 
 // MaskFences is the line-based approximation of MaskCode: fence lines
@@ -330,7 +331,7 @@ func MaskFences(s string) string {
 			}
 		}
 	}
-	fences := fenceLine.FindAllStringIndex(s, -1)
+	fences := fenceLine().FindAllStringIndex(s, -1)
 	for i := 0; i < len(fences); i += 2 {
 		end := len(s)
 		if i+1 < len(fences) {
@@ -338,7 +339,7 @@ func MaskFences(s string) string {
 		}
 		blank(fences[i][0], end)
 	}
-	for _, loc := range inlineCode.FindAllIndex(b, -1) {
+	for _, loc := range inlineCode().FindAllIndex(b, -1) {
 		blank(loc[0], loc[1])
 	}
 	return string(b)

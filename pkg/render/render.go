@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mem-md/mem/pkg/fail"
@@ -649,7 +650,9 @@ func write(head string, kept []cand, headings []string, nSections, global, size 
 
 // linkTarget is a wikilink's target ([[notes/x|alias]] names notes/x) or a
 // markdown link's path without .md.
-var linkTarget = regexp.MustCompile(`\[\[([^\[\]|#\n]+)|\]\(([^()\s#]+?)(?:\.md)?(?:#[^()\s]*)?\)`)
+var linkTarget = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\[\[([^\[\]|#\n]+)|\]\(([^()\s#]+?)(?:\.md)?(?:#[^()\s]*)?\)`)
+})
 
 // claimLinks is what the claims of a vault link to, read on the first note
 // a render meets (a vault without notes never pays for it): a note is only
@@ -667,7 +670,7 @@ func (l *claimLinks) names(mems []*vault.Memory, m *vault.Memory) bool {
 			if !c.OK() || !frontmatter.IsMemoryType(c.Meta().Type) || !strings.Contains(c.Doc.Body, "](") && !strings.Contains(c.Doc.Body, "[[") {
 				continue
 			}
-			for _, t := range linkTarget.FindAllStringSubmatch(c.Doc.Body, -1) {
+			for _, t := range linkTarget().FindAllStringSubmatch(c.Doc.Body, -1) {
 				target := strings.TrimSuffix(strings.TrimSpace(t[1]+t[2]), ".md")
 				(*l)[target], (*l)[path.Base(target)] = true, true // ../notes/x.md names notes/x
 			}

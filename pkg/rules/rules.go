@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -58,21 +59,30 @@ type Finding struct {
 	Minor bool `json:"-"`
 }
 
-// Compiled once: checking a text must not compile anything.
+// Compiled once, on first use: checking a text must not compile anything,
+// and a command that checks none must not compile them at start-up.
 var (
 	// Phrases that try to take over the model reading the memory,
 	// matched on text folded by foldForMatch (homoglyphs, width, invisible
 	// characters), so "Ignоre" with a Cyrillic o is the same phrase.
-	overridePhrase = regexp.MustCompile(`(?i)\b(?:ignore|disregard|forget|override|bypass|pay\s+no\s+attention\s+to)\s+(?:(?:all|any|every|the|your|of|these|those|my|our|everything|previous|prior|above|earlier|preceding|system|existing|original|safety|other|current)\s+)*(?:previous|prior|above|earlier|preceding|system|existing|original|safety|current)\s+(?:instructions?|prompts?|rules|directions|directives|guidelines|guardrails|context|messages?|orders|commands|policies|constraints)\b|\b(?:skip|drop|discard)\s+(?:(?:all|any|every|the|your|these|those|previous|prior|above|earlier|system|original|safety)\s+)*(?:previous|prior|above|earlier|system|original|safety)\s+(?:instructions?|prompts?|directives|guardrails|orders)\b|\b(?:ignore|disregard|forget)\s+(?:all|everything)\s+(?:above|before|previous|prior|you\s+were\s+told)\b|\byou\s+are\s+now\s+(?:in\s+)?(?:developer\s+mode|DAN|jailbroken|unrestricted|unfiltered|an?\s+(?:unrestricted|unfiltered|evil))\b|\bnew\s+(?:system\s+)?(?:instructions|directives|rules)\s*:|\bfrom\s+now\s+on,?\s+you\s+(?:will|must|are|should)\b|\b(?:reveal|print|output|show|repeat|leak)\s+(?:me\s+|us\s+)?your\s+(?:system|hidden|initial|original)\s+(?:prompt|instructions|message)\b|\b(?:reveal|leak|repeat)\s+the\s+(?:system|hidden|initial)\s+prompt\b`)
+	overridePhrase = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:ignore|disregard|forget|override|bypass|pay\s+no\s+attention\s+to)\s+(?:(?:all|any|every|the|your|of|these|those|my|our|everything|previous|prior|above|earlier|preceding|system|existing|original|safety|other|current)\s+)*(?:previous|prior|above|earlier|preceding|system|existing|original|safety|current)\s+(?:instructions?|prompts?|rules|directions|directives|guidelines|guardrails|context|messages?|orders|commands|policies|constraints)\b|\b(?:skip|drop|discard)\s+(?:(?:all|any|every|the|your|these|those|previous|prior|above|earlier|system|original|safety)\s+)*(?:previous|prior|above|earlier|system|original|safety)\s+(?:instructions?|prompts?|directives|guardrails|orders)\b|\b(?:ignore|disregard|forget)\s+(?:all|everything)\s+(?:above|before|previous|prior|you\s+were\s+told)\b|\byou\s+are\s+now\s+(?:in\s+)?(?:developer\s+mode|DAN|jailbroken|unrestricted|unfiltered|an?\s+(?:unrestricted|unfiltered|evil))\b|\bnew\s+(?:system\s+)?(?:instructions|directives|rules)\s*:|\bfrom\s+now\s+on,?\s+you\s+(?:will|must|are|should)\b|\b(?:reveal|print|output|show|repeat|leak)\s+(?:me\s+|us\s+)?your\s+(?:system|hidden|initial|original)\s+(?:prompt|instructions|message)\b|\b(?:reveal|leak|repeat)\s+the\s+(?:system|hidden|initial)\s+prompt\b`)
+	})
 	// A line that pretends to be a turn of the conversation.
-	roleTurn = regexp.MustCompile(`(?im)^[ \t>*_\-]*(?:#{1,6}[ \t]*)?(?:\*\*|__)?((?:system|developer|assistant)(?:\*\*|__)?[ \t]*:)`)
-	roleTag  = regexp.MustCompile(`(?i)<\s*/?\s*(?:system|system-reminder|developer|assistant|im_start|im_end|instructions?|tool_result|function_results)\s*>|<\|im_(?:start|end)\|>|<\|(?:system|assistant|user)\|>|\[/?INST\]|<<\s*/?SYS\s*>>`)
-	comment  = regexp.MustCompile(`<!--|(?s)%%.+?%%`)
+	roleTurn = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?im)^[ \t>*_\-]*(?:#{1,6}[ \t]*)?(?:\*\*|__)?((?:system|developer|assistant)(?:\*\*|__)?[ \t]*:)`)
+	})
+	roleTag = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)<\s*/?\s*(?:system|system-reminder|developer|assistant|im_start|im_end|instructions?|tool_result|function_results)\s*>|<\|im_(?:start|end)\|>|<\|(?:system|assistant|user)\|>|\[/?INST\]|<<\s*/?SYS\s*>>`)
+	})
+	comment = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<!--|(?s)%%.+?%%`) })
 	// An image whose address a client fetches when it shows the view: it
 	// can carry what the model read to someone else's server.
-	remoteImage = regexp.MustCompile(`(?i)!\[[^\]\n]*\]\(\s*<?(?:https?:)?//`)
+	remoteImage = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)!\[[^\]\n]*\]\(\s*<?(?:https?:)?//`) })
 	// The start of a sentence phrased as an order.
-	imperative = regexp.MustCompile(`(?im)(?:^|[.!?;:][ \t]+)[ \t]*(?:>[ \t]*)?(?:[-*+][ \t]+|\d+[.)][ \t]+)?((?:always|never|you[ \t]+must|you[ \t]+should|you[ \t]+need[ \t]+to|must|do[ \t]+not|don't|dont)\b)`)
+	imperative = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?im)(?:^|[.!?;:][ \t]+)[ \t]*(?:>[ \t]*)?(?:[-*+][ \t]+|\d+[.)][ \t]+)?((?:always|never|you[ \t]+must|you[ \t]+should|you[ \t]+need[ \t]+to|must|do[ \t]+not|don't|dont)\b)`)
+	})
 )
 
 // The words that let the injection regexps run: a text holding none of a
@@ -142,7 +152,7 @@ func injection(text string, bodyOff int, body *markdown.Body) []Finding {
 	// no folding.
 	words := injectionWords.Find(folded)
 	if words&overrideVerbs != 0 && words&overrideNouns != 0 || words&overrideAlone != 0 {
-		if loc := overridePhrase.FindStringIndex(folded); loc != nil {
+		if loc := overridePhrase().FindStringIndex(folded); loc != nil {
 			add("injection-override", at(loc[0]), "text that tries to override a model's instructions: memory is injected into every session; state the fact instead")
 		}
 	}
@@ -155,12 +165,12 @@ func injection(text string, bodyOff int, body *markdown.Body) []Finding {
 				body++
 			}
 		}
-		if loc := roleTurn.FindStringSubmatchIndex(folded[body:]); loc != nil {
+		if loc := roleTurn().FindStringSubmatchIndex(folded[body:]); loc != nil {
 			add("injection-role", at(body+loc[2]), "a line posing as a system, developer or assistant turn: rewrite it as plain text (\"the system prompt says ...\")")
 		}
 	}
 	if strings.IndexByte(folded, '<') >= 0 || words&instWords != 0 {
-		if loc := roleTag.FindStringIndex(folded); loc != nil {
+		if loc := roleTag().FindStringIndex(folded); loc != nil {
 			add("injection-role", at(loc[0]), "a chat-role tag (%s): it can make a model treat the memory as instructions; remove it", folded[loc[0]:loc[1]])
 		}
 	}
@@ -170,7 +180,7 @@ func injection(text string, bodyOff int, body *markdown.Body) []Finding {
 		}
 	}
 	if strings.Contains(text, "](") {
-		if loc := remoteImage.FindStringIndex(text); loc != nil {
+		if loc := remoteImage().FindStringIndex(text); loc != nil {
 			add("injection-exfil-link", loc[0], "an image from a remote address: a client that shows it sends a request the text chose (a way to leak context); link to it without the '!' or keep the image in the vault")
 		}
 	}
@@ -193,11 +203,11 @@ func hiddenComment(text string, bodyOff int, scanned *markdown.Body) int {
 	if bodyOff >= 0 && bodyOff <= len(text) {
 		head, body = text[:bodyOff], text[bodyOff:]
 	}
-	if loc := comment.FindStringIndex(head); loc != nil {
+	if loc := comment().FindStringIndex(head); loc != nil {
 		return loc[0]
 	}
 	if !markdown.Safe([]byte(body)) {
-		if loc := comment.FindStringIndex(markdown.MaskFences(body)); loc != nil {
+		if loc := comment().FindStringIndex(markdown.MaskFences(body)); loc != nil {
 			return len(head) + loc[0]
 		}
 		return -1
@@ -217,7 +227,7 @@ func hiddenComment(text string, bodyOff int, scanned *markdown.Body) int {
 		// app may not (a %% opened mid-paragraph and closed in a later
 		// one). A missed comment is hidden text reaching the model, a
 		// false one a rare warning: outside code, the regexp decides too.
-		if loc := comment.FindStringIndex(markdown.MaskCode(body)); loc != nil {
+		if loc := comment().FindStringIndex(markdown.MaskCode(body)); loc != nil {
 			off = loc[0]
 		}
 	}
@@ -365,7 +375,7 @@ func Claim(meta *frontmatter.Meta, body string, now time.Time, cfg vault.GateCon
 	}
 	if gate.NeedsGate(meta) {
 		masked := MaskCode(body)
-		if m := imperative.FindStringSubmatchIndex(masked); m != nil {
+		if m := imperative().FindStringSubmatchIndex(masked); m != nil {
 			out = append(out, Finding{Rule: "lesson-imperative", Kind: Gate, Off: m[2], Msg: fmt.Sprintf("an inferred %s phrased as a command (%q): lessons are data, not orders; rewrite it as \"when X happened, Y helped\"", meta.Type, masked[m[2]:m[3]])})
 		}
 	}

@@ -19,6 +19,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -66,8 +67,10 @@ type span struct{ start, end int }
 
 // Ported from gitleaks' config (cmd/generate/config/rules), loosened where
 // vendors have changed lengths, ordered so that a specific rule claims a
-// span before the generic assignment rule sees it.
-var rules = func() []rule {
+// span before the generic assignment rule sees it. Built on first use, not
+// at init: compiling them was most of the start-up of every mem command,
+// most of which never scans a text.
+var rules = sync.OnceValue(func() []rule {
 	rs := []rule{
 		// Any case and any spacing: a PEM header is still one when
 		// written "-----begin rsa private  key-----". Its keyword is a
@@ -144,7 +147,7 @@ var rules = func() []rule {
 		}
 	}
 	return rs
-}()
+})
 
 // accept reports whether a match of r is a secret: random enough and not
 // allowed.
@@ -152,7 +155,7 @@ func (r *rule) accept(secret string) bool {
 	return (r.entropy == 0 || Entropy(secret) >= r.entropy) && (r.allow == nil || !r.allow(secret))
 }
 
-// hit is a secret found by rules[rule] at text[start:end].
+// hit is a secret found by rules()[rule] at text[start:end].
 type hit struct{ start, end, rule int }
 
 // Find returns every secret in text, in order of position. Overlapping
@@ -175,7 +178,7 @@ func Find(text string) []Finding {
 		}
 		col += utf8.RuneCountInString(text[last:h.start])
 		last = h.start
-		out = append(out, Finding{Rule: rules[h.rule].id, What: rules[h.rule].what, Line: line, Col: col, Start: h.start, End: h.end})
+		out = append(out, Finding{Rule: rules()[h.rule].id, What: rules()[h.rule].what, Line: line, Col: col, Start: h.start, End: h.end})
 	}
 	return out
 }
@@ -212,7 +215,7 @@ func Redact(text string) string {
 	return text
 }
 
-func redaction(rule int) string { return "[redacted: " + rules[rule].id + "]" }
+func redaction(rule int) string { return "[redacted: " + rules()[rule].id + "]" }
 
 // scan returns the secrets of text in order, without overlaps. Clean ASCII
 // text, the common case, costs the keyword pass, three byte searches and a
@@ -277,11 +280,12 @@ func scan(text string, depth int) []hit {
 // back in order and apart; every step is a merge or a binary search, so a
 // file of many secrets stays near linear.
 func match(text string, ascii bool) []hit {
-	present := keywords.find(text, ascii)
+	rs, g := rules(), gate()
+	present := g.words.find(text, ascii)
 	var hits, add []hit
-	for i := range rules {
-		r := &rules[i]
-		if present&ruleMasks[i] == 0 {
+	for i := range rs {
+		r := &rs[i]
+		if present&g.rules[i] == 0 {
 			continue
 		}
 		add = add[:0]
@@ -295,9 +299,9 @@ func match(text string, ascii bool) []hit {
 		hits = merge(hits, add)
 	}
 	var joins []hit
-	for i := range rules {
-		r := &rules[i]
-		if !r.join || present&splitMasks[i] == 0 {
+	for i := range rs {
+		r := &rs[i]
+		if !r.join || present&g.split[i] == 0 {
 			continue
 		}
 		for _, sp := range r.joined(text) {
@@ -504,23 +508,29 @@ func nonWordASCII(b byte) bool {
 	return b < 0x80 && !(b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '_')
 }
 
-// keywords holds every rule's keywords and split prefixes; ruleMasks[i]
-// has a bit for each keyword of rules[i], so a rule runs only when Find's
-// one pass found one, and splitMasks[i] one for each of its split prefixes.
-var keywords, ruleMasks, splitMasks = func() (*Keywords, []uint64, []uint64) {
+// ruleGate holds every rule's keywords and split prefixes; rules[i] has a
+// bit for each keyword of rules()[i], so a rule runs only when Find's one
+// pass found one, and split[i] one for each of its split prefixes.
+type ruleGate struct {
+	words        *Keywords
+	rules, split []uint64
+}
+
+// gate is built with rules, on first use.
+var gate = sync.OnceValue(func() ruleGate {
+	rs := rules()
 	var all []string
-	for _, r := range rules {
+	for _, r := range rs {
 		all = append(all, r.keywords...)
 		all = append(all, r.split...)
 	}
-	k := NewKeywords(all...)
-	masks, split := make([]uint64, len(rules)), make([]uint64, len(rules))
-	for i, r := range rules {
-		masks[i] = k.Mask(r.keywords...)
-		split[i] = k.Mask(r.split...)
+	g := ruleGate{words: NewKeywords(all...), rules: make([]uint64, len(rs)), split: make([]uint64, len(rs))}
+	for i, r := range rs {
+		g.rules[i] = g.words.Mask(r.keywords...)
+		g.split[i] = g.words.Mask(r.split...)
 	}
-	return k, masks, split
-}()
+	return g
+})
 
 // Keywords finds which of up to 64 lower-case ASCII words (two bytes or
 // longer) a text holds, in one pass over it, with the answer of
