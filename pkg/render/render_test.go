@@ -2,6 +2,8 @@ package render
 
 import (
 	"errors"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -402,6 +404,30 @@ func TestNoteDropReasons(t *testing.T) {
 	} {
 		if got := reasonOf(r, id); got != want {
 			t.Errorf("%s: %q, want %q", id, got, want)
+		}
+	}
+}
+
+// TestLinkTargetsAsTheRegexpReadThem: the scan that finds what claims link
+// to reads the same targets as the regexp it replaced, for speed.
+func TestLinkTargetsAsTheRegexpReadThem(t *testing.T) {
+	re := regexp.MustCompile(`\[\[([^\[\]|#\n]+)|\]\(([^()\s#]+?)(?:\.md)?(?:#[^()\s]*)?\)`)
+	for _, body := range []string{
+		"see [[notes/x|alias]] and [[y#Heading]] and [[z]]",
+		"a [link](notes/a.md) and [b](../notes/b.md#part) and [c](c)",
+		"[broken](no close and [[open",
+		"[sp](has space.md) [q](x(y).md) [h](#only) [e]() [[]] [[a\nb]]",
+		"nested [[a [[b]] c]] and ](x.md) bare",
+	} {
+		var want, got []string
+		for _, m := range re.FindAllStringSubmatch(body, -1) {
+			want = append(want, strings.TrimSuffix(m[1]+m[2], ".md"))
+		}
+		linkTargets(body, func(s string) { got = append(got, strings.TrimSuffix(s, ".md")) })
+		slices.Sort(want)
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("%q: got %q, want %q", body, got, want)
 		}
 	}
 }
