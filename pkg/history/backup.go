@@ -594,19 +594,20 @@ func (r *Repo) verify(back *git.Repository, dir string, branch plumbing.Referenc
 		res.Problems = append(res.Problems, fmt.Sprintf("head differs: vault %s is at %s, backup at %s", branch.Short(), short(head), short(ref.Hash())))
 	}
 	// Every branch and tag of the vault must be in the backup as it is here.
-	if refs, err := r.git.References(); err == nil {
-		refs.ForEach(func(lr *plumbing.Reference) error {
-			if lr.Type() != plumbing.HashReference || !(lr.Name().IsBranch() || lr.Name().IsTag()) || lr.Name() == branch {
-				return nil
-			}
-			br, err := back.Reference(lr.Name(), true)
-			if err != nil {
-				res.Problems = append(res.Problems, fmt.Sprintf("backup lacks %s", lr.Name()))
-			} else if br.Hash() != lr.Hash() {
-				res.Problems = append(res.Problems, fmt.Sprintf("%s differs: vault %s, backup %s", lr.Name(), short(lr.Hash()), short(br.Hash())))
-			}
-			return nil
-		})
+	refs, err := r.branchesAndTags()
+	if err != nil {
+		res.Problems = append(res.Problems, err.Error())
+	}
+	for _, lr := range refs {
+		if lr.Name() == branch {
+			continue
+		}
+		br, err := back.Reference(lr.Name(), true)
+		if err != nil {
+			res.Problems = append(res.Problems, fmt.Sprintf("backup lacks %s", lr.Name()))
+		} else if br.Hash() != lr.Hash() {
+			res.Problems = append(res.Problems, fmt.Sprintf("%s differs: vault %s, backup %s", lr.Name(), short(lr.Hash()), short(br.Hash())))
+		}
 	}
 	paths := map[plumbing.Hash]string{}
 	got, err := r.end(back, ref.Hash(), paths)
@@ -776,23 +777,39 @@ func (r *Repo) countTree(g *git.Repository, t *object.Tree, base string, paths m
 	return nil
 }
 
+// branchesAndTags lists the vault's branches and tags as the git program
+// does. Not go-git's References: it reads every file under refs/, a
+// refs/heads/<branch>.lock that another git is writing included, and
+// fails the whole backup with "ref file is empty" (the crash soak met it).
+func (r *Repo) branchesAndTags() ([]*plumbing.Reference, error) {
+	out, err := runGit(r.gitDir, "for-each-ref", "--format=%(objectname) %(refname)", "refs/heads", "refs/tags")
+	if err != nil {
+		return nil, err
+	}
+	var refs []*plumbing.Reference
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		hash, name, ok := strings.Cut(line, " ")
+		if ok && plumbing.IsHash(hash) {
+			refs = append(refs, plumbing.NewHashReference(plumbing.ReferenceName(name), plumbing.NewHash(hash)))
+		}
+	}
+	return refs, nil
+}
+
 // checkSecrets refuses a push of commits that add a secret to the vault
 // folder (spec §8), whoever made them: mem commit leaves such a file out,
 // but a plain `git commit` does not. Only commits the backup lacks are
 // read (has), and only the blobs each adds against its first parent, so
 // an hourly backup reads a handful of files. Each blob is scanned once.
 func (r *Repo) checkSecrets(has func(plumbing.Hash) bool, url string) error {
-	refs, err := r.git.References()
+	refs, err := r.branchesAndTags()
 	if err != nil {
 		return err
 	}
 	var queue []plumbing.Hash
-	refs.ForEach(func(ref *plumbing.Reference) error {
-		if ref.Type() == plumbing.HashReference && (ref.Name().IsBranch() || ref.Name().IsTag()) {
-			queue = append(queue, ref.Hash())
-		}
-		return nil
-	})
+	for _, ref := range refs {
+		queue = append(queue, ref.Hash())
+	}
 	seen := map[plumbing.Hash]bool{}
 	scanned := map[plumbing.Hash][]secrets.Finding{}
 	var found []string

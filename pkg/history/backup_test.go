@@ -176,3 +176,21 @@ func TestBackupAfterATornRef(t *testing.T) {
 	}
 	run(t, dest, "git", "fsck", "--strict", "--no-progress")
 }
+
+// TestBackupWhileAnotherGitHoldsARefLock: a refs/heads/<branch>.lock that
+// another git is writing (empty at first) is no ref; the backup goes on
+// (go-git's References read it and failed with "ref file is empty").
+func TestBackupWhileAnotherGitHoldsARefLock(t *testing.T) {
+	v := newVault(t, "")
+	memory(t, v, "memory/a.md", "fact", "", "a")
+	res := commit(t, v, CommitOptions{})
+	lock := filepath.Join(v.Root, ".git", "refs", "heads", res.Branch+".lock")
+	if err := os.WriteFile(lock, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dest := filepath.Join(t.TempDir(), "backup.git")
+	b, err := Backup(v, BackupOptions{To: dest, Now: clock})
+	if err != nil || !b.Pushed || !b.Verified() {
+		t.Fatalf("backup beside a ref lock: %+v %v", b, err)
+	}
+}
