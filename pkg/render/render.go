@@ -184,48 +184,20 @@ func Render(mems []*vault.Memory, opts Options) (*Result, error) {
 		tierOf[p.ID] = 1 + i
 	}
 	global := 1 + len(chain)
-	// inView: the memory's project, pinning, staleness and importance let
-	// it into this view (pass 3 decides the same way).
-	inView := func(m *vault.Memory) bool {
-		meta := m.Meta()
-		_, ours := tierOf[meta.Project]
-		switch {
-		case meta.Project != "" && !ours:
-			return false
-		case meta.Pinned:
-			return true
-		case meta.IsStale(opts.Now):
-			return false
-		case meta.Project != "":
-			return true
-		}
-		return meta.ImportanceOrDefault() >= opts.MinGlobalImportance || hasDurableTag(meta.Tags, opts.DurableTags)
-	}
-
-	// Pass 2: supersession and same-key conflicts, decided by the gate.
-	// Staleness comes after: a stale claim still outdates the one it replaced.
-	elig, res, clean := r.reconcileClean(elig, inView, opts)
-	lostReason := lostReasons(res)
-
-	// Pass 3: tiers.
 	elsewhere := map[string]string{} // project id → why its memories do not render
-	cands := make([]cand, 0, len(elig)/4)
-	for _, m := range elig {
-		if reason, lost := lostReason[m.ID]; lost {
-			r.Dropped = append(r.Dropped, Drop{m.ID, reason})
-			continue
-		}
+	// place puts a memory in its tier, or says why this view leaves it out:
+	// its project, pinning, staleness and importance (pass 3's rule, which
+	// pass 2 asks too).
+	place := func(m *vault.Memory) (cand, string) {
 		meta := m.Meta()
 		c := cand{m: m, imp: meta.ImportanceOrDefault(), valid: meta.ValidAt.Time}
 		c.stale = meta.IsStale(opts.Now)
 		projTier, ours := tierOf[meta.Project]
 		switch {
 		case meta.Project != "" && !ours:
-			r.Dropped = append(r.Dropped, Drop{m.ID, otherProject(elsewhere, meta.Project, chain)})
-			continue
+			return c, otherProject(elsewhere, meta.Project, chain)
 		case c.stale && !meta.Pinned:
-			r.Dropped = append(r.Dropped, Drop{m.ID, reasonStale})
-			continue
+			return c, reasonStale
 		case meta.Pinned:
 			c.tier, c.section = 0, sectionOf(meta, sections)
 		case meta.Project != "":
@@ -233,7 +205,27 @@ func Render(mems []*vault.Memory, opts Options) (*Result, error) {
 		case c.imp >= opts.MinGlobalImportance || hasDurableTag(meta.Tags, opts.DurableTags):
 			c.tier = global
 		default:
-			r.Dropped = append(r.Dropped, Drop{m.ID, reasonNotGlobal})
+			return c, reasonNotGlobal
+		}
+		return c, ""
+	}
+	inView := func(m *vault.Memory) bool { _, out := place(m); return out == "" }
+
+	// Pass 2: supersession and same-key conflicts, decided by the gate.
+	// Staleness comes after: a stale claim still outdates the one it replaced.
+	elig, res, clean := r.reconcileClean(elig, inView, opts)
+	lostReason := lostReasons(res)
+
+	// Pass 3: tiers.
+	cands := make([]cand, 0, len(elig)/4)
+	for _, m := range elig {
+		if reason, lost := lostReason[m.ID]; lost {
+			r.Dropped = append(r.Dropped, Drop{m.ID, reason})
+			continue
+		}
+		c, out := place(m)
+		if out != "" {
+			r.Dropped = append(r.Dropped, Drop{m.ID, out})
 			continue
 		}
 		cands = append(cands, c)
@@ -679,7 +671,9 @@ func write(head string, kept []cand, headings []string, nSections, global, size 
 // names notes/x) and each markdown link's path without .md and #fragment.
 // A scan, not a regexp: every claim of the vault holding a link is read on
 // a render that meets a note (60 ms of a cold render at 50,000 files by
-// regexp).
+// regexp). Nor markdown.Scan, lint's parse: it cost a cold render 20 ms
+// more at 50,000 files, and whether a note has a pointer only words a drop
+// reason, so a link shown in code counting too is a fair price.
 func linkTargets(body string, f func(string)) {
 	for s := body; ; {
 		i := strings.Index(s, "[[")
