@@ -1,6 +1,10 @@
 package index
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -27,9 +31,7 @@ func TestFlatTableKeepsWholeHash(t *testing.T) {
 }
 
 // TestUpdatesAfterFullBuildStayInPlace: the index a full build leaves is
-// updated in place run after run, each update kept. (Built with bleve's
-// unsafe_batch, the first in-place update was lost on the next open, so
-// the second run found the index behind its manifest and rebuilt it.)
+// updated in place run after run, each update kept.
 func TestUpdatesAfterFullBuildStayInPlace(t *testing.T) {
 	v := newVault(t)
 	write(t, v, "memory/a.md", memory("fact", "stated", "", "The database is Postgres."))
@@ -42,6 +44,58 @@ func TestUpdatesAfterFullBuildStayInPlace(t *testing.T) {
 		}
 		if got := paths(t, v, Query{Text: word}); len(got) != 1 || got[0] != "memory/a.md" {
 			t.Fatalf("update %d: search %q = %v", i+1, word, got)
+		}
+	}
+}
+
+// TestInPlaceBatchIsOnDiskWhenItReturns: a full build runs with
+// unsafe_batch, which bleve stores with the index; an in-place update
+// opened later must still be persisted before Batch returns, or a process
+// that exits right after loses it (checkSeq then finds the index behind
+// its manifest and rebuilds it all). Without openBleve's override the new
+// segment is not yet on disk when Batch returns.
+func TestInPlaceBatchIsOnDiskWhenItReturns(t *testing.T) {
+	v := newVault(t)
+	write(t, v, "memory/a.md", memory("fact", "stated", "", "The database is Postgres."))
+	mustUpdate(t, v, Options{Full: true})
+	g, reason := live(v)
+	if g == nil {
+		t.Fatal(reason)
+	}
+	meta, err := os.ReadFile(filepath.Join(g.blevePath(), "index_meta.json"))
+	if err != nil || !strings.Contains(string(meta), `"unsafe_batch":true`) {
+		t.Fatalf("index_meta.json = %s, %v; want the fresh build's unsafe_batch kept (else this test tests nothing)", meta, err)
+	}
+	segments := func() map[string]bool {
+		zaps, _ := filepath.Glob(filepath.Join(g.blevePath(), "store", "*.zap"))
+		set := map[string]bool{}
+		for _, z := range zaps {
+			set[z] = true
+		}
+		return set
+	}
+	idx, err := open(g, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	for i := range 5 {
+		before := segments()
+		b := idx.NewBatch()
+		if err := b.Index(fmt.Sprintf("memory/new%d.md", i), map[string]any{"body": "redis"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := idx.Batch(b); err != nil {
+			t.Fatal(err)
+		}
+		written := 0
+		for z := range segments() {
+			if !before[z] {
+				written++
+			}
+		}
+		if written == 0 {
+			t.Fatalf("batch %d returned before its segment was on disk: not persisted", i)
 		}
 	}
 }

@@ -134,7 +134,9 @@ func openBleve(path string, readOnly bool) (idx bleve.Index, err error) {
 			idx, err = nil, fmt.Errorf("%s: damaged index: %v", path, r)
 		}
 	}()
-	cfg := map[string]any{"bolt_timeout": writeTimeout}
+	// unsafe_batch: a fresh build's config (freshConfig) is stored with
+	// the index; an in-place update must be persisted before Batch returns.
+	cfg := map[string]any{"bolt_timeout": writeTimeout, "unsafe_batch": false}
 	if readOnly {
 		cfg = map[string]any{"read_only": true, "bolt_timeout": readTimeout}
 	}
