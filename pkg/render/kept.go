@@ -8,10 +8,10 @@ import (
 	"github.com/mem-md/mem/pkg/vault"
 )
 
-// keptView is the name of the kept view a Renderer reads and writes.
+// keptView is the name of the kept view a renderer reads and writes.
 const keptView = "render"
 
-// Renderer renders the views of one command run from one scan of a vault.
+// renderer renders the views of one command run from one scan of a vault.
 // At session boot nothing has usually changed since the last render, and
 // loading 50,000 files to find that out costs more than the scan that
 // proves it: so a render kept by an earlier run for exactly the same files
@@ -19,7 +19,7 @@ const keptView = "render"
 // again, with its time line moved to now, while time alone cannot have
 // changed it (Result.Until). The vault is loaded only when a render must be
 // computed.
-type Renderer struct {
+type renderer struct {
 	v        *vault.Vault
 	snap     *vault.Snapshot
 	now      time.Time
@@ -46,8 +46,8 @@ type keptRender struct {
 	Until    time.Time `json:"until"`
 }
 
-// NewRenderer scans the vault and reads what an earlier run kept for it.
-func NewRenderer(v *vault.Vault, now time.Time) (*Renderer, error) {
+// newRenderer scans the vault and reads what an earlier run kept for it.
+func newRenderer(v *vault.Vault, now time.Time) (*renderer, error) {
 	snap, err := v.Scan()
 	if err != nil {
 		return nil, err
@@ -59,7 +59,7 @@ func NewRenderer(v *vault.Vault, now time.Time) (*Renderer, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Renderer{v: v, snap: snap, now: now}
+	r := &renderer{v: v, snap: snap, now: now}
 	if b, ok := v.ReadView(keptView, snap); ok && json.Unmarshal(b, &r.kept) == nil && r.kept.Settings == string(settings) && r.kept.Renders != nil {
 		r.fromKept = true
 	} else {
@@ -69,7 +69,7 @@ func NewRenderer(v *vault.Vault, now time.Time) (*Renderer, error) {
 }
 
 // load loads the vault once, from the scan.
-func (r *Renderer) load() []*vault.Memory {
+func (r *renderer) load() []*vault.Memory {
 	if r.mems == nil {
 		r.mems = r.v.LoadSnapshot(r.snap, vault.LoadOptions{})
 	}
@@ -77,7 +77,7 @@ func (r *Renderer) load() []*vault.Memory {
 }
 
 // Projects are the vault's project notes (vault.Projects).
-func (r *Renderer) Projects() []vault.Project {
+func (r *renderer) Projects() []vault.Project {
 	if r.mems == nil && r.fromKept {
 		return r.v.Projects(r.v.LoadFiles(r.kept.ProjectRels, vault.LoadOptions{}))
 	}
@@ -86,7 +86,7 @@ func (r *Renderer) Projects() []vault.Project {
 
 // Render is Render(mems, OptionsFor(v, project, budget, now)). full asks for
 // Items and Dropped (--format json, --explain), which are not kept.
-func (r *Renderer) Render(project *vault.Project, budget int, full bool) (*Result, error) {
+func (r *renderer) Render(project *vault.Project, budget int, full bool) (*Result, error) {
 	opts := OptionsFor(r.v, project, budget, r.now)
 	key := strconv.Itoa(opts.Budget)
 	if project != nil {
@@ -106,7 +106,7 @@ func (r *Renderer) Render(project *vault.Project, budget int, full bool) (*Resul
 
 // Keep saves the renders computed by this run for the next one. A failure
 // to save is not an error: the next run renders again.
-func (r *Renderer) Keep() {
+func (r *renderer) Keep() {
 	if !r.dirty {
 		return
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/mem-md/mem/pkg/vault"
 )
 
-// TestRendererServesOnlyWhatARenderWouldProduce: whatever a Renderer
+// TestRendererServesOnlyWhatARenderWouldProduce: whatever a renderer
 // serves, kept or computed, is byte for byte what Render of a fresh load
 // produces (time line aside, which both set to now); and it reuses a kept
 // render exactly when nothing it depends on moved.
@@ -39,7 +39,7 @@ func TestRendererServesOnlyWhatARenderWouldProduce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rd, err := NewRenderer(v, now)
+		rd, err := newRenderer(v, now)
 		if err != nil {
 			t.Fatal(err)
 		}

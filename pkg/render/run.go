@@ -89,7 +89,7 @@ func (e *StrictError) Kind() fail.Kind { return fail.Check }
 // StrictError, the refused one, last) with the error. Writing or printing
 // each view is the caller's (Target.Write), in the order returned.
 func Run(v *vault.Vault, targets []Target, opts RunOptions) ([]Rendered, error) {
-	rd, err := NewRenderer(v, opts.Now)
+	rd, err := newRenderer(v, opts.Now)
 	if err != nil {
 		return nil, err
 	}
