@@ -1,6 +1,8 @@
 package index
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -65,4 +67,45 @@ func FuzzDecodeManifest(f *testing.F) {
 			t.Fatalf("not stable:\n%+v\n%+v", m, again)
 		}
 	})
+}
+
+// TestManifestChangesMergeAsTheMapWould: a run's sets and drops on a
+// decoded manifest, merged into its sorted lists, encode byte for byte as
+// the same changes made to the map of every file, and drop reports what
+// the map held.
+func TestManifestChangesMergeAsTheMapWould(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := range 50 {
+		base := &manifest{Schema: SchemaVersion, Seq: 3, Scanned: time.Unix(0, 99), Files: map[string]entry{}}
+		for range rng.IntN(40) {
+			base.Files[fmt.Sprintf("memory/%02d.md", rng.IntN(60))] = entry{Size: rng.Int64N(100), MTime: rng.Int64(), Hash: "h"}
+		}
+		data := base.encode()
+		merged, err := decodeManifest(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		viaMap, _ := decodeManifest(data)
+		want := viaMap.files()
+		for range rng.IntN(30) {
+			rel := fmt.Sprintf("memory/%02d.md", rng.IntN(60))
+			if rng.IntN(3) == 0 {
+				_, held := want[rel]
+				delete(want, rel)
+				if got := merged.drop(rel); got != held {
+					t.Fatalf("round %d: drop(%s) = %v, the map held it: %v", round, rel, got, held)
+				}
+				continue
+			}
+			e := entry{Size: rng.Int64N(100), MTime: rng.Int64(), Hash: "n"}
+			want[rel] = e
+			merged.set(rel, e)
+		}
+		if got, wantData := merged.encode(), viaMap.encode(); string(got) != string(wantData) {
+			t.Fatalf("round %d: merged encode\n%s\nwant\n%s", round, got, wantData)
+		}
+		if !reflect.DeepEqual(merged.files(), want) {
+			t.Fatalf("round %d: files() after the merge differs from the map", round)
+		}
+	}
 }

@@ -146,7 +146,7 @@ func update(v *vault.Vault, opts Options, verify bool) (Stats, error) {
 	if d.Changed() == 0 {
 		if len(d.Touched) > 0 {
 			for rel, e := range d.Touched {
-				g.man.files()[rel] = e
+				g.man.set(rel, e)
 			}
 			g.man.Scanned = d.Scanned
 			if err := vault.WriteFileAtomic(filepath.Join(g.dir, manifestFile), g.man.encode(), 0o644); err != nil {
@@ -203,12 +203,12 @@ func apply(v *vault.Vault, idx bleve.Index, g *generation, d *diff, opts Options
 	defer limitHeap(d.Files)()
 	st := Stats{Files: d.Files, Changed: d.Changed()}
 	for rel, e := range d.Touched {
-		g.man.files()[rel] = e
+		g.man.set(rel, e)
 	}
 	b := idx.NewBatch()
 	for _, rel := range d.Removed {
 		b.Delete(rel)
-		delete(g.man.files(), rel)
+		g.man.drop(rel)
 		st.Removed++
 	}
 	isNew := make(map[string]bool, len(d.Added))
@@ -302,13 +302,9 @@ type recorder interface {
 // inManifest records straight into a live generation's manifest.
 type inManifest struct{ man *manifest }
 
-func (r inManifest) set(_ int, m *vault.Memory) { r.man.files()[m.Rel] = manifestEntry(m) }
+func (r inManifest) set(_ int, m *vault.Memory) { r.man.set(m.Rel, manifestEntry(m)) }
 
-func (r inManifest) drop(rel string) bool {
-	_, was := r.man.files()[rel]
-	delete(r.man.files(), rel)
-	return was
-}
+func (r inManifest) drop(rel string) bool { return r.man.drop(rel) }
 
 // flatTable is a full build's record: one row per file of the listing,
 // free of pointers, turned into the manifest's map once at the end. The
