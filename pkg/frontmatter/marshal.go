@@ -20,10 +20,17 @@ func (d *Document) Marshal() []byte {
 	// A known key kept verbatim for the keys mem does not model (errKept)
 	// is written as it was while its typed value is unchanged; once a
 	// writer changed the value, the writer's value wins.
+	// A key given twice is in Extra twice, untyped (decodeMapping), and is
+	// written as it was: compared with its zero Meta value it would look
+	// changed, and both occurrences were dropped.
+	times := map[string]int{}
+	for _, kv := range d.Extra {
+		times[kv.Key]++
+	}
 	kept := map[string]bool{}
 	for _, kv := range d.Extra {
 		var was Meta
-		if knownKey[kv.Key] && decodeKnown(&was, kv.Key, kv.Value) == errKept {
+		if knownKey[kv.Key] && times[kv.Key] == 1 && decodeKnown(&was, kv.Key, kv.Value) == errKept {
 			kept[kv.Key] = sameNode(was.node(kv.Key), meta.node(kv.Key))
 		}
 	}

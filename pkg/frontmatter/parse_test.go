@@ -152,6 +152,21 @@ func TestAliasToTypedKeySurvivesRewrite(t *testing.T) {
 	roundTrip(t, []byte("---\nfoo: &x [a]\ntags: *x\n---\nbody\n"))
 }
 
+// TestDuplicateKnownKeySurvivesRewrite: a known key given twice, one of
+// its values a map mem keeps verbatim, is written back twice as it was
+// (FuzzParse found both occurrences dropped).
+func TestDuplicateKnownKeySurvivesRewrite(t *testing.T) {
+	data := []byte("---\ntype: fact\ngenerated: \ngenerated:\n  by: x\n  extra: y\n---\nbody\n")
+	roundTrip(t, data)
+	d, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := string(d.Marshal()); strings.Count(out, "generated:") != 2 || !strings.Contains(out, "extra: y") {
+		t.Fatalf("rewrite lost an occurrence:\n%s", out)
+	}
+}
+
 func TestAliasBombRefused(t *testing.T) {
 	bomb := "---\ntype: fact\na: &a [x,x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: [*e,*e,*e,*e,*e,*e,*e,*e,*e,*e]\n---\n"
 	_, err := Parse([]byte(bomb))
