@@ -1,6 +1,9 @@
 package writer
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/mem-md/mem/pkg/vault"
@@ -32,5 +35,50 @@ func TestSupersedeKeepsScope(t *testing.T) {
 	}
 	if m := c2.Meta(); m.Project != "" || m.Importance != 3 || m.Section != "Notes" || !m.Pinned {
 		t.Errorf("explicit fields lost: %+v", m)
+	}
+}
+
+// TestEditsRefuseADuplicatedKey: pin on a file that gives pinned twice
+// would write a third pinned that no reader takes either; it refuses,
+// naming the key and its line, and leaves the file as it was.
+func TestEditsRefuseADuplicatedKey(t *testing.T) {
+	v := newVault(t)
+	rel := "memory/dup.md"
+	data := "---\ntype: fact\nprovenance: stated\nvalid_at: 2026-11-01\npinned: false\npinned: false\n---\nThe deploy key rotates weekly.\n"
+	path := filepath.Join(v.Root, rel)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := Pin(v, Front{}, rel, "", true, "", now)
+	if err == nil || !strings.Contains(err.Error(), `line 6: key "pinned" appears twice`) || !strings.Contains(err.Error(), rel) {
+		t.Fatalf("Pin = %v, want a refusal naming the file, line 6 and the key", err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != data {
+		t.Fatalf("the file changed:\n%s", got)
+	}
+}
+
+// TestEditMergesADuplicatedKey: mem edit is how a person merges a key
+// given twice, so the whole-file edit that does it is written.
+func TestEditMergesADuplicatedKey(t *testing.T) {
+	v := newVault(t)
+	rel := "memory/dup.md"
+	path := filepath.Join(v.Root, rel)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("---\ntype: fact\nprovenance: stated\nvalid_at: 2026-11-01\npinned: false\npinned: true\n---\nThe deploy key rotates weekly.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fixed := "---\ntype: fact\nprovenance: stated\nvalid_at: 2026-11-01\npinned: true\n---\nThe deploy key rotates weekly.\n"
+	if _, changed, err := Edit(v, Front{}, rel, "", []byte(fixed), now); err != nil || !changed {
+		t.Fatalf("Edit = %v, changed %v; want the merged file written", err, changed)
+	}
+	data, _ := os.ReadFile(path)
+	if doc, err := vault.ParseFile(data); err != nil || !doc.Meta.Pinned || len(doc.Problems) != 0 {
+		t.Fatalf("after the edit: %v, %+v\n%s", err, doc, data)
 	}
 }

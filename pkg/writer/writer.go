@@ -303,6 +303,14 @@ func Update(v *vault.Vault, f Front, ref, expectHash string, now time.Time, edit
 		if err := edit(doc); err != nil {
 			return err
 		}
+		// A key given twice is read as neither value (Obsidian keeps one):
+		// a value written beside them would be a third, read as none. An
+		// edit of the whole file (mem edit) that merges them is welcome.
+		for _, p := range doc.Problems {
+			if p.Kind == frontmatter.Duplicate {
+				return fmt.Errorf("line %d: key %q appears twice, so mem cannot tell what it says: merge them first ('mem lint %s' shows both)", p.Line, p.Key, m.Rel)
+			}
+		}
 		// A person's authorship stays: an agent's signal adds evidence, it
 		// does not make the claim the agent's to overrule.
 		by := f.by()
