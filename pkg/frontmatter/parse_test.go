@@ -79,7 +79,7 @@ func TestParseDates(t *testing.T) {
 			t.Errorf("ParseTime(%q) = %q, %v; want %q", tc.in, got.String(), err, tc.out)
 		}
 	}
-	for _, bad := range []string{"", "yesterday", "2026-13-01", "02/01/2026"} {
+	for _, bad := range []string{"", "yesterday", "2026-13-01", "02/01/2026", "0001-01-01", "0001-01-01T00:00:00Z"} {
 		if _, err := ParseTime(bad); err == nil {
 			t.Errorf("ParseTime(%q) accepted", bad)
 		}

@@ -29,6 +29,16 @@ var datetimeLayouts = []string{
 // ParseTime reads YYYY-MM-DD or an RFC 3339 datetime.
 func ParseTime(s string) (Time, error) {
 	s = strings.TrimSpace(s)
+	t, err := parseTime(s)
+	// The first instant of year 1 is Go's zero time, which mem reads as no
+	// date at all: taken as a date it vanished on the next rewrite.
+	if err == nil && t.IsZero() {
+		return Time{}, &kindError{BadDate, fmt.Sprintf("%q is the first instant of year 1, which reads as no date: write the real date", s)}
+	}
+	return t, err
+}
+
+func parseTime(s string) (Time, error) {
 	// Only a string of the layout's length can be a date: skip the failed
 	// parse (and its error value) for every datetime.
 	if len(s) == len(dateLayout) {
