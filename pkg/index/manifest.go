@@ -38,41 +38,20 @@ type manifest struct {
 	// modified within vault.RacyWindow of it may have changed again without its
 	// mtime moving (coarse clocks), so its content hash is checked.
 	Scanned time.Time
-	// Files is nil in a decoded manifest until files() builds it: a
-	// search with nothing changed never needs the map, and building 50k
-	// entries cost as much as the rest of decoding.
-	Files map[string]entry
-	// order and entries are the files as read from disk, sorted by path
-	// (encode sorts them, decode insists), so compare walks them beside the
-	// vault's listing. Cleared once files() hands out the map to change.
+	// order and entries are the files, sorted by path (a build records them
+	// in its sorted listing's order, encode writes them so, decode
+	// insists), so compare walks them beside the vault's listing.
 	order   []string
 	entries []entry
-	// pending holds a run's changes to the decoded lists (nil: removed)
-	// until sorted merges them in: an update of a few files then neither
-	// builds the map of every file nor sorts it, which was ~40 ms of every
-	// in-place update at 50k.
+	// pending holds a run's changes to the lists (nil: removed) until
+	// sorted merges them in: an update of a few files then neither builds
+	// a map of every file nor sorts it, which was ~40 ms of every in-place
+	// update at 50k.
 	pending map[string]*entry
-}
-
-// files is Files, built from the decoded lists on first use.
-func (m *manifest) files() map[string]entry {
-	if m.Files == nil {
-		order, entries := m.sorted()
-		m.Files = make(map[string]entry, len(order))
-		for i, rel := range order {
-			m.Files[rel] = entries[i]
-		}
-		m.order, m.entries, m.pending = nil, nil, nil
-	}
-	return m.Files
 }
 
 // set records e as what rel holds now.
 func (m *manifest) set(rel string, e entry) {
-	if m.Files != nil {
-		m.Files[rel] = e
-		return
-	}
 	if m.pending == nil {
 		m.pending = map[string]*entry{}
 	}
@@ -81,11 +60,6 @@ func (m *manifest) set(rel string, e entry) {
 
 // drop forgets rel and reports whether the manifest held it.
 func (m *manifest) drop(rel string) bool {
-	if m.Files != nil {
-		_, was := m.Files[rel]
-		delete(m.Files, rel)
-		return was
-	}
 	was := false
 	if e, changed := m.pending[rel]; changed {
 		was = e != nil
@@ -99,17 +73,9 @@ func (m *manifest) drop(rel string) bool {
 	return was
 }
 
-// sorted is every file and its entry, sorted by path: the decoded lists
-// with the pending changes merged in, or the map's keys sorted.
+// sorted is every file and its entry, sorted by path: the lists with the
+// pending changes merged in.
 func (m *manifest) sorted() ([]string, []entry) {
-	if m.Files != nil { // built in memory, or changed through files()
-		order := slices.Sorted(maps.Keys(m.Files))
-		entries := make([]entry, len(order))
-		for i, rel := range order {
-			entries[i] = m.Files[rel]
-		}
-		return order, entries
-	}
 	if len(m.pending) == 0 {
 		return m.order, m.entries
 	}

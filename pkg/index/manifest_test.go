@@ -2,33 +2,36 @@ package index
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 )
 
 func TestManifestRoundTrip(t *testing.T) {
-	m := &manifest{Schema: SchemaVersion, Seq: 42, Scanned: time.Unix(0, 1764412800123456789), Files: map[string]entry{
+	files := map[string]entry{
 		"memory/a.md":              {Size: 10, MTime: 1764412800000000000, Hash: strings.Repeat("ab", 32)},
 		"notes/with space\t.md":    {Size: 0, MTime: 1},
 		"notes/ünïcode \"q\".md":   {Size: 7, MTime: -5, Hash: "x"},
 		"notes/new\nline/weird.md": {Size: 1, MTime: 2, Hash: "y"},
 		`"starts with a quote.md`:  {Size: 3, MTime: 4, Hash: "z"},
 		"trailing space .md ":      {Size: 5, MTime: 6, Hash: "w"},
-	}}
+	}
+	m := withFiles(&manifest{Schema: SchemaVersion, Seq: 42, Scanned: time.Unix(0, 1764412800123456789)}, files)
 	got, err := decodeManifest(m.encode())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !got.Scanned.Equal(m.Scanned) || !reflect.DeepEqual(got.files(), m.Files) || got.Seq != m.Seq || got.Schema != m.Schema {
+	if !got.Scanned.Equal(m.Scanned) || !reflect.DeepEqual(filesOf(got), files) || got.Seq != m.Seq || got.Schema != m.Schema {
 		t.Fatalf("round trip:\n got %+v\nwant %+v", got, m)
 	}
 }
 
 func TestManifestRejectsDamage(t *testing.T) {
-	good := string((&manifest{Schema: 1, Seq: 1, Files: map[string]entry{"a.md": {Size: 1, MTime: 2, Hash: "h"}}}).encode())
+	good := string(withFiles(&manifest{Schema: 1, Seq: 1}, map[string]entry{"a.md": {Size: 1, MTime: 2, Hash: "h"}}).encode())
 	for name, data := range map[string]string{
 		"empty":           "",
 		"wrong magic":     strings.Replace(good, "mem-index-manifest 1", "something else", 1),
@@ -52,7 +55,7 @@ func TestManifestRejectsDamage(t *testing.T) {
 // FuzzDecodeManifest: any bytes either fail cleanly or decode to a
 // manifest that encodes and decodes to itself.
 func FuzzDecodeManifest(f *testing.F) {
-	f.Add((&manifest{Schema: 1, Seq: 3, Files: map[string]entry{"a.md": {Size: 1, MTime: 2, Hash: "h"}, "b c.md": {}}}).encode())
+	f.Add(withFiles(&manifest{Schema: 1, Seq: 3}, map[string]entry{"a.md": {Size: 1, MTime: 2, Hash: "h"}, "b c.md": {}}).encode())
 	f.Add([]byte("mem-index-manifest 1\nschema 1\nseq 1\nscanned 0\nfiles 0\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := decodeManifest(data)
@@ -63,7 +66,7 @@ func FuzzDecodeManifest(f *testing.F) {
 		if err != nil {
 			t.Fatalf("re-decode: %v", err)
 		}
-		if !reflect.DeepEqual(again.files(), m.files()) || again.Seq != m.Seq || again.Schema != m.Schema {
+		if !reflect.DeepEqual(filesOf(again), filesOf(m)) || again.Seq != m.Seq || again.Schema != m.Schema {
 			t.Fatalf("not stable:\n%+v\n%+v", m, again)
 		}
 	})
@@ -76,17 +79,17 @@ func FuzzDecodeManifest(f *testing.F) {
 func TestManifestChangesMergeAsTheMapWould(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for round := range 50 {
-		base := &manifest{Schema: SchemaVersion, Seq: 3, Scanned: time.Unix(0, 99), Files: map[string]entry{}}
+		files := map[string]entry{}
 		for range rng.IntN(40) {
-			base.Files[fmt.Sprintf("memory/%02d.md", rng.IntN(60))] = entry{Size: rng.Int64N(100), MTime: rng.Int64(), Hash: "h"}
+			files[fmt.Sprintf("memory/%02d.md", rng.IntN(60))] = entry{Size: rng.Int64N(100), MTime: rng.Int64(), Hash: "h"}
 		}
-		data := base.encode()
+		data := withFiles(&manifest{Schema: SchemaVersion, Seq: 3, Scanned: time.Unix(0, 99)}, files).encode()
 		merged, err := decodeManifest(data)
 		if err != nil {
 			t.Fatal(err)
 		}
 		viaMap, _ := decodeManifest(data)
-		want := viaMap.files()
+		want := filesOf(viaMap)
 		for range rng.IntN(30) {
 			rel := fmt.Sprintf("memory/%02d.md", rng.IntN(60))
 			if rng.IntN(3) == 0 {
@@ -101,11 +104,32 @@ func TestManifestChangesMergeAsTheMapWould(t *testing.T) {
 			want[rel] = e
 			merged.set(rel, e)
 		}
-		if got, wantData := merged.encode(), viaMap.encode(); string(got) != string(wantData) {
+		if got, wantData := merged.encode(), withFiles(viaMap, want).encode(); string(got) != string(wantData) {
 			t.Fatalf("round %d: merged encode\n%s\nwant\n%s", round, got, wantData)
 		}
-		if !reflect.DeepEqual(merged.files(), want) {
-			t.Fatalf("round %d: files() after the merge differs from the map", round)
+		if !reflect.DeepEqual(filesOf(merged), want) {
+			t.Fatalf("round %d: the files after the merge differ from the map", round)
 		}
 	}
+}
+
+// withFiles gives m the files of a map, sorted as a build records them.
+func withFiles(m *manifest, files map[string]entry) *manifest {
+	m.order = slices.Sorted(maps.Keys(files))
+	m.entries = make([]entry, len(m.order))
+	for i, rel := range m.order {
+		m.entries[i] = files[rel]
+	}
+	m.pending = nil
+	return m
+}
+
+// filesOf is m's files as a map.
+func filesOf(m *manifest) map[string]entry {
+	order, entries := m.sorted()
+	files := make(map[string]entry, len(order))
+	for i, rel := range order {
+		files[rel] = entries[i]
+	}
+	return files
 }

@@ -48,8 +48,8 @@ type Stats struct {
 }
 
 // batchSize bounds the documents in one bleve batch and batchBytes the
-// text in it. bleve's memory while analysing a batch is a few hundred bytes per token
-// (term frequencies and positions, the segment being built): at 50k
+// text in it. bleve's memory while analysing a batch is a few hundred
+// bytes per token (term frequencies and positions, the segment being built): at 50k
 // generated files, batches of 400 long-form notes (1.6 MB of text) held
 // over 100 MiB of live heap (schema 1, with _all). 384 KiB with a
 // heapBase of 48 MiB took ~4% less CPU than 256 KiB with 40 MiB, at the
@@ -307,7 +307,7 @@ func (r inManifest) set(_ int, m *vault.Memory) { r.man.set(m.Rel, manifestEntry
 func (r inManifest) drop(rel string) bool { return r.man.drop(rel) }
 
 // flatTable is a full build's record: one row per file of the listing,
-// free of pointers, turned into the manifest's map once at the end. The
+// free of pointers, turned into the manifest's lists once at the end. The
 // garbage collector runs often under the build's memory limit (limitHeap),
 // and a map of every file with its hash string was ~2 s of its work in a
 // 15 s build of 50,000 files.
@@ -337,15 +337,17 @@ func (t *flatTable) set(i int, m *vault.Memory) {
 // drop: nothing was indexed before a fresh build.
 func (t *flatTable) drop(string) bool { return false }
 
-// files is the manifest's map of what was recorded.
-func (t *flatTable) files() map[string]entry {
-	files := make(map[string]entry, len(t.rows))
+// sorted is what was recorded, in the listing's order (vault.List sorts
+// it), as the manifest keeps it.
+func (t *flatTable) sorted() ([]string, []entry) {
+	rels, entries := make([]string, 0, len(t.rows)), make([]entry, 0, len(t.rows))
 	for i, r := range t.rows {
 		if r.set {
-			files[t.rels[i]] = entry{Size: r.size, MTime: r.mtime, Hash: string(r.hash[:r.hashLen])}
+			rels = append(rels, t.rels[i])
+			entries = append(entries, entry{Size: r.size, MTime: r.mtime, Hash: string(r.hash[:r.hashLen])})
 		}
 	}
-	return files
+	return rels, entries
 }
 
 // finish sends the run's last batch: what is left in b, and the run's
@@ -389,7 +391,7 @@ const mergeFloor = batchSize
 // document of a 50,000-file build is rewritten by merges less often: the
 // build took ~4% less time and its peak RSS fell from ~144 to ~135 MiB
 // (a merge maps every segment it reads); the index has ~25 segments where
-// it had ~18, and a search took 1-2 ms more of ~107.
+// it had ~18, and a search took 1-5 ms more of ~100.
 const segmentsPerTier = 15
 
 func (o *Options) progress(base, total int) func(done int) {
@@ -480,7 +482,7 @@ func build(v *vault.Vault, opts Options, reason string) (Stats, error) {
 		os.RemoveAll(g.dir)
 		return st, fmt.Errorf("%s: %w", g.dir, err)
 	}
-	g.man.Files = table.files()
+	g.man.order, g.man.entries = table.sorted()
 	if err := vault.WriteFileAtomic(filepath.Join(g.dir, manifestFile), g.man.encode(), 0o644); err != nil {
 		os.RemoveAll(g.dir)
 		return st, err
