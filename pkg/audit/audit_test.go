@@ -386,11 +386,7 @@ func TestWriteText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b bytes.Buffer
-	if err := WriteText(&b, r); err != nil {
-		t.Fatal(err)
-	}
-	out := b.String()
+	out := text(t, r)
 	for _, want := range []string{
 		"mem audit: 8 checks past their thresholds; 53 memories, 1 note, 1 project, 1 unreadable file\n",
 		"  FAIL max_stale (9 > 0): 9 claim(s) past stale_after",
@@ -476,12 +472,8 @@ func TestOtherTypes(t *testing.T) {
 			t.Errorf("finding: %s", f.Message)
 		}
 	}
-	var b bytes.Buffer
-	if err := WriteText(&b, r); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(b.String(), "other types: 7 files kept as written and treated as notes, not counted as memories\n  Metric: 3\n  BigQuery Table: 1\n  feedback: 1\n  project: 1\n  with no type: 1\n") {
-		t.Errorf("text report:\n%s", b.String())
+	if out := text(t, r); !strings.Contains(out, "other types: 7 files kept as written and treated as notes, not counted as memories\n  Metric: 3\n  BigQuery Table: 1\n  feedback: 1\n  project: 1\n  with no type: 1\n") {
+		t.Errorf("text report:\n%s", out)
 	}
 }
 
@@ -495,17 +487,24 @@ func TestCoverageNamesNotes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b bytes.Buffer
-	if err := WriteText(&b, r); err != nil {
-		t.Fatal(err)
-	}
+	out := text(t, r)
 	for _, want := range []string{
 		"1 memory, 1 note, 0 projects",
 		"FAIL max_missing_valid_at_share (0.5 > 0.05): 1 of 2 memories and notes have no valid_at",
 		"valid_at: 1 of 2 memories and notes missing (50.0%)",
 	} {
-		if !strings.Contains(b.String(), want) {
-			t.Errorf("report lacks %q:\n%s", want, b.String())
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
 		}
 	}
+}
+
+// text is r as WriteText writes it.
+func text(t *testing.T, r *Report) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := WriteText(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }
