@@ -143,6 +143,25 @@ func Backup(v *vault.Vault, opts BackupOptions) (*BackupResult, error) {
 
 var scpLike = regexp.MustCompile(`^[\w.-]+@[\w.-]+:`)
 
+// isPath reports whether a remote is a path on this machine (or a file://
+// URL), not an ssh or https URL.
+func isPath(url string) bool {
+	return !(strings.Contains(url, "://") && !strings.HasPrefix(url, "file://") || scpLike.MatchString(url))
+}
+
+// pushCmd is git push to url. For a path git runs the receiving end here,
+// as this user, in the remote repository and with that repository's own
+// config: a hook there (or a core.hooksPath, or a command its config names)
+// would run on every machine that pushes to it. Settings given with -c
+// override the repository's, and reach every git receive-pack starts.
+func pushCmd(url string, args ...string) []string {
+	cmd := []string{"push", "--porcelain", "--no-verify"}
+	if isPath(url) {
+		cmd = append(cmd, "--receive-pack=git -c core.hooksPath=/dev/null -c core.alternateRefsCommand=true -c receive.autogc=false -c core.fsmonitor=false receive-pack")
+	}
+	return append(append(cmd, url), args...)
+}
+
 // Backup is the method form of the package function Backup. An error is
 // returned when the backup could not be attempted or was refused; a backup
 // that does not read back right returns a result with Problems.
@@ -236,7 +255,7 @@ func (r *Repo) resolveTarget(opts BackupOptions, res *BackupResult) (*backupTarg
 			url = rc.URLs[0]
 		}
 	}
-	if strings.Contains(url, "://") && !strings.HasPrefix(url, "file://") || scpLike.MatchString(url) {
+	if !isPath(url) {
 		res.URL = url
 		return &backupTarget{}, nil
 	}
@@ -433,7 +452,7 @@ var objectName = regexp.MustCompile(`\b[0-9a-f]{40}\b`)
 // fails mid-pack (it never closes the child's stdin), and it has no
 // deadline.
 func (r *Repo) push(url string) (bool, error) {
-	out, err := runGit(r.gitDir, "push", "--porcelain", "--no-verify", url, "refs/heads/*:refs/heads/*", "refs/tags/*:refs/tags/*")
+	out, err := runGit(r.gitDir, pushCmd(url, "refs/heads/*:refs/heads/*", "refs/tags/*:refs/tags/*")...)
 	var rejected, refused []string
 	pushed := false
 	for _, line := range strings.Split(out, "\n") {

@@ -48,7 +48,7 @@ func Clone(remote, relativeTo, dir string) (*CloneResult, error) {
 		return nil, fmt.Errorf("%s: the folder %s does not exist (is the drive mounted?): create it first", abs, filepath.Dir(abs))
 	}
 	url := remote
-	local := !(strings.Contains(url, "://") && !strings.HasPrefix(url, "file://") || scpLike.MatchString(url))
+	local := isPath(url)
 	if local {
 		p := strings.TrimPrefix(url, "file://")
 		if !filepath.IsAbs(p) && relativeTo != "" {

@@ -151,6 +151,9 @@ func (r *Repo) sync(opts SyncOptions) (*SyncResult, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := r.checkIncoming(head, remote, url); err != nil {
+			return nil, err
+		}
 		merged, err := r.mergeHeads(head, remote, url, res, opts)
 		if err != nil {
 			return nil, err
@@ -205,7 +208,7 @@ func (r *Repo) syncURL(opts SyncOptions) (url, local string, err error) {
 			url = rc.URLs[0]
 		}
 	}
-	if strings.Contains(url, "://") && !strings.HasPrefix(url, "file://") || scpLike.MatchString(url) {
+	if !isPath(url) {
 		return url, "", nil
 	}
 	p := strings.TrimPrefix(url, "file://")
@@ -263,11 +266,14 @@ func syncRefusal(err error) error {
 // (FETCH_HEAD only), so a fetch left running by a killed sync can never
 // hold a ref lock the next sync needs.
 func (r *Repo) fetch(url string, branch plumbing.ReferenceName) (plumbing.Hash, error) {
-	_, err := runGit(r.gitDir, "fetch", "--quiet", "--no-tags", url, branch.String())
+	_, err := runGit(r.gitDir, append(fetchFsck, "fetch", "--quiet", "--no-tags", url, branch.String())...)
 	if err != nil {
 		var ge *GitError
 		if errors.As(err, &ge) && strings.Contains(ge.Stderr, "couldn't find remote ref") {
 			return plumbing.ZeroHash, nil
+		}
+		if errors.As(err, &ge) && fsckRefused(ge.Stderr) {
+			return plumbing.ZeroHash, r.diagnose(url, branch, ge.Stderr)
 		}
 		return plumbing.ZeroHash, fmt.Errorf("fetch from %s: %w (is the remote reachable? nothing here changed)", url, err)
 	}
@@ -738,7 +744,7 @@ func (r *Repo) pushCheck(remote, merged plumbing.Hash, url string, opts SyncOpti
 // pushBranch pushes the vault's branch, never forcing; rejected is true
 // when the remote moved since the fetch (the caller merges again).
 func (r *Repo) pushBranch(url string, branch plumbing.ReferenceName) (rejected bool, err error) {
-	out, err := runGit(r.gitDir, "push", "--porcelain", "--no-verify", url, branch.String()+":"+branch.String())
+	out, err := runGit(r.gitDir, pushCmd(url, branch.String()+":"+branch.String())...)
 	for _, line := range strings.Split(out, "\n") {
 		if f := strings.Split(line, "\t"); len(f) == 3 && f[0] == "!" {
 			if strings.HasPrefix(f[2], "[rejected]") || strings.Contains(f[2], "fetch first") || strings.Contains(f[2], "non-fast-forward") {

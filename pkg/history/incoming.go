@@ -1,0 +1,280 @@
+package history
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/mem-md/mem/pkg/fail"
+)
+
+// What a remote sends is foreign (spec §8, last row): a commit that another
+// machine, or whoever controls the shared repository, made with plain git.
+// Before anything is journalled or written, every tree entry that the
+// incoming commits add is checked as git's own checkout and fsck check
+// paths (verify_path, is_ntfs_dotgit, is_hfs_dotgit), plus what mem itself
+// never writes (links, control characters, names a file system refuses,
+// files over the size limits). Git's fsck runs on the fetch too
+// (fetchFsck); this check is what names the commit and the path.
+
+// maxNameBytes and maxPathBytes are the limits of Linux's file systems
+// (NAME_MAX, PATH_MAX): a longer name cannot be written, and a merge that
+// tries leaves the vault half-applied.
+const (
+	maxNameBytes = 255
+	maxPathBytes = 4096
+)
+
+// maxOtherFile caps a file outside the memory set (an attachment): memory
+// files are capped by lint.max_file_size, which the loader enforces.
+const maxOtherFile = 100 << 20
+
+// IncomingError refuses what a remote sent, naming the commit, the path
+// and the rule; nothing of the vault changed.
+type IncomingError struct {
+	URL, Commit, Path, Rule, Why string
+}
+
+func (e *IncomingError) Error() string {
+	return fmt.Sprintf("refused %s: commit %s: %s: %s: %s; nothing here changed: remove that commit from the remote (or the path from its tree), then run 'mem sync' again",
+		e.URL, short(plumbing.NewHash(e.Commit)), quotePath(e.Path), e.Rule, e.Why)
+}
+
+// Kind: the remote's content failed the check (exit 1).
+func (e *IncomingError) Kind() fail.Kind { return fail.Check }
+
+// quotePath shows a path with its control bytes escaped, so a hostile name
+// cannot rewrite the terminal line that reports it.
+func quotePath(p string) string {
+	if p == "" {
+		return `""`
+	}
+	for i := 0; i < len(p); i++ {
+		if p[i] < 0x20 || p[i] == 0x7f || p[i] == '"' || p[i] == '\\' {
+			return fmt.Sprintf("%q", p)
+		}
+	}
+	if !utf8.ValidString(p) {
+		return fmt.Sprintf("%q", p)
+	}
+	return p
+}
+
+// nameRule says why a tree entry's name may not be written, or "".
+func nameRule(name string) (rule, why string) {
+	switch {
+	case name == "":
+		return "empty-name", "a tree entry has no name (an absolute or doubled-slash path)"
+	case name == "." || name == "..":
+		return "dot-component", "a path component '" + name + "' would write outside its folder"
+	case strings.ContainsRune(name, '/'):
+		return "slash-in-name", "a name holds '/', so it would be written in another folder"
+	case isDotGit(name):
+		return "dotgit", "a path component is git's own folder (.git, in some case or an NTFS/HFS+ spelling git refuses)"
+	case len(name) > maxNameBytes:
+		return "name-too-long", fmt.Sprintf("a name of %d bytes, over the %d a file system takes", len(name), maxNameBytes)
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c < 0x20 || c == 0x7f {
+			return "control-character", fmt.Sprintf("a name holds the control character %#02x", c)
+		}
+	}
+	return "", ""
+}
+
+// isDotGit is git's test for a component that names .git: in any case, on
+// NTFS also with trailing dots or spaces, an alternate data stream, or the
+// 8.3 short name GIT~1; on HFS+ also with Unicode characters it ignores.
+func isDotGit(name string) bool {
+	lower := strings.ToLower(name)
+	if lower == ".git" {
+		return true
+	}
+	ntfs := lower
+	if i := strings.IndexByte(ntfs, ':'); i >= 0 {
+		ntfs = ntfs[:i]
+	}
+	if ntfs = strings.TrimRight(ntfs, ". "); ntfs == ".git" || ntfs == "git~1" {
+		return true
+	}
+	return strings.Map(func(r rune) rune {
+		if hfsIgnored(r) {
+			return -1
+		}
+		return r
+	}, lower) == ".git"
+}
+
+// hfsIgnored are the code points HFS+ drops when it compares names (git's
+// is_hfs_dotgit list).
+func hfsIgnored(r rune) bool {
+	return r >= 0x200c && r <= 0x200f || r >= 0x202a && r <= 0x202e || r >= 0x206a && r <= 0x206f || r == 0xfeff
+}
+
+// incoming checks the trees of incoming commits against head's, so only
+// what the remote adds or changes is read; each changed tree is read once.
+type incoming struct {
+	r       *Repo
+	maxFile int64
+	done    map[string]bool // dir + "\x00" + tree hash, checked
+}
+
+// checkIncoming checks every commit that remote has and head lacks, oldest
+// first, and refuses the whole remote at the first bad entry.
+func (r *Repo) checkIncoming(head, remote plumbing.Hash, url string) error {
+	if remote.IsZero() || remote == head {
+		return nil
+	}
+	args := []string{"rev-list", "--reverse", "--topo-order", remote.String()}
+	if !head.IsZero() {
+		args = append(args, "--not", head.String())
+	}
+	out, err := runGit(r.gitDir, args...)
+	if err != nil {
+		return err
+	}
+	ref := plumbing.ZeroHash
+	if !head.IsZero() {
+		hc, err := r.git.CommitObject(head)
+		if err != nil {
+			return r.damagedObject("commit", head, "HEAD", err)
+		}
+		ref = hc.TreeHash
+	}
+	in := &incoming{r: r, maxFile: r.v.Config.Lint.MaxFileSize, done: map[string]bool{}}
+	for _, h := range strings.Fields(out) {
+		c, err := r.git.CommitObject(plumbing.NewHash(h))
+		if err != nil {
+			return r.damagedObject("commit", plumbing.NewHash(h), "fetched from "+url, err)
+		}
+		p, rule, why, err := in.tree(c.TreeHash, ref, "")
+		if err != nil {
+			return err
+		}
+		if rule != "" {
+			return &IncomingError{URL: url, Commit: h, Path: p, Rule: rule, Why: why}
+		}
+	}
+	return nil
+}
+
+// tree checks tree h at dir against ref, the same folder in head (zero:
+// none), and returns the first bad path and its rule.
+func (in *incoming) tree(h, ref plumbing.Hash, dir string) (p, rule, why string, err error) {
+	key := dir + "\x00" + h.String()
+	if h == ref || in.done[key] {
+		return "", "", "", nil
+	}
+	t, err := in.r.git.TreeObject(h)
+	if err != nil {
+		return "", "", "", in.r.damagedObject("tree", h, "fetched, at "+quotePath(dir), err)
+	}
+	known := map[string]object.TreeEntry{}
+	if !ref.IsZero() {
+		if rt, err := in.r.git.TreeObject(ref); err == nil {
+			for _, e := range rt.Entries {
+				known[e.Name] = e
+			}
+		}
+	}
+	seen := make(map[string]bool, len(t.Entries))
+	for _, e := range t.Entries {
+		p := join(dir, e.Name)
+		if rule, why := nameRule(e.Name); rule != "" {
+			return p, rule, why, nil
+		}
+		if seen[e.Name] {
+			return p, "duplicate-name", "the folder lists this name twice", nil
+		}
+		seen[e.Name] = true
+		if len(p) > maxPathBytes {
+			return p[:64] + "…", "path-too-long", fmt.Sprintf("a path of %d bytes, over the %d a file system takes", len(p), maxPathBytes), nil
+		}
+		old, had := known[e.Name]
+		if had && old.Hash == e.Hash && old.Mode == e.Mode {
+			continue // as head has it
+		}
+		switch e.Mode {
+		case filemode.Dir:
+			sub := plumbing.ZeroHash
+			if had && old.Mode == filemode.Dir {
+				sub = old.Hash
+			}
+			if p, rule, why, err := in.tree(e.Hash, sub, p); err != nil || rule != "" {
+				return p, rule, why, err
+			}
+		case filemode.Regular, filemode.Executable:
+			size, err := in.r.git.Storer.EncodedObjectSize(e.Hash)
+			if err != nil {
+				return "", "", "", in.r.damagedObject("blob", e.Hash, "fetched, at "+quotePath(p), err)
+			}
+			limit, what := int64(maxOtherFile), "the 100 MiB mem takes for a file outside the memories"
+			if rel, ok := in.r.vaultRel(p); ok && in.r.v.IsMemoryPath(rel) {
+				limit, what = in.maxFile, "lint.max_file_size in this machine's mem.yaml"
+			}
+			if size > limit {
+				return p, "file-too-large", fmt.Sprintf("%d bytes, over %d (%s)", size, limit, what), nil
+			}
+		case filemode.Symlink:
+			return p, "symlink", "a symbolic link: mem never writes a link a remote sends (it could point anywhere)", nil
+		case filemode.Submodule:
+			return p, "gitlink", "a submodule entry: mem never checks out another repository a remote names", nil
+		default:
+			return p, "bad-mode", fmt.Sprintf("mode %o is none git writes for a file or folder", uint32(e.Mode)), nil
+		}
+	}
+	in.done[key] = true
+	return "", "", "", nil
+}
+
+// fetchFsck makes git check every object a fetch receives as 'git fsck
+// --strict' does (broken objects, '.git', '..' and '/' in tree names,
+// odd modes): a refused pack is dropped, so nothing of it is kept.
+var fetchFsck = []string{"-c", "fetch.fsckObjects=true", "-c", "transfer.fsckObjects=true"}
+
+// fsckRefused reports a fetch that git's object check stopped.
+func fsckRefused(stderr string) bool {
+	return strings.Contains(stderr, "fsck error") || strings.Contains(stderr, "error: object ")
+}
+
+// diagnose names the commit and path of a fetch git's fsck refused: the
+// branch is fetched again, unchecked, into a throwaway repository, its
+// whole history checked there, and the repository removed. Nothing reaches
+// the vault's object store.
+func (r *Repo) diagnose(url string, branch plumbing.ReferenceName, stderr string) error {
+	refused := &RefusedError{fmt.Sprintf("refused %s: git's object check (fsck) refuses what it sent (git: %s); nothing here changed: repair or remove the bad commits on the remote, then run 'mem sync' again",
+		url, strings.Join(strings.Fields(stderr), " "))}
+	tmp, err := os.MkdirTemp("", "mem-sync-check-")
+	if err != nil {
+		return refused
+	}
+	defer os.RemoveAll(tmp)
+	if _, err := runGit("", "init", "--quiet", "--bare", tmp); err != nil {
+		return refused
+	}
+	if _, err := runGit(tmp, "fetch", "--quiet", "--no-tags", url, branch.String()); err != nil {
+		return refused
+	}
+	out, err := runGit(tmp, "rev-parse", "--verify", "FETCH_HEAD^{commit}")
+	if err != nil {
+		return refused
+	}
+	g, err := git.PlainOpen(tmp)
+	if err != nil {
+		return refused
+	}
+	q := *r
+	q.git, q.gitDir = g, tmp
+	var ie *IncomingError
+	if err := q.checkIncoming(plumbing.ZeroHash, plumbing.NewHash(strings.TrimSpace(out)), url); errors.As(err, &ie) {
+		return err
+	}
+	return refused
+}
