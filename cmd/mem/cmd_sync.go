@@ -24,11 +24,12 @@ func syncCommand() *cli.Command {
 			"sets), merges memory by memory (never conflict markers, never a lost memory), checks what would be " +
 			"pushed (no secrets, no mass deletion) and pushes; it never force-pushes. Prints what came in and what " +
 			"went out. Exit 0 also when another sync of this vault is running (it skips, naming the pid); 1 when " +
-			"a change is refused (a remote that removes many memories, a secret); 2 when the remote cannot be " +
+			"a change is refused (a remote that removes many memories or sends a path, link or file mem never writes, a mem.yaml that loosens a guard, a secret); 2 when the remote cannot be " +
 			"reached or the repository is damaged. See docs/sync.md.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "dry-run", Usage: "commit (as mem commit), fetch and merge in git's object store only: say what a sync would decide; no file changes, nothing is pushed"},
 			&cli.BoolFlag{Name: "allow-mass-delete", Usage: "accept an incoming or outgoing change that removes more than lint.mass_delete_share of the memories"},
+			&cli.BoolFlag{Name: "accept-config", Usage: "take an incoming mem.yaml that loosens this machine's guards (lint.mass_delete_share, mass_delete_min, max_file_size); without it such a change is held back"},
 		},
 		Action: runSync,
 	}
@@ -42,7 +43,7 @@ func runSync(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	opts := history.SyncOptions{Remote: cmd.Args().First(), DryRun: cmd.Bool("dry-run"), AllowMassDelete: cmd.Bool("allow-mass-delete"), Now: now()}
+	opts := history.SyncOptions{Remote: cmd.Args().First(), DryRun: cmd.Bool("dry-run"), AllowMassDelete: cmd.Bool("allow-mass-delete"), AcceptConfig: cmd.Bool("accept-config"), Now: now()}
 	remember := opts.Remote != "" && v.Config.Sync.Remote == "" && !opts.DryRun
 	if opts.Remote == "" {
 		opts.Remote, opts.RelativeTo = v.Config.Sync.Remote, v.Root

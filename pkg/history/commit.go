@@ -40,14 +40,20 @@ type MassDeleteError struct {
 	// Spoiled counts those of Removed still on disk under a name: emptied,
 	// no longer parsing as a memory, or renamed out of the memory set.
 	Spoiled int
-	Share   float64
-	What    string
+	// How says what Spoiled counts, when not the default wording.
+	How   string
+	Share float64
+	What  string
 }
 
 func (e *MassDeleteError) Error() string {
 	how := ""
 	if e.Spoiled > 0 {
-		how = fmt.Sprintf(" (%d of them emptied, no longer parsing as a memory, or renamed so mem no longer reads them)", e.Spoiled)
+		what := e.How
+		if what == "" {
+			what = "emptied, no longer parsing as a memory, or renamed so mem no longer reads them"
+		}
+		how = fmt.Sprintf(" (%d of them %s)", e.Spoiled, what)
 	}
 	return fmt.Sprintf("%s would remove %d of %d memories%s (%.0f%%), over the %.0f%% limit (lint.mass_delete_share in mem.yaml): check what changed them; if it is intended, rerun with --allow-mass-delete",
 		e.What, e.Removed, e.Of, how, 100*float64(e.Removed)/float64(e.Of), 100*e.Share)

@@ -27,6 +27,7 @@ type SyncOptions struct {
 	RelativeTo      string // base of a relative path in Remote (default: the working directory)
 	DryRun          bool   // commit, fetch and merge in the object store only: no file changes, nothing is pushed
 	AllowMassDelete bool   // accept an incoming change that removes many memories
+	AcceptConfig    bool   // take an incoming mem.yaml that loosens this machine's guards
 	Now             time.Time
 }
 
@@ -330,7 +331,12 @@ func (r *Repo) mergeHeads(head, remote plumbing.Hash, url string, res *SyncResul
 	} else {
 		res.FastForward = true
 	}
-	if err := r.guardIncoming(base, head, merged, remote, url, opts.AllowMassDelete); err != nil {
+	if !opts.AcceptConfig {
+		if err := r.holdConfig(base, head, merged, remote, url); err != nil {
+			return plumbing.ZeroHash, err
+		}
+	}
+	if err := r.guardIncoming(base, head, merged, remote, url, opts); err != nil {
 		return plumbing.ZeroHash, err
 	}
 	return merged, nil
@@ -612,15 +618,15 @@ func (r *Repo) memoryCount(h plumbing.Hash) (int, error) {
 // guardIncoming refuses a merge whose incoming side removes more than the
 // mass-delete share of this vault's memories (the incident of a remote
 // wiped to 8 files), naming the remote commit that removed the most.
-func (r *Repo) guardIncoming(base, head, merged, remote plumbing.Hash, url string, allow bool) error {
-	if head.IsZero() || allow {
+func (r *Repo) guardIncoming(base, head, merged, remote plumbing.Hash, url string, opts SyncOptions) error {
+	if head.IsZero() || opts.AllowMassDelete {
 		return nil
 	}
 	chs, err := r.diffTrees(head, merged)
 	if err != nil {
 		return err
 	}
-	removed := r.lostMemories(chs)
+	removed, disguised := r.lostIncoming(chs, opts.Now)
 	if removed < r.v.Config.Lint.MassDeleteMin {
 		return nil
 	}
@@ -645,7 +651,7 @@ func (r *Repo) guardIncoming(base, head, merged, remote plumbing.Hash, url strin
 				parent = c.ParentHashes[0]
 			}
 			if d, err := r.diffTrees(parent, c.Hash); err == nil {
-				if n := r.lostMemories(d); n > most {
+				if n, _ := r.lostIncoming(d, opts.Now); n > most {
 					most, culprit = n, c.Hash
 				}
 			}
@@ -655,7 +661,7 @@ func (r *Repo) guardIncoming(base, head, merged, remote plumbing.Hash, url strin
 	if c, err := r.git.CommitObject(culprit); err == nil {
 		subject = strings.SplitN(strings.TrimSpace(c.Message), "\n", 2)[0]
 	}
-	return &MassDeleteError{Removed: removed, Of: before, Share: r.v.Config.Lint.MassDeleteShare,
+	return &MassDeleteError{Removed: removed, Spoiled: disguised, How: "still there but emptied, retyped, retired, deprecated, no longer parsing or rewritten so the content rules refuse them", Of: before, Share: r.v.Config.Lint.MassDeleteShare,
 		What: fmt.Sprintf("merging %s from %s (commit %s %q removed them; nothing here changed, inspect it with 'git show --stat %s')", short(remote), url, short(culprit), redactLines(subject), short(culprit))}
 }
 

@@ -1,0 +1,191 @@
+package history
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/mem-md/mem/pkg/fail"
+	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/rules"
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// The guards of a sync are this machine's (spec §9): the mass-delete share
+// and minimum and the size limit are read from the local mem.yaml as it was
+// before the merge, and an incoming mem.yaml that loosens one is held back
+// until the user accepts it. Otherwise a remote could switch a guard off in
+// one sync and wipe the memories in the next.
+
+// ConfigHeldError holds back an incoming mem.yaml that loosens a guard.
+type ConfigHeldError struct {
+	URL, Commit string
+	Loosened    []string // "lint.mass_delete_min 5 -> 100000"
+}
+
+func (e *ConfigHeldError) Error() string {
+	return fmt.Sprintf("held back %s: commit %s changes mem.yaml to loosen this machine's guards (%s); nothing here changed: if that is intended, run 'mem sync --accept-config' (or make the same change in this machine's mem.yaml), else undo it on the remote",
+		e.URL, short(plumbing.NewHash(e.Commit)), strings.Join(e.Loosened, ", "))
+}
+
+// Kind: the remote's change was refused (exit 1).
+func (e *ConfigHeldError) Kind() fail.Kind { return fail.Check }
+
+// loosened lists the guards that cfg relaxes against this machine's.
+func loosened(local, in vault.LintConfig) []string {
+	var out []string
+	if in.MassDeleteShare > local.MassDeleteShare {
+		out = append(out, fmt.Sprintf("lint.mass_delete_share %g -> %g", local.MassDeleteShare, in.MassDeleteShare))
+	}
+	if in.MassDeleteMin > local.MassDeleteMin {
+		out = append(out, fmt.Sprintf("lint.mass_delete_min %d -> %d", local.MassDeleteMin, in.MassDeleteMin))
+	}
+	if in.MaxFileSize > local.MaxFileSize {
+		out = append(out, fmt.Sprintf("lint.max_file_size %d -> %d", local.MaxFileSize, in.MaxFileSize))
+	}
+	return out
+}
+
+// holdConfig refuses a merge whose mem.yaml (at merged) loosens a guard of
+// head's: the version this machine's guards were read from.
+func (r *Repo) holdConfig(base, head, merged, remote plumbing.Hash, url string) error {
+	if head.IsZero() {
+		return nil // nothing here for a guard to keep
+	}
+	p := r.repoPath(vault.ConfigFile)
+	mine, err := r.fileAt(head, p)
+	if err != nil {
+		return err
+	}
+	theirs, err := r.fileAt(merged, p)
+	if err != nil || bytes.Equal(mine, theirs) {
+		return err
+	}
+	cfg, err := vault.ParseConfig(p+" at "+short(merged), theirs)
+	var loose []string
+	if err != nil {
+		loose = []string{"it does not parse, so every guard would fall back to its default"}
+	} else {
+		loose = loosened(r.v.Config.Lint, cfg.Lint)
+	}
+	if len(loose) == 0 {
+		return nil
+	}
+	culprit := remote
+	rng := remote.String()
+	if !base.IsZero() {
+		rng = base.String() + ".." + remote.String()
+	}
+	if out, err := runGit(r.gitDir, "log", "-1", "--format=%H", rng, "--", p); err == nil && plumbing.IsHash(strings.TrimSpace(out)) {
+		culprit = plumbing.NewHash(strings.TrimSpace(out))
+	}
+	return &ConfigHeldError{URL: url, Commit: culprit.String(), Loosened: loose}
+}
+
+// fileAt reads the file at repository path p in commit h (nil when the
+// commit or the file is absent).
+func (r *Repo) fileAt(h plumbing.Hash, p string) ([]byte, error) {
+	if h.IsZero() {
+		return nil, nil
+	}
+	c, err := r.git.CommitObject(h)
+	if err != nil {
+		return nil, r.damagedObject("commit", h, "", err)
+	}
+	f, err := c.File(p)
+	if err != nil {
+		return nil, nil
+	}
+	data, err := r.blob(f.Hash)
+	if err != nil {
+		return nil, r.damagedObject("blob", f.Hash, p, err)
+	}
+	return data, nil
+}
+
+// silenced says how the change from old to new (zero: deleted) takes a
+// memory out of the views, or "" when it does not: the rule a mass change
+// counts (spec §9) so that a wipe in disguise is a wipe. old must have been
+// a live memory: a claim that parses, of a memory type, not retired or
+// deprecated, with text, clean by the content rules.
+func (r *Repo) silenced(old, new plumbing.Hash, now time.Time) string {
+	data, err := r.blob(old)
+	if err != nil {
+		return ""
+	}
+	was, err := vault.ParseFile(data)
+	if err != nil || was == nil || !live(was) || blocked(data, was, now, r.v.Config.Gate) {
+		return ""
+	}
+	if new.IsZero() {
+		return "removed"
+	}
+	if data, err = r.blob(new); err != nil {
+		return "unreadable"
+	}
+	is, err := vault.ParseFile(data)
+	switch {
+	case err != nil || is == nil || !is.HasFrontmatter:
+		return "no longer parses"
+	case !frontmatter.IsMemoryType(frontmatter.EffectiveType(is.Meta.Type)):
+		return "retyped"
+	case !is.Meta.InvalidAt.IsZero():
+		return "retired"
+	case is.Meta.IsDeprecated():
+		return "deprecated"
+	case blank(is.Body):
+		return "emptied"
+	case blocked(data, is, now, r.v.Config.Gate):
+		return "rewritten so the rules refuse it"
+	}
+	return ""
+}
+
+func live(d *frontmatter.Document) bool {
+	return d.HasFrontmatter && frontmatter.IsMemoryType(frontmatter.EffectiveType(d.Meta.Type)) &&
+		d.Meta.InvalidAt.IsZero() && !d.Meta.IsDeprecated() && !blank(d.Body)
+}
+
+// blank is a body with no letter or digit: nothing a view would show.
+func blank(body string) bool {
+	return strings.IndexFunc(body, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) < 0
+}
+
+// blocked reports a memory the content rules keep out of every view.
+func blocked(raw []byte, d *frontmatter.Document, now time.Time, cfg vault.GateConfig) bool {
+	for _, f := range rules.Memory(string(raw), d, now, cfg) {
+		if !f.Minor {
+			return true
+		}
+	}
+	return false
+}
+
+// lostIncoming counts the memories of chs (a diff from this machine's head
+// to what a merge would make) that the change silences, and of those the
+// ones still there under their name (emptied, retyped, retired, ...).
+func (r *Repo) lostIncoming(chs []treeChange, now time.Time) (lost, disguised int) {
+	for _, c := range chs {
+		rel, ok := r.vaultRel(c.path)
+		if !ok || !r.v.IsMemoryPath(rel) || c.oldMode == "000000" {
+			continue
+		}
+		nh := c.new
+		if c.deleted() {
+			nh = plumbing.ZeroHash
+		}
+		switch r.silenced(c.old, nh, now) {
+		case "":
+		case "removed":
+			lost++
+		default:
+			lost++
+			disguised++
+		}
+	}
+	return lost, disguised
+}
