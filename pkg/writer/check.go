@@ -61,6 +61,11 @@ type finding struct {
 
 func (f finding) key() string { return f.Rule + "\x00" + f.field + "\x00" + f.value }
 
+// standing reports a rule an edit may not leave broken even when the file
+// broke it before: a memory's YAML aliases and a file over the size limit
+// (issue 28: a rewrite that kept them grew a note to 80 MB).
+func (f finding) standing() bool { return f.Rule == "frontmatter-alias" || f.Rule == "file-too-large" }
+
 // Check applies every rule of spec §8 to doc as the writer would store it
 // at now: the secret scan and the injection rules on every field and the
 // body, the gate and provenance rules, the boundary of a memory and the
@@ -81,6 +86,11 @@ func check(v *vault.Vault, doc *frontmatter.Document, now time.Time) []finding {
 			"the file would be %d bytes, over lint.max_file_size (%d): mem never reads a file that large; split it into smaller notes or raise lint.max_file_size in mem.yaml",
 			len(data), limit)}, field: bodyField(doc)})
 		return out // every other rule would read text no reader ever sees
+	}
+	for _, p := range doc.Problems {
+		if p.Kind == frontmatter.Alias {
+			out = append(out, finding{rules.Finding{Rule: "frontmatter-alias", Msg: fmt.Sprintf("line %d: %s", p.Line, p.Msg)}, "file", ""})
+		}
 	}
 	for _, fl := range fields(doc) {
 		if strings.TrimSpace(fl.value) == "" {

@@ -319,7 +319,10 @@ func Update(v *vault.Vault, f Front, ref, expectHash string, now time.Time, edit
 		}
 		doc.Meta.Generated = &frontmatter.Actor{By: by, At: frontmatter.NewTime(now)}
 		for _, x := range check(v, doc, now) {
-			if !before[x.key()] {
+			if x.standing() {
+				x.Msg = m.Rel + ": " + x.Msg
+			}
+			if !before[x.key()] || x.standing() {
 				return f.refusal(x)
 			}
 		}
