@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/rules"
@@ -80,6 +81,16 @@ func Check(v *vault.Vault, f Front, doc *frontmatter.Document, now time.Time) er
 
 func check(v *vault.Vault, doc *frontmatter.Document, now time.Time) []finding {
 	var out []finding
+	// Invalid UTF-8 first: the loader refuses such a file (file-encoding),
+	// so it would never be read, and yaml.v3 cannot encode it at all.
+	for _, fl := range fields(doc) {
+		if !utf8.ValidString(fl.value) {
+			out = append(out, finding{rules.Finding{Rule: "file-encoding", Msg: "not valid UTF-8: give the text as UTF-8"}, fl.name, fl.value})
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
 	data := doc.Marshal()
 	if limit := v.Config.Lint.MaxFileSize; int64(len(data)) > limit {
 		out = append(out, finding{Finding: rules.Finding{Rule: "file-too-large", Msg: fmt.Sprintf(
