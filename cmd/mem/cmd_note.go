@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/vault"
 	"github.com/mem-md/mem/pkg/writer"
 )
 
@@ -36,7 +37,7 @@ func runNote(_ context.Context, cmd *cli.Command) error {
 	}
 	in := io.Reader(os.Stdin)
 	if f := cmd.String("file"); f != "" {
-		file, err := os.Open(f)
+		file, err := vault.OpenInput(f)
 		if err != nil {
 			return err
 		}

@@ -54,6 +54,9 @@ func printEdited(cmd *cli.Command, v *vault.Vault, m *vault.Memory, changed bool
 		verb := map[string]string{"pin": "pinned", "unpin": "unpinned", "retire": "retired", "edit": "saved"}[cmd.Name]
 		if !changed {
 			verb = "unchanged"
+			if at := m.Meta().InvalidAt; cmd.Name == "retire" && !at.IsZero() {
+				verb += ": already retired at " + at.String()
+			}
 		}
 		fmt.Fprintf(cmd.Root().Writer, "%s %s\n", m.ID, verb)
 	}

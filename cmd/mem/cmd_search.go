@@ -77,7 +77,7 @@ func searchQuery(cmd *cli.Command) (index.Query, error) {
 		Text: strings.Join(cmd.Args().Slice(), " "), Project: cmd.String("project"),
 		Type: cmd.String("type"), Provenance: cmd.String("provenance"),
 		Limit: int(cmd.Int("limit")), NoRefresh: cmd.Bool("no-refresh"),
-		Current: cmd.Bool("current"), Now: now(),
+		Current: cmd.Bool("current"), Now: nowOf(cmd),
 	}
 	switch {
 	case strings.TrimSpace(q.Text) == "":

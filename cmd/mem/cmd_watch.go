@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -426,7 +427,7 @@ func (d *watcher) cycle() {
 		d.record(&d.st.Render, true, "no render.outputs in mem.yaml")
 		return
 	}
-	code, _, stderr := d.exec([]string{"--vault=" + d.v.Root, "render", "--all"}, d.v.Root, nil)
+	code, _, stderr := d.exec(nil, "--vault="+d.v.Root, "render", "--all")
 	msg := strings.TrimSpace(string(stderr))
 	if code != 0 {
 		d.logf("render: %s", msg)
@@ -442,7 +443,7 @@ func (d *watcher) runBusy(command string) (int, []byte, []byte) {
 	d.work.Lock()
 	defer d.work.Unlock()
 	d.release() // while busy, clients refresh the index themselves
-	return d.exec([]string{"--vault=" + d.v.Root, command}, d.v.Root, nil)
+	return d.exec(nil, "--vault="+d.v.Root, command)
 }
 
 func (d *watcher) commit() {
@@ -468,35 +469,13 @@ func (d *watcher) sync() {
 	d.record(&d.st.Sync, code == 0, msg)
 }
 
-// exec runs a mem command in this process, in cwd with env, the way the
-// mem binary runs it; the caller holds d.work (the working directory and
-// these variables are the process's).
-func (d *watcher) exec(argv []string, cwd string, env map[string]string) (int, []byte, []byte) {
-	if home, err := os.Getwd(); err == nil {
-		defer os.Chdir(home)
-	}
-	if err := os.Chdir(cwd); err != nil {
-		return 2, nil, []byte(err.Error())
-	}
-	if env != nil {
-		for _, k := range daemonEnv {
-			old, had := os.LookupEnv(k)
-			if val, ok := env[k]; ok {
-				os.Setenv(k, val)
-			} else {
-				os.Unsetenv(k)
-			}
-			defer func() {
-				if had {
-					os.Setenv(k, old)
-				} else {
-					os.Unsetenv(k)
-				}
-			}()
-		}
-	}
+// exec runs a mem command in this process the way the mem binary runs it,
+// answering c (nil: the daemon's own work on its vault). It never changes
+// the process's working directory or environment: a request brings its
+// vault and clock as c, and paths as absolute flags.
+func (d *watcher) exec(c *call, argv ...string) (int, []byte, []byte) {
 	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), append([]string{"mem"}, argv...), &stdout, &stderr)
+	code := runAs(context.Background(), c, append([]string{"mem"}, argv...), &stdout, &stderr)
 	return code, stdout.Bytes(), stderr.Bytes()
 }
 
@@ -510,14 +489,15 @@ func (d *watcher) handle(req daemon.Request) daemon.Response {
 		st.Queue, st.Dirs = d.fw.Queue(), d.fw.Dirs()
 		st.Watching, st.Why = d.fw.Mode()
 		return daemon.Response{Status: &st}
-	case "run":
-		if len(req.Argv) == 0 || !answers(req.Argv) {
-			return daemon.Response{Declined: "only search and render are answered"}
+	case "search", "render":
+		c, argv, why := d.command(req)
+		if why != "" {
+			return daemon.Response{Declined: why}
 		}
 		d.work.Lock()
 		defer d.work.Unlock()
 		d.served()
-		code, stdout, stderr := d.exec(req.Argv, req.Cwd, req.Env)
+		code, stdout, stderr := d.exec(c, argv...)
 		return daemon.Response{Code: code, Stdout: stdout, Stderr: stderr}
 	case "mcp":
 		d.work.Lock()
@@ -547,15 +527,73 @@ func (d *watcher) worked() {
 	}
 }
 
-// answers says whether argv (root flags, then the command) runs a command
-// the daemon answers: reads only, whose output is the whole answer.
-func answers(argv []string) bool {
-	for _, a := range argv {
-		if !strings.HasPrefix(a, "-") {
-			return a == "search" || a == "render"
+// command is the mem command that answers a typed search or render
+// request: the daemon builds it, so the command is always the one the
+// request names, its values are always flag values (--name=value) and the
+// query comes after "--". why says why the request is declined (the
+// client then does the work itself).
+func (d *watcher) command(req daemon.Request) (c *call, argv []string, why string) {
+	var cl daemon.Client
+	var flags []string
+	flag := func(name string, v any, given bool) {
+		if given {
+			flags = append(flags, fmt.Sprintf("--%s=%v", name, v))
 		}
 	}
-	return false
+	switch {
+	case req.Op == "search" && req.Search != nil:
+		q := req.Search
+		cl = q.Client
+		flag("project", q.Project, q.Project != "")
+		flag("type", q.Type, q.Type != "")
+		flag("provenance", q.Provenance, q.Provenance != "")
+		flag("since", q.Since, q.Since != "")
+		flag("limit", q.Limit, q.Limit != 0)
+		flag("current", true, q.Current)
+		flag("no-refresh", true, q.NoRefresh)
+		flags = append(flags, "--", q.Query)
+	case req.Op == "render" && req.Render != nil:
+		r := req.Render
+		cl = r.Client
+		for _, p := range []string{r.Cwd, r.Output, r.Splice} {
+			if p != "" && !filepath.IsAbs(p) {
+				return nil, nil, "a render's paths must be absolute: " + p
+			}
+		}
+		if r.Cwd == "" && !r.All {
+			return nil, nil, "a render needs its working directory"
+		}
+		flag("cwd", r.Cwd, r.Cwd != "" && !r.All)
+		flag("now", cl.Now.Format(time.RFC3339Nano), !cl.Now.IsZero())
+		flag("project", r.Project, r.Project != "")
+		flag("budget", r.Budget, r.Budget != 0)
+		flag("format", r.Format, r.Format != "")
+		flag("output", r.Output, r.Output != "")
+		flag("splice", r.Splice, r.Splice != "")
+		flag("explain", true, r.Explain)
+		flag("strict", true, r.Strict)
+		flag("all", true, r.All)
+	default:
+		return nil, nil, "a " + req.Op + " request without its question"
+	}
+	// ~ in a project's roots is the home of whoever reads them.
+	if home := os.Getenv("HOME"); cl.Home != home {
+		return nil, nil, "another home folder than the daemon's " + home
+	}
+	if cl.Now.IsZero() {
+		return nil, nil, "a request without the client's clock"
+	}
+	if !cl.Found {
+		argv = append(argv, "--vault="+d.v.Root)
+	}
+	if cl.JSON {
+		argv = append(argv, "--json")
+	}
+	if cl.Quiet {
+		argv = append(argv, "--quiet")
+	}
+	argv = append(append(argv, req.Op), flags...)
+	return &call{root: d.v.Root, now: cl.Now}, argv, ""
 }
 
 // watchStatus asks the running daemon what it is doing.

@@ -18,6 +18,9 @@ import (
 // openVault finds and opens the vault named by --vault, $MEM_VAULT or the
 // working directory.
 func openVault(cmd *cli.Command) (*vault.Vault, error) {
+	if c := callOf(cmd); c != nil && cmd.String("vault") == "" {
+		return vault.Open(c.root)
+	}
 	cwd, err := os.Getwd()
 	if err != nil {
 		return nil, err
@@ -42,6 +45,30 @@ func vaultNote(cmd *cli.Command, v *vault.Vault) string {
 
 // vaultFound reports that the vault was not named by --vault.
 func vaultFound(cmd *cli.Command) bool { return cmd.String("vault") == "" }
+
+// call is a question mem watch answers for a client (runAs): the vault the
+// client found and the client's clock, in place of this process's working
+// directory and environment, which the daemon never changes.
+type call struct {
+	root string
+	now  time.Time
+}
+
+const callKey = "mem-call"
+
+// callOf is the call cmd answers, nil in a command run by itself.
+func callOf(cmd *cli.Command) *call {
+	c, _ := cmd.Root().Metadata[callKey].(*call)
+	return c
+}
+
+// nowOf is now(), or the clock of the client cmd answers.
+func nowOf(cmd *cli.Command) time.Time {
+	if c := callOf(cmd); c != nil {
+		return c.now
+	}
+	return now()
+}
 
 // now is the clock every command uses; MEM_NOW pins it for tests and for
 // reproducible runs (RFC 3339 or YYYY-MM-DD).

@@ -2,8 +2,9 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v3"
@@ -21,15 +22,13 @@ const NoDaemonEnv = "MEM_NO_DAEMON"
 // themselves.
 var inDaemon bool
 
-// daemonEnv are the variables a command's answer depends on; the client
-// sends them, and the daemon runs the command with them.
-var daemonEnv = []string{"MEM_NOW", "MEM_VAULT", "HOME"}
-
-// askDaemon offers the parsed command to the vault's mem watch. When done,
-// the daemon's answer is written and err is the command's result; else
-// the caller does the work itself (no daemon, a stuck one, another
-// version, or an answer that is a usage error, which the caller reports
-// the same way on its own).
+// askDaemon offers the command's question to the vault's mem watch, as a
+// typed request (daemon.Search, daemon.Render). When done, the daemon's
+// answer is written and err is the command's result; else the caller does
+// the work itself: no daemon, a stuck one, another version, an answer that
+// is a usage error (which the caller reports the same way on its own), or
+// a question out of the ordinary (a relative path, a flag set to its zero
+// value), which is not worth a second way of being right.
 func askDaemon(cmd *cli.Command) (done bool, err error) {
 	if inDaemon || os.Getenv(NoDaemonEnv) != "" {
 		return false, nil
@@ -42,18 +41,11 @@ func askDaemon(cmd *cli.Command) (done bool, err error) {
 	if err != nil {
 		return false, nil
 	}
-	// The root flags as given (not --vault=root: an answer names the vault
-	// when it was found rather than named); the daemon finds the same
-	// vault from them, cwd and env.
-	argv := append(setFlags(cmd.Root()), cmd.Name)
-	argv = append(append(append(argv, setFlags(cmd)...), "--"), cmd.Args().Slice()...)
-	env := map[string]string{}
-	for _, k := range daemonEnv {
-		if val, ok := os.LookupEnv(k); ok {
-			env[k] = val
-		}
+	req, ok := daemonRequest(cmd, cwd)
+	if !ok {
+		return false, nil
 	}
-	resp, err := daemon.Ask(daemon.SocketPath(root), daemon.Request{Op: "run", Argv: argv, Cwd: cwd, Env: env})
+	resp, err := daemon.Ask(daemon.SocketPath(root), req)
 	if err != nil || (resp.Code != 0 && resp.Code != 1) {
 		return false, nil
 	}
@@ -65,24 +57,80 @@ func askDaemon(cmd *cli.Command) (done bool, err error) {
 	return true, nil
 }
 
-// setFlags are cmd's flags as given, as --name=value arguments.
-func setFlags(cmd *cli.Command) []string {
-	var args []string
-	for _, f := range cmd.Flags {
-		name := f.Names()[0]
-		if name == "help" || name == "version" || !cmd.IsSet(name) {
-			continue
-		}
-		switch val := cmd.Value(name).(type) {
-		case []string: // a repeated flag
-			for _, s := range val {
-				args = append(args, "--"+name+"="+s)
+// daemonRequest is the typed question cmd asks (mem search or mem render),
+// false when it is none the daemon answers.
+func daemonRequest(cmd *cli.Command, cwd string) (daemon.Request, bool) {
+	f := flagReader{cmd: cmd, ok: true}
+	c := daemon.Client{Found: cmd.Root().String("vault") == "", Now: now(), Home: os.Getenv("HOME"),
+		JSON: f.bool("json"), Quiet: f.bool("quiet")}
+	switch cmd.Name {
+	case "search":
+		q := &daemon.Search{Client: c, Query: strings.Join(cmd.Args().Slice(), " "),
+			Project: f.str("project"), Type: f.str("type"), Provenance: f.str("provenance"), Since: f.str("since"),
+			Limit: f.int("limit"), Current: f.bool("current"), NoRefresh: f.bool("no-refresh")}
+		return daemon.Request{Op: "search", Search: q}, f.ok
+	case "render":
+		if s := cmd.String("now"); s != "" {
+			t, err := parseTimeFlag(s)
+			if err != nil {
+				return daemon.Request{}, false
 			}
-		default:
-			args = append(args, fmt.Sprintf("--%s=%v", name, val))
+			c.Now = t
 		}
+		r := &daemon.Render{Client: c, Cwd: cwd, Project: f.str("project"), Budget: f.int("budget"),
+			Format: f.str("format"), Output: f.path("output"), Splice: f.path("splice"),
+			Explain: f.bool("explain"), Strict: f.bool("strict"), All: f.bool("all")}
+		if cmd.IsSet("cwd") {
+			// --all with --cwd is a usage error the command reports itself.
+			r.Cwd = f.path("cwd")
+			f.ok = f.ok && !r.All
+		}
+		return daemon.Request{Op: "render", Render: r}, f.ok && r.Cwd != ""
 	}
-	return args
+	return daemon.Request{}, false
+}
+
+// flagReader reads the flags a typed request carries: a flag not given is
+// its zero value, and one given as its zero value (or a relative path)
+// clears ok, so the command runs by itself.
+type flagReader struct {
+	cmd *cli.Command
+	ok  bool
+}
+
+func (f *flagReader) set(name string, zero bool) bool {
+	if !f.cmd.IsSet(name) {
+		return false
+	}
+	f.ok = f.ok && !zero
+	return true
+}
+
+func (f *flagReader) str(name string) string {
+	if v := f.cmd.String(name); f.set(name, v == "") {
+		return v
+	}
+	return ""
+}
+
+func (f *flagReader) int(name string) int {
+	if v := int(f.cmd.Int(name)); f.set(name, v == 0) {
+		return v
+	}
+	return 0
+}
+
+func (f *flagReader) bool(name string) bool {
+	if v := f.cmd.Bool(name); f.set(name, !v) {
+		return v
+	}
+	return false
+}
+
+func (f *flagReader) path(name string) string {
+	v := f.str(name)
+	f.ok = f.ok && (v == "" || filepath.IsAbs(v))
+	return v
 }
 
 // daemonMCP is mem mcp's way to offer recall and search to the daemon.

@@ -167,7 +167,16 @@ func newRoot(stdout, stderr io.Writer) *cli.Command {
 // run executes mem and maps its error to the documented exit code:
 // 0 success, 1 the command's check failed, 2 usage or environment error.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return runAs(ctx, nil, args, stdout, stderr)
+}
+
+// runAs is run answering a daemon client's question: c, when not nil,
+// stands in for this process's vault and clock (callOf).
+func runAs(ctx context.Context, c *call, args []string, stdout, stderr io.Writer) int {
 	root := newRoot(stdout, stderr)
+	if c != nil {
+		root.Metadata = map[string]any{callKey: c}
+	}
 	err := root.Run(ctx, args)
 	if err == nil {
 		return 0

@@ -611,3 +611,89 @@ func TestDoctorReportsAKilledDaemon(t *testing.T) {
 		t.Fatalf("doctor after the daemon was killed: exit %d, want 1\n%s", code, out)
 	}
 }
+
+// rawAsk sends one request line, as any program on the machine could, to
+// the daemon on dir and returns its answer.
+func rawAsk(t *testing.T, dir string, req func(version string) []byte) daemon.Response {
+	t.Helper()
+	c, err := net.DialTimeout("unix", daemon.SocketPath(dir), 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(time.Minute))
+	r := bufio.NewReaderSize(c, 1<<20)
+	var hello daemon.Hello
+	line, err := r.ReadBytes('\n')
+	if err != nil || json.Unmarshal(line, &hello) != nil {
+		t.Fatalf("no greeting: %v %q", err, line)
+	}
+	// The daemon may answer (and close) before reading all of an
+	// oversized request: the write's error is not the test's.
+	go c.Write(append(req(hello.Version), '\n'))
+	var resp daemon.Response
+	if line, err = r.ReadBytes('\n'); err != nil || json.Unmarshal(line, &resp) != nil {
+		t.Fatalf("no answer: %v %q", err, line)
+	}
+	return resp
+}
+
+// The daemon answers typed requests only (issue 28 item 8): a command line
+// that an allow-list took for a render ran `sync`, pushing the vault to a
+// remote the client chose and rewriting sync.remote. Such a request, an
+// unknown op, a render with a relative path and an oversized request are
+// declined and change nothing; a typed search is answered.
+func TestDaemonAnswersTypedRequestsOnly(t *testing.T) {
+	dir := exampleVault(t)
+	ident := []string{"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com"}
+	evil := filepath.Join(t.TempDir(), "evil.git")
+	if out, err := exec.Command("git", "init", "-q", "--bare", evil).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	cwd := t.TempDir()
+	if err := os.Symlink(dir, filepath.Join(cwd, "render")); err != nil {
+		t.Fatal(err)
+	}
+	config, _ := os.ReadFile(filepath.Join(dir, "mem.yaml"))
+	startDaemon(t, dir, ident...)
+	home := os.Getenv("HOME")
+	for name, req := range map[string]func(string) []byte{
+		"argv": func(v string) []byte {
+			b, _ := json.Marshal(map[string]any{"version": v, "op": "run", "cwd": cwd,
+				"argv": []string{"--vault", "render", "sync", evil}, "env": map[string]string{}})
+			return b
+		},
+		"unknown op": func(v string) []byte {
+			b, _ := json.Marshal(daemon.Request{Version: v, Op: "sync"})
+			return b
+		},
+		"relative path": func(v string) []byte {
+			b, _ := json.Marshal(daemon.Request{Version: v, Op: "render", Render: &daemon.Render{
+				Client: daemon.Client{Now: time.Now(), Home: home}, Cwd: "render", Output: "../x.md"}})
+			return b
+		},
+		"oversized": func(v string) []byte {
+			b, _ := json.Marshal(daemon.Request{Version: v, Op: "search", Search: &daemon.Search{
+				Client: daemon.Client{Now: time.Now(), Home: home}, Query: strings.Repeat("checkout ", 300_000)}})
+			return b
+		},
+	} {
+		if resp := rawAsk(t, dir, req); resp.Declined == "" || len(resp.Stdout)+len(resp.Stderr) > 0 {
+			t.Errorf("%s: answered, not declined: %+v", name, resp)
+		}
+	}
+	if out, _ := exec.Command("git", "--git-dir", evil, "show-ref").Output(); len(out) > 0 {
+		t.Errorf("the vault was pushed to the client's remote:\n%s", out)
+	}
+	if now, _ := os.ReadFile(filepath.Join(dir, "mem.yaml")); !bytes.Equal(now, config) {
+		t.Errorf("mem.yaml changed:\n%s", now)
+	}
+	resp := rawAsk(t, dir, func(v string) []byte {
+		b, _ := json.Marshal(daemon.Request{Version: v, Op: "search", Search: &daemon.Search{
+			Client: daemon.Client{Now: time.Now(), Home: home}, Query: "checkout"}})
+		return b
+	})
+	if resp.Declined != "" || resp.Code != 0 || !strings.Contains(string(resp.Stdout), "checkout") {
+		t.Errorf("a typed search: %+v", resp)
+	}
+}

@@ -5,8 +5,8 @@
 // runs the same code a command runs, so an answer is the same either way.
 //
 // The protocol is three JSON lines on a unix socket: the daemon greets
-// (its version and pid), the client sends one Request, the daemon sends
-// one Response. A client that is not greeted within HelloWait, or not
+// (its version and pid), the client sends one typed Request, the daemon
+// sends one Response. A client that is not greeted within HelloWait, or not
 // answered within AnswerWait, or greeted by another version, does the
 // work itself: a daemon can only make a command faster, never block it.
 package daemon
@@ -55,9 +55,14 @@ var (
 	AnswerWait = time.Second
 )
 
-// maxLine bounds one protocol line (a render is at most a few hundred KiB;
-// a search answer less).
-const maxLine = 64 << 20
+// maxLine bounds one line a client reads (a render is at most a few
+// hundred KiB; a search answer less); maxRequest the line the daemon reads:
+// a typed request is a few hundred bytes, and reading 60 MB ones left the
+// daemon holding ~600 MB (issue 28).
+const (
+	maxLine    = 64 << 20
+	maxRequest = 1 << 20
+)
 
 // Version is what a client and a daemon must agree on: VersionOf this
 // executable.
@@ -83,27 +88,73 @@ type Hello struct {
 	Busy    bool   `json:"busy,omitempty"`
 }
 
-// Request is one question to the daemon.
+// Request is one question to the daemon. It is typed, never a command
+// line: a client names what it wants answered (a search query, a render
+// target), and the daemon builds the command itself, so no request can
+// make it run anything else (issue 28: an argv that looked like a render
+// to an allow-list ran `sync` to a remote the client chose).
 type Request struct {
 	Version string `json:"version"`
-	// Op is "run" (a CLI command), "mcp" (an MCP tool call) or "status".
-	Op string `json:"op"`
-	// For "run": the command and its arguments as the client parsed them
-	// (Argv goes after the program name), run in Cwd with Env set.
-	Argv []string          `json:"argv,omitempty"`
-	Cwd  string            `json:"cwd,omitempty"`
-	Env  map[string]string `json:"env,omitempty"`
+	// Op is "search", "render", "mcp" (the MCP recall and search tools) or
+	// "status". The daemon declines any other.
+	Op     string  `json:"op"`
+	Search *Search `json:"search,omitempty"`
+	Render *Render `json:"render,omitempty"`
 	// For "mcp": the tool, its arguments and the client's clock.
 	Tool  string          `json:"tool,omitempty"`
 	Input json.RawMessage `json:"input,omitempty"`
 	Now   time.Time       `json:"now,omitzero"`
 }
 
+// Client is what an answer depends on besides the question: how the
+// client found the vault, its clock, its home folder (the daemon declines
+// another one: ~ in a project's roots is the home of whoever reads it) and
+// the root flags that shape the output.
+type Client struct {
+	// Found: the vault was found from the working directory or $MEM_VAULT
+	// rather than named by --vault (a summary then names it).
+	Found bool      `json:"found,omitempty"`
+	Now   time.Time `json:"now"`
+	Home  string    `json:"home"`
+	JSON  bool      `json:"json,omitempty"`
+	Quiet bool      `json:"quiet,omitempty"`
+}
+
+// Search is a search query: the text and mem search's filters. A zero
+// value is a filter not given.
+type Search struct {
+	Client
+	Query      string `json:"query"`
+	Project    string `json:"project,omitempty"`
+	Type       string `json:"type,omitempty"`
+	Provenance string `json:"provenance,omitempty"`
+	Since      string `json:"since,omitempty"`
+	Limit      int    `json:"limit,omitempty"`
+	Current    bool   `json:"current,omitempty"`
+	NoRefresh  bool   `json:"no_refresh,omitempty"`
+}
+
+// Render is a render target: the working directory it renders for (an
+// absolute path), and mem render's options. Output and Splice are absolute
+// paths. A zero value is an option not given.
+type Render struct {
+	Client
+	Cwd     string `json:"cwd"`
+	Project string `json:"project,omitempty"`
+	Budget  int    `json:"budget,omitempty"`
+	Format  string `json:"format,omitempty"`
+	Output  string `json:"output,omitempty"`
+	Splice  string `json:"splice,omitempty"`
+	Explain bool   `json:"explain,omitempty"`
+	Strict  bool   `json:"strict,omitempty"`
+	All     bool   `json:"all,omitempty"`
+}
+
 // Response is the daemon's answer. Declined means the daemon would not do
 // it (the client does the work itself, so an unusual case is never wrong).
 type Response struct {
 	Declined string `json:"declined,omitempty"`
-	// For "run": what the command printed and its exit code.
+	// For "search" and "render": what the command printed and its exit code.
 	Code   int    `json:"code"`
 	Stdout []byte `json:"stdout,omitempty"`
 	Stderr []byte `json:"stderr,omitempty"`
@@ -175,7 +226,7 @@ func AskWithin(sock string, req Request, wait time.Duration) (Response, error) {
 	conn.SetDeadline(start.Add(wait))
 	r := bufio.NewReaderSize(conn, 64<<10)
 	var hello Hello
-	if err := readLine(r, &hello); err != nil {
+	if err := readLine(r, maxLine, &hello); err != nil {
 		return resp, ErrNoDaemon
 	}
 	if hello.Version != Version() {
@@ -189,7 +240,7 @@ func AskWithin(sock string, req Request, wait time.Duration) (Response, error) {
 	if err := writeLine(conn, req); err != nil {
 		return resp, ErrNoDaemon
 	}
-	if err := readLine(r, &resp); err != nil {
+	if err := readLine(r, maxLine, &resp); err != nil {
 		return resp, ErrNoDaemon
 	}
 	if resp.Declined != "" {
@@ -198,7 +249,7 @@ func AskWithin(sock string, req Request, wait time.Duration) (Response, error) {
 	return resp, nil
 }
 
-func readLine(r *bufio.Reader, v any) error {
+func readLine(r *bufio.Reader, limit int, v any) error {
 	var line []byte
 	for {
 		chunk, isPrefix, err := r.ReadLine()
@@ -206,7 +257,7 @@ func readLine(r *bufio.Reader, v any) error {
 			return err
 		}
 		line = append(line, chunk...)
-		if len(line) > maxLine {
+		if len(line) > limit {
 			return errors.New("line too long")
 		}
 		if !isPrefix {
@@ -265,7 +316,8 @@ func serveConn(conn net.Conn, busy bool, handle func(Request) Response) {
 		return
 	}
 	var req Request
-	if err := readLine(bufio.NewReaderSize(conn, 64<<10), &req); err != nil {
+	if err := readLine(bufio.NewReaderSize(conn, 64<<10), maxRequest, &req); err != nil {
+		writeLine(conn, Response{Declined: "request unreadable or over " + strconv.Itoa(maxRequest) + " bytes: " + err.Error()})
 		return
 	}
 	var resp Response

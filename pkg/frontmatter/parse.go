@@ -48,6 +48,9 @@ const (
 	// BadValue: the right shape but not an allowed value (importance
 	// outside 1..10, a checkbox that is neither true nor false).
 	BadValue
+	// Alias: a memory uses a YAML anchor or alias (spec §3 refuses them
+	// in memories; a note keeps them as written).
+	Alias
 )
 
 // kindError is a decoding error that knows its FieldKind; an error that is
@@ -140,33 +143,78 @@ func parseYAML(doc *Document, yamlText string) (*Document, error) {
 		return doc, &Error{Pos{m.Line + 1, m.Column}, "frontmatter-yaml", "frontmatter must be a map of 'key: value' lines"}
 	}
 	decodeMapping(doc, m)
+	if pos, key, ok := firstAlias(m); ok && IsMemoryType(doc.Meta.Type) {
+		doc.Problems = append(doc.Problems, FieldError{pos, key, Alias,
+			"YAML anchors and aliases (&name, *name) are not allowed in a memory: Obsidian does not show them and a rewrite would have to expand them; write the values out"})
+	}
+	kept := map[*yaml.Node]bool{}
 	budget := maxKeptNodes
 	for i := range doc.Extra {
-		if doc.Extra[i].Value = plain(doc.Extra[i].Value, &budget); budget < 0 {
+		own := !knownKey[doc.Extra[i].Key]
+		if doc.Extra[i].Value = plain(doc.Extra[i].Value, own, kept, &budget); budget < 0 {
 			return doc, &Error{doc.Keys[doc.Extra[i].Key], "frontmatter-yaml", "YAML aliases expand to too many values (an alias bomb?): write the values out"}
 		}
 	}
 	return doc, nil
 }
 
-// maxKeptNodes bounds the YAML nodes kept verbatim once aliases are expanded.
+// firstAlias finds the first YAML anchor or alias of the frontmatter
+// mapping m: its position and the top-level key it is under.
+func firstAlias(m *yaml.Node) (Pos, string, bool) {
+	var find func(n *yaml.Node) *yaml.Node
+	find = func(n *yaml.Node) *yaml.Node {
+		if n.Anchor != "" || n.Kind == yaml.AliasNode {
+			return n
+		}
+		for _, c := range n.Content {
+			if f := find(c); f != nil {
+				return f
+			}
+		}
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		for _, n := range m.Content[i : i+2] {
+			if f := find(n); f != nil {
+				return Pos{f.Line + 1, f.Column}, m.Content[i].Value, true
+			}
+		}
+	}
+	return Pos{}, "", false
+}
+
+// maxKeptNodes bounds the YAML nodes kept verbatim once the aliases that
+// must be expanded are; a scalar counts once more for every 64 bytes, so
+// a few aliases of a long text are bounded too (about 6 MB in all).
 const maxKeptNodes = 100_000
 
-// plain returns a copy of a kept value with aliases expanded and anchors
-// and comments dropped: the anchor may sit on a key mem rewrites in its own
-// form, and yaml.v3 re-attaches comments to other nodes on output. Comments
-// are not data; docs/frontmatter.md says mem does not keep them.
-func plain(n *yaml.Node, budget *int) *yaml.Node {
-	n = deref(n)
-	*budget--
+// plain returns a copy of a kept value without comments (yaml.v3
+// re-attaches them to other nodes on output; docs/frontmatter.md says mem
+// does not keep them). Anchors and aliases stay as written (expanding
+// them on a rewrite turned a 32 KB note into 80 MB), except where the
+// anchor would not be written back: an anchor on a key mem writes in its
+// own form (own false) is dropped, and an alias to it is expanded, within
+// budget. kept holds the anchored nodes written back so far, in file order.
+func plain(n *yaml.Node, own bool, kept map[*yaml.Node]bool, budget *int) *yaml.Node {
+	if n.Kind == yaml.AliasNode && n.Alias != nil && !kept[n.Alias] {
+		return plain(deref(n), false, kept, budget)
+	}
+	*budget -= 1 + len(n.Value)/64
 	if *budget < 0 {
 		return n
 	}
 	c := *n
-	c.Anchor, c.HeadComment, c.LineComment, c.FootComment = "", "", "", ""
+	c.HeadComment, c.LineComment, c.FootComment = "", "", ""
+	if c.Anchor != "" {
+		if own {
+			kept[n] = true
+		} else {
+			c.Anchor = ""
+		}
+	}
 	c.Content = make([]*yaml.Node, len(n.Content))
 	for i, child := range n.Content {
-		c.Content[i] = plain(child, budget)
+		c.Content[i] = plain(child, own, kept, budget)
 	}
 	return &c
 }

@@ -35,7 +35,19 @@ func ParseTime(s string) (Time, error) {
 	if err == nil && t.IsZero() {
 		return Time{}, &kindError{BadDate, fmt.Sprintf("%q is the first instant of year 1, which reads as no date: write the real date", s)}
 	}
+	if err == nil && !InRange(t.Time) {
+		return Time{}, &kindError{BadDate, fmt.Sprintf("%q is outside the years 0001 to 9999: write the real date", s)}
+	}
 	return t, err
+}
+
+// InRange reports whether t is a date mem reads back: its year has four
+// digits, from 0001 to 9999 (YYYY-MM-DD and RFC 3339 write no more, and
+// year 0 is before the calendar's first). Writers check computed dates
+// (a ttl) with it; ParseTime refuses any other.
+func InRange(t time.Time) bool {
+	y := t.UTC().Year()
+	return y >= 1 && y <= 9999
 }
 
 func parseTime(s string) (Time, error) {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/vault"
 )
 
 // The ChatGPT export (Settings → Data controls → Export data) is a zip
@@ -102,11 +103,19 @@ func collectChatGPT(src string, e env) ([]Item, error) {
 		return nil, err
 	}
 	if strings.EqualFold(filepath.Ext(src), ".zip") {
-		zr, err := zip.OpenReader(src)
+		zf, err := vault.OpenInput(src)
+		if err != nil {
+			return nil, err
+		}
+		defer zf.Close()
+		zi, err := zf.Stat()
+		if err != nil {
+			return nil, err
+		}
+		zr, err := zip.NewReader(zf, zi.Size())
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", src, err)
 		}
-		defer zr.Close()
 		for _, f := range zr.File {
 			if path.Base(f.Name) != "conversations.json" {
 				continue
@@ -129,7 +138,7 @@ func collectChatGPT(src string, e env) ([]Item, error) {
 		}
 		return nil, fmt.Errorf("%s: no conversations.json inside: is this a ChatGPT data export?", src)
 	}
-	f, err := os.Open(src)
+	f, err := vault.OpenInput(src)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w (give the export's .zip or its conversations.json)", src, err)
 	}

@@ -198,10 +198,14 @@ func sectionForHeadings(headings []string) string {
 	return ""
 }
 
+// maxMemoryMD caps the hand-kept file read whole: each of its bullets is a
+// memory of at most 280 characters, so a larger one is not a MEMORY.md.
+const maxMemoryMD = 16 << 20
+
 // collectMemoryMD imports each bullet of a hand-kept file as a stated
 // memory, stamped with the project whose root holds the file (if any).
 func collectMemoryMD(src string, e env) ([]Item, error) {
-	data, err := os.ReadFile(src)
+	data, err := vault.ReadInput(src, maxMemoryMD)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w (give the path of a MEMORY.md or CLAUDE.md)", src, err)
 	}

@@ -98,7 +98,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // the vault's own index.md, log.md and project note are tricky but valid.
 var expected = map[string][]string{
 	"bad/actor-malformed.md":           {"5:1 error actor-malformed"},
-	"bad/alias-bomb.md":                {"8:1 error frontmatter-yaml"},
+	"bad/alias-bomb.md":                {"5:5 error frontmatter-alias"},
 	"bad/bad-utf8.md":                  {"5:1 error file-encoding"},
 	"bad/base64.md":                    {"5:7 warning base64-blob"},
 	"bad/bidi.md":                      {"6:14 error unicode-bidi"},

@@ -280,6 +280,8 @@ func (c *check) fieldProblems() {
 		switch {
 		case fe.Kind == frontmatter.Duplicate:
 			rule = "key-duplicate"
+		case fe.Kind == frontmatter.Alias:
+			rule = "frontmatter-alias"
 		case fe.Key == "importance":
 			rule = "importance-range"
 		case fe.Kind == frontmatter.BadDate && fe.Key == "stale_after":

@@ -601,8 +601,18 @@ const SafetyLine = "Remembered notes, each with the date it became true and its 
 
 // header is the first three lines of every document.
 func header(opts Options) string {
-	return headPre + opts.Vault + headPost + "\n" +
+	return headPre + headerVault(opts.Vault) + headPost + "\n" +
 		timeLinePre + opts.Now.UTC().Format(time.RFC3339) + timePost + "\n" + SafetyLine
+}
+
+// headerVault is the vault's path as the header's comment holds it: Go's
+// escapes for a control character (a newline in the path went raw into
+// the view), a backslash, a quote or invalid UTF-8, and \x3e for '>', so no
+// path ends the line or the comment. An ordinary path is written as it is;
+// ReadView undoes it.
+func headerVault(path string) string {
+	q := strconv.Quote(path)
+	return strings.ReplaceAll(q[1:len(q)-1], ">", `\x3e`)
 }
 
 // moreNote is the last line of a view the budget cut: how many memories

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"time"
 
@@ -56,6 +57,9 @@ func ReadView(file []byte) (v View, ok bool) {
 	t, err := frontmatter.ParseTime(ts)
 	if err != nil {
 		return v, false
+	}
+	if u, err := strconv.Unquote(`"` + name + `"`); err == nil {
+		name = u // headerVault's escapes
 	}
 	v.Vault, v.At = name, t.Time
 	return v, true

@@ -71,9 +71,15 @@ func ParseTTL(s string, now time.Time) (frontmatter.Time, error) {
 	if m == nil {
 		return frontmatter.Time{}, fmt.Errorf("--ttl %q: write a number and a unit, like 30d, 2w, 6m or 1y", s)
 	}
-	n, _ := strconv.Atoi(m[1])
-	if n <= 0 {
-		return frontmatter.Time{}, fmt.Errorf("--ttl %q: must be positive", s)
+	n, err := strconv.Atoi(m[1])
+	if err != nil || n <= 0 {
+		return frontmatter.Time{}, fmt.Errorf("--ttl %q: must be a positive number", s)
+	}
+	// Past ten thousand years the date cannot be written (and a larger
+	// count overflows the clock): refuse before computing it.
+	tooLong := fmt.Errorf("--ttl %q: ends after the year 9999: give a shorter ttl, or none for a claim that never goes stale", s)
+	if n > 4_000_000 {
+		return frontmatter.Time{}, tooLong
 	}
 	switch m[2] {
 	case "d":
@@ -84,6 +90,9 @@ func ParseTTL(s string, now time.Time) (frontmatter.Time, error) {
 		now = now.AddDate(0, n, 0)
 	case "y":
 		now = now.AddDate(n, 0, 0)
+	}
+	if !frontmatter.InRange(now) {
+		return frontmatter.Time{}, tooLong
 	}
 	return frontmatter.StaleInstant(now), nil
 }

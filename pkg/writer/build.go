@@ -6,13 +6,14 @@ import (
 	"time"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
 // build validates the structure of n (enums, the project id, dates) and
 // returns the document to store; Check then applies the content rules.
 // Errors are malformed requests, named as f names its inputs.
-func build(f Front, n vault.NewMemory, projects []vault.Project, now time.Time) (*frontmatter.Document, error) {
+func build(f Front, n vault.NewMemory, projects []vault.Project, now time.Time) (doc *frontmatter.Document, err error) {
 	n.Text = strings.TrimSpace(n.Text)
 	if n.Text == "" {
 		return nil, fmt.Errorf("%s: empty: say what to remember", f.name("text"))
@@ -31,6 +32,11 @@ func build(f Front, n vault.NewMemory, projects []vault.Project, now time.Time) 
 	}
 	if n.Importance != 0 && (n.Importance < 1 || n.Importance > 10) {
 		return nil, fmt.Errorf("%s %d: use a whole number from 1 to 10", f.name("importance"), n.Importance)
+	}
+	if n.Section != "" {
+		if n.Section, err = sectionName(f, n.Section); err != nil {
+			return nil, err
+		}
 	}
 	project, err := resolveProject(f, n.Project, n.Cwd, projects)
 	if err != nil {
@@ -55,6 +61,22 @@ func build(f Front, n vault.NewMemory, projects []vault.Project, now time.Time) 
 		meta.Provenance = "" // notes carry no claim of their own
 	}
 	return &frontmatter.Document{Meta: meta, Body: n.Text + "\n", HasFrontmatter: true}, nil
+}
+
+// sectionName is the pinned section s names, in any case, written as lint
+// wants it (section-enum): `--section decisions` is Decisions.
+func sectionName(f Front, s string) (string, error) {
+	for _, name := range frontmatter.Sections {
+		if strings.EqualFold(name, s) {
+			return name, nil
+		}
+	}
+	// A value holding a secret or an injection is refused for that, as in
+	// any other field, and never quoted back.
+	if found := rules.Text(s); len(found) > 0 {
+		return "", f.refusal(finding{Finding: found[0], field: "section"})
+	}
+	return "", fmt.Errorf("%s %q: use one of %s", f.name("section"), s, strings.Join(frontmatter.Sections, ", "))
 }
 
 func resolveProject(f Front, flag, cwd string, projects []vault.Project) (string, error) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/rules"
@@ -61,6 +62,11 @@ type finding struct {
 
 func (f finding) key() string { return f.Rule + "\x00" + f.field + "\x00" + f.value }
 
+// standing reports a rule an edit may not leave broken even when the file
+// broke it before: a memory's YAML aliases and a file over the size limit
+// (issue 28: a rewrite that kept them grew a note to 80 MB).
+func (f finding) standing() bool { return f.Rule == "frontmatter-alias" || f.Rule == "file-too-large" }
+
 // Check applies every rule of spec §8 to doc as the writer would store it
 // at now: the secret scan and the injection rules on every field and the
 // body, the gate and provenance rules, the boundary of a memory and the
@@ -75,12 +81,27 @@ func Check(v *vault.Vault, f Front, doc *frontmatter.Document, now time.Time) er
 
 func check(v *vault.Vault, doc *frontmatter.Document, now time.Time) []finding {
 	var out []finding
+	// Invalid UTF-8 first: the loader refuses such a file (file-encoding),
+	// so it would never be read, and yaml.v3 cannot encode it at all.
+	for _, fl := range fields(doc) {
+		if !utf8.ValidString(fl.value) {
+			out = append(out, finding{rules.Finding{Rule: "file-encoding", Msg: "not valid UTF-8: give the text as UTF-8"}, fl.name, fl.value})
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
 	data := doc.Marshal()
 	if limit := v.Config.Lint.MaxFileSize; int64(len(data)) > limit {
 		out = append(out, finding{Finding: rules.Finding{Rule: "file-too-large", Msg: fmt.Sprintf(
 			"the file would be %d bytes, over lint.max_file_size (%d): mem never reads a file that large; split it into smaller notes or raise lint.max_file_size in mem.yaml",
 			len(data), limit)}, field: bodyField(doc)})
 		return out // every other rule would read text no reader ever sees
+	}
+	for _, p := range doc.Problems {
+		if p.Kind == frontmatter.Alias {
+			out = append(out, finding{rules.Finding{Rule: "frontmatter-alias", Msg: fmt.Sprintf("line %d: %s", p.Line, p.Msg)}, "file", ""})
+		}
 	}
 	for _, fl := range fields(doc) {
 		if strings.TrimSpace(fl.value) == "" {

@@ -41,9 +41,10 @@ func unchanged(m *vault.Memory, err error) (*vault.Memory, bool, error) {
 // empty, sets the pinned section too. changed is false when the file
 // already said so.
 func Pin(v *vault.Vault, f Front, ref, expectHash string, pinned bool, section string, now time.Time) (m *vault.Memory, changed bool, err error) {
-	if section != "" && !slices.ContainsFunc(v.Config.Render.Sections, func(s string) bool { return strings.EqualFold(s, section) }) &&
-		!slices.ContainsFunc(frontmatter.Sections, func(s string) bool { return strings.EqualFold(s, section) }) {
-		return nil, false, fmt.Errorf("%s %q: use one of %s", f.name("section"), section, strings.Join(frontmatter.Sections, ", "))
+	if section != "" {
+		if section, err = sectionName(f, section); err != nil {
+			return nil, false, err
+		}
 	}
 	return unchanged(Update(v, f, ref, expectHash, now, func(doc *frontmatter.Document) error {
 		if !frontmatter.IsMemoryType(doc.Meta.Type) {
@@ -60,11 +61,12 @@ func Pin(v *vault.Vault, f Front, ref, expectHash string, pinned bool, section s
 	}))
 }
 
-// Retire sets invalid_at on the memory ref names (at; zero means now) and
-// records why; the file stays (spec §4: retire never deletes). An agent
+// Retire sets invalid_at on the memory ref names (at; zero means now, and
+// leaves a retired claim as it is) and records why; the file stays (spec §4: retire never deletes). An agent
 // cannot retire what a person stated: it writes a correction.
 func Retire(v *vault.Vault, f Front, ref, expectHash string, at frontmatter.Time, reason string, now time.Time) (*vault.Memory, bool, error) {
-	if at.IsZero() {
+	given := !at.IsZero()
+	if !given {
 		at = frontmatter.NewTime(now)
 	}
 	reason = strings.TrimSpace(reason)
@@ -76,7 +78,10 @@ func Retire(v *vault.Vault, f Front, ref, expectHash string, at frontmatter.Time
 		if !meta.ValidAt.IsZero() && at.Before(meta.ValidAt.Time) {
 			return fmt.Errorf("%s %s is before the claim's valid_at %s: a claim cannot stop being true before it became true", f.name("at"), at, meta.ValidAt)
 		}
-		if meta.InvalidAt.Equal(at.Time) && reason == "" {
+		// Retiring a retired claim keeps the record of when it stopped
+		// being true (issue 34: it moved invalid_at to now); only an
+		// explicit date moves it.
+		if meta.InvalidAt.Equal(at.Time) && reason == "" || !meta.InvalidAt.IsZero() && !given {
 			return ErrUnchanged
 		}
 		meta.InvalidAt = at
@@ -277,6 +282,12 @@ type Fields struct {
 func SetFields(v *vault.Vault, f Front, ref, expectHash string, x Fields, now time.Time) (*vault.Memory, bool, error) {
 	if x.Importance != 0 && (x.Importance < 1 || x.Importance > 10) {
 		return nil, false, fmt.Errorf("%s %d: use a whole number from 1 to 10", f.name("importance"), x.Importance)
+	}
+	if x.Section != "" {
+		var err error
+		if x.Section, err = sectionName(f, x.Section); err != nil {
+			return nil, false, err
+		}
 	}
 	return unchanged(Update(v, f, ref, expectHash, now, func(doc *frontmatter.Document) error {
 		before := string(doc.Marshal())

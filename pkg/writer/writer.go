@@ -9,6 +9,7 @@ package writer
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -133,6 +134,11 @@ func Prepare(v *vault.Vault, f Front, mems []*vault.Memory, n vault.NewMemory, n
 	if f.Agent != "" && doc.Meta.Type == frontmatter.TypeRule {
 		return nil, &Refusal{Rule: "agent-rule", Field: f.name("type"), Msg: "an agent cannot write a standing rule: write a lesson (provenance inferred), add evidence with signal, and a person promotes it with 'mem promote' once it passes the gate"}
 	}
+	if f.Agent != "" && doc.Meta.Key != "" {
+		if p := personWithKey(mems, doc.Meta.Key, nil, now); p != nil && !slices.Contains(olds, p) {
+			return nil, keyTaken(f, p)
+		}
+	}
 	for _, old := range olds {
 		if f.Agent != "" && doc.Meta.Type != frontmatter.TypeCorrection && byPerson(old.Meta()) {
 			return nil, &Refusal{Rule: "agent-supersedes-person", Field: f.name("supersedes"), Msg: fmt.Sprintf(
@@ -190,6 +196,78 @@ func inheritScope(n vault.NewMemory, olds []*vault.Memory, sections []string) va
 		n.Section = section
 	}
 	return n
+}
+
+// silences refuses an agent's edit that would stop what a person wrote
+// from rendering or winning (spec §8): on such a claim, an earlier
+// stale_after, any invalid_at, a lower importance, another key or
+// project, unpinning, a status other than stable, or dropping a durable
+// tag; on any claim, taking a key a person's claim holds. Retire and text
+// edits say so in their own words first.
+func silences(v *vault.Vault, f Front, was, now *frontmatter.Meta, mems []*vault.Memory, self *vault.Memory, at time.Time) error {
+	if byPerson(was) {
+		what := ""
+		durable := func(m *frontmatter.Meta) bool {
+			return slices.ContainsFunc(m.Tags, func(t string) bool { return slices.Contains(v.Config.DurableTags, t) })
+		}
+		switch {
+		case !now.StaleAfter.IsZero() && (was.StaleAfter.IsZero() || now.StaleAfter.Before(was.StaleAfter.Time)):
+			what = "stale_after"
+		case !now.InvalidAt.Equal(was.InvalidAt.Time):
+			what = "invalid_at"
+		case importance(now) < importance(was):
+			what = "importance"
+		case now.Key != was.Key:
+			what = "key"
+		case was.Pinned && !now.Pinned:
+			what = "pinned"
+		case now.Status != was.Status && now.Status != "" && now.Status != frontmatter.StatusStable:
+			what = "status"
+		case now.Project != was.Project:
+			what = "project"
+		case durable(was) && !durable(now):
+			what = "tags"
+		}
+		if what != "" {
+			return &Refusal{Rule: "agent-supersedes-person", Field: f.name(what), Msg: fmt.Sprintf(
+				"the claim is stated or was written by a person: an agent does not change its %s, which would stop it rendering or winning; write a correction that names it (correct) saying what changed", what)}
+		}
+	}
+	if now.Key != "" && now.Key != was.Key {
+		if p := personWithKey(mems, now.Key, self, at); p != nil {
+			return keyTaken(f, p)
+		}
+	}
+	return nil
+}
+
+// importance is a claim's importance, the default when it gives none.
+func importance(m *frontmatter.Meta) int {
+	if m.Importance == 0 {
+		return 5
+	}
+	return m.Importance
+}
+
+// personWithKey finds a current claim other than self that a person wrote
+// or stated with the subject key.
+func personWithKey(mems []*vault.Memory, key string, self *vault.Memory, now time.Time) *vault.Memory {
+	for _, o := range mems {
+		if o == self || !o.OK() {
+			continue
+		}
+		if m := o.Meta(); m.Key == key && byPerson(m) && !m.IsDeprecated() && !m.IsRetired(now) {
+			return o
+		}
+	}
+	return nil
+}
+
+// keyTaken is the refusal of an agent's claim competing with p by key.
+func keyTaken(f Front, p *vault.Memory) *Refusal {
+	return &Refusal{Rule: "agent-supersedes-person", Field: f.name("key"), Msg: fmt.Sprintf(
+		"%s has key %q and is stated or was written by a person: an agent's claim with that key would compete with it; write a correction that names it (type correction, supersedes %s) saying what changed",
+		p.ID, p.Meta().Key, p.ID)}
 }
 
 // byPerson reports a claim an agent may not overrule: the user stated it,
@@ -300,8 +378,14 @@ func Update(v *vault.Vault, f Front, ref, expectHash string, now time.Time, edit
 		for _, x := range check(v, doc, now) {
 			before[x.key()] = true
 		}
+		was := doc.Meta
 		if err := edit(doc); err != nil {
 			return err
+		}
+		if f.Agent != "" {
+			if err := silences(v, f, &was, &doc.Meta, mems, m, now); err != nil {
+				return err
+			}
 		}
 		// A key given twice is read as neither value (Obsidian keeps one):
 		// a value written beside them would be a third, read as none. An
@@ -319,7 +403,10 @@ func Update(v *vault.Vault, f Front, ref, expectHash string, now time.Time, edit
 		}
 		doc.Meta.Generated = &frontmatter.Actor{By: by, At: frontmatter.NewTime(now)}
 		for _, x := range check(v, doc, now) {
-			if !before[x.key()] {
+			if x.standing() {
+				x.Msg = m.Rel + ": " + x.Msg
+			}
+			if !before[x.key()] || x.standing() {
 				return f.refusal(x)
 			}
 		}

@@ -67,8 +67,8 @@ func Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error) {
 	daemon.Version = func() string { return daemon.VersionOf(cfg.Mem) } // speak as the mem binary
 	daemon.HelloWait = time.Second                                      // a loaded machine greets late; this is not a client under test
 	ask := func(word string) bool {
-		r, err := daemon.Ask(sock, daemon.Request{Op: "run", Cwd: root,
-			Argv: []string{"--vault=" + root, "search", "--no-refresh", "--limit=1", "--", word}})
+		r, err := daemon.Ask(sock, daemon.Request{Op: "search", Search: &daemon.Search{
+			Client: daemon.Client{Now: time.Now(), Home: os.Getenv("HOME")}, Query: word, Limit: 1, NoRefresh: true}})
 		return err == nil && strings.Contains(string(r.Stdout), word)
 	}
 	for !ask(cfg.Word) {
