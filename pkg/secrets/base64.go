@@ -155,8 +155,9 @@ func encodedRuns(s string, fn func(start, end int, dec string)) {
 	})
 }
 
-// decodeBase64 decodes a run of base64 that is valid, printable UTF-8.
-func decodeBase64(run string) (string, bool) {
+// DecodeBase64 decodes a run of base64 (standard or URL alphabet, padding
+// left off) that is valid, printable UTF-8: base64 of text, not of data.
+func DecodeBase64(run string) (string, bool) {
 	enc := base64.RawStdEncoding
 	if strings.ContainsAny(run, "-_") {
 		enc = base64.RawURLEncoding

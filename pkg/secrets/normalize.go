@@ -438,12 +438,22 @@ func Fold(text string) Folded {
 	return Folded{Text: f, m: m}
 }
 
-// Orig is the offset in the text given of the folded copy's offset off.
+// Orig is the offset in the text given of the folded copy's byte off:
+// the first byte of what it came from (a dropped invisible character
+// before it does not count).
 func (f Folded) Orig(off int) int {
-	if f.m == nil {
+	k := f.m.find(func(s segment) bool { return s.n <= off })
+	if k < 0 {
 		return off
 	}
-	return f.m.start(off)
+	s := f.m[k]
+	switch {
+	case off >= s.n+s.nlen:
+		return s.o + s.olen + off - (s.n + s.nlen)
+	case s.nlen == s.olen:
+		return s.o + off - s.n
+	}
+	return s.o
 }
 
 // homoglyphs are the Cyrillic, Greek and other letters that look like a

@@ -384,7 +384,7 @@ func scan(text string, depth int) []hit {
 			if overlaps(hits, start, end) {
 				return
 			}
-			if dec, ok := decodeBase64(s[start:end]); ok {
+			if dec, ok := DecodeBase64(s[start:end]); ok {
 				if sub := scan(dec, depth+1); len(sub) > 0 {
 					// The padding goes with the run.
 					pad := end
