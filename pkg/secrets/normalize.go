@@ -106,7 +106,27 @@ func (m offmap) end(n int, inputLen int) int {
 // that keeps clean text off the slow path.
 func hasEscape(text string) bool {
 	return strings.IndexByte(text, '%') >= 0 || strings.IndexByte(text, '\\') >= 0 || strings.IndexByte(text, '&') >= 0 ||
-		strings.IndexByte(text, '+') >= 0
+		hasConcatenation(text)
+}
+
+// hasConcatenation reports whether text holds a '+' between two quotes
+// of a kind, blanks around it: a concatenation unescape would join.
+func hasConcatenation(text string) bool {
+	for i := 0; ; {
+		n := strings.IndexByte(text[i:], '+')
+		if n < 0 {
+			return false
+		}
+		at := i + n
+		b := at - 1
+		for b >= 0 && (text[b] == ' ' || text[b] == '\t') {
+			b--
+		}
+		if b >= 0 && (text[b] == '"' || text[b] == '\'' || text[b] == '`') && concatenation(text[b:]) > 0 {
+			return true
+		}
+		i = at + 1
+	}
 }
 
 // concatenation is the length of a string concatenation at the start of
@@ -142,31 +162,51 @@ func concatenation(s string) int {
 func ungroup(text string) (string, offmap) {
 	const minGroup = 12
 	single := func(i int) bool {
-		return i < len(text) && alnum(text[i]) && (i == 0 || !alnum(text[i-1])) && (i+1 == len(text) || !alnum(text[i+1]))
+		return i >= 0 && i < len(text) && alnum(text[i]) && (i == 0 || !alnum(text[i-1])) && (i+1 == len(text) || !alnum(text[i+1]))
 	}
+	// Runs are found from their separators (a byte search, fast on
+	// prose): a separator between two single characters, each way.
+	type run struct{ start, end int }
+	var found []run
+	for _, sep := range []byte{' ', '-'} {
+		for i := 0; i < len(text); {
+			n := strings.IndexByte(text[i:], sep)
+			if n < 0 {
+				break
+			}
+			at := i + n
+			i = at + 1
+			if !single(at-1) || !single(at+1) {
+				continue
+			}
+			start, end := at-1, at+1
+			for start >= 2 && text[start-1] == sep && single(start-2) {
+				start -= 2
+			}
+			for end+2 < len(text) && text[end+1] == sep && single(end+2) {
+				end += 2
+			}
+			if (end-start)/2+1 >= minGroup {
+				found = append(found, run{start, end + 1})
+			}
+			i = end + 1
+		}
+	}
+	if len(found) == 0 {
+		return text, nil
+	}
+	sort.Slice(found, func(a, b int) bool { return found[a].start < found[b].start })
 	var b mapper
-	from, changed := 0, false
-	for i := 0; i+1 < len(text); i++ {
-		if text[i+1] != ' ' && text[i+1] != '-' || !single(i) {
+	from := 0
+	for _, r := range found {
+		if r.start < from {
 			continue
 		}
-		sep, j, n := text[i+1], i, 1
-		for j+2 < len(text) && text[j+1] == sep && single(j+2) {
-			j, n = j+2, n+1
+		b.keep(text, from, r.start)
+		for k := r.start; k < r.end; k += 2 {
+			b.keep(text, k, k+1)
 		}
-		if n >= minGroup {
-			b.keep(text, from, i)
-			for k := i; k <= j; k += 2 {
-				b.keep(text, k, k+1)
-			}
-			from, changed = j+1, true
-			i = j
-		} else if j > i {
-			i = j - 1 // the last single character may start a run of its own
-		}
-	}
-	if !changed {
-		return text, nil
+		from = r.end
 	}
 	b.keep(text, from, len(text))
 	return string(b.out), b.m
