@@ -118,7 +118,7 @@ var expected = map[string][]string{
 	"bad/index-dir/index.md":           {"2:1 error index-malformed", "8:1 warning index-malformed"},
 	"bad/injection-override.md":        {"6:1 error injection-override"},
 	"bad/injection-role.md":            {"5:1 warning injection-role"},
-	"bad/injection-tag.md":             {"6:16 error injection-role"},
+	"bad/injection-tag.md":             {"6:16 error injection-html", "6:16 error injection-role"},
 	"bad/invalid-before-valid.md":      {"5:1 error date-order"},
 	"bad/key-typo-other-tools.md":      {"9:1 warning key-typo"},
 	"bad/key-typo.md":                  {"2:1 warning valid-at-missing", "4:1 warning key-typo"},

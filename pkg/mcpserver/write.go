@@ -11,6 +11,7 @@ import (
 
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
+	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/vault"
 	"github.com/mem-md/mem/pkg/writer"
 )
@@ -84,7 +85,9 @@ func clientName(name string) string {
 			b.WriteRune(r)
 		}
 	}
-	if b.Len() == 0 {
+	// A name that holds a key ("agentAKIA…") is no name: generated.by
+	// is committed and pushed, and a write would be refused for it.
+	if b.Len() == 0 || len(rules.Secrets(b.String())) > 0 {
 		return "unknown-client"
 	}
 	return b.String()

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
@@ -63,50 +64,121 @@ type Finding struct {
 // and a command that checks none must not compile them at start-up.
 var (
 	// Phrases that try to take over the model reading the memory,
-	// matched on text folded by foldForMatch (homoglyphs, width, invisible
-	// characters), so "Ignоre" with a Cyrillic o is the same phrase.
+	// matched on text folded by secrets.Fold (homoglyphs, confusables,
+	// width, math and enclosed letters, marks and invisible characters),
+	// so "Ignоre" with a Cyrillic o is the same phrase.
 	overridePhrase = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:ignore|disregard|forget|override|bypass|pay\s+no\s+attention\s+to)\s+(?:(?:all|any|every|the|your|of|these|those|my|our|everything|previous|prior|above|earlier|preceding|system|existing|original|safety|other|current)\s+)*(?:previous|prior|above|earlier|preceding|system|existing|original|safety|current)\s+(?:instructions?|prompts?|rules|directions|directives|guidelines|guardrails|context|messages?|orders|commands|policies|constraints)\b|\b(?:skip|drop|discard)\s+(?:(?:all|any|every|the|your|these|those|previous|prior|above|earlier|system|original|safety)\s+)*(?:previous|prior|above|earlier|system|original|safety)\s+(?:instructions?|prompts?|directives|guardrails|orders)\b|\b(?:ignore|disregard|forget)\s+(?:all|everything)\s+(?:above|before|previous|prior|you\s+were\s+told)\b|\byou\s+are\s+now\s+(?:in\s+)?(?:developer\s+mode|DAN|jailbroken|unrestricted|unfiltered|an?\s+(?:unrestricted|unfiltered|evil))\b|\bnew\s+(?:system\s+)?(?:instructions|directives|rules)\s*:|\bfrom\s+now\s+on,?\s+you\s+(?:will|must|are|should)\b|\b(?:reveal|print|output|show|repeat|leak)\s+(?:me\s+|us\s+)?your\s+(?:system|hidden|initial|original)\s+(?:prompt|instructions|message)\b|\b(?:reveal|leak|repeat)\s+the\s+(?:system|hidden|initial)\s+prompt\b`)
+		return regexp.MustCompile(`(?i)\b(?:ignore|disregard|forget|override|bypass|pay\s+no\s+attention\s+to)\s+(?:(?:all|any|every|the|your|of|these|those|my|our|everything|previous|prior|above|earlier|preceding|system|existing|original|safety|other|current)\s+)*(?:previous|prior|above|earlier|preceding|system|existing|original|safety|current)\s+(?:instructions?|prompts?|rules|directions|directives|guidelines|guardrails|context|messages?|orders|commands|policies|constraints)\b` +
+			// The plain forms: "ignore the instructions above",
+			// "disregard all instructions", "ignore your instructions".
+			`|\b(?:ignore|disregard|forget|override|bypass)\s+(?:(?:all|any|every|the|your|these|those|my|our|of)\s+)+(?:instructions?|prompts?|directives|guardrails)\b` +
+			`|\b(?:ignore|disregard|forget|override|bypass)\s+(?:(?:all|any|every|your)\s+)+(?:(?:the|these|those|my|our|of)\s+)*(?:rules|orders|commands|guidelines|constraints|policies)\b` +
+			`|\b(?:ignore|disregard|forget)\s+(?:(?:all|any|every|the|your|these|those)\s+)*(?:rules|orders|commands|guidelines|constraints|policies|messages?|context)\s+(?:above|before|earlier|so\s+far)\b` +
+			`|\b(?:skip|drop|discard)\s+(?:(?:all|any|every|the|your|these|those|previous|prior|above|earlier|system|original|safety)\s+)*(?:previous|prior|above|earlier|system|original|safety)\s+(?:instructions?|prompts?|directives|guardrails|orders)\b` +
+			`|\b(?:ignore|disregard|forget)\s+(?:all|everything)\s+(?:above|before|previous|prior|you\s+were\s+told)\b` +
+			// "forget what you were told", "ignore everything you've been given"
+			`|\b(?:ignore|disregard|forget)\s+(?:what|everything|anything|all\s+that|whatever)\s+(?:you(?:'ve|\s+have|\s+were|\s+had|\s+are)?\s+(?:been\s+)?(?:told|given|instructed|taught|asked)|(?:was|is|were|has\s+been)\s+(?:said|written|stated|told)\s+(?:above|before|earlier))\b` +
+			`|\byou\s+are\s+now\s+(?:in\s+)?(?:developer\s+mode|DAN|jailbroken|unrestricted|unfiltered|an?\s+(?:unrestricted|unfiltered|evil))\b|\bnew\s+(?:system\s+)?(?:instructions|directives|rules)\s*:|\bfrom\s+now\s+on,?\s+you\s+(?:will|must|are|should)\b|\b(?:reveal|print|output|show|repeat|leak)\s+(?:me\s+|us\s+)?your\s+(?:system|hidden|initial|original)\s+(?:prompt|instructions|message)\b|\b(?:reveal|leak|repeat)\s+the\s+(?:system|hidden|initial)\s+prompt\b`)
 	})
-	// A line that pretends to be a turn of the conversation.
-	roleTurn = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?im)^[ \t>*_\-]*(?:#{1,6}[ \t]*)?(?:\*\*|__)?((?:system|developer|assistant)(?:\*\*|__)?[ \t]*:)`)
-	})
+	// The chat-template tokens of the common model families (ChatML,
+	// Llama 2 and 3, Gemma, Mistral, Phi, the harmony format, DeepSeek)
+	// and the tags models are trained to read as structure: any <|…|>,
+	// [INST], <<SYS>>, and a tag named for a turn, a tool or an order,
+	// with an underscore (not an HTML name) or from the list.
 	roleTag = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)<\s*/?\s*(?:system|system-reminder|developer|assistant|im_start|im_end|instructions?|tool_result|function_results)\s*>|<\|im_(?:start|end)\|>|<\|(?:system|assistant|user)\|>|\[/?INST\]|<<\s*/?SYS\s*>>`)
+		return regexp.MustCompile(`(?i)<\|[^|<>\n]{1,40}\|>|\[/?INST\]|\[/?(?:SYSTEM_PROMPT|AVAILABLE_TOOLS|TOOL_CALLS|TOOL_RESULTS)\]|<<\s*/?SYS\s*>>|</?\s*(?:(?-i:[a-z]+(?:_[a-z]+)+)|system|system-reminder|developer|assistant|user|human|im_start|im_end|instructions?|important|bos|eos|s|start_of_turn|end_of_turn|tool_call|tool_result|function_calls?|function_results|invoke|antml:[a-z_]+|thinking|context|prompt|admin)(?:\s[^<>\n]{0,200})?\s*/?>`)
 	})
 	comment = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<!--|(?s)%%.+?%%`) })
 	// An image whose address a client fetches when it shows the view: it
-	// can carry what the model read to someone else's server.
-	remoteImage = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)!\[[^\]\n]*\]\(\s*<?(?:https?:)?//`) })
+	// can carry what the model read to someone else's server. Inline,
+	// or by reference (![x][ref] with [ref]: https://…).
+	remoteImage = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)!\[[^\]\n]*\]\(\s*<?(?:[a-z][a-z0-9+.-]*:)?//`) })
+	refImage    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`!\[[^\]\n]*\](?:\[[^\]\n]*\])?`) })
+	remoteDef   = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?im)^[ \t]{0,3}\[[^\]\n]+\]:[ \t]*<?(?:[a-z][a-z0-9+.-]*:)?//`)
+	})
+	// An HTML tag as CommonMark reads raw HTML: an open tag with its
+	// attributes, a closing tag, a declaration, a processing instruction
+	// or CDATA. Comments are hidden-comment's.
+	htmlTag = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][A-Za-z0-9_.:-]*(?:\s*=\s*(?:[^\s"'=<>` + "`" + `]+|'[^']*'|"[^"]*"))?)*\s*/?>|</[A-Za-z][A-Za-z0-9-]*\s*>|<![A-Za-z][^>]*>|<\?[\s\S]*?\?>|<!\[CDATA\[`)
+	})
 	// The start of a sentence phrased as an order.
 	imperative = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?im)(?:^|[.!?;:][ \t]+)[ \t]*(?:>[ \t]*)?(?:[-*+][ \t]+|\d+[.)][ \t]+)?((?:always|never|you[ \t]+must|you[ \t]+should|you[ \t]+need[ \t]+to|must|do[ \t]+not|don't|dont)\b)`)
 	})
 )
 
-// The words that let the injection regexps run: a text holding none of a
-// regexp's words, in any case, is not matched against it. An override
-// needs a verb and a noun of instructions (or one of the set phrases):
-// gating on the verbs alone ran the case-folding regexp over most notes,
-// which say "show" or "print" somewhere.
+// The words that let the override regexp run: a text holding none of its
+// words, in any case, is not matched against it. An override needs a verb
+// and a noun of instructions (or one of the set phrases): gating on the
+// verbs alone ran the case-folding regexp over most notes, which say
+// "show" or "print" somewhere.
 var (
 	injectionWords = secrets.NewKeywords(
 		"ignore", "disregard", "forget", "override", "bypass", "attention", "skip", "drop", "discard",
 		"reveal", "print", "output", "show", "repeat", "leak", "new",
 		"instruction", "prompt", "rules", "direction", "directive", "guideline", "guardrail", "context", "message",
 		"orders", "commands", "polic", "constraint",
-		"you are now", "from now on",
-		"system", "developer", "assistant", "[inst", "[/inst", "sys")
+		"you are now", "from now on", "told", "given", "taught", "asked", "said", "written", "stated",
+		"[inst", "[/inst", "sys", "[system_prompt", "[available_tools", "[tool_")
 	overrideVerbs = injectionWords.Mask("ignore", "disregard", "forget", "override", "bypass", "attention", "skip", "drop", "discard",
 		"reveal", "print", "output", "show", "repeat", "leak", "new")
 	overrideNouns = injectionWords.Mask("instruction", "prompt", "rules", "direction", "directive", "guideline", "guardrail", "context", "message",
-		"orders", "commands", "polic", "constraint")
+		"orders", "commands", "polic", "constraint", "told", "given", "taught", "asked", "said", "written", "stated")
 	// "ignore everything above" needs no noun; the set phrases need nothing else.
 	overrideAlone = injectionWords.Mask("ignore", "disregard", "forget", "you are now", "from now on")
-	roleWords     = injectionWords.Mask("system", "developer", "assistant")
-	instWords     = injectionWords.Mask("[inst", "[/inst", "sys")
+	instWords     = injectionWords.Mask("[inst", "[/inst", "sys", "[system_prompt", "[available_tools", "[tool_")
 )
+
+// roleNames are the speakers of a conversation a line may pose as
+// ("User:", "**Assistant:**", "## System:"), lower case.
+var roleNames = map[string]bool{
+	"system": true, "developer": true, "assistant": true, "human": true, "user": true, "ai": true,
+	"bot": true, "chatbot": true, "claude": true, "chatgpt": true, "gpt": true, "gemini": true, "copilot": true,
+}
+
+// roleTurn is the offset of the first line of text that starts like a
+// turn of a conversation — list, quote, heading and emphasis marks, then a
+// speaker's name and a colon — or -1. Whatever follows the colon, the line
+// would read to a model as a new turn.
+func roleTurn(text string) int {
+	for line := 0; line < len(text); {
+		end := strings.IndexByte(text[line:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += line
+		}
+		i := line
+		for i < end && strings.IndexByte(" \t>*_-#+", text[i]) >= 0 {
+			i++
+		}
+		w := i
+		for i < end && (text[i]|0x20 >= 'a' && text[i]|0x20 <= 'z') {
+			i++
+		}
+		var lower [9]byte
+		for k := w; k < i && k-w < len(lower); k++ {
+			lower[k-w] = text[k] | 0x20
+		}
+		if i > w && i-w <= len(lower) && roleNames[string(lower[:i-w])] {
+			for i < end && strings.IndexByte(" \t*_", text[i]) >= 0 {
+				i++
+			}
+			// "Human: hi" is a turn; "human:alice" (an actor) is not.
+			if i < end && text[i] == ':' {
+				for i++; i < end && (text[i] == '*' || text[i] == '_'); i++ {
+				}
+				if i == end || text[i] == ' ' || text[i] == '\t' || text[i] == '\r' {
+					return w
+				}
+			}
+		}
+		line = end + 1
+	}
+	return -1
+}
 
 // File checks a whole file's text (frontmatter and body; bodyOff is where
 // the body starts, or -1 when unknown) for secrets and injection. Offsets
@@ -118,7 +190,69 @@ func File(text string, bodyOff int) []Finding { return FileScanned(text, bodyOff
 // found, so the body is not parsed twice. A nil body is read here.
 func FileScanned(text string, bodyOff int, body *markdown.Body) []Finding {
 	out := Secrets(text)
+	if len(out) == 0 && bodyOff > 0 && bodyOff < len(text) {
+		out = seam(text, bodyOff)
+	}
 	return append(out, injection(text, bodyOff, body)...)
+}
+
+// keyPiece reports whether s can be a piece of a key: 4 or more letters,
+// digits, '_' and '-', with a letter and a digit or both cases.
+func keyPiece(s string) bool {
+	var lower, upper, digit bool
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 'a' && c <= 'z':
+			lower = true
+		case c >= 'A' && c <= 'Z':
+			upper = true
+		case c >= '0' && c <= '9':
+			digit = true
+		case c != '_' && c != '-':
+			return false
+		}
+	}
+	return len(s) >= 4 && (lower || upper) && (digit || lower && upper)
+}
+
+// seam finds a key split between a field and the body (title: "…AKIAQ3ZR",
+// then the body "TV5WX7HJ2LNB …"): fields and body are one text to a
+// reader, so the last word of each field value is read with the body's
+// first line. Offsets are of the field's word.
+func seam(text string, bodyOff int) []Finding {
+	first := strings.TrimLeft(text[bodyOff:], " \t\r\n")
+	if nl := strings.IndexByte(first, '\n'); nl >= 0 {
+		first = first[:nl]
+	}
+	if len(first) > 200 {
+		first = first[:200]
+	}
+	// The body's first word must be a piece of a key (it holds a digit,
+	// or is mixed case): most bodies start with a word, and skip the rest.
+	tok := first
+	if sp := strings.IndexAny(tok, " \t"); sp >= 0 {
+		tok = tok[:sp]
+	}
+	if !keyPiece(tok) {
+		return nil
+	}
+	head := text[:bodyOff]
+	for line := 0; line < len(head); {
+		end := strings.IndexByte(head[line:], '\n')
+		if end < 0 {
+			end = len(head)
+		} else {
+			end += line
+		}
+		l := strings.TrimRight(head[line:end], " \t\r\"'")
+		word := l[strings.LastIndexAny(l, " \t:\"'")+1:]
+		if keyPiece(word) && secrets.Has(word+" "+first) && !secrets.Has(first) {
+			return []Finding{{Rule: secrets.Find(word + " " + first)[0].Rule, Kind: Secret, Off: line + len(l) - len(word),
+				Msg: "a secret split between a field and the body: remove it and rotate it (it may already be in git history); a memory is injected into a model's context and pushed to backups"}}
+		}
+		line = end + 1
+	}
+	return nil
 }
 
 // Text checks one value — a field, a tag, a tool argument, an imported
@@ -140,38 +274,40 @@ func injection(text string, bodyOff int, body *markdown.Body) []Finding {
 	add := func(rule string, off int, format string, args ...any) {
 		out = append(out, Finding{Rule: rule, Kind: Injection, Off: off, Msg: fmt.Sprintf(format, args...)})
 	}
-	folded, orig := foldForMatch(text)
-	at := func(off int) int {
-		if orig == nil {
-			return off
-		}
-		return orig[off]
+	// Phrases, turns and tags are matched on the folded text: the head
+	// (frontmatter) and the body apart, as a turn starts a body line.
+	head, bodyText := "", text
+	if bodyOff >= 0 && bodyOff <= len(text) {
+		head, bodyText = text[:bodyOff], text[bodyOff:]
 	}
-	// Cheap substring tests keep the regexps off the common, clean text:
-	// one pass finds the words, case-insensitively; the punctuation needs
-	// no folding.
-	words := injectionWords.Find(folded)
-	if words&overrideVerbs != 0 && words&overrideNouns != 0 || words&overrideAlone != 0 {
-		if loc := overridePhrase().FindStringIndex(folded); loc != nil {
-			add("injection-override", at(loc[0]), "text that tries to override a model's instructions: memory is injected into every session; state the fact instead")
+	for _, part := range []struct {
+		text   string
+		off    int
+		isBody bool
+	}{{head, 0, false}, {bodyText, len(head), true}} {
+		if part.text == "" {
+			continue
 		}
-	}
-	if bodyOff >= 0 && words&roleWords != 0 {
-		body := 0
-		if orig == nil {
-			body = bodyOff
-		} else {
-			for body < len(orig) && orig[body] < bodyOff {
-				body++
+		f := secrets.Fold(part.text)
+		folded := f.Text
+		at := func(off int) int { return part.off + f.Orig(off) }
+		// Cheap substring tests keep the regexps off the common, clean
+		// text: one pass finds the words, case-insensitively.
+		words := injectionWords.Find(folded)
+		if words&overrideVerbs != 0 && words&overrideNouns != 0 || words&overrideAlone != 0 {
+			if loc := overridePhrase().FindStringIndex(folded); loc != nil {
+				add("injection-override", at(loc[0]), "text that tries to override a model's instructions: memory is injected into every session; state the fact instead")
 			}
 		}
-		if loc := roleTurn().FindStringSubmatchIndex(folded[body:]); loc != nil {
-			add("injection-role", at(body+loc[2]), "a line posing as a system, developer or assistant turn: rewrite it as plain text (\"the system prompt says ...\")")
+		if part.isBody && bodyOff >= 0 {
+			if off := roleTurn(folded); off >= 0 {
+				add("injection-role", at(off), "a line posing as a turn of the conversation (system:, user:, assistant: …): whatever follows, a model may read it as one; rewrite it as plain text (\"the system prompt says ...\")")
+			}
 		}
-	}
-	if strings.IndexByte(folded, '<') >= 0 || words&instWords != 0 {
-		if loc := roleTag().FindStringIndex(folded); loc != nil {
-			add("injection-role", at(loc[0]), "a chat-role tag (%s): it can make a model treat the memory as instructions; remove it", folded[loc[0]:loc[1]])
+		if strings.IndexByte(folded, '<') >= 0 || words&instWords != 0 {
+			if loc := roleTag().FindStringIndex(folded); loc != nil {
+				add("injection-role", at(loc[0]), "a chat-template token or role tag (%s): it can make a model treat the memory as a turn or an instruction; remove it", folded[loc[0]:min(loc[1], loc[0]+40)])
+			}
 		}
 	}
 	if strings.Contains(text, "<!--") || strings.Contains(text, "%%") {
@@ -179,15 +315,67 @@ func injection(text string, bodyOff int, body *markdown.Body) []Finding {
 			add("hidden-comment", off, "a comment hidden in Obsidian's reading view but read by the model: move the text into the visible body or delete it")
 		}
 	}
-	if strings.Contains(text, "](") {
-		if loc := remoteImage().FindStringIndex(text); loc != nil {
-			add("injection-exfil-link", loc[0], "an image from a remote address: a client that shows it sends a request the text chose (a way to leak context); link to it without the '!' or keep the image in the vault")
+	if strings.IndexByte(text, '<') >= 0 {
+		if off := html(text, bodyOff, body); off >= 0 {
+			add("injection-html", off, "an HTML tag: it can hide text from a reader, load a remote image or change the structure of the view; write it as plain markdown (or in `code` to show it)")
 		}
 	}
+	if off := remoteImg(text); off >= 0 {
+		add("injection-exfil-link", off, "an image from a remote address: a client that shows it sends a request the text chose (a way to leak context); link to it without the '!' or keep the image in the vault")
+	}
 	if start, n := base64Run(text); n > 0 {
-		add("base64-blob", start, "a %d-character base64 blob: encoded text hides what a model will read; store a link to the data instead", n)
+		add("base64-blob", start, "a %d-character base64 blob of text: encoded text hides what a model will read; store a link to the data instead", n)
 	}
 	return append(out, invisible(text)...)
+}
+
+// remoteImg is the offset of the first image of text with a remote
+// address, inline or by reference, or -1. Code is not prose: an image
+// shown as code is not fetched.
+func remoteImg(text string) int {
+	if !strings.Contains(text, "![") {
+		return -1
+	}
+	masked := markdown.MaskFences(text)
+	if loc := remoteImage().FindStringIndex(masked); loc != nil {
+		return loc[0]
+	}
+	if remoteDef().MatchString(masked) {
+		if loc := refImage().FindStringIndex(masked); loc != nil {
+			return loc[0]
+		}
+	}
+	return -1
+}
+
+// html is the offset of the first HTML tag (not a comment) in text, or -1:
+// in the body as the parse read it (markdown.Scan, scanned when the
+// caller's is nil), in the head and a body past the parser's limits by
+// the regexp, code blanked.
+func html(text string, bodyOff int, scanned *markdown.Body) int {
+	head, body := "", text
+	if bodyOff >= 0 && bodyOff <= len(text) {
+		head, body = text[:bodyOff], text[bodyOff:]
+	}
+	if loc := htmlTag().FindStringIndex(head); loc != nil {
+		return loc[0]
+	}
+	if !markdown.Safe([]byte(body)) {
+		if loc := htmlTag().FindStringIndex(markdown.MaskFences(body)); loc != nil {
+			return len(head) + loc[0]
+		}
+		return -1
+	}
+	if scanned == nil {
+		b := markdown.Scan(body, 0)
+		scanned = &b
+	}
+	for _, h := range scanned.HTML {
+		if !strings.HasPrefix(body[h.Start:], "<!--") {
+			return len(head) + h.Start
+		}
+	}
+	return -1
 }
 
 // hiddenComment is the offset of the first comment of text a reader does
@@ -237,68 +425,6 @@ func hiddenComment(text string, bodyOff int, scanned *markdown.Body) int {
 	return len(head) + off
 }
 
-// foldForMatch folds what makes one phrase look like another to a reader
-// but not to a regexp: full-width and compatibility forms (NFKC-like, for
-// the ranges attackers use), Latin look-alikes from Cyrillic and Greek,
-// and invisible characters, which are dropped. It returns nil offsets for
-// text it leaves as is (all ASCII: most files); otherwise orig[i] is the
-// offset in text of folded's byte i, with one extra entry for the end.
-func foldForMatch(text string) (string, []int) {
-	ascii := true
-	for i := 0; i < len(text); i++ {
-		if text[i] >= 0x80 {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
-		return text, nil
-	}
-	var b strings.Builder
-	orig := make([]int, 0, len(text)+1)
-	for off, r := range text {
-		switch {
-		case isInvisible(r):
-			continue
-		case r >= 0xFF01 && r <= 0xFF5E: // full-width ASCII
-			r -= 0xFEE0
-		case r == 0x3000:
-			r = ' '
-		default:
-			if l, ok := lookalike[r]; ok {
-				r = l
-			} else if unicode.IsSpace(r) {
-				r = ' '
-			}
-		}
-		n := b.Len()
-		b.WriteRune(r)
-		for i := n; i < b.Len(); i++ {
-			orig = append(orig, off)
-		}
-	}
-	orig = append(orig, len(text))
-	return b.String(), orig
-}
-
-// lookalike maps Cyrillic and Greek letters that display as Latin ones.
-var lookalike = map[rune]rune{
-	'а': 'a', 'в': 'b', 'е': 'e', 'ё': 'e', 'к': 'k', 'м': 'm', 'н': 'h', 'о': 'o', 'р': 'p', 'с': 'c', 'т': 't',
-	'у': 'y', 'х': 'x', 'і': 'i', 'ї': 'i', 'ј': 'j', 'ѕ': 's', 'ԁ': 'd', 'ԛ': 'q', 'ԝ': 'w', 'ɡ': 'g', 'ո': 'n',
-	'А': 'A', 'В': 'B', 'Е': 'E', 'К': 'K', 'М': 'M', 'Н': 'H', 'О': 'O', 'Р': 'P', 'С': 'C', 'Т': 'T', 'У': 'Y',
-	'Х': 'X', 'І': 'I', 'Ј': 'J', 'Ѕ': 'S', 'Ԁ': 'D', 'Ԛ': 'Q', 'Ԝ': 'W',
-	'α': 'a', 'ε': 'e', 'ι': 'i', 'κ': 'k', 'ν': 'v', 'ο': 'o', 'ρ': 'p', 'τ': 't', 'υ': 'u', 'χ': 'x',
-	'Α': 'A', 'Β': 'B', 'Ε': 'E', 'Ζ': 'Z', 'Η': 'H', 'Ι': 'I', 'Κ': 'K', 'Μ': 'M', 'Ν': 'N', 'Ο': 'O', 'Ρ': 'P',
-	'Τ': 'T', 'Υ': 'Y', 'Χ': 'X',
-	'ı': 'i', 'ℓ': 'l', '‐': '-', '‑': '-', '–': '-', '—': '-',
-}
-
-// isInvisible: characters that take no space on screen.
-func isInvisible(r rune) bool {
-	return r == 0x00AD || r == 0x034F || r == 0x061C || r == 0x180E || (r >= 0x200B && r <= 0x200F) ||
-		(r >= 0x202A && r <= 0x202E) || (r >= 0x2060 && r <= 0x2069) || r == 0xFEFF || (r >= 0xE0000 && r <= 0xE007F)
-}
-
 // LineBreak reports whether r ends a line for some reader: a model, a
 // terminal or a markdown renderer. Only '\n' is mem's own line break; the
 // rest would let one memory open a new line of the rendered view.
@@ -311,51 +437,175 @@ func LineBreak(r rune) bool {
 }
 
 // invisible reports, once per kind, characters that change how text
-// displays without being seen: bidirectional overrides (Trojan Source),
-// Unicode tag characters (ASCII smuggling), zero-width characters, and
-// line breaks other than '\n' (a bare CR, U+2028, U+0085…), which escape
-// a rendered list line. A zero-width joiner or non-joiner after a
-// non-ASCII letter or emoji is how emoji sequences and several scripts are
-// written, so it is allowed.
+// displays without being seen: bidirectional embeddings, overrides and
+// isolates (Trojan Source), Unicode tag characters (ASCII smuggling),
+// every other default-ignorable character (zero-width, format characters,
+// variation selectors, fillers) that no script around it needs, and line
+// breaks other than '\n' (a bare CR, U+2028, U+0085…), which escape a
+// rendered list line. What scripts need is allowed (spec §8): see needed.
 func invisible(text string) []Finding {
 	type hit struct{ off, n int }
 	var bidi, tag, zw, brk hit
-	var prev rune
 	mark := func(h *hit, off int) {
 		if h.n == 0 {
 			h.off = off
 		}
 		h.n++
 	}
+	prev := rune(-1)
 	for off, r := range text {
 		switch {
 		case r < 0x80 && r != '\r' && r != '\v' && r != '\f':
-		case r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069, r == 0x061C, r == 0x200E, r == 0x200F:
+		case r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069:
 			mark(&bidi, off)
 		case r >= 0xE0000 && r <= 0xE007F:
-			mark(&tag, off)
-		case r == 0x200B || r == 0x2060 || r == 0xFEFF || r == 0x00AD || r == 0x180E || (r >= 0x2061 && r <= 0x2064),
-			(r == 0x200C || r == 0x200D) && (prev < 0x80 || unicode.IsSpace(prev)):
-			mark(&zw, off)
-		case LineBreak(r) && !(r == '\r' && off+1 < len(text) && text[off+1] == '\n'):
-			mark(&brk, off)
+			if !flagTag(text, off, prev) {
+				mark(&tag, off)
+			}
+		case LineBreak(r):
+			if !(r == '\r' && off+1 < len(text) && text[off+1] == '\n') {
+				mark(&brk, off)
+			}
+		case ignorable(r):
+			next, _ := utf8.DecodeRuneInString(text[off+utf8.RuneLen(r):])
+			if !needed(text, off, prev, r, next) {
+				mark(&zw, off)
+			}
 		}
 		prev = r
 	}
 	var out []Finding
 	if bidi.n > 0 {
-		out = append(out, Finding{Rule: "unicode-bidi", Kind: Injection, Off: bidi.off, Msg: fmt.Sprintf("%d bidirectional control character(s): they reorder how text displays, so a reader and a model see different things; delete them", bidi.n)})
+		out = append(out, Finding{Rule: "unicode-bidi", Kind: Injection, Off: bidi.off, Msg: fmt.Sprintf("%d bidirectional embedding, override or isolate character(s): they reorder how text displays, so a reader and a model see different things; delete them", bidi.n)})
 	}
 	if tag.n > 0 {
 		out = append(out, Finding{Rule: "unicode-tag", Kind: Injection, Off: tag.off, Msg: fmt.Sprintf("%d invisible Unicode tag character(s): they smuggle text a model reads and a person cannot see; delete them", tag.n)})
 	}
 	if zw.n > 0 {
-		out = append(out, Finding{Rule: "unicode-invisible", Kind: Injection, Off: zw.off, Minor: true, Msg: fmt.Sprintf("%d zero-width character(s): invisible text can hide words from a reader; delete them", zw.n)})
+		out = append(out, Finding{Rule: "unicode-invisible", Kind: Injection, Off: zw.off, Minor: true, Msg: fmt.Sprintf("%d invisible character(s) no script here needs (zero-width, format characters, variation selectors, fillers): invisible text can hide words from a reader; delete them", zw.n)})
 	}
 	if brk.n > 0 {
 		out = append(out, Finding{Rule: "injection-linebreak", Kind: Injection, Off: brk.off, Msg: fmt.Sprintf("%d line break(s) other than a newline (a bare CR, U+2028, U+0085…): they can start a new line of the rendered view that the file does not show; use a plain newline", brk.n)})
 	}
 	return out
+}
+
+// ignorable reports a default-ignorable character (Unicode's
+// Default_Ignorable_Code_Point, with the Hangul and braille blanks that
+// render as nothing): format characters other than the visible ones
+// (Arabic number signs and the like), variation selectors, fillers.
+func ignorable(r rune) bool {
+	switch {
+	case r == 0x00AD, r == 0x034F, r == 0x061C, r == 0x115F, r == 0x1160, r == 0x17B4, r == 0x17B5,
+		r >= 0x180B && r <= 0x180F, r >= 0x200B && r <= 0x200F, r >= 0x2060 && r <= 0x206F,
+		r == 0x3164, r >= 0xFE00 && r <= 0xFE0F, r == 0xFEFF, r == 0xFFA0, r >= 0xFFF0 && r <= 0xFFFB,
+		r == 0x2800, r >= 0x1BCA0 && r <= 0x1BCA3, r >= 0x1D173 && r <= 0x1D17A, r >= 0xE0100 && r <= 0xE01EF:
+		return true
+	case r >= 0x0600 && r <= 0x0605, r == 0x06DD, r == 0x070F, r == 0x0890, r == 0x0891, r == 0x08E2,
+		r == 0x110BD, r == 0x110CD, r >= 0x13430 && r <= 0x1345F:
+		return false // format characters that show (Arabic number signs, hieroglyph controls)
+	}
+	return r >= 0x80 && unicode.Is(unicode.Cf, r)
+}
+
+// needed reports whether the ignorable r at text[off], between prev and
+// next (-1 or RuneError at the ends), is how a script is written:
+// ZWNJ/ZWJ next to Arabic, Persian, Syriac, Indic, Sinhala, Mongolian,
+// Khmer or Myanmar letters (a Latin word and a Persian suffix, "URL‌ها",
+// included) and ZWJ between emoji; U+200B between letters of scripts
+// written without spaces (Khmer, Thai, Lao, Myanmar, Tibetan); LRM, RLM
+// and ALM on a line with right-to-left text; variation selectors after
+// emoji, symbols, keycap digits and Han; Mongolian selectors after
+// Mongolian; the Hangul fillers in conjoining jamo; the blank braille
+// pattern in braille; a byte-order mark at the start.
+func needed(text string, off int, prev, r, next rune) bool {
+	switch {
+	case r == 0x200C || r == 0x200D:
+		return joining(prev) || joining(next) || r == 0x200D && emoji(prev) && emoji(next)
+	case r == 0x200B:
+		return unspaced(prev) && unspaced(next)
+	case r == 0x200E || r == 0x200F || r == 0x061C:
+		return rtlLine(text, off)
+	case r >= 0xFE00 && r <= 0xFE0F:
+		return prev >= 0 && (emoji(prev) || han(prev) || r >= 0xFE0E && strings.ContainsRune("0123456789#*", prev) && next == 0x20E3 ||
+			r <= 0xFE0D && unicode.In(prev, unicode.Sm, unicode.Myanmar))
+	case r >= 0xE0100 && r <= 0xE01EF:
+		return han(prev)
+	case r >= 0x180B && r <= 0x180F:
+		return unicode.Is(unicode.Mongolian, prev)
+	case r == 0x115F || r == 0x1160:
+		return jamo(prev) || jamo(next)
+	case r == 0x2800:
+		return prev > 0x2800 && prev <= 0x28FF || next > 0x2800 && next <= 0x28FF
+	case r == 0xFEFF:
+		return off == 0
+	}
+	return false
+}
+
+// joining: scripts whose letters join or conjoin, where ZWNJ and ZWJ
+// choose a letter's form.
+func joining(r rune) bool {
+	return r >= 0x0600 && r <= 0x08FF || r >= 0xFB50 && r <= 0xFDFF || r >= 0xFE70 && r <= 0xFEFC || // Arabic, Syriac, Thaana, N'Ko
+		r >= 0x0900 && r <= 0x0DFF || // Devanagari … Sinhala
+		r >= 0x0F00 && r <= 0x109F || r >= 0x1780 && r <= 0x18AF || r >= 0xA8E0 && r <= 0xA8FF || r >= 0x11000 && r <= 0x111FF
+}
+
+// unspaced: scripts written without spaces between words, where U+200B
+// marks a word break.
+func unspaced(r rune) bool {
+	return r >= 0x0E00 && r <= 0x0FFF || r >= 0x1000 && r <= 0x109F || r >= 0x1780 && r <= 0x17FF || r >= 0x19E0 && r <= 0x19FF ||
+		r >= 0xA9E0 && r <= 0xA9FF || r >= 0xAA60 && r <= 0xAA7F
+}
+
+// emoji: pictographs and symbols that take emoji presentation, and the
+// parts of emoji sequences.
+func emoji(r rune) bool {
+	return r >= 0x1F000 && r <= 0x1FAFF || r >= 0x2190 && r <= 0x2BFF || r == 0xFE0F || r == 0x20E3 || r == 0x00A9 || r == 0x00AE ||
+		r == 0x203C || r == 0x2049 || r == 0x2122 || r == 0x2139 || r == 0x3030 || r == 0x303D || r == 0x3297 || r == 0x3299 ||
+		r >= 0x1F3FB && r <= 0x1F3FF || r >= 0 && unicode.Is(unicode.So, r)
+}
+
+func han(r rune) bool { return r >= 0 && (unicode.Is(unicode.Han, r) || r >= 0x3000 && r <= 0x303F) }
+
+func jamo(r rune) bool {
+	return r >= 0x1100 && r <= 0x11FF || r >= 0xA960 && r <= 0xA97F || r >= 0xD7B0 && r <= 0xD7FF
+}
+
+// rtlLine reports whether the line of text around off holds a letter of a
+// right-to-left script, where the directional marks order the neutrals.
+func rtlLine(text string, off int) bool {
+	start := strings.LastIndexByte(text[:off], '\n') + 1
+	end := strings.IndexByte(text[off:], '\n')
+	if end < 0 {
+		end = len(text)
+	} else {
+		end += off
+	}
+	for _, r := range text[start:end] {
+		if r >= 0x0590 && r <= 0x08FF || r >= 0xFB1D && r <= 0xFDFF || r >= 0xFE70 && r <= 0xFEFC || r >= 0x10800 && r <= 0x10FFF || r >= 0x1E800 && r <= 0x1EFFF {
+			return true
+		}
+	}
+	return false
+}
+
+// flagTag reports whether the tag character at text[off] is part of an
+// emoji tag sequence (the flags of England, Scotland, Wales): a black
+// flag, tag letters and digits, then CANCEL TAG.
+func flagTag(text string, off int, prev rune) bool {
+	if prev != 0x1F3F4 && !(prev >= 0xE0020 && prev <= 0xE007E) {
+		return false
+	}
+	for _, r := range text[off:] {
+		switch {
+		case r == 0xE007F:
+			return true
+		case r < 0xE0020 || r > 0xE007E:
+			return false
+		}
+	}
+	return false
 }
 
 // Skew is how far in the future a valid_at may lie before it counts as
@@ -426,7 +676,8 @@ const minBase64 = 100
 
 // base64Run finds the first run of at least minBase64 base64 characters
 // (standard or URL alphabet, with padding) that mixes upper case, lower
-// case and digits, as encoded data does and hex hashes and words do not.
+// case and digits, as encoded data does and hex hashes and words do not,
+// and that is base64 of text.
 func base64Run(s string) (start, n int) {
 	for i := 0; i < len(s); {
 		if !isB64[s[i]] {
@@ -441,7 +692,7 @@ func base64Run(s string) (start, n int) {
 		for end < len(s) && end-j < 2 && s[end] == '=' {
 			end++
 		}
-		if j-i >= minBase64 && mixedCase(s[i:j]) {
+		if j-i >= minBase64 && mixedCase(s[i:j]) && encodesText(s[i:j]) {
 			return i, end - i
 		}
 		i = j
@@ -457,6 +708,15 @@ var isB64 = func() (t [256]bool) {
 	}
 	return t
 }()
+
+// encodesText reports whether a run of base64 starts with base64 of text
+// (its first 30 bytes printable): what a model can read and a person
+// cannot. A path with a commit hash in it (a GitHub permalink), a hash or
+// binary data decodes to bytes that are not.
+func encodesText(run string) bool {
+	_, ok := secrets.DecodeBase64(run[:40])
+	return ok
+}
 
 func mixedCase(s string) bool {
 	var up, low, digit bool

@@ -1,7 +1,9 @@
 package secrets
 
 import (
+	"encoding/base32"
 	"encoding/base64"
+	"encoding/hex"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -48,23 +50,33 @@ const (
 // minBase64 long that can be base64 of text: it holds an upper-case letter
 // and a lower-case letter or digit (as base64 of text does, and a
 // lower-case slug, a path or a hex hash does not) and one alphabet only.
-// It skips ahead minBase64 bytes at a time and looks back only to the last
-// non-base64 byte, so prose, whose words are short, costs a few loads per
-// minBase64 bytes, not one per byte.
 func base64Runs(s string, fn func(start, end int)) {
+	runs(s, &b64, minBase64, func(start, end int, class uint8) {
+		if class&b64Upper != 0 && class&b64Other != 0 && class&(b64Std|b64URL) != b64Std|b64URL {
+			fn(start, end)
+		}
+	})
+}
+
+// runs calls fn for each maximal run at least min long of the bytes table
+// classes (non-zero), with the union of their classes. It skips ahead min
+// bytes at a time and looks back only to the last byte outside the table,
+// so prose, whose words are short, costs a few loads per min bytes, not
+// one per byte.
+func runs(s string, table *[256]uint8, min int, fn func(start, end int, class uint8)) {
 	for i := 0; ; {
-		p := i + minBase64 - 1
+		p := i + min - 1
 		if p >= len(s) {
 			return
 		}
-		class := b64[s[p]]
+		class := table[s[p]]
 		if class == 0 {
 			i = p + 1
 			continue
 		}
 		q := p - 1
 		for ; q >= i; q-- {
-			c := b64[s[q]]
+			c := table[s[q]]
 			if c == 0 {
 				break
 			}
@@ -76,21 +88,76 @@ func base64Runs(s string, fn func(start, end int)) {
 		}
 		end := p + 1
 		for ; end < len(s); end++ {
-			c := b64[s[end]]
+			c := table[s[end]]
 			if c == 0 {
 				break
 			}
 			class |= c
 		}
-		if class&b64Upper != 0 && class&b64Other != 0 && class&(b64Std|b64URL) != b64Std|b64URL {
-			fn(i, end)
-		}
+		fn(i, end, class)
 		i = end + 1
 	}
 }
 
-// decodeBase64 decodes a run of base64 that is valid, printable UTF-8.
-func decodeBase64(run string) (string, bool) {
+// Hex and base32 hide a key as base64 does: "414b4941…", "IFFUSQK…".
+const (
+	minHex    = 40 // an AWS key id, 20 bytes
+	minBase32 = 32
+)
+
+// hexDigits and base32Chars class the bytes of hex and of base32 (RFC
+// 4648, upper case); 2 marks a letter.
+var hexDigits, base32Chars = func() (h, b [256]uint8) {
+	for c := range h {
+		switch {
+		case c >= '0' && c <= '9':
+			h[c] = 1
+		case c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F':
+			h[c] = 2
+		}
+		switch {
+		case c >= '2' && c <= '7':
+			b[c] = 1
+		case c >= 'A' && c <= 'Z':
+			b[c] = 2
+		}
+	}
+	return h, b
+}()
+
+// encodedRuns calls fn with each run of hex or base32 in s that decodes
+// to printable text, and the text.
+func encodedRuns(s string, fn func(start, end int, dec string)) {
+	runs(s, &hexDigits, minHex, func(start, end int, class uint8) {
+		if class == 3 {
+			n := (end - start) &^ 1
+			if dec, err := hex.DecodeString(s[start : start+n]); err == nil && printable(dec) {
+				fn(start, end, string(dec))
+			}
+		}
+	})
+	runs(s, &base32Chars, minBase32, func(start, end int, class uint8) {
+		if class != 3 {
+			return
+		}
+		run := s[start:end]
+		// Unpadded base32 is whole at these lengths mod 8.
+		for n := len(run) % 8; n == 1 || n == 3 || n == 6; n = len(run) % 8 {
+			run = run[:len(run)-1]
+		}
+		if dec, err := base32.StdEncoding.WithPadding(base32.NoPadding).DecodeString(run); err == nil && printable(dec) {
+			pad := end
+			for pad < len(s) && s[pad] == '=' {
+				pad++
+			}
+			fn(start, pad, string(dec))
+		}
+	})
+}
+
+// DecodeBase64 decodes a run of base64 (standard or URL alphabet, padding
+// left off) that is valid, printable UTF-8: base64 of text, not of data.
+func DecodeBase64(run string) (string, bool) {
 	enc := base64.RawStdEncoding
 	if strings.ContainsAny(run, "-_") {
 		enc = base64.RawURLEncoding

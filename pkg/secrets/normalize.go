@@ -105,8 +105,114 @@ func (m offmap) end(n int, inputLen int) int {
 // hasEscape reports whether unescape could change text: the fast test
 // that keeps clean text off the slow path.
 func hasEscape(text string) bool {
-	return strings.IndexByte(text, '%') >= 0 || strings.IndexByte(text, '\\') >= 0 || strings.IndexByte(text, '&') >= 0
+	return strings.IndexByte(text, '%') >= 0 || strings.IndexByte(text, '\\') >= 0 || strings.IndexByte(text, '&') >= 0 ||
+		hasConcatenation(text)
 }
+
+// hasConcatenation reports whether text holds a '+' between two quotes
+// of a kind, blanks around it: a concatenation unescape would join.
+func hasConcatenation(text string) bool {
+	for i := 0; ; {
+		n := strings.IndexByte(text[i:], '+')
+		if n < 0 {
+			return false
+		}
+		at := i + n
+		b := at - 1
+		for b >= 0 && (text[b] == ' ' || text[b] == '\t') {
+			b--
+		}
+		if b >= 0 && (text[b] == '"' || text[b] == '\'' || text[b] == '`') && concatenation(text[b:]) > 0 {
+			return true
+		}
+		i = at + 1
+	}
+}
+
+// concatenation is the length of a string concatenation at the start of
+// s — a closing quote, '+' and an opening quote of the same kind, with
+// blanks and one line break around the '+' ("AKIA" + "Q3ZR…") — or 0.
+func concatenation(s string) int {
+	q := s[0]
+	if q != '"' && q != '\'' && q != '`' {
+		return 0
+	}
+	i, plus, breaks := 1, false, 0
+	for ; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == ' ' || c == '\t' || c == '\r':
+		case c == '\n':
+			breaks++
+		case c == '+' && !plus:
+			plus = true
+		case c == q && plus && breaks <= 1:
+			return i + 1
+		default:
+			return 0
+		}
+	}
+	return 0
+}
+
+// ungroup joins a key written one character at a time ("A K I A Q 3 Z R
+// …", "A-K-I-A-…"): a run of minGroup or more single letters or digits,
+// each apart from the next by one space or one hyphen, is copied without
+// its separators. Prose has runs of one-letter words only a few long. It
+// returns nil for a text it leaves as it is.
+func ungroup(text string) (string, offmap) {
+	const minGroup = 12
+	single := func(i int) bool {
+		return i >= 0 && i < len(text) && alnum(text[i]) && (i == 0 || !alnum(text[i-1])) && (i+1 == len(text) || !alnum(text[i+1]))
+	}
+	// Runs are found from their separators (a byte search, fast on
+	// prose): a separator between two single characters, each way.
+	type run struct{ start, end int }
+	var found []run
+	for _, sep := range []byte{' ', '-'} {
+		for i := 0; i < len(text); {
+			n := strings.IndexByte(text[i:], sep)
+			if n < 0 {
+				break
+			}
+			at := i + n
+			i = at + 1
+			if !single(at-1) || !single(at+1) {
+				continue
+			}
+			start, end := at-1, at+1
+			for start >= 2 && text[start-1] == sep && single(start-2) {
+				start -= 2
+			}
+			for end+2 < len(text) && text[end+1] == sep && single(end+2) {
+				end += 2
+			}
+			if (end-start)/2+1 >= minGroup {
+				found = append(found, run{start, end + 1})
+			}
+			i = end + 1
+		}
+	}
+	if len(found) == 0 {
+		return text, nil
+	}
+	sort.Slice(found, func(a, b int) bool { return found[a].start < found[b].start })
+	var b mapper
+	from := 0
+	for _, r := range found {
+		if r.start < from {
+			continue
+		}
+		b.keep(text, from, r.start)
+		for k := r.start; k < r.end; k += 2 {
+			b.keep(text, k, k+1)
+		}
+		from = r.end
+	}
+	b.keep(text, from, len(text))
+	return string(b.out), b.m
+}
+
+func alnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }
 
 // unescape decodes what hides a secret's characters from a regexp: URL
 // %XX, JSON and source escapes (\uXXXX with surrogate pairs, \u{X…}, \xXX,
@@ -202,6 +308,10 @@ func decodeEscape(text string, i int) (end int, r rune, raw int) {
 				j++
 			}
 			return j, -1, -1
+		}
+	case '"', '\'', '`':
+		if n := concatenation(rest); n > 0 {
+			return i + n, -1, -1
 		}
 	case '&':
 		if len(rest) >= 4 && rest[1] == '#' {
@@ -299,7 +409,11 @@ func fold(text string) (string, offmap) {
 	return string(b.out), b.m
 }
 
-// foldRune appends the folded form of r (whose UTF-8 is s) to dst.
+// foldRune appends the folded form of r (whose UTF-8 is s) to dst: the
+// explicit homoglyphs first, then the compatibility decomposition (exact
+// for mathematical, enclosed and full-width letters), then Unicode's
+// confusables (Cherokee, Armenian, small capitals …); white space of every
+// kind is a space.
 func foldRune(dst []byte, s string, r rune) []byte {
 	if invisible(r) {
 		return dst
@@ -309,14 +423,21 @@ func foldRune(dst []byte, s string, r rune) []byte {
 	}
 	d := norm.NFKD.PropertiesString(s).Decomposition()
 	if d == nil {
+		if l, ok := confusables[r]; ok {
+			return append(dst, l)
+		}
+		if unicode.IsSpace(r) {
+			return append(dst, ' ')
+		}
 		return append(dst, s...)
 	}
 	for len(d) > 0 {
 		r, size := utf8.DecodeRune(d)
-		switch l, ok := homoglyphs[r]; {
-		case ok:
+		if l, ok := homoglyphs[r]; ok {
 			dst = append(dst, l)
-		case !invisible(r):
+		} else if l, ok := confusables[r]; ok {
+			dst = append(dst, l)
+		} else if !invisible(r) {
 			dst = append(dst, d[:size]...)
 		}
 		d = d[size:]
@@ -327,14 +448,52 @@ func foldRune(dst []byte, s string, r rune) []byte {
 // invisible reports a character that shows nothing, or only changes how
 // its neighbours show: format characters (zero-width space and joiners,
 // soft hyphen, bidi controls, word joiner, BOM, tag characters),
-// combining and enclosing marks, and the Hangul fillers that render as
-// blank.
+// combining and enclosing marks (variation selectors among them), and the
+// fillers that render as blank (Hangul, the blank braille pattern).
 func invisible(r rune) bool {
 	switch r {
-	case 0x115f, 0x1160, 0x3164, 0xffa0:
+	case 0x115f, 0x1160, 0x3164, 0xffa0, 0x2800:
 		return true
 	}
 	return unicode.In(r, unicode.Cf, unicode.Mn, unicode.Me)
+}
+
+// Folded is a text as the rules of secrets and injection match it (one
+// folding for both, spec §8): Text is the folded copy, and Orig maps an
+// offset in it back to the text given.
+type Folded struct {
+	Text string
+	m    offmap
+}
+
+// Fold folds text as Find does before matching: compatibility forms
+// (NFKD), mathematical, enclosed and full-width letters as the plain
+// letter, combining marks and invisible characters removed, homoglyphs
+// and Unicode's confusables mapped to ASCII. ASCII text is returned as is.
+func Fold(text string) Folded {
+	if isASCII(text) {
+		return Folded{Text: text}
+	}
+	f, m := fold(text)
+	return Folded{Text: f, m: m}
+}
+
+// Orig is the offset in the text given of the folded copy's byte off:
+// the first byte of what it came from (a dropped invisible character
+// before it does not count).
+func (f Folded) Orig(off int) int {
+	k := f.m.find(func(s segment) bool { return s.n <= off })
+	if k < 0 {
+		return off
+	}
+	s := f.m[k]
+	switch {
+	case off >= s.n+s.nlen:
+		return s.o + s.olen + off - (s.n + s.nlen)
+	case s.nlen == s.olen:
+		return s.o + off - s.n
+	}
+	return s.o
 }
 
 // homoglyphs are the Cyrillic, Greek and other letters that look like a

@@ -78,17 +78,17 @@ var rules = sync.OnceValue(func() []rule {
 		{id: "secret-private-key", what: "a private key block", keywords: []string{"ivate"},
 			re: regexp.MustCompile(`(?i)-{3,}[\s+]*BEGIN[ +A-Z0-9_-]{0,100}PRIVATE[ +_-]*KEY(?:[ +_-]*BLOCK)?[\s+]*-{3,}`)},
 		{id: "secret-anthropic-key", what: "an Anthropic API key", keywords: []string{"sk-ant-"}, join: true, joinMax: 130, split: []string{"sk-"},
-			re: regexp.MustCompile(`\bsk-ant-[a-z]{2,8}\d{0,2}-[A-Za-z0-9_-]{32,}`), entropy: 3.5, windows: keyWindows("sk-ant-")},
+			re: regexp.MustCompile(`sk-ant-[a-z]{2,8}\d{0,2}-[A-Za-z0-9_-]{32,}`), entropy: 3.5, windows: keyWindows("sk-ant-")},
 		{id: "secret-openai-key", what: "an OpenAI API key", keywords: []string{"sk-", "t3blbkfj"}, join: true,
-			re: regexp.MustCompile(`\bsk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}|[A-Za-z0-9]{40,})`), entropy: 3.5,
-			// "sk-" is in every "task-" and "disk-": match only at a
-			// word that starts with it.
+			re: regexp.MustCompile(`sk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}|[A-Za-z0-9]{40,})`), entropy: 3.5,
+			// "sk-" is in every "task-" and "disk-": match only from
+			// it (glued to a word, only a key that looks random: see glued).
 			windows: keyWindows("sk-")},
 		// AWS key ids are upper case; one lowered (in a file name made
 		// from the text) is still the key, so either case matches, but
 		// not a mix, which is a word.
 		{id: "secret-aws-key", what: "an AWS access key id", keywords: []string{"akia", "asia", "abia", "acca", "a3t"}, join: true, joinMax: 20,
-			re: regexp.MustCompile(`(?i)\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b`), entropy: 3,
+			re: regexp.MustCompile(`(?i)(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b`), entropy: 3,
 			// AWS's documentation key: harmless and quoted everywhere.
 			allow: func(s string) bool {
 				return strings.HasSuffix(strings.ToUpper(s), "EXAMPLE") || s != strings.ToUpper(s) && s != strings.ToLower(s)
@@ -96,41 +96,89 @@ var rules = sync.OnceValue(func() []rule {
 		{id: "secret-aws-key", what: "an AWS secret access key", keywords: []string{"aws"},
 			re: regexp.MustCompile(`(?i)aws.{0,20}?(?:secret|key).{0,20}?[:=]\s*["']?([A-Za-z0-9/+]{40})\b`), group: 1, entropy: 4},
 		{id: "secret-github-token", what: "a GitHub token", keywords: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, join: true, joinMax: 100,
-			re: regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{50,255})\b`), entropy: 3},
-		{id: "secret-gitlab-token", what: "a GitLab token", keywords: []string{"glpat-"}, join: true, joinMax: 80, split: []string{"glpa"},
-			re: regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}`), entropy: 3},
+			re: regexp.MustCompile(`(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{50,255})\b`), entropy: 3},
+		// gitleaks gitlab-pat and gitlab-runner-authentication-token.
+		{id: "secret-gitlab-token", what: "a GitLab token", keywords: []string{"glpat-", "glrt-"}, join: true, joinMax: 80, split: []string{"glpa", "glrt"},
+			re: regexp.MustCompile(`gl(?:pat|rt)-[A-Za-z0-9_-]{20,}`), entropy: 3},
 		{id: "secret-slack-token", what: "a Slack token", keywords: []string{"xox"}, join: true, joinMax: 150,
-			re: regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), entropy: 3},
+			re: regexp.MustCompile(`xox[abposr]-[A-Za-z0-9-]{10,}`), entropy: 3},
+		// gitleaks slack-app-token.
+		{id: "secret-slack-token", what: "a Slack app-level token", keywords: []string{"xapp-"}, join: true, joinMax: 150,
+			re: regexp.MustCompile(`(?i)xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+`), entropy: 3},
 		{id: "secret-slack-webhook", what: "a Slack webhook URL", keywords: []string{"hooks.slack.com"},
 			re: regexp.MustCompile(`https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,56}`)},
 		{id: "secret-google-api-key", what: "a Google API key", keywords: []string{"aiza"}, join: true, joinMax: 39,
-			re: regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`), entropy: 3},
+			re: regexp.MustCompile(`AIza[0-9A-Za-z_-]{35}\b`), entropy: 3},
 		{id: "secret-stripe-key", what: "a Stripe key", keywords: []string{"sk_", "rk_"}, join: true, joinMax: 110,
-			re: regexp.MustCompile(`\b(?:sk|rk)_(?:test|live|prod)_[A-Za-z0-9]{16,99}\b`), entropy: 3},
+			re: regexp.MustCompile(`(?:sk|rk)_(?:test|live|prod)_[A-Za-z0-9]{16,99}\b`), entropy: 3},
+		// Not in gitleaks: Stripe's documented prefix of a webhook signing secret.
+		{id: "secret-stripe-key", what: "a Stripe webhook signing secret", keywords: []string{"whsec_"}, join: true, joinMax: 110,
+			re: regexp.MustCompile(`whsec_[A-Za-z0-9]{32,99}\b`), entropy: 3},
 		{id: "secret-jwt", what: "a JSON web token", keywords: []string{"eyj"},
-			re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`), entropy: 3},
+			re: regexp.MustCompile(`eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`), entropy: 3},
 		{id: "secret-npm-token", what: "an npm access token", keywords: []string{"npm_"}, join: true, joinMax: 40,
-			re: regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`), entropy: 3},
+			re: regexp.MustCompile(`npm_[A-Za-z0-9]{36}\b`), entropy: 3},
 		{id: "secret-pypi-token", what: "a PyPI upload token", keywords: []string{"pypi-"}, join: true,
-			re: regexp.MustCompile(`\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`), entropy: 3},
+			re: regexp.MustCompile(`pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`), entropy: 3},
 		{id: "secret-sendgrid-key", what: "a SendGrid API key", keywords: []string{"sg."},
-			re: regexp.MustCompile(`\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b`), entropy: 3},
+			re: regexp.MustCompile(`SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b`), entropy: 3},
 		{id: "secret-huggingface-token", what: "a Hugging Face token", keywords: []string{"hf_"}, join: true, joinMax: 37,
-			re: regexp.MustCompile(`\bhf_[A-Za-z]{34}\b`), entropy: 3},
+			re: regexp.MustCompile(`hf_[A-Za-z]{34}\b`), entropy: 3},
 		{id: "secret-digitalocean-token", what: "a DigitalOcean token", keywords: []string{"_v1_"}, join: true, joinMax: 71,
-			re: regexp.MustCompile(`\bdo[opr]_v1_[a-f0-9]{64}\b`), entropy: 3},
+			re: regexp.MustCompile(`do[opr]_v1_[a-f0-9]{64}\b`), entropy: 3},
 		{id: "secret-shopify-token", what: "a Shopify access token", keywords: []string{"shpat_", "shpca_", "shppa_", "shpss_"}, join: true, joinMax: 38,
-			re: regexp.MustCompile(`\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b`), entropy: 3},
+			re: regexp.MustCompile(`shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b`), entropy: 3},
 		{id: "secret-telegram-bot-token", what: "a Telegram bot token", keywords: []string{":aa"},
 			re: regexp.MustCompile(`\b\d{8,10}:AA[0-9A-Za-z_-]{33}\b`), entropy: 3},
+		// gitleaks twilio-api-key.
+		{id: "secret-twilio-key", what: "a Twilio API key", keywords: []string{"sk"},
+			re: regexp.MustCompile(`SK[0-9a-fA-F]{32}\b`), entropy: 3},
+		// gitleaks mailgun-private-api-token, without its context: the
+		// key- prefix and 32 hex digits are the shape.
+		{id: "secret-mailgun-key", what: "a Mailgun API key", keywords: []string{"key-"},
+			re: regexp.MustCompile(`key-[a-f0-9]{32}\b`), entropy: 3},
+		// gitleaks databricks-api-token.
+		{id: "secret-databricks-token", what: "a Databricks token", keywords: []string{"dapi"},
+			re: regexp.MustCompile(`dapi[a-f0-9]{32}(?:-\d)?\b`), entropy: 3},
+		// A Discord bot token: base64 of the bot's id (so M, N or O and
+		// then one of the pairs below), a timestamp and an HMAC. gitleaks
+		// knows Discord keys only by the word "discord" nearby; the shape
+		// is GitHub secret scanning's.
+		{id: "secret-discord-token", what: "a Discord bot token", keywords: []string{"mt", "mj", "mz", "nd", "nt", "nj", "nz", "od", "ot"},
+			re: regexp.MustCompile(`[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}\b`), entropy: 3.5, windows: discordWindows},
+		// gitleaks age-secret-key.
+		{id: "secret-age-key", what: "an age secret key", keywords: []string{"age-secret-key-1"},
+			re: regexp.MustCompile(`(?i)AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}`)},
+		// An Azure shared access signature: the sig= of a SAS URL (gitleaks
+		// has no SAS rule; the shape is an HMAC-SHA256 in base64).
+		{id: "secret-azure-sas", what: "an Azure shared access signature", keywords: []string{"sig="},
+			re: regexp.MustCompile(`(?i)[?&]sig=([A-Za-z0-9+/]{42,86}={0,2})`), group: 1, entropy: 3.5},
+		// A URL that carries a password (postgres://user:pass@host,
+		// https://user:pass@…): gitleaks has no rule for it (its
+		// generic-api-key misses a URL's userinfo); the shape is RFC 3986's.
+		// The password alone is the secret, so a redacted URL still says
+		// where it pointed.
+		{id: "secret-url-password", what: "a password in a URL", keywords: []string{"://"},
+			re:    regexp.MustCompile(`(?i)\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|jdbc:[a-z]+|https?|ftps?|smtps?|ldaps?)://[^\s:@/?#]{1,64}:([^\s:@/?#]{1,128})@[^\s@]`),
+			group: 1, allow: placeholder},
 		// gitleaks' generic-api-key: an assignment to a secret-sounding name
 		// whose value is long and random. The value must hold a digit, so a
 		// prose sentence like "token: see the vault wiki" never matches.
 		{id: "secret-generic", what: "a high-entropy secret assignment", keywords: []string{"key", "token", "secret", "passw", "pwd", "credential", "auth"},
 			re:    regexp.MustCompile(`(?i)\b[a-z0-9_.-]{0,40}(?:key|token|secret|passwd|password|pwd|credentials?|auth)\b["']?\s{0,3}(?:=|:|=>|:=)\s{0,3}["']?([A-Za-z0-9_\-+/=.~!@#$%^&*]{16,200})`),
 			group: 1, entropy: 3.5,
-			allow:   func(s string) bool { return !strings.ContainsAny(s, "0123456789") || strings.HasPrefix(s, "${") },
+			allow: func(s string) bool {
+				return !strings.ContainsAny(s, "0123456789") || strings.HasPrefix(s, "${") || identifier(s)
+			},
 			windows: assignmentWindows},
+		// A password given in prose or a .env line, however short
+		// ("the password is hunter2", PASSWORD=s3cret): gitleaks'
+		// generic-api-key without its length and entropy floors, which
+		// a short password is under; a value must mix letters with a
+		// digit or a symbol, and not be a word, a variable or code.
+		{id: "secret-password", what: "a password", keywords: []string{"passw", "pwd", "passphrase"},
+			re:    regexp.MustCompile("(?i)(?:password|passwd|pwd|passphrase)\\b[\"']?[ \\t]{0,3}(?:(?:is|was)[ \\t]{1,3}|(?:=|:|:=|=>)[ \\t]{0,3})[\"'`]?([^\\s\"'`,;]{3,127}[^\\s\"'`,;.!?:)])"),
+			group: 1, allow: notPassword},
 	}
 	for i := range rs {
 		if rs[i].join && rs[i].split == nil {
@@ -148,6 +196,96 @@ var rules = sync.OnceValue(func() []rule {
 	}
 	return rs
 })
+
+// placeholder reports a URL password that stands for one: a variable
+// (${DB_PASS}, $PASS, %s, <password>) or a mask (****, xxxx).
+func placeholder(s string) bool {
+	return strings.ContainsAny(s[:1], "${<%[") || strings.Trim(s, "*xX.") == ""
+}
+
+// identifier reports a value made of words joined by hyphens, underscores
+// or dots, with at most short version-like parts ("samguk-network-v1",
+// "release_2024_q3"): a name, not a secret, whatever its entropy.
+func identifier(s string) bool {
+	parts := strings.FieldsFunc(s, func(r rune) bool { return r == '-' || r == '_' || r == '.' || r == '/' })
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		if len(p) > 4 && !word(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// word reports a run of letters in one case, or capitalised.
+func word(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || i == 0 && c >= 'A' && c <= 'Z') {
+			return strings.ToUpper(s) == s && strings.Trim(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == ""
+		}
+	}
+	return true
+}
+
+// notPassword reports a value of the password rule that is not one: no
+// letter, or letters only (a word: "the password is stored …"), a
+// placeholder or a variable, code (a call, a field) or an identifier.
+func notPassword(s string) bool {
+	letter, other := false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			letter = true
+		case c >= 0x80:
+			return true // prose in another language
+		default:
+			other = true
+		}
+	}
+	return !letter || !other || Entropy(s) < 2 || placeholder(s) || strings.ContainsAny(s, "(){}<>[]") || identifier(s)
+}
+
+// discordWindows are the spans around each dot that follows 23 to 25 key
+// characters, where a Discord bot token can lie: the rule's keywords are
+// common pairs of letters, so its regexp must not run on a whole text.
+func discordWindows(text string) []span {
+	var out []span
+	for i := 0; ; {
+		n := strings.IndexByte(text[i:], '.')
+		if n < 0 {
+			return out
+		}
+		dot := i + n
+		i = dot + 1
+		run := 0
+		for run < 26 && dot-run > 0 && keyChar(text[dot-run-1], false) {
+			run++
+		}
+		if run < 24 || dot+8 > len(text) || text[dot+7] != '.' {
+			continue
+		}
+		end := min(dot+8+38, len(text))
+		if k := len(out) - 1; k >= 0 && dot-run <= out[k].end {
+			out[k].end = end
+		} else {
+			out = append(out, span{dot - run, end})
+		}
+		i = end
+	}
+}
+
+// glued reports whether a match at text[start:] is glued to the word
+// before it ("keyAKIA…", "tokenghp_…"): a key is found anywhere in a
+// token, but one glued to a word must look random, with a digit and an
+// upper-case letter, so that "task-" and a lower-case hash after it, or
+// a long word that happens to hold a prefix, are not keys.
+func glued(text string, start int, secret string) bool {
+	return start > 0 && wordByte(text[start-1]) && !(strings.ContainsAny(secret, "0123456789") && strings.ContainsAny(secret, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+}
 
 // accept reports whether a match of r is a secret: random enough and not
 // allowed.
@@ -236,6 +374,9 @@ func scan(text string, depth int) []hit {
 			s, maps, inputs = f, append(maps, m), append(inputs, len(s))
 		}
 	}
+	if u, m := ungroup(s); m != nil {
+		s, maps, inputs = u, append(maps, m), append(inputs, len(s))
+	}
 	hits := match(s, ascii)
 	if depth < maxDepth {
 		var found []hit
@@ -243,7 +384,7 @@ func scan(text string, depth int) []hit {
 			if overlaps(hits, start, end) {
 				return
 			}
-			if dec, ok := decodeBase64(s[start:end]); ok {
+			if dec, ok := DecodeBase64(s[start:end]); ok {
 				if sub := scan(dec, depth+1); len(sub) > 0 {
 					// The padding goes with the run.
 					pad := end
@@ -254,6 +395,17 @@ func scan(text string, depth int) []hit {
 				}
 			}
 		})
+		hits = merge(hits, found)
+		found = nil
+		encodedRuns(s, func(start, end int, dec string) {
+			if overlaps(hits, start, end) || len(found) > 0 && start < found[len(found)-1].end {
+				return
+			}
+			if sub := scan(dec, depth+1); len(sub) > 0 {
+				found = append(found, hit{start, end, sub[0].rule})
+			}
+		})
+		sort.Slice(found, func(i, j int) bool { return found[i].start < found[j].start })
 		hits = merge(hits, found)
 	}
 	for i := len(maps) - 1; i >= 0; i-- {
@@ -291,7 +443,7 @@ func match(text string, ascii bool) []hit {
 		add = add[:0]
 		for _, m := range r.matches(text) {
 			s, e := m[2*r.group], m[2*r.group+1]
-			if s < 0 || overlaps(hits, s, e) || len(add) > 0 && s < add[len(add)-1].end || !r.accept(text[s:e]) {
+			if s < 0 || overlaps(hits, s, e) || len(add) > 0 && s < add[len(add)-1].end || !r.accept(text[s:e]) || r.group == 0 && glued(text, s, text[s:e]) {
 				continue
 			}
 			add = append(add, hit{s, e, i})
@@ -388,10 +540,9 @@ func (r *rule) matches(text string) [][]int {
 }
 
 // keyWindows returns a windows function for a rule whose regexp matches
-// only a word of key characters ([A-Za-z0-9_-]) that starts with prefix
-// (case-sensitive) after a \b: the windows are those words. The regexp
-// sees the same boundaries in a window as in the whole text, since the
-// bytes around a window are not word characters, so the result is exact.
+// only a run of key characters ([A-Za-z0-9_-]) that starts with prefix
+// (case-sensitive): the windows are those runs, from each prefix on, glued
+// to a word or not (match drops a glued one that does not look random).
 func keyWindows(prefix string) func(text string) []span {
 	return func(text string) []span {
 		var out []span
@@ -404,10 +555,6 @@ func keyWindows(prefix string) func(text string) []span {
 			end := at + len(prefix)
 			for end < len(text) && keyChar(text[end], false) {
 				end++
-			}
-			if at > 0 && wordByte(text[at-1]) {
-				i = at + 1 // a later "sk-" of this word may follow a hyphen
-				continue
 			}
 			out = append(out, span{at, end})
 			i = end

@@ -1,0 +1,77 @@
+package secrets
+
+import (
+	"encoding/base32"
+	"encoding/hex"
+	"strings"
+	"testing"
+)
+
+// Each kind of issue 29 with a true and a false example (fakes assembled at
+// run time), each key glued to a word, and each encoding.
+func TestKindsTrueAndFalse(t *testing.T) {
+	hex32 := "9f8e7d6c5b4a39281706f5e4d3c2b1a0"
+	for _, c := range []struct{ name, text, want string }{
+		{"postgres url", "DATABASE_URL=postgres://app:" + "Xq7vR2pL@db.internal:5432/prod", "secret-url-password"},
+		{"mysql url", "mysql://root:" + "hunter2@10.0.0.5/shop", "secret-url-password"},
+		{"mongodb url", "mongodb+srv://svc:" + "p4ssW0rd@cluster0.mongodb.net/", "secret-url-password"},
+		{"redis url", "redis://default:" + "S3cr3tz@cache:6379", "secret-url-password"},
+		{"https userinfo", "clone https://user:" + "pass@git.example.com/r.git", "secret-url-password"},
+		{"url without password", "postgres://app@db.internal:5432/prod", ""},
+		{"url with a variable", "postgres://app:${PGPASSWORD}@db/prod", ""},
+		{"url with a port only", "see https://example.com:8443/path@v2", ""},
+		{"password in prose", "the staging password is " + "hunter2", "secret-password"},
+		{"env password", "DB_PASSWORD=" + "s3cret!", "secret-password"},
+		{"password word", "the password is stored in the team vault", ""},
+		{"password variable", "PASSWORD=${DB_PASSWORD}", ""},
+		{"password code", `password = os.Getenv("DB_PASSWORD")`, ""},
+		{"azure sas", "https://acct.blob.core.windows.net/c/f?sv=2022-11-02&sp=r&sig=" + "q3ZtX8pV1mN7kL2rB9wY4cF6hJ0dS5aG%2BeQ1uT8iO3o%3D", "secret-azure-sas"},
+		{"azure sas placeholder", "append &sig=<signature> to the URL", ""},
+		{"slack app token", "xapp-1-A0" + "1B2C3D4E5-1234567890123-9f8e7d6c5b4a39281706f5e4d3c2b1a0", "secret-slack-token"},
+		{"slack app word", "the xapp-level token lives in 1Password", ""},
+		{"stripe webhook", "whsec_" + "Qm8RtZkLw2Xp9Vn4Bc7Hs1JdT6yF3aGe", "secret-stripe-key"},
+		{"stripe webhook short", "prefix whsec_ then the secret", ""},
+		{"gitlab runner", "glrt-" + "x7Kq2Lm9Vt4Rw8Zp1Nc6Yb", "secret-gitlab-token"},
+		{"gitlab runner word", "register with glrt-<token>", ""},
+		{"twilio", "SK" + hex32, "secret-twilio-key"},
+		{"twilio short", "SK1234 is a part number", ""},
+		{"mailgun", "key-" + hex32, "secret-mailgun-key"},
+		{"mailgun word", "a key-value store", ""},
+		{"databricks", "dapi" + hex32, "secret-databricks-token"},
+		{"databricks word", "the dapi prefix marks a token", ""},
+		{"discord", "MTEx" + "NjA5NTQ1MzY0MjcxNjQ4MA.GZ3hNQ.x7Kq2Lm9Vt4Rw8Zp1Nc6Yb3Hd5Jf0Ga", "secret-discord-token"},
+		{"discord sentence", "And then. Then a second sentence. Not a token.", ""},
+		{"age", "AGE-SECRET-KEY-1" + "QYPZRY9X8GF2TVDW0S3JN54KHCE6MUA7LQPZRY9X8GF2TVDW0S3JN54KHC", "secret-age-key"},
+		{"age public", "age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p", ""},
+		{"identifier is not a secret", `persistenceKey: "samguk-network-v1"`, ""},
+		{"identifier with a version", `cache_key = "release_2024_q3_build"`, ""},
+
+		{"glued aws", "key" + fakeAWS, "secret-aws-key"},
+		{"glued github", "token" + fakeGH, "secret-github-token"},
+		{"glued stripe", "my" + "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc", "secret-stripe-key"},
+		{"glued jwt", "x" + fakeJWT, "secret-jwt"},
+		{"glued slack", "bot" + "xoxb-2931847561-4820193847-Qm8RtZkLw2Xp9Vn4Bc7Hs1Jd", "secret-slack-token"},
+		{"glued split key", "key" + fakeAWS[:8] + " " + fakeAWS[8:12] + " " + fakeAWS[12:16] + " " + fakeAWS[16:], "secret-aws-key"},
+		{"task and a hash", "task-3f786850e387550fdab836ed7e6dc881de23001b3f786850", ""},
+		{"a word holding a prefix", "Czechoslovakia and Eurasiaandafricaregion", ""},
+
+		{"hex", "blob " + hex.EncodeToString([]byte("id "+fakeAWS)), "secret-aws-key"},
+		{"base32", "blob " + base32.StdEncoding.EncodeToString([]byte("id "+fakeAWS)), "secret-aws-key"},
+		{"concatenation", `k = "` + fakeAWS[:8] + `" + "` + fakeAWS[8:] + `"`, "secret-aws-key"},
+		{"one-character groups", "k " + strings.Join(strings.Split(fakeAWS, ""), " "), "secret-aws-key"},
+		{"one-character hyphens", "k " + strings.Join(strings.Split(fakeAWS, ""), "-"), "secret-aws-key"},
+		{"cherokee look-alikes", "\u13aa\u13e6I\u13aa" + fakeAWS[4:], "secret-aws-key"},
+		{"a sha in hex is binary", "3f786850e387550fdab836ed7e6dc881de23001b", ""},
+		{"prose with one-letter words", "a b c d e f g h i j k l m n o p q r s t u v w x y z", ""},
+	} {
+		got := Find(c.text)
+		switch {
+		case c.want == "" && len(got) > 0:
+			t.Errorf("%s: %q: found %s, want nothing", c.name, c.text, got[0].Rule)
+		case c.want != "" && (len(got) == 0 || got[0].Rule != c.want):
+			t.Errorf("%s: %q: found %+v, want %s", c.name, c.text, got, c.want)
+		case c.want != "" && (Has(Redact(c.text)) || Redact(c.text) == c.text):
+			t.Errorf("%s: Redact left the secret in %q", c.name, Redact(c.text))
+		}
+	}
+}
