@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
@@ -47,8 +48,44 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return simplehl.NewHighlighter(frag, markFormatter{}, " … "), nil
+		return simplehl.NewHighlighter(wordFragmenter{frag}, markFormatter{}, " … "), nil
 	})
+}
+
+// wordFragmenter is bleve's fragmenter with each fragment widened to
+// whole words: a snippet never starts or ends inside one.
+type wordFragmenter struct{ highlight.Fragmenter }
+
+func (w wordFragmenter) Fragment(orig []byte, ot highlight.TermLocations) []*highlight.Fragment {
+	frags := w.Fragmenter.Fragment(orig, ot)
+	for _, f := range frags {
+		f.Start, f.End = wordStart(orig, f.Start), wordEnd(orig, f.End)
+	}
+	return frags
+}
+
+// wordStart is at, moved back to the start of the word it is inside.
+func wordStart(text []byte, at int) int {
+	for at > 0 {
+		r, n := utf8.DecodeLastRune(text[:at])
+		if unicode.IsSpace(r) {
+			break
+		}
+		at -= n
+	}
+	return at
+}
+
+// wordEnd is at, moved on to the end of the word it is inside.
+func wordEnd(text []byte, at int) int {
+	for at < len(text) {
+		r, n := utf8.DecodeRune(text[at:])
+		if unicode.IsSpace(r) {
+			break
+		}
+		at += n
+	}
+	return at
 }
 
 // markFormatter is bleve's plain fragment formatter that leaves a term
@@ -627,6 +664,16 @@ func snippet(frags map[string][]string) (string, string) {
 // snippetWidth is about the length of the highlighter's fragments.
 const snippetWidth = 200
 
+// lead is the opening of text as a snippet: on one line, cut after a
+// whole word.
+func lead(text string) string {
+	text = strings.TrimSpace(spaces.ReplaceAllString(text, " "))
+	if len(text) <= snippetWidth {
+		return text
+	}
+	return text[:wordEnd([]byte(text), snippetWidth)] + "…"
+}
+
 // readable is a snippet as a read may print it (spec §8): never a secret,
 // and an injection shown but marked. The whole title and body decide, not
 // the fragment alone: a fragment can cut a secret in half, and an
@@ -637,7 +684,13 @@ func readable(frags map[string][]string, title, body string) string {
 	snip, field := snippet(frags)
 	full := title + "\n" + body
 	flag := rules.Flag(rules.Text(full))
-	if snip == "" || secrets.Redact(full) == full {
+	if snip == "" {
+		// No term of its own (a memory its episode lifted): its opening.
+		snip, field = lead(body), fieldBody
+		if secrets.Redact(full) == full {
+			return flag + snip
+		}
+	} else if secrets.Redact(full) == full {
 		return flag + snip
 	}
 	source := body
@@ -650,13 +703,8 @@ func readable(frags map[string][]string, title, body string) string {
 		term, _, _ = strings.Cut(rest, MarkEnd)
 		at = max(strings.Index(text, term)-snippetWidth/3, 0)
 	}
-	for at > 0 && !utf8.RuneStart(text[at]) {
-		at--
-	}
-	end := min(at+snippetWidth, len(text))
-	for end < len(text) && !utf8.RuneStart(text[end]) {
-		end++
-	}
+	at = wordStart([]byte(text), at)
+	end := wordEnd([]byte(text), min(at+snippetWidth, len(text)))
 	out := text[at:end]
 	if term != "" {
 		out = strings.Replace(out, term, MarkStart+term+MarkEnd, 1)
