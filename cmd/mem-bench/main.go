@@ -6,6 +6,7 @@
 //	mem-bench plainbleve -index DIR VAULT     the plain bleve reference
 //	mem-bench load [-runs 5] [-raw] VAULT     time vault.Load in one process
 //	mem-bench watch -mem PATH VAULT           the daemon: write→searchable, clients, idle
+//	mem-bench recall [-data DIR]              LoCoMo retrieval: hit@k of MCP search and plain bleve
 package main
 
 import (
@@ -33,7 +34,8 @@ const usage = `usage:
   mem-bench run -mem PATH [-sizes 1000,10000,50000] [-runs 5] [-seed 1] [-dir .bench] [-doc docs/performance.md]
   mem-bench plainbleve [-lean] -index DIR VAULT
   mem-bench load [-runs 5] [-raw] [-cpuprofile FILE] VAULT
-  mem-bench watch -mem PATH [-writes 200] [-runs 10] [-idle 60s] [-project ID] VAULT`
+  mem-bench watch -mem PATH [-writes 200] [-runs 10] [-idle 60s] [-project ID] VAULT
+  mem-bench recall [-data ../shared/data/locomo] [-conv 26,30] [-dir DIR]`
 
 func main() {
 	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
@@ -92,6 +94,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return nil
 	case "run":
 		return runBench(fs, args[1:], stderr)
+	case "recall":
+		return runRecall(fs, args[1:], stdout)
 	case "watch":
 		mem := fs.String("mem", "", "the mem binary to measure")
 		writes := fs.Int("writes", 200, "writes timed from write to searchable")

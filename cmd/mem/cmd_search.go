@@ -18,9 +18,14 @@ func searchCommand() *cli.Command {
 		Name:      "search",
 		Usage:     "full-text search of the vault; each hit cites path, id, type, provenance, valid_at and status",
 		ArgsUsage: "QUERY",
-		Description: "QUERY is bleve query-string syntax: words (stemmed English), \"phrases\", +must, -mustnot,\n" +
-			"field:value (type, provenance, project, source, tags, id, title, body), valid_at:>\"2026-01-01\",\n" +
-			"importance:>=7. Before answering, the index is refreshed from the files; with --no-refresh\n" +
+		Description: "QUERY is words in plain language (stemmed English). The only syntax is \"a phrase\", +word\n" +
+			"(must) and -word (must not) at a word's start, and field:value or field:\"a value\" (a filter) for\n" +
+			"type, provenance, project, tags, id, title, body and aliases; every other character is text\n" +
+			"(?, :, -5, 2022-2023). --syntax reads QUERY as bleve query-string syntax instead (wildcards,\n" +
+			"valid_at:>\"2026-01-01\", importance:>=7). --also adds phrasings, fused by reciprocal rank.\n" +
+			"Ranking is BM25, title, aliases, tags and file name above the body; memories of one session\n" +
+			"close in time are an episode, and a match lifts its neighbours.\n" +
+			"Before answering, the index is refreshed from the files; with --no-refresh\n" +
 			"it answers as it is and says how many files changed since it was built.\n" +
 			"Each hit says whether its claim stands: current, stale, superseded by ID, retired, deprecated\n" +
 			"or import. At equal relevance current claims come first, and a superseded claim never comes\n" +
@@ -33,6 +38,9 @@ func searchCommand() *cli.Command {
 			&cli.IntFlag{Name: "limit", Value: 10, Usage: "at most this many hits"},
 			&cli.BoolFlag{Name: "current", Usage: "only claims that stand: not stale, superseded, retired, deprecated or imported"},
 			&cli.BoolFlag{Name: "no-refresh", Usage: "answer from the index as it is; report how stale it is"},
+			&cli.StringSliceFlag{Name: "also", Usage: "another phrasing of the same question (repeatable, up to 8), fused by rank"},
+			&cli.BoolFlag{Name: "syntax", Usage: "read QUERY (and --also) as bleve query-string syntax, as is"},
+			&cli.BoolFlag{Name: "explain", Usage: "per hit, the terms that matched in which field and what the score is made of"},
 		},
 		Action: runSearch,
 	}
@@ -71,6 +79,9 @@ func runSearch(_ context.Context, cmd *cli.Command) error {
 	return nil
 }
 
+// maxAlso is how many more phrasings --also may give (MCP queries: 8).
+const maxAlso = 8
+
 // searchQuery checks the flags and fills an index.Query.
 func searchQuery(cmd *cli.Command) (index.Query, error) {
 	q := index.Query{
@@ -78,10 +89,15 @@ func searchQuery(cmd *cli.Command) (index.Query, error) {
 		Type: cmd.String("type"), Provenance: cmd.String("provenance"),
 		Limit: int(cmd.Int("limit")), NoRefresh: cmd.Bool("no-refresh"),
 		Current: cmd.Bool("current"), Now: nowOf(cmd),
+		Also: cmd.StringSlice("also"), Syntax: cmd.Bool("syntax"), Explain: cmd.Bool("explain"),
 	}
 	switch {
 	case strings.TrimSpace(q.Text) == "":
 		return q, usagef("search needs QUERY: mem search 'deploy pipeline'")
+	case len(q.Also) > maxAlso:
+		return q, usagef(fmt.Sprintf("--also: at most %d phrasings, not %d", maxAlso, len(q.Also)))
+	case slices.ContainsFunc(q.Also, func(t string) bool { return strings.TrimSpace(t) == "" }):
+		return q, usagef("--also needs TEXT: mem search 'deploy' --also 'release pipeline'")
 	case q.Limit < 1:
 		return q, usagef("--limit must be at least 1")
 	case q.Provenance != "" && !slices.Contains(frontmatter.Provenances, q.Provenance):
@@ -115,6 +131,12 @@ func printHits(cmd *cli.Command, res index.Result, note string) {
 		fmt.Fprintln(out, h.Cite())
 		if h.Snippet != "" {
 			fmt.Fprintf(out, "    %s\n", h.Snippet)
+		}
+		if cmd.Bool("explain") {
+			fmt.Fprintf(out, "    matched: %s\n", strings.Join(h.Matched, " "))
+			for _, p := range h.Explain {
+				fmt.Fprintf(out, "      %s\n", p)
+			}
 		}
 	}
 }

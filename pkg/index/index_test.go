@@ -165,7 +165,7 @@ func TestHitFieldsAndFilters(t *testing.T) {
 		}
 	}
 	want := Hit{ID: "facts/db", Path: "memory/a.md", Type: "fact", Provenance: "stated", ValidAt: "2026-01-02", Score: a.Score, Snippet: "The database is **Postgres** 16", Status: vault.StatusCurrent}
-	if a != want || a.Score <= 0 {
+	if !reflect.DeepEqual(a, want) || a.Score <= 0 {
 		t.Fatalf("hit = %+v\nwant %+v", a, want)
 	}
 
@@ -183,7 +183,7 @@ func TestHitFieldsAndFilters(t *testing.T) {
 		{"id is not a bare word", Query{Text: "facts"}, nil},
 		{"id field", Query{Text: "id:facts/db"}, []string{"memory/a.md"}},
 		{"field syntax", Query{Text: "tags:storage"}, []string{"memory/c.md"}},
-		{"date range syntax", Query{Text: `+database +valid_at:<"2026-01-01"`}, []string{"memory/b.md"}},
+		{"date range syntax", Query{Text: `+database +valid_at:<"2026-01-01"`, Syntax: true}, []string{"memory/b.md"}},
 		{"must not", Query{Text: "+database -postgres"}, []string{"memory/b.md", "memory/broken.md"}},
 		{"broken file still searchable", Query{Text: "broken"}, []string{"memory/broken.md"}},
 		// Bare words search every prose field (there is no _all field).
@@ -194,11 +194,16 @@ func TestHitFieldsAndFilters(t *testing.T) {
 		{"phrase keeps word order", Query{Text: `"postgres database"`}, []string{"memory/c.md"}},
 		{"phrase in a title", Query{Text: `"deploy checklist"`}, []string{"notes/deploy.md"}},
 		{"stop word in a must clause is dropped", Query{Text: "+the +migrations"}, []string{"notes/deploy.md"}},
-		{"wildcard", Query{Text: "postg*"}, []string{"memory/a.md", "memory/c.md"}},
+		{"wildcard", Query{Text: "postg*", Syntax: true}, []string{"memory/a.md", "memory/c.md"}},
 		{"bare number", Query{Text: "16"}, []string{"memory/a.md"}},
-		{"boosted word", Query{Text: "migrations^2"}, []string{"notes/deploy.md"}},
-		{"importance range", Query{Text: "importance:>=7"}, []string{"notes/deploy.md"}},
+		{"boosted word", Query{Text: "migrations^2", Syntax: true}, []string{"notes/deploy.md"}},
+		{"importance range", Query{Text: "importance:>=7", Syntax: true}, []string{"notes/deploy.md"}},
 		{"type field", Query{Text: "type:decision"}, []string{"memory/c.md"}},
+		// Without Syntax, what is not syntax is text: the star, the caret
+		// and a field this parser does not know are words.
+		{"plain: a star is not a wildcard", Query{Text: "postg*"}, nil},
+		{"plain: an unknown field is a word", Query{Text: "zebra:postgres"}, []string{"memory/a.md", "memory/c.md"}},
+		{"plain: quoted exact value", Query{Text: `id:"facts/db"`}, []string{"memory/a.md"}},
 		{"limit", Query{Text: "database", Limit: 1}, nil},
 	}
 	for _, c := range cases {
@@ -216,7 +221,7 @@ func TestHitFieldsAndFilters(t *testing.T) {
 		})
 	}
 
-	if _, err := Search(v, Query{Text: `title:"unterminated`}); err == nil {
+	if _, err := Search(v, Query{Text: `title:"unterminated`, Syntax: true}); err == nil {
 		t.Fatal("a malformed query should fail")
 	} else if _, ok := err.(*QueryError); !ok {
 		t.Fatalf("want *QueryError, got %T %v", err, err)

@@ -8,6 +8,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/mapping"
+	bleveindex "github.com/blevesearch/bleve_index_api"
 	"strings"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
@@ -24,7 +25,9 @@ import (
 // 3: supersedes and subject, so a hit's status finds what beat it.
 // 4: type as written (OKF's Metric, Claude Code's feedback), not as mem
 // treats it, so search shows and filters other tools' types.
-const SchemaVersion = 4
+// 5: BM25 scoring; session (stored, for episodes); a file without a
+// title (a note, an Obsidian page) has its file name indexed as its title.
+const SchemaVersion = 5
 
 // Field names of an indexed document. The document id is the file's path
 // relative to the vault, so a hit cites the file without a stored field.
@@ -45,11 +48,12 @@ const (
 	fieldImportance  = "importance"
 	fieldSupersedes  = "supersedes" // the ids a claim supersedes
 	fieldSubject     = "subject"    // gate.Subject: the key claims about one subject share
+	fieldSession     = "session"    // the session that wrote it: one session close in time is an episode
 )
 
 // storedFields are what a hit prints; everything else is indexed only,
 // which keeps the index small.
-var storedFields = []string{fieldID, fieldType, fieldProvenance, fieldValidAtText}
+var storedFields = []string{fieldID, fieldType, fieldProvenance, fieldValidAtText, fieldSession}
 
 // snippetFields are highlighted for a hit's snippet (stored with term vectors).
 var snippetFields = []string{fieldBody, fieldTitle}
@@ -60,6 +64,13 @@ var snippetFields = []string{fieldBody, fieldTitle}
 // memory a full build needs, so a field-less query is instead asked of
 // each of these fields (see anyField in search.go).
 var proseFields = []string{fieldTitle, fieldBody, fieldDescription, fieldAliases, fieldTagsWords}
+
+// fieldWeight is each prose field's boost: a word in what names a file
+// (its title or file name, aliases, tags) says more about it than the
+// same word somewhere in its body.
+var fieldWeight = map[string]float64{
+	fieldTitle: 3, fieldAliases: 3, fieldTagsWords: 2, fieldDescription: 1.5, fieldBody: 1,
+}
 
 // newMapping is the index mapping: prose is English with stemming; ids and
 // enums are keywords, matched exactly; valid_at is a date and importance a
@@ -118,8 +129,10 @@ func newMapping() mapping.IndexMapping {
 	doc.AddFieldMappingsAt(fieldImportance, num)
 	doc.AddFieldMappingsAt(fieldSupersedes, kw(false))
 	doc.AddFieldMappingsAt(fieldSubject, kw(false))
+	doc.AddFieldMappingsAt(fieldSession, kw(true))
 
 	m := bleve.NewIndexMapping()
+	m.ScoringModel = bleveindex.BM25Scoring
 	m.DefaultMapping = doc
 	m.DefaultAnalyzer = en.AnalyzerName // bare query words are stemmed like the prose
 	// What a field-less clause anyField does not expand (a bare number's
@@ -161,6 +174,12 @@ func document(m *vault.Memory) map[string]any {
 	set(fieldProject, meta.Project)
 	set(fieldSource, meta.Source)
 	set(fieldTitle, meta.Title)
+	// A note without a title is found by its file name; a memory's file
+	// name is a slug of its own text, and would only add noise.
+	if meta.Title == "" && !frontmatter.IsMemoryType(meta.Type) {
+		set(fieldTitle, vault.FileTitle(m.Rel))
+	}
+	set(fieldSession, meta.Session)
 	set(fieldDescription, meta.Description)
 	if len(meta.Tags) > 0 {
 		d[fieldTags] = meta.Tags

@@ -94,23 +94,33 @@ func (s *server) recall(_ context.Context, _ *mcp.CallToolRequest, in RecallInpu
 
 // SearchInput is one search, with the filters of `mem search`.
 type SearchInput struct {
-	Query      string `json:"query" jsonschema:"bleve query-string syntax: words, \"phrases\", +must, -mustnot, field:value (type, provenance, project, tags, id, title, body)"`
-	Project    string `json:"project,omitempty" jsonschema:"only memories of this project id"`
-	Type       string `json:"type,omitempty" jsonschema:"only this type"`
-	Provenance string `json:"provenance,omitempty" jsonschema:"only this provenance"`
-	Since      string `json:"since,omitempty" jsonschema:"only claims with valid_at on or after this date (YYYY-MM-DD or RFC 3339)"`
-	Limit      int    `json:"limit,omitempty" jsonschema:"at most this many hits (default 10)"`
-	Current    bool   `json:"current,omitempty" jsonschema:"only claims that stand (not stale, superseded, retired, deprecated or imported)"`
+	Query      string   `json:"query,omitempty" jsonschema:"what to look for, in plain language: words, \"a phrase\", +word (must), -word (must not), field:value or field:\"a value\" (type, provenance, project, tags, id, title, body, aliases); every other character is text"`
+	Queries    []string `json:"queries,omitempty" jsonschema:"up to 8 more phrasings of the same question, fused with query by reciprocal rank fusion (ask the way you think, and reworded)"`
+	Syntax     bool     `json:"syntax,omitempty" jsonschema:"read query and queries as bleve query-string syntax, as is (wildcards, ranges, boosts)"`
+	Project    string   `json:"project,omitempty" jsonschema:"only memories of this project id"`
+	Type       string   `json:"type,omitempty" jsonschema:"only this type"`
+	Provenance string   `json:"provenance,omitempty" jsonschema:"only this provenance"`
+	Since      string   `json:"since,omitempty" jsonschema:"only claims with valid_at on or after this date (YYYY-MM-DD or RFC 3339)"`
+	Limit      int      `json:"limit,omitempty" jsonschema:"at most this many hits (default 10)"`
+	Current    bool     `json:"current,omitempty" jsonschema:"only claims that stand (not stale, superseded, retired, deprecated or imported)"`
 }
+
+// maxQueries is how many more phrasings queries may hold.
+const maxQueries = 8
 
 // search answers a query from the bleve index, refreshing it first as
 // `mem search` does.
 func (s *server) search(_ context.Context, _ *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, index.Result, error) {
-	q := index.Query{Text: in.Query, Project: in.Project, Type: in.Type, Provenance: in.Provenance, Limit: in.Limit,
+	texts := slices.DeleteFunc(append([]string{in.Query}, in.Queries...), func(t string) bool { return strings.TrimSpace(t) == "" })
+	if len(texts) == 0 {
+		return nil, index.Result{}, errors.New("query is empty: say what to look for")
+	}
+	if len(in.Queries) > maxQueries {
+		return nil, index.Result{}, fmt.Errorf("queries: at most %d phrasings, not %d", maxQueries, len(in.Queries))
+	}
+	q := index.Query{Text: texts[0], Also: texts[1:], Syntax: in.Syntax, Project: in.Project, Type: in.Type, Provenance: in.Provenance, Limit: in.Limit,
 		Current: in.Current, Now: s.Now(), Notify: func(msg string) { s.Logger.Info(msg) }}
 	switch {
-	case strings.TrimSpace(q.Text) == "":
-		return nil, index.Result{}, errors.New("query is empty: say what to look for")
 	case q.Limit < 0:
 		return nil, index.Result{}, errors.New("limit must be at least 1")
 	case q.Project != "" && !vault.ProjectIDPattern.MatchString(q.Project):

@@ -82,7 +82,8 @@ func New(opts Options) *mcp.Server {
 		Description: "The rendered memory view (what `mem render` prints) for a working directory or project: " +
 			"pinned memories, the project's memories, then durable global ones, inside a byte budget."}, nil, s.recall)
 	addTool(srv, s.inputs, &mcp.Tool{Name: "search", Title: "Search memories and notes", Annotations: readOnly,
-		Description: "Full-text search (bleve query-string syntax, as `mem search`). Each hit cites path, id, type, " +
+		Description: "Full-text search, as `mem search`: ask in plain language (query), and in up to 8 more phrasings " +
+			"(queries), fused by rank. Each hit cites path, id, type, " +
 			"provenance, valid_at and a snippet with matches in **bold**. The index is refreshed from the files first."},
 		map[string][]string{"provenance": provenances}, s.search) // type: any, as files write it (OKF's Metric)
 	addTool(srv, s.inputs, &mcp.Tool{Name: "get", Title: "Read one memory or note", Annotations: readOnly,

@@ -14,6 +14,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/mapping"
+	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
@@ -117,7 +118,7 @@ func LeanMapping() mapping.IndexMapping {
 	doc.AddFieldMappingsAt("description", prose(false))
 	doc.AddFieldMappingsAt("aliases", prose(false))
 	doc.AddFieldMappingsAt("tags", kw(false), words)
-	for _, f := range []string{"id", "type", "provenance"} {
+	for _, f := range []string{"id", "type", "provenance", "session"} {
 		doc.AddFieldMappingsAt(f, kw(true))
 	}
 	for _, f := range []string{"project", "source", "supersedes", "subject"} {
@@ -128,6 +129,7 @@ func LeanMapping() mapping.IndexMapping {
 	doc.AddFieldMappingsAt("importance", num)
 	m := bleve.NewIndexMapping()
 	m.DefaultMapping = doc
+	m.ScoringModel = bleveindex.BM25Scoring
 	m.DefaultAnalyzer = en.AnalyzerName
 	m.DefaultField = "body"
 	m.StoreDynamic, m.IndexDynamic, m.DocValuesDynamic = false, false, false
@@ -147,10 +149,14 @@ func LeanDoc(rel string, data []byte) map[string]any {
 	d := map[string]any{"id": strings.TrimSuffix(rel, ".md"), "type": frontmatter.TypeNote, "body": fm.Body,
 		"importance": float64(m.ImportanceOrDefault())}
 	for k, v := range map[string]string{"id": m.ID, "type": strings.TrimSpace(m.Type), "provenance": m.Provenance,
-		"project": m.Project, "source": m.Source, "title": m.Title, "description": m.Description, "subject": gate.Subject(m)} {
+		"project": m.Project, "source": m.Source, "title": m.Title, "description": m.Description, "subject": gate.Subject(m),
+		"session": m.Session} {
 		if v != "" {
 			d[k] = v
 		}
+	}
+	if m.Title == "" && !frontmatter.IsMemoryType(m.Type) {
+		d["title"] = vault.FileTitle(rel)
 	}
 	for k, v := range map[string][]string{"tags": m.Tags, "supersedes": m.Supersedes, "aliases": m.Aliases} {
 		if len(v) > 0 {
