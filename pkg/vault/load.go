@@ -55,6 +55,18 @@ func (m *Memory) Summary() string {
 	return m.Doc.Summary()
 }
 
+// IsMemory reports whether the file is a memory (spec §2): its type is a
+// memory type, or mem wrote it (generated.by names mem, as every write of
+// pkg/writer does). Every other file is a note that belongs to the user or
+// to another tool, and mem's own rules are at most advice to it.
+func (m *Memory) IsMemory() bool {
+	if m.Doc == nil {
+		return false
+	}
+	meta := &m.Doc.Meta
+	return frontmatter.IsMemoryType(meta.Type) || meta.Generated != nil && strings.HasPrefix(meta.Generated.By, "mem/")
+}
+
 // OK reports whether the file parsed and can be used by views.
 func (m *Memory) OK() bool { return m.Err == nil && m.Doc != nil }
 
