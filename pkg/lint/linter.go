@@ -323,7 +323,7 @@ func (c *check) fieldProblems() {
 	note := !c.m.IsMemory()
 	for _, fe := range c.doc.Problems {
 		c.bad[fe.Key] = true
-		if note && fe.Kind == frontmatter.WrongType && c.isList(fe.Key) {
+		if note && fe.Kind == frontmatter.WrongType && c.otherList(fe.Key) {
 			// Another tool's list property (Obsidian's `type: []`, kepano's
 			// status: ["[[Published]]"]): mem reads no value from it.
 			continue
@@ -343,12 +343,23 @@ func (c *check) fieldProblems() {
 	}
 }
 
-// isList reports whether key's value, kept in Extra, is a YAML list.
-func (c *check) isList(key string) bool {
+// otherList reports whether key's value, kept in Extra, is a YAML list
+// that names none of mem's memory types: another tool's list property,
+// not a memory with a misshapen value (type: [fact, lesson]).
+func (c *check) otherList(key string) bool {
 	for _, kv := range c.doc.Extra {
-		if kv.Key == key {
-			return kv.Value != nil && kv.Value.Kind == yaml.SequenceNode
+		if kv.Key != key {
+			continue
 		}
+		if kv.Value == nil || kv.Value.Kind != yaml.SequenceNode {
+			return false
+		}
+		for _, n := range kv.Value.Content {
+			if frontmatter.IsMemoryType(n.Value) {
+				return false
+			}
+		}
+		return true
 	}
 	return false
 }

@@ -315,11 +315,11 @@ func TestInitIsIdempotent(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("node_modules"), 0o644)
 	first, err := Init(dir, nil)
-	if err != nil || len(first) != 4 {
+	if err != nil || len(first.Created) != 4 || len(first.Appended) != 3 {
 		t.Fatalf("first init: %v %v", first, err)
 	}
 	second, err := Init(dir, nil)
-	if err != nil || len(second) != 0 {
+	if err != nil || len(second.Created)+len(second.Appended) != 0 {
 		t.Fatalf("second init created %v, %v", second, err)
 	}
 	data, _ := os.ReadFile(filepath.Join(dir, ".gitignore"))
