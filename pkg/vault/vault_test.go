@@ -300,9 +300,14 @@ func TestWriteFileAtomicFailureKeepsOldFile(t *testing.T) {
 
 func TestSlug(t *testing.T) {
 	for in, want := range map[string]string{
-		"The user prefers tabs!":    "the-user-prefers-tabs",
-		"  ---  ":                   "memory",
-		"Ünïcode only ☃":            "n-code-only",
+		"The user prefers tabs!": "the-user-prefers-tabs",
+		"  ---  ":                "memory",
+		"Ünïcode only ☃":         "n-code-only",
+		// Mostly non-Latin: the title's own letters, never a '/' or a
+		// control character, never half a character at the cut.
+		"테스트 작성 규칙":                 "테스트-작성-규칙",
+		"API 설계/결정\x00 메모":          "api-설계-결정-메모",
+		strings.Repeat("가", 30):     strings.Repeat("가", 16),
 		strings.Repeat("word ", 30): "word-word-word-word-word-word-word-word-word", // cut at a dash under 48
 	} {
 		if got := Slug(in, 48); got != want {
