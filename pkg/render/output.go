@@ -93,8 +93,8 @@ func zone(file []byte) (start, end int, found bool, err error) {
 
 // Splice puts doc between the markers of file, leaving every byte outside
 // them as it was; a file without markers gets the zone appended. The zone
-// takes the file's line endings (CRLF when its first line ends so), so a
-// Windows CLAUDE.md never gets mixed endings.
+// takes the file's line endings (crlf), so a Windows CLAUDE.md never gets
+// mixed endings.
 func Splice(file, doc []byte) ([]byte, error) {
 	doc = endingsOf(file, doc)
 	start, end, found, err := zone(file)
@@ -124,8 +124,12 @@ func Splice(file, doc []byte) ([]byte, error) {
 	return append(out, EndMarker+nl...), nil
 }
 
-// crlf reports whether file's first line ends in CRLF.
+// crlf reports whether the zone of file is written with CRLF: its begin
+// marker's line ends so, or, with no zone yet, the file's first line.
 func crlf(file []byte) bool {
+	if start, _, found, err := zone(file); found && err == nil {
+		return start >= 2 && file[start-2] == '\r'
+	}
 	i := bytes.IndexByte(file, '\n')
 	return i > 0 && file[i-1] == '\r'
 }
