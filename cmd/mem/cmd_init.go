@@ -43,10 +43,11 @@ func runInit(_ context.Context, cmd *cli.Command) error {
 	if !cmd.Bool("example") {
 		example = nil
 	}
-	created, err := vault.Init(dir, example)
+	res, err := vault.Init(dir, example)
 	if err != nil {
 		return err
 	}
+	created := res.Created
 	if made, err := history.Init(dir); err != nil {
 		return err
 	} else if made {
@@ -63,17 +64,28 @@ func runInit(_ context.Context, cmd *cli.Command) error {
 		}
 	}
 	if cmd.Bool("json") {
-		return writeJSON(cmd.Root().Writer, map[string]any{"vault": abs, "created": nonNil(created)})
+		return writeJSON(cmd.Root().Writer, map[string]any{"vault": abs, "created": nonNil(created), "gitignore_appended": nonNil(res.Appended)})
 	}
 	if !cmd.Bool("quiet") {
-		if len(created) == 0 {
-			fmt.Fprintf(cmd.Root().Writer, "vault %s already set up; nothing to do\n", abs)
-		} else {
-			fmt.Fprintf(cmd.Root().Writer, "initialised vault %s (%d new: %v)\n", abs, len(created), created)
+		w := cmd.Root().Writer
+		switch {
+		case len(created)+len(res.Appended) == 0:
+			fmt.Fprintf(w, "vault %s already set up; nothing to do\n", abs)
+		case len(created) == 0:
+			fmt.Fprintf(w, "initialised vault %s (nothing new)\n", abs)
+		default:
+			fmt.Fprintf(w, "initialised vault %s (%d new: %v)\n", abs, len(created), created)
+		}
+		if len(res.Appended) > 0 {
+			// An existing file changed: say how (spec §2, init takes nothing).
+			fmt.Fprintf(w, "appended to your .gitignore: %s\n", strings.Join(res.Appended, " "))
 		}
 	}
 	return nil
 }
+
+// hookMark is the line of lint.PreCommitHook that says mem wrote it.
+const hookMark = "# Written by 'mem init --hooks'."
 
 func nonNil[T any](s []T) []T {
 	if s == nil {
@@ -99,13 +111,21 @@ func installHook(vaultDir string) (string, error) {
 		top = parent
 	}
 	path := filepath.Join(top, ".git", "hooks", "pre-commit")
-	if _, err := os.Lstat(path); err == nil {
-		fmt.Fprintf(os.Stderr, "mem: %s exists; left as it is (add 'mem lint --staged' to it by hand)\n", path)
-		return "", nil
-	}
 	script := lint.PreCommitHook
 	if rel, err := filepath.Rel(top, vaultDir); err == nil && rel != "." {
 		script = strings.Replace(script, "\n", fmt.Sprintf("\nexport MEM_VAULT=\"$(git rev-parse --show-toplevel)/%s\"\n", filepath.ToSlash(rel)), 1)
+	}
+	if _, err := os.Lstat(path); err == nil {
+		old, _ := os.ReadFile(path)
+		switch {
+		case string(old) == script:
+			// mem's own hook, as this run would write it: nothing to do.
+		case strings.Contains(string(old), hookMark):
+			fmt.Fprintf(os.Stderr, "mem: %s is mem's hook from an earlier 'mem init --hooks'; left as it is\n", path)
+		default:
+			fmt.Fprintf(os.Stderr, "mem: %s exists; left as it is (add 'mem lint --staged' to it by hand)\n", path)
+		}
+		return "", nil
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return "", err

@@ -49,7 +49,11 @@ type Report struct {
 	// Healthy is false when any finding crossed its threshold.
 	Healthy  bool      `json:"healthy"`
 	Findings []Finding `json:"findings"`
-	Files    int       `json:"files"`
+	// Warnings are what is worth knowing but fails nothing: a vault that
+	// holds no memory yet has nothing to lose by never having been
+	// committed or backed up.
+	Warnings []string `json:"warnings,omitempty"`
+	Files    int      `json:"files"`
 	// Counts sorts the files into memories, notes, projects and
 	// unreadable files, as doctor and commit count them.
 	Counts
@@ -605,6 +609,10 @@ func (r *Report) judge(l limits) {
 	add("rules", float64(len(breaking)), 0,
 		"%d file(s) break a rule of spec §8 (%s): render skips them and commit leaves out a secret; run 'mem lint' and fix each", len(breaking), strings.Join(names, ", "))
 	never := func(check string, limit float64, msg string) {
+		if r.Memories == 0 {
+			r.Warnings = append(r.Warnings, msg) // a fresh vault: nothing to lose yet
+			return
+		}
 		if limit >= 0 {
 			r.Findings = append(r.Findings, Finding{Check: check, Limit: limit, Message: msg})
 		}

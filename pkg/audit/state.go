@@ -264,7 +264,7 @@ func (r *Report) checkState(v *vault.Vault, now time.Time) {
 	case err != nil:
 		r.Backup.Problem = err.Error()
 	case rec == nil:
-		r.Backup.Problem = "never verified: run 'mem backup --to DIR|REMOTE' (or set backup.to in mem.yaml)"
+		r.Backup.Problem = "no backup yet (none verified): run 'mem backup --to DIR|REMOTE' (or set backup.to in mem.yaml)"
 	default:
 		at := rec.Time.UTC()
 		r.Backup = Backup{Verified: true, At: &at, AgeHours: hours(now.Sub(at)), Target: rec.Target, Head: rec.Head,

@@ -23,6 +23,11 @@ func WriteFindings(w io.Writer, r *Report) error {
 }
 
 func (p *printer) findings(r *Report) {
+	defer func() {
+		for _, w := range r.Warnings {
+			p.f("  warning: %s\n", w)
+		}
+	}()
 	if r.Healthy {
 		p.f("mem audit: healthy: %s, every check within its threshold\n", r.Counts)
 		return

@@ -259,7 +259,9 @@ func yamlError(err error) *Error {
 	if te, ok := err.(*yaml.TypeError); ok && len(te.Errors) > 0 {
 		msg = te.Errors[0]
 	}
-	line := 1
+	// yaml.v3 names no line for a parser error on the block's first line
+	// (its line 0): that is the file's line 2, after the fence.
+	line := 2
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		msg = msg[len(m[0]):]

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -452,17 +453,25 @@ func lastWrite(writes map[string]frontmatter.Time, path string) frontmatter.Time
 	return at
 }
 
-// topicLinks maps the relative markdown links of text that name another
-// topic file of dir to that file's locator (prefix + name), for Item.Links,
-// keyed by the Target RewriteLinks asks for. Links are read by
-// markdown.Scan, so none in code, with reference links and #headings.
+// topicLinks maps the relative links of text that name another topic file
+// of dir to that file's locator (prefix + name), for Item.Links, keyed by
+// the Target RewriteLinks asks for: every form Claude Code writes, markdown
+// links ([x](x.md)), reference links and their definitions ([x]: x.md) and
+// wikilinks ([[x]], [[x.md]]). Links are read by markdown.Scan, so none in
+// code, with #headings.
 func topicLinks(text, dir, prefix string) map[string]string {
 	var links map[string]string
 	for _, l := range markdown.Scan(text, len(text)).Links {
-		if l.Kind != markdown.Inline || !strings.HasSuffix(l.Target, ".md") || strings.Contains(l.Target, "://") {
+		target := l.Target
+		switch {
+		case l.Kind == markdown.Embed, strings.Contains(target, "://"), target == "":
+			continue
+		case l.Kind == markdown.Wiki && !strings.HasSuffix(target, ".md"):
+			target += ".md" // a wikilink names the file without it
+		case !strings.HasSuffix(target, ".md"):
 			continue
 		}
-		name := topicName(l.Target)
+		name := topicName(target)
 		if name == "MEMORY.md" {
 			continue
 		}
@@ -504,17 +513,36 @@ func pointsAtTopic(text, dir string) bool {
 	return false
 }
 
-// topicItem reads one auto-memory topic file.
+// ccKeys are the topic keys the importer reads into mem's fields; every
+// other key it does not know is kept as written (ccExtra).
+var ccKeys = map[string]bool{"name": true, "description": true, "type": true}
+
+// topicItem reads one auto-memory topic file. A file without frontmatter is
+// all memory; one whose frontmatter does not parse is refused (Unreadable),
+// never imported with its type and description thrown away.
 func topicItem(data []byte, path, locator, project string, mod, at frontmatter.Time) (Item, bool) {
-	doc, _ := frontmatter.Parse(data) // no frontmatter: the whole file is the memory
+	doc, err := frontmatter.Parse(data)
+	var fe *frontmatter.Error
+	if errors.As(err, &fe) && fe.Rule != "frontmatter-missing" || doc == nil {
+		r := &Refused{Where: path + ":1", Rule: "file-unreadable", Msg: "cannot read the file"}
+		if fe != nil {
+			r.Where, r.Rule, r.Msg = fmt.Sprintf("%s:%d", path, max(fe.Pos.Line, 1)), fe.Rule, fe.Msg
+		}
+		r.Msg += "; its frontmatter would be lost: fix it and import again"
+		return Item{Locator: locator, Unreadable: r}, true
+	}
 	body := strings.TrimSpace(doc.Body)
 	if body == "" {
 		return Item{}, false
 	}
 	name := strings.TrimSuffix(filepath.Base(path), ".md")
+	var extra []frontmatter.KeyValue
 	for _, kv := range doc.Extra {
-		if kv.Key == "name" && kv.Value != nil && strings.TrimSpace(kv.Value.Value) != "" {
+		switch {
+		case kv.Key == "name" && kv.Value != nil && strings.TrimSpace(kv.Value.Value) != "":
 			name = strings.TrimSpace(kv.Value.Value)
+		case !ccKeys[kv.Key] && !slices.Contains(frontmatter.KnownKeys, kv.Key) && kv.Key != KeyField:
+			extra = append(extra, kv) // originSessionId, related: kept as written
 		}
 	}
 	typ := ccType(doc.Meta.Type)
@@ -528,6 +556,7 @@ func topicItem(data []byte, path, locator, project string, mod, at frontmatter.T
 		Locator: locator, Type: typ, Provenance: frontmatter.Inferred,
 		Text: body, ValidAt: at, Project: project,
 		Source: frontmatter.Source{Resource: path, ID: filepath.Base(path), Title: name, LastModified: mod},
+		Extra:  extra,
 	}
 	if vault.CheckBoundary(body) != nil {
 		it.Title, it.Note = firstLine(name, 120), body

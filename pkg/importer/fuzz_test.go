@@ -98,8 +98,10 @@ func FuzzParseBullets(f *testing.F) {
 			}
 		}
 		checkItems(t, bulletItems(bullets, "/x/MEMORY.md", "/x/MEMORY.md", frontmatter.Stated, "", frontmatter.Time{}))
-		if it, ok := topicItem(data, "/p/-d/memory/t.md", "l", "", frontmatter.Time{}, frontmatter.Time{}); ok {
+		if it, ok := topicItem(data, "/p/-d/memory/t.md", "l", "", frontmatter.Time{}, frontmatter.Time{}); ok && it.Unreadable == nil {
 			checkItems(t, []Item{it})
+		} else if ok && (it.Unreadable.Rule == "" || it.Unreadable.Msg == "") {
+			t.Errorf("refusal without a rule or a message: %+v", it.Unreadable)
 		}
 	})
 }

@@ -62,6 +62,13 @@ type Item struct {
 	// locator of the item the linked file became: the link is rewritten to
 	// that item's id, so it resolves in the vault.
 	Links map[string]string
+	// Extra are the source's keys mem has no field for (Claude Code's
+	// originSessionId, related), kept in the file that holds the text.
+	Extra []frontmatter.KeyValue
+	// Unreadable, when set, is why the source's item could not be read
+	// whole (frontmatter that does not parse): it is reported as refused
+	// and nothing of it is written, rather than imported without it.
+	Unreadable *Refused
 }
 
 // Options tunes a run.
@@ -337,6 +344,10 @@ func (w *writer) noteDir() string { return path.Join("imports", w.kind, "notes")
 // written even when only the note survived an interrupted earlier run. An
 // item the writer refuses is recorded in the result and skipped.
 func (w *writer) write(it Item) error {
+	if it.Unreadable != nil {
+		w.res.Refused = append(w.res.Refused, *it.Unreadable)
+		return nil
+	}
 	err := w.item(it)
 	var r *mw.Refusal
 	if errors.As(err, &r) {
@@ -362,7 +373,9 @@ func (w *writer) item(it Item) error {
 			w.res.Existing++
 			return nil
 		}
-		return w.create(w.memDir(), frontmatter.Summary(it.Text), w.memory(it, it.Text, key))
+		doc := w.memory(it, it.Text, key)
+		doc.Extra = append(doc.Extra, it.Extra...)
+		return w.create(w.memDir(), frontmatter.Summary(it.Text), doc)
 	}
 	noteKey := key + "/note"
 	noteID, noteDone := w.existing[noteKey]
@@ -373,6 +386,7 @@ func (w *writer) item(it Item) error {
 	}
 	note := w.doc(it, frontmatter.TypeNote, "", noteKey, it.Note)
 	note.Meta.Title = it.Title
+	note.Extra = append(note.Extra, it.Extra...)
 	// Both files are checked before either is written (the pointer with a
 	// placeholder id as long as the real one), so a refused pointer never
 	// leaves a note behind.

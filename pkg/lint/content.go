@@ -25,7 +25,11 @@ var (
 	indexEntry   = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^\s*[*+-]\s+(?:\[[^\]]+\]\([^)\s]+\)|!?\[\[[^\]]+\]\])`)
 	})
-	logDate = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`) })
+	indexBullet = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*[*+-]\s+\S`) })
+	logDate     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`) })
+	quotedDate  = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})?)?$`)
+	})
 )
 
 // contentSeverity: text that views inject into every session (a memory)
@@ -229,7 +233,7 @@ func (c *check) resolve(target, dir string, off int, wiki bool) {
 }
 
 // index checks OKF §8: frontmatter only at the bundle root with only
-// okf_version (an error), headings and pointer lines (a warning).
+// okf_version, and entries that are pointers (errors, as OKF's own).
 func (c *check) index() {
 	if c.doc.HasFrontmatter {
 		for key, pos := range c.doc.Keys {
@@ -245,11 +249,10 @@ func (c *check) index() {
 	body := markdown.MaskCode(c.text[start:])
 	off := start
 	for _, line := range strings.SplitAfter(body, "\n") {
-		t := strings.TrimSpace(line)
-		// OKF §8 shows headings and pointer lines but requires neither
-		// (§11: soft guidance): another line is a warning.
-		if t != "" && !strings.HasPrefix(t, "#") && !indexEntry().MatchString(line) {
-			c.add("index-malformed", Warning, c.at(off), "index.md lists headings and pointer lines like '* [Title](path.md) - description' (OKF §8): a reader expects no other text; move it into a note")
+		// OKF §8: an entry is link-first; prose between entries is
+		// allowed, as OKF's validator allows it.
+		if indexBullet().MatchString(line) && !indexEntry().MatchString(line) {
+			c.add("index-malformed", Error, c.at(off), "an index.md entry is link-first: '* [Title](path.md) - description' (OKF §8); link the entry or make it prose")
 		}
 		off += len(line)
 	}

@@ -218,7 +218,7 @@ func TestContextCacheDoubt(t *testing.T) {
 	}
 
 	// A named rendered view is judged against the whole vault.
-	vaulttest.Write(t, v.Root, "MEMORY.md", "not a view mem wrote\n")
+	vaulttest.Write(t, v.Root, "MEMORY.md", vault.ViewHeader+"x -->\nedited\n")
 	snap, _ := v.Scan()
 	if runCached(v, snap, readContext(v), Options{Now: testNow, Paths: []string{"MEMORY.md"}}) != nil {
 		t.Error("a run naming a rendered view was served from the cache")

@@ -131,7 +131,7 @@ func (l *Linter) propUses(key string) map[string]*propUse {
 // pass over the facts. The Linter answers those files exactly as New over
 // the whole vault would. ok is false when metaOf could not give a claim.
 func focus(v *vault.Vault, now time.Time, rels []string, facts []fact, files []*vault.Memory, metaOf func(i int) *frontmatter.Meta) (l *Linter, ok bool) {
-	rec := &Linter{vault: v, now: now, asked: newKeys()}
+	rec := &Linter{vault: v, now: now, asked: newKeys(), kind: readKind(v)}
 	for _, m := range files {
 		rec.File(m)
 	}

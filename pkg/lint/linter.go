@@ -45,6 +45,9 @@ type Linter struct {
 	// asked, when not nil, makes this a Linter that knows nothing and
 	// records every key the checks look up (see focus).
 	asked *keys
+	// kind is what the vault says of itself: an OKF bundle or not,
+	// Obsidian's property types and templates folder.
+	kind kind
 }
 
 type propUse struct {
@@ -90,6 +93,7 @@ func build(v *vault.Vault, now time.Time, rels []string, facts []fact, want *key
 		bases:    make(map[string][]string, n),
 		targets:  make(map[string]bool, 3*n), // path, base name and id
 		props:    map[string]map[string]*propUse{},
+		kind:     readKind(v),
 	}
 	for i, rel := range rels {
 		f := &facts[i]
@@ -132,7 +136,9 @@ func build(v *vault.Vault, now time.Time, rels []string, facts []fact, want *key
 			}
 		}
 		for _, p := range f.props {
-			if !want.prop(p.key) {
+			// A template's placeholders ({{date}}) are not values: they
+			// do not vote on a property's type.
+			if !want.prop(p.key) || l.kind.inTemplates(rel) {
 				continue
 			}
 			uses := l.props[p.key]
@@ -215,10 +221,44 @@ func (c *check) keyPos(key string) frontmatter.Pos {
 }
 
 func (c *check) run() {
-	m := c.m
-	if m.View {
+	if c.m.View {
 		return // a view mem rendered: render's to keep, not a file to lint
 	}
+	keep := c.all()
+	if c.m.IsMemory() {
+		return
+	}
+	// A note belongs to the user or another tool (spec §2): mem's enums,
+	// ranges and claim rules are advice to it. What no tool can read and
+	// the §8 rules (reported up to keep) stay errors, and so do OKF's own
+	// errors in an OKF bundle.
+	for i := keep; i < len(c.out); i++ {
+		if p := &c.out[i]; p.Severity == Error && !c.errorEverywhere(p.Rule) {
+			p.Severity = Warning
+		}
+	}
+}
+
+// errorEverywhere reports the rules that are errors in a note too: a key
+// given twice (YAML forbids it; parsers refuse or disagree on the value);
+// in an OKF bundle, OKF's base-conformance errors; a missing type where
+// the vault asks for one in every file.
+func (c *check) errorEverywhere(rule string) bool {
+	switch rule {
+	case "key-duplicate":
+		return true
+	case "index-malformed", "log-malformed":
+		return c.l.kind.okf
+	case "type-missing":
+		return c.l.kind.okf || c.l.vault != nil && c.l.vault.Config.Lint.RequireFrontmatter
+	}
+	return false
+}
+
+// all runs every check and returns how many problems come first that no
+// note is spared: the file's own (unreadable, not YAML) and the §8 rules.
+func (c *check) all() (keep int) {
+	m := c.m
 	if m.Raw != nil {
 		c.text = normalize(m.Raw)
 	}
@@ -239,22 +279,27 @@ func (c *check) run() {
 		c.add(fileErr.Rule, Error, fileErr.Pos, "%s", fileErr.Msg)
 	}
 	if fileErr != nil && fileErr.Rule == "file-binary" {
-		return
+		return len(c.out)
 	}
 	if c.text != "" {
 		c.rules()
 	}
+	keep = len(c.out)
 	if c.doc == nil {
-		return
+		return keep
 	}
 	c.meta = &c.doc.Meta
-	switch reserved(m.Rel) {
-	case "index.md":
-		c.index()
-		return
-	case "log.md":
-		c.log()
-		return
+	if c.l.kind.okf {
+		// OKF's reserved files, in an OKF bundle only: elsewhere an
+		// index.md is a folder note, a log.md a note like any other.
+		switch reserved(m.Rel) {
+		case "index.md":
+			c.index()
+			return keep
+		case "log.md":
+			c.log()
+			return keep
+		}
 	}
 	if m.Err == nil && c.doc.HasFrontmatter {
 		c.fieldProblems()
@@ -270,12 +315,19 @@ func (c *check) run() {
 	}
 	c.basename()
 	c.body()
+	return keep
 }
 
 // fieldProblems turns the parser's per-key problems into rules.
 func (c *check) fieldProblems() {
+	note := !c.m.IsMemory()
 	for _, fe := range c.doc.Problems {
 		c.bad[fe.Key] = true
+		if note && fe.Kind == frontmatter.WrongType && c.otherList(fe.Key) {
+			// Another tool's list property (Obsidian's `type: []`, kepano's
+			// status: ["[[Published]]"]): mem reads no value from it.
+			continue
+		}
 		rule := "key-type"
 		switch {
 		case fe.Kind == frontmatter.Duplicate:
@@ -293,18 +345,39 @@ func (c *check) fieldProblems() {
 	}
 }
 
+// otherList reports whether key's value, kept in Extra, is a YAML list
+// that names none of mem's memory types: another tool's list property,
+// not a memory with a misshapen value (type: [fact, lesson]).
+func (c *check) otherList(key string) bool {
+	for _, kv := range c.doc.Extra {
+		if kv.Key != key {
+			continue
+		}
+		if kv.Value == nil || kv.Value.Kind != yaml.SequenceNode {
+			return false
+		}
+		for _, n := range kv.Value.Content {
+			if frontmatter.IsMemoryType(n.Value) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
 func (c *check) typeAndProvenance() {
 	meta := c.meta
 	switch {
 	case c.bad["type"]:
 	case strings.TrimSpace(meta.Type) == "":
 		// Properties with no type and none of a memory's keys are an
-		// Obsidian note's (aliases, tags): a note, like a plain one.
-		sev := Error
-		if !c.memoryKeys() && (c.l.vault == nil || !c.l.vault.Config.Lint.RequireFrontmatter) {
-			sev = Warning
+		// Obsidian note's (aliases, tags): a note, like a plain one, and
+		// only OKF asks it for a type.
+		required := c.l.vault != nil && c.l.vault.Config.Lint.RequireFrontmatter
+		if c.memoryKeys() || required || c.l.kind.okf {
+			c.add("type-missing", Error, c.keyPos("type"), "no type: OKF v0.2 wants a non-empty 'type' in every file; for a memory use one of %s", strings.Join(frontmatter.Types, ", "))
 		}
-		c.add("type-missing", sev, c.keyPos("type"), "no type: OKF v0.2 wants a non-empty 'type' in every file; for a memory use one of %s", strings.Join(frontmatter.Types, ", "))
 	case frontmatter.EffectiveType(meta.Type) != meta.Type:
 		// Other tools' types (OKF's Metric, Claude Code's feedback) are kept
 		// as written without a word; only a misspelling of one of mem's is
@@ -321,6 +394,9 @@ func (c *check) typeAndProvenance() {
 	switch meta.Status {
 	case "", frontmatter.StatusDraft, frontmatter.StatusStable, frontmatter.StatusDeprecated:
 	default:
+		if !c.m.IsMemory() && !c.l.kind.okf {
+			break // another tool's status (Dendron's Next, basic-memory's active)
+		}
 		c.add("status-invalid", Error, c.keyPos("status"), "status %q: use draft, stable or deprecated", meta.Status)
 	}
 	if meta.Section != "" && !contains(frontmatter.Sections, meta.Section) {
@@ -344,6 +420,9 @@ func (c *check) dates() {
 	if frontmatter.IsMemoryType(meta.Type) && meta.ValidAt.IsZero() && !c.bad["valid_at"] {
 		c.add("valid-at-missing", Warning, c.keyPos("type"), "no valid_at: the claim renders as [undated] and loses to dated claims; add when it became true (YYYY-MM-DD)")
 	}
+	if !meta.StaleAfter.IsZero() && !meta.StaleAfter.DateOnly && !hasOffset(c.rawValue("stale_after")) {
+		c.add("stale-after-invalid", Warning, c.keyPos("stale_after"), "stale_after %s has no offset, read as UTC: OKF wants an RFC 3339 datetime with an explicit offset; add Z or +hh:mm", c.rawValue("stale_after"))
+	}
 	if meta.StaleAfter.DateOnly {
 		c.add("stale-after-date", Warning, c.keyPos("stale_after"), "stale_after %s is a bare date, read as midnight UTC: OKF wants an RFC 3339 datetime with an offset, write stale_after: %sT00:00:00Z", meta.StaleAfter, meta.StaleAfter.Day())
 	}
@@ -358,6 +437,40 @@ func (c *check) dates() {
 	if meta.IsStale(c.l.now) && !meta.IsDeprecated() && !meta.IsRetired(c.l.now) {
 		c.add("stale", Warning, c.keyPos("stale_after"), "stale since %s: check the claim and move stale_after forward, or retire it with invalid_at", meta.StaleAfter.Day())
 	}
+}
+
+// rawValue is a one-line key's value as written (quotes removed), or ""
+// when the raw text is not at hand.
+func (c *check) rawValue(key string) string {
+	pos, ok := c.doc.Keys[key]
+	if !ok || c.text == "" {
+		return ""
+	}
+	if c.lineStarts == nil {
+		c.at(0) // indexes the lines
+	}
+	if pos.Line < 1 || pos.Line > len(c.lineStarts) {
+		return ""
+	}
+	line := c.text[c.lineStarts[pos.Line-1]:]
+	if i := strings.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	_, v, _ := strings.Cut(line, ":")
+	return strings.Trim(strings.TrimSpace(v), `"'`)
+}
+
+// hasOffset reports whether a written datetime ends in Z or ±hh:mm; ""
+// (not known) counts as having one.
+func hasOffset(v string) bool {
+	if v == "" || strings.HasSuffix(v, "Z") || strings.HasSuffix(v, "z") {
+		return true
+	}
+	if len(v) > 6 {
+		tail := v[len(v)-6:]
+		return (tail[0] == '+' || tail[0] == '-') && tail[3] == ':'
+	}
+	return false
 }
 
 // actors checks OKF's generated/verified pairs.
@@ -377,16 +490,13 @@ func (c *check) actors() {
 		case !validActor(v.By):
 			c.add("actor-malformed", Error, c.keyPos("verified"), "verified entry %d: %q is not an actor: write <producer>/<version>, human:<id> or process:<id>", i+1, v.By)
 		}
-		if g := meta.Generated; g != nil && !g.At.IsZero() && !v.At.IsZero() && v.At.Before(g.At.Time) {
-			c.add("verified-before-generated", Error, c.keyPos("verified"), "verified entry %d (%s) is before generated.at %s: a verification cannot predate the content it confirms; verify again", i+1, v.At, g.At)
-		}
 	}
 	for i, s := range meta.Sources {
 		if strings.TrimSpace(s.Resource) == "" {
 			c.add("sources-entry-missing-resource", Warning, c.keyPos("sources"), "sources entry %d has no 'resource': name the URL or path it came from", i+1)
 		}
 	}
-	if _, ok := c.doc.Keys["timestamp"]; ok {
+	if _, ok := c.doc.Keys["timestamp"]; ok && c.l.kind.okf {
 		c.add("timestamp-legacy", Warning, c.keyPos("timestamp"), "'timestamp' is OKF v0.1: write generated: {by: ..., at: ...} instead")
 	}
 }
@@ -394,6 +504,9 @@ func (c *check) actors() {
 // okf checks what OKF v0.2 asks of a concept's body and of an attested
 // computation (§10.2, §13.1), as warnings: consumers must not reject them.
 func (c *check) okf() {
+	if !c.l.kind.okf {
+		return // OKF's v0.1 legacy and Appendix A shapes: an OKF bundle's concern
+	}
 	isComputation := c.meta.Type == "Attested Computation"
 	if !isComputation && !strings.Contains(c.doc.Body, "itations") {
 		return // neither check can fire: no parse
@@ -413,11 +526,16 @@ func (c *check) okf() {
 	if !isComputation {
 		return
 	}
+	// One finding naming every gap, as OKF's validator reports it.
+	var missing []string
 	if _, ok := c.doc.Keys["runtime"]; !ok {
-		c.add("computation-incomplete", Warning, c.keyPos("type"), "an Attested Computation needs 'runtime' (OKF §10.2: how the executor and attester read the computation), e.g. runtime: bigquery")
+		missing = append(missing, "'runtime' (OKF §10.2: how the executor and attester read the computation), e.g. runtime: bigquery")
 	}
 	if _, ok := c.doc.Keys["computation"]; !ok && !slices.ContainsFunc(heads, func(h markdown.Heading) bool { return strings.EqualFold(h.Text, "Computation") && h.Code }) {
-		c.add("computation-incomplete", Warning, c.keyPos("type"), "an Attested Computation has no computation: add a '# Computation' heading followed by a code fence, or 'computation: <path>' (OKF §10.3)")
+		missing = append(missing, "a computation: a '# Computation' heading followed by a code fence, or 'computation: <path>' (OKF §10.3)")
+	}
+	if len(missing) > 0 {
+		c.add("attested-computation-incomplete", Warning, c.keyPos("type"), "an Attested Computation needs %s", strings.Join(missing, "; and "))
 	}
 }
 
@@ -515,16 +633,27 @@ func (c *check) keys() {
 // property name across the vault, links quoted.
 func (c *check) properties() {
 	for _, kv := range c.doc.Extra {
-		if isKnownKey(kv.Key) {
+		if isKnownKey(kv.Key) || c.l.kind.inTemplates(c.m.Rel) {
 			continue
 		}
 		kind := propertyKind(kv.Value)
+		if kind == "" {
+			continue
+		}
+		// What the user told Obsidian is the type; the vote is only for
+		// the properties .obsidian/types.json does not name.
+		if want, ok := c.l.kind.declared(kv.Key); ok {
+			if !fits(kind, want) {
+				c.add("obsidian-property-type", Warning, c.keyPos(kv.Key), "property %q is %s here but .obsidian/types.json declares it %s: Obsidian shows a type mismatch; change the value or the declared type", kv.Key, article(kind), c.l.kind.types[kv.Key])
+			}
+			continue
+		}
 		uses := c.l.propUses(kv.Key)
-		if kind == "" || len(uses) < 2 {
+		if len(uses) < 2 {
 			continue
 		}
 		major, n := majority(uses)
-		if kind != major {
+		if !fits(kind, major) {
 			c.add("obsidian-property-type", Warning, c.keyPos(kv.Key), "property %q is %s here but %s in %d other file(s), e.g. %s: Obsidian keeps one type per property name; make them agree", kv.Key, article(kind), article(major), n, uses[major].example)
 		}
 	}
@@ -590,6 +719,9 @@ func propertyKind(n *yaml.Node) string {
 			return "checkbox"
 		case "!!timestamp":
 			return "date"
+		}
+		if quotedDate().MatchString(n.Value) {
+			return "date" // Obsidian reads '2026-03-18', quoted or not, as a date
 		}
 		return "text"
 	}

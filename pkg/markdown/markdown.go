@@ -9,6 +9,7 @@ package markdown
 
 import (
 	"bytes"
+	"cmp"
 	"regexp"
 	"sort"
 	"strings"
@@ -130,26 +131,30 @@ func MaskCode(s string) string {
 	return string(b)
 }
 
-// RewriteLinks rewrites the markdown links of s (inline and reference
-// links, not images) whose target to knows, as Scan reads them, so none in
-// code: to [[id#fragment|text]] when to gives an id, to the bare text when
-// it gives "" (a link that would not resolve). to is asked a link's Target
-// (its destination up to any #). Other links, and links whose text holds
-// a bracket or a line end (no wikilink alias can), stay as they are; a
-// reference link's definition stays too (a reader does not see it).
+// RewriteLinks rewrites the links of s whose target to knows, as Scan
+// reads them, so none in code: markdown links (inline and reference
+// links, not images) and wikilinks (not embeds) to [[id#fragment|text]]
+// when to gives an id, to the bare text when it gives "" (a link that
+// would not resolve); a reference definition's destination to /id.md, from
+// the vault's root. to is asked a link's Target (a markdown link's
+// destination up to any #, a wikilink's name). Other links, and markdown
+// links whose text holds a bracket or a line end (no wikilink alias can),
+// stay as they are.
 func RewriteLinks(s string, to func(target string) (id string, ok bool)) string {
-	if !strings.Contains(s, "](") && !strings.Contains(s, "]:") {
-		return s // no inline link, and no definition a reference link needs
+	if !strings.Contains(s, "](") && !strings.Contains(s, "]:") && !strings.Contains(s, "[[") {
+		return s // no inline link or wikilink, and no definition
 	}
 	var b strings.Builder
 	last := 0
 	for _, l := range Scan(s, len(s)).Links {
 		w := l.Span
-		if l.Kind != Inline || w.End == 0 || w.Start < last || s[w.Start] == '!' || w.Start > 0 && s[w.Start-1] == '!' {
-			continue // a wikilink, an image, or a link not read in full
+		if l.Kind == Embed || w.End == 0 || w.Start < last || s[w.Start] == '!' || w.Start > 0 && s[w.Start-1] == '!' {
+			continue // an embed, an image, or a link not read in full
 		}
-		text := s[l.Text.Start:l.Text.End]
-		if strings.ContainsAny(text, "[]\n") {
+		var text string
+		if l.Kind == Wiki {
+			text = cmp.Or(l.Alias, l.Target)
+		} else if text = s[l.Text.Start:l.Text.End]; strings.ContainsAny(text, "[]\n") {
 			continue
 		}
 		id, ok := to(l.Target)
@@ -163,6 +168,39 @@ func RewriteLinks(s string, to func(target string) (id string, ok bool)) string 
 			b.WriteString("[[" + id + l.Fragment + "|" + text + "]]")
 		}
 		last = w.End
+	}
+	if last > 0 {
+		b.WriteString(s[last:])
+		s = b.String()
+	}
+	return rewriteDefinitions(s, to)
+}
+
+// refDefinition is a reference definition's line start: up to three
+// spaces, [label]:, the destination.
+var refDefinition = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^ {0,3}\[[^\]\n]+\]:[ \t]*(<[^>\n]*>|\S+)`)
+})
+
+// rewriteDefinitions points the reference definitions of s (outside code)
+// whose destination to knows at /id.md.
+func rewriteDefinitions(s string, to func(string) (string, bool)) string {
+	if !strings.Contains(s, "]:") {
+		return s
+	}
+	masked := MaskCode(s)
+	var b strings.Builder
+	last := 0
+	for _, m := range refDefinition().FindAllStringSubmatchIndex(masked, -1) {
+		dest := strings.Trim(s[m[2]:m[3]], "<>")
+		target, _, _ := strings.Cut(dest, "#")
+		id, ok := to(target)
+		if !ok || id == "" {
+			continue
+		}
+		b.WriteString(s[last:m[2]])
+		b.WriteString("</" + id + ".md" + strings.TrimPrefix(dest, target) + ">")
+		last = m[3]
 	}
 	if last == 0 {
 		return s

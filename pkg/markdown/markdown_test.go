@@ -114,8 +114,9 @@ func TestHostileTextsAreNotParsed(t *testing.T) {
 }
 
 // RewriteLinks rewrites the links Scan reads: not those in code, nor
-// images; with a link's #heading, a title, <angle> destinations and
-// reference links; and in a text past Safe's limits, line by line.
+// images or embeds; with a link's #heading, a title, <angle> destinations,
+// reference links and their definitions, wikilinks; and in a text past
+// Safe's limits, line by line.
 func TestRewriteLinks(t *testing.T) {
 	to := func(target string) (string, bool) {
 		switch target {
@@ -128,15 +129,17 @@ func TestRewriteLinks(t *testing.T) {
 	}
 	long := strings.Repeat("word ", 1000) // a 5 KB line: past Safe
 	for in, want := range map[string]string{
-		"See [a](x.md) and [b](y.md).":               "See [[id|a]] and [b](y.md).",
-		"`[a](x.md)` and [b](x.md)":                  "`[a](x.md)` and [[id|b]]",
-		"```\n[a](x.md)\n```\n[b](x.md)\n":           "```\n[a](x.md)\n```\n[[id|b]]\n",
-		"    [a](x.md)\n\n[b](x.md)":                 "    [a](x.md)\n\n[[id|b]]",
-		"[c](x.md#Part) [d](<x.md> \"title\")":       "[[id#Part|c]] [[id|d]]",
-		"[e][r] [r] [f][]\n\n[r]: x.md\n[f]: x.md\n": "[[id|e]] [[id|r]] [[id|f]]\n\n[r]: x.md\n[f]: x.md\n",
-		"![img](x.md) [g](gone.md) [[x]]":            "![img](x.md) g [[x]]",
-		"[a [nested] text](x.md) [two\nlines](x.md)": "[a [nested] text](x.md) [two\nlines](x.md)",
-		long + "[a](x.md) `[b](x.md)`\n":             long + "[[id|a]] `[b](x.md)`\n",
+		"See [a](x.md) and [b](y.md).":                    "See [[id|a]] and [b](y.md).",
+		"`[a](x.md)` and [b](x.md)":                       "`[a](x.md)` and [[id|b]]",
+		"```\n[a](x.md)\n```\n[b](x.md)\n":                "```\n[a](x.md)\n```\n[[id|b]]\n",
+		"    [a](x.md)\n\n[b](x.md)":                      "    [a](x.md)\n\n[[id|b]]",
+		"[c](x.md#Part) [d](<x.md> \"title\")":            "[[id#Part|c]] [[id|d]]",
+		"[e][r] [r] [f][]\n\n[r]: x.md\n[f]: x.md\n":      "[[id|e]] [[id|r]] [[id|f]]\n\n[r]: </id.md>\n[f]: </id.md>\n",
+		"[[x.md]] [[x.md#H|alias]] ![[x.md]] [[gone.md]]": "[[id|x.md]] [[id#H|alias]] ![[x.md]] gone.md",
+		"```\n[r]: x.md\n```\n":                           "```\n[r]: x.md\n```\n",
+		"![img](x.md) [g](gone.md) [[x]]":                 "![img](x.md) g [[x]]",
+		"[a [nested] text](x.md) [two\nlines](x.md)":      "[a [nested] text](x.md) [two\nlines](x.md)",
+		long + "[a](x.md) `[b](x.md)`\n":                  long + "[[id|a]] `[b](x.md)`\n",
 	} {
 		if got := RewriteLinks(in, to); got != want {
 			t.Errorf("RewriteLinks(%.60q)\n got %q\nwant %q", in, got, want)

@@ -92,8 +92,11 @@ func zone(file []byte) (start, end int, found bool, err error) {
 }
 
 // Splice puts doc between the markers of file, leaving every byte outside
-// them as it was; a file without markers gets the zone appended.
+// them as it was; a file without markers gets the zone appended. The zone
+// takes the file's line endings (crlf), so a Windows CLAUDE.md never gets
+// mixed endings.
 func Splice(file, doc []byte) ([]byte, error) {
+	doc = endingsOf(file, doc)
 	start, end, found, err := zone(file)
 	if err != nil {
 		return nil, err
@@ -105,16 +108,38 @@ func Splice(file, doc []byte) ([]byte, error) {
 		out = append(out, doc...)
 		return append(out, file[end:]...), nil
 	}
+	nl := "\n"
+	if crlf(file) {
+		nl = "\r\n"
+	}
 	out = append(out, file...)
 	if len(out) > 0 {
 		if out[len(out)-1] != '\n' {
-			out = append(out, '\n')
+			out = append(out, nl...)
 		}
-		out = append(out, '\n')
+		out = append(out, nl...) // a blank line before the zone
 	}
-	out = append(out, BeginMarker+"\n"...)
+	out = append(out, BeginMarker+nl...)
 	out = append(out, doc...)
-	return append(out, EndMarker+"\n"...), nil
+	return append(out, EndMarker+nl...), nil
+}
+
+// crlf reports whether the zone of file is written with CRLF: its begin
+// marker's line ends so, or, with no zone yet, the file's first line.
+func crlf(file []byte) bool {
+	if start, _, found, err := zone(file); found && err == nil {
+		return start >= 2 && file[start-2] == '\r'
+	}
+	i := bytes.IndexByte(file, '\n')
+	return i > 0 && file[i-1] == '\r'
+}
+
+// endingsOf is doc (LF) with file's line endings.
+func endingsOf(file, doc []byte) []byte {
+	if !crlf(file) {
+		return doc
+	}
+	return bytes.ReplaceAll(doc, []byte("\n"), []byte("\r\n"))
 }
 
 // WriteFile writes doc to path atomically, unless the file already holds
@@ -149,7 +174,7 @@ func SpliceFile(path string, doc []byte) (bool, error) {
 	}
 	if start, end, found, err := zone(old); err != nil {
 		return false, fmt.Errorf("%s:%w", path, err)
-	} else if found && SameButTime(old[start:end], doc) {
+	} else if found && SameButTime(old[start:end], endingsOf(old, doc)) {
 		return false, nil
 	}
 	out, err := Splice(old, doc)

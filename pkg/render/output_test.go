@@ -39,6 +39,7 @@ func TestSameButTime(t *testing.T) {
 
 func TestSplice(t *testing.T) {
 	d := doc("2026-11-29T12:00:00Z", "")
+	crlfDoc := strings.ReplaceAll(string(d), "\n", "\r\n") // a CRLF file's zone is CRLF too
 	cases := []struct {
 		name, file, want string
 	}{
@@ -47,7 +48,8 @@ func TestSplice(t *testing.T) {
 		{"append to a file without final newline", "# Agents", "# Agents\n\n" + BeginMarker + "\n" + string(d) + EndMarker + "\n"},
 		{"replace zone, keep the rest byte for byte", "top  \r\n" + BeginMarker + "\nold stuff\n" + EndMarker + "\ntail\twith tab\n\n",
 			"top  \r\n" + BeginMarker + "\n" + string(d) + EndMarker + "\ntail\twith tab\n\n"},
-		{"indented markers and CRLF", "a\r\n  " + BeginMarker + "\r\nold\r\n" + EndMarker + "\r\nz", "a\r\n  " + BeginMarker + "\r\n" + string(d) + EndMarker + "\r\nz"},
+		{"indented markers and CRLF", "a\r\n  " + BeginMarker + "\r\nold\r\n" + EndMarker + "\r\nz", "a\r\n  " + BeginMarker + "\r\n" + crlfDoc + EndMarker + "\r\nz"},
+		{"append to a CRLF file", "# Agents\r\nBe nice.\r\n", "# Agents\r\nBe nice.\r\n\r\n" + BeginMarker + "\r\n" + crlfDoc + EndMarker + "\r\n"},
 		{"empty zone", BeginMarker + "\n" + EndMarker + "\n", BeginMarker + "\n" + string(d) + EndMarker + "\n"},
 		{"marker text inside a line is not a marker", "see " + BeginMarker + " here\n", "see " + BeginMarker + " here\n\n" + BeginMarker + "\n" + string(d) + EndMarker + "\n"},
 	}
@@ -188,7 +190,7 @@ func FuzzSplice(f *testing.F) {
 			return
 		}
 		start, end, found, err := zone(out)
-		if err != nil || !found || string(out[start:end]) != string(d) {
+		if zd, _, _ := Zone(out); err != nil || !found || string(zd) != string(d) {
 			t.Fatalf("spliced %q: zone %q found=%v err=%v", out, out[start:end], found, err)
 		}
 		if before, _, _ := strings.Cut(file, BeginMarker); !strings.HasPrefix(string(out), strings.TrimRight(before, " \t")) {

@@ -326,7 +326,9 @@ func (r *Result) check(m *vault.Memory, now time.Time) string {
 		return reasonBroken
 	}
 	for _, p := range m.Doc.Problems {
-		if renderKeys[p.Key] {
+		// A note's field is its owner's (spec §2): only a memory that
+		// would render is worth a warning.
+		if renderKeys[p.Key] && m.IsMemory() {
 			r.Warnings = append(r.Warnings, m.Rel+":"+strconv.Itoa(p.Line)+":"+strconv.Itoa(p.Col)+": "+p.Key+": "+p.Msg+" (skipped; run 'mem lint "+m.Rel+"')")
 			return reasonBroken
 		}

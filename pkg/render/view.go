@@ -29,14 +29,18 @@ type View struct {
 	Spliced bool
 }
 
-// Zone is the spliced zone of file, or the whole file when it has no
-// splice markers (or markers that cannot be trusted).
+// Zone is the spliced zone of file (with LF endings), or the whole file
+// when it has no splice markers (or markers that cannot be trusted).
 func Zone(file []byte) (doc []byte, line int, spliced bool) {
 	start, end, found, err := zone(file)
 	if !found || err != nil {
 		return file, 1, false
 	}
-	return file[start:end], 1 + bytes.Count(file[:start], []byte("\n")), true
+	doc = file[start:end]
+	if crlf(file) {
+		doc = bytes.ReplaceAll(doc, []byte("\r\n"), []byte("\n")) // Splice wrote the file's endings
+	}
+	return doc, 1 + bytes.Count(file[:start], []byte("\n")), true
 }
 
 // ReadView reads the view in file; ok is false when the file (or its

@@ -27,6 +27,9 @@ type Config struct {
 	Backup      BackupConfig `yaml:"backup,omitempty"`
 	Sync        SyncConfig   `yaml:"sync,omitempty"`
 	Commit      CommitConfig `yaml:"commit,omitempty"`
+	// OKF declares the vault an OKF bundle: OKF's file rules (index.md,
+	// log.md, attested computations) apply to it (docs/lint.md).
+	OKF bool `yaml:"okf,omitempty"`
 }
 
 // SyncConfig holds the settings of mem sync (docs/sync.md).

@@ -3,6 +3,7 @@ package vault
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -19,42 +20,62 @@ const DefaultConfig = `# mem vault configuration. Every key is optional; see doc
 `
 
 // gitignoreLines keep machine state, a killed writer's temp files and
-// rendered views out of git.
+// the rendered view out of git.
 var gitignoreLines = []string{".mem/", TempPrefix + "*", "MEMORY.md"}
 
+// InitResult is what Init did: the paths it created and, per existing file
+// it changed, what it changed (only .gitignore ever is: lines appended).
+type InitResult struct {
+	Created []string
+	// Appended are the lines added to an existing .gitignore.
+	Appended []string
+}
+
 // Init creates a vault in dir: mem.yaml, the conventional folders and
-// .gitignore. It never overwrites: existing files are left alone (lines are
-// only appended to .gitignore), so running it twice is harmless. When
-// example is not nil its files are copied in where absent. It returns the
-// paths it created.
-func Init(dir string, example fs.FS) ([]string, error) {
+// .gitignore. It takes nothing (spec §2): existing files are left alone
+// (lines are only appended to .gitignore), so running it twice is
+// harmless, and a root MEMORY.md that mem did not render is the user's
+// and is not git-ignored. When example is not nil its files are copied in
+// where absent.
+func Init(dir string, example fs.FS) (res InitResult, err error) {
 	var created []string
+	defer func() { res.Created = created }()
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, err
+		return res, err
 	}
 	if r, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = r
 	}
 	if err := CheckRoot(abs, "a vault"); err != nil {
-		return nil, err
+		return res, err
 	}
 	for _, d := range []string{"memory", "notes", "projects"} {
 		p := filepath.Join(dir, d)
 		if _, err := os.Stat(p); os.IsNotExist(err) {
 			if err := os.MkdirAll(p, 0o755); err != nil {
-				return created, err
+				return res, err
 			}
 			created = append(created, d+"/")
 		}
 	}
 	if ok, err := createIfAbsent(filepath.Join(dir, ConfigFile), []byte(DefaultConfig)); err != nil {
-		return created, err
+		return res, err
 	} else if ok {
 		created = append(created, ConfigFile)
 	}
-	if err := ensureLines(filepath.Join(dir, ".gitignore"), gitignoreLines); err != nil {
-		return created, err
+	lines := gitignoreLines
+	if data, err := readHead(filepath.Join(dir, "MEMORY.md"), len(ViewHeader)); err == nil && !IsView(data) {
+		lines = lines[:len(lines)-1] // a hand-kept MEMORY.md stays tracked
+	}
+	existed, added, err := ensureLines(filepath.Join(dir, ".gitignore"), lines)
+	if err != nil {
+		return res, err
+	}
+	if !existed {
+		created = append(created, ".gitignore")
+	} else {
+		res.Appended = added
 	}
 	if example != nil {
 		err := fs.WalkDir(example, ".", func(p string, d fs.DirEntry, err error) error {
@@ -76,10 +97,25 @@ func Init(dir string, example fs.FS) ([]string, error) {
 			return err
 		})
 		if err != nil {
-			return created, err
+			return res, err
 		}
 	}
-	return created, nil
+	return res, nil
+}
+
+// readHead reads the first n bytes of a file (fewer when it is shorter).
+func readHead(path string, n int) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf := make([]byte, n)
+	k, err := io.ReadFull(f, buf)
+	if err == io.ErrUnexpectedEOF || err == io.EOF {
+		err = nil
+	}
+	return buf[:k], err
 }
 
 func createIfAbsent(path string, data []byte) (bool, error) {
@@ -92,12 +128,14 @@ func createIfAbsent(path string, data []byte) (bool, error) {
 	return true, nil
 }
 
-// ensureLines appends the missing lines to a text file, creating it if needed.
-func ensureLines(path string, lines []string) error {
+// ensureLines appends the missing lines to a text file, creating it if
+// needed; it reports whether the file existed and the lines it added.
+func ensureLines(path string, lines []string) (existed bool, added []string, err error) {
 	data, err := os.ReadFile(path)
 	if err != nil && !os.IsNotExist(err) {
-		return fmt.Errorf("%s: %w", path, err)
+		return false, nil, fmt.Errorf("%s: %w", path, err)
 	}
+	existed = err == nil
 	have := map[string]bool{}
 	for _, l := range strings.Split(string(data), "\n") {
 		have[strings.TrimSpace(l)] = true
@@ -107,15 +145,14 @@ func ensureLines(path string, lines []string) error {
 	if len(data) > 0 && !bytes.HasSuffix(data, []byte("\n")) {
 		buf.WriteByte('\n')
 	}
-	changed := false
 	for _, l := range lines {
 		if !have[l] {
 			buf.WriteString(l + "\n")
-			changed = true
+			added = append(added, l)
 		}
 	}
-	if !changed {
-		return nil
+	if len(added) == 0 {
+		return existed, nil, nil
 	}
-	return WriteFileAtomic(path, buf.Bytes(), 0o644)
+	return existed, added, WriteFileAtomic(path, buf.Bytes(), 0o644)
 }

@@ -55,6 +55,18 @@ func (m *Memory) Summary() string {
 	return m.Doc.Summary()
 }
 
+// IsMemory reports whether the file is a memory (spec §2): its type is a
+// memory type, or mem wrote it (generated.by names mem, as every write of
+// pkg/writer does). Every other file is a note that belongs to the user or
+// to another tool, and mem's own rules are at most advice to it.
+func (m *Memory) IsMemory() bool {
+	if m.Doc == nil {
+		return false
+	}
+	meta := &m.Doc.Meta
+	return frontmatter.IsMemoryType(meta.Type) || meta.Generated != nil && strings.HasPrefix(meta.Generated.By, "mem/")
+}
+
 // OK reports whether the file parsed and can be used by views.
 func (m *Memory) OK() bool { return m.Err == nil && m.Doc != nil }
 
@@ -144,11 +156,17 @@ func IsReserved(rel string) bool {
 }
 
 // IsRenderedOutput reports whether rel (slash path relative to the vault) is
-// a view mem writes — the root MEMORY.md or a render.outputs file — and so
-// never a memory, never committed as one.
+// a view mem writes — the root MEMORY.md unless one mem did not render is
+// there, or a render.outputs file — and so never a memory, never committed
+// as one.
 func (v *Vault) IsRenderedOutput(rel string) bool {
 	if rel == "MEMORY.md" {
-		return true
+		// The default view's place. A MEMORY.md there that mem did not
+		// render (a Claude Code folder's hand-kept index) is an ordinary
+		// file to every reader (spec §2); absent, empty or torn within
+		// mem's header line, it is the view's.
+		data, err := readHead(filepath.Join(v.Root, rel), len(ViewHeader))
+		return err != nil || IsView(data) || bytes.HasPrefix([]byte(ViewHeader), bytes.TrimRight(data, "\r\n"))
 	}
 	for _, o := range v.Config.Render.Outputs {
 		if o.Path != "" && v.Rel(v.Path(o.Path)) == rel {

@@ -300,9 +300,14 @@ func TestWriteFileAtomicFailureKeepsOldFile(t *testing.T) {
 
 func TestSlug(t *testing.T) {
 	for in, want := range map[string]string{
-		"The user prefers tabs!":    "the-user-prefers-tabs",
-		"  ---  ":                   "memory",
-		"Ünïcode only ☃":            "n-code-only",
+		"The user prefers tabs!": "the-user-prefers-tabs",
+		"  ---  ":                "memory",
+		"Ünïcode only ☃":         "n-code-only",
+		// Mostly non-Latin: the title's own letters, never a '/' or a
+		// control character, never half a character at the cut.
+		"테스트 작성 규칙":                 "테스트-작성-규칙",
+		"API 설계/결정\x00 메모":          "api-설계-결정-메모",
+		strings.Repeat("가", 30):     strings.Repeat("가", 16),
 		strings.Repeat("word ", 30): "word-word-word-word-word-word-word-word-word", // cut at a dash under 48
 	} {
 		if got := Slug(in, 48); got != want {
@@ -315,11 +320,11 @@ func TestInitIsIdempotent(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("node_modules"), 0o644)
 	first, err := Init(dir, nil)
-	if err != nil || len(first) != 4 {
+	if err != nil || len(first.Created) != 4 || len(first.Appended) != 3 {
 		t.Fatalf("first init: %v %v", first, err)
 	}
 	second, err := Init(dir, nil)
-	if err != nil || len(second) != 0 {
+	if err != nil || len(second.Created)+len(second.Appended) != 0 {
 		t.Fatalf("second init created %v, %v", second, err)
 	}
 	data, _ := os.ReadFile(filepath.Join(dir, ".gitignore"))

@@ -13,9 +13,11 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/frontmatter"
+	"golang.org/x/text/unicode/norm"
 )
 
 // Version is mem's version, written into generated.by as mem/<Version>.
@@ -122,12 +124,28 @@ func createExclusive(path string, data []byte) error {
 }
 
 // Slug turns text into a short file-name stem: lowercase letters and digits
-// joined by dashes, cut at a word boundary.
+// joined by dashes, cut at a word boundary (maxLen bytes). The letters are
+// ASCII unless most of text's letters are not (a Korean or Arabic title):
+// then they are the text's own, NFC, so the name still says what the file
+// holds; anything else, '/' and control characters included, is a dash.
 func Slug(text string, maxLen int) string {
+	ascii, letters := 0, 0
+	for _, r := range text {
+		if unicode.IsLetter(r) {
+			letters++
+			if r < 128 {
+				ascii++
+			}
+		}
+	}
+	native := 2*ascii < letters
+	if native {
+		text = norm.NFC.String(text)
+	}
 	var b strings.Builder
 	dash := false
 	for _, r := range strings.ToLower(text) {
-		if r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+		if (r < 128 || native) && (unicode.IsLetter(r) || unicode.IsDigit(r) || native && unicode.IsMark(r) && b.Len() > 0) {
 			if dash && b.Len() > 0 {
 				b.WriteByte('-')
 			}
@@ -143,6 +161,9 @@ func Slug(text string, maxLen int) string {
 	s := b.String()
 	if len(s) > maxLen {
 		s = s[:maxLen]
+		for len(s) > 0 && !utf8.ValidString(s) {
+			s = s[:len(s)-1] // never half a character
+		}
 	}
 	if i := strings.LastIndexByte(s, '-'); len(s) >= maxLen && i > maxLen/2 {
 		s = s[:i]
