@@ -104,6 +104,7 @@ func printDetail(w io.Writer, d *inspect.Detail) {
 	field("render", d.Placement.String())
 	field("supersedes", strings.Join(d.Supersedes, ", "))
 	field("superseded by", strings.Join(d.Superseders, ", "))
+	field("way back", d.WayBack)
 	field("hash", d.Hash)
 	if len(d.Changes) > 0 {
 		fmt.Fprintln(w, "changes:")

@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mem-md/mem/internal/vaulttest"
 	"github.com/mem-md/mem/pkg/daemon"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -509,6 +510,7 @@ func wholeView(b []byte) bool {
 // The daemon commits on commit.interval, re-reads mem.yaml on SIGHUP (a
 // new render output is rendered), and on SIGTERM finishes and exits 0.
 func TestWatchCommitsReloadsAndStops(t *testing.T) {
+	vaulttest.GitEnv(t) // it commits: a fresh CI machine has no git identity
 	dir := exampleVault(t)
 	for _, args := range [][]string{{"add", "-A"}, {"commit", "-qm", "start"}} {
 		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
@@ -573,6 +575,7 @@ func TestDaemonLetsGoOfTheIndex(t *testing.T) {
 // With sync.interval and sync.remote in mem.yaml the daemon runs mem sync
 // that often: a new memory reaches the remote, and --status says so.
 func TestWatchSyncsOnSyncInterval(t *testing.T) {
+	vaulttest.GitEnv(t) // it syncs: a fresh CI machine has no git identity
 	dir := exampleVault(t)
 	remote := filepath.Join(t.TempDir(), "remote.git")
 	if _, e, c := memRun(t, nil, "--vault", dir, "sync", remote); c != 0 {

@@ -359,7 +359,7 @@ func measure(mems []*vault.Memory, projects []vault.Project, now time.Time) *Rep
 	slices.SortFunc(r.OrphanProjects, func(a, b Orphan) int {
 		return cmp.Or(cmp.Compare(b.Count, a.Count), strings.Compare(a.Project, b.Project))
 	})
-	res := gate.Reconcile(live)
+	res := gate.Reconcile(mems, now)
 	r.Conflicts = conflicts(res)
 	// Ages are asked of the claims still in force: one that lost to
 	// another says nothing about the present any more.
@@ -548,17 +548,18 @@ func clusters(byRun map[importRun]map[string]int) []Cluster {
 	return out
 }
 
-// severity orders conflict reasons worst first: a tie was settled only by
-// id; a refused supersedes is a writer's mistake; provenance and valid_at
-// are the rules working; an accepted supersedes is the normal way a claim
-// is replaced.
+// severity orders conflict reasons worst first: two claims correcting one
+// leave a chain with two current ends (the reconciler picks one, but the
+// files still disagree); a tie was settled only by id; a refused
+// supersedes is a writer's mistake; provenance and valid_at are the rules
+// working; an accepted supersedes is the normal way a claim is replaced.
 var severity = map[string]int{
-	gate.ReasonTie: 0, gate.ReasonRefused: 1, gate.ReasonProvenance: 2, gate.ReasonValidAt: 3, gate.ReasonSupersedes: 4,
+	gate.ReasonRival: 0, gate.ReasonTie: 1, gate.ReasonRefused: 2, gate.ReasonProvenance: 3, gate.ReasonValidAt: 4, gate.ReasonSupersedes: 5,
 }
 
 // needsAttention reports the conflicts counted against max_conflicts.
 func needsAttention(c Conflict) bool {
-	return c.Reason == gate.ReasonTie || c.Reason == gate.ReasonRefused
+	return c.Reason == gate.ReasonRival || c.Reason == gate.ReasonTie || c.Reason == gate.ReasonRefused
 }
 
 func conflicts(res gate.Resolution) []Conflict {
@@ -643,7 +644,7 @@ func (r *Report) judge(l limits) {
 		}
 	}
 	add("max_conflicts", float64(attention), float64(l.conflicts),
-		"%d conflict(s) settled by a tie or a refused supersedes: state which claim holds (provenance, valid_at) or retire one", attention)
+		"%d conflict(s) the files leave open (two claims correcting one, a tie, or a refused supersedes): state which claim holds (provenance, valid_at) or retire one", attention)
 	add("max_duplicates", float64(len(r.Duplicates)), float64(l.duplicates),
 		"%d text(s) stored in more than one file: keep one file per fact", len(r.Duplicates))
 	fossils := 0

@@ -396,7 +396,7 @@ func TestWriteText(t *testing.T) {
 		"stale: 9 past stale_after\n",
 		"  … and 4 more\n",
 		"duplicates: 2 texts stored in 5 files\n",
-		"conflicts: 3 settled by the reconciler, 1 by a tie or a refused supersedes\n",
+		"conflicts: 3, 1 left open by the files (two claims correcting one, a tie, or a refused supersedes)\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text report lacks %q:\n%s", want, out)

@@ -130,7 +130,7 @@ func WriteText(w io.Writer, r *Report) error {
 			attention++
 		}
 	}
-	p.f("conflicts: %d settled by the reconciler, %d by a tie or a refused supersedes\n", len(r.Conflicts), attention)
+	p.f("conflicts: %d, %d left open by the files (two claims correcting one, a tie, or a refused supersedes)\n", len(r.Conflicts), attention)
 	list(p, r.Conflicts, func(c Conflict) string {
 		losers := make([]string, len(c.Losers))
 		for i, l := range c.Losers {

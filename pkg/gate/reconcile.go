@@ -7,6 +7,7 @@ package gate
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -52,6 +53,7 @@ const (
 	ReasonProvenance = "provenance" // same key, stronger provenance won
 	ReasonValidAt    = "valid_at"   // same key and provenance, later valid_at won
 	ReasonTie        = "tie"        // same key, provenance and valid_at: the smaller id won
+	ReasonRival      = "rival"      // two claims supersede one claim: provenance, valid_at, then generated.at decided
 )
 
 // Conflict is one resolved disagreement: the winner and who lost, and why.
@@ -69,6 +71,21 @@ type Resolution struct {
 	// the memory that beat it.
 	Lost      map[string]string
 	Conflicts []Conflict
+	now       time.Time
+}
+
+// Status is m's status as every read says it (render, search, list,
+// show, MCP, audit): its own (vault.OwnStatus), or superseded, with the id
+// of the claim that beat it, when it stands on its own fields but lost.
+func (r Resolution) Status(m *vault.Memory) (status, by string) {
+	s := vault.OwnStatus(m, r.now)
+	if s != vault.StatusCurrent && s != vault.StatusStale {
+		return s, ""
+	}
+	if w, ok := r.Lost[m.ID]; ok {
+		return vault.StatusSuperseded, w
+	}
+	return s, ""
 }
 
 // Rules of a refused supersession, used as lint rule names.
@@ -161,23 +178,46 @@ func claimName(p string) string {
 	return "a " + p + " claim"
 }
 
-// Reconcile resolves supersession and same-subject claims among mems (the
-// memories still eligible for a view; broken files are ignored).
+// Reconcile resolves supersession and same-subject claims among mems, at
+// now. It is the one judge of whether a claim stands: every read asks it
+// (through Resolution.Status or Lost), so a claim is current in one view
+// exactly when it is in all of them. mems may hold any loaded files; only
+// claims take part (memory types, not OKF's reserved files, parsed):
+//
+//   - a claim that stands on its own fields (current or stale) takes full part;
+//   - a retired claim (invalid_at passed) keeps its supersedes: a supersession
+//     says the older claim was wrong, and retiring the newer one never
+//     revives it; it wins nothing else;
+//   - a deprecated claim (a retraction) stands for nothing, so what it
+//     superseded stands again; imports wait for review and take no part.
 //
 // A memory listed in another's supersedes loses to it when CheckSupersedes
 // allows it; a refused supersedes only says the two claim one subject, and
 // Compare picks the winner (so a stated claim that wrongly supersedes a
-// newer inferred one still wins on provenance). Memories sharing a
+// newer inferred one still wins on provenance). Two standing claims that
+// supersede one claim are rivals: the best (Compare, then the later
+// generated.at, then the smaller id) wins and the others lose to it, so
+// exactly one claim of the chain stays current. Memories sharing a
 // non-empty `key` (trimmed, case-folded) within one project, or among
 // global memories, are claims about one subject: the best by Compare wins,
 // ties go to the smaller id. The result depends only on the set of
 // memories, never on their order.
-func Reconcile(mems []*vault.Memory) Resolution {
-	res := Resolution{Lost: map[string]string{}}
+func Reconcile(mems []*vault.Memory, now time.Time) Resolution {
+	res := Resolution{Lost: map[string]string{}, now: now}
 	ok := make([]*vault.Memory, 0, len(mems))
+	retired := map[*vault.Memory]bool{}
 	for _, m := range mems {
-		if m.OK() {
+		if !m.OK() || !frontmatter.IsMemoryType(m.Meta().Type) || vault.IsReserved(m.Rel) {
+			continue
+		}
+		switch vault.OwnStatus(m, now) {
+		case vault.StatusCurrent, vault.StatusStale:
 			ok = append(ok, m)
+		case vault.StatusRetired:
+			if !strings.HasPrefix(m.Meta().Source, "import:") {
+				ok = append(ok, m)
+				retired[m] = true
+			}
 		}
 	}
 	slices.SortStableFunc(ok, func(a, b *vault.Memory) int {
@@ -192,13 +232,21 @@ func Reconcile(mems []*vault.Memory) Resolution {
 			byID[m.ID] = m
 		}
 	}
-	reconcileSupersedes(ok, byID, &res)
-	reconcileKeys(ok, &res)
+	reconcileSupersedes(ok, byID, retired, &res)
+	standing := ok[:0:0]
+	for _, m := range ok {
+		if !retired[m] {
+			standing = append(standing, m)
+		}
+	}
+	reconcileKeys(standing, &res)
 	return res
 }
 
-// reconcileSupersedes applies every supersedes entry, in id order.
-func reconcileSupersedes(mems []*vault.Memory, byID map[string]*vault.Memory, res *Resolution) {
+// reconcileSupersedes applies every supersedes entry, in id order, then
+// decides between rivals. A retired claim's entries hold; a retired claim
+// superseded or refused loses nothing it had not already lost.
+func reconcileSupersedes(mems []*vault.Memory, byID map[string]*vault.Memory, retired map[*vault.Memory]bool, res *Resolution) {
 	// beatenBy collects, per superseded id, the memories that validly
 	// supersede it; the best of them is recorded as its winner.
 	beatenBy := map[string][]*vault.Memory{}
@@ -208,10 +256,13 @@ func reconcileSupersedes(mems []*vault.Memory, byID map[string]*vault.Memory, re
 		slices.Sort(olds)
 		for _, id := range slices.Compact(olds) {
 			old, found := byID[id]
-			if !found || old == m {
+			if !found || old == m || retired[old] {
 				continue
 			}
 			if err := CheckSupersedes(m.Meta(), id, old.Meta()); err != nil {
+				if retired[m] {
+					continue // a refused entry of a claim that no longer stands says nothing
+				}
 				// A refused supersedes still says the two claim one subject;
 				// Compare decides between them, as for a shared key. It never
 				// ties here (a refusal needs a provenance or a valid_at between
@@ -246,13 +297,89 @@ func reconcileSupersedes(mems []*vault.Memory, byID map[string]*vault.Memory, re
 	}
 	slices.Sort(olds)
 	for _, id := range olds {
-		w := best(beatenBy[id])
+		// A standing superseder is named before a retired one.
+		w := slices.MinFunc(beatenBy[id], func(a, b *vault.Memory) int {
+			if retired[a] != retired[b] {
+				if retired[a] {
+					return 1
+				}
+				return -1
+			}
+			return rivalRank(a, b)
+		})
 		if _, lost := res.Lost[id]; !lost {
 			res.Lost[id] = w.ID
 		}
 		res.Conflicts = append(res.Conflicts, Conflict{Subject: id, Winner: w, Losers: []*vault.Memory{byID[id]},
 			Reason: ReasonSupersedes, Detail: fmt.Sprintf("%s supersedes %s", w.ID, id)})
 	}
+	// Rivals: standing claims that supersede one claim and have not lost
+	// otherwise. Each loses to a claim strictly ahead of it in rivalRank's
+	// order, which no supersedes beat, so losses cannot hide a whole chain.
+	beaten := maps.Clone(res.Lost)
+	for _, id := range olds {
+		var rivals []*vault.Memory
+		for _, m := range beatenBy[id] {
+			if _, lost := beaten[m.ID]; !lost && !retired[m] {
+				rivals = append(rivals, m)
+			}
+		}
+		if len(rivals) < 2 {
+			continue
+		}
+		slices.SortFunc(rivals, rivalRank)
+		w := rivals[0]
+		for _, l := range rivals[1:] {
+			if _, lost := res.Lost[l.ID]; !lost {
+				res.Lost[l.ID] = w.ID
+			}
+		}
+		res.Conflicts = append(res.Conflicts, Conflict{Subject: id, Winner: w, Losers: rivals[1:], Reason: ReasonRival,
+			Detail: fmt.Sprintf("%s and %s both supersede %s; %s stands (%s): retire the other, or let one supersede the other",
+				w.ID, strings.Join(ids(rivals[1:]), ", "), id, w.ID, rivalWhy(w, rivals[1]))})
+	}
+}
+
+// rivalRank sorts rival superseders best first: Compare, then the later
+// generated.at (the later write of the same moment, as sync's field merge
+// decides), then the smaller id.
+func rivalRank(a, b *vault.Memory) int {
+	if c := Compare(a.Meta(), b.Meta()); c != 0 {
+		return -c
+	}
+	if c := generatedAt(b).Compare(generatedAt(a)); c != 0 {
+		return c
+	}
+	return strings.Compare(a.ID, b.ID)
+}
+
+func generatedAt(m *vault.Memory) time.Time {
+	if g := m.Meta().Generated; g != nil {
+		return g.At.Time
+	}
+	return time.Time{}
+}
+
+// rivalWhy names the step of rivalRank that put w before l.
+func rivalWhy(w, l *vault.Memory) string {
+	wm, lm := w.Meta(), l.Meta()
+	switch {
+	case frontmatter.ProvenanceRank(wm.Provenance) != frontmatter.ProvenanceRank(lm.Provenance):
+		return "stronger provenance"
+	case Compare(wm, lm) != 0:
+		return "later valid_at"
+	case !generatedAt(w).Equal(generatedAt(l)):
+		return "written later"
+	}
+	return "a tie, decided by id"
+}
+
+func ids(ms []*vault.Memory) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.ID
+	}
+	return out
 }
 
 // reaches reports whether to is reachable from from over edges.
@@ -322,10 +449,6 @@ func rank(a, b *vault.Memory) int {
 		return -c
 	}
 	return strings.Compare(a.ID, b.ID)
-}
-
-func best(ms []*vault.Memory) *vault.Memory {
-	return slices.MinFunc(ms, rank)
 }
 
 // explain says why w beat the runner-up l.

@@ -33,6 +33,15 @@ func key(k string) func(*frontmatter.Meta) { return func(m *frontmatter.Meta) { 
 func supersedes(ids ...string) func(*frontmatter.Meta) {
 	return func(m *frontmatter.Meta) { m.Supersedes = ids }
 }
+func retired(at string) func(*frontmatter.Meta) {
+	return func(m *frontmatter.Meta) { m.InvalidAt, _ = frontmatter.ParseTime(at) }
+}
+func written(at string) func(*frontmatter.Meta) {
+	return func(m *frontmatter.Meta) {
+		t, _ := frontmatter.ParseTime(at)
+		m.Generated = &frontmatter.Actor{By: "human:test", At: t}
+	}
+}
 func project(p string) func(*frontmatter.Meta) { return func(m *frontmatter.Meta) { m.Project = p } }
 
 func lostMap(r Resolution) string {
@@ -54,7 +63,7 @@ func TestReconcileProvenancePairs(t *testing.T) {
 			t.Run("key/"+pa+"-newer/"+pb, func(t *testing.T) {
 				a := claim(t, "a", pa, "2026-11-20", key("db-port"))
 				b := claim(t, "b", pb, "2026-11-01", key("db-port"))
-				r := Reconcile([]*vault.Memory{a, b})
+				r := Reconcile([]*vault.Memory{a, b}, testNow)
 				want, reason := "b<a", ReasonValidAt // equal provenance: the later valid_at
 				if rb > ra {
 					want, reason = "a<b", ReasonProvenance
@@ -71,7 +80,7 @@ func TestReconcileProvenancePairs(t *testing.T) {
 			t.Run("supersedes/"+pa+"-over/"+pb, func(t *testing.T) {
 				a := claim(t, "a", pa, "2026-11-20", supersedes("b"))
 				b := claim(t, "b", pb, "2026-11-01")
-				r := Reconcile([]*vault.Memory{a, b})
+				r := Reconcile([]*vault.Memory{a, b}, testNow)
 				want, reason := "b<a", ReasonSupersedes
 				if ra < rb {
 					want, reason = "a<b", ReasonRefused
@@ -121,7 +130,7 @@ func TestReconcileKeys(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := Reconcile(tt.mems(t))
+			r := Reconcile(tt.mems(t), testNow)
 			if got := lostMap(r); got != tt.lost {
 				t.Errorf("lost %q, want %q", got, tt.lost)
 			}
@@ -139,7 +148,7 @@ func TestReconcileProjectsAreSeparateSubjects(t *testing.T) {
 		claim(t, "c", "stated", "2026-11-03", key("db-port")),
 		claim(t, "d", "stated", "2026-11-04", key("db-port"), project("proj_a")),
 	}
-	r := Reconcile(mems)
+	r := Reconcile(mems, testNow)
 	if got := lostMap(r); got != "a<d" {
 		t.Errorf("lost %q, want only a<d", got)
 	}
@@ -196,13 +205,52 @@ func TestReconcileSupersedes(t *testing.T) {
 		{"cycle of ties: one survives", func(t *testing.T) []*vault.Memory {
 			return []*vault.Memory{claim(t, "a", "stated", "2026-11-20", supersedes("b")), claim(t, "b", "stated", "2026-11-20", supersedes("a"))}
 		}, "b<a", "supersedes"},
-		{"two supersede one: the best is its winner", func(t *testing.T) []*vault.Memory {
+		{"two supersede one: the best is its winner, the other its rival's loser", func(t *testing.T) []*vault.Memory {
 			return []*vault.Memory{
 				claim(t, "x", "observed", "2026-11-25", supersedes("old")),
 				claim(t, "y", "stated", "2026-11-20", supersedes("old")),
 				claim(t, "old", "observed", "2026-11-01"),
 			}
-		}, "old<y", "supersedes"},
+		}, "old<y x<y", "supersedes rival"},
+		{"rivals of one moment: the later write wins", func(t *testing.T) []*vault.Memory {
+			return []*vault.Memory{
+				claim(t, "a", "stated", "2026-11-20", supersedes("old"), written("2026-11-20T10:00:00Z")),
+				claim(t, "b", "stated", "2026-11-20", supersedes("old"), written("2026-11-20T11:00:00Z")),
+				claim(t, "old", "stated", "2026-11-01"),
+			}
+		}, "a<b old<b", "supersedes rival"},
+		{"rivals: a retired winner leaves the other current, the old claim stays superseded", func(t *testing.T) []*vault.Memory {
+			return []*vault.Memory{
+				claim(t, "a", "stated", "2026-11-20", supersedes("old"), written("2026-11-20T10:00:00Z")),
+				claim(t, "b", "stated", "2026-11-20", supersedes("old"), written("2026-11-20T11:00:00Z"), retired("2026-11-25")),
+				claim(t, "old", "stated", "2026-11-01"),
+			}
+		}, "old<a", "supersedes"},
+		{"a superseder of its rival is no rival", func(t *testing.T) []*vault.Memory {
+			return []*vault.Memory{
+				claim(t, "a", "stated", "2026-11-10", supersedes("old")),
+				claim(t, "b", "stated", "2026-11-20", supersedes("old", "a")),
+				claim(t, "old", "stated", "2026-11-01"),
+			}
+		}, "a<b old<b", "supersedes supersedes"},
+		{"retiring a correction never revives what it corrected", func(t *testing.T) []*vault.Memory {
+			return []*vault.Memory{
+				claim(t, "fix", "stated", "2026-11-20", supersedes("old"), retired("2026-11-25")),
+				claim(t, "old", "stated", "2026-11-01"),
+			}
+		}, "old<fix", "supersedes"},
+		{"a retired claim wins no key", func(t *testing.T) []*vault.Memory {
+			return []*vault.Memory{
+				claim(t, "gone", "stated", "2026-11-20", key("k"), retired("2026-11-25")),
+				claim(t, "here", "stated", "2026-11-01", key("k")),
+			}
+		}, "", ""},
+		{"a retraction (deprecated) revives what it corrected", func(t *testing.T) []*vault.Memory {
+			return []*vault.Memory{
+				claim(t, "fix", "stated", "2026-11-20", supersedes("old"), func(m *frontmatter.Meta) { m.Status = frontmatter.StatusDeprecated }),
+				claim(t, "old", "stated", "2026-11-01"),
+			}
+		}, "", ""},
 		{"a claim lost to supersession leaves its key group", func(t *testing.T) []*vault.Memory {
 			return []*vault.Memory{
 				claim(t, "a", "stated", "2026-11-20", key("k"), supersedes("b")),
@@ -219,7 +267,7 @@ func TestReconcileSupersedes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := Reconcile(tt.mems(t))
+			r := Reconcile(tt.mems(t), testNow)
 			if got := lostMap(r); got != tt.lost {
 				t.Errorf("lost %q, want %q", got, tt.lost)
 			}
@@ -244,14 +292,14 @@ func TestReconcileOrderIndependent(t *testing.T) {
 		claim(t, "d", "stated", "2026-11-20", key("k")),
 		claim(t, "e", "inferred", "2026-11-01", supersedes("c")),
 	}
-	want := lostMap(Reconcile(mems))
+	want := lostMap(Reconcile(mems, testNow))
 	for i := range 20 {
 		perm := slices.Clone(mems)
 		for j := range perm { // a fixed, varied permutation per round
 			k := (j*7 + i*3) % len(perm)
 			perm[j], perm[k] = perm[k], perm[j]
 		}
-		if got := lostMap(Reconcile(perm)); got != want {
+		if got := lostMap(Reconcile(perm, testNow)); got != want {
 			t.Fatalf("round %d: lost %q, want %q", i, got, want)
 		}
 	}
@@ -259,7 +307,7 @@ func TestReconcileOrderIndependent(t *testing.T) {
 
 func TestReconcileSkipsBrokenFiles(t *testing.T) {
 	broken := &vault.Memory{ID: "x", Rel: "x.md", Err: errors.New("bad")}
-	r := Reconcile([]*vault.Memory{broken, claim(t, "a", "stated", "2026-11-20", supersedes("x"))})
+	r := Reconcile([]*vault.Memory{broken, claim(t, "a", "stated", "2026-11-20", supersedes("x"))}, testNow)
 	if len(r.Lost) != 0 || len(r.Conflicts) != 0 {
 		t.Errorf("broken file took part: %+v", r)
 	}
@@ -408,9 +456,12 @@ func FuzzReconcile(f *testing.F) {
 				}
 			}
 			edits = append(edits, supersedes(sup...))
+			if a&0x40 != 0 { // sometimes retired: its supersedes still hold
+				edits = append(edits, retired("2026-11-03"))
+			}
 			mems = append(mems, claim(t, id, frontmatter.Provenances[int(b/3)%3], valid, edits...))
 		}
-		r := Reconcile(mems)
+		r := Reconcile(mems, testNow)
 		ids := map[string]bool{}
 		for _, m := range mems {
 			ids[m.ID] = true
@@ -433,7 +484,7 @@ func FuzzReconcile(f *testing.F) {
 		}
 		rev := slices.Clone(mems)
 		slices.Reverse(rev)
-		if a, b := lostMap(r), lostMap(Reconcile(rev)); a != b {
+		if a, b := lostMap(r), lostMap(Reconcile(rev, testNow)); a != b {
 			t.Fatalf("order changed the verdict: %q vs %q", a, b)
 		}
 	})

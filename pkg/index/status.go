@@ -9,7 +9,6 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
 
-	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -43,7 +42,8 @@ const relatedMax = 1000
 
 // annotate fills each hit's Status and SupersededBy from its file, as the
 // render decides it: the claims that could beat a hit (those superseding
-// it, those sharing its subject key) are found through the index, read,
+// it, those sharing its subject key, its rivals: those superseding what it
+// supersedes, and what it supersedes) are found through the index, read,
 // and reconciled with the hits by gate.Reconcile.
 func annotate(v *vault.Vault, idx bleve.Index, hits []Hit, now time.Time) error {
 	if len(hits) == 0 {
@@ -60,6 +60,13 @@ func annotate(v *vault.Vault, idx bleve.Index, hits []Hit, now time.Time) error 
 		t.SetField(fieldSupersedes)
 		ors = append(ors, t)
 		if m.OK() {
+			for _, old := range m.Meta().Supersedes {
+				for _, f := range [2]string{fieldSupersedes, fieldID} {
+					t := bleve.NewTermQuery(old)
+					t.SetField(f)
+					ors = append(ors, t)
+				}
+			}
 			if s := gate.Subject(m.Meta()); s != "" {
 				t := bleve.NewTermQuery(s)
 				t.SetField(fieldSubject)
@@ -82,20 +89,9 @@ func annotate(v *vault.Vault, idx bleve.Index, hits []Hit, now time.Time) error 
 			more = append(more, h.ID)
 		}
 	}
-	all := append(slices.Clip(mems), v.LoadFiles(more, vault.LoadOptions{})...)
-	live := make([]*vault.Memory, 0, len(all))
-	for _, m := range all {
-		// As the render reconciles: standing claims only, not notes.
-		if s := vault.OwnStatus(m, now); (s == vault.StatusCurrent || s == vault.StatusStale) && frontmatter.IsMemoryType(m.Meta().Type) && !vault.IsReserved(m.Rel) {
-			live = append(live, m)
-		}
-	}
-	lost := gate.Reconcile(live).Lost
+	res := gate.Reconcile(append(slices.Clip(mems), v.LoadFiles(more, vault.LoadOptions{})...), now)
 	for i, m := range mems {
-		hits[i].Status = vault.OwnStatus(m, now)
-		if w, ok := lost[m.ID]; ok && (hits[i].Status == vault.StatusCurrent || hits[i].Status == vault.StatusStale) {
-			hits[i].Status, hits[i].SupersededBy = vault.StatusSuperseded, w
-		}
+		hits[i].Status, hits[i].SupersededBy = res.Status(m)
 	}
 	return nil
 }

@@ -50,23 +50,16 @@ type Vault struct {
 	V    *vault.Vault
 	Mems []*vault.Memory
 	Now  time.Time
-	lost map[string]string // loser id → winner id (gate.Reconcile over the live claims)
+	res  gate.Resolution // the one verdict on which claims stand
 }
 
-// Load reads the vault and reconciles its live claims as render does
-// (notes and project notes never take part).
+// Load reads the vault and reconciles its claims as render does.
 func Load(v *vault.Vault, now time.Time) (*Vault, error) {
 	mems, err := v.Load(vault.LoadOptions{})
 	if err != nil {
 		return nil, err
 	}
-	live := make([]*vault.Memory, 0, len(mems))
-	for _, m := range mems {
-		if s := vault.OwnStatus(m, now); claim(m) && (s == vault.StatusCurrent || s == vault.StatusStale) {
-			live = append(live, m)
-		}
-	}
-	return &Vault{V: v, Mems: mems, Now: now, lost: gate.Reconcile(live).Lost}, nil
+	return &Vault{V: v, Mems: mems, Now: now, res: gate.Reconcile(mems, now)}, nil
 }
 
 // claim reports a file that is a one-line claim (not a note, a project
@@ -76,15 +69,7 @@ func claim(m *vault.Memory) bool {
 }
 
 // Status is m's status and, when superseded, the id of what beat it.
-func (x *Vault) Status(m *vault.Memory) (status, by string) {
-	if s := vault.OwnStatus(m, x.Now); s != vault.StatusCurrent && s != vault.StatusStale {
-		return s, ""
-	}
-	if w, ok := x.lost[m.ID]; ok {
-		return vault.StatusSuperseded, w
-	}
-	return vault.OwnStatus(m, x.Now), ""
-}
+func (x *Vault) Status(m *vault.Memory) (status, by string) { return x.res.Status(m) }
 
 // Entry describes m as list prints it.
 func (x *Vault) Entry(m *vault.Memory) Entry {
@@ -159,8 +144,10 @@ type Detail struct {
 	Reason    string           `json:"invalid_reason,omitempty"`
 	Placement render.Placement `json:"placement"`
 	// Supersedes and SupersededBy name the claims on either side.
-	Supersedes   []string           `json:"supersedes,omitempty"`
-	Superseders  []string           `json:"superseders,omitempty"`
+	Supersedes  []string `json:"supersedes,omitempty"`
+	Superseders []string `json:"superseders,omitempty"`
+	// WayBack says, for a superseded claim, what would make it stand again.
+	WayBack      string             `json:"way_back,omitempty"`
 	Changes      []history.LogEntry `json:"changes,omitempty"`
 	Problem      string             `json:"problem,omitempty"`
 	GeneratedBy  string             `json:"generated_by,omitempty"`
@@ -202,9 +189,14 @@ func (x *Vault) Show(ref string) (*Detail, error) {
 	}
 	for _, o := range x.Mems {
 		if o.OK() && slices.Contains(o.Meta().Supersedes, m.ID) {
-			d.Superseders = append(d.Superseders, o.ID)
+			name := o.ID
+			if s, _ := x.Status(o); s == vault.StatusRetired || s == vault.StatusDeprecated {
+				name += " (" + s + ")"
+			}
+			d.Superseders = append(d.Superseders, name)
 		}
 	}
+	d.WayBack = x.wayBack(m, d.SupersededBy)
 	projects := x.V.Projects(x.Mems)
 	var p *vault.Project
 	if meta.Project != "" {
@@ -221,4 +213,27 @@ func (x *Vault) Show(ref string) (*Detail, error) {
 		d.Changes, _ = r.Log(m.Rel, maxChanges)
 	}
 	return d, nil
+}
+
+// wayBack says what would make m, which lost to w, stand again, by the
+// conflict the reconciler recorded.
+func (x *Vault) wayBack(m *vault.Memory, w string) string {
+	if w == "" {
+		return ""
+	}
+	for _, c := range x.res.Conflicts {
+		if c.Winner.ID != w || !slices.Contains(c.Losers, m) {
+			continue
+		}
+		switch c.Reason {
+		case gate.ReasonSupersedes:
+			return fmt.Sprintf("a supersession says this claim was wrong: retiring %s keeps it superseded; "+
+				"only a retraction brings it back (status: deprecated on %s, docs/obsidian.md)", w, w)
+		case gate.ReasonRival:
+			return fmt.Sprintf("%s and this claim both supersede %s and %s wins (docs/gate.md): "+
+				"retire %s, or correct this claim so it supersedes %s", w, c.Subject, w, w, w)
+		}
+		return c.Detail
+	}
+	return ""
 }

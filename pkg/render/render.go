@@ -165,12 +165,16 @@ func Render(mems []*vault.Memory, opts Options) (*Result, error) {
 
 	// Pass 1: the rules that do not depend on other memories.
 	elig := make([]*vault.Memory, 0, len(mems))
+	var retired []*vault.Memory // their supersedes still hold (gate.Reconcile)
 	var links claimLinks
 	for _, m := range mems {
 		r.noteDeadlines(m, opts.Now)
 		if reason := r.check(m, opts.Now); reason != "" {
 			if reason == reasonNote && !links.names(mems, m) {
 				reason = reasonLoneNote
+			}
+			if reason == reasonRetired {
+				retired = append(retired, m)
 			}
 			r.Dropped = append(r.Dropped, Drop{m.ID, reason})
 			continue
@@ -213,7 +217,7 @@ func Render(mems []*vault.Memory, opts Options) (*Result, error) {
 
 	// Pass 2: supersession and same-key conflicts, decided by the gate.
 	// Staleness comes after: a stale claim still outdates the one it replaced.
-	elig, res, clean := r.reconcileClean(elig, inView, opts)
+	elig, res, clean := r.reconcileClean(elig, retired, inView, opts)
 	lostReason := lostReasons(res)
 
 	// Pass 3: tiers.
@@ -359,7 +363,8 @@ func (r *Result) check(m *vault.Memory, now time.Time) string {
 	return ""
 }
 
-// reconcileClean is gate.Reconcile over elig with the §8 rules applied
+// reconcileClean is gate.Reconcile over elig (and the retired claims,
+// whose supersedes hold though they never render) with the §8 rules applied
 // first to every winner over a memory inView: a memory that breaks a rule
 // never renders, so it must not hide the claims it supersedes or beats on
 // a key either. (Winners over memories this view would not show anyway
@@ -368,7 +373,7 @@ func (r *Result) check(m *vault.Memory, now time.Time) string {
 // and the rest decided again. It returns the memories still eligible, the
 // resolution among them, and those it found clean, which the fill need
 // not check again.
-func (r *Result) reconcileClean(elig []*vault.Memory, inView func(*vault.Memory) bool, opts Options) ([]*vault.Memory, gate.Resolution, map[*vault.Memory]bool) {
+func (r *Result) reconcileClean(elig, retired []*vault.Memory, inView func(*vault.Memory) bool, opts Options) ([]*vault.Memory, gate.Resolution, map[*vault.Memory]bool) {
 	clean := map[*vault.Memory]bool{}
 	byID := make(map[string]*vault.Memory, len(elig))
 	for _, m := range elig {
@@ -377,7 +382,7 @@ func (r *Result) reconcileClean(elig []*vault.Memory, inView func(*vault.Memory)
 		}
 	}
 	for {
-		res := gate.Reconcile(elig)
+		res := gate.Reconcile(append(slices.Clip(elig), retired...), opts.Now)
 		winners := make(map[string]bool, len(res.Lost))
 		for loser, w := range res.Lost {
 			if l := byID[loser]; l != nil && inView(l) {
@@ -413,6 +418,8 @@ func lostReasons(res gate.Resolution) map[string]string {
 			switch c.Reason {
 			case gate.ReasonSupersedes:
 				out[l.ID] = "superseded by " + c.Winner.ID
+			case gate.ReasonRival:
+				out[l.ID] = "superseded by " + c.Winner.ID + ": both supersede " + c.Subject + " and " + c.Winner.ID + " wins"
 			case gate.ReasonRefused:
 				out[l.ID] = "its supersedes of " + c.Winner.ID + " was refused (that claim is stronger or newer; see mem lint)"
 			default:

@@ -239,8 +239,14 @@ func SetConfig(root, key, value string) error {
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return fmt.Errorf("%s: %v (fix mem.yaml, see docs/config.md)", path, err)
 	}
+	// A file of comments alone (as mem init writes it) has no node to keep
+	// them on: the new mapping goes after them, as text.
+	var head []byte
 	if len(doc.Content) == 0 {
 		doc = yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{Kind: yaml.MappingNode}}}
+		if head = data; len(head) > 0 && head[len(head)-1] != '\n' {
+			head = append(head, '\n')
+		}
 	}
 	m := doc.Content[0]
 	parts := strings.Split(key, ".")
@@ -270,6 +276,7 @@ func SetConfig(root, key, value string) error {
 		m = next
 	}
 	var buf bytes.Buffer
+	buf.Write(head)
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
 	if err := enc.Encode(&doc); err != nil {

@@ -26,7 +26,9 @@ const maxCandidates = 10
 // .md; an absolute path inside the vault works too), else a unique prefix
 // of its id, of its file's base name, or of the random suffix mem puts at
 // the end of the names it writes ("2a3ee3" for memory/db-port-2a3ee3.md).
-// An exact match wins over prefixes. Matching only what the loader listed
+// An exact id or path wins over an exact base name, which wins over
+// prefixes: a name is never ambiguous because it also begins another
+// (memory/x-d4e8c0 next to memory/x-d4e8c0-merged-6f2396a). Matching only what the loader listed
 // is what confines callers to the vault: a ref with "..", or a link
 // leaving it, names nothing. Two files answering to one ref are an error
 // (ErrAmbiguous) naming them.
@@ -41,16 +43,21 @@ func (v *Vault) FindMemory(mems []*Memory, ref string) (*Memory, error) {
 			ref = filepath.ToSlash(rel)
 		}
 	}
-	var exact, prefix []*Memory
+	var exact, named, prefix []*Memory
 	for _, m := range mems {
-		switch {
+		switch base := path.Base(m.Rel); {
 		case m.ID == ref || m.Rel == ref || m.Rel == ref+".md":
 			exact = append(exact, m)
+		case base == ref || base == ref+".md":
+			named = append(named, m)
 		case isPrefixOf(m, ref):
 			prefix = append(prefix, m)
 		}
 	}
 	found := exact
+	if len(found) == 0 {
+		found = named
+	}
 	if len(found) == 0 {
 		found = prefix
 	}
@@ -69,7 +76,7 @@ func (v *Vault) FindMemory(mems []*Memory, ref string) (*Memory, error) {
 		more = fmt.Sprintf(" and %d more", len(found)-maxCandidates)
 	}
 	what := "give more of the id, or the path"
-	if len(exact) > 1 {
+	if len(exact) > 1 || len(exact) == 0 && len(named) > 1 {
 		what = "give each a unique id, or pass a path"
 	}
 	return nil, fmt.Errorf("%w: %q names %d files (%s%s): %s", ErrAmbiguous, ref, len(found), strings.Join(paths, ", "), more, what)
