@@ -181,14 +181,23 @@ func (c *check) links(links []markdown.Link, start int) {
 			c.resolve(strings.TrimSuffix(target, ".md"), dir, start+l.Off, false)
 			continue
 		}
-		if target == "" {
+		if target = c.l.kind.wikiTarget(target, l.Alias); target == "" {
 			continue // [[#Heading]] points into this file
 		}
-		if ext := path.Ext(target); ext != "" && ext != ".md" && !strings.ContainsAny(ext, " ") {
+		if ext := path.Ext(target); ext != "" && ext != ".md" && !strings.ContainsAny(ext, " ") && (!c.l.kind.dendron || attachment[strings.ToLower(ext)]) {
 			continue // attachments are not loaded; Obsidian resolves them by name
 		}
 		c.resolve(strings.TrimSuffix(target, ".md"), dir, start+l.Off, true)
 	}
+}
+
+// attachment are the file types Obsidian embeds (its "accepted file
+// formats"): in a Dendron vault, where a note's name is dotted
+// (dendron.ref.commands), only these extensions mark an attachment.
+var attachment = map[string]bool{
+	".avif": true, ".bmp": true, ".gif": true, ".jpeg": true, ".jpg": true, ".png": true, ".svg": true, ".webp": true,
+	".flac": true, ".m4a": true, ".mp3": true, ".ogg": true, ".wav": true, ".webm": true, ".3gp": true,
+	".mkv": true, ".mov": true, ".mp4": true, ".ogv": true, ".pdf": true, ".canvas": true, ".base": true,
 }
 
 // hasScheme reports a URL scheme (RFC 3986: a letter, then letters,

@@ -67,6 +67,9 @@ func Staged(v *vault.Vault) (paths []string, problems []Problem, err error) {
 		if err != nil || strings.TrimSpace(viewText([]byte(before))) == "" {
 			continue // not tracked, or already empty
 		}
+		if !vault.IsView([]byte(before)) {
+			continue // a MEMORY.md mem did not render: the user's to empty
+		}
 		after, err := history.GitWorkTree(v.Root, "show", ":./"+rel)
 		if err == nil && strings.TrimSpace(viewText([]byte(after))) != "" {
 			continue

@@ -16,6 +16,10 @@ import (
 // of Obsidian's templates (whose placeholders are not values).
 type kind struct {
 	okf bool
+	// dendron: a dendron.yml in the vault or the folder above it (the
+	// workspace root) says Dendron writes it: its wikilinks are
+	// [[alias|target]], the other way round from Obsidian's.
+	dendron bool
 	// types maps a property name to the type .obsidian/types.json gives
 	// it (text, multitext, number, checkbox, date, datetime, aliases,
 	// tags); nil when the vault has none.
@@ -33,6 +37,11 @@ func readKind(v *vault.Vault) kind {
 		return k
 	}
 	k.okf = v.Config.OKF || rootIndexMarked(filepath.Join(v.Root, "index.md"))
+	for _, dir := range []string{v.Root, filepath.Dir(v.Root)} {
+		if _, err := os.Stat(filepath.Join(dir, "dendron.yml")); err == nil {
+			k.dendron = true
+		}
+	}
 	obs := filepath.Join(v.Root, ".obsidian")
 	var types struct {
 		Types map[string]string `json:"types"`
@@ -66,6 +75,26 @@ func rootIndexMarked(p string) bool {
 	}
 	_, ok := doc.Keys["okf_version"]
 	return ok
+}
+
+// wikiTarget is the note a wikilink names: Obsidian's [[target|alias]],
+// or Dendron's [[alias|target]] with its dendron://vault/ prefix (a link
+// into a named vault of the workspace) and any #heading removed.
+func (k kind) wikiTarget(target, alias string) string {
+	if !k.dendron {
+		return target
+	}
+	t := target
+	if alias != "" {
+		t = strings.TrimSpace(alias)
+	}
+	if rest, ok := strings.CutPrefix(t, "dendron://"); ok {
+		_, t, _ = strings.Cut(rest, "/")
+	}
+	if i := strings.IndexAny(t, "#^"); i >= 0 {
+		t = t[:i]
+	}
+	return t
 }
 
 // inTemplates reports whether rel lies in the templates folder.

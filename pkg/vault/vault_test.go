@@ -69,7 +69,7 @@ func TestLoadIgnoresAndSkips(t *testing.T) {
 		".trash/z.md":            fact,
 		".mem/cache.md":          fact,
 		"node_modules/p/r.md":    fact,
-		"MEMORY.md":              "rendered\n",
+		"MEMORY.md":              ViewHeader + "v; do not edit -->\n",
 		"notes/readme.txt":       "not markdown",
 		"memory/.mem-tmp-123456": fact,
 	})
@@ -390,6 +390,16 @@ func TestIsRenderedOutput(t *testing.T) {
 	for rel, want := range map[string]bool{"MEMORY.md": true, "views/CLAUDE.md": true, "sub/MEMORY.md": false, "elsewhere.md": false} {
 		if got := v.IsRenderedOutput(rel); got != want {
 			t.Errorf("IsRenderedOutput(%q) = %v, want %v", rel, got, want)
+		}
+	}
+	// A root MEMORY.md mem did not render is the user's: an ordinary file.
+	// Absent, empty or torn inside mem's header, it is the view's.
+	for content, want := range map[string]bool{"# My index\n- a thing\n": false, "": true, ViewHeader[:10]: true, ViewHeader + "v -->\n": true} {
+		if err := os.WriteFile(filepath.Join(v.Root, "MEMORY.md"), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := v.IsRenderedOutput("MEMORY.md"); got != want {
+			t.Errorf("MEMORY.md holding %q: IsRenderedOutput = %v, want %v", content, got, want)
 		}
 	}
 }
