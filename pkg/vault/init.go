@@ -42,7 +42,7 @@ func Init(dir string, example fs.FS) ([]string, error) {
 	for _, d := range []string{"memory", "notes", "projects"} {
 		p := filepath.Join(dir, d)
 		if _, err := os.Stat(p); os.IsNotExist(err) {
-			if err := os.MkdirAll(p, 0o755); err != nil {
+			if err := os.MkdirAll(p, 0o777); err != nil {
 				return created, err
 			}
 			created = append(created, d+"/")
@@ -66,7 +66,7 @@ func Init(dir string, example fs.FS) ([]string, error) {
 				return err
 			}
 			target := filepath.Join(dir, filepath.FromSlash(p))
-			if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			if err := os.MkdirAll(filepath.Dir(target), 0o777); err != nil {
 				return err
 			}
 			ok, err := createIfAbsent(target, data)
@@ -86,7 +86,7 @@ func createIfAbsent(path string, data []byte) (bool, error) {
 	if _, err := os.Lstat(path); err == nil {
 		return false, nil
 	}
-	if err := WriteFileAtomic(path, data, 0o644); err != nil {
+	if err := WriteFileAtomic(path, data, FileMode()); err != nil {
 		return false, err
 	}
 	return true, nil
@@ -117,5 +117,5 @@ func ensureLines(path string, lines []string) error {
 	if !changed {
 		return nil
 	}
-	return WriteFileAtomic(path, buf.Bytes(), 0o644)
+	return WriteFileAtomic(path, buf.Bytes(), FileMode())
 }
