@@ -2,6 +2,7 @@ package frontmatter
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -54,6 +55,7 @@ func (d *Document) Marshal() []byte {
 		}
 		add(kv.Key, kv.Value)
 	}
+	m = defineAliases(m)
 	var buf bytes.Buffer
 	buf.WriteString("---\n")
 	if len(m.Content) > 0 {
@@ -68,6 +70,55 @@ func (d *Document) Marshal() []byte {
 	buf.WriteString("---\n")
 	buf.WriteString(d.Body)
 	return buf.Bytes()
+}
+
+// defineAliases returns n with every alias whose anchor is not written
+// before it replaced by a copy of the value it names: a writer that
+// replaced an anchored value (retire's invalid_reason, a field merge that
+// took the anchor from one side and the alias from the other) would
+// otherwise write a file whose YAML no longer parses. Copies keep no
+// anchors, and all of them together are bounded (maxKeptNodes): past it an
+// alias is left as it is, and the writer's size and parse checks refuse
+// the file. n itself is never changed; a node is copied where a child is.
+func defineAliases(n *yaml.Node) *yaml.Node {
+	defined := map[string]bool{}
+	budget := maxKeptNodes
+	var walk func(n *yaml.Node, copying bool) *yaml.Node
+	walk = func(n *yaml.Node, copying bool) *yaml.Node {
+		if n.Kind == yaml.AliasNode {
+			if defined[n.Value] || n.Alias == nil || budget < 0 {
+				return n
+			}
+			return walk(n.Alias, true)
+		}
+		if copying {
+			if budget -= 1 + len(n.Value)/64; budget < 0 {
+				return n
+			}
+		}
+		c := n
+		if copying {
+			cp := *n
+			cp.Anchor = ""
+			cp.Content = slices.Clone(n.Content)
+			c = &cp
+		} else if n.Anchor != "" {
+			defined[n.Anchor] = true
+		}
+		for i, child := range n.Content {
+			w := walk(child, copying)
+			if w != child {
+				if c == n {
+					cp := *n
+					cp.Content = slices.Clone(n.Content)
+					c = &cp
+				}
+				c.Content[i] = w
+			}
+		}
+		return c
+	}
+	return walk(n, false)
 }
 
 func (m *Meta) node(key string) *yaml.Node {

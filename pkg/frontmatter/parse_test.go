@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
 )
 
 func TestParsePositionsAndTypes(t *testing.T) {
@@ -246,5 +248,26 @@ func TestFieldErrorKinds(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("kinds = %v, want %v (problems %+v)", got, want, doc.Problems)
+	}
+}
+
+// TestReplacedAnchorStillParses: a writer that replaces an anchored value
+// (retire's invalid_reason) leaves its aliases naming nothing; the rewrite
+// writes them out instead of a file whose YAML no longer parses.
+func TestReplacedAnchorStillParses(t *testing.T) {
+	d, err := Parse([]byte("---\ntype: note\ninvalid_reason: &r old\nwhy: [*r, *r]\n---\nbody\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Extra[0].Value = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "new"}
+	out := d.Marshal()
+	if !strings.Contains(string(out), "why: [old, old]") {
+		t.Fatalf("the alias was not written out:\n%s", out)
+	}
+	if _, err := Parse(out); err != nil {
+		t.Fatalf("rewrite does not parse: %v\n%s", err, out)
+	}
+	if again := d.Marshal(); !bytes.Equal(again, out) || d.Extra[1].Value.Content[0].Kind != yaml.AliasNode {
+		t.Fatalf("Marshal changed the document")
 	}
 }

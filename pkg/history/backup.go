@@ -129,7 +129,7 @@ func recordBackup(v *vault.Vault, rec *BackupRecord) error {
 	if err := os.MkdirAll(v.StateDir(), 0o755); err != nil {
 		return err
 	}
-	return vault.WriteFileAtomic(filepath.Join(v.StateDir(), BackupStateFile), append(data, '\n'), 0o644)
+	return vault.WriteFileAtomic(filepath.Join(v.StateDir(), BackupStateFile), append(data, '\n'), vault.FileMode())
 }
 
 // Backup pushes every branch and tag to the backup, then reads it back.

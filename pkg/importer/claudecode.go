@@ -282,7 +282,7 @@ func projectDirItems(dir string, e env) ([]Item, error) {
 	dirCwds := map[string]int{}
 	writes := map[string]frontmatter.Time{}
 	for _, path := range files {
-		f, err := os.Open(path)
+		f, err := vault.OpenInput(path)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
@@ -408,7 +408,7 @@ func autoMemoryItems(dir, base, project string, writes map[string]frontmatter.Ti
 	sort.Strings(files)
 	var items []Item
 	for _, path := range files {
-		data, err := os.ReadFile(path)
+		data, err := vault.ReadInput(path, maxMemoryMD)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}

@@ -149,7 +149,7 @@ func update(v *vault.Vault, opts Options, verify bool) (Stats, error) {
 				g.man.set(rel, e)
 			}
 			g.man.Scanned = d.Scanned
-			if err := vault.WriteFileAtomic(filepath.Join(g.dir, manifestFile), g.man.encode(), 0o644); err != nil {
+			if err := vault.WriteFileAtomic(filepath.Join(g.dir, manifestFile), g.man.encode(), vault.FileMode()); err != nil {
 				return st, err
 			}
 		}
@@ -224,7 +224,7 @@ func apply(v *vault.Vault, idx bleve.Index, g *generation, d *diff, opts Options
 	if err := finish(idx, b, g.man.Seq); err != nil {
 		return st, err
 	}
-	return st, vault.WriteFileAtomic(filepath.Join(g.dir, manifestFile), g.man.encode(), 0o644)
+	return st, vault.WriteFileAtomic(filepath.Join(g.dir, manifestFile), g.man.encode(), vault.FileMode())
 }
 
 // indexFiles loads rels in chunks and indexes them into idx, noting each
@@ -483,7 +483,7 @@ func build(v *vault.Vault, opts Options, reason string) (Stats, error) {
 		return st, fmt.Errorf("%s: %w", g.dir, err)
 	}
 	g.man.order, g.man.entries = table.sorted()
-	if err := vault.WriteFileAtomic(filepath.Join(g.dir, manifestFile), g.man.encode(), 0o644); err != nil {
+	if err := vault.WriteFileAtomic(filepath.Join(g.dir, manifestFile), g.man.encode(), vault.FileMode()); err != nil {
 		os.RemoveAll(g.dir)
 		return st, err
 	}

@@ -194,7 +194,7 @@ func readTarget(path string) (resolved string, old []byte, perm fs.FileMode, err
 	if r, err := filepath.EvalSymlinks(path); err == nil {
 		path = r
 	}
-	perm = 0o644
+	perm = vault.FileMode()
 	fi, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

@@ -286,5 +286,5 @@ func SetConfig(root, key, value string) error {
 	if _, err := decodeConfig(path, buf.Bytes()); err != nil {
 		return fmt.Errorf("setting %s would make mem.yaml unreadable, so nothing was changed: %v", key, err)
 	}
-	return WriteFileAtomic(path, buf.Bytes(), 0o644)
+	return WriteFileAtomic(path, buf.Bytes(), FileMode())
 }

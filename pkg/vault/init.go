@@ -53,7 +53,7 @@ func Init(dir string, example fs.FS) (res InitResult, err error) {
 	for _, d := range []string{"memory", "notes", "projects"} {
 		p := filepath.Join(dir, d)
 		if _, err := os.Stat(p); os.IsNotExist(err) {
-			if err := os.MkdirAll(p, 0o755); err != nil {
+			if err := os.MkdirAll(p, 0o777); err != nil {
 				return res, err
 			}
 			created = append(created, d+"/")
@@ -87,7 +87,7 @@ func Init(dir string, example fs.FS) (res InitResult, err error) {
 				return err
 			}
 			target := filepath.Join(dir, filepath.FromSlash(p))
-			if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			if err := os.MkdirAll(filepath.Dir(target), 0o777); err != nil {
 				return err
 			}
 			ok, err := createIfAbsent(target, data)
@@ -122,7 +122,7 @@ func createIfAbsent(path string, data []byte) (bool, error) {
 	if _, err := os.Lstat(path); err == nil {
 		return false, nil
 	}
-	if err := WriteFileAtomic(path, data, 0o644); err != nil {
+	if err := WriteFileAtomic(path, data, FileMode()); err != nil {
 		return false, err
 	}
 	return true, nil
@@ -154,5 +154,5 @@ func ensureLines(path string, lines []string) (existed bool, added []string, err
 	if len(added) == 0 {
 		return existed, nil, nil
 	}
-	return existed, added, WriteFileAtomic(path, buf.Bytes(), 0o644)
+	return existed, added, WriteFileAtomic(path, buf.Bytes(), FileMode())
 }

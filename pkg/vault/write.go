@@ -88,10 +88,10 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
 // the file may be empty or partial; every cache carries a checksum, so it is
 // then ignored and rebuilt.
 func writeCacheFile(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
 		return err
 	}
-	tmp, err := writeTemp(filepath.Dir(path), data, 0o644, false)
+	tmp, err := writeTemp(filepath.Dir(path), data, FileMode(), false)
 	if err != nil {
 		return err
 	}
@@ -108,7 +108,7 @@ func writeCacheFile(path string, data []byte) error {
 // is taken, so two writers can never overwrite each other.
 func createExclusive(path string, data []byte) error {
 	dir := filepath.Dir(path)
-	tmp, err := writeTemp(dir, data, 0o644, true)
+	tmp, err := writeTemp(dir, data, FileMode(), true)
 	if err != nil {
 		return err
 	}
@@ -250,7 +250,7 @@ func (v *Vault) destination(dir string) (string, error) {
 			return "", fmt.Errorf("%s: not a folder: move it aside so mem can make the folder %s", v.Rel(cur), rel)
 		}
 	}
-	if err := os.MkdirAll(absDir, 0o755); err != nil {
+	if err := os.MkdirAll(absDir, 0o777); err != nil {
 		return "", err
 	}
 	return absDir, nil
@@ -325,7 +325,7 @@ func (v *Vault) CreatePair(noteDir, noteSlug string, note *frontmatter.Document,
 	if _, err := v.destination(ptrDir); err != nil {
 		return nil, nil, err
 	}
-	if err := os.MkdirAll(v.pendingDir(), 0o755); err != nil {
+	if err := os.MkdirAll(v.pendingDir(), 0o777); err != nil {
 		return nil, nil, err
 	}
 	for range 20 {
@@ -386,7 +386,7 @@ func (v *Vault) journal(data []byte) (release func(), err error) {
 		unlockFile(lockFile)
 		lockFile.Close()
 	}
-	if err := WriteFileAtomic(base+".pending", data, 0o644); err != nil {
+	if err := WriteFileAtomic(base+".pending", data, FileMode()); err != nil {
 		release()
 		return nil, err
 	}

@@ -1,0 +1,5 @@
+//go:build unix && !linux
+
+package vault
+
+func readUmask() int { return swapUmask() }
