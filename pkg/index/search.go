@@ -387,7 +387,8 @@ func explain(m *search.DocumentMatch) (matched, parts []string) {
 		if x == nil {
 			return
 		}
-		parts = append(parts, fmt.Sprintf("%s%.4g %s", strings.Repeat("  ", depth), x.Value, x.Message))
+		msg := internalID.ReplaceAllString(x.Message, ")")
+		parts = append(parts, fmt.Sprintf("%s%.4g %s", strings.Repeat("  ", depth), x.Value, msg))
 		for _, c := range x.Children {
 			walk(c, depth+1)
 		}
@@ -398,6 +399,10 @@ func explain(m *search.DocumentMatch) (matched, parts []string) {
 	}
 	return matched, parts
 }
+
+// internalID is the " in <bytes>)" where bleve's explanation names its
+// own binary document number; the hit already says which file it is.
+var internalID = regexp.MustCompile(` in [^)]*\)`)
 
 // scoreOf is the score bleve explained.
 func scoreOf(x *search.Explanation) float64 {

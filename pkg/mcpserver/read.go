@@ -155,6 +155,7 @@ type SearchInput struct {
 	Query      string   `json:"query,omitempty" jsonschema:"what to look for, in plain language: words, \"a phrase\", +word (must), -word (must not), field:value or field:\"a value\" (type, provenance, project, tags, id, title, body, aliases); every other character is text"`
 	Queries    []string `json:"queries,omitempty" jsonschema:"up to 8 more phrasings of the same question, fused with query by reciprocal rank fusion (ask the way you think, and reworded)"`
 	Syntax     bool     `json:"syntax,omitempty" jsonschema:"read query and queries as bleve query-string syntax, as is (wildcards, ranges, boosts)"`
+	Explain    bool     `json:"explain,omitempty" jsonschema:"per hit, the terms that matched (field:term) and what the score is made of"`
 	Project    string   `json:"project,omitempty" jsonschema:"only memories of this project id"`
 	Type       string   `json:"type,omitempty" jsonschema:"only this type"`
 	Provenance string   `json:"provenance,omitempty" jsonschema:"only this provenance"`
@@ -176,7 +177,7 @@ func (s *server) search(_ context.Context, _ *mcp.CallToolRequest, in SearchInpu
 	if len(in.Queries) > maxQueries {
 		return nil, index.Result{}, fmt.Errorf("queries: at most %d phrasings, not %d", maxQueries, len(in.Queries))
 	}
-	q := index.Query{Text: texts[0], Also: texts[1:], Syntax: in.Syntax, Project: in.Project, Type: in.Type, Provenance: in.Provenance, Limit: in.Limit,
+	q := index.Query{Text: texts[0], Also: texts[1:], Syntax: in.Syntax, Explain: in.Explain, Project: in.Project, Type: in.Type, Provenance: in.Provenance, Limit: in.Limit,
 		Current: in.Current, Now: s.Now(), Notify: func(msg string) { s.Logger.Info(msg) }}
 	switch {
 	case q.Limit < 0:
