@@ -155,24 +155,17 @@ func ParseQuery(text string, syntax bool) (query.Query, error) {
 }
 
 // prose is words (or a phrase) asked of every prose field, each with its
-// weight.
+// weight (anyField).
 func prose(text string, phrase bool) query.Query {
-	fq := &fieldsQuery{}
-	for _, f := range proseFields {
-		var q query.Query
+	in := func(f string) query.Query {
 		if phrase {
 			p := bleve.NewMatchPhraseQuery(text)
 			p.SetField(f)
-			p.SetBoost(fieldWeight[f])
-			q = p
-		} else {
-			m := bleve.NewMatchQuery(text)
-			m.SetField(f)
-			m.SetBoost(fieldWeight[f])
-			q = m
+			return p
 		}
-		fq.perField = append(fq.perField, q)
+		m := bleve.NewMatchQuery(text)
+		m.SetField(f)
+		return m
 	}
-	fq.orig = fq.perField[0]
-	return fq
+	return anyField(in(fieldBody), in)
 }

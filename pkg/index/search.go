@@ -604,13 +604,17 @@ func spreadFieldless(q query.Query) query.Query {
 	return q
 }
 
-// anyField is one query-string clause asked of each prose field: a
-// document matches when any field does, and scores the sum, so a word in
-// the title and the body ranks above one in the body alone.
+// anyField is one clause asked of each prose field: a document matches
+// when any field does, and scores the sum, each field's score times its
+// fieldWeight, so a word in the title ranks above one in the body alone.
 func anyField(q query.Query, in func(field string) query.Query) query.Query {
 	fq := &fieldsQuery{orig: q}
 	for _, f := range proseFields {
-		fq.perField = append(fq.perField, in(f))
+		c := in(f)
+		if b, ok := c.(query.BoostableQuery); ok {
+			b.SetBoost(b.Boost() * fieldWeight[f])
+		}
+		fq.perField = append(fq.perField, c)
 	}
 	return fq
 }
