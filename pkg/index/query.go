@@ -111,7 +111,15 @@ func ParseQuery(text string, syntax bool) (query.Query, error) {
 		}
 		return spreadFieldless(qs), nil
 	}
-	var mustQ, shouldQ, notQ []query.Query
+	q, _, _ := parsePlain(text)
+	return q, nil
+}
+
+// parsePlain is ParseQuery's plain language, also returning its required
+// and excluded clauses: what a memory lifted by its episode must still
+// satisfy.
+func parsePlain(text string) (q query.Query, mustQ, notQ []query.Query) {
+	var shouldQ []query.Query
 	for _, c := range parse(text) {
 		var q query.Query
 		switch exact := queryFields[c.field]; {
@@ -151,7 +159,7 @@ func ParseQuery(text string, syntax bool) (query.Query, error) {
 	if len(notQ) > 0 {
 		b.AddMustNot(notQ...)
 	}
-	return b, nil
+	return b, mustQ, notQ
 }
 
 // prose is words (or a phrase) asked of every prose field, each with its
