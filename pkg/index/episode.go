@@ -49,14 +49,18 @@ func episodes(idx bleve.Index, hits []*search.DocumentMatch, fields []string, p 
 	if len(seeds) == 0 {
 		return hits, nil
 	}
-	ors := make([]query.Query, len(seeds))
-	inclusive := true
-	for i, s := range seeds {
-		t := bleve.NewTermQuery(s.session)
-		t.SetField(fieldSession)
-		r := bleve.NewDateRangeInclusiveQuery(s.at.Add(-episodeWindow), s.at.Add(episodeWindow), &inclusive, &inclusive)
-		r.SetField(fieldValidAt)
-		ors[i] = bleve.NewConjunctionQuery(t, r)
+	// The seeds' sessions, each once; the window is checked below, on the
+	// few memories a session holds, which costs less than a date range
+	// query over the whole index.
+	var ors []query.Query
+	asked := map[string]bool{}
+	for _, s := range seeds {
+		if !asked[s.session] {
+			asked[s.session] = true
+			t := bleve.NewTermQuery(s.session)
+			t.SetField(fieldSession)
+			ors = append(ors, t)
+		}
 	}
 	// A lifted memory still holds the phrasing's required clauses and
 	// filters, and none of its excluded ones (the query-string mode drops
