@@ -21,6 +21,7 @@ func claimFlags(defaultType string) []cli.Flag {
 		&cli.StringFlag{Name: "provenance", Value: frontmatter.Stated, Usage: "stated (the user said it), observed (verified with a tool) or inferred (a guess)"},
 		&cli.StringFlag{Name: "project", Value: "auto", Usage: "auto (resolve from the working directory), a project id, or none"},
 		&cli.StringSliceFlag{Name: "tag", Usage: "a tag (repeat for more)"},
+		&cli.StringSliceFlag{Name: "alias", Usage: "other words a later question may use for it: searched, never rendered (repeat for more)"},
 		&cli.IntFlag{Name: "importance", Usage: "1–10 (default 5)"},
 		&cli.BoolFlag{Name: "pin", Usage: "render in every session"},
 		&cli.StringFlag{Name: "section", Usage: "pinned section: Identity, Preferences, Decisions or Notes"},
@@ -56,6 +57,8 @@ var cliFront = writer.Front{Name: func(field string) string {
 		return "the note's text"
 	case "tags":
 		return "--tag"
+	case "aliases":
+		return "--alias"
 	case "id":
 		return "ID"
 	case "type", "provenance", "project", "importance", "section", "key", "supersedes", "session", "ttl",
@@ -71,7 +74,7 @@ var cliFront = writer.Front{Name: func(field string) string {
 func newMemoryFromFlags(cmd *cli.Command, text string) (vault.NewMemory, error) {
 	n := vault.NewMemory{
 		Text: text, Type: cmd.String("type"), Provenance: cmd.String("provenance"),
-		Project: cmd.String("project"), Tags: cmd.StringSlice("tag"), Importance: int(cmd.Int("importance")),
+		Project: cmd.String("project"), Tags: cmd.StringSlice("tag"), Aliases: cmd.StringSlice("alias"), Importance: int(cmd.Int("importance")),
 		Pinned: cmd.Bool("pin"), Section: cmd.String("section"), Key: cmd.String("key"),
 		Supersedes: cmd.StringSlice("supersedes"), Session: cmd.String("session"),
 	}

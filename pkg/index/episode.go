@@ -23,11 +23,11 @@ const (
 	episodeWeight = 0.6
 )
 
-// episodes lifts, in a ranked answer, the episodes of its best hits:
+// episodes lifts, in a ranked answer to p, the episodes of its best hits:
 // memories of the same session whose valid_at is within episodeWindow of
 // a hit's gain a share of its score, falling with the distance, so the
 // turn that answers a question ranks near the turn that asked it.
-func episodes(idx bleve.Index, hits []*search.DocumentMatch, fields []string) ([]*search.DocumentMatch, error) {
+func episodes(idx bleve.Index, hits []*search.DocumentMatch, fields []string, p phrasing) ([]*search.DocumentMatch, error) {
 	type seed struct {
 		id, session string
 		at          time.Time
@@ -49,16 +49,24 @@ func episodes(idx bleve.Index, hits []*search.DocumentMatch, fields []string) ([
 	if len(seeds) == 0 {
 		return hits, nil
 	}
-	ors := make([]query.Query, len(seeds))
-	inclusive := true
-	for i, s := range seeds {
-		t := bleve.NewTermQuery(s.session)
-		t.SetField(fieldSession)
-		r := bleve.NewDateRangeInclusiveQuery(s.at.Add(-episodeWindow), s.at.Add(episodeWindow), &inclusive, &inclusive)
-		r.SetField(fieldValidAt)
-		ors[i] = bleve.NewConjunctionQuery(t, r)
+	// The seeds' sessions, each once; the window is checked below, on the
+	// few memories a session holds, which costs less than a date range
+	// query over the whole index.
+	var ors []query.Query
+	asked := map[string]bool{}
+	for _, s := range seeds {
+		if !asked[s.session] {
+			asked[s.session] = true
+			t := bleve.NewTermQuery(s.session)
+			t.SetField(fieldSession)
+			ors = append(ors, t)
+		}
 	}
-	req := bleve.NewSearchRequestOptions(bleve.NewDisjunctionQuery(ors...), 1000, 0, false)
+	// A lifted memory still holds the phrasing's required clauses and
+	// filters, and none of its excluded ones (the query-string mode drops
+	// a required stop word, as the phrasing's own query does).
+	nq := query.NewBooleanQueryForQueryString(append([]query.Query{bleve.NewDisjunctionQuery(ors...)}, p.required...), nil, p.excluded)
+	req := bleve.NewSearchRequestOptions(nq, 1000, 0, false)
 	req.Fields = fields
 	req.Score = "none"
 	sr, err := idx.Search(req)

@@ -111,7 +111,15 @@ func ParseQuery(text string, syntax bool) (query.Query, error) {
 		}
 		return spreadFieldless(qs), nil
 	}
-	var mustQ, shouldQ, notQ []query.Query
+	q, _, _ := parsePlain(text)
+	return q, nil
+}
+
+// parsePlain is ParseQuery's plain language, also returning its required
+// and excluded clauses: what a memory lifted by its episode must still
+// satisfy.
+func parsePlain(text string) (q query.Query, mustQ, notQ []query.Query) {
+	var shouldQ []query.Query
 	for _, c := range parse(text) {
 		var q query.Query
 		switch exact := queryFields[c.field]; {
@@ -151,28 +159,21 @@ func ParseQuery(text string, syntax bool) (query.Query, error) {
 	if len(notQ) > 0 {
 		b.AddMustNot(notQ...)
 	}
-	return b, nil
+	return b, mustQ, notQ
 }
 
 // prose is words (or a phrase) asked of every prose field, each with its
-// weight.
+// weight (anyField).
 func prose(text string, phrase bool) query.Query {
-	fq := &fieldsQuery{}
-	for _, f := range proseFields {
-		var q query.Query
+	in := func(f string) query.Query {
 		if phrase {
 			p := bleve.NewMatchPhraseQuery(text)
 			p.SetField(f)
-			p.SetBoost(fieldWeight[f])
-			q = p
-		} else {
-			m := bleve.NewMatchQuery(text)
-			m.SetField(f)
-			m.SetBoost(fieldWeight[f])
-			q = m
+			return p
 		}
-		fq.perField = append(fq.perField, q)
+		m := bleve.NewMatchQuery(text)
+		m.SetField(f)
+		return m
 	}
-	fq.orig = fq.perField[0]
-	return fq
+	return anyField(in(fieldBody), in)
 }

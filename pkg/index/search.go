@@ -260,7 +260,7 @@ func Search(v *vault.Vault, q Query) (Result, error) {
 // and gives each hit its status. It reads more hits than it answers, so a
 // correction ranking just below the limit still comes before the claim it
 // corrects; with q.Current it reads on until the answer is full.
-func runQuery(v *vault.Vault, search []query.Query, q Query) ([]Hit, error) {
+func runQuery(v *vault.Vault, search []phrasing, q Query) ([]Hit, error) {
 	idx, err := openReader(v)
 	if err != nil {
 		return nil, err
@@ -272,7 +272,7 @@ func runQuery(v *vault.Vault, search []query.Query, q Query) ([]Hit, error) {
 // queryIndex is runQuery on an open index. Only the hits answered are
 // given a snippet: highlighting and making it readable (markdown spans, the §8 read
 // rules) was two thirds of a search answered from an open index.
-func queryIndex(v *vault.Vault, idx bleve.Index, qs []query.Query, q Query) ([]Hit, error) {
+func queryIndex(v *vault.Vault, idx bleve.Index, qs []phrasing, q Query) ([]Hit, error) {
 	page := 2*q.Limit + 10
 	hits := []Hit{}
 	matches := map[string]*search.DocumentMatch{}
@@ -324,11 +324,11 @@ const rrfAsked = 2
 // candidates are the best n files for the phrasings qs, best first, each
 // phrasing's answer with its episodes lifted (see episodes), several fused
 // by reciprocal rank; more says whether any phrasing has more.
-func candidates(idx bleve.Index, qs []query.Query, n int, explain bool) ([]*search.DocumentMatch, bool, error) {
+func candidates(idx bleve.Index, qs []phrasing, n int, explain bool) ([]*search.DocumentMatch, bool, error) {
 	var lists [][]*search.DocumentMatch
 	more := false
-	for _, bq := range qs {
-		req := bleve.NewSearchRequestOptions(bq, n, 0, explain)
+	for _, p := range qs {
+		req := bleve.NewSearchRequestOptions(p.query, n, 0, explain)
 		req.Fields = append(storedFields[:len(storedFields):len(storedFields)], snippetFields...)
 		req.IncludeLocations = true // for highlight and explain
 		sr, err := idx.Search(req)
@@ -336,9 +336,11 @@ func candidates(idx bleve.Index, qs []query.Query, n int, explain bool) ([]*sear
 			return nil, false, &QueryError{err}
 		}
 		more = more || int(sr.Total) > n
-		hits, err := episodes(idx, sr.Hits, req.Fields)
-		if err != nil {
-			return nil, false, err
+		hits := sr.Hits
+		if p.lift {
+			if hits, err = episodes(idx, hits, req.Fields, p); err != nil {
+				return nil, false, err
+			}
 		}
 		lists = append(lists, hits)
 	}
@@ -387,7 +389,8 @@ func explain(m *search.DocumentMatch) (matched, parts []string) {
 		if x == nil {
 			return
 		}
-		parts = append(parts, fmt.Sprintf("%s%.4g %s", strings.Repeat("  ", depth), x.Value, x.Message))
+		msg := internalID.ReplaceAllString(x.Message, ")")
+		parts = append(parts, fmt.Sprintf("%s%.4g %s", strings.Repeat("  ", depth), x.Value, msg))
 		for _, c := range x.Children {
 			walk(c, depth+1)
 		}
@@ -398,6 +401,10 @@ func explain(m *search.DocumentMatch) (matched, parts []string) {
 	}
 	return matched, parts
 }
+
+// internalID is the " in <bytes>)" where bleve's explanation names its
+// own binary document number; the hit already says which file it is.
+var internalID = regexp.MustCompile(` in [^)]*\)`)
 
 // scoreOf is the score bleve explained.
 func scoreOf(x *search.Explanation) float64 {
@@ -522,37 +529,55 @@ func repair(v *vault.Vault, cause error, opts Options) (Stats, error) {
 	return rebuild(v, opts, fmt.Sprintf("the index could not be opened (%v)", cause))
 }
 
+// phrasing is one phrasing of a search as bleve queries.
+type phrasing struct {
+	query query.Query
+	// lift says whether its hits' episodes are lifted (not with Syntax,
+	// whose clauses are not known here); a memory lifted must still hold
+	// the required clauses and filters and none of the excluded ones.
+	lift               bool
+	required, excluded []query.Query
+}
+
 // buildQueries turns q into bleve queries, one for Text and one for each
 // of Also: each phrasing parsed (ParseQuery), and the filters as exact
 // keyword or date-range clauses.
-func buildQueries(q Query) ([]query.Query, error) {
-	var out []query.Query
+func buildQueries(q Query) ([]phrasing, error) {
+	var filters []query.Query
+	for field, val := range map[string]string{fieldProject: q.Project, fieldType: q.Type, fieldProvenance: q.Provenance} {
+		if val != "" {
+			t := bleve.NewTermQuery(val)
+			t.SetField(field)
+			filters = append(filters, t)
+		}
+	}
+	if !q.Since.IsZero() {
+		inclusive := true
+		r := bleve.NewDateRangeInclusiveQuery(q.Since, time.Time{}, &inclusive, nil)
+		r.SetField(fieldValidAt)
+		filters = append(filters, r)
+	}
+	var out []phrasing
 	for _, text := range append([]string{q.Text}, q.Also...) {
 		if strings.TrimSpace(text) == "" {
 			return nil, &QueryError{errors.New("the query is empty")}
 		}
-		bq, err := ParseQuery(text, q.Syntax)
-		if err != nil {
-			return nil, err
-		}
-		parts := []query.Query{bq}
-		for field, val := range map[string]string{fieldProject: q.Project, fieldType: q.Type, fieldProvenance: q.Provenance} {
-			if val != "" {
-				t := bleve.NewTermQuery(val)
-				t.SetField(field)
-				parts = append(parts, t)
+		var p phrasing
+		if q.Syntax {
+			bq, err := ParseQuery(text, true)
+			if err != nil {
+				return nil, err
 			}
+			p.query = bq
+		} else {
+			p.query, p.required, p.excluded = parsePlain(text)
+			p.lift = true
+			p.required = append(p.required, filters...)
 		}
-		if !q.Since.IsZero() {
-			inclusive := true
-			r := bleve.NewDateRangeInclusiveQuery(q.Since, time.Time{}, &inclusive, nil)
-			r.SetField(fieldValidAt)
-			parts = append(parts, r)
+		if len(filters) > 0 {
+			p.query = bleve.NewConjunctionQuery(append([]query.Query{p.query}, filters...)...)
 		}
-		if len(parts) > 1 {
-			bq = bleve.NewConjunctionQuery(parts...)
-		}
-		out = append(out, bq)
+		out = append(out, p)
 	}
 	return out, nil
 }
@@ -599,13 +624,17 @@ func spreadFieldless(q query.Query) query.Query {
 	return q
 }
 
-// anyField is one query-string clause asked of each prose field: a
-// document matches when any field does, and scores the sum, so a word in
-// the title and the body ranks above one in the body alone.
+// anyField is one clause asked of each prose field: a document matches
+// when any field does, and scores the sum, each field's score times its
+// fieldWeight, so a word in the title ranks above one in the body alone.
 func anyField(q query.Query, in func(field string) query.Query) query.Query {
 	fq := &fieldsQuery{orig: q}
 	for _, f := range proseFields {
-		fq.perField = append(fq.perField, in(f))
+		c := in(f)
+		if b, ok := c.(query.BoostableQuery); ok {
+			b.SetBoost(b.Boost() * fieldWeight[f])
+		}
+		fq.perField = append(fq.perField, c)
 	}
 	return fq
 }

@@ -19,7 +19,7 @@ func TestWrongArgumentsNameTheArgument(t *testing.T) {
 		{"search", map[string]any{"query": "x", "limit": "ten"}, `argument "limit" is a string; give an integer`},
 		{"search", map[string]any{"query": "x", "limit": 2.5}, `argument "limit" is a number; give an integer`},
 		{"search", map[string]any{"query": 5}, `argument "query" is an integer; give a string`},
-		{"search", map[string]any{"query": "x", "bogus": 1}, `search takes no argument "bogus": it takes current, limit, project, provenance, queries, query, `},
+		{"search", map[string]any{"query": "x", "bogus": 1}, `search takes no argument "bogus": it takes current, explain, limit, project, provenance, queries, query, `},
 		{"remember", map[string]any{"text": "x", "tags": "a"}, `argument "tags" is a string; give an array`},
 		{"audit", map[string]any{"verbose": true}, `audit takes no argument "verbose": it takes none`},
 	} {

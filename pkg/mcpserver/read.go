@@ -1,9 +1,11 @@
 package mcpserver
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -31,6 +33,8 @@ type RecallInput struct {
 	Cwd     string `json:"cwd,omitempty" jsonschema:"absolute working directory of the session; its project is the one whose roots hold it (default: where the server started)"`
 	Project string `json:"project,omitempty" jsonschema:"render for this project id (proj_...) instead of resolving one from cwd"`
 	Budget  int    `json:"budget,omitempty" jsonschema:"most bytes of output (default: render.budget of mem.yaml, 8192)"`
+	Query   string `json:"query,omitempty" jsonschema:"also search every store for this, in plain language (as search's query): the best hits come after the view, each labelled memory, note or pointer"`
+	Limit   int    `json:"limit,omitempty" jsonschema:"at most this many hits for query (default 5)"`
 }
 
 // RecallOutput is the view and what went into it. View carries the text
@@ -43,6 +47,31 @@ type RecallOutput struct {
 	Items    int      `json:"items"`
 	Dropped  int      `json:"dropped"`
 	Warnings []string `json:"warnings,omitempty"`
+	// Hits, with a query: the best matches from every store, so an
+	// answer can say which one a claim came from.
+	Hits []RecallHit `json:"hits,omitempty"`
+}
+
+// RecallHit is one search hit labelled by its store: a memory (a one-line
+// claim), a note (long form, or another tool's page), or a pointer (the
+// memory `note` writes beside a note, linking to it).
+type RecallHit struct {
+	Store string `json:"store" jsonschema:"memory, note or pointer"`
+	index.Hit
+}
+
+// pointerBody is the body vault.PointerText writes.
+var pointerBody = regexp.MustCompile(`^[^\n]*: see \[\[[^\]\n]+\]\]\s*$`)
+
+// store labels a hit by the file it cites.
+func store(m *vault.Memory) string {
+	switch {
+	case m == nil || !frontmatter.IsMemoryType(m.Meta().Type):
+		return "note"
+	case m.Doc != nil && pointerBody.MatchString(m.Doc.Body):
+		return "pointer"
+	}
+	return "memory"
 }
 
 // recall renders the memory view: the same call `mem render` makes, with
@@ -51,6 +80,9 @@ func (s *server) recall(_ context.Context, _ *mcp.CallToolRequest, in RecallInpu
 	var out RecallOutput
 	if in.Budget < 0 {
 		return nil, out, errors.New("budget must be a positive number of bytes")
+	}
+	if in.Limit < 0 {
+		return nil, out, errors.New("limit must be at least 1")
 	}
 	cwd, err := s.cwd(in.Cwd)
 	if err != nil {
@@ -89,7 +121,33 @@ func (s *server) recall(_ context.Context, _ *mcp.CallToolRequest, in RecallInpu
 	if p != nil {
 		out.Project = p.ID
 	}
-	return text(string(res.Doc)), out, nil
+	if strings.TrimSpace(in.Query) == "" {
+		return text(string(res.Doc)), out, nil
+	}
+	found, err := index.Search(s.Vault, index.Query{Text: in.Query, Limit: cmp.Or(in.Limit, 5), Now: s.Now(),
+		Notify: func(msg string) { s.Logger.Info(msg) }})
+	if err != nil {
+		return nil, out, err
+	}
+	byRel := make(map[string]*vault.Memory, len(mems))
+	for _, m := range mems {
+		byRel[m.Rel] = m
+	}
+	var b strings.Builder
+	b.Write(res.Doc)
+	fmt.Fprintf(&b, "\n## Found for %q\n", in.Query)
+	if len(found.Hits) == 0 {
+		b.WriteString("no matches\n")
+	}
+	for _, h := range found.Hits {
+		rh := RecallHit{Store: store(byRel[h.Path]), Hit: h}
+		out.Hits = append(out.Hits, rh)
+		fmt.Fprintf(&b, "- %s: %s\n", rh.Store, h.Cite())
+		if h.Snippet != "" {
+			fmt.Fprintf(&b, "    %s\n", h.Snippet)
+		}
+	}
+	return text(b.String()), out, nil
 }
 
 // SearchInput is one search, with the filters of `mem search`.
@@ -97,6 +155,7 @@ type SearchInput struct {
 	Query      string   `json:"query,omitempty" jsonschema:"what to look for, in plain language: words, \"a phrase\", +word (must), -word (must not), field:value or field:\"a value\" (type, provenance, project, tags, id, title, body, aliases); every other character is text"`
 	Queries    []string `json:"queries,omitempty" jsonschema:"up to 8 more phrasings of the same question, fused with query by reciprocal rank fusion (ask the way you think, and reworded)"`
 	Syntax     bool     `json:"syntax,omitempty" jsonschema:"read query and queries as bleve query-string syntax, as is (wildcards, ranges, boosts)"`
+	Explain    bool     `json:"explain,omitempty" jsonschema:"per hit, the terms that matched (field:term) and what the score is made of"`
 	Project    string   `json:"project,omitempty" jsonschema:"only memories of this project id"`
 	Type       string   `json:"type,omitempty" jsonschema:"only this type"`
 	Provenance string   `json:"provenance,omitempty" jsonschema:"only this provenance"`
@@ -118,7 +177,7 @@ func (s *server) search(_ context.Context, _ *mcp.CallToolRequest, in SearchInpu
 	if len(in.Queries) > maxQueries {
 		return nil, index.Result{}, fmt.Errorf("queries: at most %d phrasings, not %d", maxQueries, len(in.Queries))
 	}
-	q := index.Query{Text: texts[0], Also: texts[1:], Syntax: in.Syntax, Project: in.Project, Type: in.Type, Provenance: in.Provenance, Limit: in.Limit,
+	q := index.Query{Text: texts[0], Also: texts[1:], Syntax: in.Syntax, Explain: in.Explain, Project: in.Project, Type: in.Type, Provenance: in.Provenance, Limit: in.Limit,
 		Current: in.Current, Now: s.Now(), Notify: func(msg string) { s.Logger.Info(msg) }}
 	switch {
 	case q.Limit < 0:

@@ -80,7 +80,8 @@ func New(opts Options) *mcp.Server {
 
 	addTool(srv, s.inputs, &mcp.Tool{Name: "recall", Title: "Recall the memory view", Annotations: readOnly,
 		Description: "The rendered memory view (what `mem render` prints) for a working directory or project: " +
-			"pinned memories, the project's memories, then durable global ones, inside a byte budget."}, nil, s.recall)
+			"pinned memories, the project's memories, then durable global ones, inside a byte budget. With a query, " +
+			"also the best search hits from every store, each labelled memory, note or pointer with its path."}, nil, s.recall)
 	addTool(srv, s.inputs, &mcp.Tool{Name: "search", Title: "Search memories and notes", Annotations: readOnly,
 		Description: "Full-text search, as `mem search`: ask in plain language (query), and in up to 8 more phrasings " +
 			"(queries), fused by rank. Each hit cites path, id, type, " +

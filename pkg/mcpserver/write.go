@@ -26,6 +26,7 @@ type Claim struct {
 	Project    string   `json:"project,omitempty" jsonschema:"auto (default: the project whose roots hold cwd), a project id like proj_name, or none (global)"`
 	Cwd        string   `json:"cwd,omitempty" jsonschema:"absolute working directory for project auto (default: where the server started)"`
 	Tags       []string `json:"tags,omitempty"`
+	Aliases    []string `json:"aliases,omitempty" jsonschema:"other words a later question may use for it (names, synonyms): searched, never rendered"`
 	Importance int      `json:"importance,omitempty" jsonschema:"1 to 10 (default 5); 7 or more renders in every session of every project"`
 	Pin        bool     `json:"pin,omitempty" jsonschema:"render in every session"`
 	Section    string   `json:"section,omitempty" jsonschema:"pinned section: Identity, Preferences, Decisions or Notes"`
@@ -96,7 +97,7 @@ func clientName(name string) string {
 // newMemory turns a claim into the writer's input, as the CLI's flags do.
 func (s *server) newMemory(f writer.Front, c Claim, text string) (vault.NewMemory, error) {
 	n := vault.NewMemory{
-		Text: text, Type: c.Type, Provenance: c.Provenance, Project: c.Project, Tags: c.Tags,
+		Text: text, Type: c.Type, Provenance: c.Provenance, Project: c.Project, Tags: c.Tags, Aliases: c.Aliases,
 		Importance: c.Importance, Pinned: c.Pin, Section: c.Section, Key: c.Key,
 		Supersedes: c.Supersedes, Session: c.Session,
 	}

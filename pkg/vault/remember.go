@@ -47,6 +47,7 @@ type NewMemory struct {
 	Project    string // "auto" (default), "none", or a project id
 	Cwd        string // for project auto-resolution
 	Tags       []string
+	Aliases    []string // other words a question may use for it; indexed, never rendered
 	Importance int
 	Pinned     bool
 	Section    string

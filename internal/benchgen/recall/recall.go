@@ -294,7 +294,7 @@ func (s Score) Rate(hits int) float64 {
 	return float64(hits) / float64(s.N)
 }
 
-// Mean and P95 are the latencies' mean and 95th percentile.
+// Mean is the latencies' mean.
 func (s Score) Mean() time.Duration {
 	if len(s.Latencies) == 0 {
 		return 0
@@ -306,14 +306,19 @@ func (s Score) Mean() time.Duration {
 	return sum / time.Duration(len(s.Latencies))
 }
 
+// Median is the median latency.
+func (s Score) Median() time.Duration { return s.quantile(50) }
+
 // P95 is the 95th percentile latency.
-func (s Score) P95() time.Duration {
+func (s Score) P95() time.Duration { return s.quantile(95) }
+
+func (s Score) quantile(pct int) time.Duration {
 	if len(s.Latencies) == 0 {
 		return 0
 	}
 	l := slices.Clone(s.Latencies)
 	slices.Sort(l)
-	return l[min(len(l)-1, len(l)*95/100)]
+	return l[min(len(l)-1, len(l)*pct/100)]
 }
 
 // Add counts another score in.
