@@ -76,8 +76,25 @@ type LoadOptions struct {
 	Raw bool // keep each file's bytes (lint scans them)
 }
 
-// skipDirs are never read (spec §2).
-var skipDirs = map[string]bool{".git": true, ".mem": true, ".obsidian": true, ".trash": true, "node_modules": true}
+// skipDirs are other tools' folders, never read (spec §2); mem's own are
+// IsOwn's.
+var skipDirs = map[string]bool{".obsidian": true, ".trash": true, "node_modules": true}
+
+// IsOwn reports whether rel (a slash path from the vault root) is mem's or
+// git's own and never the vault's content: inside a .mem state directory
+// or a .git, or one of mem's temp files. The loader and the daemon's
+// watcher skip these.
+func IsOwn(rel string) bool {
+	if strings.HasPrefix(path.Base(rel), TempPrefix) {
+		return true
+	}
+	for elem := range strings.SplitSeq(rel, "/") {
+		if elem == ".mem" || elem == ".git" {
+			return true
+		}
+	}
+	return false
+}
 
 // Load reads every memory file of the vault, in parallel, sorted by Rel.
 // Broken files are returned with Err set; only a failure to walk the vault
@@ -123,16 +140,6 @@ func (v *Vault) List() ([]string, error) {
 	return rels, nil
 }
 
-func (v *Vault) ignored(rel string) bool {
-	for _, pat := range v.Config.Ignore {
-		pat = strings.TrimSuffix(pat, "/")
-		if ok, _ := path.Match(pat, rel); ok || rel == pat || strings.HasPrefix(rel, pat+"/") {
-			return true
-		}
-	}
-	return false
-}
-
 // IsMemoryPath reports whether the loader reads rel (a slash path relative
 // to the vault) as a memory: a .md file outside the skipped folders, not
 // matched by mem.yaml's ignore:, and not a rendered view. Git-side checks
@@ -141,12 +148,15 @@ func (v *Vault) IsMemoryPath(rel string) bool {
 	if !strings.HasSuffix(rel, ".md") || v.IsRenderedOutput(rel) {
 		return false
 	}
+	if IsOwn(rel) {
+		return false
+	}
 	for dir := path.Dir(rel); dir != "." && dir != "/"; dir = path.Dir(dir) {
-		if skipDirs[path.Base(dir)] || v.ignored(dir) {
+		if skipDirs[path.Base(dir)] || v.Config.Ignores(dir, true) {
 			return false
 		}
 	}
-	return !v.ignored(rel)
+	return !v.Config.Ignores(rel, false)
 }
 
 // IsReserved reports OKF's reserved file names, index.md and log.md at any
