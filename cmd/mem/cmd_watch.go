@@ -93,7 +93,7 @@ func runWatch(ctx context.Context, cmd *cli.Command) error {
 		}
 		return nil
 	}
-	unlock, err := daemon.Lock(v.Root)
+	unlock, err := daemon.Lock(v)
 	var running *daemon.RunningError
 	if errors.As(err, &running) {
 		return usagef(err.Error())
