@@ -9,6 +9,7 @@ import (
 
 	"github.com/mem-md/mem/pkg/render"
 	"github.com/mem-md/mem/pkg/vault"
+	"github.com/mem-md/mem/pkg/viewfmt"
 )
 
 func renderCommand() *cli.Command {
@@ -25,7 +26,7 @@ func renderCommand() *cli.Command {
 			&cli.IntFlag{Name: "budget", Usage: "most bytes of output (default render.budget, 8192)"},
 			&cli.StringFlag{Name: "now", Usage: "render as of this time, YYYY-MM-DD or RFC 3339 (default now)"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the view to `FILE` atomically (untouched when only the time line would change)"},
-			&cli.StringFlag{Name: "splice", Usage: "render into the <!-- mem:begin --> ... <!-- mem:end --> zone of `FILE`, appending it if absent"},
+			&cli.StringFlag{Name: "splice", Usage: "render into the " + viewfmt.Begin + " ... " + viewfmt.End + " zone of `FILE`, appending it if absent"},
 			&cli.StringFlag{Name: "format", Value: "markdown", Usage: "markdown, hook (Claude Code SessionStart JSON) or json"},
 			&cli.BoolFlag{Name: "explain", Usage: "print every selection and drop, with its reason, on stderr"},
 			&cli.BoolFlag{Name: "strict", Usage: "fail (exit 1) instead of skipping broken or rule-breaking files with a warning"},

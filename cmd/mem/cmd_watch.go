@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"path"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
@@ -94,7 +93,7 @@ func runWatch(ctx context.Context, cmd *cli.Command) error {
 		}
 		return nil
 	}
-	unlock, err := daemon.Lock(v.Root)
+	unlock, err := daemon.Lock(v)
 	var running *daemon.RunningError
 	if errors.As(err, &running) {
 		return usagef(err.Error())
@@ -220,8 +219,7 @@ func (d *watcher) run(ctx context.Context) error {
 // git's, mem's temporary files) and the views the daemon writes itself,
 // so its own writes do not wake it again.
 func (d *watcher) skip(rel string) bool {
-	top, _, _ := strings.Cut(rel, "/")
-	if top == ".mem" || top == ".git" || strings.HasPrefix(path.Base(rel), vault.TempPrefix) {
+	if vault.IsOwn(rel) {
 		return true
 	}
 	d.mu.Lock()

@@ -2,7 +2,14 @@
 
 package daemon
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// LockName is the vault lock the one daemon holds (on unix).
+const LockName = "watch"
 
 // RunningError is a second daemon's refusal: the vault has one already.
 type RunningError struct {
@@ -13,6 +20,6 @@ type RunningError struct {
 func (e *RunningError) Error() string { return "mem watch is already running for this vault" }
 
 // Lock is not available here: the daemon needs unix locks and sockets.
-func Lock(root string) (func(), error) {
+func Lock(*vault.Vault) (func(), error) {
 	return nil, errors.New("mem watch runs on unix systems only (Linux, macOS, the BSDs); run mem's commands directly here")
 }

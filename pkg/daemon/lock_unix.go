@@ -5,12 +5,14 @@ package daemon
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 
-	"golang.org/x/sys/unix"
+	"github.com/mem-md/mem/pkg/vault"
 )
+
+// LockName is the vault lock (vault.LockWait) the one daemon holds; its
+// file keeps the daemon's pid (v.LockPID(LockName)) after it ends.
+const LockName = "watch"
 
 // RunningError is a second daemon's refusal: the vault has one already.
 type RunningError struct {
@@ -26,28 +28,14 @@ func (e *RunningError) Error() string {
 	return fmt.Sprintf("mem watch is already running for this vault (%s holds %s): one daemon per vault; see it with 'mem watch --status', or stop it first", who, e.Lock)
 }
 
-// Lock makes this process the vault's one daemon: an exclusive flock on
-// .mem/locks/watch.lock (the kernel drops it when the process dies, so a
-// killed daemon never blocks the next) holding this pid. It never waits:
-// a second daemon refuses at once, naming the first.
-func Lock(root string) (unlock func(), err error) {
-	path := LockPath(root)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, err
+// Lock makes this process the vault's one daemon: the vault's watch lock,
+// taken without waiting (the kernel drops it when the process dies, so a
+// killed daemon never blocks the next); a second daemon refuses at once,
+// naming the first.
+func Lock(v *vault.Vault) (unlock func(), err error) {
+	unlock, err = v.LockWait(LockName, 0)
+	if held := (*vault.LockedError)(nil); errors.As(err, &held) {
+		return nil, &RunningError{Lock: held.Path, PID: held.PID}
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
-		f.Close()
-		if !errors.Is(err, unix.EWOULDBLOCK) {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		return nil, &RunningError{Lock: path, PID: LockPID(root)}
-	}
-	if f.Truncate(0) == nil {
-		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
-	}
-	return func() { unix.Flock(int(f.Fd()), unix.LOCK_UN); f.Close() }, nil
+	return unlock, err
 }

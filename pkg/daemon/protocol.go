@@ -19,7 +19,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -31,20 +30,6 @@ const SocketName = "watch.sock"
 
 // SocketPath is the socket of the daemon of the vault at root.
 func SocketPath(root string) string { return filepath.Join(root, ".mem", SocketName) }
-
-// LockPath is the lock file of the vault's one daemon.
-func LockPath(root string) string { return filepath.Join(root, ".mem", "locks", "watch.lock") }
-
-// LockPID is the pid the last daemon of the vault at root wrote into its
-// lock file (it stays after the daemon ends), 0 when none did.
-func LockPID(root string) int {
-	data, err := os.ReadFile(LockPath(root))
-	if err != nil {
-		return 0
-	}
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
-	return pid
-}
 
 // HelloWait bounds connecting and being greeted: a stuck daemon (one that
 // accepts but never answers) costs a client at most this. AnswerWait bounds

@@ -30,8 +30,8 @@ func TestCheckDaemon(t *testing.T) {
 		t.Fatalf("no daemon: %+v", c)
 	}
 	sock := daemon.SocketPath(v.Root)
-	os.MkdirAll(filepath.Dir(daemon.LockPath(v.Root)), 0o755)
-	writePID := func(pid int) { os.WriteFile(daemon.LockPath(v.Root), []byte(strconv.Itoa(pid)+"\n"), 0o644) }
+	os.MkdirAll(filepath.Dir(v.LockPath(daemon.LockName)), 0o755)
+	writePID := func(pid int) { os.WriteFile(v.LockPath(daemon.LockName), []byte(strconv.Itoa(pid)+"\n"), 0o644) }
 
 	// Alive: it answers the status request.
 	ln, err := daemon.Listen(sock)

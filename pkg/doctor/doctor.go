@@ -409,7 +409,7 @@ func checkDaemon(v *vault.Vault) Check {
 	}
 	resp, err := daemon.AskWithin(sock, daemon.Request{Op: "status"}, time.Second)
 	var other *daemon.OtherVersionError
-	switch pid := daemon.LockPID(v.Root); {
+	switch pid := v.LockPID(daemon.LockName); {
 	case err == nil && resp.Status != nil:
 		c.Note = fmt.Sprintf("mem watch (pid %d) answers, watching with %s", resp.Status.PID, resp.Status.Watching)
 	case errors.As(err, &other):

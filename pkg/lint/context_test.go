@@ -10,6 +10,7 @@ import (
 
 	"github.com/mem-md/mem/internal/vaulttest"
 	"github.com/mem-md/mem/pkg/vault"
+	"github.com/mem-md/mem/pkg/viewfmt"
 )
 
 // contextFixture is the corpus vault plus a small web of files whose
@@ -218,7 +219,7 @@ func TestContextCacheDoubt(t *testing.T) {
 	}
 
 	// A named rendered view is judged against the whole vault.
-	vaulttest.Write(t, v.Root, "MEMORY.md", vault.ViewHeader+"x -->\nedited\n")
+	vaulttest.Write(t, v.Root, "MEMORY.md", viewfmt.Header+"x -->\nedited\n")
 	snap, _ := v.Scan()
 	if runCached(v, snap, readContext(v), Options{Now: testNow, Paths: []string{"MEMORY.md"}}) != nil {
 		t.Error("a run naming a rendered view was served from the cache")

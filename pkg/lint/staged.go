@@ -2,12 +2,11 @@ package lint
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/mem-md/mem/pkg/history"
-	"github.com/mem-md/mem/pkg/render"
 	"github.com/mem-md/mem/pkg/vault"
+	"github.com/mem-md/mem/pkg/viewfmt"
 )
 
 // Staged reads the commit being made in the vault's git repository: the
@@ -67,7 +66,7 @@ func Staged(v *vault.Vault) (paths []string, problems []Problem, err error) {
 		if err != nil || strings.TrimSpace(viewText([]byte(before))) == "" {
 			continue // not tracked, or already empty
 		}
-		if !vault.IsView([]byte(before)) {
+		if !viewfmt.IsView([]byte(before)) {
 			continue // a MEMORY.md mem did not render: the user's to empty
 		}
 		after, err := history.GitWorkTree(v.Root, "show", ":./"+rel)
@@ -84,13 +83,9 @@ func Staged(v *vault.Vault) (paths []string, problems []Problem, err error) {
 // configured render outputs.
 func views(v *vault.Vault) []string {
 	out := []string{"MEMORY.md"}
-	for _, o := range v.Config.Render.Outputs {
-		p := o.Path
-		if filepath.IsAbs(p) {
-			p = v.Rel(p)
-		}
-		if p = filepath.ToSlash(filepath.Clean(p)); p != "" && !strings.HasPrefix(p, "../") && p != "MEMORY.md" {
-			out = append(out, p)
+	for _, rel := range v.OutputRels() {
+		if rel != "MEMORY.md" {
+			out = append(out, rel)
 		}
 	}
 	return out
@@ -99,6 +94,6 @@ func views(v *vault.Vault) []string {
 // viewText is what mem renders in a file: the spliced zone when there is
 // one, else the whole file.
 func viewText(data []byte) string {
-	doc, _, _ := render.Zone(data)
+	doc, _, _ := viewfmt.Doc(data)
 	return string(doc)
 }

@@ -23,6 +23,9 @@ import (
 func checkViews(v *vault.Vault, all []*vault.Memory, rels []string) []Problem {
 	var out []Problem
 	projects := v.Projects(all)
+	// The entries as render --all reads them; a broken entry is render's
+	// and doctor's to report, and leaves every view unfixed here.
+	targets, _ := render.Outputs(v)
 	for _, rel := range rels {
 		data, err := os.ReadFile(filepath.Join(v.Root, filepath.FromSlash(rel)))
 		if err != nil {
@@ -32,42 +35,42 @@ func checkViews(v *vault.Vault, all []*vault.Memory, rels []string) []Problem {
 		if !ok || newerThan(all, view.At) {
 			continue // not a mem render, or stale rather than edited
 		}
-		doc, line0, vaultName, at := view.Doc, view.Line, view.Vault, view.At
-		opts := render.OptionsFor(v, nil, 0, at)
-		opts.Vault = vaultName // as the view's header recorded it
+		t := render.Target{}
 		candidates := []*vault.Project{nil}
 		for i := range projects {
 			candidates = append(candidates, &projects[i])
 		}
-		for _, o := range v.Config.Render.Outputs {
-			if filepath.ToSlash(filepath.Clean(o.Path)) != rel && !(filepath.IsAbs(o.Path) && v.Rel(o.Path) == rel) {
+		for i, e := range targets {
+			if v.Rel(e.Output) != rel {
 				continue
 			}
-			if o.Budget > 0 {
-				opts.Budget = o.Budget
-			}
-			switch {
-			case o.Project != "":
-				candidates = []*vault.Project{vault.FindProject(projects, o.Project)}
-			case o.Cwd != "":
-				candidates = []*vault.Project{vault.ResolveProject(projects, o.Cwd)}
+			t = e
+			if o := v.Config.Render.Outputs[i]; o.Project != "" || o.Cwd != "" {
+				p, err := e.Resolve(projects)
+				if err != nil {
+					p = nil // render --all reports the entry
+				}
+				candidates = []*vault.Project{p}
 			}
 		}
+		// The view is judged where it is: its zone when it has one.
+		t.Splice = view.Spliced
 		bestLine, matched := 0, false
 		for _, p := range candidates {
-			opts.Project = p
+			opts := render.OptionsFor(v, p, t.Budget, view.At)
+			opts.Vault = view.Vault // as the view's header recorded it
 			res, err := render.Render(all, opts)
 			if err != nil {
 				continue
 			}
-			if render.SameButTime(doc, res.Doc) {
+			if t.Holds(data, res.Doc) {
 				matched = true
 				break
 			}
-			bestLine = max(bestLine, firstDiff(doc, res.Doc))
+			bestLine = max(bestLine, firstDiff(view.Doc, res.Doc))
 		}
 		if !matched {
-			out = append(out, Problem{Path: rel, Line: line0 + bestLine - 1, Column: 1, Severity: Error, Rule: "render-hand-edited",
+			out = append(out, Problem{Path: rel, Line: view.Line + bestLine - 1, Column: 1, Severity: Error, Rule: "render-hand-edited",
 				Message: "this rendered view differs from what 'mem render' produces for its recorded inputs: it was edited by hand; put the change in a memory ('mem remember') and re-render"})
 		}
 	}

@@ -3,7 +3,7 @@
 package render
 
 import (
-	"errors"
+	"github.com/mem-md/mem/pkg/viewfmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,56 +33,6 @@ func TestSameButTime(t *testing.T) {
 	for _, tc := range cases {
 		if got := SameButTime(tc.b, a); got != tc.want {
 			t.Errorf("%s: SameButTime = %v, want %v", tc.name, got, tc.want)
-		}
-	}
-}
-
-func TestSplice(t *testing.T) {
-	d := doc("2026-11-29T12:00:00Z", "")
-	crlfDoc := strings.ReplaceAll(string(d), "\n", "\r\n") // a CRLF file's zone is CRLF too
-	cases := []struct {
-		name, file, want string
-	}{
-		{"empty file", "", BeginMarker + "\n" + string(d) + EndMarker + "\n"},
-		{"append with blank line", "# Agents\nBe nice.\n", "# Agents\nBe nice.\n\n" + BeginMarker + "\n" + string(d) + EndMarker + "\n"},
-		{"append to a file without final newline", "# Agents", "# Agents\n\n" + BeginMarker + "\n" + string(d) + EndMarker + "\n"},
-		{"replace zone, keep the rest byte for byte", "top  \r\n" + BeginMarker + "\nold stuff\n" + EndMarker + "\ntail\twith tab\n\n",
-			"top  \r\n" + BeginMarker + "\n" + string(d) + EndMarker + "\ntail\twith tab\n\n"},
-		{"indented markers and CRLF", "a\r\n  " + BeginMarker + "\r\nold\r\n" + EndMarker + "\r\nz", "a\r\n  " + BeginMarker + "\r\n" + crlfDoc + EndMarker + "\r\nz"},
-		{"append to a CRLF file", "# Agents\r\nBe nice.\r\n", "# Agents\r\nBe nice.\r\n\r\n" + BeginMarker + "\r\n" + crlfDoc + EndMarker + "\r\n"},
-		{"empty zone", BeginMarker + "\n" + EndMarker + "\n", BeginMarker + "\n" + string(d) + EndMarker + "\n"},
-		{"marker text inside a line is not a marker", "see " + BeginMarker + " here\n", "see " + BeginMarker + " here\n\n" + BeginMarker + "\n" + string(d) + EndMarker + "\n"},
-	}
-	for _, tc := range cases {
-		got, err := Splice([]byte(tc.file), d)
-		if err != nil {
-			t.Errorf("%s: %v", tc.name, err)
-			continue
-		}
-		if string(got) != tc.want {
-			t.Errorf("%s:\n got %q\nwant %q", tc.name, got, tc.want)
-		}
-		// Splicing the result again changes nothing: the zone is found.
-		if again, _ := Splice(got, d); string(again) != string(got) {
-			t.Errorf("%s: a second splice changed the file", tc.name)
-		}
-	}
-}
-
-func TestSpliceRefusesBrokenMarkers(t *testing.T) {
-	cases := []struct {
-		name, file string
-		line       int
-	}{
-		{"begin without end", "a\n" + BeginMarker + "\nb\n", 2},
-		{"end before begin", "a\n" + EndMarker + "\n" + BeginMarker + "\n", 2},
-		{"two zones", BeginMarker + "\n" + EndMarker + "\n" + BeginMarker + "\n" + EndMarker + "\n", 3},
-	}
-	for _, tc := range cases {
-		_, err := Splice([]byte(tc.file), doc("x", ""))
-		var se *SpliceError
-		if !errors.As(err, &se) || se.Line != tc.line {
-			t.Errorf("%s: got %v, want a SpliceError on line %d", tc.name, err, tc.line)
 		}
 	}
 }
@@ -160,44 +110,12 @@ func TestSpliceFileKeepsLinkModeAndSkipsTimeOnly(t *testing.T) {
 		t.Fatal("time-only splice touched the file")
 	}
 	got, _ := os.ReadFile(target)
-	if !strings.HasPrefix(string(got), "# Rules\n\n"+BeginMarker+"\n") {
+	if !strings.HasPrefix(string(got), "# Rules\n\n"+viewfmt.Begin+"\n") {
 		t.Fatalf("file is %q", got)
 	}
 
-	os.WriteFile(target, []byte("x\n"+BeginMarker+"\n"), 0o600)
+	os.WriteFile(target, []byte("x\n"+viewfmt.Begin+"\n"), 0o600)
 	if _, err := SpliceFile(target, doc("x", "")); err == nil || !strings.Contains(err.Error(), "CLAUDE.md:2: ") {
 		t.Fatalf("got %v, want path:line of the unclosed marker", err)
 	}
-}
-
-// FuzzSplice: for any file, Splice either refuses with a line number inside
-// the file, or returns a file that holds the document once inside one zone,
-// keeps every byte before the zone, and does not change on a second splice.
-func FuzzSplice(f *testing.F) {
-	f.Add("")
-	f.Add("# Agents\n\n" + BeginMarker + "\nold\n" + EndMarker + "\ntail")
-	f.Add(BeginMarker + "\r\n" + EndMarker)
-	f.Add("a\n" + EndMarker + "\n" + BeginMarker)
-	f.Add("x " + BeginMarker + " y\n")
-	d := doc("2026-11-29T12:00:00Z", "\n## Global\n- [undated] x (stated)\n")
-	f.Fuzz(func(t *testing.T, file string) {
-		out, err := Splice([]byte(file), d)
-		if err != nil {
-			var se *SpliceError
-			if !errors.As(err, &se) || se.Line < 1 || se.Line > strings.Count(file, "\n")+1 {
-				t.Fatalf("error %v for %q: want a SpliceError with a line in the file", err, file)
-			}
-			return
-		}
-		start, end, found, err := zone(out)
-		if zd, _, _ := Zone(out); err != nil || !found || string(zd) != string(d) {
-			t.Fatalf("spliced %q: zone %q found=%v err=%v", out, out[start:end], found, err)
-		}
-		if before, _, _ := strings.Cut(file, BeginMarker); !strings.HasPrefix(string(out), strings.TrimRight(before, " \t")) {
-			t.Fatalf("text before the zone changed: %q -> %q", file, out)
-		}
-		if again, err := Splice(out, d); err != nil || string(again) != string(out) {
-			t.Fatalf("second splice changed %q", out)
-		}
-	})
 }

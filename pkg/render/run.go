@@ -10,6 +10,7 @@ import (
 
 	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/vault"
+	"github.com/mem-md/mem/pkg/viewfmt"
 )
 
 // Target is one view to render: the project it is for and where it goes.
@@ -103,7 +104,7 @@ func Run(v *vault.Vault, targets []Target, opts RunOptions) ([]Rendered, error) 
 				return done, err
 			}
 		}
-		p, err := t.project(projects)
+		p, err := t.Resolve(projects)
 		if err != nil {
 			return done, err
 		}
@@ -130,8 +131,9 @@ func Run(v *vault.Vault, targets []Target, opts RunOptions) ([]Rendered, error) 
 	return done, nil
 }
 
-// project is the named project, or the one whose root holds the cwd.
-func (t Target) project(projects []vault.Project) (*vault.Project, error) {
+// Resolve is the target's project: the named one, or the one whose root
+// holds the cwd (nil: none).
+func (t Target) Resolve(projects []vault.Project) (*vault.Project, error) {
 	if t.Project == "" {
 		// A typo (…/acme/biling) would otherwise resolve, silently, to the
 		// project holding its parent.
@@ -160,7 +162,7 @@ func (t Target) project(projects []vault.Project) (*vault.Project, error) {
 // Render renders the target from mems at now as Run would, without the
 // kept renders: audit and doctor judge a view on disk against it.
 func (t Target) Render(v *vault.Vault, mems []*vault.Memory, projects []vault.Project, now time.Time) (*Result, *vault.Project, error) {
-	p, err := t.project(projects)
+	p, err := t.Resolve(projects)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -172,7 +174,7 @@ func (t Target) Render(v *vault.Vault, mems []*vault.Memory, projects []vault.Pr
 // all of it, or for a spliced view its zone. ok is false when a spliced
 // view's file has no zone (or broken markers).
 func (t Target) Current(file []byte) (view []byte, ok bool) {
-	doc, _, spliced := Zone(file)
+	doc, _, spliced := viewfmt.Doc(file)
 	return doc, spliced || !t.Splice
 }
 

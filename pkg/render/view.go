@@ -1,19 +1,18 @@
 package render
 
 import (
-	"bytes"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
-	"github.com/mem-md/mem/pkg/vault"
+	"github.com/mem-md/mem/pkg/viewfmt"
 )
 
 // Lines of a rendered document's header, as header writes them.
 const (
-	headPre  = vault.ViewHeader
-	headPost = "; do not edit -->"
+	headPre  = viewfmt.Header
+	headPost = viewfmt.HeaderEnd
 	timePost = " -->"
 )
 
@@ -29,24 +28,10 @@ type View struct {
 	Spliced bool
 }
 
-// Zone is the spliced zone of file (with LF endings), or the whole file
-// when it has no splice markers (or markers that cannot be trusted).
-func Zone(file []byte) (doc []byte, line int, spliced bool) {
-	start, end, found, err := zone(file)
-	if !found || err != nil {
-		return file, 1, false
-	}
-	doc = file[start:end]
-	if crlf(file) {
-		doc = bytes.ReplaceAll(doc, []byte("\r\n"), []byte("\n")) // Splice wrote the file's endings
-	}
-	return doc, 1 + bytes.Count(file[:start], []byte("\n")), true
-}
-
 // ReadView reads the view in file; ok is false when the file (or its
 // zone) does not start with the header mem render writes.
 func ReadView(file []byte) (v View, ok bool) {
-	v.Doc, v.Line, v.Spliced = Zone(file)
+	v.Doc, v.Line, v.Spliced = viewfmt.Doc(file)
 	lines := strings.SplitN(string(v.Doc), "\n", 3)
 	if len(lines) < 3 {
 		return v, false

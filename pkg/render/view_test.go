@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"github.com/mem-md/mem/pkg/viewfmt"
 	"testing"
 	"time"
 )
@@ -11,7 +12,7 @@ import (
 func TestReadViewReadsWhatRenderWrites(t *testing.T) {
 	at := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 	doc := []byte(header(Options{Vault: "/home/you/memory", Now: at}) + "\n## Global\n- [2026-11-01] A fact (stated)\n")
-	spliced, err := Splice([]byte("# Project notes\n\nKept by hand.\n"), doc)
+	spliced, err := viewfmt.Splice([]byte("# Project notes\n\nKept by hand.\n"), doc)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 	"gopkg.in/yaml.v3"
 )
 
@@ -17,6 +18,7 @@ const ConfigFile = "mem.yaml"
 
 // Config is mem.yaml. Every key is optional; Defaults fills the gaps.
 type Config struct {
+	// Ignore are paths mem never reads, in .gitignore's syntax (Ignores).
 	Ignore      []string     `yaml:"ignore,omitempty"`
 	DurableTags []string     `yaml:"durable_tags,omitempty"`
 	Author      AuthorConfig `yaml:"author,omitempty"`
@@ -30,6 +32,34 @@ type Config struct {
 	// OKF declares the vault an OKF bundle: OKF's file rules (index.md,
 	// log.md, attested computations) apply to it (docs/lint.md).
 	OKF bool `yaml:"okf,omitempty"`
+
+	ignore []gitignore.Pattern // Ignore, parsed once by decodeConfig
+}
+
+// Ignores reports whether mem.yaml's ignore: leaves out rel, a slash path
+// from the vault root (isDir: a folder, whose files are then all left
+// out). The patterns mean what they mean in a .gitignore, the dialect of
+// the commit path too: a pattern without a slash ("*.draft.md", "drafts/")
+// matches at any depth, one with a slash is anchored at the vault root,
+// "**" crosses folders, a trailing "/" matches only folders and a leading
+// "!" takes a path back; the last matching pattern wins.
+func (c *Config) Ignores(rel string, isDir bool) bool {
+	if len(c.Ignore) == 0 {
+		return false
+	}
+	pats := c.ignore
+	if len(pats) != len(c.Ignore) {
+		pats = parseIgnore(c.Ignore) // a Config built by hand, not decoded
+	}
+	return gitignore.NewMatcher(pats).Match(strings.Split(rel, "/"), isDir)
+}
+
+func parseIgnore(lines []string) []gitignore.Pattern {
+	pats := make([]gitignore.Pattern, len(lines))
+	for i, l := range lines {
+		pats[i] = gitignore.ParsePattern(l, nil)
+	}
+	return pats
 }
 
 // SyncConfig holds the settings of mem sync (docs/sync.md).
@@ -196,6 +226,7 @@ func decodeConfig(path string, data []byte) (Config, error) {
 		}
 	}
 	c.applyDefaults()
+	c.ignore = parseIgnore(c.Ignore)
 	return c, nil
 }
 

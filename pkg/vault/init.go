@@ -3,6 +3,7 @@ package vault
 import (
 	"bytes"
 	"fmt"
+	"github.com/mem-md/mem/pkg/viewfmt"
 	"io"
 	"io/fs"
 	"os"
@@ -65,7 +66,7 @@ func Init(dir string, example fs.FS) (res InitResult, err error) {
 		created = append(created, ConfigFile)
 	}
 	lines := gitignoreLines
-	if data, err := readHead(filepath.Join(dir, "MEMORY.md"), len(ViewHeader)); err == nil && !IsView(data) {
+	if data, err := readHead(filepath.Join(dir, "MEMORY.md"), len(viewfmt.Header)); err == nil && !viewfmt.IsView(data) {
 		lines = lines[:len(lines)-1] // a hand-kept MEMORY.md stays tracked
 	}
 	existed, added, err := ensureLines(filepath.Join(dir, ".gitignore"), lines)

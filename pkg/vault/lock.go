@@ -74,12 +74,15 @@ const holderSettles = 300 * time.Millisecond
 // soon as that is clear, a running one after wait, each with a
 // *LockedError naming its pid. The kernel drops the lock when the holder
 // dies, so a crash never leaves a stale lock behind.
+//
+// A wait of 0 never waits: a second mem watch refuses at once, naming the
+// first.
 func (v *Vault) LockWait(name string, wait time.Duration) (func(), error) {
-	dir := filepath.Join(v.StateDir(), "locks")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	path := v.LockPath(name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(filepath.Join(dir, name+".lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return nil, err
 	}
@@ -119,6 +122,22 @@ func (v *Vault) LockWait(name string, wait time.Duration) (func(), error) {
 		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 	}
 	return func() { unlockFile(f); f.Close() }, nil
+}
+
+// LockPath is the file of the vault's lock name.
+func (v *Vault) LockPath(name string) string {
+	return filepath.Join(v.StateDir(), "locks", name+".lock")
+}
+
+// LockPID is the pid the last holder of the lock name wrote into it (it
+// stays after the holder ends), 0 when none did.
+func (v *Vault) LockPID(name string) int {
+	f, err := os.Open(v.LockPath(name))
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	return lockHolder(f)
 }
 
 // lockHolder is the pid a lock's holder wrote into it, or 0.

@@ -158,12 +158,12 @@ func (v *Vault) walk(emit func(rels []string)) error {
 					r = rel + "/" + name
 				}
 				if d.IsDir() {
-					if !skipDirs[name] && !v.ignored(r) {
+					if !skipDirs[name] && !IsOwn(name) && !v.Config.Ignores(r, true) {
 						subdirs = append(subdirs, r)
 					}
 					continue
 				}
-				if !strings.HasSuffix(name, ".md") || v.ignored(r) || v.IsRenderedOutput(r) {
+				if !strings.HasSuffix(name, ".md") || IsOwn(name) || v.Config.Ignores(r, false) || v.IsRenderedOutput(r) {
 					continue
 				}
 				if d.Type()&fs.ModeSymlink != 0 {

@@ -7,11 +7,12 @@ import (
 	"testing"
 
 	"github.com/mem-md/mem/internal/vaulttest"
+	"github.com/mem-md/mem/pkg/viewfmt"
 )
 
 func TestScanListsWhatListLists(t *testing.T) {
 	v := cacheVault(t, 300)
-	if err := os.WriteFile(filepath.Join(v.Root, "MEMORY.md"), []byte(ViewHeader+"v; do not edit -->\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(v.Root, "MEMORY.md"), []byte(viewfmt.Header+"v; do not edit -->\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	snap, err := v.Scan()

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/viewfmt"
 )
 
 var testNow = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
@@ -69,7 +70,7 @@ func TestLoadIgnoresAndSkips(t *testing.T) {
 		".trash/z.md":            fact,
 		".mem/cache.md":          fact,
 		"node_modules/p/r.md":    fact,
-		"MEMORY.md":              ViewHeader + "v; do not edit -->\n",
+		"MEMORY.md":              viewfmt.Header + "v; do not edit -->\n",
 		"notes/readme.txt":       "not markdown",
 		"memory/.mem-tmp-123456": fact,
 	})
@@ -394,7 +395,7 @@ func TestIsRenderedOutput(t *testing.T) {
 	}
 	// A root MEMORY.md mem did not render is the user's: an ordinary file.
 	// Absent, empty or torn inside mem's header, it is the view's.
-	for content, want := range map[string]bool{"# My index\n- a thing\n": false, "": true, ViewHeader[:10]: true, ViewHeader + "v -->\n": true} {
+	for content, want := range map[string]bool{"# My index\n- a thing\n": false, "": true, viewfmt.Header[:10]: true, viewfmt.Header + "v -->\n": true} {
 		if err := os.WriteFile(filepath.Join(v.Root, "MEMORY.md"), []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
