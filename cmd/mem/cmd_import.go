@@ -19,10 +19,11 @@ func importCommand() *cli.Command {
 		Description: "chatgpt PATH: the export's .zip, its conversations.json, or the folder holding it.\n" +
 			"claude-code PATH: ~/.claude/projects, or one project folder in it.\n" +
 			"memory-md PATH: a hand-kept MEMORY.md or CLAUDE.md.\n" +
-			"Files go under imports/KIND/ with source: import:KIND and do not render until promoted.\n" +
-			"Running the same import again writes nothing. An item the rules of spec §8 refuse (a secret,\n" +
-			"an injection, a file over lint.max_file_size) is reported on stderr with its reason and\n" +
-			"left out; the rest is imported, and the command exits 1.",
+			"Files go under imports/KIND/ with source: import:KIND and do not render until accepted with\n" +
+			"'mem review'; then each renders as its project and importance say (a global one needs\n" +
+			"importance 7 or more). Running the same import again writes nothing. An item the rules of\n" +
+			"docs/security.md refuse (a secret, an injection, a file over lint.max_file_size) is reported\n" +
+			"on stderr with its reason and left out; the rest is imported, and the command exits 1.",
 		Flags:  []cli.Flag{&cli.BoolFlag{Name: "dry-run", Usage: "print what would be written, write nothing"}},
 		Action: runImport,
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/mem-md/mem/pkg/inspect"
+	"github.com/mem-md/mem/pkg/render"
 )
 
 func listCommand() *cli.Command {
@@ -47,6 +48,11 @@ func runList(_ context.Context, cmd *cli.Command) error {
 	x, err := inspect.Load(v, now())
 	if err != nil {
 		return err
+	}
+	if f.Project != "" && f.Project != "none" {
+		if _, err := render.NamedProject(v.Projects(x.Mems), f.Project, "--project"); err != nil {
+			return err
+		}
 	}
 	entries := x.List(f)
 	if cmd.Bool("json") {

@@ -604,7 +604,7 @@ func (r *Report) judge(l limits) {
 		}
 	}
 	add("rules", float64(len(breaking)), 0,
-		"%d file(s) break a rule of spec §8 (%s): render skips them and commit leaves out a secret; run 'mem lint' and fix each", len(breaking), strings.Join(names, ", "))
+		"%d file(s) break a rule of docs/security.md (%s): render skips them and commit leaves out a secret; run 'mem lint' and fix each", len(breaking), strings.Join(names, ", "))
 	never := func(check string, limit float64, msg string) {
 		if limit >= 0 {
 			r.Findings = append(r.Findings, Finding{Check: check, Limit: limit, Message: msg})
