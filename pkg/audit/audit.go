@@ -295,12 +295,16 @@ func measure(mems []*vault.Memory, projects []vault.Project, now time.Time) *Rep
 			sums = &SourceSums{}
 			r.ValidAt.BySource[source] = sums
 		}
-		sums.Total++
-		if meta.Type == frontmatter.TypeNote {
-			r.ValidAt.Notes++
-		}
-		if meta.ValidAt.IsZero() {
-			sums.Missing++
+		// A deprecated claim (a rejected import, a retraction) ranks
+		// nowhere, so its valid_at is no column a ranker reads.
+		if !meta.IsDeprecated() {
+			sums.Total++
+			if meta.Type == frontmatter.TypeNote {
+				r.ValidAt.Notes++
+			}
+			if meta.ValidAt.IsZero() {
+				sums.Missing++
+			}
 		}
 
 		if strings.HasPrefix(meta.Source, "import:") {
