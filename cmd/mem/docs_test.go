@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -213,4 +214,42 @@ func TestHelpCitesDocs(t *testing.T) {
 		}
 	}
 	walk("", newRoot(io.Discard, io.Discard).Commands)
+}
+
+// TestIntegrationsListsEveryTool: docs/integrations.md's tool table names
+// exactly the tools mem mcp's tools/list returns, and its count in words.
+func TestIntegrationsListsEveryTool(t *testing.T) {
+	page, err := os.ReadFile("../../docs/integrations.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(page), "## The MCP server")
+	section, _, _ = strings.Cut(section, "### ")
+	var documented []string
+	for _, m := range regexp.MustCompile("(?m)^\\| `([a-z_]+)` \\|").FindAllStringSubmatch(section, -1) {
+		documented = append(documented, m[1])
+	}
+	home := t.TempDir()
+	dir := filepath.Join(home, "memory")
+	if _, e, c := memRun(t, nil, "init", dir); c != 0 {
+		t.Fatalf("init: %s", e)
+	}
+	cs, _ := connectMem(t, dir)
+	list, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var served []string
+	for _, tool := range list.Tools {
+		served = append(served, tool.Name)
+	}
+	slices.Sort(documented)
+	slices.Sort(served)
+	if !slices.Equal(documented, served) {
+		t.Errorf("docs/integrations.md's table lists %v; tools/list returns %v", documented, served)
+	}
+	words := []string{"Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Eleven", "Twelve", "Thirteen", "Fourteen", "Fifteen"}
+	if n := len(served); n < len(words) && !strings.Contains(section, words[n]+" tools") {
+		t.Errorf("docs/integrations.md does not say %q", words[n]+" tools")
+	}
 }
