@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mem-md/mem/pkg/audit"
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
 	"github.com/mem-md/mem/pkg/history"
@@ -171,6 +172,12 @@ func (x *Vault) Show(ref string) (*Detail, error) {
 	if m.Doc != nil {
 		d.Text = rules.Show(strings.TrimSpace(m.Doc.Body))
 		d.Flagged = rules.Names(rules.Unredacted(rules.Memory(string(data), m.Doc, x.Now, x.V.Config.Gate)))
+	}
+	if audit.IsPlainNote(m) && !m.View {
+		// What lint and render say of it too (spec §2): no problem.
+		d.Placement = render.Placement{Reason: "a plain note (no frontmatter): searchable, never rendered; " +
+			"to make it a memory, start it with frontmatter (see 'mem lint " + m.Rel + "')"}
+		return d, nil
 	}
 	if !m.OK() {
 		d.Problem = fmt.Sprintf("%s:%v", m.Rel, m.Err)
