@@ -14,6 +14,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/vault"
 	"github.com/mem-md/mem/pkg/writer"
 )
@@ -175,7 +176,8 @@ func runEditor(cmd *cli.Command, path string) error {
 		editor = os.Getenv("EDITOR")
 	}
 	if editor == "" {
-		return usagef("no editor: set $VISUAL or $EDITOR (for example EDITOR=nano)")
+		// The environment lacks it (exit 2): no usage hint, the flags are fine.
+		return fail.As(fail.Environment, errors.New("no editor: set $VISUAL or $EDITOR (for example EDITOR=nano)"))
 	}
 	c := exec.Command("/bin/sh", "-c", editor+` "$1"`, "mem-edit", path)
 	c.Stdin, c.Stdout, c.Stderr = os.Stdin, cmd.Root().ErrWriter, cmd.Root().ErrWriter
