@@ -8,7 +8,6 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/mem-md/mem/pkg/inspect"
-	"github.com/mem-md/mem/pkg/render"
 )
 
 func listCommand() *cli.Command {
@@ -49,10 +48,8 @@ func runList(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	if f.Project != "" && f.Project != "none" {
-		if _, err := render.NamedProject(v.Projects(x.Mems), f.Project, "--project"); err != nil {
-			return err
-		}
+	if err := x.CheckProject(f, func(name string) string { return "--" + name }); err != nil {
+		return err
 	}
 	entries := x.List(f)
 	if cmd.Bool("json") {

@@ -103,6 +103,17 @@ func (f Filter) Check(name func(string) string) error {
 	return nil
 }
 
+// CheckProject refuses a filter whose project no project note has, as
+// render refuses it (exit 2, the known ids listed), naming its flag as
+// name does: an unknown project is a usage error on every path.
+func (x *Vault) CheckProject(f Filter, name func(string) string) error {
+	if f.Project == "" || f.Project == "none" {
+		return nil
+	}
+	_, err := render.NamedProject(x.V.Projects(x.Mems), f.Project, name("project"))
+	return err
+}
+
 // List returns the claims f selects, in id order; with a Type that is not
 // one of mem's (OKF's Metric), the files of that type, as written.
 func (x *Vault) List(f Filter) []Entry {

@@ -94,6 +94,9 @@ func (s *server) list(_ context.Context, _ *mcp.CallToolRequest, in ListInput) (
 	if err != nil {
 		return nil, ListOutput{}, err
 	}
+	if err := x.CheckProject(f, func(name string) string { return name }); err != nil {
+		return nil, ListOutput{}, err
+	}
 	return nil, ListOutput{Memories: x.List(f)}, nil
 }
 
