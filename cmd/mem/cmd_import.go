@@ -9,6 +9,8 @@ import (
 
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/importer"
+	"github.com/mem-md/mem/pkg/render"
+	"github.com/mem-md/mem/pkg/vault"
 )
 
 func importCommand() *cli.Command {
@@ -19,11 +21,16 @@ func importCommand() *cli.Command {
 		Description: "chatgpt PATH: the export's .zip, its conversations.json, or the folder holding it.\n" +
 			"claude-code PATH: ~/.claude/projects, or one project folder in it.\n" +
 			"memory-md PATH: a hand-kept MEMORY.md or CLAUDE.md.\n" +
-			"Files go under imports/KIND/ with source: import:KIND and do not render until promoted.\n" +
-			"Running the same import again writes nothing. An item the rules of spec §8 refuse (a secret,\n" +
-			"an injection, a file over lint.max_file_size) is reported on stderr with its reason and\n" +
-			"left out; the rest is imported, and the command exits 1.",
-		Flags:  []cli.Flag{&cli.BoolFlag{Name: "dry-run", Usage: "print what would be written, write nothing"}},
+			"Files go under imports/KIND/ with source: import:KIND and do not render until accepted with\n" +
+			"'mem review'; then each renders as its project and importance say (a global one needs\n" +
+			"importance 7 or more; --project puts the items the source leaves global in a project).\n" +
+			"Running the same import again writes nothing. An item the rules of\n" +
+			"docs/security.md refuse (a secret, an injection, a file over lint.max_file_size) is reported\n" +
+			"on stderr with its reason and left out; the rest is imported, and the command exits 1.",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be written, write nothing"},
+			&cli.StringFlag{Name: "project", Usage: "the project (a project note's id) of every item the source gives none; default: global"},
+		},
 		Action: runImport,
 	}
 }
@@ -37,9 +44,19 @@ func runImport(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	project := cmd.String("project")
+	if project != "" {
+		mems, err := v.Load(vault.LoadOptions{})
+		if err != nil {
+			return err
+		}
+		if _, err := render.NamedProject(v.Projects(mems), project, "--project"); err != nil {
+			return err
+		}
+	}
 	errOut := cmd.Root().ErrWriter
 	res, err := importer.Run(v, kind, src, importer.Options{
-		DryRun: cmd.Bool("dry-run"), Now: now(),
+		DryRun: cmd.Bool("dry-run"), Now: now(), Project: project,
 		Warn: func(msg string) { fmt.Fprintln(errOut, "mem: warning:", msg) },
 	})
 	if err != nil {

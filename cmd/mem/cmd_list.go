@@ -48,6 +48,9 @@ func runList(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	if err := x.CheckProject(f, func(name string) string { return "--" + name }); err != nil {
+		return err
+	}
 	entries := x.List(f)
 	if cmd.Bool("json") {
 		return writeJSON(cmd.Root().Writer, entries)

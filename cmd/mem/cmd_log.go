@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/history"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -50,7 +51,8 @@ func runLog(_ context.Context, cmd *cli.Command) error {
 	}
 	if rel != "" && len(entries) == 0 {
 		if _, err := os.Stat(filepath.Join(v.Root, filepath.FromSlash(rel))); err != nil {
-			return usagef(fmt.Sprintf("%s: no such memory in the vault or its history (give a path or an id)", cmd.Args().First()))
+			// An unknown id, as everywhere: exit 2 without a usage hint.
+			return fail.As(fail.Usage, fmt.Errorf("%s: no such memory in the vault or its history (give a path or an id)", cmd.Args().First()))
 		}
 		fmt.Fprintf(cmd.Root().ErrWriter, "mem log: %s has not been committed yet (run 'mem commit')\n", rel)
 	}

@@ -72,5 +72,8 @@ func runNote(_ context.Context, cmd *cli.Command) error {
 	}
 	fmt.Fprintln(cmd.Root().Writer, note.ID)
 	fmt.Fprintln(cmd.Root().Writer, pointer.ID)
-	return nil
+	if !cmd.Bool("quiet") {
+		fmt.Fprintf(cmd.Root().ErrWriter, "%s: the note (searchable, never rendered); its one-line pointer is %s\n", note.ID, pointer.ID)
+	}
+	return printPlacement(cmd, v, pointer)
 }

@@ -14,7 +14,7 @@ import (
 func pinCommand(pin bool) *cli.Command {
 	c := &cli.Command{
 		Name:      "pin",
-		Usage:     "pin a memory: it renders in every session, under its section",
+		Usage:     "pin a memory: it renders first, under its section, in every session of its scope (a project memory only in that project's sessions)",
 		ArgsUsage: "ID",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "section", Usage: "pinned section: Identity, Preferences, Decisions or Notes"},

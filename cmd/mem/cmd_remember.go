@@ -23,7 +23,7 @@ func claimFlags(defaultType string) []cli.Flag {
 		&cli.StringSliceFlag{Name: "tag", Usage: "a tag (repeat for more)"},
 		&cli.StringSliceFlag{Name: "alias", Usage: "other words a later question may use for it: searched, never rendered (repeat for more)"},
 		&cli.IntFlag{Name: "importance", Usage: "1–10 (default 5)"},
-		&cli.BoolFlag{Name: "pin", Usage: "render in every session"},
+		&cli.BoolFlag{Name: "pin", Usage: "render first in every session of its scope: every session when global, only its project's (and nested ones') when it has a project"},
 		&cli.StringFlag{Name: "section", Usage: "pinned section: Identity, Preferences, Decisions or Notes"},
 		&cli.StringFlag{Name: "key", Usage: "subject key: claims sharing it are reconciled (docs/gate.md)"},
 		&cli.StringFlag{Name: "valid-at", Usage: "when the claim became true, YYYY-MM-DD or RFC 3339 (default now)"},

@@ -18,7 +18,7 @@ func renderCommand() *cli.Command {
 		Usage: "render the memory view (MEMORY.md) for a working directory or project",
 		Description: "Pinned memories, then the session's project, then durable global memories, inside a byte budget.\n" +
 			"Prints markdown on stdout unless -o, --splice or --all writes files. A broken memory file, or\n" +
-			"one that breaks a rule of spec §8 (a secret, an injection, an unearned rule), is skipped with\n" +
+			"one that breaks a rule of docs/security.md (a secret, an injection, an unearned rule), is skipped with\n" +
 			"a warning (exit 0) unless --strict. See docs/render.md.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "cwd", Usage: "resolve the project from this directory (default: the working directory)"},

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -17,8 +18,11 @@ import (
 func reviewCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "review",
-		Usage: "walk imported memories: accept (becomes native and may render), edit, or reject (status: deprecated)",
+		Usage: "walk imported memories: accept (becomes native and renders as its project and importance say), edit, or reject (status: deprecated)",
 		Description: "With --accept or --reject, review decides those ids and asks nothing (for scripts).\n" +
+			"Each accepted memory's line on stderr says where it will render, or why not (a global memory\n" +
+			"renders with importance 7 or more: raise it with 'mem edit'). An accepted import with no\n" +
+			"valid_at is dated the day it was accepted. Accepting one already accepted changes nothing.\n" +
 			"Otherwise it shows each imported memory and reads one answer per memory: a (accept),\n" +
 			"e (edit, then accept), r (reject), s (skip) or q (quit); from stdin when it is not a terminal.",
 		Flags: []cli.Flag{
@@ -55,13 +59,23 @@ func runReview(_ context.Context, cmd *cli.Command) error {
 			return err
 		}
 		done = append(done, reviewed{m.ID, m.Rel, decision})
+		if decision == "accepted" {
+			return printPlacement(cmd, v, m)
+		}
 		return nil
 	}
 	accept, reject := cmd.StringSlice("accept"), cmd.StringSlice("reject")
 	if len(accept)+len(reject) > 0 {
-		if err := reviewFlags(v, accept, reject); err != nil {
+		already, err := reviewFlags(v, accept, reject)
+		if err != nil {
 			return err
 		}
+		for _, m := range already {
+			done = append(done, reviewed{m.ID, m.Rel, "already accepted"})
+		}
+		accept = slices.DeleteFunc(accept, func(ref string) bool {
+			return slices.ContainsFunc(already, func(m *vault.Memory) bool { return m.ID == ref || m.Rel == ref })
+		})
 		for _, ref := range accept {
 			if err := decide(ref, "accepted"); err != nil {
 				return err
@@ -109,29 +123,38 @@ func runReview(_ context.Context, cmd *cli.Command) error {
 }
 
 // reviewFlags refuses, before anything is written, an id given to both
-// --accept and --reject or naming a memory that is not imported.
-func reviewFlags(v *vault.Vault, accept, reject []string) error {
+// --accept and --reject or naming a memory that is not imported. It
+// returns the --accept refs already accepted (an import mem review made
+// native: still under imports/), which need nothing.
+func reviewFlags(v *vault.Vault, accept, reject []string) ([]*vault.Memory, error) {
 	mems, err := v.Load(vault.LoadOptions{})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	seen := map[string]string{}
+	var already []*vault.Memory
 	for flag, refs := range map[string][]string{"--accept": accept, "--reject": reject} {
 		for _, ref := range refs {
 			m, err := v.FindMemory(mems, ref)
 			if err != nil {
-				return fmt.Errorf("%s: %w", flag, err)
+				return nil, fmt.Errorf("%s: %w", flag, err)
 			}
 			if other, ok := seen[m.ID]; ok && other != flag {
-				return usagef(fmt.Sprintf("%s is given to both --accept and --reject: decide once", m.ID))
+				return nil, usagef(fmt.Sprintf("%s is given to both --accept and --reject: decide once", m.ID))
 			}
 			seen[m.ID] = flag
-			if !strings.HasPrefix(m.Meta().Source, "import:") {
-				return usagef(fmt.Sprintf("%s %s: not an imported memory (source %q): review decides imports only", flag, m.ID, m.Meta().Source))
+			switch {
+			case strings.HasPrefix(m.Meta().Source, "import:"):
+			case flag == "--accept" && strings.HasPrefix(m.Rel, "imports/") && !m.Meta().IsDeprecated():
+				if !slices.Contains(already, m) {
+					already = append(already, m)
+				}
+			default:
+				return nil, usagef(fmt.Sprintf("%s %s: not an imported memory (source %q): review decides imports only", flag, m.ID, m.Meta().Source))
 			}
 		}
 	}
-	return nil
+	return already, nil
 }
 
 func orUndated(s string) string {

@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -606,8 +607,24 @@ func watchStatus(cmd *cli.Command, v *vault.Vault) error {
 		return checkFailed(why + ": start it with 'mem watch' (see docs/watch.md); meanwhile every command does its own work")
 	}
 	st := resp.Status
+	// A step whose last run failed fails the check (exit 1), so a script
+	// or a monitor asking --status learns it without reading the text.
+	var failed []string
+	for name, ev := range map[string]daemon.Event{"index": st.Index, "render": st.Render, "commit": st.Commit, "sync": st.Sync} {
+		if !ev.At.IsZero() && !ev.OK {
+			failed = append(failed, name)
+		}
+	}
+	slices.Sort(failed)
+	verdict := error(nil)
+	if len(failed) > 0 {
+		verdict = checkFailed(fmt.Sprintf("mem watch: the last %s failed (see above): fix what it says; the daemon runs it again on the next change or interval", strings.Join(failed, ", ")))
+	}
 	if cmd.Bool("json") {
-		return writeJSON(cmd.Root().Writer, st)
+		if err := writeJSON(cmd.Root().Writer, st); err != nil {
+			return err
+		}
+		return verdict
 	}
 	w := cmd.Root().Writer
 	fmt.Fprintf(w, "mem watch: pid %d, mem %s, running since %s\n", st.PID, st.Version, st.Started.Format(time.RFC3339))
@@ -635,5 +652,5 @@ func watchStatus(cmd *cli.Command, v *vault.Vault) error {
 		}
 	}
 	fmt.Fprintf(w, "served:   %d request(s); %d search(es) from the index held open\n", st.Served, st.Warm)
-	return nil
+	return verdict
 }

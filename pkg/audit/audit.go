@@ -299,12 +299,16 @@ func measure(mems []*vault.Memory, projects []vault.Project, now time.Time) *Rep
 			sums = &SourceSums{}
 			r.ValidAt.BySource[source] = sums
 		}
-		sums.Total++
-		if meta.Type == frontmatter.TypeNote {
-			r.ValidAt.Notes++
-		}
-		if meta.ValidAt.IsZero() {
-			sums.Missing++
+		// A deprecated claim (a rejected import, a retraction) ranks
+		// nowhere, so its valid_at is no column a ranker reads.
+		if !meta.IsDeprecated() {
+			sums.Total++
+			if meta.Type == frontmatter.TypeNote {
+				r.ValidAt.Notes++
+			}
+			if meta.ValidAt.IsZero() {
+				sums.Missing++
+			}
 		}
 
 		if strings.HasPrefix(meta.Source, "import:") {
@@ -608,7 +612,7 @@ func (r *Report) judge(l limits) {
 		}
 	}
 	add("rules", float64(len(breaking)), 0,
-		"%d file(s) break a rule of spec §8 (%s): render skips them and commit leaves out a secret; run 'mem lint' and fix each", len(breaking), strings.Join(names, ", "))
+		"%d file(s) break a rule of docs/security.md (%s): render skips them and commit leaves out a secret; run 'mem lint' and fix each", len(breaking), strings.Join(names, ", "))
 	never := func(check string, limit float64, msg string) {
 		if r.Memories == 0 {
 			r.Warnings = append(r.Warnings, msg) // a fresh vault: nothing to lose yet

@@ -136,8 +136,8 @@ func TestSeededCounts(t *testing.T) {
 	check("files", r.Files, 49)
 	check("memories", r.Memories, 46)
 	check("broken", r.Broken, []string{"memory/broken.md"})
-	check("valid_at", r.ValidAt, Coverage{Total: 46, Missing: 5, BySource: map[string]*SourceSums{
-		"native": {26, 3}, "import:memory-md": {12, 0}, "import:chatgpt": {8, 2},
+	check("valid_at", r.ValidAt, Coverage{Total: 45, Missing: 5, BySource: map[string]*SourceSums{
+		"native": {25, 3}, "import:memory-md": {12, 0}, "import:chatgpt": {8, 2},
 	}})
 	check("import_clusters", r.ImportClusters, []Cluster{
 		{"import:memory-md", "2026-11-29", "2026-11-29", 12, 1},
@@ -390,7 +390,7 @@ func TestWriteText(t *testing.T) {
 	for _, want := range []string{
 		"mem audit: 8 checks past their thresholds; 53 memories, 1 note, 1 project, 1 unreadable file\n",
 		"  FAIL max_stale (9 > 0): 9 claim(s) past stale_after",
-		"valid_at: 5 of 53 memories missing (9.4%)\n  native: 3 of 33 missing\n  import:chatgpt: 2 of 8 missing\n",
+		"valid_at: 5 of 52 memories missing (9.6%)\n  native: 3 of 32 missing\n  import:chatgpt: 2 of 8 missing\n",
 		"import:memory-md imported 2026-11-29: 12 on 2026-11-29 (100% of that import)",
 		"proj_gone (3): memory/o1.md, memory/o2.md, memory/o3.md",
 		"stale: 9 past stale_after\n",

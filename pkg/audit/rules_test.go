@@ -75,7 +75,7 @@ func TestRuleBreaks(t *testing.T) {
 			t.Errorf("the report repeats the secret:\n%s", out)
 		}
 	}
-	if !strings.Contains(text.String(), "rules: files that break a rule of spec §8") || !strings.Contains(text.String(), "FAIL rules") {
+	if !strings.Contains(text.String(), "rules: files that break a rule (docs/security.md)") || !strings.Contains(text.String(), "FAIL rules") {
 		t.Errorf("text report:\n%s", text.String())
 	}
 }

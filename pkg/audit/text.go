@@ -75,9 +75,9 @@ func WriteText(w io.Writer, r *Report) error {
 	}
 
 	if len(r.Rules) == 0 {
-		p.f("rules: no file breaks a rule of spec §8\n")
+		p.f("rules: no file breaks a rule (docs/security.md)\n")
 	} else {
-		p.f("rules: files that break a rule of spec §8, by rule\n")
+		p.f("rules: files that break a rule (docs/security.md), by rule\n")
 		list(p, r.Rules, func(b RuleBreak) string {
 			return fmt.Sprintf("%s (%s, %d): %s", b.Rule, b.Kind, b.Count, capped(b.Paths))
 		})

@@ -82,7 +82,7 @@ func TestScheduleLines(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	root := filepath.Join(home, "vault")
+	root := filepath.Join(home, "memory")
 	env := []string{"HOME=" + home, "PATH=/usr/bin:/bin", "SHELL=/bin/sh", "LOGNAME=mem",
 		"GIT_CONFIG_NOSYSTEM=1"}
 	mem := func(args ...string) {
@@ -133,7 +133,7 @@ func TestScheduleLines(t *testing.T) {
 			t.Fatalf("pass %d: last backup %+v %v", pass, rec, err)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(home, "backups", "vault.git", "HEAD")); err != nil {
-		t.Fatal("no backup repository at ~/backups/vault.git")
+	if _, err := os.Stat(filepath.Join(home, "backups", "memory.git", "HEAD")); err != nil {
+		t.Fatal("no backup repository at ~/backups/memory.git")
 	}
 }

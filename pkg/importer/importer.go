@@ -78,6 +78,9 @@ type Options struct {
 	// Warn receives problems that skip part of the source (a bad JSONL line)
 	// without stopping the import. Nil discards them.
 	Warn func(msg string)
+	// Project is the project of every item the source gives none
+	// (mem import --project); "" leaves those global.
+	Project string
 }
 
 // File is one file written (or, in a dry run, that would be written).
@@ -419,7 +422,7 @@ func (w *writer) memory(it Item, text, key string) *frontmatter.Document {
 // has no date; an import must stay undated instead (spec §1.2).
 func (w *writer) doc(it Item, typ, provenance, key, body string) *frontmatter.Document {
 	meta := frontmatter.Meta{
-		Type: typ, Provenance: provenance, Project: it.Project, ValidAt: it.ValidAt,
+		Type: typ, Provenance: provenance, Project: cmp.Or(it.Project, w.opts.Project), ValidAt: it.ValidAt,
 		Source: "import:" + w.kind, Sources: []frontmatter.Source{it.Source},
 	}
 	if typ != frontmatter.TypeNote {

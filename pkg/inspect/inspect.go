@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mem-md/mem/pkg/audit"
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
 	"github.com/mem-md/mem/pkg/history"
@@ -102,6 +103,17 @@ func (f Filter) Check(name func(string) string) error {
 	return nil
 }
 
+// CheckProject refuses a filter whose project no project note has, as
+// render refuses it (exit 2, the known ids listed), naming its flag as
+// name does: an unknown project is a usage error on every path.
+func (x *Vault) CheckProject(f Filter, name func(string) string) error {
+	if f.Project == "" || f.Project == "none" {
+		return nil
+	}
+	_, err := render.NamedProject(x.V.Projects(x.Mems), f.Project, name("project"))
+	return err
+}
+
 // List returns the claims f selects, in id order; with a Type that is not
 // one of mem's (OKF's Metric), the files of that type, as written.
 func (x *Vault) List(f Filter) []Entry {
@@ -171,6 +183,12 @@ func (x *Vault) Show(ref string) (*Detail, error) {
 	if m.Doc != nil {
 		d.Text = rules.Show(strings.TrimSpace(m.Doc.Body))
 		d.Flagged = rules.Names(rules.Unredacted(rules.Memory(string(data), m.Doc, x.Now, x.V.Config.Gate)))
+	}
+	if audit.IsPlainNote(m) && !m.View {
+		// What lint and render say of it too (spec §2): no problem.
+		d.Placement = render.Placement{Reason: "a plain note (no frontmatter): searchable, never rendered; " +
+			"to make it a memory, start it with frontmatter (see 'mem lint " + m.Rel + "')"}
+		return d, nil
 	}
 	if !m.OK() {
 		d.Problem = fmt.Sprintf("%s:%v", m.Rel, m.Err)

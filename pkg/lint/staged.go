@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mem-md/mem/pkg/history"
@@ -58,8 +59,11 @@ func Staged(v *vault.Vault) (paths []string, problems []Problem, err error) {
 	}
 	gone, share := len(deleted), v.Config.Lint.MassDeleteShare
 	if v.Config.Lint.IsMassDeletion(gone, total) {
-		problems = append(problems, Problem{Path: vault.ConfigFile, Line: 1, Column: 1, Severity: Error, Rule: "mass-deletion",
-			Message: fmt.Sprintf("this commit deletes %d of the %d memories in HEAD (%.0f%%), more than lint.mass_delete_share %.0f%%: if that is meant, raise the share in mem.yaml or commit with --no-verify; otherwise restore them with 'git restore --staged --worktree .'", gone, total, 100*float64(gone)/float64(total), 100*share)})
+		// Pointed at the first file it deletes, which the message names
+		// with the rest: mem.yaml:1:1 is not where the problem is.
+		slices.Sort(deleted)
+		problems = append(problems, Problem{Path: deleted[0], Line: 1, Column: 1, Severity: Error, Rule: "mass-deletion",
+			Message: fmt.Sprintf("this commit deletes %d of the %d memories in HEAD (%s; %.0f%%), more than lint.mass_delete_share %.0f%%: if that is meant, raise the share in mem.yaml or commit with --no-verify; otherwise restore them with 'git restore --staged --worktree .'", gone, total, capList(deleted, 3), 100*float64(gone)/float64(total), 100*share)})
 	}
 	for _, rel := range views(v) {
 		before, err := history.GitWorkTree(v.Root, "show", "HEAD:./"+rel)

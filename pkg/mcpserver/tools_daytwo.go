@@ -36,7 +36,7 @@ func (s *server) addDaytwo(srv *mcp.Server) {
 		Description: "Mark a claim as no longer true (sets invalid_at, default now); the file stays. A claim a person " +
 			"stated is corrected with correct instead."}, nil, s.retire)
 	addTool(srv, s.inputs, &mcp.Tool{Name: "pin", Title: "Pin or unpin a memory", Annotations: edit,
-		Description: "Set pinned (it renders in every session, under its section) or clear it with pinned false."}, nil, s.pin)
+		Description: "Set pinned (it renders first, under its section, in every session of its scope: a project memory only in that project's sessions) or clear it with pinned false."}, nil, s.pin)
 	addTool(srv, s.inputs, &mcp.Tool{Name: "correct", Title: "Correct a claim",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: new(false), OpenWorldHint: new(false)},
 		Description: "Write a correction that supersedes id and keeps its project, importance, pin and section unless " +
@@ -92,6 +92,9 @@ func (s *server) list(_ context.Context, _ *mcp.CallToolRequest, in ListInput) (
 	}
 	x, err := inspect.Load(s.Vault, s.Now())
 	if err != nil {
+		return nil, ListOutput{}, err
+	}
+	if err := x.CheckProject(f, func(name string) string { return name }); err != nil {
 		return nil, ListOutput{}, err
 	}
 	return nil, ListOutput{Memories: x.List(f)}, nil

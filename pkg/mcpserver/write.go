@@ -28,7 +28,7 @@ type Claim struct {
 	Tags       []string `json:"tags,omitempty"`
 	Aliases    []string `json:"aliases,omitempty" jsonschema:"other words a later question may use for it (names, synonyms): searched, never rendered"`
 	Importance int      `json:"importance,omitempty" jsonschema:"1 to 10 (default 5); 7 or more renders in every session of every project"`
-	Pin        bool     `json:"pin,omitempty" jsonschema:"render in every session"`
+	Pin        bool     `json:"pin,omitempty" jsonschema:"render first in every session of its scope: every session when global, only its project's sessions when it has a project"`
 	Section    string   `json:"section,omitempty" jsonschema:"pinned section: Identity, Preferences, Decisions or Notes"`
 	Key        string   `json:"key,omitempty" jsonschema:"subject key: claims sharing it are reconciled, the strongest and newest wins"`
 	ValidAt    string   `json:"valid_at,omitempty" jsonschema:"when the claim became true, YYYY-MM-DD or RFC 3339 (default now)"`

@@ -129,7 +129,7 @@ const (
 	reasonStale      = "stale: stale_after has passed"
 	reasonNotGlobal  = "global, but below render.min_global_importance and without a durable tag"
 	reasonEmpty      = "empty text"
-	reasonUnchecked  = "unreadable: it could not be checked against the rules of spec §8"
+	reasonUnchecked  = "unreadable: it could not be checked against the rules of docs/security.md"
 	reasonBudget     = "over budget"
 )
 

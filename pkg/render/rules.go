@@ -57,7 +57,7 @@ func (r *Result) refused(m *vault.Memory, opts Options) bool {
 	}
 	r.Warnings = append(r.Warnings, m.Rel+":"+strconv.Itoa(line)+":"+strconv.Itoa(col)+": "+f.Rule+": not rendered: "+f.Msg+
 		" ("+also+"run 'mem lint "+m.Rel+"')")
-	r.Dropped = append(r.Dropped, Drop{m.ID, "breaks " + strings.Join(names, ", ") + " (spec §8): never rendered; run 'mem lint " + m.Rel + "'"})
+	r.Dropped = append(r.Dropped, Drop{m.ID, "breaks " + strings.Join(names, ", ") + " (docs/security.md): never rendered; run 'mem lint " + m.Rel + "'"})
 	return true
 }
 

@@ -142,7 +142,18 @@ func (t Target) Resolve(projects []vault.Project) (*vault.Project, error) {
 		}
 		return vault.ResolveProject(projects, t.Cwd), nil
 	}
-	if p := vault.FindProject(projects, t.Project); p != nil {
+	from := t.ProjectFrom
+	if from == "" {
+		from = "--project"
+	}
+	return NamedProject(projects, t.Project, from)
+}
+
+// NamedProject is the project whose note has id, or a usage error (exit 2)
+// naming from (the flag or key that gave id) and the known ids: every
+// command that takes a project id refuses an unknown one alike.
+func NamedProject(projects []vault.Project, id, from string) (*vault.Project, error) {
+	if p := vault.FindProject(projects, id); p != nil {
 		return p, nil
 	}
 	known := ""
@@ -152,11 +163,7 @@ func (t Target) Resolve(projects []vault.Project) (*vault.Project, error) {
 	if known == "" {
 		known = " (none: add a note with type: project)"
 	}
-	from := t.ProjectFrom
-	if from == "" {
-		from = "--project"
-	}
-	return nil, fail.As(fail.Usage, errors.New(from+" "+t.Project+": no project note has that id; known:"+known))
+	return nil, fail.As(fail.Usage, errors.New(from+" "+id+": no project note has that id; known:"+known))
 }
 
 // Render renders the target from mems at now as Run would, without the

@@ -13,12 +13,17 @@ type Placement struct {
 	Tier     string `json:"tier,omitempty"`    // pinned, project or global
 	Section  string `json:"section,omitempty"` // the heading it renders under, without "## "
 	Reason   string `json:"reason,omitempty"`  // why it does not render
+	// Scope is the project whose sessions alone a pinned project memory
+	// renders in; "" for a global one (every session).
+	Scope string `json:"scope,omitempty"`
 }
 
 // String is the placement as a person reads it: "renders in Project:
 // Billing", or "will not render: global, importance 5 < 7 and no durable tag".
 func (p Placement) String() string {
 	switch {
+	case p.Rendered && p.Tier == TierPinned && p.Scope != "":
+		return "renders in " + p.Section + " (pinned, in " + p.Scope + "'s sessions only)"
 	case p.Rendered && p.Tier == TierPinned:
 		return "renders in " + p.Section + " (pinned)"
 	case p.Rendered:
@@ -38,7 +43,15 @@ func Place(mems []*vault.Memory, id string, opts Options) (Placement, error) {
 	}
 	for _, it := range res.Items {
 		if it.ID == id {
-			return Placement{Rendered: true, Tier: it.Tier, Section: it.Section}, nil
+			p := Placement{Rendered: true, Tier: it.Tier, Section: it.Section}
+			if it.Tier == TierPinned && opts.Project != nil {
+				for _, m := range mems {
+					if m.ID == id && m.Meta().Project != "" {
+						p.Scope = opts.Project.Name
+					}
+				}
+			}
+			return p, nil
 		}
 	}
 	for _, d := range res.Dropped {

@@ -124,6 +124,11 @@ func Accept(v *vault.Vault, f Front, ref, expectHash string, now time.Time) (*va
 			return ErrUnchanged
 		}
 		doc.Meta.Source = ""
+		if doc.Meta.ValidAt.IsZero() {
+			// The source gave no date; the user vouching for it is one,
+			// and an undated native claim sorts last and fails the audit.
+			doc.Meta.ValidAt = frontmatter.NewTime(now)
+		}
 		return nil
 	}))
 }
