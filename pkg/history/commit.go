@@ -161,6 +161,7 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("%s: %d bytes, over lint.max_file_size (%d): left out of this commit, as mem leaves it unread; split it, move it out of the vault, or raise lint.max_file_size in mem.yaml",
 			o.path, o.size, r.v.Config.Lint.MaxFileSize))
 	}
+	res.Warnings = append(res.Warnings, s.unread...)
 	node := r.buildVault(s.files)
 	vaultHash, err := r.writeTree(node, r.prefix, s.reusable())
 	if err != nil {
