@@ -229,6 +229,11 @@ func (r *Repo) Backup(opts BackupOptions) (*BackupResult, error) {
 		dir = tmp
 	}
 	r.verify(back, dir, branch, head, res)
+	if why, _ := r.busy(); why != "" {
+		// The commits that would bring the vault's files into HEAD skip
+		// while this lasts: what was verified is an old head.
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the backup is at HEAD %s, which may be older than the vault's files: mem commit skips while %s", short(head), why))
+	}
 	if res.Verified() {
 		rec := &BackupRecord{Time: opts.Now.UTC(), Target: opts.To, URL: res.URL, Branch: res.Branch, Head: head.String(),
 			Commits: res.Backup.Commits, Files: res.Backup.Files, Memories: res.Backup.Memories}

@@ -89,7 +89,7 @@ func Sync(v *vault.Vault, opts SyncOptions) (*SyncResult, error) {
 			if le.PID > 0 {
 				who += fmt.Sprintf(" (pid %d)", le.PID)
 			}
-			return nil, &SkipError{Reason: who + " is running on this vault; this one changed nothing, the next run syncs"}
+			return nil, skipFor(v, le.Path, who+" is running on this vault; this one changed nothing, the next run syncs")
 		}
 		return nil, err
 	}
@@ -779,8 +779,8 @@ func (r *Repo) applyMerge(branch plumbing.ReferenceName, old, new plumbing.Hash,
 		return err
 	}
 	defer r.forgetLocks()
-	if why := r.busy(); why != "" {
-		return errBusy(why + "; nothing here changed")
+	if why, p := r.busy(); why != "" {
+		return skipFor(r.v, p, why+"; nothing here changed")
 	}
 	if r.objs != nil { // the merge's objects are durable before anything names them
 		err := r.objs.Sync()
