@@ -70,13 +70,16 @@ func Clone(remote, relativeTo, dir string) (*CloneResult, error) {
 			}
 		}
 	}()
-	if _, err := runGitWith("", "", nil, "clone", "--quiet", "--no-local", url, abs); err != nil {
-		return nil, fmt.Errorf("clone %s: %w (is the remote reachable? the path right?)", url, err)
+	// What a remote sends is foreign (spec §8): git checks every object
+	// as it arrives, and mem every path, before a file is checked out.
+	if _, err := runGitWith("", "", nil, append(fetchFsck, "clone", "--quiet", "--no-local", "--no-checkout", url, abs)...); err != nil {
+		var ge *GitError
+		if errors.As(err, &ge) && fsckRefused(ge.Stderr) {
+			return nil, &RefusedError{fmt.Sprintf("refused %s: git's object check (fsck) refuses what it sent (git: %s); nothing was kept: repair or remove the bad commits on the remote, then clone again", url, strings.Join(strings.Fields(ge.Stderr), " "))}
+		}
+		return nil, fmt.Errorf("clone %s: %w (is the remote reachable? the path right?); nothing was kept", url, err)
 	}
-	if _, err := os.Stat(filepath.Join(abs, vault.ConfigFile)); err != nil {
-		return nil, fmt.Errorf("%s: no %s at the top of what was cloned: it is not a mem vault (clone it with git, or give the vault's remote); nothing was kept", url, vault.ConfigFile)
-	}
-	v, err := vault.Open(abs)
+	v, err := vault.Open(abs) // no mem.yaml yet: the default limits check what came
 	if err != nil {
 		return nil, err
 	}
@@ -88,6 +91,23 @@ func Clone(remote, relativeTo, dir string) (*CloneResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := r.checkIncoming(plumbing.ZeroHash, head, url); err != nil {
+		var ie *IncomingError
+		if errors.As(err, &ie) {
+			ie.Then = "nothing was kept: remove that commit from the remote (or the path from its tree), then clone again"
+		}
+		return nil, err
+	}
+	if _, err := runGitWith(r.gitDir, "", []string{"GIT_WORK_TREE=" + r.top}, "reset", "--quiet", "--hard"); err != nil {
+		return nil, fmt.Errorf("clone %s: check out: %w; nothing was kept", url, err)
+	}
+	if _, err := os.Stat(filepath.Join(abs, vault.ConfigFile)); err != nil {
+		return nil, fmt.Errorf("%s: no %s at the top of what was cloned: it is not a mem vault (clone it with git, or give the vault's remote); nothing was kept", url, vault.ConfigFile)
+	}
+	if v, err = vault.Open(abs); err != nil {
+		return nil, err
+	}
+	r.v = v
 	res.Branch = branch.Short()
 	paths := map[plumbing.Hash]string{}
 	if res.Here, err = r.end(r.git, head, paths); err != nil {

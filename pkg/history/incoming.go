@@ -40,11 +40,16 @@ const maxOtherFile = 100 << 20
 // and the rule; nothing of the vault changed.
 type IncomingError struct {
 	URL, Commit, Path, Rule, Why string
+	Then                         string // what became of it and what to do (default: a sync's)
 }
 
 func (e *IncomingError) Error() string {
-	return fmt.Sprintf("refused %s: commit %s: %s: %s: %s; nothing here changed: remove that commit from the remote (or the path from its tree), then run 'mem sync' again",
-		e.URL, short(plumbing.NewHash(e.Commit)), quotePath(e.Path), e.Rule, e.Why)
+	then := e.Then
+	if then == "" {
+		then = "nothing here changed: remove that commit from the remote (or the path from its tree), then run 'mem sync' again"
+	}
+	return fmt.Sprintf("refused %s: commit %s: %s: %s: %s; %s",
+		e.URL, short(plumbing.NewHash(e.Commit)), quotePath(e.Path), e.Rule, e.Why, then)
 }
 
 // Kind: the remote's content failed the check (exit 1).
