@@ -246,7 +246,7 @@ var fetchFsck = []string{"-c", "fetch.fsckObjects=true", "-c", "transfer.fsckObj
 
 // fsckRefused reports a fetch that git's object check stopped.
 func fsckRefused(stderr string) bool {
-	return strings.Contains(stderr, "fsck error") || strings.Contains(stderr, "error: object ")
+	return strings.Contains(stderr, "fsck error") || strings.Contains(stderr, "error: object ") || strings.Contains(stderr, "empty filename in tree entry")
 }
 
 // diagnose names the commit and path of a fetch git's fsck refused: the
