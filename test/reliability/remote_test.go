@@ -300,12 +300,16 @@ var remoteCases = []remoteCase{
 	}},
 	{"wipe-retired", 1, `would remove \d+ of \d+ memories`, func(a *attacker, _ *rand.Rand) string {
 		return a.edit("retire", func(d string) {
-			eachMemory(a.t, d, func(s string) string { return strings.Replace(s, "provenance: stated\n", "provenance: stated\ninvalid_at: 2026-11-02\n", 1) })
+			eachMemory(a.t, d, func(s string) string {
+				return strings.Replace(s, "provenance: stated\n", "provenance: stated\ninvalid_at: 2026-11-02\n", 1)
+			})
 		})
 	}},
 	{"wipe-deprecated", 1, `would remove \d+ of \d+ memories`, func(a *attacker, _ *rand.Rand) string {
 		return a.edit("deprecate", func(d string) {
-			eachMemory(a.t, d, func(s string) string { return strings.Replace(s, "provenance: stated\n", "provenance: stated\nstatus: deprecated\n", 1) })
+			eachMemory(a.t, d, func(s string) string {
+				return strings.Replace(s, "provenance: stated\n", "provenance: stated\nstatus: deprecated\n", 1)
+			})
 		})
 	}},
 	{"wipe-rewritten", 1, `would remove \d+ of \d+ memories`, func(a *attacker, _ *rand.Rand) string {
