@@ -16,13 +16,18 @@ import (
 
 // CloneResult says what Clone got and what reading both ends found.
 type CloneResult struct {
-	Remote   string   `json:"remote"`
-	URL      string   `json:"url"`
-	Dir      string   `json:"dir"`
-	Branch   string   `json:"branch"`
-	Here     End      `json:"here"`
-	There    End      `json:"there"` // the remote's own objects for a path; what was received otherwise
-	Problems []string `json:"problems"`
+	Remote string `json:"remote"`
+	URL    string `json:"url"`
+	Dir    string `json:"dir"`
+	Branch string `json:"branch"`
+	// Backup says the remote is a backup mem backup wrote (BackupWhy says
+	// how it could tell): a backup is one-way, so the clone does not sync
+	// back into it (spec §4).
+	Backup    bool     `json:"backup"`
+	BackupWhy string   `json:"backup_why,omitempty"`
+	Here      End      `json:"here"`
+	There     End      `json:"there"` // the remote's own objects for a path; what was received otherwise
+	Problems  []string `json:"problems"`
 }
 
 // Verified reports whether the clone matched the remote.
@@ -119,6 +124,9 @@ func Clone(remote, relativeTo, dir string) (*CloneResult, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", url, err)
 		}
+		if cfg, err := back.Config(); err == nil && cfg.Raw.Section(backupRole[0]).Option(backupRole[1]) == backupRole[2] {
+			res.Backup, res.BackupWhy = true, "its config says mem.role = backup: mem backup created it"
+		}
 		ref, err := back.Reference(branch, true)
 		if err != nil {
 			res.Problems = append(res.Problems, fmt.Sprintf("%s has no %s (%v)", url, branch, err))
@@ -132,6 +140,9 @@ func Clone(remote, relativeTo, dir string) (*CloneResult, error) {
 		}
 		res.There = res.Here
 		res.There.Head = refs[branch].String()
+	}
+	if to := r.v.Config.Backup.To; !res.Backup && to != "" && (to == url || local && filepath.Clean(strings.TrimPrefix(to, "file://")) == url) {
+		res.Backup, res.BackupWhy = true, "the vault's mem.yaml names it as backup.to"
 	}
 	if res.There.Head != res.Here.Head {
 		res.Problems = append(res.Problems, fmt.Sprintf("head differs: here %s, remote %s (someone pushed meanwhile? run 'mem sync')", res.Here.Head, res.There.Head))

@@ -245,7 +245,7 @@ func (r *Repo) createRemote(p string, branch plumbing.ReferenceName, head plumbi
 		return syncRefusal(err)
 	}
 	br := &BackupResult{}
-	if _, err := r.createBackup(p, branch, br); err != nil {
+	if _, err := r.createBackup(p, branch, br, false); err != nil {
 		return err
 	}
 	res.Created, res.Pushed = br.Created, br.Pushed
