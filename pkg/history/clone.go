@@ -96,10 +96,13 @@ func Clone(remote, relativeTo, dir string) (*CloneResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := r.checkIncoming(plumbing.ZeroHash, head, url); err != nil {
+	// The head's tree is what is checked out; git's fsck has checked
+	// every object of the history for what git itself refuses, so a
+	// backup of a vault that once held a link still restores.
+	if err := r.checkCommits([]string{head.String()}, plumbing.ZeroHash, url); err != nil {
 		var ie *IncomingError
 		if errors.As(err, &ie) {
-			ie.Then = "nothing was kept: remove that commit from the remote (or the path from its tree), then clone again"
+			ie.Then = "nothing was kept: remove the path from the remote's head (a new commit), then clone again, or clone it with plain git if you trust it"
 		}
 		return nil, err
 	}

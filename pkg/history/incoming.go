@@ -41,6 +41,9 @@ const maxOtherFile = 100 << 20
 type IncomingError struct {
 	URL, Commit, Path, Rule, Why string
 	Then                         string // what became of it and what to do (default: a sync's)
+	// Out marks the same check on what this machine would push: the
+	// other machines would refuse it.
+	Out bool
 }
 
 func (e *IncomingError) Error() string {
@@ -48,7 +51,11 @@ func (e *IncomingError) Error() string {
 	if then == "" {
 		then = "nothing here changed: remove that commit from the remote (or the path from its tree), then run 'mem sync' again"
 	}
-	return fmt.Sprintf("refused %s: commit %s: %s: %s: %s; %s",
+	verb := "refused"
+	if e.Out {
+		verb = "refused to push to"
+	}
+	return fmt.Sprintf("%s %s: commit %s: %s: %s: %s; %s", verb,
 		e.URL, short(plumbing.NewHash(e.Commit)), quotePath(e.Path), e.Rule, e.Why, then)
 }
 
@@ -131,30 +138,37 @@ type incoming struct {
 	done    map[string]bool // dir + "\x00" + tree hash, checked
 }
 
-// checkIncoming checks every commit that remote has and head lacks, oldest
-// first, and refuses the whole remote at the first bad entry.
-func (r *Repo) checkIncoming(head, remote plumbing.Hash, url string) error {
-	if remote.IsZero() || remote == head {
+// checkIncoming checks every commit that tip has and have lacks (a sync's
+// head and the remote's, or the other way round for what it would push),
+// oldest first, against have's trees, and refuses the whole of tip at the
+// first bad entry.
+func (r *Repo) checkIncoming(have, tip plumbing.Hash, url string) error {
+	if tip.IsZero() || tip == have {
 		return nil
 	}
-	args := []string{"rev-list", "--reverse", "--topo-order", remote.String()}
-	if !head.IsZero() {
-		args = append(args, "--not", head.String())
+	args := []string{"rev-list", "--reverse", "--topo-order", tip.String()}
+	if !have.IsZero() {
+		args = append(args, "--not", have.String())
 	}
 	out, err := runGit(r.gitDir, args...)
 	if err != nil {
 		return err
 	}
 	ref := plumbing.ZeroHash
-	if !head.IsZero() {
-		hc, err := r.git.CommitObject(head)
+	if !have.IsZero() {
+		hc, err := r.git.CommitObject(have)
 		if err != nil {
-			return r.damagedObject("commit", head, "HEAD", err)
+			return r.damagedObject("commit", have, "", err)
 		}
 		ref = hc.TreeHash
 	}
+	return r.checkCommits(strings.Fields(out), ref, url)
+}
+
+// checkCommits checks the trees of commits against the tree ref.
+func (r *Repo) checkCommits(commits []string, ref plumbing.Hash, url string) error {
 	in := &incoming{r: r, maxFile: r.v.Config.Lint.MaxFileSize, done: map[string]bool{}}
-	for _, h := range strings.Fields(out) {
+	for _, h := range commits {
 		c, err := r.git.CommitObject(plumbing.NewHash(h))
 		if err != nil {
 			return r.damagedObject("commit", plumbing.NewHash(h), "fetched from "+url, err)

@@ -729,6 +729,16 @@ func (r *Repo) pushCheck(remote, merged plumbing.Hash, url string, opts SyncOpti
 	if err := r.checkSecrets(has, url); err != nil {
 		return syncRefusal(err)
 	}
+	// What the other machines would refuse is not sent: refused there, it
+	// would stop every one of them from syncing.
+	if err := r.checkIncoming(remote, merged, url); err != nil {
+		var ie *IncomingError
+		if errors.As(err, &ie) {
+			ie.Out = true
+			ie.Then = "nothing was pushed: the other machines would refuse it. Rewrite that commit without it (e.g. 'git rebase -i' from before it; 'git commit --amend' for the last one), then run 'mem sync' again"
+		}
+		return err
+	}
 	if remote.IsZero() || opts.AllowMassDelete {
 		return nil
 	}
@@ -858,6 +868,16 @@ func (r *Repo) finishMerge(j journal, now time.Time) error {
 	chs, err := r.diffTrees(old, new)
 	if err != nil {
 		return err
+	}
+	// Checked before the merge was built; checked again here, before the
+	// first write, as a journal names a merge this process did not build.
+	for _, c := range chs {
+		for _, name := range strings.Split(c.path, "/") {
+			if rule, why := nameRule(name); rule != "" {
+				return fmt.Errorf("%s: the merge it records (%s) writes %s: %s: %s; nothing was written: remove %s and run 'mem sync' again",
+					filepath.Join(r.gitDir, syncJournal), short(new), quotePath(c.path), rule, why, filepath.Join(r.gitDir, syncJournal))
+			}
+		}
 	}
 	for _, c := range chs {
 		p := filepath.Join(r.top, filepath.FromSlash(c.path))
