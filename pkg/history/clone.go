@@ -99,7 +99,7 @@ func Clone(remote, relativeTo, dir string) (*CloneResult, error) {
 	// The head's tree is what is checked out; git's fsck has checked
 	// every object of the history for what git itself refuses, so a
 	// backup of a vault that once held a link still restores.
-	if err := r.checkCommits([]string{head.String()}, plumbing.ZeroHash, url); err != nil {
+	if err := r.checkCommits([]string{head.String()}, plumbing.ZeroHash, false, url); err != nil {
 		var ie *IncomingError
 		if errors.As(err, &ie) {
 			ie.Then = "nothing was kept: remove the path from the remote's head (a new commit), then clone again, or clone it with plain git if you trust it"

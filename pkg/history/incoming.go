@@ -162,18 +162,28 @@ func (r *Repo) checkIncoming(have, tip plumbing.Hash, url string) error {
 		}
 		ref = hc.TreeHash
 	}
-	return r.checkCommits(strings.Fields(out), ref, url)
+	return r.checkCommits(strings.Fields(out), ref, true, url)
 }
 
-// checkCommits checks the trees of commits against the tree ref.
-func (r *Repo) checkCommits(commits []string, ref plumbing.Hash, url string) error {
+// checkCommits checks the trees of commits against the tree ref. With
+// chain, commits come parents first (rev-list --reverse) and each is
+// checked against its first parent's tree instead, which was checked just
+// before or is have's: a long history costs what it changes, not its
+// length times the vault.
+func (r *Repo) checkCommits(commits []string, ref plumbing.Hash, chain bool, url string) error {
 	in := &incoming{r: r, maxFile: r.v.Config.Lint.MaxFileSize, done: map[string]bool{}}
 	for _, h := range commits {
 		c, err := r.git.CommitObject(plumbing.NewHash(h))
 		if err != nil {
 			return r.damagedObject("commit", plumbing.NewHash(h), "fetched from "+url, err)
 		}
-		p, rule, why, err := in.tree(c.TreeHash, ref, "")
+		against := ref
+		if chain && len(c.ParentHashes) > 0 {
+			if pc, err := r.git.CommitObject(c.ParentHashes[0]); err == nil {
+				against = pc.TreeHash
+			}
+		}
+		p, rule, why, err := in.tree(c.TreeHash, against, "")
 		if err != nil {
 			return err
 		}
