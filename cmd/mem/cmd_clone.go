@@ -19,8 +19,9 @@ func cloneCommand() *cli.Command {
 		ArgsUsage: "REMOTE DIR",
 		Description: "Clones REMOTE (a path or file:// bare repository, an ssh or https URL) into DIR, then reads both " +
 			"ends back: the same head, the same commit, file and memory counts, git fsck clean, every file checked " +
-			"out. Builds the search index, sets sync.remote in mem.yaml when it is unset, and prints the line for a " +
-			"shell profile and the line for a timer. Exit 1 when the two ends differ; 2 when the remote cannot be " +
+			"out. Builds the search index, sets sync.remote in mem.yaml when it is unset (not for a backup mem backup " +
+			"wrote: a backup is one-way, and the summary says so), and prints the line for a shell profile and the " +
+			"line for a timer. Exit 1 when the two ends differ; 2 when the remote cannot be " +
 			"read or is not a mem vault (nothing is left in DIR). See docs/sync.md.",
 		Action: runClone,
 	}
@@ -47,11 +48,15 @@ func runClone(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	if v.Config.Sync.Remote == "" {
+	switch {
+	case res.Backup:
+		// A backup is one-way: syncing into it would make the next
+		// 'mem backup' of the machine it came from fail.
+	case v.Config.Sync.Remote == "":
 		if err := rememberRemote(res.Dir, res.URL, "sync.remote"); err != nil {
 			return err
 		}
-	} else if v.Config.Sync.Remote != res.URL {
+	case v.Config.Sync.Remote != res.URL:
 		fmt.Fprintf(errOut, "mem clone: note: mem.yaml names sync.remote %s (another machine's view of the remote); this machine reaches it as %s: sync with 'mem sync %s'\n", v.Config.Sync.Remote, res.URL, res.URL)
 	}
 	st, err := index.Update(v, index.Options{})
@@ -68,10 +73,20 @@ func runClone(_ context.Context, cmd *cli.Command) error {
 		fmt.Fprintf(out, "  remote: %s, %d commits, %d files, %d memories\n", shortHash(res.There.Head), res.There.Commits, res.There.Files, res.There.Memories)
 		if res.Verified() {
 			fmt.Fprintln(out, "  verified; search index built")
+			job := "sync"
+			if res.Backup {
+				fmt.Fprintf(out, "  %s is a backup (%s): sync.remote is left unset, as a backup is one-way\n", res.URL, res.BackupWhy)
+				fmt.Fprintln(out, "  to keep machines in step, sync them through a shared remote instead ('mem sync PATH|URL', docs/sync.md);")
+				fmt.Fprintln(out, "  while the machine this came from backs up there too, give this one its own backup ('mem backup --to OTHER'):")
+				fmt.Fprintln(out, "  of two machines pushing to one backup, the first to diverge is refused")
+				if v.Config.Sync.Remote == "" {
+					job = "commit"
+				}
+			}
 			fmt.Fprintln(out, "add to your shell profile (~/.profile, ~/.zshrc):")
 			fmt.Fprintf(out, "  export MEM_VAULT=%q\n", res.Dir)
 			fmt.Fprintln(out, "add a timer (crontab -e; docs/schedule.md has systemd and launchd):")
-			fmt.Fprintf(out, "  */15 * * * *  $HOME/go/bin/mem --vault %q --quiet sync\n", res.Dir)
+			fmt.Fprintf(out, "  */15 * * * *  $HOME/go/bin/mem --vault %q --quiet %s\n", res.Dir, job)
 		}
 	}
 	if !res.Verified() {

@@ -15,7 +15,9 @@ func commitCommand() *cli.Command {
 		Name:  "commit",
 		Usage: "commit every vault change to git (no empty commits) with a message summarising it",
 		Description: "Safe to run hourly from cron while agents write. Skips (exit 0) while git is mid-merge, " +
-			"rebase, cherry-pick, revert or bisect, or holds its index lock. Refuses (exit 1) a commit removing more " +
+			"rebase, cherry-pick, revert or bisect, or holds its index lock, for at most commit.interval: a lock or marker older than " +
+			"that exits 1, naming it and its age. Leaves out, unread, a file over lint.max_file_size or with a second " +
+			"hard link (a tracked one keeps its committed version). Refuses (exit 1) a commit removing more " +
 			"than lint.mass_delete_share (default 20%) of the memories. Leaves out a file holding a secret, names it " +
 			"(file:line: rule) and exits 1 once the rest is committed. See docs/history.md.",
 		Flags: []cli.Flag{

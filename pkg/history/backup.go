@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -208,7 +209,7 @@ func (r *Repo) Backup(opts BackupOptions) (*BackupResult, error) {
 			return nil, err
 		}
 		if tgt.create {
-			tgt.repo, err = r.createBackup(res.URL, branch, res)
+			tgt.repo, err = r.createBackup(res.URL, branch, res, true)
 		} else {
 			res.Pushed, err = r.push(res.URL)
 		}
@@ -229,6 +230,11 @@ func (r *Repo) Backup(opts BackupOptions) (*BackupResult, error) {
 		dir = tmp
 	}
 	r.verify(back, dir, branch, head, res)
+	if why, _ := r.busy(); why != "" {
+		// The commits that would bring the vault's files into HEAD skip
+		// while this lasts: what was verified is an old head.
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the backup is at HEAD %s, which may be older than the vault's files: mem commit skips while %s", short(head), why))
+	}
 	if res.Verified() {
 		rec := &BackupRecord{Time: opts.Now.UTC(), Target: opts.To, URL: res.URL, Branch: res.Branch, Head: head.String(),
 			Commits: res.Backup.Commits, Files: res.Backup.Files, Memories: res.Backup.Memories}
@@ -339,6 +345,11 @@ func halfMade(p string) bool {
 	return true
 }
 
+// backupRole is the setting (mem.role = backup) a repository mem backup
+// created carries: a backup is one-way, and a clone of it must not sync
+// back into it.
+var backupRole = [3]string{"mem", "role", "backup"}
+
 // newBackupMark names the temporary folder a first backup is built in,
 // beside the target so that the rename into place is atomic.
 const newBackupMark = ".mem-new-"
@@ -347,7 +358,9 @@ const newBackupMark = ".mem-new-"
 // temporary folder beside it, then renamed into place, so a first backup
 // killed or out of space leaves p absent (and the next run starts again)
 // rather than a repository without a HEAD that every later run refuses.
-func (r *Repo) createBackup(p string, branch plumbing.ReferenceName, res *BackupResult) (*git.Repository, error) {
+// A backup (not a sync remote) is marked as one in its config (backupRole),
+// so that mem clone can tell.
+func (r *Repo) createBackup(p string, branch plumbing.ReferenceName, res *BackupResult, backup bool) (*git.Repository, error) {
 	parent, base := filepath.Dir(p), filepath.Base(p)
 	// Leftovers of first backups killed before their rename: a live one is
 	// younger than GitTimeout, which stops its push.
@@ -372,6 +385,13 @@ func (r *Repo) createBackup(p string, branch plumbing.ReferenceName, res *Backup
 	if err == nil {
 		// A clone of the backup should check out the vault's branch.
 		err = g.Storer.SetReference(plumbing.NewSymbolicReference(plumbing.HEAD, branch))
+	}
+	if err == nil && backup {
+		var cfg *config.Config
+		if cfg, err = g.Config(); err == nil {
+			cfg.Raw.Section(backupRole[0]).SetOption(backupRole[1], backupRole[2])
+			err = g.SetConfig(cfg)
+		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: create backup repository in %s: %w (is the disk full or read-only?)", p, tmp, err)

@@ -16,13 +16,18 @@ import (
 
 // CloneResult says what Clone got and what reading both ends found.
 type CloneResult struct {
-	Remote   string   `json:"remote"`
-	URL      string   `json:"url"`
-	Dir      string   `json:"dir"`
-	Branch   string   `json:"branch"`
-	Here     End      `json:"here"`
-	There    End      `json:"there"` // the remote's own objects for a path; what was received otherwise
-	Problems []string `json:"problems"`
+	Remote string `json:"remote"`
+	URL    string `json:"url"`
+	Dir    string `json:"dir"`
+	Branch string `json:"branch"`
+	// Backup says the remote is a backup mem backup wrote (BackupWhy says
+	// how it could tell): a backup is one-way, so the clone does not sync
+	// back into it (spec §4).
+	Backup    bool     `json:"backup"`
+	BackupWhy string   `json:"backup_why,omitempty"`
+	Here      End      `json:"here"`
+	There     End      `json:"there"` // the remote's own objects for a path; what was received otherwise
+	Problems  []string `json:"problems"`
 }
 
 // Verified reports whether the clone matched the remote.
@@ -70,13 +75,16 @@ func Clone(remote, relativeTo, dir string) (*CloneResult, error) {
 			}
 		}
 	}()
-	if _, err := runGitWith("", "", nil, "clone", "--quiet", "--no-local", url, abs); err != nil {
-		return nil, fmt.Errorf("clone %s: %w (is the remote reachable? the path right?)", url, err)
+	// What a remote sends is foreign (spec §8): git checks every object
+	// as it arrives, and mem every path, before a file is checked out.
+	if _, err := runGitWith("", "", nil, append(fetchFsck, "clone", "--quiet", "--no-local", "--no-checkout", url, abs)...); err != nil {
+		var ge *GitError
+		if errors.As(err, &ge) && fsckRefused(ge.Stderr) {
+			return nil, &RefusedError{fmt.Sprintf("refused %s: git's object check (fsck) refuses what it sent (git: %s); nothing was kept: repair or remove the bad commits on the remote, then clone again", url, strings.Join(strings.Fields(ge.Stderr), " "))}
+		}
+		return nil, fmt.Errorf("clone %s: %w (is the remote reachable? the path right?); nothing was kept", url, err)
 	}
-	if _, err := os.Stat(filepath.Join(abs, vault.ConfigFile)); err != nil {
-		return nil, fmt.Errorf("%s: no %s at the top of what was cloned: it is not a mem vault (clone it with git, or give the vault's remote); nothing was kept", url, vault.ConfigFile)
-	}
-	v, err := vault.Open(abs)
+	v, err := vault.Open(abs) // no mem.yaml yet: the default limits check what came
 	if err != nil {
 		return nil, err
 	}
@@ -88,6 +96,26 @@ func Clone(remote, relativeTo, dir string) (*CloneResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The head's tree is what is checked out; git's fsck has checked
+	// every object of the history for what git itself refuses, so a
+	// backup of a vault that once held a link still restores.
+	if err := r.checkCommits([]string{head.String()}, plumbing.ZeroHash, false, url); err != nil {
+		var ie *IncomingError
+		if errors.As(err, &ie) {
+			ie.Then = "nothing was kept: remove the path from the remote's head (a new commit), then clone again, or clone it with plain git if you trust it"
+		}
+		return nil, err
+	}
+	if _, err := runGitWith(r.gitDir, "", []string{"GIT_WORK_TREE=" + r.top}, "reset", "--quiet", "--hard"); err != nil {
+		return nil, fmt.Errorf("clone %s: check out: %w; nothing was kept", url, err)
+	}
+	if _, err := os.Stat(filepath.Join(abs, vault.ConfigFile)); err != nil {
+		return nil, fmt.Errorf("%s: no %s at the top of what was cloned: it is not a mem vault (clone it with git, or give the vault's remote); nothing was kept", url, vault.ConfigFile)
+	}
+	if v, err = vault.Open(abs); err != nil {
+		return nil, err
+	}
+	r.v = v
 	res.Branch = branch.Short()
 	paths := map[plumbing.Hash]string{}
 	if res.Here, err = r.end(r.git, head, paths); err != nil {
@@ -98,6 +126,9 @@ func Clone(remote, relativeTo, dir string) (*CloneResult, error) {
 		back, err := git.PlainOpen(url)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", url, err)
+		}
+		if cfg, err := back.Config(); err == nil && cfg.Raw.Section(backupRole[0]).Option(backupRole[1]) == backupRole[2] {
+			res.Backup, res.BackupWhy = true, "its config says mem.role = backup: mem backup created it"
 		}
 		ref, err := back.Reference(branch, true)
 		if err != nil {
@@ -112,6 +143,9 @@ func Clone(remote, relativeTo, dir string) (*CloneResult, error) {
 		}
 		res.There = res.Here
 		res.There.Head = refs[branch].String()
+	}
+	if to := r.v.Config.Backup.To; !res.Backup && to != "" && (to == url || local && filepath.Clean(strings.TrimPrefix(to, "file://")) == url) {
+		res.Backup, res.BackupWhy = true, "the vault's mem.yaml names it as backup.to"
 	}
 	if res.There.Head != res.Here.Head {
 		res.Problems = append(res.Problems, fmt.Sprintf("head differs: here %s, remote %s (someone pushed meanwhile? run 'mem sync')", res.Here.Head, res.There.Head))

@@ -118,8 +118,8 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	if why := r.busy(); why != "" {
-		return nil, errBusy(why)
+	if why, p := r.busy(); why != "" {
+		return nil, skipFor(r.v, p, why)
 	}
 	lock, err := r.lockIndex()
 	if err != nil {
@@ -127,8 +127,8 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 	}
 	defer r.forgetLocks() // runs after the release below: the locks are gone first
 	defer lock.release()
-	if why := r.busy(); why != "" && !strings.Contains(why, "index.lock") {
-		return nil, errBusy(why) // a merge started between the two checks
+	if why, p := r.busy(); why != "" && filepath.Base(p) != "index.lock" {
+		return nil, skipFor(r.v, p, why) // a merge started between the two checks
 	}
 
 	r.objs = r.newObjects()
@@ -161,6 +161,7 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("%s: %d bytes, over lint.max_file_size (%d): left out of this commit, as mem leaves it unread; split it, move it out of the vault, or raise lint.max_file_size in mem.yaml",
 			o.path, o.size, r.v.Config.Lint.MaxFileSize))
 	}
+	res.Warnings = append(res.Warnings, s.unread...)
 	node := r.buildVault(s.files)
 	vaultHash, err := r.writeTree(node, r.prefix, s.reusable())
 	if err != nil {
@@ -541,7 +542,7 @@ func (r *Repo) lockIndex() (*indexLock, error) {
 	p := filepath.Join(r.gitDir, "index.lock")
 	f, err := r.createLock(p)
 	if errors.Is(err, os.ErrExist) {
-		return nil, errBusy(fmt.Sprintf("%s exists: another git process holds the index lock (if none is running, it crashed: remove %s)", p, p))
+		return nil, skipFor(r.v, p, fmt.Sprintf("%s exists: another git process holds the index lock (if none is running, it crashed: remove %s)", p, p))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p, err)

@@ -40,11 +40,23 @@ const maxOtherFile = 100 << 20
 // and the rule; nothing of the vault changed.
 type IncomingError struct {
 	URL, Commit, Path, Rule, Why string
+	Then                         string // what became of it and what to do (default: a sync's)
+	// Out marks the same check on what this machine would push: the
+	// other machines would refuse it.
+	Out bool
 }
 
 func (e *IncomingError) Error() string {
-	return fmt.Sprintf("refused %s: commit %s: %s: %s: %s; nothing here changed: remove that commit from the remote (or the path from its tree), then run 'mem sync' again",
-		e.URL, short(plumbing.NewHash(e.Commit)), quotePath(e.Path), e.Rule, e.Why)
+	then := e.Then
+	if then == "" {
+		then = "nothing here changed: remove that commit from the remote (or the path from its tree), then run 'mem sync' again"
+	}
+	verb := "refused"
+	if e.Out {
+		verb = "refused to push to"
+	}
+	return fmt.Sprintf("%s %s: commit %s: %s: %s: %s; %s", verb,
+		e.URL, short(plumbing.NewHash(e.Commit)), quotePath(e.Path), e.Rule, e.Why, then)
 }
 
 // Kind: the remote's content failed the check (exit 1).
@@ -126,35 +138,52 @@ type incoming struct {
 	done    map[string]bool // dir + "\x00" + tree hash, checked
 }
 
-// checkIncoming checks every commit that remote has and head lacks, oldest
-// first, and refuses the whole remote at the first bad entry.
-func (r *Repo) checkIncoming(head, remote plumbing.Hash, url string) error {
-	if remote.IsZero() || remote == head {
+// checkIncoming checks every commit that tip has and have lacks (a sync's
+// head and the remote's, or the other way round for what it would push),
+// oldest first, against have's trees, and refuses the whole of tip at the
+// first bad entry.
+func (r *Repo) checkIncoming(have, tip plumbing.Hash, url string) error {
+	if tip.IsZero() || tip == have {
 		return nil
 	}
-	args := []string{"rev-list", "--reverse", "--topo-order", remote.String()}
-	if !head.IsZero() {
-		args = append(args, "--not", head.String())
+	args := []string{"rev-list", "--reverse", "--topo-order", tip.String()}
+	if !have.IsZero() {
+		args = append(args, "--not", have.String())
 	}
 	out, err := runGit(r.gitDir, args...)
 	if err != nil {
 		return err
 	}
 	ref := plumbing.ZeroHash
-	if !head.IsZero() {
-		hc, err := r.git.CommitObject(head)
+	if !have.IsZero() {
+		hc, err := r.git.CommitObject(have)
 		if err != nil {
-			return r.damagedObject("commit", head, "HEAD", err)
+			return r.damagedObject("commit", have, "", err)
 		}
 		ref = hc.TreeHash
 	}
+	return r.checkCommits(strings.Fields(out), ref, true, url)
+}
+
+// checkCommits checks the trees of commits against the tree ref. With
+// chain, commits come parents first (rev-list --reverse) and each is
+// checked against its first parent's tree instead, which was checked just
+// before or is have's: a long history costs what it changes, not its
+// length times the vault.
+func (r *Repo) checkCommits(commits []string, ref plumbing.Hash, chain bool, url string) error {
 	in := &incoming{r: r, maxFile: r.v.Config.Lint.MaxFileSize, done: map[string]bool{}}
-	for _, h := range strings.Fields(out) {
+	for _, h := range commits {
 		c, err := r.git.CommitObject(plumbing.NewHash(h))
 		if err != nil {
 			return r.damagedObject("commit", plumbing.NewHash(h), "fetched from "+url, err)
 		}
-		p, rule, why, err := in.tree(c.TreeHash, ref, "")
+		against := ref
+		if chain && len(c.ParentHashes) > 0 {
+			if pc, err := r.git.CommitObject(c.ParentHashes[0]); err == nil {
+				against = pc.TreeHash
+			}
+		}
+		p, rule, why, err := in.tree(c.TreeHash, against, "")
 		if err != nil {
 			return err
 		}
@@ -241,7 +270,7 @@ var fetchFsck = []string{"-c", "fetch.fsckObjects=true", "-c", "transfer.fsckObj
 
 // fsckRefused reports a fetch that git's object check stopped.
 func fsckRefused(stderr string) bool {
-	return strings.Contains(stderr, "fsck error") || strings.Contains(stderr, "error: object ")
+	return strings.Contains(stderr, "fsck error") || strings.Contains(stderr, "error: object ") || strings.Contains(stderr, "empty filename in tree entry")
 }
 
 // diagnose names the commit and path of a fetch git's fsck refused: the

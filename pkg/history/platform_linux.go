@@ -58,7 +58,7 @@ func (d dirStatter) lstat(e fs.DirEntry) (fs.FileInfo, error) {
 	case unix.S_IFBLK:
 		mode |= fs.ModeDevice
 	}
-	return statInfo{name: e.Name(), size: st.Size, mode: mode, mtime: time.Unix(st.Mtim.Unix())}, nil
+	return statInfo{name: e.Name(), size: st.Size, mode: mode, mtime: time.Unix(st.Mtim.Unix()), nlink: uint64(st.Nlink)}, nil
 }
 
 func (d dirStatter) close() {
@@ -67,13 +67,17 @@ func (d dirStatter) close() {
 	}
 }
 
-// statInfo is what the scan reads of a stat: mode, size and mtime.
+// statInfo is what the scan reads of a stat: mode, size, mtime and the
+// number of names (a hard-linked file is left unread).
 type statInfo struct {
 	name  string
 	size  int64
 	mode  fs.FileMode
 	mtime time.Time
+	nlink uint64
 }
+
+func (s statInfo) links() uint64 { return s.nlink }
 
 func (s statInfo) Name() string       { return s.name }
 func (s statInfo) Size() int64        { return s.size }

@@ -46,7 +46,7 @@ func (r *Repo) updateRef(name plumbing.ReferenceName, old, new plumbing.Hash, wh
 	lockPath := p + ".lock"
 	f, err := r.createLock(lockPath)
 	if errors.Is(err, os.ErrExist) {
-		return errBusy(fmt.Sprintf("%s exists: another git process is updating %s (if none is running, remove it); nothing was committed", lockPath, name))
+		return skipFor(r.v, lockPath, fmt.Sprintf("%s exists: another git process is updating %s (if none is running, remove it); nothing was committed", lockPath, name))
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", lockPath, err)

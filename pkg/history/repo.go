@@ -27,6 +27,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 
+	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/history/gitfmt"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -164,8 +165,9 @@ var busyMarkers = []struct{ name, what string }{
 	{syncJournal, "a mem sync was stopped while applying a merge (run 'mem sync' to finish it)"},
 }
 
-// busy says why git is mid-operation, or "" when it is idle.
-func (r *Repo) busy() string {
+// busy says why git is mid-operation, and the marker that says so, or ""
+// when it is idle.
+func (r *Repo) busy() (why, marker string) {
 	for _, m := range busyMarkers {
 		p := filepath.Join(r.gitDir, m.name)
 		if _, err := os.Lstat(p); err == nil {
@@ -173,10 +175,45 @@ func (r *Repo) busy() string {
 			if strings.Contains(msg, "%s") {
 				msg = fmt.Sprintf(msg, p)
 			}
-			return fmt.Sprintf("%s exists: %s", p, msg)
+			return fmt.Sprintf("%s exists: %s", p, msg), p
 		}
 	}
-	return ""
+	return "", ""
+}
+
+// StuckError is a skip that has lasted too long: the lock or marker that
+// makes every commit and sync skip is older than commit.interval, so the
+// scheduled runs have been skipping (and new memories not leaving the
+// machine) since. Exit 1, so cron and the daemon say so.
+type StuckError struct {
+	Reason string
+	Age    time.Duration
+	Limit  time.Duration
+}
+
+func (e *StuckError) Error() string {
+	return fmt.Sprintf("%s; it has been there %s, longer than commit.interval (%s): every commit and sync since then skipped, nothing new has been committed or pushed",
+		e.Reason, e.Age.Round(time.Second), e.Limit)
+}
+
+// Kind: the vault is not being committed (exit 1).
+func (e *StuckError) Kind() fail.Kind { return fail.Check }
+
+// skipFor is the error of a run that skips because of the lock or marker
+// at path: a *SkipError (exit 0, the next run tries again) until the file is
+// older than commit.interval (default 1h), a *StuckError after.
+func skipFor(v *vault.Vault, path, reason string) error {
+	limit := v.Config.Commit.Interval
+	if limit <= 0 {
+		limit = time.Hour
+	}
+	// Real time, not --now/MEM_NOW: the file's mtime is.
+	if fi, err := os.Lstat(path); err == nil {
+		if age := time.Since(fi.ModTime()); age > limit {
+			return &StuckError{Reason: reason, Age: age, Limit: limit}
+		}
+	}
+	return errBusy(reason)
 }
 
 // GitTimeout bounds every git process mem starts (push, ls-remote, clone,

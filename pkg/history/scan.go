@@ -35,11 +35,14 @@ type file struct {
 	hash  plumbing.Hash
 	entry *index.Entry // what the git index records for it
 	// Set by a scan worker for a file read this run:
-	abs    string
-	read   bool              // read, hashed and stored
-	gone   bool              // removed before it could be read: a deletion
-	meta   *memMeta          // a memory's type and project, for the message
-	secret []secrets.Finding // what the scan found in its name or content: left out
+	abs  string
+	read bool // read, hashed and stored
+	gone bool // removed before it could be read: a deletion
+	// unreadable is why a file on disk could not be read: it is left out
+	// and a tracked one keeps its committed version.
+	unreadable error
+	meta       *memMeta          // a memory's type and project, for the message
+	secret     []secrets.Finding // what the scan found in its name or content: left out
 }
 
 // memMeta is what the commit message says about a memory; plain marks a
@@ -59,10 +62,35 @@ type baseline struct {
 	written time.Time                // the index file's mtime (racy-git guard)
 	index   *index.Index             // nil when the index was unreadable or absent
 	warn    string                   // why the index could not be used
+	head    *object.Tree             // HEAD's root tree (nil: unborn)
+}
+
+// committed is p's entry in the baseline, else in HEAD's tree (the index
+// may lack a file HEAD has: a sync's merge moves HEAD before the index
+// catches up), nil when neither has it.
+func (b *baseline) committed(p string) *index.Entry {
+	if e := b.entries[p]; e != nil {
+		return e
+	}
+	if b.head == nil {
+		return nil
+	}
+	e, err := b.head.FindEntry(p)
+	if err != nil || e.Mode == filemode.Dir || e.Mode == filemode.Submodule {
+		return nil
+	}
+	return &index.Entry{Name: p, Hash: e.Hash, Mode: e.Mode}
 }
 
 func (r *Repo) readBaseline(head *object.Commit) (*baseline, error) {
 	b := &baseline{entries: map[string]*index.Entry{}, dirs: map[string]bool{}}
+	if head != nil {
+		t, err := r.tree(head.TreeHash, "HEAD's root")
+		if err != nil {
+			return nil, err
+		}
+		b.head = t
+	}
 	p := filepath.Join(r.gitDir, "index")
 	fi, err := os.Stat(p)
 	switch {
@@ -141,7 +169,8 @@ func readIndex(p string) (*index.Index, error) {
 }
 
 // reusable are the cached trees of the folders in which nothing changed
-// since the index was written: no file read this run, none gone.
+// since the index was written: no file read this run, none gone, none
+// that only HEAD has.
 func (s *scanner) reusable() map[string]plumbing.Hash {
 	if len(s.base.trees) == 0 {
 		return nil
@@ -156,7 +185,7 @@ func (s *scanner) reusable() map[string]plumbing.Hash {
 		}
 	}
 	for _, f := range s.files {
-		if f.read {
+		if f.read || s.base.entries[f.path] == nil { // read, or kept from HEAD: not in the index's trees
 			mark(f.path)
 		}
 	}
@@ -216,6 +245,9 @@ type scanner struct {
 	// secret are the files left out, as the oversized are, because their
 	// name or content holds a secret (spec §8).
 	secret []SecretFile
+	// unread say why a file was left out unread (hard-linked, no
+	// permission to read it); a tracked one keeps its committed version.
+	unread []string
 }
 
 type oversize struct {
@@ -241,13 +273,21 @@ func (r *Repo) scan(base *baseline) (*scanner, error) {
 		switch {
 		case f.secret != nil:
 			s.leaveOutSecret(f)
-			if old := s.base.entries[f.path]; old != nil {
+			if old := s.base.committed(f.path); old != nil {
 				f.mode, f.hash, f.entry = old.Mode, old.Hash, old // the committed version stays
 				break
 			}
 			delete(s.seen, f.path)
 			continue
 		case f.gone:
+			delete(s.seen, f.path)
+			continue
+		case f.unreadable != nil:
+			s.unread = append(s.unread, fmt.Sprintf("%v: left out of this commit (a tracked file keeps its committed version): fix its permissions or add it to .gitignore", f.unreadable))
+			if old := s.base.committed(f.path); old != nil {
+				f.mode, f.hash, f.entry = old.Mode, old.Hash, old
+				break
+			}
 			delete(s.seen, f.path)
 			continue
 		case f.read:
@@ -336,6 +376,10 @@ func (s *scanner) read(f *file, store func(plumbing.ObjectType, []byte) (plumbin
 	data, fi, err := readStable(f.abs, f.mode, buf)
 	if errors.Is(err, fs.ErrNotExist) {
 		f.gone = true // removed while we walked: it is a deletion
+		return buf, nil
+	}
+	if errors.Is(err, fs.ErrPermission) {
+		f.unreadable = err // left out, as the loader leaves it unread
 		return buf, nil
 	}
 	if err != nil {
@@ -560,12 +604,16 @@ func (s *scanner) add(c candidate) error {
 			// The loader refuses to read it and lint fails it; committing
 			// it anyway would put megabytes in history for good.
 			s.oversized = append(s.oversized, oversize{p, fi.Size()})
-			if old != nil {
-				s.files = append(s.files, &file{path: p, mode: old.Mode, hash: old.Hash, entry: old})
-				s.seen[p] = true
-			}
+			s.keepCommitted(p)
 			return nil
 		}
+	}
+	if n := links(fi); mode != filemode.Symlink && n > 1 {
+		// A second name may be a file outside the vault (a key, a
+		// config): the loader never reads it, and a commit would push it.
+		s.unread = append(s.unread, fmt.Sprintf("%s: the file has %d hard links, so its content may belong to a file outside the vault: left out of this commit, as mem leaves it unread; if it is yours, replace it with a copy (cp F x && mv x F)", c.abs(), n))
+		s.keepCommitted(p)
+		return nil
 	}
 	s.seen[p] = true
 	if old != nil && s.clean(old, fi, mode) {
@@ -576,6 +624,16 @@ func (s *scanner) add(c candidate) error {
 	s.files = append(s.files, f)
 	s.pending = append(s.pending, f)
 	return nil
+}
+
+// keepCommitted keeps the committed version of a file on disk that this
+// commit does not read (too large, hard-linked, unreadable): a file still on
+// disk is never recorded as deleted.
+func (s *scanner) keepCommitted(p string) {
+	if old := s.base.committed(p); old != nil {
+		s.files = append(s.files, &file{path: p, mode: old.Mode, hash: old.Hash, entry: old})
+		s.seen[p] = true
+	}
 }
 
 // clean is git's stat check: same mode, size and mtime, and the mtime is

@@ -143,7 +143,7 @@ func (r *Repo) lockCommit() (func(), error) {
 	unlock, err := r.v.LockWait("commit", commitLockWait)
 	var held *vault.LockedError
 	if errors.As(err, &held) {
-		return nil, errBusy(held.Error())
+		return nil, skipFor(r.v, held.Path, held.Error())
 	}
 	return unlock, err
 }

@@ -89,7 +89,7 @@ func Sync(v *vault.Vault, opts SyncOptions) (*SyncResult, error) {
 			if le.PID > 0 {
 				who += fmt.Sprintf(" (pid %d)", le.PID)
 			}
-			return nil, &SkipError{Reason: who + " is running on this vault; this one changed nothing, the next run syncs"}
+			return nil, skipFor(v, le.Path, who+" is running on this vault; this one changed nothing, the next run syncs")
 		}
 		return nil, err
 	}
@@ -245,7 +245,7 @@ func (r *Repo) createRemote(p string, branch plumbing.ReferenceName, head plumbi
 		return syncRefusal(err)
 	}
 	br := &BackupResult{}
-	if _, err := r.createBackup(p, branch, br); err != nil {
+	if _, err := r.createBackup(p, branch, br, false); err != nil {
 		return err
 	}
 	res.Created, res.Pushed = br.Created, br.Pushed
@@ -729,6 +729,16 @@ func (r *Repo) pushCheck(remote, merged plumbing.Hash, url string, opts SyncOpti
 	if err := r.checkSecrets(has, url); err != nil {
 		return syncRefusal(err)
 	}
+	// What the other machines would refuse is not sent: refused there, it
+	// would stop every one of them from syncing.
+	if err := r.checkIncoming(remote, merged, url); err != nil {
+		var ie *IncomingError
+		if errors.As(err, &ie) {
+			ie.Out = true
+			ie.Then = "nothing was pushed: the other machines would refuse it. Rewrite that commit without it (e.g. 'git rebase -i' from before it; 'git commit --amend' for the last one), then run 'mem sync' again"
+		}
+		return err
+	}
 	if remote.IsZero() || opts.AllowMassDelete {
 		return nil
 	}
@@ -779,8 +789,8 @@ func (r *Repo) applyMerge(branch plumbing.ReferenceName, old, new plumbing.Hash,
 		return err
 	}
 	defer r.forgetLocks()
-	if why := r.busy(); why != "" {
-		return errBusy(why + "; nothing here changed")
+	if why, p := r.busy(); why != "" {
+		return skipFor(r.v, p, why+"; nothing here changed")
 	}
 	if r.objs != nil { // the merge's objects are durable before anything names them
 		err := r.objs.Sync()
@@ -858,6 +868,16 @@ func (r *Repo) finishMerge(j journal, now time.Time) error {
 	chs, err := r.diffTrees(old, new)
 	if err != nil {
 		return err
+	}
+	// Checked before the merge was built; checked again here, before the
+	// first write, as a journal names a merge this process did not build.
+	for _, c := range chs {
+		for _, name := range strings.Split(c.path, "/") {
+			if rule, why := nameRule(name); rule != "" {
+				return fmt.Errorf("%s: the merge it records (%s) writes %s: %s: %s; nothing was written: remove %s and run 'mem sync' again",
+					filepath.Join(r.gitDir, syncJournal), short(new), quotePath(c.path), rule, why, filepath.Join(r.gitDir, syncJournal))
+			}
+		}
 	}
 	for _, c := range chs {
 		p := filepath.Join(r.top, filepath.FromSlash(c.path))
