@@ -470,7 +470,7 @@ func (r *Repo) mergeCommit(base, head, remote plumbing.Hash, url string, res *Sy
 	res.Decisions = append(res.Decisions, decisions...)
 	msg := fmt.Sprintf("mem sync: merge %s from %s\n", short(remote), url)
 	if len(decisions) > 0 {
-		msg += "\nDecided memory by memory (spec §9; the losing versions stay in this commit's other parent):\n- " + strings.Join(decisions, "\n- ") + "\n"
+		msg += "\nDecided memory by memory (docs/sync.md; the losing versions stay in this commit's other parent):\n- " + strings.Join(decisions, "\n- ") + "\n"
 	}
 	who, err := r.author(now)
 	if err != nil {
@@ -905,12 +905,13 @@ func (r *Repo) finishMerge(j journal, now time.Time) error {
 			if err != nil {
 				return r.damagedObject("blob", c.new, c.path, err)
 			}
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
 				return err
 			}
-			perm := os.FileMode(0o644)
+			// As git checks out: 0666, or 0777 for an executable, less the umask.
+			perm := vault.FileMode()
 			if c.newMode == "100755" {
-				perm = 0o755
+				perm = 0o777 &^ vault.Umask()
 			}
 			if err := vault.WriteFileAtomic(p, data, perm); err != nil {
 				return fmt.Errorf("%s: %w", p, err)
