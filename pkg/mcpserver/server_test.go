@@ -201,7 +201,7 @@ func TestRememberWritesThroughTheVault(t *testing.T) {
 	cs, root := newSession(t)
 	var w Written
 	text, isErr := call(t, cs, "remember", map[string]any{
-		"text": "The staging host is stg-3.", "provenance": "observed", "cwd": filepath.Join(filepath.Dir(root), "code", "shop"),
+		"text": "The staging host is stg-3.", "provenance": "observed", "evidence": "ssh stg-3 hostname: stg-3", "cwd": filepath.Join(filepath.Dir(root), "code", "shop"),
 		"tags": []string{"infra"}, "ttl": "30d", "session": "s1",
 	}, &w)
 	if isErr {
