@@ -50,6 +50,7 @@ func newCommands() []*cli.Command {
 		searchCommand(),
 		showCommand(),
 		signalCommand(),
+		storesCommand(),
 		syncCommand(),
 		watchCommand(),
 		pinCommand(true), pinCommand(false),
