@@ -29,6 +29,7 @@ func newCommands() []*cli.Command {
 		backupCommand(),
 		cloneCommand(),
 		commitCommand(),
+		consolidateCommand(),
 		correctCommand(),
 		doctorCommand(),
 		editCommand(),

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/mem-md/mem/pkg/audit"
+	"github.com/mem-md/mem/pkg/consolidate"
 	"github.com/mem-md/mem/pkg/rules"
 )
 
@@ -242,7 +243,7 @@ func index(claims []Claim) claimIndex {
 		if _, ok := x.byText[t]; !ok {
 			x.byText[t] = c.ID
 		}
-		if subj, val, ok := subject(t); ok {
+		if subj, val, ok := consolidate.Subject(t); ok {
 			x.bySubject[subj] = append(x.bySubject[subj], subjectClaim{c.ID, val})
 		}
 	}
@@ -250,8 +251,9 @@ func index(claims []Claim) claimIndex {
 }
 
 // compare sets each line of a store against the claims: the same
-// normalised text is a shared fact; the same subject with another value
-// contradicts the claim.
+// normalised text is a shared fact; the same subject with a value that
+// denies the claim's (consolidate.Subject, consolidate.Contradict)
+// contradicts it.
 func (x claimIndex) compare(data []byte) (shared, conflict []Match) {
 	inZone := false
 	for i, line := range strings.Split(string(data), "\n") {
@@ -270,12 +272,12 @@ func (x claimIndex) compare(data []byte) (shared, conflict []Match) {
 			shared = append(shared, Match{Line: i + 1, Text: shown, Claim: id})
 			continue
 		}
-		subj, val, ok := subject(t)
+		subj, val, ok := consolidate.Subject(t)
 		if !ok {
 			continue
 		}
 		for _, c := range x.bySubject[subj] {
-			if c.value != val {
+			if consolidate.Contradict(c.value, val) {
 				conflict = append(conflict, Match{Line: i + 1, Text: shown, Claim: c.id})
 				break
 			}
@@ -293,19 +295,4 @@ func normalise(line string) string {
 	line = listMarker.ReplaceAllString(line, "")
 	line = strings.NewReplacer("**", "", "__", "", "`", "").Replace(line)
 	return audit.Normalise(strings.TrimSpace(line))
-}
-
-// verb splits a claim into a subject and a value: the first " is ",
-// " are ", " uses ", " runs on " or ": " of the normalised text. The rule is
-// kept simple on purpose: "the staging host is stg-3" and "the staging host
-// is stg-9" contradict; a line that says anything more complex does not
-// take part.
-var verb = regexp.MustCompile(`^(.{3,80}?)(?: is | are | uses | runs on |: )(.+)$`)
-
-func subject(t string) (subj, value string, ok bool) {
-	m := verb.FindStringSubmatch(t)
-	if m == nil {
-		return "", "", false
-	}
-	return m[1], m[2], true
 }
