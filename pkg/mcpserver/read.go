@@ -43,6 +43,8 @@ type RecallOutput struct {
 	Items    int      `json:"items"`
 	Dropped  int      `json:"dropped"`
 	Warnings []string `json:"warnings,omitempty"`
+	// Stores are the harness memory files loaded for cwd besides this view.
+	Stores []LoadedStore `json:"stores,omitempty"`
 }
 
 // recall renders the memory view: the same call `mem render` makes, with
@@ -89,6 +91,7 @@ func (s *server) recall(_ context.Context, _ *mcp.CallToolRequest, in RecallInpu
 	if p != nil {
 		out.Project = p.ID
 	}
+	out.Stores = s.loadedStores(cwd)
 	return text(string(res.Doc)), out, nil
 }
 

@@ -106,7 +106,7 @@ func TestToolsList(t *testing.T) {
 		names = append(names, tool.Name)
 	}
 	slices.Sort(names)
-	want := []string{"audit", "correct", "get", "list", "note", "pin", "recall", "remember", "retire", "search", "show", "signal", "update"}
+	want := []string{"audit", "consolidate", "correct", "get", "list", "note", "pin", "recall", "remember", "retire", "search", "show", "signal", "update"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("tools = %v, want %v", names, want)
 	}
