@@ -88,6 +88,9 @@ func runConsolidate(_ context.Context, cmd *cli.Command) error {
 	if cmd.Bool("json") && err == nil {
 		return writeJSON(w, map[string]any{"outcomes": outs, "batch": b})
 	}
+	if cmd.Bool("quiet") {
+		return err // a scheduled run: silent unless it fails
+	}
 	for _, o := range outs {
 		fmt.Fprintf(w, "%-7s %s: %s\n", o.Action, strings.Join(o.Paths, ", "), o.Result)
 	}

@@ -65,7 +65,7 @@ func runStores(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	list, err := stores.Find(stores.Options{Dir: dir, Home: home, CodexHome: os.Getenv("CODEX_HOME"), Vault: v.Root, Claims: claims})
+	list, err := stores.Find(stores.Options{Dir: dir, Home: home, CodexHome: os.Getenv("CODEX_HOME"), Claims: claims})
 	if err != nil {
 		return err
 	}

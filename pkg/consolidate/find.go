@@ -47,6 +47,9 @@ const (
 	DefaultThreshold   = 0.5
 	DefaultReviewAfter = 14 * 24 * time.Hour
 	MaxDropped         = 0.25
+	// MinContainment: the share of the shorter claim's words the longer
+	// must hold for the two to be one fact.
+	MinContainment = 0.8
 )
 
 // Options tune Find.
@@ -168,6 +171,28 @@ func shingles(ws []string) map[string]bool {
 	return out
 }
 
+// containment is the share of the shorter text's words the longer holds:
+// a restatement adds words, it does not swap them ("written before pass a"
+// and "... pass b" are alike by word pairs, and two facts).
+func containment(a, b []string) float64 {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	seen, n := map[string]bool{}, 0
+	for _, w := range a {
+		if !seen[w] {
+			seen[w] = true
+			if slices.Contains(b, w) {
+				n++
+			}
+		}
+	}
+	if len(seen) == 0 {
+		return 0
+	}
+	return float64(n) / float64(len(seen))
+}
+
 func jaccard(a, b map[string]bool) float64 {
 	if len(a) == 0 || len(b) == 0 {
 		return 0
@@ -254,15 +279,15 @@ func (r *Report) conflicts(res gate.Resolution, live []*claim, now time.Time) {
 }
 
 // duplicates groups the current claims of one scope that state one fact —
-// the same key, or word pairs at least threshold alike — and proposes one
-// merge per group. Claims in a conflict of subject are no duplicates.
+// word pairs at least threshold alike and the shorter's words (nearly) all
+// in the longer — and proposes one merge per group. A shared key is the
+// reconciler's already (a conflict below). Claims in a conflict of subject are no duplicates.
 func (r *Report) duplicates(live []*claim, threshold float64) {
 	parent := make([]int, len(live))
 	for i := range parent {
 		parent[i] = i
 	}
-	var find func(int) int
-	find = func(i int) int {
+	find := func(i int) int {
 		for parent[i] != i {
 			parent[i] = parent[parent[i]]
 			i = parent[i]
@@ -276,7 +301,7 @@ func (r *Report) duplicates(live []*claim, threshold float64) {
 			continue
 		}
 		s := jaccard(x.pairs, y.pairs)
-		if s < threshold {
+		if s < threshold || containment(x.words, y.words) < MinContainment {
 			continue
 		}
 		ra, rb := find(pair[0]), find(pair[1])

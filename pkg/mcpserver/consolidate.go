@@ -60,7 +60,7 @@ func (s *server) loadedStores(cwd string) []LoadedStore {
 	if s.Home == "" || cwd == "" {
 		return nil
 	}
-	list, err := stores.Find(stores.Options{Dir: cwd, Home: s.Home, CodexHome: s.CodexHome, Vault: s.Vault.Root})
+	list, err := stores.Find(stores.Options{Dir: cwd, Home: s.Home, CodexHome: s.CodexHome})
 	if err != nil {
 		s.Logger.Warn("recall could not list the harness stores", "error", err)
 		return nil

@@ -27,7 +27,6 @@ type Options struct {
 	Dir       string // absolute working directory
 	Home      string // the user's home: ~/.claude lives in it
 	CodexHome string // $CODEX_HOME, default Home/.codex
-	Vault     string // the vault's root, named by the pointer
 	Claims    []Claim
 }
 
