@@ -31,6 +31,7 @@ func claimFlags(defaultType string) []cli.Flag {
 		&cli.StringFlag{Name: "ttl", Usage: "time to live instead of --stale-after: 30d, 2w, 6m, 1y"},
 		&cli.StringSliceFlag{Name: "supersedes", Usage: "id of a claim this one replaces (repeat for more)"},
 		&cli.StringFlag{Name: "session", Usage: "the session writing this memory"},
+		&cli.StringFlag{Name: "evidence", Usage: "what was checked, for --provenance observed: a command and its result, a file and its hash, a commit, a URL and when"},
 	}
 }
 
@@ -76,7 +77,7 @@ func newMemoryFromFlags(cmd *cli.Command, text string) (vault.NewMemory, error) 
 		Text: text, Type: cmd.String("type"), Provenance: cmd.String("provenance"),
 		Project: cmd.String("project"), Tags: cmd.StringSlice("tag"), Aliases: cmd.StringSlice("alias"), Importance: int(cmd.Int("importance")),
 		Pinned: cmd.Bool("pin"), Section: cmd.String("section"), Key: cmd.String("key"),
-		Supersedes: cmd.StringSlice("supersedes"), Session: cmd.String("session"),
+		Supersedes: cmd.StringSlice("supersedes"), Session: cmd.String("session"), Evidence: cmd.String("evidence"),
 	}
 	var err error
 	if n.Cwd, err = os.Getwd(); err != nil {

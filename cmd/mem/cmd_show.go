@@ -99,6 +99,7 @@ func printDetail(w io.Writer, d *inspect.Detail) {
 	field("stale_after", d.Stale)
 	field("invalid_at", d.InvalidAt)
 	field("reason", d.Reason)
+	field("evidence", d.Evidence)
 	field("source", d.Source)
 	field("written by", d.GeneratedBy)
 	field("render", d.Placement.String())

@@ -101,7 +101,7 @@ func TestMCPEndToEnd(t *testing.T) {
 		names = append(names, tool.Name)
 	}
 	slices.Sort(names)
-	if want := []string{"audit", "correct", "get", "list", "note", "pin", "recall", "remember", "retire", "search", "show", "signal", "update"}; !slices.Equal(names, want) {
+	if want := []string{"audit", "consolidate", "correct", "get", "list", "note", "pin", "recall", "remember", "retire", "search", "show", "signal", "update"}; !slices.Equal(names, want) {
 		t.Fatalf("tools/list = %v, want %v", names, want)
 	}
 

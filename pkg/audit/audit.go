@@ -482,6 +482,11 @@ func normalise(buf []byte, body string) []byte {
 	return bytes.TrimRight(buf, ". ")
 }
 
+// Normalise is the text two claims must share to state the same fact, as
+// audit's duplicate count compares them: consolidate and stores match
+// texts by it too, so "the same fact" means one thing everywhere.
+func Normalise(text string) string { return string(normalise(nil, text)) }
+
 // duplicates turns the memories grouped by the hash of their normalised
 // text into groups of the same text (a hash collision splits apart here),
 // most copies first.

@@ -36,6 +36,7 @@ var traps = []string{
 	"signals:\n- session: s\n  at: 2026-01-01\n  evidence: e", "sources:\n  - resource: r\n    id: 1\n    last_modified: 2026-01-01",
 	"valid_at: 2026-01-01", "valid_at: '2026-01-01'", "valid_at: 2026-13-01", "valid_at:", "valid_at: null",
 	"valid_at: 2026-01-01 12:00", "valid_at: 2026-01-01T12:00:00+02:00", "valid_at: ~",
+	"evidence: go test ./... exited 0", "evidence: 'sha256: ab12'", "evidence: [a]",
 	"roots: ~/src/x", "roots:\n  - ~/src/x", "roots: [~/a, ~]",
 	"title: \u2028x", "title: caf\u00e9", "title: \U0001F600", "title: a\u0085b", "title: a\u00a0b", "title: \ufeffx", "title: a\x7fb",
 	"id: x\nid: y", "  id: x", "id: x\n  more", "id: x\n\ttab: y", "title: x\t", "id : x", "id:x", "ID: x", "\"id\": x",

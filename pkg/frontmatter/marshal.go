@@ -145,6 +145,8 @@ func (m *Meta) node(key string) *yaml.Node {
 		return strNode(m.Source)
 	case "session":
 		return strNode(m.Session)
+	case "evidence":
+		return strNode(m.Evidence)
 	case "pinned":
 		if m.Pinned {
 			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"}

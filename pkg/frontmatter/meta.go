@@ -90,6 +90,7 @@ type Meta struct {
 	Roots       []string
 	Source      string
 	Session     string
+	Evidence    string // extension: what was checked for an observed claim (spec §3)
 	Generated   *Actor
 	Verified    []Actor
 	Sources     []Source
@@ -109,7 +110,7 @@ var KnownKeys = []string{
 	"id", "type", "title", "description", "provenance", "status", "project",
 	"pinned", "section", "importance", "key", "valid_at", "stale_after",
 	"invalid_at", "supersedes", "tags", "aliases", "roots", "source",
-	"session", "generated", "verified", "sources", "signals",
+	"session", "evidence", "generated", "verified", "sources", "signals",
 }
 
 // IsMemoryType reports whether a type needs provenance (all but note and project).

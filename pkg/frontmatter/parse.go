@@ -362,6 +362,8 @@ func decodeKnown(meta *Meta, key string, v *yaml.Node) error {
 		meta.Source, err = str(v)
 	case "session":
 		meta.Session, err = str(v)
+	case "evidence":
+		meta.Evidence, err = str(v)
 	case "pinned":
 		meta.Pinned, err = boolean(v)
 	case "importance":

@@ -271,3 +271,20 @@ func TestReplacedAnchorStillParses(t *testing.T) {
 		t.Fatalf("Marshal changed the document")
 	}
 }
+
+// TestEvidenceRoundTrips: evidence is a known key (spec §3): typed on
+// parse, never kept as an unknown one, and written back as it was.
+func TestEvidenceRoundTrips(t *testing.T) {
+	data := []byte("---\ntype: fact\nprovenance: observed\nevidence: 'curl -sI https://example.org: 200 at 2026-11-29T12:00Z'\n---\nThe site is up.\n")
+	d, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "curl -sI https://example.org: 200 at 2026-11-29T12:00Z"; d.Meta.Evidence != want || len(d.Extra) != 0 {
+		t.Fatalf("evidence = %q, extra %v; want %q and no kept key", d.Meta.Evidence, d.Extra, want)
+	}
+	if out := d.Marshal(); !bytes.Equal(out, data) {
+		t.Fatalf("rewritten:\n%s\nwant:\n%s", out, data)
+	}
+	roundTrip(t, data)
+}

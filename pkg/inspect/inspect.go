@@ -154,6 +154,7 @@ type Detail struct {
 	Key       string           `json:"key,omitempty"`
 	Stale     string           `json:"stale_after,omitempty"`
 	Reason    string           `json:"invalid_reason,omitempty"`
+	Evidence  string           `json:"evidence,omitempty"`
 	Placement render.Placement `json:"placement"`
 	// Supersedes and SupersededBy name the claims on either side.
 	Supersedes  []string `json:"supersedes,omitempty"`
@@ -202,6 +203,7 @@ func (x *Vault) Show(ref string) (*Detail, error) {
 			d.Reason = rules.Show(kv.Value.Value)
 		}
 	}
+	d.Evidence = rules.Show(meta.Evidence)
 	if meta.Generated != nil {
 		d.GeneratedBy = meta.Generated.By
 	}

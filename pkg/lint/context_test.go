@@ -20,7 +20,7 @@ import (
 func contextFixture(t testing.TB) *vault.Vault {
 	t.Helper()
 	v := corpusVault(t)
-	vaulttest.Write(t, v.Root, "web/a.md", "---\nid: web-a\ntype: fact\nprovenance: observed\nvalid_at: 2026-10-01\nproject: proj_web\nsupersedes: [web-old]\nrating: 5\n---\nSee [[b]] and [c](sub/c.md).\n")
+	vaulttest.Write(t, v.Root, "web/a.md", "---\nid: web-a\ntype: fact\nprovenance: observed\nevidence: read in the web log\nvalid_at: 2026-10-01\nproject: proj_web\nsupersedes: [web-old]\nrating: 5\n---\nSee [[b]] and [c](sub/c.md).\n")
 	vaulttest.Write(t, v.Root, "web/b.md", "---\ntype: note\nrating: 4\n---\nB.\n")
 	vaulttest.Write(t, v.Root, "web/sub/c.md", "---\ntype: note\nrating: 3\n---\nC.\n")
 	vaulttest.Write(t, v.Root, "web/old.md", "---\nid: web-old\ntype: fact\nprovenance: observed\nvalid_at: 2026-09-01\n---\nThe old claim.\n")

@@ -390,6 +390,10 @@ func (c *check) typeAndProvenance() {
 		c.add("provenance-enum", Error, c.keyPos("provenance"), "provenance %q: use stated (the user said it), observed (verified with a tool) or inferred (a guess)", meta.Provenance)
 	} else if meta.Provenance == "" && !c.bad["provenance"] && frontmatter.IsMemoryType(meta.Type) {
 		c.add("provenance-missing", Error, c.keyPos("type"), "a %s needs 'provenance: stated|observed|inferred': provenance decides which claim wins", meta.Type)
+	} else if meta.Provenance == frontmatter.Observed && frontmatter.IsMemoryType(meta.Type) && strings.TrimSpace(meta.Evidence) == "" {
+		// A warning: a person's hand-written claim may predate the key,
+		// while agents are refused such a claim at write time (spec §11).
+		c.add("evidence-missing", Warning, c.keyPos("provenance"), "provenance observed with no evidence: add 'evidence:' (the command and its result, a file and its hash, a commit, a URL and when), or write it as inferred")
 	}
 	switch meta.Status {
 	case "", frontmatter.StatusDraft, frontmatter.StatusStable, frontmatter.StatusDeprecated:

@@ -27,7 +27,7 @@ func TestDaytwoTools(t *testing.T) {
 
 	// An agent corrects an observed project fact: the correction keeps the project.
 	var w Written
-	if text, isErr := call(t, cs, "correct", map[string]any{"id": "memory/db", "text": "The shop database is Postgres 17.", "provenance": "observed"}, &w); isErr {
+	if text, isErr := call(t, cs, "correct", map[string]any{"id": "memory/db", "text": "The shop database is Postgres 17.", "provenance": "observed", "evidence": "psql -c \"select version()\": 17.2"}, &w); isErr {
 		t.Fatal(text)
 	}
 	data, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(w.Path)))

@@ -50,6 +50,8 @@ type RecallOutput struct {
 	// Hits, with a query: the best matches from every store, so an
 	// answer can say which one a claim came from.
 	Hits []RecallHit `json:"hits,omitempty"`
+	// Stores are the harness memory files loaded for cwd besides this view.
+	Stores []LoadedStore `json:"stores,omitempty"`
 }
 
 // RecallHit is one search hit labelled by its store: a memory (a one-line
@@ -121,6 +123,7 @@ func (s *server) recall(_ context.Context, _ *mcp.CallToolRequest, in RecallInpu
 	if p != nil {
 		out.Project = p.ID
 	}
+	out.Stores = s.loadedStores(cwd)
 	if strings.TrimSpace(in.Query) == "" {
 		return text(string(res.Doc)), out, nil
 	}

@@ -46,6 +46,9 @@ type Options struct {
 	// Ask, when set, is offered recall and search first (mem watch's
 	// socket, see ask.go); false means no daemon answered.
 	Ask func(tool string, in any, now time.Time) (Answer, bool)
+	// Home and CodexHome locate the harnesses' own stores, which recall
+	// names (mem stores); empty Home lists none.
+	Home, CodexHome string
 }
 
 // Instructions tells the connected model what the tools return and how to
@@ -109,6 +112,7 @@ func New(opts Options) *mcp.Server {
 			"expected_hash is the hash `get` returned: the write is refused if the file changed since. " +
 			"The same evidence from the same session is recorded once."}, nil, s.signal)
 	s.addDaytwo(srv)
+	s.addClean(srv, readOnly)
 	srv.AddReceivingMiddleware(checkArguments(s.inputs))
 	return srv
 }

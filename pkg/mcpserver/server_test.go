@@ -106,7 +106,7 @@ func TestToolsList(t *testing.T) {
 		names = append(names, tool.Name)
 	}
 	slices.Sort(names)
-	want := []string{"audit", "correct", "get", "list", "note", "pin", "recall", "remember", "retire", "search", "show", "signal", "update"}
+	want := []string{"audit", "consolidate", "correct", "get", "list", "note", "pin", "recall", "remember", "retire", "search", "show", "signal", "update"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("tools = %v, want %v", names, want)
 	}
@@ -201,7 +201,7 @@ func TestRememberWritesThroughTheVault(t *testing.T) {
 	cs, root := newSession(t)
 	var w Written
 	text, isErr := call(t, cs, "remember", map[string]any{
-		"text": "The staging host is stg-3.", "provenance": "observed", "cwd": filepath.Join(filepath.Dir(root), "code", "shop"),
+		"text": "The staging host is stg-3.", "provenance": "observed", "evidence": "ssh stg-3 hostname: stg-3", "cwd": filepath.Join(filepath.Dir(root), "code", "shop"),
 		"tags": []string{"infra"}, "ttl": "30d", "session": "s1",
 	}, &w)
 	if isErr {

@@ -36,6 +36,7 @@ type Claim struct {
 	TTL        string   `json:"ttl,omitempty" jsonschema:"time to live instead of stale_after: 30d, 2w, 6m, 1y"`
 	Supersedes []string `json:"supersedes,omitempty" jsonschema:"ids of claims this one replaces"`
 	Session    string   `json:"session,omitempty" jsonschema:"the session writing this"`
+	Evidence   string   `json:"evidence,omitempty" jsonschema:"required for observed, and for an action you report as done: what you checked (the command and its result, a file and its hash, a commit, a URL and when)"`
 }
 
 // RememberInput is one memory to write.
@@ -99,7 +100,7 @@ func (s *server) newMemory(f writer.Front, c Claim, text string) (vault.NewMemor
 	n := vault.NewMemory{
 		Text: text, Type: c.Type, Provenance: c.Provenance, Project: c.Project, Tags: c.Tags, Aliases: c.Aliases,
 		Importance: c.Importance, Pinned: c.Pin, Section: c.Section, Key: c.Key,
-		Supersedes: c.Supersedes, Session: c.Session,
+		Supersedes: c.Supersedes, Session: c.Session, Evidence: c.Evidence,
 	}
 	if n.Provenance == "" {
 		return n, errors.New("provenance is required: stated (the user said it), observed (verified with a tool) or inferred (a guess)")

@@ -33,7 +33,7 @@ import (
 const (
 	cacheMagic = "mem parse cache\n"
 	// cacheFormat changes whenever the encoding or the parser's output does.
-	cacheFormat = 1
+	cacheFormat = 2
 	// cacheMinFiles: smaller loads read their files directly, faster than
 	// reading the cache.
 	cacheMinFiles = 256
@@ -438,7 +438,7 @@ func (d *decoder) actor() frontmatter.Actor {
 }
 
 func decodeMeta(d *decoder, m *frontmatter.Meta) {
-	for _, p := range []*string{&m.ID, &m.Type, &m.Title, &m.Description, &m.Provenance, &m.Status, &m.Project, &m.Section, &m.Key, &m.Source, &m.Session} {
+	for _, p := range []*string{&m.ID, &m.Type, &m.Title, &m.Description, &m.Provenance, &m.Status, &m.Project, &m.Section, &m.Key, &m.Source, &m.Session, &m.Evidence} {
 		*p = d.str()
 	}
 	m.Pinned = d.uvarint() == 1
@@ -507,7 +507,7 @@ func (e *encoder) time(t frontmatter.Time) {
 func (e *encoder) actor(a frontmatter.Actor) { e.str(a.By); e.time(a.At) }
 
 func encodeMeta(e *encoder, m *frontmatter.Meta) {
-	for _, s := range []string{m.ID, m.Type, m.Title, m.Description, m.Provenance, m.Status, m.Project, m.Section, m.Key, m.Source, m.Session} {
+	for _, s := range []string{m.ID, m.Type, m.Title, m.Description, m.Provenance, m.Status, m.Project, m.Section, m.Key, m.Source, m.Session, m.Evidence} {
 		e.str(s)
 	}
 	pinned := uint64(0)

@@ -29,6 +29,11 @@ type Config struct {
 	Backup      BackupConfig `yaml:"backup,omitempty"`
 	Sync        SyncConfig   `yaml:"sync,omitempty"`
 	Commit      CommitConfig `yaml:"commit,omitempty"`
+	Consolidate struct {
+		// ReviewAfter: an import waiting longer for review is proposed
+		// for a decision by mem consolidate ("336h"; default 14 days).
+		ReviewAfter time.Duration `yaml:"review_after,omitempty"`
+	} `yaml:"consolidate,omitempty"`
 	// OKF declares the vault an OKF bundle: OKF's file rules (index.md,
 	// log.md, attested computations) apply to it (docs/lint.md).
 	OKF bool `yaml:"okf,omitempty"`

@@ -57,6 +57,7 @@ type NewMemory struct {
 	InvalidAt  frontmatter.Time // when the claim stopped being true (retired)
 	Supersedes []string
 	Session    string
+	Evidence   string // what was checked, for an observed claim
 	Source     string
 	Sources    []frontmatter.Source
 	Title      string

@@ -55,7 +55,7 @@ func build(f Front, n vault.NewMemory, projects []vault.Project, now time.Time) 
 		Type: n.Type, Title: n.Title, Provenance: n.Provenance, Project: project,
 		Pinned: n.Pinned, Section: n.Section, Importance: n.Importance, Key: n.Key,
 		ValidAt: n.ValidAt, StaleAfter: n.StaleAfter, InvalidAt: n.InvalidAt, Supersedes: n.Supersedes,
-		Tags: n.Tags, Aliases: n.Aliases, Session: n.Session, Source: n.Source, Sources: n.Sources,
+		Tags: n.Tags, Aliases: n.Aliases, Session: n.Session, Evidence: strings.TrimSpace(n.Evidence), Source: n.Source, Sources: n.Sources,
 	}
 	if n.Type == frontmatter.TypeNote {
 		meta.Provenance = "" // notes carry no claim of their own

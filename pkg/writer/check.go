@@ -22,6 +22,7 @@ func fields(doc *frontmatter.Document) []field {
 	out := []field{
 		{"title", m.Title}, {"description", m.Description}, {"project", m.Project}, {"section", m.Section},
 		{"key", m.Key}, {"source", m.Source}, {"session", m.Session}, {"status", m.Status},
+		{"evidence", m.Evidence},
 	}
 	for _, group := range []struct {
 		name string

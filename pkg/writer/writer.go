@@ -134,6 +134,9 @@ func Prepare(v *vault.Vault, f Front, mems []*vault.Memory, n vault.NewMemory, n
 	if f.Agent != "" && doc.Meta.Type == frontmatter.TypeRule {
 		return nil, &Refusal{Rule: "agent-rule", Field: f.name("type"), Msg: "an agent cannot write a standing rule: write a lesson (provenance inferred), add evidence with signal, and a person promotes it with 'mem promote' once it passes the gate"}
 	}
+	if r := needsEvidence(f, &doc.Meta, doc.Body); r != nil {
+		return nil, r
+	}
 	if f.Agent != "" && doc.Meta.Key != "" {
 		if p := personWithKey(mems, doc.Meta.Key, nil, now); p != nil && !slices.Contains(olds, p) {
 			return nil, keyTaken(f, p)

@@ -33,10 +33,11 @@ func toolScript(t *testing.T, s *session) ([]call, map[string][]string) {
 		{"recall", map[string]any{"cwd": s.project}},
 		{"search", map[string]any{"query": "deploys"}},
 		{"get", map[string]any{"id": lessonID}},
-		{"remember", map[string]any{"text": "The checkout test is flaky on CI.", "provenance": "observed", "project": "proj_webshop"}},
+		{"remember", map[string]any{"text": "The checkout test is flaky on CI.", "provenance": "observed", "evidence": "the CI log of run 7 shows it failing then passing", "project": "proj_webshop"}},
 		{"note", map[string]any{"title": "Payments retry design", "body": "Retries back off exponentially.", "provenance": "stated"}},
 		{"signal", map[string]any{"id": lessonID, "expected_hash": vault.Hash([]byte(data)), "session": "client-test", "evidence": "The retry worked again today."}},
 		{"audit", map[string]any{}},
+		{"consolidate", map[string]any{}},
 		{"show", map[string]any{"id": lessonID}},
 		{"list", map[string]any{"type": "lesson"}},
 		{"pin", map[string]any{"id": "memory/client-pin", "expected_hash": hash("pin"), "pinned": true}},
@@ -45,25 +46,26 @@ func toolScript(t *testing.T, s *session) ([]call, map[string][]string) {
 		{"update", map[string]any{"id": "memory/client-update", "expected_hash": hash("update"), "importance": 8}},
 	}
 	want := map[string][]string{
-		"recall":   {projectLine, "The user is Dana."},
-		"search":   {"memory/webshop-deploys-with-make-deploy-"},
-		"get":      {lessonBody, vault.Hash([]byte(data))},
-		"remember": {"memory/the-checkout-test-is-flaky-on-ci-"},
-		"note":     {"notes/payments-retry-design"},
-		"signal":   {`"added":true`, "needs 2 more signals"},
-		"audit":    {"valid_at"},
-		"show":     {lessonBody},
-		"list":     {lessonID},
-		"pin":      {`"changed":true`, "memory/client-pin"},
-		"retire":   {`"changed":true`, "memory/client-retire"},
-		"correct":  {"memory/the-client-test-fact-was-corrected-"},
-		"update":   {`"changed":true`, "memory/client-update"},
+		"recall":      {projectLine, "The user is Dana."},
+		"search":      {"memory/webshop-deploys-with-make-deploy-"},
+		"get":         {lessonBody, vault.Hash([]byte(data))},
+		"remember":    {"memory/the-checkout-test-is-flaky-on-ci-"},
+		"note":        {"notes/payments-retry-design"},
+		"signal":      {`"added":true`, "needs 2 more signals"},
+		"audit":       {"valid_at"},
+		"consolidate": {`"proposals"`},
+		"show":        {lessonBody},
+		"list":        {lessonID},
+		"pin":         {`"changed":true`, "memory/client-pin"},
+		"retire":      {`"changed":true`, "memory/client-retire"},
+		"correct":     {"memory/the-client-test-fact-was-corrected-"},
+		"update":      {`"changed":true`, "memory/client-update"},
 	}
 	return calls, want
 }
 
 // toolNames are the tools of `mem mcp`.
-var toolNames = []string{"audit", "correct", "get", "list", "note", "pin", "recall", "remember", "retire", "search", "show", "signal", "update"}
+var toolNames = []string{"audit", "consolidate", "correct", "get", "list", "note", "pin", "recall", "remember", "retire", "search", "show", "signal", "update"}
 
 // checkResults checks that each scripted call's result reached the model
 // with its data. results are the tool results the client sent back, in

@@ -1,0 +1,139 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/mem-md/mem/pkg/consolidate"
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+func consolidateCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "consolidate",
+		Usage: "propose merges, retirements and import decisions that keep the vault clean; apply them as one commit, or undo the last batch",
+		Description: "Finds the same fact stored twice in one scope, current claims that contradict each other,\n" +
+			"claims past stale_after still standing, imports not reviewed after consolidate.review_after\n" +
+			"(default 14 days) and views over their budget, and prints a proposal for each (--json for agents).\n" +
+			"--apply asks for each proposal (y or n, from stdin when it is not a terminal); --yes applies all.\n" +
+			"Applying goes through the writer and deletes nothing; the batch is one commit, and --undo\n" +
+			"puts its files back byte for byte.",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "apply", Usage: "apply the proposals, asking for each"},
+			&cli.BoolFlag{Name: "yes", Usage: "with --apply: apply every proposal without asking"},
+			&cli.BoolFlag{Name: "undo", Usage: "put back every file of the last applied batch, and commit that"},
+		},
+		Action: runConsolidate,
+	}
+}
+
+func runConsolidate(_ context.Context, cmd *cli.Command) error {
+	switch {
+	case cmd.NArg() > 0:
+		return usagef("consolidate takes no arguments: mem consolidate [--apply [--yes] | --undo]")
+	case cmd.Bool("undo") && (cmd.Bool("apply") || cmd.Bool("yes")):
+		return usagef("give --undo alone")
+	case cmd.Bool("yes") && !cmd.Bool("apply"):
+		return usagef("--yes goes with --apply")
+	}
+	v, err := openVault(cmd)
+	if err != nil {
+		return err
+	}
+	w := cmd.Root().Writer
+	if cmd.Bool("undo") {
+		b, err := consolidate.Undo(v, now())
+		if err != nil {
+			return err
+		}
+		if cmd.Bool("json") {
+			return writeJSON(w, b)
+		}
+		fmt.Fprintf(w, "undid the consolidate batch %s: %d files as they were\n", b.Commit, len(b.Files))
+		return nil
+	}
+	r, err := findProposals(v)
+	if err != nil {
+		return err
+	}
+	if !cmd.Bool("apply") {
+		if cmd.Bool("json") {
+			return writeJSON(w, r)
+		}
+		printProposals(w, r)
+		return nil
+	}
+	chosen := r.Proposals
+	if !cmd.Bool("yes") {
+		chosen = nil
+		in, ew := bufio.NewReader(os.Stdin), cmd.Root().ErrWriter
+		for i, p := range r.Proposals {
+			if p.Refused != "" || p.Action == consolidate.ActNone {
+				continue
+			}
+			fmt.Fprintf(ew, "\n(%d/%d) ", i+1, len(r.Proposals))
+			printProposal(ew, p)
+			if a := ask(ew, in, "apply? [y/N] "); strings.HasPrefix(a, "y") {
+				chosen = append(chosen, p)
+			}
+		}
+	}
+	outs, b, err := consolidate.Apply(v, cliFront, chosen, now())
+	if cmd.Bool("json") && err == nil {
+		return writeJSON(w, map[string]any{"outcomes": outs, "batch": b})
+	}
+	if cmd.Bool("quiet") {
+		return err // a scheduled run: silent unless it fails
+	}
+	for _, o := range outs {
+		fmt.Fprintf(w, "%-7s %s: %s\n", o.Action, strings.Join(o.Paths, ", "), o.Result)
+	}
+	if b != nil {
+		fmt.Fprintf(w, "committed %s: %d files (mem consolidate --undo puts them back)\n", b.Commit, len(b.Files))
+	} else if err == nil {
+		fmt.Fprintln(w, "nothing applied")
+	}
+	return err
+}
+
+func findProposals(v *vault.Vault) (*consolidate.Report, error) {
+	mems, err := v.Load(vault.LoadOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return consolidate.Find(v, mems, consolidate.Options{Now: now()})
+}
+
+func printProposals(w io.Writer, r *consolidate.Report) {
+	var counts []string
+	for _, k := range []string{consolidate.KindDuplicate, consolidate.KindConflict, consolidate.KindStale, consolidate.KindImport, consolidate.KindBudget} {
+		if n := r.Counts[k]; n > 0 {
+			counts = append(counts, fmt.Sprintf("%s %d", k, n))
+		}
+	}
+	if len(r.Proposals) == 0 {
+		fmt.Fprintln(w, "mem consolidate: nothing to propose")
+		return
+	}
+	fmt.Fprintf(w, "mem consolidate: %d proposals (%s)\n", len(r.Proposals), strings.Join(counts, ", "))
+	for _, p := range r.Proposals {
+		printProposal(w, p)
+	}
+}
+
+func printProposal(w io.Writer, p consolidate.Proposal) {
+	fmt.Fprintf(w, "%-7s %-9s %s\n", p.Action, p.Kind, strings.Join(p.Paths, ", "))
+	fmt.Fprintf(w, "    %s\n", p.Detail)
+	if p.Text != "" {
+		fmt.Fprintf(w, "    text: %s\n", p.Text)
+	}
+	if p.Refused != "" {
+		fmt.Fprintf(w, "    refused: %s\n", p.Refused)
+	}
+}

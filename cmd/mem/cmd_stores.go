@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/inspect"
+	"github.com/mem-md/mem/pkg/stores"
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+func storesCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "stores",
+		Usage: "the memory stores Claude Code and Codex load for a directory, their sizes, and what they share with the vault",
+		Description: "Lists the CLAUDE.md and AGENTS.md chains, Claude Code's auto-memory for the directory,\n" +
+			"~/.claude/CLAUDE.md, ~/.codex/AGENTS.md and ~/.codex/memories/ (CODEX_HOME is honoured), each\n" +
+			"against its harness's load limit, with the lines found in the vault too and the lines that\n" +
+			"contradict a current claim. --point writes a pointer to the vault in a mem zone at the top\n" +
+			"of each store; --unpoint removes it, byte for byte.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "cwd", Usage: "the directory the harness runs in (default the working directory)"},
+			&cli.BoolFlag{Name: "point", Usage: "write the pointer to the vault at the top of each store loaded at start"},
+			&cli.BoolFlag{Name: "unpoint", Usage: "remove the pointer --point wrote"},
+		},
+		Action: runStores,
+	}
+}
+
+func runStores(_ context.Context, cmd *cli.Command) error {
+	if cmd.NArg() > 0 {
+		return usagef("stores takes no arguments: name the directory with --cwd DIR")
+	}
+	if cmd.Bool("point") && cmd.Bool("unpoint") {
+		return usagef("give --point or --unpoint, not both")
+	}
+	home := os.Getenv("HOME")
+	if home == "" {
+		return usagef("HOME is not set: mem stores reads ~/.claude and ~/.codex")
+	}
+	dir := cmd.String("cwd")
+	if dir == "" {
+		var err error
+		if dir, err = os.Getwd(); err != nil {
+			return err
+		}
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return usagef(fmt.Sprintf("--cwd %s: not a directory", dir))
+	}
+	v, err := openVault(cmd)
+	if err != nil {
+		return err
+	}
+	claims, err := currentClaims(v)
+	if err != nil {
+		return err
+	}
+	list, err := stores.Find(stores.Options{Dir: dir, Home: home, CodexHome: os.Getenv("CODEX_HOME"), Claims: claims})
+	if err != nil {
+		return err
+	}
+	w := cmd.Root().Writer
+	if cmd.Bool("point") || cmd.Bool("unpoint") {
+		var res []stores.Result
+		if cmd.Bool("point") {
+			res, err = stores.Point(list, v.Root)
+		} else {
+			res, err = stores.Unpoint(list)
+		}
+		if cmd.Bool("json") && err == nil {
+			return writeJSON(w, res)
+		}
+		changed := 0
+		for _, r := range res {
+			if r.Action == stores.Pointed || r.Action == stores.Removed {
+				changed++
+			}
+			fmt.Fprintf(w, "%s: %s", r.Path, r.Action)
+			if r.Why != "" {
+				fmt.Fprintf(w, " (%s)", r.Why)
+			}
+			fmt.Fprintln(w)
+		}
+		if changed == 0 && err == nil {
+			fmt.Fprintln(w, "nothing changed")
+		}
+		return err
+	}
+	if cmd.Bool("json") {
+		return writeJSON(w, list)
+	}
+	for _, s := range list {
+		if !s.Exists {
+			fmt.Fprintf(w, "%-11s %-12s %s (absent)\n", s.Harness, s.Kind, s.Path)
+			continue
+		}
+		limit := "limit unknown"
+		switch {
+		case s.Limit.Lines > 0:
+			limit = fmt.Sprintf("limit %d lines / %d bytes", s.Limit.Lines, s.Limit.Bytes)
+		case s.Limit.Bytes > 0:
+			limit = fmt.Sprintf("limit %d bytes with the rest of its chain", s.Limit.Bytes)
+		}
+		over := ""
+		if s.Over {
+			over = ", OVER: the harness does not load all of it"
+		}
+		fmt.Fprintf(w, "%-11s %-12s %s: %d lines, %d bytes (%s%s), loaded %s", s.Harness, s.Kind, s.Path, s.Lines, s.Bytes, limit, over, s.Loaded)
+		if s.Pointed {
+			fmt.Fprint(w, ", points to the vault")
+		}
+		fmt.Fprintln(w)
+		for _, m := range s.Shared {
+			fmt.Fprintf(w, "    %d: also in the vault as %s: %s\n", m.Line, m.Claim, m.Text)
+		}
+		for _, m := range s.Conflict {
+			fmt.Fprintf(w, "    %d: contradicts %s: %s\n", m.Line, m.Claim, m.Text)
+		}
+	}
+	return nil
+}
+
+// currentClaims are the vault's claims that stand now, by their summary.
+func currentClaims(v *vault.Vault) ([]stores.Claim, error) {
+	x, err := inspect.Load(v, now())
+	if err != nil {
+		return nil, err
+	}
+	var out []stores.Claim
+	for _, m := range x.Mems {
+		if !m.OK() || !frontmatter.IsMemoryType(m.Meta().Type) {
+			continue
+		}
+		if s, _ := x.Status(m); s == vault.StatusCurrent {
+			out = append(out, stores.Claim{ID: m.ID, Text: m.Summary()})
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,461 @@
+// Package consolidate finds what keeps a vault from staying clean — the
+// same fact stored twice, claims that contradict each other, claims past
+// stale_after, imports nobody reviewed, a view over its budget — and
+// proposes what to do about each; Apply carries the proposals out through
+// pkg/writer as one commit, and Undo puts the files of the last batch back
+// byte for byte (spec §11).
+package consolidate
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/mem-md/mem/pkg/audit"
+	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/gate"
+	"github.com/mem-md/mem/pkg/render"
+	"github.com/mem-md/mem/pkg/rules"
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// Kinds of finding, and the actions proposed for them.
+const (
+	KindDuplicate = "duplicate"
+	KindConflict  = "conflict"
+	KindStale     = "stale"
+	KindImport    = "import"
+	KindBudget    = "budget"
+
+	ActMerge  = "merge"
+	ActRetire = "retire"
+	ActAccept = "accept"
+	ActReject = "reject"
+	ActNone   = "none" // reported; the other proposals are what shrinks it
+)
+
+// Defaults: DefaultThreshold is the word-pair Jaccard similarity from
+// which two claims of one scope are one fact; DefaultReviewAfter is how
+// long an import may wait for review (consolidate.review_after);
+// MaxDropped is the share of the merged claims' words a merge may lose.
+const (
+	DefaultThreshold   = 0.5
+	DefaultReviewAfter = 14 * 24 * time.Hour
+	MaxDropped         = 0.25
+	// MinContainment: the share of the shorter claim's words the longer
+	// must hold for the two to be one fact.
+	MinContainment = 0.8
+)
+
+// Options tune Find.
+type Options struct {
+	Now         time.Time
+	Threshold   float64       // 0 is DefaultThreshold
+	ReviewAfter time.Duration // 0 is the vault's consolidate.review_after, else DefaultReviewAfter
+}
+
+// Proposal is one thing to do, with the claims it concerns.
+type Proposal struct {
+	Kind   string   `json:"kind"`
+	Action string   `json:"action"`
+	IDs    []string `json:"ids"`
+	Paths  []string `json:"paths"`
+	// Keep is the claim that stands after a conflict's retirement, or the
+	// merged claim's model for a merge.
+	Keep       string  `json:"keep,omitempty"`
+	Text       string  `json:"text,omitempty"` // a merge's text
+	Similarity float64 `json:"similarity,omitempty"`
+	Dropped    float64 `json:"dropped,omitempty"` // share of the merged words the text loses
+	// Refused says why the proposal cannot be applied as it is.
+	Refused string `json:"refused,omitempty"`
+	Detail  string `json:"detail"`
+}
+
+// Report is what Find found.
+type Report struct {
+	Counts    map[string]int `json:"counts"`
+	Proposals []Proposal     `json:"proposals"`
+}
+
+// claim is a memory taking part, with its comparable text.
+type claim struct {
+	m     *vault.Memory
+	scope string
+	norm  string
+	words []string
+	pairs map[string]bool
+}
+
+// Find reads mems (one vault load) and proposes.
+func Find(v *vault.Vault, mems []*vault.Memory, o Options) (*Report, error) {
+	if o.Threshold == 0 {
+		o.Threshold = DefaultThreshold
+	}
+	if o.ReviewAfter == 0 {
+		o.ReviewAfter = cmp.Or(v.Config.Consolidate.ReviewAfter, DefaultReviewAfter)
+	}
+	res := gate.Reconcile(mems, o.Now)
+	r := &Report{Counts: map[string]int{}, Proposals: []Proposal{}}
+	var live []*claim
+	var imports []*vault.Memory
+	for _, m := range mems {
+		if !m.OK() || !frontmatter.IsMemoryType(m.Meta().Type) || vault.IsReserved(m.Rel) {
+			continue
+		}
+		switch s, _ := res.Status(m); s {
+		case vault.StatusImport:
+			imports = append(imports, m)
+			continue
+		case vault.StatusStale:
+			r.add(Proposal{Kind: KindStale, Action: ActRetire, IDs: []string{m.ID}, Paths: []string{m.Rel},
+				Detail: fmt.Sprintf("past its stale_after %s and still standing: retire it, or re-check it and give it a new stale_after with 'mem edit %s'", m.Meta().StaleAfter, m.ID)})
+			continue
+		case vault.StatusCurrent:
+		default:
+			continue
+		}
+		live = append(live, newClaim(m))
+	}
+	r.conflicts(res, live, o.Now)
+	r.duplicates(live, o.Threshold)
+	known := map[string]string{}
+	for _, c := range live {
+		known[c.scope+"\x00"+c.norm] = c.m.ID
+	}
+	for _, m := range imports {
+		r.importProposal(m, known, o)
+	}
+	if err := r.budget(v, mems, o.Now); err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(r.Proposals, func(a, b Proposal) int {
+		return cmp.Or(cmp.Compare(kindOrder[a.Kind], kindOrder[b.Kind]), strings.Compare(a.Paths[0], b.Paths[0]))
+	})
+	return r, nil
+}
+
+var kindOrder = map[string]int{KindDuplicate: 0, KindConflict: 1, KindStale: 2, KindImport: 3, KindBudget: 4}
+
+func (r *Report) add(p Proposal) {
+	r.Counts[p.Kind]++
+	r.Proposals = append(r.Proposals, p)
+}
+
+func newClaim(m *vault.Memory) *claim {
+	c := &claim{m: m, scope: m.Meta().Project, norm: audit.Normalise(m.Summary())}
+	c.words = words(c.norm)
+	c.pairs = shingles(c.words)
+	return c
+}
+
+// words are the normalised text's runs of letters and digits.
+func words(norm string) []string {
+	return strings.FieldsFunc(norm, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '_' })
+}
+
+// shingles are the text's consecutive word pairs (the one word of a
+// one-word text), so word order counts and one extra word costs little.
+func shingles(ws []string) map[string]bool {
+	out := map[string]bool{}
+	if len(ws) == 1 {
+		out[ws[0]] = true
+	}
+	for i := 0; i+1 < len(ws); i++ {
+		out[ws[i]+" "+ws[i+1]] = true
+	}
+	return out
+}
+
+// containment is the share of the shorter text's words the longer holds:
+// a restatement adds words, it does not swap them ("written before pass a"
+// and "... pass b" are alike by word pairs, and two facts).
+func containment(a, b []string) float64 {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	seen, n := map[string]bool{}, 0
+	for _, w := range a {
+		if !seen[w] {
+			seen[w] = true
+			if slices.Contains(b, w) {
+				n++
+			}
+		}
+	}
+	if len(seen) == 0 {
+		return 0
+	}
+	return float64(n) / float64(len(seen))
+}
+
+func jaccard(a, b map[string]bool) float64 {
+	if len(a) == 0 || len(b) == 0 {
+		return 0
+	}
+	n := 0
+	for s := range a {
+		if b[s] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(a)+len(b)-n)
+}
+
+// Subject splits a normalised claim into its subject and value at the
+// first " is ", " are ", " uses ", " runs on " or ": ". The rule is kept
+// simple on purpose (docs/audit.md): "the staging host is stg-3" and "the
+// staging host is stg-9" contradict each other (Contradict); a claim
+// worded otherwise takes no part.
+func Subject(norm string) (subject, value string, ok bool) {
+	m := verb.FindStringSubmatch(norm)
+	if m == nil {
+		return "", "", false
+	}
+	return m[1], m[2], true
+}
+
+// Contradict reports two values of one subject that cannot both hold:
+// neither says all the other says ("warm after nine in the morning"
+// only adds to "warm after nine"; "stg-9" denies "stg-3").
+func Contradict(a, b string) bool {
+	wa, wb := words(a), words(b)
+	return !subset(wa, wb) && !subset(wb, wa)
+}
+
+func subset(a, b []string) bool {
+	for _, w := range a {
+		if !slices.Contains(b, w) {
+			return false
+		}
+	}
+	return true
+}
+
+var verb = regexp.MustCompile(`^(.{3,80}?)(?: is | are | uses | runs on |: )(.+)$`)
+
+// conflicts proposes retiring the claims that lose a disagreement: those
+// the reconciler already hides for a shared key (made explicit), and
+// current claims of one scope with one subject and contradicting values
+// (both render today). The loser is the weaker by the reconciler's order.
+func (r *Report) conflicts(res gate.Resolution, live []*claim, now time.Time) {
+	for _, c := range res.Conflicts {
+		switch c.Reason {
+		case gate.ReasonProvenance, gate.ReasonValidAt, gate.ReasonTie:
+		default:
+			continue // an accepted supersedes is the history working as meant
+		}
+		for _, l := range c.Losers {
+			if l.Meta().IsRetired(now) {
+				continue
+			}
+			r.add(Proposal{Kind: KindConflict, Action: ActRetire, IDs: []string{l.ID}, Paths: []string{l.Rel}, Keep: c.Winner.ID,
+				Detail: fmt.Sprintf("shares key %q with %s, which wins (%s): retire it so the disagreement is settled on record", c.Subject, c.Winner.ID, c.Reason)})
+		}
+	}
+	type subj struct{ scope, s string }
+	by := map[subj][]*claim{}
+	for _, c := range live {
+		if s, _, ok := Subject(c.norm); ok {
+			by[subj{c.scope, s}] = append(by[subj{c.scope, s}], c)
+		}
+	}
+	for k, cs := range by {
+		slices.SortFunc(cs, func(a, b *claim) int { return -gate.Compare(a.m.Meta(), b.m.Meta()) })
+		win := cs[0]
+		_, winValue, _ := Subject(win.norm)
+		for _, c := range cs[1:] {
+			if _, v, _ := Subject(c.norm); !Contradict(v, winValue) {
+				continue // the same value, or more of it: a duplicate, merged below
+			}
+			r.add(Proposal{Kind: KindConflict, Action: ActRetire, IDs: []string{c.m.ID}, Paths: []string{c.m.Rel}, Keep: win.m.ID,
+				Detail: fmt.Sprintf("says %q another way than %s (stronger or newer) about %q: retire it, or correct the other", rules.Show(c.m.Summary()), win.m.ID, k.s)})
+		}
+	}
+}
+
+// duplicates groups the current claims of one scope that state one fact —
+// word pairs at least threshold alike and the shorter's words (nearly) all
+// in the longer — and proposes one merge per group. A shared key is the
+// reconciler's already (a conflict below). Claims in a conflict of subject are no duplicates.
+func (r *Report) duplicates(live []*claim, threshold float64) {
+	parent := make([]int, len(live))
+	for i := range parent {
+		parent[i] = i
+	}
+	find := func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	sim := map[int]float64{}
+	for _, pair := range candidates(live, threshold) {
+		x, y := live[pair[0]], live[pair[1]]
+		if differ(x, y) {
+			continue
+		}
+		s := jaccard(x.pairs, y.pairs)
+		if s < threshold || containment(x.words, y.words) < MinContainment {
+			continue
+		}
+		ra, rb := find(pair[0]), find(pair[1])
+		if ra != rb {
+			parent[rb] = ra
+		}
+		sim[ra] = max(sim[ra], s, sim[rb])
+	}
+	groups := map[int][]*claim{}
+	for i, c := range live {
+		groups[find(i)] = append(groups[find(i)], c)
+	}
+	for root, g := range groups {
+		if len(g) < 2 {
+			continue
+		}
+		r.add(mergeProposal(g, sim[root]))
+	}
+}
+
+// candidates are the pairs of one scope that can reach threshold, by
+// prefix filtering: with each claim's shingles ordered rarest first, two
+// sets with Jaccard ≥ t share one of the first |A| − ⌈t·|A|⌉ + 1 of
+// either, so only claims sharing a prefix shingle are compared, not all
+// pairs of a scope (a 50k vault has millions).
+func candidates(live []*claim, t float64) [][2]int {
+	freq := map[string]int{}
+	for _, c := range live {
+		for s := range c.pairs {
+			freq[s]++
+		}
+	}
+	type token struct{ scope, s string }
+	index := map[token][]int{}
+	seen := map[[2]int]bool{}
+	var out [][2]int
+	for i, c := range live {
+		sorted := make([]string, 0, len(c.pairs))
+		for s := range c.pairs {
+			sorted = append(sorted, s)
+		}
+		slices.SortFunc(sorted, func(a, b string) int { return cmp.Or(cmp.Compare(freq[a], freq[b]), strings.Compare(a, b)) })
+		n := len(sorted) - int(math.Ceil(t*float64(len(sorted)))) + 1
+		for _, s := range sorted[:max(0, min(n, len(sorted)))] {
+			k := token{c.scope, s}
+			for _, j := range index[k] {
+				if p := [2]int{j, i}; !seen[p] {
+					seen[p] = true
+					out = append(out, p)
+				}
+			}
+			index[k] = append(index[k], i)
+		}
+	}
+	return out
+}
+
+// differ reports two claims on one subject with different values: a
+// conflict, not a duplicate.
+func differ(a, b *claim) bool {
+	sa, va, oka := Subject(a.norm)
+	sb, vb, okb := Subject(b.norm)
+	return oka && okb && sa == sb && Contradict(va, vb)
+}
+
+// mergeProposal is one claim for the group: the text of the member that
+// keeps the most of the group's words, refused when it still loses more
+// than MaxDropped of them.
+func mergeProposal(g []*claim, similarity float64) Proposal {
+	slices.SortFunc(g, func(a, b *claim) int { return strings.Compare(a.m.Rel, b.m.Rel) })
+	all := map[string]bool{}
+	for _, c := range g {
+		for _, w := range c.words {
+			all[w] = true
+		}
+	}
+	best, kept := g[0], -1
+	for _, c := range g {
+		n := 0
+		seen := map[string]bool{}
+		for _, w := range c.words {
+			if all[w] && !seen[w] {
+				seen[w], n = true, n+1
+			}
+		}
+		if n > kept {
+			best, kept = c, n
+		}
+	}
+	p := Proposal{Kind: KindDuplicate, Action: ActMerge, Keep: best.m.ID, Text: best.m.Summary(), Similarity: round(similarity)}
+	for _, c := range g {
+		p.IDs, p.Paths = append(p.IDs, c.m.ID), append(p.Paths, c.m.Rel)
+	}
+	p.Dropped = round(1 - float64(kept)/float64(len(all)))
+	p.Detail = fmt.Sprintf("%d claims state one fact: one claim with the strongest provenance and the earliest valid_at replaces them", len(g))
+	if p.Dropped > MaxDropped {
+		p.Refused = fmt.Sprintf("the merged text would drop %.0f%% of the claims' words (more than %.0f%%): merge them by hand with 'mem remember --supersedes'", 100*p.Dropped, 100*MaxDropped)
+	}
+	return p
+}
+
+func round(x float64) float64 { return float64(int(x*1000+0.5)) / 1000 }
+
+// importProposal: an import waiting longer than ReviewAfter since it was
+// written is proposed for rejection when a current claim of its scope
+// already says it (known: scope and normalised text to id), else for
+// acceptance.
+func (r *Report) importProposal(m *vault.Memory, known map[string]string, o Options) {
+	meta := m.Meta()
+	if meta.Generated == nil || o.Now.Sub(meta.Generated.At.Time) < o.ReviewAfter {
+		return
+	}
+	days := int(o.Now.Sub(meta.Generated.At.Time).Hours() / 24)
+	p := Proposal{Kind: KindImport, Action: ActAccept, IDs: []string{m.ID}, Paths: []string{m.Rel},
+		Detail: fmt.Sprintf("imported %s and not reviewed for %d days: accept it (it renders, still %s), or reject it with 'mem review --reject %s'", meta.Generated.At.Day(), days, meta.Provenance, m.ID)}
+	if id, ok := known[meta.Project+"\x00"+audit.Normalise(m.Summary())]; ok {
+		p.Action, p.Keep = ActReject, id
+		p.Detail = fmt.Sprintf("imported %s, not reviewed for %d days, and %s already says it: reject it", meta.Generated.At.Day(), days, id)
+	}
+	r.add(p)
+}
+
+// budget reports the global view, and each of mem.yaml's outputs, when
+// claims did not fit its budget.
+func (r *Report) budget(v *vault.Vault, mems []*vault.Memory, now time.Time) error {
+	targets, err := render.Outputs(v)
+	if err != nil {
+		return err
+	}
+	if len(targets) == 0 {
+		targets = []render.Target{{Cwd: v.Root, Format: "markdown"}} // the view 'mem render' prints
+	}
+	projects := v.Projects(mems)
+	for _, t := range targets {
+		res, _, err := t.Render(v, mems, projects, now)
+		if err != nil {
+			return err
+		}
+		over := 0
+		for _, d := range res.Dropped {
+			if d.Reason == "over budget" {
+				over++
+			}
+		}
+		if over == 0 {
+			continue
+		}
+		name := "mem render"
+		if t.Output != "" {
+			name = v.Rel(t.Output)
+		}
+		// The claims left out are no finding of their own: the view is.
+		r.add(Proposal{Kind: KindBudget, Action: ActNone, IDs: []string{}, Paths: []string{name},
+			Detail: fmt.Sprintf("the view is %d bytes against a budget of %d: %d claims did not fit; the merges and retirements above make room", len(res.Doc), res.Budget, over)})
+	}
+	return nil
+}

@@ -1,0 +1,55 @@
+package consolidate
+
+import (
+	"testing"
+
+	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+func memory(id, text string) *claim {
+	return newClaim(&vault.Memory{ID: id, Rel: id + ".md", Doc: &frontmatter.Document{
+		Meta: frontmatter.Meta{Type: frontmatter.TypeFact, Provenance: frontmatter.Stated}, Body: text + "\n"}})
+}
+
+// TestMergeRefusedWhenItDropsWords: no member keeps more than 75% of the
+// group's words, so the merge is proposed but refused (spec §11).
+func TestMergeRefusedWhenItDropsWords(t *testing.T) {
+	p := mergeProposal([]*claim{
+		memory("a", "Backups run nightly at two from the primary NAS box"),
+		memory("b", "Backups run nightly at two into the offsite cloud bucket"),
+	}, 0.5)
+	if p.Refused == "" || p.Dropped <= MaxDropped {
+		t.Fatalf("merge dropping %.2f of the words was not refused: %+v", p.Dropped, p)
+	}
+	p = mergeProposal([]*claim{memory("a", "Deploys happen on Tuesdays."), memory("b", "Deploys happen on Tuesdays after the standup.")}, 0.5)
+	if p.Refused != "" || p.Dropped != 0 || p.Keep != "b" {
+		t.Fatalf("the longer text keeps every word and should be merged into: %+v", p)
+	}
+}
+
+// TestCandidatesFindEveryPairOverThreshold: the prefix filter loses no
+// pair the full comparison would find.
+func TestCandidatesFindEveryPairOverThreshold(t *testing.T) {
+	texts := []string{
+		"Deploys happen on Tuesdays.", "deploys happen on tuesdays", "Deploys happen on Tuesdays after the standup.",
+		"The CI cache is warm after nine in the morning.", "The CI cache is warm after nine.",
+		"The billing service is written in Go.", "The search service is written in Go.", "The cart service is written in Rust.",
+		"Port 9001 is reserved.", "Port 9002 is reserved.", "Answers in Dutch.",
+	}
+	var live []*claim
+	for i, s := range texts {
+		live = append(live, memory(string(rune('a'+i)), s))
+	}
+	found := map[[2]int]bool{}
+	for _, p := range candidates(live, DefaultThreshold) {
+		found[p] = true
+	}
+	for i := range live {
+		for j := i + 1; j < len(live); j++ {
+			if jaccard(live[i].pairs, live[j].pairs) >= DefaultThreshold && !found[[2]int{i, j}] {
+				t.Errorf("%q and %q reach the threshold but are no candidates", texts[i], texts[j])
+			}
+		}
+	}
+}
