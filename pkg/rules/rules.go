@@ -90,12 +90,14 @@ var (
 	})
 	comment = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<!--|(?s)%%.+?%%`) })
 	// An image whose address a client fetches when it shows the view: it
-	// can carry what the model read to someone else's server. Inline,
-	// or by reference (![x][ref] with [ref]: https://…).
+	// can carry what the model read to someone else's server. Inline, or
+	// by reference: a reference is resolved across the whole view, so a
+	// reference image and a remote definition ([ref]: https://…) are each
+	// refused in a memory, whichever memory holds the other.
 	remoteImage = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)!\[[^\]\n]*\]\(\s*<?(?:[a-z][a-z0-9+.-]*:)?//`) })
-	refImage    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`!\[[^\]\n]*\](?:\[[^\]\n]*\])?`) })
+	refImage    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`!\[[^\[\]\n]*\](?:\[[^\]\n]*\]|[^(\[]|$)`) })
 	remoteDef   = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?im)^[ \t]{0,3}\[[^\]\n]+\]:[ \t]*<?(?:[a-z][a-z0-9+.-]*:)?//`)
+		return regexp.MustCompile(`(?im)^[ \t]{0,3}\[[^\]^\n][^\]\n]*\]:[ \t]*<?(?:[a-z][a-z0-9+.-]*:)?//`)
 	})
 	// An HTML tag as CommonMark reads raw HTML: an open tag with its
 	// attributes, a closing tag, a declaration, a processing instruction
@@ -333,19 +335,17 @@ func injection(text string, bodyOff int, body *markdown.Body) []Finding {
 // address, inline or by reference, or -1. Code is not prose: an image
 // shown as code is not fetched.
 func remoteImg(text string) int {
-	if !strings.Contains(text, "![") {
+	if !strings.Contains(text, "![") && !strings.Contains(text, "]:") {
 		return -1
 	}
 	masked := markdown.MaskFences(text)
-	if loc := remoteImage().FindStringIndex(masked); loc != nil {
-		return loc[0]
-	}
-	if remoteDef().MatchString(masked) {
-		if loc := refImage().FindStringIndex(masked); loc != nil {
-			return loc[0]
+	off := -1
+	for _, re := range []*regexp.Regexp{remoteImage(), refImage(), remoteDef()} {
+		if loc := re.FindStringIndex(masked); loc != nil && (off < 0 || loc[0] < off) {
+			off = loc[0]
 		}
 	}
-	return -1
+	return off
 }
 
 // html is the offset of the first HTML tag (not a comment) in text, or -1:

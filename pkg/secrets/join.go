@@ -69,7 +69,7 @@ func (j *joiner) join(r *rule, text string, at int, hyphens bool) (span, bool) {
 	for k := len(j.parts); k >= 2 && k > len(j.parts)-3; k-- {
 		sub := j.joined[:j.ends[k-1]]
 		// Every joinable rule's secret is its whole match (group 0).
-		if keyLike(text, j.parts[1:k]) && r.accept(string(sub)) && !glued(text, at, string(sub)) && r.whole.Match(sub) {
+		if keyLike(text, j.parts[1:k]) && r.accept(string(sub)) && !r.glued(text, at, string(sub)) && r.whole.Match(sub) {
 			return span{j.parts[0].start, j.parts[k-1].end}, true
 		}
 	}

@@ -155,20 +155,22 @@ func concatenation(s string) int {
 }
 
 // ungroup joins a key written one character at a time ("A K I A Q 3 Z R
-// …", "A-K-I-A-…"): a run of minGroup or more single letters or digits,
-// each apart from the next by one space or one hyphen, is copied without
-// its separators. Prose has runs of one-letter words only a few long. It
+// …", "A-K-I-A-…"): a run of minGroup or more single characters, each
+// apart from the next by one space or one hyphen, is copied without its
+// separators. Prose has runs of one-letter words only a few long. It
 // returns nil for a text it leaves as it is.
 func ungroup(text string) (string, offmap) {
 	const minGroup = 12
-	single := func(i int) bool {
-		return i >= 0 && i < len(text) && alnum(text[i]) && (i == 0 || !alnum(text[i-1])) && (i+1 == len(text) || !alnum(text[i+1]))
-	}
+	// A character of a key or a URL: printable ASCII other than the
+	// separator.
+	var sep byte
+	char := func(i int) bool { return i >= 0 && i < len(text) && text[i] > ' ' && text[i] < 0x7f && text[i] != sep }
+	single := func(i int) bool { return char(i) && !char(i-1) && !char(i+1) }
 	// Runs are found from their separators (a byte search, fast on
 	// prose): a separator between two single characters, each way.
 	type run struct{ start, end int }
 	var found []run
-	for _, sep := range []byte{' ', '-'} {
+	for _, sep = range []byte{' ', '-'} {
 		for i := 0; i < len(text); {
 			n := strings.IndexByte(text[i:], sep)
 			if n < 0 {
@@ -211,8 +213,6 @@ func ungroup(text string) (string, offmap) {
 	b.keep(text, from, len(text))
 	return string(b.out), b.m
 }
-
-func alnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }
 
 // unescape decodes what hides a secret's characters from a regexp: URL
 // %XX, JSON and source escapes (\uXXXX with surrogate pairs, \u{X…}, \xXX,
@@ -511,6 +511,10 @@ var homoglyphs = map[rune]byte{
 	'α': 'a', 'υ': 'u',
 	// Armenian
 	'օ': 'o', 'ս': 'u', 'հ': 'h', 'ո': 'n',
+	// Small capitals (most are not in confusables.txt as a Latin letter).
+	'ᴀ': 'a', 'ʙ': 'b', 'ᴄ': 'c', 'ᴅ': 'd', 'ᴇ': 'e', 'ꜰ': 'f', 'ɢ': 'g', 'ʜ': 'h', 'ɪ': 'i', 'ᴊ': 'j',
+	'ᴋ': 'k', 'ʟ': 'l', 'ᴍ': 'm', 'ɴ': 'n', 'ᴏ': 'o', 'ᴘ': 'p', 'ǫ': 'q', 'ʀ': 'r', 'ꜱ': 's', 'ᴛ': 't',
+	'ᴜ': 'u', 'ᴠ': 'v', 'ᴡ': 'w', 'ʏ': 'y', 'ᴢ': 'z',
 	// Line and paragraph separators break a line like \n.
 	'\u2028': '\n', '\u2029': '\n', '\u0085': '\n',
 }

@@ -60,6 +60,8 @@ type rule struct {
 	split   []string
 	joinMax int // bytes: the longest key of the rule (0: maxJoin)
 	whole   *regexp.Regexp
+	// glueLower: a key glued to a word needs a digit only (see glued).
+	glueLower bool
 }
 
 // span is a byte range of a text, [start, end).
@@ -125,9 +127,9 @@ var rules = sync.OnceValue(func() []rule {
 		{id: "secret-huggingface-token", what: "a Hugging Face token", keywords: []string{"hf_"}, join: true, joinMax: 37,
 			re: regexp.MustCompile(`hf_[A-Za-z]{34}\b`), entropy: 3},
 		{id: "secret-digitalocean-token", what: "a DigitalOcean token", keywords: []string{"_v1_"}, join: true, joinMax: 71,
-			re: regexp.MustCompile(`do[opr]_v1_[a-f0-9]{64}\b`), entropy: 3},
+			re: regexp.MustCompile(`do[opr]_v1_[a-f0-9]{64}\b`), entropy: 3, glueLower: true},
 		{id: "secret-shopify-token", what: "a Shopify access token", keywords: []string{"shpat_", "shpca_", "shppa_", "shpss_"}, join: true, joinMax: 38,
-			re: regexp.MustCompile(`shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b`), entropy: 3},
+			re: regexp.MustCompile(`shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b`), entropy: 3, glueLower: true},
 		{id: "secret-telegram-bot-token", what: "a Telegram bot token", keywords: []string{":aa"},
 			re: regexp.MustCompile(`\b\d{8,10}:AA[0-9A-Za-z_-]{33}\b`), entropy: 3},
 		// gitleaks twilio-api-key.
@@ -136,10 +138,10 @@ var rules = sync.OnceValue(func() []rule {
 		// gitleaks mailgun-private-api-token, without its context: the
 		// key- prefix and 32 hex digits are the shape.
 		{id: "secret-mailgun-key", what: "a Mailgun API key", keywords: []string{"key-"},
-			re: regexp.MustCompile(`key-[a-f0-9]{32}\b`), entropy: 3},
+			re: regexp.MustCompile(`key-[a-f0-9]{32}\b`), entropy: 3, glueLower: true},
 		// gitleaks databricks-api-token.
 		{id: "secret-databricks-token", what: "a Databricks token", keywords: []string{"dapi"},
-			re: regexp.MustCompile(`dapi[a-f0-9]{32}(?:-\d)?\b`), entropy: 3},
+			re: regexp.MustCompile(`dapi[a-f0-9]{32}(?:-\d)?\b`), entropy: 3, glueLower: true},
 		// A Discord bot token: base64 of the bot's id (so M, N or O and
 		// then one of the pairs below), a timestamp and an HMAC. gitleaks
 		// knows Discord keys only by the word "discord" nearby; the shape
@@ -152,14 +154,14 @@ var rules = sync.OnceValue(func() []rule {
 		// An Azure shared access signature: the sig= of a SAS URL (gitleaks
 		// has no SAS rule; the shape is an HMAC-SHA256 in base64).
 		{id: "secret-azure-sas", what: "an Azure shared access signature", keywords: []string{"sig="},
-			re: regexp.MustCompile(`(?i)[?&]sig=([A-Za-z0-9+/]{42,86}={0,2})`), group: 1, entropy: 3.5},
+			re: regexp.MustCompile(`(?i)[?&]sig=([A-Za-z0-9%+/]{30,120}={0,2})`), group: 1, entropy: 3.5},
 		// A URL that carries a password (postgres://user:pass@host,
 		// https://user:pass@…): gitleaks has no rule for it (its
 		// generic-api-key misses a URL's userinfo); the shape is RFC 3986's.
 		// The password alone is the secret, so a redacted URL still says
 		// where it pointed.
 		{id: "secret-url-password", what: "a password in a URL", keywords: []string{"://"},
-			re:    regexp.MustCompile(`(?i)\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|jdbc:[a-z]+|https?|ftps?|smtps?|ldaps?)://[^\s:@/?#]{1,64}:([^\s:@/?#]{1,128})@[^\s@]`),
+			re:    regexp.MustCompile(`(?i)(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|jdbc:[a-z]+|https?|ftps?|smtps?|ldaps?)://[^\s:@/?#]{1,64}:([^\s:@/?#]{1,128})@[^\s@]`),
 			group: 1, allow: placeholder},
 		// gitleaks' generic-api-key: an assignment to a secret-sounding name
 		// whose value is long and random. The value must hold a digit, so a
@@ -167,8 +169,10 @@ var rules = sync.OnceValue(func() []rule {
 		{id: "secret-generic", what: "a high-entropy secret assignment", keywords: []string{"key", "token", "secret", "passw", "pwd", "credential", "auth"},
 			re:    regexp.MustCompile(`(?i)\b[a-z0-9_.-]{0,40}(?:key|token|secret|passwd|password|pwd|credentials?|auth)\b["']?\s{0,3}(?:=|:|=>|:=)\s{0,3}["']?([A-Za-z0-9_\-+/=.~!@#$%^&*]{16,200})`),
 			group: 1, entropy: 3.5,
+			// A value holding a password assignment of its own
+			// ("token=DB_PASSWORD=…") is the password rule's.
 			allow: func(s string) bool {
-				return !strings.ContainsAny(s, "0123456789") || strings.HasPrefix(s, "${") || identifier(s)
+				return !strings.ContainsAny(s, "0123456789") || strings.HasPrefix(s, "${") || identifier(s) || indexFold(s, "passw") >= 0
 			},
 			windows: assignmentWindows},
 		// A password given in prose or a .env line, however short
@@ -281,10 +285,13 @@ func discordWindows(text string) []span {
 // glued reports whether a match at text[start:] is glued to the word
 // before it ("keyAKIA…", "tokenghp_…"): a key is found anywhere in a
 // token, but one glued to a word must look random, with a digit and an
-// upper-case letter, so that "task-" and a lower-case hash after it, or
-// a long word that happens to hold a prefix, are not keys.
-func glued(text string, start int, secret string) bool {
-	return start > 0 && wordByte(text[start-1]) && !(strings.ContainsAny(secret, "0123456789") && strings.ContainsAny(secret, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+// upper-case letter (a digit only, for the rules whose keys are lower-case
+// hex after a prefix no word ends with: glueLower), so that "task-" and a
+// lower-case hash after it, or a long word that happens to hold a prefix,
+// are not keys.
+func (r *rule) glued(text string, start int, secret string) bool {
+	return start > 0 && wordByte(text[start-1]) && wordByte(text[start]) &&
+		!(strings.ContainsAny(secret, "0123456789") && (r.glueLower || strings.ContainsAny(secret, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")))
 }
 
 // accept reports whether a match of r is a secret: random enough and not
@@ -443,7 +450,7 @@ func match(text string, ascii bool) []hit {
 		add = add[:0]
 		for _, m := range r.matches(text) {
 			s, e := m[2*r.group], m[2*r.group+1]
-			if s < 0 || overlaps(hits, s, e) || len(add) > 0 && s < add[len(add)-1].end || !r.accept(text[s:e]) || r.group == 0 && glued(text, s, text[s:e]) {
+			if s < 0 || overlaps(hits, s, e) || len(add) > 0 && s < add[len(add)-1].end || !r.accept(text[s:e]) || r.group == 0 && r.glued(text, s, text[s:e]) {
 				continue
 			}
 			add = append(add, hit{s, e, i})
