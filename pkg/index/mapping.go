@@ -12,6 +12,7 @@ import (
 
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
+	"github.com/mem-md/mem/pkg/secrets"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -149,7 +150,7 @@ func document(m *vault.Memory) map[string]any {
 	d := map[string]any{
 		fieldID:         m.ID,
 		fieldType:       typeAsWritten(meta.Type),
-		fieldBody:       m.Doc.Body,
+		fieldBody:       secrets.Redact(m.Doc.Body), // the index is a file too: no key is stored (spec §8)
 		fieldImportance: float64(meta.ImportanceOrDefault()),
 	}
 	set := func(k, v string) {
@@ -160,8 +161,8 @@ func document(m *vault.Memory) map[string]any {
 	set(fieldProvenance, meta.Provenance)
 	set(fieldProject, meta.Project)
 	set(fieldSource, meta.Source)
-	set(fieldTitle, meta.Title)
-	set(fieldDescription, meta.Description)
+	set(fieldTitle, secrets.Redact(meta.Title))
+	set(fieldDescription, secrets.Redact(meta.Description))
 	if len(meta.Tags) > 0 {
 		d[fieldTags] = meta.Tags
 	}

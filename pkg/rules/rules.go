@@ -192,69 +192,7 @@ func File(text string, bodyOff int) []Finding { return FileScanned(text, bodyOff
 // found, so the body is not parsed twice. A nil body is read here.
 func FileScanned(text string, bodyOff int, body *markdown.Body) []Finding {
 	out := Secrets(text)
-	if len(out) == 0 && bodyOff > 0 && bodyOff < len(text) {
-		out = seam(text, bodyOff)
-	}
 	return append(out, injection(text, bodyOff, body)...)
-}
-
-// keyPiece reports whether s can be a piece of a key: 4 or more letters,
-// digits, '_' and '-', with a letter and a digit or both cases.
-func keyPiece(s string) bool {
-	var lower, upper, digit bool
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c >= 'a' && c <= 'z':
-			lower = true
-		case c >= 'A' && c <= 'Z':
-			upper = true
-		case c >= '0' && c <= '9':
-			digit = true
-		case c != '_' && c != '-':
-			return false
-		}
-	}
-	return len(s) >= 4 && (lower || upper) && (digit || lower && upper)
-}
-
-// seam finds a key split between a field and the body (title: "…AKIAQ3ZR",
-// then the body "TV5WX7HJ2LNB …"): fields and body are one text to a
-// reader, so the last word of each field value is read with the body's
-// first line. Offsets are of the field's word.
-func seam(text string, bodyOff int) []Finding {
-	first := strings.TrimLeft(text[bodyOff:], " \t\r\n")
-	if nl := strings.IndexByte(first, '\n'); nl >= 0 {
-		first = first[:nl]
-	}
-	if len(first) > 200 {
-		first = first[:200]
-	}
-	// The body's first word must be a piece of a key (it holds a digit,
-	// or is mixed case): most bodies start with a word, and skip the rest.
-	tok := first
-	if sp := strings.IndexAny(tok, " \t"); sp >= 0 {
-		tok = tok[:sp]
-	}
-	if !keyPiece(tok) {
-		return nil
-	}
-	head := text[:bodyOff]
-	for line := 0; line < len(head); {
-		end := strings.IndexByte(head[line:], '\n')
-		if end < 0 {
-			end = len(head)
-		} else {
-			end += line
-		}
-		l := strings.TrimRight(head[line:end], " \t\r\"'")
-		word := l[strings.LastIndexAny(l, " \t:\"'")+1:]
-		if keyPiece(word) && secrets.Has(word+" "+first) && !secrets.Has(first) {
-			return []Finding{{Rule: secrets.Find(word + " " + first)[0].Rule, Kind: Secret, Off: line + len(l) - len(word),
-				Msg: "a secret split between a field and the body: remove it and rotate it (it may already be in git history); a memory is injected into a model's context and pushed to backups"}}
-		}
-		line = end + 1
-	}
-	return nil
 }
 
 // Text checks one value — a field, a tag, a tool argument, an imported

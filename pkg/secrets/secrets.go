@@ -311,7 +311,7 @@ type hit struct{ start, end, rule int }
 // characters folded, a key split into parts joined, base64 decoded), and
 // each finding is reported at its place in text as given.
 func Find(text string) []Finding {
-	hits := scan(text, 0)
+	hits := scanFile(text)
 	out := make([]Finding, 0, len(hits))
 	// Hits are in order: count lines and columns on from the last one, so
 	// a file of many secrets stays linear.
@@ -330,7 +330,16 @@ func Find(text string) []Finding {
 
 // Has reports whether text holds a secret: len(Find(text)) > 0 without
 // computing positions.
-func Has(text string) bool { return len(scan(text, 0)) > 0 }
+func Has(text string) bool { return len(scanFile(text)) > 0 }
+
+// scanFile is scan, and when it finds nothing, a key split between a
+// field of the frontmatter and the body (seam).
+func scanFile(text string) []hit {
+	if hits := scan(text, 0); len(hits) > 0 {
+		return hits
+	}
+	return seam(text)
+}
 
 // Redact returns text with every secret Find reports replaced by
 // "[redacted: <rule>]", an obfuscated one whole: what search snippets,
@@ -340,7 +349,7 @@ func Has(text string) bool { return len(scan(text, 0)) > 0 }
 // whole.
 func Redact(text string) string {
 	for range 4 {
-		hits := scan(text, 0)
+		hits := scanFile(text)
 		if len(hits) == 0 {
 			return text
 		}
@@ -354,7 +363,7 @@ func Redact(text string) string {
 		b.WriteString(text[last:])
 		text = b.String()
 	}
-	if hits := scan(text, 0); len(hits) > 0 {
+	if hits := scanFile(text); len(hits) > 0 {
 		return redaction(hits[0].rule)
 	}
 	return text
