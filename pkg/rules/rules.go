@@ -450,8 +450,9 @@ func ignorable(r rune) bool {
 // next (-1 or RuneError at the ends), is how a script is written:
 // ZWNJ/ZWJ next to Arabic, Persian, Syriac, Indic, Sinhala, Mongolian,
 // Khmer or Myanmar letters (a Latin word and a Persian suffix, "URL‌ها",
-// included) and ZWJ between emoji; U+200B between letters of scripts
-// written without spaces (Khmer, Thai, Lao, Myanmar, Tibetan); LRM, RLM
+// included) and ZWJ between emoji; U+200B at a word of a script written
+// without spaces (Khmer, Thai, Lao, Myanmar, Tibetan), between its letters
+// or before punctuation, never against a Latin letter; LRM, RLM
 // and ALM on a line with right-to-left text; variation selectors after
 // emoji, symbols, keycap digits and Han; Mongolian selectors after
 // Mongolian; the Hangul fillers in conjoining jamo; the blank braille
@@ -461,7 +462,9 @@ func needed(text string, off int, prev, r, next rune) bool {
 	case r == 0x200C || r == 0x200D:
 		return joining(prev) || joining(next) || r == 0x200D && emoji(prev) && emoji(next)
 	case r == 0x200B:
-		return unspaced(prev) && unspaced(next)
+		// A word break at a word of the script: next to a letter of it,
+		// and not against a letter or digit of another script.
+		return unspaced(prev) && !alien(next) || unspaced(next) && !alien(prev)
 	case r == 0x200E || r == 0x200F || r == 0x061C:
 		return rtlLine(text, off)
 	case r >= 0xFE00 && r <= 0xFE0F:
@@ -495,6 +498,9 @@ func unspaced(r rune) bool {
 	return r >= 0x0E00 && r <= 0x0FFF || r >= 0x1000 && r <= 0x109F || r >= 0x1780 && r <= 0x17FF || r >= 0x19E0 && r <= 0x19FF ||
 		r >= 0xA9E0 && r <= 0xA9FF || r >= 0xAA60 && r <= 0xAA7F
 }
+
+// alien: a letter or digit of a script that spaces its words.
+func alien(r rune) bool { return r >= 0 && !unspaced(r) && (unicode.IsLetter(r) || unicode.IsDigit(r)) }
 
 // emoji: pictographs and symbols that take emoji presentation, and the
 // parts of emoji sequences.
