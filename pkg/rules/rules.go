@@ -122,13 +122,14 @@ var (
 		"reveal", "print", "output", "show", "repeat", "leak", "new",
 		"instruction", "prompt", "rules", "direction", "directive", "guideline", "guardrail", "context", "message",
 		"orders", "commands", "polic", "constraint",
-		"you are now", "from now on", "told", "given", "taught", "asked", "said", "written", "stated",
+		"you are now", "from now on",
 		"[inst", "[/inst", "sys", "[system_prompt", "[available_tools", "[tool_")
 	overrideVerbs = injectionWords.Mask("ignore", "disregard", "forget", "override", "bypass", "attention", "skip", "drop", "discard",
 		"reveal", "print", "output", "show", "repeat", "leak", "new")
 	overrideNouns = injectionWords.Mask("instruction", "prompt", "rules", "direction", "directive", "guideline", "guardrail", "context", "message",
-		"orders", "commands", "polic", "constraint", "told", "given", "taught", "asked", "said", "written", "stated")
-	// "ignore everything above" needs no noun; the set phrases need nothing else.
+		"orders", "commands", "polic", "constraint")
+	// "ignore everything above" and "forget what you were told" need no
+	// noun; the set phrases need nothing else.
 	overrideAlone = injectionWords.Mask("ignore", "disregard", "forget", "you are now", "from now on")
 	instWords     = injectionWords.Mask("[inst", "[/inst", "sys", "[system_prompt", "[available_tools", "[tool_")
 )
@@ -209,54 +210,48 @@ func Secrets(text string) []Finding {
 	return out
 }
 
-func injection(text string, bodyOff int, body *markdown.Body) []Finding {
+func injection(text string, bodyOff int, scanned *markdown.Body) []Finding {
 	var out []Finding
 	add := func(rule string, off int, format string, args ...any) {
 		out = append(out, Finding{Rule: rule, Kind: Injection, Off: off, Msg: fmt.Sprintf(format, args...)})
 	}
-	// Phrases, turns and tags are matched on the folded text: the head
-	// (frontmatter) and the body apart, as a turn starts a body line.
-	head, bodyText := "", text
+	// Phrases, turns and tags are matched on the folded text. The folding
+	// is of each character alone, so the body's start in it is the length
+	// of the folded head.
+	f := secrets.Fold(text)
+	folded := f.Text
+	body := -1
 	if bodyOff >= 0 && bodyOff <= len(text) {
-		head, bodyText = text[:bodyOff], text[bodyOff:]
+		body = bodyOff
+		if len(folded) != len(text) || folded != text {
+			body = len(secrets.Fold(text[:bodyOff]).Text)
+		}
 	}
-	for _, part := range []struct {
-		text   string
-		off    int
-		isBody bool
-	}{{head, 0, false}, {bodyText, len(head), true}} {
-		if part.text == "" {
-			continue
+	// Cheap substring tests keep the regexps off the common, clean text:
+	// one pass finds the words, case-insensitively.
+	words := injectionWords.Find(folded)
+	if words&overrideVerbs != 0 && words&overrideNouns != 0 || words&overrideAlone != 0 {
+		if loc := overridePhrase().FindStringIndex(folded); loc != nil {
+			add("injection-override", f.Orig(loc[0]), "text that tries to override a model's instructions: memory is injected into every session; state the fact instead")
 		}
-		f := secrets.Fold(part.text)
-		folded := f.Text
-		at := func(off int) int { return part.off + f.Orig(off) }
-		// Cheap substring tests keep the regexps off the common, clean
-		// text: one pass finds the words, case-insensitively.
-		words := injectionWords.Find(folded)
-		if words&overrideVerbs != 0 && words&overrideNouns != 0 || words&overrideAlone != 0 {
-			if loc := overridePhrase().FindStringIndex(folded); loc != nil {
-				add("injection-override", at(loc[0]), "text that tries to override a model's instructions: memory is injected into every session; state the fact instead")
-			}
+	}
+	if body >= 0 {
+		if off := roleTurn(folded[body:]); off >= 0 {
+			add("injection-role", f.Orig(body+off), "a line posing as a turn of the conversation (system:, user:, assistant: …): whatever follows, a model may read it as one; rewrite it as plain text (\"the system prompt says ...\")")
 		}
-		if part.isBody && bodyOff >= 0 {
-			if off := roleTurn(folded); off >= 0 {
-				add("injection-role", at(off), "a line posing as a turn of the conversation (system:, user:, assistant: …): whatever follows, a model may read it as one; rewrite it as plain text (\"the system prompt says ...\")")
-			}
-		}
-		if strings.IndexByte(folded, '<') >= 0 || words&instWords != 0 {
-			if loc := roleTag().FindStringIndex(folded); loc != nil {
-				add("injection-role", at(loc[0]), "a chat-template token or role tag (%s): it can make a model treat the memory as a turn or an instruction; remove it", folded[loc[0]:min(loc[1], loc[0]+40)])
-			}
+	}
+	if strings.IndexByte(folded, '<') >= 0 || words&instWords != 0 {
+		if loc := roleTag().FindStringIndex(folded); loc != nil {
+			add("injection-role", f.Orig(loc[0]), "a chat-template token or role tag (%s): it can make a model treat the memory as a turn or an instruction; remove it", folded[loc[0]:min(loc[1], loc[0]+40)])
 		}
 	}
 	if strings.Contains(text, "<!--") || strings.Contains(text, "%%") {
-		if off := hiddenComment(text, bodyOff, body); off >= 0 {
+		if off := hiddenComment(text, bodyOff, scanned); off >= 0 {
 			add("hidden-comment", off, "a comment hidden in Obsidian's reading view but read by the model: move the text into the visible body or delete it")
 		}
 	}
 	if strings.IndexByte(text, '<') >= 0 {
-		if off := html(text, bodyOff, body); off >= 0 {
+		if off := html(text, bodyOff, scanned); off >= 0 {
 			add("injection-html", off, "an HTML tag: it can hide text from a reader, load a remote image or change the structure of the view; write it as plain markdown (or in `code` to show it)")
 		}
 	}

@@ -42,6 +42,16 @@ func seam(text string) []hit {
 	if !keyPiece(tok) {
 		return nil
 	}
+	// A split key starts with a prefix a joinable rule splits at, in the
+	// word or the body's line (a prefix cut in two at the seam is missed).
+	g := gate()
+	var splits uint64
+	for _, m := range g.split {
+		splits |= m
+	}
+	if g.words.find(line, isASCII(line))&splits == 0 && g.words.find(text[:headEnd], isASCII(text[:headEnd]))&splits == 0 {
+		return nil
+	}
 	head := text[:headEnd]
 	for at := 0; at < len(head); {
 		end := strings.IndexByte(head[at:], '\n')
@@ -52,7 +62,8 @@ func seam(text string) []hit {
 		}
 		l := strings.TrimRight(head[at:end], " \t\r\"'")
 		word := l[strings.LastIndexAny(l, " \t:\"'")+1:]
-		if keyPiece(word) {
+		// The shortest joinable key is 20 bytes.
+		if len(word)+len(tok) >= 16 && keyPiece(word) {
 			joined := word + " " + line
 			if hits := scan(joined, 0); len(hits) > 0 && hits[0].start < len(word) && hits[0].end > len(word) {
 				w := at + len(l) - len(word)
@@ -65,20 +76,21 @@ func seam(text string) []hit {
 }
 
 // keyPiece reports whether s can be a piece of a key: 4 or more letters,
-// digits, '_' and '-', with a letter and a digit or both cases.
+// digits, '_' and '-', with a letter and a digit, or two letters of each
+// case (not a capitalised word).
 func keyPiece(s string) bool {
-	var lower, upper, digit bool
+	lower, upper, digit := 0, 0, false
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
 		case c >= 'a' && c <= 'z':
-			lower = true
+			lower++
 		case c >= 'A' && c <= 'Z':
-			upper = true
+			upper++
 		case c >= '0' && c <= '9':
 			digit = true
 		case c != '_' && c != '-':
 			return false
 		}
 	}
-	return len(s) >= 4 && (lower || upper) && (digit || lower && upper)
+	return len(s) >= 4 && lower+upper > 0 && (digit || lower >= 2 && upper >= 2)
 }
