@@ -618,35 +618,18 @@ const minBase64 = 100
 // case and digits, as encoded data does and hex hashes and words do not,
 // and that is base64 of text.
 func base64Run(s string) (start, n int) {
-	for i := 0; i < len(s); {
-		if !isB64[s[i]] {
-			i++
-			continue
-		}
-		j := i
-		for j < len(s) && isB64[s[j]] {
-			j++
+	secrets.Base64Runs(s, minBase64, func(i, j int) {
+		if n > 0 || !mixedCase(s[i:j]) || !encodesText(s[i:j]) {
+			return
 		}
 		end := j
 		for end < len(s) && end-j < 2 && s[end] == '=' {
 			end++
 		}
-		if j-i >= minBase64 && mixedCase(s[i:j]) && encodesText(s[i:j]) {
-			return i, end - i
-		}
-		i = j
-	}
-	return 0, 0
+		start, n = i, end-i
+	})
+	return start, n
 }
-
-// isB64 marks the bytes of the standard and URL base64 alphabets (a table:
-// base64Run looks at every byte of every file).
-var isB64 = func() (t [256]bool) {
-	for _, b := range []byte("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-") {
-		t[b] = true
-	}
-	return t
-}()
 
 // encodesText reports whether a run of base64 starts with base64 of text
 // (its first 30 bytes printable): what a model can read and a person

@@ -96,6 +96,14 @@ func allRuns(s string, table *[256]uint8, min int) []classRun {
 	return out
 }
 
+// Base64Runs calls fn, in order, with each maximal run of at least min
+// characters of the standard and URL base64 alphabets, found by the
+// skip-ahead scan the scanner's decoders use: lint's base64-blob rule
+// looks at every file.
+func Base64Runs(s string, min int, fn func(start, end int)) {
+	runs(s, &b64, min, func(start, end int, _ uint8) { fn(start, end) })
+}
+
 // runs calls fn for each maximal run at least min long of the bytes table
 // classes (non-zero), with the union of their classes. It skips ahead min
 // bytes at a time and looks back only to the last byte outside the table,
