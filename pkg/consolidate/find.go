@@ -80,6 +80,9 @@ type Proposal struct {
 type Report struct {
 	Counts    map[string]int `json:"counts"`
 	Proposals []Proposal     `json:"proposals"`
+	// Views are the bytes of each view now, by name; the last --apply
+	// kept them, so a view that grew since is reported.
+	Views map[string]int `json:"views"`
 }
 
 // claim is a memory taking part, with its comparable text.
@@ -100,7 +103,7 @@ func Find(v *vault.Vault, mems []*vault.Memory, o Options) (*Report, error) {
 		o.ReviewAfter = cmp.Or(v.Config.Consolidate.ReviewAfter, DefaultReviewAfter)
 	}
 	res := gate.Reconcile(mems, o.Now)
-	r := &Report{Counts: map[string]int{}, Proposals: []Proposal{}}
+	r := &Report{Counts: map[string]int{}, Proposals: []Proposal{}, Views: map[string]int{}}
 	var live []*claim
 	var imports []*vault.Memory
 	for _, m := range mems {
@@ -425,8 +428,12 @@ func (r *Report) importProposal(m *vault.Memory, known map[string]string, o Opti
 }
 
 // budget reports the global view, and each of mem.yaml's outputs, when
-// claims did not fit its budget.
+// claims did not fit its budget or it grew since the last --apply.
 func (r *Report) budget(v *vault.Vault, mems []*vault.Memory, now time.Time) error {
+	last, err := loadState(v)
+	if err != nil {
+		return err
+	}
 	targets, err := render.Outputs(v)
 	if err != nil {
 		return err
@@ -446,16 +453,24 @@ func (r *Report) budget(v *vault.Vault, mems []*vault.Memory, now time.Time) err
 				over++
 			}
 		}
-		if over == 0 {
-			continue
-		}
 		name := "mem render"
 		if t.Output != "" {
 			name = v.Rel(t.Output)
 		}
+		r.Views[name] = len(res.Doc)
+		var detail []string
+		if over > 0 {
+			detail = append(detail, fmt.Sprintf("the view is %d bytes against a budget of %d: %d claims did not fit", len(res.Doc), res.Budget, over))
+		}
+		if before, ok := last.Views[name]; ok && len(res.Doc) > before {
+			detail = append(detail, fmt.Sprintf("the view grew from %d to %d bytes since the last consolidation (%s)", before, len(res.Doc), last.At))
+		}
+		if len(detail) == 0 {
+			continue
+		}
 		// The claims left out are no finding of their own: the view is.
 		r.add(Proposal{Kind: KindBudget, Action: ActNone, IDs: []string{}, Paths: []string{name},
-			Detail: fmt.Sprintf("the view is %d bytes against a budget of %d: %d claims did not fit; the merges and retirements above make room", len(res.Doc), res.Budget, over)})
+			Detail: strings.Join(detail, "; ") + "; the merges and retirements above make room"})
 	}
 	return nil
 }
