@@ -92,6 +92,19 @@ type claim struct {
 	norm  string
 	words []string
 	pairs map[string]bool
+	links string // the link targets, sorted: a pointer memory is about its note
+}
+
+// link is a wiki link's or a markdown link's target.
+var link = regexp.MustCompile(`\[\[([^\]|#]+)|\]\(([^)\s]+)`)
+
+func links(text string) string {
+	var out []string
+	for _, m := range link.FindAllStringSubmatch(text, -1) {
+		out = append(out, m[1]+m[2])
+	}
+	slices.Sort(out)
+	return strings.Join(out, "\x00")
 }
 
 // Find reads mems (one vault load) and proposes.
@@ -150,7 +163,7 @@ func (r *Report) add(p Proposal) {
 }
 
 func newClaim(m *vault.Memory) *claim {
-	c := &claim{m: m, scope: m.Meta().Project, norm: audit.Normalise(m.Summary())}
+	c := &claim{m: m, scope: m.Meta().Project, norm: audit.Normalise(m.Summary()), links: links(m.Summary())}
 	c.words = words(c.norm)
 	c.pairs = shingles(c.words)
 	return c
@@ -210,16 +223,30 @@ func jaccard(a, b map[string]bool) float64 {
 }
 
 // Subject splits a normalised claim into its subject and value at the
-// first " is ", " are ", " uses ", " runs on " or ": ". The rule is kept
-// simple on purpose (docs/audit.md): "the staging host is stg-3" and "the
-// staging host is stg-9" contradict each other (Contradict); a claim
-// worded otherwise takes no part.
+// first " is ", " are ", " uses ", " runs on " or ": ", when the subject
+// has at least two words, one of them not a function word ("the staging
+// host"; a lone "team", "when" or "a the" is no subject). The rule is kept simple on purpose (docs/audit.md): "the
+// staging host is stg-3" and "the staging host is stg-9" contradict each
+// other (Contradict); a claim worded otherwise takes no part.
 func Subject(norm string) (subject, value string, ok bool) {
 	m := verb.FindStringSubmatch(norm)
 	if m == nil {
 		return "", "", false
 	}
+	ws := words(m[1])
+	if len(ws) < 2 || !slices.ContainsFunc(ws, func(w string) bool { return !functionWord[w] }) {
+		return "", "", false
+	}
 	return m[1], m[2], true
+}
+
+// functionWord are the English words that name nothing by themselves.
+var functionWord = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields("a an the to of in on at by and or but for with from after before when while if this that these those it its is are was be as so then than") {
+		functionWord[w] = true
+	}
 }
 
 // Contradict reports two values of one subject that cannot both hold:
@@ -263,7 +290,8 @@ func (r *Report) conflicts(res gate.Resolution, live []*claim, now time.Time) {
 	type subj struct{ scope, s string }
 	by := map[subj][]*claim{}
 	for _, c := range live {
-		if s, _, ok := Subject(c.norm); ok {
+		if s, _, ok := Subject(c.norm); ok && c.links == "" {
+			// A pointer memory is about its note: its title is no claim to contradict.
 			by[subj{c.scope, s}] = append(by[subj{c.scope, s}], c)
 		}
 	}
@@ -300,8 +328,8 @@ func (r *Report) duplicates(live []*claim, threshold float64) {
 	sim := map[int]float64{}
 	for _, pair := range candidates(live, threshold) {
 		x, y := live[pair[0]], live[pair[1]]
-		if differ(x, y) {
-			continue
+		if differ(x, y) || x.links != y.links {
+			continue // two pointers to two notes are two facts, however alike their titles
 		}
 		s := jaccard(x.pairs, y.pairs)
 		if s < threshold || containment(x.words, y.words) < MinContainment {
