@@ -55,14 +55,13 @@ func runLint(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	var staged []lint.Problem
+	var staged *lint.StagedCommit
 	if cmd.Bool("staged") {
-		var more []string
-		if more, staged, err = lint.Staged(v); err != nil {
+		if staged, err = lint.Staged(v); err != nil {
 			return err
 		}
 		if cmd.NArg() == 0 {
-			paths = more
+			paths = staged.Paths
 		}
 	}
 	opts := lint.Options{Now: now(), Strict: cmd.Bool("strict"), Paths: paths}
@@ -73,7 +72,9 @@ func runLint(_ context.Context, cmd *cli.Command) error {
 	} else if rep, err = lint.Run(v, opts); err != nil {
 		return err
 	}
-	rep.Problems = append(rep.Problems, staged...)
+	if staged != nil {
+		rep.Problems = append(rep.Problems, staged.Problems...)
+	}
 	lint.Finish(rep, opts.Strict)
 	errOut := cmd.Root().ErrWriter
 	for i := range rep.Problems {
@@ -89,7 +90,15 @@ func runLint(_ context.Context, cmd *cli.Command) error {
 	}
 	errs := rep.Errors()
 	if format == "text" && !cmd.Bool("quiet") {
-		fmt.Fprintf(errOut, "mem lint: %d file(s), %d error(s), %d warning(s)\n", rep.Files, errs, len(rep.Problems)-errs)
+		if staged != nil && staged.Removed > 0 {
+			// A commit that removes memories is judged by how many against
+			// the limit, not by the files it leaves to lint.
+			fmt.Fprintf(errOut, "mem lint: this commit removes %d of the %d memories, at most %d may go (lint.mass_delete_share %.0f%%, mass_delete_min %d); ",
+				staged.Removed, staged.Of, staged.Allowed, 100*v.Config.Lint.MassDeleteShare, v.Config.Lint.MassDeleteMin)
+			fmt.Fprintf(errOut, "%d file(s) linted, %d error(s), %d warning(s)\n", rep.Files, errs, len(rep.Problems)-errs)
+		} else {
+			fmt.Fprintf(errOut, "mem lint: %d file(s), %d error(s), %d warning(s)\n", rep.Files, errs, len(rep.Problems)-errs)
+		}
 	}
 	if errs > 0 {
 		return checkFailed("")

@@ -10,17 +10,27 @@ import (
 	"github.com/mem-md/mem/pkg/viewfmt"
 )
 
+// StagedCommit is what Staged read of the commit being made.
+type StagedCommit struct {
+	Paths    []string  // the vault-relative .md files it adds or changes (to lint)
+	Problems []Problem // a mass deletion, an emptied view
+	// Removed of Of memories in HEAD the commit deletes; Allowed is the
+	// most it may delete (lint.mass_delete_share and mass_delete_min), so
+	// the summary says it rather than a count of files linted.
+	Removed, Of, Allowed int
+}
+
 // Staged reads the commit being made in the vault's git repository: the
-// vault-relative .md files it adds or changes (to lint), and problems for a
-// commit that deletes more than lint.mass_delete_share of the memories in
-// HEAD or empties a rendered view.
+// files it adds or changes, and problems for a commit that deletes more
+// than lint.mass_delete_share of the memories in HEAD or empties a
+// rendered view.
 //
 // It runs the git program (history.GitWorkTree, in the vault folder)
 // rather than go-git: a hook runs inside `git commit`, which may point
 // GIT_INDEX_FILE at a temporary index (`git commit -a`, `git commit PATH`);
 // git honours that and every index extension, go-git reads .git/index only.
-func Staged(v *vault.Vault) (paths []string, problems []Problem, err error) {
-	_, err = history.GitWorkTree(v.Root, "rev-parse", "--verify", "-q", "HEAD")
+func Staged(v *vault.Vault) (*StagedCommit, error) {
+	_, err := history.GitWorkTree(v.Root, "rev-parse", "--verify", "-q", "HEAD")
 	hasHead := err == nil
 	args := []string{"diff", "--cached", "--name-status", "-z", "--no-renames", "--relative"}
 	if hasHead {
@@ -28,8 +38,9 @@ func Staged(v *vault.Vault) (paths []string, problems []Problem, err error) {
 	}
 	out, err := history.GitWorkTree(v.Root, args...)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
+	sc := &StagedCommit{}
 	var deleted []string
 	fields := strings.Split(strings.TrimSuffix(out, "\x00"), "\x00")
 	for i := 0; i+1 < len(fields); i += 2 {
@@ -41,15 +52,15 @@ func Staged(v *vault.Vault) (paths []string, problems []Problem, err error) {
 		case 'D':
 			deleted = append(deleted, rel)
 		case 'A', 'C', 'M', 'R', 'T':
-			paths = append(paths, rel)
+			sc.Paths = append(sc.Paths, rel)
 		}
 	}
 	if !hasHead {
-		return paths, nil, nil
+		return sc, nil
 	}
 	tree, err := history.GitWorkTree(v.Root, "ls-tree", "-r", "--name-only", "-z", "HEAD")
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	total := 0
 	for _, rel := range strings.Split(tree, "\x00") {
@@ -58,11 +69,13 @@ func Staged(v *vault.Vault) (paths []string, problems []Problem, err error) {
 		}
 	}
 	gone, share := len(deleted), v.Config.Lint.MassDeleteShare
+	// The most IsMassDeletion lets through: under the minimum, or within the share.
+	sc.Removed, sc.Of, sc.Allowed = gone, total, max(v.Config.Lint.MassDeleteMin-1, int(share*float64(total)))
 	if v.Config.Lint.IsMassDeletion(gone, total) {
 		// Pointed at the first file it deletes, which the message names
 		// with the rest: mem.yaml:1:1 is not where the problem is.
 		slices.Sort(deleted)
-		problems = append(problems, Problem{Path: deleted[0], Line: 1, Column: 1, Severity: Error, Rule: "mass-deletion",
+		sc.Problems = append(sc.Problems, Problem{Path: deleted[0], Line: 1, Column: 1, Severity: Error, Rule: "mass-deletion",
 			Message: fmt.Sprintf("this commit deletes %d of the %d memories in HEAD (%s; %.0f%%), more than lint.mass_delete_share %.0f%%: if that is meant, raise the share in mem.yaml or commit with --no-verify; otherwise restore them with 'git restore --staged --worktree .'", gone, total, capList(deleted, 3), 100*float64(gone)/float64(total), 100*share)})
 	}
 	for _, rel := range views(v) {
@@ -77,10 +90,10 @@ func Staged(v *vault.Vault) (paths []string, problems []Problem, err error) {
 		if err == nil && strings.TrimSpace(viewText([]byte(after))) != "" {
 			continue
 		}
-		problems = append(problems, Problem{Path: rel, Line: 1, Column: 1, Severity: Error, Rule: "render-emptied",
+		sc.Problems = append(sc.Problems, Problem{Path: rel, Line: 1, Column: 1, Severity: Error, Rule: "render-emptied",
 			Message: "this commit empties a rendered memory view that HEAD has: re-run 'mem render' (or restore it with 'git restore --staged --worktree " + rel + "')"})
 	}
-	return paths, problems, nil
+	return sc, nil
 }
 
 // views are the rendered outputs inside the vault: MEMORY.md and the

@@ -51,15 +51,15 @@ func TestStagedReadsTheHooksIndex(t *testing.T) {
 	for i := range 6 {
 		git(env, "rm", "-q", "--cached", fmt.Sprintf("memory/m%d.md", i))
 	}
-	if _, problems, err := Staged(v); err != nil || len(problems) != 0 {
-		t.Fatalf("with .git/index: %v %+v, want nothing staged", err, problems)
+	if sc, err := Staged(v); err != nil || len(sc.Problems) != 0 {
+		t.Fatalf("with .git/index: %v %+v, want nothing staged", err, sc)
 	}
 	t.Setenv("GIT_INDEX_FILE", tmp)
-	_, problems, err := Staged(v)
+	sc, err := Staged(v)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(problems) != 1 || problems[0].Rule != "mass-deletion" {
-		t.Fatalf("with the hook's index: %+v, want one mass-deletion", problems)
+	if len(sc.Problems) != 1 || sc.Problems[0].Rule != "mass-deletion" || sc.Removed != 6 {
+		t.Fatalf("with the hook's index: %+v, want one mass-deletion of 6 memories", sc)
 	}
 }
