@@ -113,4 +113,13 @@ func printDetail(w io.Writer, d *inspect.Detail) {
 			fmt.Fprintf(w, "    %s  %s  %s  %s\n", c.Time.Format("2006-01-02 15:04"), shortHash(c.Commit), c.Status, c.Summary)
 		}
 	}
+	if len(d.Lost) > 0 {
+		// The decision is quoted as the merging machine wrote it: its
+		// "this machine" is the merge's first parent.
+		fmt.Fprintln(w, "lost versions (a sync merge decided against them):")
+		for _, l := range d.Lost {
+			_, text, _ := strings.Cut(l.Line, ": ")
+			fmt.Fprintf(w, "    %s  %s  %q: merge %s says: %s ('git show %s:%s')\n", l.Time.Format("2006-01-02 15:04"), shortHash(l.Lost), l.Summary, shortHash(l.Merge), text, shortHash(l.Lost), l.Path)
+		}
+	}
 }

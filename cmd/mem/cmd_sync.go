@@ -104,6 +104,9 @@ func printSync(out io.Writer, res *history.SyncResult, root string, nameVault bo
 	for _, d := range res.Decisions {
 		fmt.Fprintln(out, "  decided:", d)
 	}
+	for _, d := range res.Overruled {
+		fmt.Fprintln(out, "  this machine's version lost:", d)
+	}
 	switch {
 	case res.Created:
 		fmt.Fprintf(out, "  created %s (bare) and pushed\n", res.URL)

@@ -55,6 +55,7 @@ type SyncResult struct {
 	In          SyncCounts `json:"in"`
 	Out         SyncCounts `json:"out"`
 	Decisions   []string   `json:"decisions"`
+	Overruled   []string   `json:"overruled,omitempty"` // decisions another machine's merge made against this machine's version
 	Warnings    []string   `json:"warnings,omitempty"`
 }
 
@@ -153,6 +154,9 @@ func (r *Repo) sync(opts SyncOptions) (*SyncResult, error) {
 			return nil, err
 		}
 		if err := r.checkIncoming(head, remote, url); err != nil {
+			return nil, err
+		}
+		if err := r.tellOverruled(head, remote, res); err != nil {
 			return nil, err
 		}
 		merged, err := r.mergeHeads(head, remote, url, res, opts)
@@ -432,8 +436,8 @@ func (r *Repo) mergeCommit(base, head, remote plumbing.Hash, url string, res *Sy
 			return s, err
 		}
 		b, err1 := read(t.old, t.oldMode, "base", false)
-		os_, err2 := read(o.new, o.newMode, "this machine", oursLater)
-		ts, err3 := read(t.new, t.newMode, "the remote", !oursLater)
+		os_, err2 := read(o.new, o.newMode, labelOurs, oursLater)
+		ts, err3 := read(t.new, t.newMode, labelRemote, !oursLater)
 		if err := errors.Join(err1, err2, err3); err != nil {
 			return plumbing.ZeroHash, fmt.Errorf("%s: read the versions to merge: %w", t.path, err)
 		}
@@ -470,7 +474,7 @@ func (r *Repo) mergeCommit(base, head, remote plumbing.Hash, url string, res *Sy
 	res.Decisions = append(res.Decisions, decisions...)
 	msg := fmt.Sprintf("mem sync: merge %s from %s\n", short(remote), url)
 	if len(decisions) > 0 {
-		msg += "\nDecided memory by memory (docs/sync.md; the losing versions stay in this commit's other parent):\n- " + strings.Join(decisions, "\n- ") + "\n"
+		msg += "\n" + decisionsHeader + "\n- " + strings.Join(decisions, "\n- ") + "\n"
 	}
 	who, err := r.author(now)
 	if err != nil {

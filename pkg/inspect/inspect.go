@@ -160,8 +160,10 @@ type Detail struct {
 	Supersedes  []string `json:"supersedes,omitempty"`
 	Superseders []string `json:"superseders,omitempty"`
 	// WayBack says, for a superseded claim, what would make it stand again.
-	WayBack      string             `json:"way_back,omitempty"`
-	Changes      []history.LogEntry `json:"changes,omitempty"`
+	WayBack string             `json:"way_back,omitempty"`
+	Changes []history.LogEntry `json:"changes,omitempty"`
+	// Lost are the versions of the file a sync merge turned down (spec §9).
+	Lost         []history.Decision `json:"lost_versions,omitempty"`
 	Problem      string             `json:"problem,omitempty"`
 	GeneratedBy  string             `json:"generated_by,omitempty"`
 	ProjectTitle string             `json:"project_title,omitempty"`
@@ -231,6 +233,7 @@ func (x *Vault) Show(ref string) (*Detail, error) {
 	}
 	if r, err := history.Open(x.V); err == nil {
 		d.Changes, _ = r.Log(m.Rel, maxChanges)
+		d.Lost, _ = r.LostVersions(m.Rel)
 	}
 	return d, nil
 }
