@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/urfave/cli/v3"
 
 	"github.com/mem-md/mem/pkg/history"
+	"github.com/mem-md/mem/pkg/vault"
 )
 
 func backupCommand() *cli.Command {
@@ -50,6 +52,14 @@ func runBackup(_ context.Context, cmd *cli.Command) error {
 		return err
 	}
 	out, errOut := cmd.Root().Writer, cmd.Root().ErrWriter
+	if res.Verified() && v.Config.Backup.To == "" && !opts.VerifyOnly {
+		// Remembered once verified, so the scheduled 'mem backup' needs no
+		// --to; committed and pushed too, so the vault is left clean and
+		// the backup holds its head (a second, small push, once per vault).
+		if res, err = rememberBackup(v, opts, res, errOut); err != nil {
+			return err
+		}
+	}
 	for _, w := range res.Warnings {
 		fmt.Fprintln(errOut, "mem backup: warning:", w)
 	}
@@ -84,14 +94,29 @@ func runBackup(_ context.Context, cmd *cli.Command) error {
 			fmt.Fprintln(out, "verified: same head and counts; every object of the history read back and hashed (git fsck)")
 		}
 	}
-	if res.Verified() && v.Config.Backup.To == "" && !opts.VerifyOnly {
-		// Remembered, so the scheduled 'mem backup' needs no --to.
-		if err := rememberRemote(v.Root, opts.To, "backup.to"); err != nil {
-			fmt.Fprintln(errOut, "mem backup: warning: verified, but could not record backup.to in mem.yaml:", err)
-		}
-	}
 	if !res.Verified() {
 		return checkFailed(fmt.Sprintf("backup %s FAILED verification (%d problems above): it is not a good copy; run 'mem backup' again or back up to a fresh path", res.URL, len(res.Problems)))
 	}
 	return nil
+}
+
+// rememberBackup records a first verified backup's target as backup.to,
+// commits mem.yaml alone and backs that commit up too. A step that fails
+// is a warning: the backup itself is verified.
+func rememberBackup(v *vault.Vault, opts history.BackupOptions, res *history.BackupResult, errOut io.Writer) (*history.BackupResult, error) {
+	if err := rememberRemote(v.Root, opts.To, "backup.to"); err != nil {
+		fmt.Fprintln(errOut, "mem backup: warning: verified, but could not record backup.to in mem.yaml:", err)
+		return res, nil
+	}
+	if err := history.CommitConfig(v, "mem backup: remember backup.to", opts.Now); err != nil {
+		fmt.Fprintf(errOut, "mem backup: warning: backup.to is recorded in mem.yaml but not committed (%v): 'mem commit' commits it\n", err)
+		return res, nil
+	}
+	again, err := history.Backup(v, opts)
+	if err != nil {
+		return nil, err
+	}
+	again.Created = res.Created
+	again.Warnings = append(res.Warnings, again.Warnings...)
+	return again, nil
 }
