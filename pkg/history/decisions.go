@@ -43,7 +43,7 @@ type Decision struct {
 // decisionsOf reads the decisions the message of merge c records; a line
 // whose losing side cannot be told (a message not written by mem) is left
 // out.
-func (r *Repo) decisionsOf(c *object.Commit) []Decision {
+func decisionsOf(c *object.Commit) []Decision {
 	_, list, ok := strings.Cut(c.Message, decisionsHeader+"\n")
 	if !ok || len(c.ParentHashes) != 2 {
 		return nil
@@ -95,7 +95,7 @@ func (r *Repo) LostVersions(rel string) ([]Decision, error) {
 		if err != nil {
 			return nil, r.damagedObject("commit", plumbing.NewHash(h), "a sync merge", err)
 		}
-		for _, d := range r.decisionsOf(c) {
+		for _, d := range decisionsOf(c) {
 			if d.Path != rel {
 				continue
 			}
@@ -129,7 +129,7 @@ func (r *Repo) tellOverruled(head, remote plumbing.Hash, res *SyncResult) error 
 		if err != nil {
 			return r.damagedObject("commit", plumbing.NewHash(h), "the remote's history", err)
 		}
-		for _, d := range r.decisionsOf(c) {
+		for _, d := range decisionsOf(c) {
 			lost, err := r.isAncestor(plumbing.NewHash(d.Lost), head)
 			if err != nil {
 				return err
