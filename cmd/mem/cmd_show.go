@@ -15,7 +15,7 @@ import (
 func showCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "show",
-		Usage:     "one memory or note: text, fields, status, where it renders, what it supersedes and its last changes",
+		Usage:     "one memory or note: text, fields, status, where it renders, what it supersedes, its last changes and the versions a sync merge decided against",
 		ArgsUsage: "ID",
 		Description: "ID is the full id, the path, or a unique prefix of the id or of the file's name\n" +
 			"(as git takes a short hash). Secrets are redacted; text that breaks an injection rule is marked.",

@@ -23,7 +23,7 @@ func syncCommand() *cli.Command {
 			"https URL, or a git remote name; default sync.remote in mem.yaml, which the first 'mem sync REMOTE' " +
 			"sets), merges memory by memory (never conflict markers, never a lost memory), checks what would be " +
 			"pushed (no secrets, no mass deletion) and pushes; it never force-pushes. Prints what came in and what " +
-			"went out. Exit 0 also when another sync of this vault is running (it skips, naming the pid), for at most commit.interval; 1 when " +
+			"went out, every decision the merge made and every decision another machine's merge made against this machine's version. Exit 0 also when another sync of this vault is running (it skips, naming the pid), for at most commit.interval; 1 when " +
 			"a change is refused (a remote that removes many memories or sends a path, link or file mem never writes, a mem.yaml that loosens a guard, a secret); 2 when the remote cannot be " +
 			"reached or the repository is damaged. See docs/sync.md.",
 		Flags: []cli.Flag{
