@@ -100,6 +100,8 @@ func TestNeverArrows(t *testing.T) {
 		{"pkg/secrets", module + "pkg/", "the scanner is a leaf"},
 		{"pkg/viewfmt", module + "pkg/", "the view format is a leaf: the store and render both take it"},
 		{"pkg/markdown", module + "pkg/", "the body reader is a leaf"},
+		{"pkg/merge", module + "pkg/history", "the memory merge takes bytes and knows no git"},
+		{"pkg/merge", "github.com/go-git/", "the memory merge takes bytes and knows no git"},
 	} {
 		if reaches(g, c.from, c.to) {
 			t.Errorf("%s imports %s: %s", c.from, c.to, c.why)

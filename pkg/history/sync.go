@@ -18,6 +18,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/mem-md/mem/pkg/merge"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -379,7 +380,7 @@ func (r *Repo) diffTrees(a, b plumbing.Hash) ([]treeChange, error) {
 
 // mergeCommit merges remote into head against base, file by file (spec
 // §9): paths changed on one side take that side; paths changed on both
-// are merged by mergeFile. Only the folders that change are written; the
+// are merged by merge.File. Only the folders that change are written; the
 // commit records every decision.
 func (r *Repo) mergeCommit(base, head, remote plumbing.Hash, url string, res *SyncResult, now time.Time) (plumbing.Hash, error) {
 	ours, err := r.diffTrees(base, head)
@@ -422,13 +423,13 @@ func (r *Repo) mergeCommit(base, head, remote plumbing.Hash, url string, res *Sy
 		case o.new == t.new && o.newMode == t.newMode:
 			continue
 		}
-		read := func(h plumbing.Hash, mode, label string, later bool) (side, error) {
-			s := side{label: label, later: later}
+		read := func(h plumbing.Hash, mode, label string, later bool) (merge.Side, error) {
+			s := merge.Side{Label: label, Later: later}
 			if mode == "000000" {
 				return s, nil
 			}
 			data, err := r.blob(h)
-			s.data, s.present = data, true
+			s.Data, s.Present = data, true
 			return s, err
 		}
 		b, err1 := read(t.old, t.oldMode, "base", false)
@@ -441,25 +442,25 @@ func (r *Repo) mergeCommit(base, head, remote plumbing.Hash, url string, res *Sy
 		if rel == "" {
 			rel = t.path
 		}
-		fm := mergeFile(rel, b, os_, ts)
-		decisions = append(decisions, fm.decisions...)
+		fm := merge.File(rel, b, os_, ts)
+		decisions = append(decisions, fm.Decisions...)
 		mode := o.newMode
 		if o.deleted() {
 			mode = t.newMode
 		}
-		if !fm.present {
+		if !fm.Present {
 			entry(t.path, "0", plumbing.ZeroHash)
-		} else if h, err := r.writeBlob(fm.data); err != nil {
+		} else if h, err := r.writeBlob(fm.Data); err != nil {
 			return plumbing.ZeroHash, err
 		} else {
 			entry(t.path, mode, h)
 		}
-		if fm.sibling != "" {
-			h, err := r.writeBlob(fm.siblingTo)
+		if fm.Sibling != "" {
+			h, err := r.writeBlob(fm.SiblingData)
 			if err != nil {
 				return plumbing.ZeroHash, err
 			}
-			entry(r.repoPath(fm.sibling), "100644", h)
+			entry(r.repoPath(fm.Sibling), "100644", h)
 		}
 	}
 	tree, err := r.editTree(hc.TreeHash, "", edits)
