@@ -22,6 +22,7 @@ import (
 
 	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/history/gitfmt"
+	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/secrets"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -889,7 +890,7 @@ func (r *Repo) checkSecrets(has func(plumbing.Hash) bool, url string) error {
 				scanned[a.hash] = fs
 			}
 			where := a.path
-			if pf := secrets.Find(a.path); len(pf) > 0 {
+			if pf := rules.Secrets(a.path); len(pf) > 0 {
 				where = "[redacted: " + pf[0].Rule + "]" // a file name must not leak the secret either
 			}
 			report(c, where, fs)

@@ -18,7 +18,7 @@ import (
 	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/history/gitfmt"
-	"github.com/mem-md/mem/pkg/secrets"
+	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -430,12 +430,12 @@ func redactChanges(chs []Change) {
 // (a -m subject, a project name) with "[redacted: rule]": history keeps
 // messages for good and a backup pushes them.
 func redactLines(msg string) string {
-	if len(secrets.Find(msg)) == 0 {
+	if len(rules.Secrets(msg)) == 0 {
 		return msg
 	}
 	lines := strings.Split(msg, "\n")
 	for i, l := range lines {
-		if found := secrets.Find(l); len(found) > 0 {
+		if found := rules.Secrets(l); len(found) > 0 {
 			lines[i] = "[redacted: " + found[0].Rule + "]"
 		}
 	}
