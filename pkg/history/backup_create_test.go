@@ -70,7 +70,7 @@ func TestBackupRemovesAStaleNewFolder(t *testing.T) {
 	parent := t.TempDir()
 	left := filepath.Join(parent, ".b.git"+newBackupMark+"123")
 	os.MkdirAll(filepath.Join(left, "objects"), 0o755)
-	old := clock.Add(-3 * GitTimeout)
+	old := clock.Add(-3 * DefaultGitTimeout)
 	os.Chtimes(left, old, old)
 	res, err := Backup(v, BackupOptions{To: filepath.Join(parent, "b.git")})
 	if err != nil || !res.Verified() {

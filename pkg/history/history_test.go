@@ -168,3 +168,15 @@ func TestLogShowsSubjectsAsReads(t *testing.T) {
 		t.Errorf("subject %q, want %q", log[0].Subject, want)
 	}
 }
+
+// Commit takes git's identity variables from the Env it is handed, not
+// from the process, so a caller (or a parallel test) sets its own.
+func TestCommitTakesIdentityFromEnv(t *testing.T) {
+	v := newVault(t, "")
+	memory(t, v, "memory/a.md", "fact", "", "a")
+	env := Env{Vars: []string{"GIT_AUTHOR_NAME=handed", "GIT_AUTHOR_EMAIL=handed@example.com", "GIT_COMMITTER_NAME=handed committer"}}
+	commit(t, v, CommitOptions{Env: env})
+	if got := run(t, v.Root, "git", "log", "-1", "--format=%an <%ae> / %cn <%ce>"); strings.TrimSpace(got) != "handed <handed@example.com> / handed committer <handed@example.com>" {
+		t.Errorf("author / committer %q, want the handed Env's", got)
+	}
+}

@@ -41,6 +41,7 @@ type Repo struct {
 	top    string          // absolute path of the worktree root
 	prefix string          // vault root relative to top, slash-separated; "" when equal
 	objs   *gitfmt.Objects // set for the length of a commit
+	env    Env             // set by the entry point (Commit, Sync, Backup, Clone)
 	// heldLocks are the git lock files this commit created ("inode path"),
 	// recorded so a later commit can clear them if this one is killed.
 	heldLocks []string
@@ -216,10 +217,67 @@ func skipFor(v *vault.Vault, path, reason string) error {
 	return errBusy(reason)
 }
 
-// GitTimeout bounds every git process mem starts (push, ls-remote, clone,
-// fsck): a wedged transport or a prompt nobody answers must fail an hourly
-// job, not pile it up behind the last one.
-var GitTimeout = 10 * time.Minute
+// Env is what history takes from the process that runs it, handed in by
+// the command (cmd/mem fills it) instead of read from package globals, so
+// a test sets a deadline for itself alone.
+type Env struct {
+	// Vars is the process environment as KEY=value: the identity variables
+	// commit honours as git does, the locators a `lint --staged` hook
+	// keeps, and what every git child runs with (less the locators). Nil
+	// is this process's environment, for the callers not yet handed one
+	// (pkg/consolidate, doctor, lint --staged).
+	Vars []string
+	// GitTimeout bounds every git process mem starts (push, ls-remote,
+	// clone, fsck): a wedged transport or a prompt nobody answers must
+	// fail an hourly job, not pile it up behind the last one. 0 is
+	// DefaultGitTimeout.
+	GitTimeout time.Duration
+	// CommitLockWait is how long a commit waits for another mem commit
+	// that is running: long enough for a first commit of a large vault on
+	// a loaded machine, short enough that a scheduled run never hangs
+	// (issue 17). 0 is DefaultCommitLockWait.
+	CommitLockWait time.Duration
+}
+
+// The deadlines of the zero Env.
+const (
+	DefaultGitTimeout     = 10 * time.Minute
+	DefaultCommitLockWait = 20 * time.Second
+)
+
+func (e Env) vars() []string {
+	if e.Vars == nil {
+		return os.Environ()
+	}
+	return e.Vars
+}
+
+// lookup is os.LookupEnv over Vars (the last setting wins, as in exec).
+func (e Env) lookup(k string) (string, bool) {
+	vars := e.vars()
+	for i := len(vars) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(vars[i], k+"="); ok {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+func (e Env) getenv(k string) string { v, _ := e.lookup(k); return v }
+
+func (e Env) gitTimeout() time.Duration {
+	if e.GitTimeout > 0 {
+		return e.GitTimeout
+	}
+	return DefaultGitTimeout
+}
+
+func (e Env) commitLockWait() time.Duration {
+	if e.CommitLockWait > 0 {
+		return e.CommitLockWait
+	}
+	return DefaultCommitLockWait
+}
 
 // gitLocators are the variables that point git at a repository, index or
 // object store other than the one named on its command line. `mem backup`
@@ -228,7 +286,7 @@ var GitTimeout = 10 * time.Minute
 var gitLocators = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
 	"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE", "GIT_CEILING_DIRECTORIES"}
 
-// GitError is a git child process that failed or ran past GitTimeout.
+// GitError is a git child process that failed or ran past Env.GitTimeout.
 type GitError struct {
 	Args   []string
 	Stderr string // git's own messages, trimmed
@@ -245,29 +303,30 @@ func (e *GitError) Error() string {
 
 func (e *GitError) Unwrap() error { return e.Err }
 
-// runGit runs git on the repository at gitDir with a deadline and no
+// runGit runs git on the repository at gitDir with e's deadline and no
 // stdin, and returns its stdout. Git must be installed: go-git's own local
 // transport runs git-receive-pack anyway, and without a deadline.
-func runGit(gitDir string, args ...string) (string, error) {
-	return runGitWith(gitDir, "", nil, args...)
+func (e Env) runGit(gitDir string, args ...string) (string, error) {
+	return e.runGitWith(gitDir, "", nil, args...)
 }
 
 // runGitWith is runGit with stdin text and extra environment (a temporary
 // index for a merge); an empty gitDir runs git outside any repository (a
 // clone).
-func runGitWith(gitDir, stdin string, extraEnv []string, args ...string) (string, error) {
+func (e Env) runGitWith(gitDir, stdin string, extraEnv []string, args ...string) (string, error) {
 	bin, err := exec.LookPath("git")
 	if err != nil {
 		return "", fmt.Errorf("git is not installed (%v): mem backup, sync, clone, doctor and lint --staged need it; install git", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), GitTimeout)
+	timeout := e.gitTimeout()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	full := args
 	if gitDir != "" {
 		full = append([]string{"--git-dir", gitDir}, args...)
 	}
 	cmd := exec.CommandContext(ctx, bin, full...)
-	env := os.Environ()
+	env := slices.Clone(e.vars())
 	for _, k := range gitLocators {
 		env = slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, k+"=") })
 	}
@@ -282,7 +341,7 @@ func runGitWith(gitDir, stdin string, extraEnv []string, args ...string) (string
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err = cmd.Run()
 	if ctx.Err() != nil {
-		err = fmt.Errorf("did not finish within %s and was stopped", GitTimeout)
+		err = fmt.Errorf("did not finish within %s and was stopped", timeout)
 	}
 	if err != nil {
 		return stdout.String(), &GitError{Args: args, Stderr: strings.TrimSpace(stderr.String()), Err: err}
@@ -291,9 +350,10 @@ func runGitWith(gitDir, stdin string, extraEnv []string, args ...string) (string
 }
 
 // Git runs the git program on the repository at gitDir, as every part of
-// mem that needs it does (doctor): with GitTimeout, no prompt, no stdin,
-// and none of the variables that would point it at another repository.
-func Git(gitDir string, args ...string) (string, error) { return runGit(gitDir, args...) }
+// mem that needs it does (doctor): with the default deadline, no prompt,
+// no stdin, and none of the variables that would point it at another
+// repository.
+func Git(gitDir string, args ...string) (string, error) { return Env{}.runGit(gitDir, args...) }
 
 // GitWorkTree is Git run in the work tree folder dir (paths are relative
 // to it, as --relative and "HEAD:./path" need) with the git variables mem
@@ -303,11 +363,11 @@ func Git(gitDir string, args ...string) (string, error) { return runGit(gitDir, 
 func GitWorkTree(dir string, args ...string) (string, error) {
 	var keep []string
 	for _, k := range gitLocators {
-		if v, ok := os.LookupEnv(k); ok {
+		if v, ok := (Env{}).lookup(k); ok {
 			keep = append(keep, k+"="+v)
 		}
 	}
-	return runGitWith("", "", keep, append([]string{"-C", dir}, args...)...)
+	return Env{}.runGitWith("", "", keep, append([]string{"-C", dir}, args...)...)
 }
 
 // Init makes dir a git repository unless it already lies inside one, and

@@ -30,6 +30,7 @@ type SyncOptions struct {
 	AllowMassDelete bool   // accept an incoming change that removes many memories
 	AcceptConfig    bool   // take an incoming mem.yaml that loosens this machine's guards
 	Now             time.Time
+	Env             Env // the process's environment and deadlines
 }
 
 // SyncCounts are the memories one direction of a sync brought.
@@ -99,6 +100,7 @@ func Sync(v *vault.Vault, opts SyncOptions) (*SyncResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.env = opts.Env
 	return r.sync(opts)
 }
 
@@ -268,7 +270,7 @@ func syncRefusal(err error) error {
 // (FETCH_HEAD only), so a fetch left running by a killed sync can never
 // hold a ref lock the next sync needs.
 func (r *Repo) fetch(url string, branch plumbing.ReferenceName) (plumbing.Hash, error) {
-	_, err := runGit(r.gitDir, append(fetchFsck, "fetch", "--quiet", "--no-tags", url, branch.String())...)
+	_, err := r.env.runGit(r.gitDir, append(fetchFsck, "fetch", "--quiet", "--no-tags", url, branch.String())...)
 	if err != nil {
 		var ge *GitError
 		if errors.As(err, &ge) && strings.Contains(ge.Stderr, "couldn't find remote ref") {
@@ -279,7 +281,7 @@ func (r *Repo) fetch(url string, branch plumbing.ReferenceName) (plumbing.Hash, 
 		}
 		return plumbing.ZeroHash, fmt.Errorf("fetch from %s: %w (is the remote reachable? nothing here changed)", url, err)
 	}
-	out, err := runGit(r.gitDir, "rev-parse", "--verify", "FETCH_HEAD^{commit}")
+	out, err := r.env.runGit(r.gitDir, "rev-parse", "--verify", "FETCH_HEAD^{commit}")
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("fetch from %s: %w", url, err)
 	}
@@ -306,7 +308,7 @@ func (r *Repo) mergeHeads(head, remote plumbing.Hash, url string, res *SyncResul
 	}
 	base := plumbing.ZeroHash
 	if !head.IsZero() {
-		out, err := runGit(r.gitDir, "merge-base", head.String(), remote.String())
+		out, err := r.env.runGit(r.gitDir, "merge-base", head.String(), remote.String())
 		var ge *GitError
 		switch h := strings.TrimSpace(out); {
 		case err == nil && plumbing.IsHash(h):
@@ -362,7 +364,7 @@ func (r *Repo) diffTrees(a, b plumbing.Hash) ([]treeChange, error) {
 		}
 		return h.String()
 	}
-	out, err := runGit(r.gitDir, "diff-tree", "-r", "-z", "--raw", "--no-renames", name(a), name(b))
+	out, err := r.env.runGit(r.gitDir, "diff-tree", "-r", "-z", "--raw", "--no-renames", name(a), name(b))
 	if err != nil {
 		return nil, err
 	}
@@ -477,7 +479,7 @@ func (r *Repo) mergeCommit(base, head, remote plumbing.Hash, url string, res *Sy
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	c := &object.Commit{Author: who, Committer: committer(who), Message: redactLines(msg),
+	c := &object.Commit{Author: who, Committer: r.committer(who), Message: redactLines(msg),
 		TreeHash: tree, ParentHashes: []plumbing.Hash{head, remote}}
 	obj := &plumbing.MemoryObject{}
 	if err := c.Encode(obj); err != nil {
@@ -603,7 +605,7 @@ func (r *Repo) memoryCount(h plumbing.Hash) (int, error) {
 	if r.prefix != "" {
 		args = append(args, "--", r.prefix)
 	}
-	out, err := runGit(r.gitDir, args...)
+	out, err := r.env.runGit(r.gitDir, args...)
 	if err != nil {
 		return 0, err
 	}
@@ -640,7 +642,7 @@ func (r *Repo) guardIncoming(base, head, merged, remote plumbing.Hash, url strin
 	if !base.IsZero() {
 		rng = base.String() + ".." + remote.String()
 	}
-	if out, err := runGit(r.gitDir, "rev-list", "--first-parent", rng); err == nil {
+	if out, err := r.env.runGit(r.gitDir, "rev-list", "--first-parent", rng); err == nil {
 		most := 0
 		for _, h := range strings.Fields(out) {
 			c, err := r.git.CommitObject(plumbing.NewHash(h))
@@ -717,7 +719,7 @@ func retired(r *Repo, old, new plumbing.Hash) bool {
 func (r *Repo) pushCheck(remote, merged plumbing.Hash, url string, opts SyncOptions) error {
 	has := func(plumbing.Hash) bool { return false }
 	if !remote.IsZero() {
-		out, err := runGit(r.gitDir, "rev-list", remote.String())
+		out, err := r.env.runGit(r.gitDir, "rev-list", remote.String())
 		if err != nil {
 			return err
 		}
@@ -761,7 +763,7 @@ func (r *Repo) pushCheck(remote, merged plumbing.Hash, url string, opts SyncOpti
 // pushBranch pushes the vault's branch, never forcing; rejected is true
 // when the remote moved since the fetch (the caller merges again).
 func (r *Repo) pushBranch(url string, branch plumbing.ReferenceName) (rejected bool, err error) {
-	out, err := runGit(r.gitDir, pushCmd(url, branch.String()+":"+branch.String())...)
+	out, err := r.env.runGit(r.gitDir, pushCmd(url, branch.String()+":"+branch.String())...)
 	for _, line := range strings.Split(out, "\n") {
 		if f := strings.Split(line, "\t"); len(f) == 3 && f[0] == "!" {
 			if strings.HasPrefix(f[2], "[rejected]") || strings.Contains(f[2], "fetch first") || strings.Contains(f[2], "non-fast-forward") {
@@ -928,7 +930,7 @@ func (r *Repo) finishMerge(j journal, now time.Time) error {
 		if err != nil {
 			return err
 		}
-		if err := r.updateRef(ref, old, new, committer(who), "mem sync: "+short(new)); err != nil {
+		if err := r.updateRef(ref, old, new, r.committer(who), "mem sync: "+short(new)); err != nil {
 			return err
 		}
 	}
@@ -939,11 +941,12 @@ func (r *Repo) finishMerge(j journal, now time.Time) error {
 // that exists or whose folder does, or a URL that git can list. The CLI
 // checks before it remembers a remote in mem.yaml, so a typo is never
 // written there.
-func CheckRemote(v *vault.Vault, remote, relativeTo string) error {
+func CheckRemote(v *vault.Vault, remote, relativeTo string, env Env) error {
 	r, err := Open(v)
 	if err != nil {
 		return err
 	}
+	r.env = env
 	url, local, err := r.syncURL(SyncOptions{Remote: remote, RelativeTo: relativeTo})
 	if err != nil {
 		return err

@@ -25,7 +25,7 @@ func twoMachines(t *testing.T) (a, b *vault.Vault, remote string) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "b")
-	if _, err := Clone(remote, "", dir); err != nil {
+	if _, err := Clone(remote, "", dir, Env{}); err != nil {
 		t.Fatal(err)
 	}
 	b, err := vault.Open(dir)
