@@ -21,6 +21,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/mem-md/mem/pkg/fail"
+	"github.com/mem-md/mem/pkg/gitrepo"
 	"github.com/mem-md/mem/pkg/history/gitfmt"
 	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/secrets"
@@ -475,7 +476,7 @@ var objectName = regexp.MustCompile(`\b[0-9a-f]{40}\b`)
 // fails mid-pack (it never closes the child's stdin), and it has no
 // deadline.
 func (r *Repo) push(url string) (bool, error) {
-	out, err := r.env.runGit(r.gitDir, pushCmd(url, "refs/heads/*:refs/heads/*", "refs/tags/*:refs/tags/*")...)
+	out, err := r.env.git().Run(r.gitDir, pushCmd(url, "refs/heads/*:refs/heads/*", "refs/tags/*:refs/tags/*")...)
 	var rejected, refused []string
 	pushed := false
 	for _, line := range strings.Split(out, "\n") {
@@ -501,7 +502,7 @@ func (r *Repo) push(url string) (bool, error) {
 	if err == nil {
 		return pushed, nil
 	}
-	var ge *GitError
+	var ge *gitrepo.Error
 	if !errors.As(err, &ge) {
 		return false, err
 	}
@@ -542,7 +543,7 @@ func (r *Repo) damaged(obj, detail, url string) error {
 
 // cloneMirror reads a remote backup back into dir.
 func cloneMirror(env Env, gitDir, url, dir string) (*git.Repository, error) {
-	if _, err := env.runGit(gitDir, "clone", "--quiet", "--mirror", "--no-local", url, dir); err != nil {
+	if _, err := env.git().Run(gitDir, "clone", "--quiet", "--mirror", "--no-local", url, dir); err != nil {
 		return nil, fmt.Errorf("read back %s: %w", url, err)
 	}
 	return git.PlainOpen(dir)
@@ -550,7 +551,7 @@ func cloneMirror(env Env, gitDir, url, dir string) (*git.Repository, error) {
 
 // lsRemote lists the refs of a remote backup.
 func (r *Repo) lsRemote(url string) (map[plumbing.ReferenceName]plumbing.Hash, error) {
-	out, err := r.env.runGit(r.gitDir, "ls-remote", url)
+	out, err := r.env.git().Run(r.gitDir, "ls-remote", url)
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", url, err)
 	}
@@ -684,11 +685,11 @@ func fsckBackup(env Env, dir string, full bool, paths map[plumbing.Hash]string) 
 	if !full {
 		args = append(args, "--connectivity-only")
 	}
-	out, err := env.runGit(dir, args...)
+	out, err := env.git().Run(dir, args...)
 	if err == nil {
 		return nil
 	}
-	var ge *GitError
+	var ge *gitrepo.Error
 	if !errors.As(err, &ge) || ge.Err == nil || ge.Stderr == "" && out == "" {
 		return []string{fmt.Sprintf("git fsck of %s failed: %v", dir, err)}
 	}
@@ -824,7 +825,7 @@ func (r *Repo) countTree(g *git.Repository, t *object.Tree, base string, paths m
 // refs/heads/<branch>.lock that another git is writing included, and
 // fails the whole backup with "ref file is empty" (the crash soak met it).
 func (r *Repo) branchesAndTags() ([]*plumbing.Reference, error) {
-	out, err := r.env.runGit(r.gitDir, "for-each-ref", "--format=%(objectname) %(refname)", "refs/heads", "refs/tags")
+	out, err := r.env.git().Run(r.gitDir, "for-each-ref", "--format=%(objectname) %(refname)", "refs/heads", "refs/tags")
 	if err != nil {
 		return nil, err
 	}

@@ -12,13 +12,10 @@
 package history
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -28,6 +25,7 @@ import (
 	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"github.com/mem-md/mem/pkg/fail"
+	"github.com/mem-md/mem/pkg/gitrepo"
 	"github.com/mem-md/mem/pkg/history/gitfmt"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -222,15 +220,14 @@ func skipFor(v *vault.Vault, path, reason string) error {
 // a test sets a deadline for itself alone.
 type Env struct {
 	// Vars is the process environment as KEY=value: the identity variables
-	// commit honours as git does, the locators a `lint --staged` hook
-	// keeps, and what every git child runs with (less the locators). Nil
-	// is this process's environment, for the callers not yet handed one
-	// (pkg/consolidate, doctor, lint --staged).
+	// commit honours as git does, and what every git child runs with (less
+	// the locators, see pkg/gitrepo). Nil is this process's environment,
+	// for the callers not yet handed one (pkg/consolidate).
 	Vars []string
 	// GitTimeout bounds every git process mem starts (push, ls-remote,
 	// clone, fsck): a wedged transport or a prompt nobody answers must
 	// fail an hourly job, not pile it up behind the last one. 0 is
-	// DefaultGitTimeout.
+	// gitrepo.DefaultTimeout.
 	GitTimeout time.Duration
 	// CommitLockWait is how long a commit waits for another mem commit
 	// that is running: long enough for a first commit of a large vault on
@@ -239,11 +236,8 @@ type Env struct {
 	CommitLockWait time.Duration
 }
 
-// The deadlines of the zero Env.
-const (
-	DefaultGitTimeout     = 10 * time.Minute
-	DefaultCommitLockWait = 20 * time.Second
-)
+// DefaultCommitLockWait is the commit lock wait of the zero Env.
+const DefaultCommitLockWait = 20 * time.Second
 
 func (e Env) vars() []string {
 	if e.Vars == nil {
@@ -269,105 +263,17 @@ func (e Env) gitTimeout() time.Duration {
 	if e.GitTimeout > 0 {
 		return e.GitTimeout
 	}
-	return DefaultGitTimeout
+	return gitrepo.DefaultTimeout
 }
+
+// git is the git program as e runs it.
+func (e Env) git() gitrepo.Program { return gitrepo.Program{Env: e.Vars, Timeout: e.GitTimeout} }
 
 func (e Env) commitLockWait() time.Duration {
 	if e.CommitLockWait > 0 {
 		return e.CommitLockWait
 	}
 	return DefaultCommitLockWait
-}
-
-// gitLocators are the variables that point git at a repository, index or
-// object store other than the one named on its command line. `mem backup`
-// run from a git hook inherits them (GIT_DIR, GIT_INDEX_FILE), and a child
-// git would then read the wrong repository.
-var gitLocators = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
-	"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE", "GIT_CEILING_DIRECTORIES"}
-
-// GitError is a git child process that failed or ran past Env.GitTimeout.
-type GitError struct {
-	Args   []string
-	Stderr string // git's own messages, trimmed
-	Err    error
-}
-
-func (e *GitError) Error() string {
-	msg := e.Stderr
-	if msg == "" {
-		msg = e.Err.Error()
-	}
-	return fmt.Sprintf("git %s: %s", strings.Join(e.Args, " "), msg)
-}
-
-func (e *GitError) Unwrap() error { return e.Err }
-
-// runGit runs git on the repository at gitDir with e's deadline and no
-// stdin, and returns its stdout. Git must be installed: go-git's own local
-// transport runs git-receive-pack anyway, and without a deadline.
-func (e Env) runGit(gitDir string, args ...string) (string, error) {
-	return e.runGitWith(gitDir, "", nil, args...)
-}
-
-// runGitWith is runGit with stdin text and extra environment (a temporary
-// index for a merge); an empty gitDir runs git outside any repository (a
-// clone).
-func (e Env) runGitWith(gitDir, stdin string, extraEnv []string, args ...string) (string, error) {
-	bin, err := exec.LookPath("git")
-	if err != nil {
-		return "", fmt.Errorf("git is not installed (%v): mem backup, sync, clone, doctor and lint --staged need it; install git", err)
-	}
-	timeout := e.gitTimeout()
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	full := args
-	if gitDir != "" {
-		full = append([]string{"--git-dir", gitDir}, args...)
-	}
-	cmd := exec.CommandContext(ctx, bin, full...)
-	env := slices.Clone(e.vars())
-	for _, k := range gitLocators {
-		env = slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, k+"=") })
-	}
-	cmd.Env = append(append(env, "GIT_TERMINAL_PROMPT=0", "LC_ALL=C"), extraEnv...)
-	if stdin != "" {
-		cmd.Stdin = strings.NewReader(stdin)
-	}
-	// A grandchild (git-receive-pack, ssh) may hold the pipes after git is
-	// killed; WaitDelay closes them instead of waiting on it.
-	cmd.WaitDelay = 5 * time.Second
-	var stdout, stderr strings.Builder
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err = cmd.Run()
-	if ctx.Err() != nil {
-		err = fmt.Errorf("did not finish within %s and was stopped", timeout)
-	}
-	if err != nil {
-		return stdout.String(), &GitError{Args: args, Stderr: strings.TrimSpace(stderr.String()), Err: err}
-	}
-	return stdout.String(), nil
-}
-
-// Git runs the git program on the repository at gitDir, as every part of
-// mem that needs it does (doctor): with the default deadline, no prompt,
-// no stdin, and none of the variables that would point it at another
-// repository.
-func Git(gitDir string, args ...string) (string, error) { return Env{}.runGit(gitDir, args...) }
-
-// GitWorkTree is Git run in the work tree folder dir (paths are relative
-// to it, as --relative and "HEAD:./path" need) with the git variables mem
-// was started with kept: `mem lint --staged` runs as a hook inside `git
-// commit`, which may stage into a temporary index (GIT_INDEX_FILE, for
-// `git commit -a` or `git commit PATH`) that the hook must read.
-func GitWorkTree(dir string, args ...string) (string, error) {
-	var keep []string
-	for _, k := range gitLocators {
-		if v, ok := (Env{}).lookup(k); ok {
-			keep = append(keep, k+"="+v)
-		}
-	}
-	return Env{}.runGitWith("", "", keep, append([]string{"-C", dir}, args...)...)
 }
 
 // Init makes dir a git repository unless it already lies inside one, and

@@ -18,6 +18,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/mem-md/mem/pkg/gitrepo"
 	"github.com/mem-md/mem/pkg/merge"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -270,9 +271,9 @@ func syncRefusal(err error) error {
 // (FETCH_HEAD only), so a fetch left running by a killed sync can never
 // hold a ref lock the next sync needs.
 func (r *Repo) fetch(url string, branch plumbing.ReferenceName) (plumbing.Hash, error) {
-	_, err := r.env.runGit(r.gitDir, append(fetchFsck, "fetch", "--quiet", "--no-tags", url, branch.String())...)
+	_, err := r.env.git().Run(r.gitDir, append(fetchFsck, "fetch", "--quiet", "--no-tags", url, branch.String())...)
 	if err != nil {
-		var ge *GitError
+		var ge *gitrepo.Error
 		if errors.As(err, &ge) && strings.Contains(ge.Stderr, "couldn't find remote ref") {
 			return plumbing.ZeroHash, nil
 		}
@@ -281,7 +282,7 @@ func (r *Repo) fetch(url string, branch plumbing.ReferenceName) (plumbing.Hash, 
 		}
 		return plumbing.ZeroHash, fmt.Errorf("fetch from %s: %w (is the remote reachable? nothing here changed)", url, err)
 	}
-	out, err := r.env.runGit(r.gitDir, "rev-parse", "--verify", "FETCH_HEAD^{commit}")
+	out, err := r.env.git().Run(r.gitDir, "rev-parse", "--verify", "FETCH_HEAD^{commit}")
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("fetch from %s: %w", url, err)
 	}
@@ -308,8 +309,8 @@ func (r *Repo) mergeHeads(head, remote plumbing.Hash, url string, res *SyncResul
 	}
 	base := plumbing.ZeroHash
 	if !head.IsZero() {
-		out, err := r.env.runGit(r.gitDir, "merge-base", head.String(), remote.String())
-		var ge *GitError
+		out, err := r.env.git().Run(r.gitDir, "merge-base", head.String(), remote.String())
+		var ge *gitrepo.Error
 		switch h := strings.TrimSpace(out); {
 		case err == nil && plumbing.IsHash(h):
 			base = plumbing.NewHash(h)
@@ -364,7 +365,7 @@ func (r *Repo) diffTrees(a, b plumbing.Hash) ([]treeChange, error) {
 		}
 		return h.String()
 	}
-	out, err := r.env.runGit(r.gitDir, "diff-tree", "-r", "-z", "--raw", "--no-renames", name(a), name(b))
+	out, err := r.env.git().Run(r.gitDir, "diff-tree", "-r", "-z", "--raw", "--no-renames", name(a), name(b))
 	if err != nil {
 		return nil, err
 	}
@@ -605,7 +606,7 @@ func (r *Repo) memoryCount(h plumbing.Hash) (int, error) {
 	if r.prefix != "" {
 		args = append(args, "--", r.prefix)
 	}
-	out, err := r.env.runGit(r.gitDir, args...)
+	out, err := r.env.git().Run(r.gitDir, args...)
 	if err != nil {
 		return 0, err
 	}
@@ -642,7 +643,7 @@ func (r *Repo) guardIncoming(base, head, merged, remote plumbing.Hash, url strin
 	if !base.IsZero() {
 		rng = base.String() + ".." + remote.String()
 	}
-	if out, err := r.env.runGit(r.gitDir, "rev-list", "--first-parent", rng); err == nil {
+	if out, err := r.env.git().Run(r.gitDir, "rev-list", "--first-parent", rng); err == nil {
 		most := 0
 		for _, h := range strings.Fields(out) {
 			c, err := r.git.CommitObject(plumbing.NewHash(h))
@@ -719,7 +720,7 @@ func retired(r *Repo, old, new plumbing.Hash) bool {
 func (r *Repo) pushCheck(remote, merged plumbing.Hash, url string, opts SyncOptions) error {
 	has := func(plumbing.Hash) bool { return false }
 	if !remote.IsZero() {
-		out, err := r.env.runGit(r.gitDir, "rev-list", remote.String())
+		out, err := r.env.git().Run(r.gitDir, "rev-list", remote.String())
 		if err != nil {
 			return err
 		}
@@ -763,7 +764,7 @@ func (r *Repo) pushCheck(remote, merged plumbing.Hash, url string, opts SyncOpti
 // pushBranch pushes the vault's branch, never forcing; rejected is true
 // when the remote moved since the fetch (the caller merges again).
 func (r *Repo) pushBranch(url string, branch plumbing.ReferenceName) (rejected bool, err error) {
-	out, err := r.env.runGit(r.gitDir, pushCmd(url, branch.String()+":"+branch.String())...)
+	out, err := r.env.git().Run(r.gitDir, pushCmd(url, branch.String()+":"+branch.String())...)
 	for _, line := range strings.Split(out, "\n") {
 		if f := strings.Split(line, "\t"); len(f) == 3 && f[0] == "!" {
 			if strings.HasPrefix(f[2], "[rejected]") || strings.Contains(f[2], "fetch first") || strings.Contains(f[2], "non-fast-forward") {
