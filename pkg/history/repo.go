@@ -246,18 +246,16 @@ func (e Env) vars() []string {
 	return e.Vars
 }
 
-// lookup is os.LookupEnv over Vars (the last setting wins, as in exec).
-func (e Env) lookup(k string) (string, bool) {
+// getenv is os.Getenv over Vars (the last setting wins, as in exec).
+func (e Env) getenv(k string) string {
 	vars := e.vars()
 	for i := len(vars) - 1; i >= 0; i-- {
 		if v, ok := strings.CutPrefix(vars[i], k+"="); ok {
-			return v, true
+			return v
 		}
 	}
-	return "", false
+	return ""
 }
-
-func (e Env) getenv(k string) string { v, _ := e.lookup(k); return v }
 
 func (e Env) gitTimeout() time.Duration {
 	if e.GitTimeout > 0 {
