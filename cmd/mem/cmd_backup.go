@@ -37,7 +37,7 @@ func runBackup(_ context.Context, cmd *cli.Command) error {
 	}
 	opts := history.BackupOptions{
 		To: cmd.String("to"), VerifyOnly: cmd.Bool("verify-only"),
-		AllowMassDelete: cmd.Bool("allow-mass-delete"), Now: now(),
+		AllowMassDelete: cmd.Bool("allow-mass-delete"), Now: now(), Env: historyEnv(),
 	}
 	if opts.To == "" {
 		opts.To, opts.RelativeTo = v.Config.Backup.To, v.Root

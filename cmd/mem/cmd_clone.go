@@ -36,7 +36,7 @@ func runClone(_ context.Context, cmd *cli.Command) error {
 		return err
 	}
 	remote, dir := cmd.Args().Get(0), cmd.Args().Get(1)
-	res, err := history.Clone(remote, cwd, dir)
+	res, err := history.Clone(remote, cwd, dir, historyEnv())
 	if err != nil {
 		return err
 	}
