@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -141,7 +142,8 @@ func (d *watcher) logf(format string, args ...any) {
 
 func (d *watcher) run(ctx context.Context) error {
 	d.st = daemon.Status{Vault: d.v.Root, PID: os.Getpid(), Version: daemon.Version(), Started: time.Now().UTC()}
-	d.fw = daemon.Watch(d.v.Root, d.skip)
+	limit, _ := strconv.Atoi(os.Getenv(daemon.LimitEnv))
+	d.fw = daemon.Watch(d.v.Root, d.skip, limit)
 	defer d.fw.Close()
 	d.again = make(chan struct{}, 1)
 	d.free = time.AfterFunc(freeAfter, debug.FreeOSMemory)
