@@ -35,7 +35,8 @@ func SocketPath(root string) string { return filepath.Join(root, ".mem", SocketN
 // accepts but never answers) costs a client at most this. AnswerWait bounds
 // the answer once greeted. A daemon in the middle of an update says so in
 // its greeting, and the client does the work itself rather than queue.
-var (
+// A client that can afford a longer wait passes it to AskWithin.
+const (
 	HelloWait  = 20 * time.Millisecond
 	AnswerWait = time.Second
 )
