@@ -467,6 +467,8 @@ func TestWatchKillSoak(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
+		// A kill at a random moment of the daemon's life is the point: no
+		// condition to wait for.
 		time.Sleep(time.Duration(rand.IntN(500)) * time.Millisecond)
 		cmd.Process.Kill()
 		cmd.Wait()

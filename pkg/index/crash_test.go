@@ -80,7 +80,7 @@ func TestKilledRebuild(t *testing.T) {
 			t.Fatal(err)
 		}
 		delay := time.Duration(rand.Int64N(int64(runTime)))
-		time.Sleep(delay)
+		time.Sleep(delay) // a kill at a random point of the run is the test
 		cmd.Process.Kill()
 		err := cmd.Wait()
 		t.Logf("iteration %d: %s run killed after %v (exit: %v)", i, map[bool]string{true: "full", false: "incremental"}[full], delay, err)
