@@ -600,7 +600,7 @@ func (d *watcher) command(req daemon.Request) (c *call, argv []string, why strin
 // watchStatus asks the running daemon what it is doing.
 func watchStatus(cmd *cli.Command, v *vault.Vault) error {
 	// A person asked: a busy daemon may greet late.
-	resp, err := daemon.AskWithin(daemon.SocketPath(v.Root), daemon.Request{Op: "status"}, time.Second)
+	resp, err := daemon.Ask(daemon.SocketPath(v.Root), daemon.Request{Op: "status"}, time.Second)
 	if err != nil || resp.Status == nil {
 		why := "no mem watch answers on " + daemon.SocketPath(v.Root)
 		if err != nil && !errors.Is(err, daemon.ErrNoDaemon) {

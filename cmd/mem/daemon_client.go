@@ -59,7 +59,7 @@ func askDaemon(cmd *cli.Command) (done bool, err error) {
 	if !ok {
 		return false, nil
 	}
-	resp, err := daemon.AskWithin(daemon.SocketPath(root), req, helloWait())
+	resp, err := daemon.Ask(daemon.SocketPath(root), req, helloWait())
 	if err != nil || (resp.Code != 0 && resp.Code != 1) {
 		return false, nil
 	}
@@ -158,7 +158,7 @@ func daemonMCP(v *vault.Vault) func(tool string, in any, now time.Time) (mcpserv
 		if err != nil {
 			return mcpserver.Answer{}, false
 		}
-		resp, err := daemon.AskWithin(sock, daemon.Request{Op: "mcp", Tool: tool, Input: raw, Now: now}, wait)
+		resp, err := daemon.Ask(sock, daemon.Request{Op: "mcp", Tool: tool, Input: raw, Now: now}, wait)
 		if err != nil {
 			return mcpserver.Answer{}, false
 		}

@@ -70,7 +70,7 @@ func Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error) {
 	sock := daemon.SocketPath(root)
 	daemon.Version = func() string { return daemon.VersionOf(cfg.Mem) } // speak as the mem binary
 	ask := func(word string) bool {
-		r, err := daemon.AskWithin(sock, daemon.Request{Op: "search", Search: &daemon.Search{
+		r, err := daemon.Ask(sock, daemon.Request{Op: "search", Search: &daemon.Search{
 			Client: daemon.Client{Now: time.Now(), Home: os.Getenv("HOME")}, Query: word, Limit: 1, NoRefresh: true}}, hello)
 		return err == nil && strings.Contains(string(r.Stdout), word)
 	}
@@ -80,7 +80,7 @@ func Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	st, _ := daemon.AskWithin(sock, daemon.Request{Op: "status"}, hello)
+	st, _ := daemon.Ask(sock, daemon.Request{Op: "status"}, hello)
 	if st.Status != nil {
 		res.Watching = st.Status.Watching
 	}
@@ -163,7 +163,7 @@ func Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error) {
 	med := func(name string) time.Duration { return Percentile(runs[name], 50) }
 	res.Search, res.SearchAlone, res.Rg = med("search"), med("search alone"), med("rg")
 	res.Hook, res.HookAlone, res.Floor = med("hook"), med("hook alone"), med("floor")
-	if st, _ := daemon.AskWithin(sock, daemon.Request{Op: "status"}, hello); st.Status != nil {
+	if st, _ := daemon.Ask(sock, daemon.Request{Op: "status"}, hello); st.Status != nil {
 		res.Served = st.Status.Served
 	}
 
