@@ -408,7 +408,7 @@ func checkDaemon(v *vault.Vault) Check {
 		c.Note = "no mem watch runs for this vault (optional: docs/watch.md)"
 		return c
 	}
-	resp, err := daemon.AskWithin(sock, daemon.Request{Op: "status"}, time.Second)
+	resp, err := daemon.Ask(sock, daemon.Request{Op: "status"}, time.Second)
 	var other *daemon.OtherVersionError
 	switch pid := v.LockPID(daemon.LockName); {
 	case err == nil && resp.Status != nil:
