@@ -33,7 +33,7 @@ import (
 const (
 	cacheMagic = "mem parse cache\n"
 	// cacheFormat changes whenever the encoding or the parser's output does.
-	cacheFormat = 2
+	cacheFormat = 3
 	// cacheMinFiles: smaller loads read their files directly, faster than
 	// reading the cache.
 	cacheMinFiles = 256
@@ -386,7 +386,7 @@ func (d *decoder) header() string {
 
 // list reads a length-prefixed list where 0 means nil (so a nil slice and
 // an empty one, which the parser both produces, come back as they were).
-func decodeList[T any](d *decoder, one func() T) []T {
+func decodeList[T any](d *decoder, one func(*T)) []T {
 	n := d.uvarint()
 	if n == 0 || d.err != nil {
 		return nil
@@ -397,7 +397,7 @@ func decodeList[T any](d *decoder, one func() T) []T {
 	}
 	out := make([]T, n-1)
 	for i := range out {
-		out[i] = one()
+		one(&out[i])
 	}
 	return out
 }
@@ -433,32 +433,50 @@ func (d *decoder) time() frontmatter.Time {
 	return frontmatter.Time{}
 }
 
-func (d *decoder) actor() frontmatter.Actor {
-	return frontmatter.Actor{By: d.str(), At: d.time()}
+// decodeMeta reads the fields encodeMeta wrote, walking the same table.
+func decodeMeta(d *decoder, m *frontmatter.Meta) {
+	for _, f := range frontmatter.Fields {
+		switch p := f.Value(m).(type) {
+		case *string:
+			*p = d.str()
+		case *bool:
+			*p = d.uvarint() == 1
+		case *int:
+			*p = int(d.varint())
+		case *frontmatter.Time:
+			*p = d.time()
+		case *[]string:
+			*p = decodeList(d, func(s *string) { *s = d.str() })
+		case **frontmatter.Actor:
+			if d.uvarint() == 1 {
+				*p = new(frontmatter.Actor)
+				decodeRecord(d, frontmatter.ActorFields, *p)
+			}
+		case *[]frontmatter.Actor:
+			*p = decodeList(d, func(a *frontmatter.Actor) { decodeRecord(d, frontmatter.ActorFields, a) })
+		case *[]frontmatter.Source:
+			*p = decodeList(d, func(s *frontmatter.Source) { decodeRecord(d, frontmatter.SourceFields, s) })
+		case *[]frontmatter.Signal:
+			*p = decodeList(d, func(s *frontmatter.Signal) { decodeRecord(d, frontmatter.SignalFields, s) })
+		default:
+			panic("vault: the parse cache cannot decode field " + f.Key)
+		}
+	}
 }
 
-func decodeMeta(d *decoder, m *frontmatter.Meta) {
-	for _, p := range []*string{&m.ID, &m.Type, &m.Title, &m.Description, &m.Provenance, &m.Status, &m.Project, &m.Section, &m.Key, &m.Source, &m.Session, &m.Evidence} {
-		*p = d.str()
+// decodeRecord fills r in place: a value built here and returned would
+// escape through the table's accessors, one allocation a record.
+func decodeRecord[T any](d *decoder, table []frontmatter.SubField[T], r *T) {
+	for _, f := range table {
+		switch p := f.Value(r).(type) {
+		case *string:
+			*p = d.str()
+		case *frontmatter.Time:
+			*p = d.time()
+		default:
+			panic("vault: the parse cache cannot decode nested key " + f.Key)
+		}
 	}
-	m.Pinned = d.uvarint() == 1
-	m.Importance = int(d.uvarint())
-	m.ValidAt, m.StaleAfter, m.InvalidAt = d.time(), d.time(), d.time()
-	m.Supersedes = decodeList(d, d.str)
-	m.Tags = decodeList(d, d.str)
-	m.Aliases = decodeList(d, d.str)
-	m.Roots = decodeList(d, d.str)
-	if d.uvarint() == 1 {
-		a := d.actor()
-		m.Generated = &a
-	}
-	m.Verified = decodeList(d, d.actor)
-	m.Sources = decodeList(d, func() frontmatter.Source {
-		return frontmatter.Source{Resource: d.str(), ID: d.str(), Title: d.str(), Author: d.str(), LastModified: d.time()}
-	})
-	m.Signals = decodeList(d, func() frontmatter.Signal {
-		return frontmatter.Signal{Session: d.str(), At: d.time(), Evidence: d.str()}
-	})
 }
 
 type encoder struct{ buf []byte }
@@ -473,14 +491,14 @@ func (e *encoder) header(stamp string) {
 	e.str(stamp)
 }
 
-func encodeList[T any](e *encoder, items []T, one func(T)) {
+func encodeList[T any](e *encoder, items []T, one func(*T)) {
 	if items == nil {
 		e.uvarint(0)
 		return
 	}
 	e.uvarint(uint64(len(items)) + 1)
-	for _, it := range items {
-		one(it)
+	for i := range items {
+		one(&items[i])
 	}
 }
 
@@ -504,41 +522,53 @@ func (e *encoder) time(t frontmatter.Time) {
 	}
 }
 
-func (e *encoder) actor(a frontmatter.Actor) { e.str(a.By); e.time(a.At) }
-
+// encodeMeta writes every field of frontmatter.Fields, in its order, by
+// its kind: the table is the one list of fields, so none is left out.
 func encodeMeta(e *encoder, m *frontmatter.Meta) {
-	for _, s := range []string{m.ID, m.Type, m.Title, m.Description, m.Provenance, m.Status, m.Project, m.Section, m.Key, m.Source, m.Session, m.Evidence} {
-		e.str(s)
+	for _, f := range frontmatter.Fields {
+		switch p := f.Value(m).(type) {
+		case *string:
+			e.str(*p)
+		case *bool:
+			if *p {
+				e.uvarint(1)
+			} else {
+				e.uvarint(0)
+			}
+		case *int:
+			e.varint(int64(*p))
+		case *frontmatter.Time:
+			e.time(*p)
+		case *[]string:
+			encodeList(e, *p, func(s *string) { e.str(*s) })
+		case **frontmatter.Actor:
+			if *p == nil {
+				e.uvarint(0)
+				continue
+			}
+			e.uvarint(1)
+			encodeRecord(e, frontmatter.ActorFields, *p)
+		case *[]frontmatter.Actor:
+			encodeList(e, *p, func(a *frontmatter.Actor) { encodeRecord(e, frontmatter.ActorFields, a) })
+		case *[]frontmatter.Source:
+			encodeList(e, *p, func(s *frontmatter.Source) { encodeRecord(e, frontmatter.SourceFields, s) })
+		case *[]frontmatter.Signal:
+			encodeList(e, *p, func(s *frontmatter.Signal) { encodeRecord(e, frontmatter.SignalFields, s) })
+		default:
+			panic("vault: the parse cache cannot encode field " + f.Key)
+		}
 	}
-	pinned := uint64(0)
-	if m.Pinned {
-		pinned = 1
+}
+
+func encodeRecord[T any](e *encoder, table []frontmatter.SubField[T], r *T) {
+	for _, f := range table {
+		switch p := f.Value(r).(type) {
+		case *string:
+			e.str(*p)
+		case *frontmatter.Time:
+			e.time(*p)
+		default:
+			panic("vault: the parse cache cannot encode nested key " + f.Key)
+		}
 	}
-	e.uvarint(pinned)
-	e.uvarint(uint64(m.Importance))
-	e.time(m.ValidAt)
-	e.time(m.StaleAfter)
-	e.time(m.InvalidAt)
-	for _, l := range [][]string{m.Supersedes, m.Tags, m.Aliases, m.Roots} {
-		encodeList(e, l, e.str)
-	}
-	if m.Generated != nil {
-		e.uvarint(1)
-		e.actor(*m.Generated)
-	} else {
-		e.uvarint(0)
-	}
-	encodeList(e, m.Verified, e.actor)
-	encodeList(e, m.Sources, func(s frontmatter.Source) {
-		e.str(s.Resource)
-		e.str(s.ID)
-		e.str(s.Title)
-		e.str(s.Author)
-		e.time(s.LastModified)
-	})
-	encodeList(e, m.Signals, func(s frontmatter.Signal) {
-		e.str(s.Session)
-		e.time(s.At)
-		e.str(s.Evidence)
-	})
 }

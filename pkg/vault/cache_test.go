@@ -262,3 +262,25 @@ func fill(t *testing.T, v reflect.Value, path string, n *int) {
 		t.Fatalf("%s: a %s field; teach fill (and the cache codec) its kind", path, v.Kind())
 	}
 }
+
+// TestEveryFieldThroughCache: a value in every field of frontmatter.Fields,
+// written by Marshal and read by Parse (pkg/frontmatter's
+// TestEveryFieldRoundTrips holds those two), comes back from the parse
+// cache's codec field for field.
+func TestEveryFieldThroughCache(t *testing.T) {
+	want := vaulttest.EveryField(t)
+	doc, err := frontmatter.Parse((&frontmatter.Document{Meta: want, Body: "Body.\n"}).Marshal())
+	if err != nil {
+		t.Fatal(err)
+	}
+	vaulttest.SameFields(t, "parse", doc.Meta, want)
+	var e encoder
+	encodeMeta(&e, &doc.Meta)
+	d := &decoder{s: string(e.buf)}
+	var got frontmatter.Meta
+	decodeMeta(d, &got)
+	if d.err != nil || d.off != len(d.s) {
+		t.Fatalf("decoding stopped at %d of %d bytes: %v", d.off, len(d.s), d.err)
+	}
+	vaulttest.SameFields(t, "cache", got, want)
+}
