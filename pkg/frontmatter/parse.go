@@ -219,6 +219,17 @@ func plain(n *yaml.Node, own bool, kept map[*yaml.Node]bool, budget *int) *yaml.
 	return &c
 }
 
+// BodyOf is what follows data's frontmatter, by the fences Parse reads, and
+// the 1-based line of data it starts on: a suffix of data. A file without
+// frontmatter, or with one never closed, is all body. data must have LF
+// line endings; a byte order mark is skipped.
+func BodyOf(data string) (body string, line int) {
+	if _, body, line, err := split(strings.TrimPrefix(data, string(bom))); err == nil {
+		return body, line
+	}
+	return data, 1
+}
+
 // split finds the YAML between the opening '---' and the closing '---' (or
 // '...') line. Unlike adrg/frontmatter it refuses an unclosed block instead
 // of silently making the whole file body.
