@@ -73,13 +73,22 @@ var (
 	}
 )
 
-// KnownKeys are the keys of Fields, in the order they are written.
+// Extension keys mem writes but does not type: each is kept in Extra,
+// verbatim and in its place, as a key of another tool is.
+const (
+	InvalidReasonKey = "invalid_reason" // retire --reason: why the claim stopped being true
+	PromotedAtKey    = "promoted_at"    // promote: when a lesson became a rule
+	ImportKey        = "import_key"     // import: the item's key, how a re-run knows it is there
+)
+
+// KnownKeys are every key mem writes: the keys of Fields in the order they
+// are written, then the extension keys.
 var KnownKeys = func() []string {
-	keys := make([]string, len(Fields))
-	for i, f := range Fields {
-		keys[i] = f.Key
+	keys := make([]string, 0, len(Fields)+3)
+	for _, f := range Fields {
+		keys = append(keys, f.Key)
 	}
-	return keys
+	return append(keys, InvalidReasonKey, PromotedAtKey, ImportKey)
 }()
 
 // fieldByKey finds a key's Field; nil for a key mem does not type (kept

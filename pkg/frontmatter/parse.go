@@ -328,6 +328,18 @@ func decodeMapping(doc *Document, m *yaml.Node) {
 	}
 }
 
+// SetExtra sets a kept key's value, in its place in the file when it is
+// there already, else after the others.
+func (d *Document) SetExtra(key string, v *yaml.Node) {
+	for i := range d.Extra {
+		if d.Extra[i].Key == key {
+			d.Extra[i].Value = v
+			return
+		}
+	}
+	d.Extra = append(d.Extra, KeyValue{Key: key, Value: v})
+}
+
 // MetadataType is the type Claude Code nests as metadata: {type: ...}, ""
 // when there is none. With no top-level type it is the file's type (and is
 // not written back at the top level).

@@ -40,7 +40,7 @@ var Kinds = []string{KindChatGPT, KindClaudeCode, KindMemoryMD}
 // KeyField is the extension key holding an imported file's import key. The
 // frontmatter package keeps unknown keys verbatim, so it survives edits in
 // Obsidian and rewrites by mem.
-const KeyField = "import_key"
+const KeyField = frontmatter.ImportKey
 
 // Item is one thing an adapter found: a memory, or (when Note is set) a
 // note plus a one-line pointer memory to it (spec §1, principle 8).

@@ -26,7 +26,7 @@ const ProjectsDir = "projects"
 
 // ReasonKey is the frontmatter key retire writes its --reason into: the
 // spec has no such key, and unknown keys are kept by every reader.
-const ReasonKey = "invalid_reason"
+const ReasonKey = frontmatter.InvalidReasonKey
 
 // unchanged turns ErrUnchanged into success: asking for what is already
 // so is not an error.
@@ -86,22 +86,10 @@ func Retire(v *vault.Vault, f Front, ref, expectHash string, at frontmatter.Time
 		}
 		meta.InvalidAt = at
 		if reason != "" {
-			setExtra(doc, ReasonKey, reason)
+			doc.SetExtra(ReasonKey, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: reason})
 		}
 		return nil
 	}))
-}
-
-// setExtra sets an unknown key's value, keeping its place in the file.
-func setExtra(doc *frontmatter.Document, key, value string) {
-	node := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value}
-	for i := range doc.Extra {
-		if doc.Extra[i].Key == key {
-			doc.Extra[i].Value = node
-			return
-		}
-	}
-	doc.Extra = append(doc.Extra, frontmatter.KeyValue{Key: key, Value: node})
 }
 
 // Correct writes n as a correction of the claim ref names: type
