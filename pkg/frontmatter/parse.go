@@ -328,9 +328,32 @@ func decodeMapping(doc *Document, m *yaml.Node) {
 	}
 }
 
-// SetExtra sets a kept key's value, in its place in the file when it is
-// there already, else after the others.
-func (d *Document) SetExtra(key string, v *yaml.Node) {
+// KeptText is the text of key's first kept value when that is a single
+// value, as mem's extension keys (InvalidReasonKey, ImportKey …) are.
+func (d *Document) KeptText(key string) (string, bool) {
+	for _, kv := range d.Extra {
+		if kv.Key == key {
+			if kv.Value == nil || kv.Value.Kind != yaml.ScalarNode {
+				return "", false
+			}
+			return kv.Value.Value, true
+		}
+	}
+	return "", false
+}
+
+// SetKeptText sets a kept key to the text s; SetKeptTime to the date t,
+// written unquoted so Obsidian shows a date. The key keeps its place in
+// the file when it is there already, else goes after the others.
+func (d *Document) SetKeptText(key, s string) {
+	d.setExtra(key, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s})
+}
+
+func (d *Document) SetKeptTime(key string, t Time) {
+	d.setExtra(key, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!timestamp", Value: t.String()})
+}
+
+func (d *Document) setExtra(key string, v *yaml.Node) {
 	for i := range d.Extra {
 		if d.Extra[i].Key == key {
 			d.Extra[i].Value = v

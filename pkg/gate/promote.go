@@ -7,8 +7,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/vault"
@@ -138,7 +136,7 @@ func Promote(doc *frontmatter.Document, now time.Time, cfg vault.GateConfig) (Ve
 		}
 	}
 	meta.Type = frontmatter.TypeRule
-	doc.SetExtra(PromotedAtKey, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!timestamp", Value: frontmatter.NewTime(now).String()})
+	doc.SetKeptTime(PromotedAtKey, frontmatter.NewTime(now))
 	return v, nil
 }
 

@@ -13,7 +13,6 @@ import (
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/lint"
 	"github.com/mem-md/mem/pkg/vault"
-	"gopkg.in/yaml.v3"
 )
 
 // The edits of day two (spec §4: pin, retire, correct, edit, review,
@@ -86,7 +85,7 @@ func Retire(v *vault.Vault, f Front, ref, expectHash string, at frontmatter.Time
 		}
 		meta.InvalidAt = at
 		if reason != "" {
-			doc.SetExtra(ReasonKey, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: reason})
+			doc.SetKeptText(ReasonKey, reason)
 		}
 		return nil
 	}))
