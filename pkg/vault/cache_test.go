@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mem-md/mem/internal/vaulttest"
+	"github.com/mem-md/mem/internal/wire"
 	"github.com/mem-md/mem/pkg/frontmatter"
 )
 
@@ -214,11 +215,11 @@ func TestMetaCodecKeepsEveryField(t *testing.T) {
 	fill(t, reflect.ValueOf(&want).Elem(), "Meta", &n)
 	var e encoder
 	encodeMeta(&e, &want)
-	d := &decoder{s: string(e.buf)}
+	d := &decoder{wire.Decoder{S: string(e.Buf)}}
 	var got frontmatter.Meta
 	decodeMeta(d, &got)
-	if d.err != nil || d.off != len(d.s) {
-		t.Fatalf("decoding stopped at %d of %d bytes: %v", d.off, len(d.s), d.err)
+	if d.Err != nil || d.Off != len(d.S) {
+		t.Fatalf("decoding stopped at %d of %d bytes: %v", d.Off, len(d.S), d.Err)
 	}
 	g, w := reflect.ValueOf(got), reflect.ValueOf(want)
 	for i := range w.NumField() {
@@ -276,11 +277,11 @@ func TestEveryFieldThroughCache(t *testing.T) {
 	vaulttest.SameFields(t, "parse", doc.Meta, want)
 	var e encoder
 	encodeMeta(&e, &doc.Meta)
-	d := &decoder{s: string(e.buf)}
+	d := &decoder{wire.Decoder{S: string(e.Buf)}}
 	var got frontmatter.Meta
 	decodeMeta(d, &got)
-	if d.err != nil || d.off != len(d.s) {
-		t.Fatalf("decoding stopped at %d of %d bytes: %v", d.off, len(d.s), d.err)
+	if d.Err != nil || d.Off != len(d.S) {
+		t.Fatalf("decoding stopped at %d of %d bytes: %v", d.Off, len(d.S), d.Err)
 	}
 	vaulttest.SameFields(t, "cache", got, want)
 }
