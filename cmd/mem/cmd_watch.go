@@ -175,13 +175,15 @@ func (d *watcher) run(ctx context.Context) error {
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	defer signal.Stop(sigs)
 
-	d.cycle()
+	// The plans first, so a --status asked as soon as the first cycle has
+	// indexed already says when commit and sync will run.
 	commitEvery := d.commitInterval()
 	commitT := time.NewTicker(commitEvery)
 	defer commitT.Stop()
 	var syncT syncTicker
 	defer syncT.stop()
 	syncT.set(d.syncInterval())
+	d.cycle()
 	for {
 		select {
 		case <-d.fw.Changes():

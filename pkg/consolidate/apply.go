@@ -32,6 +32,62 @@ type Batch struct {
 	Commit string  `json:"commit"`
 	At     string  `json:"at"`
 	Files  []Saved `json:"files"`
+	// State is the view sizes file as it was before the batch (nil: none).
+	State *string `json:"state"`
+}
+
+// state is what the last --apply left: the size of each view after it,
+// what the next run measures growth against.
+type state struct {
+	At    string         `json:"at"`
+	Views map[string]int `json:"views"`
+}
+
+func stateFile(v *vault.Vault) string { return filepath.Join(v.StateDir(), "consolidate-state.json") }
+
+func loadState(v *vault.Vault) (state, error) {
+	var s state
+	data, err := os.ReadFile(stateFile(v))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return s, nil
+	case err != nil:
+		return s, err
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		return s, fmt.Errorf("%s: %w (remove it: the next --apply writes it again)", stateFile(v), err)
+	}
+	return s, nil
+}
+
+// saveState records the views' sizes after an --apply, and returns the
+// file as it was.
+func saveState(v *vault.Vault, now time.Time) (*string, error) {
+	var prev *string
+	if data, err := os.ReadFile(stateFile(v)); err == nil {
+		s := string(data)
+		prev = &s
+	}
+	mems, err := v.Load(vault.LoadOptions{})
+	if err != nil {
+		return prev, err
+	}
+	r := &Report{Counts: map[string]int{}, Views: map[string]int{}}
+	if err := r.budget(v, mems, now); err != nil {
+		return prev, err
+	}
+	return prev, writeState(v, state{At: now.UTC().Format(time.RFC3339), Views: r.Views})
+}
+
+func writeState(v *vault.Vault, s state) error {
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(v.StateDir(), 0o755); err != nil {
+		return err
+	}
+	return vault.WriteFileAtomic(stateFile(v), append(data, '\n'), vault.FileMode())
 }
 
 // Saved is one file as it was before the batch (Before nil: it did not
@@ -104,10 +160,11 @@ func Apply(v *vault.Vault, f writer.Front, props []Proposal, now time.Time) ([]O
 		}
 		out = append(out, o)
 	}
-	if len(order) == 0 {
-		return out, nil, nil
+	prev, err := saveState(v, now)
+	if err != nil || len(order) == 0 {
+		return out, nil, err
 	}
-	b := &Batch{At: now.UTC().Format(time.RFC3339)}
+	b := &Batch{At: now.UTC().Format(time.RFC3339), State: prev}
 	for _, rel := range order {
 		s := saved[rel]
 		data, err := os.ReadFile(filepath.Join(v.Root, rel))
@@ -284,6 +341,13 @@ func Undo(v *vault.Vault, now time.Time) (*Batch, error) {
 		}
 	}
 	if _, err := history.Commit(v, history.CommitOptions{Message: "mem consolidate --undo: batch " + short(b.Commit), Now: now}); err != nil {
+		return nil, err
+	}
+	if b.State == nil {
+		if err := os.Remove(stateFile(v)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+	} else if err := vault.WriteFileAtomic(stateFile(v), []byte(*b.State), vault.FileMode()); err != nil {
 		return nil, err
 	}
 	return &b, os.Remove(batchFile(v))

@@ -80,6 +80,9 @@ type Proposal struct {
 type Report struct {
 	Counts    map[string]int `json:"counts"`
 	Proposals []Proposal     `json:"proposals"`
+	// Views are the bytes of each view now, by name; the last --apply
+	// kept them, so a view that grew since is reported.
+	Views map[string]int `json:"views"`
 }
 
 // claim is a memory taking part, with its comparable text.
@@ -89,6 +92,19 @@ type claim struct {
 	norm  string
 	words []string
 	pairs map[string]bool
+	links string // the link targets, sorted: a pointer memory is about its note
+}
+
+// link is a wiki link's or a markdown link's target.
+var link = regexp.MustCompile(`\[\[([^\]|#]+)|\]\(([^)\s]+)`)
+
+func links(text string) string {
+	var out []string
+	for _, m := range link.FindAllStringSubmatch(text, -1) {
+		out = append(out, m[1]+m[2])
+	}
+	slices.Sort(out)
+	return strings.Join(out, "\x00")
 }
 
 // Find reads mems (one vault load) and proposes.
@@ -100,7 +116,7 @@ func Find(v *vault.Vault, mems []*vault.Memory, o Options) (*Report, error) {
 		o.ReviewAfter = cmp.Or(v.Config.Consolidate.ReviewAfter, DefaultReviewAfter)
 	}
 	res := gate.Reconcile(mems, o.Now)
-	r := &Report{Counts: map[string]int{}, Proposals: []Proposal{}}
+	r := &Report{Counts: map[string]int{}, Proposals: []Proposal{}, Views: map[string]int{}}
 	var live []*claim
 	var imports []*vault.Memory
 	for _, m := range mems {
@@ -147,7 +163,7 @@ func (r *Report) add(p Proposal) {
 }
 
 func newClaim(m *vault.Memory) *claim {
-	c := &claim{m: m, scope: m.Meta().Project, norm: audit.Normalise(m.Summary())}
+	c := &claim{m: m, scope: m.Meta().Project, norm: audit.Normalise(m.Summary()), links: links(m.Summary())}
 	c.words = words(c.norm)
 	c.pairs = shingles(c.words)
 	return c
@@ -207,16 +223,30 @@ func jaccard(a, b map[string]bool) float64 {
 }
 
 // Subject splits a normalised claim into its subject and value at the
-// first " is ", " are ", " uses ", " runs on " or ": ". The rule is kept
-// simple on purpose (docs/audit.md): "the staging host is stg-3" and "the
-// staging host is stg-9" contradict each other (Contradict); a claim
-// worded otherwise takes no part.
+// first " is ", " are ", " uses ", " runs on " or ": ", when the subject
+// has at least two words, one of them not a function word ("the staging
+// host"; a lone "team", "when" or "a the" is no subject). The rule is kept simple on purpose (docs/audit.md): "the
+// staging host is stg-3" and "the staging host is stg-9" contradict each
+// other (Contradict); a claim worded otherwise takes no part.
 func Subject(norm string) (subject, value string, ok bool) {
 	m := verb.FindStringSubmatch(norm)
 	if m == nil {
 		return "", "", false
 	}
+	ws := words(m[1])
+	if len(ws) < 2 || !slices.ContainsFunc(ws, func(w string) bool { return !functionWord[w] }) {
+		return "", "", false
+	}
 	return m[1], m[2], true
+}
+
+// functionWord are the English words that name nothing by themselves.
+var functionWord = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields("a an the to of in on at by and or but for with from after before when while if this that these those it its is are was be as so then than") {
+		functionWord[w] = true
+	}
 }
 
 // Contradict reports two values of one subject that cannot both hold:
@@ -260,7 +290,8 @@ func (r *Report) conflicts(res gate.Resolution, live []*claim, now time.Time) {
 	type subj struct{ scope, s string }
 	by := map[subj][]*claim{}
 	for _, c := range live {
-		if s, _, ok := Subject(c.norm); ok {
+		if s, _, ok := Subject(c.norm); ok && c.links == "" {
+			// A pointer memory is about its note: its title is no claim to contradict.
 			by[subj{c.scope, s}] = append(by[subj{c.scope, s}], c)
 		}
 	}
@@ -297,8 +328,8 @@ func (r *Report) duplicates(live []*claim, threshold float64) {
 	sim := map[int]float64{}
 	for _, pair := range candidates(live, threshold) {
 		x, y := live[pair[0]], live[pair[1]]
-		if differ(x, y) {
-			continue
+		if differ(x, y) || x.links != y.links {
+			continue // two pointers to two notes are two facts, however alike their titles
 		}
 		s := jaccard(x.pairs, y.pairs)
 		if s < threshold || containment(x.words, y.words) < MinContainment {
@@ -425,8 +456,12 @@ func (r *Report) importProposal(m *vault.Memory, known map[string]string, o Opti
 }
 
 // budget reports the global view, and each of mem.yaml's outputs, when
-// claims did not fit its budget.
+// claims did not fit its budget or it grew since the last --apply.
 func (r *Report) budget(v *vault.Vault, mems []*vault.Memory, now time.Time) error {
+	last, err := loadState(v)
+	if err != nil {
+		return err
+	}
 	targets, err := render.Outputs(v)
 	if err != nil {
 		return err
@@ -446,16 +481,24 @@ func (r *Report) budget(v *vault.Vault, mems []*vault.Memory, now time.Time) err
 				over++
 			}
 		}
-		if over == 0 {
-			continue
-		}
 		name := "mem render"
 		if t.Output != "" {
 			name = v.Rel(t.Output)
 		}
+		r.Views[name] = len(res.Doc)
+		var detail []string
+		if over > 0 {
+			detail = append(detail, fmt.Sprintf("the view is %d bytes against a budget of %d: %d claims did not fit", len(res.Doc), res.Budget, over))
+		}
+		if before, ok := last.Views[name]; ok && len(res.Doc) > before {
+			detail = append(detail, fmt.Sprintf("the view grew from %d to %d bytes since the last consolidation (%s)", before, len(res.Doc), last.At))
+		}
+		if len(detail) == 0 {
+			continue
+		}
 		// The claims left out are no finding of their own: the view is.
 		r.add(Proposal{Kind: KindBudget, Action: ActNone, IDs: []string{}, Paths: []string{name},
-			Detail: fmt.Sprintf("the view is %d bytes against a budget of %d: %d claims did not fit; the merges and retirements above make room", len(res.Doc), res.Budget, over)})
+			Detail: strings.Join(detail, "; ") + "; the merges and retirements above make room"})
 	}
 	return nil
 }

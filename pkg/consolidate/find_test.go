@@ -53,3 +53,30 @@ func TestCandidatesFindEveryPairOverThreshold(t *testing.T) {
 		}
 	}
 }
+
+// TestSubjectAndLinks: a subject names something, and two pointers to
+// two notes are no duplicates however alike their titles.
+func TestSubjectAndLinks(t *testing.T) {
+	for norm, want := range map[string]bool{
+		"the staging host is stg-3": true,
+		"team is we and more":       false,
+		"a the uses redis":          false,
+		"when is the deploy":        false,
+	} {
+		if _, _, ok := Subject(norm); ok != want {
+			t.Errorf("Subject(%q) ok = %v, want %v", norm, ok, want)
+		}
+	}
+	a, b := memory("a", "All A The: see [[notes/all-a-the-616f5c]]"), memory("b", "A The: see [[notes/a-the-21e990]]")
+	var r Report
+	r.Counts = map[string]int{}
+	r.duplicates([]*claim{a, b}, DefaultThreshold)
+	if len(r.Proposals) != 0 {
+		t.Fatalf("pointers to two notes merged: %+v", r.Proposals)
+	}
+	c := memory("c", "All A The notes: see [[notes/all-a-the-616f5c]]")
+	r.duplicates([]*claim{a, c}, DefaultThreshold)
+	if len(r.Proposals) != 1 {
+		t.Fatalf("two pointers to one note are one fact: %+v", r.Proposals)
+	}
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
+	"github.com/mem-md/mem/pkg/secrets"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -27,7 +28,8 @@ import (
 // treats it, so search shows and filters other tools' types.
 // 5: BM25 scoring; session (stored, for episodes); a file without a
 // title (a note, an Obsidian page) has its file name indexed as its title.
-const SchemaVersion = 5
+// 6: evidence (what an observed claim's writer checked), searchable prose.
+const SchemaVersion = 6
 
 // Field names of an indexed document. The document id is the file's path
 // relative to the vault, so a hit cites the file without a stored field.
@@ -42,6 +44,7 @@ const (
 	fieldTitle       = "title"
 	fieldDescription = "description"
 	fieldAliases     = "aliases"
+	fieldEvidence    = "evidence"
 	fieldBody        = "body"
 	fieldValidAt     = "valid_at"
 	fieldValidAtText = "valid_at_text"
@@ -63,13 +66,13 @@ var snippetFields = []string{fieldBody, fieldTitle}
 // with its positions: at 50k notes it was a third of the index and of the
 // memory a full build needs, so a field-less query is instead asked of
 // each of these fields (see anyField in search.go).
-var proseFields = []string{fieldTitle, fieldBody, fieldDescription, fieldAliases, fieldTagsWords}
+var proseFields = []string{fieldTitle, fieldBody, fieldDescription, fieldAliases, fieldTagsWords, fieldEvidence}
 
 // fieldWeight is each prose field's boost: a word in what names a file
 // (its title or file name, aliases, tags) says more about it than the
 // same word somewhere in its body.
 var fieldWeight = map[string]float64{
-	fieldTitle: 3, fieldAliases: 3, fieldTagsWords: 2, fieldDescription: 1.5, fieldBody: 1,
+	fieldTitle: 3, fieldAliases: 3, fieldTagsWords: 2, fieldDescription: 1.5, fieldBody: 1, fieldEvidence: 1,
 }
 
 // newMapping is the index mapping: prose is English with stemming; ids and
@@ -118,6 +121,7 @@ func newMapping() mapping.IndexMapping {
 	doc.AddFieldMappingsAt(fieldBody, prose(true))
 	doc.AddFieldMappingsAt(fieldDescription, prose(false))
 	doc.AddFieldMappingsAt(fieldAliases, prose(false))
+	doc.AddFieldMappingsAt(fieldEvidence, prose(false))
 	doc.AddFieldMappingsAt(fieldID, kw(true))
 	doc.AddFieldMappingsAt(fieldTags, kw(false), words)
 	doc.AddFieldMappingsAt(fieldType, kw(true))
@@ -162,7 +166,7 @@ func document(m *vault.Memory) map[string]any {
 	d := map[string]any{
 		fieldID:         m.ID,
 		fieldType:       typeAsWritten(meta.Type),
-		fieldBody:       m.Doc.Body,
+		fieldBody:       secrets.Redact(m.Doc.Body), // the index is a file too: no key is stored (spec §8)
 		fieldImportance: float64(meta.ImportanceOrDefault()),
 	}
 	set := func(k, v string) {
@@ -173,14 +177,15 @@ func document(m *vault.Memory) map[string]any {
 	set(fieldProvenance, meta.Provenance)
 	set(fieldProject, meta.Project)
 	set(fieldSource, meta.Source)
-	set(fieldTitle, meta.Title)
+	set(fieldTitle, secrets.Redact(meta.Title))
 	// A note without a title is found by its file name; a memory's file
 	// name is a slug of its own text, and would only add noise.
 	if meta.Title == "" && !frontmatter.IsMemoryType(meta.Type) {
 		set(fieldTitle, vault.FileTitle(m.Rel))
 	}
 	set(fieldSession, meta.Session)
-	set(fieldDescription, meta.Description)
+	set(fieldDescription, secrets.Redact(meta.Description))
+	set(fieldEvidence, secrets.Redact(meta.Evidence))
 	if len(meta.Tags) > 0 {
 		d[fieldTags] = meta.Tags
 	}

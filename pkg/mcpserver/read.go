@@ -92,7 +92,9 @@ func (s *server) recall(_ context.Context, _ *mcp.CallToolRequest, in RecallInpu
 	}
 	if in.Cwd = cwd; s.Ask != nil {
 		if a, ok := s.Ask("recall", in, s.Now()); ok {
-			return answered(a, &out)
+			res, o, err := answered(a, &out)
+			o.Stores = s.loadedStores(cwd) // the daemon knows no harness: this server names its stores
+			return res, o, err
 		}
 	}
 	mems, err := s.load(vault.LoadOptions{})

@@ -90,12 +90,14 @@ var (
 	})
 	comment = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<!--|(?s)%%.+?%%`) })
 	// An image whose address a client fetches when it shows the view: it
-	// can carry what the model read to someone else's server. Inline,
-	// or by reference (![x][ref] with [ref]: https://…).
+	// can carry what the model read to someone else's server. Inline, or
+	// by reference: a reference is resolved across the whole view, so a
+	// reference image and a remote definition ([ref]: https://…) are each
+	// refused in a memory, whichever memory holds the other.
 	remoteImage = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)!\[[^\]\n]*\]\(\s*<?(?:[a-z][a-z0-9+.-]*:)?//`) })
-	refImage    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`!\[[^\]\n]*\](?:\[[^\]\n]*\])?`) })
+	refImage    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`!\[[^\[\]\n]*\](?:\[[^\]\n]*\]|[^(\[]|$)`) })
 	remoteDef   = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?im)^[ \t]{0,3}\[[^\]\n]+\]:[ \t]*<?(?:[a-z][a-z0-9+.-]*:)?//`)
+		return regexp.MustCompile(`(?im)^[ \t]{0,3}\[[^\]^\n][^\]\n]*\]:[ \t]*<?(?:[a-z][a-z0-9+.-]*:)?//`)
 	})
 	// An HTML tag as CommonMark reads raw HTML: an open tag with its
 	// attributes, a closing tag, a declaration, a processing instruction
@@ -120,13 +122,14 @@ var (
 		"reveal", "print", "output", "show", "repeat", "leak", "new",
 		"instruction", "prompt", "rules", "direction", "directive", "guideline", "guardrail", "context", "message",
 		"orders", "commands", "polic", "constraint",
-		"you are now", "from now on", "told", "given", "taught", "asked", "said", "written", "stated",
+		"you are now", "from now on",
 		"[inst", "[/inst", "sys", "[system_prompt", "[available_tools", "[tool_")
 	overrideVerbs = injectionWords.Mask("ignore", "disregard", "forget", "override", "bypass", "attention", "skip", "drop", "discard",
 		"reveal", "print", "output", "show", "repeat", "leak", "new")
 	overrideNouns = injectionWords.Mask("instruction", "prompt", "rules", "direction", "directive", "guideline", "guardrail", "context", "message",
-		"orders", "commands", "polic", "constraint", "told", "given", "taught", "asked", "said", "written", "stated")
-	// "ignore everything above" needs no noun; the set phrases need nothing else.
+		"orders", "commands", "polic", "constraint")
+	// "ignore everything above" and "forget what you were told" need no
+	// noun; the set phrases need nothing else.
 	overrideAlone = injectionWords.Mask("ignore", "disregard", "forget", "you are now", "from now on")
 	instWords     = injectionWords.Mask("[inst", "[/inst", "sys", "[system_prompt", "[available_tools", "[tool_")
 )
@@ -190,69 +193,7 @@ func File(text string, bodyOff int) []Finding { return FileScanned(text, bodyOff
 // found, so the body is not parsed twice. A nil body is read here.
 func FileScanned(text string, bodyOff int, body *markdown.Body) []Finding {
 	out := Secrets(text)
-	if len(out) == 0 && bodyOff > 0 && bodyOff < len(text) {
-		out = seam(text, bodyOff)
-	}
 	return append(out, injection(text, bodyOff, body)...)
-}
-
-// keyPiece reports whether s can be a piece of a key: 4 or more letters,
-// digits, '_' and '-', with a letter and a digit or both cases.
-func keyPiece(s string) bool {
-	var lower, upper, digit bool
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c >= 'a' && c <= 'z':
-			lower = true
-		case c >= 'A' && c <= 'Z':
-			upper = true
-		case c >= '0' && c <= '9':
-			digit = true
-		case c != '_' && c != '-':
-			return false
-		}
-	}
-	return len(s) >= 4 && (lower || upper) && (digit || lower && upper)
-}
-
-// seam finds a key split between a field and the body (title: "…AKIAQ3ZR",
-// then the body "TV5WX7HJ2LNB …"): fields and body are one text to a
-// reader, so the last word of each field value is read with the body's
-// first line. Offsets are of the field's word.
-func seam(text string, bodyOff int) []Finding {
-	first := strings.TrimLeft(text[bodyOff:], " \t\r\n")
-	if nl := strings.IndexByte(first, '\n'); nl >= 0 {
-		first = first[:nl]
-	}
-	if len(first) > 200 {
-		first = first[:200]
-	}
-	// The body's first word must be a piece of a key (it holds a digit,
-	// or is mixed case): most bodies start with a word, and skip the rest.
-	tok := first
-	if sp := strings.IndexAny(tok, " \t"); sp >= 0 {
-		tok = tok[:sp]
-	}
-	if !keyPiece(tok) {
-		return nil
-	}
-	head := text[:bodyOff]
-	for line := 0; line < len(head); {
-		end := strings.IndexByte(head[line:], '\n')
-		if end < 0 {
-			end = len(head)
-		} else {
-			end += line
-		}
-		l := strings.TrimRight(head[line:end], " \t\r\"'")
-		word := l[strings.LastIndexAny(l, " \t:\"'")+1:]
-		if keyPiece(word) && secrets.Has(word+" "+first) && !secrets.Has(first) {
-			return []Finding{{Rule: secrets.Find(word + " " + first)[0].Rule, Kind: Secret, Off: line + len(l) - len(word),
-				Msg: "a secret split between a field and the body: remove it and rotate it (it may already be in git history); a memory is injected into a model's context and pushed to backups"}}
-		}
-		line = end + 1
-	}
-	return nil
 }
 
 // Text checks one value — a field, a tag, a tool argument, an imported
@@ -269,54 +210,48 @@ func Secrets(text string) []Finding {
 	return out
 }
 
-func injection(text string, bodyOff int, body *markdown.Body) []Finding {
+func injection(text string, bodyOff int, scanned *markdown.Body) []Finding {
 	var out []Finding
 	add := func(rule string, off int, format string, args ...any) {
 		out = append(out, Finding{Rule: rule, Kind: Injection, Off: off, Msg: fmt.Sprintf(format, args...)})
 	}
-	// Phrases, turns and tags are matched on the folded text: the head
-	// (frontmatter) and the body apart, as a turn starts a body line.
-	head, bodyText := "", text
+	// Phrases, turns and tags are matched on the folded text. The folding
+	// is of each character alone, so the body's start in it is the length
+	// of the folded head.
+	f := secrets.Fold(text)
+	folded := f.Text
+	body := -1
 	if bodyOff >= 0 && bodyOff <= len(text) {
-		head, bodyText = text[:bodyOff], text[bodyOff:]
+		body = bodyOff
+		if len(folded) != len(text) || folded != text {
+			body = len(secrets.Fold(text[:bodyOff]).Text)
+		}
 	}
-	for _, part := range []struct {
-		text   string
-		off    int
-		isBody bool
-	}{{head, 0, false}, {bodyText, len(head), true}} {
-		if part.text == "" {
-			continue
+	// Cheap substring tests keep the regexps off the common, clean text:
+	// one pass finds the words, case-insensitively.
+	words := injectionWords.Find(folded)
+	if words&overrideVerbs != 0 && words&overrideNouns != 0 || words&overrideAlone != 0 {
+		if loc := overridePhrase().FindStringIndex(folded); loc != nil {
+			add("injection-override", f.Orig(loc[0]), "text that tries to override a model's instructions: memory is injected into every session; state the fact instead")
 		}
-		f := secrets.Fold(part.text)
-		folded := f.Text
-		at := func(off int) int { return part.off + f.Orig(off) }
-		// Cheap substring tests keep the regexps off the common, clean
-		// text: one pass finds the words, case-insensitively.
-		words := injectionWords.Find(folded)
-		if words&overrideVerbs != 0 && words&overrideNouns != 0 || words&overrideAlone != 0 {
-			if loc := overridePhrase().FindStringIndex(folded); loc != nil {
-				add("injection-override", at(loc[0]), "text that tries to override a model's instructions: memory is injected into every session; state the fact instead")
-			}
+	}
+	if body >= 0 {
+		if off := roleTurn(folded[body:]); off >= 0 {
+			add("injection-role", f.Orig(body+off), "a line posing as a turn of the conversation (system:, user:, assistant: …): whatever follows, a model may read it as one; rewrite it as plain text (\"the system prompt says ...\")")
 		}
-		if part.isBody && bodyOff >= 0 {
-			if off := roleTurn(folded); off >= 0 {
-				add("injection-role", at(off), "a line posing as a turn of the conversation (system:, user:, assistant: …): whatever follows, a model may read it as one; rewrite it as plain text (\"the system prompt says ...\")")
-			}
-		}
-		if strings.IndexByte(folded, '<') >= 0 || words&instWords != 0 {
-			if loc := roleTag().FindStringIndex(folded); loc != nil {
-				add("injection-role", at(loc[0]), "a chat-template token or role tag (%s): it can make a model treat the memory as a turn or an instruction; remove it", folded[loc[0]:min(loc[1], loc[0]+40)])
-			}
+	}
+	if strings.IndexByte(folded, '<') >= 0 || words&instWords != 0 {
+		if loc := roleTag().FindStringIndex(folded); loc != nil {
+			add("injection-role", f.Orig(loc[0]), "a chat-template token or role tag (%s): it can make a model treat the memory as a turn or an instruction; remove it", folded[loc[0]:min(loc[1], loc[0]+40)])
 		}
 	}
 	if strings.Contains(text, "<!--") || strings.Contains(text, "%%") {
-		if off := hiddenComment(text, bodyOff, body); off >= 0 {
+		if off := hiddenComment(text, bodyOff, scanned); off >= 0 {
 			add("hidden-comment", off, "a comment hidden in Obsidian's reading view but read by the model: move the text into the visible body or delete it")
 		}
 	}
 	if strings.IndexByte(text, '<') >= 0 {
-		if off := html(text, bodyOff, body); off >= 0 {
+		if off := html(text, bodyOff, scanned); off >= 0 {
 			add("injection-html", off, "an HTML tag: it can hide text from a reader, load a remote image or change the structure of the view; write it as plain markdown (or in `code` to show it)")
 		}
 	}
@@ -333,19 +268,17 @@ func injection(text string, bodyOff int, body *markdown.Body) []Finding {
 // address, inline or by reference, or -1. Code is not prose: an image
 // shown as code is not fetched.
 func remoteImg(text string) int {
-	if !strings.Contains(text, "![") {
+	if !strings.Contains(text, "![") && !strings.Contains(text, "]:") {
 		return -1
 	}
 	masked := markdown.MaskFences(text)
-	if loc := remoteImage().FindStringIndex(masked); loc != nil {
-		return loc[0]
-	}
-	if remoteDef().MatchString(masked) {
-		if loc := refImage().FindStringIndex(masked); loc != nil {
-			return loc[0]
+	off := -1
+	for _, re := range []*regexp.Regexp{remoteImage(), refImage(), remoteDef()} {
+		if loc := re.FindStringIndex(masked); loc != nil && (off < 0 || loc[0] < off) {
+			off = loc[0]
 		}
 	}
-	return -1
+	return off
 }
 
 // html is the offset of the first HTML tag (not a comment) in text, or -1:
@@ -512,8 +445,9 @@ func ignorable(r rune) bool {
 // next (-1 or RuneError at the ends), is how a script is written:
 // ZWNJ/ZWJ next to Arabic, Persian, Syriac, Indic, Sinhala, Mongolian,
 // Khmer or Myanmar letters (a Latin word and a Persian suffix, "URL‌ها",
-// included) and ZWJ between emoji; U+200B between letters of scripts
-// written without spaces (Khmer, Thai, Lao, Myanmar, Tibetan); LRM, RLM
+// included) and ZWJ between emoji; U+200B at a word of a script written
+// without spaces (Khmer, Thai, Lao, Myanmar, Tibetan), between its letters
+// or before punctuation, never against a Latin letter; LRM, RLM
 // and ALM on a line with right-to-left text; variation selectors after
 // emoji, symbols, keycap digits and Han; Mongolian selectors after
 // Mongolian; the Hangul fillers in conjoining jamo; the blank braille
@@ -523,7 +457,9 @@ func needed(text string, off int, prev, r, next rune) bool {
 	case r == 0x200C || r == 0x200D:
 		return joining(prev) || joining(next) || r == 0x200D && emoji(prev) && emoji(next)
 	case r == 0x200B:
-		return unspaced(prev) && unspaced(next)
+		// A word break at a word of the script: next to a letter of it,
+		// and not against a letter or digit of another script.
+		return unspaced(prev) && !alien(next) || unspaced(next) && !alien(prev)
 	case r == 0x200E || r == 0x200F || r == 0x061C:
 		return rtlLine(text, off)
 	case r >= 0xFE00 && r <= 0xFE0F:
@@ -557,6 +493,9 @@ func unspaced(r rune) bool {
 	return r >= 0x0E00 && r <= 0x0FFF || r >= 0x1000 && r <= 0x109F || r >= 0x1780 && r <= 0x17FF || r >= 0x19E0 && r <= 0x19FF ||
 		r >= 0xA9E0 && r <= 0xA9FF || r >= 0xAA60 && r <= 0xAA7F
 }
+
+// alien: a letter or digit of a script that spaces its words.
+func alien(r rune) bool { return r >= 0 && !unspaced(r) && (unicode.IsLetter(r) || unicode.IsDigit(r)) }
 
 // emoji: pictographs and symbols that take emoji presentation, and the
 // parts of emoji sequences.
@@ -679,35 +618,18 @@ const minBase64 = 100
 // case and digits, as encoded data does and hex hashes and words do not,
 // and that is base64 of text.
 func base64Run(s string) (start, n int) {
-	for i := 0; i < len(s); {
-		if !isB64[s[i]] {
-			i++
-			continue
-		}
-		j := i
-		for j < len(s) && isB64[s[j]] {
-			j++
+	secrets.Base64Runs(s, minBase64, func(i, j int) {
+		if n > 0 || !mixedCase(s[i:j]) || !encodesText(s[i:j]) {
+			return
 		}
 		end := j
 		for end < len(s) && end-j < 2 && s[end] == '=' {
 			end++
 		}
-		if j-i >= minBase64 && mixedCase(s[i:j]) && encodesText(s[i:j]) {
-			return i, end - i
-		}
-		i = j
-	}
-	return 0, 0
+		start, n = i, end-i
+	})
+	return start, n
 }
-
-// isB64 marks the bytes of the standard and URL base64 alphabets (a table:
-// base64Run looks at every byte of every file).
-var isB64 = func() (t [256]bool) {
-	for _, b := range []byte("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-") {
-		t[b] = true
-	}
-	return t
-}()
 
 // encodesText reports whether a run of base64 starts with base64 of text
 // (its first 30 bytes printable): what a model can read and a person

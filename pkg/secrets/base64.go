@@ -50,12 +50,58 @@ const (
 // minBase64 long that can be base64 of text: it holds an upper-case letter
 // and a lower-case letter or digit (as base64 of text does, and a
 // lower-case slug, a path or a hex hash does not) and one alphabet only.
-func base64Runs(s string, fn func(start, end int)) {
-	runs(s, &b64, minBase64, func(start, end int, class uint8) {
-		if class&b64Upper != 0 && class&b64Other != 0 && class&(b64Std|b64URL) != b64Std|b64URL {
-			fn(start, end)
+func (t *scanned) base64Runs(fn func(start, end int)) {
+	for _, r := range t.b64Runs() {
+		if r.class&b64Upper != 0 && r.class&b64Other != 0 && r.class&(b64Std|b64URL) != b64Std|b64URL {
+			fn(r.start, r.end)
 		}
-	})
+	}
+}
+
+// scanned is a text being matched, with the runs that several rules and
+// decoders ask of it found once: a scan costs one skip-ahead pass per
+// alphabet, not one per rule.
+type scanned struct {
+	text       string
+	b64, hex   []classRun
+	b64d, hexd bool // found
+}
+
+// classRun is a maximal run of one alphabet's bytes and their classes.
+type classRun struct {
+	start, end int
+	class      uint8
+}
+
+// b64Runs are the text's runs of base64 characters at least minBase64 long.
+func (t *scanned) b64Runs() []classRun {
+	if !t.b64d {
+		t.b64, t.b64d = allRuns(t.text, &b64, minBase64), true
+	}
+	return t.b64
+}
+
+// hexRuns are the text's runs of hex digits at least 32 long (a key of
+// 16 bytes).
+func (t *scanned) hexRuns() []classRun {
+	if !t.hexd {
+		t.hex, t.hexd = allRuns(t.text, &hexDigits, 32), true
+	}
+	return t.hex
+}
+
+func allRuns(s string, table *[256]uint8, min int) []classRun {
+	var out []classRun
+	runs(s, table, min, func(start, end int, class uint8) { out = append(out, classRun{start, end, class}) })
+	return out
+}
+
+// Base64Runs calls fn, in order, with each maximal run of at least min
+// characters of the standard and URL base64 alphabets, found by the
+// skip-ahead scan the scanner's decoders use: lint's base64-blob rule
+// looks at every file.
+func Base64Runs(s string, min int, fn func(start, end int)) {
+	runs(s, &b64, min, func(start, end int, _ uint8) { fn(start, end) })
 }
 
 // runs calls fn for each maximal run at least min long of the bytes table
@@ -125,17 +171,18 @@ var hexDigits, base32Chars = func() (h, b [256]uint8) {
 	return h, b
 }()
 
-// encodedRuns calls fn with each run of hex or base32 in s that decodes
+// encodedRuns calls fn with each run of hex or base32 in the text that decodes
 // to printable text, and the text.
-func encodedRuns(s string, fn func(start, end int, dec string)) {
-	runs(s, &hexDigits, minHex, func(start, end int, class uint8) {
-		if class == 3 {
-			n := (end - start) &^ 1
-			if dec, err := hex.DecodeString(s[start : start+n]); err == nil && printable(dec) {
-				fn(start, end, string(dec))
+func (t *scanned) encodedRuns(fn func(start, end int, dec string)) {
+	s := t.text
+	for _, r := range t.hexRuns() {
+		if r.class == 3 && r.end-r.start >= minHex {
+			n := (r.end - r.start) &^ 1
+			if dec, err := hex.DecodeString(s[r.start : r.start+n]); err == nil && printable(dec) {
+				fn(r.start, r.end, string(dec))
 			}
 		}
-	})
+	}
 	runs(s, &base32Chars, minBase32, func(start, end int, class uint8) {
 		if class != 3 {
 			return

@@ -69,7 +69,7 @@ func (j *joiner) join(r *rule, text string, at int, hyphens bool) (span, bool) {
 	for k := len(j.parts); k >= 2 && k > len(j.parts)-3; k-- {
 		sub := j.joined[:j.ends[k-1]]
 		// Every joinable rule's secret is its whole match (group 0).
-		if keyLike(text, j.parts[1:k]) && r.accept(string(sub)) && !glued(text, at, string(sub)) && r.whole.Match(sub) {
+		if keyLike(text, j.parts[1:k]) && r.accept(string(sub)) && !r.glued(text, at, string(sub)) && r.whole.Match(sub) {
 			return span{j.parts[0].start, j.parts[k-1].end}, true
 		}
 	}
@@ -188,8 +188,22 @@ func randomPart(s string) bool {
 // indexFold is strings.Index(strings.ToLower(s), lower) for ASCII lower,
 // without lowering a copy of s.
 func indexFold(s, lower string) int {
+	c := lower[0]
+	if c < 'a' || c > 'z' {
+		// The first byte has one case: a byte search finds each candidate.
+		for i := 0; ; {
+			n := strings.IndexByte(s[i:], c)
+			if n < 0 || i+n+len(lower) > len(s) {
+				return -1
+			}
+			if equalASCIIFold(s[i+n:i+n+len(lower)], lower) {
+				return i + n
+			}
+			i += n + 1
+		}
+	}
 	for i := 0; i+len(lower) <= len(s); i++ {
-		if foldASCII[s[i]] == lower[0] && equalASCIIFold(s[i:i+len(lower)], lower) {
+		if foldASCII[s[i]] == c && equalASCIIFold(s[i:i+len(lower)], lower) {
 			return i
 		}
 	}

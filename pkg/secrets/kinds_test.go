@@ -75,3 +75,24 @@ func TestKindsTrueAndFalse(t *testing.T) {
 		}
 	}
 }
+
+// A key split between a field and the body is found, as two hits, and
+// redacting it keeps the frontmatter's lines.
+func TestSeam(t *testing.T) {
+	text := "---\ntype: fact\ntitle: deploy " + fakeAWS[:10] + "\n---\n" + fakeAWS[10:] + " is the rest\n"
+	got := Find(text)
+	if len(got) != 2 || got[0].Rule != "secret-aws-key" || text[got[0].Start:got[0].End] != fakeAWS[:10] || text[got[1].Start:got[1].End] != fakeAWS[10:] {
+		t.Fatalf("Find = %+v", got)
+	}
+	if r := Redact(text); Has(r) || !strings.Contains(r, "\n---\n") || strings.Contains(r, fakeAWS[10:]) {
+		t.Errorf("Redact = %q", r)
+	}
+	for _, clean := range []string{
+		"---\ntype: fact\ntitle: Release 2026\n---\nV2 ships in May\n",
+		"---\ntype: fact\nid: abc123\n---\nKeep it short\n",
+	} {
+		if got := Find(clean); len(got) > 0 {
+			t.Errorf("%q: found %+v", clean, got)
+		}
+	}
+}

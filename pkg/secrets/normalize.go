@@ -155,31 +155,41 @@ func concatenation(s string) int {
 }
 
 // ungroup joins a key written one character at a time ("A K I A Q 3 Z R
-// …", "A-K-I-A-…"): a run of minGroup or more single letters or digits,
-// each apart from the next by one space or one hyphen, is copied without
-// its separators. Prose has runs of one-letter words only a few long. It
+// …", "A-K-I-A-…"): a run of minGroup or more single characters, each
+// apart from the next by one space or one hyphen, is copied without its
+// separators. Prose has runs of one-letter words only a few long. It
 // returns nil for a text it leaves as it is.
 func ungroup(text string) (string, offmap) {
 	const minGroup = 12
-	single := func(i int) bool {
-		return i >= 0 && i < len(text) && alnum(text[i]) && (i == 0 || !alnum(text[i-1])) && (i+1 == len(text) || !alnum(text[i+1]))
-	}
-	// Runs are found from their separators (a byte search, fast on
-	// prose): a separator between two single characters, each way.
+	// A character of a key or a URL: printable ASCII other than the
+	// separator.
+	var sep byte
+	char := func(i int) bool { return i >= 0 && i < len(text) && text[i] > ' ' && text[i] < 0x7f && text[i] != sep }
+	single := func(i int) bool { return char(i) && !char(i-1) && !char(i+1) }
+	// A run of minGroup singles spans 2·minGroup-1 bytes of alternating
+	// characters and separators, so probing every 8th byte finds each
+	// one: prose costs a load or two per 8 bytes.
 	type run struct{ start, end int }
 	var found []run
-	for _, sep := range []byte{' ', '-'} {
-		for i := 0; i < len(text); {
-			n := strings.IndexByte(text[i:], sep)
-			if n < 0 {
-				break
-			}
-			at := i + n
-			i = at + 1
-			if !single(at-1) || !single(at+1) {
+	for p := 0; p < len(text); p += 8 {
+		// The cheap test first: a separator two bytes on each side of a
+		// separator, or around a character.
+		if b := text[p]; b == ' ' || b == '-' {
+			if p < 2 || p+2 >= len(text) || text[p-2] != b || text[p+2] != b {
 				continue
 			}
-			start, end := at-1, at+1
+		} else if p < 1 || p+1 >= len(text) || text[p-1] != text[p+1] || text[p-1] != ' ' && text[p-1] != '-' {
+			continue
+		}
+		for _, sep = range []byte{' ', '-'} {
+			q := p // a single character of a run near p
+			switch {
+			case text[p] == sep && single(p-1):
+				q = p - 1
+			case !single(p):
+				continue
+			}
+			start, end := q, q
 			for start >= 2 && text[start-1] == sep && single(start-2) {
 				start -= 2
 			}
@@ -188,8 +198,9 @@ func ungroup(text string) (string, offmap) {
 			}
 			if (end-start)/2+1 >= minGroup {
 				found = append(found, run{start, end + 1})
+				p = max(end+1, p+1) - 8 // go on after the run
+				break
 			}
-			i = end + 1
 		}
 	}
 	if len(found) == 0 {
@@ -211,8 +222,6 @@ func ungroup(text string) (string, offmap) {
 	b.keep(text, from, len(text))
 	return string(b.out), b.m
 }
-
-func alnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }
 
 // unescape decodes what hides a secret's characters from a regexp: URL
 // %XX, JSON and source escapes (\uXXXX with surrogate pairs, \u{X…}, \xXX,
@@ -511,6 +520,10 @@ var homoglyphs = map[rune]byte{
 	'α': 'a', 'υ': 'u',
 	// Armenian
 	'օ': 'o', 'ս': 'u', 'հ': 'h', 'ո': 'n',
+	// Small capitals (most are not in confusables.txt as a Latin letter).
+	'ᴀ': 'a', 'ʙ': 'b', 'ᴄ': 'c', 'ᴅ': 'd', 'ᴇ': 'e', 'ꜰ': 'f', 'ɢ': 'g', 'ʜ': 'h', 'ɪ': 'i', 'ᴊ': 'j',
+	'ᴋ': 'k', 'ʟ': 'l', 'ᴍ': 'm', 'ɴ': 'n', 'ᴏ': 'o', 'ᴘ': 'p', 'ǫ': 'q', 'ʀ': 'r', 'ꜱ': 's', 'ᴛ': 't',
+	'ᴜ': 'u', 'ᴠ': 'v', 'ᴡ': 'w', 'ʏ': 'y', 'ᴢ': 'z',
 	// Line and paragraph separators break a line like \n.
 	'\u2028': '\n', '\u2029': '\n', '\u0085': '\n',
 }

@@ -51,7 +51,7 @@ type rule struct {
 	allow    func(secret string) bool
 	// windows, when set, returns the spans of text outside which re cannot
 	// match, so that re runs on them only; nil means the whole text.
-	windows func(text string) []span
+	windows func(t *scanned) []span
 	// join: a key of this rule may be split into parts (see joined),
 	// starting with one of split (lower case; nil: the keywords), short
 	// enough to be whole in the first of groups of four. whole is re
@@ -60,6 +60,10 @@ type rule struct {
 	split   []string
 	joinMax int // bytes: the longest key of the rule (0: maxJoin)
 	whole   *regexp.Regexp
+	// glueLower: a key glued to a word needs a digit only (see glued).
+	glueLower bool
+	// always: a rule with no keyword, run on its windows in every text.
+	always bool
 }
 
 // span is a byte range of a text, [start, end).
@@ -98,7 +102,7 @@ var rules = sync.OnceValue(func() []rule {
 		{id: "secret-github-token", what: "a GitHub token", keywords: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, join: true, joinMax: 100,
 			re: regexp.MustCompile(`(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{50,255})\b`), entropy: 3},
 		// gitleaks gitlab-pat and gitlab-runner-authentication-token.
-		{id: "secret-gitlab-token", what: "a GitLab token", keywords: []string{"glpat-", "glrt-"}, join: true, joinMax: 80, split: []string{"glpa", "glrt"},
+		{id: "secret-gitlab-token", what: "a GitLab token", keywords: []string{"glpat-", "lrt-"}, join: true, joinMax: 80, split: []string{"glpa", "glrt"},
 			re: regexp.MustCompile(`gl(?:pat|rt)-[A-Za-z0-9_-]{20,}`), entropy: 3},
 		{id: "secret-slack-token", what: "a Slack token", keywords: []string{"xox"}, join: true, joinMax: 150,
 			re: regexp.MustCompile(`xox[abposr]-[A-Za-z0-9-]{10,}`), entropy: 3},
@@ -112,7 +116,7 @@ var rules = sync.OnceValue(func() []rule {
 		{id: "secret-stripe-key", what: "a Stripe key", keywords: []string{"sk_", "rk_"}, join: true, joinMax: 110,
 			re: regexp.MustCompile(`(?:sk|rk)_(?:test|live|prod)_[A-Za-z0-9]{16,99}\b`), entropy: 3},
 		// Not in gitleaks: Stripe's documented prefix of a webhook signing secret.
-		{id: "secret-stripe-key", what: "a Stripe webhook signing secret", keywords: []string{"whsec_"}, join: true, joinMax: 110,
+		{id: "secret-stripe-key", what: "a Stripe webhook signing secret", keywords: []string{"hsec_"}, join: true, joinMax: 110,
 			re: regexp.MustCompile(`whsec_[A-Za-z0-9]{32,99}\b`), entropy: 3},
 		{id: "secret-jwt", what: "a JSON web token", keywords: []string{"eyj"},
 			re: regexp.MustCompile(`eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`), entropy: 3},
@@ -125,50 +129,53 @@ var rules = sync.OnceValue(func() []rule {
 		{id: "secret-huggingface-token", what: "a Hugging Face token", keywords: []string{"hf_"}, join: true, joinMax: 37,
 			re: regexp.MustCompile(`hf_[A-Za-z]{34}\b`), entropy: 3},
 		{id: "secret-digitalocean-token", what: "a DigitalOcean token", keywords: []string{"_v1_"}, join: true, joinMax: 71,
-			re: regexp.MustCompile(`do[opr]_v1_[a-f0-9]{64}\b`), entropy: 3},
+			re: regexp.MustCompile(`do[opr]_v1_[a-f0-9]{64}\b`), entropy: 3, glueLower: true},
 		{id: "secret-shopify-token", what: "a Shopify access token", keywords: []string{"shpat_", "shpca_", "shppa_", "shpss_"}, join: true, joinMax: 38,
-			re: regexp.MustCompile(`shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b`), entropy: 3},
+			re: regexp.MustCompile(`shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b`), entropy: 3, glueLower: true},
 		{id: "secret-telegram-bot-token", what: "a Telegram bot token", keywords: []string{":aa"},
 			re: regexp.MustCompile(`\b\d{8,10}:AA[0-9A-Za-z_-]{33}\b`), entropy: 3},
 		// gitleaks twilio-api-key.
-		{id: "secret-twilio-key", what: "a Twilio API key", keywords: []string{"sk"},
-			re: regexp.MustCompile(`SK[0-9a-fA-F]{32}\b`), entropy: 3},
+		{id: "secret-twilio-key", what: "a Twilio API key", always: true,
+			re: regexp.MustCompile(`SK[0-9a-fA-F]{32}\b`), entropy: 3, windows: hexWindows("SK")},
 		// gitleaks mailgun-private-api-token, without its context: the
 		// key- prefix and 32 hex digits are the shape.
-		{id: "secret-mailgun-key", what: "a Mailgun API key", keywords: []string{"key-"},
-			re: regexp.MustCompile(`key-[a-f0-9]{32}\b`), entropy: 3},
+		{id: "secret-mailgun-key", what: "a Mailgun API key", always: true,
+			re: regexp.MustCompile(`key-[a-f0-9]{32}\b`), entropy: 3, glueLower: true, windows: hexRunWindows("key-")},
 		// gitleaks databricks-api-token.
-		{id: "secret-databricks-token", what: "a Databricks token", keywords: []string{"dapi"},
-			re: regexp.MustCompile(`dapi[a-f0-9]{32}(?:-\d)?\b`), entropy: 3},
+		{id: "secret-databricks-token", what: "a Databricks token", always: true,
+			re: regexp.MustCompile(`dapi[a-f0-9]{32}(?:-\d)?\b`), entropy: 3, glueLower: true, windows: hexRunWindows("dapi")},
 		// A Discord bot token: base64 of the bot's id (so M, N or O and
 		// then one of the pairs below), a timestamp and an HMAC. gitleaks
 		// knows Discord keys only by the word "discord" nearby; the shape
-		// is GitHub secret scanning's.
-		{id: "secret-discord-token", what: "a Discord bot token", keywords: []string{"mt", "mj", "mz", "nd", "nt", "nj", "nz", "od", "ot"},
+		// is GitHub secret scanning's. Its first letters are common pairs,
+		// no keyword: its windows alone keep its regexp off most texts.
+		{id: "secret-discord-token", what: "a Discord bot token", always: true,
 			re: regexp.MustCompile(`[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}\b`), entropy: 3.5, windows: discordWindows},
 		// gitleaks age-secret-key.
-		{id: "secret-age-key", what: "an age secret key", keywords: []string{"age-secret-key-1"},
+		{id: "secret-age-key", what: "an age secret key", keywords: []string{"-secret-key-1"},
 			re: regexp.MustCompile(`(?i)AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}`)},
 		// An Azure shared access signature: the sig= of a SAS URL (gitleaks
 		// has no SAS rule; the shape is an HMAC-SHA256 in base64).
-		{id: "secret-azure-sas", what: "an Azure shared access signature", keywords: []string{"sig="},
-			re: regexp.MustCompile(`(?i)[?&]sig=([A-Za-z0-9+/]{42,86}={0,2})`), group: 1, entropy: 3.5},
+		{id: "secret-azure-sas", what: "an Azure shared access signature", keywords: []string{"?sig=", "&sig="},
+			re: regexp.MustCompile(`(?i)[?&]sig=([A-Za-z0-9%+/]{30,120}={0,2})`), group: 1, entropy: 3.5},
 		// A URL that carries a password (postgres://user:pass@host,
 		// https://user:pass@…): gitleaks has no rule for it (its
 		// generic-api-key misses a URL's userinfo); the shape is RFC 3986's.
 		// The password alone is the secret, so a redacted URL still says
 		// where it pointed.
 		{id: "secret-url-password", what: "a password in a URL", keywords: []string{"://"},
-			re:    regexp.MustCompile(`(?i)\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|jdbc:[a-z]+|https?|ftps?|smtps?|ldaps?)://[^\s:@/?#]{1,64}:([^\s:@/?#]{1,128})@[^\s@]`),
-			group: 1, allow: placeholder},
+			re:    regexp.MustCompile(`(?i)(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|jdbc:[a-z]+|https?|ftps?|smtps?|ldaps?)://[^\s:@/?#]{1,64}:([^\s:@/?#]{1,128})@[^\s@]`),
+			group: 1, allow: placeholder, windows: urlWindows},
 		// gitleaks' generic-api-key: an assignment to a secret-sounding name
 		// whose value is long and random. The value must hold a digit, so a
 		// prose sentence like "token: see the vault wiki" never matches.
 		{id: "secret-generic", what: "a high-entropy secret assignment", keywords: []string{"key", "token", "secret", "passw", "pwd", "credential", "auth"},
 			re:    regexp.MustCompile(`(?i)\b[a-z0-9_.-]{0,40}(?:key|token|secret|passwd|password|pwd|credentials?|auth)\b["']?\s{0,3}(?:=|:|=>|:=)\s{0,3}["']?([A-Za-z0-9_\-+/=.~!@#$%^&*]{16,200})`),
 			group: 1, entropy: 3.5,
+			// A value holding a password assignment of its own
+			// ("token=DB_PASSWORD=…") is the password rule's.
 			allow: func(s string) bool {
-				return !strings.ContainsAny(s, "0123456789") || strings.HasPrefix(s, "${") || identifier(s)
+				return !strings.ContainsAny(s, "0123456789") || strings.HasPrefix(s, "${") || identifier(s) || indexFold(s, "passw") >= 0
 			},
 			windows: assignmentWindows},
 		// A password given in prose or a .env line, however short
@@ -176,9 +183,9 @@ var rules = sync.OnceValue(func() []rule {
 		// generic-api-key without its length and entropy floors, which
 		// a short password is under; a value must mix letters with a
 		// digit or a symbol, and not be a word, a variable or code.
-		{id: "secret-password", what: "a password", keywords: []string{"passw", "pwd", "passphrase"},
+		{id: "secret-password", what: "a password", keywords: []string{"passw", "pwd", "passp"},
 			re:    regexp.MustCompile("(?i)(?:password|passwd|pwd|passphrase)\\b[\"']?[ \\t]{0,3}(?:(?:is|was)[ \\t]{1,3}|(?:=|:|:=|=>)[ \\t]{0,3})[\"'`]?([^\\s\"'`,;]{3,127}[^\\s\"'`,;.!?:)])"),
-			group: 1, allow: notPassword},
+			group: 1, allow: notPassword, windows: passwordWindows},
 	}
 	for i := range rs {
 		if rs[i].join && rs[i].split == nil {
@@ -249,42 +256,183 @@ func notPassword(s string) bool {
 	return !letter || !other || Entropy(s) < 2 || placeholder(s) || strings.ContainsAny(s, "(){}<>[]") || identifier(s)
 }
 
-// discordWindows are the spans around each dot that follows 23 to 25 key
-// characters, where a Discord bot token can lie: the rule's keywords are
-// common pairs of letters, so its regexp must not run on a whole text.
-func discordWindows(text string) []span {
+// discordWindows are the runs of 24 to 26 base64 characters that a dot
+// ends, 6 characters and a second dot after it, where a Discord bot token
+// can lie: found by runs' skip-ahead scan, as the rule's first letters are
+// common pairs and it has no keyword.
+func discordWindows(t *scanned) []span {
+	var out []span
+	text := t.text
+	for _, r := range t.b64Runs() {
+		if r.end+8 > len(text) || text[r.end] != '.' || text[r.end+7] != '.' {
+			continue
+		}
+		out = append(out, span{max(r.start, r.end-26), min(r.end+8+38+1, len(text))})
+	}
+	return out
+}
+
+// urlWindows are the spans around each "://" where a URL with a password
+// can lie (the longest scheme is 15 bytes, then the userinfo and one
+// byte of the host): the case-insensitive alternation of schemes has no
+// literal prefix, and "://" is in every URL.
+func urlWindows(t *scanned) []span {
+	text := t.text
 	var out []span
 	for i := 0; ; {
-		n := strings.IndexByte(text[i:], '.')
+		n := strings.Index(text[i:], "://")
 		if n < 0 {
 			return out
 		}
-		dot := i + n
-		i = dot + 1
-		run := 0
-		for run < 26 && dot-run > 0 && keyChar(text[dot-run-1], false) {
-			run++
+		at := i + n
+		i = at + 3
+		// Most URLs have no userinfo: the host ends at '/', '?', '#', a
+		// blank or the end before any '@'.
+		user, colon, end := 0, -1, at+3
+		for ; end < len(text) && end < at+3+64+1+128; end++ {
+			c := text[end]
+			if c == '@' || c == '/' || c == '?' || c == '#' || c <= ' ' {
+				break
+			}
+			if c == ':' && colon < 0 {
+				colon = end
+			}
+			user++
 		}
-		if run < 24 || dot+8 > len(text) || text[dot+7] != '.' {
+		if colon < 0 || end >= len(text) || text[end] != '@' {
 			continue
 		}
-		end := min(dot+8+38, len(text))
-		if k := len(out) - 1; k >= 0 && dot-run <= out[k].end {
-			out[k].end = end
+		w := span{max(at-16, 0), min(end+2, len(text))}
+		if k := len(out) - 1; k >= 0 && w.start <= out[k].end {
+			out[k].end = w.end
 		} else {
-			out = append(out, span{dot - run, end})
+			out = append(out, w)
 		}
 		i = end
 	}
 }
 
+// passwordWindows are the spans from each keyword of the password rule
+// to the longest match from it.
+func passwordWindows(t *scanned) []span {
+	text := t.text
+	var out []span
+	// One pass finds passw…, passphrase and pwd from their 'p'.
+	for at := 0; at+3 <= len(text); at++ {
+		if foldASCII[text[at]] != 'p' {
+			continue
+		}
+		var rest string
+		switch {
+		case equalASCIIFold(text[at+1:at+3], "wd"):
+			rest = text[at+3:]
+		case at+5 <= len(text) && equalASCIIFold(text[at+1:at+5], "assw"):
+			rest = text[at+4:]
+		case at+10 <= len(text) && equalASCIIFold(text[at+1:at+10], "assphrase"):
+			rest = text[at+10:]
+		default:
+			continue
+		}
+		end := min(at+len("passphrase")+1+3+3+3+1+128, len(text))
+		if assigned(rest[:end-(len(text)-len(rest))]) {
+			out = append(out, span{at, end})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].start < out[j].start })
+	merged := out[:0]
+	for _, w := range out {
+		if k := len(merged) - 1; k >= 0 && w.start <= merged[k].end {
+			merged[k].end = max(merged[k].end, w.end)
+			continue
+		}
+		merged = append(merged, w)
+	}
+	return merged
+}
+
+// assigned reports whether s, the text after a password keyword, can go on
+// to a value as the rule's regexp wants: the rest of the keyword's word, a
+// quote, at most 3 blanks, then "is", "was" or an operator.
+func assigned(s string) bool {
+	i := 0
+	for i < len(s) && i < 6 && (s[i]|0x20 >= 'a' && s[i]|0x20 <= 'z') {
+		i++
+	}
+	if i < len(s) && (s[i] == '"' || s[i] == '\'') {
+		i++
+	}
+	for n := 0; i < len(s) && n < 3 && (s[i] == ' ' || s[i] == '\t'); n++ {
+		i++
+	}
+	rest := s[i:]
+	return strings.HasPrefix(rest, "=") || strings.HasPrefix(rest, ":") ||
+		len(rest) > 3 && equalASCIIFold(rest[:3], "is ") || len(rest) > 3 && equalASCIIFold(rest[:3], "is\t") ||
+		len(rest) > 4 && (equalASCIIFold(rest[:4], "was ") || equalASCIIFold(rest[:4], "was\t"))
+}
+
+// hexWindows returns a windows function for a rule whose key is prefix
+// and 32 or more hex digits: the windows are each prefix that 32 hex
+// digits follow, so the rule needs no keyword. The prefix is found from
+// its last byte, a byte search (for a prefix that ends in a rare byte,
+// "SK"); hexRunWindows is for the others.
+func hexWindows(prefix string) func(*scanned) []span {
+	last := prefix[len(prefix)-1]
+	return func(t *scanned) []span {
+		text := t.text
+		var out []span
+		for i := 0; ; {
+			n := strings.IndexByte(text[i:], last)
+			if n < 0 {
+				return out
+			}
+			at := i + n + 1 - len(prefix)
+			i += n + 1
+			if at < 0 || text[at:i] != prefix {
+				continue
+			}
+			if end := hexEnd(text, i); end-i >= 32 {
+				// A digit suffix (-1) and the byte \b looks at go too.
+				out = append(out, span{at, min(end+3, len(text))})
+				i = end
+			}
+		}
+	}
+}
+
+// hexRunWindows is hexWindows for a prefix that ends in a common letter
+// ("dapi"): the runs of 32 hex digits are found by runs' skip-ahead scan,
+// and those right after prefix kept.
+func hexRunWindows(prefix string) func(*scanned) []span {
+	return func(t *scanned) []span {
+		var out []span
+		text := t.text
+		for _, r := range t.hexRuns() {
+			if r.start >= len(prefix) && text[r.start-len(prefix):r.start] == prefix {
+				out = append(out, span{r.start - len(prefix), min(r.end+3, len(text))})
+			}
+		}
+		return out
+	}
+}
+
+// hexEnd is the end of the run of hex digits at text[i:].
+func hexEnd(text string, i int) int {
+	for i < len(text) && hexDigits[text[i]] != 0 {
+		i++
+	}
+	return i
+}
+
 // glued reports whether a match at text[start:] is glued to the word
 // before it ("keyAKIA…", "tokenghp_…"): a key is found anywhere in a
 // token, but one glued to a word must look random, with a digit and an
-// upper-case letter, so that "task-" and a lower-case hash after it, or
-// a long word that happens to hold a prefix, are not keys.
-func glued(text string, start int, secret string) bool {
-	return start > 0 && wordByte(text[start-1]) && !(strings.ContainsAny(secret, "0123456789") && strings.ContainsAny(secret, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+// upper-case letter (a digit only, for the rules whose keys are lower-case
+// hex after a prefix no word ends with: glueLower), so that "task-" and a
+// lower-case hash after it, or a long word that happens to hold a prefix,
+// are not keys.
+func (r *rule) glued(text string, start int, secret string) bool {
+	return start > 0 && wordByte(text[start-1]) && wordByte(text[start]) &&
+		!(strings.ContainsAny(secret, "0123456789") && (r.glueLower || strings.ContainsAny(secret, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")))
 }
 
 // accept reports whether a match of r is a secret: random enough and not
@@ -304,7 +452,7 @@ type hit struct{ start, end, rule int }
 // characters folded, a key split into parts joined, base64 decoded), and
 // each finding is reported at its place in text as given.
 func Find(text string) []Finding {
-	hits := scan(text, 0)
+	hits := scanFile(text)
 	out := make([]Finding, 0, len(hits))
 	// Hits are in order: count lines and columns on from the last one, so
 	// a file of many secrets stays linear.
@@ -323,7 +471,16 @@ func Find(text string) []Finding {
 
 // Has reports whether text holds a secret: len(Find(text)) > 0 without
 // computing positions.
-func Has(text string) bool { return len(scan(text, 0)) > 0 }
+func Has(text string) bool { return len(scanFile(text)) > 0 }
+
+// scanFile is scan, and when it finds nothing, a key split between a
+// field of the frontmatter and the body (seam).
+func scanFile(text string) []hit {
+	if hits := scan(text, 0); len(hits) > 0 {
+		return hits
+	}
+	return seam(text)
+}
 
 // Redact returns text with every secret Find reports replaced by
 // "[redacted: <rule>]", an obfuscated one whole: what search snippets,
@@ -333,7 +490,7 @@ func Has(text string) bool { return len(scan(text, 0)) > 0 }
 // whole.
 func Redact(text string) string {
 	for range 4 {
-		hits := scan(text, 0)
+		hits := scanFile(text)
 		if len(hits) == 0 {
 			return text
 		}
@@ -347,7 +504,7 @@ func Redact(text string) string {
 		b.WriteString(text[last:])
 		text = b.String()
 	}
-	if hits := scan(text, 0); len(hits) > 0 {
+	if hits := scanFile(text); len(hits) > 0 {
 		return redaction(hits[0].rule)
 	}
 	return text
@@ -377,10 +534,11 @@ func scan(text string, depth int) []hit {
 	if u, m := ungroup(s); m != nil {
 		s, maps, inputs = u, append(maps, m), append(inputs, len(s))
 	}
-	hits := match(s, ascii)
+	t := &scanned{text: s}
+	hits := match(t, ascii)
 	if depth < maxDepth {
 		var found []hit
-		base64Runs(s, func(start, end int) {
+		t.base64Runs(func(start, end int) {
 			if overlaps(hits, start, end) {
 				return
 			}
@@ -397,7 +555,7 @@ func scan(text string, depth int) []hit {
 		})
 		hits = merge(hits, found)
 		found = nil
-		encodedRuns(s, func(start, end int, dec string) {
+		t.encodedRuns(func(start, end int, dec string) {
 			if overlaps(hits, start, end) || len(found) > 0 && start < found[len(found)-1].end {
 				return
 			}
@@ -431,19 +589,20 @@ func scan(text string, depth int) []hit {
 // matched. ascii says text is ASCII (false: it may not be). The hits come
 // back in order and apart; every step is a merge or a binary search, so a
 // file of many secrets stays near linear.
-func match(text string, ascii bool) []hit {
+func match(t *scanned, ascii bool) []hit {
+	text := t.text
 	rs, g := rules(), gate()
 	present := g.words.find(text, ascii)
 	var hits, add []hit
 	for i := range rs {
 		r := &rs[i]
-		if present&g.rules[i] == 0 {
+		if present&g.rules[i] == 0 && !r.always {
 			continue
 		}
 		add = add[:0]
-		for _, m := range r.matches(text) {
+		for _, m := range r.matchesIn(t) {
 			s, e := m[2*r.group], m[2*r.group+1]
-			if s < 0 || overlaps(hits, s, e) || len(add) > 0 && s < add[len(add)-1].end || !r.accept(text[s:e]) || r.group == 0 && glued(text, s, text[s:e]) {
+			if s < 0 || overlaps(hits, s, e) || len(add) > 0 && s < add[len(add)-1].end || !r.accept(text[s:e]) || r.group == 0 && r.glued(text, s, text[s:e]) {
 				continue
 			}
 			add = append(add, hit{s, e, i})
@@ -521,12 +680,16 @@ func overlaps(hits []hit, start, end int) bool {
 
 // matches is r.re.FindAllStringSubmatchIndex(text, -1), run only on the
 // windows where a match can lie when the rule knows them.
-func (r *rule) matches(text string) [][]int {
+func (r *rule) matches(text string) [][]int { return r.matchesIn(&scanned{text: text}) }
+
+// matchesIn is matches of a text being scanned.
+func (r *rule) matchesIn(t *scanned) [][]int {
+	text := t.text
 	if r.windows == nil {
 		return r.re.FindAllStringSubmatchIndex(text, -1)
 	}
 	var out [][]int
-	for _, w := range r.windows(text) {
+	for _, w := range r.windows(t) {
 		for _, m := range r.re.FindAllStringSubmatchIndex(text[w.start:w.end], -1) {
 			for j := range m {
 				if m[j] >= 0 {
@@ -543,8 +706,9 @@ func (r *rule) matches(text string) [][]int {
 // only a run of key characters ([A-Za-z0-9_-]) that starts with prefix
 // (case-sensitive): the windows are those runs, from each prefix on, glued
 // to a word or not (match drops a glued one that does not look random).
-func keyWindows(prefix string) func(text string) []span {
-	return func(text string) []span {
+func keyWindows(prefix string) func(t *scanned) []span {
+	return func(t *scanned) []span {
+		text := t.text
 		var out []span
 		for i := 0; ; {
 			n := strings.Index(text[i:], prefix)
@@ -590,7 +754,8 @@ const (
 //
 // Two non-ASCII characters fold to ASCII letters under (?i): the Kelvin
 // sign (k) and the long s (ſ). A text holding either is matched whole.
-func assignmentWindows(text string) []span {
+func assignmentWindows(t *scanned) []span {
+	text := t.text
 	if strings.Contains(text, "\u212a") || strings.Contains(text, "\u017f") {
 		return []span{{0, len(text)}}
 	}

@@ -288,6 +288,9 @@ func SetFields(v *vault.Vault, f Front, ref, expectHash string, x Fields, now ti
 			if f.Agent != "" && byPerson(m) {
 				return &Refusal{Rule: "agent-supersedes-person", Field: f.name("text"), Msg: "the claim is stated or was written by a person: an agent does not rewrite it; write a correction that names it (correct) saying what changed"}
 			}
+			if r := needsEvidence(f, m, text); r != nil {
+				return r // a rewrite into "I fixed it" needs what remember would
+			}
 			doc.Body = text + "\n"
 		}
 		if x.Importance != 0 {

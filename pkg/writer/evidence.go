@@ -13,9 +13,11 @@ const evidenceMsg = "write it as inferred, or give evidence (the command and its
 // doneClaim matches an agent reporting its own action as done — the
 // phantom progress of "I set a reminder" — on the lower-cased text. The
 // list is kept small on purpose (docs/frontmatter.md, evidence): "I" or
-// "I've"/"I have" before one of a few verbs of doing, and the bare
-// participles an agent's report ends on ("cron job registered").
-var doneClaim = regexp.MustCompile(`\bi(?:'ve| have)?\s+(?:just\s+|already\s+)?(?:set|fixed|deployed|registered|scheduled|created|installed|configured|sent|pushed|merged|updated|added|removed|enabled|disabled)\b|\b(?:registered|deployed|scheduled)\b`)
+// "I've"/"I have" before one of a few verbs of doing, and "registered",
+// the word an agent's report of a job ends on ("cron job registered").
+// "deployed" or "scheduled" alone also describe the world ("the app is
+// deployed on Fly"), so only their first-person form counts.
+var doneClaim = regexp.MustCompile(`\bi(?:'ve| have)?\s+(?:just\s+|already\s+)?(?:set|fixed|deployed|registered|scheduled|created|installed|configured|sent|pushed|merged|updated|added|removed|enabled|disabled)\b|\bregistered\b`)
 
 // needsEvidence is the refusal for an agent's claim that says it was
 // observed, or that the agent did something, and shows nothing checked.

@@ -117,6 +117,7 @@ func LeanMapping() mapping.IndexMapping {
 	doc.AddFieldMappingsAt("body", prose(true))
 	doc.AddFieldMappingsAt("description", prose(false))
 	doc.AddFieldMappingsAt("aliases", prose(false))
+	doc.AddFieldMappingsAt("evidence", prose(false))
 	doc.AddFieldMappingsAt("tags", kw(false), words)
 	for _, f := range []string{"id", "type", "provenance", "session"} {
 		doc.AddFieldMappingsAt(f, kw(true))
@@ -149,7 +150,7 @@ func LeanDoc(rel string, data []byte) map[string]any {
 	d := map[string]any{"id": strings.TrimSuffix(rel, ".md"), "type": frontmatter.TypeNote, "body": fm.Body,
 		"importance": float64(m.ImportanceOrDefault())}
 	for k, v := range map[string]string{"id": m.ID, "type": strings.TrimSpace(m.Type), "provenance": m.Provenance,
-		"project": m.Project, "source": m.Source, "title": m.Title, "description": m.Description, "subject": gate.Subject(m),
+		"project": m.Project, "source": m.Source, "title": m.Title, "description": m.Description, "evidence": m.Evidence, "subject": gate.Subject(m),
 		"session": m.Session} {
 		if v != "" {
 			d[k] = v
