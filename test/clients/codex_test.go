@@ -102,6 +102,12 @@ func TestCodexMCP(t *testing.T) {
 				}
 			}
 			checkResults(t, calls, want, openAIResults(last))
+			// The AGENTS.md recall names is the one Codex loaded. (Its
+			// memories summary loads only with Codex's memories feature on,
+			// so the test does not ask the model for it.)
+			if !seen(f, agentsMDLine) {
+				t.Errorf("Codex did not load the AGENTS.md recall names")
+			}
 		})
 	}
 	t.Run("missing vault", func(t *testing.T) {
