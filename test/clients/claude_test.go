@@ -147,7 +147,8 @@ func TestClaudeMCP(t *testing.T) {
 // commands. Sent as the prompt of `claude -p`, each hands the model its
 // text, as prompts/get returns it, as the user's turn; the recall that
 // session-start asks for brings the model the view and the stores Claude
-// Code loaded.
+// Code loaded, and an observed claim without evidence in session-end's
+// write pass brings it the refusal saying what to do.
 func TestClaudePrompts(t *testing.T) {
 	needClients(t)
 	s := newSession(t)
@@ -157,8 +158,11 @@ func TestClaudePrompts(t *testing.T) {
 	for _, name := range promptNames {
 		text := promptText(t, s, name)
 		var script []call
-		if name == "session-start" {
+		switch name {
+		case "session-start":
 			script = []call{{"recall", map[string]any{"cwd": s.project}}}
+		case "session-end":
+			script = []call{{"remember", map[string]any{"text": "I deployed the shop to staging.", "provenance": "observed"}}}
 		}
 		f := newAnthropic(t, script...)
 		if got := claude(t, s, f, s.project, "/mcp__mem__"+name, "--allowedTools", "mcp__mem"); got != "done" {
@@ -167,7 +171,13 @@ func TestClaudePrompts(t *testing.T) {
 		if !userSaid(f.requests()[0], text) {
 			t.Errorf("/mcp__mem__%s: the prompt's text is not the user's turn:\nwant %q\nrequests:\n%.5000s", name, text, f.all())
 		}
-		if script == nil {
+		if name == "session-end" && !seen(f, "write it as inferred, or give evidence") {
+			t.Errorf("/mcp__mem__session-end: the refusal of an observed claim without evidence did not reach the model:\n%.5000s", f.all())
+		}
+		if written, _ := filepath.Glob(filepath.Join(s.vault, "memory", "i-deployed-*")); name == "session-end" && written != nil {
+			t.Errorf("/mcp__mem__session-end: the claim without evidence was written: %v", written)
+		}
+		if name != "session-start" {
 			continue
 		}
 		reqs := f.requests()
