@@ -39,7 +39,7 @@ func runBackup(_ context.Context, cmd *cli.Command) error {
 	}
 	opts := history.BackupOptions{
 		To: cmd.String("to"), VerifyOnly: cmd.Bool("verify-only"),
-		AllowMassDelete: cmd.Bool("allow-mass-delete"), Now: now(),
+		AllowMassDelete: cmd.Bool("allow-mass-delete"), Now: now(), Env: historyEnv(),
 	}
 	if opts.To == "" {
 		opts.To, opts.RelativeTo = v.Config.Backup.To, v.Root
@@ -108,7 +108,7 @@ func rememberBackup(v *vault.Vault, opts history.BackupOptions, res *history.Bac
 		fmt.Fprintln(errOut, "mem backup: warning: verified, but could not record backup.to in mem.yaml:", err)
 		return res, nil
 	}
-	if err := history.CommitConfig(v, "mem backup: remember backup.to", opts.Now); err != nil {
+	if err := history.CommitConfig(v, "mem backup: remember backup.to", opts.Now, opts.Env); err != nil {
 		fmt.Fprintf(errOut, "mem backup: warning: backup.to is recorded in mem.yaml but not committed (%v): 'mem commit' commits it\n", err)
 		return res, nil
 	}

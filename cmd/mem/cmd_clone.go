@@ -36,7 +36,7 @@ func runClone(_ context.Context, cmd *cli.Command) error {
 		return err
 	}
 	remote, dir := cmd.Args().Get(0), cmd.Args().Get(1)
-	res, err := history.Clone(remote, cwd, dir)
+	res, err := history.Clone(remote, cwd, dir, historyEnv())
 	if err != nil {
 		return err
 	}
@@ -64,7 +64,10 @@ func runClone(_ context.Context, cmd *cli.Command) error {
 		return fmt.Errorf("%s: cloned and verified, but building the index failed: %w (run 'mem rebuild-index --full')", res.Dir, err)
 	}
 	if cmd.Bool("json") {
-		if err := writeJSON(out, map[string]any{"clone": res, "indexed": st}); err != nil {
+		if err := writeJSON(out, struct {
+			Clone   *history.CloneResult `json:"clone"`
+			Indexed index.Stats          `json:"indexed"`
+		}{res, st}); err != nil {
 			return err
 		}
 	} else if !cmd.Bool("quiet") || !res.Verified() {

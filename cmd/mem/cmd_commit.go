@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/urfave/cli/v3"
 
@@ -37,7 +38,7 @@ func runCommit(_ context.Context, cmd *cli.Command) error {
 		return err
 	}
 	res, err := history.Commit(v, history.CommitOptions{
-		Message: cmd.String("message"), AllowMassDelete: cmd.Bool("allow-mass-delete"), Now: now(),
+		Message: cmd.String("message"), AllowMassDelete: cmd.Bool("allow-mass-delete"), Now: now(), Env: historyEnv(),
 	})
 	if skipped, err := reportSkip(cmd, err); skipped || err != nil {
 		return err
@@ -88,3 +89,7 @@ func shortHash(h string) string {
 	}
 	return h[:7]
 }
+
+// historyEnv hands pkg/history this process's environment (git's identity
+// variables, what its git children run with) and the default deadlines.
+func historyEnv() history.Env { return history.Env{Vars: os.Environ()} }

@@ -86,7 +86,10 @@ func runConsolidate(_ context.Context, cmd *cli.Command) error {
 	}
 	outs, b, err := consolidate.Apply(v, cliFront, chosen, now())
 	if cmd.Bool("json") && err == nil {
-		return writeJSON(w, map[string]any{"outcomes": outs, "batch": b})
+		return writeJSON(w, struct {
+			Batch    *consolidate.Batch    `json:"batch"`
+			Outcomes []consolidate.Outcome `json:"outcomes"`
+		}{b, outs})
 	}
 	if cmd.Bool("quiet") {
 		return err // a scheduled run: silent unless it fails

@@ -74,21 +74,19 @@ func runImport(_ context.Context, cmd *cli.Command) error {
 	}
 	first, last, undated := res.Span()
 	if cmd.Bool("json") {
-		refused := make([]map[string]string, 0, len(res.Refused))
+		refused := make([]importRefusedJSON, 0, len(res.Refused))
 		for _, r := range res.Refused {
-			refused = append(refused, map[string]string{"where": r.Where, "rule": r.Rule, "message": r.Msg})
+			refused = append(refused, importRefusedJSON{Message: r.Msg, Rule: r.Rule, Where: r.Where})
 		}
-		files := make([]map[string]string, 0, len(res.Files))
+		files := make([]importFileJSON, 0, len(res.Files))
 		for _, f := range res.Files {
-			files = append(files, map[string]string{"id": f.ID, "path": f.Path, "type": f.Type,
-				"valid_at": f.ValidAt.String(), "project": f.Project, "summary": f.Summary})
+			files = append(files, importFileJSON{ID: f.ID, Path: f.Path, Project: f.Project,
+				Summary: f.Summary, Type: f.Type, ValidAt: f.ValidAt.String()})
 		}
-		if jerr := writeJSON(cmd.Root().Writer, map[string]any{
-			"kind": res.Kind, "path": res.Path, "dry_run": res.DryRun,
-			"written": len(res.Files), "already_imported": res.Existing, "by_type": res.ByType(),
-			"valid_at": map[string]any{"first": first.String(), "last": last.String(), "undated": undated},
-			"files":    files, "refused": refused,
-		}); jerr != nil {
+		out := importJSON{AlreadyImported: res.Existing, ByType: res.ByType(), DryRun: res.DryRun,
+			Files: files, Kind: res.Kind, Path: res.Path, Refused: refused, Written: len(res.Files)}
+		out.ValidAt.First, out.ValidAt.Last, out.ValidAt.Undated = first.String(), last.String(), undated
+		if jerr := writeJSON(cmd.Root().Writer, out); jerr != nil {
 			return jerr
 		}
 		return err
@@ -145,4 +143,37 @@ func sortedTypeNames(counts map[string]int) []string {
 		}
 	}
 	return out
+}
+
+// importJSON is mem import --json; fields in key order, as the map it
+// replaced printed them.
+type importJSON struct {
+	AlreadyImported int                 `json:"already_imported"`
+	ByType          map[string]int      `json:"by_type"`
+	DryRun          bool                `json:"dry_run"`
+	Files           []importFileJSON    `json:"files"`
+	Kind            string              `json:"kind"`
+	Path            string              `json:"path"`
+	Refused         []importRefusedJSON `json:"refused"`
+	ValidAt         struct {
+		First   string `json:"first"`
+		Last    string `json:"last"`
+		Undated int    `json:"undated"`
+	} `json:"valid_at"`
+	Written int `json:"written"`
+}
+
+type importFileJSON struct {
+	ID      string `json:"id"`
+	Path    string `json:"path"`
+	Project string `json:"project"`
+	Summary string `json:"summary"`
+	Type    string `json:"type"`
+	ValidAt string `json:"valid_at"`
+}
+
+type importRefusedJSON struct {
+	Message string `json:"message"`
+	Rule    string `json:"rule"`
+	Where   string `json:"where"`
 }

@@ -64,7 +64,11 @@ func runInit(_ context.Context, cmd *cli.Command) error {
 		}
 	}
 	if cmd.Bool("json") {
-		return writeJSON(cmd.Root().Writer, map[string]any{"vault": abs, "created": nonNil(created), "gitignore_appended": nonNil(res.Appended)})
+		return writeJSON(cmd.Root().Writer, struct {
+			Created           []string `json:"created"`
+			GitignoreAppended []string `json:"gitignore_appended"`
+			Vault             string   `json:"vault"`
+		}{nonNil(created), nonNil(res.Appended), abs})
 	}
 	if !cmd.Bool("quiet") {
 		w := cmd.Root().Writer

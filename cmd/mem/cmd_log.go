@@ -57,7 +57,10 @@ func runLog(_ context.Context, cmd *cli.Command) error {
 		fmt.Fprintf(cmd.Root().ErrWriter, "mem log: %s has not been committed yet (run 'mem commit')\n", rel)
 	}
 	if cmd.Bool("json") {
-		return writeJSON(cmd.Root().Writer, map[string]any{"path": rel, "commits": nonNil(entries)})
+		return writeJSON(cmd.Root().Writer, struct {
+			Commits []history.LogEntry `json:"commits"`
+			Path    string             `json:"path"`
+		}{nonNil(entries), rel})
 	}
 	out := cmd.Root().Writer
 	for _, e := range entries {

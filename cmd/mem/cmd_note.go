@@ -67,8 +67,8 @@ func runNote(_ context.Context, cmd *cli.Command) error {
 		return err
 	}
 	if cmd.Bool("json") {
-		return writeJSON(cmd.Root().Writer, map[string]any{"id": note.ID, "path": note.Rel,
-			"pointer": map[string]string{"id": pointer.ID, "path": pointer.Rel}})
+		return writeJSON(cmd.Root().Writer, noteJSON{ID: note.ID, Path: note.Rel,
+			Pointer: idPath{ID: pointer.ID, Path: pointer.Rel}})
 	}
 	fmt.Fprintln(cmd.Root().Writer, note.ID)
 	fmt.Fprintln(cmd.Root().Writer, pointer.ID)
@@ -76,4 +76,16 @@ func runNote(_ context.Context, cmd *cli.Command) error {
 		fmt.Fprintf(cmd.Root().ErrWriter, "%s: the note (searchable, never rendered); its one-line pointer is %s\n", note.ID, pointer.ID)
 	}
 	return printPlacement(cmd, v, pointer)
+}
+
+// noteJSON is mem note --json: the note and its pointer.
+type noteJSON struct {
+	ID      string `json:"id"`
+	Path    string `json:"path"`
+	Pointer idPath `json:"pointer"`
+}
+
+type idPath struct {
+	ID   string `json:"id"`
+	Path string `json:"path"`
 }

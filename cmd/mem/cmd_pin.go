@@ -48,7 +48,11 @@ func runPin(cmd *cli.Command, pin bool) error {
 // saying what happened, then where m renders now.
 func printEdited(cmd *cli.Command, v *vault.Vault, m *vault.Memory, changed bool) error {
 	if cmd.Bool("json") {
-		return writeJSON(cmd.Root().Writer, map[string]any{"id": m.ID, "path": m.Rel, "changed": changed})
+		return writeJSON(cmd.Root().Writer, struct {
+			Changed bool   `json:"changed"`
+			ID      string `json:"id"`
+			Path    string `json:"path"`
+		}{changed, m.ID, m.Rel})
 	}
 	if !cmd.Bool("quiet") {
 		verb := map[string]string{"pin": "pinned", "unpin": "unpinned", "retire": "retired", "edit": "saved"}[cmd.Name]

@@ -7,7 +7,6 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
-	"github.com/mem-md/mem/pkg/gate"
 	"github.com/mem-md/mem/pkg/writer"
 )
 
@@ -38,11 +37,14 @@ func runPromote(_ context.Context, cmd *cli.Command) error {
 		return err
 	}
 	if cmd.Bool("json") {
-		return writeJSON(cmd.Root().Writer, map[string]any{
-			"id": m.ID, "path": m.Rel, "type": frontmatter.TypeRule,
-			"weight": verdict.Weight, "sessions": verdict.Sessions,
-			gate.PromotedAtKey: frontmatter.NewTime(t).String(),
-		})
+		return writeJSON(cmd.Root().Writer, struct {
+			ID         string  `json:"id"`
+			Path       string  `json:"path"`
+			PromotedAt string  `json:"promoted_at"` // gate.PromotedAtKey
+			Sessions   int     `json:"sessions"`
+			Type       string  `json:"type"`
+			Weight     float64 `json:"weight"`
+		}{m.ID, m.Rel, frontmatter.NewTime(t).String(), verdict.Sessions, frontmatter.TypeRule, verdict.Weight})
 	}
 	if !cmd.Bool("quiet") {
 		fmt.Fprintf(cmd.Root().Writer, "%s is now a rule\n", m.ID)

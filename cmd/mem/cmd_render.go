@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/urfave/cli/v3"
@@ -56,7 +57,15 @@ func runRender(_ context.Context, cmd *cli.Command) error {
 		return err
 	}
 	explain := cmd.Bool("explain")
-	done, err := render.Run(v, targets, render.RunOptions{Now: t, Explain: explain, Strict: cmd.Bool("strict")})
+	opts := render.RunOptions{Now: t, Explain: explain, Strict: cmd.Bool("strict")}
+	for _, t := range targets {
+		if t.Cwd == "" && opts.Cwd == "" {
+			if opts.Cwd, err = os.Getwd(); err != nil {
+				return err
+			}
+		}
+	}
+	done, err := render.Run(v, targets, opts)
 	stderr := cmd.Root().ErrWriter
 	for _, r := range done {
 		for _, w := range r.Warn {

@@ -46,7 +46,7 @@ func searchCommand() *cli.Command {
 	}
 }
 
-func runSearch(_ context.Context, cmd *cli.Command) error {
+func runSearch(ctx context.Context, cmd *cli.Command) error {
 	q, err := searchQuery(cmd)
 	if err != nil {
 		return err
@@ -60,7 +60,7 @@ func runSearch(_ context.Context, cmd *cli.Command) error {
 	}
 	bar := newProgressBar(cmd.Root().ErrWriter)
 	q.Notify, q.Progress = notifier(cmd), bar.update
-	res, err := index.Search(v, q)
+	res, err := index.Search(ctx, v, q)
 	bar.clear()
 	if err != nil {
 		return err

@@ -43,7 +43,7 @@ func runSync(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	opts := history.SyncOptions{Remote: cmd.Args().First(), DryRun: cmd.Bool("dry-run"), AllowMassDelete: cmd.Bool("allow-mass-delete"), AcceptConfig: cmd.Bool("accept-config"), Now: now()}
+	opts := history.SyncOptions{Remote: cmd.Args().First(), DryRun: cmd.Bool("dry-run"), AllowMassDelete: cmd.Bool("allow-mass-delete"), AcceptConfig: cmd.Bool("accept-config"), Now: now(), Env: historyEnv()}
 	remember := opts.Remote != "" && v.Config.Sync.Remote == "" && !opts.DryRun
 	if opts.Remote == "" {
 		opts.Remote, opts.RelativeTo = v.Config.Sync.Remote, v.Root
@@ -56,7 +56,7 @@ func runSync(_ context.Context, cmd *cli.Command) error {
 		// Before the sync, so the setting goes out with it and every
 		// machine that clones the vault knows where it syncs; checked
 		// first, so a typo is not remembered.
-		if err := history.CheckRemote(v, opts.Remote, ""); err != nil {
+		if err := history.CheckRemote(v, opts.Remote, "", opts.Env); err != nil {
 			return err
 		}
 		if err := rememberRemote(v.Root, opts.Remote, "sync.remote"); err != nil {

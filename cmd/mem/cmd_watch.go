@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -141,7 +142,8 @@ func (d *watcher) logf(format string, args ...any) {
 
 func (d *watcher) run(ctx context.Context) error {
 	d.st = daemon.Status{Vault: d.v.Root, PID: os.Getpid(), Version: daemon.Version(), Started: time.Now().UTC()}
-	d.fw = daemon.Watch(d.v.Root, d.skip)
+	limit, _ := strconv.Atoi(os.Getenv(daemon.LimitEnv))
+	d.fw = daemon.Watch(d.v.Root, d.skip, limit)
 	defer d.fw.Close()
 	d.again = make(chan struct{}, 1)
 	d.free = time.AfterFunc(freeAfter, debug.FreeOSMemory)
@@ -600,7 +602,7 @@ func (d *watcher) command(req daemon.Request) (c *call, argv []string, why strin
 // watchStatus asks the running daemon what it is doing.
 func watchStatus(cmd *cli.Command, v *vault.Vault) error {
 	// A person asked: a busy daemon may greet late.
-	resp, err := daemon.AskWithin(daemon.SocketPath(v.Root), daemon.Request{Op: "status"}, time.Second)
+	resp, err := daemon.Ask(daemon.SocketPath(v.Root), daemon.Request{Op: "status"}, time.Second)
 	if err != nil || resp.Status == nil {
 		why := "no mem watch answers on " + daemon.SocketPath(v.Root)
 		if err != nil && !errors.Is(err, daemon.ErrNoDaemon) {

@@ -18,6 +18,20 @@ import (
 // no daemon ran (benchmarks, and users who suspect the daemon).
 const NoDaemonEnv = "MEM_NO_DAEMON"
 
+// HelloWaitEnv, a duration, is how long a client waits for the daemon's
+// greeting (default daemon.HelloWait, 20ms): tests on a loaded machine set
+// it, so that a client that gave up is not taken for a daemon that did not
+// answer.
+const HelloWaitEnv = "MEM_HELLO_WAIT"
+
+// helloWait is $MEM_HELLO_WAIT, or daemon.HelloWait.
+func helloWait() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv(HelloWaitEnv)); err == nil {
+		return d
+	}
+	return daemon.HelloWait
+}
+
 // inDaemon is set in mem watch, whose in-process runs must not ask
 // themselves.
 var inDaemon bool
@@ -45,7 +59,7 @@ func askDaemon(cmd *cli.Command) (done bool, err error) {
 	if !ok {
 		return false, nil
 	}
-	resp, err := daemon.Ask(daemon.SocketPath(root), req)
+	resp, err := daemon.Ask(daemon.SocketPath(root), req, helloWait())
 	if err != nil || (resp.Code != 0 && resp.Code != 1) {
 		return false, nil
 	}
@@ -138,13 +152,13 @@ func daemonMCP(v *vault.Vault) func(tool string, in any, now time.Time) (mcpserv
 	if os.Getenv(NoDaemonEnv) != "" {
 		return nil
 	}
-	sock := daemon.SocketPath(v.Root)
+	sock, wait := daemon.SocketPath(v.Root), helloWait()
 	return func(tool string, in any, now time.Time) (mcpserver.Answer, bool) {
 		raw, err := json.Marshal(in)
 		if err != nil {
 			return mcpserver.Answer{}, false
 		}
-		resp, err := daemon.Ask(sock, daemon.Request{Op: "mcp", Tool: tool, Input: raw, Now: now})
+		resp, err := daemon.Ask(sock, daemon.Request{Op: "mcp", Tool: tool, Input: raw, Now: now}, wait)
 		if err != nil {
 			return mcpserver.Answer{}, false
 		}

@@ -196,13 +196,16 @@ func TestDaemonAnswersAsTheCommandDoes(t *testing.T) {
 	}
 	localFound := found([]string{"MEM_NO_DAEMON=1"})
 	startDaemon(t, dir)
+	// A client that gave up waiting for the greeting (20ms, a loaded
+	// machine) would do the work itself, and the counts below would miss it.
+	patient := []string{HelloWaitEnv + "=30s"}
 	before := served(t, dir)
 	for i, c := range cases {
-		if got := ask(nil, c); got != local[i] {
+		if got := ask(patient, c); got != local[i] {
 			t.Errorf("mem %s: the daemon's answer differs from the command's own\ndaemon: %+v\nlocal:  %+v", strings.Join(c, " "), got, local[i])
 		}
 	}
-	if got := found(nil); got != localFound {
+	if got := found(patient); got != localFound {
 		t.Errorf("MEM_VAULT=DIR mem search: the daemon's answer differs from the command's own\ndaemon: %+v\nlocal:  %+v", got, localFound)
 	}
 	// The answered ones were the daemon's (the two usage errors are not).
@@ -356,6 +359,7 @@ func TestMCPAsksTheDaemon(t *testing.T) {
 	answers() // the first builds the index; the second is the steady answer
 	local := answers()
 	os.Unsetenv("MEM_NO_DAEMON")
+	t.Setenv(HelloWaitEnv, "30s") // a client that gave up would not be counted
 	startDaemon(t, dir)
 	before := served(t, dir).Served
 	for i, got := range answers() {
@@ -463,6 +467,8 @@ func TestWatchKillSoak(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
+		// A kill at a random moment of the daemon's life is the point: no
+		// condition to wait for.
 		time.Sleep(time.Duration(rand.IntN(500)) * time.Millisecond)
 		cmd.Process.Kill()
 		cmd.Wait()

@@ -35,7 +35,8 @@ func SocketPath(root string) string { return filepath.Join(root, ".mem", SocketN
 // accepts but never answers) costs a client at most this. AnswerWait bounds
 // the answer once greeted. A daemon in the middle of an update says so in
 // its greeting, and the client does the work itself rather than queue.
-var (
+// A client that can afford a longer wait passes it to Ask.
+const (
 	HelloWait  = 20 * time.Millisecond
 	AnswerWait = time.Second
 )
@@ -183,11 +184,6 @@ type Event struct {
 // ErrNoDaemon is why Ask did not get an answer.
 var ErrNoDaemon = errors.New("no daemon answered")
 
-// Ask sends req to the daemon at sock. Any failure (no socket, a stuck or
-// dead daemon, another version, a declined request) returns an error, and
-// the caller does the work itself.
-func Ask(sock string, req Request) (Response, error) { return AskWithin(sock, req, HelloWait) }
-
 // OtherVersionError is a daemon running another mem.
 type OtherVersionError struct {
 	PID     int
@@ -198,9 +194,13 @@ func (e *OtherVersionError) Error() string {
 	return "the daemon (pid " + strconv.Itoa(e.PID) + ") runs another mem: " + e.Version
 }
 
-// AskWithin is Ask waiting up to wait for the greeting: a person asking
-// (mem watch --status, mem doctor) can wait for a busy daemon.
-func AskWithin(sock string, req Request, wait time.Duration) (Response, error) {
+// Ask sends req to the daemon at sock, waiting up to wait for the
+// greeting: HelloWait for a command that would rather do the work itself,
+// longer for a person asking (mem watch --status, mem doctor), who can wait
+// for a busy daemon. Any failure (no socket, a stuck or dead daemon,
+// another version, a declined request) returns an error, and the caller
+// does the work itself.
+func Ask(sock string, req Request, wait time.Duration) (Response, error) {
 	var resp Response
 	start := time.Now()
 	conn, err := net.DialTimeout("unix", sock, wait)

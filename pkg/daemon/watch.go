@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -17,11 +16,12 @@ import (
 )
 
 // PollInterval is how often the polling fallback looks at the files.
-var PollInterval = 300 * time.Millisecond
+const PollInterval = 300 * time.Millisecond
 
-// LimitEnv, when set to N, makes the watcher behave as if the system's
-// watch limit were N folders, so the polling fallback can be tested (the
-// real limit, fs.inotify.max_user_watches, needs root to change).
+// LimitEnv, when set to N, makes mem watch's watcher behave as if the
+// system's watch limit were N folders (Watch's limit), so the polling
+// fallback can be tested (the real limit, fs.inotify.max_user_watches,
+// needs root to change).
 const LimitEnv = "MEM_WATCH_LIMIT"
 
 // Watcher reports that something under a folder changed. Events are only a
@@ -46,12 +46,10 @@ type Watcher struct {
 // Watch watches every folder under root that skip does not reject (skip
 // gets the path relative to root, "/"-separated). It uses fsnotify, adding
 // folders as they appear, and falls back to polling when the watch limit
-// is reached or the file system cannot be watched; Mode says which.
-func Watch(root string, skip func(rel string) bool) *Watcher {
-	w := &Watcher{root: root, skip: skip, changes: make(chan struct{}, 1), stop: make(chan struct{})}
-	if s := os.Getenv(LimitEnv); s != "" {
-		w.limit, _ = strconv.Atoi(s)
-	}
+// is reached or the file system cannot be watched; Mode says which. A
+// limit above 0 stands in for the system's watch limit (see LimitEnv).
+func Watch(root string, skip func(rel string) bool, limit int) *Watcher {
+	w := &Watcher{root: root, skip: skip, limit: limit, changes: make(chan struct{}, 1), stop: make(chan struct{})}
 	fsw, err := fsnotify.NewWatcher()
 	if err == nil {
 		w.fsw = fsw

@@ -22,6 +22,7 @@ import (
 
 	"github.com/mem-md/mem/pkg/audit"
 	"github.com/mem-md/mem/pkg/daemon"
+	"github.com/mem-md/mem/pkg/gitrepo"
 	"github.com/mem-md/mem/pkg/history"
 	"github.com/mem-md/mem/pkg/index"
 	"github.com/mem-md/mem/pkg/render"
@@ -324,7 +325,7 @@ func checkGit(v *vault.Vault, gitDir string) Check {
 		c.Note = "git is not installed: checked HEAD through go-git only"
 		return c
 	}
-	if _, err := history.Git(gitDir, "fsck", "--no-progress", "--no-dangling"); err != nil {
+	if _, err := (gitrepo.Program{}).Run(gitDir, "fsck", "--no-progress", "--no-dangling"); err != nil {
 		c.Problems = append(c.Problems, "git fsck failed: "+err.Error())
 	} else {
 		c.Note = "git fsck passed"
@@ -407,7 +408,7 @@ func checkDaemon(v *vault.Vault) Check {
 		c.Note = "no mem watch runs for this vault (optional: docs/watch.md)"
 		return c
 	}
-	resp, err := daemon.AskWithin(sock, daemon.Request{Op: "status"}, time.Second)
+	resp, err := daemon.Ask(sock, daemon.Request{Op: "status"}, time.Second)
 	var other *daemon.OtherVersionError
 	switch pid := v.LockPID(daemon.LockName); {
 	case err == nil && resp.Status != nil:

@@ -19,18 +19,9 @@ import (
 // indentation or characters — returns nil and the file goes through yaml.v3.
 // FuzzFastPathMatchesYAML holds the two paths to the same Document.
 
-// knownKey is KnownKeys as a set: an unknown key is kept verbatim as a
-// yaml.v3 node, so it needs the slow path anyway.
-var knownKey = func() map[string]bool {
-	m := make(map[string]bool, len(KnownKeys))
-	for _, k := range KnownKeys {
-		m[k] = true
-	}
-	return m
-}()
-
 // parseFast decodes text into doc when the fast path is sure of it, and
-// reports whether it was. On false doc is untouched.
+// reports whether it was. On false doc's frontmatter fields are as they
+// were (empty).
 func parseFast(doc *Document, text string) bool {
 	p := parsers.Get().(*fastParser)
 	defer p.release()
@@ -38,13 +29,15 @@ func parseFast(doc *Document, text string) bool {
 	if m == nil {
 		return false
 	}
-	var d Document
-	d.Keys = make(map[string]Pos, len(m.Content)/2)
-	decodeMapping(&d, m)
-	if len(d.Extra) > 0 || len(d.Problems) > 0 {
-		return false // kept values must be yaml.v3's own nodes; problems name its positions
+	// Decoded in place: a Document of its own would escape through the
+	// field table's accessors, one allocation a file.
+	doc.Keys = make(map[string]Pos, len(m.Content)/2)
+	decodeMapping(doc, m)
+	if len(doc.Extra) > 0 || len(doc.Problems) > 0 {
+		// Kept values must be yaml.v3's own nodes; problems name its positions.
+		doc.Meta, doc.Keys, doc.Extra, doc.Problems = Meta{}, map[string]Pos{}, nil, nil
+		return false
 	}
-	doc.Meta, doc.Keys = d.Meta, d.Keys
 	return true
 }
 
@@ -84,7 +77,7 @@ func (p *fastParser) mapping(text string) *yaml.Node {
 			break
 		}
 		key, rest, ok := splitKey(l)
-		if !ok || !knownKey[key] {
+		if !ok || fieldByKey[key] == nil {
 			return nil
 		}
 		k := p.node(yaml.ScalarNode, key)

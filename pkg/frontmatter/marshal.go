@@ -31,7 +31,7 @@ func (d *Document) Marshal() []byte {
 	kept := map[string]bool{}
 	for _, kv := range d.Extra {
 		var was Meta
-		if knownKey[kv.Key] && times[kv.Key] == 1 && decodeKnown(&was, kv.Key, kv.Value) == errKept {
+		if fieldByKey[kv.Key] != nil && times[kv.Key] == 1 && decodeKnown(&was, kv.Key, kv.Value) == errKept {
 			kept[kv.Key] = sameNode(was.node(kv.Key), meta.node(kv.Key))
 		}
 	}
@@ -39,10 +39,10 @@ func (d *Document) Marshal() []byte {
 	if _, ok := d.Keys["type"]; !ok && meta.Type != "" && meta.Type == d.MetadataType() {
 		kept["type"] = true
 	}
-	for _, key := range KnownKeys {
-		if v := meta.node(key); v != nil {
-			if _, ok := kept[key]; !ok {
-				add(key, v)
+	for i := range Fields {
+		if v := Fields[i].node(meta); v != nil {
+			if _, ok := kept[Fields[i].Key]; !ok {
+				add(Fields[i].Key, v)
 			}
 		}
 	}
@@ -121,68 +121,38 @@ func defineAliases(n *yaml.Node) *yaml.Node {
 	return walk(n, false)
 }
 
-func (m *Meta) node(key string) *yaml.Node {
-	switch key {
-	case "id":
-		return strNode(m.ID)
-	case "type":
-		return strNode(m.Type)
-	case "title":
-		return strNode(m.Title)
-	case "description":
-		return strNode(m.Description)
-	case "provenance":
-		return strNode(m.Provenance)
-	case "status":
-		return strNode(m.Status)
-	case "project":
-		return strNode(m.Project)
-	case "section":
-		return strNode(m.Section)
-	case "key":
-		return strNode(m.Key)
-	case "source":
-		return strNode(m.Source)
-	case "session":
-		return strNode(m.Session)
-	case "evidence":
-		return strNode(m.Evidence)
-	case "pinned":
-		if m.Pinned {
+// node is key's value in m as YAML, nil when absent.
+func (m *Meta) node(key string) *yaml.Node { return fieldByKey[key].node(m) }
+
+// node writes the field's value in m by its kind, nil when absent.
+func (f *Field) node(m *Meta) *yaml.Node {
+	switch p := f.Value(m).(type) {
+	case *string:
+		return strNode(*p)
+	case *bool:
+		if *p {
 			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"}
 		}
-	case "importance":
-		if m.Importance != 0 {
-			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.Itoa(m.Importance)}
+	case *int:
+		if *p != 0 {
+			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.Itoa(*p)}
 		}
-	case "valid_at":
-		return timeNode(m.ValidAt)
-	case "stale_after":
-		return timeNode(m.StaleAfter)
-	case "invalid_at":
-		return timeNode(m.InvalidAt)
-	case "supersedes":
-		return listNode(m.Supersedes)
-	case "tags":
-		return listNode(m.Tags)
-	case "aliases":
-		return listNode(m.Aliases)
-	case "roots":
-		return listNode(m.Roots)
-	case "generated":
-		if m.Generated != nil {
-			return actorNode(*m.Generated)
+	case *Time:
+		return timeNode(*p)
+	case *[]string:
+		return listNode(*p)
+	case **Actor:
+		if *p != nil {
+			return mapNode(ActorFields, *p)
 		}
-	case "verified":
-		return seqNode(m.Verified, actorNode)
-	case "sources":
-		return seqNode(m.Sources, func(s Source) *yaml.Node {
-			return mapNode("resource", s.Resource, "id", s.ID, "title", s.Title, "author", s.Author, "last_modified", s.LastModified.String())
-		})
-	case "signals":
-		return seqNode(m.Signals, func(s Signal) *yaml.Node {
-			return mapNode("session", s.Session, "at", s.At.String(), "evidence", s.Evidence)
-		})
+	case *[]Actor:
+		return seqNode(*p, func(a *Actor) *yaml.Node { return mapNode(ActorFields, a) })
+	case *[]Source:
+		return seqNode(*p, func(s *Source) *yaml.Node { return mapNode(SourceFields, s) })
+	case *[]Signal:
+		return seqNode(*p, func(s *Signal) *yaml.Node { return mapNode(SignalFields, s) })
+	default:
+		panic("frontmatter: field " + f.Key + " has a kind no codec knows")
 	}
 	return nil
 }
@@ -219,36 +189,38 @@ func timeNode(t Time) *yaml.Node {
 }
 
 func listNode(items []string) *yaml.Node {
-	return seqNode(items, func(s string) *yaml.Node {
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+	return seqNode(items, func(s *string) *yaml.Node {
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: *s}
 	})
 }
 
-func seqNode[T any](items []T, one func(T) *yaml.Node) *yaml.Node {
+func seqNode[T any](items []T, one func(*T) *yaml.Node) *yaml.Node {
 	if len(items) == 0 {
 		return nil
 	}
-	n := &yaml.Node{Kind: yaml.SequenceNode}
-	for _, it := range items {
-		n.Content = append(n.Content, one(it))
+	n := &yaml.Node{Kind: yaml.SequenceNode, Content: make([]*yaml.Node, len(items))}
+	for i := range items {
+		n.Content[i] = one(&items[i])
 	}
 	return n
 }
 
-func actorNode(a Actor) *yaml.Node { return mapNode("by", a.By, "at", a.At.String()) }
-
-// mapNode builds a flow map of the non-empty pairs; "at" values stay unquoted dates.
-func mapNode(kv ...string) *yaml.Node {
+// mapNode builds a map of r's non-empty keys; times stay unquoted dates.
+func mapNode[T any](table []SubField[T], r *T) *yaml.Node {
 	n := &yaml.Node{Kind: yaml.MappingNode}
-	for i := 0; i+1 < len(kv); i += 2 {
-		if kv[i+1] == "" {
-			continue
+	for _, f := range table {
+		v := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str"}
+		switch p := f.Value(r).(type) {
+		case *string:
+			v.Value = *p
+		case *Time:
+			v.Tag, v.Value = "!!timestamp", p.String()
+		default:
+			panic("frontmatter: nested key " + f.Key + " has a kind no codec knows")
 		}
-		v := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: kv[i+1]}
-		if kv[i] == "at" || kv[i] == "last_modified" {
-			v.Tag = "!!timestamp"
+		if v.Value != "" {
+			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: f.Key}, v)
 		}
-		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: kv[i]}, v)
 	}
 	return n
 }

@@ -104,15 +104,6 @@ type KeyValue struct {
 	Value *yaml.Node
 }
 
-// Known keys in the order they are written. Obsidian shows properties in
-// file order, so identity and ranking columns come first.
-var KnownKeys = []string{
-	"id", "type", "title", "description", "provenance", "status", "project",
-	"pinned", "section", "importance", "key", "valid_at", "stale_after",
-	"invalid_at", "supersedes", "tags", "aliases", "roots", "source",
-	"session", "evidence", "generated", "verified", "sources", "signals",
-}
-
 // IsMemoryType reports whether a type needs provenance (all but note and project).
 func IsMemoryType(t string) bool {
 	switch t {

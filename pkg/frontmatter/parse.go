@@ -150,7 +150,7 @@ func parseYAML(doc *Document, yamlText string) (*Document, error) {
 	kept := map[*yaml.Node]bool{}
 	budget := maxKeptNodes
 	for i := range doc.Extra {
-		own := !knownKey[doc.Extra[i].Key]
+		own := fieldByKey[doc.Extra[i].Key] == nil
 		if doc.Extra[i].Value = plain(doc.Extra[i].Value, own, kept, &budget); budget < 0 {
 			return doc, &Error{doc.Keys[doc.Extra[i].Key], "frontmatter-yaml", "YAML aliases expand to too many values (an alias bomb?): write the values out"}
 		}
@@ -217,6 +217,17 @@ func plain(n *yaml.Node, own bool, kept map[*yaml.Node]bool, budget *int) *yaml.
 		c.Content[i] = plain(child, own, kept, budget)
 	}
 	return &c
+}
+
+// BodyOf is what follows data's frontmatter, by the fences Parse reads, and
+// the 1-based line of data it starts on: a suffix of data. A file without
+// frontmatter, or with one never closed, is all body. data must have LF
+// line endings; a byte order mark is skipped.
+func BodyOf(data string) (body string, line int) {
+	if _, body, line, err := split(strings.TrimPrefix(data, string(bom))); err == nil {
+		return body, line
+	}
+	return data, 1
 }
 
 // split finds the YAML between the opening '---' and the closing '---' (or
@@ -317,6 +328,41 @@ func decodeMapping(doc *Document, m *yaml.Node) {
 	}
 }
 
+// KeptText is the text of key's first kept value when that is a single
+// value, as mem's extension keys (InvalidReasonKey, ImportKey …) are.
+func (d *Document) KeptText(key string) (string, bool) {
+	for _, kv := range d.Extra {
+		if kv.Key == key {
+			if kv.Value == nil || kv.Value.Kind != yaml.ScalarNode {
+				return "", false
+			}
+			return kv.Value.Value, true
+		}
+	}
+	return "", false
+}
+
+// SetKeptText sets a kept key to the text s; SetKeptTime to the date t,
+// written unquoted so Obsidian shows a date. The key keeps its place in
+// the file when it is there already, else goes after the others.
+func (d *Document) SetKeptText(key, s string) {
+	d.setExtra(key, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s})
+}
+
+func (d *Document) SetKeptTime(key string, t Time) {
+	d.setExtra(key, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!timestamp", Value: t.String()})
+}
+
+func (d *Document) setExtra(key string, v *yaml.Node) {
+	for i := range d.Extra {
+		if d.Extra[i].Key == key {
+			d.Extra[i].Value = v
+			return
+		}
+	}
+	d.Extra = append(d.Extra, KeyValue{Key: key, Value: v})
+}
+
 // MetadataType is the type Claude Code nests as metadata: {type: ...}, ""
 // when there is none. With no top-level type it is the file's type (and is
 // not written back at the top level).
@@ -336,66 +382,38 @@ func (d *Document) MetadataType() string {
 
 var errUnknownKey = errors.New("unknown key")
 
+// decodeKnown types key's value into meta by its Field's kind.
 func decodeKnown(meta *Meta, key string, v *yaml.Node) error {
+	f := fieldByKey[key]
+	if f == nil {
+		return errUnknownKey
+	}
 	v = deref(v)
 	var err error
-	switch key {
-	case "id":
-		meta.ID, err = str(v)
-	case "type":
-		meta.Type, err = str(v)
-	case "title":
-		meta.Title, err = str(v)
-	case "description":
-		meta.Description, err = str(v)
-	case "provenance":
-		meta.Provenance, err = str(v)
-	case "status":
-		meta.Status, err = str(v)
-	case "project":
-		meta.Project, err = str(v)
-	case "section":
-		meta.Section, err = str(v)
-	case "key":
-		meta.Key, err = str(v)
-	case "source":
-		meta.Source, err = str(v)
-	case "session":
-		meta.Session, err = str(v)
-	case "evidence":
-		meta.Evidence, err = str(v)
-	case "pinned":
-		meta.Pinned, err = boolean(v)
-	case "importance":
-		meta.Importance, err = importance(v)
-	case "valid_at":
-		meta.ValidAt, err = timeValue(v)
-	case "stale_after":
-		meta.StaleAfter, err = timeValue(v)
-	case "invalid_at":
-		meta.InvalidAt, err = timeValue(v)
-	case "supersedes":
-		meta.Supersedes, err = strList(v)
-	case "tags":
-		meta.Tags, err = strList(v)
-	case "aliases":
-		meta.Aliases, err = strList(v)
-	case "roots":
-		meta.Roots, err = strList(v)
-	case "generated":
-		var a Actor
-		a, err = actor(v)
-		if err == nil || err == errKept {
-			meta.Generated = &a
+	switch p := f.Value(meta).(type) {
+	case *string:
+		*p, err = str(v)
+	case *bool:
+		*p, err = boolean(v)
+	case *int:
+		*p, err = importance(v)
+	case *Time:
+		*p, err = timeValue(v)
+	case *[]string:
+		*p, err = strList(v)
+	case **Actor:
+		a := new(Actor)
+		if err = actor(v, a); err == nil || err == errKept {
+			*p = a
 		}
-	case "verified":
-		meta.Verified, err = list(v, actor)
-	case "sources":
-		meta.Sources, err = list(v, source)
-	case "signals":
-		meta.Signals, err = list(v, signal)
+	case *[]Actor:
+		*p, err = list(v, actor)
+	case *[]Source:
+		*p, err = list(v, source)
+	case *[]Signal:
+		*p, err = list(v, signal)
 	default:
-		return errUnknownKey
+		panic("frontmatter: field " + key + " has a kind no codec knows")
 	}
 	return err
 }
@@ -464,11 +482,13 @@ func timeValue(v *yaml.Node) (Time, error) {
 }
 
 func strList(v *yaml.Node) ([]string, error) {
-	return list(v, func(n *yaml.Node) (string, error) { return scalar(n) })
+	return list(v, func(n *yaml.Node, s *string) (err error) { *s, err = scalar(n); return err })
 }
 
-// list decodes a YAML sequence.
-func list[T any](v *yaml.Node, one func(*yaml.Node) (T, error)) ([]T, error) {
+// list decodes a YAML sequence, one item in place into each element (a
+// value returned through the tables' accessors would escape, one
+// allocation an item).
+func list[T any](v *yaml.Node, one func(*yaml.Node, *T) error) ([]T, error) {
 	v = deref(v)
 	if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
 		return nil, nil
@@ -479,16 +499,18 @@ func list[T any](v *yaml.Node, one func(*yaml.Node) (T, error)) ([]T, error) {
 	if v.Kind == yaml.SequenceNode {
 		items = v.Content
 	}
-	var out []T // an empty list reads as absent, so a rewrite is lossless
+	if len(items) == 0 {
+		return nil, nil // an empty list reads as absent, so a rewrite is lossless
+	}
+	out := make([]T, len(items))
 	var kept error
-	for _, it := range items {
-		x, err := one(it)
+	for i, it := range items {
+		err := one(it, &out[i])
 		if err == errKept {
 			kept = err
 		} else if err != nil {
 			return nil, err
 		}
-		out = append(out, x)
 	}
 	return out, kept
 }
@@ -498,18 +520,19 @@ func list[T any](v *yaml.Node, one func(*yaml.Node) (T, error)) ([]T, error) {
 // value is kept verbatim in Extra as well, so a rewrite loses none of it.
 var errKept = errors.New("kept verbatim")
 
-// fields walks a map node, calling set for each of the known keys with its
-// scalar value. Other keys are not mem's to refuse (OKF §4.1: consumers
-// MUST NOT reject unknown fields); fields reports them with errKept.
-func fields(v *yaml.Node, known []string, set func(key, value string) error) error {
+// record decodes a map node into r by its table. Other keys are not
+// mem's to refuse (OKF §4.1: consumers MUST NOT reject unknown fields);
+// record reports them with errKept.
+func record[T any](v *yaml.Node, table []SubField[T], r *T) error {
 	v = deref(v)
 	if v.Kind != yaml.MappingNode {
-		return fmt.Errorf("expected a map like {%s: ...}, found a %s", strings.Join(known[:2], ": ..., "), kindName(v))
+		return fmt.Errorf("expected a map like {%s: ..., %s: ...}, found a %s", table[0].Key, table[1].Key, kindName(v))
 	}
 	var kept error
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		k := v.Content[i].Value
-		if !slices.Contains(known, k) {
+		j := slices.IndexFunc(table, func(f SubField[T]) bool { return f.Key == k })
+		if j < 0 {
 			kept = errKept
 			continue
 		}
@@ -517,8 +540,15 @@ func fields(v *yaml.Node, known []string, set func(key, value string) error) err
 		if err != nil {
 			return fmt.Errorf("%s: %w", k, err)
 		}
-		if err := set(k, val); err != nil {
-			return fmt.Errorf("%s: %w", k, err)
+		switch p := table[j].Value(r).(type) {
+		case *string:
+			*p = val
+		case *Time:
+			if *p, err = parseOptionalTime(val); err != nil {
+				return fmt.Errorf("%s: %w", k, err)
+			}
+		default:
+			panic("frontmatter: nested key " + k + " has a kind no codec knows")
 		}
 	}
 	return kept
@@ -533,53 +563,15 @@ func parseOptionalTime(s string) (Time, error) {
 
 // OKF's nested maps keep their unknown keys (errKept); mem's own signals
 // accept only the keys mem writes.
-func actor(v *yaml.Node) (a Actor, err error) {
-	err = fields(v, []string{"by", "at"}, func(k, val string) (err error) {
-		if k == "by" {
-			a.By = val
-		} else {
-			a.At, err = parseOptionalTime(val)
-		}
-		return err
-	})
-	return a, err
-}
+func actor(v *yaml.Node, a *Actor) error   { return record(v, ActorFields, a) }
+func source(v *yaml.Node, s *Source) error { return record(v, SourceFields, s) }
 
-func source(v *yaml.Node) (s Source, err error) {
-	err = fields(v, []string{"resource", "id", "title", "author", "last_modified"}, func(k, val string) (err error) {
-		switch k {
-		case "resource":
-			s.Resource = val
-		case "id":
-			s.ID = val
-		case "title":
-			s.Title = val
-		case "author":
-			s.Author = val
-		case "last_modified":
-			s.LastModified, err = parseOptionalTime(val)
-		}
-		return err
-	})
-	return s, err
-}
-
-func signal(v *yaml.Node) (s Signal, err error) {
-	err = fields(v, []string{"session", "at", "evidence"}, func(k, val string) (err error) {
-		switch k {
-		case "session":
-			s.Session = val
-		case "at":
-			s.At, err = parseOptionalTime(val)
-		case "evidence":
-			s.Evidence = val
-		}
-		return err
-	})
+func signal(v *yaml.Node, s *Signal) error {
+	err := record(v, SignalFields, s)
 	if err == errKept {
-		err = fmt.Errorf("unknown key (expected session, at, evidence)")
+		err = fmt.Errorf("unknown key (expected %s)", subKeyList(SignalFields))
 	}
-	return s, err
+	return err
 }
 
 func kindName(v *yaml.Node) string {

@@ -7,8 +7,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/vault"
@@ -17,7 +15,7 @@ import (
 // PromotedAtKey is the extension key `mem promote` writes: when a lesson
 // became a rule. It is not a Meta field, so the frontmatter package keeps
 // it verbatim like any unknown key.
-const PromotedAtKey = "promoted_at"
+const PromotedAtKey = frontmatter.PromotedAtKey
 
 // Entry is one row of the gate report, in the JSON shape of `mem gate --json`.
 type Entry struct {
@@ -138,19 +136,8 @@ func Promote(doc *frontmatter.Document, now time.Time, cfg vault.GateConfig) (Ve
 		}
 	}
 	meta.Type = frontmatter.TypeRule
-	setExtra(doc, PromotedAtKey, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!timestamp", Value: frontmatter.NewTime(now).String()})
+	doc.SetKeptTime(PromotedAtKey, frontmatter.NewTime(now))
 	return v, nil
-}
-
-// setExtra sets a kept key, replacing an earlier value in place.
-func setExtra(doc *frontmatter.Document, key string, v *yaml.Node) {
-	for i := range doc.Extra {
-		if doc.Extra[i].Key == key {
-			doc.Extra[i].Value = v
-			return
-		}
-	}
-	doc.Extra = append(doc.Extra, frontmatter.KeyValue{Key: key, Value: v})
 }
 
 func orNone(s string) string {

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -63,6 +64,11 @@ func TestPromote(t *testing.T) {
 			}
 			if at, ok := promotedAt(back); !ok || at != "2026-11-29T12:00:00Z" || len(back.Meta.Signals) != before || back.Meta.Type != "rule" {
 				t.Errorf("round trip lost the promotion: %+v", back.Meta)
+			}
+			for k := range back.Keys {
+				if !slices.Contains(frontmatter.KnownKeys, k) {
+					t.Errorf("promote wrote %q, which is not in frontmatter.KnownKeys", k)
+				}
 			}
 		})
 	}

@@ -21,7 +21,9 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/mem-md/mem/pkg/fail"
+	"github.com/mem-md/mem/pkg/gitrepo"
 	"github.com/mem-md/mem/pkg/history/gitfmt"
+	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/secrets"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -33,6 +35,7 @@ type BackupOptions struct {
 	VerifyOnly      bool      // read the backup back without pushing first
 	AllowMassDelete bool      // push even when the memory count dropped a lot
 	Now             time.Time // recorded as the time of the verified backup
+	Env             Env       // the process's environment and deadlines (read by the package function Backup)
 }
 
 // RefusedError is a push the backup refused (its history diverged).
@@ -139,6 +142,7 @@ func Backup(v *vault.Vault, opts BackupOptions) (*BackupResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.env = opts.Env
 	return r.Backup(opts)
 }
 
@@ -224,7 +228,7 @@ func (r *Repo) Backup(opts BackupOptions) (*BackupResult, error) {
 			return nil, err
 		}
 		defer os.RemoveAll(tmp)
-		if back, err = cloneMirror(r.gitDir, res.URL, tmp); err != nil {
+		if back, err = cloneMirror(r.env, r.gitDir, res.URL, tmp); err != nil {
 			return nil, err
 		}
 		dir = tmp
@@ -363,10 +367,10 @@ const newBackupMark = ".mem-new-"
 func (r *Repo) createBackup(p string, branch plumbing.ReferenceName, res *BackupResult, backup bool) (*git.Repository, error) {
 	parent, base := filepath.Dir(p), filepath.Base(p)
 	// Leftovers of first backups killed before their rename: a live one is
-	// younger than GitTimeout, which stops its push.
+	// younger than the git deadline, which stops its push.
 	if old, _ := filepath.Glob(filepath.Join(parent, "."+base+newBackupMark+"*")); len(old) > 0 {
 		for _, o := range old {
-			if fi, err := os.Lstat(o); err == nil && fi.IsDir() && time.Since(fi.ModTime()) > 2*GitTimeout && os.RemoveAll(o) == nil {
+			if fi, err := os.Lstat(o); err == nil && fi.IsDir() && time.Since(fi.ModTime()) > 2*r.env.gitTimeout() && os.RemoveAll(o) == nil {
 				res.Warnings = append(res.Warnings, fmt.Sprintf("removed %s, left by a first backup that was interrupted", o))
 			}
 		}
@@ -472,7 +476,7 @@ var objectName = regexp.MustCompile(`\b[0-9a-f]{40}\b`)
 // fails mid-pack (it never closes the child's stdin), and it has no
 // deadline.
 func (r *Repo) push(url string) (bool, error) {
-	out, err := runGit(r.gitDir, pushCmd(url, "refs/heads/*:refs/heads/*", "refs/tags/*:refs/tags/*")...)
+	out, err := r.env.git().Run(r.gitDir, pushCmd(url, "refs/heads/*:refs/heads/*", "refs/tags/*:refs/tags/*")...)
 	var rejected, refused []string
 	pushed := false
 	for _, line := range strings.Split(out, "\n") {
@@ -498,7 +502,7 @@ func (r *Repo) push(url string) (bool, error) {
 	if err == nil {
 		return pushed, nil
 	}
-	var ge *GitError
+	var ge *gitrepo.Error
 	if !errors.As(err, &ge) {
 		return false, err
 	}
@@ -538,8 +542,8 @@ func (r *Repo) damaged(obj, detail, url string) error {
 }
 
 // cloneMirror reads a remote backup back into dir.
-func cloneMirror(gitDir, url, dir string) (*git.Repository, error) {
-	if _, err := runGit(gitDir, "clone", "--quiet", "--mirror", "--no-local", url, dir); err != nil {
+func cloneMirror(env Env, gitDir, url, dir string) (*git.Repository, error) {
+	if _, err := env.git().Run(gitDir, "clone", "--quiet", "--mirror", "--no-local", url, dir); err != nil {
 		return nil, fmt.Errorf("read back %s: %w", url, err)
 	}
 	return git.PlainOpen(dir)
@@ -547,7 +551,7 @@ func cloneMirror(gitDir, url, dir string) (*git.Repository, error) {
 
 // lsRemote lists the refs of a remote backup.
 func (r *Repo) lsRemote(url string) (map[plumbing.ReferenceName]plumbing.Hash, error) {
-	out, err := runGit(r.gitDir, "ls-remote", url)
+	out, err := r.env.git().Run(r.gitDir, "ls-remote", url)
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", url, err)
 	}
@@ -652,7 +656,7 @@ func (r *Repo) verify(back *git.Repository, dir string, branch plumbing.Referenc
 	got, err := r.end(back, ref.Hash(), paths)
 	res.Backup = got
 	res.Backup.Head = ref.Hash().String()
-	res.Problems = append(res.Problems, fsckBackup(dir, true, paths)...)
+	res.Problems = append(res.Problems, fsckBackup(r.env, dir, true, paths)...)
 	if err != nil {
 		res.Problems = append(res.Problems, fmt.Sprintf("backup head %s unreadable: %v", short(ref.Hash()), err))
 		return
@@ -676,16 +680,16 @@ const maxListed = 10
 // against 0.5-0.7 s for go-git walking the same objects); otherwise only
 // connectivity is checked: every object reachable from the refs exists and
 // every commit and tree parses (0.02 s), which misses a corrupt blob.
-func fsckBackup(dir string, full bool, paths map[plumbing.Hash]string) []string {
+func fsckBackup(env Env, dir string, full bool, paths map[plumbing.Hash]string) []string {
 	args := []string{"fsck", "--no-progress", "--no-dangling"}
 	if !full {
 		args = append(args, "--connectivity-only")
 	}
-	out, err := runGit(dir, args...)
+	out, err := env.git().Run(dir, args...)
 	if err == nil {
 		return nil
 	}
-	var ge *GitError
+	var ge *gitrepo.Error
 	if !errors.As(err, &ge) || ge.Err == nil || ge.Stderr == "" && out == "" {
 		return []string{fmt.Sprintf("git fsck of %s failed: %v", dir, err)}
 	}
@@ -821,7 +825,7 @@ func (r *Repo) countTree(g *git.Repository, t *object.Tree, base string, paths m
 // refs/heads/<branch>.lock that another git is writing included, and
 // fails the whole backup with "ref file is empty" (the crash soak met it).
 func (r *Repo) branchesAndTags() ([]*plumbing.Reference, error) {
-	out, err := runGit(r.gitDir, "for-each-ref", "--format=%(objectname) %(refname)", "refs/heads", "refs/tags")
+	out, err := r.env.git().Run(r.gitDir, "for-each-ref", "--format=%(objectname) %(refname)", "refs/heads", "refs/tags")
 	if err != nil {
 		return nil, err
 	}
@@ -889,7 +893,7 @@ func (r *Repo) checkSecrets(has func(plumbing.Hash) bool, url string) error {
 				scanned[a.hash] = fs
 			}
 			where := a.path
-			if pf := secrets.Find(a.path); len(pf) > 0 {
+			if pf := rules.Secrets(a.path); len(pf) > 0 {
 				where = "[redacted: " + pf[0].Rule + "]" // a file name must not leak the secret either
 			}
 			report(c, where, fs)
@@ -1037,7 +1041,7 @@ func CheckBackup(v *vault.Vault, full bool) (*BackupCheck, error) {
 			return nil, err
 		}
 		defer os.RemoveAll(tmp)
-		if back, err = cloneMirror(r.gitDir, chk.URL, tmp); err != nil {
+		if back, err = cloneMirror(r.env, r.gitDir, chk.URL, tmp); err != nil {
 			chk.Problems = append(chk.Problems, err.Error())
 			return chk, nil
 		}
@@ -1064,7 +1068,7 @@ func CheckBackup(v *vault.Vault, full bool) (*BackupCheck, error) {
 			}
 		}
 	}
-	damage = append(damage, fsckBackup(dir, full, paths)...)
+	damage = append(damage, fsckBackup(r.env, dir, full, paths)...)
 	if full {
 		chk.Checked = "head, counts and every object hashed (git fsck)"
 	} else {

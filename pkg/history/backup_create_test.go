@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mem-md/mem/pkg/gitrepo"
 )
 
 // What an interrupted first backup of an earlier mem left (issue 17 item
@@ -70,7 +72,7 @@ func TestBackupRemovesAStaleNewFolder(t *testing.T) {
 	parent := t.TempDir()
 	left := filepath.Join(parent, ".b.git"+newBackupMark+"123")
 	os.MkdirAll(filepath.Join(left, "objects"), 0o755)
-	old := clock.Add(-3 * GitTimeout)
+	old := clock.Add(-3 * gitrepo.DefaultTimeout)
 	os.Chtimes(left, old, old)
 	res, err := Backup(v, BackupOptions{To: filepath.Join(parent, "b.git")})
 	if err != nil || !res.Verified() {

@@ -11,6 +11,7 @@ import (
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/mem-md/mem/pkg/gitrepo"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -37,7 +38,7 @@ func (c *CloneResult) Verified() bool { return len(c.Problems) == 0 }
 // empty folder), then verifies it as a backup is verified: the same head at
 // both ends, the same commit, file and memory counts, git fsck clean, and
 // every file checked out. A clone that fails half-way is removed.
-func Clone(remote, relativeTo, dir string) (*CloneResult, error) {
+func Clone(remote, relativeTo, dir string, env Env) (*CloneResult, error) {
 	res := &CloneResult{Remote: remote, Problems: []string{}}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -77,8 +78,8 @@ func Clone(remote, relativeTo, dir string) (*CloneResult, error) {
 	}()
 	// What a remote sends is foreign (spec §8): git checks every object
 	// as it arrives, and mem every path, before a file is checked out.
-	if _, err := runGitWith("", "", nil, append(fetchFsck, "clone", "--quiet", "--no-local", "--no-checkout", url, abs)...); err != nil {
-		var ge *GitError
+	if _, err := env.git().RunWith("", "", nil, append(fetchFsck, "clone", "--quiet", "--no-local", "--no-checkout", url, abs)...); err != nil {
+		var ge *gitrepo.Error
 		if errors.As(err, &ge) && fsckRefused(ge.Stderr) {
 			return nil, &RefusedError{fmt.Sprintf("refused %s: git's object check (fsck) refuses what it sent (git: %s); nothing was kept: repair or remove the bad commits on the remote, then clone again", url, strings.Join(strings.Fields(ge.Stderr), " "))}
 		}
@@ -92,6 +93,7 @@ func Clone(remote, relativeTo, dir string) (*CloneResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.env = env
 	branch, head, err := r.headRef()
 	if err != nil {
 		return nil, err
@@ -106,7 +108,7 @@ func Clone(remote, relativeTo, dir string) (*CloneResult, error) {
 		}
 		return nil, err
 	}
-	if _, err := runGitWith(r.gitDir, "", []string{"GIT_WORK_TREE=" + r.top}, "reset", "--quiet", "--hard"); err != nil {
+	if _, err := r.env.git().RunWith(r.gitDir, "", []string{"GIT_WORK_TREE=" + r.top}, "reset", "--quiet", "--hard"); err != nil {
 		return nil, fmt.Errorf("clone %s: check out: %w; nothing was kept", url, err)
 	}
 	if _, err := os.Stat(filepath.Join(abs, vault.ConfigFile)); err != nil {
@@ -121,7 +123,7 @@ func Clone(remote, relativeTo, dir string) (*CloneResult, error) {
 	if res.Here, err = r.end(r.git, head, paths); err != nil {
 		return nil, r.damaged("under head "+head.String(), err.Error(), url)
 	}
-	res.Problems = append(res.Problems, fsckBackup(r.gitDir, true, paths)...)
+	res.Problems = append(res.Problems, fsckBackup(r.env, r.gitDir, true, paths)...)
 	if local {
 		back, err := git.PlainOpen(url)
 		if err != nil {
@@ -158,7 +160,7 @@ func Clone(remote, relativeTo, dir string) (*CloneResult, error) {
 			res.Problems = append(res.Problems, fmt.Sprintf("%s differ: here %d, remote %d", c.what, c.here, c.there))
 		}
 	}
-	if out, err := runGitWith(r.gitDir, "", []string{"GIT_WORK_TREE=" + r.top}, "status", "--porcelain", "--untracked-files=no"); err != nil || strings.TrimSpace(out) != "" {
+	if out, err := r.env.git().RunWith(r.gitDir, "", []string{"GIT_WORK_TREE=" + r.top}, "status", "--porcelain", "--untracked-files=no"); err != nil || strings.TrimSpace(out) != "" {
 		res.Problems = append(res.Problems, fmt.Sprintf("the checked-out files differ from the head: %v %s", err, strings.TrimSpace(out)))
 	}
 	done = true

@@ -18,7 +18,7 @@ import (
 	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/history/gitfmt"
-	"github.com/mem-md/mem/pkg/secrets"
+	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -67,6 +67,7 @@ type CommitOptions struct {
 	Message         string    // subject overriding the generated one
 	AllowMassDelete bool      // commit even when many memories disappear
 	Now             time.Time // author and committer time
+	Env             Env       // the process's environment and deadlines (read by the package function Commit)
 }
 
 // CommitResult says what Commit did. Commit is empty when nothing changed.
@@ -96,6 +97,7 @@ func Commit(v *vault.Vault, opts CommitOptions) (*CommitResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.env = opts.Env
 	return r.Commit(opts)
 }
 
@@ -221,7 +223,7 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 		return nil, err
 	}
 	c := &object.Commit{
-		Author: author, Committer: committer(author),
+		Author: author, Committer: r.committer(author),
 		Message: res.Subject + "\n\n" + body, TreeHash: rootHash,
 	}
 	if head != nil {
@@ -279,10 +281,10 @@ func countFiles(v *vault.Vault, files []*file, r *Repo) (all, memories int) {
 func (r *Repo) author(now time.Time) (object.Signature, error) {
 	sig := object.Signature{Name: r.v.Config.Author.Name, Email: r.v.Config.Author.Email, When: now}
 	if sig.Name == "" {
-		sig.Name = os.Getenv("GIT_AUTHOR_NAME")
+		sig.Name = r.env.getenv("GIT_AUTHOR_NAME")
 	}
 	if sig.Email == "" {
-		sig.Email = os.Getenv("GIT_AUTHOR_EMAIL")
+		sig.Email = r.env.getenv("GIT_AUTHOR_EMAIL")
 	}
 	if sig.Name == "" || sig.Email == "" {
 		cfg, err := r.git.ConfigScoped(config.SystemScope)
@@ -302,12 +304,12 @@ func (r *Repo) author(now time.Time) (object.Signature, error) {
 }
 
 // committer honours $GIT_COMMITTER_NAME/EMAIL as git does, else the author.
-func committer(a object.Signature) object.Signature {
+func (r *Repo) committer(a object.Signature) object.Signature {
 	c := a
-	if n := os.Getenv("GIT_COMMITTER_NAME"); n != "" {
+	if n := r.env.getenv("GIT_COMMITTER_NAME"); n != "" {
 		c.Name = n
 	}
-	if e := os.Getenv("GIT_COMMITTER_EMAIL"); e != "" {
+	if e := r.env.getenv("GIT_COMMITTER_EMAIL"); e != "" {
 		c.Email = e
 	}
 	return c
@@ -430,12 +432,12 @@ func redactChanges(chs []Change) {
 // (a -m subject, a project name) with "[redacted: rule]": history keeps
 // messages for good and a backup pushes them.
 func redactLines(msg string) string {
-	if len(secrets.Find(msg)) == 0 {
+	if len(rules.Secrets(msg)) == 0 {
 		return msg
 	}
 	lines := strings.Split(msg, "\n")
 	for i, l := range lines {
-		if found := secrets.Find(l); len(found) > 0 {
+		if found := rules.Secrets(l); len(found) > 0 {
 			lines[i] = "[redacted: " + found[0].Rule + "]"
 		}
 	}

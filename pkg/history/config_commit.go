@@ -14,23 +14,24 @@ import (
 // It runs git ('commit --only'), which takes one path and leaves what else
 // is staged, as mem commit's author at now; no hook runs, as none runs for
 // mem commit.
-func CommitConfig(v *vault.Vault, subject string, now time.Time) error {
+func CommitConfig(v *vault.Vault, subject string, now time.Time, env Env) error {
 	r, err := Open(v)
 	if err != nil {
 		return err
 	}
+	r.env = env
 	who, err := r.author(now)
 	if err != nil {
 		return err
 	}
-	c, date := committer(who), now.Format(time.RFC3339)
-	env := []string{"GIT_AUTHOR_NAME=" + who.Name, "GIT_AUTHOR_EMAIL=" + who.Email, "GIT_AUTHOR_DATE=" + date,
+	c, date := r.committer(who), now.Format(time.RFC3339)
+	vars := []string{"GIT_AUTHOR_NAME=" + who.Name, "GIT_AUTHOR_EMAIL=" + who.Email, "GIT_AUTHOR_DATE=" + date,
 		"GIT_COMMITTER_NAME=" + c.Name, "GIT_COMMITTER_EMAIL=" + c.Email, "GIT_COMMITTER_DATE=" + date}
 	for _, args := range [][]string{
 		{"add", "--", vault.ConfigFile},
 		{"commit", "--quiet", "--only", "--no-verify", "-m", subject, "--", vault.ConfigFile},
 	} {
-		if _, err := runGitWith("", "", env, append([]string{"-C", v.Root}, args...)...); err != nil {
+		if _, err := r.env.git().RunWith("", "", vars, append([]string{"-C", v.Root}, args...)...); err != nil {
 			return fmt.Errorf("commit %s: %w", vault.ConfigFile, err)
 		}
 	}

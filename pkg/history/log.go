@@ -10,7 +10,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/mem-md/mem/pkg/rules"
-	"github.com/mem-md/mem/pkg/secrets"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -38,7 +37,7 @@ func (r *Repo) Log(rel string, limit int) ([]LogEntry, error) {
 		target = r.repoPath(rel)
 	}
 	err := r.walkChanges(target, func(c *object.Commit, now, before plumbing.Hash) bool {
-		e := LogEntry{Commit: c.Hash.String(), Time: c.Committer.When, Author: c.Author.Name, Subject: secrets.Redact(strings.SplitN(c.Message, "\n", 2)[0])}
+		e := LogEntry{Commit: c.Hash.String(), Time: c.Committer.When, Author: c.Author.Name, Subject: rules.Show(strings.SplitN(c.Message, "\n", 2)[0])}
 		if rel != "" {
 			switch {
 			case before.IsZero():

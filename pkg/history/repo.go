@@ -12,13 +12,10 @@
 package history
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -28,6 +25,7 @@ import (
 	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"github.com/mem-md/mem/pkg/fail"
+	"github.com/mem-md/mem/pkg/gitrepo"
 	"github.com/mem-md/mem/pkg/history/gitfmt"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -41,6 +39,7 @@ type Repo struct {
 	top    string          // absolute path of the worktree root
 	prefix string          // vault root relative to top, slash-separated; "" when equal
 	objs   *gitfmt.Objects // set for the length of a commit
+	env    Env             // set by the entry point (Commit, Sync, Backup, Clone)
 	// heldLocks are the git lock files this commit created ("inode path"),
 	// recorded so a later commit can clear them if this one is killed.
 	heldLocks []string
@@ -216,98 +215,63 @@ func skipFor(v *vault.Vault, path, reason string) error {
 	return errBusy(reason)
 }
 
-// GitTimeout bounds every git process mem starts (push, ls-remote, clone,
-// fsck): a wedged transport or a prompt nobody answers must fail an hourly
-// job, not pile it up behind the last one.
-var GitTimeout = 10 * time.Minute
-
-// gitLocators are the variables that point git at a repository, index or
-// object store other than the one named on its command line. `mem backup`
-// run from a git hook inherits them (GIT_DIR, GIT_INDEX_FILE), and a child
-// git would then read the wrong repository.
-var gitLocators = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
-	"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE", "GIT_CEILING_DIRECTORIES"}
-
-// GitError is a git child process that failed or ran past GitTimeout.
-type GitError struct {
-	Args   []string
-	Stderr string // git's own messages, trimmed
-	Err    error
+// Env is what history takes from the process that runs it, handed in by
+// the command (cmd/mem fills it) instead of read from package globals, so
+// a test sets a deadline for itself alone.
+type Env struct {
+	// Vars is the process environment as KEY=value: the identity variables
+	// commit honours as git does, and what every git child runs with (less
+	// the locators, see pkg/gitrepo). Nil is this process's environment,
+	// for the callers not yet handed one (pkg/consolidate).
+	Vars []string
+	// GitTimeout bounds every git process mem starts (push, ls-remote,
+	// clone, fsck): a wedged transport or a prompt nobody answers must
+	// fail an hourly job, not pile it up behind the last one. 0 is
+	// gitrepo.DefaultTimeout.
+	GitTimeout time.Duration
+	// CommitLockWait is how long a commit waits for another mem commit
+	// that is running: long enough for a first commit of a large vault on
+	// a loaded machine, short enough that a scheduled run never hangs
+	// (issue 17). 0 is DefaultCommitLockWait.
+	CommitLockWait time.Duration
 }
 
-func (e *GitError) Error() string {
-	msg := e.Stderr
-	if msg == "" {
-		msg = e.Err.Error()
+// DefaultCommitLockWait is the commit lock wait of the zero Env.
+const DefaultCommitLockWait = 20 * time.Second
+
+func (e Env) vars() []string {
+	if e.Vars == nil {
+		return os.Environ()
 	}
-	return fmt.Sprintf("git %s: %s", strings.Join(e.Args, " "), msg)
+	return e.Vars
 }
 
-func (e *GitError) Unwrap() error { return e.Err }
-
-// runGit runs git on the repository at gitDir with a deadline and no
-// stdin, and returns its stdout. Git must be installed: go-git's own local
-// transport runs git-receive-pack anyway, and without a deadline.
-func runGit(gitDir string, args ...string) (string, error) {
-	return runGitWith(gitDir, "", nil, args...)
-}
-
-// runGitWith is runGit with stdin text and extra environment (a temporary
-// index for a merge); an empty gitDir runs git outside any repository (a
-// clone).
-func runGitWith(gitDir, stdin string, extraEnv []string, args ...string) (string, error) {
-	bin, err := exec.LookPath("git")
-	if err != nil {
-		return "", fmt.Errorf("git is not installed (%v): mem backup, sync, clone, doctor and lint --staged need it; install git", err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), GitTimeout)
-	defer cancel()
-	full := args
-	if gitDir != "" {
-		full = append([]string{"--git-dir", gitDir}, args...)
-	}
-	cmd := exec.CommandContext(ctx, bin, full...)
-	env := os.Environ()
-	for _, k := range gitLocators {
-		env = slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, k+"=") })
-	}
-	cmd.Env = append(append(env, "GIT_TERMINAL_PROMPT=0", "LC_ALL=C"), extraEnv...)
-	if stdin != "" {
-		cmd.Stdin = strings.NewReader(stdin)
-	}
-	// A grandchild (git-receive-pack, ssh) may hold the pipes after git is
-	// killed; WaitDelay closes them instead of waiting on it.
-	cmd.WaitDelay = 5 * time.Second
-	var stdout, stderr strings.Builder
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err = cmd.Run()
-	if ctx.Err() != nil {
-		err = fmt.Errorf("did not finish within %s and was stopped", GitTimeout)
-	}
-	if err != nil {
-		return stdout.String(), &GitError{Args: args, Stderr: strings.TrimSpace(stderr.String()), Err: err}
-	}
-	return stdout.String(), nil
-}
-
-// Git runs the git program on the repository at gitDir, as every part of
-// mem that needs it does (doctor): with GitTimeout, no prompt, no stdin,
-// and none of the variables that would point it at another repository.
-func Git(gitDir string, args ...string) (string, error) { return runGit(gitDir, args...) }
-
-// GitWorkTree is Git run in the work tree folder dir (paths are relative
-// to it, as --relative and "HEAD:./path" need) with the git variables mem
-// was started with kept: `mem lint --staged` runs as a hook inside `git
-// commit`, which may stage into a temporary index (GIT_INDEX_FILE, for
-// `git commit -a` or `git commit PATH`) that the hook must read.
-func GitWorkTree(dir string, args ...string) (string, error) {
-	var keep []string
-	for _, k := range gitLocators {
-		if v, ok := os.LookupEnv(k); ok {
-			keep = append(keep, k+"="+v)
+// getenv is os.Getenv over Vars (the last setting wins, as in exec).
+func (e Env) getenv(k string) string {
+	vars := e.vars()
+	for i := len(vars) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(vars[i], k+"="); ok {
+			return v
 		}
 	}
-	return runGitWith("", "", keep, append([]string{"-C", dir}, args...)...)
+	return ""
+}
+
+func (e Env) gitTimeout() time.Duration {
+	if e.GitTimeout > 0 {
+		return e.GitTimeout
+	}
+	return gitrepo.DefaultTimeout
+}
+
+// git is the git program as e runs it.
+func (e Env) git() gitrepo.Program { return gitrepo.Program{Env: e.Vars, Timeout: e.GitTimeout} }
+
+func (e Env) commitLockWait() time.Duration {
+	if e.CommitLockWait > 0 {
+		return e.CommitLockWait
+	}
+	return DefaultCommitLockWait
 }
 
 // Init makes dir a git repository unless it already lies inside one, and

@@ -24,7 +24,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/mem-md/mem/pkg/history/gitfmt"
-	"github.com/mem-md/mem/pkg/secrets"
+	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -41,8 +41,8 @@ type file struct {
 	// unreadable is why a file on disk could not be read: it is left out
 	// and a tracked one keeps its committed version.
 	unreadable error
-	meta       *memMeta          // a memory's type and project, for the message
-	secret     []secrets.Finding // what the scan found in its name or content: left out
+	meta       *memMeta     // a memory's type and project, for the message
+	secret     []SecretFile // what the scan found in its name or content (no Path yet): left out
 }
 
 // memMeta is what the commit message says about a memory; plain marks a
@@ -725,27 +725,29 @@ type SecretFile struct {
 // that is not text (a NUL in the first 8000 bytes, git's own test, or not
 // UTF-8) is not scanned: the loader never reads it, and the scanner took
 // 4 s over 8 MiB of random bytes against 20-85 ms over 8 MiB of text.
-func findSecrets(rel string, data []byte) []secrets.Finding {
-	if found := secrets.Find(rel); len(found) > 0 {
-		for i := range found {
-			found[i].Line = 0
+func findSecrets(rel string, data []byte) []SecretFile {
+	var out []SecretFile
+	if found := rules.Secrets(rel); len(found) > 0 {
+		for _, f := range found {
+			out = append(out, SecretFile{Rule: f.Rule})
 		}
-		return found
+		return out
 	}
 	if bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 || !utf8.Valid(data) {
 		return nil
 	}
-	if found := secrets.Find(string(data)); len(found) > 0 {
-		return found
+	for _, f := range rules.Secrets(string(data)) {
+		out = append(out, SecretFile{Line: 1 + bytes.Count(data[:f.Off], []byte("\n")), Rule: f.Rule})
 	}
-	return nil
+	return out
 }
 
 // leaveOutSecret records what was found in f, one entry per finding.
 func (s *scanner) leaveOutSecret(f *file) {
 	rel, _ := s.r.vaultRel(f.path)
 	for _, fd := range f.secret {
-		s.secret = append(s.secret, SecretFile{Path: redactPath(rel), Line: fd.Line, Rule: fd.Rule})
+		fd.Path = redactPath(rel)
+		s.secret = append(s.secret, fd)
 	}
 }
 
@@ -754,18 +756,19 @@ func (s *scanner) leaveOutSecret(f *file) {
 // one), so a report or a commit message can name the file without the
 // secret (an importer once built file names from text).
 func redactPath(p string) string {
-	if len(secrets.Find(p)) == 0 {
+	whole := rules.Secrets(p)
+	if len(whole) == 0 {
 		return p
 	}
 	parts := strings.Split(p, "/")
 	hit := false
 	for i, c := range parts {
-		if found := secrets.Find(c); len(found) > 0 {
+		if found := rules.Secrets(c); len(found) > 0 {
 			parts[i], hit = "[redacted: "+found[0].Rule+"]", true
 		}
 	}
 	if !hit {
-		return "[redacted: " + secrets.Find(p)[0].Rule + "]"
+		return "[redacted: " + whole[0].Rule + "]"
 	}
 	return strings.Join(parts, "/")
 }

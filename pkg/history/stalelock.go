@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -129,18 +128,12 @@ func (r *Repo) clearStaleLocks() ([]string, error) {
 	return removed, nil
 }
 
-// commitLockWait is how long a commit waits for another mem commit that is
-// running: long enough for a first commit of a large vault on a loaded
-// machine, short enough that a scheduled run never hangs (issue 17). A
-// variable so a test can shorten it.
-var commitLockWait = 20 * time.Second
-
 // lockCommit takes the vault's commit lock (.mem/locks/commit.lock). It
 // never blocks for good: when the holder is stopped or gone, or still busy
-// after commitLockWait, the commit is skipped (exit 0, as when git is
+// after Env.CommitLockWait, the commit is skipped (exit 0, as when git is
 // busy), naming the holder's pid.
 func (r *Repo) lockCommit() (func(), error) {
-	unlock, err := r.v.LockWait("commit", commitLockWait)
+	unlock, err := r.v.LockWait("commit", r.env.commitLockWait())
 	var held *vault.LockedError
 	if errors.As(err, &held) {
 		return nil, skipFor(r.v, held.Path, held.Error())

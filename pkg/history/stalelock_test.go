@@ -123,11 +123,11 @@ func holdCommitLock(t *testing.T, v *vault.Vault) *os.Process {
 
 // commitWithin runs a commit and fails the test if it has not returned
 // after a minute (a watchdog: the lock wait must end by itself).
-func commitWithin(t *testing.T, v *vault.Vault) error {
+func commitWithin(t *testing.T, v *vault.Vault, env Env) error {
 	t.Helper()
 	done := make(chan error, 1)
 	go func() {
-		_, err := Commit(v, CommitOptions{Now: clock.Add(time.Minute)})
+		_, err := Commit(v, CommitOptions{Now: clock.Add(time.Minute), Env: env})
 		done <- err
 	}()
 	select {
@@ -149,7 +149,7 @@ func TestCommitSkipsStoppedLockHolder(t *testing.T) {
 	if err := holder.Signal(syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
-	err := commitWithin(t, v)
+	err := commitWithin(t, v, Env{})
 	var skip *SkipError
 	if !errors.As(err, &skip) || !strings.Contains(skip.Reason, fmt.Sprintf("pid %d (stopped)", holder.Pid)) || !strings.Contains(skip.Reason, "kill -CONT") {
 		t.Fatalf("err = %v, want a skip naming stopped pid %d", err, holder.Pid)
@@ -162,9 +162,7 @@ func TestCommitLockWaitHasADeadline(t *testing.T) {
 	v := newVault(t, "")
 	memory(t, v, "memory/a.md", "fact", "", "a")
 	holder := holdCommitLock(t, v)
-	defer func(w time.Duration) { commitLockWait = w }(commitLockWait)
-	commitLockWait = 500 * time.Millisecond
-	err := commitWithin(t, v)
+	err := commitWithin(t, v, Env{CommitLockWait: 500 * time.Millisecond})
 	var skip *SkipError
 	if !errors.As(err, &skip) || !strings.Contains(skip.Reason, fmt.Sprintf("pid %d (running) for more than", holder.Pid)) {
 		t.Fatalf("err = %v, want a skip naming running pid %d", err, holder.Pid)

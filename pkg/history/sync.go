@@ -18,6 +18,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/mem-md/mem/pkg/gitrepo"
+	"github.com/mem-md/mem/pkg/merge"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -29,6 +31,7 @@ type SyncOptions struct {
 	AllowMassDelete bool   // accept an incoming change that removes many memories
 	AcceptConfig    bool   // take an incoming mem.yaml that loosens this machine's guards
 	Now             time.Time
+	Env             Env // the process's environment and deadlines
 }
 
 // SyncCounts are the memories one direction of a sync brought.
@@ -99,6 +102,7 @@ func Sync(v *vault.Vault, opts SyncOptions) (*SyncResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.env = opts.Env
 	return r.sync(opts)
 }
 
@@ -271,9 +275,9 @@ func syncRefusal(err error) error {
 // (FETCH_HEAD only), so a fetch left running by a killed sync can never
 // hold a ref lock the next sync needs.
 func (r *Repo) fetch(url string, branch plumbing.ReferenceName) (plumbing.Hash, error) {
-	_, err := runGit(r.gitDir, append(fetchFsck, "fetch", "--quiet", "--no-tags", url, branch.String())...)
+	_, err := r.env.git().Run(r.gitDir, append(fetchFsck, "fetch", "--quiet", "--no-tags", url, branch.String())...)
 	if err != nil {
-		var ge *GitError
+		var ge *gitrepo.Error
 		if errors.As(err, &ge) && strings.Contains(ge.Stderr, "couldn't find remote ref") {
 			return plumbing.ZeroHash, nil
 		}
@@ -282,7 +286,7 @@ func (r *Repo) fetch(url string, branch plumbing.ReferenceName) (plumbing.Hash, 
 		}
 		return plumbing.ZeroHash, fmt.Errorf("fetch from %s: %w (is the remote reachable? nothing here changed)", url, err)
 	}
-	out, err := runGit(r.gitDir, "rev-parse", "--verify", "FETCH_HEAD^{commit}")
+	out, err := r.env.git().Run(r.gitDir, "rev-parse", "--verify", "FETCH_HEAD^{commit}")
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("fetch from %s: %w", url, err)
 	}
@@ -309,8 +313,8 @@ func (r *Repo) mergeHeads(head, remote plumbing.Hash, url string, res *SyncResul
 	}
 	base := plumbing.ZeroHash
 	if !head.IsZero() {
-		out, err := runGit(r.gitDir, "merge-base", head.String(), remote.String())
-		var ge *GitError
+		out, err := r.env.git().Run(r.gitDir, "merge-base", head.String(), remote.String())
+		var ge *gitrepo.Error
 		switch h := strings.TrimSpace(out); {
 		case err == nil && plumbing.IsHash(h):
 			base = plumbing.NewHash(h)
@@ -365,7 +369,7 @@ func (r *Repo) diffTrees(a, b plumbing.Hash) ([]treeChange, error) {
 		}
 		return h.String()
 	}
-	out, err := runGit(r.gitDir, "diff-tree", "-r", "-z", "--raw", "--no-renames", name(a), name(b))
+	out, err := r.env.git().Run(r.gitDir, "diff-tree", "-r", "-z", "--raw", "--no-renames", name(a), name(b))
 	if err != nil {
 		return nil, err
 	}
@@ -383,7 +387,7 @@ func (r *Repo) diffTrees(a, b plumbing.Hash) ([]treeChange, error) {
 
 // mergeCommit merges remote into head against base, file by file (spec
 // §9): paths changed on one side take that side; paths changed on both
-// are merged by mergeFile. Only the folders that change are written; the
+// are merged by merge.File. Only the folders that change are written; the
 // commit records every decision.
 func (r *Repo) mergeCommit(base, head, remote plumbing.Hash, url string, res *SyncResult, now time.Time) (plumbing.Hash, error) {
 	ours, err := r.diffTrees(base, head)
@@ -426,13 +430,13 @@ func (r *Repo) mergeCommit(base, head, remote plumbing.Hash, url string, res *Sy
 		case o.new == t.new && o.newMode == t.newMode:
 			continue
 		}
-		read := func(h plumbing.Hash, mode, label string, later bool) (side, error) {
-			s := side{label: label, later: later}
+		read := func(h plumbing.Hash, mode, label string, later bool) (merge.Side, error) {
+			s := merge.Side{Label: label, Later: later}
 			if mode == "000000" {
 				return s, nil
 			}
 			data, err := r.blob(h)
-			s.data, s.present = data, true
+			s.Data, s.Present = data, true
 			return s, err
 		}
 		b, err1 := read(t.old, t.oldMode, "base", false)
@@ -445,25 +449,25 @@ func (r *Repo) mergeCommit(base, head, remote plumbing.Hash, url string, res *Sy
 		if rel == "" {
 			rel = t.path
 		}
-		fm := mergeFile(rel, b, os_, ts)
-		decisions = append(decisions, fm.decisions...)
+		fm := merge.File(rel, b, os_, ts)
+		decisions = append(decisions, fm.Decisions...)
 		mode := o.newMode
 		if o.deleted() {
 			mode = t.newMode
 		}
-		if !fm.present {
+		if !fm.Present {
 			entry(t.path, "0", plumbing.ZeroHash)
-		} else if h, err := r.writeBlob(fm.data); err != nil {
+		} else if h, err := r.writeBlob(fm.Data); err != nil {
 			return plumbing.ZeroHash, err
 		} else {
 			entry(t.path, mode, h)
 		}
-		if fm.sibling != "" {
-			h, err := r.writeBlob(fm.siblingTo)
+		if fm.Sibling != "" {
+			h, err := r.writeBlob(fm.SiblingData)
 			if err != nil {
 				return plumbing.ZeroHash, err
 			}
-			entry(r.repoPath(fm.sibling), "100644", h)
+			entry(r.repoPath(fm.Sibling), "100644", h)
 		}
 	}
 	tree, err := r.editTree(hc.TreeHash, "", edits)
@@ -480,7 +484,7 @@ func (r *Repo) mergeCommit(base, head, remote plumbing.Hash, url string, res *Sy
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	c := &object.Commit{Author: who, Committer: committer(who), Message: redactLines(msg),
+	c := &object.Commit{Author: who, Committer: r.committer(who), Message: redactLines(msg),
 		TreeHash: tree, ParentHashes: []plumbing.Hash{head, remote}}
 	obj := &plumbing.MemoryObject{}
 	if err := c.Encode(obj); err != nil {
@@ -606,7 +610,7 @@ func (r *Repo) memoryCount(h plumbing.Hash) (int, error) {
 	if r.prefix != "" {
 		args = append(args, "--", r.prefix)
 	}
-	out, err := runGit(r.gitDir, args...)
+	out, err := r.env.git().Run(r.gitDir, args...)
 	if err != nil {
 		return 0, err
 	}
@@ -643,7 +647,7 @@ func (r *Repo) guardIncoming(base, head, merged, remote plumbing.Hash, url strin
 	if !base.IsZero() {
 		rng = base.String() + ".." + remote.String()
 	}
-	if out, err := runGit(r.gitDir, "rev-list", "--first-parent", rng); err == nil {
+	if out, err := r.env.git().Run(r.gitDir, "rev-list", "--first-parent", rng); err == nil {
 		most := 0
 		for _, h := range strings.Fields(out) {
 			c, err := r.git.CommitObject(plumbing.NewHash(h))
@@ -720,7 +724,7 @@ func retired(r *Repo, old, new plumbing.Hash) bool {
 func (r *Repo) pushCheck(remote, merged plumbing.Hash, url string, opts SyncOptions) error {
 	has := func(plumbing.Hash) bool { return false }
 	if !remote.IsZero() {
-		out, err := runGit(r.gitDir, "rev-list", remote.String())
+		out, err := r.env.git().Run(r.gitDir, "rev-list", remote.String())
 		if err != nil {
 			return err
 		}
@@ -764,7 +768,7 @@ func (r *Repo) pushCheck(remote, merged plumbing.Hash, url string, opts SyncOpti
 // pushBranch pushes the vault's branch, never forcing; rejected is true
 // when the remote moved since the fetch (the caller merges again).
 func (r *Repo) pushBranch(url string, branch plumbing.ReferenceName) (rejected bool, err error) {
-	out, err := runGit(r.gitDir, pushCmd(url, branch.String()+":"+branch.String())...)
+	out, err := r.env.git().Run(r.gitDir, pushCmd(url, branch.String()+":"+branch.String())...)
 	for _, line := range strings.Split(out, "\n") {
 		if f := strings.Split(line, "\t"); len(f) == 3 && f[0] == "!" {
 			if strings.HasPrefix(f[2], "[rejected]") || strings.Contains(f[2], "fetch first") || strings.Contains(f[2], "non-fast-forward") {
@@ -931,7 +935,7 @@ func (r *Repo) finishMerge(j journal, now time.Time) error {
 		if err != nil {
 			return err
 		}
-		if err := r.updateRef(ref, old, new, committer(who), "mem sync: "+short(new)); err != nil {
+		if err := r.updateRef(ref, old, new, r.committer(who), "mem sync: "+short(new)); err != nil {
 			return err
 		}
 	}
@@ -942,11 +946,12 @@ func (r *Repo) finishMerge(j journal, now time.Time) error {
 // that exists or whose folder does, or a URL that git can list. The CLI
 // checks before it remembers a remote in mem.yaml, so a typo is never
 // written there.
-func CheckRemote(v *vault.Vault, remote, relativeTo string) error {
+func CheckRemote(v *vault.Vault, remote, relativeTo string, env Env) error {
 	r, err := Open(v)
 	if err != nil {
 		return err
 	}
+	r.env = env
 	url, local, err := r.syncURL(SyncOptions{Remote: remote, RelativeTo: relativeTo})
 	if err != nil {
 		return err

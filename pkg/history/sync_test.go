@@ -25,7 +25,7 @@ func twoMachines(t *testing.T) (a, b *vault.Vault, remote string) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "b")
-	if _, err := Clone(remote, "", dir); err != nil {
+	if _, err := Clone(remote, "", dir, Env{}); err != nil {
 		t.Fatal(err)
 	}
 	b, err := vault.Open(dir)
@@ -112,51 +112,5 @@ func TestSyncSecondSkips(t *testing.T) {
 	}
 	if st := run(t, a.Root, "git", "status", "--porcelain"); !strings.Contains(st, "late.md") {
 		t.Fatalf("the skipped sync committed: status %q", st)
-	}
-}
-
-// The merge of one memory is decided the same way whichever machine
-// merges: the same body wins, the same sibling keeps the other.
-func TestMergeFileIsSymmetric(t *testing.T) {
-	base := []byte("---\nid: m\ntype: fact\nprovenance: inferred\nvalid_at: 2026-11-01\ntags:\n  - x\n---\nold text\n")
-	one := []byte("---\nid: m\ntype: fact\nprovenance: stated\nvalid_at: 2026-11-01\ntags:\n  - x\n  - one\n---\ntext of one\n")
-	two := []byte("---\nid: m\ntype: fact\nprovenance: inferred\nvalid_at: 2026-11-05\ntags:\n  - two\n---\ntext of two\n")
-	s := func(data []byte, label string, later bool) side {
-		return side{data: data, present: true, label: label, later: later}
-	}
-	ab := mergeFile("memory/m.md", s(base, "base", false), s(one, "one", false), s(two, "two", true))
-	ba := mergeFile("memory/m.md", s(base, "base", false), s(two, "two", true), s(one, "one", false))
-	for _, m := range []fileMerge{ab, ba} {
-		text := string(m.data)
-		if !strings.Contains(text, "text of one") || strings.Contains(text, "text of two") {
-			t.Errorf("stated beats inferred: want one's body, got\n%s", text)
-		}
-		if !strings.Contains(text, "- one") || !strings.Contains(text, "- two") || !strings.Contains(text, "- x\n") {
-			t.Errorf("tags: want the union of both sides, got\n%s", text)
-		}
-		if !strings.Contains(string(m.siblingTo), "text of two") || !strings.Contains(text, "supersedes:\n  - "+strings.TrimSuffix(strings.TrimPrefix(m.sibling, "memory/"), ".md")) {
-			t.Errorf("the losing body: want a sibling the winner supersedes, got %s\n%s\n%s", m.sibling, text, m.siblingTo)
-		}
-	}
-	if ab.sibling != ba.sibling || string(ab.siblingTo) != string(ba.siblingTo) {
-		t.Errorf("sibling differs by merge direction: %s vs %s", ab.sibling, ba.sibling)
-	}
-}
-
-// mem.yaml merges key by key; a key both set differently takes the later
-// commit's value and is named in the decisions.
-func TestMergeConfigKeyByKey(t *testing.T) {
-	base := side{data: []byte("render:\n  budget: 8000\n"), present: true}
-	ours := side{data: []byte("render:\n  budget: 6000\nlint:\n  max_file_size: 10\n"), present: true, label: "this machine"}
-	theirs := side{data: []byte("render:\n  budget: 7000\ngate:\n  min_weight: 4\n"), present: true, label: "the remote", later: true}
-	m := mergeFile("mem.yaml", base, ours, theirs)
-	got := string(m.data)
-	for _, want := range []string{"budget: 7000", "max_file_size: 10", "min_weight: 4"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("merged mem.yaml lacks %q:\n%s", want, got)
-		}
-	}
-	if len(m.decisions) != 1 || !strings.Contains(m.decisions[0], "render.budget") {
-		t.Errorf("decisions: %q", m.decisions)
 	}
 }

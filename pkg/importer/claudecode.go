@@ -541,7 +541,7 @@ func topicItem(data []byte, path, locator, project string, mod, at frontmatter.T
 		switch {
 		case kv.Key == "name" && kv.Value != nil && strings.TrimSpace(kv.Value.Value) != "":
 			name = strings.TrimSpace(kv.Value.Value)
-		case !ccKeys[kv.Key] && !slices.Contains(frontmatter.KnownKeys, kv.Key) && kv.Key != KeyField:
+		case !ccKeys[kv.Key] && !slices.Contains(frontmatter.KnownKeys, kv.Key):
 			extra = append(extra, kv) // originSessionId, related: kept as written
 		}
 	}

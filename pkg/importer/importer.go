@@ -18,8 +18,6 @@ import (
 	"strings"
 	"time"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/markdown"
@@ -40,7 +38,7 @@ var Kinds = []string{KindChatGPT, KindClaudeCode, KindMemoryMD}
 // KeyField is the extension key holding an imported file's import key. The
 // frontmatter package keeps unknown keys verbatim, so it survives edits in
 // Obsidian and rewrites by mem.
-const KeyField = "import_key"
+const KeyField = frontmatter.ImportKey
 
 // Item is one thing an adapter found: a memory, or (when Note is set) a
 // note plus a one-line pointer memory to it (spec §1, principle 8).
@@ -221,10 +219,8 @@ func existingKeys(mems []*vault.Memory) map[string]string {
 		if m.Doc == nil {
 			continue
 		}
-		for _, kv := range m.Doc.Extra {
-			if kv.Key == KeyField && kv.Value != nil && kv.Value.Kind == yaml.ScalarNode {
-				keys[kv.Value.Value] = m.ID
-			}
+		if key, ok := m.Doc.KeptText(KeyField); ok {
+			keys[key] = m.ID
 		}
 	}
 	return keys
@@ -428,12 +424,9 @@ func (w *writer) doc(it Item, typ, provenance, key, body string) *frontmatter.Do
 	if typ != frontmatter.TypeNote {
 		meta.Section = it.Section
 	}
-	return &frontmatter.Document{
-		Meta:           meta,
-		Extra:          []frontmatter.KeyValue{{Key: KeyField, Value: &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key}}},
-		Body:           strings.TrimSpace(body) + "\n",
-		HasFrontmatter: true,
-	}
+	doc := &frontmatter.Document{Meta: meta, Body: strings.TrimSpace(body) + "\n", HasFrontmatter: true}
+	doc.SetKeptText(KeyField, key)
+	return doc
 }
 
 func (w *writer) create(dir, slugText string, doc *frontmatter.Document) error {
@@ -472,10 +465,8 @@ func (w *writer) createID(dir, slugText string, doc *frontmatter.Document) (stri
 // written records the id of a file just written under its import key, so
 // later items link to it (relink).
 func (w *writer) written(doc *frontmatter.Document, id string) {
-	for _, kv := range doc.Extra {
-		if kv.Key == KeyField {
-			w.existing[kv.Value.Value] = id
-		}
+	if key, ok := doc.KeptText(KeyField); ok {
+		w.existing[key] = id
 	}
 }
 

@@ -45,25 +45,14 @@ var (
 // fence, or indented — holds no bullets, and a bullet's lazy continuation
 // lines are part of it. Frontmatter is skipped.
 func ParseBullets(data []byte) []Bullet {
-	src := []byte(strings.ReplaceAll(string(data), "\r\n", "\n"))
-	lines := strings.SplitAfter(string(src), "\n")
-	start, skipped := 0, 0
-	if len(lines) > 0 && strings.TrimSpace(strings.TrimPrefix(lines[0], "\uFEFF")) == "---" {
-		for i := 1; i < len(lines); i++ {
-			if t := strings.TrimSpace(lines[i]); t == "---" || t == "..." {
-				for _, l := range lines[:i+1] {
-					start += len(l)
-				}
-				skipped = i + 1
-				break
-			}
-		}
-	}
-	src = src[start:]
+	// The fences are the parser's own: a line indented "  ---" inside the
+	// frontmatter does not close it.
+	body, bodyLine := frontmatter.BodyOf(strings.ReplaceAll(string(data), "\r\n", "\n"))
+	src := []byte(body)
 	if !markdown.Safe(src) {
 		return nil // the callers refuse such a file first (errTooBig)
 	}
-	lineAt := func(off int) int { return skipped + 1 + bytes.Count(src[:off], []byte("\n")) }
+	lineAt := func(off int) int { return bodyLine + bytes.Count(src[:off], []byte("\n")) }
 	var (
 		out      []Bullet
 		headings []string

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -111,7 +112,7 @@ func BenchmarkSearch(b *testing.B) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		res, err := Search(v, Query{Text: "postgres rollback", Type: "fact"})
+		res, err := Search(context.Background(), v, Query{Text: "postgres rollback", Type: "fact"})
 		if err != nil || len(res.Hits) == 0 {
 			b.Fatal(res, err)
 		}
@@ -126,7 +127,7 @@ func BenchmarkSearchNoRefresh(b *testing.B) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := Search(v, Query{Text: "postgres rollback", Type: "fact", NoRefresh: true}); err != nil {
+		if _, err := Search(context.Background(), v, Query{Text: "postgres rollback", Type: "fact", NoRefresh: true}); err != nil {
 			b.Fatal(err)
 		}
 	}

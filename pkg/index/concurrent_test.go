@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"sync"
@@ -41,7 +42,7 @@ func TestWriterWaitsForTheLock(t *testing.T) {
 
 	// Meanwhile a search answers from the live index, saying it is stale.
 	var smsgs []string
-	res, err := Search(v, Query{Text: "redis OR postgres", Notify: func(m string) { smsgs = append(smsgs, m) }})
+	res, err := Search(context.Background(), v, Query{Text: "redis OR postgres", Notify: func(m string) { smsgs = append(smsgs, m) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func TestConcurrentRebuildsAndSearches(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			res, err := Search(v, Query{Text: "shared", Limit: 1000, NoRefresh: i%2 == 0})
+			res, err := Search(context.Background(), v, Query{Text: "shared", Limit: 1000, NoRefresh: i%2 == 0})
 			if err != nil {
 				t.Error(err)
 				return

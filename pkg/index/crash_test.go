@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -79,13 +80,13 @@ func TestKilledRebuild(t *testing.T) {
 			t.Fatal(err)
 		}
 		delay := time.Duration(rand.Int64N(int64(runTime)))
-		time.Sleep(delay)
+		time.Sleep(delay) // a kill at a random point of the run is the test
 		cmd.Process.Kill()
 		err := cmd.Wait()
 		t.Logf("iteration %d: %s run killed after %v (exit: %v)", i, map[bool]string{true: "full", false: "incremental"}[full], delay, err)
 
 		var msgs []string
-		res, err := Search(v, Query{Text: "common", Limit: 10000, Notify: func(m string) { msgs = append(msgs, m) }})
+		res, err := Search(context.Background(), v, Query{Text: "common", Limit: 10000, Notify: func(m string) { msgs = append(msgs, m) }})
 		if err != nil {
 			t.Fatalf("iteration %d: search after kill: %v", i, err)
 		}

@@ -1,6 +1,8 @@
 package index
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -11,7 +13,7 @@ import (
 func TestSnippetMarksRespectMarkdown(t *testing.T) {
 	v := newVault(t)
 	write(t, v, "memory/canvas.md", memory("fact", "stated", "", "Open **JSON Canvas** files from [[Canvas view]] or `canvas.json`; a canvas is plain JSON.[^canvas-spec] See [the spec](canvas-spec.md)."))
-	res, err := Search(v, Query{Text: "canvas"})
+	res, err := Search(context.Background(), v, Query{Text: "canvas"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,5 +28,23 @@ func TestSnippetMarksRespectMarkdown(t *testing.T) {
 	}
 	if !strings.Contains(s, "**JSON Canvas**") || !strings.Contains(s, "[[Canvas view]]") || !strings.Contains(s, "a **canvas** is") {
 		t.Errorf("snippet %q", s)
+	}
+}
+
+// A search whose context ends returns the context's error, not a
+// QueryError (which would blame the user's query, exit 2), and the index
+// built on the way stays for the next search.
+func TestSearchEndsWithItsContext(t *testing.T) {
+	v := newVault(t)
+	write(t, v, "memory/canvas.md", memory("fact", "stated", "", "Open JSON Canvas files."))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := Search(ctx, v, Query{Text: "canvas"})
+	var qe *QueryError
+	if !errors.Is(err, context.Canceled) || errors.As(err, &qe) {
+		t.Fatalf("a cancelled search: %v, want context.Canceled", err)
+	}
+	if res, err := Search(context.Background(), v, Query{Text: "canvas", NoRefresh: true}); err != nil || len(res.Hits) != 1 || !res.Index.Fresh {
+		t.Fatalf("the next search: %+v, %v", res, err)
 	}
 }

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -55,7 +56,7 @@ func memory(typ, prov, validAt, body string, extra ...string) string {
 // paths runs a search and returns the hit paths, sorted.
 func paths(t testing.TB, v *vault.Vault, q Query) []string {
 	t.Helper()
-	res, err := Search(v, q)
+	res, err := Search(context.Background(), v, q)
 	if err != nil {
 		t.Fatalf("search %q: %v", q.Text, err)
 	}
@@ -107,7 +108,7 @@ func TestSearchFollowsAddChangeDeleteRename(t *testing.T) {
 	os.Rename(filepath.Join(v.Root, "notes/c.md"), filepath.Join(v.Root, "notes/renamed.md"))
 
 	// --no-refresh answers from the stale index and says how stale.
-	res, err := Search(v, Query{Text: "tabs", NoRefresh: true})
+	res, err := Search(context.Background(), v, Query{Text: "tabs", NoRefresh: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +120,7 @@ func TestSearchFollowsAddChangeDeleteRename(t *testing.T) {
 	}
 
 	// Default: refresh first.
-	res, err = Search(v, Query{Text: "tabs"})
+	res, err = Search(context.Background(), v, Query{Text: "tabs"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +152,7 @@ func TestHitFieldsAndFilters(t *testing.T) {
 	write(t, v, "notes/deploy.md", memory("note", "", "", "Run the migrations first.",
 		"title: Deploy checklist", "description: How releases ship", "aliases: [rollout]", "importance: 8"))
 
-	res, err := Search(v, Query{Text: "postgres"})
+	res, err := Search(context.Background(), v, Query{Text: "postgres"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +222,7 @@ func TestHitFieldsAndFilters(t *testing.T) {
 		})
 	}
 
-	if _, err := Search(v, Query{Text: `title:"unterminated`, Syntax: true}); err == nil {
+	if _, err := Search(context.Background(), v, Query{Text: `title:"unterminated`, Syntax: true}); err == nil {
 		t.Fatal("a malformed query should fail")
 	} else if _, ok := err.(*QueryError); !ok {
 		t.Fatalf("want *QueryError, got %T %v", err, err)
@@ -351,7 +352,7 @@ func TestDamagedIndexIsRebuilt(t *testing.T) {
 						t.Fatalf("stats = %+v, want a full rebuild because %q", st, d.want)
 					}
 				}
-				res, err := Search(v, Query{Text: "postgres", Notify: notify, NoRefresh: via == "no-refresh"})
+				res, err := Search(context.Background(), v, Query{Text: "postgres", Notify: notify, NoRefresh: via == "no-refresh"})
 				if err != nil || len(res.Hits) != 1 || res.Hits[0].Path != "memory/a.md" || !res.Index.Fresh {
 					t.Fatalf("search after repair = %+v, %v", res, err)
 				}

@@ -194,7 +194,9 @@ const refreshWait = 2 * time.Second
 
 // Search answers q. It first makes sure the index is fresh (or, with
 // NoRefresh, measures how stale it is); with no index yet it builds one.
-func Search(v *vault.Vault, q Query) (Result, error) {
+// ctx ends the query of the index (not a refresh under way, which is kept
+// for the next search).
+func Search(ctx context.Context, v *vault.Vault, q Query) (Result, error) {
 	res := Result{Query: q.Text, Hits: []Hit{}}
 	search, err := buildQueries(q)
 	if err != nil {
@@ -209,7 +211,7 @@ func Search(v *vault.Vault, q Query) (Result, error) {
 	if ReaderHook != nil {
 		if r := ReaderHook(v); r != nil {
 			res.Index.Fresh = true
-			res.Hits, err = queryIndex(v, r.idx, search, q)
+			res.Hits, err = queryIndex(ctx, v, r.idx, search, q)
 			return res, err
 		}
 	}
@@ -222,7 +224,7 @@ func Search(v *vault.Vault, q Query) (Result, error) {
 	}
 	early := make(chan answer, 1)
 	go func() {
-		hits, err := runQuery(v, search, q)
+		hits, err := runQuery(ctx, v, search, q)
 		early <- answer{hits, err}
 	}()
 	opts := Options{Notify: q.Notify, Progress: q.Progress}
@@ -237,7 +239,7 @@ func Search(v *vault.Vault, q Query) (Result, error) {
 		res.Hits = a.hits
 		return res, nil
 	}
-	res.Hits, err = runQuery(v, search, q)
+	res.Hits, err = runQuery(ctx, v, search, q)
 	var qe *QueryError
 	if err != nil && !errors.Is(err, errBusy) && !errors.As(err, &qe) {
 		// Damaged: rebuild (saying so) and try once more. A rebuild reads
@@ -247,7 +249,7 @@ func Search(v *vault.Vault, q Query) (Result, error) {
 			if st.Full {
 				res.Index.Fresh = true
 			}
-			res.Hits, err = runQuery(v, search, q)
+			res.Hits, err = runQuery(ctx, v, search, q)
 		}
 	}
 	if errors.Is(err, errBusy) {
@@ -260,24 +262,24 @@ func Search(v *vault.Vault, q Query) (Result, error) {
 // and gives each hit its status. It reads more hits than it answers, so a
 // correction ranking just below the limit still comes before the claim it
 // corrects; with q.Current it reads on until the answer is full.
-func runQuery(v *vault.Vault, search []phrasing, q Query) ([]Hit, error) {
+func runQuery(ctx context.Context, v *vault.Vault, search []phrasing, q Query) ([]Hit, error) {
 	idx, err := openReader(v)
 	if err != nil {
 		return nil, err
 	}
 	defer idx.Close()
-	return queryIndex(v, idx, search, q)
+	return queryIndex(ctx, v, idx, search, q)
 }
 
 // queryIndex is runQuery on an open index. Only the hits answered are
 // given a snippet: highlighting and making it readable (markdown spans, the §8 read
 // rules) was two thirds of a search answered from an open index.
-func queryIndex(v *vault.Vault, idx bleve.Index, qs []phrasing, q Query) ([]Hit, error) {
+func queryIndex(ctx context.Context, v *vault.Vault, idx bleve.Index, qs []phrasing, q Query) ([]Hit, error) {
 	page := 2*q.Limit + 10
 	hits := []Hit{}
 	matches := map[string]*search.DocumentMatch{}
 	for n := page; ; n += page {
-		ranked, more, err := candidates(idx, qs, n, q.Explain)
+		ranked, more, err := candidates(ctx, idx, qs, n, q.Explain)
 		if err != nil {
 			return nil, err
 		}
@@ -324,14 +326,17 @@ const rrfAsked = 2
 // candidates are the best n files for the phrasings qs, best first, each
 // phrasing's answer with its episodes lifted (see episodes), several fused
 // by reciprocal rank; more says whether any phrasing has more.
-func candidates(idx bleve.Index, qs []phrasing, n int, explain bool) ([]*search.DocumentMatch, bool, error) {
+func candidates(ctx context.Context, idx bleve.Index, qs []phrasing, n int, explain bool) ([]*search.DocumentMatch, bool, error) {
 	var lists [][]*search.DocumentMatch
 	more := false
 	for _, p := range qs {
 		req := bleve.NewSearchRequestOptions(p.query, n, 0, explain)
 		req.Fields = append(storedFields[:len(storedFields):len(storedFields)], snippetFields...)
 		req.IncludeLocations = true // for highlight and explain
-		sr, err := idx.Search(req)
+		sr, err := idx.SearchInContext(ctx, req)
+		if ctx.Err() != nil {
+			return nil, false, ctx.Err() // not the query's fault
+		}
 		if err != nil {
 			return nil, false, &QueryError{err}
 		}

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"slices"
 	"testing"
 	"time"
@@ -25,7 +26,7 @@ func TestSearchStatus(t *testing.T) {
 	write(t, v, "memory/new-key.md", memory("fact", "stated", "2026-02-01", "The eu-central-1 cluster has 5 nodes", "key: cluster-size"))
 	write(t, v, "memory/stale.md", memory("fact", "stated", "2026-01-01", "eu-central-1 quota is 200 vCPU", "stale_after: 2026-05-01"))
 
-	res, err := Search(v, Query{Text: `"eu-central-1"`, Now: statusNow, Limit: 20})
+	res, err := Search(context.Background(), v, Query{Text: `"eu-central-1"`, Now: statusNow, Limit: 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,14 +54,14 @@ func TestSearchStatus(t *testing.T) {
 		t.Errorf("the beaten claim ranks above its winner: %v", order)
 	}
 
-	res, err = Search(v, Query{Text: `"eu-central-1"`, Now: statusNow, Current: true, Limit: 1})
+	res, err = Search(context.Background(), v, Query{Text: `"eu-central-1"`, Now: statusNow, Current: true, Limit: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Hits) != 1 || res.Hits[0].Status != vault.StatusCurrent {
 		t.Fatalf("--current, limit 1: %+v", res.Hits)
 	}
-	res, err = Search(v, Query{Text: `"eu-central-1"`, Now: statusNow, Current: true})
+	res, err = Search(context.Background(), v, Query{Text: `"eu-central-1"`, Now: statusNow, Current: true})
 	if err != nil {
 		t.Fatal(err)
 	}

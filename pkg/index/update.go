@@ -3,6 +3,7 @@ package index
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -88,10 +89,11 @@ const (
 )
 
 // limitHeap sets the soft memory limit for indexing a vault of files
-// files and returns what restores the previous one. A GOMEMLIMIT the
-// user set wins.
+// files and returns what restores the previous one. A limit already set,
+// the user's GOMEMLIMIT, wins: the runtime reports it, so the environment
+// is not read here (GOMEMLIMIT=off reads as no limit set).
 func limitHeap(files int) (restore func()) {
-	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
+	if debug.SetMemoryLimit(-1) != math.MaxInt64 {
 		return func() {}
 	}
 	prev := debug.SetMemoryLimit(heapBase + heapPerFile*int64(files))

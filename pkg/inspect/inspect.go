@@ -200,10 +200,8 @@ func (x *Vault) Show(ref string) (*Detail, error) {
 	}
 	meta := m.Meta()
 	d.Tags, d.Key, d.Stale, d.Supersedes = meta.Tags, meta.Key, meta.StaleAfter.String(), meta.Supersedes
-	for _, kv := range m.Doc.Extra {
-		if kv.Key == writer.ReasonKey && kv.Value != nil {
-			d.Reason = rules.Show(kv.Value.Value)
-		}
+	if reason, ok := m.Doc.KeptText(writer.ReasonKey); ok {
+		d.Reason = rules.Show(reason)
 	}
 	d.Evidence = rules.Show(meta.Evidence)
 	if meta.Generated != nil {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mem-md/mem/internal/wire"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -52,25 +53,21 @@ func saveContext(v *vault.Vault, snap *vault.Snapshot, facts []fact) {
 }
 
 func encodeContext(key string, snap *vault.Snapshot, facts []fact) []byte {
-	buf := make([]byte, 0, 64+len(key)+len(facts)*80)
-	buf = appendString(buf, key)
-	buf, _ = snap.AppendBinary(buf)
+	e := wire.Encoder{Buf: make([]byte, 0, 64+len(key)+len(facts)*80)}
+	e.Str(key)
+	e.Buf, _ = snap.AppendBinary(e.Buf)
 	for _, f := range facts {
-		buf = append(buf, f.flags)
+		e.Byte(f.flags)
 		if f.flags&factIDIsPath == 0 {
-			buf = appendString(buf, f.id)
+			e.Str(f.id)
 		}
-		buf = binary.AppendUvarint(buf, uint64(len(f.props)))
+		e.Uvarint(uint64(len(f.props)))
 		for _, p := range f.props {
-			buf = appendString(buf, p.key)
-			buf = append(buf, byte(kindIndex(p.kind)))
+			e.Str(p.key)
+			e.Byte(byte(kindIndex(p.kind)))
 		}
 	}
-	return buf
-}
-
-func appendString(b []byte, s string) []byte {
-	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+	return e.Buf
 }
 
 func kindIndex(kind string) int {
@@ -105,97 +102,51 @@ func readContext(v *vault.Vault) context {
 var errContext = errors.New("malformed lint context cache")
 
 func decodeContext(body []byte, key string) (*vault.Snapshot, []fact, error) {
-	d := &reader{b: body}
-	if d.str() != key || d.err != nil {
+	// The key is read from a copy of its bytes alone, the facts from one
+	// copy of theirs (ids and property keys are substrings of it); the
+	// snapshot between them copies its own.
+	d := &wire.Decoder{S: string(body[:min(len(body), binary.MaxVarintLen64+len(key))])}
+	if d.Str() != key || d.Err != nil {
 		return nil, nil, errContext
 	}
-	snap, n, err := vault.DecodeSnapshot(body[d.off:])
+	snap, n, err := vault.DecodeSnapshot(body[d.Off:])
 	if err != nil {
 		return nil, nil, errContext
 	}
-	d.off += n
-	// The ids and property keys are substrings of one copy of the rest.
-	d.s = string(body[d.off:])
-	d.b, d.off = body[d.off:], 0
-	if len(snap.Rels) > len(d.b) { // a fact takes at least two bytes
+	d = &wire.Decoder{S: string(body[d.Off+n:])}
+	if len(snap.Rels) > len(d.S) { // a fact takes at least two bytes
 		return nil, nil, errContext
 	}
 	facts := make([]fact, len(snap.Rels))
 	for i, rel := range snap.Rels {
 		f := &facts[i]
-		f.flags = d.byte()
+		f.flags = d.Byte()
 		if f.flags&factIDIsPath != 0 {
 			f.id = strings.TrimSuffix(rel, ".md")
 		} else {
-			f.id = d.str()
+			f.id = d.Str()
 		}
-		np := d.uvarint()
-		if np > uint64(len(d.b)-d.off) {
+		np := d.Uvarint()
+		if np > uint64(len(d.S)-d.Off) {
 			return nil, nil, errContext
 		}
 		if np > 0 {
 			f.props = make([]prop, np)
 			for j := range f.props {
-				f.props[j].key = d.str()
-				if k := int(d.byte()); k < len(kinds) {
+				f.props[j].key = d.Str()
+				if k := int(d.Byte()); k < len(kinds) {
 					f.props[j].kind = kinds[k]
 				} else {
-					d.err = errContext
+					d.Fail()
 				}
 			}
 		}
-		if d.err != nil {
+		if d.Err != nil {
 			return nil, nil, errContext
 		}
 	}
-	if d.off != len(d.b) {
+	if d.Off != len(d.S) {
 		return nil, nil, errContext
 	}
 	return snap, facts, nil
-}
-
-// reader decodes the cache's bytes; the first error sticks.
-type reader struct {
-	b   []byte
-	s   string // b as a string (or ""), for str to slice from
-	off int
-	err error
-}
-
-func (r *reader) byte() byte {
-	if r.err != nil || r.off >= len(r.b) {
-		r.err = errContext
-		return 0
-	}
-	r.off++
-	return r.b[r.off-1]
-}
-
-func (r *reader) uvarint() uint64 {
-	if r.err != nil {
-		return 0
-	}
-	x, n := binary.Uvarint(r.b[r.off:])
-	if n <= 0 {
-		r.err = errContext
-		return 0
-	}
-	r.off += n
-	return x
-}
-
-// str reads a length-prefixed string: a substring of r.s when it is set,
-// else a copy.
-func (r *reader) str() string {
-	n := r.uvarint()
-	if r.err != nil || n > uint64(len(r.b)-r.off) {
-		r.err = errContext
-		return ""
-	}
-	start := r.off
-	r.off += int(n)
-	if r.s != "" {
-		return r.s[start:r.off]
-	}
-	return string(r.b[start:r.off])
 }

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mem-md/mem/pkg/history"
+	"github.com/mem-md/mem/pkg/gitrepo"
 	"github.com/mem-md/mem/pkg/vault"
 	"github.com/mem-md/mem/pkg/viewfmt"
 )
@@ -25,18 +25,18 @@ type StagedCommit struct {
 // than lint.mass_delete_share of the memories in HEAD or empties a
 // rendered view.
 //
-// It runs the git program (history.GitWorkTree, in the vault folder)
+// It runs the git program (gitrepo.Program.InWorkTree, in the vault folder)
 // rather than go-git: a hook runs inside `git commit`, which may point
 // GIT_INDEX_FILE at a temporary index (`git commit -a`, `git commit PATH`);
 // git honours that and every index extension, go-git reads .git/index only.
 func Staged(v *vault.Vault) (*StagedCommit, error) {
-	_, err := history.GitWorkTree(v.Root, "rev-parse", "--verify", "-q", "HEAD")
+	_, err := gitrepo.Program{}.InWorkTree(v.Root, "rev-parse", "--verify", "-q", "HEAD")
 	hasHead := err == nil
 	args := []string{"diff", "--cached", "--name-status", "-z", "--no-renames", "--relative"}
 	if hasHead {
 		args = append(args, "HEAD")
 	}
-	out, err := history.GitWorkTree(v.Root, args...)
+	out, err := gitrepo.Program{}.InWorkTree(v.Root, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +58,7 @@ func Staged(v *vault.Vault) (*StagedCommit, error) {
 	if !hasHead {
 		return sc, nil
 	}
-	tree, err := history.GitWorkTree(v.Root, "ls-tree", "-r", "--name-only", "-z", "HEAD")
+	tree, err := gitrepo.Program{}.InWorkTree(v.Root, "ls-tree", "-r", "--name-only", "-z", "HEAD")
 	if err != nil {
 		return nil, err
 	}
@@ -79,14 +79,14 @@ func Staged(v *vault.Vault) (*StagedCommit, error) {
 			Message: fmt.Sprintf("this commit deletes %d of the %d memories in HEAD (%s; %.0f%%), more than lint.mass_delete_share %.0f%%: if that is meant, raise the share in mem.yaml or commit with --no-verify; otherwise restore them with 'git restore --staged --worktree .'", gone, total, capList(deleted, 3), 100*float64(gone)/float64(total), 100*share)})
 	}
 	for _, rel := range views(v) {
-		before, err := history.GitWorkTree(v.Root, "show", "HEAD:./"+rel)
+		before, err := gitrepo.Program{}.InWorkTree(v.Root, "show", "HEAD:./"+rel)
 		if err != nil || strings.TrimSpace(viewText([]byte(before))) == "" {
 			continue // not tracked, or already empty
 		}
 		if !viewfmt.IsView([]byte(before)) {
 			continue // a MEMORY.md mem did not render: the user's to empty
 		}
-		after, err := history.GitWorkTree(v.Root, "show", ":./"+rel)
+		after, err := gitrepo.Program{}.InWorkTree(v.Root, "show", ":./"+rel)
 		if err == nil && strings.TrimSpace(viewText([]byte(after))) != "" {
 			continue
 		}

@@ -78,7 +78,7 @@ func store(m *vault.Memory) string {
 
 // recall renders the memory view: the same call `mem render` makes, with
 // the render options mem.yaml gives.
-func (s *server) recall(_ context.Context, _ *mcp.CallToolRequest, in RecallInput) (*mcp.CallToolResult, RecallOutput, error) {
+func (s *server) recall(ctx context.Context, _ *mcp.CallToolRequest, in RecallInput) (*mcp.CallToolResult, RecallOutput, error) {
 	var out RecallOutput
 	if in.Budget < 0 {
 		return nil, out, errors.New("budget must be a positive number of bytes")
@@ -129,7 +129,7 @@ func (s *server) recall(_ context.Context, _ *mcp.CallToolRequest, in RecallInpu
 	if strings.TrimSpace(in.Query) == "" {
 		return text(string(res.Doc)), out, nil
 	}
-	found, err := index.Search(s.Vault, index.Query{Text: in.Query, Limit: cmp.Or(in.Limit, 5), Now: s.Now(),
+	found, err := index.Search(ctx, s.Vault, index.Query{Text: in.Query, Limit: cmp.Or(in.Limit, 5), Now: s.Now(),
 		Notify: func(msg string) { s.Logger.Info(msg) }})
 	if err != nil {
 		return nil, out, err
@@ -174,7 +174,7 @@ const maxQueries = 8
 
 // search answers a query from the bleve index, refreshing it first as
 // `mem search` does.
-func (s *server) search(_ context.Context, _ *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, index.Result, error) {
+func (s *server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, index.Result, error) {
 	texts := slices.DeleteFunc(append([]string{in.Query}, in.Queries...), func(t string) bool { return strings.TrimSpace(t) == "" })
 	if len(texts) == 0 {
 		return nil, index.Result{}, errors.New("query is empty: say what to look for")
@@ -203,7 +203,7 @@ func (s *server) search(_ context.Context, _ *mcp.CallToolRequest, in SearchInpu
 			return answered(a, &res)
 		}
 	}
-	res, err := index.Search(s.Vault, q)
+	res, err := index.Search(ctx, s.Vault, q)
 	if err != nil {
 		return nil, res, err
 	}

@@ -16,7 +16,7 @@ import (
 // Target is one view to render: the project it is for and where it goes.
 type Target struct {
 	// Cwd resolves the project when Project is empty; "" is the working
-	// directory.
+	// directory the run was given (RunOptions.Cwd).
 	Cwd string
 	// CwdFrom names what gave Cwd ("--cwd", a render.outputs entry), for
 	// the error when it is no directory; "" skips that check.
@@ -54,8 +54,9 @@ func Outputs(v *vault.Vault) ([]Target, error) {
 // RunOptions are the settings of a Run shared by its targets.
 type RunOptions struct {
 	Now     time.Time
-	Explain bool // every Result holds its Items and Dropped, for Result.Explain
-	Strict  bool // refuse a render that skips files (see StrictError)
+	Cwd     string // the working directory, for a Target without its own
+	Explain bool   // every Result holds its Items and Dropped, for Result.Explain
+	Strict  bool   // refuse a render that skips files (see StrictError)
 }
 
 // Rendered is one target of a Run and its render.
@@ -100,9 +101,7 @@ func Run(v *vault.Vault, targets []Target, opts RunOptions) ([]Rendered, error) 
 	var done []Rendered
 	for _, t := range targets {
 		if t.Cwd == "" {
-			if t.Cwd, err = os.Getwd(); err != nil {
-				return done, err
-			}
+			t.Cwd = opts.Cwd
 		}
 		p, err := t.Resolve(projects)
 		if err != nil {

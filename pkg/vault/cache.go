@@ -3,7 +3,6 @@ package vault
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -15,6 +14,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/mem-md/mem/internal/wire"
 	"github.com/mem-md/mem/pkg/frontmatter"
 )
 
@@ -33,7 +33,7 @@ import (
 const (
 	cacheMagic = "mem parse cache\n"
 	// cacheFormat changes whenever the encoding or the parser's output does.
-	cacheFormat = 2
+	cacheFormat = 3
 	// cacheMinFiles: smaller loads read their files directly, faster than
 	// reading the cache.
 	cacheMinFiles = 256
@@ -107,12 +107,12 @@ func (v *Vault) cacheCount() int {
 	defer f.Close()
 	head := make([]byte, 4096) // magic, binary stamp and count
 	n, _ := io.ReadFull(f, head)
-	d := &decoder{s: string(head[:n])}
+	d := &decoder{wire.Decoder{S: string(head[:n])}}
 	if d.header() != binaryStamp() {
 		return 0
 	}
-	count := d.uvarint()
-	if d.err != nil {
+	count := d.Uvarint()
+	if d.Err != nil {
 		return 0
 	}
 	return int(count)
@@ -140,32 +140,32 @@ func decodeCache(raw []byte) *parseCache {
 	if crc32.Checksum(body, crcTable) != sum {
 		return nil
 	}
-	d := &decoder{s: unsafe.String(unsafe.SliceData(body), len(body))}
+	d := &decoder{wire.Decoder{S: unsafe.String(unsafe.SliceData(body), len(body))}}
 	if d.header() != binaryStamp() || binaryStamp() == "" {
 		return nil
 	}
-	n := d.uvarint()
-	if d.err != nil || n > uint64(len(body)) {
+	n := d.Uvarint()
+	if d.Err != nil || n > uint64(len(body)) {
 		return nil
 	}
-	c := &parseCache{data: d.s, entries: make(map[string]cacheEntry, n)}
+	c := &parseCache{data: d.S, entries: make(map[string]cacheEntry, n)}
 	for range n {
-		start := d.off
-		size := d.uvarint()
-		if d.err != nil || size > uint64(len(d.s)-d.off) {
+		start := d.Off
+		size := d.Uvarint()
+		if d.Err != nil || size > uint64(len(d.S)-d.Off) {
 			return nil
 		}
-		end := d.off + int(size)
-		rel := d.str()
-		e := cacheEntry{start: start, end: end, stamp: fileStamp{d.varint(), d.varint(), d.varint(), d.uvarint()}}
-		e.body = d.off
-		if d.err != nil || e.body > end {
+		end := d.Off + int(size)
+		rel := d.Str()
+		e := cacheEntry{start: start, end: end, stamp: fileStamp{d.Varint(), d.Varint(), d.Varint(), d.Uvarint()}}
+		e.body = d.Off
+		if d.Err != nil || e.body > end {
 			return nil
 		}
-		d.off = e.end
+		d.Off = e.end
 		c.entries[rel] = e
 	}
-	if d.off != len(d.s) {
+	if d.Off != len(d.S) {
 		return nil
 	}
 	return c
@@ -179,21 +179,21 @@ func (c *parseCache) lookup(m *Memory, stamp fileStamp, opts LoadOptions) bool {
 	if !ok || e.stamp != stamp {
 		return false
 	}
-	d := &decoder{s: c.data[:e.end], off: e.body}
-	raw := d.str()
-	bodyOff := int(d.uvarint())
-	doc := &frontmatter.Document{HasFrontmatter: true, BodyLine: int(d.uvarint())}
+	d := &decoder{wire.Decoder{S: c.data[:e.end], Off: e.body}}
+	raw := d.Str()
+	bodyOff := int(d.Uvarint())
+	doc := &frontmatter.Document{HasFrontmatter: true, BodyLine: int(d.Uvarint())}
 	decodeMeta(d, &doc.Meta)
-	nkeys := d.uvarint()
-	if d.err != nil || bodyOff > len(raw) || nkeys > uint64(len(raw)) {
+	nkeys := d.Uvarint()
+	if d.Err != nil || bodyOff > len(raw) || nkeys > uint64(len(raw)) {
 		return false
 	}
 	doc.Keys = make(map[string]frontmatter.Pos, nkeys)
 	for range nkeys {
-		k := d.str()
-		doc.Keys[k] = frontmatter.Pos{Line: int(d.uvarint()), Col: int(d.uvarint())}
+		k := d.Str()
+		doc.Keys[k] = frontmatter.Pos{Line: int(d.Uvarint()), Col: int(d.Uvarint())}
 	}
-	if d.err != nil || d.off != e.end {
+	if d.Err != nil || d.Off != e.end {
 		return false
 	}
 	doc.Body = raw[bodyOff:]
@@ -237,36 +237,36 @@ func (v *Vault) saveCache(old *parseCache, hits []string, news []fresh) {
 	for _, f := range news {
 		size += len(f.data) + len(f.rel) + 512 // the metadata is small next to the text
 	}
-	e := encoder{buf: make([]byte, 0, size)}
+	e := encoder{wire.Encoder{Buf: make([]byte, 0, size)}}
 	e.header(binaryStamp())
-	e.uvarint(uint64(len(hits) + len(news)))
+	e.Uvarint(uint64(len(hits) + len(news)))
 	for _, rel := range hits {
 		ent := old.entries[rel]
-		e.buf = append(e.buf, old.data[ent.start:ent.end]...)
+		e.Buf = append(e.Buf, old.data[ent.start:ent.end]...)
 	}
 	var entry encoder
 	for _, f := range news {
-		entry.buf = entry.buf[:0]
-		entry.str(f.rel)
-		entry.varint(f.stamp.size)
-		entry.varint(f.stamp.mtime)
-		entry.varint(f.stamp.ctime)
-		entry.uvarint(f.stamp.ino)
-		entry.bytes(f.data)
-		entry.uvarint(uint64(len(f.data) - len(f.doc.Body)))
-		entry.uvarint(uint64(f.doc.BodyLine))
+		entry.Buf = entry.Buf[:0]
+		entry.Str(f.rel)
+		entry.Varint(f.stamp.size)
+		entry.Varint(f.stamp.mtime)
+		entry.Varint(f.stamp.ctime)
+		entry.Uvarint(f.stamp.ino)
+		entry.Bytes(f.data)
+		entry.Uvarint(uint64(len(f.data) - len(f.doc.Body)))
+		entry.Uvarint(uint64(f.doc.BodyLine))
 		encodeMeta(&entry, &f.doc.Meta)
-		entry.uvarint(uint64(len(f.doc.Keys)))
+		entry.Uvarint(uint64(len(f.doc.Keys)))
 		for k, p := range f.doc.Keys {
-			entry.str(k)
-			entry.uvarint(uint64(p.Line))
-			entry.uvarint(uint64(p.Col))
+			entry.Str(k)
+			entry.Uvarint(uint64(p.Line))
+			entry.Uvarint(uint64(p.Col))
 		}
-		e.uvarint(uint64(len(entry.buf)))
-		e.buf = append(e.buf, entry.buf...)
+		e.Uvarint(uint64(len(entry.Buf)))
+		e.Buf = append(e.Buf, entry.Buf...)
 	}
-	e.buf = binary.LittleEndian.AppendUint32(e.buf, crc32.Checksum(e.buf, crcTable))
-	_ = writeCacheFile(v.cachePath(), e.buf)
+	e.Buf = binary.LittleEndian.AppendUint32(e.Buf, crc32.Checksum(e.Buf, crcTable))
+	_ = writeCacheFile(v.cachePath(), e.Buf)
 }
 
 // loadCached is LoadFiles for a whole-vault load: entries whose stamp
@@ -317,87 +317,33 @@ func (v *Vault) loadCached(rels []string, stamps []fileStamp, opts LoadOptions, 
 	return out
 }
 
-// errCache marks a malformed cache; any decoding problem makes it unusable.
-var errCache = errors.New("malformed parse cache")
-
-type decoder struct {
-	s   string
-	off int
-	err error
-}
-
-func (d *decoder) fail() {
-	if d.err == nil {
-		d.err = errCache
-	}
-}
-
-func (d *decoder) uvarint() uint64 {
-	if d.err != nil {
-		return 0
-	}
-	var x uint64
-	var s uint
-	for i := 0; i < binary.MaxVarintLen64; i++ {
-		if d.off >= len(d.s) {
-			d.fail()
-			return 0
-		}
-		b := d.s[d.off]
-		d.off++
-		if b < 0x80 {
-			return x | uint64(b)<<s
-		}
-		x |= uint64(b&0x7f) << s
-		s += 7
-	}
-	d.fail()
-	return 0
-}
-
-func (d *decoder) varint() int64 {
-	u := d.uvarint()
-	x := int64(u >> 1)
-	if u&1 != 0 {
-		x = ^x
-	}
-	return x
-}
-
-func (d *decoder) str() string {
-	n := d.uvarint()
-	if d.err != nil || n > uint64(len(d.s)-d.off) {
-		d.fail()
-		return ""
-	}
-	s := d.s[d.off : d.off+int(n)]
-	d.off += int(n)
-	return s
-}
+// decoder and encoder are the shared wire encoding with the parse cache's
+// own pieces (its header, times).
+type decoder struct{ wire.Decoder }
 
 func (d *decoder) header() string {
-	if !strings.HasPrefix(d.s, cacheMagic) {
-		d.fail()
+	if !strings.HasPrefix(d.S, cacheMagic) {
+		d.Fail()
 		return ""
 	}
-	d.off = len(cacheMagic)
-	return d.str()
+	d.Off = len(cacheMagic)
+	return d.Str()
 }
 
 // list reads a length-prefixed list where 0 means nil (so a nil slice and
 // an empty one, which the parser both produces, come back as they were).
-func decodeList[T any](d *decoder, one func() T) []T {
-	n := d.uvarint()
-	if n == 0 || d.err != nil {
+func decodeList[T any](d *decoder, one func(*T)) []T {
+	n := d.Uvarint()
+	if n == 0 || d.Err != nil {
 		return nil
 	}
-	if n-1 > uint64(len(d.s)-d.off) {
-		d.fail()
+	if n-1 > uint64(len(d.S)-d.Off) {
+		d.Fail()
 		return nil
 	}
 	out := make([]T, n-1)
 	for i := range out {
-		out[i] = one()
+		one(&out[i])
 	}
 	return out
 }
@@ -412,133 +358,158 @@ const (
 )
 
 func (d *decoder) time() frontmatter.Time {
-	kind := d.uvarint()
+	kind := d.Uvarint()
 	if kind == timeZero {
 		return frontmatter.Time{}
 	}
-	t := time.Unix(d.varint(), int64(d.uvarint()))
+	t := time.Unix(d.Varint(), int64(d.Uvarint()))
 	switch kind {
 	case timeDate:
 		return frontmatter.Time{Time: t.UTC(), DateOnly: true}
 	case timeUTC:
 		return frontmatter.Time{Time: t.UTC()}
 	case timeOffset:
-		off := int(d.varint())
+		off := int(d.Varint())
 		if _, local := t.In(time.Local).Zone(); local == off {
 			return frontmatter.Time{Time: t.In(time.Local)}
 		}
 		return frontmatter.Time{Time: t.In(time.FixedZone("", off))}
 	}
-	d.fail()
+	d.Fail()
 	return frontmatter.Time{}
 }
 
-func (d *decoder) actor() frontmatter.Actor {
-	return frontmatter.Actor{By: d.str(), At: d.time()}
-}
-
+// decodeMeta reads the fields encodeMeta wrote, walking the same table.
 func decodeMeta(d *decoder, m *frontmatter.Meta) {
-	for _, p := range []*string{&m.ID, &m.Type, &m.Title, &m.Description, &m.Provenance, &m.Status, &m.Project, &m.Section, &m.Key, &m.Source, &m.Session, &m.Evidence} {
-		*p = d.str()
+	for _, f := range frontmatter.Fields {
+		switch p := f.Value(m).(type) {
+		case *string:
+			*p = d.Str()
+		case *bool:
+			*p = d.Uvarint() == 1
+		case *int:
+			*p = int(d.Varint())
+		case *frontmatter.Time:
+			*p = d.time()
+		case *[]string:
+			*p = decodeList(d, func(s *string) { *s = d.Str() })
+		case **frontmatter.Actor:
+			if d.Uvarint() == 1 {
+				*p = new(frontmatter.Actor)
+				decodeRecord(d, frontmatter.ActorFields, *p)
+			}
+		case *[]frontmatter.Actor:
+			*p = decodeList(d, func(a *frontmatter.Actor) { decodeRecord(d, frontmatter.ActorFields, a) })
+		case *[]frontmatter.Source:
+			*p = decodeList(d, func(s *frontmatter.Source) { decodeRecord(d, frontmatter.SourceFields, s) })
+		case *[]frontmatter.Signal:
+			*p = decodeList(d, func(s *frontmatter.Signal) { decodeRecord(d, frontmatter.SignalFields, s) })
+		default:
+			panic("vault: the parse cache cannot decode field " + f.Key)
+		}
 	}
-	m.Pinned = d.uvarint() == 1
-	m.Importance = int(d.uvarint())
-	m.ValidAt, m.StaleAfter, m.InvalidAt = d.time(), d.time(), d.time()
-	m.Supersedes = decodeList(d, d.str)
-	m.Tags = decodeList(d, d.str)
-	m.Aliases = decodeList(d, d.str)
-	m.Roots = decodeList(d, d.str)
-	if d.uvarint() == 1 {
-		a := d.actor()
-		m.Generated = &a
-	}
-	m.Verified = decodeList(d, d.actor)
-	m.Sources = decodeList(d, func() frontmatter.Source {
-		return frontmatter.Source{Resource: d.str(), ID: d.str(), Title: d.str(), Author: d.str(), LastModified: d.time()}
-	})
-	m.Signals = decodeList(d, func() frontmatter.Signal {
-		return frontmatter.Signal{Session: d.str(), At: d.time(), Evidence: d.str()}
-	})
 }
 
-type encoder struct{ buf []byte }
+// decodeRecord fills r in place: a value built here and returned would
+// escape through the table's accessors, one allocation a record.
+func decodeRecord[T any](d *decoder, table []frontmatter.SubField[T], r *T) {
+	for _, f := range table {
+		switch p := f.Value(r).(type) {
+		case *string:
+			*p = d.Str()
+		case *frontmatter.Time:
+			*p = d.time()
+		default:
+			panic("vault: the parse cache cannot decode nested key " + f.Key)
+		}
+	}
+}
 
-func (e *encoder) uvarint(x uint64) { e.buf = binary.AppendUvarint(e.buf, x) }
-func (e *encoder) varint(x int64)   { e.buf = binary.AppendVarint(e.buf, x) }
-func (e *encoder) str(s string)     { e.uvarint(uint64(len(s))); e.buf = append(e.buf, s...) }
-func (e *encoder) bytes(b []byte)   { e.uvarint(uint64(len(b))); e.buf = append(e.buf, b...) }
+type encoder struct{ wire.Encoder }
 
 func (e *encoder) header(stamp string) {
-	e.buf = append(e.buf, cacheMagic...)
-	e.str(stamp)
+	e.Buf = append(e.Buf, cacheMagic...)
+	e.Str(stamp)
 }
 
-func encodeList[T any](e *encoder, items []T, one func(T)) {
+func encodeList[T any](e *encoder, items []T, one func(*T)) {
 	if items == nil {
-		e.uvarint(0)
+		e.Uvarint(0)
 		return
 	}
-	e.uvarint(uint64(len(items)) + 1)
-	for _, it := range items {
-		one(it)
+	e.Uvarint(uint64(len(items)) + 1)
+	for i := range items {
+		one(&items[i])
 	}
 }
 
 func (e *encoder) time(t frontmatter.Time) {
 	switch {
 	case t.IsZero():
-		e.uvarint(timeZero)
+		e.Uvarint(timeZero)
 		return
 	case t.DateOnly:
-		e.uvarint(timeDate)
+		e.Uvarint(timeDate)
 	case t.Location() == time.UTC:
-		e.uvarint(timeUTC)
+		e.Uvarint(timeUTC)
 	default:
-		e.uvarint(timeOffset)
+		e.Uvarint(timeOffset)
 	}
-	e.varint(t.Unix())
-	e.uvarint(uint64(t.Nanosecond()))
+	e.Varint(t.Unix())
+	e.Uvarint(uint64(t.Nanosecond()))
 	if !t.DateOnly && t.Location() != time.UTC {
 		_, off := t.Zone()
-		e.varint(int64(off))
+		e.Varint(int64(off))
 	}
 }
 
-func (e *encoder) actor(a frontmatter.Actor) { e.str(a.By); e.time(a.At) }
-
+// encodeMeta writes every field of frontmatter.Fields, in its order, by
+// its kind: the table is the one list of fields, so none is left out.
 func encodeMeta(e *encoder, m *frontmatter.Meta) {
-	for _, s := range []string{m.ID, m.Type, m.Title, m.Description, m.Provenance, m.Status, m.Project, m.Section, m.Key, m.Source, m.Session, m.Evidence} {
-		e.str(s)
+	for _, f := range frontmatter.Fields {
+		switch p := f.Value(m).(type) {
+		case *string:
+			e.Str(*p)
+		case *bool:
+			if *p {
+				e.Uvarint(1)
+			} else {
+				e.Uvarint(0)
+			}
+		case *int:
+			e.Varint(int64(*p))
+		case *frontmatter.Time:
+			e.time(*p)
+		case *[]string:
+			encodeList(e, *p, func(s *string) { e.Str(*s) })
+		case **frontmatter.Actor:
+			if *p == nil {
+				e.Uvarint(0)
+				continue
+			}
+			e.Uvarint(1)
+			encodeRecord(e, frontmatter.ActorFields, *p)
+		case *[]frontmatter.Actor:
+			encodeList(e, *p, func(a *frontmatter.Actor) { encodeRecord(e, frontmatter.ActorFields, a) })
+		case *[]frontmatter.Source:
+			encodeList(e, *p, func(s *frontmatter.Source) { encodeRecord(e, frontmatter.SourceFields, s) })
+		case *[]frontmatter.Signal:
+			encodeList(e, *p, func(s *frontmatter.Signal) { encodeRecord(e, frontmatter.SignalFields, s) })
+		default:
+			panic("vault: the parse cache cannot encode field " + f.Key)
+		}
 	}
-	pinned := uint64(0)
-	if m.Pinned {
-		pinned = 1
+}
+
+func encodeRecord[T any](e *encoder, table []frontmatter.SubField[T], r *T) {
+	for _, f := range table {
+		switch p := f.Value(r).(type) {
+		case *string:
+			e.Str(*p)
+		case *frontmatter.Time:
+			e.time(*p)
+		default:
+			panic("vault: the parse cache cannot encode nested key " + f.Key)
+		}
 	}
-	e.uvarint(pinned)
-	e.uvarint(uint64(m.Importance))
-	e.time(m.ValidAt)
-	e.time(m.StaleAfter)
-	e.time(m.InvalidAt)
-	for _, l := range [][]string{m.Supersedes, m.Tags, m.Aliases, m.Roots} {
-		encodeList(e, l, e.str)
-	}
-	if m.Generated != nil {
-		e.uvarint(1)
-		e.actor(*m.Generated)
-	} else {
-		e.uvarint(0)
-	}
-	encodeList(e, m.Verified, e.actor)
-	encodeList(e, m.Sources, func(s frontmatter.Source) {
-		e.str(s.Resource)
-		e.str(s.ID)
-		e.str(s.Title)
-		e.str(s.Author)
-		e.time(s.LastModified)
-	})
-	encodeList(e, m.Signals, func(s frontmatter.Signal) {
-		e.str(s.Session)
-		e.time(s.At)
-		e.str(s.Evidence)
-	})
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"time"
+
+	"github.com/mem-md/mem/internal/wire"
 )
 
 // A snapshot is stored by caches of views derived from the vault's files
@@ -23,25 +25,25 @@ var errSnapshot = errors.New("malformed snapshot encoding")
 
 // AppendBinary appends the snapshot's encoding to b (encoding.BinaryAppender).
 func (s *Snapshot) AppendBinary(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	e.uvarint(snapshotFormat)
-	e.varint(s.started.UnixNano())
-	e.uvarint(uint64(len(s.Rels)))
+	e := encoder{wire.Encoder{Buf: b}}
+	e.Uvarint(snapshotFormat)
+	e.Varint(s.started.UnixNano())
+	e.Uvarint(uint64(len(s.Rels)))
 	size := 0
 	for _, rel := range s.Rels {
 		size += uvarintLen(uint64(len(rel))) + len(rel)
 	}
-	e.uvarint(uint64(size))
+	e.Uvarint(uint64(size))
 	for _, rel := range s.Rels {
-		e.str(rel)
+		e.Str(rel)
 	}
 	for _, st := range s.stamps {
-		e.varint(st.size)
-		e.varint(st.mtime)
-		e.varint(st.ctime)
-		e.uvarint(st.ino)
+		e.Varint(st.size)
+		e.Varint(st.mtime)
+		e.Varint(st.ctime)
+		e.Uvarint(st.ino)
 	}
-	return e.buf, nil
+	return e.Buf, nil
 }
 
 func uvarintLen(x uint64) int {
@@ -53,42 +55,42 @@ func uvarintLen(x uint64) int {
 // data and returns it with the number of bytes it took. The snapshot does
 // not share data's memory (its paths are copied in one piece).
 func DecodeSnapshot(data []byte) (*Snapshot, int, error) {
-	d := &decoder{s: string(data[:min(len(data), 4*binary.MaxVarintLen64)])}
-	if d.uvarint() != snapshotFormat {
+	d := &decoder{wire.Decoder{S: string(data[:min(len(data), 4*binary.MaxVarintLen64)])}}
+	if d.Uvarint() != snapshotFormat {
 		return nil, 0, errSnapshot
 	}
-	s := &Snapshot{started: time.Unix(0, d.varint())}
-	n := d.uvarint()
-	size := d.uvarint()
-	rest := uint64(len(data) - d.off)
+	s := &Snapshot{started: time.Unix(0, d.Varint())}
+	n := d.Uvarint()
+	size := d.Uvarint()
+	rest := uint64(len(data) - d.Off)
 	// Each path takes at least its length byte, each stamp at least four.
-	if d.err != nil || n > size || size > rest || n > (rest-size)/4 {
+	if d.Err != nil || n > size || size > rest || n > (rest-size)/4 {
 		return nil, 0, errSnapshot
 	}
 	// One copy of the paths and stamps (a stamp takes at most 40 bytes):
 	// the paths are substrings of it.
-	end := uint64(d.off) + size + min(40*n, rest-size)
-	d = &decoder{s: string(data[:end]), off: d.off}
-	paths := &decoder{s: d.s[:d.off+int(size)], off: d.off}
-	d.off += int(size)
+	end := uint64(d.Off) + size + min(40*n, rest-size)
+	d = &decoder{wire.Decoder{S: string(data[:end]), Off: d.Off}}
+	paths := &decoder{wire.Decoder{S: d.S[:d.Off+int(size)], Off: d.Off}}
+	d.Off += int(size)
 	s.Rels = make([]string, n)
 	for i := range s.Rels {
-		s.Rels[i] = paths.str()
+		s.Rels[i] = paths.Str()
 		if i > 0 && s.Rels[i] <= s.Rels[i-1] {
-			paths.fail() // Changed relies on the order
+			paths.Fail() // Changed relies on the order
 		}
 	}
-	if paths.err != nil || paths.off != len(paths.s) {
+	if paths.Err != nil || paths.Off != len(paths.S) {
 		return nil, 0, errSnapshot
 	}
 	s.stamps = make([]fileStamp, n)
 	for i := range s.stamps {
-		s.stamps[i] = fileStamp{size: d.varint(), mtime: d.varint(), ctime: d.varint(), ino: d.uvarint()}
+		s.stamps[i] = fileStamp{size: d.Varint(), mtime: d.Varint(), ctime: d.Varint(), ino: d.Uvarint()}
 	}
-	if d.err != nil {
+	if d.Err != nil {
 		return nil, 0, errSnapshot
 	}
-	return s, d.off, nil
+	return s, d.Off, nil
 }
 
 // Changed compares s with an older snapshot old and returns, sorted, the

@@ -5,6 +5,8 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+
+	"github.com/mem-md/mem/internal/wire"
 )
 
 // WriteCache replaces the cache file at path with payload, framed so that
@@ -16,12 +18,12 @@ func WriteCache(path, magic string, payload []byte) error {
 	if stamp == "" {
 		return nil // a cache no later run could trust
 	}
-	e := encoder{buf: make([]byte, 0, len(magic)+len(stamp)+len(payload)+16)}
-	e.buf = append(e.buf, magic...)
-	e.str(stamp)
-	e.buf = append(e.buf, payload...)
-	e.buf = binary.LittleEndian.AppendUint32(e.buf, crc32.Checksum(e.buf, crcTable))
-	return writeCacheFile(path, e.buf)
+	e := encoder{wire.Encoder{Buf: make([]byte, 0, len(magic)+len(stamp)+len(payload)+16)}}
+	e.Buf = append(e.Buf, magic...)
+	e.Str(stamp)
+	e.Buf = append(e.Buf, payload...)
+	e.Buf = binary.LittleEndian.AppendUint32(e.Buf, crc32.Checksum(e.Buf, crcTable))
+	return writeCacheFile(path, e.Buf)
 }
 
 // ReadCache returns the payload WriteCache stored at path under magic;
@@ -35,11 +37,11 @@ func ReadCache(path, magic string) ([]byte, bool) {
 	if crc32.Checksum(body, crcTable) != sum || string(body[:len(magic)]) != magic {
 		return nil, false
 	}
-	d := &decoder{s: string(body), off: len(magic)}
-	if stamp := d.str(); d.err != nil || stamp == "" || stamp != binaryStamp() {
+	d := &decoder{wire.Decoder{S: string(body), Off: len(magic)}}
+	if stamp := d.Str(); d.Err != nil || stamp == "" || stamp != binaryStamp() {
 		return nil, false
 	}
-	return body[d.off:], true
+	return body[d.Off:], true
 }
 
 // A kept view is the output of a view (a render) saved under
@@ -65,11 +67,11 @@ func (v *Vault) ReadView(name string, snap *Snapshot) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	d := &decoder{s: string(b)}
-	if kept := d.str(); d.err != nil || kept != key {
+	d := &decoder{wire.Decoder{S: string(b)}}
+	if kept := d.Str(); d.Err != nil || kept != key {
 		return nil, false
 	}
-	return b[d.off:], true
+	return b[d.Off:], true
 }
 
 // WriteView keeps payload under name for the files snap saw. It does
@@ -81,7 +83,7 @@ func (v *Vault) WriteView(name string, snap *Snapshot, payload []byte) {
 		return
 	}
 	var e encoder
-	e.str(key)
-	e.buf = append(e.buf, payload...)
-	_ = WriteCache(v.viewPath(name), viewMagic, e.buf)
+	e.Str(key)
+	e.Buf = append(e.Buf, payload...)
+	_ = WriteCache(v.viewPath(name), viewMagic, e.Buf)
 }

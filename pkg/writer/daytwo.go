@@ -13,7 +13,6 @@ import (
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/lint"
 	"github.com/mem-md/mem/pkg/vault"
-	"gopkg.in/yaml.v3"
 )
 
 // The edits of day two (spec §4: pin, retire, correct, edit, review,
@@ -26,7 +25,7 @@ const ProjectsDir = "projects"
 
 // ReasonKey is the frontmatter key retire writes its --reason into: the
 // spec has no such key, and unknown keys are kept by every reader.
-const ReasonKey = "invalid_reason"
+const ReasonKey = frontmatter.InvalidReasonKey
 
 // unchanged turns ErrUnchanged into success: asking for what is already
 // so is not an error.
@@ -86,22 +85,10 @@ func Retire(v *vault.Vault, f Front, ref, expectHash string, at frontmatter.Time
 		}
 		meta.InvalidAt = at
 		if reason != "" {
-			setExtra(doc, ReasonKey, reason)
+			doc.SetKeptText(ReasonKey, reason)
 		}
 		return nil
 	}))
-}
-
-// setExtra sets an unknown key's value, keeping its place in the file.
-func setExtra(doc *frontmatter.Document, key, value string) {
-	node := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value}
-	for i := range doc.Extra {
-		if doc.Extra[i].Key == key {
-			doc.Extra[i].Value = node
-			return
-		}
-	}
-	doc.Extra = append(doc.Extra, frontmatter.KeyValue{Key: key, Value: node})
 }
 
 // Correct writes n as a correction of the claim ref names: type

@@ -132,8 +132,88 @@ func TestClaudeMCP(t *testing.T) {
 				}
 			}
 			checkResults(t, calls, want, anthropicResults(t, last))
+			// The files recall names are the ones Claude Code loaded: its
+			// auto-memory folder is where pkg/stores looks for it.
+			for _, line := range []string{claudeMDLine, autoMemoryLine} {
+				if !seen(f, line) {
+					t.Errorf("Claude Code did not load the store holding %q", line)
+				}
+			}
 		})
 	}
+}
+
+// TestClaudePrompts: mem's prompts are Claude Code's /mcp__mem__<name>
+// commands. Sent as the prompt of `claude -p`, each hands the model its
+// text, as prompts/get returns it, as the user's turn; the recall that
+// session-start asks for brings the model the view and the stores Claude
+// Code loaded, and an observed claim without evidence in session-end's
+// write pass brings it the refusal saying what to do.
+func TestClaudePrompts(t *testing.T) {
+	needClients(t)
+	s := newSession(t)
+	write(t, filepath.Join(s.project, ".mcp.json"), findBlock(t, "json", `"mcpServers"`))
+	write(t, filepath.Join(s.home, ".claude", "settings.json"), `{"enableAllProjectMcpServers": true}`)
+	loaded := s.harnessStores(t)
+	for _, name := range promptNames {
+		text := promptText(t, s, name)
+		var script []call
+		switch name {
+		case "session-start":
+			script = []call{{"recall", map[string]any{"cwd": s.project}}}
+		case "session-end":
+			script = []call{{"remember", map[string]any{"text": "I deployed the shop to staging.", "provenance": "observed"}}}
+		}
+		f := newAnthropic(t, script...)
+		if got := claude(t, s, f, s.project, "/mcp__mem__"+name, "--allowedTools", "mcp__mem"); got != "done" {
+			t.Errorf("/mcp__mem__%s: the session ended with %q", name, got)
+		}
+		if !userSaid(f.requests()[0], text) {
+			t.Errorf("/mcp__mem__%s: the prompt's text is not the user's turn:\nwant %q\nrequests:\n%.5000s", name, text, f.all())
+		}
+		if name == "session-end" && !seen(f, "write it as inferred, or give evidence") {
+			t.Errorf("/mcp__mem__session-end: the refusal of an observed claim without evidence did not reach the model:\n%.5000s", f.all())
+		}
+		if written, _ := filepath.Glob(filepath.Join(s.vault, "memory", "i-deployed-*")); name == "session-end" && written != nil {
+			t.Errorf("/mcp__mem__session-end: the claim without evidence was written: %v", written)
+		}
+		if name != "session-start" {
+			continue
+		}
+		reqs := f.requests()
+		results := anthropicResults(t, reqs[len(reqs)-1])
+		if len(results) != 1 {
+			t.Fatalf("/mcp__mem__%s: %d tool results, want recall's", name, len(results))
+		}
+		for _, want := range append([]string{projectLine}, loaded...) {
+			if !strings.Contains(results[0], want) {
+				t.Errorf("/mcp__mem__%s: recall's result lacks %q:\n%s", name, want, results[0])
+			}
+		}
+	}
+}
+
+// userSaid reports whether a user message of a Messages request holds
+// text whole.
+func userSaid(body, text string) bool {
+	var req struct {
+		Messages []struct {
+			Role    string
+			Content json.RawMessage
+		}
+	}
+	json.Unmarshal([]byte(body), &req)
+	for _, m := range req.Messages {
+		if m.Role != "user" {
+			continue
+		}
+		for _, s := range strs(string(m.Content)) {
+			if strings.Contains(s, text) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // anthropicResults are the tool results of a Messages request, in order.

@@ -102,8 +102,27 @@ func TestCodexMCP(t *testing.T) {
 				}
 			}
 			checkResults(t, calls, want, openAIResults(last))
+			// The AGENTS.md recall names is the one Codex loaded (its
+			// memories summary loads only with the memories feature on:
+			// the next test).
+			if !seen(f, agentsMDLine) {
+				t.Errorf("Codex did not load the AGENTS.md recall names")
+			}
 		})
 	}
+	t.Run("memories feature", func(t *testing.T) {
+		s := newSession(t)
+		summary := s.harnessStores(t)[3]
+		f := newOpenAI(t, call{"recall", map[string]any{"cwd": s.project}})
+		env := codexSession(t, s, f, "[features]\nmemories = true\n\n"+strings.ReplaceAll(findBlock(t, "toml", "[mcp_servers.mem]"), "/home/you", s.home))
+		if got := codexExec(t, env, s.project, "codex exec hello"); got != "done" {
+			t.Errorf("the session ended with %q", got)
+		}
+		reqs := f.requests()
+		if results := openAIResults(reqs[len(reqs)-1]); len(results) != 1 || !strings.Contains(results[0], summary) || !seen(f, summaryLine) {
+			t.Errorf("the memories summary Codex loaded is not the one recall names (%s):\n%s", summary, results)
+		}
+	})
 	t.Run("missing vault", func(t *testing.T) {
 		s := newSession(t)
 		f := newOpenAI(t, call{"recall", map[string]any{}})

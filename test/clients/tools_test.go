@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mem-md/mem/pkg/stores"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -29,6 +30,7 @@ func toolScript(t *testing.T, s *session) ([]call, map[string][]string) {
 		write(t, filepath.Join(s.vault, "memory", "client-"+tool+".md"), facts[tool])
 	}
 	hash := func(tool string) string { return vault.Hash([]byte(facts[tool])) }
+	loaded := s.harnessStores(t)
 	calls := []call{
 		{"recall", map[string]any{"cwd": s.project}},
 		{"search", map[string]any{"query": "deploys"}},
@@ -46,7 +48,7 @@ func toolScript(t *testing.T, s *session) ([]call, map[string][]string) {
 		{"update", map[string]any{"id": "memory/client-update", "expected_hash": hash("update"), "importance": 8}},
 	}
 	want := map[string][]string{
-		"recall":      {projectLine, "The user is Dana."},
+		"recall":      append([]string{projectLine, "The user is Dana."}, loaded...),
 		"search":      {"memory/webshop-deploys-with-make-deploy-"},
 		"get":         {lessonBody, vault.Hash([]byte(data))},
 		"remember":    {"memory/the-checkout-test-is-flaky-on-ci-"},
@@ -62,6 +64,33 @@ func toolScript(t *testing.T, s *session) ([]call, map[string][]string) {
 		"update":      {`"changed":true`, "memory/client-update"},
 	}
 	return calls, want
+}
+
+// Lines of the harness stores harnessStores writes, so a test can tell
+// that the client itself loaded the file recall names.
+const (
+	autoMemoryLine = "- The auto-memory of the client test says deploys need a tag."
+	claudeMDLine   = "The CLAUDE.md of the client test says run make check."
+	agentsMDLine   = "The AGENTS.md of the client test says run make check."
+	summaryLine    = "- The Codex memories of the client test say the shop runs Go."
+)
+
+// harnessStores gives the project the stores Claude Code and Codex load
+// there besides mem's view — a CLAUDE.md and an AGENTS.md, Claude Code's
+// auto-memory folder for the project and Codex's memories summary — and
+// returns their paths: recall's `stores` must name each one.
+func (s *session) harnessStores(t *testing.T) []string {
+	t.Helper()
+	paths := []string{
+		filepath.Join(s.project, "CLAUDE.md"),
+		filepath.Join(s.home, ".claude", "projects", stores.ClaudeProjectDir(s.project), "memory", "MEMORY.md"),
+		filepath.Join(s.project, "AGENTS.md"),
+		filepath.Join(s.home, ".codex", "memories", "memory_summary.md"),
+	}
+	for i, data := range []string{claudeMDLine, autoMemoryLine, agentsMDLine, summaryLine} {
+		write(t, paths[i], data+"\n")
+	}
+	return paths
 }
 
 // toolNames are the tools of `mem mcp`.

@@ -3,6 +3,7 @@
 package reliability
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -214,7 +215,7 @@ func TestConcurrentWriters(t *testing.T) {
 		if w.token == "" {
 			continue
 		}
-		res, err := index.Search(vv, index.Query{Text: w.token, Syntax: true, NoRefresh: true, Limit: 5})
+		res, err := index.Search(context.Background(), vv, index.Query{Text: w.token, Syntax: true, NoRefresh: true, Limit: 5})
 		if err != nil || !res.Index.Fresh || len(res.Hits) != 1 || res.Hits[0].ID != w.id {
 			lost++
 			t.Errorf("index: search %s: %+v, %v; want one hit %s", w.token, res, err, w.id)

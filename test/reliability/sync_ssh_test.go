@@ -44,12 +44,10 @@ func sshd(t *testing.T) (sshCommand string, port int) {
 	if os.Geteuid() == 0 {
 		os.MkdirAll("/run/sshd", 0o755)
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port = l.Addr().(*net.TCPAddr).Port
-	l.Close()
+	// sshd cannot be handed a listener or asked for a free port (-p 0 is
+	// refused), so a port is picked, closed and given to sshd; if another
+	// process takes it in between, sshd fails to bind and exits, and the
+	// next try picks a fresh port.
 	cfg := filepath.Join(dir, "sshd_config")
 	os.WriteFile(cfg, []byte(fmt.Sprintf(`ListenAddress 127.0.0.1
 HostKey %s
@@ -63,29 +61,19 @@ UsePAM no
 PidFile none
 LogLevel ERROR
 `, filepath.Join(dir, "host"), filepath.Join(dir, "authorized_keys"))), 0o600)
-	cmd := exec.Command(bin, "-D", "-e", "-f", cfg, "-p", fmt.Sprint(port))
-	stderr, _ := cmd.StderrPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start sshd: %v", err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	go func() { // sshd's complaints go to the test log
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			t.Log("sshd:", sc.Text())
+	for try := 0; ; try++ {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
 		}
-	}()
-	// Wait for the listener: sshd binds after reading its keys.
-	for i := 0; ; i++ {
-		c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
-		if err == nil {
-			c.Close()
+		port = l.Addr().(*net.TCPAddr).Port
+		l.Close()
+		if startSSHD(t, bin, cfg, port) {
 			break
 		}
-		if i == 200 {
-			t.Fatalf("sshd did not listen on 127.0.0.1:%d", port)
+		if try == 4 {
+			t.Fatalf("sshd did not listen on 5 ports in a row")
 		}
-		time.Sleep(25 * time.Millisecond)
 	}
 	return fmt.Sprintf("ssh -i %s -o IdentitiesOnly=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o BatchMode=yes", filepath.Join(dir, "client")), port
 }
@@ -123,4 +111,48 @@ func TestSyncOverSSH(t *testing.T) {
 		t.Fatalf("machine a holds %d memories, want 2", got)
 	}
 	b.fsck()
+}
+
+// startSSHD runs sshd on port and waits until it greets, false when it
+// exits first (the port was taken). The greeting, not a connection alone,
+// tells it from another program that took the port.
+func startSSHD(t *testing.T, bin, cfg string, port int) bool {
+	cmd := exec.Command(bin, "-D", "-e", "-f", cfg, "-p", fmt.Sprint(port))
+	cmd.Stderr = testLog{t} // sshd's complaints go to the test log
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start sshd: %v", err)
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	t.Cleanup(func() { cmd.Process.Kill(); <-exited })
+	// sshd binds after reading its keys: poll until it greets or exits.
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+		select {
+		case <-exited:
+			return false
+		case <-time.After(25 * time.Millisecond):
+		}
+		c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+		if err != nil {
+			continue
+		}
+		c.SetDeadline(time.Now().Add(5 * time.Second))
+		line, _ := bufio.NewReader(c).ReadString('\n')
+		c.Close()
+		if strings.HasPrefix(line, "SSH-2.0-") {
+			return true
+		}
+	}
+	t.Fatalf("sshd did not listen on 127.0.0.1:%d", port)
+	return false
+}
+
+// testLog writes each line to the test log.
+type testLog struct{ t *testing.T }
+
+func (w testLog) Write(p []byte) (int, error) {
+	for _, l := range strings.Split(strings.TrimRight(string(p), "\n"), "\n") {
+		w.t.Log("sshd:", l)
+	}
+	return len(p), nil
 }

@@ -39,6 +39,10 @@ type WatchResult struct {
 	Served                  int
 }
 
+// hello is the bench client's greeting wait: a loaded machine greets
+// late, and this is not a client under test.
+const hello = time.Second
+
 // Watch starts `mem watch` on the vault and measures it.
 func Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error) {
 	res := &WatchResult{LatencyKinds: map[string][]time.Duration{}}
@@ -65,10 +69,9 @@ func Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error) {
 	defer func() { d.Process.Signal(syscall.SIGTERM); d.Wait() }()
 	sock := daemon.SocketPath(root)
 	daemon.Version = func() string { return daemon.VersionOf(cfg.Mem) } // speak as the mem binary
-	daemon.HelloWait = time.Second                                      // a loaded machine greets late; this is not a client under test
 	ask := func(word string) bool {
 		r, err := daemon.Ask(sock, daemon.Request{Op: "search", Search: &daemon.Search{
-			Client: daemon.Client{Now: time.Now(), Home: os.Getenv("HOME")}, Query: word, Limit: 1, NoRefresh: true}})
+			Client: daemon.Client{Now: time.Now(), Home: os.Getenv("HOME")}, Query: word, Limit: 1, NoRefresh: true}}, hello)
 		return err == nil && strings.Contains(string(r.Stdout), word)
 	}
 	for !ask(cfg.Word) {
@@ -77,7 +80,7 @@ func Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	st, _ := daemon.Ask(sock, daemon.Request{Op: "status"})
+	st, _ := daemon.Ask(sock, daemon.Request{Op: "status"}, hello)
 	if st.Status != nil {
 		res.Watching = st.Status.Watching
 	}
@@ -160,7 +163,7 @@ func Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error) {
 	med := func(name string) time.Duration { return Percentile(runs[name], 50) }
 	res.Search, res.SearchAlone, res.Rg = med("search"), med("search alone"), med("rg")
 	res.Hook, res.HookAlone, res.Floor = med("hook"), med("hook alone"), med("floor")
-	if st, _ := daemon.Ask(sock, daemon.Request{Op: "status"}); st.Status != nil {
+	if st, _ := daemon.Ask(sock, daemon.Request{Op: "status"}, hello); st.Status != nil {
 		res.Served = st.Status.Served
 	}
 

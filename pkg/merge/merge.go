@@ -1,4 +1,9 @@
-package history
+// Package merge is mem sync's memory-aware three-way merge of one file:
+// a memory field by field (the reconciler, pkg/gate, decides a field both
+// sides set), mem.yaml key by key, anything else by the later commit. It
+// takes and returns bytes and knows no git: pkg/history reads the
+// versions and writes the result.
+package merge
 
 import (
 	"bytes"
@@ -7,6 +12,7 @@ import (
 	"fmt"
 	"path"
 	"reflect"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -16,42 +22,42 @@ import (
 	"github.com/mem-md/mem/pkg/vault"
 )
 
-// side is one version of a file in a three-way merge; nil data with
-// present false is a file that side does not have.
-type side struct {
-	data    []byte
-	present bool
-	label   string // "this machine" or "the remote", for decisions
-	later   bool   // this side's commit is the later one (the tie-breaker of last resort)
+// Side is one version of a file in a three-way merge; nil Data with
+// Present false is a file that side does not have.
+type Side struct {
+	Data    []byte
+	Present bool
+	Label   string // "this machine" or "the remote", for decisions
+	Later   bool   // this side's commit is the later one (the tie-breaker of last resort)
 }
 
-// fileMerge is what merging one path decided: the merged bytes (present
+// Result is what merging one path decided: the merged bytes (Present
 // false: the path is deleted), an optional sibling file keeping the body
 // that lost, and the decisions to record in the merge commit.
-type fileMerge struct {
-	data      []byte
-	present   bool
-	sibling   string // vault-relative path of the losing body's new file
-	siblingTo []byte
-	decisions []string
+type Result struct {
+	Data        []byte
+	Present     bool
+	Sibling     string // vault-relative path of the losing body's new file
+	SiblingData []byte
+	Decisions   []string
 }
 
-// mergeFile merges one path changed on both sides. It never writes
+// File merges one path changed on both sides. It never writes
 // conflict markers: every disagreement is decided and recorded.
-func mergeFile(rel string, base, ours, theirs side) fileMerge {
+func File(rel string, base, ours, theirs Side) Result {
 	switch {
-	case !ours.present && !theirs.present:
-		return fileMerge{}
-	case !ours.present || !theirs.present:
+	case !ours.Present && !theirs.Present:
+		return Result{}
+	case !ours.Present || !theirs.Present:
 		// Deleted on one side, edited on the other: the edit comes back.
 		kept, gone := ours, theirs
-		if !ours.present {
+		if !ours.Present {
 			kept, gone = theirs, ours
 		}
-		return fileMerge{data: kept.data, present: true, decisions: []string{
-			fmt.Sprintf("%s: deleted on %s, edited on %s: kept the edit", rel, gone.label, kept.label)}}
-	case bytes.Equal(ours.data, theirs.data):
-		return fileMerge{data: ours.data, present: true}
+		return Result{Data: kept.Data, Present: true, Decisions: []string{
+			fmt.Sprintf("%s: deleted on %s, edited on %s: kept the edit", rel, gone.Label, kept.Label)}}
+	case bytes.Equal(ours.Data, theirs.Data):
+		return Result{Data: ours.Data, Present: true}
 	}
 	if rel == vault.ConfigFile {
 		if m, ok := mergeYAML(rel, base, ours, theirs); ok {
@@ -66,21 +72,21 @@ func mergeFile(rel string, base, ours, theirs side) fileMerge {
 	// stays; the other is kept beside it when it is a note, and in
 	// history (the merge's other parent) in every case.
 	win, lose := pickLater(ours, theirs)
-	m := fileMerge{data: win.data, present: true}
-	note := fmt.Sprintf("%s: changed on both machines and not mergeable field by field: kept %s's version (the later commit)", rel, win.label)
+	m := Result{Data: win.Data, Present: true}
+	note := fmt.Sprintf("%s: changed on both machines and not mergeable field by field: kept %s's version (the later commit)", rel, win.Label)
 	if strings.HasSuffix(rel, ".md") {
-		m.sibling, m.siblingTo = siblingPath(rel, lose.data), lose.data
-		note += "; the other is kept as " + m.sibling
+		m.Sibling, m.SiblingData = siblingPath(rel, lose.Data), lose.Data
+		note += "; the other is kept as " + m.Sibling
 	} else {
 		note += "; the other stays in history (the merge's other parent)"
 	}
-	m.decisions = append(m.decisions, note)
+	m.Decisions = append(m.Decisions, note)
 	return m
 }
 
 // pickLater orders two sides by their commits, later first.
-func pickLater(a, b side) (side, side) {
-	if b.later {
+func pickLater(a, b Side) (Side, Side) {
+	if b.Later {
 		return b, a
 	}
 	return a, b
@@ -99,15 +105,15 @@ var listFields = map[string]bool{"Signals": true, "Tags": true, "Supersedes": tr
 
 // mergeDoc merges a markdown file with frontmatter field by field. ok is
 // false when either side does not parse (the caller decides the file).
-func mergeDoc(rel string, base, ours, theirs side) (fileMerge, bool) {
-	od, err1 := vault.ParseFile(ours.data)
-	td, err2 := vault.ParseFile(theirs.data)
+func mergeDoc(rel string, base, ours, theirs Side) (Result, bool) {
+	od, err1 := vault.ParseFile(ours.Data)
+	td, err2 := vault.ParseFile(theirs.Data)
 	if err1 != nil || err2 != nil || od == nil || td == nil || !od.HasFrontmatter || !td.HasFrontmatter {
-		return fileMerge{}, false
+		return Result{}, false
 	}
 	bd := &frontmatter.Document{}
-	if base.present {
-		if d, err := vault.ParseFile(base.data); err == nil && d != nil {
+	if base.Present {
+		if d, err := vault.ParseFile(base.Data); err == nil && d != nil {
 			bd = d
 		}
 	}
@@ -124,7 +130,7 @@ func mergeDoc(rel string, base, ours, theirs side) (fileMerge, bool) {
 		c, why = strings.Compare(generatedAt(od), generatedAt(td)), "the later generated.at"
 	default:
 		c, why = -1, "the later commit"
-		if ours.later {
+		if ours.Later {
 			c = 1
 		}
 	}
@@ -133,7 +139,7 @@ func mergeDoc(rel string, base, ours, theirs side) (fileMerge, bool) {
 	}
 	out := *od
 	out.Meta = od.Meta
-	m := fileMerge{present: true}
+	m := Result{Present: true}
 	var conflicted []string
 	ov, tv, bv, wv, xv := reflect.ValueOf(&out.Meta).Elem(), reflect.ValueOf(td.Meta), reflect.ValueOf(bd.Meta), reflect.ValueOf(win.Meta), reflect.ValueOf(od.Meta)
 	for i := 0; i < ov.NumField(); i++ {
@@ -169,16 +175,16 @@ func mergeDoc(rel string, base, ours, theirs side) (fileMerge, bool) {
 			sib.Meta.ID = sib.Meta.ID + stem[strings.LastIndex(stem, "-merged-"):]
 		}
 		sib.Meta.Supersedes = nil
-		if sib.Meta.ID != "" && !contains(out.Meta.Supersedes, sib.Meta.ID) {
+		if sib.Meta.ID != "" && !slices.Contains(out.Meta.Supersedes, sib.Meta.ID) {
 			out.Meta.Supersedes = append(out.Meta.Supersedes, sib.Meta.ID)
 		}
-		m.sibling, m.siblingTo = sibRel, sib.Marshal()
-		m.decisions = append(m.decisions, fmt.Sprintf("%s: body changed on both machines: kept %s's (%s); %s's is kept as %s, superseded", rel, winSide.label, why, loseSide.label, sibRel))
+		m.Sibling, m.SiblingData = sibRel, sib.Marshal()
+		m.Decisions = append(m.Decisions, fmt.Sprintf("%s: body changed on both machines: kept %s's (%s); %s's is kept as %s, superseded", rel, winSide.Label, why, loseSide.Label, sibRel))
 	}
 	if len(conflicted) > 0 {
-		m.decisions = append(m.decisions, fmt.Sprintf("%s: %s set differently on both machines: kept %s's (%s); %s's stays in history", rel, strings.Join(conflicted, ", "), winSide.label, why, loseSide.label))
+		m.Decisions = append(m.Decisions, fmt.Sprintf("%s: %s set differently on both machines: kept %s's (%s); %s's stays in history", rel, strings.Join(conflicted, ", "), winSide.Label, why, loseSide.Label))
 	}
-	m.data = out.Marshal()
+	m.Data = out.Marshal()
 	return m, true
 }
 
@@ -187,15 +193,6 @@ func generatedAt(d *frontmatter.Document) string {
 		return ""
 	}
 	return d.Meta.Generated.At.UTC().Format("2006-01-02T15:04:05")
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // union is a's items, then b's that a lacks.
@@ -262,10 +259,10 @@ func mergeExtra(ours, theirs, base []frontmatter.KeyValue, oursWins bool, confli
 
 // mergeYAML merges mem.yaml key by key (nested mappings recursively); a
 // key both sides set differently takes the later commit's value.
-func mergeYAML(rel string, base, ours, theirs side) (fileMerge, bool) {
-	doc := func(s side) *yaml.Node {
+func mergeYAML(rel string, base, ours, theirs Side) (Result, bool) {
+	doc := func(s Side) *yaml.Node {
 		var n yaml.Node
-		if !s.present || yaml.Unmarshal(s.data, &n) != nil {
+		if !s.Present || yaml.Unmarshal(s.Data, &n) != nil {
 			return nil
 		}
 		if len(n.Content) == 0 {
@@ -278,26 +275,26 @@ func mergeYAML(rel string, base, ours, theirs side) (fileMerge, bool) {
 	}
 	o, t, b := doc(ours), doc(theirs), doc(base)
 	if o == nil || t == nil {
-		return fileMerge{}, false
+		return Result{}, false
 	}
 	if b == nil {
 		b = &yaml.Node{Kind: yaml.MappingNode}
 	}
 	var decided []string
-	mergeMapping(o, t, b, "", theirs.later, &decided)
+	mergeMapping(o, t, b, "", theirs.Later, &decided)
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2) // as mem init and people write it
 	if err := enc.Encode(o); err != nil || enc.Close() != nil {
-		return fileMerge{}, false
+		return Result{}, false
 	}
-	m := fileMerge{data: buf.Bytes(), present: true}
+	m := Result{Data: buf.Bytes(), Present: true}
 	if len(decided) > 0 {
-		win := ours.label
-		if theirs.later {
-			win = theirs.label
+		win := ours.Label
+		if theirs.Later {
+			win = theirs.Label
 		}
-		m.decisions = []string{fmt.Sprintf("%s: %s set differently on both machines: kept %s's (the later commit); the other stays in history", rel, strings.Join(decided, ", "), win)}
+		m.Decisions = []string{fmt.Sprintf("%s: %s set differently on both machines: kept %s's (the later commit); the other stays in history", rel, strings.Join(decided, ", "), win)}
 	}
 	return m, true
 }

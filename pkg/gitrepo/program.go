@@ -1,0 +1,126 @@
+// Package gitrepo is mem's git layer. Today it holds the one runner of the
+// git program (push, fetch, fsck, clone, merge-base, diff-tree, `lint
+// --staged`): a deadline, no prompt, no stdin, and none of the variables
+// that would point git at another repository. pkg/history reads and
+// writes objects, trees, refs and the index itself (go-git and
+// pkg/history/gitfmt) and calls this for what it gives to the program.
+package gitrepo
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"time"
+)
+
+// DefaultTimeout is the deadline of the zero Program.
+const DefaultTimeout = 10 * time.Minute
+
+// Program is the git program as mem runs it.
+type Program struct {
+	// Env is the environment (KEY=value) git runs with, less the
+	// locators; nil is this process's, for the callers not yet handed one.
+	Env []string
+	// Timeout bounds every run: a wedged transport or a prompt nobody
+	// answers must fail an hourly job, not pile it up behind the last one.
+	// 0 is DefaultTimeout.
+	Timeout time.Duration
+}
+
+// locators are the variables that point git at a repository, index or
+// object store other than the one named on its command line. `mem backup`
+// run from a git hook inherits them (GIT_DIR, GIT_INDEX_FILE), and a child
+// git would then read the wrong repository.
+var locators = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE", "GIT_CEILING_DIRECTORIES"}
+
+// Error is a git run that failed or ran past its deadline.
+type Error struct {
+	Args   []string
+	Stderr string // git's own messages, trimmed
+	Err    error
+}
+
+func (e *Error) Error() string {
+	msg := e.Stderr
+	if msg == "" {
+		msg = e.Err.Error()
+	}
+	return fmt.Sprintf("git %s: %s", strings.Join(e.Args, " "), msg)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+func (p Program) env() []string {
+	if p.Env == nil {
+		return os.Environ()
+	}
+	return p.Env
+}
+
+// Run runs git on the repository at gitDir (empty: outside any
+// repository, as a clone or an init runs) and returns its stdout. Git
+// must be installed: go-git's own local transport runs git-receive-pack
+// anyway, and without a deadline.
+func (p Program) Run(gitDir string, args ...string) (string, error) {
+	return p.RunWith(gitDir, "", nil, args...)
+}
+
+// RunWith is Run with stdin text and extra environment (GIT_WORK_TREE for
+// a checkout).
+func (p Program) RunWith(gitDir, stdin string, extraEnv []string, args ...string) (string, error) {
+	bin, err := exec.LookPath("git")
+	if err != nil {
+		return "", fmt.Errorf("git is not installed (%v): mem backup, sync, clone, doctor and lint --staged need it; install git", err)
+	}
+	timeout := p.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	full := args
+	if gitDir != "" {
+		full = append([]string{"--git-dir", gitDir}, args...)
+	}
+	cmd := exec.CommandContext(ctx, bin, full...)
+	env := slices.Clone(p.env())
+	for _, k := range locators {
+		env = slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, k+"=") })
+	}
+	cmd.Env = append(append(env, "GIT_TERMINAL_PROMPT=0", "LC_ALL=C"), extraEnv...)
+	if stdin != "" {
+		cmd.Stdin = strings.NewReader(stdin)
+	}
+	// A grandchild (git-receive-pack, ssh) may hold the pipes after git is
+	// killed; WaitDelay closes them instead of waiting on it.
+	cmd.WaitDelay = 5 * time.Second
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	if ctx.Err() != nil {
+		err = fmt.Errorf("did not finish within %s and was stopped", timeout)
+	}
+	if err != nil {
+		return stdout.String(), &Error{Args: args, Stderr: strings.TrimSpace(stderr.String()), Err: err}
+	}
+	return stdout.String(), nil
+}
+
+// InWorkTree is Run in the work tree folder dir (paths are relative to
+// it, as --relative and "HEAD:./path" need) with the locators of Env kept:
+// `mem lint --staged` runs as a hook inside `git commit`, which may stage
+// into a temporary index (GIT_INDEX_FILE, for `git commit -a` or `git
+// commit PATH`) that the hook must read.
+func (p Program) InWorkTree(dir string, args ...string) (string, error) {
+	var keep []string
+	for _, kv := range p.env() {
+		if k, _, ok := strings.Cut(kv, "="); ok && slices.Contains(locators, k) {
+			keep = append(keep, kv)
+		}
+	}
+	return p.RunWith("", "", keep, append([]string{"-C", dir}, args...)...)
+}
