@@ -224,7 +224,14 @@ func injection(text string, bodyOff int, scanned *markdown.Body) []Finding {
 	if bodyOff >= 0 && bodyOff <= len(text) {
 		body = bodyOff
 		if len(folded) != len(text) || folded != text {
-			body = len(secrets.Fold(text[:bodyOff]).Text)
+			// The head is folded whole characters at a time: from the
+			// start of the character bodyOff falls in (a caller's offset
+			// is a line start; a fuzzer's need not be).
+			start := bodyOff
+			for start > 0 && start < len(text) && !utf8.RuneStart(text[start]) {
+				start--
+			}
+			body = min(len(secrets.Fold(text[:start]).Text), len(folded))
 		}
 	}
 	// Cheap substring tests keep the regexps off the common, clean text:
