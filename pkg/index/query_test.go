@@ -25,3 +25,22 @@ func TestParse(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParse: any text parses without panic into clauses naming only the
+// query language's fields, and the plain query it means is always built.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{`Who is Caroline's mentor: Jane or Ann?`, `Is it -5 degrees?`, `2022-2023 (Mel) "kiln`,
+		`+deploy -staging "release train" x`, `id:"valid/paul-graham" type:"BigQuery Table"`, `-tags:draft title: "`, "+\xff-\"", "tags:\u00a0x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, c := range parse(s) {
+			if _, ok := queryFields[c.field]; c.field != "" && !ok {
+				t.Fatalf("parse(%q) gave the field %q, which the query language does not name", s, c.field)
+			}
+		}
+		if q, err := ParseQuery(s, false); err != nil || q == nil {
+			t.Fatalf("ParseQuery(%q) = %v, %v: plain language never fails", s, q, err)
+		}
+	})
+}
