@@ -125,8 +125,13 @@ func TestScheduleLines(t *testing.T) {
 				t.Errorf("%q is not silent under --quiet:\n%s", line, out)
 			}
 		}
-		if n := run(t, root, "git", "rev-list", "--count", "HEAD"); n != string(rune('1'+pass)) {
-			t.Fatalf("pass %d: %s commits, want %d", pass, n, pass+1)
+		// Each pass commits its memory; the first backup also commits the
+		// backup.to it records in mem.yaml, so the vault stays clean.
+		if n := run(t, root, "git", "rev-list", "--count", "HEAD"); n != string(rune('2'+pass)) {
+			t.Fatalf("pass %d: %s commits, want %d", pass, n, pass+2)
+		}
+		if st := run(t, root, "git", "status", "--porcelain"); st != "" {
+			t.Fatalf("pass %d: the vault is not clean after the schedule's lines:\n%s", pass, st)
 		}
 		rec, err := LastBackup(v)
 		if err != nil || rec == nil || rec.Head != run(t, root, "git", "rev-parse", "HEAD") || rec.Memories != pass+1 {
