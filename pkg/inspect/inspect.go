@@ -72,6 +72,20 @@ func claim(m *vault.Memory) bool {
 // Status is m's status and, when superseded, the id of what beat it.
 func (x *Vault) Status(m *vault.Memory) (status, by string) { return x.res.Status(m) }
 
+// Rivals are the reconciler's verdicts on claims that supersede one claim
+// (two machines correcting it, say), one sentence each, sorted: computed
+// from the files, so every machine holding them reaches the same.
+func (x *Vault) Rivals() []string {
+	var out []string
+	for _, c := range x.res.Conflicts {
+		if c.Reason == gate.ReasonRival {
+			out = append(out, c.Detail)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // Entry describes m as list prints it.
 func (x *Vault) Entry(m *vault.Memory) Entry {
 	meta := m.Meta()
