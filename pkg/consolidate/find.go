@@ -431,6 +431,12 @@ func mergeProposal(g []*claim, similarity float64) Proposal {
 	if p.Dropped > MaxDropped {
 		p.Refused = fmt.Sprintf("the merged text would drop %.0f%% of the claims' words (more than %.0f%%): merge them by hand with 'mem remember --supersedes'", 100*p.Dropped, 100*MaxDropped)
 	}
+	// A hand-written claim may hold what no writer stores (spec §8): such a
+	// merge is never applied, and a proposal is a read, shown redacted.
+	if found := rules.Text(p.Text); len(found) > 0 {
+		p.Text = rules.Show(p.Text)
+		p.Refused = fmt.Sprintf("the merged text breaks %s: fix the claims first ('mem lint' names them)", found[0].Rule)
+	}
 	return p
 }
 

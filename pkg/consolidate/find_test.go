@@ -1,6 +1,7 @@
 package consolidate
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
@@ -25,6 +26,18 @@ func TestMergeRefusedWhenItDropsWords(t *testing.T) {
 	p = mergeProposal([]*claim{memory("a", "Deploys happen on Tuesdays."), memory("b", "Deploys happen on Tuesdays after the standup.")}, 0.5)
 	if p.Refused != "" || p.Dropped != 0 || p.Keep != "b" {
 		t.Fatalf("the longer text keeps every word and should be merged into: %+v", p)
+	}
+}
+
+// TestMergeOfASecretIsRefusedAndRedacted: a hand-written claim holding a
+// key is never merged into a new claim, and the proposal shows no key.
+func TestMergeOfASecretIsRefusedAndRedacted(t *testing.T) {
+	p := mergeProposal([]*claim{
+		memory("a", "The bucket key is AKIAQZ7MXK3V7PLW2RTB"),
+		memory("b", "The bucket key is AKIAQZ7MXK3V7PLW2RTB, rotated yearly"),
+	}, 0.5)
+	if p.Refused == "" || strings.Contains(p.Text, "AKIA") || !strings.Contains(p.Text, "[redacted: secret-aws-key]") {
+		t.Fatalf("a merge of a secret: %+v", p)
 	}
 }
 
