@@ -112,6 +112,8 @@ func TestNeverArrows(t *testing.T) {
 	for p, imps := range g {
 		for _, imp := range imps {
 			switch {
+			case imp == module+"pkg/secrets" && p != "pkg/rules":
+				t.Errorf("%s imports pkg/secrets: pkg/rules is the one door to the scanner (rules.Secrets, rules.Redact, rules.Redaction), so every path redacts and refuses alike", p)
 			case !strings.HasPrefix(p, "cmd/") && strings.HasPrefix(imp, module+"cmd/"):
 				t.Errorf("%s imports %s: no package knows the command layer", p, imp)
 			case imp == gitignoreFormat && p == "pkg/vault":
