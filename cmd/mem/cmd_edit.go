@@ -15,6 +15,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/mem-md/mem/pkg/fail"
+	"github.com/mem-md/mem/pkg/lint"
 	"github.com/mem-md/mem/pkg/vault"
 	"github.com/mem-md/mem/pkg/writer"
 )
@@ -96,7 +97,7 @@ func editFile(cmd *cli.Command, v *vault.Vault, m *vault.Memory) (bool, error) {
 			}
 			return false, nil
 		}
-		_, changed, err := writer.Edit(v, cliFront, m.Rel, vault.Hash(original), data, now())
+		_, changed, err := writer.Edit(v, cliFront, m.Rel, vault.Hash(original), data, lint.Errors, now())
 		var ee *writer.EditError
 		switch {
 		case err == nil:

@@ -30,7 +30,6 @@ import (
 	"github.com/mem-md/mem/pkg/gate"
 	"github.com/mem-md/mem/pkg/render"
 	"github.com/mem-md/mem/pkg/rules"
-	"github.com/mem-md/mem/pkg/secrets"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -505,7 +504,7 @@ func duplicates(byHash map[uint64][]*vault.Memory) []Duplicate {
 			if _, ok := shown[string(buf)]; !ok {
 				// A report is a read (spec §8): redacted before the case
 				// folding, which would hide an upper-case key from the scan.
-				shown[string(buf)] = string(normalise(nil, secrets.Redact(m.Doc.Body)))
+				shown[string(buf)] = string(normalise(nil, rules.Redact(m.Doc.Body)))
 			}
 		}
 		for t, paths := range byText {

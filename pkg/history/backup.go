@@ -24,7 +24,6 @@ import (
 	"github.com/mem-md/mem/pkg/gitrepo"
 	"github.com/mem-md/mem/pkg/history/gitfmt"
 	"github.com/mem-md/mem/pkg/rules"
-	"github.com/mem-md/mem/pkg/secrets"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -854,9 +853,9 @@ func (r *Repo) checkSecrets(has func(plumbing.Hash) bool, url string) error {
 		queue = append(queue, ref.Hash())
 	}
 	seen := map[plumbing.Hash]bool{}
-	scanned := map[plumbing.Hash][]secrets.Finding{}
+	scanned := map[plumbing.Hash][]rules.Finding{}
 	var found []string
-	report := func(c *object.Commit, where string, fs []secrets.Finding) {
+	report := func(c *object.Commit, where string, fs []rules.Finding) {
 		for _, f := range fs {
 			found = append(found, fmt.Sprintf("commit %s adds %s:%d: %s (%s)", short(c.Hash), where, f.Line, f.Rule, f.What))
 		}
@@ -879,7 +878,7 @@ func (r *Repo) checkSecrets(has func(plumbing.Hash) bool, url string) error {
 			return r.damaged(h.String(), "commit: "+err.Error(), url)
 		}
 		queue = append(queue, c.ParentHashes...)
-		report(c, "its message", secrets.Find(c.Message))
+		report(c, "its message", rules.Secrets(c.Message))
 		added, err := r.addedBlobs(c)
 		if err != nil {
 			return r.damaged("in commit "+h.String(), err.Error(), url)
@@ -894,7 +893,7 @@ func (r *Repo) checkSecrets(has func(plumbing.Hash) bool, url string) error {
 			}
 			where := a.path
 			if pf := rules.Secrets(a.path); len(pf) > 0 {
-				where = "[redacted: " + pf[0].Rule + "]" // a file name must not leak the secret either
+				where = rules.Redaction(pf[0].Rule) // a file name must not leak the secret either
 			}
 			report(c, where, fs)
 		}
@@ -951,7 +950,7 @@ func (r *Repo) addedBlobs(c *object.Commit) ([]addedBlob, error) {
 
 // scanBlob returns the secrets in a text blob; a binary one (a NUL in its
 // first 8000 bytes, git's own test) holds no text to scan.
-func scanBlob(g *git.Repository, h plumbing.Hash) ([]secrets.Finding, error) {
+func scanBlob(g *git.Repository, h plumbing.Hash) ([]rules.Finding, error) {
 	b, err := g.BlobObject(h)
 	if err != nil {
 		return nil, err
@@ -968,7 +967,7 @@ func scanBlob(g *git.Repository, h plumbing.Hash) ([]secrets.Finding, error) {
 	if bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
 		return nil, nil
 	}
-	return secrets.Find(string(data)), nil
+	return rules.Secrets(string(data)), nil
 }
 
 // BackupCheck is what reading the last verified backup again found.

@@ -13,7 +13,7 @@ import (
 
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
-	"github.com/mem-md/mem/pkg/secrets"
+	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -166,7 +166,7 @@ func document(m *vault.Memory) map[string]any {
 	d := map[string]any{
 		fieldID:         m.ID,
 		fieldType:       typeAsWritten(meta.Type),
-		fieldBody:       secrets.Redact(m.Doc.Body), // the index is a file too: no key is stored (spec §8)
+		fieldBody:       rules.Redact(m.Doc.Body), // the index is a file too: no key is stored (spec §8)
 		fieldImportance: float64(meta.ImportanceOrDefault()),
 	}
 	set := func(k, v string) {
@@ -177,15 +177,15 @@ func document(m *vault.Memory) map[string]any {
 	set(fieldProvenance, meta.Provenance)
 	set(fieldProject, meta.Project)
 	set(fieldSource, meta.Source)
-	set(fieldTitle, secrets.Redact(meta.Title))
+	set(fieldTitle, rules.Redact(meta.Title))
 	// A note without a title is found by its file name; a memory's file
 	// name is a slug of its own text, and would only add noise.
 	if meta.Title == "" && !frontmatter.IsMemoryType(meta.Type) {
 		set(fieldTitle, vault.FileTitle(m.Rel))
 	}
 	set(fieldSession, meta.Session)
-	set(fieldDescription, secrets.Redact(meta.Description))
-	set(fieldEvidence, secrets.Redact(meta.Evidence))
+	set(fieldDescription, rules.Redact(meta.Description))
+	set(fieldEvidence, rules.Redact(meta.Evidence))
 	if len(meta.Tags) > 0 {
 		d[fieldTags] = meta.Tags
 	}

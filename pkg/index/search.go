@@ -30,7 +30,6 @@ import (
 	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/markdown"
 	"github.com/mem-md/mem/pkg/rules"
-	"github.com/mem-md/mem/pkg/secrets"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -751,17 +750,17 @@ func readable(frags map[string][]string, title, body string) string {
 	if snip == "" {
 		// No term of its own (a memory its episode lifted): its opening.
 		snip, field = lead(body), fieldBody
-		if secrets.Redact(full) == full {
+		if rules.Redact(full) == full {
 			return flag + snip
 		}
-	} else if secrets.Redact(full) == full {
+	} else if rules.Redact(full) == full {
 		return flag + snip
 	}
 	source := body
 	if field == fieldTitle {
 		source = title
 	}
-	text := strings.TrimSpace(spaces.ReplaceAllString(secrets.Redact(source), " "))
+	text := strings.TrimSpace(spaces.ReplaceAllString(rules.Redact(source), " "))
 	at, term := 0, ""
 	if _, rest, ok := strings.Cut(snip, MarkStart); ok {
 		term, _, _ = strings.Cut(rest, MarkEnd)

@@ -163,6 +163,19 @@ func (l *Linter) File(m *vault.Memory) []Problem {
 	return c.out
 }
 
+// Errors lints m, a file about to be written, among all (the vault's
+// files with m in its place): its problems of severity error, each as
+// "path:line:col: rule: message". It is the writer.Lint of an edit.
+func Errors(v *vault.Vault, all []*vault.Memory, m *vault.Memory, now time.Time) []string {
+	var out []string
+	for _, p := range New(v, all, now).File(m) {
+		if p.Severity == Error {
+			out = append(out, fmt.Sprintf("%s:%d:%d: %s: %s", p.Path, p.Line, p.Column, p.Rule, p.Message))
+		}
+	}
+	return out
+}
+
 // Files lints the files on every core: a Linter is read-only once built,
 // and the regexps of the content checks are what a whole-vault run spends
 // its time on. found[i] holds files[i]'s problems, so the order does not

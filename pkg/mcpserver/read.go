@@ -15,7 +15,6 @@ import (
 	"github.com/mem-md/mem/pkg/index"
 	"github.com/mem-md/mem/pkg/render"
 	"github.com/mem-md/mem/pkg/rules"
-	"github.com/mem-md/mem/pkg/secrets"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -267,7 +266,7 @@ func (s *server) get(_ context.Context, _ *mcp.CallToolRequest, in GetInput) (*m
 		return nil, GetOutput{}, fmt.Errorf("%s:%v", m.Rel, m.Err)
 	}
 	raw := string(m.Raw)
-	out := GetOutput{ID: m.ID, Path: m.Rel, Hash: vault.Hash(m.Raw), Content: secrets.Redact(raw)}
+	out := GetOutput{ID: m.ID, Path: m.Rel, Hash: vault.Hash(m.Raw), Content: rules.Redact(raw)}
 	out.Flagged = rules.Names(rules.Unredacted(rules.Memory(raw, m.Doc, s.Now(), s.Vault.Config.Gate)))
 	if m.Err != nil {
 		out.Problem = fmt.Sprintf("%s:%v", m.Rel, m.Err)

@@ -11,7 +11,6 @@ import (
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
 	"github.com/mem-md/mem/pkg/rules"
-	"github.com/mem-md/mem/pkg/secrets"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -47,7 +46,7 @@ func (r *Result) refused(m *vault.Memory, opts Options) bool {
 	}
 	names := rules.Names(found)
 	f := found[0]
-	line, col := secrets.Position(text, min(f.Off, len(text)))
+	line, col := rules.Position(text, min(f.Off, len(text)))
 	if pos, ok := m.Doc.Keys[claimKey[f.Rule]]; ok {
 		line, col = pos.Line, pos.Col
 	}

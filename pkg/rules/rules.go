@@ -55,6 +55,11 @@ type Finding struct {
 	Kind Kind   `json:"-"`
 	Off  int    `json:"-"` // byte offset in the text checked
 	Msg  string `json:"message"`
+	// What names a secret's kind ("an AWS access key id") and Line is
+	// the 1-based line of Off, as the scanner counts them going: set for
+	// secrets only, for a report that lists many (a backup's refusal).
+	What string `json:"-"`
+	Line int    `json:"-"`
 	// Minor marks findings lint reports as warnings even in a memory
 	// (zero-width characters): every other path still applies them.
 	Minor bool `json:"-"`
@@ -204,7 +209,7 @@ func Text(text string) []Finding { return File(text, 0) }
 func Secrets(text string) []Finding {
 	var out []Finding
 	for _, f := range secrets.Find(text) {
-		out = append(out, Finding{Rule: f.Rule, Kind: Secret, Off: f.Start,
+		out = append(out, Finding{Rule: f.Rule, Kind: Secret, Off: f.Start, What: f.What, Line: f.Line,
 			Msg: fmt.Sprintf("%s: remove it and rotate it (it may already be in git history); a memory is injected into a model's context and pushed to backups", f.What)})
 	}
 	return out

@@ -12,8 +12,21 @@ import (
 // and, when the text breaks an injection rule, a "[flagged: <rule>, …] "
 // prefix, so a reader still sees it but cannot take it for plain data.
 func Show(text string) string {
-	return Flag(Text(text)) + secrets.Redact(text)
+	return Flag(Text(text)) + Redact(text)
 }
+
+// Redact is text with every secret replaced by "[redacted: <rule>]", an
+// obfuscated one whole (secrets.Redact): what a read prints and what the
+// index stores, so that no key leaves the file it is in.
+func Redact(text string) string { return secrets.Redact(text) }
+
+// Redaction is what a read prints in place of a whole value (a path, a
+// line) that holds a secret of the rule named: "[redacted: <rule>]".
+func Redaction(rule string) string { return secrets.Redaction(rule) }
+
+// Position is the 1-based line and column (in characters) of a byte
+// offset of text, as a finding's Off is: how a report names the place.
+func Position(text string, off int) (line, col int) { return secrets.Position(text, off) }
 
 // Flag is the "[flagged: <rule>, …] " mark a read puts before text that
 // breaks the injection or gate rules found, or "" when none does. Secrets

@@ -498,19 +498,22 @@ func Redact(text string) string {
 		last := 0
 		for _, h := range hits {
 			b.WriteString(text[last:h.start])
-			b.WriteString(redaction(h.rule))
+			b.WriteString(Redaction(rules()[h.rule].id))
 			last = h.end
 		}
 		b.WriteString(text[last:])
 		text = b.String()
 	}
 	if hits := scanFile(text); len(hits) > 0 {
-		return redaction(hits[0].rule)
+		return Redaction(rules()[hits[0].rule].id)
 	}
 	return text
 }
 
-func redaction(rule int) string { return "[redacted: " + rules()[rule].id + "]" }
+// Redaction is what stands in for a secret of the rule named: the one
+// spelling of "[redacted: <rule>]", for Redact and for a caller that
+// replaces a whole value (a path, a line of a commit message).
+func Redaction(rule string) string { return "[redacted: " + rule + "]" }
 
 // scan returns the secrets of text in order, without overlaps. Clean ASCII
 // text, the common case, costs the keyword pass, three byte searches and a

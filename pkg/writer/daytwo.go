@@ -11,7 +11,6 @@ import (
 
 	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/frontmatter"
-	"github.com/mem-md/mem/pkg/lint"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -146,12 +145,19 @@ func (e *EditError) Unwrap() error { return e.Err }
 // Kind: an edit that may not be written is a failed check (exit 1).
 func (e *EditError) Kind() fail.Kind { return fail.Check }
 
+// Lint is lint's verdict on m, a file as it would be, among all (the
+// vault's files with m in its place): the problems of severity error, each
+// "path:line:col: rule: message". The caller passes lint.Errors: lint owns
+// its rules alone, and the writer, which every MCP write goes through,
+// links no linter.
+type Lint func(v *vault.Vault, all []*vault.Memory, m *vault.Memory, now time.Time) []string
+
 // Edit replaces the file ref names with data, the whole file as an editor
 // saved it, when it still hashes to expectHash (the file as the editor
 // opened it). The id cannot change (other claims supersede it by id). An
 // edit lint finds errors in, or that breaks a rule of §8, comes back as
 // an *EditError and nothing is written.
-func Edit(v *vault.Vault, f Front, ref, expectHash string, data []byte, now time.Time) (*vault.Memory, bool, error) {
+func Edit(v *vault.Vault, f Front, ref, expectHash string, data []byte, lint Lint, now time.Time) (*vault.Memory, bool, error) {
 	mems, err := v.Load(vault.LoadOptions{})
 	if err != nil {
 		return nil, false, err
@@ -173,13 +179,7 @@ func Edit(v *vault.Vault, f Front, ref, expectHash string, data []byte, now time
 	// Lint the edit as the file it will be, against the rest of the vault.
 	probe := &vault.Memory{Path: m.Path, Rel: m.Rel, ID: m.ID, Doc: edited, Raw: data, Size: int64(len(data)), ModTime: now}
 	others := slices.DeleteFunc(slices.Clone(mems), func(x *vault.Memory) bool { return x.Rel == m.Rel })
-	var problems []string
-	for _, p := range lint.New(v, append(others, probe), now).File(probe) {
-		if p.Severity == lint.Error {
-			problems = append(problems, fmt.Sprintf("%s:%d:%d: %s: %s", p.Path, p.Line, p.Column, p.Rule, p.Message))
-		}
-	}
-	if len(problems) > 0 {
+	if problems := lint(v, append(others, probe), probe, now); len(problems) > 0 {
 		return m, false, &EditError{Problems: problems}
 	}
 	m, changed, err := unchanged(Update(v, f, m.Rel, expectHash, now, func(doc *frontmatter.Document) error {

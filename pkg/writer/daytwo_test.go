@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mem-md/mem/pkg/lint"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -74,7 +75,7 @@ func TestEditMergesADuplicatedKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	fixed := "---\ntype: fact\nprovenance: stated\nvalid_at: 2026-11-01\npinned: true\n---\nThe deploy key rotates weekly.\n"
-	if _, changed, err := Edit(v, Front{}, rel, "", []byte(fixed), now); err != nil || !changed {
+	if _, changed, err := Edit(v, Front{}, rel, "", []byte(fixed), lint.Errors, now); err != nil || !changed {
 		t.Fatalf("Edit = %v, changed %v; want the merged file written", err, changed)
 	}
 	data, _ := os.ReadFile(path)
