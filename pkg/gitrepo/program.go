@@ -1,9 +1,10 @@
-// Package gitrepo is mem's git layer. Today it holds the one runner of the
-// git program (push, fetch, fsck, clone, merge-base, diff-tree, `lint
-// --staged`): a deadline, no prompt, no stdin, and none of the variables
-// that would point git at another repository. pkg/history reads and
-// writes objects, trees, refs and the index itself (go-git and
-// pkg/history/gitfmt) and calls this for what it gives to the program.
+// Package gitrepo is mem's git layer. It holds the one runner of the git
+// program (push, fetch, fsck, clone, merge-base, diff-tree, `lint
+// --staged`): a deadline, no prompt, no stdin, the environment its caller
+// hands it and none of the variables that would point git at another
+// repository; its sub-packages hold git's file formats (gitfmt) and the
+// .gitignore matcher (ignore). pkg/history still reads objects, trees and
+// refs through go-git itself and calls this for what it gives the program.
 package gitrepo
 
 import (
