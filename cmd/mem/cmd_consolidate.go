@@ -48,7 +48,7 @@ func runConsolidate(_ context.Context, cmd *cli.Command) error {
 	}
 	w := cmd.Root().Writer
 	if cmd.Bool("undo") {
-		b, err := consolidate.Undo(v, now())
+		b, err := consolidate.Undo(v, now(), historyEnv())
 		if err != nil {
 			return err
 		}
@@ -84,7 +84,7 @@ func runConsolidate(_ context.Context, cmd *cli.Command) error {
 			}
 		}
 	}
-	outs, b, err := consolidate.Apply(v, cliFront, chosen, now())
+	outs, b, err := consolidate.Apply(v, cliFront, chosen, now(), historyEnv())
 	if cmd.Bool("json") && err == nil {
 		return writeJSON(w, struct {
 			Batch    *consolidate.Batch    `json:"batch"`

@@ -44,6 +44,7 @@ func runDoctor(_ context.Context, cmd *cli.Command) error {
 		Now:    now(),
 		Views:  views,
 		Notify: notifier(cmd),
+		Env:    historyEnv(),
 	})
 	if err != nil {
 		return err

@@ -57,7 +57,7 @@ func runLint(_ context.Context, cmd *cli.Command) error {
 	}
 	var staged *lint.StagedCommit
 	if cmd.Bool("staged") {
-		if staged, err = lint.Staged(v); err != nil {
+		if staged, err = lint.Staged(v, os.Environ()); err != nil {
 			return err
 		}
 		if cmd.NArg() == 0 {

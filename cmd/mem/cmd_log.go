@@ -35,7 +35,7 @@ func runLog(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	r, err := history.Open(v)
+	r, err := history.Open(v, historyEnv())
 	if err != nil {
 		return err
 	}

@@ -88,7 +88,7 @@ func runReview(_ context.Context, cmd *cli.Command) error {
 		}
 		return printReviewed(cmd, done)
 	}
-	x, err := inspect.Load(v, now())
+	x, err := inspect.Load(v, now(), historyEnv())
 	if err != nil {
 		return err
 	}

@@ -44,7 +44,7 @@ func runShow(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	x, err := inspect.Load(v, now())
+	x, err := inspect.Load(v, now(), historyEnv())
 	if err != nil {
 		return err
 	}

@@ -132,7 +132,7 @@ func runStores(_ context.Context, cmd *cli.Command) error {
 
 // currentClaims are the vault's claims that stand now, by their summary.
 func currentClaims(v *vault.Vault) ([]stores.Claim, error) {
-	x, err := inspect.Load(v, now())
+	x, err := inspect.Load(v, now(), historyEnv())
 	if err != nil {
 		return nil, err
 	}

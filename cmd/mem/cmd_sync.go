@@ -149,7 +149,7 @@ func rememberRemote(root, remote, key string) error {
 // rivalsOf is the reconciler's verdicts on rival claims in v; a vault that
 // does not load has none to say (sync itself reports why).
 func rivalsOf(v *vault.Vault, now time.Time) []string {
-	x, err := inspect.Load(v, now)
+	x, err := inspect.Load(v, now, historyEnv())
 	if err != nil {
 		return nil
 	}

@@ -508,7 +508,7 @@ func (d *watcher) handle(req daemon.Request) daemon.Response {
 		d.served()
 		now := req.Now
 		a := mcpserver.Call(context.Background(), mcpserver.Options{
-			Vault: d.v, Now: func() time.Time { return now },
+			Vault: d.v, Now: func() time.Time { return now }, Env: historyEnv(),
 			Logger: slog.New(slog.NewTextHandler(d.stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		}, req.Tool, req.Input)
 		return daemon.Response{Text: a.Text, Out: a.Out, Error: a.Error}

@@ -276,7 +276,7 @@ func TestState(t *testing.T) {
 	if _, err := render.SpliceFile(filepath.Join(v.Root, "AGENTS.md"), renderAt(vault.FindProject(projects, "proj_app"), 400, old)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := history.Commit(v, history.CommitOptions{Now: old}); err != nil {
+	if _, err := history.Commit(v, history.CommitOptions{Env: history.Env{Vars: os.Environ()}, Now: old}); err != nil {
 		t.Fatal(err)
 	}
 	// A memory renders, a day before now; the views are not rendered again.
@@ -285,7 +285,7 @@ func TestState(t *testing.T) {
 	if err := os.Chtimes(filepath.Join(v.Root, "memory/b.md"), mtime, mtime); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := history.Commit(v, history.CommitOptions{Now: now.Add(-2 * time.Hour)}); err != nil {
+	if _, err := history.Commit(v, history.CommitOptions{Env: history.Env{Vars: os.Environ()}, Now: now.Add(-2 * time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
 	bk := filepath.Join(t.TempDir(), "bk")

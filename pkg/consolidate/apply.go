@@ -107,7 +107,8 @@ var ErrNoBatch = fail.As(fail.Check, errors.New("no consolidate batch to undo: n
 // through the writer, in order, then commits the batch as one commit. A
 // proposal the writer refuses is reported and the rest go on. Nothing is
 // deleted: a merge writes a new claim and supersedes or retires the old.
-func Apply(v *vault.Vault, f writer.Front, props []Proposal, now time.Time) ([]Outcome, *Batch, error) {
+// env is what the commit runs with (its identity variables).
+func Apply(v *vault.Vault, f writer.Front, props []Proposal, now time.Time, env history.Env) ([]Outcome, *Batch, error) {
 	saved := map[string]*Saved{}
 	var order []string
 	keep := func(rel string) error {
@@ -179,7 +180,7 @@ func Apply(v *vault.Vault, f writer.Front, props []Proposal, now time.Time) ([]O
 	if len(b.Files) == 0 {
 		return out, nil, nil
 	}
-	res, err := history.Commit(v, history.CommitOptions{Message: fmt.Sprintf("mem consolidate: %d files", len(b.Files)), Now: now})
+	res, err := history.Commit(v, history.CommitOptions{Message: fmt.Sprintf("mem consolidate: %d files", len(b.Files)), Now: now, Env: env})
 	if err != nil {
 		return out, nil, err
 	}
@@ -307,7 +308,8 @@ func merge(v *vault.Vault, f writer.Front, p Proposal, now time.Time) ([]string,
 // Undo puts every file of the last batch back as it was before it — the
 // bytes it held, or no file where the batch created one — and commits
 // that. It refuses, changing nothing, when a file changed after the batch.
-func Undo(v *vault.Vault, now time.Time) (*Batch, error) {
+// env is what the commit runs with, as for Apply.
+func Undo(v *vault.Vault, now time.Time, env history.Env) (*Batch, error) {
 	data, err := os.ReadFile(batchFile(v))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, ErrNoBatch
@@ -340,7 +342,7 @@ func Undo(v *vault.Vault, now time.Time) (*Batch, error) {
 			return nil, err
 		}
 	}
-	if _, err := history.Commit(v, history.CommitOptions{Message: "mem consolidate --undo: batch " + short(b.Commit), Now: now}); err != nil {
+	if _, err := history.Commit(v, history.CommitOptions{Message: "mem consolidate --undo: batch " + short(b.Commit), Now: now, Env: env}); err != nil {
 		return nil, err
 	}
 	if b.State == nil {

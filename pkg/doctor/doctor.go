@@ -22,7 +22,6 @@ import (
 
 	"github.com/mem-md/mem/pkg/audit"
 	"github.com/mem-md/mem/pkg/daemon"
-	"github.com/mem-md/mem/pkg/gitrepo"
 	"github.com/mem-md/mem/pkg/history"
 	"github.com/mem-md/mem/pkg/index"
 	"github.com/mem-md/mem/pkg/render"
@@ -51,6 +50,8 @@ type Options struct {
 	Views []render.Target // the rendered views to check (render.Outputs)
 	// Notify receives progress messages for stderr (rebuilding the index).
 	Notify func(string)
+	// Env is what git runs with (fsck, reading the backup back).
+	Env history.Env
 }
 
 // Check is one area the doctor examined.
@@ -89,8 +90,8 @@ func Run(v *vault.Vault, opts Options) (*Report, error) {
 	r.add(checkLocks(gitDir, opts.Fix))
 	r.add(checkIndex(v, opts))
 	r.add(checkViews(v, mems, opts))
-	r.add(checkGit(v, gitDir))
-	r.add(checkBackup(v, gitDir, opts.Full))
+	r.add(checkGit(v, gitDir, opts.Env))
+	r.add(checkBackup(v, gitDir, opts.Full, opts.Env))
 	r.add(checkDaemon(v))
 	r.Healthy = true
 	for _, c := range r.Checks {
@@ -312,7 +313,7 @@ func viewProblem(vw render.Target, doc []byte) string {
 // checkGit runs `git fsck` when git is installed (the reference checker);
 // otherwise it reads HEAD's commit through go-git. A vault outside git is
 // a warning: history and backups are off, nothing is broken.
-func checkGit(v *vault.Vault, gitDir string) Check {
+func checkGit(v *vault.Vault, gitDir string, env history.Env) Check {
 	c := Check{Name: "git"}
 	if gitDir == "" {
 		c.Status, c.Note = Warn, "the vault is not in a git repository: no history, no backup ('git init' it, or 'mem init' it again)"
@@ -325,7 +326,7 @@ func checkGit(v *vault.Vault, gitDir string) Check {
 		c.Note = "git is not installed: checked HEAD through go-git only"
 		return c
 	}
-	if _, err := (gitrepo.Program{}).Run(gitDir, "fsck", "--no-progress", "--no-dangling"); err != nil {
+	if _, err := env.Git().Run(gitDir, "fsck", "--no-progress", "--no-dangling"); err != nil {
 		c.Problems = append(c.Problems, "git fsck failed: "+err.Error())
 	} else {
 		c.Note = "git fsck passed"
@@ -337,9 +338,9 @@ func checkGit(v *vault.Vault, gitDir string) Check {
 // a record alone said "ok" of a backup whose objects were gone. Never
 // having verified one is a failure only when mem.yaml names a backup
 // target: then a backup is expected and none was ever read back.
-func checkBackup(v *vault.Vault, gitDir string, full bool) Check {
+func checkBackup(v *vault.Vault, gitDir string, full bool, env history.Env) Check {
 	c := Check{Name: "backup"}
-	chk, err := history.CheckBackup(v, full)
+	chk, err := history.CheckBackup(v, full, env)
 	switch {
 	case err != nil:
 		c.Problems = append(c.Problems, err.Error())

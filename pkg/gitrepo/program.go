@@ -1,15 +1,15 @@
-// Package gitrepo is mem's git layer. Today it holds the one runner of the
-// git program (push, fetch, fsck, clone, merge-base, diff-tree, `lint
-// --staged`): a deadline, no prompt, no stdin, and none of the variables
-// that would point git at another repository. pkg/history reads and
-// writes objects, trees, refs and the index itself (go-git and
-// pkg/history/gitfmt) and calls this for what it gives to the program.
+// Package gitrepo is mem's git layer. It holds the one runner of the git
+// program (push, fetch, fsck, clone, merge-base, diff-tree, `lint
+// --staged`): a deadline, no prompt, no stdin, the environment its caller
+// hands it and none of the variables that would point git at another
+// repository; its sub-packages hold git's file formats (gitfmt) and the
+// .gitignore matcher (ignore). pkg/history still reads objects, trees and
+// refs through go-git itself and calls this for what it gives the program.
 package gitrepo
 
 import (
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -22,7 +22,8 @@ const DefaultTimeout = 10 * time.Minute
 // Program is the git program as mem runs it.
 type Program struct {
 	// Env is the environment (KEY=value) git runs with, less the
-	// locators; nil is this process's, for the callers not yet handed one.
+	// locators. The caller hands it in (cmd/mem passes its own): the git
+	// layer reads no process environment, so nil is none.
 	Env []string
 	// Timeout bounds every run: a wedged transport or a prompt nobody
 	// answers must fail an hourly job, not pile it up behind the last one.
@@ -54,13 +55,6 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-func (p Program) env() []string {
-	if p.Env == nil {
-		return os.Environ()
-	}
-	return p.Env
-}
-
 // Run runs git on the repository at gitDir (empty: outside any
 // repository, as a clone or an init runs) and returns its stdout. Git
 // must be installed: go-git's own local transport runs git-receive-pack
@@ -87,7 +81,7 @@ func (p Program) RunWith(gitDir, stdin string, extraEnv []string, args ...string
 		full = append([]string{"--git-dir", gitDir}, args...)
 	}
 	cmd := exec.CommandContext(ctx, bin, full...)
-	env := slices.Clone(p.env())
+	env := slices.Clone(p.Env)
 	for _, k := range locators {
 		env = slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, k+"=") })
 	}
@@ -117,7 +111,7 @@ func (p Program) RunWith(gitDir, stdin string, extraEnv []string, args ...string
 // commit PATH`) that the hook must read.
 func (p Program) InWorkTree(dir string, args ...string) (string, error) {
 	var keep []string
-	for _, kv := range p.env() {
+	for _, kv := range p.Env {
 		if k, _, ok := strings.Cut(kv, "="); ok && slices.Contains(locators, k) {
 			keep = append(keep, kv)
 		}

@@ -22,7 +22,7 @@ import (
 
 	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/gitrepo"
-	"github.com/mem-md/mem/pkg/history/gitfmt"
+	"github.com/mem-md/mem/pkg/gitrepo/gitfmt"
 	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -137,11 +137,10 @@ func recordBackup(v *vault.Vault, rec *BackupRecord) error {
 
 // Backup pushes every branch and tag to the backup, then reads it back.
 func Backup(v *vault.Vault, opts BackupOptions) (*BackupResult, error) {
-	r, err := Open(v)
+	r, err := Open(v, opts.Env)
 	if err != nil {
 		return nil, err
 	}
-	r.env = opts.Env
 	return r.Backup(opts)
 }
 
@@ -475,7 +474,7 @@ var objectName = regexp.MustCompile(`\b[0-9a-f]{40}\b`)
 // fails mid-pack (it never closes the child's stdin), and it has no
 // deadline.
 func (r *Repo) push(url string) (bool, error) {
-	out, err := r.env.git().Run(r.gitDir, pushCmd(url, "refs/heads/*:refs/heads/*", "refs/tags/*:refs/tags/*")...)
+	out, err := r.env.Git().Run(r.gitDir, pushCmd(url, "refs/heads/*:refs/heads/*", "refs/tags/*:refs/tags/*")...)
 	var rejected, refused []string
 	pushed := false
 	for _, line := range strings.Split(out, "\n") {
@@ -542,7 +541,7 @@ func (r *Repo) damaged(obj, detail, url string) error {
 
 // cloneMirror reads a remote backup back into dir.
 func cloneMirror(env Env, gitDir, url, dir string) (*git.Repository, error) {
-	if _, err := env.git().Run(gitDir, "clone", "--quiet", "--mirror", "--no-local", url, dir); err != nil {
+	if _, err := env.Git().Run(gitDir, "clone", "--quiet", "--mirror", "--no-local", url, dir); err != nil {
 		return nil, fmt.Errorf("read back %s: %w", url, err)
 	}
 	return git.PlainOpen(dir)
@@ -550,7 +549,7 @@ func cloneMirror(env Env, gitDir, url, dir string) (*git.Repository, error) {
 
 // lsRemote lists the refs of a remote backup.
 func (r *Repo) lsRemote(url string) (map[plumbing.ReferenceName]plumbing.Hash, error) {
-	out, err := r.env.git().Run(r.gitDir, "ls-remote", url)
+	out, err := r.env.Git().Run(r.gitDir, "ls-remote", url)
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", url, err)
 	}
@@ -684,7 +683,7 @@ func fsckBackup(env Env, dir string, full bool, paths map[plumbing.Hash]string) 
 	if !full {
 		args = append(args, "--connectivity-only")
 	}
-	out, err := env.git().Run(dir, args...)
+	out, err := env.Git().Run(dir, args...)
 	if err == nil {
 		return nil
 	}
@@ -824,7 +823,7 @@ func (r *Repo) countTree(g *git.Repository, t *object.Tree, base string, paths m
 // refs/heads/<branch>.lock that another git is writing included, and
 // fails the whole backup with "ref file is empty" (the crash soak met it).
 func (r *Repo) branchesAndTags() ([]*plumbing.Reference, error) {
-	out, err := r.env.git().Run(r.gitDir, "for-each-ref", "--format=%(objectname) %(refname)", "refs/heads", "refs/tags")
+	out, err := r.env.Git().Run(r.gitDir, "for-each-ref", "--format=%(objectname) %(refname)", "refs/heads", "refs/tags")
 	if err != nil {
 		return nil, err
 	}
@@ -991,13 +990,13 @@ const maxLooseHashed = 10000
 // the refs exists; commits and trees parse) and hashes the loose objects,
 // where hourly pushes land; full hashes every object. A remote backup is
 // only listed by the cheap check and cloned by the full one. It returns
-// nil when no backup was ever verified.
-func CheckBackup(v *vault.Vault, full bool) (*BackupCheck, error) {
+// nil when no backup was ever verified. env is what git runs with.
+func CheckBackup(v *vault.Vault, full bool, env Env) (*BackupCheck, error) {
 	rec, err := LastBackup(v)
 	if err != nil || rec == nil {
 		return nil, err
 	}
-	r, err := Open(v)
+	r, err := Open(v, env)
 	if err != nil {
 		return nil, err
 	}

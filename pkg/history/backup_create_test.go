@@ -23,10 +23,10 @@ func TestBackupOverAHalfMadeOne(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(dest, "config"), []byte("[core]\n\tbare = true\n"), 0o644)
 
-	if _, err := Backup(v, BackupOptions{To: dest, VerifyOnly: true}); err == nil || !strings.Contains(err.Error(), "never finished") {
+	if _, err := Backup(v, BackupOptions{Env: testEnv(), To: dest, VerifyOnly: true}); err == nil || !strings.Contains(err.Error(), "never finished") {
 		t.Fatalf("verify-only of a half-made backup: %v", err)
 	}
-	res, err := Backup(v, BackupOptions{To: dest})
+	res, err := Backup(v, BackupOptions{Env: testEnv(), To: dest})
 	if err != nil || !res.Created || !res.Verified() {
 		t.Fatalf("%+v %v", res, err)
 	}
@@ -39,7 +39,7 @@ func TestBackupOverAHalfMadeOne(t *testing.T) {
 	other := filepath.Join(t.TempDir(), "photos")
 	os.MkdirAll(filepath.Join(other, "refs"), 0o755)
 	os.WriteFile(filepath.Join(other, "refs", "holiday.jpg"), []byte("jpeg"), 0o644)
-	if _, err := Backup(v, BackupOptions{To: other}); err == nil || !strings.Contains(err.Error(), "not a git repository") {
+	if _, err := Backup(v, BackupOptions{Env: testEnv(), To: other}); err == nil || !strings.Contains(err.Error(), "not a git repository") {
 		t.Fatalf("a folder with a file in refs/: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(other, "refs", "holiday.jpg")); err != nil {
@@ -54,7 +54,7 @@ func TestBackupRefusesAMissingParent(t *testing.T) {
 	memory(t, v, "memory/a.md", "fact", "", "a")
 	commit(t, v, CommitOptions{})
 	mnt := filepath.Join(t.TempDir(), "mnt", "backup")
-	_, err := Backup(v, BackupOptions{To: filepath.Join(mnt, "memory.git")})
+	_, err := Backup(v, BackupOptions{Env: testEnv(), To: filepath.Join(mnt, "memory.git")})
 	if err == nil || !strings.Contains(err.Error(), "the folder "+mnt+" does not exist") {
 		t.Fatalf("err = %v", err)
 	}
@@ -74,7 +74,7 @@ func TestBackupRemovesAStaleNewFolder(t *testing.T) {
 	os.MkdirAll(filepath.Join(left, "objects"), 0o755)
 	old := clock.Add(-3 * gitrepo.DefaultTimeout)
 	os.Chtimes(left, old, old)
-	res, err := Backup(v, BackupOptions{To: filepath.Join(parent, "b.git")})
+	res, err := Backup(v, BackupOptions{Env: testEnv(), To: filepath.Join(parent, "b.git")})
 	if err != nil || !res.Verified() {
 		t.Fatalf("%+v %v", res, err)
 	}
@@ -91,7 +91,7 @@ func TestBackupRunsNoHookOfAPathBackup(t *testing.T) {
 	memory(t, v, "memory/a.md", "fact", "", "a")
 	commit(t, v, CommitOptions{})
 	dest := filepath.Join(t.TempDir(), "b.git")
-	if _, err := Backup(v, BackupOptions{To: dest}); err != nil {
+	if _, err := Backup(v, BackupOptions{Env: testEnv(), To: dest}); err != nil {
 		t.Fatal(err)
 	}
 	mark := filepath.Join(t.TempDir(), "ran")
@@ -99,7 +99,7 @@ func TestBackupRunsNoHookOfAPathBackup(t *testing.T) {
 	os.WriteFile(filepath.Join(dest, "hooks", "pre-receive"), []byte("#!/bin/sh\ntouch "+mark+"\nexit 1\n"), 0o755)
 	memory(t, v, "memory/b.md", "fact", "", "b")
 	commit(t, v, CommitOptions{})
-	res, err := Backup(v, BackupOptions{To: dest})
+	res, err := Backup(v, BackupOptions{Env: testEnv(), To: dest})
 	if err != nil || !res.Verified() || !res.Pushed {
 		t.Fatalf("%+v %v", res, err)
 	}

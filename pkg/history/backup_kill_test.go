@@ -23,7 +23,7 @@ func TestBackupKillChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Backup(v, BackupOptions{To: dest}); err != nil {
+	if _, err := Backup(v, BackupOptions{Env: testEnv(), To: dest}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -58,7 +58,7 @@ func TestBackupKilledFirstBackup(t *testing.T) {
 		} else if !errors.Is(err, os.ErrNotExist) {
 			t.Fatal(err)
 		}
-		res, err := Backup(v, BackupOptions{To: dest})
+		res, err := Backup(v, BackupOptions{Env: testEnv(), To: dest})
 		if err != nil || !res.Verified() {
 			t.Fatalf("kill %d: the next backup: %+v %v", i, res, err)
 		}

@@ -20,7 +20,7 @@ func TestBackupRefusesCommitsAddingSecrets(t *testing.T) {
 	memory(t, v, "memory/a.md", "fact", "", "a")
 	commit(t, v, CommitOptions{})
 	dest := filepath.Join(t.TempDir(), "b.git")
-	if _, err := Backup(v, BackupOptions{To: dest}); err != nil {
+	if _, err := Backup(v, BackupOptions{Env: testEnv(), To: dest}); err != nil {
 		t.Fatal(err)
 	}
 	before := run(t, dest, "git", "rev-parse", "main")
@@ -32,7 +32,7 @@ func TestBackupRefusesCommitsAddingSecrets(t *testing.T) {
 	memory(t, v, "memory/b.md", "fact", "", "b") // a later clean commit does not hide it
 	commit(t, v, CommitOptions{})
 
-	_, err := Backup(v, BackupOptions{To: dest})
+	_, err := Backup(v, BackupOptions{Env: testEnv(), To: dest})
 	var refused *RefusedError
 	if !errors.As(err, &refused) {
 		t.Fatalf("err = %v, want a refusal", err)
@@ -49,7 +49,7 @@ func TestBackupRefusesCommitsAddingSecrets(t *testing.T) {
 	}
 	// A new backup refuses too, and leaves nothing.
 	fresh := filepath.Join(t.TempDir(), "new.git")
-	if _, err := Backup(v, BackupOptions{To: fresh}); !errors.As(err, &refused) {
+	if _, err := Backup(v, BackupOptions{Env: testEnv(), To: fresh}); !errors.As(err, &refused) {
 		t.Fatalf("first backup: %v", err)
 	}
 	if _, err := os.Stat(fresh); !errors.Is(err, os.ErrNotExist) {
@@ -59,7 +59,7 @@ func TestBackupRefusesCommitsAddingSecrets(t *testing.T) {
 	// A key in a commit message is refused as well.
 	run(t, v.Root, "git", "reset", "-q", "--hard", before)
 	run(t, v.Root, "git", "commit", "-q", "--allow-empty", "-m", "rotate "+awsKey)
-	if _, err := Backup(v, BackupOptions{To: dest}); !errors.As(err, &refused) || !strings.Contains(err.Error(), "adds its message:1: secret-aws-key") {
+	if _, err := Backup(v, BackupOptions{Env: testEnv(), To: dest}); !errors.As(err, &refused) || !strings.Contains(err.Error(), "adds its message:1: secret-aws-key") {
 		t.Fatalf("secret in a message: %v", err)
 	}
 }
@@ -76,7 +76,7 @@ func TestBackupScansOnlyNewCommits(t *testing.T) {
 	run(t, v.Root, "git", "push", "-q", dest, "main")
 	memory(t, v, "memory/new.md", "fact", "", "new")
 	commit(t, v, CommitOptions{})
-	if res, err := Backup(v, BackupOptions{To: dest}); err != nil || !res.Verified() {
+	if res, err := Backup(v, BackupOptions{Env: testEnv(), To: dest}); err != nil || !res.Verified() {
 		t.Fatalf("%+v %v", res, err)
 	}
 }

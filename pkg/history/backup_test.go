@@ -18,7 +18,7 @@ func TestBackupNewExistingTampered(t *testing.T) {
 	dest := filepath.Join(t.TempDir(), "backup.git")
 
 	// To a new path: created bare, pushed, read back, recorded.
-	res, err := Backup(v, BackupOptions{To: dest, Now: clock})
+	res, err := Backup(v, BackupOptions{Env: testEnv(), To: dest, Now: clock})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,12 +40,12 @@ func TestBackupNewExistingTampered(t *testing.T) {
 	// To the existing one, after another commit.
 	memory(t, v, "memory/new.md", "lesson", "", "new")
 	commit(t, v, CommitOptions{})
-	res, err = Backup(v, BackupOptions{To: dest, Now: clock})
+	res, err = Backup(v, BackupOptions{Env: testEnv(), To: dest, Now: clock})
 	if err != nil || res.Created || !res.Pushed || !res.Verified() || res.Backup.Commits != 2 || res.Backup.Memories != 9 {
 		t.Fatalf("second backup: %+v %v", res, err)
 	}
 	// Up to date: nothing to push, still verified.
-	if res, err = Backup(v, BackupOptions{To: dest, Now: clock}); err != nil || res.Pushed || !res.Verified() {
+	if res, err = Backup(v, BackupOptions{Env: testEnv(), To: dest, Now: clock}); err != nil || res.Pushed || !res.Verified() {
 		t.Fatalf("up-to-date backup: %+v %v", res, err)
 	}
 
@@ -55,7 +55,7 @@ func TestBackupNewExistingTampered(t *testing.T) {
 	if err := os.Remove(obj); err != nil {
 		t.Fatalf("tamper: %v (the backup should hold loose objects)", err)
 	}
-	res, err = Backup(v, BackupOptions{To: dest, Now: clock})
+	res, err = Backup(v, BackupOptions{Env: testEnv(), To: dest, Now: clock})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,12 +74,12 @@ func TestBackupRefMoved(t *testing.T) {
 	memory(t, v, "memory/b.md", "fact", "", "b")
 	commit(t, v, CommitOptions{})
 	dest := filepath.Join(t.TempDir(), "b")
-	if res, err := Backup(v, BackupOptions{To: dest}); err != nil || !res.Verified() {
+	if res, err := Backup(v, BackupOptions{Env: testEnv(), To: dest}); err != nil || !res.Verified() {
 		t.Fatalf("%+v %v", res, err)
 	}
 	// Moved back: --verify-only reports the head mismatch.
 	run(t, dest, "git", "update-ref", "refs/heads/main", "main~1")
-	res, err := Backup(v, BackupOptions{To: dest, VerifyOnly: true})
+	res, err := Backup(v, BackupOptions{Env: testEnv(), To: dest, VerifyOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,14 +88,14 @@ func TestBackupRefMoved(t *testing.T) {
 		t.Fatalf("moved ref not reported: %q", res.Problems)
 	}
 	// A plain backup pushes the missing commit and verifies again.
-	if res, err := Backup(v, BackupOptions{To: dest}); err != nil || !res.Pushed || !res.Verified() {
+	if res, err := Backup(v, BackupOptions{Env: testEnv(), To: dest}); err != nil || !res.Pushed || !res.Verified() {
 		t.Fatalf("repair by push: %+v %v", res, err)
 	}
 	// Moved to a commit the vault does not have: the push is refused clearly.
 	tree := run(t, dest, "git", "rev-parse", "main^{tree}")
 	foreign := run(t, dest, "git", "commit-tree", "-m", "foreign", tree)
 	run(t, dest, "git", "update-ref", "refs/heads/main", foreign)
-	_, err = Backup(v, BackupOptions{To: dest})
+	_, err = Backup(v, BackupOptions{Env: testEnv(), To: dest})
 	if err == nil || !strings.Contains(err.Error(), "the backup holds commits the vault does not") {
 		t.Fatalf("diverged backup: err = %v", err)
 	}
@@ -108,7 +108,7 @@ func TestBackupRefusesMemoryDrop(t *testing.T) {
 	}
 	commit(t, v, CommitOptions{})
 	dest := filepath.Join(t.TempDir(), "b")
-	if _, err := Backup(v, BackupOptions{To: dest}); err != nil {
+	if _, err := Backup(v, BackupOptions{Env: testEnv(), To: dest}); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 5 {
@@ -116,7 +116,7 @@ func TestBackupRefusesMemoryDrop(t *testing.T) {
 	}
 	commit(t, v, CommitOptions{AllowMassDelete: true})
 	before := run(t, dest, "git", "rev-parse", "main")
-	_, err := Backup(v, BackupOptions{To: dest})
+	_, err := Backup(v, BackupOptions{Env: testEnv(), To: dest})
 	var md *MassDeleteError
 	if !errors.As(err, &md) || md.Removed != 5 || md.Of != 10 {
 		t.Fatalf("err = %v, want a refusal of 5 of 10", err)
@@ -124,29 +124,29 @@ func TestBackupRefusesMemoryDrop(t *testing.T) {
 	if after := run(t, dest, "git", "rev-parse", "main"); after != before {
 		t.Fatal("the refused head was pushed")
 	}
-	if res, err := Backup(v, BackupOptions{To: dest, AllowMassDelete: true}); err != nil || !res.Verified() || res.Backup.Memories != 5 {
+	if res, err := Backup(v, BackupOptions{Env: testEnv(), To: dest, AllowMassDelete: true}); err != nil || !res.Verified() || res.Backup.Memories != 5 {
 		t.Fatalf("allowed: %+v %v", res, err)
 	}
 }
 
 func TestBackupTargetErrors(t *testing.T) {
 	v := newVault(t, "")
-	if _, err := Backup(v, BackupOptions{To: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "run 'mem commit'") {
+	if _, err := Backup(v, BackupOptions{Env: testEnv(), To: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "run 'mem commit'") {
 		t.Fatalf("backup before any commit: %v", err)
 	}
 	memory(t, v, "memory/a.md", "fact", "", "a")
 	commit(t, v, CommitOptions{})
-	if _, err := Backup(v, BackupOptions{To: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "not a git repository") {
+	if _, err := Backup(v, BackupOptions{Env: testEnv(), To: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "not a git repository") {
 		t.Fatalf("backup into a plain folder: %v", err)
 	}
-	if _, err := Backup(v, BackupOptions{}); err == nil || !strings.Contains(err.Error(), "--to") {
+	if _, err := Backup(v, BackupOptions{Env: testEnv()}); err == nil || !strings.Contains(err.Error(), "--to") {
 		t.Fatalf("no target: %v", err)
 	}
 	// A configured git remote name resolves to its URL.
 	dest := filepath.Join(t.TempDir(), "r.git")
 	run(t, v.Root, "git", "init", "-q", "--bare", dest)
 	run(t, v.Root, "git", "remote", "add", "vaultbackup", dest)
-	if res, err := Backup(v, BackupOptions{To: "vaultbackup"}); err != nil || !res.Verified() || res.URL != dest {
+	if res, err := Backup(v, BackupOptions{Env: testEnv(), To: "vaultbackup"}); err != nil || !res.Verified() || res.URL != dest {
 		t.Fatalf("remote name: %+v %v", res, err)
 	}
 }
@@ -158,7 +158,7 @@ func TestBackupAfterATornRef(t *testing.T) {
 	memory(t, v, "memory/a.md", "fact", "", "a")
 	first := commit(t, v, CommitOptions{})
 	dest := filepath.Join(t.TempDir(), "backup.git")
-	if _, err := Backup(v, BackupOptions{To: dest, Now: clock}); err != nil {
+	if _, err := Backup(v, BackupOptions{Env: testEnv(), To: dest, Now: clock}); err != nil {
 		t.Fatal(err)
 	}
 	memory(t, v, "memory/b.md", "fact", "", "b")
@@ -167,7 +167,7 @@ func TestBackupAfterATornRef(t *testing.T) {
 	if err := os.WriteFile(ref, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Backup(v, BackupOptions{To: dest, Now: clock})
+	res, err := Backup(v, BackupOptions{Env: testEnv(), To: dest, Now: clock})
 	if err != nil || !res.Pushed || !res.Verified() || res.Backup.Commits != 2 {
 		t.Fatalf("backup after a torn ref: %+v %v", res, err)
 	}
@@ -189,7 +189,7 @@ func TestBackupWhileAnotherGitHoldsARefLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	dest := filepath.Join(t.TempDir(), "backup.git")
-	b, err := Backup(v, BackupOptions{To: dest, Now: clock})
+	b, err := Backup(v, BackupOptions{Env: testEnv(), To: dest, Now: clock})
 	if err != nil || !b.Pushed || !b.Verified() {
 		t.Fatalf("backup beside a ref lock: %+v %v", b, err)
 	}

@@ -35,14 +35,14 @@ func TestBackupVerifyReadsHistory(t *testing.T) {
 			os.RemoveAll(filepath.Join(v.Root, "memory", "old"))
 			commit(t, v, CommitOptions{})
 			dest := filepath.Join(t.TempDir(), "b.git")
-			if res, err := Backup(v, BackupOptions{To: dest}); err != nil || !res.Verified() {
+			if res, err := Backup(v, BackupOptions{Env: testEnv(), To: dest}); err != nil || !res.Verified() {
 				t.Fatalf("%+v %v", res, err)
 			}
 			if err := os.Remove(looseOrRepack(t, dest, old)); err != nil {
 				t.Fatal(err)
 			}
 			for _, verifyOnly := range []bool{false, true} {
-				res, err := Backup(v, BackupOptions{To: dest, VerifyOnly: verifyOnly})
+				res, err := Backup(v, BackupOptions{Env: testEnv(), To: dest, VerifyOnly: verifyOnly})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -109,7 +109,7 @@ func TestBackupOfADamagedVault(t *testing.T) {
 				t.Fatal(err)
 			}
 			dest := filepath.Join(t.TempDir(), "b.git")
-			_, err := Backup(v, BackupOptions{To: dest})
+			_, err := Backup(v, BackupOptions{Env: testEnv(), To: dest})
 			var be *BackupError
 			if !errors.As(err, &be) || !strings.Contains(err.Error(), h[:7]) || !strings.Contains(err.Error(), "fsck") {
 				t.Fatalf("err = %v, want a BackupError naming %s and fsck", err, h)

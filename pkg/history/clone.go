@@ -78,7 +78,7 @@ func Clone(remote, relativeTo, dir string, env Env) (*CloneResult, error) {
 	}()
 	// What a remote sends is foreign (spec §8): git checks every object
 	// as it arrives, and mem every path, before a file is checked out.
-	if _, err := env.git().RunWith("", "", nil, append(fetchFsck, "clone", "--quiet", "--no-local", "--no-checkout", url, abs)...); err != nil {
+	if _, err := env.Git().RunWith("", "", nil, append(fetchFsck, "clone", "--quiet", "--no-local", "--no-checkout", url, abs)...); err != nil {
 		var ge *gitrepo.Error
 		if errors.As(err, &ge) && fsckRefused(ge.Stderr) {
 			return nil, &RefusedError{fmt.Sprintf("refused %s: git's object check (fsck) refuses what it sent (git: %s); nothing was kept: repair or remove the bad commits on the remote, then clone again", url, strings.Join(strings.Fields(ge.Stderr), " "))}
@@ -89,11 +89,10 @@ func Clone(remote, relativeTo, dir string, env Env) (*CloneResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := Open(v)
+	r, err := Open(v, env)
 	if err != nil {
 		return nil, err
 	}
-	r.env = env
 	branch, head, err := r.headRef()
 	if err != nil {
 		return nil, err
@@ -108,7 +107,7 @@ func Clone(remote, relativeTo, dir string, env Env) (*CloneResult, error) {
 		}
 		return nil, err
 	}
-	if _, err := r.env.git().RunWith(r.gitDir, "", []string{"GIT_WORK_TREE=" + r.top}, "reset", "--quiet", "--hard"); err != nil {
+	if _, err := r.env.Git().RunWith(r.gitDir, "", []string{"GIT_WORK_TREE=" + r.top}, "reset", "--quiet", "--hard"); err != nil {
 		return nil, fmt.Errorf("clone %s: check out: %w; nothing was kept", url, err)
 	}
 	if _, err := os.Stat(filepath.Join(abs, vault.ConfigFile)); err != nil {
@@ -160,7 +159,7 @@ func Clone(remote, relativeTo, dir string, env Env) (*CloneResult, error) {
 			res.Problems = append(res.Problems, fmt.Sprintf("%s differ: here %d, remote %d", c.what, c.here, c.there))
 		}
 	}
-	if out, err := r.env.git().RunWith(r.gitDir, "", []string{"GIT_WORK_TREE=" + r.top}, "status", "--porcelain", "--untracked-files=no"); err != nil || strings.TrimSpace(out) != "" {
+	if out, err := r.env.Git().RunWith(r.gitDir, "", []string{"GIT_WORK_TREE=" + r.top}, "status", "--porcelain", "--untracked-files=no"); err != nil || strings.TrimSpace(out) != "" {
 		res.Problems = append(res.Problems, fmt.Sprintf("the checked-out files differ from the head: %v %s", err, strings.TrimSpace(out)))
 	}
 	done = true

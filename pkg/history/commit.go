@@ -17,7 +17,7 @@ import (
 
 	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/frontmatter"
-	"github.com/mem-md/mem/pkg/history/gitfmt"
+	"github.com/mem-md/mem/pkg/gitrepo/gitfmt"
 	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -93,11 +93,10 @@ type CommitResult struct {
 // Commit commits every change of the vault folder: see the package doc and
 // docs/history.md for what is included and how it stays safe next to git.
 func Commit(v *vault.Vault, opts CommitOptions) (*CommitResult, error) {
-	r, err := Open(v)
+	r, err := Open(v, opts.Env)
 	if err != nil {
 		return nil, err
 	}
-	r.env = opts.Env
 	return r.Commit(opts)
 }
 
@@ -438,7 +437,7 @@ func redactLines(msg string) string {
 	lines := strings.Split(msg, "\n")
 	for i, l := range lines {
 		if found := rules.Secrets(l); len(found) > 0 {
-			lines[i] = "[redacted: " + found[0].Rule + "]"
+			lines[i] = rules.Redaction(found[0].Rule)
 		}
 	}
 	return strings.Join(lines, "\n")

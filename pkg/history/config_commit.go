@@ -15,11 +15,10 @@ import (
 // is staged, as mem commit's author at now; no hook runs, as none runs for
 // mem commit.
 func CommitConfig(v *vault.Vault, subject string, now time.Time, env Env) error {
-	r, err := Open(v)
+	r, err := Open(v, env)
 	if err != nil {
 		return err
 	}
-	r.env = env
 	who, err := r.author(now)
 	if err != nil {
 		return err
@@ -31,7 +30,7 @@ func CommitConfig(v *vault.Vault, subject string, now time.Time, env Env) error 
 		{"add", "--", vault.ConfigFile},
 		{"commit", "--quiet", "--only", "--no-verify", "-m", subject, "--", vault.ConfigFile},
 	} {
-		if _, err := r.env.git().RunWith("", "", vars, append([]string{"-C", v.Root}, args...)...); err != nil {
+		if _, err := r.env.Git().RunWith("", "", vars, append([]string{"-C", v.Root}, args...)...); err != nil {
 			return fmt.Errorf("commit %s: %w", vault.ConfigFile, err)
 		}
 	}

@@ -31,7 +31,7 @@ func TestCommitNamesADamagedTree(t *testing.T) {
 			// Without the index mem reads HEAD's trees.
 			os.Remove(filepath.Join(v.Root, ".git", "index"))
 			memory(t, v, "memory/sub/b.md", "fact", "", "b")
-			_, err = Commit(v, CommitOptions{Now: clock})
+			_, err = Commit(v, CommitOptions{Env: testEnv(), Now: clock})
 			if err == nil {
 				t.Fatal("commit over a damaged tree succeeded")
 			}

@@ -82,7 +82,7 @@ func losingParent(text string) (int, bool) {
 // merges of HEAD's history that turned down a version of the vault file
 // rel, each with the parent that holds that version (mem show).
 func (r *Repo) LostVersions(rel string) ([]Decision, error) {
-	out, err := r.env.git().Run(r.gitDir, "rev-list", "--merges", "--fixed-strings", "--grep", decisionsHeader, "HEAD", "--")
+	out, err := r.env.Git().Run(r.gitDir, "rev-list", "--merges", "--fixed-strings", "--grep", decisionsHeader, "HEAD", "--")
 	var ge *gitrepo.Error
 	if errors.As(err, &ge) && strings.Contains(ge.Stderr, "unknown revision") {
 		return nil, nil // no commit yet
@@ -121,7 +121,7 @@ func (r *Repo) tellOverruled(head, remote plumbing.Hash, res *SyncResult) error 
 	if head.IsZero() || remote.IsZero() || head == remote {
 		return nil
 	}
-	out, err := r.env.git().Run(r.gitDir, "rev-list", "--merges", "--fixed-strings", "--grep", decisionsHeader, head.String()+".."+remote.String(), "--")
+	out, err := r.env.Git().Run(r.gitDir, "rev-list", "--merges", "--fixed-strings", "--grep", decisionsHeader, head.String()+".."+remote.String(), "--")
 	if err != nil {
 		return err
 	}
@@ -169,7 +169,7 @@ func toldLine(d Decision) string {
 
 // isAncestor reports whether commit a is in b's history.
 func (r *Repo) isAncestor(a, b plumbing.Hash) (bool, error) {
-	_, err := r.env.git().Run(r.gitDir, "merge-base", "--is-ancestor", a.String(), b.String())
+	_, err := r.env.Git().Run(r.gitDir, "merge-base", "--is-ancestor", a.String(), b.String())
 	var ge *gitrepo.Error
 	if errors.As(err, &ge) && ge.Stderr == "" {
 		return false, nil // exit 1: not an ancestor

@@ -80,7 +80,7 @@ func (r *Repo) holdConfig(base, head, merged, remote plumbing.Hash, url string) 
 	if !base.IsZero() {
 		rng = base.String() + ".." + remote.String()
 	}
-	if out, err := r.env.git().Run(r.gitDir, "log", "-1", "--format=%H", rng, "--", p); err == nil && plumbing.IsHash(strings.TrimSpace(out)) {
+	if out, err := r.env.Git().Run(r.gitDir, "log", "-1", "--format=%H", rng, "--", p); err == nil && plumbing.IsHash(strings.TrimSpace(out)) {
 		culprit = plumbing.NewHash(strings.TrimSpace(out))
 	}
 	return &ConfigHeldError{URL: url, Commit: culprit.String(), Loosened: loose}

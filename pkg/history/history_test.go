@@ -62,11 +62,18 @@ func memory(t *testing.T, v *vault.Vault, rel, typ, project, text string) {
 
 var clock = t0
 
+// testEnv is the test process's environment, as vaulttest.GitEnv set it:
+// history reads none itself.
+func testEnv() Env { return Env{Vars: os.Environ()} }
+
 func commit(t *testing.T, v *vault.Vault, opts CommitOptions) *CommitResult {
 	t.Helper()
 	clock = clock.Add(time.Hour)
 	if opts.Now.IsZero() {
 		opts.Now = clock
+	}
+	if opts.Env.Vars == nil {
+		opts.Env = testEnv()
 	}
 	res, err := Commit(v, opts)
 	if err != nil {

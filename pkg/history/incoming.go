@@ -150,7 +150,7 @@ func (r *Repo) checkIncoming(have, tip plumbing.Hash, url string) error {
 	if !have.IsZero() {
 		args = append(args, "--not", have.String())
 	}
-	out, err := r.env.git().Run(r.gitDir, args...)
+	out, err := r.env.Git().Run(r.gitDir, args...)
 	if err != nil {
 		return err
 	}
@@ -285,13 +285,13 @@ func (r *Repo) diagnose(url string, branch plumbing.ReferenceName, stderr string
 		return refused
 	}
 	defer os.RemoveAll(tmp)
-	if _, err := r.env.git().Run("", "init", "--quiet", "--bare", tmp); err != nil {
+	if _, err := r.env.Git().Run("", "init", "--quiet", "--bare", tmp); err != nil {
 		return refused
 	}
-	if _, err := r.env.git().Run(tmp, "fetch", "--quiet", "--no-tags", url, branch.String()); err != nil {
+	if _, err := r.env.Git().Run(tmp, "fetch", "--quiet", "--no-tags", url, branch.String()); err != nil {
 		return refused
 	}
-	out, err := r.env.git().Run(tmp, "rev-parse", "--verify", "FETCH_HEAD^{commit}")
+	out, err := r.env.Git().Run(tmp, "rev-parse", "--verify", "FETCH_HEAD^{commit}")
 	if err != nil {
 		return refused
 	}

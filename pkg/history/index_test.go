@@ -10,7 +10,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 
-	"github.com/mem-md/mem/pkg/history/gitfmt"
+	"github.com/mem-md/mem/pkg/gitrepo/gitfmt"
 )
 
 // changes renders a commit's changes as "M path" lines for comparison.

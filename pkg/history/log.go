@@ -125,9 +125,10 @@ func (r *Repo) LastCommit() (when time.Time, hash string, ok bool, err error) {
 }
 
 // LastCommit opens the vault's repository and reports its HEAD commit
-// (for the audit's "age of the last commit").
+// (for the audit's "age of the last commit"). It reads HEAD only and runs
+// no git program, so it takes no environment.
 func LastCommit(v *vault.Vault) (when time.Time, hash string, ok bool, err error) {
-	r, err := Open(v)
+	r, err := Open(v, Env{})
 	if err != nil {
 		return time.Time{}, "", false, err
 	}

@@ -48,7 +48,7 @@ func TestMassDeleteCountsSpoiledMemories(t *testing.T) {
 			for i := range 30 {
 				spoil(t, v, fmt.Sprintf("memory/m%d.md", i), how)
 			}
-			_, err := Commit(v, CommitOptions{Now: clock.Add(time.Minute)})
+			_, err := Commit(v, CommitOptions{Env: testEnv(), Now: clock.Add(time.Minute)})
 			var md *MassDeleteError
 			if !errors.As(err, &md) || md.Removed != 30 || md.Of != 100 || md.Spoiled != 30 {
 				t.Fatalf("err = %v, want a refusal of 30 of 100 (30 spoiled)", err)
@@ -91,7 +91,7 @@ func TestMassDeleteSoakRandomTruncations(t *testing.T) {
 				vaulttest.Write(t, v.Root, rel, body[:1+rng.IntN(len(body)-5)])
 			}
 		}
-		_, err := Commit(v, CommitOptions{Now: clock.Add(time.Minute)})
+		_, err := Commit(v, CommitOptions{Env: testEnv(), Now: clock.Add(time.Minute)})
 		var md *MassDeleteError
 		over := v.Config.Lint.IsMassDeletion(k, n)
 		if over != errors.As(err, &md) || over && md.Removed != k {

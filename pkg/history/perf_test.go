@@ -57,7 +57,7 @@ func TestPerfAgainstGit(t *testing.T) {
 	}
 	timeMem := func() (time.Duration, *CommitResult) {
 		start := time.Now()
-		res, err := Commit(mv, CommitOptions{Now: time.Now()})
+		res, err := Commit(mv, CommitOptions{Env: testEnv(), Now: time.Now()})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,7 +10,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
-	"github.com/mem-md/mem/pkg/history/gitfmt"
+	"github.com/mem-md/mem/pkg/gitrepo/gitfmt"
 )
 
 // headRef is the ref a commit moves (the branch HEAD names, or HEAD itself

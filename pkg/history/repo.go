@@ -26,7 +26,7 @@ import (
 
 	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/gitrepo"
-	"github.com/mem-md/mem/pkg/history/gitfmt"
+	"github.com/mem-md/mem/pkg/gitrepo/gitfmt"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -57,8 +57,8 @@ func (r *Repo) newObjects() *gitfmt.Objects {
 var ErrNoRepo = errors.New("not inside a git repository")
 
 // Open finds the git repository that contains the vault (the vault root or
-// any ancestor may hold .git).
-func Open(v *vault.Vault) (*Repo, error) {
+// any ancestor may hold .git); env is what its git children run with.
+func Open(v *vault.Vault, env Env) (*Repo, error) {
 	g, err := git.PlainOpenWithOptions(v.Root, &git.PlainOpenOptions{DetectDotGit: true})
 	if errors.Is(err, git.ErrRepositoryNotExists) {
 		return nil, fmt.Errorf("%s: %w: run 'git init %s' (or 'mem init %s') first", v.Root, ErrNoRepo, v.Root, v.Root)
@@ -74,7 +74,7 @@ func Open(v *vault.Vault) (*Repo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: the git repository has no worktree: %w", v.Root, err)
 	}
-	r := &Repo{v: v, git: g, gitDir: realPath(st.Filesystem().Root()), top: realPath(wt.Filesystem.Root())}
+	r := &Repo{v: v, env: env, git: g, gitDir: realPath(st.Filesystem().Root()), top: realPath(wt.Filesystem.Root())}
 	if _, err := os.Stat(filepath.Join(r.gitDir, "commondir")); err == nil {
 		return nil, fmt.Errorf("%s: linked git worktrees are not supported by mem history; run mem in the main worktree", r.gitDir)
 	}
@@ -221,8 +221,8 @@ func skipFor(v *vault.Vault, path, reason string) error {
 type Env struct {
 	// Vars is the process environment as KEY=value: the identity variables
 	// commit honours as git does, and what every git child runs with (less
-	// the locators, see pkg/gitrepo). Nil is this process's environment,
-	// for the callers not yet handed one (pkg/consolidate).
+	// the locators, see pkg/gitrepo). The caller hands it in; history
+	// reads no process environment, so nil is none.
 	Vars []string
 	// GitTimeout bounds every git process mem starts (push, ls-remote,
 	// clone, fsck): a wedged transport or a prompt nobody answers must
@@ -239,16 +239,9 @@ type Env struct {
 // DefaultCommitLockWait is the commit lock wait of the zero Env.
 const DefaultCommitLockWait = 20 * time.Second
 
-func (e Env) vars() []string {
-	if e.Vars == nil {
-		return os.Environ()
-	}
-	return e.Vars
-}
-
 // getenv is os.Getenv over Vars (the last setting wins, as in exec).
 func (e Env) getenv(k string) string {
-	vars := e.vars()
+	vars := e.Vars
 	for i := len(vars) - 1; i >= 0; i-- {
 		if v, ok := strings.CutPrefix(vars[i], k+"="); ok {
 			return v
@@ -264,8 +257,8 @@ func (e Env) gitTimeout() time.Duration {
 	return gitrepo.DefaultTimeout
 }
 
-// git is the git program as e runs it.
-func (e Env) git() gitrepo.Program { return gitrepo.Program{Env: e.Vars, Timeout: e.GitTimeout} }
+// Git is the git program as e runs it.
+func (e Env) Git() gitrepo.Program { return gitrepo.Program{Env: e.Vars, Timeout: e.GitTimeout} }
 
 func (e Env) commitLockWait() time.Duration {
 	if e.CommitLockWait > 0 {

@@ -55,7 +55,7 @@ func TestCommitVaultInSubfolder(t *testing.T) {
 
 // Log is a test shorthand for opening the repository and listing.
 func Log(v *vault.Vault, rel string, limit int) ([]LogEntry, error) {
-	r, err := Open(v)
+	r, err := Open(v, testEnv())
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +73,7 @@ func TestCommitSkipsWhileGitIsBusy(t *testing.T) {
 			} else {
 				os.WriteFile(p, nil, 0o644)
 			}
-			_, err := Commit(v, CommitOptions{Now: t0})
+			_, err := Commit(v, CommitOptions{Env: testEnv(), Now: t0})
 			var skip *SkipError
 			if !errors.As(err, &skip) || !strings.Contains(skip.Reason, p) {
 				t.Fatalf("err = %v, want a skip naming %s", err, p)
@@ -101,7 +101,7 @@ func TestCommitRefusesMassDelete(t *testing.T) {
 	for i := range 5 {
 		os.Remove(filepath.Join(v.Root, fmt.Sprintf("memory/m%d.md", i)))
 	}
-	_, err := Commit(v, CommitOptions{Now: clock.Add(time.Minute)})
+	_, err := Commit(v, CommitOptions{Env: testEnv(), Now: clock.Add(time.Minute)})
 	var md *MassDeleteError
 	if !errors.As(err, &md) || md.Removed != 5 || md.Of != 20 || !strings.Contains(err.Error(), "--allow-mass-delete") {
 		t.Fatalf("err = %v, want a mass-delete refusal of 5 of 20", err)
@@ -113,7 +113,7 @@ func TestCommitRefusesMassDelete(t *testing.T) {
 	// Renames are not deletions.
 	os.Rename(filepath.Join(v.Root, "memory/m10.md"), filepath.Join(v.Root, "memory/moved.md"))
 	os.Rename(filepath.Join(v.Root, "memory/m11.md"), filepath.Join(v.Root, "memory/moved2.md"))
-	_, err = Commit(v, CommitOptions{Now: clock.Add(time.Minute)})
+	_, err = Commit(v, CommitOptions{Env: testEnv(), Now: clock.Add(time.Minute)})
 	if !errors.As(err, &md) || md.Removed != 5 {
 		t.Fatalf("with renames: err = %v, want still 5 removed", err)
 	}
@@ -177,7 +177,7 @@ func TestCommitWithConcurrentWriter(t *testing.T) {
 	}()
 	commits := 0
 	for deadline := time.Now().Add(1500 * time.Millisecond); time.Now().Before(deadline); {
-		res, err := Commit(v, CommitOptions{Now: clock})
+		res, err := Commit(v, CommitOptions{Env: testEnv(), Now: clock})
 		clock = clock.Add(time.Minute)
 		if err != nil {
 			t.Fatalf("commit during writes: %v", err)

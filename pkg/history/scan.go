@@ -19,11 +19,11 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
-	"github.com/mem-md/mem/pkg/history/gitfmt"
+	"github.com/mem-md/mem/pkg/gitrepo/gitfmt"
+	"github.com/mem-md/mem/pkg/gitrepo/ignore"
 	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -405,7 +405,7 @@ func (s *scanner) read(f *file, store func(plumbing.ObjectType, []byte) (plumbin
 // outerPatterns are the ignore rules that apply above the vault folder:
 // .git/info/exclude and every .gitignore from the worktree root down to the
 // vault's parent.
-func (r *Repo) outerPatterns() ([]gitignore.Pattern, error) {
+func (r *Repo) outerPatterns() (ignore.Patterns, error) {
 	ps, err := readIgnore(filepath.Join(r.gitDir, "info", "exclude"), nil)
 	if err != nil {
 		return nil, err
@@ -424,7 +424,7 @@ func (r *Repo) outerPatterns() ([]gitignore.Pattern, error) {
 	return ps, nil
 }
 
-func readIgnore(p string, domain []string) ([]gitignore.Pattern, error) {
+func readIgnore(p string, domain []string) (ignore.Patterns, error) {
 	data, err := os.ReadFile(p)
 	if os.IsNotExist(err) {
 		return nil, nil
@@ -432,16 +432,16 @@ func readIgnore(p string, domain []string) ([]gitignore.Pattern, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
-	var ps []gitignore.Pattern
+	var lines []string
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for sc.Scan() {
 		line := strings.TrimRight(sc.Text(), "\r")
 		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		ps = append(ps, gitignore.ParsePattern(line, domain))
+		lines = append(lines, line)
 	}
-	return ps, nil
+	return ignore.Parse(lines, domain), nil
 }
 
 func splitPath(p string) []string {
@@ -468,7 +468,7 @@ func (r *Repo) excluded(rel string) bool {
 	return r.v.IsRenderedOutput(rel)
 }
 
-func (s *scanner) walk(dir, rel string, pats []gitignore.Pattern) error {
+func (s *scanner) walk(dir, rel string, pats ignore.Patterns) error {
 	ents, err := readDir(dir)
 	if err != nil {
 		if dir == s.r.v.Root {
@@ -485,7 +485,6 @@ func (s *scanner) walk(dir, rel string, pats []gitignore.Pattern) error {
 			pats = append(pats[:len(pats):len(pats)], more...)
 		}
 	}
-	m := gitignore.NewMatcher(pats)
 	var files []fs.DirEntry
 	for _, e := range ents {
 		name := e.Name()
@@ -503,14 +502,14 @@ func (s *scanner) walk(dir, rel string, pats []gitignore.Pattern) error {
 			s.skipped[p] = true // a nested repository is its own history
 			continue
 		}
-		if m.Match(splitPath(p), true) && !s.base.dirs[p] {
+		if pats.Match(splitPath(p), true) && !s.base.dirs[p] {
 			continue
 		}
 		if err := s.walk(abs, p, pats); err != nil {
 			return err
 		}
 	}
-	for _, c := range s.statFiles(dir, rel, files, m) {
+	for _, c := range s.statFiles(dir, rel, files, pats) {
 		if c.p == "" {
 			continue // not committed
 		}
@@ -537,7 +536,7 @@ func (c *candidate) abs() string { return c.dir + string(filepath.Separator) + c
 // lstats those, on every core, as git's preload-index does: at 50,000
 // files the lstats, and the ignore matching with them, are most of a
 // commit's fixed cost.
-func (s *scanner) statFiles(dir, rel string, files []fs.DirEntry, m gitignore.Matcher) []candidate {
+func (s *scanner) statFiles(dir, rel string, files []fs.DirEntry, ignored ignore.Patterns) []candidate {
 	out := make([]candidate, len(files))
 	workers := runtime.GOMAXPROCS(0)
 	if len(files) < 256 || workers < 2 {
@@ -556,7 +555,7 @@ func (s *scanner) statFiles(dir, rel string, files []fs.DirEntry, m gitignore.Ma
 					continue
 				}
 				old := s.base.entries[p] // read only while the walk runs
-				if old == nil && m.Match(splitPath(p), false) {
+				if old == nil && ignored.Match(splitPath(p), false) {
 					continue
 				}
 				fi, err := st.lstat(e)
@@ -764,11 +763,11 @@ func redactPath(p string) string {
 	hit := false
 	for i, c := range parts {
 		if found := rules.Secrets(c); len(found) > 0 {
-			parts[i], hit = "[redacted: "+found[0].Rule+"]", true
+			parts[i], hit = rules.Redaction(found[0].Rule), true
 		}
 	}
 	if !hit {
-		return "[redacted: " + whole[0].Rule + "]"
+		return rules.Redaction(whole[0].Rule)
 	}
 	return strings.Join(parts, "/")
 }

@@ -25,7 +25,7 @@ func TestCommitClearsLocksOfAKilledCommit(t *testing.T) {
 	first := commit(t, v, CommitOptions{})
 
 	// What a SIGKILL leaves: the index lock and a ref lock, both recorded.
-	dead, err := Open(v)
+	dead, err := Open(v, testEnv())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func TestCommitClearsLocksOfAKilledCommit(t *testing.T) {
 	}
 
 	memory(t, v, "memory/b.md", "fact", "", "b")
-	res := commit(t, v, CommitOptions{Now: clock.Add(time.Minute)})
+	res := commit(t, v, CommitOptions{Env: testEnv(), Now: clock.Add(time.Minute)})
 	if len(res.Warnings) != 2 || !strings.Contains(strings.Join(res.Warnings, "\n"), "index.lock, left by a mem commit that was killed") {
 		t.Fatalf("warnings = %q", res.Warnings)
 	}
@@ -53,7 +53,7 @@ func TestCommitClearsLocksOfAKilledCommit(t *testing.T) {
 	os.WriteFile(filepath.Join(v.Root, ".git", "index.lock"), nil, 0o644)
 	memory(t, v, "memory/c.md", "fact", "", "c")
 	var skip *SkipError
-	if _, err := Commit(v, CommitOptions{Now: clock.Add(2 * time.Minute)}); !errors.As(err, &skip) {
+	if _, err := Commit(v, CommitOptions{Env: testEnv(), Now: clock.Add(2 * time.Minute)}); !errors.As(err, &skip) {
 		t.Fatalf("with git's own index.lock: err = %v, want a skip", err)
 	}
 	if _, err := os.Lstat(filepath.Join(v.Root, ".git", "index.lock")); err != nil {
@@ -89,7 +89,7 @@ func TestHelperHoldCommitLock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Open(v)
+	r, err := Open(v, testEnv())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestCommitSkipsStoppedLockHolder(t *testing.T) {
 	if err := holder.Signal(syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
-	err := commitWithin(t, v, Env{})
+	err := commitWithin(t, v, testEnv())
 	var skip *SkipError
 	if !errors.As(err, &skip) || !strings.Contains(skip.Reason, fmt.Sprintf("pid %d (stopped)", holder.Pid)) || !strings.Contains(skip.Reason, "kill -CONT") {
 		t.Fatalf("err = %v, want a skip naming stopped pid %d", err, holder.Pid)
@@ -162,7 +162,7 @@ func TestCommitLockWaitHasADeadline(t *testing.T) {
 	v := newVault(t, "")
 	memory(t, v, "memory/a.md", "fact", "", "a")
 	holder := holdCommitLock(t, v)
-	err := commitWithin(t, v, Env{CommitLockWait: 500 * time.Millisecond})
+	err := commitWithin(t, v, Env{Vars: os.Environ(), CommitLockWait: 500 * time.Millisecond})
 	var skip *SkipError
 	if !errors.As(err, &skip) || !strings.Contains(skip.Reason, fmt.Sprintf("pid %d (running) for more than", holder.Pid)) {
 		t.Fatalf("err = %v, want a skip naming running pid %d", err, holder.Pid)

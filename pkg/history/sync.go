@@ -98,11 +98,10 @@ func Sync(v *vault.Vault, opts SyncOptions) (*SyncResult, error) {
 		return nil, err
 	}
 	defer unlock()
-	r, err := Open(v)
+	r, err := Open(v, opts.Env)
 	if err != nil {
 		return nil, err
 	}
-	r.env = opts.Env
 	return r.sync(opts)
 }
 
@@ -275,7 +274,7 @@ func syncRefusal(err error) error {
 // (FETCH_HEAD only), so a fetch left running by a killed sync can never
 // hold a ref lock the next sync needs.
 func (r *Repo) fetch(url string, branch plumbing.ReferenceName) (plumbing.Hash, error) {
-	_, err := r.env.git().Run(r.gitDir, append(fetchFsck, "fetch", "--quiet", "--no-tags", url, branch.String())...)
+	_, err := r.env.Git().Run(r.gitDir, append(fetchFsck, "fetch", "--quiet", "--no-tags", url, branch.String())...)
 	if err != nil {
 		var ge *gitrepo.Error
 		if errors.As(err, &ge) && strings.Contains(ge.Stderr, "couldn't find remote ref") {
@@ -286,7 +285,7 @@ func (r *Repo) fetch(url string, branch plumbing.ReferenceName) (plumbing.Hash, 
 		}
 		return plumbing.ZeroHash, fmt.Errorf("fetch from %s: %w (is the remote reachable? nothing here changed)", url, err)
 	}
-	out, err := r.env.git().Run(r.gitDir, "rev-parse", "--verify", "FETCH_HEAD^{commit}")
+	out, err := r.env.Git().Run(r.gitDir, "rev-parse", "--verify", "FETCH_HEAD^{commit}")
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("fetch from %s: %w", url, err)
 	}
@@ -313,7 +312,7 @@ func (r *Repo) mergeHeads(head, remote plumbing.Hash, url string, res *SyncResul
 	}
 	base := plumbing.ZeroHash
 	if !head.IsZero() {
-		out, err := r.env.git().Run(r.gitDir, "merge-base", head.String(), remote.String())
+		out, err := r.env.Git().Run(r.gitDir, "merge-base", head.String(), remote.String())
 		var ge *gitrepo.Error
 		switch h := strings.TrimSpace(out); {
 		case err == nil && plumbing.IsHash(h):
@@ -369,7 +368,7 @@ func (r *Repo) diffTrees(a, b plumbing.Hash) ([]treeChange, error) {
 		}
 		return h.String()
 	}
-	out, err := r.env.git().Run(r.gitDir, "diff-tree", "-r", "-z", "--raw", "--no-renames", name(a), name(b))
+	out, err := r.env.Git().Run(r.gitDir, "diff-tree", "-r", "-z", "--raw", "--no-renames", name(a), name(b))
 	if err != nil {
 		return nil, err
 	}
@@ -610,7 +609,7 @@ func (r *Repo) memoryCount(h plumbing.Hash) (int, error) {
 	if r.prefix != "" {
 		args = append(args, "--", r.prefix)
 	}
-	out, err := r.env.git().Run(r.gitDir, args...)
+	out, err := r.env.Git().Run(r.gitDir, args...)
 	if err != nil {
 		return 0, err
 	}
@@ -647,7 +646,7 @@ func (r *Repo) guardIncoming(base, head, merged, remote plumbing.Hash, url strin
 	if !base.IsZero() {
 		rng = base.String() + ".." + remote.String()
 	}
-	if out, err := r.env.git().Run(r.gitDir, "rev-list", "--first-parent", rng); err == nil {
+	if out, err := r.env.Git().Run(r.gitDir, "rev-list", "--first-parent", rng); err == nil {
 		most := 0
 		for _, h := range strings.Fields(out) {
 			c, err := r.git.CommitObject(plumbing.NewHash(h))
@@ -724,7 +723,7 @@ func retired(r *Repo, old, new plumbing.Hash) bool {
 func (r *Repo) pushCheck(remote, merged plumbing.Hash, url string, opts SyncOptions) error {
 	has := func(plumbing.Hash) bool { return false }
 	if !remote.IsZero() {
-		out, err := r.env.git().Run(r.gitDir, "rev-list", remote.String())
+		out, err := r.env.Git().Run(r.gitDir, "rev-list", remote.String())
 		if err != nil {
 			return err
 		}
@@ -768,7 +767,7 @@ func (r *Repo) pushCheck(remote, merged plumbing.Hash, url string, opts SyncOpti
 // pushBranch pushes the vault's branch, never forcing; rejected is true
 // when the remote moved since the fetch (the caller merges again).
 func (r *Repo) pushBranch(url string, branch plumbing.ReferenceName) (rejected bool, err error) {
-	out, err := r.env.git().Run(r.gitDir, pushCmd(url, branch.String()+":"+branch.String())...)
+	out, err := r.env.Git().Run(r.gitDir, pushCmd(url, branch.String()+":"+branch.String())...)
 	for _, line := range strings.Split(out, "\n") {
 		if f := strings.Split(line, "\t"); len(f) == 3 && f[0] == "!" {
 			if strings.HasPrefix(f[2], "[rejected]") || strings.Contains(f[2], "fetch first") || strings.Contains(f[2], "non-fast-forward") {
@@ -947,11 +946,10 @@ func (r *Repo) finishMerge(j journal, now time.Time) error {
 // checks before it remembers a remote in mem.yaml, so a typo is never
 // written there.
 func CheckRemote(v *vault.Vault, remote, relativeTo string, env Env) error {
-	r, err := Open(v)
+	r, err := Open(v, env)
 	if err != nil {
 		return err
 	}
-	r.env = env
 	url, local, err := r.syncURL(SyncOptions{Remote: remote, RelativeTo: relativeTo})
 	if err != nil {
 		return err

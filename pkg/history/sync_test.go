@@ -21,11 +21,11 @@ func twoMachines(t *testing.T) (a, b *vault.Vault, remote string) {
 	memory(t, a, "memory/one.md", "fact", "", "one")
 	memory(t, a, "memory/two.md", "fact", "", "two")
 	remote = filepath.Join(t.TempDir(), "remote.git")
-	if _, err := Sync(a, SyncOptions{Remote: remote, Now: t0}); err != nil {
+	if _, err := Sync(a, SyncOptions{Env: testEnv(), Remote: remote, Now: t0}); err != nil {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "b")
-	if _, err := Clone(remote, "", dir, Env{}); err != nil {
+	if _, err := Clone(remote, "", dir, testEnv()); err != nil {
 		t.Fatal(err)
 	}
 	b, err := vault.Open(dir)
@@ -42,18 +42,18 @@ func TestSyncFinishesAnInterruptedMerge(t *testing.T) {
 	a, b, remote := twoMachines(t)
 	memory(t, b, "memory/three.md", "fact", "", "three")
 	memory(t, b, "memory/four.md", "fact", "", "four")
-	if _, err := Sync(b, SyncOptions{Remote: remote, Now: t0.Add(time.Hour)}); err != nil {
+	if _, err := Sync(b, SyncOptions{Env: testEnv(), Remote: remote, Now: t0.Add(time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
 	memory(t, a, "memory/five.md", "fact", "", "five")
-	dry, err := Sync(a, SyncOptions{Remote: remote, DryRun: true, Now: t0.Add(2 * time.Hour)})
+	dry, err := Sync(a, SyncOptions{Env: testEnv(), Remote: remote, DryRun: true, Now: t0.Add(2 * time.Hour)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if dry.Merge == "" {
 		t.Fatalf("expected a merge, got %+v", dry)
 	}
-	r, err := Open(a)
+	r, err := Open(a, testEnv())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,10 +66,10 @@ func TestSyncFinishesAnInterruptedMerge(t *testing.T) {
 	}
 	vaulttest.Write(t, a.Root, "memory/three.md", run(t, a.Root, "git", "show", dry.Merge+":memory/three.md")+"\n")
 	var skip *SkipError
-	if _, err := Commit(a, CommitOptions{Now: t0.Add(3 * time.Hour)}); !errors.As(err, &skip) || !strings.Contains(err.Error(), "mem sync") {
+	if _, err := Commit(a, CommitOptions{Env: testEnv(), Now: t0.Add(3 * time.Hour)}); !errors.As(err, &skip) || !strings.Contains(err.Error(), "mem sync") {
 		t.Fatalf("mem commit under a half-applied merge: want a skip naming mem sync, got %v", err)
 	}
-	res, err := Sync(a, SyncOptions{Remote: remote, Now: t0.Add(3 * time.Hour)})
+	res, err := Sync(a, SyncOptions{Env: testEnv(), Remote: remote, Now: t0.Add(3 * time.Hour)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestSyncSecondSkips(t *testing.T) {
 	}
 	defer unlock()
 	memory(t, a, "memory/late.md", "fact", "", "late")
-	_, err = Sync(a, SyncOptions{Remote: remote, Now: t0})
+	_, err = Sync(a, SyncOptions{Env: testEnv(), Remote: remote, Now: t0})
 	var skip *SkipError
 	if !errors.As(err, &skip) || !strings.Contains(err.Error(), "another mem sync (pid ") {
 		t.Fatalf("want a skip naming the pid, got %v", err)

@@ -10,7 +10,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
-	"github.com/mem-md/mem/pkg/history/gitfmt"
+	"github.com/mem-md/mem/pkg/gitrepo/gitfmt"
 )
 
 // dirNode is one folder of the tree being built.

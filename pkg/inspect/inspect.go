@@ -52,15 +52,17 @@ type Vault struct {
 	Mems []*vault.Memory
 	Now  time.Time
 	res  gate.Resolution // the one verdict on which claims stand
+	env  history.Env     // what git runs with when Show reads a note's history
 }
 
-// Load reads the vault and reconciles its claims as render does.
-func Load(v *vault.Vault, now time.Time) (*Vault, error) {
+// Load reads the vault and reconciles its claims as render does; env is
+// what git runs with when Show reads a note's history.
+func Load(v *vault.Vault, now time.Time, env history.Env) (*Vault, error) {
 	mems, err := v.Load(vault.LoadOptions{})
 	if err != nil {
 		return nil, err
 	}
-	return &Vault{V: v, Mems: mems, Now: now, res: gate.Reconcile(mems, now)}, nil
+	return &Vault{V: v, Mems: mems, Now: now, res: gate.Reconcile(mems, now), env: env}, nil
 }
 
 // claim reports a file that is a one-line claim (not a note, a project
@@ -243,7 +245,7 @@ func (x *Vault) Show(ref string) (*Detail, error) {
 	if d.Placement, err = render.Place(x.Mems, m.ID, render.OptionsFor(x.V, p, 0, x.Now)); err != nil {
 		return nil, err
 	}
-	if r, err := history.Open(x.V); err == nil {
+	if r, err := history.Open(x.V, x.env); err == nil {
 		d.Changes, _ = r.Log(m.Rel, maxChanges)
 		d.Lost, _ = r.LostVersions(m.Rel)
 	}

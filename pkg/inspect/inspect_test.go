@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mem-md/mem/pkg/history"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -33,7 +34,7 @@ func TestStatusAndFilter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x, err := Load(v, time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC))
+	x, err := Load(v, time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC), history.Env{})
 	if err != nil {
 		t.Fatal(err)
 	}

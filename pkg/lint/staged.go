@@ -29,14 +29,16 @@ type StagedCommit struct {
 // rather than go-git: a hook runs inside `git commit`, which may point
 // GIT_INDEX_FILE at a temporary index (`git commit -a`, `git commit PATH`);
 // git honours that and every index extension, go-git reads .git/index only.
-func Staged(v *vault.Vault) (*StagedCommit, error) {
-	_, err := gitrepo.Program{}.InWorkTree(v.Root, "rev-parse", "--verify", "-q", "HEAD")
+// env is the hook's environment, which holds that GIT_INDEX_FILE.
+func Staged(v *vault.Vault, env []string) (*StagedCommit, error) {
+	git := gitrepo.Program{Env: env}
+	_, err := git.InWorkTree(v.Root, "rev-parse", "--verify", "-q", "HEAD")
 	hasHead := err == nil
 	args := []string{"diff", "--cached", "--name-status", "-z", "--no-renames", "--relative"}
 	if hasHead {
 		args = append(args, "HEAD")
 	}
-	out, err := gitrepo.Program{}.InWorkTree(v.Root, args...)
+	out, err := git.InWorkTree(v.Root, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +60,7 @@ func Staged(v *vault.Vault) (*StagedCommit, error) {
 	if !hasHead {
 		return sc, nil
 	}
-	tree, err := gitrepo.Program{}.InWorkTree(v.Root, "ls-tree", "-r", "--name-only", "-z", "HEAD")
+	tree, err := git.InWorkTree(v.Root, "ls-tree", "-r", "--name-only", "-z", "HEAD")
 	if err != nil {
 		return nil, err
 	}
@@ -79,14 +81,14 @@ func Staged(v *vault.Vault) (*StagedCommit, error) {
 			Message: fmt.Sprintf("this commit deletes %d of the %d memories in HEAD (%s; %.0f%%), more than lint.mass_delete_share %.0f%%: if that is meant, raise the share in mem.yaml or commit with --no-verify; otherwise restore them with 'git restore --staged --worktree .'", gone, total, capList(deleted, 3), 100*float64(gone)/float64(total), 100*share)})
 	}
 	for _, rel := range views(v) {
-		before, err := gitrepo.Program{}.InWorkTree(v.Root, "show", "HEAD:./"+rel)
+		before, err := git.InWorkTree(v.Root, "show", "HEAD:./"+rel)
 		if err != nil || strings.TrimSpace(viewText([]byte(before))) == "" {
 			continue // not tracked, or already empty
 		}
 		if !viewfmt.IsView([]byte(before)) {
 			continue // a MEMORY.md mem did not render: the user's to empty
 		}
-		after, err := gitrepo.Program{}.InWorkTree(v.Root, "show", ":./"+rel)
+		after, err := git.InWorkTree(v.Root, "show", ":./"+rel)
 		if err == nil && strings.TrimSpace(viewText([]byte(after))) != "" {
 			continue
 		}

@@ -51,11 +51,11 @@ func TestStagedReadsTheHooksIndex(t *testing.T) {
 	for i := range 6 {
 		git(env, "rm", "-q", "--cached", fmt.Sprintf("memory/m%d.md", i))
 	}
-	if sc, err := Staged(v); err != nil || len(sc.Problems) != 0 {
+	if sc, err := Staged(v, os.Environ()); err != nil || len(sc.Problems) != 0 {
 		t.Fatalf("with .git/index: %v %+v, want nothing staged", err, sc)
 	}
 	t.Setenv("GIT_INDEX_FILE", tmp)
-	sc, err := Staged(v)
+	sc, err := Staged(v, os.Environ())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,6 +28,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mem-md/mem/pkg/history"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -49,6 +50,8 @@ type Options struct {
 	// Home and CodexHome locate the harnesses' own stores, which recall
 	// names (mem stores); empty Home lists none.
 	Home, CodexHome string
+	// Env is what git runs with when show reads a note's history.
+	Env history.Env
 }
 
 // Instructions tells the connected model what the tools return and how to

@@ -53,7 +53,7 @@ type ShowInput struct {
 }
 
 func (s *server) show(_ context.Context, _ *mcp.CallToolRequest, in ShowInput) (*mcp.CallToolResult, inspect.Detail, error) {
-	x, err := inspect.Load(s.Vault, s.Now())
+	x, err := inspect.Load(s.Vault, s.Now(), s.Env)
 	if err != nil {
 		return nil, inspect.Detail{}, err
 	}
@@ -90,7 +90,7 @@ func (s *server) list(_ context.Context, _ *mcp.CallToolRequest, in ListInput) (
 	if err := f.Check(func(name string) string { return name }); err != nil {
 		return nil, ListOutput{}, err
 	}
-	x, err := inspect.Load(s.Vault, s.Now())
+	x, err := inspect.Load(s.Vault, s.Now(), s.Env)
 	if err != nil {
 		return nil, ListOutput{}, err
 	}

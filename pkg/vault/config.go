@@ -9,8 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 	"gopkg.in/yaml.v3"
+
+	"github.com/mem-md/mem/pkg/gitrepo/ignore"
 )
 
 // ConfigFile is the file whose presence marks a vault root.
@@ -38,7 +39,7 @@ type Config struct {
 	// log.md, attested computations) apply to it (docs/lint.md).
 	OKF bool `yaml:"okf,omitempty"`
 
-	ignore []gitignore.Pattern // Ignore, parsed once by decodeConfig
+	ignore ignore.Patterns // Ignore, parsed once by decodeConfig
 }
 
 // Ignores reports whether mem.yaml's ignore: leaves out rel, a slash path
@@ -54,17 +55,9 @@ func (c *Config) Ignores(rel string, isDir bool) bool {
 	}
 	pats := c.ignore
 	if len(pats) != len(c.Ignore) {
-		pats = parseIgnore(c.Ignore) // a Config built by hand, not decoded
+		pats = ignore.Parse(c.Ignore, nil) // a Config built by hand, not decoded
 	}
-	return gitignore.NewMatcher(pats).Match(strings.Split(rel, "/"), isDir)
-}
-
-func parseIgnore(lines []string) []gitignore.Pattern {
-	pats := make([]gitignore.Pattern, len(lines))
-	for i, l := range lines {
-		pats[i] = gitignore.ParsePattern(l, nil)
-	}
-	return pats
+	return pats.Match(strings.Split(rel, "/"), isDir)
 }
 
 // SyncConfig holds the settings of mem sync (docs/sync.md).
@@ -231,7 +224,7 @@ func decodeConfig(path string, data []byte) (Config, error) {
 		}
 	}
 	c.applyDefaults()
-	c.ignore = parseIgnore(c.Ignore)
+	c.ignore = ignore.Parse(c.Ignore, nil)
 	return c, nil
 }
 
