@@ -13,7 +13,7 @@ type KeyValue struct {
 // aliases as written, comments dropped; docs/frontmatter.md), so Marshal
 // writes it back as before, and answers what the other packages ask of a
 // value without their reading YAML: its kind, its text, its items, its
-// YAML. pkg/frontmatter is the one package that reads YAML nodes
+// YAML. pkg/frontmatter is the one package that reads a note's YAML
 // (internal/archtest). The zero Value is an empty (null) value.
 type Value struct{ n *yaml.Node }
 
