@@ -141,9 +141,10 @@ func TestNeverArrows(t *testing.T) {
 // TestOneOwnerInTheSource holds the arrows an import graph cannot show,
 // over every non-test Go file of the module: only pkg/viewfmt spells the
 // view format's lines (header and splice markers), only the git layer
-// (pkg/gitrepo) runs the git program, and only the edge (cmd/mem) reads the
-// working directory or the environment. Tests may quote the format to
-// check it, and the benchmark harness times git as a reference.
+// (pkg/gitrepo) runs the git program, only the edge (cmd/mem) reads the
+// working directory or the environment, and only the two YAML owners
+// import yaml.v3 (yamlOwner). Tests may quote the format to check it, and
+// the benchmark harness times git as a reference.
 func TestOneOwnerInTheSource(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	if err != nil {
@@ -172,6 +173,11 @@ func TestOneOwnerInTheSource(t *testing.T) {
 			return err
 		}
 		dir := path.Dir(rel)
+		for _, imp := range f.Imports {
+			if imp.Path.Value == `"`+yamlV3+`"` && !yamlOwner(rel) {
+				t.Errorf("%s imports %s: only pkg/frontmatter reads a note's YAML (ask its Document and Value) and only pkg/vault's config.go mem.yaml's", rel, yamlV3)
+			}
+		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.BasicLit:
@@ -219,6 +225,19 @@ func TestOneOwnerInTheSource(t *testing.T) {
 	if files < 50 {
 		t.Fatalf("read %d Go files under %s: the walk missed the module", files, root)
 	}
+}
+
+const yamlV3 = "gopkg.in/yaml.v3"
+
+// yamlOwner reports whether the file rel may import yaml.v3. pkg/frontmatter
+// owns a note's YAML: every other package reads kept keys through
+// frontmatter.Value, so the parser's node shapes, anchors and aliases stay
+// one package's concern. pkg/vault's config.go owns mem.yaml's: Config is
+// decoded by its struct tags, and SetConfig and MergeConfig (mem sync) edit
+// its nodes so that comments and key order stay, which no frontmatter
+// operation does.
+func yamlOwner(rel string) bool {
+	return path.Dir(rel) == "pkg/frontmatter" || rel == "pkg/vault/config.go"
 }
 
 // envReaders are the os functions that read the process's working

@@ -20,7 +20,6 @@ import (
 
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/vault"
-	"gopkg.in/yaml.v3"
 )
 
 // Options says what to generate.
@@ -557,8 +556,7 @@ func (g *gen) memory(dir, source, text string) error {
 	var extra []frontmatter.KeyValue
 	if g.chance(0.01) {
 		// Unknown keys are kept verbatim (spec §3); real vaults have a few.
-		extra = append(extra, frontmatter.KeyValue{Key: "cssclasses", Value: &yaml.Node{Kind: yaml.SequenceNode,
-			Content: []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: "wide"}}}})
+		extra = append(extra, frontmatter.KeyValue{Key: "cssclasses", Value: frontmatter.NewList("wide")})
 	}
 	rel := g.path(dir, text)
 	meta.ID = strings.TrimSuffix(rel, ".md")

@@ -3,6 +3,7 @@ package frontmatter_test
 import (
 	"bytes"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/mem-md/mem/internal/vaulttest"
@@ -73,6 +74,100 @@ func TestEveryFieldRoundTrips(t *testing.T) {
 		}
 		if again := got.doc.Marshal(); !bytes.Equal(again, data) {
 			t.Errorf("%s: marshalled again:\n%s\nwant:\n%s", got.path, again, data)
+		}
+	}
+}
+
+// keptYAML holds a kept key of every Value kind, in the forms people write
+// them: Marshal must give each back byte for byte, in its place.
+const keptYAML = `cssclasses: [wide]
+count: 3
+ratio: 0.5
+draft: false
+due: 2026-02-03
+quoted: '2026-02-03'
+nothing:
+meta: {a: 1, b: [x, y]}
+anchored: &a shared
+again: *a
+multi: |
+  line one
+  line two
+`
+
+// TestKeptKeysRoundTrip is TestEveryFieldRoundTrips with kept keys beside
+// every field: mem's extension keys set by its writers and other tools'
+// keys of every kind. yaml.v3 reads them in file order with their kinds;
+// the fast path declines the file (kept values are yaml.v3's nodes);
+// Marshal writes them back as they were, and again the same. (pkg/vault's
+// TestKeptKeysNeverCached holds the fourth path: the parse cache records
+// no file with a kept key, so its codec never has to carry one.)
+func TestKeptKeysRoundTrip(t *testing.T) {
+	want := vaulttest.EveryField(t)
+	doc := &frontmatter.Document{Meta: want, Body: "Body.\n"}
+	doc.SetKeptText(frontmatter.InvalidReasonKey, "it: changed")
+	doc.SetKeptTime(frontmatter.PromotedAtKey, want.ValidAt)
+	doc.SetKeptText(frontmatter.ImportKey, "claude-code/x")
+	doc.Extra = append(doc.Extra, frontmatter.KeyValue{Key: "list", Value: frontmatter.NewList("a", "b")})
+	written := string(doc.Marshal())
+	end := strings.LastIndex(written, "---\nBody.")
+	data := []byte(written[:end] + keptYAML + written[end:])
+
+	fast, accepted, slow, err := frontmatter.ParseBoth(data)
+	if err != nil || len(slow.Problems) > 0 {
+		t.Fatalf("yaml.v3: error %v, problems %v:\n%s", err, slow.Problems, data)
+	}
+	if accepted || len(fast.Extra) > 0 {
+		t.Errorf("the fast path accepted a file with kept keys (kept %v):\n%s", fast.Extra, data)
+	}
+	vaulttest.SameFields(t, "yaml.v3", slow.Meta, want)
+	type kept struct {
+		key  string
+		kind frontmatter.ValueKind
+		text string
+	}
+	wantKept := []kept{
+		{frontmatter.InvalidReasonKey, frontmatter.TextValue, "it: changed"},
+		{frontmatter.PromotedAtKey, frontmatter.DateValue, want.ValidAt.String()},
+		{frontmatter.ImportKey, frontmatter.TextValue, "claude-code/x"},
+		{"list", frontmatter.ListValue, ""},
+		{"cssclasses", frontmatter.ListValue, ""},
+		{"count", frontmatter.NumberValue, "3"},
+		{"ratio", frontmatter.NumberValue, "0.5"},
+		{"draft", frontmatter.BoolValue, "false"},
+		{"due", frontmatter.DateValue, "2026-02-03"},
+		{"quoted", frontmatter.TextValue, "2026-02-03"},
+		{"nothing", frontmatter.NullValue, ""},
+		{"meta", frontmatter.MapValue, ""},
+		{"anchored", frontmatter.TextValue, "shared"},
+		{"again", frontmatter.AliasValue, ""},
+		{"multi", frontmatter.TextValue, "line one\nline two\n"},
+	}
+	var got []kept
+	for _, kv := range slow.Extra {
+		got = append(got, kept{kv.Key, kv.Value.Kind(), kv.Value.Text()})
+	}
+	if !reflect.DeepEqual(got, wantKept) {
+		t.Errorf("kept keys read as\n%v\nwant\n%v", got, wantKept)
+	}
+	if items := slow.Extra[3].Value.Items(); len(items) != 2 || items[1].Text() != "b" {
+		t.Errorf("list items = %v, want a, b", items)
+	}
+	out := slow.Marshal()
+	if !bytes.Equal(out, data) {
+		t.Errorf("marshalled:\n%s\nwant the file as read:\n%s", out, data)
+	}
+	again, err := frontmatter.Parse(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vaulttest.SameFields(t, "parse of Marshal", again.Meta, want)
+	if len(again.Extra) != len(slow.Extra) {
+		t.Fatalf("%d kept keys after a rewrite, want %d", len(again.Extra), len(slow.Extra))
+	}
+	for i, kv := range again.Extra {
+		if kv.Key != slow.Extra[i].Key || kv.Value.String() != slow.Extra[i].Value.String() {
+			t.Errorf("kept key %d after a rewrite: %s: %s, want %s: %s", i, kv.Key, kv.Value, slow.Extra[i].Key, slow.Extra[i].Value)
 		}
 	}
 }

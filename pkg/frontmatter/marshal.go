@@ -31,7 +31,7 @@ func (d *Document) Marshal() []byte {
 	kept := map[string]bool{}
 	for _, kv := range d.Extra {
 		var was Meta
-		if fieldByKey[kv.Key] != nil && times[kv.Key] == 1 && decodeKnown(&was, kv.Key, kv.Value) == errKept {
+		if fieldByKey[kv.Key] != nil && times[kv.Key] == 1 && kv.Value.n != nil && decodeKnown(&was, kv.Key, kv.Value.n) == errKept {
 			kept[kv.Key] = sameNode(was.node(kv.Key), meta.node(kv.Key))
 		}
 	}
@@ -53,7 +53,7 @@ func (d *Document) Marshal() []byte {
 			}
 			continue
 		}
-		add(kv.Key, kv.Value)
+		add(kv.Key, kv.Value.node())
 	}
 	m = defineAliases(m)
 	var buf bytes.Buffer

@@ -3,11 +3,7 @@
 // verbatim, and the line of every key so later errors can name path:line:col.
 package frontmatter
 
-import (
-	"time"
-
-	"gopkg.in/yaml.v3"
-)
+import "time"
 
 // Memory types understood by mem. Any other type value is kept and treated
 // as TypeNote by the views.
@@ -95,13 +91,6 @@ type Meta struct {
 	Verified    []Actor
 	Sources     []Source
 	Signals     []Signal
-}
-
-// KeyValue is a key kept verbatim: unknown to mem, or known but holding a
-// value of the wrong shape (kept so that rewriting a file never loses it).
-type KeyValue struct {
-	Key   string
-	Value *yaml.Node
 }
 
 // IsMemoryType reports whether a type needs provenance (all but note and project).

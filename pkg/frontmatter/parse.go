@@ -151,7 +151,7 @@ func parseYAML(doc *Document, yamlText string) (*Document, error) {
 	budget := maxKeptNodes
 	for i := range doc.Extra {
 		own := fieldByKey[doc.Extra[i].Key] == nil
-		if doc.Extra[i].Value = plain(doc.Extra[i].Value, own, kept, &budget); budget < 0 {
+		if doc.Extra[i].Value.n = plain(doc.Extra[i].Value.n, own, kept, &budget); budget < 0 {
 			return doc, &Error{doc.Keys[doc.Extra[i].Key], "frontmatter-yaml", "YAML aliases expand to too many values (an alias bomb?): write the values out"}
 		}
 	}
@@ -312,7 +312,7 @@ func decodeMapping(doc *Document, m *yaml.Node) {
 				doc.Problems = append(doc.Problems, FieldError{pos, key, Duplicate, fmt.Sprintf("key %q appears twice: Obsidian keeps only one; merge them", key)})
 			}
 			dup[key] = true
-			doc.Extra = append(doc.Extra, KeyValue{key, v})
+			doc.Extra = append(doc.Extra, KeyValue{key, Value{v}})
 			continue
 		}
 		if err := decodeKnown(&doc.Meta, key, v); err != nil {
@@ -320,7 +320,7 @@ func decodeMapping(doc *Document, m *yaml.Node) {
 				vp := Pos{v.Line + 1, v.Column}
 				doc.Problems = append(doc.Problems, FieldError{vp, key, kindOf(err), err.Error()})
 			}
-			doc.Extra = append(doc.Extra, KeyValue{key, v})
+			doc.Extra = append(doc.Extra, KeyValue{key, Value{v}})
 		}
 	}
 	if _, ok := doc.Keys["type"]; !ok {
@@ -333,10 +333,10 @@ func decodeMapping(doc *Document, m *yaml.Node) {
 func (d *Document) KeptText(key string) (string, bool) {
 	for _, kv := range d.Extra {
 		if kv.Key == key {
-			if kv.Value == nil || kv.Value.Kind != yaml.ScalarNode {
+			if kv.Value.n == nil || kv.Value.n.Kind != yaml.ScalarNode {
 				return "", false
 			}
-			return kv.Value.Value, true
+			return kv.Value.n.Value, true
 		}
 	}
 	return "", false
@@ -346,14 +346,14 @@ func (d *Document) KeptText(key string) (string, bool) {
 // written unquoted so Obsidian shows a date. The key keeps its place in
 // the file when it is there already, else goes after the others.
 func (d *Document) SetKeptText(key, s string) {
-	d.setExtra(key, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s})
+	d.setExtra(key, Value{&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}})
 }
 
 func (d *Document) SetKeptTime(key string, t Time) {
-	d.setExtra(key, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!timestamp", Value: t.String()})
+	d.setExtra(key, Value{&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!timestamp", Value: t.String()}})
 }
 
-func (d *Document) setExtra(key string, v *yaml.Node) {
+func (d *Document) setExtra(key string, v Value) {
 	for i := range d.Extra {
 		if d.Extra[i].Key == key {
 			d.Extra[i].Value = v
@@ -368,11 +368,12 @@ func (d *Document) setExtra(key string, v *yaml.Node) {
 // not written back at the top level).
 func (d *Document) MetadataType() string {
 	for _, kv := range d.Extra {
-		if kv.Key != "metadata" || kv.Value.Kind != yaml.MappingNode {
+		m := kv.Value.n
+		if kv.Key != "metadata" || m == nil || m.Kind != yaml.MappingNode {
 			continue
 		}
-		for i := 0; i+1 < len(kv.Value.Content); i += 2 {
-			if t := kv.Value.Content[i+1]; kv.Value.Content[i].Value == "type" && t.Kind == yaml.ScalarNode && t.Tag != "!!null" {
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			if t := m.Content[i+1]; m.Content[i].Value == "type" && t.Kind == yaml.ScalarNode && t.Tag != "!!null" {
 				return strings.TrimSpace(t.Value)
 			}
 		}

@@ -77,7 +77,7 @@ func TestPromote(t *testing.T) {
 func promotedAt(d *frontmatter.Document) (string, bool) {
 	for _, kv := range d.Extra {
 		if kv.Key == PromotedAtKey {
-			return kv.Value.Value, true
+			return kv.Value.Text(), true
 		}
 	}
 	return "", false

@@ -539,8 +539,8 @@ func topicItem(data []byte, path, locator, project string, mod, at frontmatter.T
 	var extra []frontmatter.KeyValue
 	for _, kv := range doc.Extra {
 		switch {
-		case kv.Key == "name" && kv.Value != nil && strings.TrimSpace(kv.Value.Value) != "":
-			name = strings.TrimSpace(kv.Value.Value)
+		case kv.Key == "name" && strings.TrimSpace(kv.Value.Text()) != "":
+			name = strings.TrimSpace(kv.Value.Text())
 		case !ccKeys[kv.Key] && !slices.Contains(frontmatter.KnownKeys, kv.Key):
 			extra = append(extra, kv) // originSessionId, related: kept as written
 		}

@@ -16,7 +16,6 @@ import (
 	"github.com/mem-md/mem/pkg/gate"
 	"github.com/mem-md/mem/pkg/markdown"
 	"github.com/mem-md/mem/pkg/vault"
-	"gopkg.in/yaml.v3"
 )
 
 // Linter holds what the per-file checks need to know about the whole vault,
@@ -366,11 +365,11 @@ func (c *check) otherList(key string) bool {
 		if kv.Key != key {
 			continue
 		}
-		if kv.Value == nil || kv.Value.Kind != yaml.SequenceNode {
+		if kv.Value.Kind() != frontmatter.ListValue {
 			return false
 		}
-		for _, n := range kv.Value.Content {
-			if frontmatter.IsMemoryType(n.Value) {
+		for _, item := range kv.Value.Items() {
+			if frontmatter.IsMemoryType(item.Text()) {
 				return false
 			}
 		}
@@ -720,24 +719,20 @@ func capList(items []string, n int) string {
 
 // propertyKind is the Obsidian property type a YAML value reads as; ""
 // for an empty value, which Obsidian accepts for any type.
-func propertyKind(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.SequenceNode:
+func propertyKind(v frontmatter.Value) string {
+	switch v.Kind() {
+	case frontmatter.ListValue:
 		return "list"
-	case yaml.MappingNode:
+	case frontmatter.MapValue:
 		return "map"
-	case yaml.ScalarNode:
-		switch n.Tag {
-		case "!!null":
-			return ""
-		case "!!int", "!!float":
-			return "number"
-		case "!!bool":
-			return "checkbox"
-		case "!!timestamp":
-			return "date"
-		}
-		if quotedDate().MatchString(n.Value) {
+	case frontmatter.NumberValue:
+		return "number"
+	case frontmatter.BoolValue:
+		return "checkbox"
+	case frontmatter.DateValue:
+		return "date"
+	case frontmatter.TextValue:
+		if quotedDate().MatchString(v.Text()) {
 			return "date" // Obsidian reads '2026-03-18', quoted or not, as a date
 		}
 		return "text"

@@ -15,8 +15,6 @@ import (
 	"slices"
 	"strings"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
 	"github.com/mem-md/mem/pkg/vault"
@@ -214,13 +212,13 @@ func union(a, b reflect.Value) reflect.Value {
 	return out
 }
 
-// mergeExtra merges the keys mem does not know, key by key.
+// mergeExtra merges the keys mem does not know, key by key; two values
+// are the same when they are written the same (Value.String).
 func mergeExtra(ours, theirs, base []frontmatter.KeyValue, oursWins bool, conflicted *[]string) []frontmatter.KeyValue {
-	enc := func(kvs []frontmatter.KeyValue) (map[string]string, map[string]*yaml.Node) {
-		s, n := map[string]string{}, map[string]*yaml.Node{}
+	enc := func(kvs []frontmatter.KeyValue) (map[string]string, map[string]frontmatter.Value) {
+		s, n := map[string]string{}, map[string]frontmatter.Value{}
 		for _, kv := range kvs {
-			b, _ := yaml.Marshal(kv.Value)
-			s[kv.Key], n[kv.Key] = string(b), kv.Value
+			s[kv.Key], n[kv.Key] = kv.Value.String(), kv.Value
 		}
 		return s, n
 	}
@@ -239,56 +237,32 @@ func mergeExtra(ours, theirs, base []frontmatter.KeyValue, oursWins bool, confli
 		o, oOK := os_[k]
 		t, tOK := ts[k]
 		b, bOK := bs[k]
-		pick := on[k]
+		pick, present := on[k], oOK
 		switch {
 		case oOK == tOK && o == t, tOK == bOK && t == b:
 		case oOK == bOK && o == b:
-			pick = tn[k]
+			pick, present = tn[k], tOK
 		case !oursWins:
-			pick = tn[k]
+			pick, present = tn[k], tOK
 			*conflicted = append(*conflicted, k)
 		default:
 			*conflicted = append(*conflicted, k)
 		}
-		if pick != nil {
+		if present {
 			out = append(out, frontmatter.KeyValue{Key: k, Value: pick})
 		}
 	}
 	return out
 }
 
-// mergeYAML merges mem.yaml key by key (nested mappings recursively); a
-// key both sides set differently takes the later commit's value.
+// mergeYAML merges mem.yaml key by key (vault.MergeConfig); a key both
+// sides set differently takes the later commit's value.
 func mergeYAML(rel string, base, ours, theirs Side) (Result, bool) {
-	doc := func(s Side) *yaml.Node {
-		var n yaml.Node
-		if !s.Present || yaml.Unmarshal(s.Data, &n) != nil {
-			return nil
-		}
-		if len(n.Content) == 0 {
-			return &yaml.Node{Kind: yaml.MappingNode}
-		}
-		if n.Content[0].Kind != yaml.MappingNode {
-			return nil
-		}
-		return n.Content[0]
-	}
-	o, t, b := doc(ours), doc(theirs), doc(base)
-	if o == nil || t == nil {
+	data, decided, ok := vault.MergeConfig(base.Data, ours.Data, theirs.Data, theirs.Later)
+	if !ok {
 		return Result{}, false
 	}
-	if b == nil {
-		b = &yaml.Node{Kind: yaml.MappingNode}
-	}
-	var decided []string
-	mergeMapping(o, t, b, "", theirs.Later, &decided)
-	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2) // as mem init and people write it
-	if err := enc.Encode(o); err != nil || enc.Close() != nil {
-		return Result{}, false
-	}
-	m := Result{Data: buf.Bytes(), Present: true}
+	m := Result{Data: data, Present: true}
 	if len(decided) > 0 {
 		win := ours.Label
 		if theirs.Later {
@@ -297,72 +271,4 @@ func mergeYAML(rel string, base, ours, theirs Side) (Result, bool) {
 		m.Decisions = []string{fmt.Sprintf("%s: %s set differently on both machines: kept %s's (the later commit); the other stays in history", rel, strings.Join(decided, ", "), win)}
 	}
 	return m, true
-}
-
-func mapGet(m *yaml.Node, key string) *yaml.Node {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i+1]
-		}
-	}
-	return nil
-}
-
-func nodeText(n *yaml.Node) string {
-	if n == nil {
-		return "\x00absent"
-	}
-	b, _ := yaml.Marshal(n)
-	return string(b)
-}
-
-// mergeMapping merges t into o against b, in place.
-func mergeMapping(o, t, b *yaml.Node, prefix string, theirsLater bool, decided *[]string) {
-	var keys []string
-	seen := map[string]bool{}
-	for _, m := range []*yaml.Node{o, t, b} {
-		for i := 0; i+1 < len(m.Content); i += 2 {
-			if k := m.Content[i].Value; !seen[k] {
-				seen[k] = true
-				keys = append(keys, k)
-			}
-		}
-	}
-	for _, k := range keys {
-		ov, tv, bv := mapGet(o, k), mapGet(t, k), mapGet(b, k)
-		os_, ts, bs := nodeText(ov), nodeText(tv), nodeText(bv)
-		switch {
-		case os_ == ts, ts == bs:
-			continue
-		case os_ == bs:
-			setKey(o, k, tv)
-		case ov != nil && tv != nil && ov.Kind == yaml.MappingNode && tv.Kind == yaml.MappingNode:
-			if bv == nil || bv.Kind != yaml.MappingNode {
-				bv = &yaml.Node{Kind: yaml.MappingNode}
-			}
-			mergeMapping(ov, tv, bv, prefix+k+".", theirsLater, decided)
-		default:
-			if theirsLater {
-				setKey(o, k, tv)
-			}
-			*decided = append(*decided, prefix+k)
-		}
-	}
-}
-
-// setKey sets, adds (v non-nil) or removes (v nil) key k of mapping m.
-func setKey(m *yaml.Node, k string, v *yaml.Node) {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == k {
-			if v == nil {
-				m.Content = append(m.Content[:i], m.Content[i+2:]...)
-			} else {
-				m.Content[i+1] = v
-			}
-			return
-		}
-	}
-	if v != nil {
-		m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: k}, v)
-	}
 }

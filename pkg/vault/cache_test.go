@@ -285,3 +285,52 @@ func TestEveryFieldThroughCache(t *testing.T) {
 	}
 	vaulttest.SameFields(t, "cache", got, want)
 }
+
+// TestKeptKeysNeverCached is the parse cache's part of pkg/frontmatter's
+// TestKeptKeysRoundTrip: the codec carries no kept key, so a file with one
+// is never recorded and every load parses it again; a load through the
+// cache still gives back its kept keys, and every field, as a direct read.
+func TestKeptKeysNeverCached(t *testing.T) {
+	vaulttest.NoRacyWindow(t, &RacyWindow)
+	dir := t.TempDir()
+	if _, err := Init(dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	plain := &frontmatter.Document{Meta: vaulttest.EveryField(t), Body: "Plain.\n"}
+	kept := &frontmatter.Document{Meta: vaulttest.EveryField(t), Body: "Kept.\n"}
+	kept.SetKeptText(frontmatter.ImportKey, "claude-code/x")
+	kept.SetKeptTime(frontmatter.PromotedAtKey, kept.Meta.ValidAt)
+	kept.Extra = append(kept.Extra, frontmatter.KeyValue{Key: "cssclasses", Value: frontmatter.NewList("wide")})
+	for name, d := range map[string]*frontmatter.Document{"plain.md": plain, "kept.md": kept} {
+		if err := os.WriteFile(filepath.Join(dir, "memory", name), d.Marshal(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rels, err := v.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	same(t, v, LoadOptions{}, v.loadCached(rels, nil, LoadOptions{}, nil))
+	c := v.openCache()
+	if c == nil {
+		t.Fatal("no cache written")
+	}
+	if _, ok := c.entries["memory/kept.md"]; ok || len(c.entries) != 1 {
+		t.Fatalf("cache entries %v: want memory/plain.md alone", c.entries)
+	}
+	mems := v.loadCached(rels, nil, LoadOptions{}, c)
+	same(t, v, LoadOptions{}, mems)
+	for _, m := range mems {
+		if m.Rel != "memory/kept.md" {
+			continue
+		}
+		if got, _ := m.Doc.KeptText(frontmatter.ImportKey); got != "claude-code/x" || len(m.Doc.Extra) != 3 || m.Doc.Extra[2].Value.Kind() != frontmatter.ListValue {
+			t.Errorf("kept keys after a cached load: %v", m.Doc.Extra)
+		}
+		vaulttest.SameFields(t, "cached load", m.Doc.Meta, kept.Meta)
+	}
+}

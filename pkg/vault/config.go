@@ -317,3 +317,110 @@ func SetConfig(root, key, value string) error {
 	}
 	return WriteFileAtomic(path, buf.Bytes(), FileMode())
 }
+
+// MergeConfig is mem sync's three-way merge of mem.yaml: key by key, nested
+// mappings recursively, and a key both sides set differently takes
+// theirs when theirsLater (the later commit), else ours; decided names
+// those keys ("sync.remote"). ok is false when ours or theirs is not a
+// YAML mapping (the caller keeps the later file whole); an unreadable
+// base counts as empty. Like SetConfig it edits yaml.v3 nodes, so
+// comments and key order stay; pkg/vault is the one reader of mem.yaml's
+// YAML (internal/archtest).
+func MergeConfig(base, ours, theirs []byte, theirsLater bool) (merged []byte, decided []string, ok bool) {
+	doc := func(data []byte) *yaml.Node {
+		var n yaml.Node
+		if yaml.Unmarshal(data, &n) != nil {
+			return nil
+		}
+		if len(n.Content) == 0 {
+			return &yaml.Node{Kind: yaml.MappingNode}
+		}
+		if n.Content[0].Kind != yaml.MappingNode {
+			return nil
+		}
+		return n.Content[0]
+	}
+	o, t, b := doc(ours), doc(theirs), doc(base)
+	if o == nil || t == nil {
+		return nil, nil, false
+	}
+	if b == nil {
+		b = &yaml.Node{Kind: yaml.MappingNode}
+	}
+	mergeMapping(o, t, b, "", theirsLater, &decided)
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2) // as mem init and people write it
+	if err := enc.Encode(o); err != nil || enc.Close() != nil {
+		return nil, nil, false
+	}
+	return buf.Bytes(), decided, true
+}
+
+func mapGet(m *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}
+
+func nodeText(n *yaml.Node) string {
+	if n == nil {
+		return "\x00absent"
+	}
+	b, _ := yaml.Marshal(n)
+	return string(b)
+}
+
+// mergeMapping merges t into o against b, in place.
+func mergeMapping(o, t, b *yaml.Node, prefix string, theirsLater bool, decided *[]string) {
+	var keys []string
+	seen := map[string]bool{}
+	for _, m := range []*yaml.Node{o, t, b} {
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			if k := m.Content[i].Value; !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+		}
+	}
+	for _, k := range keys {
+		ov, tv, bv := mapGet(o, k), mapGet(t, k), mapGet(b, k)
+		os_, ts, bs := nodeText(ov), nodeText(tv), nodeText(bv)
+		switch {
+		case os_ == ts, ts == bs:
+			continue
+		case os_ == bs:
+			setKey(o, k, tv)
+		case ov != nil && tv != nil && ov.Kind == yaml.MappingNode && tv.Kind == yaml.MappingNode:
+			if bv == nil || bv.Kind != yaml.MappingNode {
+				bv = &yaml.Node{Kind: yaml.MappingNode}
+			}
+			mergeMapping(ov, tv, bv, prefix+k+".", theirsLater, decided)
+		default:
+			if theirsLater {
+				setKey(o, k, tv)
+			}
+			*decided = append(*decided, prefix+k)
+		}
+	}
+}
+
+// setKey sets, adds (v non-nil) or removes (v nil) key k of mapping m.
+func setKey(m *yaml.Node, k string, v *yaml.Node) {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == k {
+			if v == nil {
+				m.Content = append(m.Content[:i], m.Content[i+2:]...)
+			} else {
+				m.Content[i+1] = v
+			}
+			return
+		}
+	}
+	if v != nil {
+		m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: k}, v)
+	}
+}

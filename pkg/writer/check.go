@@ -39,9 +39,7 @@ func fields(doc *frontmatter.Document) []field {
 		out = append(out, field{"session", s.Session}, field{"evidence", s.Evidence})
 	}
 	for _, kv := range doc.Extra {
-		if kv.Value != nil {
-			out = append(out, field{kv.Key, kv.Value.Value})
-		}
+		out = append(out, field{kv.Key, kv.Value.Text()})
 	}
 	return append(out, field{bodyField(doc), doc.Body})
 }
