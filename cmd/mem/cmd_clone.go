@@ -9,7 +9,6 @@ import (
 
 	"github.com/mem-md/mem/pkg/history"
 	"github.com/mem-md/mem/pkg/index"
-	"github.com/mem-md/mem/pkg/vault"
 )
 
 func cloneCommand() *cli.Command {
@@ -44,7 +43,7 @@ func runClone(_ context.Context, cmd *cli.Command) error {
 	for _, p := range res.Problems {
 		fmt.Fprintln(errOut, "mem clone: verify:", p)
 	}
-	v, err := vault.Open(res.Dir)
+	v, err := vaultOptions().Open(res.Dir)
 	if err != nil {
 		return err
 	}

@@ -374,7 +374,7 @@ func (s *syncTicker) stop() {
 func (d *watcher) reload() {
 	d.work.Lock()
 	defer d.work.Unlock()
-	v, err := vault.Open(d.v.Root)
+	v, err := d.v.Options.Open(d.v.Root)
 	if err != nil {
 		d.logf("SIGHUP: keeping the settings in force: %v", err)
 		return

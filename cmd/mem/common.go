@@ -19,7 +19,7 @@ import (
 // working directory.
 func openVault(cmd *cli.Command) (*vault.Vault, error) {
 	if c := callOf(cmd); c != nil && cmd.String("vault") == "" {
-		return vault.Open(c.root)
+		return vaultOptions().Open(c.root)
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
@@ -29,7 +29,16 @@ func openVault(cmd *cli.Command) (*vault.Vault, error) {
 	if err != nil {
 		return nil, err
 	}
-	return vault.Open(root)
+	return vaultOptions().Open(root)
+}
+
+// vaultOptions is what a vault takes from this process (pkg/vault reads no
+// environment): the home folder, for ~ in paths and the roots too wide to
+// be a vault or a project's. A daemon's client has the daemon's home
+// (watch refuses another), so one answer serves both.
+func vaultOptions() vault.Options {
+	home, _ := os.UserHomeDir()
+	return vault.Options{Home: home}
 }
 
 // vaultNote is " (vault ROOT)" for a human-readable summary when the vault

@@ -241,8 +241,8 @@ func yamlOwner(rel string) bool {
 }
 
 // envReaders are the os functions that read the process's working
-// directory or environment.
-var envReaders = map[string]bool{"Getwd": true, "Getenv": true, "LookupEnv": true, "Environ": true}
+// directory or environment (os.UserHomeDir reads $HOME).
+var envReaders = map[string]bool{"Getwd": true, "Getenv": true, "LookupEnv": true, "Environ": true, "UserHomeDir": true}
 
 // edge reports whether the package in dir may read the environment: mem's
 // commands, which hand it to the packages as options, and the benchmark

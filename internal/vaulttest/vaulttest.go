@@ -56,16 +56,10 @@ func GitEnv(t testing.TB) {
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 }
 
-// NoRacyWindow makes files written a moment ago count as settled for the
-// rest of the test, so a test of a stamp-trusting cache need not sleep out
-// the racy window. window is &vault.RacyWindow, passed in so pkg/vault's own
-// tests can use this too. It is global: such a test must not be parallel.
-func NoRacyWindow(t testing.TB, window *time.Duration) {
-	t.Helper()
-	old := *window
-	*window = -time.Hour
-	t.Cleanup(func() { *window = old })
-}
+// NoRacyWindow is a vault's Options.RacyWindow that counts files written a
+// moment ago as settled, so a test of a stamp-trusting cache need not sleep
+// out the racy window. It is the vault's own: such a test may be parallel.
+const NoRacyWindow = -time.Hour
 
 // OddNames are file and folder names git must store byte for byte, for
 // differential tests against the git program: spaces, unicode, a newline,

@@ -97,8 +97,7 @@ func TestSyncFinishesAnInterruptedMerge(t *testing.T) {
 // naming the first's pid, instead of interleaving.
 func TestSyncSecondSkips(t *testing.T) {
 	a, _, remote := twoMachines(t)
-	defer func(d time.Duration) { vault.LockTimeout = d }(vault.LockTimeout)
-	vault.LockTimeout = 50 * time.Millisecond
+	a.LockTimeout = 50 * time.Millisecond
 	unlock, err := a.Lock("sync")
 	if err != nil {
 		t.Fatal(err)

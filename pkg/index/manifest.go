@@ -35,7 +35,7 @@ type manifest struct {
 	// rolled back to an older snapshot is told apart from a current one.
 	Seq int64
 	// Scanned is when the scan that produced the manifest began; a file
-	// modified within vault.RacyWindow of it may have changed again without its
+	// modified within the vault's racy window of it may have changed again without its
 	// mtime moving (coarse clocks), so its content hash is checked.
 	Scanned time.Time
 	// order and entries are the files, sorted by path (a build records them
@@ -284,7 +284,7 @@ func compare(v *vault.Vault, m *manifest, l *listing) (*diff, error) {
 		return nil, err
 	}
 	d := &diff{Touched: map[string]entry{}, Files: len(snap.Rels), Scanned: snap.Started()}
-	racyBefore := m.Scanned.Add(-vault.RacyWindow).UnixNano()
+	racyBefore := m.Scanned.Add(-v.Racy()).UnixNano()
 	var moved []int // positions in snap of files to look at closer
 	var olds []entry
 	i := 0

@@ -76,10 +76,11 @@ func cached(t *testing.T, v *vault.Vault, paths []string) string {
 // cache prints exactly what a run loading the whole vault prints, for
 // every file, and after every kind of change to files that are not named.
 func TestContextCacheNeverChangesAResult(t *testing.T) {
+	t.Parallel()
 	// Stamps of files written within the racy window never vouch for them:
 	// the fixture counts as settled, so the cache serves it.
-	vaulttest.NoRacyWindow(t, &vault.RacyWindow)
 	v := contextFixture(t)
+	v.RacyWindow = vaulttest.NoRacyWindow
 	if _, err := Run(v, Options{Now: testNow}); err != nil {
 		t.Fatal(err)
 	}
@@ -158,8 +159,9 @@ func TestContextCacheNeverChangesAResult(t *testing.T) {
 // the run loads the whole vault (and rewrites the cache), with the same
 // result.
 func TestContextCacheDoubt(t *testing.T) {
-	vaulttest.NoRacyWindow(t, &vault.RacyWindow)
+	t.Parallel()
 	v := contextFixture(t)
+	v.RacyWindow = vaulttest.NoRacyWindow
 	named := []string{"web/a.md", "bad/dup-id-a.md"}
 	want := reference(t, v, named)
 	run := func() string {

@@ -22,7 +22,7 @@ import (
 // file, .mem/cache/parse, so a whole-vault load reads one file instead of
 // tens of thousands and parses nothing that did not change. The files stay
 // the truth: an entry is used only when the file's size, mtime, ctime and
-// inode all match what was recorded, files changed within RacyWindow of
+// inode all match what was recorded, files changed within the racy window of
 // being read are never recorded (a same-size write in the same clock tick
 // would be invisible to the stat), the whole cache is checksummed and tied
 // to the exact mem binary that wrote it, and anything unexpected means the
@@ -39,12 +39,20 @@ const (
 	cacheMinFiles = 256
 )
 
-// RacyWindow: a file whose mtime or ctime is this close to the moment it
-// was stat'ed may change again without its stamp changing (git's racy-clean
-// problem; FAT's clock ticks in 2 s), so no cache or manifest vouches for it
-// by its stamp. Every stamp-trusting view uses this one window. A variable
-// so tests need not wait it out.
-var RacyWindow = 2 * time.Second
+// DefaultRacyWindow is Options.RacyWindow's default: a file whose mtime or
+// ctime is this close to the moment it was stat'ed may change again
+// without its stamp changing (git's racy-clean problem; FAT's clock ticks
+// in 2 s), so no cache or manifest vouches for it by its stamp. Every
+// stamp-trusting view uses the vault's one window.
+const DefaultRacyWindow = 2 * time.Second
+
+// racyWindow is the window d sets, DefaultRacyWindow for zero.
+func racyWindow(d time.Duration) time.Duration {
+	if d == 0 {
+		return DefaultRacyWindow
+	}
+	return d
+}
 
 // cacheRel is where the cache lives, under the git-ignored state directory.
 var cacheRel = filepath.Join("cache", "parse")
@@ -60,9 +68,9 @@ func stampOf(fi fs.FileInfo) fileStamp {
 	return fileStamp{size: fi.Size(), mtime: fi.ModTime().UnixNano(), ctime: ctime, ino: ino}
 }
 
-// racy reports a stamp too close to now to be trusted later.
-func (s fileStamp) racy(now time.Time) bool {
-	limit := now.Add(-RacyWindow).UnixNano()
+// racy reports a stamp within window of now, too close to be trusted later.
+func (s fileStamp) racy(now time.Time, window time.Duration) bool {
+	limit := now.Add(-window).UnixNano()
 	return s.mtime >= limit || s.ctime >= limit
 }
 
@@ -294,7 +302,7 @@ func (v *Vault) loadCached(rels []string, stamps []fileStamp, opts LoadOptions, 
 			return false
 		})
 		out[i] = m
-		if data != nil && st != (fileStamp{}) && cacheable(m, data) && !st.racy(start) {
+		if data != nil && st != (fileStamp{}) && cacheable(m, data) && !st.racy(start, v.Racy()) {
 			mu.Lock()
 			news = append(news, fresh{rel: m.Rel, stamp: st, data: data, doc: m.Doc})
 			mu.Unlock()

@@ -72,8 +72,9 @@ func same(t *testing.T, v *Vault, opts LoadOptions, got []*Memory) {
 }
 
 func TestCacheIsTransparent(t *testing.T) {
-	vaulttest.NoRacyWindow(t, &RacyWindow)
+	t.Parallel()
 	v := cacheVault(t, 400)
+	v.RacyWindow = vaulttest.NoRacyWindow
 	for _, opts := range []LoadOptions{{}, {Raw: true}} {
 		for round := range 2 { // the first load writes the cache, the second reads it
 			mems, err := v.Load(opts)
@@ -96,8 +97,9 @@ func TestCacheIsTransparent(t *testing.T) {
 }
 
 func TestCacheSeesEveryChange(t *testing.T) {
-	vaulttest.NoRacyWindow(t, &RacyWindow)
+	t.Parallel()
 	v := cacheVault(t, 400)
+	v.RacyWindow = vaulttest.NoRacyWindow
 	if _, err := v.Load(LoadOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -126,6 +128,7 @@ func TestCacheSeesEveryChange(t *testing.T) {
 }
 
 func TestCacheRacyFilesAreNotRecorded(t *testing.T) {
+	t.Parallel()            // the default window is the vault's own, no global another test changes
 	v := cacheVault(t, 300) // just written: inside the racy window
 	if _, err := v.Load(LoadOptions{}); err != nil {
 		t.Fatal(err)
@@ -136,8 +139,9 @@ func TestCacheRacyFilesAreNotRecorded(t *testing.T) {
 }
 
 func TestCorruptCacheIsIgnoredAndRebuilt(t *testing.T) {
-	vaulttest.NoRacyWindow(t, &RacyWindow)
+	t.Parallel()
 	v := cacheVault(t, 300)
+	v.RacyWindow = vaulttest.NoRacyWindow
 	if _, err := v.Load(LoadOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +174,6 @@ func TestCorruptCacheIsIgnoredAndRebuilt(t *testing.T) {
 // FuzzDecodeCache feeds arbitrary bytes, with a valid checksum so they reach
 // the decoder, through decoding and every lookup: nothing may panic.
 func FuzzDecodeCache(f *testing.F) {
-	vaulttest.NoRacyWindow(f, &RacyWindow)
 	dir := f.TempDir()
 	if _, err := Init(dir, nil); err != nil {
 		f.Fatal(err)
@@ -181,7 +184,7 @@ func FuzzDecodeCache(f *testing.F) {
 			f.Fatal(err)
 		}
 	}
-	v, err := Open(dir)
+	v, err := Options{RacyWindow: vaulttest.NoRacyWindow}.Open(dir)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -291,7 +294,7 @@ func TestEveryFieldThroughCache(t *testing.T) {
 // is never recorded and every load parses it again; a load through the
 // cache still gives back its kept keys, and every field, as a direct read.
 func TestKeptKeysNeverCached(t *testing.T) {
-	vaulttest.NoRacyWindow(t, &RacyWindow)
+	t.Parallel()
 	dir := t.TempDir()
 	if _, err := Init(dir, nil); err != nil {
 		t.Fatal(err)
@@ -306,7 +309,7 @@ func TestKeptKeysNeverCached(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	v, err := Open(dir)
+	v, err := Options{RacyWindow: vaulttest.NoRacyWindow}.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

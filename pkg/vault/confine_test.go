@@ -103,12 +103,11 @@ func TestOpenRefusesWideRootsAndLinkedState(t *testing.T) {
 	}
 	home := t.TempDir()
 	os.WriteFile(filepath.Join(home, ConfigFile), nil, 0o644)
-	t.Setenv("HOME", home)
-	if _, err := Open(home); err == nil || !strings.Contains(err.Error(), "home folder") {
-		t.Errorf("Open($HOME) = %v", err)
+	if _, err := (Options{Home: home}).Open(home); err == nil || !strings.Contains(err.Error(), "home folder") {
+		t.Errorf("Open(home) = %v", err)
 	}
-	if _, err := Init(home, nil); err == nil {
-		t.Error("Init($HOME) accepted")
+	if _, err := (Options{Home: home}).Init(home, nil); err == nil {
+		t.Error("Init(home) accepted")
 	}
 	v := newVault(t, nil)
 	os.Symlink(t.TempDir(), filepath.Join(v.Root, ".mem"))
@@ -120,6 +119,7 @@ func TestOpenRefusesWideRootsAndLinkedState(t *testing.T) {
 // A project root of / or the home folder resolves nothing.
 func TestProjectRootTooWideResolvesNothing(t *testing.T) {
 	v := newVault(t, map[string]string{"projects/all.md": "---\nid: proj_all\ntype: project\nroots: [/, ~]\n---\nAll.\n"})
+	v.Home = t.TempDir()
 	mems, _ := v.Load(LoadOptions{})
 	if p := ResolveProject(v.Projects(mems), t.TempDir()); p != nil {
 		t.Errorf("a root of / claimed a directory for %s", p.ID)

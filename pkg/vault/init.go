@@ -38,7 +38,11 @@ type InitResult struct {
 // harmless, and a root MEMORY.md that mem did not render is the user's
 // and is not git-ignored. When example is not nil its files are copied in
 // where absent.
-func Init(dir string, example fs.FS) (res InitResult, err error) {
+func Init(dir string, example fs.FS) (res InitResult, err error) { return Options{}.Init(dir, example) }
+
+// Init creates a vault in dir, as the package's Init, refusing the home
+// folder o names.
+func (o Options) Init(dir string, example fs.FS) (res InitResult, err error) {
 	var created []string
 	defer func() { res.Created = created }()
 	abs, err := filepath.Abs(dir)
@@ -48,7 +52,7 @@ func Init(dir string, example fs.FS) (res InitResult, err error) {
 	if r, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = r
 	}
-	if err := CheckRoot(abs, "a vault"); err != nil {
+	if err := o.CheckRoot(abs, "a vault"); err != nil {
 		return res, err
 	}
 	for _, d := range []string{"memory", "notes", "projects"} {

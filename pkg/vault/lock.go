@@ -10,10 +10,6 @@ import (
 	"time"
 )
 
-// LockTimeout bounds every wait for one of the vault's locks: a holder
-// that is stopped (Ctrl-Z) or hung must not block a scheduled job forever.
-var LockTimeout = 5 * time.Second
-
 // ErrLocked is what a lock wait that ran out of time wraps (errors.Is).
 var ErrLocked = errors.New("locked")
 
@@ -56,11 +52,11 @@ func (e *LockedError) held() string {
 }
 
 // lock takes an exclusive advisory lock under .mem/locks, waiting at most
-// LockTimeout; see LockWait.
-func (v *Vault) lock(name string) (func(), error) { return v.LockWait(name, LockTimeout) }
+// Options.LockTimeout; see LockWait.
+func (v *Vault) lock(name string) (func(), error) { return v.LockWait(name, v.lockTimeout()) }
 
 // Lock takes a named vault-wide lock (for example "index" or "commit").
-// A wait longer than LockTimeout fails with a *LockedError.
+// A wait longer than Options.LockTimeout fails with a *LockedError.
 func (v *Vault) Lock(name string) (func(), error) { return v.lock(name) }
 
 // holderSettles is how long a holder's pid and state must stay the same

@@ -15,12 +15,12 @@ import (
 )
 
 // A lock held by a stopped process (Ctrl-Z on a mem command) is given up
-// on after LockTimeout, naming the pid and its state, instead of blocking
+// on after the vault's LockTimeout, naming the pid and its state, instead of blocking
 // the next command forever.
 func TestLockHeldByStoppedProcess(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, nil)
-	defer func(d time.Duration) { LockTimeout = d }(LockTimeout)
-	LockTimeout = 50 * time.Millisecond
+	v.LockTimeout = 50 * time.Millisecond
 
 	// The holder: a child given the locked file, then stopped.
 	path := filepath.Join(v.StateDir(), "locks", "commit.lock")

@@ -1,7 +1,6 @@
 package vault
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -39,7 +38,6 @@ func IsProjectMemory(m *Memory) bool {
 // user's home directory.
 func (v *Vault) Projects(mems []*Memory) []Project {
 	var out []Project
-	home, _ := os.UserHomeDir()
 	for _, m := range mems {
 		if !m.OK() || m.Meta().Type != frontmatter.TypeProject {
 			continue
@@ -51,7 +49,7 @@ func (v *Vault) Projects(mems []*Memory) []Project {
 		for _, r := range m.Meta().Roots {
 			// A root of / or the home folder would claim every directory:
 			// it resolves nothing.
-			if abs := resolveRoot(v.Root, home, r); CheckRoot(abs, "a project root") == nil {
+			if abs := resolveRoot(v.Root, v.Home, r); v.CheckRoot(abs, "a project root") == nil {
 				p.Roots = append(p.Roots, abs)
 			}
 		}
@@ -101,17 +99,21 @@ func resolveRoot(vaultRoot, home, r string) string {
 }
 
 // Path reads a path written in mem.yaml or a project note: ~ is the user's
-// home directory, and a relative path is relative to the vault root.
+// home directory (Options.Home), and a relative path is relative to the
+// vault root.
 func (v *Vault) Path(p string) string {
 	if p == "" {
 		return ""
 	}
-	home, _ := os.UserHomeDir()
-	return expandPath(v.Root, home, p)
+	return expandPath(v.Root, v.Home, p)
 }
 
+// expandPath reads r; with no home known, a ~ path is taken as written
+// (relative to the vault root), never as the file system's root.
 func expandPath(vaultRoot, home, r string) string {
 	switch {
+	case home == "" && (r == "~" || strings.HasPrefix(r, "~/")):
+		return filepath.Join(vaultRoot, r)
 	case r == "~":
 		return home
 	case strings.HasPrefix(r, "~/"):

@@ -27,6 +27,7 @@ type Snapshot struct {
 	// a symbolic link (its target can change under it) or a failed lstat.
 	stamps  []fileStamp
 	started time.Time
+	window  time.Duration // the racy window of the vault scanned; zero for the default
 }
 
 // Scan walks the vault (spec §2's ignore rules, as List) and lstats every
@@ -46,7 +47,7 @@ func (v *Vault) Scan() (*Snapshot, error) {
 var ScanHook func(v *Vault, scan func() (*Snapshot, error)) (*Snapshot, error)
 
 func (v *Vault) scan() (*Snapshot, error) {
-	s := &Snapshot{started: time.Now()}
+	s := &Snapshot{started: time.Now(), window: v.RacyWindow}
 	type batch struct {
 		rels   []string
 		stamps []fileStamp
@@ -110,14 +111,14 @@ func (s *Snapshot) Started() time.Time { return s.started }
 // with the same key saw the same files with the same stamps, so a view
 // computed from one holds for the other. ok is false when a stamp cannot
 // vouch for its file's content — a link, an unreadable file, or a change
-// within RacyWindow of the scan (the same rule as the parse cache's) — and
+// within the vault's racy window of the scan (the same rule as the parse cache's) — and
 // then no view may be reused.
 func (s *Snapshot) Key() (key string, ok bool) {
 	h := sha256.New()
 	var buf []byte
 	for i, rel := range s.Rels {
 		st := s.stamps[i]
-		if st == (fileStamp{}) || st.racy(s.started) {
+		if st == (fileStamp{}) || st.racy(s.started, racyWindow(s.window)) {
 			return "", false
 		}
 		buf = append(buf[:0], rel...)

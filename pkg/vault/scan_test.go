@@ -31,8 +31,9 @@ func TestScanListsWhatListLists(t *testing.T) {
 // TestSnapshotKey: the key changes with every kind of change, even one that
 // keeps the size, and is withheld while a stamp cannot vouch for a file.
 func TestSnapshotKey(t *testing.T) {
-	vaulttest.NoRacyWindow(t, &RacyWindow)
+	t.Parallel()
 	v := cacheVault(t, 20)
+	v.RacyWindow = vaulttest.NoRacyWindow
 	key := func() (string, bool) {
 		t.Helper()
 		snap, err := v.Scan()
@@ -79,7 +80,7 @@ func TestSnapshotKey(t *testing.T) {
 		prev = k
 	}
 
-	RacyWindow = 1 << 62 // every file counts as just written
+	v.RacyWindow = 1 << 62 // every file counts as just written
 	if _, ok := key(); ok {
 		t.Error("a key was given while files were racy")
 	}

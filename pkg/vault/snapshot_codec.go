@@ -97,7 +97,7 @@ func DecodeSnapshot(data []byte) (*Snapshot, int, error) {
 // files of s that a view computed from old cannot vouch for — new files,
 // files whose stamp differs, and files whose stamp in either scan cannot
 // vouch for the content (a link, a failed lstat, or a change within
-// RacyWindow of old's scan, which a same-size write in the same clock
+// s's racy window of old's scan, which a same-size write in the same clock
 // tick could hide) — and the files of old that are gone.
 func (s *Snapshot) Changed(old *Snapshot) (changed, removed []string) {
 	i, j := 0, 0
@@ -111,7 +111,7 @@ func (s *Snapshot) Changed(old *Snapshot) (changed, removed []string) {
 			j++
 		default:
 			st, was := s.stamps[i], old.stamps[j]
-			if st != was || was == (fileStamp{}) || was.racy(old.started) {
+			if st != was || was == (fileStamp{}) || was.racy(old.started, racyWindow(s.window)) {
 				changed = append(changed, s.Rels[i])
 			}
 			i++

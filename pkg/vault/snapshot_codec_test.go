@@ -43,8 +43,9 @@ func TestSnapshotRoundTrip(t *testing.T) {
 // TestSnapshotChanged: every kind of change to a file shows, and so does a
 // file whose recorded stamp cannot vouch for it.
 func TestSnapshotChanged(t *testing.T) {
-	vaulttest.NoRacyWindow(t, &RacyWindow)
+	t.Parallel()
 	v := cacheVault(t, 20)
+	v.RacyWindow = vaulttest.NoRacyWindow
 	scan := func() *Snapshot {
 		t.Helper()
 		s, err := v.Scan()
@@ -76,7 +77,7 @@ func TestSnapshotChanged(t *testing.T) {
 		t.Errorf("changed %q removed %q; want changed %q and removed m0002, m0003", changed, removed, want)
 	}
 
-	RacyWindow = 1 << 62 // every file was written just before old's scan
+	v.RacyWindow = 1 << 62 // every file was written just before old's scan
 	now := scan()
 	if changed, _ := now.Changed(old); !slices.Equal(changed, now.Rels) {
 		t.Errorf("racy stamps: %d changed, want every file (%d)", len(changed), len(now.Rels))

@@ -7,13 +7,47 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 )
 
-// Vault is an opened vault: its root and configuration.
+// Vault is an opened vault: its root, its configuration, and what the
+// command that opened it handed it.
 type Vault struct {
 	Root   string // absolute, symlinks resolved
 	Config Config
+	Options
 }
+
+// Options are what a vault takes from the process, handed in by the
+// command (cmd/mem) rather than read here: the home folder and the waits.
+// A zero field is its default.
+type Options struct {
+	// Home is the user's home folder: ~ in mem.yaml and project roots, and
+	// a folder too wide to be a vault or a project root. "" knows no home:
+	// ~ stays as written and only the file system's root is refused.
+	Home string
+	// LockTimeout bounds every wait for one of the vault's locks (Lock);
+	// default DefaultLockTimeout.
+	LockTimeout time.Duration
+	// RacyWindow is how close to its scan a file's stamp is too recent to
+	// vouch for it (see DefaultRacyWindow); negative makes every file
+	// settled, for tests of the caches that must not sleep it out.
+	RacyWindow time.Duration
+}
+
+// DefaultLockTimeout is Options.LockTimeout's default: a holder that is
+// stopped (Ctrl-Z) or hung must not block a scheduled job forever.
+const DefaultLockTimeout = 5 * time.Second
+
+func (o Options) lockTimeout() time.Duration {
+	if o.LockTimeout == 0 {
+		return DefaultLockTimeout
+	}
+	return o.LockTimeout
+}
+
+// Racy is the racy window in effect (RacyWindow or its default).
+func (o Options) Racy() time.Duration { return racyWindow(o.RacyWindow) }
 
 // ErrNoVault is returned by Find when no vault can be located.
 var ErrNoVault = errors.New("no vault found")
@@ -53,8 +87,12 @@ func checkVaultDir(dir, from string) (string, error) {
 	return filepath.Abs(dir)
 }
 
+// Open reads the configuration of the vault at root, with default
+// Options: no home folder.
+func Open(root string) (*Vault, error) { return Options{}.Open(root) }
+
 // Open reads the configuration of the vault at root.
-func Open(root string) (*Vault, error) {
+func (o Options) Open(root string) (*Vault, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, err
@@ -62,7 +100,7 @@ func Open(root string) (*Vault, error) {
 	if resolved, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = resolved
 	}
-	if err := CheckRoot(abs, "a vault"); err != nil {
+	if err := o.CheckRoot(abs, "a vault"); err != nil {
 		return nil, err
 	}
 	if fi, err := os.Lstat(filepath.Join(abs, ".mem")); err == nil && fi.Mode()&os.ModeSymlink != 0 {
@@ -73,7 +111,7 @@ func Open(root string) (*Vault, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Vault{Root: abs, Config: cfg}, nil
+	return &Vault{Root: abs, Config: cfg, Options: o}, nil
 }
 
 // CheckRoot refuses a folder too wide to be what (a vault, a project
@@ -81,9 +119,9 @@ func Open(root string) (*Vault, error) {
 // reads, commits and backs up every markdown file on the disk or in the
 // home folder (and /etc/passwd through a link); a project root there
 // claims every working directory.
-func CheckRoot(abs, what string) error {
+func (o Options) CheckRoot(abs, what string) error {
 	clean := filepath.Clean(abs)
-	home, _ := os.UserHomeDir()
+	home := o.Home
 	if home != "" {
 		if r, err := filepath.EvalSymlinks(home); err == nil {
 			home = r

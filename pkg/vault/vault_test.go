@@ -189,7 +189,8 @@ func TestProjectRootsRelativeAndHome(t *testing.T) {
 	v := newVault(t, map[string]string{
 		"projects/p.md": "---\nid: proj_p\ntype: project\nroots: [code/p, ~/src/p]\n---\nP\n",
 	})
-	home, _ := os.UserHomeDir()
+	home := t.TempDir()
+	v.Home = home
 	ps := v.Projects(mustLoad(t, v))
 	if len(ps) != 1 || ps[0].Roots[0] != filepath.Join(v.Root, "code/p") || ps[0].Roots[1] != filepath.Join(home, "src/p") {
 		t.Fatalf("projects = %+v", ps)
@@ -372,7 +373,11 @@ func TestFindMemory(t *testing.T) {
 
 func TestPath(t *testing.T) {
 	v := newVault(t, nil)
-	home, _ := os.UserHomeDir()
+	if got, want := v.Path("~/x"), filepath.Join(v.Root, "~/x"); got != want {
+		t.Errorf("with no home, Path(~/x) = %q, want %q: ~ taken as written", got, want)
+	}
+	home := t.TempDir()
+	v.Home = home
 	for in, want := range map[string]string{
 		"":               "",
 		"MEMORY.md":      filepath.Join(v.Root, "MEMORY.md"),

@@ -3,7 +3,6 @@ package writer
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -205,7 +204,7 @@ type NewProject struct {
 }
 
 // AddProject writes a project note (type: project) under projects/. Roots
-// under the home folder are written with ~, so the note holds on every
+// under the home folder (the vault's Options.Home) are written with ~, so the note holds on every
 // machine the vault syncs to; a root of / or the home folder itself is
 // refused (it would claim every directory).
 func AddProject(v *vault.Vault, f Front, p NewProject, now time.Time) (*vault.Memory, error) {
@@ -215,8 +214,8 @@ func AddProject(v *vault.Vault, f Front, p NewProject, now time.Time) (*vault.Me
 	if len(p.Roots) == 0 {
 		return nil, fmt.Errorf("%s: give at least one directory that belongs to the project", f.name("roots"))
 	}
-	home, _ := os.UserHomeDir()
-	if r, err := filepath.EvalSymlinks(home); err == nil {
+	home := v.Home
+	if r, err := filepath.EvalSymlinks(home); home != "" && err == nil {
 		home = r
 	}
 	roots := make([]string, 0, len(p.Roots))
@@ -231,7 +230,7 @@ func AddProject(v *vault.Vault, f Front, p NewProject, now time.Time) (*vault.Me
 		if res, err := filepath.EvalSymlinks(abs); err == nil {
 			abs = res
 		}
-		if err := vault.CheckRoot(abs, "a project root"); err != nil {
+		if err := v.CheckRoot(abs, "a project root"); err != nil {
 			return nil, fmt.Errorf("%s: %w", f.name("roots"), err)
 		}
 		if rel, err := filepath.Rel(home, abs); home != "" && err == nil && !strings.HasPrefix(rel, "..") {
