@@ -72,7 +72,10 @@ type daemonProc struct {
 }
 
 // startDaemon starts `mem watch` on dir and waits until it answers and
-// has indexed the files once; the test's end stops it with SIGTERM.
+// has finished its first cycle (indexed and rendered): a client greeted
+// during a cycle is told the daemon is busy and does its own work, which
+// a test counting the daemon's answers would miss. The test's end stops it
+// with SIGTERM.
 func startDaemon(t *testing.T, dir string, env ...string) (*daemonProc, *syncBuffer) {
 	t.Helper()
 	d := &daemonProc{Cmd: exec.Command("mem", "--vault", dir, "watch"), log: &syncBuffer{}, done: make(chan struct{})}
@@ -87,7 +90,7 @@ func startDaemon(t *testing.T, dir string, env ...string) (*daemonProc, *syncBuf
 		<-d.done
 	})
 	for {
-		if st, ok := daemonStatus(t, dir); ok && !st.Index.At.IsZero() {
+		if st, ok := daemonStatus(t, dir); ok && !st.Index.At.IsZero() && !st.Render.At.IsZero() {
 			return d, d.log
 		}
 		select {
@@ -209,10 +212,15 @@ func TestDaemonAnswersAsTheCommandDoes(t *testing.T) {
 		t.Errorf("MEM_VAULT=DIR mem search: the daemon's answer differs from the command's own\ndaemon: %+v\nlocal:  %+v", got, localFound)
 	}
 	// The answered ones were the daemon's (the two usage errors are not).
-	after := served(t, dir)
-	if n := after.Served - before.Served; n < len(cases)+1-2 {
-		t.Fatalf("the daemon served %d of %d requests", n, len(cases)+1)
-	}
+	// The daemon counts a request as it takes it, but one whose client
+	// stopped waiting for the answer (daemon.AnswerWait, a loaded machine)
+	// may be counted a moment after the client is done: the counts are
+	// waited for, not read once.
+	var after daemon.Status
+	eventually(t, "the daemon counts every answer", func() bool {
+		after = served(t, dir)
+		return after.Served-before.Served >= len(cases)+1-2 && after.Warm-before.Warm >= searches+1
+	})
 	if n := after.Warm - before.Warm; n != searches+1 {
 		t.Fatalf("%d searches answered from the open index, want %d", n, searches+1)
 	}
@@ -367,7 +375,14 @@ func TestMCPAsksTheDaemon(t *testing.T) {
 			t.Errorf("%s %v: through the daemon\n%s\nalone\n%s", calls[i].tool, calls[i].args, got, local[i])
 		}
 	}
-	if n := served(t, dir).Served - before; n != len(calls) {
+	// A call is counted as the daemon takes it, perhaps after a client
+	// that stopped waiting for the answer is done: waited for, not read once.
+	var n int
+	eventually(t, "the daemon counts every call", func() bool {
+		n = served(t, dir).Served - before
+		return n >= len(calls)
+	})
+	if n != len(calls) {
 		t.Fatalf("the daemon served %d of %d calls", n, len(calls))
 	}
 }

@@ -187,3 +187,35 @@ func TestCommitTakesIdentityFromEnv(t *testing.T) {
 		t.Errorf("author / committer %q, want the handed Env's", got)
 	}
 }
+
+// stampedAfter waits until a file written now gets a later mtime than
+// each of paths (file times move in ticks of the kernel's coarse clock):
+// a write after it is never stamped with the same instant as the index or
+// files before it, which git's and mem's racy-clean rule would re-read.
+func stampedAfter(t *testing.T, paths ...string) {
+	t.Helper()
+	probe := filepath.Join(t.TempDir(), "tick")
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
+		if err := os.WriteFile(probe, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		now, err := os.Stat(probe)
+		if err != nil {
+			t.Fatal(err)
+		}
+		past := true
+		for _, p := range paths {
+			fi, err := os.Stat(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			past = past && now.ModTime().After(fi.ModTime())
+		}
+		if past {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the file clock never passed %v", paths)
+		}
+	}
+}

@@ -104,9 +104,9 @@ func diffAgainstGit(t *testing.T, names []string) {
 			write(n+"/"+n+"/x"+strconv.Itoa(round), "nested")
 		}
 		write("root"+strconv.Itoa(round)+".md", "---\ntype: fact\n---\nroot\n")
-		// git's racy-clean rule: a file written in the same second as the
+		// git's racy-clean rule: a file stamped in the same instant as the
 		// index is re-read by git status; step past it so both sides match.
-		time.Sleep(10 * time.Millisecond)
+		stampedAfter(t, filepath.Join(v.Root, "root"+strconv.Itoa(round)+".md"), filepath.Join(other, "root"+strconv.Itoa(round)+".md"))
 		commit(t, v, CommitOptions{})
 		run(t, other, "git", "add", "-A")
 		run(t, other, "git", "commit", "-q", "-m", "git")

@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 
@@ -49,7 +48,7 @@ func TestIndexAgreesWithGit(t *testing.T) {
 
 	// git invalidates a/b, a and the root, and trusts mem's cache for c
 	// and a/b/c when it writes the tree.
-	time.Sleep(10 * time.Millisecond)
+	stampedAfter(t, filepath.Join(v.Root, ".git", "index"))
 	memory(t, v, "a/b/x.md", "fact", "", "changed")
 	run(t, v.Root, "git", "add", "a/b/x.md")
 	if got, want := run(t, v.Root, "git", "write-tree"), freshTree(t, v.Root); got != want {
@@ -85,7 +84,7 @@ func TestIndexAgreesWithGit(t *testing.T) {
 	if trees := gitfmt.CachedTrees(mine.Cache); trees[""].String() != run(t, v.Root, "git", "rev-parse", "HEAD^{tree}") || trees["a/b/c"].IsZero() {
 		t.Fatalf("cached trees of git's index: %v", trees)
 	}
-	time.Sleep(10 * time.Millisecond)
+	stampedAfter(t, filepath.Join(v.Root, ".git", "index"))
 	memory(t, v, "a/y.md", "fact", "", "changed by mem")
 	memory(t, v, "a/b/new.md", "fact", "", "new")
 	if err := os.Remove(filepath.Join(v.Root, "c", "w.md")); err != nil {
@@ -104,7 +103,7 @@ func TestIndexAgreesWithGit(t *testing.T) {
 	}
 	// Nothing changed: the index is already exact and is not rewritten.
 	fi, _ := os.Stat(filepath.Join(v.Root, ".git", "index"))
-	time.Sleep(10 * time.Millisecond)
+	stampedAfter(t, filepath.Join(v.Root, ".git", "index"))
 	if res := commit(t, v, CommitOptions{}); res.Commit != "" || res.Read != 0 {
 		t.Fatalf("no-op commit: %+v", res)
 	}

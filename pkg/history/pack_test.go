@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // A commit that must read at least packThreshold files writes them as one
@@ -44,7 +43,7 @@ func TestManyNewFilesGoIntoOnePack(t *testing.T) {
 	}
 
 	// The next commit diffs against trees and describes blobs in the pack.
-	time.Sleep(10 * time.Millisecond)
+	stampedAfter(t, filepath.Join(v.Root, ".git", "index"))
 	memory(t, v, "notes/03/m0003.md", "lesson", "proj_x", "changed")
 	if err := os.Remove(filepath.Join(v.Root, "notes", "00", "m0000.md")); err != nil {
 		t.Fatal(err)

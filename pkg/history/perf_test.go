@@ -105,7 +105,7 @@ func TestPerfAgainstGit(t *testing.T) {
 	}
 	for round := range 5 {
 		// Make sure the edited files' mtimes differ from the index's.
-		time.Sleep(50 * time.Millisecond)
+		stampedAfter(t, filepath.Join(mv.Root, ".git", "index"), filepath.Join(gv.Root, ".git", "index"))
 		edited := edit(round, 0, mv.Root, gv.Root)
 		m2, res := timeMem()
 		// The reference of issue 12 (and docs/performance.md): git add of
@@ -114,7 +114,7 @@ func TestPerfAgainstGit(t *testing.T) {
 		run(t, gv.Root, append([]string{"git", "add", "--"}, edited...)...)
 		run(t, gv.Root, "git", "commit", "-q", "-m", "x")
 		g2 := time.Since(start)
-		time.Sleep(50 * time.Millisecond)
+		stampedAfter(t, filepath.Join(gv.Root, ".git", "index"))
 		edit(round, 3, gv.Root)
 		g3 := timeGit()
 		t.Logf("10 changed files: mem %v (read %d, %s), git add FILES %v, git add -A %v", m2, res.Read, res.Subject, g2, g3)

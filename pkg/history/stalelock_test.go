@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -79,7 +80,7 @@ func TestLeftPrivateLockIsNoRef(t *testing.T) {
 
 // TestHelperHoldCommitLock is not a test: run by the tests below as a
 // child process, it takes the vault's commit lock, says so on stdout and
-// holds it until killed.
+// holds it until killed or its parent is gone (its stdin closes).
 func TestHelperHoldCommitLock(t *testing.T) {
 	root := os.Getenv("MEM_TEST_HOLD_COMMIT_LOCK")
 	if root == "" {
@@ -97,7 +98,7 @@ func TestHelperHoldCommitLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	fmt.Println("held")
-	time.Sleep(time.Hour)
+	io.Copy(io.Discard, os.Stdin)
 }
 
 // holdCommitLock starts a child process holding v's commit lock and
@@ -110,10 +111,14 @@ func holdCommitLock(t *testing.T, v *vault.Vault) *os.Process {
 	if err != nil {
 		t.Fatal(err)
 	}
+	in, err := cmd.StdinPipe() // held open until the test ends
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	t.Cleanup(func() { cmd.Process.Kill(); in.Close(); cmd.Wait() })
 	line, err := bufio.NewReader(out).ReadString('\n')
 	if line != "held\n" {
 		t.Fatalf("lock holder: %q, %v", line, err)

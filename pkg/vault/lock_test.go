@@ -46,8 +46,11 @@ func TestLockHeldByStoppedProcess(t *testing.T) {
 	if err := child.Process.Signal(syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
-	for ProcessState(pid) != "stopped" {
-		time.Sleep(time.Millisecond) // the signal is delivered asynchronously
+	// The signal is delivered asynchronously: poll, with a hang guard.
+	for deadline := time.Now().Add(time.Minute); ProcessState(pid) != "stopped"; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("pid %d is %q a minute after SIGSTOP", pid, ProcessState(pid))
+		}
 	}
 
 	_, err = v.Lock("commit")

@@ -270,7 +270,7 @@ func (m *soakMachine) killSync(rng *rand.Rand) bool {
 	if err := cmd.Start(); err != nil {
 		m.t.Fatal(err)
 	}
-	time.Sleep(time.Duration(rng.Intn(80)) * time.Millisecond)
+	time.Sleep(time.Duration(rng.Intn(80)) * time.Millisecond) // a random kill moment is the test: no condition to wait for
 	cmd.Process.Kill()
 	cmd.Wait()
 	ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)

@@ -84,6 +84,19 @@ func Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error) {
 	if st.Status != nil {
 		res.Watching = st.Status.Watching
 	}
+	// settle waits until the daemon has no change queued and is not in a
+	// cycle (a busy daemon's greeting makes ask fail).
+	settle := func() error {
+		for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+			st, err := daemon.Ask(sock, daemon.Request{Op: "status"}, hello)
+			if err == nil && st.Status != nil && st.Status.Queue == 0 && ask(cfg.Word) {
+				return nil
+			}
+			if time.Now().After(deadline) {
+				return fmt.Errorf("the daemon did not settle within a minute")
+			}
+		}
+	}
 	logf("daemon up (%s); %d writes", res.Watching, cfg.Writes)
 
 	// Write → searchable: three kinds of write in turn, each with a word
@@ -130,7 +143,9 @@ func Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error) {
 
 	// Clients with the daemon, alone, and the references, interleaved so a
 	// busy machine moves them all.
-	time.Sleep(2 * time.Second) // let the last cycle settle
+	if err := settle(); err != nil {
+		return nil, err
+	}
 	runs := map[string][]time.Duration{}
 	floor := `find . -name '*.md' -not -path './.git/*' -not -path './.mem/*' -print0 | xargs -0 cat > /dev/null`
 	cmds := []struct {
@@ -168,7 +183,9 @@ func Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error) {
 	}
 
 	// Idle: the daemon's CPU time over cfg.Idle with nothing changing.
-	time.Sleep(time.Second)
+	if err := settle(); err != nil {
+		return nil, err
+	}
 	before, err := cpuTime(d.Process.Pid)
 	if err != nil {
 		return nil, err
