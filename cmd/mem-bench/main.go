@@ -101,7 +101,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		writes := fs.Int("writes", 200, "writes timed from write to searchable")
 		runs := fs.Int("runs", 10, "timed runs of each client command")
 		idle := fs.Duration("idle", time.Minute, "how long the idle CPU is measured")
-		project := fs.String("project", "none", "project of the hook render")
+		project := fs.String("project", "", "project of the hook render (default: the vault's first project note)")
 		if err := fs.Parse(args[1:]); err != nil {
 			return err
 		}

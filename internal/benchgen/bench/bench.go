@@ -216,9 +216,9 @@ func (r *runner) steps() []step {
 			argv: memArgs("search", r.word), okCodes: []int{0, 1}},
 		{name: "render (nothing cached)", ref: refFloor, target: &Target{Ratio: 1.5}, mem: "render",
 			setup: func(int) error { return os.RemoveAll(filepath.Join(r.vault, ".mem", "cache")) },
-			argv:  func() []string { return []string{r.cfg.Mem, "render", "--project", r.firstProject()} }},
+			argv:  func() []string { return append([]string{r.cfg.Mem, "render"}, projectArgs(FirstProject(r.vault))...) }},
 		{name: "render (warm, session boot)", ref: refFloor, target: &Target{Ratio: 0.25}, mem: "render",
-			argv: func() []string { return []string{r.cfg.Mem, "render", "--project", r.firstProject()} }},
+			argv: func() []string { return append([]string{r.cfg.Mem, "render"}, projectArgs(FirstProject(r.vault))...) }},
 		{name: "lint (10 named files)", ref: refFloor, target: &Target{Ratio: 0.25}, mem: "lint",
 			argv: func() []string { return append([]string{r.cfg.Mem, "lint"}, ten()...) }, okCodes: []int{0, 1}},
 		{name: "lint (whole vault)", ref: refFloor, target: &Target{Ratio: 2}, mem: "lint",
@@ -228,14 +228,23 @@ func (r *runner) steps() []step {
 	}
 }
 
-// firstProject is the id of the alphabetically first project note, so the
-// render has a project tier to fill.
-func (r *runner) firstProject() string {
-	entries, err := os.ReadDir(filepath.Join(r.vault, "projects"))
+// FirstProject is the id of the alphabetically first project note of the
+// vault at root, so a render has a project tier to fill; "" when it has
+// none (an unknown --project is a usage error).
+func FirstProject(root string) string {
+	entries, err := os.ReadDir(filepath.Join(root, "projects"))
 	if err != nil || len(entries) == 0 {
-		return "none"
+		return ""
 	}
 	return "proj_" + strings.TrimSuffix(entries[0].Name(), ".md")
+}
+
+// projectArgs is --project id, or nothing for no project.
+func projectArgs(id string) []string {
+	if id == "" {
+		return nil
+	}
+	return []string{"--project", id}
 }
 
 // available reports whether the mem binary has the subcommand: `mem X --help`

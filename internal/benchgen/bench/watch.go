@@ -51,6 +51,10 @@ func Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	project := cfg.Project
+	if project == "" {
+		project = FirstProject(root)
+	}
 	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") && !strings.Contains(strings.TrimPrefix(p, root), "/.") {
 			res.Files++
@@ -156,8 +160,8 @@ func Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error) {
 		{"search", []string{cfg.Mem, "search", cfg.Word}, nil},
 		{"search alone", []string{cfg.Mem, "search", cfg.Word}, []string{"MEM_NO_DAEMON=1"}},
 		{"rg", []string{"rg", "-il", "--glob", "*.md", cfg.Word, "."}, nil},
-		{"hook", []string{cfg.Mem, "render", "--format", "hook", "--project", cfg.Project}, nil},
-		{"hook alone", []string{cfg.Mem, "render", "--format", "hook", "--project", cfg.Project}, []string{"MEM_NO_DAEMON=1"}},
+		{"hook", append([]string{cfg.Mem, "render", "--format", "hook"}, projectArgs(project)...), nil},
+		{"hook alone", append([]string{cfg.Mem, "render", "--format", "hook"}, projectArgs(project)...), []string{"MEM_NO_DAEMON=1"}},
 		{"floor", []string{"sh", "-c", floor}, nil},
 	}
 	for round := 0; round <= cfg.Runs; round++ {
