@@ -78,12 +78,13 @@ func runLint(_ context.Context, cmd *cli.Command) error {
 	}
 	lint.Finish(rep, opts.Strict)
 	errOut := cmd.Root().ErrWriter
+	show := displayPath(v, cwd)
 	for i := range rep.Problems {
-		rep.Problems[i].Path = displayPath(v, cwd, rep.Problems[i].Path)
+		rep.Problems[i].Path = show(rep.Problems[i].Path)
 	}
 	if !cmd.Bool("quiet") {
 		for _, p := range rep.Skipped {
-			fmt.Fprintf(errOut, "mem lint: %s: not a memory file of the vault (ignored folder, rendered view or mem state); skipped\n", displayPath(v, cwd, p))
+			fmt.Fprintf(errOut, "mem lint: %s: not a memory file of the vault (ignored folder, rendered view or mem state); skipped\n", show(p))
 		}
 	}
 	if err := lint.Write(cmd.Root().Writer, rep, format); err != nil {
@@ -149,15 +150,18 @@ func lintPaths(v *vault.Vault, cwd string, args []string) ([]string, error) {
 	return out, nil
 }
 
-// displayPath prints a vault-relative path relative to the working
-// directory, as editors, pre-commit and GitHub annotations expect.
-func displayPath(v *vault.Vault, cwd, rel string) string {
-	abs := filepath.Join(v.Root, filepath.FromSlash(rel))
+// displayPath is how lint prints a vault-relative path: relative to the
+// working directory, as editors, pre-commit and GitHub annotations expect.
+func displayPath(v *vault.Vault, cwd string) func(rel string) string {
+	// Resolved once: a whole-vault lint can report thousands of problems,
+	// and resolving a path is a system call per folder of it.
 	if c, err := filepath.EvalSymlinks(cwd); err == nil {
 		cwd = c
 	}
-	if r, err := filepath.Rel(cwd, abs); err == nil {
-		return filepath.ToSlash(r)
+	return func(rel string) string {
+		if r, err := filepath.Rel(cwd, filepath.Join(v.Root, filepath.FromSlash(rel))); err == nil {
+			return filepath.ToSlash(r)
+		}
+		return rel
 	}
-	return rel
 }
