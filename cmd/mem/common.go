@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/urfave/cli/v3"
@@ -126,4 +127,16 @@ func reportSkip(cmd *cli.Command, err error) (skipped bool, _ error) {
 		return true, writeJSON(cmd.Root().Writer, map[string]string{"skipped": skip.Reason})
 	}
 	return true, nil
+}
+
+// wholeVaultGC lets the heap grow to three times the live heap (GOGC=200)
+// in a short process that holds the whole vault live (lint, audit): every
+// collection before the exit finds little to free. On the 50k bench vault
+// whole-vault lint went from 1.10-1.18 s to 1.02-1.04 s for ~40 MiB more
+// peak RSS. The daemon keeps the default (it lives on, and it runs these
+// commands in process), and so does a user's GOGC.
+func wholeVaultGC() {
+	if !inDaemon && os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(200)
+	}
 }

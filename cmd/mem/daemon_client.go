@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -31,18 +30,6 @@ func helloWait() time.Duration {
 		return d
 	}
 	return daemon.HelloWait
-}
-
-// wholeVaultGC lets the heap grow to three times the live heap (GOGC=200)
-// in a short process that holds the whole vault live (lint, audit): every
-// collection before the exit finds little to free. On the 50k bench vault
-// whole-vault lint went from 1.10-1.18 s to 1.02-1.04 s for ~40 MiB more
-// peak RSS. The daemon keeps the default (it lives on, and it runs these
-// commands in process), and so does a user's GOGC.
-func wholeVaultGC() {
-	if !inDaemon && os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(200)
-	}
 }
 
 // inDaemon is set in mem watch, whose in-process runs must not ask

@@ -352,9 +352,28 @@ func novelty(a analysis.Analyzer, p phrasing, seen map[string]bool) float64 {
 // phrasing's answer with its episodes lifted (see episodes), several fused
 // by reciprocal rank; more says whether any phrasing has more.
 func candidates(ctx context.Context, idx bleve.Index, qs []phrasing, n int, explain bool) ([]*search.DocumentMatch, bool, error) {
-	var lists [][]*search.DocumentMatch
+	type ranked struct {
+		hits   []*search.DocumentMatch
+		weight float64
+	}
+	var lists []ranked
 	more := false
-	for _, p := range qs {
+	var an analysis.Analyzer
+	seen := map[string]bool{}
+	if len(qs) > 1 {
+		an = idx.Mapping().AnalyzerNamed(en.AnalyzerName)
+	}
+	for i, p := range qs {
+		w := float64(rrfAsked)
+		if len(qs) > 1 {
+			// novelty records p's words in seen, the question's too.
+			if nw := novelty(an, p, seen); i > 0 {
+				if nw == 0 {
+					continue // its ranking would weigh nothing: not asked
+				}
+				w = nw
+			}
+		}
 		req := bleve.NewSearchRequestOptions(p.query, n, 0, explain)
 		req.Fields = append(storedFields[:len(storedFields):len(storedFields)], snippetFields...)
 		req.IncludeLocations = true // for highlight and explain
@@ -372,25 +391,19 @@ func candidates(ctx context.Context, idx bleve.Index, qs []phrasing, n int, expl
 				return nil, false, err
 			}
 		}
-		lists = append(lists, hits)
+		lists = append(lists, ranked{hits, w})
 	}
-	if len(lists) == 1 {
-		return lists[0], more, nil
+	if len(qs) == 1 {
+		return lists[0].hits, more, nil
 	}
 	fused := map[string]*search.DocumentMatch{}
 	score := map[string]float64{}
-	an := idx.Mapping().AnalyzerNamed(en.AnalyzerName)
-	seen := map[string]bool{}
-	for i, l := range lists {
-		w := novelty(an, qs[i], seen)
-		if i == 0 {
-			w = rrfAsked
-		}
-		for r, h := range l {
+	for _, l := range lists {
+		for r, h := range l.hits {
 			if fused[h.ID] == nil {
 				fused[h.ID] = h
 			}
-			score[h.ID] += w / float64(rrfK+r+1)
+			score[h.ID] += l.weight / float64(rrfK+r+1)
 		}
 	}
 	out := make([]*search.DocumentMatch, 0, len(fused))
