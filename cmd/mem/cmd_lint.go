@@ -43,7 +43,7 @@ func runLint(_ context.Context, cmd *cli.Command) error {
 	if !slices.Contains(lint.Formats, format) {
 		return usagef(fmt.Sprintf("--format %q: use %s", format, strings.Join(lint.Formats, ", ")))
 	}
-	wholeVaultGC()
+	wholeVaultGC(cmd)
 	v, err := openVault(cmd)
 	if err != nil {
 		return err

@@ -91,6 +91,9 @@ func searchQuery(cmd *cli.Command) (index.Query, error) {
 		Current: cmd.Bool("current"), Now: nowOf(cmd),
 		Also: cmd.StringSlice("also"), Syntax: cmd.Bool("syntax"), Explain: cmd.Bool("explain"),
 	}
+	if d := daemonOf(cmd); d != nil {
+		q.Held = d.reader
+	}
 	switch {
 	case strings.TrimSpace(q.Text) == "":
 		return q, usagef("search needs QUERY: mem search 'deploy pipeline'")

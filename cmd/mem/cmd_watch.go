@@ -76,7 +76,6 @@ func runWatch(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Bool("status") {
 		return watchStatus(cmd, v)
 	}
-	inDaemon = true
 	d := &watcher{v: v, stderr: cmd.Root().ErrWriter}
 	if cmd.Bool("once") {
 		d.cycle()
@@ -117,15 +116,15 @@ type watcher struct {
 	mu     sync.Mutex  // guards st
 	st     daemon.Status
 	// The last scan of the vault and the watcher's Gen before it began:
-	// handed to every Scan while Gen has not moved (vault.ScanHook), so a
-	// search or render costs no walk of the vault.
+	// handed to every Scan while Gen has not moved (vault.Options.HeldScan),
+	// so a search or render costs no walk of the vault.
 	scanMu  sync.Mutex
 	snap    *vault.Snapshot
 	snapGen int64
 	snapOK  bool // snap.Key() vouches for every file
 	// The live index held open since the last cycle brought it up to date
 	// with the files as they were at the watcher's Gen heldGen: a search
-	// answers from it while Gen has not moved (index.ReaderHook). Guarded
+	// answers from it while Gen has not moved (index.Query.Held). Guarded
 	// by work.
 	held    *index.Reader
 	heldGen int64
@@ -142,17 +141,18 @@ func (d *watcher) logf(format string, args ...any) {
 
 func (d *watcher) run(ctx context.Context) error {
 	d.st = daemon.Status{Vault: d.v.Root, PID: os.Getpid(), Version: daemon.Version(), Started: time.Now().UTC()}
+	// The daemon's own scans are held too (a reload keeps its Options);
+	// the commands it runs get d.scan and d.reader through daemonOf.
+	d.v.HeldScan = d.scan
 	limit, _ := strconv.Atoi(os.Getenv(daemon.LimitEnv))
 	d.fw = daemon.Watch(d.v.Root, d.skip, limit)
 	defer d.fw.Close()
 	d.again = make(chan struct{}, 1)
 	d.free = time.AfterFunc(freeAfter, debug.FreeOSMemory)
 	defer d.free.Stop()
-	vault.ScanHook, index.ReaderHook = d.scan, d.reader
 	defer func() {
 		d.work.Lock() // a request in flight may be reading it
 		defer d.work.Unlock()
-		vault.ScanHook, index.ReaderHook = nil, nil
 		d.release()
 	}()
 	mode, why := d.fw.Mode()
@@ -232,14 +232,14 @@ func (d *watcher) skip(rel string) bool {
 	return d.v.IsRenderedOutput(rel)
 }
 
-// scan is vault.ScanHook: the last scan of this vault while the watcher
-// has seen no change since it began, when it sees every change as it
-// happens. A scan that cannot vouch for every file (Snapshot.Key: a link,
+// scan is vault.Options.HeldScan: the last scan of this vault while the
+// watcher has seen no change since it began, when it sees every change as
+// it happens. A scan that cannot vouch for every file (Snapshot.Key: a link,
 // a file changed just before it) is kept only for unvouchedReuse: the
 // kept render needs a scan that can, and one taken once the writes have
 // settled can.
 func (d *watcher) scan(v *vault.Vault, scan func() (*vault.Snapshot, error)) (*vault.Snapshot, error) {
-	if v.Root != d.st.Vault || !d.fw.Complete() {
+	if d.fw == nil || v.Root != d.st.Vault || !d.fw.Complete() {
 		return scan()
 	}
 	d.scanMu.Lock()
@@ -257,7 +257,7 @@ func (d *watcher) scan(v *vault.Vault, scan func() (*vault.Snapshot, error)) (*v
 	return s, nil
 }
 
-// reader is index.ReaderHook: the held index while it holds every file as
+// reader is index.Query.Held: the held index while it holds every file as
 // it is (the watcher, seeing every change, has seen none since the cycle
 // that brought it up to date, and no other process swapped in a new one).
 // Otherwise it lets go of it, so the search's own refresh can write the
@@ -478,7 +478,11 @@ func (d *watcher) sync() {
 // vault and clock as c, and paths as absolute flags.
 func (d *watcher) exec(c *call, argv ...string) (int, []byte, []byte) {
 	var stdout, stderr bytes.Buffer
-	code := runAs(context.Background(), c, append([]string{"mem"}, argv...), &stdout, &stderr)
+	meta := map[string]any{daemonKey: d}
+	if c != nil {
+		meta[callKey] = c
+	}
+	code := runAs(context.Background(), meta, append([]string{"mem"}, argv...), &stdout, &stderr)
 	return code, stdout.Bytes(), stderr.Bytes()
 }
 
@@ -508,7 +512,7 @@ func (d *watcher) handle(req daemon.Request) daemon.Response {
 		d.served()
 		now := req.Now
 		a := mcpserver.Call(context.Background(), mcpserver.Options{
-			Vault: d.v, Now: func() time.Time { return now }, Env: historyEnv(),
+			Vault: d.v, Now: func() time.Time { return now }, Env: historyEnv(), Held: d.reader,
 			Logger: slog.New(slog.NewTextHandler(d.stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		}, req.Tool, req.Input)
 		return daemon.Response{Text: a.Text, Out: a.Out, Error: a.Error}

@@ -20,7 +20,7 @@ import (
 // working directory.
 func openVault(cmd *cli.Command) (*vault.Vault, error) {
 	if c := callOf(cmd); c != nil && cmd.String("vault") == "" {
-		return vaultOptions().Open(c.root)
+		return vaultOptions(cmd).Open(c.root)
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
@@ -30,16 +30,21 @@ func openVault(cmd *cli.Command) (*vault.Vault, error) {
 	if err != nil {
 		return nil, err
 	}
-	return vaultOptions().Open(root)
+	return vaultOptions(cmd).Open(root)
 }
 
 // vaultOptions is what a vault takes from this process (pkg/vault reads no
 // environment): the home folder, for ~ in paths and the roots too wide to
 // be a vault or a project's. A daemon's client has the daemon's home
-// (watch refuses another), so one answer serves both.
-func vaultOptions() vault.Options {
+// (watch refuses another), so one answer serves both. A command mem watch
+// runs in process scans through the daemon, which holds the last scan.
+func vaultOptions(cmd *cli.Command) vault.Options {
 	home, _ := os.UserHomeDir()
-	return vault.Options{Home: home}
+	o := vault.Options{Home: home}
+	if d := daemonOf(cmd); d != nil {
+		o.HeldScan = d.scan
+	}
+	return o
 }
 
 // vaultNote is " (vault ROOT)" for a human-readable summary when the vault
@@ -64,12 +69,24 @@ type call struct {
 	now  time.Time
 }
 
-const callKey = "mem-call"
+// The root command's Metadata keys of a run in mem watch's process
+// (watcher.exec): the client's question (a *call), and the daemon.
+const (
+	callKey   = "mem-call"
+	daemonKey = "mem-daemon"
+)
 
 // callOf is the call cmd answers, nil in a command run by itself.
 func callOf(cmd *cli.Command) *call {
 	c, _ := cmd.Root().Metadata[callKey].(*call)
 	return c
+}
+
+// daemonOf is the mem watch running cmd in its own process, nil in a
+// command run by itself.
+func daemonOf(cmd *cli.Command) *watcher {
+	d, _ := cmd.Root().Metadata[daemonKey].(*watcher)
+	return d
 }
 
 // nowOf is now(), or the clock of the client cmd answers.
@@ -135,8 +152,8 @@ func reportSkip(cmd *cli.Command, err error) (skipped bool, _ error) {
 // whole-vault lint went from 1.10-1.18 s to 1.02-1.04 s for ~40 MiB more
 // peak RSS. The daemon keeps the default (it lives on, and it runs these
 // commands in process), and so does a user's GOGC.
-func wholeVaultGC() {
-	if !inDaemon && os.Getenv("GOGC") == "" {
+func wholeVaultGC(cmd *cli.Command) {
+	if daemonOf(cmd) == nil && os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(200)
 	}
 }

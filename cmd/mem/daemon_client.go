@@ -32,10 +32,6 @@ func helloWait() time.Duration {
 	return daemon.HelloWait
 }
 
-// inDaemon is set in mem watch, whose in-process runs must not ask
-// themselves.
-var inDaemon bool
-
 // askDaemon offers the command's question to the vault's mem watch, as a
 // typed request (daemon.Search, daemon.Render). When done, the daemon's
 // answer is written and err is the command's result; else the caller does
@@ -44,7 +40,8 @@ var inDaemon bool
 // a question out of the ordinary (a relative path, a flag set to its zero
 // value), which is not worth a second way of being right.
 func askDaemon(cmd *cli.Command) (done bool, err error) {
-	if inDaemon || os.Getenv(NoDaemonEnv) != "" {
+	// mem watch's own runs do not ask themselves.
+	if daemonOf(cmd) != nil || os.Getenv(NoDaemonEnv) != "" {
 		return false, nil
 	}
 	cwd, err := os.Getwd()

@@ -172,13 +172,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return runAs(ctx, nil, args, stdout, stderr)
 }
 
-// runAs is run answering a daemon client's question: c, when not nil,
-// stands in for this process's vault and clock (callOf).
-func runAs(ctx context.Context, c *call, args []string, stdout, stderr io.Writer) int {
+// runAs is run with meta as the root command's Metadata: what mem watch
+// hands the commands it runs in its own process (daemonOf, callOf).
+func runAs(ctx context.Context, meta map[string]any, args []string, stdout, stderr io.Writer) int {
 	root := newRoot(stdout, stderr)
-	if c != nil {
-		root.Metadata = map[string]any{callKey: c}
-	}
+	root.Metadata = meta
 	err := root.Run(ctx, args)
 	if err == nil {
 		return 0

@@ -38,9 +38,3 @@ func (r *Reader) Live() bool {
 
 // Close releases the index.
 func (r *Reader) Close() error { return r.idx.Close() }
-
-// ReaderHook, when set, is asked by every Search for an open index that
-// holds every file as it is now; Search then answers from it, as fresh,
-// without looking at the files (mem watch, which sees every change,
-// vouches for it: cmd/mem/cmd_watch.go). nil: Search does its own work.
-var ReaderHook func(v *vault.Vault) *Reader

@@ -129,7 +129,7 @@ func (s *server) recall(ctx context.Context, _ *mcp.CallToolRequest, in RecallIn
 		return text(string(res.Doc)), out, nil
 	}
 	found, err := index.Search(ctx, s.Vault, index.Query{Text: in.Query, Limit: cmp.Or(in.Limit, 5), Now: s.Now(),
-		Notify: func(msg string) { s.Logger.Info(msg) }})
+		Notify: func(msg string) { s.Logger.Info(msg) }, Held: s.Held})
 	if err != nil {
 		return nil, out, err
 	}
@@ -182,7 +182,7 @@ func (s *server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn
 		return nil, index.Result{}, fmt.Errorf("queries: at most %d phrasings, not %d", maxQueries, len(in.Queries))
 	}
 	q := index.Query{Text: texts[0], Also: texts[1:], Syntax: in.Syntax, Explain: in.Explain, Project: in.Project, Type: in.Type, Provenance: in.Provenance, Limit: in.Limit,
-		Current: in.Current, Now: s.Now(), Notify: func(msg string) { s.Logger.Info(msg) }}
+		Current: in.Current, Now: s.Now(), Notify: func(msg string) { s.Logger.Info(msg) }, Held: s.Held}
 	switch {
 	case q.Limit < 0:
 		return nil, index.Result{}, errors.New("limit must be at least 1")

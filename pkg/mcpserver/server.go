@@ -29,6 +29,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mem-md/mem/pkg/history"
+	"github.com/mem-md/mem/pkg/index"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -47,6 +48,8 @@ type Options struct {
 	// Ask, when set, is offered recall and search first (mem watch's
 	// socket, see ask.go); false means no daemon answered.
 	Ask func(tool string, in any, now time.Time) (Answer, bool)
+	// Held is every search's index.Query.Held: mem watch's index held open.
+	Held func(v *vault.Vault) *index.Reader
 	// Home and CodexHome locate the harnesses' own stores, which recall
 	// names (mem stores); empty Home lists none.
 	Home, CodexHome string

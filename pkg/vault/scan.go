@@ -35,16 +35,11 @@ type Snapshot struct {
 // the next folders: on a 50k-file vault the walk and the stats each take
 // tens of milliseconds, and a freshness check is nothing but these two.
 func (v *Vault) Scan() (*Snapshot, error) {
-	if ScanHook != nil {
-		return ScanHook(v, v.scan)
+	if v.HeldScan != nil {
+		return v.HeldScan(v, v.scan)
 	}
 	return v.scan()
 }
-
-// ScanHook, when set, stands in for every Scan: mem watch, which watches
-// the files, hands back its last scan while no file changed since
-// (cmd/mem/cmd_watch.go); scan is the real one.
-var ScanHook func(v *Vault, scan func() (*Snapshot, error)) (*Snapshot, error)
 
 func (v *Vault) scan() (*Snapshot, error) {
 	s := &Snapshot{started: time.Now(), window: v.RacyWindow}

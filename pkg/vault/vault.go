@@ -33,6 +33,10 @@ type Options struct {
 	// vouch for it (see DefaultRacyWindow); negative makes every file
 	// settled, for tests of the caches that must not sleep it out.
 	RacyWindow time.Duration
+	// HeldScan, when set, stands in for Scan: mem watch, which watches the
+	// files, hands the commands it runs in process its last scan while no
+	// file changed since (cmd/mem/cmd_watch.go); scan is the real one.
+	HeldScan func(v *Vault, scan func() (*Snapshot, error)) (*Snapshot, error)
 }
 
 // DefaultLockTimeout is Options.LockTimeout's default: a holder that is
