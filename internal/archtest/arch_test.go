@@ -5,11 +5,15 @@ package archtest
 
 import (
 	"encoding/json"
+	"fmt"
 	"go/ast"
+	"go/importer"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"io"
 	"io/fs"
+	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
@@ -255,4 +259,108 @@ func edge(dir string) bool {
 		}
 	}
 	return false
+}
+
+// TestNoPackageHooks holds issue 32's "no mutable package globals that
+// tests overwrite" in its hook shape: no non-test package-level variable of
+// pkg/ or cmd/mem has a func type (a named one too), so what a package
+// calls back is always handed to it (an option, a field), never set for the
+// whole process. The packages are type-checked against the export data of
+// their imports, so `var now = time.Now` counts as well as `var Hook func()`.
+// A value computed once on first use (sync.OnceValue, OnceValues,
+// OnceFunc: a compiled regexp, the executable's version) is a func only in
+// its type, and is allowed.
+func TestNoPackageHooks(t *testing.T) {
+	cmd := exec.Command("go", "list", "-export", "-deps", "-json=ImportPath,Dir,GoFiles,Export", module+"pkg/...", module+"cmd/mem")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	type listed struct {
+		ImportPath, Dir, Export string
+		GoFiles                 []string
+	}
+	var checked []listed
+	exports := map[string]string{}
+	dec := json.NewDecoder(out)
+	for {
+		var p listed
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		exports[p.ImportPath] = p.Export
+		if rel, ok := strings.CutPrefix(p.ImportPath, module); ok && (strings.HasPrefix(rel, "pkg/") || rel == "cmd/mem") {
+			checked = append(checked, p)
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("go list -export: %v\n%s", err, stderr.String())
+	}
+	if len(checked) < 10 {
+		t.Fatalf("go list found %d packages under pkg/ and cmd/mem", len(checked))
+	}
+	fset := token.NewFileSet()
+	imp := importer.ForCompiler(fset, "gc", func(path string) (io.ReadCloser, error) {
+		if exports[path] == "" {
+			return nil, fmt.Errorf("no export data for %s", path)
+		}
+		return os.Open(exports[path])
+	})
+	for _, p := range checked {
+		var files []*ast.File
+		for _, name := range p.GoFiles {
+			f, err := parser.ParseFile(fset, filepath.Join(p.Dir, name), nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, f)
+		}
+		info := &types.Info{Uses: map[*ast.Ident]types.Object{}}
+		pkg, err := (&types.Config{Importer: imp}).Check(p.ImportPath, fset, files, info)
+		if err != nil {
+			t.Fatalf("type-checking %s: %v", p.ImportPath, err)
+		}
+		lazy := map[*types.Var]bool{}
+		for _, in := range info.InitOrder {
+			if len(in.Lhs) == 1 && onceValue(info, in.Rhs) {
+				lazy[in.Lhs[0]] = true
+			}
+		}
+		scope := pkg.Scope()
+		for _, name := range scope.Names() {
+			v, ok := scope.Lookup(name).(*types.Var)
+			if !ok || lazy[v] {
+				continue
+			}
+			if _, isFunc := v.Type().Underlying().(*types.Signature); isFunc {
+				t.Errorf("%s: package variable %s is a %s: a hook set for the whole process; hand it in as an option or a field", fset.Position(v.Pos()), name, v.Type())
+			}
+		}
+	}
+}
+
+// onceValue reports whether e is a call of sync.OnceValue, OnceValues or
+// OnceFunc.
+func onceValue(info *types.Info, e ast.Expr) bool {
+	call, ok := e.(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	fun := call.Fun
+	if ix, ok := fun.(*ast.IndexExpr); ok { // sync.OnceValue[T](...)
+		fun = ix.X
+	}
+	sel, ok := fun.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	f, ok := info.Uses[sel.Sel].(*types.Func)
+	return ok && f.Pkg().Path() == "sync" && strings.HasPrefix(f.Name(), "Once")
 }

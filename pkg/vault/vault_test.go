@@ -286,17 +286,22 @@ func TestUpdateCompareAndSwap(t *testing.T) {
 	}
 }
 
+// A write that fails keeps what was there and leaves no temp file: here
+// the rename fails, as path is a folder holding a file (a real failure,
+// not one injected through a package variable).
 func TestWriteFileAtomicFailureKeepsOldFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "MEMORY.md")
-	os.WriteFile(path, []byte("old"), 0o644)
-	createTemp = func(string, string) (*os.File, error) { return nil, errors.New("disk full") }
-	defer func() { createTemp = os.CreateTemp }()
+	os.MkdirAll(path, 0o755)
+	os.WriteFile(filepath.Join(path, "kept"), []byte("old"), 0o644)
 	if err := WriteFileAtomic(path, []byte("new"), 0o644); err == nil {
-		t.Fatal("write succeeded with a failing temp file")
+		t.Fatal("write succeeded over a folder")
 	}
-	if data, _ := os.ReadFile(path); string(data) != "old" {
+	if data, _ := os.ReadFile(filepath.Join(path, "kept")); string(data) != "old" {
 		t.Fatalf("old file changed to %q", data)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, TempPrefix+"*")); len(left) > 0 {
+		t.Fatalf("temp files left behind: %v", left)
 	}
 }
 

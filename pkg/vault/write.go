@@ -30,12 +30,9 @@ func Producer() string { return "mem/" + Version }
 // end in .md, so a crash can never leave one that is read as a memory.
 const TempPrefix = ".mem-tmp-"
 
-// createTemp is a variable so tests can inject a failure.
-var createTemp = os.CreateTemp
-
 // writeTemp writes data to a synced temp file in dir and returns its path.
 func writeTemp(dir string, data []byte, perm os.FileMode, sync bool) (string, error) {
-	f, err := createTemp(dir, TempPrefix+"*")
+	f, err := os.CreateTemp(dir, TempPrefix+"*")
 	if err != nil {
 		return "", err
 	}
