@@ -33,21 +33,34 @@ func consolidateCommand() *cli.Command {
 	}
 }
 
-func runConsolidate(_ context.Context, cmd *cli.Command) error {
+// consolidateOptions is which of mem consolidate's modes the flags ask
+// for: the proposals (neither), --apply (asking unless yes) or --undo.
+type consolidateOptions struct{ apply, yes, undo bool }
+
+func consolidateFlags(cmd *cli.Command) (consolidateOptions, error) {
+	o := consolidateOptions{apply: cmd.Bool("apply"), yes: cmd.Bool("yes"), undo: cmd.Bool("undo")}
 	switch {
 	case cmd.NArg() > 0:
-		return usagef("consolidate takes no arguments: mem consolidate [--apply [--yes] | --undo]")
-	case cmd.Bool("undo") && (cmd.Bool("apply") || cmd.Bool("yes")):
-		return usagef("give --undo alone")
-	case cmd.Bool("yes") && !cmd.Bool("apply"):
-		return usagef("--yes goes with --apply")
+		return o, usagef("consolidate takes no arguments: mem consolidate [--apply [--yes] | --undo]")
+	case o.undo && (o.apply || o.yes):
+		return o, usagef("give --undo alone")
+	case o.yes && !o.apply:
+		return o, usagef("--yes goes with --apply")
+	}
+	return o, nil
+}
+
+func runConsolidate(_ context.Context, cmd *cli.Command) error {
+	o, err := consolidateFlags(cmd)
+	if err != nil {
+		return err
 	}
 	v, err := openVault(cmd)
 	if err != nil {
 		return err
 	}
 	w := cmd.Root().Writer
-	if cmd.Bool("undo") {
+	if o.undo {
 		b, err := consolidate.Undo(v, now(), historyEnv())
 		if err != nil {
 			return err
@@ -62,7 +75,7 @@ func runConsolidate(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	if !cmd.Bool("apply") {
+	if !o.apply {
 		if cmd.Bool("json") {
 			return writeJSON(w, r)
 		}
@@ -70,7 +83,7 @@ func runConsolidate(_ context.Context, cmd *cli.Command) error {
 		return nil
 	}
 	chosen := r.Proposals
-	if !cmd.Bool("yes") {
+	if !o.yes {
 		chosen = nil
 		in, ew := bufio.NewReader(os.Stdin), cmd.Root().ErrWriter
 		for i, p := range r.Proposals {

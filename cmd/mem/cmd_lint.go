@@ -32,16 +32,31 @@ func lintCommand() *cli.Command {
 	}
 }
 
-func runLint(_ context.Context, cmd *cli.Command) error {
-	format := cmd.String("format")
-	if format == "" {
-		format = "text"
+// lintOptions is what mem lint's flags ask: the report's format, whether
+// warnings fail, and whether the staged files are linted.
+type lintOptions struct {
+	format         string
+	strict, staged bool
+}
+
+func lintFlags(cmd *cli.Command) (lintOptions, error) {
+	o := lintOptions{format: cmd.String("format"), strict: cmd.Bool("strict"), staged: cmd.Bool("staged")}
+	if o.format == "" {
+		o.format = "text"
 		if cmd.Bool("json") {
-			format = "json"
+			o.format = "json"
 		}
 	}
-	if !slices.Contains(lint.Formats, format) {
-		return usagef(fmt.Sprintf("--format %q: use %s", format, strings.Join(lint.Formats, ", ")))
+	if !slices.Contains(lint.Formats, o.format) {
+		return o, usagef(fmt.Sprintf("--format %q: use %s", o.format, strings.Join(lint.Formats, ", ")))
+	}
+	return o, nil
+}
+
+func runLint(_ context.Context, cmd *cli.Command) error {
+	o, err := lintFlags(cmd)
+	if err != nil {
+		return err
 	}
 	wholeVaultGC(cmd)
 	v, err := openVault(cmd)
@@ -57,7 +72,7 @@ func runLint(_ context.Context, cmd *cli.Command) error {
 		return err
 	}
 	var staged *lint.StagedCommit
-	if cmd.Bool("staged") {
+	if o.staged {
 		if staged, err = lint.Staged(v, os.Environ()); err != nil {
 			return err
 		}
@@ -65,8 +80,8 @@ func runLint(_ context.Context, cmd *cli.Command) error {
 			paths = staged.Paths
 		}
 	}
-	opts := lint.Options{Now: now(), Strict: cmd.Bool("strict"), Paths: paths}
-	whole := cmd.NArg() == 0 && !cmd.Bool("staged")
+	opts := lint.Options{Now: now(), Strict: o.strict, Paths: paths}
+	whole := cmd.NArg() == 0 && !o.staged
 	var rep *lint.Report
 	if !whole && len(paths) == 0 {
 		rep = &lint.Report{Problems: []lint.Problem{}} // nothing of the vault to lint
@@ -87,11 +102,11 @@ func runLint(_ context.Context, cmd *cli.Command) error {
 			fmt.Fprintf(errOut, "mem lint: %s: not a memory file of the vault (ignored folder, rendered view or mem state); skipped\n", show(p))
 		}
 	}
-	if err := lint.Write(cmd.Root().Writer, rep, format); err != nil {
+	if err := lint.Write(cmd.Root().Writer, rep, o.format); err != nil {
 		return err
 	}
 	errs := rep.Errors()
-	if format == "text" && !cmd.Bool("quiet") {
+	if o.format == "text" && !cmd.Bool("quiet") {
 		if staged != nil && staged.Removed > 0 {
 			// A commit that removes memories is judged by how many against
 			// the limit, not by the files it leaves to lint.

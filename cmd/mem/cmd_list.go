@@ -29,16 +29,9 @@ func runList(_ context.Context, cmd *cli.Command) error {
 	if cmd.NArg() > 0 {
 		return usagef("list takes no arguments: filter with --pinned, --project, --type, --status or --since")
 	}
-	f := inspect.Filter{Pinned: cmd.Bool("pinned"), Project: cmd.String("project"), Type: cmd.String("type"), Status: cmd.String("status")}
-	if s := cmd.String("since"); s != "" {
-		t, err := parseTimeFlag(s)
-		if err != nil {
-			return usagef("--since: " + err.Error())
-		}
-		f.Since = t
-	}
-	if err := f.Check(func(name string) string { return "--" + name }); err != nil {
-		return usagef(err.Error())
+	f, err := listFilter(cmd)
+	if err != nil {
+		return err
 	}
 	v, err := openVault(cmd)
 	if err != nil {
@@ -67,4 +60,20 @@ func runList(_ context.Context, cmd *cli.Command) error {
 		fmt.Fprintln(cmd.Root().ErrWriter, "mem list: no memories match")
 	}
 	return nil
+}
+
+// listFilter checks the flags and fills an inspect.Filter.
+func listFilter(cmd *cli.Command) (inspect.Filter, error) {
+	f := inspect.Filter{Pinned: cmd.Bool("pinned"), Project: cmd.String("project"), Type: cmd.String("type"), Status: cmd.String("status")}
+	if s := cmd.String("since"); s != "" {
+		t, err := parseTimeFlag(s)
+		if err != nil {
+			return f, usagef("--since: " + err.Error())
+		}
+		f.Since = t
+	}
+	if err := f.Check(func(name string) string { return "--" + name }); err != nil {
+		return f, usagef(err.Error())
+	}
+	return f, nil
 }

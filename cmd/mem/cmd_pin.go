@@ -18,7 +18,7 @@ func pinCommand(pin bool) *cli.Command {
 		ArgsUsage: "ID",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "section", Usage: "pinned section: Identity, Preferences, Decisions or Notes"},
-			hashFlag,
+			hashFlag(),
 		},
 		Action: func(_ context.Context, cmd *cli.Command) error { return runPin(cmd, pin) },
 	}

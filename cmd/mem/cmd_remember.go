@@ -97,14 +97,14 @@ func runRemember(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	v, err := openVault(cmd)
-	if err != nil {
-		return err
-	}
 	if s := cmd.String("invalid-at"); s != "" {
 		if n.InvalidAt, err = frontmatter.ParseTime(s); err != nil {
 			return usagef("--invalid-at: " + err.Error())
 		}
+	}
+	v, err := openVault(cmd)
+	if err != nil {
+		return err
 	}
 	m, err := writer.Remember(v, cliFront, n, now())
 	if err != nil {

@@ -41,12 +41,9 @@ func runRender(_ context.Context, cmd *cli.Command) error {
 	if done, err := askDaemon(cmd); done {
 		return err
 	}
-	t := now()
-	if s := cmd.String("now"); s != "" {
-		var err error
-		if t, err = parseTimeFlag(s); err != nil {
-			return usagef("--now: " + err.Error())
-		}
+	opts, err := renderOptions(cmd)
+	if err != nil {
+		return err
 	}
 	v, err := openVault(cmd)
 	if err != nil {
@@ -56,8 +53,6 @@ func runRender(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	explain := cmd.Bool("explain")
-	opts := render.RunOptions{Now: t, Explain: explain, Strict: cmd.Bool("strict")}
 	for _, t := range targets {
 		if t.Cwd == "" && opts.Cwd == "" {
 			if opts.Cwd, err = os.Getwd(); err != nil {
@@ -74,7 +69,7 @@ func runRender(_ context.Context, cmd *cli.Command) error {
 		if r.Refused {
 			break
 		}
-		if explain {
+		if opts.Explain {
 			if err := r.Result.Explain(stderr); err != nil {
 				return err
 			}
@@ -84,6 +79,19 @@ func runRender(_ context.Context, cmd *cli.Command) error {
 		}
 	}
 	return err
+}
+
+// renderOptions checks --now and fills what every target's render takes
+// but the working directory, asked only when a target needs it.
+func renderOptions(cmd *cli.Command) (render.RunOptions, error) {
+	o := render.RunOptions{Now: now(), Explain: cmd.Bool("explain"), Strict: cmd.Bool("strict")}
+	if s := cmd.String("now"); s != "" {
+		var err error
+		if o.Now, err = parseTimeFlag(s); err != nil {
+			return o, usagef("--now: " + err.Error())
+		}
+	}
+	return o, nil
 }
 
 // renderTargets turns the flags (or, with --all, mem.yaml render.outputs)

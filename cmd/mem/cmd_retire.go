@@ -17,7 +17,7 @@ func retireCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "at", Usage: "when it stopped being true, YYYY-MM-DD or RFC 3339 (default now)"},
 			&cli.StringFlag{Name: "reason", Usage: "why, in a few words (kept in the file as invalid_reason)"},
-			hashFlag,
+			hashFlag(),
 		},
 		Action: runRetire,
 	}
@@ -28,19 +28,34 @@ func runRetire(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	var at frontmatter.Time
-	if s := cmd.String("at"); s != "" {
-		if at, err = frontmatter.ParseTime(s); err != nil {
-			return usagef("--at: " + err.Error())
-		}
+	o, err := retireFlags(cmd)
+	if err != nil {
+		return err
 	}
 	v, err := openVault(cmd)
 	if err != nil {
 		return err
 	}
-	m, changed, err := writer.Retire(v, cliFront, ref, cmd.String("hash"), at, cmd.String("reason"), now())
+	m, changed, err := writer.Retire(v, cliFront, ref, o.hash, o.at, o.reason, now())
 	if err != nil {
 		return err
 	}
 	return printEdited(cmd, v, m, changed)
+}
+
+// retireOptions is what mem retire's flags ask of writer.Retire.
+type retireOptions struct {
+	hash, reason string
+	at           frontmatter.Time // zero: now
+}
+
+func retireFlags(cmd *cli.Command) (retireOptions, error) {
+	o := retireOptions{hash: cmd.String("hash"), reason: cmd.String("reason")}
+	if s := cmd.String("at"); s != "" {
+		var err error
+		if o.at, err = frontmatter.ParseTime(s); err != nil {
+			return o, usagef("--at: " + err.Error())
+		}
+	}
+	return o, nil
 }

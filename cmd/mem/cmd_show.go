@@ -32,8 +32,11 @@ func oneID(cmd *cli.Command, example string) (string, error) {
 }
 
 // hashFlag makes a write a compare-and-swap: refused when the file no
-// longer has the content hash a read (mem show --json) gave.
-var hashFlag = &cli.StringFlag{Name: "hash", Usage: "refuse unless the file still has this content hash (the hash 'mem show --json' printed)"}
+// longer has the content hash a read (mem show --json) gave. A new one per
+// command: urfave/cli keeps the value a run set in the flag.
+func hashFlag() cli.Flag {
+	return &cli.StringFlag{Name: "hash", Usage: "refuse unless the file still has this content hash (the hash 'mem show --json' printed)"}
+}
 
 func runShow(_ context.Context, cmd *cli.Command) error {
 	ref, err := oneID(cmd, "mem show 2a3ee3")

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/urfave/cli/v3"
 
@@ -33,16 +34,9 @@ func runSignal(_ context.Context, cmd *cli.Command) error {
 		return usagef("signal needs one ID: mem signal memory/the-lesson --session S --evidence 'what happened'")
 	}
 	t := now()
-	s := frontmatter.Signal{Session: cmd.String("session"), Evidence: cmd.String("evidence"), At: frontmatter.NewTime(t)}
-	if at := cmd.String("at"); at != "" {
-		var err error
-		if s.At, err = frontmatter.ParseTime(at); err != nil {
-			return usagef("--at: " + err.Error())
-		}
-	}
-	// Checked here too (the writer checks again) so a bad flag is a usage error.
-	if err := gate.CheckSignal(s, t); err != nil {
-		return usagef(err.Error())
+	s, err := signalFromFlags(cmd, t)
+	if err != nil {
+		return err
 	}
 	v, err := openVault(cmd)
 	if err != nil {
@@ -73,6 +67,23 @@ func runSignal(_ context.Context, cmd *cli.Command) error {
 
 // verdictLine is the gate's answer in words for a lesson or rule, for
 // signal and gate.
+// signalFromFlags checks the flags and fills the signal, recorded at t
+// unless --at says when it happened.
+func signalFromFlags(cmd *cli.Command, t time.Time) (frontmatter.Signal, error) {
+	s := frontmatter.Signal{Session: cmd.String("session"), Evidence: cmd.String("evidence"), At: frontmatter.NewTime(t)}
+	if at := cmd.String("at"); at != "" {
+		var err error
+		if s.At, err = frontmatter.ParseTime(at); err != nil {
+			return s, usagef("--at: " + err.Error())
+		}
+	}
+	// Checked here too (the writer checks again) so a bad flag is a usage error.
+	if err := gate.CheckSignal(s, t); err != nil {
+		return s, usagef(err.Error())
+	}
+	return s, nil
+}
+
 func verdictLine(id, typ string, v gate.Verdict) string {
 	s := fmt.Sprintf("weight %g from %d %s", v.Weight, v.Sessions, plural(v.Sessions, "session"))
 	switch {

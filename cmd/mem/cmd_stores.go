@@ -32,47 +32,64 @@ func storesCommand() *cli.Command {
 	}
 }
 
-func runStores(_ context.Context, cmd *cli.Command) error {
+// storesOptions is what mem stores' flags and environment ask: the
+// stores to find (their Claims come from the vault) and whether to write
+// or remove the pointer.
+type storesOptions struct {
+	find           stores.Options
+	point, unpoint bool
+}
+
+func storesFlags(cmd *cli.Command) (storesOptions, error) {
+	o := storesOptions{point: cmd.Bool("point"), unpoint: cmd.Bool("unpoint")}
 	if cmd.NArg() > 0 {
-		return usagef("stores takes no arguments: name the directory with --cwd DIR")
+		return o, usagef("stores takes no arguments: name the directory with --cwd DIR")
 	}
-	if cmd.Bool("point") && cmd.Bool("unpoint") {
-		return usagef("give --point or --unpoint, not both")
+	if o.point && o.unpoint {
+		return o, usagef("give --point or --unpoint, not both")
 	}
-	home := os.Getenv("HOME")
-	if home == "" {
-		return usagef("HOME is not set: mem stores reads ~/.claude and ~/.codex")
+	o.find.Home, o.find.CodexHome = os.Getenv("HOME"), os.Getenv("CODEX_HOME")
+	if o.find.Home == "" {
+		return o, usagef("HOME is not set: mem stores reads ~/.claude and ~/.codex")
 	}
 	dir := cmd.String("cwd")
 	if dir == "" {
 		var err error
 		if dir, err = os.Getwd(); err != nil {
-			return err
+			return o, err
 		}
 	}
 	dir, err := filepath.Abs(dir)
 	if err != nil {
-		return err
+		return o, err
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return usagef(fmt.Sprintf("--cwd %s: not a directory", dir))
+		return o, usagef(fmt.Sprintf("--cwd %s: not a directory", dir))
+	}
+	o.find.Dir = dir
+	return o, nil
+}
+
+func runStores(_ context.Context, cmd *cli.Command) error {
+	o, err := storesFlags(cmd)
+	if err != nil {
+		return err
 	}
 	v, err := openVault(cmd)
 	if err != nil {
 		return err
 	}
-	claims, err := currentClaims(v)
-	if err != nil {
+	if o.find.Claims, err = currentClaims(v); err != nil {
 		return err
 	}
-	list, err := stores.Find(stores.Options{Dir: dir, Home: home, CodexHome: os.Getenv("CODEX_HOME"), Claims: claims})
+	list, err := stores.Find(o.find)
 	if err != nil {
 		return err
 	}
 	w := cmd.Root().Writer
-	if cmd.Bool("point") || cmd.Bool("unpoint") {
+	if o.point || o.unpoint {
 		var res []stores.Result
-		if cmd.Bool("point") {
+		if o.point {
 			res, err = stores.Point(list, v.Root)
 		} else {
 			res, err = stores.Unpoint(list)
