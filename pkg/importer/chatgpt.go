@@ -82,11 +82,11 @@ func gptTime(f *float64) frontmatter.Time {
 // deflated run of spaces inflates a thousandfold (a 2 MB zip to 2 GB), so
 // the zip's size says nothing about the work. A larger export can still be
 // unzipped: a conversations.json given directly is read whatever its size.
-var maxZipMember int64 = 1 << 30
+const maxZipMember = 1 << 30
 
 // maxConversation caps one conversation's bytes (whitespace between tokens
 // not counted), which are held whole while decoded.
-var maxConversation = 64 << 20
+const maxConversation = 64 << 20
 
 // collectChatGPT reads conversations.json, a directory holding it, or the
 // export zip.
@@ -122,8 +122,8 @@ func collectChatGPT(src string, e env) ([]Item, error) {
 			}
 			// archive/zip fails a member that inflates past the size in its
 			// header, so checking the header caps what is read.
-			if f.UncompressedSize64 > uint64(maxZipMember) {
-				return nil, fmt.Errorf("%s: %s inflates to %d bytes, over the %d bytes mem reads from a zip: unzip the export and import its conversations.json itself", src, f.Name, f.UncompressedSize64, maxZipMember)
+			if f.UncompressedSize64 > uint64(e.zipMember()) {
+				return nil, fmt.Errorf("%s: %s inflates to %d bytes, over the %d bytes mem reads from a zip: unzip the export and import its conversations.json itself", src, f.Name, f.UncompressedSize64, e.zipMember())
 			}
 			r, err := f.Open()
 			if err != nil {
@@ -173,15 +173,15 @@ func parseChatGPT(r io.Reader, resource string, e env) ([]Item, error) {
 			return nil, fail("the file ends before conversation %d", n)
 		}
 		start := s.line
-		raw, size, err := s.value(c, maxConversation)
+		raw, size, err := s.value(c, e.conversation())
 		if err != nil {
 			if s.err != nil {
 				return nil, readErr()
 			}
 			return nil, fmt.Errorf("%s:%d: conversation %d: %v: fix or remove it, or export again", resource, start, n, err)
 		}
-		if size > maxConversation {
-			e.warnf("%s:%d: conversation %d skipped: %d bytes, over the %d-byte limit of one conversation", resource, start, n, size, maxConversation)
+		if size > e.conversation() {
+			e.warnf("%s:%d: conversation %d skipped: %d bytes, over the %d-byte limit of one conversation", resource, start, n, size, e.conversation())
 		} else {
 			var conv gptConversation
 			if err := json.Unmarshal(raw, &conv); err != nil {

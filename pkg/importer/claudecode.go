@@ -92,7 +92,7 @@ var commandMarkup = []string{"<command-", "<local-command-", "[Request interrupt
 // maxTranscriptLine caps one transcript line. Decoding a line costs several
 // times its size (a one-line 300 MB transcript took 2.4 GB); lines this long
 // carry tool output or pasted images, not what the user typed.
-var maxTranscriptLine = 8 << 20
+const maxTranscriptLine = 8 << 20
 
 // parseTranscript reads one JSONL transcript. A line that is not JSON, or
 // longer than maxTranscriptLine, is skipped with a warning naming
@@ -101,10 +101,10 @@ func parseTranscript(r io.Reader, name string, e env) (*transcript, error) {
 	t := &transcript{cwds: map[string]int{}, memWrites: map[string]frontmatter.Time{}}
 	br := bufio.NewReader(r)
 	for n := 1; ; n++ {
-		raw, size, err := readLine(br, maxTranscriptLine)
+		raw, size, err := readLine(br, e.transcriptLine())
 		switch {
-		case size > maxTranscriptLine:
-			e.warnf("%s:%d: line skipped: %d bytes, over the %d-byte limit of a transcript line", name, n, size, maxTranscriptLine)
+		case size > e.transcriptLine():
+			e.warnf("%s:%d: line skipped: %d bytes, over the %d-byte limit of a transcript line", name, n, size, e.transcriptLine())
 		case len(bytes.TrimSpace(raw)) > 0:
 			var l ccLine
 			if jerr := json.Unmarshal(raw, &l); jerr != nil {

@@ -79,6 +79,7 @@ type Options struct {
 	// Project is the project of every item the source gives none
 	// (mem import --project); "" leaves those global.
 	Project string
+	limits  limits // tests lower the caps; zero is the cap
 }
 
 // File is one file written (or, in a dry run, that would be written).
@@ -138,11 +139,25 @@ func (r *Result) Span() (first, last frontmatter.Time, undated int) {
 }
 
 // env is what adapters may ask of the vault: project resolution by
-// directory (roots, never keywords) and a place to report skipped input.
+// directory (roots, never keywords), a place to report skipped input, and
+// the caps on what one item may hold in memory.
 type env struct {
 	projects []vault.Project
 	warn     func(string)
+	limits   limits
 }
+
+// limits lowers the caps (maxTranscriptLine, maxConversation,
+// maxZipMember) for a test, which then needs no input of their size; a
+// zero field is the cap.
+type limits struct {
+	transcriptLine, conversation int
+	zipMember                    int64
+}
+
+func (e env) transcriptLine() int { return cmp.Or(e.limits.transcriptLine, maxTranscriptLine) }
+func (e env) conversation() int   { return cmp.Or(e.limits.conversation, maxConversation) }
+func (e env) zipMember() int64    { return cmp.Or(e.limits.zipMember, maxZipMember) }
 
 // project returns the id of the project whose root holds dir, or "".
 func (e env) project(dir string) string {
@@ -195,7 +210,7 @@ func Run(v *vault.Vault, kind, src string, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	items, err := collect(src, env{projects: v.Projects(mems), warn: opts.Warn})
+	items, err := collect(src, env{projects: v.Projects(mems), warn: opts.Warn, limits: opts.limits})
 	if err != nil {
 		return nil, err
 	}

@@ -74,19 +74,18 @@ func TestChatGPTWhitespaceBounded(t *testing.T) {
 // A conversation over maxConversation is skipped with a warning naming its
 // line and size; the others import.
 func TestChatGPTConversationCap(t *testing.T) {
-	defer func(old int) { maxConversation = old }(maxConversation)
-	maxConversation = 4 << 10
-	data := []byte("[" + gptConv("c1", "one") + ",\n" + gptConv("c2", strings.Repeat("x", 256*maxConversation)) + ",\n" + gptConv("c3", "three") + "]")
+	const convCap = 4 << 10
+	data := []byte("[" + gptConv("c1", "one") + ",\n" + gptConv("c2", strings.Repeat("x", 256*convCap)) + ",\n" + gptConv("c3", "three") + "]")
 	var warns []string
 	var items []Item
 	var err error
 	alloc := allocated(func() {
-		items, err = parseChatGPT(bytes.NewReader(data), "conversations.json", env{warn: func(s string) { warns = append(warns, s) }})
+		items, err = parseChatGPT(bytes.NewReader(data), "conversations.json", env{warn: func(s string) { warns = append(warns, s) }, limits: limits{conversation: convCap}})
 	})
 	if err != nil || len(items) != 2 {
 		t.Fatalf("%d items, %v; want 2", len(items), err)
 	}
-	if len(warns) != 1 || !strings.HasPrefix(warns[0], "conversations.json:2: conversation 2 skipped: ") || !strings.Contains(warns[0], fmt.Sprint(maxConversation)) {
+	if len(warns) != 1 || !strings.HasPrefix(warns[0], "conversations.json:2: conversation 2 skipped: ") || !strings.Contains(warns[0], fmt.Sprint(convCap)) {
 		t.Errorf("warnings %q, want conversation 2 on line 2 skipped, naming the cap", warns)
 	}
 	if alloc > uint64(len(data))/2 {
@@ -99,9 +98,9 @@ func TestChatGPTConversationCap(t *testing.T) {
 // the zip, the member, the cap and what to do; archive/zip itself refuses a
 // member inflating past the size its header claims.
 func TestChatGPTZipCap(t *testing.T) {
-	defer func(old int64) { maxZipMember = old }(maxZipMember)
-	maxZipMember = 64 << 10
-	data := paddedExport(strings.Repeat(" ", 2*int(maxZipMember)), "between")
+	const zipCap = 64 << 10
+	capped := Options{DryRun: true, limits: limits{zipMember: zipCap}}
+	data := paddedExport(strings.Repeat(" ", 2*zipCap), "between")
 	dir := t.TempDir()
 	write := func(name string, raw bool) string {
 		t.Helper()
@@ -141,20 +140,20 @@ func TestChatGPTZipCap(t *testing.T) {
 
 	v := newVault(t, nil)
 	honest := write("honest.zip", false)
-	_, err := Run(v, KindChatGPT, honest, Options{DryRun: true})
-	for _, want := range []string{honest + ": export/conversations.json inflates to ", fmt.Sprint(maxZipMember), "unzip the export"} {
+	_, err := Run(v, KindChatGPT, honest, capped)
+	for _, want := range []string{honest + ": export/conversations.json inflates to ", fmt.Sprint(zipCap), "unzip the export"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v lacks %q", err, want)
 		}
 	}
 	lying := write("lying.zip", true)
-	if _, err := Run(v, KindChatGPT, lying, Options{DryRun: true}); err == nil || !strings.Contains(err.Error(), "lying.zip/export/conversations.json:") || !strings.Contains(err.Error(), "download the export again") {
+	if _, err := Run(v, KindChatGPT, lying, capped); err == nil || !strings.Contains(err.Error(), "lying.zip/export/conversations.json:") || !strings.Contains(err.Error(), "download the export again") {
 		t.Errorf("a member inflating past its header: error %v, want one naming the member", err)
 	}
 
 	// Under the cap, the zip imports.
-	maxZipMember = int64(len(data))
-	res, err := Run(v, KindChatGPT, honest, Options{DryRun: true})
+	capped.limits.zipMember = int64(len(data))
+	res, err := Run(v, KindChatGPT, honest, capped)
 	if err != nil || len(res.Files) != 4 {
 		t.Errorf("under the cap: %v, %d files; want 2 notes and 2 pointers (refused %v)", err, len(res.Files), res.Refused)
 	}
