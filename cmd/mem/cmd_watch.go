@@ -482,6 +482,9 @@ func (d *watcher) exec(c *call, argv ...string) (int, []byte, []byte) {
 	if c != nil {
 		meta[callKey] = c
 	}
+	// Not the watch command's context: urfave/cli makes the command a
+	// context carries the parent of the one it runs, so that run's Root()
+	// would be this process's mem (its writers, no daemonKey).
 	code := runAs(context.Background(), meta, append([]string{"mem"}, argv...), &stdout, &stderr)
 	return code, stdout.Bytes(), stderr.Bytes()
 }
