@@ -295,8 +295,8 @@ func (c *check) log() {
 	}
 }
 
-func normalize(raw []byte) string {
-	s := strings.TrimPrefix(string(raw), "\uFEFF")
+func normalize(raw string) string {
+	s := strings.TrimPrefix(raw, "\uFEFF")
 	if strings.IndexByte(s, '\r') >= 0 {
 		s = strings.ReplaceAll(s, "\r\n", "\n")
 	}
