@@ -406,12 +406,12 @@ func ruleBreaks(mems []*vault.Memory, now time.Time, cfg vault.GateConfig) []Rul
 			for i := w; i < len(mems); i += n {
 				m := mems[i]
 				switch meta := m.Meta(); {
-				case m.Raw == nil:
+				case m.Raw == "":
 				case !m.OK() || vault.IsReserved(m.Rel) || meta.Type == frontmatter.TypeProject ||
 					frontmatter.EffectiveType(meta.Type) == frontmatter.TypeNote:
-					found[i] = rules.Secrets(string(m.Raw))
+					found[i] = rules.Secrets(m.Raw)
 				default:
-					found[i] = rules.Memory(string(m.Raw), m.Doc, now, cfg)
+					found[i] = rules.Memory(m.Raw, m.Doc, now, cfg)
 				}
 			}
 		})

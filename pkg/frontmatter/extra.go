@@ -66,6 +66,28 @@ func (v Value) Text() string {
 	return v.n.Value
 }
 
+// Texts are every text v holds, in the order written: a single value's
+// text, or each text of a list or a map (its keys too), however deep. A
+// rule over a kept value reads all of them, not only a top-level text.
+func (v Value) Texts() []string {
+	var out []string
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		switch n.Kind {
+		case yaml.ScalarNode:
+			out = append(out, n.Value)
+		case yaml.SequenceNode, yaml.MappingNode:
+			for _, c := range n.Content {
+				walk(c)
+			}
+		}
+	}
+	if v.n != nil {
+		walk(v.n)
+	}
+	return out
+}
+
 // Items are a list's values in order; nil for anything else.
 func (v Value) Items() []Value {
 	if v.n == nil || v.n.Kind != yaml.SequenceNode {

@@ -18,7 +18,7 @@ func TestFlatTableKeepsWholeHash(t *testing.T) {
 	rels := []string{"a.md", "b.md", "gone.md"}
 	tab := newFlatTable(rels)
 	mtime := time.Unix(1700000000, 5)
-	tab.set(0, &vault.Memory{Rel: "a.md", Size: 3, ModTime: mtime, Raw: []byte("abc")})
+	tab.set(0, &vault.Memory{Rel: "a.md", Size: 3, ModTime: mtime, Raw: "abc"})
 	tab.set(1, &vault.Memory{Rel: "b.md", Size: 9, ModTime: mtime}) // unreadable: no hash
 	rels, entries := tab.sorted()
 	got := filesOf(&manifest{order: rels, entries: entries})

@@ -38,7 +38,7 @@ func TestLeanReferenceMatchesMapping(t *testing.T) {
 	mems := v.LoadFiles(rels, vault.LoadOptions{Raw: true})
 	for _, m := range mems {
 		want := fields(t, newMapping(), m.Rel, document(m))
-		got := fields(t, plainbleve.LeanMapping(), m.Rel, plainbleve.LeanDoc(m.Rel, m.Raw))
+		got := fields(t, plainbleve.LeanMapping(), m.Rel, plainbleve.LeanDoc(m.Rel, []byte(m.Raw)))
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("%s: the reference indexes\n%v\nmem indexes\n%v", m.Rel, got, want)
 		}

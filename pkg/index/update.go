@@ -270,7 +270,7 @@ func indexFiles(v *vault.Vault, idx bleve.Index, b *bleve.Batch, rels []string, 
 				continue
 			}
 			rec.set(done+j, m)
-			m.Raw = nil // hashed; the batch needs only the parsed document
+			m.Raw = "" // hashed; the batch needs only the parsed document
 			indexed, err := addDoc(b, m, st)
 			switch {
 			case err != nil:
@@ -408,7 +408,7 @@ func (o *Options) progress(base, total int) func(done int) {
 // still exists (a non-zero ModTime).
 func manifestEntry(m *vault.Memory) entry {
 	e := entry{Size: m.Size, MTime: m.ModTime.UnixNano()}
-	if m.Raw != nil {
+	if m.Raw != "" || m.Size == 0 {
 		e.Hash = vault.Hash(m.Raw)
 	}
 	return e

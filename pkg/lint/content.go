@@ -72,9 +72,11 @@ func (c *check) at(off int) frontmatter.Pos {
 // warning, except characters that make the reader and the model see
 // different text.
 func (c *check) rules() {
-	found := rules.Secrets(c.text)
+	var found []rules.Finding
 	if c.doc != nil {
 		found = rules.FileScanned(c.text, c.bodyOffset(), c.scan())
+	} else {
+		found = rules.Secrets(c.text) // a file that did not parse still holds no key
 	}
 	sev := c.contentSeverity()
 	for _, f := range found {
@@ -293,8 +295,8 @@ func (c *check) log() {
 	}
 }
 
-func normalize(raw []byte) string {
-	s := strings.TrimPrefix(string(raw), "\uFEFF")
+func normalize(raw string) string {
+	s := strings.TrimPrefix(raw, "\uFEFF")
 	if strings.IndexByte(s, '\r') >= 0 {
 		s = strings.ReplaceAll(s, "\r\n", "\n")
 	}

@@ -13,7 +13,7 @@ var kebab = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
 // lintBytes lints data as if it were the file rel of the corpus vault.
 func lintBytes(l *Linter, rel string, data []byte) []Problem {
-	m := &vault.Memory{Rel: rel, ID: rel[:len(rel)-len(".md")], Raw: data, Size: int64(len(data))}
+	m := &vault.Memory{Rel: rel, ID: rel[:len(rel)-len(".md")], Raw: string(data), Size: int64(len(data))}
 	m.Doc, m.Err = vault.ParseFile(data)
 	if m.Doc != nil && m.Doc.Meta.ID != "" {
 		m.ID = m.Doc.Meta.ID

@@ -271,9 +271,7 @@ func (c *check) errorEverywhere(rule string) bool {
 // note is spared: the file's own (unreadable, not YAML) and the §8 rules.
 func (c *check) all() (keep int) {
 	m := c.m
-	if m.Raw != nil {
-		c.text = normalize(m.Raw)
-	}
+	c.text = normalize(m.Raw)
 	c.doc = m.Doc
 	fileErr, _ := m.Err.(*frontmatter.Error)
 	switch {

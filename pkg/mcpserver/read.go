@@ -262,11 +262,11 @@ func (s *server) get(_ context.Context, _ *mcp.CallToolRequest, in GetInput) (*m
 	// Reloading through the loader keeps its refusals (a link leaving the
 	// vault, a file over lint.max_file_size) and gives the bytes it parsed.
 	m = s.Vault.LoadFiles([]string{m.Rel}, vault.LoadOptions{Raw: true})[0]
-	if m.Raw == nil {
+	if m.Unread() {
 		return nil, GetOutput{}, fmt.Errorf("%s:%v", m.Rel, m.Err)
 	}
-	raw := string(m.Raw)
-	out := GetOutput{ID: m.ID, Path: m.Rel, Hash: vault.Hash(m.Raw), Content: rules.Redact(raw)}
+	raw := m.Raw
+	out := GetOutput{ID: m.ID, Path: m.Rel, Hash: vault.Hash(raw), Content: rules.Redact(raw)}
 	out.Flagged = rules.Names(rules.Unredacted(rules.Memory(raw, m.Doc, s.Now(), s.Vault.Config.Gate)))
 	if m.Err != nil {
 		out.Problem = fmt.Sprintf("%s:%v", m.Rel, m.Err)

@@ -41,7 +41,7 @@ func benchVault(n int) []*vault.Memory {
 		}
 		rel := fmt.Sprintf("memory/m%05d.md", i)
 		body := fmt.Sprintf("Memory number %d says something worth one line of context.\n", i)
-		mems[i] = &vault.Memory{Rel: rel, ID: rel[:len(rel)-3], Raw: []byte("---\ntype: fact\n---\n" + body), Doc: &frontmatter.Document{
+		mems[i] = &vault.Memory{Rel: rel, ID: rel[:len(rel)-3], Raw: "---\ntype: fact\n---\n" + body, Doc: &frontmatter.Document{
 			Meta: m, Body: body, BodyLine: 8,
 		}}
 	}

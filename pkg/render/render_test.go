@@ -17,7 +17,7 @@ var testNow = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 // whole text, and the id is the frontmatter id or rel without .md.
 func mem(t testing.TB, rel, src string) *vault.Memory {
 	t.Helper()
-	m := &vault.Memory{Rel: rel, ID: strings.TrimSuffix(rel, ".md"), Raw: []byte(src)}
+	m := &vault.Memory{Rel: rel, ID: strings.TrimSuffix(rel, ".md"), Raw: src}
 	m.Doc, m.Err = vault.ParseFile([]byte(src))
 	if m.Doc != nil && m.Doc.Meta.ID != "" {
 		m.ID = m.Doc.Meta.ID

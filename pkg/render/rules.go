@@ -24,16 +24,16 @@ import (
 // whatever the vault's size): their raw bytes are read here when the load
 // did not keep them.
 func (r *Result) refused(m *vault.Memory, opts Options) bool {
-	raw := m.Raw
-	if raw == nil {
-		var err error
-		if raw, err = os.ReadFile(m.Path); err != nil {
+	text := m.Raw
+	if text == "" {
+		raw, err := os.ReadFile(m.Path)
+		if err != nil {
 			r.Warnings = append(r.Warnings, m.Rel+":1:1: cannot read it to check it: not rendered ("+err.Error()+")")
 			r.Dropped = append(r.Dropped, Drop{m.ID, reasonUnchecked})
 			return true
 		}
+		text = string(raw)
 	}
-	text := string(raw)
 	found := rules.Memory(text, m.Doc, opts.Now, opts.Gate)
 	if !strings.HasSuffix(text, m.Doc.Body) {
 		// The file changed since it was loaded (or its CRLFs were

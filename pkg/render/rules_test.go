@@ -57,7 +57,7 @@ func TestRefusedReadsTheFile(t *testing.T) {
 	dir := t.TempDir()
 	write := func(rel, src string) *vault.Memory {
 		m := mem(t, rel, src)
-		m.Raw, m.Path = nil, filepath.Join(dir, rel)
+		m.Raw, m.Path = "", filepath.Join(dir, rel)
 		vaulttest.Write(t, dir, rel, src)
 		return m
 	}

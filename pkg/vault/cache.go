@@ -207,7 +207,7 @@ func (c *parseCache) lookup(m *Memory, stamp fileStamp, opts LoadOptions) bool {
 	doc.Body = raw[bodyOff:]
 	m.Doc = doc
 	if opts.Raw {
-		m.Raw = []byte(raw)
+		m.Raw = raw
 	}
 	if doc.Meta.ID != "" {
 		m.ID = doc.Meta.ID

@@ -171,3 +171,28 @@ func TestCreatePairCompletesAfterACrash(t *testing.T) {
 		t.Error("the journal entry was kept")
 	}
 }
+
+// An empty Raw is an empty file or a refused one, and Unread tells them
+// apart: an MCP get of an empty note returns its (empty) text, of a file
+// over lint.max_file_size the refusal.
+func TestUnreadTellsARefusedFileFromAnEmptyOne(t *testing.T) {
+	v := newVault(t, map[string]string{
+		"mem.yaml":         "lint:\n  max_file_size: 64\n",
+		"notes/empty.md":   "",
+		"notes/big.md":     strings.Repeat("many words ", 20),
+		"memory/parsed.md": "---\ntype: fact\nprovenance: stated\n---\nA\n",
+	})
+	got := map[string]*Memory{}
+	for _, m := range v.LoadFiles([]string{"notes/empty.md", "notes/big.md", "memory/parsed.md"}, LoadOptions{Raw: true}) {
+		got[m.Rel] = m
+	}
+	if m := got["notes/empty.md"]; m.Unread() || m.Raw != "" {
+		t.Errorf("empty file: unread %v, raw %q, err %v; want read, empty", m.Unread(), m.Raw, m.Err)
+	}
+	if m := got["notes/big.md"]; !m.Unread() || m.Raw != "" {
+		t.Errorf("file over the limit: unread %v, raw %d bytes, err %v; want unread", m.Unread(), len(m.Raw), m.Err)
+	}
+	if m := got["memory/parsed.md"]; m.Unread() || !strings.HasSuffix(m.Raw, "A\n") {
+		t.Errorf("memory: unread %v, raw %q", m.Unread(), m.Raw)
+	}
+}

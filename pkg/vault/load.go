@@ -36,8 +36,10 @@ type Memory struct {
 	// read back as a memory or a note (spec §2). Its Err is
 	// frontmatter-missing, as it has none.
 	View bool
-	// Raw is the file's bytes, kept only with LoadOptions.Raw.
-	Raw []byte
+	// Raw is the file's text, kept only with LoadOptions.Raw; "" when
+	// it was not kept or could not be read (Err says which). A string, as
+	// every reader wants: from the parse cache it is shared, not copied.
+	Raw string
 }
 
 // Meta is a shortcut to the parsed metadata (zero Meta for unreadable files).
@@ -243,6 +245,21 @@ func fileErr(rule, msg string) error {
 	return &frontmatter.Error{Pos: frontmatter.Pos{Line: 1, Col: 1}, Rule: rule, Msg: msg}
 }
 
+// Unread reports whether the loader kept none of m's bytes because it
+// refused the file or could not read it (Err says which): an empty Raw
+// is otherwise an empty file, or a load that did not ask for Raw.
+func (m *Memory) Unread() bool {
+	fe, ok := m.Err.(*frontmatter.Error)
+	if !ok {
+		return m.Err != nil
+	}
+	switch fe.Rule {
+	case "file-unreadable", "link-outside-vault", "file-hard-linked", "file-too-large":
+		return true
+	}
+	return false
+}
+
 // newMemory is rel before it is read: its id defaults to its path.
 func (v *Vault) newMemory(rel string) *Memory {
 	return &Memory{Rel: rel, Path: filepath.Join(v.Root, filepath.FromSlash(rel)), ID: strings.TrimSuffix(rel, ".md")}
@@ -301,7 +318,7 @@ func (v *Vault) readOne(rel string, opts LoadOptions, known fileStamp, cached fu
 		return m, fileStamp{}, nil
 	}
 	if opts.Raw {
-		m.Raw = data
+		m.Raw = string(data)
 	}
 	m.Doc, m.Err = ParseFile(data)
 	if fe, ok := m.Err.(*frontmatter.Error); ok && fe.Rule == "frontmatter-missing" {

@@ -254,8 +254,8 @@ func (v *Vault) destination(dir string) (string, error) {
 }
 
 // Hash is the content hash callers pass to Update for compare-and-swap.
-func Hash(data []byte) string {
-	sum := sha256.Sum256(data)
+func Hash[T string | []byte](data T) string {
+	sum := sha256.Sum256([]byte(data))
 	return hex.EncodeToString(sum[:])
 }
 

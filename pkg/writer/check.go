@@ -39,7 +39,9 @@ func fields(doc *frontmatter.Document) []field {
 		out = append(out, field{"session", s.Session}, field{"evidence", s.Evidence})
 	}
 	for _, kv := range doc.Extra {
-		out = append(out, field{kv.Key, kv.Value.Text()})
+		for _, s := range kv.Value.Texts() {
+			out = append(out, field{kv.Key, s})
+		}
 	}
 	return append(out, field{bodyField(doc), doc.Body})
 }

@@ -176,7 +176,7 @@ func Edit(v *vault.Vault, f Front, ref, expectHash string, data []byte, lint Lin
 		return m, false, &EditError{Problems: []string{fmt.Sprintf("%s: id: changed from %q to %q: other claims name it by its id; keep it, and write a new memory instead", m.Rel, m.Meta().ID, edited.Meta.ID)}}
 	}
 	// Lint the edit as the file it will be, against the rest of the vault.
-	probe := &vault.Memory{Path: m.Path, Rel: m.Rel, ID: m.ID, Doc: edited, Raw: data, Size: int64(len(data)), ModTime: now}
+	probe := &vault.Memory{Path: m.Path, Rel: m.Rel, ID: m.ID, Doc: edited, Raw: string(data), Size: int64(len(data)), ModTime: now}
 	others := slices.DeleteFunc(slices.Clone(mems), func(x *vault.Memory) bool { return x.Rel == m.Rel })
 	if problems := lint(v, append(others, probe), probe, now); len(problems) > 0 {
 		return m, false, &EditError{Problems: problems}
