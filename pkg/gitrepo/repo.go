@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
@@ -26,14 +27,15 @@ type Repo struct {
 	gitDir string // absolute, symlinks resolved
 	top    string // the work tree root; "" for a bare repository
 	open   func() (*git.Repository, error)
+	prog   Program // for what the git program does faster (the commit graph)
 }
 
 // ErrNotExist is returned by Open when no repository holds the folder.
 var ErrNotExist = errors.New("not inside a git repository")
 
 // Open opens the repository whose work tree holds dir (dir or any
-// ancestor may hold .git).
-func Open(dir string) (*Repo, error) {
+// ancestor may hold .git); prog is how it runs git when it does.
+func Open(dir string, prog Program) (*Repo, error) {
 	open := func() (*git.Repository, error) {
 		return git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true})
 	}
@@ -48,7 +50,7 @@ func Open(dir string) (*Repo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the git repository has no worktree: %w", err)
 	}
-	r, err := newRepo(g, open)
+	r, err := newRepo(g, open, prog)
 	if err != nil {
 		return nil, err
 	}
@@ -58,21 +60,21 @@ func Open(dir string) (*Repo, error) {
 
 // OpenAt opens the repository at path exactly (a bare backup, a clone's
 // source), looking in no parent folder.
-func OpenAt(path string) (*Repo, error) {
+func OpenAt(path string, prog Program) (*Repo, error) {
 	open := func() (*git.Repository, error) { return git.PlainOpen(path) }
 	g, err := open()
 	if err != nil {
 		return nil, err
 	}
-	return newRepo(g, open)
+	return newRepo(g, open, prog)
 }
 
-func newRepo(g *git.Repository, open func() (*git.Repository, error)) (*Repo, error) {
+func newRepo(g *git.Repository, open func() (*git.Repository, error), prog Program) (*Repo, error) {
 	st, ok := g.Storer.(*filesystem.Storage)
 	if !ok {
 		return nil, errors.New("unsupported git storage")
 	}
-	return &Repo{g: g, gitDir: realPath(st.Filesystem().Root()), open: open}, nil
+	return &Repo{g: g, gitDir: realPath(st.Filesystem().Root()), open: open, prog: prog}, nil
 }
 
 // Init makes dir a git repository unless it already lies inside one, and
@@ -89,12 +91,12 @@ func Init(dir string) (bool, error) {
 }
 
 // InitBare makes dir a bare repository (a new backup or sync remote).
-func InitBare(dir string) (*Repo, error) {
+func InitBare(dir string, prog Program) (*Repo, error) {
 	g, err := git.PlainInit(dir, true)
 	if err != nil {
 		return nil, err
 	}
-	return newRepo(g, func() (*git.Repository, error) { return git.PlainOpen(dir) })
+	return newRepo(g, func() (*git.Repository, error) { return git.PlainOpen(dir) }, prog)
 }
 
 func realPath(p string) string {
@@ -247,18 +249,32 @@ func (r *Repo) Rehash(h Hash) error {
 	return nil
 }
 
-// IsAncestor reports whether commit a is an ancestor of commit b (or b
-// itself), walking the commits in-process.
+// IsAncestor reports whether commit a is in b's history (or b itself).
+// The git program answers: it reads the commit graph, where go-git walks
+// every commit object.
 func (r *Repo) IsAncestor(a, b Hash) (bool, error) {
-	ca, err := r.g.CommitObject(plumbing.Hash(a))
-	if err != nil {
-		return false, err
+	_, err := r.prog.Run(r.gitDir, "merge-base", "--is-ancestor", a.String(), b.String())
+	var ge *Error
+	if errors.As(err, &ge) && ge.Stderr == "" {
+		return false, nil // exit 1: not an ancestor
 	}
-	cb, err := r.g.CommitObject(plumbing.Hash(b))
-	if err != nil {
-		return false, err
+	return err == nil, err
+}
+
+// MergeBase is the best common ancestor of the commits a and b, zero when
+// their histories are unrelated (two vaults made by mem init).
+func (r *Repo) MergeBase(a, b Hash) (Hash, error) {
+	out, err := r.prog.Run(r.gitDir, "merge-base", a.String(), b.String())
+	var ge *Error
+	switch h := strings.TrimSpace(out); {
+	case err == nil && IsHash(h):
+		return NewHash(h), nil
+	case errors.As(err, &ge) && ge.Stderr == "":
+		return ZeroHash, nil // exit 1 with nothing said
+	case err == nil:
+		return ZeroHash, fmt.Errorf("git merge-base: unexpected output %q", h)
 	}
-	return ca.IsAncestor(cb)
+	return ZeroHash, err
 }
 
 // ErrRefNotFound is a ref the repository does not have.

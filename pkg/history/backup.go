@@ -293,7 +293,7 @@ func (r *Repo) resolveTarget(opts BackupOptions, res *BackupResult) (*backupTarg
 		res.Warnings = append(res.Warnings, fmt.Sprintf("%s held a backup that was never finished (no HEAD, no objects, no refs: an earlier first backup was interrupted); made it again", p))
 		return &backupTarget{create: true}, nil
 	}
-	g, err := gitrepo.OpenAt(p)
+	g, err := gitrepo.OpenAt(p, r.env.Git())
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a git repository (%v): give a new path (in a folder that exists) or an existing backup repository", p, err)
 	}
@@ -374,7 +374,7 @@ func (r *Repo) createBackup(p string, branch gitrepo.RefName, res *BackupResult,
 			os.RemoveAll(tmp)
 		}
 	}()
-	g, err := gitrepo.InitBare(tmp)
+	g, err := gitrepo.InitBare(tmp, r.env.Git())
 	if err == nil {
 		// A clone of the backup should check out the vault's branch.
 		err = g.SetHEAD(branch)
@@ -394,7 +394,7 @@ func (r *Repo) createBackup(p string, branch gitrepo.RefName, res *BackupResult,
 	if err := os.Rename(tmp, p); err != nil {
 		if _, serr := os.Stat(p); serr == nil {
 			// Another backup created p meanwhile: push there instead.
-			if g, err = gitrepo.OpenAt(p); err != nil {
+			if g, err = gitrepo.OpenAt(p, r.env.Git()); err != nil {
 				return nil, fmt.Errorf("%s: not a git repository (%v): give a new path (in a folder that exists) or an existing backup repository", p, err)
 			}
 			res.Pushed, err = r.push(p)
@@ -405,7 +405,7 @@ func (r *Repo) createBackup(p string, branch gitrepo.RefName, res *BackupResult,
 	done = true
 	gitfmt.SyncDir(parent)
 	res.Created, res.Pushed = true, true
-	return gitrepo.OpenAt(p)
+	return gitrepo.OpenAt(p, r.env.Git())
 }
 
 // relabel names the backup's real path in an error about its temporary
@@ -531,7 +531,7 @@ func cloneMirror(env Env, gitDir, url, dir string) (*gitrepo.Repo, error) {
 	if _, err := env.Git().Run(gitDir, "clone", "--quiet", "--mirror", "--no-local", url, dir); err != nil {
 		return nil, fmt.Errorf("read back %s: %w", url, err)
 	}
-	return gitrepo.OpenAt(dir)
+	return gitrepo.OpenAt(dir, env.Git())
 }
 
 // lsRemote lists the refs of a remote backup.
@@ -973,7 +973,7 @@ func CheckBackup(v *vault.Vault, full bool, env Env) (*BackupCheck, error) {
 		}
 		chk.URL = res.URL
 	} else if filepath.IsAbs(chk.URL) {
-		g, err := gitrepo.OpenAt(chk.URL)
+		g, err := gitrepo.OpenAt(chk.URL, r.env.Git())
 		if err != nil {
 			chk.Problems = append(chk.Problems, fmt.Sprintf("%s: the last verified backup cannot be opened (%v): is its drive mounted? If it is lost, run 'mem backup --to NEW-PATH'", chk.URL, err))
 			return chk, nil

@@ -121,7 +121,7 @@ func Clone(remote, relativeTo, dir string, env Env) (*CloneResult, error) {
 	}
 	res.Problems = append(res.Problems, fsckBackup(r.env, r.gitDir, true, paths)...)
 	if local {
-		back, err := gitrepo.OpenAt(url)
+		back, err := gitrepo.OpenAt(url, r.env.Git())
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", url, err)
 		}

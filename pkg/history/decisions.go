@@ -128,11 +128,11 @@ func (r *Repo) tellOverruled(head, remote gitrepo.Hash, res *SyncResult) error {
 			return r.damagedObject("commit", gitrepo.NewHash(h), "the remote's history", err)
 		}
 		for _, d := range decisionsOf(c) {
-			lost, err := r.isAncestor(gitrepo.NewHash(d.Lost), head)
+			lost, err := r.git.IsAncestor(gitrepo.NewHash(d.Lost), head)
 			if err != nil {
 				return err
 			}
-			won, err := r.isAncestor(d.won, head)
+			won, err := r.git.IsAncestor(d.won, head)
 			if err != nil {
 				return err
 			}
@@ -162,14 +162,4 @@ func toldLine(d Decision) string {
 		see = fmt.Sprintf("'mem show %s' lists this machine's version", strings.TrimSuffix(path.Base(d.Path), ".md"))
 	}
 	return fmt.Sprintf("%s: merged by another machine on %s in %s: %s; %s", d.Path, d.Time.UTC().Format("2006-01-02"), short(gitrepo.NewHash(d.Merge)), text, see)
-}
-
-// isAncestor reports whether commit a is in b's history.
-func (r *Repo) isAncestor(a, b gitrepo.Hash) (bool, error) {
-	_, err := r.env.Git().Run(r.gitDir, "merge-base", "--is-ancestor", a.String(), b.String())
-	var ge *gitrepo.Error
-	if errors.As(err, &ge) && ge.Stderr == "" {
-		return false, nil // exit 1: not an ancestor
-	}
-	return err == nil, err
 }

@@ -291,7 +291,7 @@ func (r *Repo) diagnose(url string, branch gitrepo.RefName, stderr string) error
 	if err != nil {
 		return refused
 	}
-	g, err := gitrepo.OpenAt(tmp)
+	g, err := gitrepo.OpenAt(tmp, r.env.Git())
 	if err != nil {
 		return refused
 	}

@@ -48,7 +48,7 @@ var ErrNoRepo = errors.New("not inside a git repository")
 // Open finds the git repository that contains the vault (the vault root or
 // any ancestor may hold .git); env is what its git children run with.
 func Open(v *vault.Vault, env Env) (*Repo, error) {
-	g, err := gitrepo.Open(v.Root)
+	g, err := gitrepo.Open(v.Root, env.Git())
 	if errors.Is(err, gitrepo.ErrNotExist) {
 		return nil, fmt.Errorf("%s: %w: run 'git init %s' (or 'mem init %s') first", v.Root, ErrNoRepo, v.Root, v.Root)
 	}

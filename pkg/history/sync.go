@@ -299,15 +299,9 @@ func (r *Repo) mergeHeads(head, remote gitrepo.Hash, url string, res *SyncResult
 	}
 	base := gitrepo.ZeroHash
 	if !head.IsZero() {
-		out, err := r.env.Git().Run(r.gitDir, "merge-base", head.String(), remote.String())
-		var ge *gitrepo.Error
-		switch h := strings.TrimSpace(out); {
-		case err == nil && gitrepo.IsHash(h):
-			base = gitrepo.NewHash(h)
-		case errors.As(err, &ge) && ge.Stderr == "":
-			// exit 1 with nothing said: unrelated histories (two vaults
-			// made by mem init), merged against the empty tree
-		default:
+		// Unrelated histories (zero) are merged against the empty tree.
+		var err error
+		if base, err = r.git.MergeBase(head, remote); err != nil {
 			return gitrepo.ZeroHash, err
 		}
 	}
