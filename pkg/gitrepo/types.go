@@ -3,7 +3,6 @@ package gitrepo
 import (
 	"encoding/hex"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -64,17 +63,8 @@ const (
 	Submodule  Mode = 0o160000
 )
 
-// ParseMode reads a mode in git's octal spelling ("100644").
-func ParseMode(s string) (Mode, error) {
-	n, err := strconv.ParseUint(s, 8, 32)
-	if err != nil {
-		return 0, fmt.Errorf("mode %q: %w", s, err)
-	}
-	return Mode(n), nil
-}
-
-// String is the mode as git prints it: seven octal digits.
-func (m Mode) String() string { return fmt.Sprintf("%07o", uint32(m)) }
+// String is the mode as git prints it: six octal digits.
+func (m Mode) String() string { return fmt.Sprintf("%06o", uint32(m)) }
 
 // TreeEntry is one name of a tree object.
 type TreeEntry struct {

@@ -3,7 +3,8 @@
 // uses (age of the last commit, a file's content at a past time, the last
 // verified backup).
 //
-// One *Repo owns the one *gitrepo.Repo (go-git is not goroutine-safe).
+// One *Repo holds the one gitrepo.Repo, the git layer's repository (not
+// goroutine-safe); history decides what to write, the layer how git stores it.
 // Commits are built with plumbing: blobs for changed files, tree objects,
 // a commit object, then the branch moved with git's own lock-file
 // check-and-set. go-git's worktree status and its in-place index writer are
