@@ -1,6 +1,8 @@
 package gitrepo
 
 import (
+	"errors"
+
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -44,6 +46,27 @@ func (r *Repo) Diff(a, b Hash, limit string) ([]Change, error) {
 	return out, r.diffEntries(ea, eb, limit, &out)
 }
 
+// Changed reports whether the trees a and b differ at the path limit
+// ("" the whole tree): the entries there compared by hash and mode, no
+// folder descended, nothing listed (a log of a folder asks only that).
+func (r *Repo) Changed(a, b Hash, limit string) (bool, error) {
+	if limit == "" || a == b {
+		return a != b, nil
+	}
+	ea, err := r.entryAt(a, limit)
+	if err != nil {
+		return false, err
+	}
+	eb, err := r.entryAt(b, limit)
+	if err != nil {
+		return false, err
+	}
+	if ea == nil || eb == nil {
+		return ea != eb, nil
+	}
+	return ea.Hash != eb.Hash || ea.Mode != eb.Mode, nil
+}
+
 // entryAt is the entry at path p of tree h, nil when there is none.
 func (r *Repo) entryAt(h Hash, p string) (*object.TreeEntry, error) {
 	if h.IsZero() {
@@ -54,7 +77,7 @@ func (r *Repo) entryAt(h Hash, p string) (*object.TreeEntry, error) {
 		return nil, err
 	}
 	e, err := t.FindEntry(p)
-	if err == object.ErrEntryNotFound || err == object.ErrDirectoryNotFound {
+	if errors.Is(err, object.ErrEntryNotFound) || errors.Is(err, object.ErrDirectoryNotFound) {
 		return nil, nil
 	}
 	return e, err

@@ -11,7 +11,8 @@ import (
 // Diff lists what `git diff-tree -r --no-renames` lists, in its order,
 // over additions, deletions, edits, a mode change, a file that becomes a
 // folder and back, a symlink, nested folders, and with a path limit (a
-// folder, a file, a path neither tree has).
+// folder, a file, a path neither tree has); Changed says whether it
+// lists anything.
 func TestDiffIsGitDiffTree(t *testing.T) {
 	dir := t.TempDir()
 	p := Program{Env: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "GIT_CONFIG_NOSYSTEM=1",
@@ -92,6 +93,9 @@ func TestDiffIsGitDiffTree(t *testing.T) {
 			chs, err := r.Diff(name(pr[0]), name(pr[1]), limit)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if changed, err := r.Changed(name(pr[0]), name(pr[1]), limit); err != nil || changed != (len(chs) > 0) {
+				t.Errorf("Changed(%.7s, %.7s, %q) = %v, %v; Diff lists %d changes", pr[0], pr[1], limit, changed, err, len(chs))
 			}
 			var got []string
 			for _, c := range chs {

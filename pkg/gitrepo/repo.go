@@ -277,9 +277,6 @@ func (r *Repo) MergeBase(a, b Hash) (Hash, error) {
 	return ZeroHash, err
 }
 
-// ErrRefNotFound is a ref the repository does not have.
-var ErrRefNotFound = plumbing.ErrReferenceNotFound
-
 // Ref is the commit the ref name points at, following symbolic refs.
 func (r *Repo) Ref(name RefName) (Hash, error) {
 	ref, err := r.g.Reference(plumbing.ReferenceName(name), true)
@@ -300,16 +297,16 @@ func (r *Repo) Head() (RefName, Hash, error) {
 		return HEAD, Hash(h.Hash()), nil
 	}
 	name := h.Target()
-	cur, err := r.direct(RefName(name))
+	cur, err := r.Direct(RefName(name))
 	if err != nil {
 		return "", ZeroHash, err
 	}
 	return RefName(name), cur, nil
 }
 
-// direct is what the ref name itself holds, unresolved (zero when it does
+// Direct is what the ref name itself holds, unresolved (zero when it does
 // not exist): the value a ref update checks before it moves the ref.
-func (r *Repo) direct(name RefName) (Hash, error) {
+func (r *Repo) Direct(name RefName) (Hash, error) {
 	ref, err := r.g.Storer.Reference(plumbing.ReferenceName(name))
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return ZeroHash, nil
@@ -319,10 +316,6 @@ func (r *Repo) direct(name RefName) (Hash, error) {
 	}
 	return Hash(ref.Hash()), nil
 }
-
-// Direct is what the ref name holds, unresolved; zero when it does not
-// exist.
-func (r *Repo) Direct(name RefName) (Hash, error) { return r.direct(name) }
 
 // SetHEAD points HEAD at the branch name (a clone of a new bare backup
 // should check out the vault's branch).

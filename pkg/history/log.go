@@ -33,10 +33,17 @@ func (r *Repo) Log(rel string, limit int) ([]LogEntry, error) {
 	if rel != "" {
 		target = r.repoPath(rel)
 	}
-	err := r.walkChanges(target, func(c *gitrepo.Commit, ch gitrepo.Change) bool {
+	err := r.walkChanges(target, func(c *gitrepo.Commit, before gitrepo.Hash) (bool, error) {
 		e := LogEntry{Commit: c.Hash.String(), Time: c.Committer.When, Author: c.Author.Name, Subject: rules.Show(strings.SplitN(c.Message, "\n", 2)[0])}
 		if rel != "" {
-			h := ch.New
+			chs, err := r.git.Diff(before, c.TreeHash, target)
+			if err != nil {
+				return false, fmt.Errorf("commit %s: %w", short(c.Hash), err)
+			}
+			if len(chs) == 0 || chs[0].Old == chs[0].New {
+				return true, nil // a mode change: the file's content is as before
+			}
+			ch, h := chs[0], chs[0].New
 			switch {
 			case ch.Added():
 				e.Status = "A"
@@ -52,16 +59,16 @@ func (r *Repo) Log(rel string, limit int) ([]LogEntry, error) {
 			}
 		}
 		out = append(out, e)
-		return limit <= 0 || len(out) < limit
+		return limit <= 0 || len(out) < limit, nil
 	})
 	return out, err
 }
 
 // walkChanges calls fn, newest first along first parents, for each commit
-// that changes something at target (a repository path, a folder or a file;
-// "" is the whole tree) against its parent, with the first change there
-// (for a file, its only one). fn returns false to stop.
-func (r *Repo) walkChanges(target string, fn func(c *gitrepo.Commit, first gitrepo.Change) bool) error {
+// whose tree differs from its parent's at target (a repository path, a
+// folder or a file; "" is the whole tree), with the parent's tree (zero
+// for a root commit). fn returns false to stop.
+func (r *Repo) walkChanges(target string, fn func(c *gitrepo.Commit, before gitrepo.Hash) (bool, error)) error {
 	c, err := r.head()
 	if err != nil || c == nil {
 		return err
@@ -75,12 +82,14 @@ func (r *Repo) walkChanges(target string, fn func(c *gitrepo.Commit, first gitre
 			}
 			before = parent.TreeHash
 		}
-		chs, err := r.git.Diff(before, c.TreeHash, target)
+		changed, err := r.git.Changed(before, c.TreeHash, target)
 		if err != nil {
 			return fmt.Errorf("commit %s: %w", short(c.Hash), err)
 		}
-		if len(chs) > 0 && !fn(c, chs[0]) {
-			return nil
+		if changed {
+			if more, err := fn(c, before); err != nil || !more {
+				return err
+			}
 		}
 		c = parent
 	}
