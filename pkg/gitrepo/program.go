@@ -1,10 +1,12 @@
-// Package gitrepo is mem's git layer. It holds the one runner of the git
-// program (push, fetch, fsck, clone, merge-base, diff-tree, `lint
-// --staged`): a deadline, no prompt, no stdin, the environment its caller
-// hands it and none of the variables that would point git at another
-// repository; its sub-packages hold git's file formats (gitfmt) and the
-// .gitignore matcher (ignore). pkg/history still reads objects, trees and
-// refs through go-git itself and calls this for what it gives the program.
+// Package gitrepo is mem's git layer. Repo is the repository behind one
+// API and the layer's own types (no go-git type crosses it): objects,
+// trees, refs, the index, config and the one tree diff, each done by
+// go-git, gitfmt or the git program as the layer chooses. Program is the
+// one runner of the git program (push, fetch, fsck, clone, merge-base,
+// `lint --staged`): a deadline, no prompt, no stdin, the environment its
+// caller hands it and none of the variables that would point git at
+// another repository. The sub-packages hold git's file formats (gitfmt)
+// and the .gitignore matcher (ignore).
 package gitrepo
 
 import (

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,12 +12,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-
-	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/config"
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/gitrepo"
@@ -250,7 +243,7 @@ func (r *Repo) Backup(opts BackupOptions) (*BackupResult, error) {
 // backupTarget is where --to leads: a remote URL (repo nil, create
 // false), a local backup repository, or a local path still to create.
 type backupTarget struct {
-	repo   *git.Repository
+	repo   *gitrepo.Repo
 	create bool
 }
 
@@ -258,10 +251,8 @@ type backupTarget struct {
 // the backup repository or decides to create it.
 func (r *Repo) resolveTarget(opts BackupOptions, res *BackupResult) (*backupTarget, error) {
 	url := opts.To
-	if cfg, err := r.git.Config(); err == nil {
-		if rc, ok := cfg.Remotes[opts.To]; ok && len(rc.URLs) > 0 {
-			url = rc.URLs[0]
-		}
+	if u, ok := r.git.RemoteURL(opts.To); ok {
+		url = u
 	}
 	if !isPath(url) {
 		res.URL = url
@@ -302,7 +293,7 @@ func (r *Repo) resolveTarget(opts BackupOptions, res *BackupResult) (*backupTarg
 		res.Warnings = append(res.Warnings, fmt.Sprintf("%s held a backup that was never finished (no HEAD, no objects, no refs: an earlier first backup was interrupted); made it again", p))
 		return &backupTarget{create: true}, nil
 	}
-	g, err := git.PlainOpen(p)
+	g, err := gitrepo.OpenAt(p, r.env.Git())
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a git repository (%v): give a new path (in a folder that exists) or an existing backup repository", p, err)
 	}
@@ -362,7 +353,7 @@ const newBackupMark = ".mem-new-"
 // rather than a repository without a HEAD that every later run refuses.
 // A backup (not a sync remote) is marked as one in its config (backupRole),
 // so that mem clone can tell.
-func (r *Repo) createBackup(p string, branch plumbing.ReferenceName, res *BackupResult, backup bool) (*git.Repository, error) {
+func (r *Repo) createBackup(p string, branch gitrepo.RefName, res *BackupResult, backup bool) (*gitrepo.Repo, error) {
 	parent, base := filepath.Dir(p), filepath.Base(p)
 	// Leftovers of first backups killed before their rename: a live one is
 	// younger than the git deadline, which stops its push.
@@ -383,17 +374,13 @@ func (r *Repo) createBackup(p string, branch plumbing.ReferenceName, res *Backup
 			os.RemoveAll(tmp)
 		}
 	}()
-	g, err := git.PlainInit(tmp, true)
+	g, err := gitrepo.InitBare(tmp, r.env.Git())
 	if err == nil {
 		// A clone of the backup should check out the vault's branch.
-		err = g.Storer.SetReference(plumbing.NewSymbolicReference(plumbing.HEAD, branch))
+		err = g.SetHEAD(branch)
 	}
 	if err == nil && backup {
-		var cfg *config.Config
-		if cfg, err = g.Config(); err == nil {
-			cfg.Raw.Section(backupRole[0]).SetOption(backupRole[1], backupRole[2])
-			err = g.SetConfig(cfg)
-		}
+		err = g.SetConfig(backupRole[0], backupRole[1], backupRole[2])
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: create backup repository in %s: %w (is the disk full or read-only?)", p, tmp, err)
@@ -407,7 +394,7 @@ func (r *Repo) createBackup(p string, branch plumbing.ReferenceName, res *Backup
 	if err := os.Rename(tmp, p); err != nil {
 		if _, serr := os.Stat(p); serr == nil {
 			// Another backup created p meanwhile: push there instead.
-			if g, err = git.PlainOpen(p); err != nil {
+			if g, err = gitrepo.OpenAt(p, r.env.Git()); err != nil {
 				return nil, fmt.Errorf("%s: not a git repository (%v): give a new path (in a folder that exists) or an existing backup repository", p, err)
 			}
 			res.Pushed, err = r.push(p)
@@ -418,7 +405,7 @@ func (r *Repo) createBackup(p string, branch plumbing.ReferenceName, res *Backup
 	done = true
 	gitfmt.SyncDir(parent)
 	res.Created, res.Pushed = true, true
-	return git.PlainOpen(p)
+	return gitrepo.OpenAt(p, r.env.Git())
 }
 
 // relabel names the backup's real path in an error about its temporary
@@ -540,23 +527,23 @@ func (r *Repo) damaged(obj, detail, url string) error {
 }
 
 // cloneMirror reads a remote backup back into dir.
-func cloneMirror(env Env, gitDir, url, dir string) (*git.Repository, error) {
+func cloneMirror(env Env, gitDir, url, dir string) (*gitrepo.Repo, error) {
 	if _, err := env.Git().Run(gitDir, "clone", "--quiet", "--mirror", "--no-local", url, dir); err != nil {
 		return nil, fmt.Errorf("read back %s: %w", url, err)
 	}
-	return git.PlainOpen(dir)
+	return gitrepo.OpenAt(dir, env.Git())
 }
 
 // lsRemote lists the refs of a remote backup.
-func (r *Repo) lsRemote(url string) (map[plumbing.ReferenceName]plumbing.Hash, error) {
+func (r *Repo) lsRemote(url string) (map[gitrepo.RefName]gitrepo.Hash, error) {
 	out, err := r.env.Git().Run(r.gitDir, "ls-remote", url)
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", url, err)
 	}
-	refs := map[plumbing.ReferenceName]plumbing.Hash{}
+	refs := map[gitrepo.RefName]gitrepo.Hash{}
 	for _, line := range strings.Split(out, "\n") {
-		if h, name, ok := strings.Cut(line, "\t"); ok && plumbing.IsHash(h) {
-			refs[plumbing.ReferenceName(name)] = plumbing.NewHash(h)
+		if h, name, ok := strings.Cut(line, "\t"); ok && gitrepo.IsHash(h) {
+			refs[gitrepo.RefName(name)] = gitrepo.NewHash(h)
 		}
 	}
 	return refs, nil
@@ -566,24 +553,20 @@ func (r *Repo) lsRemote(url string) (map[plumbing.ReferenceName]plumbing.Hash, e
 // of the vault, and the backup's head of branch (zero when it has none).
 // A local backup is asked directly; for a remote, the commits reachable
 // here from its refs are what it holds.
-func (r *Repo) backupHas(tgt *backupTarget, url string, branch plumbing.ReferenceName) (func(plumbing.Hash) bool, plumbing.Hash, error) {
+func (r *Repo) backupHas(tgt *backupTarget, url string, branch gitrepo.RefName) (func(gitrepo.Hash) bool, gitrepo.Hash, error) {
 	if tgt.create {
-		return func(plumbing.Hash) bool { return false }, plumbing.ZeroHash, nil
+		return func(gitrepo.Hash) bool { return false }, gitrepo.ZeroHash, nil
 	}
 	if tgt.repo != nil {
-		var old plumbing.Hash
-		if ref, err := tgt.repo.Reference(branch, true); err == nil {
-			old = ref.Hash()
-		}
-		st := tgt.repo.Storer
-		return func(h plumbing.Hash) bool { return st.HasEncodedObject(h) == nil }, old, nil
+		old, _ := tgt.repo.Ref(branch) // zero when the backup has no such branch
+		return tgt.repo.Has, old, nil
 	}
 	refs, err := r.lsRemote(url)
 	if err != nil {
-		return nil, plumbing.ZeroHash, err
+		return nil, gitrepo.ZeroHash, err
 	}
-	seen := map[plumbing.Hash]bool{}
-	var queue []plumbing.Hash
+	seen := map[gitrepo.Hash]bool{}
+	var queue []gitrepo.Hash
 	for _, h := range refs {
 		queue = append(queue, h)
 	}
@@ -593,19 +576,19 @@ func (r *Repo) backupHas(tgt *backupTarget, url string, branch plumbing.Referenc
 		if seen[h] {
 			continue
 		}
-		c, err := r.git.CommitObject(h)
+		c, err := r.git.Commit(h)
 		if err != nil {
 			continue // a tag object, or a commit this vault never had
 		}
 		seen[h] = true
 		queue = append(queue, c.ParentHashes...)
 	}
-	return func(h plumbing.Hash) bool { return seen[h] }, refs[branch], nil
+	return func(h gitrepo.Hash) bool { return seen[h] }, refs[branch], nil
 }
 
 // checkDrop refuses to push a head whose memory count fell by more than
 // the mass-delete share against old, the backup's head of the same branch.
-func (r *Repo) checkDrop(old plumbing.Hash, res *BackupResult, allow bool) error {
+func (r *Repo) checkDrop(old gitrepo.Hash, res *BackupResult, allow bool) error {
 	if old.IsZero() {
 		return nil
 	}
@@ -615,7 +598,7 @@ func (r *Repo) checkDrop(old plumbing.Hash, res *BackupResult, allow bool) error
 		return nil
 	}
 	if drop := prev.Memories - res.Vault.Memories; !allow && r.v.Config.Lint.IsMassDeletion(drop, prev.Memories) {
-		return &MassDeleteError{Removed: drop, Of: prev.Memories, Share: r.v.Config.Lint.MassDeleteShare, What: fmt.Sprintf("pushing %s to %s", short(plumbing.NewHash(res.Vault.Head)), res.URL)}
+		return &MassDeleteError{Removed: drop, Of: prev.Memories, Share: r.v.Config.Lint.MassDeleteShare, What: fmt.Sprintf("pushing %s to %s", short(gitrepo.NewHash(res.Vault.Head)), res.URL)}
 	}
 	return nil
 }
@@ -624,15 +607,15 @@ func (r *Repo) checkDrop(old plumbing.Hash, res *BackupResult, allow bool) error
 // refs, the counts at head, and `git fsck` of the whole backup (dir), which
 // reads and hashes every object, so a blob or tree only an old commit uses
 // cannot be missing unseen.
-func (r *Repo) verify(back *git.Repository, dir string, branch plumbing.ReferenceName, head plumbing.Hash, res *BackupResult) {
-	ref, err := back.Reference(branch, true)
+func (r *Repo) verify(back *gitrepo.Repo, dir string, branch gitrepo.RefName, head gitrepo.Hash, res *BackupResult) {
+	ref, err := back.Ref(branch)
 	if err != nil {
 		res.Problems = append(res.Problems, fmt.Sprintf("backup has no %s (%v)", branch, err))
 		return
 	}
-	res.Backup.Head = ref.Hash().String()
-	if ref.Hash() != head {
-		res.Problems = append(res.Problems, fmt.Sprintf("head differs: vault %s is at %s, backup at %s", branch.Short(), short(head), short(ref.Hash())))
+	res.Backup.Head = ref.String()
+	if ref != head {
+		res.Problems = append(res.Problems, fmt.Sprintf("head differs: vault %s is at %s, backup at %s", branch.Short(), short(head), short(ref)))
 	}
 	// Every branch and tag of the vault must be in the backup as it is here.
 	refs, err := r.branchesAndTags()
@@ -640,23 +623,23 @@ func (r *Repo) verify(back *git.Repository, dir string, branch plumbing.Referenc
 		res.Problems = append(res.Problems, err.Error())
 	}
 	for _, lr := range refs {
-		if lr.Name() == branch {
+		if lr.name == branch {
 			continue
 		}
-		br, err := back.Reference(lr.Name(), true)
+		br, err := back.Ref(lr.name)
 		if err != nil {
-			res.Problems = append(res.Problems, fmt.Sprintf("backup lacks %s", lr.Name()))
-		} else if br.Hash() != lr.Hash() {
-			res.Problems = append(res.Problems, fmt.Sprintf("%s differs: vault %s, backup %s", lr.Name(), short(lr.Hash()), short(br.Hash())))
+			res.Problems = append(res.Problems, fmt.Sprintf("backup lacks %s", lr.name))
+		} else if br != lr.hash {
+			res.Problems = append(res.Problems, fmt.Sprintf("%s differs: vault %s, backup %s", lr.name, short(lr.hash), short(br)))
 		}
 	}
-	paths := map[plumbing.Hash]string{}
-	got, err := r.end(back, ref.Hash(), paths)
+	paths := map[gitrepo.Hash]string{}
+	got, err := r.end(back, ref, paths)
 	res.Backup = got
-	res.Backup.Head = ref.Hash().String()
+	res.Backup.Head = ref.String()
 	res.Problems = append(res.Problems, fsckBackup(r.env, dir, true, paths)...)
 	if err != nil {
-		res.Problems = append(res.Problems, fmt.Sprintf("backup head %s unreadable: %v", short(ref.Hash()), err))
+		res.Problems = append(res.Problems, fmt.Sprintf("backup head %s unreadable: %v", short(ref), err))
 		return
 	}
 	for _, c := range []struct {
@@ -678,7 +661,7 @@ const maxListed = 10
 // against 0.5-0.7 s for go-git walking the same objects); otherwise only
 // connectivity is checked: every object reachable from the refs exists and
 // every commit and tree parses (0.02 s), which misses a corrupt blob.
-func fsckBackup(env Env, dir string, full bool, paths map[plumbing.Hash]string) []string {
+func fsckBackup(env Env, dir string, full bool, paths map[gitrepo.Hash]string) []string {
 	args := []string{"fsck", "--no-progress", "--no-dangling"}
 	if !full {
 		args = append(args, "--connectivity-only")
@@ -718,7 +701,7 @@ func fsckBackup(env Env, dir string, full bool, paths map[plumbing.Hash]string) 
 		seen[line] = true
 		label := "git fsck: " + line
 		for _, h := range names {
-			if p, ok := paths[plumbing.NewHash(h)]; ok {
+			if p, ok := paths[gitrepo.NewHash(h)]; ok {
 				if dir, isDir := strings.CutSuffix(p, "/"); isDir {
 					label = fmt.Sprintf("folder %s (tree %s) unreadable: %s", dir, h[:7], line)
 				} else {
@@ -743,14 +726,14 @@ func fsckBackup(env Env, dir string, full bool, paths map[plumbing.Hash]string) 
 // files and memories of the vault folder at head. With paths, unreadable
 // parents are counted as missing instead of failing, and the blob of each
 // file is recorded with its path (to name what fsck finds).
-func (r *Repo) end(g *git.Repository, head plumbing.Hash, paths map[plumbing.Hash]string) (End, error) {
+func (r *Repo) end(g *gitrepo.Repo, head gitrepo.Hash, paths map[gitrepo.Hash]string) (End, error) {
 	e := End{Head: head.String()}
-	c, err := g.CommitObject(head)
+	c, err := g.Commit(head)
 	if err != nil {
 		return e, err
 	}
-	seen := map[plumbing.Hash]bool{head: true}
-	queue := []*object.Commit{c}
+	seen := map[gitrepo.Hash]bool{head: true}
+	queue := []*gitrepo.Commit{c}
 	for len(queue) > 0 {
 		cur := queue[0]
 		queue = queue[1:]
@@ -760,7 +743,7 @@ func (r *Repo) end(g *git.Repository, head plumbing.Hash, paths map[plumbing.Has
 				continue
 			}
 			seen[p] = true
-			pc, err := g.CommitObject(p)
+			pc, err := g.Commit(p)
 			if err != nil {
 				if paths == nil {
 					return e, fmt.Errorf("commit %s: %w", short(p), err)
@@ -770,29 +753,22 @@ func (r *Repo) end(g *git.Repository, head plumbing.Hash, paths map[plumbing.Has
 			queue = append(queue, pc)
 		}
 	}
-	t, err := c.Tree()
-	if err != nil {
+	t, err := g.SubTree(c.TreeHash, r.prefix)
+	if err != nil || t == nil {
 		return e, err
-	}
-	if r.prefix != "" {
-		if t, err = t.Tree(r.prefix); errors.Is(err, object.ErrDirectoryNotFound) {
-			return e, nil
-		} else if err != nil {
-			return e, err
-		}
 	}
 	err = r.countTree(g, t, "", paths, &e)
 	return e, err
 }
 
-func (r *Repo) countTree(g *git.Repository, t *object.Tree, base string, paths map[plumbing.Hash]string, e *End) error {
-	ents := append([]object.TreeEntry(nil), t.Entries...)
+func (r *Repo) countTree(g *gitrepo.Repo, t *gitrepo.Tree, base string, paths map[gitrepo.Hash]string, e *End) error {
+	ents := append([]gitrepo.TreeEntry(nil), t.Entries...)
 	sort.Slice(ents, func(i, j int) bool { return ents[i].Name < ents[j].Name })
 	for _, ent := range ents {
 		p := join(base, ent.Name)
 		switch ent.Mode {
-		case filemode.Dir:
-			sub, err := g.TreeObject(ent.Hash)
+		case gitrepo.Dir:
+			sub, err := g.Tree(ent.Hash)
 			if err != nil {
 				if paths == nil {
 					return fmt.Errorf("%s: tree %s: %w", p, short(ent.Hash), err)
@@ -804,7 +780,7 @@ func (r *Repo) countTree(g *git.Repository, t *object.Tree, base string, paths m
 				return err
 			}
 			continue
-		case filemode.Submodule:
+		case gitrepo.Submodule:
 			continue
 		}
 		e.Files++
@@ -818,20 +794,26 @@ func (r *Repo) countTree(g *git.Repository, t *object.Tree, base string, paths m
 	return nil
 }
 
+// ref is one branch or tag and the object it names.
+type ref struct {
+	name gitrepo.RefName
+	hash gitrepo.Hash
+}
+
 // branchesAndTags lists the vault's branches and tags as the git program
 // does. Not go-git's References: it reads every file under refs/, a
 // refs/heads/<branch>.lock that another git is writing included, and
 // fails the whole backup with "ref file is empty" (the crash soak met it).
-func (r *Repo) branchesAndTags() ([]*plumbing.Reference, error) {
+func (r *Repo) branchesAndTags() ([]ref, error) {
 	out, err := r.env.Git().Run(r.gitDir, "for-each-ref", "--format=%(objectname) %(refname)", "refs/heads", "refs/tags")
 	if err != nil {
 		return nil, err
 	}
-	var refs []*plumbing.Reference
+	var refs []ref
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 		hash, name, ok := strings.Cut(line, " ")
-		if ok && plumbing.IsHash(hash) {
-			refs = append(refs, plumbing.NewHashReference(plumbing.ReferenceName(name), plumbing.NewHash(hash)))
+		if ok && gitrepo.IsHash(hash) {
+			refs = append(refs, ref{gitrepo.RefName(name), gitrepo.NewHash(hash)})
 		}
 	}
 	return refs, nil
@@ -842,19 +824,19 @@ func (r *Repo) branchesAndTags() ([]*plumbing.Reference, error) {
 // but a plain `git commit` does not. Only commits the backup lacks are
 // read (has), and only the blobs each adds against its first parent, so
 // an hourly backup reads a handful of files. Each blob is scanned once.
-func (r *Repo) checkSecrets(has func(plumbing.Hash) bool, url string) error {
+func (r *Repo) checkSecrets(has func(gitrepo.Hash) bool, url string) error {
 	refs, err := r.branchesAndTags()
 	if err != nil {
 		return err
 	}
-	var queue []plumbing.Hash
-	for _, ref := range refs {
-		queue = append(queue, ref.Hash())
+	var queue []gitrepo.Hash
+	for _, rf := range refs {
+		queue = append(queue, rf.hash)
 	}
-	seen := map[plumbing.Hash]bool{}
-	scanned := map[plumbing.Hash][]rules.Finding{}
+	seen := map[gitrepo.Hash]bool{}
+	scanned := map[gitrepo.Hash][]rules.Finding{}
 	var found []string
-	report := func(c *object.Commit, where string, fs []rules.Finding) {
+	report := func(c *gitrepo.Commit, where string, fs []rules.Finding) {
 		for _, f := range fs {
 			found = append(found, fmt.Sprintf("commit %s adds %s:%d: %s (%s)", short(c.Hash), where, f.Line, f.Rule, f.What))
 		}
@@ -866,10 +848,10 @@ func (r *Repo) checkSecrets(has func(plumbing.Hash) bool, url string) error {
 			continue
 		}
 		seen[h] = true
-		c, err := r.git.CommitObject(h)
-		if errors.Is(err, plumbing.ErrObjectNotFound) {
-			if tag, terr := r.git.TagObject(h); terr == nil {
-				queue = append(queue, tag.Target)
+		c, err := r.git.Commit(h)
+		if errors.Is(err, gitrepo.ErrObjectNotFound) {
+			if target, terr := r.git.TagTarget(h); terr == nil {
+				queue = append(queue, target)
 				continue
 			}
 		}
@@ -909,57 +891,38 @@ func (r *Repo) checkSecrets(has func(plumbing.Hash) bool, url string) error {
 
 type addedBlob struct {
 	path string
-	hash plumbing.Hash
+	hash gitrepo.Hash
 }
 
 // addedBlobs lists the files under the vault folder that commit c adds or
 // changes against its first parent (all of them for a root commit).
-func (r *Repo) addedBlobs(c *object.Commit) ([]addedBlob, error) {
-	to, err := r.vaultTree(c)
-	if err != nil || to == nil {
-		return nil, err
-	}
-	var from *object.Tree
+func (r *Repo) addedBlobs(c *gitrepo.Commit) ([]addedBlob, error) {
+	from := gitrepo.ZeroHash
 	if len(c.ParentHashes) > 0 {
-		p, err := r.git.CommitObject(c.ParentHashes[0])
+		p, err := r.git.Commit(c.ParentHashes[0])
 		if err != nil {
 			return nil, err
 		}
-		if from, err = r.vaultTree(p); err != nil {
-			return nil, err
-		}
+		from = p.TreeHash
 	}
-	if from == nil {
-		from = &object.Tree{}
-	}
-	changes, err := object.DiffTree(from, to)
+	changes, err := r.git.Diff(from, c.TreeHash, r.prefix)
 	if err != nil {
 		return nil, err
 	}
 	var out []addedBlob
 	for _, ch := range changes {
-		e := ch.To.TreeEntry
-		if ch.To.Name == "" || e.Mode == filemode.Submodule {
-			continue // a deletion
+		if ch.Deleted() || ch.NewMode == gitrepo.Submodule {
+			continue
 		}
-		out = append(out, addedBlob{path: r.repoPath(ch.To.Name), hash: e.Hash})
+		out = append(out, addedBlob{path: ch.Path, hash: ch.New})
 	}
 	return out, nil
 }
 
 // scanBlob returns the secrets in a text blob; a binary one (a NUL in its
 // first 8000 bytes, git's own test) holds no text to scan.
-func scanBlob(g *git.Repository, h plumbing.Hash) ([]rules.Finding, error) {
-	b, err := g.BlobObject(h)
-	if err != nil {
-		return nil, err
-	}
-	rd, err := b.Reader()
-	if err != nil {
-		return nil, err
-	}
-	defer rd.Close()
-	data, err := io.ReadAll(rd)
+func scanBlob(g *gitrepo.Repo, h gitrepo.Hash) ([]rules.Finding, error) {
+	data, err := g.Blob(h)
 	if err != nil {
 		return nil, err
 	}
@@ -1010,15 +973,15 @@ func CheckBackup(v *vault.Vault, full bool, env Env) (*BackupCheck, error) {
 		}
 		chk.URL = res.URL
 	} else if filepath.IsAbs(chk.URL) {
-		g, err := git.PlainOpen(chk.URL)
+		g, err := gitrepo.OpenAt(chk.URL, r.env.Git())
 		if err != nil {
 			chk.Problems = append(chk.Problems, fmt.Sprintf("%s: the last verified backup cannot be opened (%v): is its drive mounted? If it is lost, run 'mem backup --to NEW-PATH'", chk.URL, err))
 			return chk, nil
 		}
 		tgt.repo = g
 	}
-	branch := plumbing.NewBranchReferenceName(rec.Branch)
-	recHead := plumbing.NewHash(rec.Head)
+	branch := gitrepo.BranchRef(rec.Branch)
+	recHead := gitrepo.NewHash(rec.Head)
 	back, dir := tgt.repo, chk.URL
 	if back == nil {
 		if !full {
@@ -1046,13 +1009,13 @@ func CheckBackup(v *vault.Vault, full bool, env Env) (*BackupCheck, error) {
 		dir = tmp
 	}
 	var damage []string // what a new backup is the fix for
-	ref, err := back.Reference(branch, true)
+	ref, err := back.Ref(branch)
 	if err != nil {
 		damage = append(damage, fmt.Sprintf("%s: no %s (%v)", chk.URL, branch, err))
-	} else if chk.Head = ref.Hash().String(); ref.Hash() != recHead && !descends(back, ref.Hash(), recHead) {
-		chk.Problems = append(chk.Problems, fmt.Sprintf("%s: %s is at %s, which does not hold %s, the head of the last verified backup: someone moved it; inspect it with 'git -C %s log %s', then run 'mem backup --verify-only --to %s'", chk.URL, rec.Branch, short(ref.Hash()), short(recHead), chk.URL, rec.Branch, rec.Target))
+	} else if chk.Head = ref.String(); ref != recHead && !descends(back, ref, recHead) {
+		chk.Problems = append(chk.Problems, fmt.Sprintf("%s: %s is at %s, which does not hold %s, the head of the last verified backup: someone moved it; inspect it with 'git -C %s log %s', then run 'mem backup --verify-only --to %s'", chk.URL, rec.Branch, short(ref), short(recHead), chk.URL, rec.Branch, rec.Target))
 	}
-	paths := map[plumbing.Hash]string{}
+	paths := map[gitrepo.Hash]string{}
 	got, err := r.end(back, recHead, paths)
 	if err != nil {
 		damage = append(damage, fmt.Sprintf("%s: the head of the last verified backup %s is unreadable: %v", chk.URL, short(recHead), err))
@@ -1083,23 +1046,15 @@ func CheckBackup(v *vault.Vault, full bool, env Env) (*BackupCheck, error) {
 }
 
 // descends reports whether commit old is an ancestor of head in g.
-func descends(g *git.Repository, head, old plumbing.Hash) bool {
-	c, err := g.CommitObject(head)
-	if err != nil {
-		return false
-	}
-	o, err := g.CommitObject(old)
-	if err != nil {
-		return false
-	}
-	ok, err := o.IsAncestor(c)
+func descends(g *gitrepo.Repo, head, old gitrepo.Hash) bool {
+	ok, err := g.IsAncestor(old, head)
 	return err == nil && ok
 }
 
 // hashLoose reads every loose object of the repository at dir (at most
 // maxLooseHashed) and checks that its content hashes to its name, which
 // fsck --connectivity-only does not do for blobs.
-func hashLoose(g *git.Repository, dir string) (int, []string) {
+func hashLoose(g *gitrepo.Repo, dir string) (int, []string) {
 	n := 0
 	var bad []string
 	fans, _ := filepath.Glob(filepath.Join(dir, "objects", "[0-9a-f][0-9a-f]"))
@@ -1107,14 +1062,14 @@ func hashLoose(g *git.Repository, dir string) (int, []string) {
 		ents, _ := os.ReadDir(fan)
 		for _, e := range ents {
 			h := filepath.Base(fan) + e.Name()
-			if !plumbing.IsHash(h) {
+			if !gitrepo.IsHash(h) {
 				continue // a temp file of a running push
 			}
 			if n == maxLooseHashed {
 				return n, bad
 			}
 			n++
-			if err := rehash(g, plumbing.NewHash(h)); err != nil {
+			if err := g.Rehash(gitrepo.NewHash(h)); err != nil {
 				bad = append(bad, fmt.Sprintf("object %s (%s) is corrupt: %v", h, filepath.Join(fan, e.Name()), err))
 			}
 		}
@@ -1123,30 +1078,4 @@ func hashLoose(g *git.Repository, dir string) (int, []string) {
 		bad = append(bad[:maxListed], fmt.Sprintf("… and %d more corrupt objects", len(bad)-maxListed))
 	}
 	return n, bad
-}
-
-// rehash reads an object in full and checks that its content hashes to
-// its name, so a corrupt object cannot pass for a good one.
-func rehash(g *git.Repository, h plumbing.Hash) error {
-	obj, err := g.Storer.EncodedObject(plumbing.AnyObject, h)
-	if err != nil {
-		return err
-	}
-	rd, err := obj.Reader()
-	if err != nil {
-		return err
-	}
-	defer rd.Close()
-	hw := plumbing.NewHasher(obj.Type(), obj.Size())
-	n, err := io.Copy(hw, rd)
-	if err != nil {
-		return err
-	}
-	if n != obj.Size() {
-		return fmt.Errorf("read %d of %d bytes", n, obj.Size())
-	}
-	if got := hw.Sum(); got != h {
-		return fmt.Errorf("content hashes to %s", short(got))
-	}
-	return nil
 }

@@ -8,9 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/mem-md/mem/pkg/gitrepo"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -100,7 +97,7 @@ func Clone(remote, relativeTo, dir string, env Env) (*CloneResult, error) {
 	// The head's tree is what is checked out; git's fsck has checked
 	// every object of the history for what git itself refuses, so a
 	// backup of a vault that once held a link still restores.
-	if err := r.checkCommits([]string{head.String()}, plumbing.ZeroHash, false, url); err != nil {
+	if err := r.checkCommits([]string{head.String()}, gitrepo.ZeroHash, false, url); err != nil {
 		var ie *IncomingError
 		if errors.As(err, &ie) {
 			ie.Then = "nothing was kept: remove the path from the remote's head (a new commit), then clone again, or clone it with plain git if you trust it"
@@ -118,24 +115,24 @@ func Clone(remote, relativeTo, dir string, env Env) (*CloneResult, error) {
 	}
 	r.v = v
 	res.Branch = branch.Short()
-	paths := map[plumbing.Hash]string{}
+	paths := map[gitrepo.Hash]string{}
 	if res.Here, err = r.end(r.git, head, paths); err != nil {
 		return nil, r.damaged("under head "+head.String(), err.Error(), url)
 	}
 	res.Problems = append(res.Problems, fsckBackup(r.env, r.gitDir, true, paths)...)
 	if local {
-		back, err := git.PlainOpen(url)
+		back, err := gitrepo.OpenAt(url, r.env.Git())
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", url, err)
 		}
-		if cfg, err := back.Config(); err == nil && cfg.Raw.Section(backupRole[0]).Option(backupRole[1]) == backupRole[2] {
+		if back.ConfigValue(backupRole[0], backupRole[1]) == backupRole[2] {
 			res.Backup, res.BackupWhy = true, "its config says mem.role = backup: mem backup created it"
 		}
-		ref, err := back.Reference(branch, true)
+		ref, err := back.Ref(branch)
 		if err != nil {
 			res.Problems = append(res.Problems, fmt.Sprintf("%s has no %s (%v)", url, branch, err))
-		} else if res.There, err = r.end(back, ref.Hash(), nil); err != nil {
-			res.Problems = append(res.Problems, fmt.Sprintf("%s: head %s unreadable: %v", url, short(ref.Hash()), err))
+		} else if res.There, err = r.end(back, ref, nil); err != nil {
+			res.Problems = append(res.Problems, fmt.Sprintf("%s: head %s unreadable: %v", url, short(ref), err))
 		}
 	} else {
 		refs, err := r.lsRemote(url)

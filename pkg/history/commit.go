@@ -10,14 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-git/go-git/v5/config"
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/format/index"
-	"github.com/go-git/go-git/v5/plumbing/object"
-
 	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/frontmatter"
-	"github.com/mem-md/mem/pkg/gitrepo/gitfmt"
+	"github.com/mem-md/mem/pkg/gitrepo"
 	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -137,9 +132,9 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	var head *object.Commit
+	var head *gitrepo.Commit
 	if !parent.IsZero() {
-		if head, err = r.git.CommitObject(parent); err != nil {
+		if head, err = r.git.Commit(parent); err != nil {
 			return nil, r.damagedObject("commit", parent, "HEAD", err)
 		}
 	}
@@ -168,7 +163,7 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	var oldVault, headRoot *object.Tree
+	var oldVault, headRoot *gitrepo.Tree
 	if head != nil {
 		if headRoot, err = r.tree(head.TreeHash, "HEAD's root"); err != nil {
 			return nil, err
@@ -221,24 +216,19 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &object.Commit{
+	c := &gitrepo.Commit{
 		Author: author, Committer: r.committer(author),
 		Message: res.Subject + "\n\n" + body, TreeHash: rootHash,
 	}
 	if head != nil {
-		c.ParentHashes = []plumbing.Hash{head.Hash}
+		c.ParentHashes = []gitrepo.Hash{head.Hash}
 		res.Parent = head.Hash.String()
 	}
-	var obj plumbing.MemoryObject
-	if err := c.Encode(&obj); err != nil {
+	data, err := gitrepo.EncodeCommit(c)
+	if err != nil {
 		return nil, err
 	}
-	data := make([]byte, obj.Size())
-	rd, _ := obj.Reader() // a memory object's reader never fails
-	if _, err := readAll(rd, data); err != nil {
-		return nil, err
-	}
-	ch, err := r.objs.Write(plumbing.CommitObject, data)
+	ch, err := r.objs.Write(gitrepo.CommitObject, data)
 	if err != nil {
 		return nil, err
 	}
@@ -277,8 +267,8 @@ func countFiles(v *vault.Vault, files []*file, r *Repo) (all, memories int) {
 
 // author is mem.yaml's author, else $GIT_AUTHOR_NAME/EMAIL, else git's
 // user.name/email (repository, global and system config).
-func (r *Repo) author(now time.Time) (object.Signature, error) {
-	sig := object.Signature{Name: r.v.Config.Author.Name, Email: r.v.Config.Author.Email, When: now}
+func (r *Repo) author(now time.Time) (gitrepo.Signature, error) {
+	sig := gitrepo.Signature{Name: r.v.Config.Author.Name, Email: r.v.Config.Author.Email, When: now}
 	if sig.Name == "" {
 		sig.Name = r.env.getenv("GIT_AUTHOR_NAME")
 	}
@@ -286,14 +276,12 @@ func (r *Repo) author(now time.Time) (object.Signature, error) {
 		sig.Email = r.env.getenv("GIT_AUTHOR_EMAIL")
 	}
 	if sig.Name == "" || sig.Email == "" {
-		cfg, err := r.git.ConfigScoped(config.SystemScope)
-		if err == nil {
-			if sig.Name == "" {
-				sig.Name = cfg.User.Name
-			}
-			if sig.Email == "" {
-				sig.Email = cfg.User.Email
-			}
+		name, email := r.git.User()
+		if sig.Name == "" {
+			sig.Name = name
+		}
+		if sig.Email == "" {
+			sig.Email = email
 		}
 	}
 	if sig.Name == "" || sig.Email == "" {
@@ -303,7 +291,7 @@ func (r *Repo) author(now time.Time) (object.Signature, error) {
 }
 
 // committer honours $GIT_COMMITTER_NAME/EMAIL as git does, else the author.
-func (r *Repo) committer(a object.Signature) object.Signature {
+func (r *Repo) committer(a gitrepo.Signature) gitrepo.Signature {
 	c := a
 	if n := r.env.getenv("GIT_COMMITTER_NAME"); n != "" {
 		c.Name = n
@@ -387,7 +375,7 @@ func summarise(r *Repo, s *scanner, chs []Change) summary {
 
 // describe reads a memory's type and project (noted when this run read
 // the file, else read back from the object store).
-func (r *Repo) describe(s *scanner, h plumbing.Hash) memMeta {
+func (r *Repo) describe(s *scanner, h gitrepo.Hash) memMeta {
 	if m, ok := s.meta[h]; ok {
 		return m
 	}
@@ -515,20 +503,7 @@ func (s summary) body(chs []Change) string {
 }
 
 // blob reads an object's content.
-func (r *Repo) blob(h plumbing.Hash) ([]byte, error) {
-	b, err := r.git.BlobObject(h)
-	if err != nil {
-		return nil, err
-	}
-	rd, err := b.Reader()
-	if err != nil {
-		return nil, err
-	}
-	defer rd.Close()
-	data := make([]byte, b.Size)
-	n, err := readAll(rd, data)
-	return data[:n], err
-}
+func (r *Repo) blob(h gitrepo.Hash) ([]byte, error) { return r.git.Blob(h) }
 
 // indexLock is git's index.lock, held for the whole commit so no git
 // command changes the index underneath mem. The new index is written into
@@ -570,7 +545,7 @@ func (l *indexLock) write(r *Repo, base *baseline, s *scanner, node *dirNode) er
 	if base.index == nil && base.warn != "" && r.prefix != "" {
 		return nil
 	}
-	var ents []*index.Entry
+	var ents []*gitrepo.IndexEntry
 	if base.index != nil {
 		for _, e := range base.index.Entries {
 			if _, in := r.vaultRel(e.Name); !in {
@@ -578,7 +553,7 @@ func (l *indexLock) write(r *Repo, base *baseline, s *scanner, node *dirNode) er
 			}
 		}
 	}
-	var tree *gitfmt.CacheTree
+	var tree *gitrepo.CacheTree
 	if r.prefix == "" && !node.hash.IsZero() {
 		tree = cacheTree("", node)
 	}
@@ -595,7 +570,7 @@ func (l *indexLock) write(r *Repo, base *baseline, s *scanner, node *dirNode) er
 	if _, err := l.f.Seek(0, 0); err != nil {
 		return err
 	}
-	if err := gitfmt.EncodeIndex(l.f, ents, tree); err != nil {
+	if err := gitrepo.WriteIndex(l.f, ents, tree); err != nil {
 		return fmt.Errorf("%s: write git index: %w (run 'git reset -q' to rebuild it)", l.path, err)
 	}
 	// Not fsynced, as git does not by default (core.fsync): the index is a

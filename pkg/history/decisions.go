@@ -7,9 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
-
 	"github.com/mem-md/mem/pkg/gitrepo"
 	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/vault"
@@ -35,7 +32,7 @@ type Decision struct {
 	Path  string    `json:"path"`     // vault-relative
 	Line  string    `json:"decision"` // as the merge commit records it
 	Lost  string    `json:"lost"`     // the merge's parent whose version lost
-	won   plumbing.Hash
+	won   gitrepo.Hash
 	// Summary is the losing version's one-line summary, as a read shows it
 	// (§8: redacted, an injection marked); empty when it does not parse.
 	Summary string `json:"summary,omitempty"`
@@ -44,7 +41,7 @@ type Decision struct {
 // decisionsOf reads the decisions the message of merge c records; a line
 // whose losing side cannot be told (a message not written by mem) is left
 // out.
-func decisionsOf(c *object.Commit) []Decision {
+func decisionsOf(c *gitrepo.Commit) []Decision {
 	_, list, ok := strings.Cut(c.Message, decisionsHeader+"\n")
 	if !ok || len(c.ParentHashes) != 2 {
 		return nil
@@ -92,15 +89,15 @@ func (r *Repo) LostVersions(rel string) ([]Decision, error) {
 	}
 	var list []Decision
 	for _, h := range strings.Fields(out) {
-		c, err := r.git.CommitObject(plumbing.NewHash(h))
+		c, err := r.git.Commit(gitrepo.NewHash(h))
 		if err != nil {
-			return nil, r.damagedObject("commit", plumbing.NewHash(h), "a sync merge", err)
+			return nil, r.damagedObject("commit", gitrepo.NewHash(h), "a sync merge", err)
 		}
 		for _, d := range decisionsOf(c) {
 			if d.Path != rel {
 				continue
 			}
-			if data, _ := r.fileAt(plumbing.NewHash(d.Lost), r.repoPath(rel)); data != nil {
+			if data, _ := r.fileAt(gitrepo.NewHash(d.Lost), r.repoPath(rel)); data != nil {
 				if doc, err := vault.ParseFile(data); err == nil && doc != nil {
 					d.Summary = rules.Show(doc.Summary())
 				}
@@ -117,7 +114,7 @@ func (r *Repo) LostVersions(rel string) ([]Decision, error) {
 // won is not (a merge of two versions this machine had already merged
 // itself tells it nothing new). It is how the machine whose edit lost is
 // told (spec §9).
-func (r *Repo) tellOverruled(head, remote plumbing.Hash, res *SyncResult) error {
+func (r *Repo) tellOverruled(head, remote gitrepo.Hash, res *SyncResult) error {
 	if head.IsZero() || remote.IsZero() || head == remote {
 		return nil
 	}
@@ -126,16 +123,16 @@ func (r *Repo) tellOverruled(head, remote plumbing.Hash, res *SyncResult) error 
 		return err
 	}
 	for _, h := range strings.Fields(out) {
-		c, err := r.git.CommitObject(plumbing.NewHash(h))
+		c, err := r.git.Commit(gitrepo.NewHash(h))
 		if err != nil {
-			return r.damagedObject("commit", plumbing.NewHash(h), "the remote's history", err)
+			return r.damagedObject("commit", gitrepo.NewHash(h), "the remote's history", err)
 		}
 		for _, d := range decisionsOf(c) {
-			lost, err := r.isAncestor(plumbing.NewHash(d.Lost), head)
+			lost, err := r.git.IsAncestor(gitrepo.NewHash(d.Lost), head)
 			if err != nil {
 				return err
 			}
-			won, err := r.isAncestor(d.won, head)
+			won, err := r.git.IsAncestor(d.won, head)
 			if err != nil {
 				return err
 			}
@@ -160,19 +157,9 @@ func toldLine(d Decision) string {
 		loser = labelRemote
 	}
 	text = strings.NewReplacer(loser, labelOurs, winner, "the other machine").Replace(text)
-	see := fmt.Sprintf("'git show %s:%s' shows this machine's version", short(plumbing.NewHash(d.Lost)), d.Path)
+	see := fmt.Sprintf("'git show %s:%s' shows this machine's version", short(gitrepo.NewHash(d.Lost)), d.Path)
 	if strings.HasSuffix(d.Path, ".md") {
 		see = fmt.Sprintf("'mem show %s' lists this machine's version", strings.TrimSuffix(path.Base(d.Path), ".md"))
 	}
-	return fmt.Sprintf("%s: merged by another machine on %s in %s: %s; %s", d.Path, d.Time.UTC().Format("2006-01-02"), short(plumbing.NewHash(d.Merge)), text, see)
-}
-
-// isAncestor reports whether commit a is in b's history.
-func (r *Repo) isAncestor(a, b plumbing.Hash) (bool, error) {
-	_, err := r.env.Git().Run(r.gitDir, "merge-base", "--is-ancestor", a.String(), b.String())
-	var ge *gitrepo.Error
-	if errors.As(err, &ge) && ge.Stderr == "" {
-		return false, nil // exit 1: not an ancestor
-	}
-	return err == nil, err
+	return fmt.Sprintf("%s: merged by another machine on %s in %s: %s; %s", d.Path, d.Time.UTC().Format("2006-01-02"), short(gitrepo.NewHash(d.Merge)), text, see)
 }

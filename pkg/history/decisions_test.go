@@ -5,17 +5,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/mem-md/mem/pkg/gitrepo"
 )
 
 // Every kind of decision mergeFile records is read back with the parent
 // that lost, and told to the losing machine with the sides turned round.
 func TestDecisionsToldToTheLosingSide(t *testing.T) {
-	ours, theirs := plumbing.NewHash(strings.Repeat("a", 40)), plumbing.NewHash(strings.Repeat("b", 40))
+	ours, theirs := gitrepo.NewHash(strings.Repeat("a", 40)), gitrepo.NewHash(strings.Repeat("b", 40))
 	cases := []struct {
 		line string
-		lost plumbing.Hash
+		lost gitrepo.Hash
 		told string
 	}{
 		{"memory/x.md: importance set differently on both machines: kept this machine's (the later commit); the remote's stays in history",
@@ -32,8 +31,8 @@ func TestDecisionsToldToTheLosingSide(t *testing.T) {
 	for _, c := range cases {
 		msg.WriteString("- " + c.line + "\n")
 	}
-	merge := &object.Commit{Hash: plumbing.NewHash(strings.Repeat("c", 40)), Message: msg.String(),
-		ParentHashes: []plumbing.Hash{ours, theirs}, Committer: object.Signature{When: time.Date(2026, 11, 29, 13, 0, 0, 0, time.UTC)}}
+	merge := &gitrepo.Commit{Hash: gitrepo.NewHash(strings.Repeat("c", 40)), Message: msg.String(),
+		ParentHashes: []gitrepo.Hash{ours, theirs}, Committer: gitrepo.Signature{When: time.Date(2026, 11, 29, 13, 0, 0, 0, time.UTC)}}
 	got := decisionsOf(merge)
 	if len(got) != len(cases) {
 		t.Fatalf("read %d decisions, want %d: %+v", len(got), len(cases), got)

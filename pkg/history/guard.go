@@ -7,10 +7,9 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/gitrepo"
 	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -29,7 +28,7 @@ type ConfigHeldError struct {
 
 func (e *ConfigHeldError) Error() string {
 	return fmt.Sprintf("held back %s: commit %s changes mem.yaml to loosen this machine's guards (%s); nothing here changed: if that is intended, run 'mem sync --accept-config' (or make the same change in this machine's mem.yaml), else undo it on the remote",
-		e.URL, short(plumbing.NewHash(e.Commit)), strings.Join(e.Loosened, ", "))
+		e.URL, short(gitrepo.NewHash(e.Commit)), strings.Join(e.Loosened, ", "))
 }
 
 // Kind: the remote's change was refused (exit 1).
@@ -52,7 +51,7 @@ func loosened(local, in vault.LintConfig) []string {
 
 // holdConfig refuses a merge whose mem.yaml (at merged) loosens a guard of
 // head's: the version this machine's guards were read from.
-func (r *Repo) holdConfig(base, head, merged, remote plumbing.Hash, url string) error {
+func (r *Repo) holdConfig(base, head, merged, remote gitrepo.Hash, url string) error {
 	if head.IsZero() {
 		return nil // nothing here for a guard to keep
 	}
@@ -80,24 +79,24 @@ func (r *Repo) holdConfig(base, head, merged, remote plumbing.Hash, url string) 
 	if !base.IsZero() {
 		rng = base.String() + ".." + remote.String()
 	}
-	if out, err := r.env.Git().Run(r.gitDir, "log", "-1", "--format=%H", rng, "--", p); err == nil && plumbing.IsHash(strings.TrimSpace(out)) {
-		culprit = plumbing.NewHash(strings.TrimSpace(out))
+	if out, err := r.env.Git().Run(r.gitDir, "log", "-1", "--format=%H", rng, "--", p); err == nil && gitrepo.IsHash(strings.TrimSpace(out)) {
+		culprit = gitrepo.NewHash(strings.TrimSpace(out))
 	}
 	return &ConfigHeldError{URL: url, Commit: culprit.String(), Loosened: loose}
 }
 
 // fileAt reads the file at repository path p in commit h (nil when the
 // commit or the file is absent).
-func (r *Repo) fileAt(h plumbing.Hash, p string) ([]byte, error) {
+func (r *Repo) fileAt(h gitrepo.Hash, p string) ([]byte, error) {
 	if h.IsZero() {
 		return nil, nil
 	}
-	c, err := r.git.CommitObject(h)
+	c, err := r.git.Commit(h)
 	if err != nil {
 		return nil, r.damagedObject("commit", h, "", err)
 	}
-	f, err := c.File(p)
-	if err != nil {
+	f, ok, err := r.git.Entry(c.TreeHash, p)
+	if err != nil || !ok || f.Mode == gitrepo.Dir || f.Mode == gitrepo.Submodule {
 		return nil, nil
 	}
 	data, err := r.blob(f.Hash)
@@ -112,7 +111,7 @@ func (r *Repo) fileAt(h plumbing.Hash, p string) ([]byte, error) {
 // counts (spec §9) so that a wipe in disguise is a wipe. old must have been
 // a live memory: a claim that parses, of a memory type, not retired or
 // deprecated, with text, clean by the content rules.
-func (r *Repo) silenced(old, new plumbing.Hash, now time.Time) string {
+func (r *Repo) silenced(old, new gitrepo.Hash, now time.Time) string {
 	data, err := r.blob(old)
 	if err != nil {
 		return ""
@@ -168,17 +167,17 @@ func blocked(raw []byte, d *frontmatter.Document, now time.Time, cfg vault.GateC
 // lostIncoming counts the memories of chs (a diff from this machine's head
 // to what a merge would make) that the change silences, and of those the
 // ones still there under their name (emptied, retyped, retired, ...).
-func (r *Repo) lostIncoming(chs []treeChange, now time.Time) (lost, disguised int) {
+func (r *Repo) lostIncoming(chs []gitrepo.Change, now time.Time) (lost, disguised int) {
 	for _, c := range chs {
-		rel, ok := r.vaultRel(c.path)
-		if !ok || !r.v.IsMemoryPath(rel) || c.oldMode == "000000" {
+		rel, ok := r.vaultRel(c.Path)
+		if !ok || !r.v.IsMemoryPath(rel) || c.Added() {
 			continue
 		}
-		nh := c.new
-		if c.deleted() {
-			nh = plumbing.ZeroHash
+		nh := c.New
+		if c.Deleted() {
+			nh = gitrepo.ZeroHash
 		}
-		switch r.silenced(c.old, nh, now) {
+		switch r.silenced(c.Old, nh, now) {
 		case "":
 		case "removed":
 			lost++

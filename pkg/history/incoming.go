@@ -7,12 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
-
 	"github.com/mem-md/mem/pkg/fail"
+	"github.com/mem-md/mem/pkg/gitrepo"
 )
 
 // What a remote sends is foreign (spec §8, last row): a commit that another
@@ -56,7 +52,7 @@ func (e *IncomingError) Error() string {
 		verb = "refused to push to"
 	}
 	return fmt.Sprintf("%s %s: commit %s: %s: %s: %s; %s", verb,
-		e.URL, short(plumbing.NewHash(e.Commit)), quotePath(e.Path), e.Rule, e.Why, then)
+		e.URL, short(gitrepo.NewHash(e.Commit)), quotePath(e.Path), e.Rule, e.Why, then)
 }
 
 // Kind: the remote's content failed the check (exit 1).
@@ -142,7 +138,7 @@ type incoming struct {
 // head and the remote's, or the other way round for what it would push),
 // oldest first, against have's trees, and refuses the whole of tip at the
 // first bad entry.
-func (r *Repo) checkIncoming(have, tip plumbing.Hash, url string) error {
+func (r *Repo) checkIncoming(have, tip gitrepo.Hash, url string) error {
 	if tip.IsZero() || tip == have {
 		return nil
 	}
@@ -154,9 +150,9 @@ func (r *Repo) checkIncoming(have, tip plumbing.Hash, url string) error {
 	if err != nil {
 		return err
 	}
-	ref := plumbing.ZeroHash
+	ref := gitrepo.ZeroHash
 	if !have.IsZero() {
-		hc, err := r.git.CommitObject(have)
+		hc, err := r.git.Commit(have)
 		if err != nil {
 			return r.damagedObject("commit", have, "", err)
 		}
@@ -170,16 +166,16 @@ func (r *Repo) checkIncoming(have, tip plumbing.Hash, url string) error {
 // checked against its first parent's tree instead, which was checked just
 // before or is have's: a long history costs what it changes, not its
 // length times the vault.
-func (r *Repo) checkCommits(commits []string, ref plumbing.Hash, chain bool, url string) error {
+func (r *Repo) checkCommits(commits []string, ref gitrepo.Hash, chain bool, url string) error {
 	in := &incoming{r: r, maxFile: r.v.Config.Lint.MaxFileSize, done: map[string]bool{}}
 	for _, h := range commits {
-		c, err := r.git.CommitObject(plumbing.NewHash(h))
+		c, err := r.git.Commit(gitrepo.NewHash(h))
 		if err != nil {
-			return r.damagedObject("commit", plumbing.NewHash(h), "fetched from "+url, err)
+			return r.damagedObject("commit", gitrepo.NewHash(h), "fetched from "+url, err)
 		}
 		against := ref
 		if chain && len(c.ParentHashes) > 0 {
-			if pc, err := r.git.CommitObject(c.ParentHashes[0]); err == nil {
+			if pc, err := r.git.Commit(c.ParentHashes[0]); err == nil {
 				against = pc.TreeHash
 			}
 		}
@@ -196,18 +192,18 @@ func (r *Repo) checkCommits(commits []string, ref plumbing.Hash, chain bool, url
 
 // tree checks tree h at dir against ref, the same folder in head (zero:
 // none), and returns the first bad path and its rule.
-func (in *incoming) tree(h, ref plumbing.Hash, dir string) (p, rule, why string, err error) {
+func (in *incoming) tree(h, ref gitrepo.Hash, dir string) (p, rule, why string, err error) {
 	key := dir + "\x00" + h.String()
 	if h == ref || in.done[key] {
 		return "", "", "", nil
 	}
-	t, err := in.r.git.TreeObject(h)
+	t, err := in.r.git.Tree(h)
 	if err != nil {
 		return "", "", "", in.r.damagedObject("tree", h, "fetched, at "+quotePath(dir), err)
 	}
-	known := map[string]object.TreeEntry{}
+	known := map[string]gitrepo.TreeEntry{}
 	if !ref.IsZero() {
-		if rt, err := in.r.git.TreeObject(ref); err == nil {
+		if rt, err := in.r.git.Tree(ref); err == nil {
 			for _, e := range rt.Entries {
 				known[e.Name] = e
 			}
@@ -231,16 +227,16 @@ func (in *incoming) tree(h, ref plumbing.Hash, dir string) (p, rule, why string,
 			continue // as head has it
 		}
 		switch e.Mode {
-		case filemode.Dir:
-			sub := plumbing.ZeroHash
-			if had && old.Mode == filemode.Dir {
+		case gitrepo.Dir:
+			sub := gitrepo.ZeroHash
+			if had && old.Mode == gitrepo.Dir {
 				sub = old.Hash
 			}
 			if p, rule, why, err := in.tree(e.Hash, sub, p); err != nil || rule != "" {
 				return p, rule, why, err
 			}
-		case filemode.Regular, filemode.Executable:
-			size, err := in.r.git.Storer.EncodedObjectSize(e.Hash)
+		case gitrepo.Regular, gitrepo.Executable:
+			size, err := in.r.git.ObjectSize(e.Hash)
 			if err != nil {
 				return "", "", "", in.r.damagedObject("blob", e.Hash, "fetched, at "+quotePath(p), err)
 			}
@@ -251,9 +247,9 @@ func (in *incoming) tree(h, ref plumbing.Hash, dir string) (p, rule, why string,
 			if size > limit {
 				return p, "file-too-large", fmt.Sprintf("%d bytes, over %d (%s)", size, limit, what), nil
 			}
-		case filemode.Symlink:
+		case gitrepo.Symlink:
 			return p, "symlink", "a symbolic link: mem never writes a link a remote sends (it could point anywhere)", nil
-		case filemode.Submodule:
+		case gitrepo.Submodule:
 			return p, "gitlink", "a submodule entry: mem never checks out another repository a remote names", nil
 		default:
 			return p, "bad-mode", fmt.Sprintf("mode %o is none git writes for a file or folder", uint32(e.Mode)), nil
@@ -277,7 +273,7 @@ func fsckRefused(stderr string) bool {
 // branch is fetched again, unchecked, into a throwaway repository, its
 // whole history checked there, and the repository removed. Nothing reaches
 // the vault's object store.
-func (r *Repo) diagnose(url string, branch plumbing.ReferenceName, stderr string) error {
+func (r *Repo) diagnose(url string, branch gitrepo.RefName, stderr string) error {
 	refused := &RefusedError{fmt.Sprintf("refused %s: git's object check (fsck) refuses what it sent (git: %s); nothing here changed: repair or remove the bad commits on the remote, then run 'mem sync' again",
 		url, strings.Join(strings.Fields(stderr), " "))}
 	tmp, err := os.MkdirTemp("", "mem-sync-check-")
@@ -295,14 +291,14 @@ func (r *Repo) diagnose(url string, branch plumbing.ReferenceName, stderr string
 	if err != nil {
 		return refused
 	}
-	g, err := git.PlainOpen(tmp)
+	g, err := gitrepo.OpenAt(tmp, r.env.Git())
 	if err != nil {
 		return refused
 	}
 	q := *r
 	q.git, q.gitDir = g, tmp
 	var ie *IncomingError
-	if err := q.checkIncoming(plumbing.ZeroHash, plumbing.NewHash(strings.TrimSpace(out)), url); errors.As(err, &ie) {
+	if err := q.checkIncoming(gitrepo.ZeroHash, gitrepo.NewHash(strings.TrimSpace(out)), url); errors.As(err, &ie) {
 		return err
 	}
 	return refused

@@ -15,6 +15,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 
 	"github.com/mem-md/mem/internal/vaulttest"
+	"github.com/mem-md/mem/pkg/gitrepo/gitfmt"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -153,7 +154,11 @@ func lsStage(t *testing.T, dir string) string {
 
 func readIdx(t *testing.T, dir string) *index.Index {
 	t.Helper()
-	idx, err := readIndex(filepath.Join(dir, ".git", "index"))
+	data, err := os.ReadFile(filepath.Join(dir, ".git", "index"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx, err := gitfmt.DecodeIndex(data)
 	if err != nil {
 		t.Fatalf("%s: %v", dir, err)
 	}

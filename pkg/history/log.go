@@ -1,14 +1,11 @@
 package history
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
-
+	"github.com/mem-md/mem/pkg/gitrepo"
 	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -36,20 +33,24 @@ func (r *Repo) Log(rel string, limit int) ([]LogEntry, error) {
 	if rel != "" {
 		target = r.repoPath(rel)
 	}
-	err := r.walkChanges(target, func(c *object.Commit, now, before plumbing.Hash) bool {
+	err := r.walkChanges(target, func(c *gitrepo.Commit, before gitrepo.Hash) (bool, error) {
 		e := LogEntry{Commit: c.Hash.String(), Time: c.Committer.When, Author: c.Author.Name, Subject: rules.Show(strings.SplitN(c.Message, "\n", 2)[0])}
 		if rel != "" {
+			chs, err := r.git.Diff(before, c.TreeHash, target)
+			if err != nil {
+				return false, fmt.Errorf("commit %s: %w", short(c.Hash), err)
+			}
+			if len(chs) == 0 || chs[0].Old == chs[0].New {
+				return true, nil // a mode change: the file's content is as before
+			}
+			ch, h := chs[0], chs[0].New
 			switch {
-			case before.IsZero():
+			case ch.Added():
 				e.Status = "A"
-			case now.IsZero():
-				e.Status = "D"
+			case ch.Deleted():
+				e.Status, h = "D", ch.Old
 			default:
 				e.Status = "M"
-			}
-			h := now
-			if now.IsZero() {
-				h = before
 			}
 			if data, err := r.blob(h); err == nil {
 				if doc, err := vault.ParseFile(data); err == nil {
@@ -58,60 +59,41 @@ func (r *Repo) Log(rel string, limit int) ([]LogEntry, error) {
 			}
 		}
 		out = append(out, e)
-		return limit <= 0 || len(out) < limit
+		return limit <= 0 || len(out) < limit, nil
 	})
 	return out, err
 }
 
 // walkChanges calls fn, newest first along first parents, for each commit
-// whose entry at target (a repository path; "" is the whole tree) differs
-// from its parent's, with the entry's hash in the commit and in the parent
-// (zero where absent). fn returns false to stop.
-func (r *Repo) walkChanges(target string, fn func(c *object.Commit, now, before plumbing.Hash) bool) error {
+// whose tree differs from its parent's at target (a repository path, a
+// folder or a file; "" is the whole tree), with the parent's tree (zero
+// for a root commit). fn returns false to stop.
+func (r *Repo) walkChanges(target string, fn func(c *gitrepo.Commit, before gitrepo.Hash) (bool, error)) error {
 	c, err := r.head()
 	if err != nil || c == nil {
 		return err
 	}
-	now, err := r.hashAt(c, target)
-	if err != nil {
-		return err
-	}
 	for c != nil {
-		var parent *object.Commit
-		before := plumbing.ZeroHash
+		var parent *gitrepo.Commit
+		before := gitrepo.ZeroHash
 		if len(c.ParentHashes) > 0 {
-			if parent, err = r.git.CommitObject(c.ParentHashes[0]); err != nil {
+			if parent, err = r.git.Commit(c.ParentHashes[0]); err != nil {
 				return fmt.Errorf("commit %s: parent %s: %w", short(c.Hash), short(c.ParentHashes[0]), err)
 			}
-			if before, err = r.hashAt(parent, target); err != nil {
+			before = parent.TreeHash
+		}
+		changed, err := r.git.Changed(before, c.TreeHash, target)
+		if err != nil {
+			return fmt.Errorf("commit %s: %w", short(c.Hash), err)
+		}
+		if changed {
+			if more, err := fn(c, before); err != nil || !more {
 				return err
 			}
 		}
-		if now != before && !fn(c, now, before) {
-			return nil
-		}
-		c, now = parent, before
+		c = parent
 	}
 	return nil
-}
-
-// hashAt is the hash of the tree or blob at p in commit c (zero if absent).
-func (r *Repo) hashAt(c *object.Commit, p string) (plumbing.Hash, error) {
-	t, err := c.Tree()
-	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("commit %s: %w", short(c.Hash), err)
-	}
-	if p == "" {
-		return t.Hash, nil
-	}
-	e, err := t.FindEntry(p)
-	if errors.Is(err, object.ErrEntryNotFound) || errors.Is(err, object.ErrDirectoryNotFound) {
-		return plumbing.ZeroHash, nil
-	}
-	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("commit %s: %s: %w", short(c.Hash), p, err)
-	}
-	return e.Hash, nil
 }
 
 // LastCommit is the time and hash of the vault's HEAD commit; ok is false

@@ -5,15 +5,13 @@ package history
 import (
 	"io/fs"
 
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/format/index"
+	"github.com/mem-md/mem/pkg/gitrepo"
 )
 
 // indexEntry fills the portable part of git's stat data; git re-reads
 // such files once and then records the rest itself.
-func indexEntry(p string, h plumbing.Hash, mode filemode.FileMode, fi fs.FileInfo) *index.Entry {
-	return &index.Entry{Name: p, Hash: h, Mode: mode, ModifiedAt: fi.ModTime(), Size: uint32(fi.Size())}
+func indexEntry(p string, h gitrepo.Hash, mode gitrepo.Mode, fi fs.FileInfo) *gitrepo.IndexEntry {
+	return &gitrepo.IndexEntry{Name: p, Hash: h, Mode: mode, ModifiedAt: fi.ModTime(), Size: uint32(fi.Size())}
 }
 
 // dirStatter stats a folder's entries; portably, by their full paths.

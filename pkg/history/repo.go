@@ -3,7 +3,8 @@
 // uses (age of the last commit, a file's content at a past time, the last
 // verified backup).
 //
-// One *Repo owns the one *git.Repository (go-git is not goroutine-safe).
+// One *Repo holds the one gitrepo.Repo, the git layer's repository (not
+// goroutine-safe); history decides what to write, the layer how git stores it.
 // Commits are built with plumbing: blobs for changed files, tree objects,
 // a commit object, then the branch moved with git's own lock-file
 // check-and-set. go-git's worktree status and its in-place index writer are
@@ -19,14 +20,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/go-git/go-git/v5/storage/filesystem"
-
 	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/gitrepo"
-	"github.com/mem-md/mem/pkg/gitrepo/gitfmt"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -34,24 +29,19 @@ import (
 // worktree or a sub-folder of it; every path mem commits lies under Prefix.
 type Repo struct {
 	v      *vault.Vault
-	git    *git.Repository
-	gitDir string          // absolute path of the .git directory
-	top    string          // absolute path of the worktree root
-	prefix string          // vault root relative to top, slash-separated; "" when equal
-	objs   *gitfmt.Objects // set for the length of a commit
-	env    Env             // set by the entry point (Commit, Sync, Backup, Clone)
+	git    *gitrepo.Repo
+	gitDir string           // absolute path of the .git directory
+	top    string           // absolute path of the worktree root
+	prefix string           // vault root relative to top, slash-separated; "" when equal
+	objs   *gitrepo.Objects // set for the length of a commit
+	env    Env              // set by the entry point (Commit, Sync, Backup, Clone)
 	// heldLocks are the git lock files this commit created ("inode path"),
 	// recorded so a later commit can clear them if this one is killed.
 	heldLocks []string
 }
 
-// newObjects is the object writer of one commit or merge; go-git answers
-// for the objects in packs and alternates.
-func (r *Repo) newObjects() *gitfmt.Objects {
-	return gitfmt.NewObjects(r.gitDir, func(h plumbing.Hash) bool {
-		return r.git.Storer.HasEncodedObject(h) == nil
-	})
-}
+// newObjects is the object writer of one commit or merge.
+func (r *Repo) newObjects() *gitrepo.Objects { return r.git.NewObjects() }
 
 // ErrNoRepo is returned by Open when the vault is not inside a git repository.
 var ErrNoRepo = errors.New("not inside a git repository")
@@ -59,22 +49,14 @@ var ErrNoRepo = errors.New("not inside a git repository")
 // Open finds the git repository that contains the vault (the vault root or
 // any ancestor may hold .git); env is what its git children run with.
 func Open(v *vault.Vault, env Env) (*Repo, error) {
-	g, err := git.PlainOpenWithOptions(v.Root, &git.PlainOpenOptions{DetectDotGit: true})
-	if errors.Is(err, git.ErrRepositoryNotExists) {
+	g, err := gitrepo.Open(v.Root, env.Git())
+	if errors.Is(err, gitrepo.ErrNotExist) {
 		return nil, fmt.Errorf("%s: %w: run 'git init %s' (or 'mem init %s') first", v.Root, ErrNoRepo, v.Root, v.Root)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: open git repository: %w", v.Root, err)
 	}
-	st, ok := g.Storer.(*filesystem.Storage)
-	if !ok {
-		return nil, fmt.Errorf("%s: unsupported git storage", v.Root)
-	}
-	wt, err := g.Worktree()
-	if err != nil {
-		return nil, fmt.Errorf("%s: the git repository has no worktree: %w", v.Root, err)
-	}
-	r := &Repo{v: v, env: env, git: g, gitDir: realPath(st.Filesystem().Root()), top: realPath(wt.Filesystem.Root())}
+	r := &Repo{v: v, env: env, git: g, gitDir: g.GitDir(), top: g.Top()}
 	if _, err := os.Stat(filepath.Join(r.gitDir, "commondir")); err == nil {
 		return nil, fmt.Errorf("%s: linked git worktrees are not supported by mem history; run mem in the main worktree", r.gitDir)
 	}
@@ -86,16 +68,6 @@ func Open(v *vault.Vault, env Env) (*Repo, error) {
 		r.prefix = filepath.ToSlash(rel)
 	}
 	return r, nil
-}
-
-func realPath(p string) string {
-	if abs, err := filepath.Abs(p); err == nil {
-		p = abs
-	}
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	return p
 }
 
 // repoPath turns a vault-relative path into a repository-relative one.
@@ -119,36 +91,26 @@ func (r *Repo) vaultRel(p string) (string, bool) {
 }
 
 // head returns the commit HEAD points at, or nil on an unborn branch.
-func (r *Repo) head() (*object.Commit, error) {
-	ref, err := r.git.Head()
-	if errors.Is(err, plumbing.ErrReferenceNotFound) {
-		return nil, nil
+func (r *Repo) head() (*gitrepo.Commit, error) {
+	_, h, err := r.git.Head()
+	if err != nil || h.IsZero() {
+		return nil, err
 	}
+	c, err := r.git.Commit(h)
 	if err != nil {
-		return nil, fmt.Errorf("%s: read HEAD: %w", r.gitDir, err)
-	}
-	c, err := r.git.CommitObject(ref.Hash())
-	if err != nil {
-		return nil, fmt.Errorf("%s: HEAD commit %s: %w", r.gitDir, ref.Hash(), err)
+		return nil, fmt.Errorf("%s: HEAD commit %s: %w", r.gitDir, h, err)
 	}
 	return c, nil
 }
 
 // vaultTree is the tree of the vault folder in commit c (nil when the
 // commit has no such folder).
-func (r *Repo) vaultTree(c *object.Commit) (*object.Tree, error) {
-	t, err := c.Tree()
+func (r *Repo) vaultTree(c *gitrepo.Commit) (*gitrepo.Tree, error) {
+	t, err := r.git.SubTree(c.TreeHash, r.prefix)
 	if err != nil {
 		return nil, fmt.Errorf("commit %s: %w", c.Hash, err)
 	}
-	if r.prefix == "" {
-		return t, nil
-	}
-	sub, err := t.Tree(r.prefix)
-	if errors.Is(err, object.ErrDirectoryNotFound) {
-		return nil, nil
-	}
-	return sub, err
+	return t, nil
 }
 
 // busyMarkers are the files git leaves while an operation is in progress;
@@ -269,13 +231,4 @@ func (e Env) commitLockWait() time.Duration {
 
 // Init makes dir a git repository unless it already lies inside one, and
 // says whether it made one (`mem init`).
-func Init(dir string) (bool, error) {
-	_, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true})
-	if !errors.Is(err, git.ErrRepositoryNotExists) {
-		return false, err
-	}
-	if _, err := git.PlainInit(dir, false); err != nil {
-		return false, fmt.Errorf("%s: git init: %w", dir, err)
-	}
-	return true, nil
-}
+func Init(dir string) (bool, error) { return gitrepo.Init(dir) }

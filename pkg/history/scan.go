@@ -17,12 +17,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/format/index"
-	"github.com/go-git/go-git/v5/plumbing/object"
-
-	"github.com/mem-md/mem/pkg/gitrepo/gitfmt"
+	"github.com/mem-md/mem/pkg/gitrepo"
 	"github.com/mem-md/mem/pkg/gitrepo/ignore"
 	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/vault"
@@ -31,9 +26,9 @@ import (
 // file is one path of the vault as it goes into the next commit.
 type file struct {
 	path  string // repository-relative, slash-separated
-	mode  filemode.FileMode
-	hash  plumbing.Hash
-	entry *index.Entry // what the git index records for it
+	mode  gitrepo.Mode
+	hash  gitrepo.Hash
+	entry *gitrepo.IndexEntry // what the git index records for it
 	// Set by a scan worker for a file read this run:
 	abs  string
 	read bool // read, hashed and stored
@@ -56,49 +51,46 @@ type memMeta struct {
 // can be read (its size and mtime let unchanged files go unread, as git
 // itself does), else the HEAD tree (every file is then read once).
 type baseline struct {
-	entries map[string]*index.Entry  // repository path → stage-0 entry
-	trees   map[string]plumbing.Hash // the index's valid cached trees by folder
-	dirs    map[string]bool          // directories holding tracked paths
-	written time.Time                // the index file's mtime (racy-git guard)
-	index   *index.Index             // nil when the index was unreadable or absent
-	warn    string                   // why the index could not be used
-	head    *object.Tree             // HEAD's root tree (nil: unborn)
+	entries map[string]*gitrepo.IndexEntry // repository path → stage-0 entry
+	trees   map[string]gitrepo.Hash        // the index's valid cached trees by folder
+	dirs    map[string]bool                // directories holding tracked paths
+	written time.Time                      // the index file's mtime (racy-git guard)
+	index   *gitrepo.Index                 // nil when the index was unreadable or absent
+	warn    string                         // why the index could not be used
+	git     *gitrepo.Repo
+	head    gitrepo.Hash // HEAD's root tree (zero: unborn)
 }
 
 // committed is p's entry in the baseline, else in HEAD's tree (the index
 // may lack a file HEAD has: a sync's merge moves HEAD before the index
 // catches up), nil when neither has it.
-func (b *baseline) committed(p string) *index.Entry {
+func (b *baseline) committed(p string) *gitrepo.IndexEntry {
 	if e := b.entries[p]; e != nil {
 		return e
 	}
-	if b.head == nil {
+	if b.head.IsZero() {
 		return nil
 	}
-	e, err := b.head.FindEntry(p)
-	if err != nil || e.Mode == filemode.Dir || e.Mode == filemode.Submodule {
+	e, ok, err := b.git.Entry(b.head, p)
+	if err != nil || !ok || e.Mode == gitrepo.Dir || e.Mode == gitrepo.Submodule {
 		return nil
 	}
-	return &index.Entry{Name: p, Hash: e.Hash, Mode: e.Mode}
+	return &gitrepo.IndexEntry{Name: p, Hash: e.Hash, Mode: e.Mode}
 }
 
-func (r *Repo) readBaseline(head *object.Commit) (*baseline, error) {
-	b := &baseline{entries: map[string]*index.Entry{}, dirs: map[string]bool{}}
+func (r *Repo) readBaseline(head *gitrepo.Commit) (*baseline, error) {
+	b := &baseline{entries: map[string]*gitrepo.IndexEntry{}, dirs: map[string]bool{}, git: r.git}
 	if head != nil {
-		t, err := r.tree(head.TreeHash, "HEAD's root")
-		if err != nil {
+		if _, err := r.tree(head.TreeHash, "HEAD's root"); err != nil {
 			return nil, err
 		}
-		b.head = t
+		b.head = head.TreeHash
 	}
 	p := filepath.Join(r.gitDir, "index")
 	fi, err := os.Stat(p)
 	switch {
 	case err == nil:
-		idx, derr := readIndex(p)
-		if errors.Is(derr, gitfmt.ErrIndexFormat) {
-			idx, derr = r.git.Storer.Index()
-		}
+		idx, derr := r.git.ReadIndex()
 		if derr != nil {
 			// Left as it is, an index naming the old HEAD's files would make
 			// the next plain 'git commit' undo this one (issue 17). When the
@@ -112,8 +104,8 @@ func (r *Repo) readBaseline(head *object.Commit) (*baseline, error) {
 			}
 			break
 		}
-		b.index, b.written, b.trees = idx, fi.ModTime(), gitfmt.CachedTrees(idx.Cache)
-		b.entries = make(map[string]*index.Entry, len(idx.Entries))
+		b.index, b.written, b.trees = idx, fi.ModTime(), idx.Trees
+		b.entries = make(map[string]*gitrepo.IndexEntry, len(idx.Entries))
 		for _, e := range idx.Entries {
 			if e.Stage != 0 {
 				if _, in := r.vaultRel(e.Name); in {
@@ -135,7 +127,7 @@ func (r *Repo) readBaseline(head *object.Commit) (*baseline, error) {
 
 // headFiles adds every file of the tree h (at path dir) to the baseline,
 // naming a tree that cannot be read and where it sits.
-func (r *Repo) headFiles(b *baseline, h plumbing.Hash, dir string) error {
+func (r *Repo) headFiles(b *baseline, h gitrepo.Hash, dir string) error {
 	where := dir
 	if where == "" {
 		where = "HEAD's root"
@@ -147,31 +139,23 @@ func (r *Repo) headFiles(b *baseline, h plumbing.Hash, dir string) error {
 	for _, e := range t.Entries {
 		p := join(dir, e.Name)
 		switch e.Mode {
-		case filemode.Dir:
+		case gitrepo.Dir:
 			if err := r.headFiles(b, e.Hash, p); err != nil {
 				return err
 			}
-		case filemode.Submodule:
+		case gitrepo.Submodule:
 			// not a file: go-git's Files() skipped it too
 		default:
-			b.add(&index.Entry{Name: p, Hash: e.Hash, Mode: e.Mode})
+			b.add(&gitrepo.IndexEntry{Name: p, Hash: e.Hash, Mode: e.Mode})
 		}
 	}
 	return nil
 }
 
-func readIndex(p string) (*index.Index, error) {
-	data, err := os.ReadFile(p)
-	if err != nil {
-		return nil, err
-	}
-	return gitfmt.DecodeIndex(data)
-}
-
 // reusable are the cached trees of the folders in which nothing changed
 // since the index was written: no file read this run, none gone, none
 // that only HEAD has.
-func (s *scanner) reusable() map[string]plumbing.Hash {
+func (s *scanner) reusable() map[string]gitrepo.Hash {
 	if len(s.base.trees) == 0 {
 		return nil
 	}
@@ -194,7 +178,7 @@ func (s *scanner) reusable() map[string]plumbing.Hash {
 			mark(p)
 		}
 	}
-	reuse := map[string]plumbing.Hash{}
+	reuse := map[string]gitrepo.Hash{}
 	for d, h := range s.base.trees {
 		key := d
 		if key == "" {
@@ -218,7 +202,7 @@ func (b *baseline) vaultEntries(r *Repo) int {
 	return n
 }
 
-func (b *baseline) add(e *index.Entry) {
+func (b *baseline) add(e *gitrepo.IndexEntry) {
 	b.entries[e.Name] = e
 	for d := path.Dir(e.Name); d != "." && !b.dirs[d]; d = path.Dir(d) {
 		b.dirs[d] = true
@@ -237,8 +221,8 @@ type scanner struct {
 	seen    map[string]bool
 	skipped map[string]bool // folders holding their own repository
 	hashed  int
-	meta    map[plumbing.Hash]memMeta // memories read this run, for the message
-	pending []*file                   // files the walk found changed, to read
+	meta    map[gitrepo.Hash]memMeta // memories read this run, for the message
+	pending []*file                  // files the walk found changed, to read
 	// oversized are memory files over lint.max_file_size, left out of the
 	// commit (a tracked one keeps its committed version).
 	oversized []oversize
@@ -257,7 +241,7 @@ type oversize struct {
 
 // scan lists every file of the vault the next commit holds.
 func (r *Repo) scan(base *baseline) (*scanner, error) {
-	s := &scanner{r: r, base: base, seen: make(map[string]bool, len(base.entries)), skipped: map[string]bool{}, meta: map[plumbing.Hash]memMeta{}}
+	s := &scanner{r: r, base: base, seen: make(map[string]bool, len(base.entries)), skipped: map[string]bool{}, meta: map[gitrepo.Hash]memMeta{}}
 	pats, err := r.outerPatterns()
 	if err != nil {
 		return nil, err
@@ -316,7 +300,7 @@ func (s *scanner) readPending() error {
 		return nil
 	}
 	store := s.r.objs.Write
-	var pw *gitfmt.Pack
+	var pw *gitrepo.Pack
 	if len(s.pending) >= packThreshold {
 		var err error
 		if pw, err = s.r.objs.NewPack(); err != nil {
@@ -372,7 +356,7 @@ func (s *scanner) readPending() error {
 // read reads one file from an open descriptor whose fstat is what the new
 // index records, stores it as a blob and, for a memory, notes its type and
 // project for the message.
-func (s *scanner) read(f *file, store func(plumbing.ObjectType, []byte) (plumbing.Hash, error), buf []byte) ([]byte, error) {
+func (s *scanner) read(f *file, store func(gitrepo.ObjectType, []byte) (gitrepo.Hash, error), buf []byte) ([]byte, error) {
 	data, fi, err := readStable(f.abs, f.mode, buf)
 	if errors.Is(err, fs.ErrNotExist) {
 		f.gone = true // removed while we walked: it is a deletion
@@ -390,7 +374,7 @@ func (s *scanner) read(f *file, store func(plumbing.ObjectType, []byte) (plumbin
 		f.secret = found // checked before the blob is stored: no object ever holds it
 		return data, nil
 	}
-	h, err := store(plumbing.BlobObject, data)
+	h, err := store(gitrepo.BlobObject, data)
 	if err != nil {
 		return data, err
 	}
@@ -527,7 +511,7 @@ type candidate struct {
 	dir, name, p string
 	fi           fs.FileInfo
 	err          error
-	old          *index.Entry
+	old          *gitrepo.IndexEntry
 }
 
 func (c *candidate) abs() string { return c.dir + string(filepath.Separator) + c.name }
@@ -587,18 +571,18 @@ func (s *scanner) add(c candidate) error {
 	if c.err != nil {
 		return fmt.Errorf("%s: %w", c.abs(), c.err)
 	}
-	var mode filemode.FileMode
+	var mode gitrepo.Mode
 	switch {
 	case fi.Mode()&fs.ModeSymlink != 0:
-		mode = filemode.Symlink
+		mode = gitrepo.Symlink
 	case fi.Mode().IsRegular() && fi.Mode()&0o111 != 0:
-		mode = filemode.Executable
+		mode = gitrepo.Executable
 	case fi.Mode().IsRegular():
-		mode = filemode.Regular
+		mode = gitrepo.Regular
 	default:
 		return nil // sockets, fifos and devices are not content
 	}
-	if limit := s.r.v.Config.Lint.MaxFileSize; mode != filemode.Symlink && fi.Size() > limit {
+	if limit := s.r.v.Config.Lint.MaxFileSize; mode != gitrepo.Symlink && fi.Size() > limit {
 		if vrel, ok := s.r.vaultRel(p); ok && s.r.v.IsMemoryPath(vrel) {
 			// The loader refuses to read it and lint fails it; committing
 			// it anyway would put megabytes in history for good.
@@ -607,7 +591,7 @@ func (s *scanner) add(c candidate) error {
 			return nil
 		}
 	}
-	if n := links(fi); mode != filemode.Symlink && n > 1 {
+	if n := links(fi); mode != gitrepo.Symlink && n > 1 {
 		// A second name may be a file outside the vault (a key, a
 		// config): the loader never reads it, and a commit would push it.
 		s.unread = append(s.unread, fmt.Sprintf("%s: the file has %d hard links, so its content may belong to a file outside the vault: left out of this commit, as mem leaves it unread; if it is yours, replace it with a copy (cp F x && mv x F)", c.abs(), n))
@@ -638,7 +622,7 @@ func (s *scanner) keepCommitted(p string) {
 // clean is git's stat check: same mode, size and mtime, and the mtime is
 // older than the index itself (a file changed in the same instant the
 // index was written is "racily clean" and must be read).
-func (s *scanner) clean(e *index.Entry, fi fs.FileInfo, mode filemode.FileMode) bool {
+func (s *scanner) clean(e *gitrepo.IndexEntry, fi fs.FileInfo, mode gitrepo.Mode) bool {
 	return s.base.index != nil && e.Mode == mode && !e.IntentToAdd &&
 		int64(e.Size) == fi.Size()&0xffffffff && e.ModifiedAt.Equal(fi.ModTime()) &&
 		fi.ModTime().Before(s.base.written)
@@ -648,8 +632,8 @@ func (s *scanner) clean(e *index.Entry, fi fs.FileInfo, mode filemode.FileMode) 
 // inode it read, so the index records the stat of the content that was
 // committed. mem's writers replace files by rename, so the bytes are a
 // whole old or new version.
-func readStable(abs string, mode filemode.FileMode, buf []byte) ([]byte, fs.FileInfo, error) {
-	if mode == filemode.Symlink {
+func readStable(abs string, mode gitrepo.Mode, buf []byte) ([]byte, fs.FileInfo, error) {
+	if mode == gitrepo.Symlink {
 		fi, err := os.Lstat(abs)
 		if err != nil {
 			return nil, nil, err

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,11 +11,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/mem-md/mem/pkg/gitrepo"
 	"github.com/mem-md/mem/pkg/merge"
@@ -73,9 +67,6 @@ type journal struct {
 	Old string `json:"old"`
 	New string `json:"new"`
 }
-
-// emptyTree is git's well-known hash of the empty tree.
-var emptyTree = plumbing.NewHash("4b825dc642cb6eb9a060e54bf8d69288fbee4904")
 
 // maxPushTries bounds the fetch-merge-push rounds when another machine
 // pushes between our fetch and our push.
@@ -139,7 +130,7 @@ func (r *Repo) sync(opts SyncOptions) (*SyncResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	if branch == plumbing.HEAD {
+	if branch == gitrepo.HEAD {
 		return nil, fmt.Errorf("%s: HEAD is detached: check out the vault's branch ('git -C %s switch main') before 'mem sync'", r.gitDir, r.top)
 	}
 	res.Branch = branch.Short()
@@ -211,10 +202,8 @@ func (r *Repo) sync(opts SyncOptions) (*SyncResult, error) {
 // file:// URL) to an absolute path, which is returned as local too.
 func (r *Repo) syncURL(opts SyncOptions) (url, local string, err error) {
 	url = opts.Remote
-	if cfg, err := r.git.Config(); err == nil {
-		if rc, ok := cfg.Remotes[url]; ok && len(rc.URLs) > 0 {
-			url = rc.URLs[0]
-		}
+	if u, ok := r.git.RemoteURL(url); ok {
+		url = u
 	}
 	if !isPath(url) {
 		return url, "", nil
@@ -233,7 +222,7 @@ func (r *Repo) syncURL(opts SyncOptions) (url, local string, err error) {
 // exist yet (as a first backup does: in a temporary folder renamed into
 // place), after the push check; a missing parent is refused, as it is most
 // often a drive that is not mounted.
-func (r *Repo) createRemote(p string, branch plumbing.ReferenceName, head plumbing.Hash, res *SyncResult, dry bool) error {
+func (r *Repo) createRemote(p string, branch gitrepo.RefName, head gitrepo.Hash, res *SyncResult, dry bool) error {
 	if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
 		return nil // an existing path: git says what is wrong with it, if anything
 	}
@@ -248,7 +237,7 @@ func (r *Repo) createRemote(p string, branch plumbing.ReferenceName, head plumbi
 		res.Warnings = append(res.Warnings, p+" does not exist: a sync would create it as a bare repository")
 		return nil
 	}
-	if err := r.checkSecrets(func(plumbing.Hash) bool { return false }, p); err != nil {
+	if err := r.checkSecrets(func(gitrepo.Hash) bool { return false }, p); err != nil {
 		return syncRefusal(err)
 	}
 	br := &BackupResult{}
@@ -273,31 +262,29 @@ func syncRefusal(err error) error {
 // head (zero when the remote has no such branch yet). It names no ref
 // (FETCH_HEAD only), so a fetch left running by a killed sync can never
 // hold a ref lock the next sync needs.
-func (r *Repo) fetch(url string, branch plumbing.ReferenceName) (plumbing.Hash, error) {
+func (r *Repo) fetch(url string, branch gitrepo.RefName) (gitrepo.Hash, error) {
 	_, err := r.env.Git().Run(r.gitDir, append(fetchFsck, "fetch", "--quiet", "--no-tags", url, branch.String())...)
 	if err != nil {
 		var ge *gitrepo.Error
 		if errors.As(err, &ge) && strings.Contains(ge.Stderr, "couldn't find remote ref") {
-			return plumbing.ZeroHash, nil
+			return gitrepo.ZeroHash, nil
 		}
 		if errors.As(err, &ge) && fsckRefused(ge.Stderr) {
-			return plumbing.ZeroHash, r.diagnose(url, branch, ge.Stderr)
+			return gitrepo.ZeroHash, r.diagnose(url, branch, ge.Stderr)
 		}
-		return plumbing.ZeroHash, fmt.Errorf("fetch from %s: %w (is the remote reachable? nothing here changed)", url, err)
+		return gitrepo.ZeroHash, fmt.Errorf("fetch from %s: %w (is the remote reachable? nothing here changed)", url, err)
 	}
 	out, err := r.env.Git().Run(r.gitDir, "rev-parse", "--verify", "FETCH_HEAD^{commit}")
 	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("fetch from %s: %w", url, err)
+		return gitrepo.ZeroHash, fmt.Errorf("fetch from %s: %w", url, err)
 	}
-	h := plumbing.NewHash(strings.TrimSpace(out))
-	if r.git.Storer.HasEncodedObject(h) != nil {
-		// go-git lists the packs once: a fetch that kept a new pack (over
+	h := gitrepo.NewHash(strings.TrimSpace(out))
+	if !r.git.Has(h) {
+		// The packs are listed once: a fetch that kept a new pack (over
 		// 100 objects) is only seen by a fresh open.
-		g, err := git.PlainOpenWithOptions(r.v.Root, &git.PlainOpenOptions{DetectDotGit: true})
-		if err != nil {
-			return plumbing.ZeroHash, fmt.Errorf("%s: reopen after fetching: %w", r.gitDir, err)
+		if err := r.git.Reopen(); err != nil {
+			return gitrepo.ZeroHash, fmt.Errorf("%s: reopen after fetching: %w", r.gitDir, err)
 		}
-		r.git = g
 	}
 	return h, nil
 }
@@ -306,22 +293,16 @@ func (r *Repo) fetch(url string, branch plumbing.ReferenceName) (plumbing.Hash, 
 // itself, the remote's head (a fast-forward), or a new merge commit. An
 // incoming change that removes too many memories is refused here, before
 // anything local changes.
-func (r *Repo) mergeHeads(head, remote plumbing.Hash, url string, res *SyncResult, opts SyncOptions) (plumbing.Hash, error) {
+func (r *Repo) mergeHeads(head, remote gitrepo.Hash, url string, res *SyncResult, opts SyncOptions) (gitrepo.Hash, error) {
 	if remote.IsZero() || remote == head {
 		return head, nil
 	}
-	base := plumbing.ZeroHash
+	base := gitrepo.ZeroHash
 	if !head.IsZero() {
-		out, err := r.env.Git().Run(r.gitDir, "merge-base", head.String(), remote.String())
-		var ge *gitrepo.Error
-		switch h := strings.TrimSpace(out); {
-		case err == nil && plumbing.IsHash(h):
-			base = plumbing.NewHash(h)
-		case errors.As(err, &ge) && ge.Stderr == "":
-			// exit 1 with nothing said: unrelated histories (two vaults
-			// made by mem init), merged against the empty tree
-		default:
-			return plumbing.ZeroHash, err
+		// Unrelated histories (zero) are merged against the empty tree.
+		var err error
+		if base, err = r.git.MergeBase(head, remote); err != nil {
+			return gitrepo.ZeroHash, err
 		}
 	}
 	if base == remote {
@@ -331,7 +312,7 @@ func (r *Repo) mergeHeads(head, remote plumbing.Hash, url string, res *SyncResul
 	if base != head {
 		m, err := r.mergeCommit(base, head, remote, url, res, opts.Now)
 		if err != nil {
-			return plumbing.ZeroHash, err
+			return gitrepo.ZeroHash, err
 		}
 		merged = m
 		res.Merge = m.String()
@@ -340,138 +321,126 @@ func (r *Repo) mergeHeads(head, remote plumbing.Hash, url string, res *SyncResul
 	}
 	if !opts.AcceptConfig {
 		if err := r.holdConfig(base, head, merged, remote, url); err != nil {
-			return plumbing.ZeroHash, err
+			return gitrepo.ZeroHash, err
 		}
 	}
 	if err := r.guardIncoming(base, head, merged, remote, url, opts); err != nil {
-		return plumbing.ZeroHash, err
+		return gitrepo.ZeroHash, err
 	}
 	return merged, nil
 }
 
-// treeChange is one line of git diff-tree --raw.
-type treeChange struct {
-	oldMode, newMode string
-	old, new         plumbing.Hash
-	status           byte
-	path             string // repository path
-}
-
-func (c treeChange) deleted() bool { return c.newMode == "000000" }
-
 // diffTrees lists the files that differ between two commits (zero: the
 // empty tree), renames as a deletion and an addition.
-func (r *Repo) diffTrees(a, b plumbing.Hash) ([]treeChange, error) {
-	name := func(h plumbing.Hash) string {
+func (r *Repo) diffTrees(a, b gitrepo.Hash) ([]gitrepo.Change, error) {
+	tree := func(h gitrepo.Hash) (gitrepo.Hash, error) {
 		if h.IsZero() {
-			return emptyTree.String()
+			return h, nil
 		}
-		return h.String()
+		c, err := r.git.Commit(h)
+		if err != nil {
+			return h, r.damagedObject("commit", h, "", err)
+		}
+		return c.TreeHash, nil
 	}
-	out, err := r.env.Git().Run(r.gitDir, "diff-tree", "-r", "-z", "--raw", "--no-renames", name(a), name(b))
+	ta, err := tree(a)
 	if err != nil {
 		return nil, err
 	}
-	var chs []treeChange
-	f := strings.Split(out, "\x00")
-	for i := 0; i+1 < len(f); i += 2 {
-		meta := strings.Fields(strings.TrimPrefix(f[i], ":"))
-		if len(meta) < 5 {
-			return nil, fmt.Errorf("git diff-tree: unexpected line %q", f[i])
-		}
-		chs = append(chs, treeChange{oldMode: meta[0], newMode: meta[1], old: plumbing.NewHash(meta[2]), new: plumbing.NewHash(meta[3]), status: meta[4][0], path: f[i+1]})
+	tb, err := tree(b)
+	if err != nil {
+		return nil, err
 	}
-	return chs, nil
+	return r.git.Diff(ta, tb, "")
 }
 
 // mergeCommit merges remote into head against base, file by file (spec
 // §9): paths changed on one side take that side; paths changed on both
 // are merged by merge.File. Only the folders that change are written; the
 // commit records every decision.
-func (r *Repo) mergeCommit(base, head, remote plumbing.Hash, url string, res *SyncResult, now time.Time) (plumbing.Hash, error) {
+func (r *Repo) mergeCommit(base, head, remote gitrepo.Hash, url string, res *SyncResult, now time.Time) (gitrepo.Hash, error) {
 	ours, err := r.diffTrees(base, head)
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return gitrepo.ZeroHash, err
 	}
 	theirs, err := r.diffTrees(base, remote)
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return gitrepo.ZeroHash, err
 	}
-	hc, err := r.git.CommitObject(head)
+	hc, err := r.git.Commit(head)
 	if err != nil {
-		return plumbing.ZeroHash, r.damagedObject("commit", head, "HEAD", err)
+		return gitrepo.ZeroHash, r.damagedObject("commit", head, "HEAD", err)
 	}
-	rc, err := r.git.CommitObject(remote)
+	rc, err := r.git.Commit(remote)
 	if err != nil {
-		return plumbing.ZeroHash, r.damagedObject("commit", remote, "the remote's head", err)
+		return gitrepo.ZeroHash, r.damagedObject("commit", remote, "the remote's head", err)
 	}
 	oursLater := hc.Committer.When.After(rc.Committer.When) || hc.Committer.When.Equal(rc.Committer.When) && head.String() > remote.String()
-	byPath := map[string]treeChange{}
+	byPath := map[string]gitrepo.Change{}
 	for _, c := range ours {
-		byPath[c.path] = c
+		byPath[c.Path] = c
 	}
 	r.objs = r.newObjects() // synced by applyMerge before a ref names the merge
 	edits := map[string]treeEdit{}
-	entry := func(p, mode string, h plumbing.Hash) {
-		m, _ := filemode.New(mode)
-		edits[p] = treeEdit{mode: m, hash: h}
+	entry := func(p string, mode gitrepo.Mode, h gitrepo.Hash) {
+		edits[p] = treeEdit{mode: mode, hash: h}
 	}
 	var decisions []string
 	for _, t := range theirs {
-		o, both := byPath[t.path]
+		o, both := byPath[t.Path]
 		switch {
-		case !both && t.deleted():
-			entry(t.path, "0", plumbing.ZeroHash)
+		case !both && t.Deleted():
+			entry(t.Path, 0, gitrepo.ZeroHash)
 			continue
 		case !both:
-			entry(t.path, t.newMode, t.new)
+			entry(t.Path, t.NewMode, t.New)
 			continue
-		case o.new == t.new && o.newMode == t.newMode:
+		case o.New == t.New && o.NewMode == t.NewMode:
 			continue
 		}
-		read := func(h plumbing.Hash, mode, label string, later bool) (merge.Side, error) {
+		read := func(h gitrepo.Hash, mode gitrepo.Mode, label string, later bool) (merge.Side, error) {
 			s := merge.Side{Label: label, Later: later}
-			if mode == "000000" {
+			if mode == 0 {
 				return s, nil
 			}
 			data, err := r.blob(h)
 			s.Data, s.Present = data, true
 			return s, err
 		}
-		b, err1 := read(t.old, t.oldMode, "base", false)
-		os_, err2 := read(o.new, o.newMode, labelOurs, oursLater)
-		ts, err3 := read(t.new, t.newMode, labelRemote, !oursLater)
+		b, err1 := read(t.Old, t.OldMode, "base", false)
+		os_, err2 := read(o.New, o.NewMode, labelOurs, oursLater)
+		ts, err3 := read(t.New, t.NewMode, labelRemote, !oursLater)
 		if err := errors.Join(err1, err2, err3); err != nil {
-			return plumbing.ZeroHash, fmt.Errorf("%s: read the versions to merge: %w", t.path, err)
+			return gitrepo.ZeroHash, fmt.Errorf("%s: read the versions to merge: %w", t.Path, err)
 		}
-		rel, _ := r.vaultRel(t.path)
+		rel, _ := r.vaultRel(t.Path)
 		if rel == "" {
-			rel = t.path
+			rel = t.Path
 		}
 		fm := merge.File(rel, b, os_, ts)
 		decisions = append(decisions, fm.Decisions...)
-		mode := o.newMode
-		if o.deleted() {
-			mode = t.newMode
+		mode := o.NewMode
+		if o.Deleted() {
+			mode = t.NewMode
 		}
 		if !fm.Present {
-			entry(t.path, "0", plumbing.ZeroHash)
+			entry(t.Path, 0, gitrepo.ZeroHash)
 		} else if h, err := r.writeBlob(fm.Data); err != nil {
-			return plumbing.ZeroHash, err
+			return gitrepo.ZeroHash, err
 		} else {
-			entry(t.path, mode, h)
+			entry(t.Path, mode, h)
 		}
 		if fm.Sibling != "" {
 			h, err := r.writeBlob(fm.SiblingData)
 			if err != nil {
-				return plumbing.ZeroHash, err
+				return gitrepo.ZeroHash, err
 			}
-			entry(r.repoPath(fm.Sibling), "100644", h)
+			entry(r.repoPath(fm.Sibling), gitrepo.Regular, h)
 		}
 	}
 	tree, err := r.editTree(hc.TreeHash, "", edits)
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return gitrepo.ZeroHash, err
 	}
 	sort.Strings(decisions)
 	res.Decisions = append(res.Decisions, decisions...)
@@ -481,44 +450,36 @@ func (r *Repo) mergeCommit(base, head, remote plumbing.Hash, url string, res *Sy
 	}
 	who, err := r.author(now)
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return gitrepo.ZeroHash, err
 	}
-	c := &object.Commit{Author: who, Committer: r.committer(who), Message: redactLines(msg),
-		TreeHash: tree, ParentHashes: []plumbing.Hash{head, remote}}
-	obj := &plumbing.MemoryObject{}
-	if err := c.Encode(obj); err != nil {
-		return plumbing.ZeroHash, err
-	}
-	rd, err := obj.Reader()
+	c := &gitrepo.Commit{Author: who, Committer: r.committer(who), Message: redactLines(msg),
+		TreeHash: tree, ParentHashes: []gitrepo.Hash{head, remote}}
+	data, err := gitrepo.EncodeCommit(c)
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return gitrepo.ZeroHash, err
 	}
-	data, err := io.ReadAll(rd)
+	h, err := r.objs.Write(gitrepo.CommitObject, data)
 	if err != nil {
-		return plumbing.ZeroHash, err
-	}
-	h, err := r.objs.Write(plumbing.CommitObject, data)
-	if err != nil {
-		return plumbing.ZeroHash, err
+		return gitrepo.ZeroHash, err
 	}
 	return h, r.objs.Wait()
 }
 
 // treeEdit is a file a merge sets (mode and blob) or deletes (zero hash).
 type treeEdit struct {
-	mode filemode.FileMode
-	hash plumbing.Hash
+	mode gitrepo.Mode
+	hash gitrepo.Hash
 }
 
 // editTree applies edits (repository paths under dir) to tree h and
 // stores the folders that changed; the rest are shared with h. A folder
 // left empty is dropped, as git has no empty trees.
-func (r *Repo) editTree(h plumbing.Hash, dir string, edits map[string]treeEdit) (plumbing.Hash, error) {
-	var ents []object.TreeEntry
+func (r *Repo) editTree(h gitrepo.Hash, dir string, edits map[string]treeEdit) (gitrepo.Hash, error) {
+	var ents []gitrepo.TreeEntry
 	if !h.IsZero() {
 		t, err := r.tree(h, dir)
 		if err != nil {
-			return plumbing.ZeroHash, err
+			return gitrepo.ZeroHash, err
 		}
 		ents = append(ents, t.Entries...)
 	}
@@ -539,18 +500,18 @@ func (r *Repo) editTree(h plumbing.Hash, dir string, edits map[string]treeEdit) 
 		if ed, ok := here[e.Name]; ok {
 			delete(here, e.Name)
 			if !ed.hash.IsZero() {
-				out = append(out, object.TreeEntry{Name: e.Name, Mode: ed.mode, Hash: ed.hash})
+				out = append(out, gitrepo.TreeEntry{Name: e.Name, Mode: ed.mode, Hash: ed.hash})
 			}
 			continue
 		}
-		if sub, ok := below[e.Name]; ok && e.Mode == filemode.Dir {
+		if sub, ok := below[e.Name]; ok && e.Mode == gitrepo.Dir {
 			delete(below, e.Name)
 			nh, err := r.editTree(e.Hash, join(dir, e.Name), sub)
 			if err != nil {
-				return plumbing.ZeroHash, err
+				return gitrepo.ZeroHash, err
 			}
 			if !nh.IsZero() {
-				out = append(out, object.TreeEntry{Name: e.Name, Mode: filemode.Dir, Hash: nh})
+				out = append(out, gitrepo.TreeEntry{Name: e.Name, Mode: gitrepo.Dir, Hash: nh})
 			}
 			continue
 		}
@@ -558,45 +519,45 @@ func (r *Repo) editTree(h plumbing.Hash, dir string, edits map[string]treeEdit) 
 	}
 	for name, ed := range here {
 		if !ed.hash.IsZero() {
-			out = append(out, object.TreeEntry{Name: name, Mode: ed.mode, Hash: ed.hash})
+			out = append(out, gitrepo.TreeEntry{Name: name, Mode: ed.mode, Hash: ed.hash})
 		}
 	}
 	for name, sub := range below {
-		nh, err := r.editTree(plumbing.ZeroHash, join(dir, name), sub)
+		nh, err := r.editTree(gitrepo.ZeroHash, join(dir, name), sub)
 		if err != nil {
-			return plumbing.ZeroHash, err
+			return gitrepo.ZeroHash, err
 		}
 		if !nh.IsZero() {
-			out = append(out, object.TreeEntry{Name: name, Mode: filemode.Dir, Hash: nh})
+			out = append(out, gitrepo.TreeEntry{Name: name, Mode: gitrepo.Dir, Hash: nh})
 		}
 	}
 	if len(out) == 0 {
-		return plumbing.ZeroHash, nil
+		return gitrepo.ZeroHash, nil
 	}
 	return r.storeTree(out)
 }
 
-func (r *Repo) writeBlob(data []byte) (plumbing.Hash, error) {
-	return r.objs.Write(plumbing.BlobObject, data)
+func (r *Repo) writeBlob(data []byte) (gitrepo.Hash, error) {
+	return r.objs.Write(gitrepo.BlobObject, data)
 }
 
 // lostMemories counts the memories of chs (a diff from a to b) that b
 // removes: deleted, or changed into a file that no longer parses (the
 // mass-delete guard's rule, as mem commit counts).
-func (r *Repo) lostMemories(chs []treeChange) int {
+func (r *Repo) lostMemories(chs []gitrepo.Change) int {
 	n := 0
 	for _, c := range chs {
-		rel, ok := r.vaultRel(c.path)
-		if !ok || !r.v.IsMemoryPath(rel) || c.oldMode == "000000" {
+		rel, ok := r.vaultRel(c.Path)
+		if !ok || !r.v.IsMemoryPath(rel) || c.Added() {
 			continue
 		}
-		old, err := r.blob(c.old)
+		old, err := r.blob(c.Old)
 		if err != nil || parseMeta(old).noMemory() {
 			continue
 		}
-		if c.deleted() {
+		if c.Deleted() {
 			n++
-		} else if data, err := r.blob(c.new); err == nil && parseMeta(data).noMemory() {
+		} else if data, err := r.blob(c.New); err == nil && parseMeta(data).noMemory() {
 			n++
 		}
 	}
@@ -604,7 +565,7 @@ func (r *Repo) lostMemories(chs []treeChange) int {
 }
 
 // memoryCount counts the memory files at commit h.
-func (r *Repo) memoryCount(h plumbing.Hash) (int, error) {
+func (r *Repo) memoryCount(h gitrepo.Hash) (int, error) {
 	args := []string{"ls-tree", "-r", "-z", "--name-only", h.String()}
 	if r.prefix != "" {
 		args = append(args, "--", r.prefix)
@@ -625,7 +586,7 @@ func (r *Repo) memoryCount(h plumbing.Hash) (int, error) {
 // guardIncoming refuses a merge whose incoming side removes more than the
 // mass-delete share of this vault's memories (the incident of a remote
 // wiped to 8 files), naming the remote commit that removed the most.
-func (r *Repo) guardIncoming(base, head, merged, remote plumbing.Hash, url string, opts SyncOptions) error {
+func (r *Repo) guardIncoming(base, head, merged, remote gitrepo.Hash, url string, opts SyncOptions) error {
 	if head.IsZero() || opts.AllowMassDelete {
 		return nil
 	}
@@ -649,8 +610,8 @@ func (r *Repo) guardIncoming(base, head, merged, remote plumbing.Hash, url strin
 	if out, err := r.env.Git().Run(r.gitDir, "rev-list", "--first-parent", rng); err == nil {
 		most := 0
 		for _, h := range strings.Fields(out) {
-			c, err := r.git.CommitObject(plumbing.NewHash(h))
-			parent := plumbing.ZeroHash
+			c, err := r.git.Commit(gitrepo.NewHash(h))
+			parent := gitrepo.ZeroHash
 			if err != nil {
 				continue
 			}
@@ -665,7 +626,7 @@ func (r *Repo) guardIncoming(base, head, merged, remote plumbing.Hash, url strin
 		}
 	}
 	subject := ""
-	if c, err := r.git.CommitObject(culprit); err == nil {
+	if c, err := r.git.Commit(culprit); err == nil {
 		subject = strings.SplitN(strings.TrimSpace(c.Message), "\n", 2)[0]
 	}
 	return &MassDeleteError{Removed: removed, Spoiled: disguised, How: "still there but emptied, retyped, retired, deprecated, no longer parsing or rewritten so the content rules refuse them", Of: before, Share: r.v.Config.Lint.MassDeleteShare,
@@ -673,7 +634,7 @@ func (r *Repo) guardIncoming(base, head, merged, remote plumbing.Hash, url strin
 }
 
 // counts says what moving from a to b changes in the memories.
-func (r *Repo) counts(a, b plumbing.Hash) (SyncCounts, error) {
+func (r *Repo) counts(a, b gitrepo.Hash) (SyncCounts, error) {
 	var n SyncCounts
 	if a == b {
 		return n, nil
@@ -683,18 +644,18 @@ func (r *Repo) counts(a, b plumbing.Hash) (SyncCounts, error) {
 		return n, err
 	}
 	for _, c := range chs {
-		rel, ok := r.vaultRel(c.path)
+		rel, ok := r.vaultRel(c.Path)
 		if !ok || !r.v.IsMemoryPath(rel) {
 			continue
 		}
 		switch {
-		case c.oldMode == "000000":
+		case c.Added():
 			n.Added++
-		case c.deleted():
+		case c.Deleted():
 			n.Removed++
 		default:
 			n.Changed++
-			if retired(r, c.old, c.new) {
+			if retired(r, c.Old, c.New) {
 				n.Retired++
 			}
 		}
@@ -703,7 +664,7 @@ func (r *Repo) counts(a, b plumbing.Hash) (SyncCounts, error) {
 }
 
 // retired reports a memory newly past invalid_at or deprecated.
-func retired(r *Repo, old, new plumbing.Hash) bool {
+func retired(r *Repo, old, new gitrepo.Hash) bool {
 	a, err1 := r.blob(old)
 	b, err2 := r.blob(new)
 	if err1 != nil || err2 != nil {
@@ -720,18 +681,18 @@ func retired(r *Repo, old, new plumbing.Hash) bool {
 // pushCheck runs the §8 push rules on what the remote lacks: no commit
 // that adds a secret, and no head that drops more than the mass-delete
 // share of the remote's memories.
-func (r *Repo) pushCheck(remote, merged plumbing.Hash, url string, opts SyncOptions) error {
-	has := func(plumbing.Hash) bool { return false }
+func (r *Repo) pushCheck(remote, merged gitrepo.Hash, url string, opts SyncOptions) error {
+	has := func(gitrepo.Hash) bool { return false }
 	if !remote.IsZero() {
 		out, err := r.env.Git().Run(r.gitDir, "rev-list", remote.String())
 		if err != nil {
 			return err
 		}
-		seen := map[plumbing.Hash]bool{}
+		seen := map[gitrepo.Hash]bool{}
 		for _, h := range strings.Fields(out) {
-			seen[plumbing.NewHash(h)] = true
+			seen[gitrepo.NewHash(h)] = true
 		}
-		has = func(h plumbing.Hash) bool { return seen[h] }
+		has = func(h gitrepo.Hash) bool { return seen[h] }
 	}
 	if err := r.checkSecrets(has, url); err != nil {
 		return syncRefusal(err)
@@ -766,7 +727,7 @@ func (r *Repo) pushCheck(remote, merged plumbing.Hash, url string, opts SyncOpti
 
 // pushBranch pushes the vault's branch, never forcing; rejected is true
 // when the remote moved since the fetch (the caller merges again).
-func (r *Repo) pushBranch(url string, branch plumbing.ReferenceName) (rejected bool, err error) {
+func (r *Repo) pushBranch(url string, branch gitrepo.RefName) (rejected bool, err error) {
 	out, err := r.env.Git().Run(r.gitDir, pushCmd(url, branch.String()+":"+branch.String())...)
 	for _, line := range strings.Split(out, "\n") {
 		if f := strings.Split(line, "\t"); len(f) == 3 && f[0] == "!" {
@@ -784,7 +745,7 @@ func (r *Repo) pushBranch(url string, branch plumbing.ReferenceName) (rejected b
 
 // applyMerge moves the vault from head old to new: journal first, then
 // the working tree, the git index and last the branch (finishMerge).
-func (r *Repo) applyMerge(branch plumbing.ReferenceName, old, new plumbing.Hash, now time.Time) error {
+func (r *Repo) applyMerge(branch gitrepo.RefName, old, new gitrepo.Hash, now time.Time) error {
 	unlock, err := r.lockCommit()
 	if err != nil {
 		return err
@@ -846,7 +807,7 @@ func (r *Repo) finishJournal() (bool, error) {
 		return false, err
 	}
 	var j journal
-	if err := json.Unmarshal(data, &j); err != nil || !plumbing.IsHash(j.Old) || !plumbing.IsHash(j.New) {
+	if err := json.Unmarshal(data, &j); err != nil || !gitrepo.IsHash(j.Old) || !gitrepo.IsHash(j.New) {
 		// Written atomically, so only a hand-edit makes it unreadable.
 		return false, fmt.Errorf("%s: unreadable (%v): it records a merge being applied; remove it and run 'mem sync' again", p, err)
 	}
@@ -871,7 +832,7 @@ func (r *Repo) finishJournal() (bool, error) {
 // to new, then drops the journal. Run again after a kill, it does the same
 // and ends in the same place. The git index is left to refreshIndex.
 func (r *Repo) finishMerge(j journal, now time.Time) error {
-	old, new, ref := plumbing.NewHash(j.Old), plumbing.NewHash(j.New), plumbing.ReferenceName(j.Ref)
+	old, new, ref := gitrepo.NewHash(j.Old), gitrepo.NewHash(j.New), gitrepo.RefName(j.Ref)
 	chs, err := r.diffTrees(old, new)
 	if err != nil {
 		return err
@@ -879,45 +840,45 @@ func (r *Repo) finishMerge(j journal, now time.Time) error {
 	// Checked before the merge was built; checked again here, before the
 	// first write, as a journal names a merge this process did not build.
 	for _, c := range chs {
-		for _, name := range strings.Split(c.path, "/") {
+		for _, name := range strings.Split(c.Path, "/") {
 			if rule, why := nameRule(name); rule != "" {
 				return fmt.Errorf("%s: the merge it records (%s) writes %s: %s: %s; nothing was written: remove %s and run 'mem sync' again",
-					filepath.Join(r.gitDir, syncJournal), short(new), quotePath(c.path), rule, why, filepath.Join(r.gitDir, syncJournal))
+					filepath.Join(r.gitDir, syncJournal), short(new), quotePath(c.Path), rule, why, filepath.Join(r.gitDir, syncJournal))
 			}
 		}
 	}
 	for _, c := range chs {
-		p := filepath.Join(r.top, filepath.FromSlash(c.path))
-		if c.newMode == "160000" || c.oldMode == "160000" {
+		p := filepath.Join(r.top, filepath.FromSlash(c.Path))
+		if c.NewMode == gitrepo.Submodule || c.OldMode == gitrepo.Submodule {
 			continue // a submodule: git's business
 		}
 		cur, err := os.ReadFile(p)
-		curHash := plumbing.ZeroHash
+		curHash := gitrepo.ZeroHash
 		if err == nil {
-			curHash = plumbing.ComputeHash(plumbing.BlobObject, cur)
+			curHash = gitrepo.HashObject(gitrepo.BlobObject, cur)
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("%s: %w", p, err)
 		}
-		if curHash != c.new && curHash != c.old && !curHash.IsZero() {
+		if curHash != c.New && curHash != c.Old && !curHash.IsZero() {
 			continue
 		}
-		if c.deleted() {
+		if c.Deleted() {
 			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return fmt.Errorf("%s: %w", p, err)
 			}
 			continue
 		}
-		if curHash != c.new {
-			data, err := r.blob(c.new)
+		if curHash != c.New {
+			data, err := r.blob(c.New)
 			if err != nil {
-				return r.damagedObject("blob", c.new, c.path, err)
+				return r.damagedObject("blob", c.New, c.Path, err)
 			}
 			if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
 				return err
 			}
 			// As git checks out: 0666, or 0777 for an executable, less the umask.
 			perm := vault.FileMode()
-			if c.newMode == "100755" {
+			if c.NewMode == gitrepo.Executable {
 				perm = 0o777 &^ vault.Umask()
 			}
 			if err := vault.WriteFileAtomic(p, data, perm); err != nil {
@@ -925,11 +886,7 @@ func (r *Repo) finishMerge(j journal, now time.Time) error {
 			}
 		}
 	}
-	cur := plumbing.ZeroHash
-	if rf, err := r.git.Storer.Reference(ref); err == nil {
-		cur = rf.Hash()
-	}
-	if cur == old {
+	if cur, _ := r.git.Direct(ref); cur == old {
 		who, err := r.author(now)
 		if err != nil {
 			return err

@@ -5,20 +5,15 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/format/index"
-	"github.com/go-git/go-git/v5/plumbing/object"
-
-	"github.com/mem-md/mem/pkg/gitrepo/gitfmt"
+	"github.com/mem-md/mem/pkg/gitrepo"
 )
 
 // dirNode is one folder of the tree being built.
 type dirNode struct {
 	dirs  map[string]*dirNode
-	files []object.TreeEntry // by name: buildVault adds them in path order
-	count int                // files in this folder and below (the index entries it covers)
-	hash  plumbing.Hash
+	files []gitrepo.TreeEntry // by name: buildVault adds them in path order
+	count int                 // files in this folder and below (the index entries it covers)
+	hash  gitrepo.Hash
 }
 
 func newDir() *dirNode {
@@ -59,7 +54,7 @@ func (r *Repo) buildVault(files []*file) *dirNode {
 			n.count++
 		}
 		n := chain[len(chain)-1]
-		n.files = append(n.files, object.TreeEntry{Name: name, Mode: f.mode, Hash: f.hash})
+		n.files = append(n.files, gitrepo.TreeEntry{Name: name, Mode: f.mode, Hash: f.hash})
 	}
 	return root
 }
@@ -68,15 +63,15 @@ func (r *Repo) buildVault(files []*file) *dirNode {
 // sub-folders as tree objects; an empty folder gets the zero hash (git has
 // no empty sub-trees). A folder in reuse (its tree is known: nothing under
 // it changed since the index cached it) is neither encoded nor hashed.
-func (r *Repo) writeTree(n *dirNode, dir string, reuse map[string]plumbing.Hash) (plumbing.Hash, error) {
-	ents := make([]object.TreeEntry, 0, len(n.dirs)+len(n.files))
+func (r *Repo) writeTree(n *dirNode, dir string, reuse map[string]gitrepo.Hash) (gitrepo.Hash, error) {
+	ents := make([]gitrepo.TreeEntry, 0, len(n.dirs)+len(n.files))
 	for name, c := range n.dirs {
 		h, err := r.writeTree(c, join(dir, name), reuse)
 		if err != nil {
 			return h, err
 		}
 		if !h.IsZero() {
-			ents = append(ents, object.TreeEntry{Name: name, Mode: filemode.Dir, Hash: h})
+			ents = append(ents, gitrepo.TreeEntry{Name: name, Mode: gitrepo.Dir, Hash: h})
 		}
 	}
 	if h, ok := reuse[dir]; ok {
@@ -85,7 +80,7 @@ func (r *Repo) writeTree(n *dirNode, dir string, reuse map[string]plumbing.Hash)
 	}
 	ents = append(ents, n.files...)
 	if len(ents) == 0 {
-		n.hash = plumbing.ZeroHash
+		n.hash = gitrepo.ZeroHash
 		return n.hash, nil
 	}
 	h, err := r.storeTree(ents)
@@ -95,8 +90,8 @@ func (r *Repo) writeTree(n *dirNode, dir string, reuse map[string]plumbing.Hash)
 
 // cacheTree is the index's cached-tree extension for the folder n (named
 // name): every non-empty folder with its tree hash and entry count.
-func cacheTree(name string, n *dirNode) *gitfmt.CacheTree {
-	c := &gitfmt.CacheTree{Name: name, Entries: n.count, Hash: n.hash}
+func cacheTree(name string, n *dirNode) *gitrepo.CacheTree {
+	c := &gitrepo.CacheTree{Name: name, Entries: n.count, Hash: n.hash}
 	for sub, d := range n.dirs {
 		if !d.hash.IsZero() {
 			c.Subs = append(c.Subs, cacheTree(sub, d))
@@ -106,15 +101,15 @@ func cacheTree(name string, n *dirNode) *gitfmt.CacheTree {
 }
 
 // storeTree writes the tree object of ents (sorted in place, as git
-// sorts), compressed in the background (see gitfmt.Objects.WriteLater).
-func (r *Repo) storeTree(ents []object.TreeEntry) (plumbing.Hash, error) {
-	return r.objs.WriteLater(plumbing.TreeObject, gitfmt.EncodeTree(ents)), nil
+// sorts), compressed in the background (see gitrepo.Objects.WriteLater).
+func (r *Repo) storeTree(ents []gitrepo.TreeEntry) (gitrepo.Hash, error) {
+	return r.objs.WriteTree(ents), nil
 }
 
 // damagedObject names an object of the repository that cannot be read
 // (missing, truncated, corrupt), where it was needed, and what to do:
 // go-git alone says only "unexpected EOF" or "object not found".
-func (r *Repo) damagedObject(kind string, h plumbing.Hash, where string, err error) error {
+func (r *Repo) damagedObject(kind string, h gitrepo.Hash, where string, err error) error {
 	if where != "" {
 		where = " (" + where + ")"
 	}
@@ -123,8 +118,8 @@ func (r *Repo) damagedObject(kind string, h plumbing.Hash, where string, err err
 }
 
 // tree reads the tree object h, at path where of the commit.
-func (r *Repo) tree(h plumbing.Hash, where string) (*object.Tree, error) {
-	t, err := r.git.TreeObject(h)
+func (r *Repo) tree(h gitrepo.Hash, where string) (*gitrepo.Tree, error) {
+	t, err := r.git.Tree(h)
 	if err != nil {
 		return nil, r.damagedObject("tree", h, where, err)
 	}
@@ -133,26 +128,26 @@ func (r *Repo) tree(h plumbing.Hash, where string) (*object.Tree, error) {
 
 // splice puts the vault's tree at the prefix inside the HEAD tree, leaving
 // every path outside the vault exactly as HEAD has it.
-func (r *Repo) splice(headRoot *object.Tree, vaultHash plumbing.Hash) (plumbing.Hash, error) {
+func (r *Repo) splice(headRoot *gitrepo.Tree, vaultHash gitrepo.Hash) (gitrepo.Hash, error) {
 	if r.prefix == "" {
 		return vaultHash, nil
 	}
 	return r.spliceAt(headRoot, strings.Split(r.prefix, "/"), vaultHash)
 }
 
-func (r *Repo) spliceAt(t *object.Tree, comps []string, leaf plumbing.Hash) (plumbing.Hash, error) {
+func (r *Repo) spliceAt(t *gitrepo.Tree, comps []string, leaf gitrepo.Hash) (gitrepo.Hash, error) {
 	if len(comps) == 0 {
 		return leaf, nil
 	}
-	var ents []object.TreeEntry
-	var child *object.Tree
+	var ents []gitrepo.TreeEntry
+	var child *gitrepo.Tree
 	if t != nil {
 		for _, e := range t.Entries {
 			if e.Name == comps[0] {
-				if e.Mode == filemode.Dir {
+				if e.Mode == gitrepo.Dir {
 					c, err := r.tree(e.Hash, comps[0])
 					if err != nil {
-						return plumbing.ZeroHash, err
+						return gitrepo.ZeroHash, err
 					}
 					child = c
 				}
@@ -166,10 +161,10 @@ func (r *Repo) spliceAt(t *object.Tree, comps []string, leaf plumbing.Hash) (plu
 		return h, err
 	}
 	if !h.IsZero() {
-		ents = append(ents, object.TreeEntry{Name: comps[0], Mode: filemode.Dir, Hash: h})
+		ents = append(ents, gitrepo.TreeEntry{Name: comps[0], Mode: gitrepo.Dir, Hash: h})
 	}
 	if len(ents) == 0 {
-		return plumbing.ZeroHash, nil
+		return gitrepo.ZeroHash, nil
 	}
 	return r.storeTree(ents)
 }
@@ -177,25 +172,25 @@ func (r *Repo) spliceAt(t *object.Tree, comps []string, leaf plumbing.Hash) (plu
 // Change is one path the commit adds (A), modifies (M), deletes (D) or
 // renames (R, From holds the old path). Paths are vault-relative.
 type Change struct {
-	Status string        `json:"status"`
-	Path   string        `json:"path"`
-	From   string        `json:"from,omitempty"`
-	Old    plumbing.Hash `json:"-"`
-	New    plumbing.Hash `json:"-"`
+	Status string       `json:"status"`
+	Path   string       `json:"path"`
+	From   string       `json:"from,omitempty"`
+	Old    gitrepo.Hash `json:"-"`
+	New    gitrepo.Hash `json:"-"`
 }
 
 // diff compares the vault tree of HEAD (old, may be nil) with the folder
 // being committed, descending only into sub-trees whose hashes differ.
-func (r *Repo) diff(old *object.Tree, n *dirNode, base string, out *[]Change) error {
+func (r *Repo) diff(old *gitrepo.Tree, n *dirNode, base string, out *[]Change) error {
 	if old != nil && n != nil && old.Hash == n.hash {
 		return nil
 	}
-	oldFiles, oldDirs := map[string]object.TreeEntry{}, map[string]plumbing.Hash{}
+	oldFiles, oldDirs := map[string]gitrepo.TreeEntry{}, map[string]gitrepo.Hash{}
 	if old != nil {
 		for _, e := range old.Entries {
-			if e.Mode == filemode.Dir {
+			if e.Mode == gitrepo.Dir {
 				oldDirs[e.Name] = e.Hash
-			} else if e.Mode != filemode.Submodule {
+			} else if e.Mode != gitrepo.Submodule {
 				oldFiles[e.Name] = e
 			}
 		}
@@ -217,7 +212,7 @@ func (r *Repo) diff(old *object.Tree, n *dirNode, base string, out *[]Change) er
 		*out = append(*out, Change{Status: "D", Path: join(base, name), Old: o.Hash})
 	}
 	for name, c := range n.dirs {
-		var sub *object.Tree
+		var sub *gitrepo.Tree
 		if h, ok := oldDirs[name]; ok {
 			t, err := r.tree(h, join(base, name))
 			if err != nil {
@@ -249,9 +244,9 @@ func (r *Repo) diff(old *object.Tree, n *dirNode, base string, out *[]Change) er
 // the vault equals HEAD's (the index then holds exactly HEAD's files), and
 // needs no tree read: both lists are sorted by path.
 func (r *Repo) diffIndex(base *baseline, files []*file) []Change {
-	var old []*index.Entry
+	var old []*gitrepo.IndexEntry
 	for _, e := range base.index.Entries {
-		if _, in := r.vaultRel(e.Name); in && e.Stage == 0 && !e.IntentToAdd && e.Mode != filemode.Submodule {
+		if _, in := r.vaultRel(e.Name); in && e.Stage == 0 && !e.IntentToAdd && e.Mode != gitrepo.Submodule {
 			old = append(old, e)
 		}
 	}
@@ -259,7 +254,7 @@ func (r *Repo) diffIndex(base *baseline, files []*file) []Change {
 	i := 0
 	for _, f := range files {
 		rel, in := r.vaultRel(f.path)
-		if !in || f.mode == filemode.Submodule {
+		if !in || f.mode == gitrepo.Submodule {
 			continue
 		}
 		for ; i < len(old) && old[i].Name < f.path; i++ {
@@ -286,7 +281,7 @@ func (r *Repo) diffIndex(base *baseline, files []*file) []Change {
 // pairRenames turns a deletion and an addition of the same content into
 // one rename, so moving a memory is not counted as losing it.
 func pairRenames(chs []Change) []Change {
-	added := map[plumbing.Hash][]int{}
+	added := map[gitrepo.Hash][]int{}
 	for i, c := range chs {
 		if c.Status == "A" {
 			added[c.New] = append(added[c.New], i)

@@ -1,0 +1,377 @@
+package gitrepo
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/config"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+
+	"github.com/mem-md/mem/pkg/gitrepo/gitfmt"
+)
+
+// Repo is one git repository as the git layer reads and writes it: the
+// one owner of go-git's *git.Repository (which is not goroutine-safe: a
+// Repo is used from one goroutine) and of gitfmt's object store. It
+// chooses per operation whether go-git, gitfmt or the git program does
+// the work; its callers see only the layer's types.
+type Repo struct {
+	g      *git.Repository
+	gitDir string // absolute, symlinks resolved
+	top    string // the work tree root; "" for a bare repository
+	open   func() (*git.Repository, error)
+	prog   Program // for what the git program does faster (the commit graph)
+}
+
+// ErrNotExist is returned by Open when no repository holds the folder.
+var ErrNotExist = errors.New("not inside a git repository")
+
+// Open opens the repository whose work tree holds dir (dir or any
+// ancestor may hold .git); prog is how it runs git when it does.
+func Open(dir string, prog Program) (*Repo, error) {
+	open := func() (*git.Repository, error) {
+		return git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true})
+	}
+	g, err := open()
+	if errors.Is(err, git.ErrRepositoryNotExists) {
+		return nil, ErrNotExist
+	}
+	if err != nil {
+		return nil, err
+	}
+	wt, err := g.Worktree()
+	if err != nil {
+		return nil, fmt.Errorf("the git repository has no worktree: %w", err)
+	}
+	r, err := newRepo(g, open, prog)
+	if err != nil {
+		return nil, err
+	}
+	r.top = realPath(wt.Filesystem.Root())
+	return r, nil
+}
+
+// OpenAt opens the repository at path exactly (a bare backup, a clone's
+// source), looking in no parent folder.
+func OpenAt(path string, prog Program) (*Repo, error) {
+	open := func() (*git.Repository, error) { return git.PlainOpen(path) }
+	g, err := open()
+	if err != nil {
+		return nil, err
+	}
+	return newRepo(g, open, prog)
+}
+
+func newRepo(g *git.Repository, open func() (*git.Repository, error), prog Program) (*Repo, error) {
+	st, ok := g.Storer.(*filesystem.Storage)
+	if !ok {
+		return nil, errors.New("unsupported git storage")
+	}
+	return &Repo{g: g, gitDir: realPath(st.Filesystem().Root()), open: open, prog: prog}, nil
+}
+
+// Init makes dir a git repository unless it already lies inside one, and
+// says whether it made one.
+func Init(dir string) (bool, error) {
+	_, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true})
+	if !errors.Is(err, git.ErrRepositoryNotExists) {
+		return false, err
+	}
+	if _, err := git.PlainInit(dir, false); err != nil {
+		return false, fmt.Errorf("%s: git init: %w", dir, err)
+	}
+	return true, nil
+}
+
+// InitBare makes dir a bare repository (a new backup or sync remote).
+func InitBare(dir string, prog Program) (*Repo, error) {
+	g, err := git.PlainInit(dir, true)
+	if err != nil {
+		return nil, err
+	}
+	return newRepo(g, func() (*git.Repository, error) { return git.PlainOpen(dir) }, prog)
+}
+
+func realPath(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// GitDir is the absolute path of the repository's git folder.
+func (r *Repo) GitDir() string { return r.gitDir }
+
+// Top is the absolute path of the work tree root ("" when bare).
+func (r *Repo) Top() string { return r.top }
+
+// Reopen reads the repository afresh: go-git lists the packs once, so a
+// pack another process (a fetch) added is seen only by a new open.
+func (r *Repo) Reopen() error {
+	g, err := r.open()
+	if err != nil {
+		return err
+	}
+	r.g = g
+	return nil
+}
+
+// Has reports whether the object h is stored (loose, packed or in an
+// alternate).
+func (r *Repo) Has(h Hash) bool { return r.g.Storer.HasEncodedObject(plumbing.Hash(h)) == nil }
+
+// ObjectSize is the size of object h's content, read from its header.
+func (r *Repo) ObjectSize(h Hash) (int64, error) {
+	return r.g.Storer.EncodedObjectSize(plumbing.Hash(h))
+}
+
+// ErrObjectNotFound is an object the repository does not hold.
+var ErrObjectNotFound = plumbing.ErrObjectNotFound
+
+// Commit reads the commit h.
+func (r *Repo) Commit(h Hash) (*Commit, error) {
+	c, err := r.g.CommitObject(plumbing.Hash(h))
+	if err != nil {
+		return nil, err
+	}
+	return toCommit(c), nil
+}
+
+// TagTarget is the object the annotated tag h points at.
+func (r *Repo) TagTarget(h Hash) (Hash, error) {
+	t, err := r.g.TagObject(plumbing.Hash(h))
+	if err != nil {
+		return ZeroHash, err
+	}
+	return Hash(t.Target), nil
+}
+
+// Tree reads the tree h.
+func (r *Repo) Tree(h Hash) (*Tree, error) {
+	t, err := r.g.TreeObject(plumbing.Hash(h))
+	if err != nil {
+		return nil, err
+	}
+	return toTree(t), nil
+}
+
+// Blob reads the content of blob h.
+func (r *Repo) Blob(h Hash) ([]byte, error) {
+	b, err := r.g.BlobObject(plumbing.Hash(h))
+	if err != nil {
+		return nil, err
+	}
+	rd, err := b.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer rd.Close()
+	data := make([]byte, b.Size)
+	n, err := readFull(rd, data)
+	return data[:n], err
+}
+
+func readFull(r io.Reader, buf []byte) (int, error) {
+	n, err := io.ReadFull(r, buf)
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return n, fmt.Errorf("object shorter than its header says: %w", err)
+	}
+	return n, err
+}
+
+// Entry is the entry at the slash path p of tree h; ok is false when the
+// tree has no such path.
+func (r *Repo) Entry(h Hash, p string) (e TreeEntry, ok bool, err error) {
+	t, err := r.g.TreeObject(plumbing.Hash(h))
+	if err != nil {
+		return e, false, err
+	}
+	oe, err := t.FindEntry(p)
+	if errors.Is(err, object.ErrEntryNotFound) || errors.Is(err, object.ErrDirectoryNotFound) {
+		return e, false, nil
+	}
+	if err != nil {
+		return e, false, err
+	}
+	return TreeEntry{Name: oe.Name, Mode: Mode(oe.Mode), Hash: Hash(oe.Hash)}, true, nil
+}
+
+// SubTree is the tree at the folder path p of tree h ("" is h itself),
+// nil when h has no such folder.
+func (r *Repo) SubTree(h Hash, p string) (*Tree, error) {
+	t, err := r.g.TreeObject(plumbing.Hash(h))
+	if err != nil {
+		return nil, err
+	}
+	if p != "" {
+		if t, err = t.Tree(p); errors.Is(err, object.ErrDirectoryNotFound) {
+			return nil, nil
+		} else if err != nil {
+			return nil, err
+		}
+	}
+	return toTree(t), nil
+}
+
+// Rehash reads object h in full and checks that its content hashes to
+// its name, so a corrupt object cannot pass for a good one.
+func (r *Repo) Rehash(h Hash) error {
+	obj, err := r.g.Storer.EncodedObject(plumbing.AnyObject, plumbing.Hash(h))
+	if err != nil {
+		return err
+	}
+	rd, err := obj.Reader()
+	if err != nil {
+		return err
+	}
+	defer rd.Close()
+	hw := plumbing.NewHasher(obj.Type(), obj.Size())
+	n, err := io.Copy(hw, rd)
+	if err != nil {
+		return err
+	}
+	if n != obj.Size() {
+		return fmt.Errorf("read %d of %d bytes", n, obj.Size())
+	}
+	if got := hw.Sum(); got != plumbing.Hash(h) {
+		return fmt.Errorf("content hashes to %s", got.String()[:7])
+	}
+	return nil
+}
+
+// IsAncestor reports whether commit a is in b's history (or b itself).
+// The git program answers: it reads the commit graph, where go-git walks
+// every commit object.
+func (r *Repo) IsAncestor(a, b Hash) (bool, error) {
+	_, err := r.prog.Run(r.gitDir, "merge-base", "--is-ancestor", a.String(), b.String())
+	var ge *Error
+	if errors.As(err, &ge) && ge.Stderr == "" {
+		return false, nil // exit 1: not an ancestor
+	}
+	return err == nil, err
+}
+
+// MergeBase is the best common ancestor of the commits a and b, zero when
+// their histories are unrelated (two vaults made by mem init).
+func (r *Repo) MergeBase(a, b Hash) (Hash, error) {
+	out, err := r.prog.Run(r.gitDir, "merge-base", a.String(), b.String())
+	var ge *Error
+	switch h := strings.TrimSpace(out); {
+	case err == nil && IsHash(h):
+		return NewHash(h), nil
+	case errors.As(err, &ge) && ge.Stderr == "":
+		return ZeroHash, nil // exit 1 with nothing said
+	case err == nil:
+		return ZeroHash, fmt.Errorf("git merge-base: unexpected output %q", h)
+	}
+	return ZeroHash, err
+}
+
+// Ref is the commit the ref name points at, following symbolic refs.
+func (r *Repo) Ref(name RefName) (Hash, error) {
+	ref, err := r.g.Reference(plumbing.ReferenceName(name), true)
+	if err != nil {
+		return ZeroHash, err
+	}
+	return Hash(ref.Hash()), nil
+}
+
+// Head is the ref a commit moves (the branch HEAD names, or HEAD itself
+// when detached) and the commit it points at (zero on an unborn branch).
+func (r *Repo) Head() (RefName, Hash, error) {
+	h, err := r.g.Storer.Reference(plumbing.HEAD)
+	if err != nil {
+		return "", ZeroHash, fmt.Errorf("%s: read HEAD: %w", r.gitDir, err)
+	}
+	if h.Type() != plumbing.SymbolicReference {
+		return HEAD, Hash(h.Hash()), nil
+	}
+	name := h.Target()
+	cur, err := r.Direct(RefName(name))
+	if err != nil {
+		return "", ZeroHash, err
+	}
+	return RefName(name), cur, nil
+}
+
+// Direct is what the ref name itself holds, unresolved (zero when it does
+// not exist): the value a ref update checks before it moves the ref.
+func (r *Repo) Direct(name RefName) (Hash, error) {
+	ref, err := r.g.Storer.Reference(plumbing.ReferenceName(name))
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return ZeroHash, nil
+	}
+	if err != nil {
+		return ZeroHash, fmt.Errorf("%s: read %s: %w", r.gitDir, name, err)
+	}
+	return Hash(ref.Hash()), nil
+}
+
+// SetHEAD points HEAD at the branch name (a clone of a new bare backup
+// should check out the vault's branch).
+func (r *Repo) SetHEAD(branch RefName) error {
+	return r.g.Storer.SetReference(plumbing.NewSymbolicReference(plumbing.HEAD, plumbing.ReferenceName(branch)))
+}
+
+// PublishRef writes h into the ref lock file f (at lockPath), fsyncs it
+// and renames it over the ref: the end of git's lock-file protocol, whose
+// start (creating the lock, checking the ref) is the caller's.
+func PublishRef(f *os.File, lockPath string, h Hash) error {
+	return gitfmt.PublishRef(f, lockPath, plumbing.Hash(h))
+}
+
+// AppendReflog adds the move of name from old to new to its reflog.
+func (r *Repo) AppendReflog(name RefName, old, new Hash, who Signature, msg string) {
+	gitfmt.AppendReflog(r.gitDir, plumbing.ReferenceName(name), plumbing.Hash(old), plumbing.Hash(new), fromSig(who), msg)
+}
+
+// RemoteURL is the first URL of the configured remote name.
+func (r *Repo) RemoteURL(name string) (string, bool) {
+	cfg, err := r.g.Config()
+	if err != nil {
+		return "", false
+	}
+	if rc, ok := cfg.Remotes[name]; ok && len(rc.URLs) > 0 {
+		return rc.URLs[0], true
+	}
+	return "", false
+}
+
+// SetConfig sets section.key to value in the repository's own config.
+func (r *Repo) SetConfig(section, key, value string) error {
+	cfg, err := r.g.Config()
+	if err != nil {
+		return err
+	}
+	cfg.Raw.Section(section).SetOption(key, value)
+	return r.g.SetConfig(cfg)
+}
+
+// ConfigValue is section.key of the repository's own config ("" unset).
+func (r *Repo) ConfigValue(section, key string) string {
+	cfg, err := r.g.Config()
+	if err != nil {
+		return ""
+	}
+	return cfg.Raw.Section(section).Option(key)
+}
+
+// User is git's user.name and user.email (repository, global and system
+// config, as git reads them).
+func (r *Repo) User() (name, email string) {
+	cfg, err := r.g.ConfigScoped(config.SystemScope)
+	if err != nil {
+		return "", ""
+	}
+	return cfg.User.Name, cfg.User.Email
+}
