@@ -93,7 +93,7 @@ func TestFilesAreValid(t *testing.T) {
 		if m.Pinned {
 			pinned++
 		}
-		if !m.StaleAfter.IsZero() && !m.StaleAfter.After(Now) {
+		if !m.StaleAfter.IsZero() && !m.StaleAfter.After(now) {
 			stale++
 		}
 		if len(m.Supersedes) > 0 {

@@ -20,7 +20,7 @@ func TestMergeRefusedWhenItDropsWords(t *testing.T) {
 		memory("a", "Backups run nightly at two from the primary NAS box"),
 		memory("b", "Backups run nightly at two into the offsite cloud bucket"),
 	}, 0.5)
-	if p.Refused == "" || p.Dropped <= MaxDropped {
+	if p.Refused == "" || p.Dropped <= maxDropped {
 		t.Fatalf("merge dropping %.2f of the words was not refused: %+v", p.Dropped, p)
 	}
 	p = mergeProposal([]*claim{memory("a", "Deploys happen on Tuesdays."), memory("b", "Deploys happen on Tuesdays after the standup.")}, 0.5)
@@ -55,12 +55,12 @@ func TestCandidatesFindEveryPairOverThreshold(t *testing.T) {
 		live = append(live, memory(string(rune('a'+i)), s))
 	}
 	found := map[[2]int]bool{}
-	for _, p := range candidates(live, DefaultThreshold) {
+	for _, p := range candidates(live, defaultThreshold) {
 		found[p] = true
 	}
 	for i := range live {
 		for j := i + 1; j < len(live); j++ {
-			if jaccard(live[i].pairs, live[j].pairs) >= DefaultThreshold && !found[[2]int{i, j}] {
+			if jaccard(live[i].pairs, live[j].pairs) >= defaultThreshold && !found[[2]int{i, j}] {
 				t.Errorf("%q and %q reach the threshold but are no candidates", texts[i], texts[j])
 			}
 		}
@@ -83,12 +83,12 @@ func TestSubjectAndLinks(t *testing.T) {
 	a, b := memory("a", "All A The: see [[notes/all-a-the-616f5c]]"), memory("b", "A The: see [[notes/a-the-21e990]]")
 	var r Report
 	r.Counts = map[string]int{}
-	r.duplicates([]*claim{a, b}, DefaultThreshold)
+	r.duplicates([]*claim{a, b}, defaultThreshold)
 	if len(r.Proposals) != 0 {
 		t.Fatalf("pointers to two notes merged: %+v", r.Proposals)
 	}
 	c := memory("c", "All A The notes: see [[notes/all-a-the-616f5c]]")
-	r.duplicates([]*claim{a, c}, DefaultThreshold)
+	r.duplicates([]*claim{a, c}, defaultThreshold)
 	if len(r.Proposals) != 1 {
 		t.Fatalf("two pointers to one note are one fact: %+v", r.Proposals)
 	}

@@ -45,9 +45,9 @@ const (
 	Duplicate
 	// BadDate: a date or datetime that does not parse.
 	BadDate
-	// BadValue: the right shape but not an allowed value (importance
+	// badValue: the right shape but not an allowed value (importance
 	// outside 1..10, a checkbox that is neither true nor false).
-	BadValue
+	badValue
 	// Alias: a memory uses a YAML anchor or alias (spec §3 refuses them
 	// in memories; a note keeps them as written).
 	Alias
@@ -324,7 +324,7 @@ func decodeMapping(doc *Document, m *yaml.Node) {
 		}
 	}
 	if _, ok := doc.Keys["type"]; !ok {
-		doc.Meta.Type = doc.MetadataType()
+		doc.Meta.Type = doc.metadataType()
 	}
 }
 
@@ -363,10 +363,10 @@ func (d *Document) setExtra(key string, v Value) {
 	d.Extra = append(d.Extra, KeyValue{Key: key, Value: v})
 }
 
-// MetadataType is the type Claude Code nests as metadata: {type: ...}, ""
+// metadataType is the type Claude Code nests as metadata: {type: ...}, ""
 // when there is none. With no top-level type it is the file's type (and is
 // not written back at the top level).
-func (d *Document) MetadataType() string {
+func (d *Document) metadataType() string {
 	for _, kv := range d.Extra {
 		m := kv.Value.n
 		if kv.Key != "metadata" || m == nil || m.Kind != yaml.MappingNode {
@@ -455,7 +455,7 @@ func boolean(v *yaml.Node) (bool, error) {
 	case "false", "False", "FALSE", "":
 		return false, nil
 	}
-	return false, &kindError{BadValue, fmt.Sprintf("expected true or false (a checkbox), found %q", s)}
+	return false, &kindError{badValue, fmt.Sprintf("expected true or false (a checkbox), found %q", s)}
 }
 
 func importance(v *yaml.Node) (int, error) {
@@ -465,7 +465,7 @@ func importance(v *yaml.Node) (int, error) {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 1 || n > 10 {
-		return 0, &kindError{BadValue, fmt.Sprintf("importance must be a whole number from 1 to 10, found %q", s)}
+		return 0, &kindError{badValue, fmt.Sprintf("importance must be a whole number from 1 to 10, found %q", s)}
 	}
 	return n, nil
 }

@@ -76,7 +76,7 @@ func TestPromote(t *testing.T) {
 
 func promotedAt(d *frontmatter.Document) (string, bool) {
 	for _, kv := range d.Extra {
-		if kv.Key == PromotedAtKey {
+		if kv.Key == promotedAtKey {
 			return kv.Value.Text(), true
 		}
 	}
@@ -111,7 +111,7 @@ func TestCheckSignal(t *testing.T) {
 		{sig(" ", 0, "x"), "--session"},
 		{sig("s1", 0, " "), "--evidence"},
 		{sig("s1", 0, "one\ntwo"), "one line"},
-		{sig("s1", 0, strings.Repeat("x", MaxEvidence+1)), "at most 280"},
+		{sig("s1", 0, strings.Repeat("x", maxEvidence+1)), "at most 280"},
 		{sig("s1", -1, "tomorrow"), "after today"},
 	}
 	for _, tt := range tests {

@@ -331,15 +331,15 @@ func TestCheckSupersedes(t *testing.T) {
 		{"stated", "2026-11-20", "stated", "2026-11-01", ""},
 		{"stated", "2026-11-20", "stated", "2026-11-20", ""},
 		{"stated", "2026-11-20T08:00:00Z", "stated", "2026-11-20", ""},
-		{"stated", "2026-11-19", "stated", "2026-11-20", RuleSupersedesBackwards},
-		{"stated", "2026-11-20T08:00:00Z", "stated", "2026-11-20T09:00:00Z", RuleSupersedesBackwards},
-		{"stated", "", "stated", "2026-11-20", RuleSupersedesBackwards},
+		{"stated", "2026-11-19", "stated", "2026-11-20", ruleSupersedesBackwards},
+		{"stated", "2026-11-20T08:00:00Z", "stated", "2026-11-20T09:00:00Z", ruleSupersedesBackwards},
+		{"stated", "", "stated", "2026-11-20", ruleSupersedesBackwards},
 		{"stated", "2026-11-20", "stated", "", ""},
 		{"stated", "", "stated", "", ""},
-		{"stated", "2026-11-01", "inferred", "2026-11-20", RuleSupersedesBackwards},
-		{"observed", "2026-11-20", "stated", "2026-11-01", RuleSupersedesWeaker},
-		{"inferred", "2026-11-20", "stated", "2026-11-01", RuleSupersedesWeaker},
-		{"inferred", "2026-11-20", "observed", "2026-11-01", RuleSupersedesWeaker},
+		{"stated", "2026-11-01", "inferred", "2026-11-20", ruleSupersedesBackwards},
+		{"observed", "2026-11-20", "stated", "2026-11-01", ruleSupersedesWeaker},
+		{"inferred", "2026-11-20", "stated", "2026-11-01", ruleSupersedesWeaker},
+		{"inferred", "2026-11-20", "observed", "2026-11-01", ruleSupersedesWeaker},
 		{"observed", "2026-11-20", "inferred", "2026-11-01", ""},
 		{"stated", "2026-11-20", "observed", "2026-11-01", ""},
 	}
@@ -390,7 +390,7 @@ func TestSupersede(t *testing.T) {
 	backwards := newer("", "memory/fresh")
 	backwards.ValidAt, _ = frontmatter.ParseTime("2026-10-01")
 	var se *SupersessionError
-	if err := Supersede(backwards, []*vault.Memory{keyed}); !errors.As(err, &se) || se.Rule != RuleSupersedesBackwards || backwards.Key != "" {
+	if err := Supersede(backwards, []*vault.Memory{keyed}); !errors.As(err, &se) || se.Rule != ruleSupersedesBackwards || backwards.Key != "" {
 		t.Errorf("backwards: %v, key %q; want a supersedes-backwards refusal and no key", err, backwards.Key)
 	}
 	if err := Supersede(newer("", "a", "b"), []*vault.Memory{keyed}); err == nil {

@@ -45,7 +45,7 @@ func copyTree(t *testing.T, src, dst string) string {
 func TestClaudeCodeMemoryFolderImport(t *testing.T) {
 	src := copyTree(t, "../lint/testdata/claude-memory/-home-alice-src-shop", t.TempDir())
 	v := newVault(t, map[string]string{"projects/shop.md": "---\ntype: project\nid: proj_shop\ntitle: Shop\nroots: [/home/alice/src/shop]\n---\nThe web shop.\n"})
-	_, warns := run(t, v, KindClaudeCode, src, false)
+	_, warns := run(t, v, kindClaudeCode, src, false)
 	if len(warns) != 0 {
 		t.Errorf("warnings: %q", warns)
 	}
@@ -107,7 +107,7 @@ func TestClaudeCodeMemoryFolderImport(t *testing.T) {
 			t.Errorf("lint: %+v", p)
 		}
 	}
-	again, _ := run(t, v, KindClaudeCode, src, false)
+	again, _ := run(t, v, kindClaudeCode, src, false)
 	if len(again.Files) != 0 || again.Existing == 0 {
 		t.Errorf("re-import wrote %d files (%d existing)", len(again.Files), again.Existing)
 	}
@@ -119,7 +119,7 @@ func TestClaudeCodeMemoryFolderImport(t *testing.T) {
 // confirmation stay preferences (docs/import.md).
 func TestClaudeCodeFeedbackCorrections(t *testing.T) {
 	v := newVault(t, nil)
-	run(t, v, KindClaudeCode, "testdata/claude-feedback/-home-dev-web", false)
+	run(t, v, kindClaudeCode, "testdata/claude-feedback/-home-dev-web", false)
 	mems, err := v.Load(vault.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -169,7 +169,7 @@ func TestClaudeCodeLinksAreReadAsMarkdown(t *testing.T) {
 		}
 	}
 	v := newVault(t, nil)
-	run(t, v, KindClaudeCode, filepath.Dir(mem), false)
+	run(t, v, kindClaudeCode, filepath.Dir(mem), false)
 	mems, err := v.Load(vault.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// ParseBullets skips the frontmatter by the parser's fences: an indented
+// parseBullets skips the frontmatter by the parser's fences: an indented
 // "  ---" inside it (TrimSpace read it as the closing fence) does not end
 // it, so no frontmatter line is imported as a memory; the line numbers
 // count from the file's first line.
@@ -18,7 +18,7 @@ func TestParseBulletsFrontmatterFences(t *testing.T) {
 		{"unclosed is all body", "---\n- one\n", "2 one"},
 	} {
 		var got []string
-		for _, b := range ParseBullets([]byte(c.in)) {
+		for _, b := range parseBullets([]byte(c.in)) {
 			got = append(got, fmt.Sprintf("%d %s", b.Line, b.Text))
 		}
 		if strings.Join(got, "\n") != c.want {

@@ -23,8 +23,8 @@ func TestFlatTableKeepsWholeHash(t *testing.T) {
 	rels, entries := tab.sorted()
 	got := filesOf(&manifest{order: rels, entries: entries})
 	want := map[string]entry{
-		"a.md": {Size: 3, MTime: mtime.UnixNano(), Hash: vault.Hash([]byte("abc"))},
-		"b.md": {Size: 9, MTime: mtime.UnixNano()},
+		"a.md": {size: 3, mTime: mtime.UnixNano(), hash: vault.Hash([]byte("abc"))},
+		"b.md": {size: 9, mTime: mtime.UnixNano()},
 	}
 	if len(got) != len(want) || got["a.md"] != want["a.md"] || got["b.md"] != want["b.md"] {
 		t.Fatalf("recorded %v, want %v", got, want)

@@ -310,10 +310,10 @@ func TestDamagedIndexIsRebuilt(t *testing.T) {
 			data, _ := os.ReadFile(p)
 			os.WriteFile(p, data[:len(data)-40], 0o644)
 		}},
-		{"schema changed", fmt.Sprintf("built with schema 1 and this mem uses %d", SchemaVersion), func(t *testing.T, v *vault.Vault, g *generation) {
+		{"schema changed", fmt.Sprintf("built with schema 1 and this mem uses %d", schemaVersion), func(t *testing.T, v *vault.Vault, g *generation) {
 			p := filepath.Join(g.dir, manifestFile)
 			data, _ := os.ReadFile(p)
-			os.WriteFile(p, []byte(strings.Replace(string(data), fmt.Sprintf("schema %d", SchemaVersion), "schema 1", 1)), 0o644)
+			os.WriteFile(p, []byte(strings.Replace(string(data), fmt.Sprintf("schema %d", schemaVersion), "schema 1", 1)), 0o644)
 		}},
 		{"root.bolt torn", "could not be opened", func(t *testing.T, v *vault.Vault, g *generation) {
 			os.WriteFile(filepath.Join(g.blevePath(), "store", "root.bolt"), []byte("torn"), 0o600)

@@ -39,7 +39,7 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("parse(%q) gave the field %q, which the query language does not name", s, c.field)
 			}
 		}
-		if q, err := ParseQuery(s, false); err != nil || q == nil {
+		if q, err := parseQuery(s, false); err != nil || q == nil {
 			t.Fatalf("ParseQuery(%q) = %v, %v: plain language never fails", s, q, err)
 		}
 	})

@@ -33,7 +33,7 @@ func TestSearchStatus(t *testing.T) {
 	got := map[string]string{}
 	var order []string
 	for _, h := range res.Hits {
-		got[h.Path] = h.StatusText()
+		got[h.Path] = h.statusText()
 		order = append(order, h.ID)
 	}
 	want := map[string]string{

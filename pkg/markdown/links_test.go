@@ -19,7 +19,7 @@ func show(src string, b Body) []string {
 	}
 	for _, f := range b.Footnotes {
 		kind := "ref"
-		if f.Def {
+		if f.def {
 			kind = "def"
 		}
 		out = append(out, fmt.Sprintf("%s:%s@%d", kind, f.Label, f.Off))
@@ -132,7 +132,7 @@ func FuzzScan(f *testing.F) {
 			if l.Kind != Inline && !strings.HasPrefix(s[l.Off:], "[[") && !strings.HasPrefix(s[l.Off:], "![[") {
 				t.Fatalf("wikilink %+v not at its brackets", l)
 			}
-			if w := l.Span; w.End != 0 && (w.Start < 0 || w.End > len(s) || w.Start >= w.End || l.Kind == Inline && (l.Text.Start < w.Start || l.Text.End > w.End || l.Text.Start > l.Text.End)) {
+			if w := l.span; w.End != 0 && (w.Start < 0 || w.End > len(s) || w.Start >= w.End || l.Kind == Inline && (l.text.Start < w.Start || l.text.End > w.End || l.text.Start > l.text.End)) {
 				t.Fatalf("link %+v: span outside the text or the link", l)
 			}
 		}

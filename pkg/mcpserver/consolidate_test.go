@@ -53,7 +53,7 @@ func TestRecallNamesStoresWhenTheDaemonAnswers(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cs.Close(); ss.Wait() })
-	var out RecallOutput
+	var out recallOutput
 	if _, isErr := call(t, cs, "recall", map[string]any{"cwd": code}, &out); isErr || !asked {
 		t.Fatalf("recall: error %v, asked the daemon %v", isErr, asked)
 	}

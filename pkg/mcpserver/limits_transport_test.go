@@ -32,7 +32,7 @@ func serveRaw(t *testing.T, limit int) (io.WriteCloser, *bufio.Scanner, <-chan e
 	done := make(chan error, 1)
 	go func() {
 		err := Run(context.Background(), Options{Vault: v, Now: func() time.Time { return testNow }, Cwd: dir, Logger: logger},
-			&Transport{In: inR, Out: outW, Logger: logger, MaxRequest: limit})
+			&Transport{In: inR, Out: outW, Logger: logger, maxRequest: limit})
 		outW.Close()
 		done <- err
 	}()
@@ -104,7 +104,7 @@ func sprint(v any) string {
 // Requests piped in followed by the end of the input are all answered
 // before Run returns (the SDK's transport cancelled them: 0 of 6 answered).
 func TestTransportAnswersBeforeEOF(t *testing.T) {
-	in, sc, done := serveRaw(t, MaxRequest)
+	in, sc, done := serveRaw(t, maxRequest)
 	var lines strings.Builder
 	lines.WriteString(initLines)
 	const calls = 6

@@ -134,7 +134,7 @@ func TestToolsList(t *testing.T) {
 func TestRecall(t *testing.T) {
 	cs, root := newSession(t)
 	shop := filepath.Join(filepath.Dir(root), "code", "shop", "sub")
-	var out RecallOutput
+	var out recallOutput
 	text, isErr := call(t, cs, "recall", map[string]any{"cwd": shop}, &out)
 	if isErr {
 		t.Fatal(text)
@@ -172,7 +172,7 @@ func TestGet(t *testing.T) {
 	cs, root := newSession(t)
 	data, _ := os.ReadFile(filepath.Join(root, "memory", "db.md"))
 	for _, ref := range []string{"memory/db", "memory/db.md", filepath.Join(root, "memory", "db.md")} {
-		var out GetOutput
+		var out getOutput
 		if text, isErr := call(t, cs, "get", map[string]any{"id": ref}, &out); isErr {
 			t.Fatalf("get %s: %s", ref, text)
 		}
@@ -181,7 +181,7 @@ func TestGet(t *testing.T) {
 		}
 	}
 	// A file that does not parse comes back with its problem, to be fixed.
-	var out GetOutput
+	var out getOutput
 	call(t, cs, "get", map[string]any{"id": "memory/broken"}, &out)
 	if !strings.HasPrefix(out.Problem, "memory/broken.md:") || out.Content != testFiles["memory/broken.md"] {
 		t.Errorf("get broken = %+v", out)
@@ -273,7 +273,7 @@ func TestRememberRefusals(t *testing.T) {
 
 func TestNote(t *testing.T) {
 	cs, root := newSession(t)
-	var out NoteOutput
+	var out noteOutput
 	text, isErr := call(t, cs, "note", map[string]any{"title": "Deploy runbook", "body": "# Steps\n\n1. Build.\n2. Ship.\n",
 		"provenance": "stated", "project": "none"}, &out)
 	if isErr {
@@ -322,10 +322,10 @@ func mustList(t *testing.T, root string) []string {
 
 func TestSignalCompareAndSwap(t *testing.T) {
 	cs, root := newSession(t)
-	var got GetOutput
+	var got getOutput
 	call(t, cs, "get", map[string]any{"id": "memory/retry"}, &got)
 	args := map[string]any{"id": "memory/retry", "expected_hash": got.Hash, "session": "s1", "evidence": "retry fixed the deploy on Monday"}
-	var out SignalOutput
+	var out signalOutput
 	if text, isErr := call(t, cs, "signal", args, &out); isErr {
 		t.Fatal(text)
 	}
@@ -358,7 +358,7 @@ func TestSignalCompareAndSwap(t *testing.T) {
 		t.Errorf("repeat signal: %+v %s", out, text)
 	}
 
-	var db GetOutput
+	var db getOutput
 	call(t, cs, "get", map[string]any{"id": "memory/db"}, &db)
 	for _, c := range []struct {
 		args map[string]any

@@ -56,7 +56,7 @@ func TestNestedProjectRendersEnclosingTiers(t *testing.T) {
 		}
 		at += i
 	}
-	if it := itemOf(r, "memory/acme-deploy"); it == nil || it.Tier != TierProject || it.Section != "Project: Acme" {
+	if it := itemOf(r, "memory/acme-deploy"); it == nil || it.Tier != tierProject || it.Section != "Project: Acme" {
 		t.Fatalf("acme's deploy command: %+v", it)
 	}
 	if got, want := reasonOf(r, "memory/other-fact"), "belongs to proj_other, not this session's proj_billing / proj_acme"; got != want {

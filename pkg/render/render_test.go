@@ -82,35 +82,35 @@ func TestEligibility(t *testing.T) {
 		tier    string // "" = must drop
 		reason  string
 	}{
-		{"pinned renders", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "pinned: true") }, nil, TierPinned, ""},
-		{"importance 7 is global", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "importance: 7") }, nil, TierGlobal, ""},
+		{"pinned renders", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "pinned: true") }, nil, tierPinned, ""},
+		{"importance 7 is global", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "importance: 7") }, nil, tierGlobal, ""},
 		{"importance 6 is not global", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "importance: 6") }, nil, "", "below render.min_global_importance"},
 		{"default importance 5 is not global", func(t testing.TB) *vault.Memory { return fact(t, "a", "A") }, nil, "", "below"},
-		{"durable tag is global", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "tags: [x, durable]") }, nil, TierGlobal, ""},
-		{"durable tag matches case and # loosely", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "tags: ['#Durable']") }, nil, TierGlobal, ""},
-		{"project memory in its project", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "project: proj_webshop") }, webshop, TierProject, ""},
+		{"durable tag is global", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "tags: [x, durable]") }, nil, tierGlobal, ""},
+		{"durable tag matches case and # loosely", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "tags: ['#Durable']") }, nil, tierGlobal, ""},
+		{"project memory in its project", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "project: proj_webshop") }, webshop, tierProject, ""},
 		{"project memory with low importance still renders in its project", func(t testing.TB) *vault.Memory {
 			return fact(t, "a", "A", "project: proj_webshop", "importance: 1")
-		}, webshop, TierProject, ""},
+		}, webshop, tierProject, ""},
 		{"project memory elsewhere", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "project: proj_other", "importance: 9") }, webshop, "", "belongs to proj_other, not this session's proj_webshop"},
 		{"project memory without a session project", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "project: proj_webshop") }, nil, "", "belongs to proj_webshop, but the session has no project"},
 		{"pinned project memory elsewhere", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "project: proj_other", "pinned: true") }, webshop, "", "belongs to proj_other, not this session's proj_webshop"},
 		{"pinned project memory in its project is pinned", func(t testing.TB) *vault.Memory {
 			return fact(t, "a", "A", "project: proj_webshop", "pinned: true")
-		}, webshop, TierPinned, ""},
+		}, webshop, tierPinned, ""},
 		{"import", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "pinned: true", "source: import:chatgpt") }, nil, "", "import"},
 		{"capture", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "pinned: true", "source: capture:claude") }, nil, "", "capture"},
-		{"native source renders", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "pinned: true", "source: native") }, nil, TierPinned, ""},
+		{"native source renders", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "pinned: true", "source: native") }, nil, tierPinned, ""},
 		{"retired yesterday", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "pinned: true", "invalid_at: 2026-11-28") }, nil, "", "retired"},
 		{"retired exactly now", func(t testing.TB) *vault.Memory {
 			return fact(t, "a", "A", "pinned: true", "invalid_at: 2026-11-29T12:00:00Z")
 		}, nil, "", "retired"},
-		{"retires tomorrow", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "pinned: true", "invalid_at: 2026-11-30") }, nil, TierPinned, ""},
+		{"retires tomorrow", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "pinned: true", "invalid_at: 2026-11-30") }, nil, tierPinned, ""},
 		{"deprecated", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "pinned: true", "status: deprecated") }, nil, "", "deprecated"},
-		{"draft renders", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "pinned: true", "status: draft") }, nil, TierPinned, ""},
+		{"draft renders", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "pinned: true", "status: draft") }, nil, tierPinned, ""},
 		{"stale unpinned", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "importance: 9", "stale_after: 2026-11-29") }, nil, "", "stale"},
-		{"stale tomorrow is fresh", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "importance: 9", "stale_after: 2026-11-30") }, nil, TierGlobal, ""},
-		{"stale pinned stays", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "pinned: true", "stale_after: 2026-01-01") }, nil, TierPinned, ""},
+		{"stale tomorrow is fresh", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "importance: 9", "stale_after: 2026-11-30") }, nil, tierGlobal, ""},
+		{"stale pinned stays", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "pinned: true", "stale_after: 2026-01-01") }, nil, tierPinned, ""},
 		{"note", func(t testing.TB) *vault.Memory {
 			return mem(t, "notes/n.md", "---\ntype: note\npinned: true\n---\nLong text.\n")
 		}, nil, "", "note"},
@@ -128,7 +128,7 @@ func TestEligibility(t *testing.T) {
 		{"bad invalid_at is broken, not current", func(t testing.TB) *vault.Memory {
 			return fact(t, "a", "A", "pinned: true", "invalid_at: last tuesday")
 		}, nil, "", "broken"},
-		{"bad unrelated key still renders", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "pinned: true", "aliases: {x: 1}") }, nil, TierPinned, ""},
+		{"bad unrelated key still renders", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "pinned: true", "aliases: {x: 1}") }, nil, tierPinned, ""},
 		{"empty body", func(t testing.TB) *vault.Memory { return fact(t, "a", "  ", "pinned: true") }, nil, "", "empty"},
 		{"secret", func(t testing.TB) *vault.Memory {
 			return fact(t, "a", "The deploy key is AKIAZ7QW3RT5YU2PL4XM for CI.", "pinned: true")
@@ -259,7 +259,7 @@ func TestLineFormat(t *testing.T) {
 
 func TestHeaderAndEmptyVault(t *testing.T) {
 	r := mustRender(t, nil, opts())
-	want := "<!-- generated by mem render from /v; do not edit -->\n<!-- rendered at 2026-11-29T12:00:00Z -->\n" + SafetyLine
+	want := "<!-- generated by mem render from /v; do not edit -->\n<!-- rendered at 2026-11-29T12:00:00Z -->\n" + safetyLine
 	if string(r.Doc) != want {
 		t.Fatalf("empty vault renders\n%s\nwant\n%s", r.Doc, want)
 	}
@@ -340,7 +340,7 @@ func TestBudget(t *testing.T) {
 		t.Fatalf("budget-1 must drop the global item with its heading:\n%s", r.Doc)
 	}
 	// The header alone fits; nothing else does.
-	o.Budget = MinBudget(o)
+	o.Budget = minBudget(o)
 	r = mustRender(t, mems, o)
 	if len(r.Items) != 0 || len(r.Doc) != o.Budget {
 		t.Fatalf("header-only budget rendered %d items, %d bytes", len(r.Items), len(r.Doc))

@@ -164,7 +164,7 @@ func TestViewIsOnlyHeaderHeadingsAndItems(t *testing.T) {
 		for i, l := range lines {
 			switch {
 			case i < 3 && strings.HasPrefix(string(r.Doc), l):
-			case i == 1 && strings.HasPrefix(l, timeLinePre), i == 2 && l+"\n" == SafetyLine:
+			case i == 1 && strings.HasPrefix(l, timeLinePre), i == 2 && l+"\n" == safetyLine:
 			case headings[l]:
 			case itemLine.MatchString(l) && !opensMarkup.MatchString(l):
 			default:

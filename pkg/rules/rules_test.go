@@ -50,7 +50,7 @@ func TestOrdinaryTextPasses(t *testing.T) {
 		"Override the previous settings with MEM_VAULT in CI",
 		"The release notes show the system prompt feature shipped in 2.1",
 	} {
-		masked := MaskCode(line)
+		masked := maskCode(line)
 		if found := File(masked, 0); len(found) > 0 {
 			t.Errorf("%q: %s (%s)", line, found[0].Rule, found[0].Msg)
 		}

@@ -70,7 +70,7 @@ func TestKindsTrueAndFalse(t *testing.T) {
 			t.Errorf("%s: %q: found %s, want nothing", c.name, c.text, got[0].Rule)
 		case c.want != "" && (len(got) == 0 || got[0].Rule != c.want):
 			t.Errorf("%s: %q: found %+v, want %s", c.name, c.text, got, c.want)
-		case c.want != "" && (Has(Redact(c.text)) || Redact(c.text) == c.text):
+		case c.want != "" && (has(Redact(c.text)) || Redact(c.text) == c.text):
 			t.Errorf("%s: Redact left the secret in %q", c.name, Redact(c.text))
 		}
 	}
@@ -84,7 +84,7 @@ func TestSeam(t *testing.T) {
 	if len(got) != 2 || got[0].Rule != "secret-aws-key" || text[got[0].Start:got[0].End] != fakeAWS[:10] || text[got[1].Start:got[1].End] != fakeAWS[10:] {
 		t.Fatalf("Find = %+v", got)
 	}
-	if r := Redact(text); Has(r) || !strings.Contains(r, "\n---\n") || strings.Contains(r, fakeAWS[10:]) {
+	if r := Redact(text); has(r) || !strings.Contains(r, "\n---\n") || strings.Contains(r, fakeAWS[10:]) {
 		t.Errorf("Redact = %q", r)
 	}
 	for _, clean := range []string{

@@ -159,7 +159,7 @@ func TestFindSeesThroughObfuscation(t *testing.T) {
 				if f.Rule != k.rule || f.Start != start || f.End != end || f.Line != line || f.Col != col {
 					t.Errorf("Find(%q) = %+v, want %s at [%d,%d) %d:%d", text, f, k.rule, start, end, line, col)
 				}
-				if !Has(text) {
+				if !has(text) {
 					t.Errorf("Has(%q) = false", text)
 				}
 				red := Redact(text)
@@ -203,7 +203,7 @@ func TestFindOtherKindsObfuscated(t *testing.T) {
 			if len(found) == 0 || found[0].Rule != c.rule {
 				t.Fatalf("Find(%q) = %+v, want %s", c.text, found, c.rule)
 			}
-			if red := Redact(c.text); !strings.Contains(red, "[redacted: "+c.rule+"]") || Has(red) {
+			if red := Redact(c.text); !strings.Contains(red, "[redacted: "+c.rule+"]") || has(red) {
 				t.Errorf("Redact(%q) = %q", c.text, red)
 			}
 		})
@@ -297,7 +297,7 @@ func FuzzRedact(f *testing.F) {
 				t.Fatalf("Find(%q): %+v is not at %d:%d", s, x, line, col)
 			}
 		}
-		if Has(s) != (len(found) > 0) {
+		if has(s) != (len(found) > 0) {
 			t.Fatalf("Has(%q) disagrees with Find", s)
 		}
 		r := Redact(s)

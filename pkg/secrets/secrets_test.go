@@ -68,10 +68,10 @@ func TestFindingNeverHoldsTheSecret(t *testing.T) {
 }
 
 func TestEntropy(t *testing.T) {
-	if e := Entropy("aaaa"); e != 0 {
+	if e := entropy("aaaa"); e != 0 {
 		t.Errorf("Entropy(aaaa) = %v, want 0", e)
 	}
-	if e := Entropy("abcd"); e != 2 {
+	if e := entropy("abcd"); e != 2 {
 		t.Errorf("Entropy(abcd) = %v, want 2", e)
 	}
 }

@@ -30,10 +30,10 @@ func pointer(vaultRoot string, s Store) string {
 // What Point and Unpoint did to a store.
 const (
 	Pointed   = "pointed"
-	Unchanged = "unchanged"
-	Skipped   = "skipped"
+	unchanged = "unchanged"
+	skipped   = "skipped"
 	Removed   = "removed"
-	NoPointer = "no pointer"
+	noPointer = "no pointer"
 )
 
 // Result is what one store got.
@@ -65,11 +65,11 @@ func Point(list []Store, vaultRoot string) ([]Result, error) {
 		var next []byte
 		if start, end, ok := findZone(data); ok {
 			if !bytes.HasPrefix(data[start:], []byte(zoneBegin+nl+pointerStart)) {
-				out = append(out, Result{s.Path, Skipped, "its mem zone holds a rendered view: the vault is its source already"})
+				out = append(out, Result{s.Path, skipped, "its mem zone holds a rendered view: the vault is its source already"})
 				continue
 			}
 			if string(data[start:end]) == want {
-				out = append(out, Result{s.Path, Unchanged, ""})
+				out = append(out, Result{s.Path, unchanged, ""})
 				continue
 			}
 			next = append(append(append([]byte{}, data[:start]...), want...), data[end:]...) // the vault moved
@@ -99,7 +99,7 @@ func Unpoint(list []Store) ([]Result, error) {
 		}
 		start, end, ok := findZone(data)
 		if !ok || !bytes.Contains(data[start:end], []byte(pointerStart)) {
-			out = append(out, Result{s.Path, NoPointer, ""})
+			out = append(out, Result{s.Path, noPointer, ""})
 			continue
 		}
 		rest := data[end:]

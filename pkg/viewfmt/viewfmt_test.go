@@ -53,8 +53,8 @@ func TestSpliceRefusesBrokenMarkers(t *testing.T) {
 	}
 	for _, tc := range cases {
 		_, err := Splice([]byte(tc.file), doc("x", ""))
-		var se *ZoneError
-		if !errors.As(err, &se) || se.Line != tc.line {
+		var se *zoneError
+		if !errors.As(err, &se) || se.line != tc.line {
 			t.Errorf("%s: got %v, want a ZoneError on line %d", tc.name, err, tc.line)
 		}
 	}
@@ -73,8 +73,8 @@ func FuzzSplice(f *testing.F) {
 	f.Fuzz(func(t *testing.T, file string) {
 		out, err := Splice([]byte(file), d)
 		if err != nil {
-			var se *ZoneError
-			if !errors.As(err, &se) || se.Line < 1 || se.Line > strings.Count(file, "\n")+1 {
+			var se *zoneError
+			if !errors.As(err, &se) || se.line < 1 || se.line > strings.Count(file, "\n")+1 {
 				t.Fatalf("error %v for %q: want a ZoneError with a line in the file", err, file)
 			}
 			return

@@ -15,7 +15,7 @@ func TestMedian(t *testing.T) {
 		{[]time.Duration{4, 1, 3, 2}, 2}, // (2+3)/2 in integer nanoseconds
 		{[]time.Duration{5}, 5},
 	} {
-		r := Result{Times: c.in}
+		r := Result{times: c.in}
 		if got := r.Median(); got != c.want {
 			t.Errorf("Median(%v) = %v, want %v", c.in, got, c.want)
 		}
@@ -38,11 +38,11 @@ func TestSpliceKeepsOtherSizes(t *testing.T) {
 }
 
 func TestMarkdownRatioAndVerdict(t *testing.T) {
-	sr := SizeResult{N: 1000, Files: 1000, Runs: 3, Results: []Result{
-		{Name: "floor", Times: []time.Duration{100e6, 100e6, 100e6}, RSS: []int64{1024, 1024, 1024}},
-		{Name: "render", Ref: "floor", Target: &Target{Ratio: 0.25}, Times: []time.Duration{20e6, 30e6, 40e6}, RSS: []int64{2048, 4096, 2048}},
-		{Name: "lint", Ref: "floor", Target: &Target{Ratio: 0.25}, Runs: 3, Times: []time.Duration{20e6}, RSS: []int64{1024}},
-		{Name: "audit", Ref: "floor", Target: &Target{Ratio: 2}, Skipped: "not built yet"},
+	sr := SizeResult{N: 1000, files: 1000, runs: 3, results: []Result{
+		{name: "floor", times: []time.Duration{100e6, 100e6, 100e6}, rss: []int64{1024, 1024, 1024}},
+		{name: "render", ref: "floor", target: &Target{ratio: 0.25}, times: []time.Duration{20e6, 30e6, 40e6}, rss: []int64{2048, 4096, 2048}},
+		{name: "lint", ref: "floor", target: &Target{ratio: 0.25}, runs: 3, times: []time.Duration{20e6}, rss: []int64{1024}},
+		{name: "audit", ref: "floor", target: &Target{ratio: 2}, skipped: "not built yet"},
 	}}
 	md := Markdown(sr, "test machine", "scripts/bench", time.Unix(0, 0))
 	for _, want := range []string{
