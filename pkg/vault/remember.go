@@ -61,7 +61,6 @@ type NewMemory struct {
 	Source     string
 	Sources    []frontmatter.Source
 	Title      string
-	dir        string // default memory/
 }
 
 var ttlPattern = regexp.MustCompile(`^(\d+)([dwmy])$`)
