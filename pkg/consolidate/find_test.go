@@ -16,6 +16,7 @@ func memory(id, text string) *claim {
 // TestMergeRefusedWhenItDropsWords: no member keeps more than 75% of the
 // group's words, so the merge is proposed but refused (spec §11).
 func TestMergeRefusedWhenItDropsWords(t *testing.T) {
+	t.Parallel()
 	p := mergeProposal([]*claim{
 		memory("a", "Backups run nightly at two from the primary NAS box"),
 		memory("b", "Backups run nightly at two into the offsite cloud bucket"),
@@ -32,6 +33,7 @@ func TestMergeRefusedWhenItDropsWords(t *testing.T) {
 // TestMergeOfASecretIsRefusedAndRedacted: a hand-written claim holding a
 // key is never merged into a new claim, and the proposal shows no key.
 func TestMergeOfASecretIsRefusedAndRedacted(t *testing.T) {
+	t.Parallel()
 	p := mergeProposal([]*claim{
 		memory("a", "The bucket key is AKIAQZ7MXK3V7PLW2RTB"),
 		memory("b", "The bucket key is AKIAQZ7MXK3V7PLW2RTB, rotated yearly"),
@@ -44,6 +46,7 @@ func TestMergeOfASecretIsRefusedAndRedacted(t *testing.T) {
 // TestCandidatesFindEveryPairOverThreshold: the prefix filter loses no
 // pair the full comparison would find.
 func TestCandidatesFindEveryPairOverThreshold(t *testing.T) {
+	t.Parallel()
 	texts := []string{
 		"Deploys happen on Tuesdays.", "deploys happen on tuesdays", "Deploys happen on Tuesdays after the standup.",
 		"The CI cache is warm after nine in the morning.", "The CI cache is warm after nine.",
@@ -70,6 +73,7 @@ func TestCandidatesFindEveryPairOverThreshold(t *testing.T) {
 // TestSubjectAndLinks: a subject names something, and two pointers to
 // two notes are no duplicates however alike their titles.
 func TestSubjectAndLinks(t *testing.T) {
+	t.Parallel()
 	for norm, want := range map[string]bool{
 		"the staging host is stg-3": true,
 		"team is we and more":       false,

@@ -43,6 +43,7 @@ func copyTree(t *testing.T, src, dst string) string {
 // resolve in the vault; the vault lints with no error; a second import
 // writes nothing.
 func TestClaudeCodeMemoryFolderImport(t *testing.T) {
+	t.Parallel()
 	src := copyTree(t, "../lint/testdata/claude-memory/-home-alice-src-shop", t.TempDir())
 	v := newVault(t, map[string]string{"projects/shop.md": "---\ntype: project\nid: proj_shop\ntitle: Shop\nroots: [/home/alice/src/shop]\n---\nThe web shop.\n"})
 	_, warns := run(t, v, kindClaudeCode, src, false)
@@ -118,6 +119,7 @@ func TestClaudeCodeMemoryFolderImport(t *testing.T) {
 // with a contrast ("not mocks"), an "instead" only under **Why:**, and a
 // confirmation stay preferences (docs/import.md).
 func TestClaudeCodeFeedbackCorrections(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, nil)
 	run(t, v, kindClaudeCode, "testdata/claude-feedback/-home-dev-web", false)
 	mems, err := v.Load(vault.LoadOptions{})
@@ -152,6 +154,7 @@ func TestClaudeCodeFeedbackCorrections(t *testing.T) {
 // a code span stays as written; a MEMORY.md bullet that only shows a link
 // in code is a memory, not a pointer, and [[name\|alias]] is a pointer.
 func TestClaudeCodeLinksAreReadAsMarkdown(t *testing.T) {
+	t.Parallel()
 	mem := filepath.Join(t.TempDir(), "-home-dev-links", "memory")
 	for name, data := range map[string]string{
 		"MEMORY.md": "- [Deploys](deploys.md) — when we deploy\n" +

@@ -139,6 +139,7 @@ func checkSecondRunWritesNothing(t *testing.T, v *vault.Vault, kind, src string,
 }
 
 func TestChatGPT(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, nil)
 	src := "testdata/chatgpt/conversations.json"
 	res, warns := run(t, v, kindChatGPT, src, false)
@@ -202,6 +203,7 @@ func TestChatGPT(t *testing.T) {
 }
 
 func TestChatGPTZipDryRun(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("testdata/chatgpt/conversations.json")
 	if err != nil {
 		t.Fatal(err)
@@ -239,6 +241,7 @@ func TestChatGPTZipDryRun(t *testing.T) {
 }
 
 func TestChatGPTBadInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "conversations.json")
 	os.WriteFile(bad, []byte("[\n{\"title\": \"a\"},\n{\"title\": }\n]"), 0o644)
@@ -257,6 +260,7 @@ func TestChatGPTBadInput(t *testing.T) {
 const appProject = "---\nid: proj_app\ntype: project\ntitle: App\nroots: [/home/dev/code/app]\n---\nThe app.\n"
 
 func TestClaudeCode(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, map[string]string{"projects/app.md": appProject})
 	src := "testdata/claude-projects"
 	res, warns := run(t, v, kindClaudeCode, src, false)
@@ -327,6 +331,7 @@ func TestClaudeCode(t *testing.T) {
 }
 
 func TestClaudeCodeOneFolder(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, nil)
 	res, _ := run(t, v, kindClaudeCode, "testdata/claude-projects/-home-dev-scratch", true)
 	if len(res.Files) != 2 || res.Files[0].Project != "" {
@@ -338,6 +343,7 @@ func TestClaudeCodeOneFolder(t *testing.T) {
 }
 
 func TestMemoryMD(t *testing.T) {
+	t.Parallel()
 	dir, err := filepath.Abs("testdata/memory-md")
 	if err != nil {
 		t.Fatal(err)
@@ -398,6 +404,7 @@ func TestMemoryMD(t *testing.T) {
 // An interrupted run that wrote a note but not its pointer is finished by
 // the next run, pointing at the note already there.
 func TestNoteWithoutPointerIsCompleted(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, nil)
 	src := "testdata/chatgpt/conversations.json"
 	run(t, v, kindChatGPT, src, false)
@@ -417,6 +424,7 @@ func TestNoteWithoutPointerIsCompleted(t *testing.T) {
 }
 
 func TestUnknownKind(t *testing.T) {
+	t.Parallel()
 	_, err := Run(newVault(t, nil), "evernote", ".", Options{})
 	if _, ok := err.(ErrUnknownKind); !ok || !strings.Contains(err.Error(), "chatgpt, claude-code, memory-md") {
 		t.Errorf("err %v", err)
@@ -424,6 +432,7 @@ func TestUnknownKind(t *testing.T) {
 }
 
 func TestDateStamp(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ in, text, date string }{
 		{"[2024-03-01] Uses Go", "Uses Go", "2024-03-01"},
 		{"2024-03-01: Uses Go", "Uses Go", "2024-03-01"},
@@ -443,6 +452,7 @@ func TestDateStamp(t *testing.T) {
 }
 
 func TestTypeForHeadings(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		headings []string
 		want     string
@@ -462,6 +472,7 @@ func TestTypeForHeadings(t *testing.T) {
 }
 
 func TestParseBulletsNesting(t *testing.T) {
+	t.Parallel()
 	data, _ := os.ReadFile("testdata/memory-md/MEMORY.md")
 	var got []string
 	for _, b := range parseBullets(data) {
@@ -486,6 +497,7 @@ func TestParseBulletsNesting(t *testing.T) {
 }
 
 func TestResultSpan(t *testing.T) {
+	t.Parallel()
 	d := func(s string) frontmatter.Time { x, _ := frontmatter.ParseTime(s); return x }
 	r := &Result{Files: []File{{ValidAt: d("2024-05-01")}, {}, {ValidAt: d("2022-01-01")}, {ValidAt: d("2025-01-01T10:00:00Z")}}}
 	first, last, undated := r.Span()
@@ -497,6 +509,7 @@ func TestResultSpan(t *testing.T) {
 // parseBullets reads the file as markdown: no bullet inside code of any
 // kind, and a bullet's lazy continuation is part of it.
 func TestParseBulletsCode(t *testing.T) {
+	t.Parallel()
 	in := "---\ntype: note\n---\n# Notes\n\n- real one\ncontinued lazily\n\n~~~~\n```\n- in a tilde fence\n```\n- still fenced\n~~~~\n\nText.\n\n    - in indented code\n\n- after the code `- in a span`\n"
 	var got []string
 	for _, b := range parseBullets([]byte(in)) {

@@ -11,6 +11,7 @@ import (
 // it, so no frontmatter line is imported as a memory; the line numbers
 // count from the file's first line.
 func TestParseBulletsFrontmatterFences(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ name, in, want string }{
 		{"indented fence inside", "---\ntags:\n  ---\n- not a bullet\n---\n- real one\n", "6 real one"},
 		{"indented opening line is no frontmatter", "  ---\n- first\n---\n- second\n", "2 first\n4 second"},

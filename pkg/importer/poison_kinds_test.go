@@ -28,6 +28,7 @@ func writtenText(t *testing.T, dir string, res *Result) string {
 // ChatGPT conversation or a Claude Code transcript is refused as an item,
 // reported, and never written; a secret likewise, never echoed.
 func TestChatGPTAndClaudeCodeRefusePoison(t *testing.T) {
+	t.Parallel()
 	type payload struct{ name, text, rule string }
 	var payloads []payload
 	for _, in := range poison.Injections {

@@ -26,6 +26,7 @@ func importOne(t *testing.T, dir, name, bullet string) *Result {
 // Every injection payload, and every plain secret kind the scanner knows,
 // is refused as an item: reported with where it is and why, never written.
 func TestMemoryMDRefusesPoison(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, in := range poison.Injections {
 		res := importOne(t, dir, in.Name, in.Line)
@@ -52,6 +53,7 @@ func TestMemoryMDRefusesPoison(t *testing.T) {
 // A note whose pointer would be refused is not written either, and a
 // refused item leaves the rest of the source imported.
 func TestRefusedItemLeavesTheRest(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, nil)
 	items := []item{
 		{locator: "a", Type: "fact", provenance: "stated", text: "The API lives at /v2"},

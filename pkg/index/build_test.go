@@ -15,6 +15,7 @@ import (
 // manifest would have held, the whole of vault.Hash included, so a racy
 // file's content check compares like with like.
 func TestFlatTableKeepsWholeHash(t *testing.T) {
+	t.Parallel()
 	rels := []string{"a.md", "b.md", "gone.md"}
 	tab := newFlatTable(rels)
 	mtime := time.Unix(1700000000, 5)
@@ -34,6 +35,7 @@ func TestFlatTableKeepsWholeHash(t *testing.T) {
 // TestUpdatesAfterFullBuildStayInPlace: the index a full build leaves is
 // updated in place run after run, each update kept.
 func TestUpdatesAfterFullBuildStayInPlace(t *testing.T) {
+	t.Parallel()
 	v := newVault(t)
 	write(t, v, "memory/a.md", memory("fact", "stated", "", "The database is Postgres."))
 	write(t, v, "memory/b.md", memory("fact", "stated", "", "Deploys happen on Fridays."))
@@ -56,6 +58,7 @@ func TestUpdatesAfterFullBuildStayInPlace(t *testing.T) {
 // its manifest and rebuilds it all). Without openBleve's override the new
 // segment is not yet on disk when Batch returns.
 func TestInPlaceBatchIsOnDiskWhenItReturns(t *testing.T) {
+	t.Parallel()
 	v := newVault(t)
 	write(t, v, "memory/a.md", memory("fact", "stated", "", "The database is Postgres."))
 	mustUpdate(t, v, Options{Full: true})

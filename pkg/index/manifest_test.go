@@ -12,6 +12,7 @@ import (
 )
 
 func TestManifestRoundTrip(t *testing.T) {
+	t.Parallel()
 	files := map[string]entry{
 		"memory/a.md":              {size: 10, mTime: 1764412800000000000, hash: strings.Repeat("ab", 32)},
 		"notes/with space\t.md":    {size: 0, mTime: 1},
@@ -31,6 +32,7 @@ func TestManifestRoundTrip(t *testing.T) {
 }
 
 func TestManifestRejectsDamage(t *testing.T) {
+	t.Parallel()
 	good := string(withFiles(&manifest{schema: 1, seq: 1}, map[string]entry{"a.md": {size: 1, mTime: 2, hash: "h"}}).encode())
 	for name, data := range map[string]string{
 		"empty":           "",
@@ -77,6 +79,7 @@ func FuzzDecodeManifest(f *testing.F) {
 // the same changes made to the map of every file, and drop reports what
 // the map held.
 func TestManifestChangesMergeAsTheMapWould(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	for round := range 50 {
 		files := map[string]entry{}

@@ -8,6 +8,7 @@ import (
 // parse reads only its three forms of syntax; the rest of a question is
 // its words.
 func TestParse(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in   string
 		want []clause

@@ -10,6 +10,7 @@ import (
 )
 
 func TestDaytwoTools(t *testing.T) {
+	t.Parallel()
 	cs, root := newSession(t)
 
 	// show takes a short id and returns the same data as structured content and as text.

@@ -14,6 +14,7 @@ import (
 // secret ("[redacted: rule]") and mark an injection; recall never renders
 // either, and warns about both without quoting the secret.
 func TestReadsFollowTheRules(t *testing.T) {
+	t.Parallel()
 	cs, root := newSession(t)
 	const key = "ghp_R8s2Kd9mXq4Lw7Zp1Nv6Bt3Hc5Yj0Fg8Ua2E"
 	hand := map[string]string{ // written by hand, past every writer

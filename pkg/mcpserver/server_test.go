@@ -96,6 +96,7 @@ func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any,
 }
 
 func TestToolsList(t *testing.T) {
+	t.Parallel()
 	cs, _ := newSession(t)
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
@@ -132,6 +133,7 @@ func TestToolsList(t *testing.T) {
 }
 
 func TestRecall(t *testing.T) {
+	t.Parallel()
 	cs, root := newSession(t)
 	shop := filepath.Join(filepath.Dir(root), "code", "shop", "sub")
 	var out recallOutput
@@ -169,6 +171,7 @@ func TestRecall(t *testing.T) {
 }
 
 func TestGet(t *testing.T) {
+	t.Parallel()
 	cs, root := newSession(t)
 	data, _ := os.ReadFile(filepath.Join(root, "memory", "db.md"))
 	for _, ref := range []string{"memory/db", "memory/db.md", filepath.Join(root, "memory", "db.md")} {
@@ -198,6 +201,7 @@ func TestGet(t *testing.T) {
 }
 
 func TestRememberWritesThroughTheVault(t *testing.T) {
+	t.Parallel()
 	cs, root := newSession(t)
 	var w Written
 	text, isErr := call(t, cs, "remember", map[string]any{
@@ -226,6 +230,7 @@ func TestRememberWritesThroughTheVault(t *testing.T) {
 }
 
 func TestRememberRefusals(t *testing.T) {
+	t.Parallel()
 	cs, root := newSession(t)
 	before, _ := vault.Open(root)
 	list := func() []string { l, _ := before.List(); return l }
@@ -272,6 +277,7 @@ func TestRememberRefusals(t *testing.T) {
 }
 
 func TestNote(t *testing.T) {
+	t.Parallel()
 	cs, root := newSession(t)
 	var out noteOutput
 	text, isErr := call(t, cs, "note", map[string]any{"title": "Deploy runbook", "body": "# Steps\n\n1. Build.\n2. Ship.\n",
@@ -321,6 +327,7 @@ func mustList(t *testing.T, root string) []string {
 }
 
 func TestSignalCompareAndSwap(t *testing.T) {
+	t.Parallel()
 	cs, root := newSession(t)
 	var got getOutput
 	call(t, cs, "get", map[string]any{"id": "memory/retry"}, &got)
@@ -377,6 +384,7 @@ func TestSignalCompareAndSwap(t *testing.T) {
 }
 
 func TestSearch(t *testing.T) {
+	t.Parallel()
 	cs, _ := newSession(t)
 	var w Written
 	call(t, cs, "remember", map[string]any{"text": "The invoice service retries webhooks three times.", "provenance": "stated", "project": "none"}, &w)
@@ -410,6 +418,7 @@ func TestSearch(t *testing.T) {
 }
 
 func TestAudit(t *testing.T) {
+	t.Parallel()
 	cs, _ := newSession(t)
 	var r struct {
 		Memories int

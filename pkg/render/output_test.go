@@ -17,6 +17,7 @@ func doc(at, body string) []byte {
 }
 
 func TestSameButTime(t *testing.T) {
+	t.Parallel()
 	a := doc("2026-11-29T12:00:00Z", "\n## Global\n- [undated] x (stated)\n")
 	cases := []struct {
 		name string
@@ -47,6 +48,7 @@ func inode(t *testing.T, path string) (uint64, time.Time) {
 }
 
 func TestWriteFileSkipsTimeOnlyChanges(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "MEMORY.md")
 	if wrote, err := WriteFile(path, doc("2026-11-29T12:00:00Z", "\n## Global\n- a\n")); err != nil || !wrote {
 		t.Fatalf("first write: %v %v", wrote, err)
@@ -74,6 +76,7 @@ func TestWriteFileSkipsTimeOnlyChanges(t *testing.T) {
 }
 
 func TestWriteFileRefusesForeignFile(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "CLAUDE.md")
 	os.WriteFile(path, []byte("# My hand-written rules\n"), 0o600)
 	_, err := WriteFile(path, doc("x", ""))
@@ -86,6 +89,7 @@ func TestWriteFileRefusesForeignFile(t *testing.T) {
 }
 
 func TestSpliceFileKeepsLinkModeAndSkipsTimeOnly(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	target := filepath.Join(dir, "CLAUDE.md")
 	link := filepath.Join(dir, "AGENTS.md")

@@ -57,6 +57,7 @@ var tierRank = map[string]int{tierPinned: 0, tierProject: 1, tierGlobal: 2}
 // and no item is dropped for the budget while an item of a lower tier
 // renders — so a pinned item is never dropped while a lower-tier one remains.
 func TestProperties(t *testing.T) {
+	t.Parallel()
 	for seed := int64(1); seed <= 200; seed++ {
 		rng := rand.New(rand.NewSource(seed))
 		mems := randomVault(t, rng, 1+rng.Intn(120))

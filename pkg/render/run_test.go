@@ -34,6 +34,7 @@ func runVault(t *testing.T, config string) *vault.Vault {
 var runNow = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 
 func TestOutputs(t *testing.T) {
+	t.Parallel()
 	v := runVault(t, "")
 	if ts, err := Outputs(v); err != nil || len(ts) != 0 {
 		t.Errorf("no outputs: %v, %v; want none and no error (render --all refuses that itself)", ts, err)

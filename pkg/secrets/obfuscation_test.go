@@ -146,6 +146,7 @@ var obfuscations = []obfuscation{
 // TestFindSeesThroughObfuscation is the evasion table: every kind of key,
 // hidden every way, is found at the hidden text's place and redacted whole.
 func TestFindSeesThroughObfuscation(t *testing.T) {
+	t.Parallel()
 	for _, k := range kinds {
 		for _, o := range obfuscations {
 			t.Run(k.rule+"/"+o.name, func(t *testing.T) {
@@ -175,6 +176,7 @@ func TestFindSeesThroughObfuscation(t *testing.T) {
 // Not every rule is a key of one shape: a private key header, an AWS secret
 // key and a generic assignment are found through the normalisation too.
 func TestFindOtherKindsObfuscated(t *testing.T) {
+	t.Parallel()
 	pem := fakePEM
 	for _, c := range []struct{ name, rule, text string }{
 		{"pem lower case", "secret-private-key", strings.ToLower(pem)},
@@ -213,6 +215,7 @@ func TestFindOtherKindsObfuscated(t *testing.T) {
 // TestFindFalsePositives: text that merely looks technical holds no secret,
 // normalised or not.
 func TestFindFalsePositives(t *testing.T) {
+	t.Parallel()
 	png := base64.StdEncoding.EncodeToString([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x01\x00\x00\x00\x01\x00\x08\x06\x00\x00\x00\x5c\x72\xa8\x66"))
 	texts := []string{
 		"The key insight: tokens expire after 1 hour; rotate the secret monthly.",

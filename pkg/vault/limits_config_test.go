@@ -13,6 +13,7 @@ import (
 // command reads it: a 50 MB file cost seconds and hundreds of MB in each),
 // with an error naming the file, its size and the cap; one at the cap loads.
 func TestConfigSizeCap(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	path := filepath.Join(root, ConfigFile)
 	settings := "lint:\n  max_file_size: 4096\n"

@@ -11,6 +11,7 @@ func doc(at, body string) []byte {
 }
 
 func TestSplice(t *testing.T) {
+	t.Parallel()
 	d := doc("2026-11-29T12:00:00Z", "")
 	crlfDoc := strings.ReplaceAll(string(d), "\n", "\r\n") // a CRLF file's zone is CRLF too
 	cases := []struct {
@@ -43,6 +44,7 @@ func TestSplice(t *testing.T) {
 }
 
 func TestSpliceRefusesBrokenMarkers(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, file string
 		line       int
@@ -96,6 +98,7 @@ func FuzzSplice(f *testing.F) {
 // header quoted inside a hand-written file, or a zone mem cannot trust, is
 // the user's file.
 func TestIsView(t *testing.T) {
+	t.Parallel()
 	d := string(doc("2026-11-29T12:00:00Z", "- a\n"))
 	cases := map[string]bool{
 		d: true,

@@ -7,6 +7,7 @@ import (
 )
 
 func TestMedian(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in   []time.Duration
 		want time.Duration
@@ -23,6 +24,7 @@ func TestMedian(t *testing.T) {
 }
 
 func TestSpliceKeepsOtherSizes(t *testing.T) {
+	t.Parallel()
 	doc := Splice([]byte("# Performance\n\nhand-written analysis\n"), 1000, "table 1k v1\n")
 	doc = Splice(doc, 10000, "table 10k\n")
 	doc = Splice(doc, 1000, "table 1k v2\n")
@@ -38,6 +40,7 @@ func TestSpliceKeepsOtherSizes(t *testing.T) {
 }
 
 func TestMarkdownRatioAndVerdict(t *testing.T) {
+	t.Parallel()
 	sr := SizeResult{N: 1000, files: 1000, runs: 3, results: []Result{
 		{name: "floor", times: []time.Duration{100e6, 100e6, 100e6}, rss: []int64{1024, 1024, 1024}},
 		{name: "render", ref: "floor", target: &Target{ratio: 0.25}, times: []time.Duration{20e6, 30e6, 40e6}, rss: []int64{2048, 4096, 2048}},

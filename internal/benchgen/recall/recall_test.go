@@ -28,6 +28,7 @@ const conversation = `{
 }`
 
 func TestLoadWriteMeasure(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "7.json"), []byte(conversation), 0o644); err != nil {
 		t.Fatal(err)
@@ -79,6 +80,7 @@ func TestLoadWriteMeasure(t *testing.T) {
 }
 
 func TestRewrites(t *testing.T) {
+	t.Parallel()
 	got := rewrites("What did Bo's cat do in 2022-2023?")
 	want := []string{"Bo's cat 2022 2023", "What Bo's 2022 2023"}
 	if !reflect.DeepEqual(got, want) {
