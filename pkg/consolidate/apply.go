@@ -208,17 +208,17 @@ func apply(v *vault.Vault, f writer.Front, p Proposal, now time.Time) ([]string,
 		return []string{m.Rel}, err
 	}
 	switch p.Action {
-	case actRetire:
+	case ActRetire:
 		reason := "past its stale_after and not re-checked (mem consolidate)"
 		if p.Keep != "" {
 			reason = "contradicted by " + p.Keep + " (mem consolidate)"
 		}
 		return one(writer.Retire(v, f, p.IDs[0], "", frontmatter.Time{}, reason, now))
-	case actAccept:
+	case ActAccept:
 		return one(writer.Accept(v, f, p.IDs[0], "", now))
-	case actReject:
+	case ActReject:
 		return one(writer.Reject(v, f, p.IDs[0], "", now))
-	case actMerge:
+	case ActMerge:
 		return merge(v, f, p, now)
 	}
 	return nil, fmt.Errorf("consolidate: unknown action %q", p.Action)

@@ -32,10 +32,10 @@ const (
 	KindImport    = "import"
 	KindBudget    = "budget"
 
-	actMerge  = "merge"
-	actRetire = "retire"
-	actAccept = "accept"
-	actReject = "reject"
+	ActMerge  = "merge"
+	ActRetire = "retire"
+	ActAccept = "accept"
+	ActReject = "reject"
 	ActNone   = "none" // reported; the other proposals are what shrinks it
 )
 
@@ -128,7 +128,7 @@ func Find(v *vault.Vault, mems []*vault.Memory, o Options) (*Report, error) {
 			imports = append(imports, m)
 			continue
 		case vault.StatusStale:
-			r.add(Proposal{Kind: KindStale, Action: actRetire, IDs: []string{m.ID}, Paths: []string{m.Rel},
+			r.add(Proposal{Kind: KindStale, Action: ActRetire, IDs: []string{m.ID}, Paths: []string{m.Rel},
 				Detail: fmt.Sprintf("past its stale_after %s and still standing: retire it, or re-check it and give it a new stale_after with 'mem edit %s'", m.Meta().StaleAfter, m.ID)})
 			continue
 		case vault.StatusCurrent:
@@ -283,7 +283,7 @@ func (r *Report) conflicts(res gate.Resolution, live []*claim, now time.Time) {
 			if l.Meta().IsRetired(now) {
 				continue
 			}
-			r.add(Proposal{Kind: KindConflict, Action: actRetire, IDs: []string{l.ID}, Paths: []string{l.Rel}, Keep: c.Winner.ID,
+			r.add(Proposal{Kind: KindConflict, Action: ActRetire, IDs: []string{l.ID}, Paths: []string{l.Rel}, Keep: c.Winner.ID,
 				Detail: fmt.Sprintf("shares key %q with %s, which wins (%s): retire it so the disagreement is settled on record", c.Subject, c.Winner.ID, c.Reason)})
 		}
 	}
@@ -303,7 +303,7 @@ func (r *Report) conflicts(res gate.Resolution, live []*claim, now time.Time) {
 			if _, v, _ := Subject(c.norm); !Contradict(v, winValue) {
 				continue // the same value, or more of it: a duplicate, merged below
 			}
-			r.add(Proposal{Kind: KindConflict, Action: actRetire, IDs: []string{c.m.ID}, Paths: []string{c.m.Rel}, Keep: win.m.ID,
+			r.add(Proposal{Kind: KindConflict, Action: ActRetire, IDs: []string{c.m.ID}, Paths: []string{c.m.Rel}, Keep: win.m.ID,
 				Detail: fmt.Sprintf("says %q another way than %s (stronger or newer) about %q: retire it, or correct the other", rules.Show(c.m.Summary()), win.m.ID, k.s)})
 		}
 	}
@@ -422,7 +422,7 @@ func mergeProposal(g []*claim, similarity float64) Proposal {
 			best, kept = c, n
 		}
 	}
-	p := Proposal{Kind: KindDuplicate, Action: actMerge, Keep: best.m.ID, Text: best.m.Summary(), Similarity: round(similarity)}
+	p := Proposal{Kind: KindDuplicate, Action: ActMerge, Keep: best.m.ID, Text: best.m.Summary(), Similarity: round(similarity)}
 	for _, c := range g {
 		p.IDs, p.Paths = append(p.IDs, c.m.ID), append(p.Paths, c.m.Rel)
 	}
@@ -452,10 +452,10 @@ func (r *Report) importProposal(m *vault.Memory, known map[string]string, o Opti
 		return
 	}
 	days := int(o.Now.Sub(meta.Generated.At.Time).Hours() / 24)
-	p := Proposal{Kind: KindImport, Action: actAccept, IDs: []string{m.ID}, Paths: []string{m.Rel},
+	p := Proposal{Kind: KindImport, Action: ActAccept, IDs: []string{m.ID}, Paths: []string{m.Rel},
 		Detail: fmt.Sprintf("imported %s and not reviewed for %d days: accept it (it renders, still %s), or reject it with 'mem review --reject %s'", meta.Generated.At.Day(), days, meta.Provenance, m.ID)}
 	if id, ok := known[meta.Project+"\x00"+audit.Normalise(m.Summary())]; ok {
-		p.Action, p.Keep = actReject, id
+		p.Action, p.Keep = ActReject, id
 		p.Detail = fmt.Sprintf("imported %s, not reviewed for %d days, and %s already says it: reject it", meta.Generated.At.Day(), days, id)
 	}
 	r.add(p)

@@ -45,9 +45,9 @@ const (
 	Duplicate
 	// BadDate: a date or datetime that does not parse.
 	BadDate
-	// badValue: the right shape but not an allowed value (importance
+	// BadValue: the right shape but not an allowed value (importance
 	// outside 1..10, a checkbox that is neither true nor false).
-	badValue
+	BadValue
 	// Alias: a memory uses a YAML anchor or alias (spec §3 refuses them
 	// in memories; a note keeps them as written).
 	Alias
@@ -455,7 +455,7 @@ func boolean(v *yaml.Node) (bool, error) {
 	case "false", "False", "FALSE", "":
 		return false, nil
 	}
-	return false, &kindError{badValue, fmt.Sprintf("expected true or false (a checkbox), found %q", s)}
+	return false, &kindError{BadValue, fmt.Sprintf("expected true or false (a checkbox), found %q", s)}
 }
 
 func importance(v *yaml.Node) (int, error) {
@@ -465,7 +465,7 @@ func importance(v *yaml.Node) (int, error) {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 1 || n > 10 {
-		return 0, &kindError{badValue, fmt.Sprintf("importance must be a whole number from 1 to 10, found %q", s)}
+		return 0, &kindError{BadValue, fmt.Sprintf("importance must be a whole number from 1 to 10, found %q", s)}
 	}
 	return n, nil
 }

@@ -250,7 +250,7 @@ func TestFieldErrorKinds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]FieldKind{"tags": Duplicate, "valid_at": BadDate, "verified": BadDate, "importance": badValue, "pinned": badValue, "title": WrongType, "signals": WrongType}
+	want := map[string]FieldKind{"tags": Duplicate, "valid_at": BadDate, "verified": BadDate, "importance": BadValue, "pinned": BadValue, "title": WrongType, "signals": WrongType}
 	got := map[string]FieldKind{}
 	for _, p := range doc.Problems {
 		got[p.Key] = p.Kind

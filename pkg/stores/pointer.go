@@ -30,10 +30,10 @@ func pointer(vaultRoot string, s Store) string {
 // What Point and Unpoint did to a store.
 const (
 	Pointed   = "pointed"
-	unchanged = "unchanged"
-	skipped   = "skipped"
+	Unchanged = "unchanged"
+	Skipped   = "skipped"
 	Removed   = "removed"
-	noPointer = "no pointer"
+	NoPointer = "no pointer"
 )
 
 // Result is what one store got.
@@ -65,11 +65,11 @@ func Point(list []Store, vaultRoot string) ([]Result, error) {
 		var next []byte
 		if start, end, ok := findZone(data); ok {
 			if !bytes.HasPrefix(data[start:], []byte(zoneBegin+nl+pointerStart)) {
-				out = append(out, Result{s.Path, skipped, "its mem zone holds a rendered view: the vault is its source already"})
+				out = append(out, Result{s.Path, Skipped, "its mem zone holds a rendered view: the vault is its source already"})
 				continue
 			}
 			if string(data[start:end]) == want {
-				out = append(out, Result{s.Path, unchanged, ""})
+				out = append(out, Result{s.Path, Unchanged, ""})
 				continue
 			}
 			next = append(append(append([]byte{}, data[:start]...), want...), data[end:]...) // the vault moved
@@ -99,7 +99,7 @@ func Unpoint(list []Store) ([]Result, error) {
 		}
 		start, end, ok := findZone(data)
 		if !ok || !bytes.Contains(data[start:end], []byte(pointerStart)) {
-			out = append(out, Result{s.Path, noPointer, ""})
+			out = append(out, Result{s.Path, NoPointer, ""})
 			continue
 		}
 		rest := data[end:]

@@ -51,7 +51,7 @@ func TestPointUnpointByteForByte(t *testing.T) {
 		data, _ := os.ReadFile(r.Path)
 		switch filepath.Base(r.Path) {
 		case "view.md":
-			if r.Action != skipped || string(data) != files["view.md"] {
+			if r.Action != Skipped || string(data) != files["view.md"] {
 				t.Errorf("view.md: %s, now %q", r.Action, data)
 			}
 		case "crlf.md":

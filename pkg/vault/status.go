@@ -18,7 +18,7 @@ const (
 	StatusRetired    = "retired"
 	StatusDeprecated = "deprecated"
 	StatusImport     = "import"
-	statusBroken     = "broken"
+	StatusBroken     = "broken"
 )
 
 // OwnStatus is m's status from its own fields alone, at now.
@@ -27,7 +27,7 @@ func OwnStatus(m *Memory, now time.Time) string {
 		return StatusCurrent // a plain note (spec §2) is not broken
 	}
 	if !m.OK() {
-		return statusBroken
+		return StatusBroken
 	}
 	meta := m.Meta()
 	switch {
