@@ -32,20 +32,20 @@ type Config struct {
 	Log     io.Writer     // progress
 }
 
-// Result is one workload's measurements.
-type Result struct {
+// result is one workload's measurements.
+type result struct {
 	name    string
 	ref     string // name of the reference it is judged by ("" for a reference)
 	times   []time.Duration
 	rss     []int64 // peak resident set, KiB
 	skipped string  // why it did not run (not built yet, tool not installed)
 	failed  string  // first line of the error when a run failed
-	target  *Target
+	target  *target
 	runs    int // timed runs asked for (times may hold fewer, see slowRun)
 }
 
-// Target is the goal of a workload at 50,000 notes (issue 12).
-type Target struct {
+// target is the goal of a workload at 50,000 notes (issue 12).
+type target struct {
 	ratio  float64 // at most this times the reference's median
 	maxRSS int64   // KiB; 0 = no limit
 }
@@ -56,13 +56,13 @@ type SizeResult struct {
 	files   int
 	bytes   int64
 	runs    int
-	results []Result
+	results []result
 }
 
-func (r *Result) ok() bool { return r.skipped == "" && r.failed == "" && len(r.times) > 0 }
+func (r *result) ok() bool { return r.skipped == "" && r.failed == "" && len(r.times) > 0 }
 
 // Median, Min and Max of the timed runs.
-func (r *Result) Median() time.Duration {
+func (r *result) Median() time.Duration {
 	s := slices.Clone(r.times)
 	slices.Sort(s)
 	if len(s)%2 == 1 {
@@ -71,11 +71,11 @@ func (r *Result) Median() time.Duration {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-func (r *Result) Min() time.Duration { return slices.Min(r.times) }
-func (r *Result) Max() time.Duration { return slices.Max(r.times) }
+func (r *result) Min() time.Duration { return slices.Min(r.times) }
+func (r *result) Max() time.Duration { return slices.Max(r.times) }
 
 // peakRSS is the largest resident set over the timed runs, in KiB.
-func (r *Result) peakRSS() int64 { return slices.Max(r.rss) }
+func (r *result) peakRSS() int64 { return slices.Max(r.rss) }
 
 // step is one workload: setup runs before every run (untimed), argv is
 // timed. okCodes are the exit codes that count as a result (lint and audit
@@ -83,7 +83,7 @@ func (r *Result) peakRSS() int64 { return slices.Max(r.rss) }
 type step struct {
 	name    string
 	ref     string
-	target  *Target
+	target  *target
 	mem     string // the mem subcommand it needs ("" for references)
 	needs   string // an external tool it needs
 	setup   func(round int) error
@@ -147,7 +147,7 @@ func runSize(ctx context.Context, cfg Config, n int) (SizeResult, error) {
 	return sr, nil
 }
 
-func summary(r *Result) string {
+func summary(r *result) string {
 	switch {
 	case r.skipped != "":
 		return "skipped: " + r.skipped
@@ -193,37 +193,37 @@ func (r *runner) steps() []step {
 		{name: refFloor, argv: sh(`find . -name '*.md' -not -path './.git/*' -not -path './.mem/*' -print0 | xargs -0 cat > /dev/null`)},
 		{name: refRg, needs: "rg", argv: cmd("rg", "-il", "--glob", "*.md", r.word, "."), okCodes: []int{0, 1}},
 		{name: refGitFirst, setup: func(int) error { return r.gitReset() }, argv: sh(`git add -A && git commit -q -m "first commit"`)},
-		{name: "commit (first, whole vault)", ref: refGitFirst, target: &Target{ratio: 1.5}, mem: "commit",
+		{name: "commit (first, whole vault)", ref: refGitFirst, target: &target{ratio: 1.5}, mem: "commit",
 			setup: func(int) error { return r.gitReset() }, argv: memArgs("commit"),
 			after: commitAll},
 		{name: refGitStatus, argv: cmd("git", "status", "--porcelain")},
 		{name: refGit10, setup: r.edit, argv: func() []string {
 			return append([]string{"sh", "-c", `git add -- "$@" && git commit -q -m "ten files"`, "sh"}, ten()...)
 		}},
-		{name: "commit (10 changed files)", ref: refGit10, target: &Target{ratio: 2}, mem: "commit",
+		{name: "commit (10 changed files)", ref: refGit10, target: &target{ratio: 2}, mem: "commit",
 			setup: r.edit, argv: memArgs("commit"), after: commitAll},
 		{name: refBleve, setup: func(int) error { return os.RemoveAll(r.index) },
 			argv: func() []string { return []string{r.cfg.Self, "plainbleve", "-index", r.index, r.vault} }},
 		{name: refBleveLean, setup: func(int) error { return os.RemoveAll(r.index) },
 			argv: func() []string { return []string{r.cfg.Self, "plainbleve", "-lean", "-index", r.index, r.vault} }},
-		{name: "rebuild-index --full", ref: refBleveLean, target: &Target{ratio: 1.0, maxRSS: 150 << 10}, mem: "rebuild-index",
+		{name: "rebuild-index --full", ref: refBleveLean, target: &target{ratio: 1.0, maxRSS: 150 << 10}, mem: "rebuild-index",
 			argv: memArgs("rebuild-index", "--full", "--quiet")},
-		{name: "rebuild-index (nothing changed)", ref: refGitStatus, target: &Target{ratio: 2}, mem: "rebuild-index",
+		{name: "rebuild-index (nothing changed)", ref: refGitStatus, target: &target{ratio: 2}, mem: "rebuild-index",
 			argv: memArgs("rebuild-index", "--quiet")},
-		{name: "rebuild-index (10 files changed)", ref: refGitStatus, target: &Target{ratio: 3}, mem: "rebuild-index",
+		{name: "rebuild-index (10 files changed)", ref: refGitStatus, target: &target{ratio: 3}, mem: "rebuild-index",
 			setup: r.edit, argv: memArgs("rebuild-index", "--quiet")},
-		{name: "search WORD", ref: refRg, target: &Target{ratio: 0.75}, mem: "search",
+		{name: "search WORD", ref: refRg, target: &target{ratio: 0.75}, mem: "search",
 			argv: memArgs("search", r.word), okCodes: []int{0, 1}},
-		{name: "render (nothing cached)", ref: refFloor, target: &Target{ratio: 1.5}, mem: "render",
+		{name: "render (nothing cached)", ref: refFloor, target: &target{ratio: 1.5}, mem: "render",
 			setup: func(int) error { return os.RemoveAll(filepath.Join(r.vault, ".mem", "cache")) },
 			argv:  func() []string { return append([]string{r.cfg.Mem, "render"}, projectArgs(firstProject(r.vault))...) }},
-		{name: "render (warm, session boot)", ref: refFloor, target: &Target{ratio: 0.25}, mem: "render",
+		{name: "render (warm, session boot)", ref: refFloor, target: &target{ratio: 0.25}, mem: "render",
 			argv: func() []string { return append([]string{r.cfg.Mem, "render"}, projectArgs(firstProject(r.vault))...) }},
-		{name: "lint (10 named files)", ref: refFloor, target: &Target{ratio: 0.25}, mem: "lint",
+		{name: "lint (10 named files)", ref: refFloor, target: &target{ratio: 0.25}, mem: "lint",
 			argv: func() []string { return append([]string{r.cfg.Mem, "lint"}, ten()...) }, okCodes: []int{0, 1}},
-		{name: "lint (whole vault)", ref: refFloor, target: &Target{ratio: 2}, mem: "lint",
+		{name: "lint (whole vault)", ref: refFloor, target: &target{ratio: 2}, mem: "lint",
 			argv: memArgs("lint"), okCodes: []int{0, 1}},
-		{name: "audit", ref: refFloor, target: &Target{ratio: 2}, mem: "audit",
+		{name: "audit", ref: refFloor, target: &target{ratio: 2}, mem: "audit",
 			argv: memArgs("audit"), okCodes: []int{0, 1}},
 	}
 }
@@ -253,8 +253,8 @@ func (r *runner) available(sub string) bool {
 	return exec.Command(r.cfg.Mem, sub, "--help").Run() == nil
 }
 
-func (r *runner) measure(ctx context.Context, s step) Result {
-	res := Result{name: s.name, ref: s.ref, target: s.target, runs: r.cfg.Runs}
+func (r *runner) measure(ctx context.Context, s step) result {
+	res := result{name: s.name, ref: s.ref, target: s.target, runs: r.cfg.Runs}
 	if s.mem != "" && !r.available(s.mem) {
 		res.skipped = "not built yet"
 		return res

@@ -63,7 +63,7 @@ func Markdown(sr SizeResult, machine, command string, when time.Time) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "### %d files (%.1f MB)\n\n", sr.files, float64(sr.bytes)/1e6)
 	fmt.Fprintf(&b, "Measured %s on %s; %d timed runs after one warm-up.\nReproduce: `%s`\n\n", when.UTC().Format("2006-01-02 15:04 MST"), machine, sr.runs, command)
-	refs := map[string]*Result{}
+	refs := map[string]*result{}
 	b.WriteString("| reference | median | min | max | peak RSS |\n|---|---:|---:|---:|---:|\n")
 	for i := range sr.results {
 		r := &sr.results[i]
@@ -112,14 +112,14 @@ func Markdown(sr SizeResult, machine, command string, when time.Time) string {
 }
 
 // once marks a workload timed only once (its warm-up took over a minute).
-func once(r *Result) string {
+func once(r *result) string {
 	if len(r.times) == 1 && r.runs > 1 {
 		return " (1 run)"
 	}
 	return ""
 }
 
-func status(r *Result) string {
+func status(r *result) string {
 	if r.skipped != "" {
 		return r.skipped
 	}

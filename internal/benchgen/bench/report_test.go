@@ -16,7 +16,7 @@ func TestMedian(t *testing.T) {
 		{[]time.Duration{4, 1, 3, 2}, 2}, // (2+3)/2 in integer nanoseconds
 		{[]time.Duration{5}, 5},
 	} {
-		r := Result{times: c.in}
+		r := result{times: c.in}
 		if got := r.Median(); got != c.want {
 			t.Errorf("Median(%v) = %v, want %v", c.in, got, c.want)
 		}
@@ -41,11 +41,11 @@ func TestSpliceKeepsOtherSizes(t *testing.T) {
 
 func TestMarkdownRatioAndVerdict(t *testing.T) {
 	t.Parallel()
-	sr := SizeResult{N: 1000, files: 1000, runs: 3, results: []Result{
+	sr := SizeResult{N: 1000, files: 1000, runs: 3, results: []result{
 		{name: "floor", times: []time.Duration{100e6, 100e6, 100e6}, rss: []int64{1024, 1024, 1024}},
-		{name: "render", ref: "floor", target: &Target{ratio: 0.25}, times: []time.Duration{20e6, 30e6, 40e6}, rss: []int64{2048, 4096, 2048}},
-		{name: "lint", ref: "floor", target: &Target{ratio: 0.25}, runs: 3, times: []time.Duration{20e6}, rss: []int64{1024}},
-		{name: "audit", ref: "floor", target: &Target{ratio: 2}, skipped: "not built yet"},
+		{name: "render", ref: "floor", target: &target{ratio: 0.25}, times: []time.Duration{20e6, 30e6, 40e6}, rss: []int64{2048, 4096, 2048}},
+		{name: "lint", ref: "floor", target: &target{ratio: 0.25}, runs: 3, times: []time.Duration{20e6}, rss: []int64{1024}},
+		{name: "audit", ref: "floor", target: &target{ratio: 2}, skipped: "not built yet"},
 	}}
 	md := Markdown(sr, "test machine", "scripts/bench", time.Unix(0, 0))
 	for _, want := range []string{

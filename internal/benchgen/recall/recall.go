@@ -50,8 +50,8 @@ func rel(dia string) string {
 	return "memory/" + strings.ToLower(strings.ReplaceAll(dia, ":", "-")) + ".md"
 }
 
-// Question is one question with the turns that answer it.
-type Question struct {
+// question is one question with the turns that answer it.
+type question struct {
 	text     string
 	evidence []string // the evidence turns' files (rel)
 	category int
@@ -63,7 +63,7 @@ type Question struct {
 type Conversation struct {
 	Name      string // the file's name without .json, e.g. 26
 	turns     []Turn
-	questions []Question
+	questions []question
 }
 
 // sessionTime is LoCoMo's session date, e.g. "1:56 pm on 8 May, 2023".
@@ -164,7 +164,7 @@ func load(file, name string) (Conversation, error) {
 		if len(ev) == 0 {
 			continue // nothing to find: no retrieval figure can count it
 		}
-		c.questions = append(c.questions, Question{text: q.Question, evidence: ev, category: q.Category})
+		c.questions = append(c.questions, question{text: q.Question, evidence: ev, category: q.Category})
 	}
 	return c, nil
 }
