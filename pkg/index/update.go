@@ -372,11 +372,16 @@ func finish(idx bleve.Index, b *bleve.Batch, seq int64) error {
 // (Two Batch calls in flight analysed the next batch while the last was
 // made a segment, but held twice the analysed text, and took 40% more CPU
 // under the memory limit.)
-var freshConfig = map[string]any{
-	"unsafe_batch": true,
-	"scorchMergePlanOptions": map[string]any{
-		"FloorSegmentSize": mergeFloor, "MaxSegmentsPerTier": segmentsPerTier, "SegmentsPerMergeTask": segmentsPerTier,
-	},
+// It is a new map each time because bleve.NewUsing writes the store's path
+// into the map it is given: one shared map let two builds in one process
+// (parallel tests) open each other's store.
+func freshConfig() map[string]any {
+	return map[string]any{
+		"unsafe_batch": true,
+		"scorchMergePlanOptions": map[string]any{
+			"FloorSegmentSize": mergeFloor, "MaxSegmentsPerTier": segmentsPerTier, "SegmentsPerMergeTask": segmentsPerTier,
+		},
+	}
 }
 
 // mergeFloor is the documents in one batch, at most. bleve's default
@@ -457,7 +462,7 @@ func build(v *vault.Vault, opts Options, reason string) (Stats, error) {
 	g := newGeneration(v)
 	g.man = &manifest{schema: schemaVersion, seq: 1, scanned: scanned}
 	table := newFlatTable(rels)
-	idx, err := bleve.NewUsing(g.blevePath(), newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, freshConfig)
+	idx, err := bleve.NewUsing(g.blevePath(), newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, freshConfig())
 	if err != nil {
 		os.RemoveAll(g.dir)
 		return st, fmt.Errorf("%s: %w", g.dir, err)
