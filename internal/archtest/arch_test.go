@@ -93,6 +93,7 @@ func reaches(g map[string][]string, from, to string) bool {
 }
 
 func TestNeverArrows(t *testing.T) {
+	t.Parallel()
 	g := graph(t)
 	if len(g) < 10 {
 		t.Fatalf("go list found %d packages", len(g))
@@ -144,6 +145,7 @@ func TestNeverArrows(t *testing.T) {
 // import yaml.v3 (yamlOwner). Tests may quote the format to check it, and
 // the benchmark harness times git as a reference.
 func TestOneOwnerInTheSource(t *testing.T) {
+	t.Parallel()
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)

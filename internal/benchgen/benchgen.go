@@ -28,10 +28,10 @@ type Options struct {
 	Seed uint64 // same seed, same bytes
 }
 
-// Now is the date the generated dates are spread around. It is the date the
+// now is the date the generated dates are spread around. It is the date the
 // end-to-end tests pin MEM_NOW to, so "stale" means the same thing in every
 // run no matter when the benchmark is taken.
-var Now = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+var now = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 
 // QueryWord is a mid-frequency word of the vocabulary (in a few percent of
 // one-line memories and a quarter of the notes): the benchmark's search term.
@@ -85,14 +85,14 @@ func Generate(opts Options, emit func(rel string, data []byte) error) (Stats, er
 		names: map[string]bool{},
 	}
 	for i := range max(10, opts.N/6) {
-		day := Now.AddDate(0, 0, -r.IntN(730))
+		day := now.AddDate(0, 0, -r.IntN(730))
 		g.sessions = append(g.sessions, fmt.Sprintf("s-%s-%c", day.Format("2006-01-02"), 'a'+rune(i%4)))
 	}
 	for range max(5, opts.N/40) {
 		g.keys = append(g.keys, vault.Slug(g.phrase(2, 4), 32))
 	}
 	for i := range 6 {
-		b := importBatch{tool: "chatgpt", day: Now.AddDate(0, 0, -r.IntN(400)), spreadDay: 10 + r.IntN(60)}
+		b := importBatch{tool: "chatgpt", day: now.AddDate(0, 0, -r.IntN(400)), spreadDay: 10 + r.IntN(60)}
 		if i%3 == 2 {
 			b.tool = "claude-code"
 		}
@@ -292,7 +292,7 @@ func (g *gen) project() error {
 	doc := &frontmatter.Document{Meta: frontmatter.Meta{
 		ID: id, Type: frontmatter.TypeProject, Title: name, Description: g.sentence(6, 14),
 		Roots: roots, Tags: []string{"project"},
-		Generated: g.actor(Now.AddDate(0, 0, -400-g.r.IntN(300)), true),
+		Generated: g.actor(now.AddDate(0, 0, -400-g.r.IntN(300)), true),
 	}, Body: body}
 	g.stats.Projects++
 	return g.write(rel, doc)
@@ -319,7 +319,7 @@ func (g *gen) note(n int) error {
 	}
 	rel := g.path(dir, title)
 	id := strings.TrimSuffix(rel, ".md")
-	valid := g.dayTime(Now.AddDate(0, 0, -g.r.IntN(730)), g.chance(0.6))
+	valid := g.dayTime(now.AddDate(0, 0, -g.r.IntN(730)), g.chance(0.6))
 	paras := make([]string, 3+g.r.IntN(18))
 	for i := range paras {
 		if g.chance(0.15) {
@@ -455,7 +455,7 @@ func (g *gen) signals(t string, valid time.Time) []frontmatter.Signal {
 		at := valid.AddDate(0, 0, g.r.IntN(20))
 		if t == frontmatter.TypeRule {
 			s = g.sessions[i%2]
-			at = Now.AddDate(0, 0, -g.r.IntN(20))
+			at = now.AddDate(0, 0, -g.r.IntN(20))
 		}
 		out[i] = frontmatter.Signal{Session: s, At: frontmatter.NewDate(at), Evidence: g.phrase(2, 6)}
 	}
@@ -491,12 +491,12 @@ func (g *gen) memory(dir, source, text string) error {
 	}
 	var valid time.Time
 	if g.chance(0.97) {
-		valid = Now.AddDate(0, 0, -g.r.IntN(730)).Add(-time.Duration(g.r.IntN(86400)) * time.Second)
+		valid = now.AddDate(0, 0, -g.r.IntN(730)).Add(-time.Duration(g.r.IntN(86400)) * time.Second)
 		meta.ValidAt = g.dayTime(valid, g.chance(0.3))
 	}
 	genAt := meta.ValidAt.Time
 	if genAt.IsZero() {
-		genAt = Now.AddDate(0, 0, -g.r.IntN(730))
+		genAt = now.AddDate(0, 0, -g.r.IntN(730))
 	}
 	meta.Generated = g.actor(genAt.Add(time.Duration(g.r.IntN(3600))*time.Second), g.chance(0.25))
 	if g.chance(0.4) {
@@ -520,7 +520,7 @@ func (g *gen) memory(dir, source, text string) error {
 	}
 	if !valid.IsZero() && (t == frontmatter.TypeFact || t == frontmatter.TypeDecision) && g.chance(0.15) {
 		meta.StaleAfter = frontmatter.StaleInstant(valid.AddDate(0, 0, 14+g.r.IntN(520)))
-		if !meta.StaleAfter.After(Now) {
+		if !meta.StaleAfter.After(now) {
 			g.stats.Stale++
 		}
 	}

@@ -34,6 +34,7 @@ func digest(t *testing.T, opts Options) ([32]byte, map[string][]byte) {
 }
 
 func TestSameSeedSameBytes(t *testing.T) {
+	t.Parallel()
 	a, files := digest(t, Options{N: 500, Seed: 1})
 	b, _ := digest(t, Options{N: 500, Seed: 1})
 	c, _ := digest(t, Options{N: 500, Seed: 2})
@@ -51,6 +52,7 @@ func TestSameSeedSameBytes(t *testing.T) {
 // TestFilesAreValid parses every generated file the way the loader does and
 // checks the proportions the issue asks for.
 func TestFilesAreValid(t *testing.T) {
+	t.Parallel()
 	_, files := digest(t, Options{N: 2000, Seed: 42})
 	var long, withProject, imports, lessonsWithSignals, pinned, stale, superseding, links int
 	types := map[string]int{}
@@ -93,7 +95,7 @@ func TestFilesAreValid(t *testing.T) {
 		if m.Pinned {
 			pinned++
 		}
-		if !m.StaleAfter.IsZero() && !m.StaleAfter.After(Now) {
+		if !m.StaleAfter.IsZero() && !m.StaleAfter.After(now) {
 			stale++
 		}
 		if len(m.Supersedes) > 0 {
@@ -124,6 +126,7 @@ func TestFilesAreValid(t *testing.T) {
 }
 
 func TestWriteRefusesNonEmptyDir(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if _, err := Write(dir, Options{N: 50, Seed: 1}); err != nil {
 		t.Fatal(err)

@@ -9,8 +9,8 @@ import (
 	"errors"
 )
 
-// ErrMalformed is a Decoder's error: the bytes end early or do not decode.
-var ErrMalformed = errors.New("malformed binary encoding")
+// errMalformed is a Decoder's error: the bytes end early or do not decode.
+var errMalformed = errors.New("malformed binary encoding")
 
 // Encoder appends to Buf.
 type Encoder struct{ Buf []byte }
@@ -33,7 +33,7 @@ type Decoder struct {
 // Fail marks the input malformed.
 func (d *Decoder) Fail() {
 	if d.Err == nil {
-		d.Err = ErrMalformed
+		d.Err = errMalformed
 	}
 }
 

@@ -21,7 +21,7 @@ func TestRoundTripAndTruncation(t *testing.T) {
 		d.Varint()
 		d.Byte()
 		d.Str()
-		if d.Str(); d.Err != ErrMalformed {
+		if d.Str(); d.Err != errMalformed {
 			t.Errorf("cut at %d of %d: err %v, want ErrMalformed", n, len(e.Buf), d.Err)
 		}
 	}

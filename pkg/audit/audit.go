@@ -60,7 +60,7 @@ type Report struct {
 	// counted as memories ('mem lint' explains each).
 	Broken []string `json:"broken"`
 	// OtherTypes counts the files of other tools' types by their type as
-	// written (OtherType); Untyped, those with properties but no type.
+	// written (otherType); Untyped, those with properties but no type.
 	// mem treats them as notes: no memory check below counts them.
 	OtherTypes map[string]int `json:"other_types"`
 	Untyped    int            `json:"untyped"`
@@ -183,17 +183,17 @@ type Duplicate struct {
 
 // Defaults of the thresholds where mem.yaml is silent (docs/audit.md says why).
 const (
-	DefaultMaxMissingValidAtShare = 0.05
-	DefaultMaxImportClusterShare  = 0.5
-	DefaultMinImportCluster       = 10
-	DefaultMaxOrphanProjects      = 0
-	DefaultMaxStale               = 0
-	DefaultMaxConflicts           = 0
-	DefaultMaxDuplicates          = 0
-	DefaultMaxFossils             = 0
-	DefaultMaxIndexChanged        = -1 // off: a search refreshes the index itself
-	DefaultMaxCommitAgeHours      = 168
-	DefaultMaxBackupAgeHours      = 168
+	defaultMaxMissingValidAtShare = 0.05
+	defaultMaxImportClusterShare  = 0.5
+	defaultMinImportCluster       = 10
+	defaultMaxOrphanProjects      = 0
+	defaultMaxStale               = 0
+	defaultMaxConflicts           = 0
+	defaultMaxDuplicates          = 0
+	defaultMaxFossils             = 0
+	defaultMaxIndexChanged        = -1 // off: a search refreshes the index itself
+	defaultMaxCommitAgeHours      = 168
+	defaultMaxBackupAgeHours      = 168
 )
 
 // IndexLimit is how many files the index may lag behind the vault before
@@ -219,17 +219,17 @@ func or[T int | float64](p *T, def T) T {
 
 func limitsOf(c vault.AuditConfig) limits {
 	return limits{
-		missingShare: or(c.MaxMissingValidAtShare, DefaultMaxMissingValidAtShare),
-		clusterShare: or(c.MaxImportClusterShare, DefaultMaxImportClusterShare),
-		minCluster:   or(c.MinImportCluster, DefaultMinImportCluster),
-		orphans:      or(c.MaxOrphanProjects, DefaultMaxOrphanProjects),
-		stale:        or(c.MaxStale, DefaultMaxStale),
-		conflicts:    or(c.MaxConflicts, DefaultMaxConflicts),
-		duplicates:   or(c.MaxDuplicates, DefaultMaxDuplicates),
-		fossils:      or(c.MaxFossils, DefaultMaxFossils),
-		indexChanged: or(c.MaxIndexChanged, DefaultMaxIndexChanged),
-		commitHours:  or(c.MaxCommitAgeHours, DefaultMaxCommitAgeHours),
-		backupHours:  or(c.MaxBackupAgeHours, DefaultMaxBackupAgeHours),
+		missingShare: or(c.MaxMissingValidAtShare, defaultMaxMissingValidAtShare),
+		clusterShare: or(c.MaxImportClusterShare, defaultMaxImportClusterShare),
+		minCluster:   or(c.MinImportCluster, defaultMinImportCluster),
+		orphans:      or(c.MaxOrphanProjects, defaultMaxOrphanProjects),
+		stale:        or(c.MaxStale, defaultMaxStale),
+		conflicts:    or(c.MaxConflicts, defaultMaxConflicts),
+		duplicates:   or(c.MaxDuplicates, defaultMaxDuplicates),
+		fossils:      or(c.MaxFossils, defaultMaxFossils),
+		indexChanged: or(c.MaxIndexChanged, defaultMaxIndexChanged),
+		commitHours:  or(c.MaxCommitAgeHours, defaultMaxCommitAgeHours),
+		backupHours:  or(c.MaxBackupAgeHours, defaultMaxBackupAgeHours),
 	}
 }
 
@@ -273,7 +273,7 @@ func measure(mems []*vault.Memory, projects []vault.Project, now time.Time) *Rep
 			r.Broken = append(r.Broken, m.Rel)
 			continue
 		}
-		if typ, other := OtherType(m); other {
+		if typ, other := otherType(m); other {
 			// Another tool's file (an OKF Metric) is that tool's: it owes
 			// mem no valid_at and is no import of mem's.
 			if typ == "" {

@@ -119,6 +119,7 @@ func seed(t *testing.T, root string) {
 }
 
 func TestSeededCounts(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, "")
 	seed(t, v.Root)
 	r, err := Run(v, Options{Now: now})
@@ -377,6 +378,7 @@ func TestState(t *testing.T) {
 
 // The text report puts the verdict and counts first and caps path lists.
 func TestWriteText(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, "")
 	seed(t, v.Root)
 	for i := 1; i <= 7; i++ {
@@ -408,6 +410,7 @@ func TestWriteText(t *testing.T) {
 }
 
 func TestNormalise(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, want string }{
 		{"Uses Go.", "uses go"},
 		{"  uses\tGO \n", "uses go"},
@@ -444,6 +447,7 @@ func FuzzNormalise(f *testing.F) {
 // by their own type and never as memories missing valid_at or as an
 // import's collapse; Claude Code's type: project memory is no project.
 func TestOtherTypes(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, "")
 	for i := 1; i <= 3; i++ {
 		put(t, v.Root, fmt.Sprintf("metrics/m%d.md", i), "type: Metric\ntitle: M", fmt.Sprintf("Metric %d.", i))
@@ -480,6 +484,7 @@ func TestOtherTypes(t *testing.T) {
 // valid_at coverage counts notes too; its words say so, so they never
 // contradict the count line ("1 memory, 1 note" then "1 of 2 memories").
 func TestCoverageNamesNotes(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, "")
 	put(t, v.Root, "memory/f1.md", fact("valid_at: 2026-01-01"), "A dated fact.")
 	put(t, v.Root, "notes/n.md", "type: note\ntitle: N", "A long note, undated.")

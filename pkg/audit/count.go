@@ -14,7 +14,7 @@ type Counts struct {
 	// Memories are one-line claims: every memory type (spec §3).
 	Memories int `json:"memories"`
 	// Notes are long-form notes, files of another tool's type
-	// (OtherType), plain markdown without frontmatter (IsPlainNote), and
+	// (otherType), plain markdown without frontmatter (IsPlainNote), and
 	// OKF's index.md and log.md.
 	Notes int `json:"notes"`
 	// Projects are project notes.
@@ -53,13 +53,13 @@ func IsPlainNote(m *vault.Memory) bool {
 	return ok && fe.Rule == "frontmatter-missing"
 }
 
-// OtherType is the type as written of a file another tool wrote: OKF's
+// otherType is the type as written of a file another tool wrote: OKF's
 // Metric, Claude Code's feedback, "" for one with properties but no type,
 // and project for Claude Code's memory about a project
 // (vault.IsProjectMemory). mem keeps such a file as written and treats it
 // as a note; other is false for mem's own types and for a file that does
 // not parse.
-func OtherType(m *vault.Memory) (typ string, other bool) {
+func otherType(m *vault.Memory) (typ string, other bool) {
 	if !m.OK() || vault.IsReserved(m.Rel) {
 		return "", false
 	}
@@ -74,7 +74,7 @@ func OtherType(m *vault.Memory) (typ string, other bool) {
 }
 
 func isOther(m *vault.Memory) bool {
-	_, other := OtherType(m)
+	_, other := otherType(m)
 	return other
 }
 

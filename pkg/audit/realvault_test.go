@@ -13,6 +13,7 @@ import (
 // a memory missing valid_at, no broken file, no rule broken; only the
 // commit and backup checks fail, as the copies were never committed.
 func TestOKFBundlesAudit(t *testing.T) {
+	t.Parallel()
 	for dir, want := range map[string]map[string]int{
 		"okf/bundles/acme_retail":    {"Metric": 3, "Attested Computation": 2, "Policy": 2, "BigQuery Table": 1, "Skill": 1},
 		"okf/bundles/crypto_bitcoin": {"BigQuery Table": 4, "Reference": 4, "BigQuery Dataset": 1},

@@ -13,6 +13,7 @@ import (
 // the thresholds; a note is held to the secret rules alone; and no report
 // repeats a secret, not even in a duplicated text.
 func TestRuleBreaks(t *testing.T) {
+	t.Parallel()
 	const key = "ghp_R8s2Kd9mXq4Lw7Zp1Nv6Bt3Hc5Yj0Fg8Ua2E"
 	off := "audit:\n  max_missing_valid_at_share: -1\n  max_commit_age_hours: -1\n  max_backup_age_hours: -1\n  max_duplicates: -1\n"
 	v := newVault(t, off)

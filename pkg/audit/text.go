@@ -10,9 +10,9 @@ import (
 	"time"
 )
 
-// MaxListed bounds the paths the text report lists per finding; the JSON
+// maxListed bounds the paths the text report lists per finding; the JSON
 // report lists them all.
-const MaxListed = 5
+const maxListed = 5
 
 // WriteFindings prints the verdict and each check past its threshold:
 // all `mem audit --quiet` says.
@@ -210,21 +210,21 @@ func (p *printer) f(format string, args ...any) {
 	}
 }
 
-// list prints the first MaxListed items, indented, and how many are left.
+// list prints the first maxListed items, indented, and how many are left.
 func list[T any](p *printer, items []T, line func(T) string) {
-	for _, it := range items[:min(len(items), MaxListed)] {
+	for _, it := range items[:min(len(items), maxListed)] {
 		p.f("  %s\n", line(it))
 	}
-	if len(items) > MaxListed {
-		p.f("  … and %d more\n", len(items)-MaxListed)
+	if len(items) > maxListed {
+		p.f("  … and %d more\n", len(items)-maxListed)
 	}
 }
 
-// capped joins paths, the first MaxListed of them.
+// capped joins paths, the first maxListed of them.
 func capped(paths []string) string {
-	s := strings.Join(paths[:min(len(paths), MaxListed)], ", ")
-	if len(paths) > MaxListed {
-		s += fmt.Sprintf(" … and %d more", len(paths)-MaxListed)
+	s := strings.Join(paths[:min(len(paths), maxListed)], ", ")
+	if len(paths) > maxListed {
+		s += fmt.Sprintf(" … and %d more", len(paths)-maxListed)
 	}
 	return s
 }

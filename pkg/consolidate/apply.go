@@ -100,8 +100,8 @@ type Saved struct {
 
 func batchFile(v *vault.Vault) string { return filepath.Join(v.StateDir(), "consolidate-batch.json") }
 
-// ErrNoBatch: there is no applied batch to undo (exit 1).
-var ErrNoBatch = fail.As(fail.Check, errors.New("no consolidate batch to undo: nothing was applied since the last undo"))
+// errNoBatch: there is no applied batch to undo (exit 1).
+var errNoBatch = fail.As(fail.Check, errors.New("no consolidate batch to undo: nothing was applied since the last undo"))
 
 // Apply carries out the proposals that can be (not refused, not ActNone)
 // through the writer, in order, then commits the batch as one commit. A
@@ -312,7 +312,7 @@ func merge(v *vault.Vault, f writer.Front, p Proposal, now time.Time) ([]string,
 func Undo(v *vault.Vault, now time.Time, env history.Env) (*Batch, error) {
 	data, err := os.ReadFile(batchFile(v))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, ErrNoBatch
+		return nil, errNoBatch
 	}
 	if err != nil {
 		return nil, err

@@ -39,24 +39,24 @@ const (
 	ActNone   = "none" // reported; the other proposals are what shrinks it
 )
 
-// Defaults: DefaultThreshold is the word-pair Jaccard similarity from
-// which two claims of one scope are one fact; DefaultReviewAfter is how
+// Defaults: defaultThreshold is the word-pair Jaccard similarity from
+// which two claims of one scope are one fact; defaultReviewAfter is how
 // long an import may wait for review (consolidate.review_after);
-// MaxDropped is the share of the merged claims' words a merge may lose.
+// maxDropped is the share of the merged claims' words a merge may lose.
 const (
-	DefaultThreshold   = 0.5
-	DefaultReviewAfter = 14 * 24 * time.Hour
-	MaxDropped         = 0.25
-	// MinContainment: the share of the shorter claim's words the longer
+	defaultThreshold   = 0.5
+	defaultReviewAfter = 14 * 24 * time.Hour
+	maxDropped         = 0.25
+	// minContainment: the share of the shorter claim's words the longer
 	// must hold for the two to be one fact.
-	MinContainment = 0.8
+	minContainment = 0.8
 )
 
 // Options tune Find.
 type Options struct {
 	Now         time.Time
-	Threshold   float64       // 0 is DefaultThreshold
-	ReviewAfter time.Duration // 0 is the vault's consolidate.review_after, else DefaultReviewAfter
+	threshold   float64       // 0 is defaultThreshold
+	reviewAfter time.Duration // 0 is the vault's consolidate.review_after, else defaultReviewAfter
 }
 
 // Proposal is one thing to do, with the claims it concerns.
@@ -109,11 +109,11 @@ func links(text string) string {
 
 // Find reads mems (one vault load) and proposes.
 func Find(v *vault.Vault, mems []*vault.Memory, o Options) (*Report, error) {
-	if o.Threshold == 0 {
-		o.Threshold = DefaultThreshold
+	if o.threshold == 0 {
+		o.threshold = defaultThreshold
 	}
-	if o.ReviewAfter == 0 {
-		o.ReviewAfter = cmp.Or(v.Config.Consolidate.ReviewAfter, DefaultReviewAfter)
+	if o.reviewAfter == 0 {
+		o.reviewAfter = cmp.Or(v.Config.Consolidate.ReviewAfter, defaultReviewAfter)
 	}
 	res := gate.Reconcile(mems, o.Now)
 	r := &Report{Counts: map[string]int{}, Proposals: []Proposal{}, Views: map[string]int{}}
@@ -138,7 +138,7 @@ func Find(v *vault.Vault, mems []*vault.Memory, o Options) (*Report, error) {
 		live = append(live, newClaim(m))
 	}
 	r.conflicts(res, live, o.Now)
-	r.duplicates(live, o.Threshold)
+	r.duplicates(live, o.threshold)
 	known := map[string]string{}
 	for _, c := range live {
 		known[c.scope+"\x00"+c.norm] = c.m.ID
@@ -332,7 +332,7 @@ func (r *Report) duplicates(live []*claim, threshold float64) {
 			continue // two pointers to two notes are two facts, however alike their titles
 		}
 		s := jaccard(x.pairs, y.pairs)
-		if s < threshold || containment(x.words, y.words) < MinContainment {
+		if s < threshold || containment(x.words, y.words) < minContainment {
 			continue
 		}
 		ra, rb := find(pair[0]), find(pair[1])
@@ -400,7 +400,7 @@ func differ(a, b *claim) bool {
 
 // mergeProposal is one claim for the group: the text of the member that
 // keeps the most of the group's words, refused when it still loses more
-// than MaxDropped of them.
+// than maxDropped of them.
 func mergeProposal(g []*claim, similarity float64) Proposal {
 	slices.SortFunc(g, func(a, b *claim) int { return strings.Compare(a.m.Rel, b.m.Rel) })
 	all := map[string]bool{}
@@ -428,8 +428,8 @@ func mergeProposal(g []*claim, similarity float64) Proposal {
 	}
 	p.Dropped = round(1 - float64(kept)/float64(len(all)))
 	p.Detail = fmt.Sprintf("%d claims state one fact: one claim with the strongest provenance and the earliest valid_at replaces them", len(g))
-	if p.Dropped > MaxDropped {
-		p.Refused = fmt.Sprintf("the merged text would drop %.0f%% of the claims' words (more than %.0f%%): merge them by hand with 'mem remember --supersedes'", 100*p.Dropped, 100*MaxDropped)
+	if p.Dropped > maxDropped {
+		p.Refused = fmt.Sprintf("the merged text would drop %.0f%% of the claims' words (more than %.0f%%): merge them by hand with 'mem remember --supersedes'", 100*p.Dropped, 100*maxDropped)
 	}
 	// A hand-written claim may hold what no writer stores (spec §8): such a
 	// merge is never applied, and a proposal is a read, shown redacted.
@@ -442,13 +442,13 @@ func mergeProposal(g []*claim, similarity float64) Proposal {
 
 func round(x float64) float64 { return float64(int(x*1000+0.5)) / 1000 }
 
-// importProposal: an import waiting longer than ReviewAfter since it was
+// importProposal: an import waiting longer than reviewAfter since it was
 // written is proposed for rejection when a current claim of its scope
 // already says it (known: scope and normalised text to id), else for
 // acceptance.
 func (r *Report) importProposal(m *vault.Memory, known map[string]string, o Options) {
 	meta := m.Meta()
-	if meta.Generated == nil || o.Now.Sub(meta.Generated.At.Time) < o.ReviewAfter {
+	if meta.Generated == nil || o.Now.Sub(meta.Generated.At.Time) < o.reviewAfter {
 		return
 	}
 	days := int(o.Now.Sub(meta.Generated.At.Time).Hours() / 24)

@@ -16,11 +16,12 @@ func memory(id, text string) *claim {
 // TestMergeRefusedWhenItDropsWords: no member keeps more than 75% of the
 // group's words, so the merge is proposed but refused (spec §11).
 func TestMergeRefusedWhenItDropsWords(t *testing.T) {
+	t.Parallel()
 	p := mergeProposal([]*claim{
 		memory("a", "Backups run nightly at two from the primary NAS box"),
 		memory("b", "Backups run nightly at two into the offsite cloud bucket"),
 	}, 0.5)
-	if p.Refused == "" || p.Dropped <= MaxDropped {
+	if p.Refused == "" || p.Dropped <= maxDropped {
 		t.Fatalf("merge dropping %.2f of the words was not refused: %+v", p.Dropped, p)
 	}
 	p = mergeProposal([]*claim{memory("a", "Deploys happen on Tuesdays."), memory("b", "Deploys happen on Tuesdays after the standup.")}, 0.5)
@@ -32,6 +33,7 @@ func TestMergeRefusedWhenItDropsWords(t *testing.T) {
 // TestMergeOfASecretIsRefusedAndRedacted: a hand-written claim holding a
 // key is never merged into a new claim, and the proposal shows no key.
 func TestMergeOfASecretIsRefusedAndRedacted(t *testing.T) {
+	t.Parallel()
 	p := mergeProposal([]*claim{
 		memory("a", "The bucket key is AKIAQZ7MXK3V7PLW2RTB"),
 		memory("b", "The bucket key is AKIAQZ7MXK3V7PLW2RTB, rotated yearly"),
@@ -44,6 +46,7 @@ func TestMergeOfASecretIsRefusedAndRedacted(t *testing.T) {
 // TestCandidatesFindEveryPairOverThreshold: the prefix filter loses no
 // pair the full comparison would find.
 func TestCandidatesFindEveryPairOverThreshold(t *testing.T) {
+	t.Parallel()
 	texts := []string{
 		"Deploys happen on Tuesdays.", "deploys happen on tuesdays", "Deploys happen on Tuesdays after the standup.",
 		"The CI cache is warm after nine in the morning.", "The CI cache is warm after nine.",
@@ -55,12 +58,12 @@ func TestCandidatesFindEveryPairOverThreshold(t *testing.T) {
 		live = append(live, memory(string(rune('a'+i)), s))
 	}
 	found := map[[2]int]bool{}
-	for _, p := range candidates(live, DefaultThreshold) {
+	for _, p := range candidates(live, defaultThreshold) {
 		found[p] = true
 	}
 	for i := range live {
 		for j := i + 1; j < len(live); j++ {
-			if jaccard(live[i].pairs, live[j].pairs) >= DefaultThreshold && !found[[2]int{i, j}] {
+			if jaccard(live[i].pairs, live[j].pairs) >= defaultThreshold && !found[[2]int{i, j}] {
 				t.Errorf("%q and %q reach the threshold but are no candidates", texts[i], texts[j])
 			}
 		}
@@ -70,6 +73,7 @@ func TestCandidatesFindEveryPairOverThreshold(t *testing.T) {
 // TestSubjectAndLinks: a subject names something, and two pointers to
 // two notes are no duplicates however alike their titles.
 func TestSubjectAndLinks(t *testing.T) {
+	t.Parallel()
 	for norm, want := range map[string]bool{
 		"the staging host is stg-3": true,
 		"team is we and more":       false,
@@ -83,12 +87,12 @@ func TestSubjectAndLinks(t *testing.T) {
 	a, b := memory("a", "All A The: see [[notes/all-a-the-616f5c]]"), memory("b", "A The: see [[notes/a-the-21e990]]")
 	var r Report
 	r.Counts = map[string]int{}
-	r.duplicates([]*claim{a, b}, DefaultThreshold)
+	r.duplicates([]*claim{a, b}, defaultThreshold)
 	if len(r.Proposals) != 0 {
 		t.Fatalf("pointers to two notes merged: %+v", r.Proposals)
 	}
 	c := memory("c", "All A The notes: see [[notes/all-a-the-616f5c]]")
-	r.duplicates([]*claim{a, c}, DefaultThreshold)
+	r.duplicates([]*claim{a, c}, defaultThreshold)
 	if len(r.Proposals) != 1 {
 		t.Fatalf("two pointers to one note are one fact: %+v", r.Proposals)
 	}

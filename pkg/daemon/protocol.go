@@ -7,7 +7,7 @@
 // The protocol is three JSON lines on a unix socket: the daemon greets
 // (its version and pid), the client sends one typed Request, the daemon
 // sends one Response. A client that is not greeted within HelloWait, or not
-// answered within AnswerWait, or greeted by another version, does the
+// answered within answerWait, or greeted by another version, does the
 // work itself: a daemon can only make a command faster, never block it.
 package daemon
 
@@ -25,20 +25,20 @@ import (
 	"github.com/mem-md/mem/pkg/vault"
 )
 
-// SocketName is the daemon's socket inside the vault's .mem/.
-const SocketName = "watch.sock"
+// socketName is the daemon's socket inside the vault's .mem/.
+const socketName = "watch.sock"
 
 // SocketPath is the socket of the daemon of the vault at root.
-func SocketPath(root string) string { return filepath.Join(root, ".mem", SocketName) }
+func SocketPath(root string) string { return filepath.Join(root, ".mem", socketName) }
 
 // HelloWait bounds connecting and being greeted: a stuck daemon (one that
-// accepts but never answers) costs a client at most this. AnswerWait bounds
+// accepts but never answers) costs a client at most this. answerWait bounds
 // the answer once greeted. A daemon in the middle of an update says so in
 // its greeting, and the client does the work itself rather than queue.
 // A client that can afford a longer wait passes it to Ask.
 const (
 	HelloWait  = 20 * time.Millisecond
-	AnswerWait = time.Second
+	answerWait = time.Second
 )
 
 // maxLine bounds one line a client reads (a render is at most a few
@@ -221,7 +221,7 @@ func Ask(sock string, req Request, wait time.Duration) (Response, error) {
 		return resp, ErrNoDaemon
 	}
 	req.Version = Version()
-	conn.SetDeadline(time.Now().Add(AnswerWait))
+	conn.SetDeadline(time.Now().Add(answerWait))
 	if err := writeLine(conn, req); err != nil {
 		return resp, ErrNoDaemon
 	}
@@ -296,7 +296,7 @@ func Serve(ln net.Listener, busy func() bool, handle func(Request) Response) err
 
 func serveConn(conn net.Conn, busy bool, handle func(Request) Response) {
 	defer conn.Close()
-	conn.SetDeadline(time.Now().Add(AnswerWait + time.Second))
+	conn.SetDeadline(time.Now().Add(answerWait + time.Second))
 	if writeLine(conn, Hello{Version: Version(), PID: os.Getpid(), Busy: busy}) != nil {
 		return
 	}

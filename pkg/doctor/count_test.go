@@ -16,6 +16,7 @@ import (
 // threshold: behind by one file is a note, not a failure, unless mem.yaml
 // sets audit.max_index_changed below it. --quiet prints no ok lines.
 func TestDoctorCountsAndIndexLagAsAudit(t *testing.T) {
+	t.Parallel()
 	v := testVault(t)
 	os.WriteFile(filepath.Join(v.Root, "notes.md"), []byte("A plain note without frontmatter.\n"), 0o644)
 	os.WriteFile(filepath.Join(v.Root, "memory", "broken.md"), []byte("---\ntype: [fact\n---\nbroken\n"), 0o644)

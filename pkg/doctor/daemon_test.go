@@ -16,6 +16,7 @@ import (
 // A daemon that answers is ok; one that left its socket behind (killed) or
 // that accepts and never answers (hung) is a problem with the restart.
 func TestCheckDaemon(t *testing.T) {
+	t.Parallel()
 	v := testVault(t)
 	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 	run := func() Check {

@@ -35,10 +35,10 @@ const (
 	Fail = "fail"
 )
 
-// StaleAfter is how old a temp or lock file must be before doctor calls it
+// staleAfter is how old a temp or lock file must be before doctor calls it
 // left over: every mem write finishes in well under a second, so a minute
 // cannot be a live writer's file.
-const StaleAfter = time.Minute
+const staleAfter = time.Minute
 
 // Options tunes Run.
 type Options struct {
@@ -147,7 +147,7 @@ func checkTemp(v *vault.Vault, opts Options) Check {
 			return nil
 		}
 		fi, err := os.Lstat(p)
-		if err != nil || time.Since(fi.ModTime()) < StaleAfter {
+		if err != nil || time.Since(fi.ModTime()) < staleAfter {
 			return nil // a live writer's file, or already gone
 		}
 		rel := v.Rel(p)
@@ -175,7 +175,7 @@ func skipIfDir(d fs.DirEntry) error {
 // stale. git's are files: a process killed while holding one leaves it,
 // and every later commit refuses to run. A lock mem wrote ("mem pid N"
 // inside) is stale as soon as process N is gone, and --fix removes it; any
-// other lock older than StaleAfter is reported with the command to run but
+// other lock older than staleAfter is reported with the command to run but
 // never removed, since it may belong to a `git commit` waiting in an
 // editor.
 func checkLocks(gitDir string, fix bool) Check {
@@ -208,7 +208,7 @@ func checkLocks(gitDir string, fix bool) Check {
 			}
 			continue
 		}
-		if age := time.Since(fi.ModTime()); age >= StaleAfter {
+		if age := time.Since(fi.ModTime()); age >= staleAfter {
 			c.Problems = append(c.Problems, fmt.Sprintf("%s: git lock file %s old; if no git or mem process is running, remove it (rm %s)", p, age.Round(time.Second), p))
 		}
 	}

@@ -38,6 +38,7 @@ func check(t *testing.T, r *Report, name string) Check {
 // A spliced view: the zone is checked and rewritten, the human text around
 // it kept; a new time alone is not a problem.
 func TestSplicedView(t *testing.T) {
+	t.Parallel()
 	v := testVault(t)
 	agents := filepath.Join(v.Root, "AGENTS.md")
 	human := "# Agents\n\nHand-written rules stay.\n"
@@ -78,6 +79,7 @@ func TestSplicedView(t *testing.T) {
 
 // --fix never touches a memory file, whatever else it repairs.
 func TestFixLeavesMemoryFiles(t *testing.T) {
+	t.Parallel()
 	v := testVault(t)
 	broken := filepath.Join(v.Root, "memory", "broken.md")
 	data := []byte("---\ntype: [fact\n---\nbroken\n")
@@ -99,6 +101,7 @@ func TestFixLeavesMemoryFiles(t *testing.T) {
 }
 
 func TestMemLockPid(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for content, want := range map[string]int{"mem pid 42\n": 42, "mem pid x\n": 0, "DIRC\x00\x00": 0, "": 0} {
 		p := filepath.Join(dir, "index.lock")

@@ -37,18 +37,18 @@ func Of(err error) Kind {
 
 // Error is an error of a given kind, for failures no domain type names.
 type Error struct {
-	K   Kind
-	Err error
+	k   Kind
+	err error
 }
 
-func (e *Error) Error() string { return e.Err.Error() }
-func (e *Error) Unwrap() error { return e.Err }
-func (e *Error) Kind() Kind    { return e.K }
+func (e *Error) Error() string { return e.err.Error() }
+func (e *Error) Unwrap() error { return e.err }
+func (e *Error) Kind() Kind    { return e.k }
 
 // As wraps err as a failure of kind k (nil stays nil).
 func As(k Kind, err error) error {
 	if err == nil {
 		return nil
 	}
-	return &Error{K: k, Err: err}
+	return &Error{k: k, err: err}
 }

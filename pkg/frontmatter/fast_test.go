@@ -95,6 +95,7 @@ func sameAsYAML(t *testing.T, data []byte) bool {
 }
 
 func TestFastPathMatchesYAML(t *testing.T) {
+	t.Parallel()
 	for _, data := range seeds(t) {
 		sameAsYAML(t, data)
 	}
@@ -103,6 +104,7 @@ func TestFastPathMatchesYAML(t *testing.T) {
 // TestFastPathTakesCommonFiles: what mem writes, and the usual hand-written
 // forms, never pay for yaml.v3.
 func TestFastPathTakesCommonFiles(t *testing.T) {
+	t.Parallel()
 	var files, declined int
 	if _, err := benchgen.Generate(benchgen.Options{N: 500, Seed: 2}, func(rel string, data []byte) error {
 		doc, err := frontmatter.Parse(data)

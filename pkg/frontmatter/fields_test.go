@@ -14,6 +14,7 @@ import (
 // reached by exactly one entry of its table, so the codecs, which walk
 // the tables, cannot miss one.
 func TestFieldsCoverMeta(t *testing.T) {
+	t.Parallel()
 	var m frontmatter.Meta
 	cover(t, &m, frontmatter.Fields, func(f frontmatter.Field) (string, any) { return f.Key, f.Value(&m) })
 	var a frontmatter.Actor
@@ -51,6 +52,7 @@ func cover[S, F any](t *testing.T, s *S, table []F, at func(F) (string, any)) {
 // again: the same Meta each time, the same bytes. (pkg/vault's
 // TestEveryFieldThroughCache takes the same value through the parse cache.)
 func TestEveryFieldRoundTrips(t *testing.T) {
+	t.Parallel()
 	want := vaulttest.EveryField(t)
 	doc := &frontmatter.Document{Meta: want, Body: "Body.\n"}
 	data := doc.Marshal()
@@ -103,6 +105,7 @@ multi: |
 // TestKeptKeysNeverCached holds the fourth path: the parse cache records
 // no file with a kept key, so its codec never has to carry one.)
 func TestKeptKeysRoundTrip(t *testing.T) {
+	t.Parallel()
 	want := vaulttest.EveryField(t)
 	doc := &frontmatter.Document{Meta: want, Body: "Body.\n"}
 	doc.SetKeptText(frontmatter.InvalidReasonKey, "it: changed")

@@ -36,7 +36,7 @@ func (d *Document) Marshal() []byte {
 		}
 	}
 	// A type read from Claude Code's metadata.type stays there.
-	if _, ok := d.Keys["type"]; !ok && meta.Type != "" && meta.Type == d.MetadataType() {
+	if _, ok := d.Keys["type"]; !ok && meta.Type != "" && meta.Type == d.metadataType() {
 		kept["type"] = true
 	}
 	for i := range Fields {

@@ -9,6 +9,7 @@ import (
 // OKF §5.1 fields mem does not model (usage_count, a per-entry
 // usage_window) are kept and never a problem; the typed fields still read.
 func TestSourcesUnknownKeysKept(t *testing.T) {
+	t.Parallel()
 	in := "---\ntype: BigQuery Table\nsources:\n- id: warehouse-schema\n  resource: https://example.com/s\n  usage_count: 5000\n  usage_window: {from: 2026-06-01T00:00:00Z, to: 2026-06-30T00:00:00Z}\ngenerated: {by: reference_agent/x, at: 2026-06-20T22:53:05Z, model: big}\n---\nBody.[^warehouse-schema]\n"
 	doc, err := Parse([]byte(in))
 	if err != nil {
@@ -49,6 +50,7 @@ func TestSourcesUnknownKeysKept(t *testing.T) {
 // yaml.v3 counts a parser error's line from 0 and a scanner error's from
 // 1; both must name the file line holding the fault.
 func TestYAMLErrorLine(t *testing.T) {
+	t.Parallel()
 	for in, line := range map[string]int{
 		"---\ntype: note\ntags: [a\n---\n":    3,
 		"---\ntype: note\n- x\n---\n":         3,
@@ -65,6 +67,7 @@ func TestYAMLErrorLine(t *testing.T) {
 }
 
 func TestStaleInstant(t *testing.T) {
+	t.Parallel()
 	got := StaleInstant(time.Date(2026, 12, 31, 15, 4, 0, 0, time.FixedZone("x", 3600)))
 	if got.DateOnly || got.String() != "2026-12-31T00:00:00Z" {
 		t.Fatalf("got %s (date only %v)", got, got.DateOnly)
@@ -74,6 +77,7 @@ func TestStaleInstant(t *testing.T) {
 // Claude Code nests the type as metadata: {type: ...}; mem reads it and a
 // rewrite keeps it where it was.
 func TestMetadataType(t *testing.T) {
+	t.Parallel()
 	in := "---\nname: testing policy\ndescription: how we test\nmetadata:\n  type: feedback\n---\nIntegration tests hit a real database.\n"
 	doc, err := Parse([]byte(in))
 	if err != nil || doc.Meta.Type != "feedback" {

@@ -324,7 +324,7 @@ func decodeMapping(doc *Document, m *yaml.Node) {
 		}
 	}
 	if _, ok := doc.Keys["type"]; !ok {
-		doc.Meta.Type = doc.MetadataType()
+		doc.Meta.Type = doc.metadataType()
 	}
 }
 
@@ -363,10 +363,10 @@ func (d *Document) setExtra(key string, v Value) {
 	d.Extra = append(d.Extra, KeyValue{Key: key, Value: v})
 }
 
-// MetadataType is the type Claude Code nests as metadata: {type: ...}, ""
+// metadataType is the type Claude Code nests as metadata: {type: ...}, ""
 // when there is none. With no top-level type it is the file's type (and is
 // not written back at the top level).
-func (d *Document) MetadataType() string {
+func (d *Document) metadataType() string {
 	for _, kv := range d.Extra {
 		m := kv.Value.n
 		if kv.Key != "metadata" || m == nil || m.Kind != yaml.MappingNode {

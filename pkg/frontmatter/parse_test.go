@@ -10,6 +10,7 @@ import (
 )
 
 func TestParsePositionsAndTypes(t *testing.T) {
+	t.Parallel()
 	src := "---\r\ntype: fact\r\nprovenance: stated\r\nvalid_at: 2026-01-02\r\nimportance: 11\r\ncustom: {a: 1}\r\ntags: solo\r\n---\r\nFirst line\r\nsecond\r\n"
 	doc, err := Parse(append([]byte("\xEF\xBB\xBF"), src...))
 	if err != nil {
@@ -43,6 +44,7 @@ func TestParsePositionsAndTypes(t *testing.T) {
 }
 
 func TestParseErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, src, rule string
 		line            int
@@ -68,6 +70,7 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestParseDates(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, out string }{
 		{"2026-01-02", "2026-01-02"},
 		{"2026-01-02T03:04:05Z", "2026-01-02T03:04:05Z"},
@@ -128,6 +131,7 @@ func exampleFiles(t testing.TB) [][]byte {
 }
 
 func TestRoundTripExamples(t *testing.T) {
+	t.Parallel()
 	for _, data := range exampleFiles(t) {
 		if _, err := Parse(data); err != nil {
 			t.Errorf("example does not parse: %v\n%s", err, data)
@@ -148,6 +152,7 @@ func FuzzParse(f *testing.F) {
 }
 
 func TestAliasToTypedKeySurvivesRewrite(t *testing.T) {
+	t.Parallel()
 	roundTrip(t, []byte("---\ntags: &x [a]\nfoo: *x\n---\nbody\n"))
 	roundTrip(t, []byte("---\nfoo: &x [a]\ntags: *x\n---\nbody\n"))
 }
@@ -156,6 +161,7 @@ func TestAliasToTypedKeySurvivesRewrite(t *testing.T) {
 // its values a map mem keeps verbatim, is written back twice as it was
 // (FuzzParse found both occurrences dropped).
 func TestDuplicateKnownKeySurvivesRewrite(t *testing.T) {
+	t.Parallel()
 	data := []byte("---\ntype: fact\ngenerated: \ngenerated:\n  by: x\n  extra: y\n---\nbody\n")
 	roundTrip(t, data)
 	d, err := Parse(data)
@@ -172,6 +178,7 @@ func TestDuplicateKnownKeySurvivesRewrite(t *testing.T) {
 // using them is flagged at the anchor's line, and an alias bomb costs
 // nothing to read or rewrite.
 func TestAliasesKeptAsWritten(t *testing.T) {
+	t.Parallel()
 	bomb := "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\n"
 	note := "---\ntype: note\n" + bomb + "---\nbody\n"
 	d, err := Parse([]byte(note))
@@ -191,6 +198,7 @@ func TestAliasesKeptAsWritten(t *testing.T) {
 // its own form is not written back, so its aliases are expanded, and that
 // expansion is bounded.
 func TestAliasBombThroughTypedKeysRefused(t *testing.T) {
+	t.Parallel()
 	bomb := "---\ntype: note\naliases: &a [x,x,x,x,x,x,x,x,x,x]\nroots: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\ntags: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\nsupersedes: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\nsources: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: [*e,*e,*e,*e,*e,*e,*e,*e,*e,*e]\n---\n"
 	_, err := Parse([]byte(bomb))
 	if fe, ok := err.(*Error); !ok || fe.Rule != "frontmatter-yaml" {
@@ -199,6 +207,7 @@ func TestAliasBombThroughTypedKeysRefused(t *testing.T) {
 }
 
 func TestBareMapIsOneElementList(t *testing.T) {
+	t.Parallel()
 	doc, err := Parse([]byte("---\ntype: fact\nverified: {by: human:dana, at: 2026-01-02}\ntags: {a: 1}\n---\nx\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -213,6 +222,7 @@ func TestBareMapIsOneElementList(t *testing.T) {
 }
 
 func TestDuplicateKeyKeptAndReported(t *testing.T) {
+	t.Parallel()
 	doc, err := Parse([]byte("---\ntype: fact\ntags: [a]\nid: x\ntags: [b]\ntags: c\n---\nbody\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -234,6 +244,7 @@ func TestDuplicateKeyKeptAndReported(t *testing.T) {
 // Each field problem says what kind it is, also inside nested maps, so no
 // reader has to match the message.
 func TestFieldErrorKinds(t *testing.T) {
+	t.Parallel()
 	src := "---\ntype: fact\ntags: a\ntags: b\nvalid_at: soon\nverified: {by: x, at: later}\nimportance: 11\npinned: maybe\ntitle: [a, b]\nsignals: [{session: s, oops: 1}]\n---\n"
 	doc, err := Parse([]byte(src))
 	if err != nil {
@@ -253,6 +264,7 @@ func TestFieldErrorKinds(t *testing.T) {
 // (retire's invalid_reason) leaves its aliases naming nothing; the rewrite
 // writes them out instead of a file whose YAML no longer parses.
 func TestReplacedAnchorStillParses(t *testing.T) {
+	t.Parallel()
 	d, err := Parse([]byte("---\ntype: note\ninvalid_reason: &r old\nwhy: [*r, *r]\n---\nbody\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -273,6 +285,7 @@ func TestReplacedAnchorStillParses(t *testing.T) {
 // TestEvidenceRoundTrips: evidence is a known key (spec §3): typed on
 // parse, never kept as an unknown one, and written back as it was.
 func TestEvidenceRoundTrips(t *testing.T) {
+	t.Parallel()
 	data := []byte("---\ntype: fact\nprovenance: observed\nevidence: 'curl -sI https://example.org: 200 at 2026-11-29T12:00Z'\n---\nThe site is up.\n")
 	d, err := Parse(data)
 	if err != nil {

@@ -26,8 +26,8 @@ type Verdict struct {
 	Weight float64
 	// Sessions is the number of distinct sessions among counted signals.
 	Sessions int
-	// Signals is the number of distinct signals that counted.
-	Signals int
+	// signals is the number of distinct signals that counted.
+	signals int
 	// Eligible is true when Weight ≥ MinWeight and Sessions ≥ MinSessions.
 	Eligible bool
 	// Missing says what would make the claim eligible, empty when it is,
@@ -78,7 +78,7 @@ func Evaluate(meta *frontmatter.Meta, now time.Time, cfg vault.GateConfig) Verdi
 		} else {
 			v.Weight++
 		}
-		v.Signals++
+		v.signals++
 		sessions[k.session] = true
 	}
 	v.Sessions = len(sessions)

@@ -18,6 +18,7 @@ func sig(session string, age int, evidence string) frontmatter.Signal {
 }
 
 func TestEvaluate(t *testing.T) {
+	t.Parallel()
 	cfg := vault.GateConfig{MinWeight: 3, MinSessions: 2, HalfAfter: 30}
 	tests := []struct {
 		name     string
@@ -57,6 +58,7 @@ func TestEvaluate(t *testing.T) {
 }
 
 func TestEvaluateDatetimeAge(t *testing.T) {
+	t.Parallel()
 	// Age is in UTC calendar days: a signal late on the 31st day before now
 	// is 31 days old even though less than 31×24 hours have passed.
 	cfg := vault.GateConfig{MinWeight: 1, MinSessions: 1, HalfAfter: 30}
@@ -74,6 +76,7 @@ func TestEvaluateDatetimeAge(t *testing.T) {
 }
 
 func TestEvaluateConfig(t *testing.T) {
+	t.Parallel()
 	signals := []frontmatter.Signal{sig("s1", 10, "a"), sig("s2", 10, "b")}
 	if v := Evaluate(&frontmatter.Meta{Signals: signals}, testNow, vault.GateConfig{MinWeight: 2, MinSessions: 2, HalfAfter: 30}); !v.Eligible {
 		t.Errorf("min_weight 2: not eligible: %+v", v)
@@ -88,6 +91,7 @@ func TestEvaluateConfig(t *testing.T) {
 }
 
 func TestMissing(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		signals, sessions, have int
 		want                    string
@@ -112,6 +116,7 @@ func TestMissing(t *testing.T) {
 }
 
 func TestNeedsGate(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		typ, prov string
 		want      bool

@@ -12,10 +12,10 @@ import (
 	"github.com/mem-md/mem/pkg/vault"
 )
 
-// PromotedAtKey is the extension key `mem promote` writes: when a lesson
+// promotedAtKey is the extension key `mem promote` writes: when a lesson
 // became a rule. It is not a Meta field, so the frontmatter package keeps
 // it verbatim like any unknown key.
-const PromotedAtKey = frontmatter.PromotedAtKey
+const promotedAtKey = frontmatter.PromotedAtKey
 
 // Entry is one row of the gate report, in the JSON shape of `mem gate --json`.
 type Entry struct {
@@ -70,8 +70,8 @@ func refused(format string, args ...any) error {
 	return &RefusedError{fmt.Sprintf(format, args...)}
 }
 
-// MaxEvidence bounds a signal's evidence: one line, like a memory.
-const MaxEvidence = vault.MaxMemoryChars
+// maxEvidence bounds a signal's evidence: one line, like a memory.
+const maxEvidence = vault.MaxMemoryChars
 
 // CheckSignal validates a signal before it is written: a session, one
 // line of evidence, and an `at` no later than today.
@@ -83,8 +83,8 @@ func CheckSignal(s frontmatter.Signal, now time.Time) error {
 		return errors.New("a signal needs evidence: --evidence 'what happened'")
 	case strings.Contains(strings.TrimSpace(s.Evidence), "\n"):
 		return errors.New("evidence is one line: put the story in a note and cite it")
-	case utf8.RuneCountInString(s.Evidence) > MaxEvidence:
-		return fmt.Errorf("evidence has %d characters, at most %d: summarise it", utf8.RuneCountInString(s.Evidence), MaxEvidence)
+	case utf8.RuneCountInString(s.Evidence) > maxEvidence:
+		return fmt.Errorf("evidence has %d characters, at most %d: summarise it", utf8.RuneCountInString(s.Evidence), maxEvidence)
 	case ageDays(s.At, now) < 0:
 		return fmt.Errorf("at %s is after today %s: a signal records something that happened", s.At, now.UTC().Format("2006-01-02"))
 	}
@@ -136,7 +136,7 @@ func Promote(doc *frontmatter.Document, now time.Time, cfg vault.GateConfig) (Ve
 		}
 	}
 	meta.Type = frontmatter.TypeRule
-	doc.SetKeptTime(PromotedAtKey, frontmatter.NewTime(now))
+	doc.SetKeptTime(promotedAtKey, frontmatter.NewTime(now))
 	return v, nil
 }
 

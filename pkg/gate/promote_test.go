@@ -18,6 +18,7 @@ func lesson(typ, prov string, signals ...frontmatter.Signal) *frontmatter.Docume
 }
 
 func TestPromote(t *testing.T) {
+	t.Parallel()
 	three := []frontmatter.Signal{sig("s1", 1, "a"), sig("s1", 2, "b"), sig("s2", 3, "c")}
 	tests := []struct {
 		name    string
@@ -76,7 +77,7 @@ func TestPromote(t *testing.T) {
 
 func promotedAt(d *frontmatter.Document) (string, bool) {
 	for _, kv := range d.Extra {
-		if kv.Key == PromotedAtKey {
+		if kv.Key == promotedAtKey {
 			return kv.Value.Text(), true
 		}
 	}
@@ -84,6 +85,7 @@ func promotedAt(d *frontmatter.Document) (string, bool) {
 }
 
 func TestAddSignal(t *testing.T) {
+	t.Parallel()
 	doc := lesson("lesson", "inferred", sig("s1", 1, "Build broke"))
 	if added, err := AddSignal(doc, sig("s1", 0, "  build   BROKE ")); err != nil || added {
 		t.Errorf("duplicate: added %v err %v, want not added", added, err)
@@ -101,6 +103,7 @@ func TestAddSignal(t *testing.T) {
 }
 
 func TestCheckSignal(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		s    frontmatter.Signal
 		want string
@@ -111,7 +114,7 @@ func TestCheckSignal(t *testing.T) {
 		{sig(" ", 0, "x"), "--session"},
 		{sig("s1", 0, " "), "--evidence"},
 		{sig("s1", 0, "one\ntwo"), "one line"},
-		{sig("s1", 0, strings.Repeat("x", MaxEvidence+1)), "at most 280"},
+		{sig("s1", 0, strings.Repeat("x", maxEvidence+1)), "at most 280"},
 		{sig("s1", -1, "tomorrow"), "after today"},
 	}
 	for _, tt := range tests {
@@ -123,6 +126,7 @@ func TestCheckSignal(t *testing.T) {
 }
 
 func TestBuildReport(t *testing.T) {
+	t.Parallel()
 	three := []frontmatter.Signal{sig("s1", 1, "a"), sig("s1", 2, "b"), sig("s2", 3, "c")}
 	mem := func(id string, d *frontmatter.Document) *vault.Memory {
 		return &vault.Memory{ID: id, Rel: id + ".md", Doc: d}

@@ -90,14 +90,14 @@ func (r Resolution) Status(m *vault.Memory) (status, by string) {
 
 // Rules of a refused supersession, used as lint rule names.
 const (
-	RuleSupersedesBackwards = "supersedes-backwards"
-	RuleSupersedesWeaker    = "supersedes-weaker"
+	ruleSupersedesBackwards = "supersedes-backwards"
+	ruleSupersedesWeaker    = "supersedes-weaker"
 )
 
 // SupersessionError is a supersedes entry that would let a weaker or older
 // claim replace a stronger or newer one.
 type SupersessionError struct {
-	Rule string // RuleSupersedesBackwards or RuleSupersedesWeaker
+	Rule string // ruleSupersedesBackwards or ruleSupersedesWeaker
 	Old  string // the id the claim tried to supersede
 	Msg  string
 }
@@ -117,7 +117,7 @@ func (e *SupersessionError) Kind() fail.Kind { return fail.Check }
 // explicit supersedes decides.
 func CheckSupersedes(by *frontmatter.Meta, oldID string, old *frontmatter.Meta) error {
 	if rb, ro := frontmatter.ProvenanceRank(by.Provenance), frontmatter.ProvenanceRank(old.Provenance); rb < ro {
-		return &SupersessionError{Rule: RuleSupersedesWeaker, Old: oldID, Msg: fmt.Sprintf(
+		return &SupersessionError{Rule: ruleSupersedesWeaker, Old: oldID, Msg: fmt.Sprintf(
 			"%s cannot supersede %s, which is %s: stated beats observed beats inferred; "+
 				"ask the user to confirm it (provenance stated), or retire %s by setting its invalid_at",
 			claimName(by.Provenance), oldID, old.Provenance, oldID)}
@@ -126,11 +126,11 @@ func CheckSupersedes(by *frontmatter.Meta, oldID string, old *frontmatter.Meta) 
 	case old.ValidAt.IsZero():
 		return nil
 	case by.ValidAt.IsZero():
-		return &SupersessionError{Rule: RuleSupersedesBackwards, Old: oldID, Msg: fmt.Sprintf(
+		return &SupersessionError{Rule: ruleSupersedesBackwards, Old: oldID, Msg: fmt.Sprintf(
 			"an undated claim cannot supersede %s, valid at %s: give this claim a valid_at (when it became true)",
 			oldID, old.ValidAt)}
 	case compareValidAt(by.ValidAt, old.ValidAt) < 0:
-		return &SupersessionError{Rule: RuleSupersedesBackwards, Old: oldID, Msg: fmt.Sprintf(
+		return &SupersessionError{Rule: ruleSupersedesBackwards, Old: oldID, Msg: fmt.Sprintf(
 			"valid_at %s is before %s's valid_at %s: a newer write of an older fact cannot replace a newer one; "+
 				"if this became true later, give it that valid_at, otherwise do not supersede %s",
 			by.ValidAt, oldID, old.ValidAt, oldID)}

@@ -57,6 +57,7 @@ func lostMap(r Resolution) string {
 // sharing a key and for a supersedes entry, with the newer claim being
 // each side in turn.
 func TestReconcileProvenancePairs(t *testing.T) {
+	t.Parallel()
 	for _, pa := range frontmatter.Provenances {
 		for _, pb := range frontmatter.Provenances {
 			ra, rb := frontmatter.ProvenanceRank(pa), frontmatter.ProvenanceRank(pb)
@@ -97,6 +98,7 @@ func TestReconcileProvenancePairs(t *testing.T) {
 }
 
 func TestReconcileKeys(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		mems   func(t *testing.T) []*vault.Memory
@@ -142,6 +144,7 @@ func TestReconcileKeys(t *testing.T) {
 }
 
 func TestReconcileProjectsAreSeparateSubjects(t *testing.T) {
+	t.Parallel()
 	mems := []*vault.Memory{
 		claim(t, "a", "stated", "2026-11-01", key("db-port"), project("proj_a")),
 		claim(t, "b", "stated", "2026-11-02", key("db-port"), project("proj_b")),
@@ -158,6 +161,7 @@ func TestReconcileProjectsAreSeparateSubjects(t *testing.T) {
 }
 
 func TestReconcileSupersedes(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		mems    func(t *testing.T) []*vault.Memory
@@ -285,6 +289,7 @@ func TestReconcileSupersedes(t *testing.T) {
 // TestReconcileOrderIndependent checks that shuffling the input never
 // changes the verdict, ties and cycles included.
 func TestReconcileOrderIndependent(t *testing.T) {
+	t.Parallel()
 	mems := []*vault.Memory{
 		claim(t, "a", "stated", "2026-11-20", supersedes("b")),
 		claim(t, "b", "stated", "2026-11-20", supersedes("a")),
@@ -306,6 +311,7 @@ func TestReconcileOrderIndependent(t *testing.T) {
 }
 
 func TestReconcileSkipsBrokenFiles(t *testing.T) {
+	t.Parallel()
 	broken := &vault.Memory{ID: "x", Rel: "x.md", Err: errors.New("bad")}
 	r := Reconcile([]*vault.Memory{broken, claim(t, "a", "stated", "2026-11-20", supersedes("x"))}, testNow)
 	if len(r.Lost) != 0 || len(r.Conflicts) != 0 {
@@ -314,6 +320,7 @@ func TestReconcileSkipsBrokenFiles(t *testing.T) {
 }
 
 func TestCheckSupersedes(t *testing.T) {
+	t.Parallel()
 	day := func(s string) frontmatter.Time {
 		if s == "" {
 			return frontmatter.Time{}
@@ -331,15 +338,15 @@ func TestCheckSupersedes(t *testing.T) {
 		{"stated", "2026-11-20", "stated", "2026-11-01", ""},
 		{"stated", "2026-11-20", "stated", "2026-11-20", ""},
 		{"stated", "2026-11-20T08:00:00Z", "stated", "2026-11-20", ""},
-		{"stated", "2026-11-19", "stated", "2026-11-20", RuleSupersedesBackwards},
-		{"stated", "2026-11-20T08:00:00Z", "stated", "2026-11-20T09:00:00Z", RuleSupersedesBackwards},
-		{"stated", "", "stated", "2026-11-20", RuleSupersedesBackwards},
+		{"stated", "2026-11-19", "stated", "2026-11-20", ruleSupersedesBackwards},
+		{"stated", "2026-11-20T08:00:00Z", "stated", "2026-11-20T09:00:00Z", ruleSupersedesBackwards},
+		{"stated", "", "stated", "2026-11-20", ruleSupersedesBackwards},
 		{"stated", "2026-11-20", "stated", "", ""},
 		{"stated", "", "stated", "", ""},
-		{"stated", "2026-11-01", "inferred", "2026-11-20", RuleSupersedesBackwards},
-		{"observed", "2026-11-20", "stated", "2026-11-01", RuleSupersedesWeaker},
-		{"inferred", "2026-11-20", "stated", "2026-11-01", RuleSupersedesWeaker},
-		{"inferred", "2026-11-20", "observed", "2026-11-01", RuleSupersedesWeaker},
+		{"stated", "2026-11-01", "inferred", "2026-11-20", ruleSupersedesBackwards},
+		{"observed", "2026-11-20", "stated", "2026-11-01", ruleSupersedesWeaker},
+		{"inferred", "2026-11-20", "stated", "2026-11-01", ruleSupersedesWeaker},
+		{"inferred", "2026-11-20", "observed", "2026-11-01", ruleSupersedesWeaker},
 		{"observed", "2026-11-20", "inferred", "2026-11-01", ""},
 		{"stated", "2026-11-20", "observed", "2026-11-01", ""},
 	}
@@ -360,6 +367,7 @@ func TestCheckSupersedes(t *testing.T) {
 }
 
 func TestSupersede(t *testing.T) {
+	t.Parallel()
 	keyed := claim(t, "memory/old", "stated", "2026-11-01", key("db-port"))
 	other := claim(t, "memory/other", "stated", "2026-11-01", key("db-host"))
 	plain := claim(t, "memory/plain", "stated", "2026-11-01")
@@ -390,7 +398,7 @@ func TestSupersede(t *testing.T) {
 	backwards := newer("", "memory/fresh")
 	backwards.ValidAt, _ = frontmatter.ParseTime("2026-10-01")
 	var se *SupersessionError
-	if err := Supersede(backwards, []*vault.Memory{keyed}); !errors.As(err, &se) || se.Rule != RuleSupersedesBackwards || backwards.Key != "" {
+	if err := Supersede(backwards, []*vault.Memory{keyed}); !errors.As(err, &se) || se.Rule != ruleSupersedesBackwards || backwards.Key != "" {
 		t.Errorf("backwards: %v, key %q; want a supersedes-backwards refusal and no key", err, backwards.Key)
 	}
 	if err := Supersede(newer("", "a", "b"), []*vault.Memory{keyed}); err == nil {
@@ -399,6 +407,7 @@ func TestSupersede(t *testing.T) {
 }
 
 func TestCompare(t *testing.T) {
+	t.Parallel()
 	at := func(s string) frontmatter.Time { x, _ := frontmatter.ParseTime(s); return x }
 	m := func(p string, v frontmatter.Time) *frontmatter.Meta {
 		return &frontmatter.Meta{Provenance: p, ValidAt: v}

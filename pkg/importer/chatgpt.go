@@ -90,7 +90,7 @@ const maxConversation = 64 << 20
 
 // collectChatGPT reads conversations.json, a directory holding it, or the
 // export zip.
-func collectChatGPT(src string, e env) ([]Item, error) {
+func collectChatGPT(src string, e env) ([]item, error) {
 	fi, err := os.Stat(src)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w (give the export's .zip or its conversations.json)", src, err)
@@ -151,7 +151,7 @@ func collectChatGPT(src string, e env) ([]Item, error) {
 // whatever the whitespace between tokens (json.Decoder held every blank
 // between two values, and a newline count per line, in memory: 64 MB of
 // newlines took 3.4 GB). resource names the file in each sources entry.
-func parseChatGPT(r io.Reader, resource string, e env) ([]Item, error) {
+func parseChatGPT(r io.Reader, resource string, e env) ([]item, error) {
 	s := &gptScanner{r: bufio.NewReaderSize(r, 64<<10), line: 1}
 	readErr := func() error { return fmt.Errorf("%s:%d: %w", resource, s.line, s.err) }
 	fail := func(format string, args ...any) error {
@@ -164,7 +164,7 @@ func parseChatGPT(r io.Reader, resource string, e env) ([]Item, error) {
 	if !ok || c != '[' {
 		return nil, fail("found %s, want [", s.describe(c, ok))
 	}
-	var items []Item
+	var items []item
 	if c, ok = s.skipSpace(); ok && c == ']' {
 		return nil, nil
 	}
@@ -316,7 +316,7 @@ func (s *gptScanner) value(c byte, limit int) (raw []byte, size int, err error) 
 
 // conversationItems yields the memories ChatGPT saved in the conversation
 // when there are any, else one note of the user's messages with a pointer.
-func conversationItems(c *gptConversation, n int, resource string) []Item {
+func conversationItems(c *gptConversation, n int, resource string) []item {
 	id := c.ID
 	if id == "" {
 		id = c.ConversationID
@@ -333,7 +333,7 @@ func conversationItems(c *gptConversation, n int, resource string) []Item {
 	created := gptTime(c.CreateTime)
 	src := frontmatter.Source{Resource: resource, ID: id, Title: title, LastModified: gptTime(c.UpdateTime)}
 
-	var items []Item
+	var items []item
 	for _, node := range sortedNodes(c.Mapping) {
 		m := node.msg
 		if m.Author.Role != "assistant" || m.Recipient != "bio" {
@@ -351,11 +351,11 @@ func conversationItems(c *gptConversation, n int, resource string) []Item {
 		if msgID == "" {
 			msgID = node.id
 		}
-		items = append(items, Item{
-			Locator: locator + "/message/" + msgID, Type: frontmatter.TypeFact,
+		items = append(items, item{
+			locator: locator + "/message/" + msgID, Type: frontmatter.TypeFact,
 			// ChatGPT wrote the memory from what the user said: a model's
 			// reading, not the user's words.
-			Provenance: frontmatter.Inferred, Text: text, ValidAt: at, Source: src,
+			provenance: frontmatter.Inferred, text: text, validAt: at, source: src,
 		})
 	}
 	if len(items) > 0 {
@@ -385,10 +385,10 @@ func conversationItems(c *gptConversation, n int, resource string) []Item {
 	if count == 0 {
 		return nil
 	}
-	return []Item{{
-		Locator: locator, Type: frontmatter.TypeFact, Provenance: frontmatter.Stated,
-		Text: "ChatGPT conversation: " + firstLine(title, 120), Title: firstLine(title, 120),
-		Note: body.String(), ValidAt: created, Source: src,
+	return []item{{
+		locator: locator, Type: frontmatter.TypeFact, provenance: frontmatter.Stated,
+		text: "ChatGPT conversation: " + firstLine(title, 120), title: firstLine(title, 120),
+		note: body.String(), validAt: created, source: src,
 	}}
 }
 

@@ -222,7 +222,7 @@ func dominant(cwds map[string]int) string {
 
 // collectClaudeCode reads ~/.claude/projects (every folder in it) or one
 // project folder.
-func collectClaudeCode(src string, e env) ([]Item, error) {
+func collectClaudeCode(src string, e env) ([]item, error) {
 	fi, err := os.Stat(src)
 	if err != nil || !fi.IsDir() {
 		if err == nil {
@@ -246,7 +246,7 @@ func collectClaudeCode(src string, e env) ([]Item, error) {
 	if len(dirs) == 0 {
 		return nil, fmt.Errorf("%s: no Claude Code transcripts (*.jsonl) or memory/ folder here: give ~/.claude/projects or one project folder in it", src)
 	}
-	var items []Item
+	var items []item
 	for _, d := range dirs {
 		got, err := projectDirItems(d, e)
 		if err != nil {
@@ -270,7 +270,7 @@ func isProjectDir(dir string) bool {
 // the project of the folder's dominant cwd. A folder name is never decoded
 // into a path: the '-' encoding is lossy, and a guessed project hides a
 // memory from every other project.
-func projectDirItems(dir string, e env) ([]Item, error) {
+func projectDirItems(dir string, e env) ([]item, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -278,7 +278,7 @@ func projectDirItems(dir string, e env) ([]Item, error) {
 	base := filepath.Base(abs)
 	files, _ := filepath.Glob(filepath.Join(abs, "*.jsonl"))
 	sort.Strings(files)
-	var items []Item
+	var items []item
 	dirCwds := map[string]int{}
 	writes := map[string]frontmatter.Time{}
 	for _, path := range files {
@@ -310,9 +310,9 @@ func projectDirItems(dir string, e env) ([]Item, error) {
 	return append(items, mems...), nil
 }
 
-func transcriptItem(t *transcript, path, locator string, e env) (Item, bool) {
+func transcriptItem(t *transcript, path, locator string, e env) (item, bool) {
 	if len(t.messages) == 0 {
-		return Item{}, false
+		return item{}, false
 	}
 	cwd := dominant(t.cwds)
 	// A first message used as a title loses its closing punctuation, so the
@@ -335,11 +335,11 @@ func transcriptItem(t *transcript, path, locator string, e env) (Item, bool) {
 		}
 		body.WriteString(m.text + "\n")
 	}
-	return Item{
-		Locator: locator, Type: frontmatter.TypeFact, Provenance: frontmatter.Stated,
-		Text: "Claude Code session: " + title, Title: title, Note: body.String(),
-		ValidAt: t.first, Project: e.project(cwd),
-		Source: frontmatter.Source{Resource: path, ID: t.session, Title: title, LastModified: t.last},
+	return item{
+		locator: locator, Type: frontmatter.TypeFact, provenance: frontmatter.Stated,
+		text: "Claude Code session: " + title, title: title, note: body.String(),
+		validAt: t.first, project: e.project(cwd),
+		source: frontmatter.Source{Resource: path, ID: t.session, Title: title, LastModified: t.last},
 	}, true
 }
 
@@ -403,10 +403,10 @@ func prefers(body, description string) bool {
 // except those that only point at a topic file. Claude wrote these from
 // the conversation, so they are inferred; valid_at is the last time a
 // transcript shows Claude writing the file, else absent.
-func autoMemoryItems(dir, base, project string, writes map[string]frontmatter.Time) ([]Item, error) {
+func autoMemoryItems(dir, base, project string, writes map[string]frontmatter.Time) ([]item, error) {
 	files, _ := filepath.Glob(filepath.Join(dir, "*.md"))
 	sort.Strings(files)
-	var items []Item
+	var items []item
 	for _, path := range files {
 		data, err := vault.ReadInput(path, maxMemoryMD)
 		if err != nil {
@@ -423,7 +423,7 @@ func autoMemoryItems(dir, base, project string, writes map[string]frontmatter.Ti
 				return nil, tooBig(path)
 			}
 			var kept []Bullet
-			for _, b := range ParseBullets(data) {
+			for _, b := range parseBullets(data) {
 				if !pointsAtTopic(b.Text, dir) {
 					kept = append(kept, b)
 				}
@@ -432,7 +432,7 @@ func autoMemoryItems(dir, base, project string, writes map[string]frontmatter.Ti
 			continue
 		}
 		if it, ok := topicItem(data, path, locator, project, mod, lastWrite(writes, path)); ok {
-			it.Links = topicLinks(it.Text+"\n"+it.Note, dir, "claude-code/"+base+"/memory/")
+			it.links = topicLinks(it.text+"\n"+it.note, dir, "claude-code/"+base+"/memory/")
 			items = append(items, it)
 		}
 	}
@@ -454,7 +454,7 @@ func lastWrite(writes map[string]frontmatter.Time, path string) frontmatter.Time
 }
 
 // topicLinks maps the relative links of text that name another topic file
-// of dir to that file's locator (prefix + name), for Item.Links, keyed by
+// of dir to that file's locator (prefix + name), for item.links, keyed by
 // the Target RewriteLinks asks for: every form Claude Code writes, markdown
 // links ([x](x.md)), reference links and their definitions ([x]: x.md) and
 // wikilinks ([[x]], [[x.md]]). Links are read by markdown.Scan, so none in
@@ -518,9 +518,9 @@ func pointsAtTopic(text, dir string) bool {
 var ccKeys = map[string]bool{"name": true, "description": true, "type": true}
 
 // topicItem reads one auto-memory topic file. A file without frontmatter is
-// all memory; one whose frontmatter does not parse is refused (Unreadable),
+// all memory; one whose frontmatter does not parse is refused (unreadable),
 // never imported with its type and description thrown away.
-func topicItem(data []byte, path, locator, project string, mod, at frontmatter.Time) (Item, bool) {
+func topicItem(data []byte, path, locator, project string, mod, at frontmatter.Time) (item, bool) {
 	doc, err := frontmatter.Parse(data)
 	var fe *frontmatter.Error
 	if errors.As(err, &fe) && fe.Rule != "frontmatter-missing" || doc == nil {
@@ -529,11 +529,11 @@ func topicItem(data []byte, path, locator, project string, mod, at frontmatter.T
 			r.Where, r.Rule, r.Msg = fmt.Sprintf("%s:%d", path, max(fe.Pos.Line, 1)), fe.Rule, fe.Msg
 		}
 		r.Msg += "; its frontmatter would be lost: fix it and import again"
-		return Item{Locator: locator, Unreadable: r}, true
+		return item{locator: locator, unreadable: r}, true
 	}
 	body := strings.TrimSpace(doc.Body)
 	if body == "" {
-		return Item{}, false
+		return item{}, false
 	}
 	name := strings.TrimSuffix(filepath.Base(path), ".md")
 	var extra []frontmatter.KeyValue
@@ -552,17 +552,17 @@ func topicItem(data []byte, path, locator, project string, mod, at frontmatter.T
 	case doc.Meta.Type == "user" && prefers(body, doc.Meta.Description):
 		typ = frontmatter.TypePreference
 	}
-	it := Item{
-		Locator: locator, Type: typ, Provenance: frontmatter.Inferred,
-		Text: body, ValidAt: at, Project: project,
-		Source: frontmatter.Source{Resource: path, ID: filepath.Base(path), Title: name, LastModified: mod},
-		Extra:  extra,
+	it := item{
+		locator: locator, Type: typ, provenance: frontmatter.Inferred,
+		text: body, validAt: at, project: project,
+		source: frontmatter.Source{Resource: path, ID: filepath.Base(path), Title: name, LastModified: mod},
+		extra:  extra,
 	}
 	if vault.CheckBoundary(body) != nil {
-		it.Title, it.Note = firstLine(name, 120), body
-		it.Text = it.Title
+		it.title, it.note = firstLine(name, 120), body
+		it.text = it.title
 		if d := strings.TrimSpace(doc.Meta.Description); d != "" {
-			it.Text = firstLine(d, 150)
+			it.text = firstLine(d, 150)
 		}
 	}
 	return it, true

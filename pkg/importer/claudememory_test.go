@@ -43,9 +43,10 @@ func copyTree(t *testing.T, src, dst string) string {
 // resolve in the vault; the vault lints with no error; a second import
 // writes nothing.
 func TestClaudeCodeMemoryFolderImport(t *testing.T) {
+	t.Parallel()
 	src := copyTree(t, "../lint/testdata/claude-memory/-home-alice-src-shop", t.TempDir())
 	v := newVault(t, map[string]string{"projects/shop.md": "---\ntype: project\nid: proj_shop\ntitle: Shop\nroots: [/home/alice/src/shop]\n---\nThe web shop.\n"})
-	_, warns := run(t, v, KindClaudeCode, src, false)
+	_, warns := run(t, v, kindClaudeCode, src, false)
 	if len(warns) != 0 {
 		t.Errorf("warnings: %q", warns)
 	}
@@ -107,7 +108,7 @@ func TestClaudeCodeMemoryFolderImport(t *testing.T) {
 			t.Errorf("lint: %+v", p)
 		}
 	}
-	again, _ := run(t, v, KindClaudeCode, src, false)
+	again, _ := run(t, v, kindClaudeCode, src, false)
 	if len(again.Files) != 0 || again.Existing == 0 {
 		t.Errorf("re-import wrote %d files (%d existing)", len(again.Files), again.Existing)
 	}
@@ -118,8 +119,9 @@ func TestClaudeCodeMemoryFolderImport(t *testing.T) {
 // with a contrast ("not mocks"), an "instead" only under **Why:**, and a
 // confirmation stay preferences (docs/import.md).
 func TestClaudeCodeFeedbackCorrections(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, nil)
-	run(t, v, KindClaudeCode, "testdata/claude-feedback/-home-dev-web", false)
+	run(t, v, kindClaudeCode, "testdata/claude-feedback/-home-dev-web", false)
 	mems, err := v.Load(vault.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -152,6 +154,7 @@ func TestClaudeCodeFeedbackCorrections(t *testing.T) {
 // a code span stays as written; a MEMORY.md bullet that only shows a link
 // in code is a memory, not a pointer, and [[name\|alias]] is a pointer.
 func TestClaudeCodeLinksAreReadAsMarkdown(t *testing.T) {
+	t.Parallel()
 	mem := filepath.Join(t.TempDir(), "-home-dev-links", "memory")
 	for name, data := range map[string]string{
 		"MEMORY.md": "- [Deploys](deploys.md) — when we deploy\n" +
@@ -169,7 +172,7 @@ func TestClaudeCodeLinksAreReadAsMarkdown(t *testing.T) {
 		}
 	}
 	v := newVault(t, nil)
-	run(t, v, KindClaudeCode, filepath.Dir(mem), false)
+	run(t, v, kindClaudeCode, filepath.Dir(mem), false)
 	mems, err := v.Load(vault.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -28,25 +28,25 @@ func seed(f *testing.F, glob string) {
 }
 
 // checkItems asserts what every adapter's items must satisfy whatever the input.
-func checkItems(t *testing.T, items []Item) {
+func checkItems(t *testing.T, items []item) {
 	for _, it := range items {
 		it = normalize(it)
-		if it.Locator == "" {
+		if it.locator == "" {
 			t.Errorf("item without locator: %+v", it)
 		}
-		if !frontmatter.IsMemoryType(it.Type) || frontmatter.ProvenanceRank(it.Provenance) == 0 {
-			t.Errorf("item %q: type %q provenance %q", it.Text, it.Type, it.Provenance)
+		if !frontmatter.IsMemoryType(it.Type) || frontmatter.ProvenanceRank(it.provenance) == 0 {
+			t.Errorf("item %q: type %q provenance %q", it.text, it.Type, it.provenance)
 		}
-		if it.Note == "" && vault.CheckBoundary(it.Text) != nil {
-			t.Errorf("memory text over the boundary after normalize: %q", it.Text)
+		if it.note == "" && vault.CheckBoundary(it.text) != nil {
+			t.Errorf("memory text over the boundary after normalize: %q", it.text)
 		}
 		// The longest note id the writer can make: imports/claude-code/notes/,
 		// a 48-character slug and the random suffix.
 		longestID := "imports/claude-code/notes/" + strings.Repeat("x", 48) + "-000000"
-		if it.Note != "" && vault.CheckBoundary(vault.PointerText(it.Text, longestID)) != nil {
-			t.Errorf("pointer over the boundary: %q", vault.PointerText(it.Text, longestID))
+		if it.note != "" && vault.CheckBoundary(vault.PointerText(it.text, longestID)) != nil {
+			t.Errorf("pointer over the boundary: %q", vault.PointerText(it.text, longestID))
 		}
-		if strings.TrimSpace(it.Text) == "" {
+		if strings.TrimSpace(it.text) == "" {
 			t.Errorf("empty memory text: %+v", it)
 		}
 	}
@@ -74,7 +74,7 @@ func FuzzParseTranscript(f *testing.F) {
 			t.Fatalf("an in-memory reader failed: %v", err)
 		}
 		if it, ok := transcriptItem(tr, "s.jsonl", "d/s.jsonl", env{}); ok {
-			checkItems(t, []Item{it})
+			checkItems(t, []item{it})
 			if !tr.first.IsZero() && tr.last.Before(tr.first.Time) {
 				t.Errorf("last %s before first %s", tr.last, tr.first)
 			}
@@ -88,7 +88,7 @@ func FuzzParseBullets(f *testing.F) {
 	f.Add([]byte("---\n- a\n\t\t- b\n```\n- c\n~~~\n- d\n# h\n-\n1) e (2024-02-29)"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		lines := bytes.Count(data, []byte("\n")) + 1
-		bullets := ParseBullets(data)
+		bullets := parseBullets(data)
 		for _, b := range bullets {
 			if b.Text == "" || b.Line < 1 || b.Line > lines {
 				t.Errorf("bullet %+v out of %d lines", b, lines)
@@ -98,10 +98,10 @@ func FuzzParseBullets(f *testing.F) {
 			}
 		}
 		checkItems(t, bulletItems(bullets, "/x/MEMORY.md", "/x/MEMORY.md", frontmatter.Stated, "", frontmatter.Time{}))
-		if it, ok := topicItem(data, "/p/-d/memory/t.md", "l", "", frontmatter.Time{}, frontmatter.Time{}); ok && it.Unreadable == nil {
-			checkItems(t, []Item{it})
-		} else if ok && (it.Unreadable.Rule == "" || it.Unreadable.Msg == "") {
-			t.Errorf("refusal without a rule or a message: %+v", it.Unreadable)
+		if it, ok := topicItem(data, "/p/-d/memory/t.md", "l", "", frontmatter.Time{}, frontmatter.Time{}); ok && it.unreadable == nil {
+			checkItems(t, []item{it})
+		} else if ok && (it.unreadable.Rule == "" || it.unreadable.Msg == "") {
+			t.Errorf("refusal without a rule or a message: %+v", it.unreadable)
 		}
 	})
 }

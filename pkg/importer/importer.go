@@ -27,46 +27,46 @@ import (
 
 // Import kinds (the KIND of `mem import KIND PATH`).
 const (
-	KindChatGPT    = "chatgpt"
-	KindClaudeCode = "claude-code"
-	KindMemoryMD   = "memory-md"
+	kindChatGPT    = "chatgpt"
+	kindClaudeCode = "claude-code"
+	kindMemoryMD   = "memory-md"
 )
 
 // Kinds lists the import kinds, for usage messages.
-var Kinds = []string{KindChatGPT, KindClaudeCode, KindMemoryMD}
+var Kinds = []string{kindChatGPT, kindClaudeCode, kindMemoryMD}
 
-// KeyField is the extension key holding an imported file's import key. The
+// keyField is the extension key holding an imported file's import key. The
 // frontmatter package keeps unknown keys verbatim, so it survives edits in
 // Obsidian and rewrites by mem.
-const KeyField = frontmatter.ImportKey
+const keyField = frontmatter.ImportKey
 
-// Item is one thing an adapter found: a memory, or (when Note is set) a
+// item is one thing an adapter found: a memory, or (when note is set) a
 // note plus a one-line pointer memory to it (spec §1, principle 8).
-type Item struct {
-	// Locator names the item inside its source, stably across runs (a
+type item struct {
+	// locator names the item inside its source, stably across runs (a
 	// conversation and message id, a transcript file, a bullet's text). It is
 	// hashed into the import key that makes re-runs write nothing.
-	Locator    string
+	locator    string
 	Type       string // the memory's type (the pointer's, for a note)
-	Provenance string
-	Text       string // the memory's text; for a note, the pointer's text
-	Title      string // the note's title (notes only)
-	Note       string // the note's body; empty for a plain memory
-	Section    string
-	ValidAt    frontmatter.Time // from the source; zero when it has none
-	Project    string
-	Source     frontmatter.Source
-	// Links maps a relative link target of Text or Note ("other.md") to the
+	provenance string
+	text       string // the memory's text; for a note, the pointer's text
+	title      string // the note's title (notes only)
+	note       string // the note's body; empty for a plain memory
+	section    string
+	validAt    frontmatter.Time // from the source; zero when it has none
+	project    string
+	source     frontmatter.Source
+	// links maps a relative link target of text or note ("other.md") to the
 	// locator of the item the linked file became: the link is rewritten to
 	// that item's id, so it resolves in the vault.
-	Links map[string]string
-	// Extra are the source's keys mem has no field for (Claude Code's
+	links map[string]string
+	// extra are the source's keys mem has no field for (Claude Code's
 	// originSessionId, related), kept in the file that holds the text.
-	Extra []frontmatter.KeyValue
-	// Unreadable, when set, is why the source's item could not be read
+	extra []frontmatter.KeyValue
+	// unreadable, when set, is why the source's item could not be read
 	// whole (frontmatter that does not parse): it is reported as refused
 	// and nothing of it is written, rather than imported without it.
-	Unreadable *Refused
+	unreadable *Refused
 }
 
 // Options tunes a run.
@@ -187,10 +187,10 @@ func (e ErrUnknownKind) Error() string {
 func (e ErrUnknownKind) Kind() fail.Kind { return fail.Usage }
 
 // adapters turn a source path into items, one per kind.
-var adapters = map[string]func(src string, e env) ([]Item, error){
-	KindChatGPT:    collectChatGPT,
-	KindClaudeCode: collectClaudeCode,
-	KindMemoryMD:   collectMemoryMD,
+var adapters = map[string]func(src string, e env) ([]item, error){
+	kindChatGPT:    collectChatGPT,
+	kindClaudeCode: collectClaudeCode,
+	kindMemoryMD:   collectMemoryMD,
 }
 
 // Run imports src as kind into v: it reads the source, skips every item an
@@ -234,7 +234,7 @@ func existingKeys(mems []*vault.Memory) map[string]string {
 		if m.Doc == nil {
 			continue
 		}
-		if key, ok := m.Doc.KeptText(KeyField); ok {
+		if key, ok := m.Doc.KeptText(keyField); ok {
 			keys[key] = m.ID
 		}
 	}
@@ -249,14 +249,14 @@ func importKey(kind, locator string) string {
 
 // normalize turns a memory whose text is too long for a memory into a note
 // plus a pointer, as `mem remember` would advise (spec §4).
-func normalize(it Item) Item {
-	it.Text = strings.TrimSpace(it.Text)
-	if it.Note != "" || vault.CheckBoundary(it.Text) == nil {
+func normalize(it item) item {
+	it.text = strings.TrimSpace(it.text)
+	if it.note != "" || vault.CheckBoundary(it.text) == nil {
 		return it
 	}
-	it.Note = it.Text
-	it.Title = firstLine(it.Text, 80)
-	it.Text = it.Title
+	it.note = it.text
+	it.title = firstLine(it.text, 80)
+	it.text = it.title
 	return it
 }
 
@@ -284,39 +284,39 @@ type writer struct {
 }
 
 // linkOrder orders items so that an item comes after the items it links
-// to (Item.Links), so their ids are known when it is written; items in a
+// to (item.links), so their ids are known when it is written; items in a
 // cycle keep their order at the end. Otherwise the source's order stays.
-func linkOrder(items []Item) []Item {
+func linkOrder(items []item) []item {
 	pending := map[string]bool{}
 	for _, it := range items {
-		if len(it.Links) > 0 {
-			pending[it.Locator] = true
+		if len(it.links) > 0 {
+			pending[it.locator] = true
 		}
 	}
 	if len(pending) == 0 {
 		return items
 	}
-	out := make([]Item, 0, len(items))
-	var later []Item
+	out := make([]item, 0, len(items))
+	var later []item
 	for _, it := range items {
-		if len(it.Links) == 0 {
+		if len(it.links) == 0 {
 			out = append(out, it)
 		} else {
 			later = append(later, it)
 		}
 	}
 	for len(later) > 0 {
-		var rest []Item
+		var rest []item
 		for _, it := range later {
 			ready := true
-			for _, loc := range it.Links {
-				if pending[loc] && loc != it.Locator {
+			for _, loc := range it.links {
+				if pending[loc] && loc != it.locator {
 					ready = false
 				}
 			}
 			if ready {
 				out = append(out, it)
-				delete(pending, it.Locator)
+				delete(pending, it.locator)
 			} else {
 				rest = append(rest, it)
 			}
@@ -333,12 +333,12 @@ func linkOrder(items []Item) []Item {
 // their ids; a link whose target was not imported (refused, or linking
 // back in a cycle) keeps its text and loses the link, which would not
 // resolve in the vault.
-func (w *writer) relink(it Item) Item {
-	if len(it.Links) == 0 {
+func (w *writer) relink(it item) item {
+	if len(it.links) == 0 {
 		return it
 	}
 	to := func(target string) (string, bool) {
-		loc, ok := it.Links[target]
+		loc, ok := it.links[target]
 		if !ok {
 			return "", false
 		}
@@ -346,8 +346,8 @@ func (w *writer) relink(it Item) Item {
 		key := importKey(w.kind, loc)
 		return cmp.Or(w.existing[key+"/note"], w.existing[key]), true
 	}
-	it.Text = markdown.RewriteLinks(it.Text, to)
-	it.Note = markdown.RewriteLinks(it.Note, to)
+	it.text = markdown.RewriteLinks(it.text, to)
+	it.note = markdown.RewriteLinks(it.note, to)
 	return it
 }
 
@@ -357,9 +357,9 @@ func (w *writer) noteDir() string { return path.Join("imports", w.kind, "notes")
 // write imports one item unless an earlier run did. A note's pointer is
 // written even when only the note survived an interrupted earlier run. An
 // item the writer refuses is recorded in the result and skipped.
-func (w *writer) write(it Item) error {
-	if it.Unreadable != nil {
-		w.res.Refused = append(w.res.Refused, *it.Unreadable)
+func (w *writer) write(it item) error {
+	if it.unreadable != nil {
+		w.res.Refused = append(w.res.Refused, *it.unreadable)
 		return nil
 	}
 	err := w.item(it)
@@ -373,23 +373,23 @@ func (w *writer) write(it Item) error {
 
 // where names an item by its source's own coordinates, never by its text
 // (which may be what was refused).
-func where(it Item) string {
-	if it.Source.ID == "" {
-		return it.Source.Resource
+func where(it item) string {
+	if it.source.ID == "" {
+		return it.source.Resource
 	}
-	return it.Source.Resource + ":" + it.Source.ID
+	return it.source.Resource + ":" + it.source.ID
 }
 
-func (w *writer) item(it Item) error {
-	key := importKey(w.kind, it.Locator)
-	if it.Note == "" {
+func (w *writer) item(it item) error {
+	key := importKey(w.kind, it.locator)
+	if it.note == "" {
 		if _, ok := w.existing[key]; ok {
 			w.res.Existing++
 			return nil
 		}
-		doc := w.memory(it, it.Text, key)
-		doc.Extra = append(doc.Extra, it.Extra...)
-		return w.create(w.memDir(), frontmatter.Summary(it.Text), doc)
+		doc := w.memory(it, it.text, key)
+		doc.Extra = append(doc.Extra, it.extra...)
+		return w.create(w.memDir(), frontmatter.Summary(it.text), doc)
 	}
 	noteKey := key + "/note"
 	noteID, noteDone := w.existing[noteKey]
@@ -398,49 +398,49 @@ func (w *writer) item(it Item) error {
 		w.res.Existing++
 		return nil
 	}
-	note := w.doc(it, frontmatter.TypeNote, "", noteKey, it.Note)
-	note.Meta.Title = it.Title
-	note.Extra = append(note.Extra, it.Extra...)
+	note := w.doc(it, frontmatter.TypeNote, "", noteKey, it.note)
+	note.Meta.Title = it.title
+	note.Extra = append(note.Extra, it.extra...)
 	// Both files are checked before either is written (the pointer with a
 	// placeholder id as long as the real one), so a refused pointer never
 	// leaves a note behind.
 	placeholder := noteID
 	if !noteDone {
-		placeholder = path.Join(w.noteDir(), vault.Slug(it.Title, 48)+"-000000")
+		placeholder = path.Join(w.noteDir(), vault.Slug(it.title, 48)+"-000000")
 		if err := mw.Check(w.v, mw.Front{}, note, w.opts.Now); err != nil {
 			return err
 		}
 	}
-	if err := mw.Check(w.v, mw.Front{}, w.memory(it, vault.PointerText(it.Text, placeholder), key), w.opts.Now); err != nil {
+	if err := mw.Check(w.v, mw.Front{}, w.memory(it, vault.PointerText(it.text, placeholder), key), w.opts.Now); err != nil {
 		return err
 	}
 	if !noteDone {
-		id, err := w.createID(w.noteDir(), it.Title, note)
+		id, err := w.createID(w.noteDir(), it.title, note)
 		if err != nil {
 			return err
 		}
 		noteID = id
 	}
-	return w.create(w.memDir(), it.Text, w.memory(it, vault.PointerText(it.Text, noteID), key))
+	return w.create(w.memDir(), it.text, w.memory(it, vault.PointerText(it.text, noteID), key))
 }
 
-func (w *writer) memory(it Item, text, key string) *frontmatter.Document {
-	return w.doc(it, it.Type, it.Provenance, key, text)
+func (w *writer) memory(it item, text, key string) *frontmatter.Document {
+	return w.doc(it, it.Type, it.provenance, key, text)
 }
 
 // doc builds the frontmatter of an imported file directly rather than
 // from a vault.NewMemory, which stamps valid_at with now when the source
 // has no date; an import must stay undated instead (spec §1.2).
-func (w *writer) doc(it Item, typ, provenance, key, body string) *frontmatter.Document {
+func (w *writer) doc(it item, typ, provenance, key, body string) *frontmatter.Document {
 	meta := frontmatter.Meta{
-		Type: typ, Provenance: provenance, Project: cmp.Or(it.Project, w.opts.Project), ValidAt: it.ValidAt,
-		Source: "import:" + w.kind, Sources: []frontmatter.Source{it.Source},
+		Type: typ, Provenance: provenance, Project: cmp.Or(it.project, w.opts.Project), ValidAt: it.validAt,
+		Source: "import:" + w.kind, Sources: []frontmatter.Source{it.source},
 	}
 	if typ != frontmatter.TypeNote {
-		meta.Section = it.Section
+		meta.Section = it.section
 	}
 	doc := &frontmatter.Document{Meta: meta, Body: strings.TrimSpace(body) + "\n", HasFrontmatter: true}
-	doc.SetKeptText(KeyField, key)
+	doc.SetKeptText(keyField, key)
 	return doc
 }
 
@@ -480,7 +480,7 @@ func (w *writer) createID(dir, slugText string, doc *frontmatter.Document) (stri
 // written records the id of a file just written under its import key, so
 // later items link to it (relink).
 func (w *writer) written(doc *frontmatter.Document, id string) {
-	if key, ok := doc.KeptText(KeyField); ok {
+	if key, ok := doc.KeptText(keyField); ok {
 		w.existing[key] = id
 	}
 }

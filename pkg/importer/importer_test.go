@@ -139,9 +139,10 @@ func checkSecondRunWritesNothing(t *testing.T, v *vault.Vault, kind, src string,
 }
 
 func TestChatGPT(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, nil)
 	src := "testdata/chatgpt/conversations.json"
-	res, warns := run(t, v, KindChatGPT, src, false)
+	res, warns := run(t, v, kindChatGPT, src, false)
 	if len(warns) > 0 {
 		t.Errorf("warnings: %q", warns)
 	}
@@ -149,7 +150,7 @@ func TestChatGPT(t *testing.T) {
 		t.Errorf("by type %v (%d files), want 2 notes (2023, 2025) + their 2 pointers + 2 saved memories", bt, len(res.Files))
 	}
 	got := imported(t, v)
-	checkCommon(t, got, KindChatGPT)
+	checkCommon(t, got, kindChatGPT)
 
 	// What ChatGPT saved as memory comes in as memory, at the message's time.
 	veg := mustGet(t, got, "User is vegetarian.")
@@ -198,10 +199,11 @@ func TestChatGPT(t *testing.T) {
 	if first.Year() != 2023 || last.Year() != 2025 || undated != 0 {
 		t.Errorf("span %s..%s, %d undated", first, last, undated)
 	}
-	checkSecondRunWritesNothing(t, v, KindChatGPT, src, 4)
+	checkSecondRunWritesNothing(t, v, kindChatGPT, src, 4)
 }
 
 func TestChatGPTZipDryRun(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("testdata/chatgpt/conversations.json")
 	if err != nil {
 		t.Fatal(err)
@@ -223,7 +225,7 @@ func TestChatGPTZipDryRun(t *testing.T) {
 
 	v := newVault(t, nil)
 	before, _ := v.List()
-	res, _ := run(t, v, KindChatGPT, zpath, true)
+	res, _ := run(t, v, kindChatGPT, zpath, true)
 	after, _ := v.List()
 	if len(res.Files) != 6 || len(after) != len(before) {
 		t.Errorf("dry run listed %d files and the vault went %d → %d", len(res.Files), len(before), len(after))
@@ -233,22 +235,23 @@ func TestChatGPTZipDryRun(t *testing.T) {
 			t.Errorf("dry-run path %q", f.Path)
 		}
 	}
-	if _, err := Run(v, KindChatGPT, filepath.Join(t.TempDir(), "nothing.zip"), Options{}); err == nil {
+	if _, err := Run(v, kindChatGPT, filepath.Join(t.TempDir(), "nothing.zip"), Options{}); err == nil {
 		t.Error("a missing zip imported without error")
 	}
 }
 
 func TestChatGPTBadInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "conversations.json")
 	os.WriteFile(bad, []byte("[\n{\"title\": \"a\"},\n{\"title\": }\n]"), 0o644)
-	_, err := Run(newVault(t, nil), KindChatGPT, bad, Options{})
+	_, err := Run(newVault(t, nil), kindChatGPT, bad, Options{})
 	if err == nil || !strings.Contains(err.Error(), bad+":3:") {
 		t.Errorf("error %v, want it to name %s:3", err, bad)
 	}
 	// A conversation of the wrong shape is skipped with a warning.
 	os.WriteFile(bad, []byte(`[{"title": 5}, {"id":"c","title":"ok","create_time":1700000000,"mapping":{"u":{"message":{"author":{"role":"user"},"content":{"parts":["hi"]}}}}}]`), 0o644)
-	res, warns := run(t, newVault(t, nil), KindChatGPT, bad, true)
+	res, warns := run(t, newVault(t, nil), kindChatGPT, bad, true)
 	if len(warns) != 1 || !strings.Contains(warns[0], "conversation 1 skipped") || len(res.Files) != 2 {
 		t.Errorf("warnings %q, %d files; want conversation 1 skipped and 2 files", warns, len(res.Files))
 	}
@@ -257,14 +260,15 @@ func TestChatGPTBadInput(t *testing.T) {
 const appProject = "---\nid: proj_app\ntype: project\ntitle: App\nroots: [/home/dev/code/app]\n---\nThe app.\n"
 
 func TestClaudeCode(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, map[string]string{"projects/app.md": appProject})
 	src := "testdata/claude-projects"
-	res, warns := run(t, v, KindClaudeCode, src, false)
+	res, warns := run(t, v, kindClaudeCode, src, false)
 	if len(warns) != 1 || !strings.Contains(warns[0], "22222222-aaaa-4bbb-8ccc-000000000002.jsonl:2: line skipped") {
 		t.Errorf("warnings %q, want one naming the truncated line 2", warns)
 	}
 	got := imported(t, v)
-	checkCommon(t, got, KindClaudeCode)
+	checkCommon(t, got, kindClaudeCode)
 	if len(res.Files) != 10 {
 		t.Errorf("%d files, want 3 transcript notes + 3 pointers, 2 auto-memories (one a note + pointer), 1 MEMORY.md bullet", len(res.Files))
 	}
@@ -323,30 +327,32 @@ func TestClaudeCode(t *testing.T) {
 			t.Errorf("an index line of MEMORY.md was imported: %q", key)
 		}
 	}
-	checkSecondRunWritesNothing(t, v, KindClaudeCode, src, 6)
+	checkSecondRunWritesNothing(t, v, kindClaudeCode, src, 6)
 }
 
 func TestClaudeCodeOneFolder(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, nil)
-	res, _ := run(t, v, KindClaudeCode, "testdata/claude-projects/-home-dev-scratch", true)
+	res, _ := run(t, v, kindClaudeCode, "testdata/claude-projects/-home-dev-scratch", true)
 	if len(res.Files) != 2 || res.Files[0].Project != "" {
 		t.Errorf("one folder: %+v", res.Files)
 	}
-	if _, err := Run(v, KindClaudeCode, "testdata/chatgpt", Options{}); err == nil || !strings.Contains(err.Error(), "no Claude Code transcripts") {
+	if _, err := Run(v, kindClaudeCode, "testdata/chatgpt", Options{}); err == nil || !strings.Contains(err.Error(), "no Claude Code transcripts") {
 		t.Errorf("a folder without transcripts: %v", err)
 	}
 }
 
 func TestMemoryMD(t *testing.T) {
+	t.Parallel()
 	dir, err := filepath.Abs("testdata/memory-md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	v := newVault(t, map[string]string{"projects/notes.md": "---\nid: proj_notes\ntype: project\nroots: [" + dir + "]\n---\nNotes.\n"})
 	src := filepath.Join(dir, "MEMORY.md")
-	res, _ := run(t, v, KindMemoryMD, src, false)
+	res, _ := run(t, v, kindMemoryMD, src, false)
 	got := imported(t, v)
-	checkCommon(t, got, KindMemoryMD)
+	checkCommon(t, got, kindMemoryMD)
 	want := []struct{ text, typ, section, validAt string }{
 		{"I live in Rotterdam and work remotely.", "identity", "", ""},
 		{"Switched my main editor to Helix.", "identity", "", "2024-01-15"},
@@ -384,12 +390,12 @@ func TestMemoryMD(t *testing.T) {
 	if s := mustGet(t, got, "Keep the monorepo.").Sources[0]; s.ID != "L21" || s.Title != "MEMORY.md › About me › Decisions" || s.Resource != src {
 		t.Errorf("sources entry %+v", s)
 	}
-	checkSecondRunWritesNothing(t, v, KindMemoryMD, src, len(want))
+	checkSecondRunWritesNothing(t, v, kindMemoryMD, src, len(want))
 
 	// Editing the file above a bullet does not re-import it; a new bullet is new.
 	edited := filepath.Join(t.TempDir(), "MEMORY.md")
 	os.WriteFile(edited, []byte("# Intro\n\n- A new first line.\n- Keep the monorepo.\n- Keep the monorepo.\n"), 0o644)
-	res, _ = run(t, v, KindMemoryMD, edited, true)
+	res, _ = run(t, v, kindMemoryMD, edited, true)
 	if len(res.Files) != 3 {
 		t.Errorf("another file is another source: %d files, want 3", len(res.Files))
 	}
@@ -398,16 +404,17 @@ func TestMemoryMD(t *testing.T) {
 // An interrupted run that wrote a note but not its pointer is finished by
 // the next run, pointing at the note already there.
 func TestNoteWithoutPointerIsCompleted(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, nil)
 	src := "testdata/chatgpt/conversations.json"
-	run(t, v, KindChatGPT, src, false)
+	run(t, v, kindChatGPT, src, false)
 	got := imported(t, v)
 	ptr := got["ChatGPT conversation: Bike gearing: see [["+got["note: Bike gearing"].ID+"]]"]
 	if ptr == nil {
 		t.Fatalf("no bike pointer: %q", sortedKeys(got))
 	}
 	os.Remove(ptr.Path)
-	res, _ := run(t, v, KindChatGPT, src, false)
+	res, _ := run(t, v, kindChatGPT, src, false)
 	if len(res.Files) != 1 || res.Files[0].Type != frontmatter.TypeFact || res.Existing != 3 {
 		t.Fatalf("rerun wrote %+v (existing %d), want just the pointer", res.Files, res.Existing)
 	}
@@ -417,6 +424,7 @@ func TestNoteWithoutPointerIsCompleted(t *testing.T) {
 }
 
 func TestUnknownKind(t *testing.T) {
+	t.Parallel()
 	_, err := Run(newVault(t, nil), "evernote", ".", Options{})
 	if _, ok := err.(ErrUnknownKind); !ok || !strings.Contains(err.Error(), "chatgpt, claude-code, memory-md") {
 		t.Errorf("err %v", err)
@@ -424,6 +432,7 @@ func TestUnknownKind(t *testing.T) {
 }
 
 func TestDateStamp(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ in, text, date string }{
 		{"[2024-03-01] Uses Go", "Uses Go", "2024-03-01"},
 		{"2024-03-01: Uses Go", "Uses Go", "2024-03-01"},
@@ -443,6 +452,7 @@ func TestDateStamp(t *testing.T) {
 }
 
 func TestTypeForHeadings(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		headings []string
 		want     string
@@ -462,9 +472,10 @@ func TestTypeForHeadings(t *testing.T) {
 }
 
 func TestParseBulletsNesting(t *testing.T) {
+	t.Parallel()
 	data, _ := os.ReadFile("testdata/memory-md/MEMORY.md")
 	var got []string
-	for _, b := range ParseBullets(data) {
+	for _, b := range parseBullets(data) {
 		got = append(got, strings.Join(append(append([]string{}, b.Headings...), append(b.Parents, b.Text)...), " > "))
 	}
 	want := []string{
@@ -486,6 +497,7 @@ func TestParseBulletsNesting(t *testing.T) {
 }
 
 func TestResultSpan(t *testing.T) {
+	t.Parallel()
 	d := func(s string) frontmatter.Time { x, _ := frontmatter.ParseTime(s); return x }
 	r := &Result{Files: []File{{ValidAt: d("2024-05-01")}, {}, {ValidAt: d("2022-01-01")}, {ValidAt: d("2025-01-01T10:00:00Z")}}}
 	first, last, undated := r.Span()
@@ -494,12 +506,13 @@ func TestResultSpan(t *testing.T) {
 	}
 }
 
-// ParseBullets reads the file as markdown: no bullet inside code of any
+// parseBullets reads the file as markdown: no bullet inside code of any
 // kind, and a bullet's lazy continuation is part of it.
 func TestParseBulletsCode(t *testing.T) {
+	t.Parallel()
 	in := "---\ntype: note\n---\n# Notes\n\n- real one\ncontinued lazily\n\n~~~~\n```\n- in a tilde fence\n```\n- still fenced\n~~~~\n\nText.\n\n    - in indented code\n\n- after the code `- in a span`\n"
 	var got []string
-	for _, b := range ParseBullets([]byte(in)) {
+	for _, b := range parseBullets([]byte(in)) {
 		got = append(got, fmt.Sprintf("%d %s", b.Line, b.Text))
 	}
 	want := []string{"6 real one continued lazily", "20 after the code `- in a span`"}

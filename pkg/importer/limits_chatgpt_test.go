@@ -44,7 +44,7 @@ func TestChatGPTWhitespaceBounded(t *testing.T) {
 	for _, where := range []string{"between", "inside"} {
 		for name, unit := range map[string]string{"spaces": " ", "newlines": "\n", "mixed": " \t\r\n"} {
 			data := paddedExport(strings.Repeat(unit, padSize/len(unit)), where)
-			var items []Item
+			var items []item
 			var err error
 			alloc := allocated(func() { items, err = parseChatGPT(bytes.NewReader(data), "conversations.json", env{}) })
 			if err != nil || len(items) != 2 {
@@ -77,7 +77,7 @@ func TestChatGPTConversationCap(t *testing.T) {
 	const convCap = 4 << 10
 	data := []byte("[" + gptConv("c1", "one") + ",\n" + gptConv("c2", strings.Repeat("x", 256*convCap)) + ",\n" + gptConv("c3", "three") + "]")
 	var warns []string
-	var items []Item
+	var items []item
 	var err error
 	alloc := allocated(func() {
 		items, err = parseChatGPT(bytes.NewReader(data), "conversations.json", env{warn: func(s string) { warns = append(warns, s) }, limits: limits{conversation: convCap}})
@@ -140,20 +140,20 @@ func TestChatGPTZipCap(t *testing.T) {
 
 	v := newVault(t, nil)
 	honest := write("honest.zip", false)
-	_, err := Run(v, KindChatGPT, honest, capped)
+	_, err := Run(v, kindChatGPT, honest, capped)
 	for _, want := range []string{honest + ": export/conversations.json inflates to ", fmt.Sprint(zipCap), "unzip the export"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v lacks %q", err, want)
 		}
 	}
 	lying := write("lying.zip", true)
-	if _, err := Run(v, KindChatGPT, lying, capped); err == nil || !strings.Contains(err.Error(), "lying.zip/export/conversations.json:") || !strings.Contains(err.Error(), "download the export again") {
+	if _, err := Run(v, kindChatGPT, lying, capped); err == nil || !strings.Contains(err.Error(), "lying.zip/export/conversations.json:") || !strings.Contains(err.Error(), "download the export again") {
 		t.Errorf("a member inflating past its header: error %v, want one naming the member", err)
 	}
 
 	// Under the cap, the zip imports.
 	capped.limits.zipMember = int64(len(data))
-	res, err := Run(v, KindChatGPT, honest, capped)
+	res, err := Run(v, kindChatGPT, honest, capped)
 	if err != nil || len(res.Files) != 4 {
 		t.Errorf("under the cap: %v, %d files; want 2 notes and 2 pointers (refused %v)", err, len(res.Files), res.Refused)
 	}

@@ -39,12 +39,12 @@ var (
 	undatedRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[undated\]\s+`) })
 )
 
-// ParseBullets finds every bullet of a markdown file, nested ones too, with
+// parseBullets finds every bullet of a markdown file, nested ones too, with
 // the headings and parent bullets around it. The file is read as markdown
 // (goldmark, the parse lint uses), so code — fenced, however long the
 // fence, or indented — holds no bullets, and a bullet's lazy continuation
 // lines are part of it. Frontmatter is skipped.
-func ParseBullets(data []byte) []Bullet {
+func parseBullets(data []byte) []Bullet {
 	// The fences are the parser's own: a line indented "  ---" inside the
 	// frontmatter does not close it.
 	body, bodyLine := frontmatter.BodyOf(strings.ReplaceAll(string(data), "\r\n", "\n"))
@@ -193,7 +193,7 @@ const maxMemoryMD = 16 << 20
 
 // collectMemoryMD imports each bullet of a hand-kept file as a stated
 // memory, stamped with the project whose root holds the file (if any).
-func collectMemoryMD(src string, e env) ([]Item, error) {
+func collectMemoryMD(src string, e env) ([]item, error) {
 	data, err := vault.ReadInput(src, maxMemoryMD)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w (give the path of a MEMORY.md or CLAUDE.md)", src, err)
@@ -214,7 +214,7 @@ func collectMemoryMD(src string, e env) ([]Item, error) {
 	if fi, err := os.Stat(src); err == nil {
 		mod = frontmatter.NewTime(fi.ModTime())
 	}
-	return bulletItems(ParseBullets(data), abs, abs, frontmatter.Stated, e.project(filepath.Dir(abs)), mod), nil
+	return bulletItems(parseBullets(data), abs, abs, frontmatter.Stated, e.project(filepath.Dir(abs)), mod), nil
 }
 
 // tooBig refuses a bullet file past what the markdown reader takes.
@@ -225,10 +225,10 @@ func tooBig(path string) error {
 // bulletItems turns bullets into memories. A bullet's identity is its text
 // (and which occurrence of that text it is), not its line, so editing the
 // file above it and importing again adds only what is new.
-func bulletItems(bullets []Bullet, resource, locator, provenance, project string, mod frontmatter.Time) []Item {
+func bulletItems(bullets []Bullet, resource, locator, provenance, project string, mod frontmatter.Time) []item {
 	name := filepath.Base(resource)
 	seen := map[string]int{}
-	items := make([]Item, 0, len(bullets))
+	items := make([]item, 0, len(bullets))
 	for _, b := range bullets {
 		seen[b.Text]++
 		text := b.Text
@@ -241,12 +241,12 @@ func bulletItems(bullets []Bullet, resource, locator, provenance, project string
 			}
 		}
 		title := strings.Join(append(append([]string{name}, b.Headings...), b.Parents...), " › ")
-		items = append(items, Item{
-			Locator:    fmt.Sprintf("%s\x00%s\x00%d", locator, b.Text, seen[b.Text]),
+		items = append(items, item{
+			locator:    fmt.Sprintf("%s\x00%s\x00%d", locator, b.Text, seen[b.Text]),
 			Type:       typeForHeadings(b.Headings),
-			Section:    sectionForHeadings(b.Headings),
-			Provenance: provenance, Text: text, ValidAt: b.Date, Project: project,
-			Source: frontmatter.Source{Resource: resource, ID: fmt.Sprintf("L%d", b.Line), Title: firstLine(title, 200), LastModified: mod},
+			section:    sectionForHeadings(b.Headings),
+			provenance: provenance, text: text, validAt: b.Date, project: project,
+			source: frontmatter.Source{Resource: resource, ID: fmt.Sprintf("L%d", b.Line), Title: firstLine(title, 200), LastModified: mod},
 		})
 	}
 	return items

@@ -28,6 +28,7 @@ func writtenText(t *testing.T, dir string, res *Result) string {
 // ChatGPT conversation or a Claude Code transcript is refused as an item,
 // reported, and never written; a secret likewise, never echoed.
 func TestChatGPTAndClaudeCodeRefusePoison(t *testing.T) {
+	t.Parallel()
 	type payload struct{ name, text, rule string }
 	var payloads []payload
 	for _, in := range poison.Injections {
@@ -39,13 +40,13 @@ func TestChatGPTAndClaudeCodeRefusePoison(t *testing.T) {
 	for _, p := range payloads {
 		quoted, _ := json.Marshal(p.text)
 		sources := map[string]func(dir string) string{
-			KindChatGPT: func(dir string) string {
+			kindChatGPT: func(dir string) string {
 				src := filepath.Join(dir, "conversations.json")
 				conv := `[{"id":"c1","title":"Deploy notes","create_time":1700000000,"mapping":{"u":{"message":{"author":{"role":"user"},"content":{"parts":[` + string(quoted) + `]}}}}}]`
 				os.WriteFile(src, []byte(conv), 0o644)
 				return src
 			},
-			KindClaudeCode: func(dir string) string {
+			kindClaudeCode: func(dir string) string {
 				proj := filepath.Join(dir, "projects", "-home-dev-app")
 				os.MkdirAll(proj, 0o755)
 				line := `{"type":"user","message":{"role":"user","content":` + string(quoted) + `},"cwd":"/home/dev/app","sessionId":"s1","uuid":"u1","timestamp":"2024-05-05T21:00:00Z"}` + "\n"

@@ -16,7 +16,7 @@ func importOne(t *testing.T, dir, name, bullet string) *Result {
 	if err := os.WriteFile(src, []byte("# Notes\n\n- "+bullet+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(newVault(t, nil), KindMemoryMD, src, Options{Now: testNow})
+	res, err := Run(newVault(t, nil), kindMemoryMD, src, Options{Now: testNow})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,6 +26,7 @@ func importOne(t *testing.T, dir, name, bullet string) *Result {
 // Every injection payload, and every plain secret kind the scanner knows,
 // is refused as an item: reported with where it is and why, never written.
 func TestMemoryMDRefusesPoison(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, in := range poison.Injections {
 		res := importOne(t, dir, in.Name, in.Line)
@@ -52,13 +53,14 @@ func TestMemoryMDRefusesPoison(t *testing.T) {
 // A note whose pointer would be refused is not written either, and a
 // refused item leaves the rest of the source imported.
 func TestRefusedItemLeavesTheRest(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, nil)
-	items := []Item{
-		{Locator: "a", Type: "fact", Provenance: "stated", Text: "The API lives at /v2"},
-		{Locator: "b", Type: "fact", Provenance: "stated", Text: "Deploy AKIAIOSFODNN7EXAMPLQ", Title: "Deploy", Note: "The deploy notes."},
-		{Locator: "c", Type: "rule", Provenance: "inferred", Text: "Deploys go out on Tuesdays"},
+	items := []item{
+		{locator: "a", Type: "fact", provenance: "stated", text: "The API lives at /v2"},
+		{locator: "b", Type: "fact", provenance: "stated", text: "Deploy AKIAIOSFODNN7EXAMPLQ", title: "Deploy", note: "The deploy notes."},
+		{locator: "c", Type: "rule", provenance: "inferred", text: "Deploys go out on Tuesdays"},
 	}
-	w := &writer{v: v, kind: KindMemoryMD, opts: Options{Now: testNow}, existing: map[string]string{}, res: &Result{}}
+	w := &writer{v: v, kind: kindMemoryMD, opts: Options{Now: testNow}, existing: map[string]string{}, res: &Result{}}
 	for _, it := range items {
 		if err := w.write(normalize(it)); err != nil {
 			t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 // manifest would have held, the whole of vault.Hash included, so a racy
 // file's content check compares like with like.
 func TestFlatTableKeepsWholeHash(t *testing.T) {
+	t.Parallel()
 	rels := []string{"a.md", "b.md", "gone.md"}
 	tab := newFlatTable(rels)
 	mtime := time.Unix(1700000000, 5)
@@ -23,8 +24,8 @@ func TestFlatTableKeepsWholeHash(t *testing.T) {
 	rels, entries := tab.sorted()
 	got := filesOf(&manifest{order: rels, entries: entries})
 	want := map[string]entry{
-		"a.md": {Size: 3, MTime: mtime.UnixNano(), Hash: vault.Hash([]byte("abc"))},
-		"b.md": {Size: 9, MTime: mtime.UnixNano()},
+		"a.md": {size: 3, mTime: mtime.UnixNano(), hash: vault.Hash([]byte("abc"))},
+		"b.md": {size: 9, mTime: mtime.UnixNano()},
 	}
 	if len(got) != len(want) || got["a.md"] != want["a.md"] || got["b.md"] != want["b.md"] {
 		t.Fatalf("recorded %v, want %v", got, want)
@@ -34,6 +35,7 @@ func TestFlatTableKeepsWholeHash(t *testing.T) {
 // TestUpdatesAfterFullBuildStayInPlace: the index a full build leaves is
 // updated in place run after run, each update kept.
 func TestUpdatesAfterFullBuildStayInPlace(t *testing.T) {
+	t.Parallel()
 	v := newVault(t)
 	write(t, v, "memory/a.md", memory("fact", "stated", "", "The database is Postgres."))
 	write(t, v, "memory/b.md", memory("fact", "stated", "", "Deploys happen on Fridays."))
@@ -56,6 +58,7 @@ func TestUpdatesAfterFullBuildStayInPlace(t *testing.T) {
 // its manifest and rebuilds it all). Without openBleve's override the new
 // segment is not yet on disk when Batch returns.
 func TestInPlaceBatchIsOnDiskWhenItReturns(t *testing.T) {
+	t.Parallel()
 	v := newVault(t)
 	write(t, v, "memory/a.md", memory("fact", "stated", "", "The database is Postgres."))
 	mustUpdate(t, v, Options{Full: true})

@@ -12,6 +12,7 @@ import (
 // TestWriterWaitsForTheLock: a second writer waits for the index lock,
 // says so once, and finishes after the first lets go.
 func TestWriterWaitsForTheLock(t *testing.T) {
+	t.Parallel()
 	v := newVault(t)
 	write(t, v, "memory/a.md", memory("fact", "stated", "", "The database is Postgres"))
 	mustUpdate(t, v, Options{})
@@ -63,6 +64,7 @@ func TestWriterWaitsForTheLock(t *testing.T) {
 // TestConcurrentRebuildsAndSearches runs full rebuilds, incremental
 // updates and searches at once; every search answers with every file.
 func TestConcurrentRebuildsAndSearches(t *testing.T) {
+	t.Parallel()
 	v := newVault(t)
 	const files = 600
 	for i := range files {

@@ -36,6 +36,7 @@ func TestMain(m *testing.M) {
 // correctly: every file found, the newest change included.
 // MEM_INDEX_KILL_ITERATIONS=200 runs a longer campaign.
 func TestKilledRebuild(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("spawns processes")
 	}

@@ -9,6 +9,7 @@ import (
 // A phrasing that only repeats the question's words must not outvote the
 // question's own ranking; one with a new word counts.
 func TestPhrasingsCountByTheWordsTheyAdd(t *testing.T) {
+	t.Parallel()
 	v := newVault(t)
 	write(t, v, "memory/car.md", memory("fact", "stated", "", "Maria drives a red car to the red car wash"))
 	write(t, v, "memory/maria.md", memory("fact", "stated", "", "Maria met Maria's sister Maria on Sunday"))

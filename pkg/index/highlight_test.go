@@ -11,6 +11,7 @@ import (
 // inside a [[wikilink]], code, a footnote reference or a link's address,
 // and still marks the term elsewhere.
 func TestSnippetMarksRespectMarkdown(t *testing.T) {
+	t.Parallel()
 	v := newVault(t)
 	write(t, v, "memory/canvas.md", memory("fact", "stated", "", "Open **JSON Canvas** files from [[Canvas view]] or `canvas.json`; a canvas is plain JSON.[^canvas-spec] See [the spec](canvas-spec.md)."))
 	res, err := Search(context.Background(), v, Query{Text: "canvas"})
@@ -35,6 +36,7 @@ func TestSnippetMarksRespectMarkdown(t *testing.T) {
 // QueryError (which would blame the user's query, exit 2), and the index
 // built on the way stays for the next search.
 func TestSearchEndsWithItsContext(t *testing.T) {
+	t.Parallel()
 	v := newVault(t)
 	write(t, v, "memory/canvas.md", memory("fact", "stated", "", "Open JSON Canvas files."))
 	ctx, cancel := context.WithCancel(context.Background())

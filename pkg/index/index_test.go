@@ -78,6 +78,7 @@ func mustUpdate(t testing.TB, v *vault.Vault, opts Options) Stats {
 }
 
 func TestSearchFollowsAddChangeDeleteRename(t *testing.T) {
+	t.Parallel()
 	v := newVault(t)
 	write(t, v, "memory/a.md", memory("fact", "stated", "2026-01-02", "Deploys go through the CI pipeline"))
 	write(t, v, "memory/b.md", memory("preference", "observed", "2026-03-04", "Prefers tabs over spaces"))
@@ -143,6 +144,7 @@ func TestSearchFollowsAddChangeDeleteRename(t *testing.T) {
 }
 
 func TestHitFieldsAndFilters(t *testing.T) {
+	t.Parallel()
 	v := newVault(t)
 	write(t, v, "projects/web.md", memory("project", "", "", "The web app", "id: proj_web"))
 	write(t, v, "memory/a.md", memory("fact", "stated", "2026-01-02", "The database is Postgres 16", "project: proj_web", "id: facts/db"))
@@ -230,6 +232,7 @@ func TestHitFieldsAndFilters(t *testing.T) {
 }
 
 func TestNoOpUpdateDoesNotTouchTheIndex(t *testing.T) {
+	t.Parallel()
 	v := newVault(t)
 	for i := range 30 {
 		write(t, v, fmt.Sprintf("memory/m%02d.md", i), memory("fact", "stated", "2026-01-02", fmt.Sprintf("fact number %d", i)))
@@ -295,6 +298,7 @@ func snapshot(t testing.TB, dir string) map[string]string {
 // version change or a hand edit can, and checks that both rebuild-index
 // and search notice, rebuild saying why once, and answer correctly.
 func TestDamagedIndexIsRebuilt(t *testing.T) {
+	t.Parallel()
 	damage := []struct {
 		name, want string
 		do         func(t *testing.T, v *vault.Vault, g *generation)
@@ -310,10 +314,10 @@ func TestDamagedIndexIsRebuilt(t *testing.T) {
 			data, _ := os.ReadFile(p)
 			os.WriteFile(p, data[:len(data)-40], 0o644)
 		}},
-		{"schema changed", fmt.Sprintf("built with schema 1 and this mem uses %d", SchemaVersion), func(t *testing.T, v *vault.Vault, g *generation) {
+		{"schema changed", fmt.Sprintf("built with schema 1 and this mem uses %d", schemaVersion), func(t *testing.T, v *vault.Vault, g *generation) {
 			p := filepath.Join(g.dir, manifestFile)
 			data, _ := os.ReadFile(p)
-			os.WriteFile(p, []byte(strings.Replace(string(data), fmt.Sprintf("schema %d", SchemaVersion), "schema 1", 1)), 0o644)
+			os.WriteFile(p, []byte(strings.Replace(string(data), fmt.Sprintf("schema %d", schemaVersion), "schema 1", 1)), 0o644)
 		}},
 		{"root.bolt torn", "could not be opened", func(t *testing.T, v *vault.Vault, g *generation) {
 			os.WriteFile(filepath.Join(g.blevePath(), "store", "root.bolt"), []byte("torn"), 0o600)
@@ -372,6 +376,7 @@ func TestDamagedIndexIsRebuilt(t *testing.T) {
 // string order ("a-b.md" first); compare must line the two up, or a
 // no-op run would see changes and a delete would go unnoticed.
 func TestCompareInWalkOrder(t *testing.T) {
+	t.Parallel()
 	v := newVault(t)
 	for _, rel := range []string{"a/x.md", "a-b.md", "a.md", "a/y.md", "b.md"} {
 		write(t, v, rel, memory("fact", "stated", "2026-01-02", "walkorder "+rel))

@@ -22,22 +22,22 @@ import (
 // entry is what the manifest remembers of one file: enough to tell, from a
 // stat alone, that it has not changed since it was indexed.
 type entry struct {
-	Size  int64
-	MTime int64  // unix nanoseconds
-	Hash  string // vault.Hash of the content; empty when the file could not be read
+	size  int64
+	mTime int64  // unix nanoseconds
+	hash  string // vault.Hash of the content; empty when the file could not be read
 }
 
 // manifest lists every file a generation of the index was built from.
 type manifest struct {
-	Schema int
-	// Seq numbers the runs that wrote the index. The last batch of each run
+	schema int
+	// seq numbers the runs that wrote the index. The last batch of each run
 	// stores it inside the index too (seqKey), so an index that a torn write
 	// rolled back to an older snapshot is told apart from a current one.
-	Seq int64
-	// Scanned is when the scan that produced the manifest began; a file
+	seq int64
+	// scanned is when the scan that produced the manifest began; a file
 	// modified within the vault's racy window of it may have changed again without its
 	// mtime moving (coarse clocks), so its content hash is checked.
-	Scanned time.Time
+	scanned time.Time
 	// order and entries are the files, sorted by path (a build records them
 	// in its sorted listing's order, encode writes them so, decode
 	// insists), so compare walks them beside the vault's listing.
@@ -107,16 +107,16 @@ func (m *manifest) encode() []byte {
 	rels, entries := m.sorted()
 	var b bytes.Buffer
 	b.Grow(64 + len(rels)*140)
-	fmt.Fprintf(&b, "%s\nschema %d\nseq %d\nscanned %d\nfiles %d\n", manifestMagic, m.Schema, m.Seq, m.Scanned.UnixNano(), len(rels))
+	fmt.Fprintf(&b, "%s\nschema %d\nseq %d\nscanned %d\nfiles %d\n", manifestMagic, m.schema, m.seq, m.scanned.UnixNano(), len(rels))
 	for i, rel := range rels {
 		e := entries[i]
-		hash := e.Hash
+		hash := e.hash
 		if hash == "" {
 			hash = "-"
 		}
-		b.WriteString(strconv.FormatInt(e.Size, 10))
+		b.WriteString(strconv.FormatInt(e.size, 10))
 		b.WriteByte(' ')
-		b.WriteString(strconv.FormatInt(e.MTime, 10))
+		b.WriteString(strconv.FormatInt(e.mTime, 10))
 		b.WriteByte(' ')
 		b.WriteString(hash)
 		b.WriteByte(' ')
@@ -175,7 +175,7 @@ func decodeManifest(data []byte) (*manifest, error) {
 	if n < 0 || n > int64(len(data)) {
 		return nil, fmt.Errorf("line %d: bad file count %d", line, n)
 	}
-	m := &manifest{Schema: int(schema), Seq: seq, Scanned: time.Unix(0, scanned), order: make([]string, 0, n), entries: make([]entry, 0, n)}
+	m := &manifest{schema: int(schema), seq: seq, scanned: time.Unix(0, scanned), order: make([]string, 0, n), entries: make([]entry, 0, n)}
 	for rest != "" {
 		s, ok := next()
 		if !ok {
@@ -186,8 +186,8 @@ func decodeManifest(data []byte) (*manifest, error) {
 		hash, rel, ok3 := strings.Cut(s, " ")
 		var e entry
 		var err1, err2, err3 error
-		e.Size, err1 = strconv.ParseInt(size, 10, 64)
-		e.MTime, err2 = strconv.ParseInt(mtime, 10, 64)
+		e.size, err1 = strconv.ParseInt(size, 10, 64)
+		e.mTime, err2 = strconv.ParseInt(mtime, 10, 64)
 		if strings.HasPrefix(rel, `"`) {
 			rel, err3 = strconv.Unquote(rel)
 		}
@@ -195,7 +195,7 @@ func decodeManifest(data []byte) (*manifest, error) {
 			return nil, fmt.Errorf("line %d: want size mtime hash path", line)
 		}
 		if hash != "-" {
-			e.Hash = hash
+			e.hash = hash
 		}
 		if k := len(m.order); k > 0 && m.order[k-1] >= rel {
 			return nil, fmt.Errorf("line %d: paths out of order or repeated", line)
@@ -223,20 +223,20 @@ func readManifest(path string) (*manifest, error) {
 
 // diff is how the vault differs from a manifest.
 type diff struct {
-	Added    []string // new paths
-	Modified []string // content (or readability) changed
-	Removed  []string // in the manifest, gone from the vault
-	// Touched files changed stat but not content (a checkout, a touch):
+	added    []string // new paths
+	modified []string // content (or readability) changed
+	removed  []string // in the manifest, gone from the vault
+	// touched files changed stat but not content (a checkout, a touch):
 	// only their manifest entries need updating, not the index.
-	Touched map[string]entry
-	Files   int // files in the vault now
-	// Scanned is when the comparison began: every file it trusted or read
-	// was looked at after it, so it can stand as the new manifest's Scanned.
-	Scanned time.Time
+	touched map[string]entry
+	files   int // files in the vault now
+	// scanned is when the comparison began: every file it trusted or read
+	// was looked at after it, so it can stand as the new manifest's scanned.
+	scanned time.Time
 }
 
-// Changed counts the files whose index entry is out of date.
-func (d *diff) Changed() int { return len(d.Added) + len(d.Modified) + len(d.Removed) }
+// changed counts the files whose index entry is out of date.
+func (d *diff) changed() int { return len(d.added) + len(d.modified) + len(d.removed) }
 
 // statFile stats rel the way the loader does: a symlink inside the vault
 // counts with its target's size and mtime.
@@ -283,28 +283,28 @@ func compare(v *vault.Vault, m *manifest, l *listing) (*diff, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &diff{Touched: map[string]entry{}, Files: len(snap.Rels), Scanned: snap.Started()}
-	racyBefore := m.Scanned.Add(-v.Racy()).UnixNano()
+	d := &diff{touched: map[string]entry{}, files: len(snap.Rels), scanned: snap.Started()}
+	racyBefore := m.scanned.Add(-v.Racy()).UnixNano()
 	var moved []int // positions in snap of files to look at closer
 	var olds []entry
 	i := 0
 	for j, rel := range snap.Rels {
 		for i < len(order) && order[i] < rel {
-			d.Removed = append(d.Removed, order[i])
+			d.removed = append(d.removed, order[i])
 			i++
 		}
 		if i == len(order) || order[i] != rel {
-			d.Added = append(d.Added, rel)
+			d.added = append(d.added, rel)
 			continue
 		}
 		old := entries[i]
 		i++
-		if size, mtime, ok := snap.Stat(j); ok && size == old.Size && mtime == old.MTime && mtime < racyBefore {
+		if size, mtime, ok := snap.Stat(j); ok && size == old.size && mtime == old.mTime && mtime < racyBefore {
 			continue
 		}
 		moved, olds = append(moved, j), append(olds, old)
 	}
-	d.Removed = append(d.Removed, order[i:]...)
+	d.removed = append(d.removed, order[i:]...)
 
 	// A file whose stat moved (or a link, which the scan does not follow)
 	// is read: the same bytes are a touch, not a change.
@@ -321,17 +321,17 @@ func compare(v *vault.Vault, m *manifest, l *listing) (*diff, error) {
 		if err != nil {
 			return // vanished or unreadable: let the loader decide
 		}
-		now := entry{Size: fi.Size(), MTime: fi.ModTime().UnixNano()}
+		now := entry{size: fi.Size(), mTime: fi.ModTime().UnixNano()}
 		switch {
-		case now.Size == old.Size && now.MTime == old.MTime && now.MTime < racyBefore:
+		case now.size == old.size && now.mTime == old.mTime && now.mTime < racyBefore:
 			kind[k] = same // a link whose target did not move
-		case old.Hash == "" || fi.Mode()&fs.ModeSymlink != 0:
+		case old.hash == "" || fi.Mode()&fs.ModeSymlink != 0:
 		default:
 			// Hash only regular files: reading through a link could leave the vault.
 			p := filepath.Join(v.Root, filepath.FromSlash(rel))
 			if lfi, err := os.Lstat(p); err == nil && lfi.Mode().IsRegular() {
-				if data, err := os.ReadFile(p); err == nil && vault.Hash(data) == old.Hash {
-					now.Hash = old.Hash
+				if data, err := os.ReadFile(p); err == nil && vault.Hash(data) == old.hash {
+					now.hash = old.hash
 					if now != old {
 						kind[k], fresh[k] = touched, now
 					} else {
@@ -344,9 +344,9 @@ func compare(v *vault.Vault, m *manifest, l *listing) (*diff, error) {
 	for k, j := range moved {
 		switch kind[k] {
 		case modified:
-			d.Modified = append(d.Modified, snap.Rels[j])
+			d.modified = append(d.modified, snap.Rels[j])
 		case touched:
-			d.Touched[snap.Rels[j]] = fresh[k]
+			d.touched[snap.Rels[j]] = fresh[k]
 		}
 	}
 	return d, nil

@@ -12,26 +12,28 @@ import (
 )
 
 func TestManifestRoundTrip(t *testing.T) {
+	t.Parallel()
 	files := map[string]entry{
-		"memory/a.md":              {Size: 10, MTime: 1764412800000000000, Hash: strings.Repeat("ab", 32)},
-		"notes/with space\t.md":    {Size: 0, MTime: 1},
-		"notes/ünïcode \"q\".md":   {Size: 7, MTime: -5, Hash: "x"},
-		"notes/new\nline/weird.md": {Size: 1, MTime: 2, Hash: "y"},
-		`"starts with a quote.md`:  {Size: 3, MTime: 4, Hash: "z"},
-		"trailing space .md ":      {Size: 5, MTime: 6, Hash: "w"},
+		"memory/a.md":              {size: 10, mTime: 1764412800000000000, hash: strings.Repeat("ab", 32)},
+		"notes/with space\t.md":    {size: 0, mTime: 1},
+		"notes/ünïcode \"q\".md":   {size: 7, mTime: -5, hash: "x"},
+		"notes/new\nline/weird.md": {size: 1, mTime: 2, hash: "y"},
+		`"starts with a quote.md`:  {size: 3, mTime: 4, hash: "z"},
+		"trailing space .md ":      {size: 5, mTime: 6, hash: "w"},
 	}
-	m := withFiles(&manifest{Schema: SchemaVersion, Seq: 42, Scanned: time.Unix(0, 1764412800123456789)}, files)
+	m := withFiles(&manifest{schema: schemaVersion, seq: 42, scanned: time.Unix(0, 1764412800123456789)}, files)
 	got, err := decodeManifest(m.encode())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !got.Scanned.Equal(m.Scanned) || !reflect.DeepEqual(filesOf(got), files) || got.Seq != m.Seq || got.Schema != m.Schema {
+	if !got.scanned.Equal(m.scanned) || !reflect.DeepEqual(filesOf(got), files) || got.seq != m.seq || got.schema != m.schema {
 		t.Fatalf("round trip:\n got %+v\nwant %+v", got, m)
 	}
 }
 
 func TestManifestRejectsDamage(t *testing.T) {
-	good := string(withFiles(&manifest{Schema: 1, Seq: 1}, map[string]entry{"a.md": {Size: 1, MTime: 2, Hash: "h"}}).encode())
+	t.Parallel()
+	good := string(withFiles(&manifest{schema: 1, seq: 1}, map[string]entry{"a.md": {size: 1, mTime: 2, hash: "h"}}).encode())
 	for name, data := range map[string]string{
 		"empty":           "",
 		"wrong magic":     strings.Replace(good, "mem-index-manifest 1", "something else", 1),
@@ -55,7 +57,7 @@ func TestManifestRejectsDamage(t *testing.T) {
 // FuzzDecodeManifest: any bytes either fail cleanly or decode to a
 // manifest that encodes and decodes to itself.
 func FuzzDecodeManifest(f *testing.F) {
-	f.Add(withFiles(&manifest{Schema: 1, Seq: 3}, map[string]entry{"a.md": {Size: 1, MTime: 2, Hash: "h"}, "b c.md": {}}).encode())
+	f.Add(withFiles(&manifest{schema: 1, seq: 3}, map[string]entry{"a.md": {size: 1, mTime: 2, hash: "h"}, "b c.md": {}}).encode())
 	f.Add([]byte("mem-index-manifest 1\nschema 1\nseq 1\nscanned 0\nfiles 0\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := decodeManifest(data)
@@ -66,7 +68,7 @@ func FuzzDecodeManifest(f *testing.F) {
 		if err != nil {
 			t.Fatalf("re-decode: %v", err)
 		}
-		if !reflect.DeepEqual(filesOf(again), filesOf(m)) || again.Seq != m.Seq || again.Schema != m.Schema {
+		if !reflect.DeepEqual(filesOf(again), filesOf(m)) || again.seq != m.seq || again.schema != m.schema {
 			t.Fatalf("not stable:\n%+v\n%+v", m, again)
 		}
 	})
@@ -77,13 +79,14 @@ func FuzzDecodeManifest(f *testing.F) {
 // the same changes made to the map of every file, and drop reports what
 // the map held.
 func TestManifestChangesMergeAsTheMapWould(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	for round := range 50 {
 		files := map[string]entry{}
 		for range rng.IntN(40) {
-			files[fmt.Sprintf("memory/%02d.md", rng.IntN(60))] = entry{Size: rng.Int64N(100), MTime: rng.Int64(), Hash: "h"}
+			files[fmt.Sprintf("memory/%02d.md", rng.IntN(60))] = entry{size: rng.Int64N(100), mTime: rng.Int64(), hash: "h"}
 		}
-		data := withFiles(&manifest{Schema: SchemaVersion, Seq: 3, Scanned: time.Unix(0, 99)}, files).encode()
+		data := withFiles(&manifest{schema: schemaVersion, seq: 3, scanned: time.Unix(0, 99)}, files).encode()
 		merged, err := decodeManifest(data)
 		if err != nil {
 			t.Fatal(err)
@@ -100,7 +103,7 @@ func TestManifestChangesMergeAsTheMapWould(t *testing.T) {
 				}
 				continue
 			}
-			e := entry{Size: rng.Int64N(100), MTime: rng.Int64(), Hash: "n"}
+			e := entry{size: rng.Int64N(100), mTime: rng.Int64(), hash: "n"}
 			want[rel] = e
 			merged.set(rel, e)
 		}

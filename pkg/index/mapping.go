@@ -17,7 +17,7 @@ import (
 	"github.com/mem-md/mem/pkg/vault"
 )
 
-// SchemaVersion is the version of the mapping and of the documents built
+// schemaVersion is the version of the mapping and of the documents built
 // from a file. Bump it whenever either changes: an index recorded with
 // another version is deleted and rebuilt, never queried.
 //
@@ -29,7 +29,7 @@ import (
 // 5: BM25 scoring; session (stored, for episodes); a file without a
 // title (a note, an Obsidian page) has its file name indexed as its title.
 // 6: evidence (what an observed claim's writer checked), searchable prose.
-const SchemaVersion = 6
+const schemaVersion = 6
 
 // Field names of an indexed document. The document id is the file's path
 // relative to the vault, so a hit cites the file without a stored field.

@@ -98,12 +98,12 @@ func parse(s string) []clause {
 	return out
 }
 
-// ParseQuery is the one parser of a query in plain language, shared by the
+// parseQuery is the one parser of a query in plain language, shared by the
 // CLI, MCP and the daemon (which all reach it through Search): the bleve
 // query it means, or, with syntax, text read as bleve's query-string syntax
 // as is. A clause naming a field is required (a filter) unless -field:value
 // excludes it.
-func ParseQuery(text string, syntax bool) (query.Query, error) {
+func parseQuery(text string, syntax bool) (query.Query, error) {
 	if syntax {
 		qs, err := bleve.NewQueryStringQuery(text).Parse()
 		if err != nil {
@@ -115,7 +115,7 @@ func ParseQuery(text string, syntax bool) (query.Query, error) {
 	return q, nil
 }
 
-// parsePlain is ParseQuery's plain language, also returning its required
+// parsePlain is parseQuery's plain language, also returning its required
 // and excluded clauses: what a memory lifted by its episode must still
 // satisfy.
 func parsePlain(text string) (q query.Query, mustQ, notQ []query.Query) {

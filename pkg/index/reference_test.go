@@ -21,6 +21,7 @@ import (
 // or the comparison flatters one side. A change to newMapping or document
 // that this test catches needs the same change in plainbleve.
 func TestLeanReferenceMatchesMapping(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if _, err := benchgen.Write(dir, benchgen.Options{N: 300, Seed: 1}); err != nil {
 		t.Fatal(err)

@@ -36,8 +36,8 @@ import (
 // Marks around a matched term in a snippet: markdown bold, since snippets
 // are markdown text and agents read them as such.
 const (
-	MarkStart = "**"
-	MarkEnd   = "**"
+	markStart = "**"
+	markEnd   = "**"
 )
 
 const highlighterName = "mem"
@@ -109,9 +109,9 @@ func (markFormatter) Format(f *highlight.Fragment, terms highlight.TermLocations
 			continue
 		}
 		b.Write(f.Orig[curr:t.Start])
-		b.WriteString(MarkStart)
+		b.WriteString(markStart)
 		b.Write(f.Orig[t.Start:t.End])
-		b.WriteString(MarkEnd)
+		b.WriteString(markEnd)
 		curr = t.End
 	}
 	b.Write(f.Orig[curr:f.End])
@@ -120,7 +120,7 @@ func (markFormatter) Format(f *highlight.Fragment, terms highlight.TermLocations
 
 // Query is one search.
 type Query struct {
-	Text string // words in plain language (ParseQuery); with Syntax, bleve query-string syntax
+	Text string // words in plain language (parseQuery); with Syntax, bleve query-string syntax
 	// Also are more phrasings of the same question, each asked like Text;
 	// the answers are fused by reciprocal rank fusion.
 	Also       []string
@@ -591,7 +591,7 @@ type phrasing struct {
 }
 
 // buildQueries turns q into bleve queries, one for Text and one for each
-// of Also: each phrasing parsed (ParseQuery), and the filters as exact
+// of Also: each phrasing parsed (parseQuery), and the filters as exact
 // keyword or date-range clauses.
 func buildQueries(q Query) ([]phrasing, error) {
 	var filters []query.Query
@@ -615,7 +615,7 @@ func buildQueries(q Query) ([]phrasing, error) {
 		}
 		var p phrasing
 		if q.Syntax {
-			bq, err := ParseQuery(text, true)
+			bq, err := parseQuery(text, true)
 			if err != nil {
 				return nil, err
 			}
@@ -780,15 +780,15 @@ func readable(frags map[string][]string, title, body string) string {
 	}
 	text := strings.TrimSpace(spaces.ReplaceAllString(rules.Redact(source), " "))
 	at, term := 0, ""
-	if _, rest, ok := strings.Cut(snip, MarkStart); ok {
-		term, _, _ = strings.Cut(rest, MarkEnd)
+	if _, rest, ok := strings.Cut(snip, markStart); ok {
+		term, _, _ = strings.Cut(rest, markEnd)
 		at = max(strings.Index(text, term)-snippetWidth/3, 0)
 	}
 	at = wordStart([]byte(text), at)
 	end := wordEnd([]byte(text), min(at+snippetWidth, len(text)))
 	out := text[at:end]
 	if term != "" {
-		out = strings.Replace(out, term, MarkStart+term+MarkEnd, 1)
+		out = strings.Replace(out, term, markStart+term+markEnd, 1)
 	}
 	if at > 0 {
 		out = "…" + out
@@ -806,7 +806,7 @@ type Status struct {
 	Changed int       // files added, changed or removed since it was built
 	Files   int       // files in the vault
 	Built   time.Time // when the files it holds were scanned
-	Dir     string    // the live generation's directory
+	dir     string    // the live generation's directory
 }
 
 // Freshness compares the live index's manifest with a stat walk of the
@@ -827,7 +827,7 @@ func Freshness(v *vault.Vault) (Status, error) {
 		return Status{}, err
 	}
 	if _, err := os.Stat(filepath.Join(g.blevePath(), "index_meta.json")); err != nil {
-		return Status{Reason: fmt.Sprintf("%s is missing its bleve index", g.dir), Changed: d.Files, Files: d.Files}, nil
+		return Status{Reason: fmt.Sprintf("%s is missing its bleve index", g.dir), Changed: d.files, Files: d.files}, nil
 	}
-	return Status{Exists: true, Changed: d.Changed(), Files: d.Files, Built: g.man.Scanned, Dir: g.dir}, nil
+	return Status{Exists: true, Changed: d.changed(), Files: d.files, Built: g.man.scanned, dir: g.dir}, nil
 }

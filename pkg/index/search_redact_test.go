@@ -14,6 +14,7 @@ import (
 // shown with a "[flagged: rule]" mark, even when it lies outside the
 // fragment.
 func TestSnippetsRedactSecretsAndMarkInjections(t *testing.T) {
+	t.Parallel()
 	v := newVault(t)
 	const key = "ghp_R8s2Kd9mXq4Lw7Zp1Nv6Bt3Hc5Yj0Fg8Ua2E"
 	far := strings.Repeat("filler words about nothing much ", 12)
@@ -59,6 +60,7 @@ func TestSnippetsRedactSecretsAndMarkInjections(t *testing.T) {
 // TestSnippetsOfEverySecretKind: each kind of the secrets suite, searched
 // by a word beside it, is redacted from its snippet.
 func TestSnippetsOfEverySecretKind(t *testing.T) {
+	t.Parallel()
 	v := newVault(t)
 	for i, s := range poison.Secrets {
 		write(t, v, "memory/s"+string(rune('a'+i))+".md", memory("fact", "stated", "", "Wombat credential "+s.Value+" here"))

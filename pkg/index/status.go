@@ -13,8 +13,8 @@ import (
 	"github.com/mem-md/mem/pkg/vault"
 )
 
-// StatusText is the status as a person reads it: "superseded by ID".
-func (h Hit) StatusText() string {
+// statusText is the status as a person reads it: "superseded by ID".
+func (h Hit) statusText() string {
 	if h.Status == vault.StatusSuperseded && h.SupersededBy != "" {
 		return h.Status + " by " + h.SupersededBy
 	}
@@ -29,7 +29,7 @@ func (h Hit) Cite() string {
 		validAt = "undated"
 	}
 	var tags []string
-	for _, s := range []string{h.Type, h.Provenance, validAt, h.StatusText()} {
+	for _, s := range []string{h.Type, h.Provenance, validAt, h.statusText()} {
 		if s != "" {
 			tags = append(tags, s)
 		}

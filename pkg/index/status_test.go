@@ -15,6 +15,7 @@ var statusNow = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 // claim ranks first, and a superseded claim never ranks above the claim
 // that superseded it, however the words score (the eu-central-1 report).
 func TestSearchStatus(t *testing.T) {
+	t.Parallel()
 	v := newVault(t)
 	// The old claim says the region twice, so it scores higher on its own.
 	write(t, v, "memory/old.md", memory("fact", "stated", "2026-01-01", "Deploys go to eu-central-1; eu-central-1 hosts everything", "id: region-old"))
@@ -33,7 +34,7 @@ func TestSearchStatus(t *testing.T) {
 	got := map[string]string{}
 	var order []string
 	for _, h := range res.Hits {
-		got[h.Path] = h.StatusText()
+		got[h.Path] = h.statusText()
 		order = append(order, h.ID)
 	}
 	want := map[string]string{
@@ -78,6 +79,7 @@ func TestSearchStatus(t *testing.T) {
 // TestRankOrdersEqualHitsByPath: hits equal in score and status come in
 // path order, not in the order bleve's segments happened to give them.
 func TestRankOrdersEqualHitsByPath(t *testing.T) {
+	t.Parallel()
 	hits := []Hit{
 		{ID: "c", Path: "memory/c.md", Score: 1, Status: vault.StatusCurrent},
 		{ID: "top", Path: "memory/z.md", Score: 2, Status: vault.StatusCurrent},

@@ -75,8 +75,8 @@ func live(v *vault.Vault) (*generation, string) {
 	if err != nil {
 		return nil, fmt.Sprintf("the index in %s is incomplete (%v)", g.dir, err)
 	}
-	if g.man.Schema != SchemaVersion {
-		return nil, fmt.Sprintf("the index was built with schema %d and this mem uses %d", g.man.Schema, SchemaVersion)
+	if g.man.schema != schemaVersion {
+		return nil, fmt.Sprintf("the index was built with schema %d and this mem uses %d", g.man.schema, schemaVersion)
 	}
 	return g, ""
 }
@@ -150,7 +150,7 @@ func openBleve(path string, readOnly bool) (idx bleve.Index, err error) {
 	return idx, nil
 }
 
-// seqKey is where a run's last batch records the manifest's Seq inside
+// seqKey is where a run's last batch records the manifest's seq inside
 // the index, atomically with the documents it indexed.
 var seqKey = []byte("mem-seq")
 
@@ -165,8 +165,8 @@ func checkSeq(idx bleve.Index, g *generation) error {
 		return fmt.Errorf("%s: %w", g.blevePath(), err)
 	}
 	seq, err := strconv.ParseInt(string(raw), 10, 64)
-	if err != nil || seq != g.man.Seq && seq != g.man.Seq+1 {
-		return fmt.Errorf("%s: holds update %q but its manifest is at %d: it lost writes", g.blevePath(), raw, g.man.Seq)
+	if err != nil || seq != g.man.seq && seq != g.man.seq+1 {
+		return fmt.Errorf("%s: holds update %q but its manifest is at %d: it lost writes", g.blevePath(), raw, g.man.seq)
 	}
 	return nil
 }

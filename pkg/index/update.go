@@ -144,13 +144,13 @@ func update(v *vault.Vault, opts Options, verify bool) (Stats, error) {
 	if err != nil {
 		return Stats{}, err
 	}
-	st := Stats{Files: d.Files}
-	if d.Changed() == 0 {
-		if len(d.Touched) > 0 {
-			for rel, e := range d.Touched {
+	st := Stats{Files: d.files}
+	if d.changed() == 0 {
+		if len(d.touched) > 0 {
+			for rel, e := range d.touched {
 				g.man.set(rel, e)
 			}
-			g.man.Scanned = d.Scanned
+			g.man.scanned = d.scanned
 			if err := vault.WriteFileAtomic(filepath.Join(g.dir, manifestFile), g.man.encode(), vault.FileMode()); err != nil {
 				return st, err
 			}
@@ -167,9 +167,9 @@ func update(v *vault.Vault, opts Options, verify bool) (Stats, error) {
 		sweep(v, g.name)
 		return st, nil
 	}
-	if d.Changed() > rebuildMin && float64(d.Changed()) > rebuildShare*float64(d.Files) {
-		st, err := build(v, opts, fmt.Sprintf("%d of %d files changed", d.Changed(), d.Files))
-		st.Changed = d.Changed()
+	if d.changed() > rebuildMin && float64(d.changed()) > rebuildShare*float64(d.files) {
+		st, err := build(v, opts, fmt.Sprintf("%d of %d files changed", d.changed(), d.files))
+		st.Changed = d.changed()
 		return st, err
 	}
 	idx, err := open(g, false)
@@ -177,7 +177,7 @@ func update(v *vault.Vault, opts Options, verify bool) (Stats, error) {
 		reason := "the index is held open by another process"
 		opts.notify("%s: building a fresh one beside it", reason)
 		st, err := build(v, opts, reason)
-		st.Changed = d.Changed()
+		st.Changed = d.changed()
 		return st, err
 	}
 	if err != nil {
@@ -202,28 +202,28 @@ func update(v *vault.Vault, opts Options, verify bool) (Stats, error) {
 // unsafe_batch), so a manifest on disk never names unindexed content; a
 // crash before it is written only makes the next run redo the same work.
 func apply(v *vault.Vault, idx bleve.Index, g *generation, d *diff, opts Options) (Stats, error) {
-	defer limitHeap(d.Files)()
-	st := Stats{Files: d.Files, Changed: d.Changed()}
-	for rel, e := range d.Touched {
+	defer limitHeap(d.files)()
+	st := Stats{Files: d.files, Changed: d.changed()}
+	for rel, e := range d.touched {
 		g.man.set(rel, e)
 	}
 	b := idx.NewBatch()
-	for _, rel := range d.Removed {
+	for _, rel := range d.removed {
 		b.Delete(rel)
 		g.man.drop(rel)
 		st.Removed++
 	}
-	isNew := make(map[string]bool, len(d.Added))
-	for _, rel := range d.Added {
+	isNew := make(map[string]bool, len(d.added))
+	for _, rel := range d.added {
 		isNew[rel] = true
 	}
-	changed := append(append([]string{}, d.Added...), d.Modified...)
-	if err := indexFiles(v, idx, b, changed, inManifest{g.man}, isNew, &st, opts.progress(len(d.Removed), d.Changed())); err != nil {
+	changed := append(append([]string{}, d.added...), d.modified...)
+	if err := indexFiles(v, idx, b, changed, inManifest{g.man}, isNew, &st, opts.progress(len(d.removed), d.changed())); err != nil {
 		return st, err
 	}
-	g.man.Seq++
-	g.man.Scanned = d.Scanned
-	if err := finish(idx, b, g.man.Seq); err != nil {
+	g.man.seq++
+	g.man.scanned = d.scanned
+	if err := finish(idx, b, g.man.seq); err != nil {
 		return st, err
 	}
 	return st, vault.WriteFileAtomic(filepath.Join(g.dir, manifestFile), g.man.encode(), vault.FileMode())
@@ -331,8 +331,8 @@ func newFlatTable(rels []string) *flatTable {
 
 func (t *flatTable) set(i int, m *vault.Memory) {
 	e := manifestEntry(m)
-	r := flatRow{size: e.Size, mtime: e.MTime, set: true}
-	r.hashLen = uint8(copy(r.hash[:], e.Hash))
+	r := flatRow{size: e.size, mtime: e.mTime, set: true}
+	r.hashLen = uint8(copy(r.hash[:], e.hash))
 	t.rows[i] = r
 }
 
@@ -346,7 +346,7 @@ func (t *flatTable) sorted() ([]string, []entry) {
 	for i, r := range t.rows {
 		if r.set {
 			rels = append(rels, t.rels[i])
-			entries = append(entries, entry{Size: r.size, MTime: r.mtime, Hash: string(r.hash[:r.hashLen])})
+			entries = append(entries, entry{size: r.size, mTime: r.mtime, hash: string(r.hash[:r.hashLen])})
 		}
 	}
 	return rels, entries
@@ -372,11 +372,16 @@ func finish(idx bleve.Index, b *bleve.Batch, seq int64) error {
 // (Two Batch calls in flight analysed the next batch while the last was
 // made a segment, but held twice the analysed text, and took 40% more CPU
 // under the memory limit.)
-var freshConfig = map[string]any{
-	"unsafe_batch": true,
-	"scorchMergePlanOptions": map[string]any{
-		"FloorSegmentSize": mergeFloor, "MaxSegmentsPerTier": segmentsPerTier, "SegmentsPerMergeTask": segmentsPerTier,
-	},
+// It is a new map each time because bleve.NewUsing writes the store's path
+// into the map it is given: one shared map let two builds in one process
+// (parallel tests) open each other's store.
+func freshConfig() map[string]any {
+	return map[string]any{
+		"unsafe_batch": true,
+		"scorchMergePlanOptions": map[string]any{
+			"FloorSegmentSize": mergeFloor, "MaxSegmentsPerTier": segmentsPerTier, "SegmentsPerMergeTask": segmentsPerTier,
+		},
+	}
 }
 
 // mergeFloor is the documents in one batch, at most. bleve's default
@@ -407,9 +412,9 @@ func (o *Options) progress(base, total int) func(done int) {
 // manifestEntry is what the manifest records for a loaded file that
 // still exists (a non-zero ModTime).
 func manifestEntry(m *vault.Memory) entry {
-	e := entry{Size: m.Size, MTime: m.ModTime.UnixNano()}
+	e := entry{size: m.Size, mTime: m.ModTime.UnixNano()}
 	if m.Raw != "" || m.Size == 0 {
-		e.Hash = vault.Hash(m.Raw)
+		e.hash = vault.Hash(m.Raw)
 	}
 	return e
 }
@@ -455,9 +460,9 @@ func build(v *vault.Vault, opts Options, reason string) (Stats, error) {
 		return st, err
 	}
 	g := newGeneration(v)
-	g.man = &manifest{Schema: SchemaVersion, Seq: 1, Scanned: scanned}
+	g.man = &manifest{schema: schemaVersion, seq: 1, scanned: scanned}
 	table := newFlatTable(rels)
-	idx, err := bleve.NewUsing(g.blevePath(), newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, freshConfig)
+	idx, err := bleve.NewUsing(g.blevePath(), newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, freshConfig())
 	if err != nil {
 		os.RemoveAll(g.dir)
 		return st, fmt.Errorf("%s: %w", g.dir, err)
@@ -473,7 +478,7 @@ func build(v *vault.Vault, opts Options, reason string) (Stats, error) {
 	}
 	persisted := make(chan error, 1)
 	b.SetPersistedCallback(func(err error) { persisted <- err })
-	if err := finish(idx, b, g.man.Seq); err != nil {
+	if err := finish(idx, b, g.man.seq); err != nil {
 		return fail(fmt.Errorf("%s: %w", g.dir, err))
 	}
 	// Persisting the last batch persists the snapshot holding every batch.

@@ -48,9 +48,9 @@ type Entry struct {
 
 // Vault is a loaded vault with the verdicts every status needs, computed once.
 type Vault struct {
-	V    *vault.Vault
+	v    *vault.Vault
 	Mems []*vault.Memory
-	Now  time.Time
+	now  time.Time
 	res  gate.Resolution // the one verdict on which claims stand
 	env  history.Env     // what git runs with when Show reads a note's history
 }
@@ -62,7 +62,7 @@ func Load(v *vault.Vault, now time.Time, env history.Env) (*Vault, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Vault{V: v, Mems: mems, Now: now, res: gate.Reconcile(mems, now), env: env}, nil
+	return &Vault{v: v, Mems: mems, now: now, res: gate.Reconcile(mems, now), env: env}, nil
 }
 
 // claim reports a file that is a one-line claim (not a note, a project
@@ -88,8 +88,8 @@ func (x *Vault) Rivals() []string {
 	return out
 }
 
-// Entry describes m as list prints it.
-func (x *Vault) Entry(m *vault.Memory) Entry {
+// entry describes m as list prints it.
+func (x *Vault) entry(m *vault.Memory) Entry {
 	meta := m.Meta()
 	e := Entry{ID: m.ID, Path: m.Rel, Type: meta.Type, Provenance: meta.Provenance, Project: meta.Project,
 		Pinned: meta.Pinned, Section: meta.Section, Importance: meta.ImportanceOrDefault(),
@@ -126,7 +126,7 @@ func (x *Vault) CheckProject(f Filter, name func(string) string) error {
 	if f.Project == "" || f.Project == "none" {
 		return nil
 	}
-	_, err := render.NamedProject(x.V.Projects(x.Mems), f.Project, name("project"))
+	_, err := render.NamedProject(x.v.Projects(x.Mems), f.Project, name("project"))
 	return err
 }
 
@@ -147,7 +147,7 @@ func (x *Vault) List(f Filter) []Entry {
 			!f.Since.IsZero() && (meta.ValidAt.IsZero() || meta.ValidAt.Before(f.Since)):
 			continue
 		}
-		e := x.Entry(m)
+		e := x.entry(m)
 		if f.Status != "" && e.Status != f.Status {
 			continue
 		}
@@ -190,7 +190,7 @@ const maxChanges = 5
 
 // Show describes the file ref names (a short id works, as everywhere).
 func (x *Vault) Show(ref string) (*Detail, error) {
-	m, err := x.V.FindMemory(x.Mems, ref)
+	m, err := x.v.FindMemory(x.Mems, ref)
 	if err != nil {
 		return nil, err
 	}
@@ -198,10 +198,10 @@ func (x *Vault) Show(ref string) (*Detail, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", m.Rel, err)
 	}
-	d := &Detail{Entry: x.Entry(m), Hash: vault.Hash(data)}
+	d := &Detail{Entry: x.entry(m), Hash: vault.Hash(data)}
 	if m.Doc != nil {
 		d.Text = rules.Show(strings.TrimSpace(m.Doc.Body))
-		d.Flagged = rules.Names(rules.Unredacted(rules.Memory(string(data), m.Doc, x.Now, x.V.Config.Gate)))
+		d.Flagged = rules.Names(rules.Unredacted(rules.Memory(string(data), m.Doc, x.now, x.v.Config.Gate)))
 	}
 	if audit.IsPlainNote(m) && !m.View {
 		// What lint and render say of it too (spec §2): no problem.
@@ -233,7 +233,7 @@ func (x *Vault) Show(ref string) (*Detail, error) {
 		}
 	}
 	d.WayBack = x.wayBack(m, d.SupersededBy)
-	projects := x.V.Projects(x.Mems)
+	projects := x.v.Projects(x.Mems)
 	var p *vault.Project
 	if meta.Project != "" {
 		if p = vault.FindProject(projects, meta.Project); p != nil {
@@ -242,10 +242,10 @@ func (x *Vault) Show(ref string) (*Detail, error) {
 	}
 	// Render says why a note does not render too: whether a pointer memory
 	// renders in its place, or none links to it.
-	if d.Placement, err = render.Place(x.Mems, m.ID, render.OptionsFor(x.V, p, 0, x.Now)); err != nil {
+	if d.Placement, err = render.Place(x.Mems, m.ID, render.OptionsFor(x.v, p, 0, x.now)); err != nil {
 		return nil, err
 	}
-	if r, err := history.Open(x.V, x.env); err == nil {
+	if r, err := history.Open(x.v, x.env); err == nil {
 		d.Changes, _ = r.Log(m.Rel, maxChanges)
 		d.Lost, _ = r.LostVersions(m.Rel)
 	}

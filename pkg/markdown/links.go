@@ -28,19 +28,19 @@ type Link struct {
 	// Off is the byte offset in the source of a wikilink's "[[" or an
 	// embed's "!", and of a markdown link's destination.
 	Off int
-	// Span is the whole link as written, from its "[" (an embed's or an
-	// image's "!") to after its "]]", ")" or closing "]"; Text is a
-	// markdown link's text, inside its brackets. A rewriter replaces Span.
+	// span is the whole link as written, from its "[" (an embed's or an
+	// image's "!") to after its "]]", ")" or closing "]"; text is a
+	// markdown link's text, inside its brackets. A rewriter replaces span.
 	// Both are zero when not known: a markdown link of a text read line by
 	// line, or one whose destination is written with escapes.
-	Span, Text Span
+	span, text Span
 }
 
 // A Footnote is a footnote reference [^label] or definition [^label]:.
 type Footnote struct {
 	Label string
 	Off   int // of its "["
-	Def   bool
+	def   bool
 }
 
 // Body is what Scan finds in a body, each list in source order.
@@ -125,8 +125,8 @@ func scanPlain(src, masked []byte, max int) Body {
 
 // wikiLink is the Link of w, written at span.
 func wikiLink(w *WikiLink, span Span) Link {
-	l := Link{Kind: Wiki, Target: string(w.Target), Fragment: string(w.Fragment), Alias: string(w.Alias), Off: span.Start, Span: span}
-	if w.Embed {
+	l := Link{Kind: Wiki, Target: string(w.target), Fragment: string(w.fragment), Alias: string(w.alias), Off: span.Start, span: span}
+	if w.embed {
 		l.Kind = Embed
 	}
 	return l
@@ -147,7 +147,7 @@ func scanMasked(src []byte, max int) Body {
 	for _, m := range mdDest().FindAllSubmatchIndex(masked, max) {
 		l := inline(src[m[4]:m[5]], m[4])
 		if m[2] >= 0 {
-			l.Span, l.Text = Span{m[0], m[1]}, Span{m[2], m[3]}
+			l.span, l.text = Span{m[0], m[1]}, Span{m[2], m[3]}
 		}
 		b.Links = append(b.Links, l)
 	}
@@ -171,7 +171,7 @@ func scanTree(src []byte, max int) Body {
 		if inlines < max {
 			off := destOff(src, pos, dest, ref != nil)
 			l := inline(dest, off)
-			l.Span, l.Text = linkSpan(src, pos, off, dest, ref, image)
+			l.span, l.text = linkSpan(src, pos, off, dest, ref, image)
 			b.Links = append(b.Links, l)
 			inlines++
 		}
@@ -185,25 +185,25 @@ func scanTree(src []byte, max int) Body {
 			return ast.WalkSkipChildren, nil
 		case *WikiLink:
 			if wikis < max {
-				b.Links = append(b.Links, wikiLink(n, n.Span))
+				b.Links = append(b.Links, wikiLink(n, n.span))
 				wikis++
 			}
 		case *ast.Link:
 			addInline(n.Pos(), n.Destination, n.Reference, false)
 		case *ast.Image:
 			addInline(n.Pos(), n.Destination, n.Reference, true)
-		case *FootnoteRef:
+		case *footnoteRef:
 			if len(b.Footnotes) < max {
-				b.Footnotes = append(b.Footnotes, Footnote{Label: string(n.Label), Off: n.Span.Start})
+				b.Footnotes = append(b.Footnotes, Footnote{Label: string(n.label), Off: n.span.Start})
 			}
-		case *FootnoteDef:
+		case *footnoteDef:
 			if len(b.Footnotes) < max {
-				b.Footnotes = append(b.Footnotes, Footnote{Label: string(n.Label), Off: n.Off, Def: true})
+				b.Footnotes = append(b.Footnotes, Footnote{Label: string(n.label), Off: n.off, def: true})
 			}
-		case *Comment:
-			b.Comments = append(b.Comments, n.Span)
-		case *CommentBlock:
-			b.Comments = append(b.Comments, n.Span)
+		case *comment:
+			b.Comments = append(b.Comments, n.span)
+		case *commentBlock:
+			b.Comments = append(b.Comments, n.span)
 			return ast.WalkSkipChildren, nil
 		case *ast.RawHTML:
 			if s := n.Segments; s.Len() > 0 {

@@ -19,7 +19,7 @@ func show(src string, b Body) []string {
 	}
 	for _, f := range b.Footnotes {
 		kind := "ref"
-		if f.Def {
+		if f.def {
 			kind = "def"
 		}
 		out = append(out, fmt.Sprintf("%s:%s@%d", kind, f.Label, f.Off))
@@ -34,6 +34,7 @@ func show(src string, b Body) []string {
 }
 
 func TestScan(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, in string
 		want     []string
@@ -84,6 +85,7 @@ func TestScan(t *testing.T) {
 // At most max links of each kind are kept: a hostile body of a million
 // links costs no million reports.
 func TestScanMax(t *testing.T) {
+	t.Parallel()
 	src := strings.Repeat("[[a]] [b](c.md) [^d] ", 50)
 	b := Scan(src, 10)
 	if len(b.Links) != 20 || len(b.Footnotes) != 10 {
@@ -94,6 +96,7 @@ func TestScanMax(t *testing.T) {
 // A text past Safe's limits is read line by line: its links are found,
 // those in fences are not.
 func TestScanHostile(t *testing.T) {
+	t.Parallel()
 	src := strings.Repeat("[[a]] [b](c.md#h) [^d]\n", 1<<14) + "```\n[[in-code]]\n```\n[[last]]\n"
 	if Safe([]byte(src)) {
 		t.Fatal("the text is within the limits")
@@ -132,7 +135,7 @@ func FuzzScan(f *testing.F) {
 			if l.Kind != Inline && !strings.HasPrefix(s[l.Off:], "[[") && !strings.HasPrefix(s[l.Off:], "![[") {
 				t.Fatalf("wikilink %+v not at its brackets", l)
 			}
-			if w := l.Span; w.End != 0 && (w.Start < 0 || w.End > len(s) || w.Start >= w.End || l.Kind == Inline && (l.Text.Start < w.Start || l.Text.End > w.End || l.Text.Start > l.Text.End)) {
+			if w := l.span; w.End != 0 && (w.Start < 0 || w.End > len(s) || w.Start >= w.End || l.Kind == Inline && (l.text.Start < w.Start || l.text.End > w.End || l.text.Start > l.text.End)) {
 				t.Fatalf("link %+v: span outside the text or the link", l)
 			}
 		}

@@ -43,10 +43,10 @@ func LinesOf(n ast.Node, src []byte) string {
 	return strings.Join(parts, " ")
 }
 
-// MayHaveCode reports whether s may hold code a reader would see as code:
+// mayHaveCode reports whether s may hold code a reader would see as code:
 // a backtick, a ~~~ fence, or a line indented by a tab or four spaces. A
 // body without any is returned as is by MaskCode, unparsed (most files).
-func MayHaveCode(s string) bool {
+func mayHaveCode(s string) bool {
 	return strings.IndexByte(s, '`') >= 0 || strings.Contains(s, "~~~") ||
 		strings.Contains(s, "\n    ") || strings.Contains(s, "\n\t") ||
 		strings.HasPrefix(s, "    ") || strings.HasPrefix(s, "\t")
@@ -81,7 +81,7 @@ func Safe(s []byte) bool {
 // in the result are offsets of s. A text past Safe's limits is masked by
 // MaskFences.
 func MaskCode(s string) string {
-	if !MayHaveCode(s) {
+	if !mayHaveCode(s) {
 		return s
 	}
 	if !Safe([]byte(s)) {
@@ -147,14 +147,14 @@ func RewriteLinks(s string, to func(target string) (id string, ok bool)) string 
 	var b strings.Builder
 	last := 0
 	for _, l := range Scan(s, len(s)).Links {
-		w := l.Span
+		w := l.span
 		if l.Kind == Embed || w.End == 0 || w.Start < last || s[w.Start] == '!' || w.Start > 0 && s[w.Start-1] == '!' {
 			continue // an embed, an image, or a link not read in full
 		}
 		var text string
 		if l.Kind == Wiki {
 			text = cmp.Or(l.Alias, l.Target)
-		} else if text = s[l.Text.Start:l.Text.End]; strings.ContainsAny(text, "[]\n") {
+		} else if text = s[l.text.Start:l.text.End]; strings.ContainsAny(text, "[]\n") {
 			continue
 		}
 		id, ok := to(l.Target)
@@ -251,11 +251,11 @@ func Unmarkable(src []byte) []Span {
 			}
 			return ast.WalkSkipChildren, nil
 		case *WikiLink:
-			out = append(out, n.Span)
-		case *FootnoteRef:
-			out = append(out, n.Span)
-		case *FootnoteDef:
-			out = append(out, Span{n.Off, n.Off + len(n.Label) + 3}) // [^label]
+			out = append(out, n.span)
+		case *footnoteRef:
+			out = append(out, n.span)
+		case *footnoteDef:
+			out = append(out, Span{n.off, n.off + len(n.label) + 3}) // [^label]
 		case *ast.Link:
 			dest(n.Pos(), n.Destination, n.Reference != nil)
 		case *ast.Image:

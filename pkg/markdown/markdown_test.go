@@ -6,6 +6,7 @@ import (
 )
 
 func TestMaskCode(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, in string
 		hidden   []string // blanked
@@ -47,6 +48,7 @@ func BenchmarkMaskCode(b *testing.B) {
 }
 
 func TestUnmarkable(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		src  string
 		want []string
@@ -89,6 +91,7 @@ func FuzzMaskCode(f *testing.F) {
 // Texts past Safe's limits (goldmark is quadratic in some one-line
 // constructs) are masked line by line, in linear time.
 func TestHostileTextsAreNotParsed(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{
 		strings.Repeat("[a](", 1<<18) + "`x`",
 		strings.Repeat("> ", 1<<19) + "`x`",
@@ -118,6 +121,7 @@ func TestHostileTextsAreNotParsed(t *testing.T) {
 // reference links and their definitions, wikilinks; and in a text past
 // Safe's limits, line by line.
 func TestRewriteLinks(t *testing.T) {
+	t.Parallel()
 	to := func(target string) (string, bool) {
 		switch target {
 		case "x.md":

@@ -36,74 +36,74 @@ func (obsidian) Extend(m goldmark.Markdown) {
 
 // Node kinds of the extension.
 var (
-	KindWikiLink     = ast.NewNodeKind("WikiLink")
-	KindComment      = ast.NewNodeKind("Comment")
-	KindCommentBlock = ast.NewNodeKind("CommentBlock")
-	KindFootnoteRef  = ast.NewNodeKind("FootnoteRef")
-	KindFootnoteDef  = ast.NewNodeKind("FootnoteDef")
+	kindWikiLink     = ast.NewNodeKind("WikiLink")
+	kindComment      = ast.NewNodeKind("Comment")
+	kindCommentBlock = ast.NewNodeKind("CommentBlock")
+	kindFootnoteRef  = ast.NewNodeKind("FootnoteRef")
+	kindFootnoteDef  = ast.NewNodeKind("FootnoteDef")
 )
 
 // WikiLink is [[target#fragment|alias]], or ![[…]] (an embed). Its
 // fields are slices of the source.
 type WikiLink struct {
 	ast.BaseInline
-	Embed                   bool
-	Target, Fragment, Alias []byte
-	Span                    Span // from "[[" or "!" to after "]]"
+	embed                   bool
+	target, fragment, alias []byte
+	span                    Span // from "[[" or "!" to after "]]"
 }
 
-func (n *WikiLink) Kind() ast.NodeKind { return KindWikiLink }
+func (n *WikiLink) Kind() ast.NodeKind { return kindWikiLink }
 func (n *WikiLink) Dump(src []byte, level int) {
-	ast.DumpHelper(n, src, level, map[string]string{"Target": string(n.Target), "Fragment": string(n.Fragment), "Alias": string(n.Alias)}, nil)
+	ast.DumpHelper(n, src, level, map[string]string{"Target": string(n.target), "Fragment": string(n.fragment), "Alias": string(n.alias)}, nil)
 }
 
-// Comment is an Obsidian comment, %% … %%: inline (within a paragraph,
+// comment is an Obsidian comment, %% … %%: inline (within a paragraph,
 // which it may cross lines of) or a block from a line starting with %% to
 // the line holding the next %% (to the end when none does, as Obsidian
 // hides it).
-type Comment struct {
+type comment struct {
 	ast.BaseInline
-	Span Span
+	span Span
 }
 
-func (n *Comment) Kind() ast.NodeKind         { return KindComment }
-func (n *Comment) Dump(src []byte, level int) { ast.DumpHelper(n, src, level, nil, nil) }
+func (n *comment) Kind() ast.NodeKind         { return kindComment }
+func (n *comment) Dump(src []byte, level int) { ast.DumpHelper(n, src, level, nil, nil) }
 
-// CommentBlock is the block form of Comment.
-type CommentBlock struct {
+// commentBlock is the block form of comment.
+type commentBlock struct {
 	ast.BaseBlock
-	Span Span
+	span Span
 }
 
-func (n *CommentBlock) Kind() ast.NodeKind         { return KindCommentBlock }
-func (n *CommentBlock) Dump(src []byte, level int) { ast.DumpHelper(n, src, level, nil, nil) }
-func (n *CommentBlock) IsRaw() bool                { return true }
+func (n *commentBlock) Kind() ast.NodeKind         { return kindCommentBlock }
+func (n *commentBlock) Dump(src []byte, level int) { ast.DumpHelper(n, src, level, nil, nil) }
+func (n *commentBlock) IsRaw() bool                { return true }
 
-// FootnoteRef is a footnote reference, [^label].
-type FootnoteRef struct {
+// footnoteRef is a footnote reference, [^label].
+type footnoteRef struct {
 	ast.BaseInline
-	Label []byte
-	Span  Span
+	label []byte
+	span  Span
 }
 
-func (n *FootnoteRef) Kind() ast.NodeKind { return KindFootnoteRef }
-func (n *FootnoteRef) Dump(src []byte, level int) {
-	ast.DumpHelper(n, src, level, map[string]string{"Label": string(n.Label)}, nil)
+func (n *footnoteRef) Kind() ast.NodeKind { return kindFootnoteRef }
+func (n *footnoteRef) Dump(src []byte, level int) {
+	ast.DumpHelper(n, src, level, map[string]string{"Label": string(n.label)}, nil)
 }
 
-// FootnoteDef is a footnote definition, "[^label]: text" at the start of a
+// footnoteDef is a footnote definition, "[^label]: text" at the start of a
 // line, with its indented continuation lines as children. It stays where
 // it is written (goldmark's footnote extension moves definitions to a list
 // and drops unreferenced ones: it renders, this reads).
-type FootnoteDef struct {
+type footnoteDef struct {
 	ast.BaseBlock
-	Label []byte
-	Off   int // of its "["
+	label []byte
+	off   int // of its "["
 }
 
-func (n *FootnoteDef) Kind() ast.NodeKind { return KindFootnoteDef }
-func (n *FootnoteDef) Dump(src []byte, level int) {
-	ast.DumpHelper(n, src, level, map[string]string{"Label": string(n.Label)}, nil)
+func (n *footnoteDef) Kind() ast.NodeKind { return kindFootnoteDef }
+func (n *footnoteDef) Dump(src []byte, level int) {
+	ast.DumpHelper(n, src, level, map[string]string{"Label": string(n.label)}, nil)
 }
 
 // wiki reads a wikilink at the start of s, "[[…]]" or "![[…]]", on one
@@ -115,7 +115,7 @@ func (n *FootnoteDef) Dump(src []byte, level int) {
 func wiki(s []byte) (w WikiLink, n int) {
 	i := 0
 	if len(s) > 0 && s[0] == '!' {
-		w.Embed, i = true, 1
+		w.embed, i = true, 1
 	}
 	if len(s) < i+4 || s[i] != '[' || s[i+1] != '[' {
 		return w, 0
@@ -138,15 +138,15 @@ func wiki(s []byte) (w WikiLink, n int) {
 	if len(bytes.TrimSpace(inner)) == 0 {
 		return w, 0 // [[]] is text in Obsidian
 	}
-	w.Target = inner
+	w.target = inner
 	if p := bytes.IndexByte(inner, '|'); p >= 0 {
-		w.Target, w.Alias = inner[:p], inner[p+1:]
-		w.Target = bytes.TrimSuffix(w.Target, []byte{'\\'})
+		w.target, w.alias = inner[:p], inner[p+1:]
+		w.target = bytes.TrimSuffix(w.target, []byte{'\\'})
 	}
-	if f := bytes.IndexAny(w.Target, "#^"); f >= 0 {
-		w.Target, w.Fragment = w.Target[:f], w.Target[f:]
+	if f := bytes.IndexAny(w.target, "#^"); f >= 0 {
+		w.target, w.fragment = w.target[:f], w.target[f:]
 	}
-	w.Target = bytes.TrimSpace(w.Target)
+	w.target = bytes.TrimSpace(w.target)
 	return w, j + 2
 }
 
@@ -178,13 +178,13 @@ func (bracketParser) Trigger() []byte { return []byte{'[', '!'} }
 func (bracketParser) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
 	line, seg := block.PeekLine()
 	if w, n := wiki(line); n > 0 {
-		w.Span = Span{seg.Start, seg.Start + n}
+		w.span = Span{seg.Start, seg.Start + n}
 		block.Advance(n)
 		return &w
 	}
 	if label, n := footnoteLabel(line); n > 0 {
 		block.Advance(n)
-		return &FootnoteRef{Label: label, Span: Span{seg.Start, seg.Start + n}}
+		return &footnoteRef{label: label, span: Span{seg.Start, seg.Start + n}}
 	}
 	return nil
 }
@@ -222,14 +222,14 @@ func (commentParser) Parse(parent ast.Node, block text.Reader, pc parser.Context
 				return nil
 			}
 			block.Advance(skip + i + 2)
-			return &Comment{Span: Span{start, seg.Start + skip + i + 2}}
+			return &comment{span: Span{start, seg.Start + skip + i + 2}}
 		}
 		end = seg.Start + len(bytes.TrimRight(line, "\r\n"))
 		block.AdvanceLine()
 		skip = 0
 	}
 	if opener[0] == '<' {
-		return &Comment{Span: Span{start, end}}
+		return &comment{span: Span{start, end}}
 	}
 	block.SetPosition(l, pos)
 	return nil
@@ -248,20 +248,20 @@ func (commentBlockParser) Open(parent ast.Node, reader text.Reader, pc parser.Co
 		return nil, parser.NoChildren
 	}
 	start := seg.Start - seg.Padding + pos
-	n := &CommentBlock{Span: Span{start, seg.Stop}}
+	n := &commentBlock{span: Span{start, seg.Stop}}
 	reader.AdvanceToEOL()
 	return n, parser.NoChildren
 }
 
 func (commentBlockParser) Continue(node ast.Node, reader text.Reader, pc parser.Context) parser.State {
 	line, seg := reader.PeekLine()
-	n := node.(*CommentBlock)
+	n := node.(*commentBlock)
 	if i := bytes.Index(line, []byte("%%")); i >= 0 {
-		n.Span.End = seg.Start + i + 2
+		n.span.End = seg.Start + i + 2
 		reader.AdvanceToEOL()
 		return parser.Close
 	}
-	n.Span.End = seg.Stop
+	n.span.End = seg.Stop
 	reader.AdvanceToEOL()
 	return parser.Continue | parser.NoChildren
 }
@@ -286,7 +286,7 @@ func (footnoteDefParser) Open(parent ast.Node, reader text.Reader, pc parser.Con
 	if n == 0 || pos+n >= len(line) || line[pos+n] != ':' {
 		return nil, parser.NoChildren
 	}
-	def := &FootnoteDef{Label: label, Off: seg.Start - seg.Padding + pos}
+	def := &footnoteDef{label: label, off: seg.Start - seg.Padding + pos}
 	next := pos + n + 1 - seg.Padding
 	if next >= len(line) {
 		reader.Advance(next)

@@ -9,6 +9,7 @@ import (
 // take, is refused naming the argument and what it wants, never with the
 // schema validator's text.
 func TestWrongArgumentsNameTheArgument(t *testing.T) {
+	t.Parallel()
 	cs, _ := newSession(t)
 	for _, c := range []struct {
 		tool string

@@ -41,10 +41,10 @@ func (s *server) addClean(srv *mcp.Server, readOnly *mcp.ToolAnnotations) {
 	s.addPrompts(srv)
 }
 
-// LoadedStore is one harness store loaded at start for the session's
+// loadedStore is one harness store loaded at start for the session's
 // directory (mem stores), so an agent asked which memory it uses answers
 // from data.
-type LoadedStore struct {
+type loadedStore struct {
 	Harness   string `json:"harness"`
 	Kind      string `json:"kind"`
 	Path      string `json:"path"`
@@ -56,7 +56,7 @@ type LoadedStore struct {
 
 // loadedStores lists the stores that exist and load at start for cwd;
 // none when the server knows no home.
-func (s *server) loadedStores(cwd string) []LoadedStore {
+func (s *server) loadedStores(cwd string) []loadedStore {
 	if s.Home == "" || cwd == "" {
 		return nil
 	}
@@ -65,10 +65,10 @@ func (s *server) loadedStores(cwd string) []LoadedStore {
 		s.Logger.Warn("recall could not list the harness stores", "error", err)
 		return nil
 	}
-	var out []LoadedStore
+	var out []loadedStore
 	for _, st := range list {
 		if st.Exists && st.Loaded == "at start" {
-			out = append(out, LoadedStore{Harness: st.Harness, Kind: st.Kind, Path: st.Path, Bytes: st.Bytes, Lines: st.Lines, OverLimit: st.Over, Pointed: st.Pointed})
+			out = append(out, loadedStore{Harness: st.Harness, Kind: st.Kind, Path: st.Path, Bytes: st.Bytes, Lines: st.Lines, OverLimit: st.Over, Pointed: st.Pointed})
 		}
 	}
 	return out

@@ -19,6 +19,7 @@ import (
 // watch (Ask) still lists the harness stores, which only the server the
 // harness started knows.
 func TestRecallNamesStoresWhenTheDaemonAnswers(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	root, home, code := filepath.Join(base, "v"), filepath.Join(base, "home"), filepath.Join(base, "code")
 	for _, d := range []string{filepath.Join(root, "memory"), filepath.Join(home, ".claude"), code} {
@@ -53,7 +54,7 @@ func TestRecallNamesStoresWhenTheDaemonAnswers(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cs.Close(); ss.Wait() })
-	var out RecallOutput
+	var out recallOutput
 	if _, isErr := call(t, cs, "recall", map[string]any{"cwd": code}, &out); isErr || !asked {
 		t.Fatalf("recall: error %v, asked the daemon %v", isErr, asked)
 	}

@@ -10,6 +10,7 @@ import (
 )
 
 func TestDaytwoTools(t *testing.T) {
+	t.Parallel()
 	cs, root := newSession(t)
 
 	// show takes a short id and returns the same data as structured content and as text.
@@ -34,13 +35,13 @@ func TestDaytwoTools(t *testing.T) {
 	if !strings.Contains(string(data), "project: proj_shop") || !strings.Contains(string(data), "type: correction") {
 		t.Errorf("correction lost the project:\n%s", data)
 	}
-	var l ListOutput
+	var l listOutput
 	if _, isErr := call(t, cs, "list", map[string]any{"status": "superseded"}, &l); isErr || len(l.Memories) != 1 || l.Memories[0].SupersededBy != w.ID {
 		t.Errorf("list superseded = %+v", l)
 	}
 
 	// Writes that edit need the hash the caller read; a stale one is refused.
-	var e Edited
+	var e edited
 	if text, isErr := call(t, cs, "pin", map[string]any{"id": w.ID, "expected_hash": w.Hash, "pinned": true}, &e); isErr || !e.Changed {
 		t.Fatalf("pin: %s", text)
 	}

@@ -47,6 +47,7 @@ func obsidianProblems(t *testing.T, root string) []lint.Problem {
 // TestExampleVaultOpensInObsidian: examples/vault has no property type
 // conflicts and every [[link]] resolves.
 func TestExampleVaultOpensInObsidian(t *testing.T) {
+	t.Parallel()
 	for _, p := range obsidianProblems(t, filepath.Join("..", "..", "examples", "vault")) {
 		t.Errorf("%s:%d:%d: %s: %s", p.Path, p.Line, p.Column, p.Rule, p.Message)
 	}
@@ -64,6 +65,7 @@ func copyExampleVault(t *testing.T) string {
 // TestObsidianCheckBites shows the check above can fail: a copy of the
 // example vault with a property of two types and a dangling link.
 func TestObsidianCheckBites(t *testing.T) {
+	t.Parallel()
 	root := copyExampleVault(t)
 	write := func(rel, data string) {
 		if err := os.WriteFile(filepath.Join(root, rel), []byte(data), 0o644); err != nil {
@@ -86,6 +88,7 @@ func TestObsidianCheckBites(t *testing.T) {
 // as the doc gives it, into the example vault: the claim it supersedes
 // leaves the webshop's view.
 func TestObsidianHandCorrection(t *testing.T) {
+	t.Parallel()
 	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "obsidian.md"))
 	if err != nil {
 		t.Fatal(err)

@@ -32,7 +32,7 @@ func serveRaw(t *testing.T, limit int) (io.WriteCloser, *bufio.Scanner, <-chan e
 	done := make(chan error, 1)
 	go func() {
 		err := Run(context.Background(), Options{Vault: v, Now: func() time.Time { return testNow }, Cwd: dir, Logger: logger},
-			&Transport{In: inR, Out: outW, Logger: logger, MaxRequest: limit})
+			&Transport{In: inR, Out: outW, Logger: logger, maxRequest: limit})
 		outW.Close()
 		done <- err
 	}()
@@ -64,6 +64,7 @@ func reply(t *testing.T, sc *bufio.Scanner) map[string]any {
 // line that is not JSON, with a parse error (to a null id when it names
 // none), and an oversized notification gets no reply.
 func TestTransportRefusesAndServesOn(t *testing.T) {
+	t.Parallel()
 	const limit = 64 << 10
 	in, sc, _ := serveRaw(t, limit)
 	io.WriteString(in, initLines)
@@ -104,7 +105,8 @@ func sprint(v any) string {
 // Requests piped in followed by the end of the input are all answered
 // before Run returns (the SDK's transport cancelled them: 0 of 6 answered).
 func TestTransportAnswersBeforeEOF(t *testing.T) {
-	in, sc, done := serveRaw(t, MaxRequest)
+	t.Parallel()
+	in, sc, done := serveRaw(t, maxRequest)
 	var lines strings.Builder
 	lines.WriteString(initLines)
 	const calls = 6
@@ -130,6 +132,7 @@ func TestTransportAnswersBeforeEOF(t *testing.T) {
 // The probe finds the top-level id and method wherever they are, and no
 // id nested in params.
 func TestRequestProbe(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ line, id, method string }{
 		{`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{}}`, "3", "tools/call"},
 		{`{"method":"ping","params":{"id":5,"s":"a \"quoted\" } ] string"},"id" : "x-1" }`, `"x-1"`, "ping"},

@@ -9,7 +9,7 @@ import (
 // The prompts of a session's two passes and of consolidation (spec §11).
 // Claude Code lists an MCP server's prompts as /mcp__<server>__<prompt>
 // commands. Each text tells the model which tools to call and how; what it
-// then reads stays data, as Instructions says.
+// then reads stays data, as instructions says.
 var prompts = []struct {
 	name, title, description, text string
 }{

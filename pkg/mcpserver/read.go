@@ -36,9 +36,9 @@ type RecallInput struct {
 	Limit   int    `json:"limit,omitempty" jsonschema:"at most this many hits for query (default 5)"`
 }
 
-// RecallOutput is the view and what went into it. View carries the text
+// recallOutput is the view and what went into it. View carries the text
 // too: clients hand the model the structured content, not the text.
-type RecallOutput struct {
+type recallOutput struct {
 	View     string   `json:"view"`
 	Project  string   `json:"project,omitempty"`
 	Bytes    int      `json:"bytes"`
@@ -48,15 +48,15 @@ type RecallOutput struct {
 	Warnings []string `json:"warnings,omitempty"`
 	// Hits, with a query: the best matches from every store, so an
 	// answer can say which one a claim came from.
-	Hits []RecallHit `json:"hits,omitempty"`
+	Hits []recallHit `json:"hits,omitempty"`
 	// Stores are the harness memory files loaded for cwd besides this view.
-	Stores []LoadedStore `json:"stores,omitempty"`
+	Stores []loadedStore `json:"stores,omitempty"`
 }
 
-// RecallHit is one search hit labelled by its store: a memory (a one-line
+// recallHit is one search hit labelled by its store: a memory (a one-line
 // claim), a note (long form, or another tool's page), or a pointer (the
 // memory `note` writes beside a note, linking to it).
-type RecallHit struct {
+type recallHit struct {
 	Store string `json:"store" jsonschema:"memory, note or pointer"`
 	index.Hit
 }
@@ -77,8 +77,8 @@ func store(m *vault.Memory) string {
 
 // recall renders the memory view: the same call `mem render` makes, with
 // the render options mem.yaml gives.
-func (s *server) recall(ctx context.Context, _ *mcp.CallToolRequest, in RecallInput) (*mcp.CallToolResult, RecallOutput, error) {
-	var out RecallOutput
+func (s *server) recall(ctx context.Context, _ *mcp.CallToolRequest, in RecallInput) (*mcp.CallToolResult, recallOutput, error) {
+	var out recallOutput
 	if in.Budget < 0 {
 		return nil, out, errors.New("budget must be a positive number of bytes")
 	}
@@ -120,7 +120,7 @@ func (s *server) recall(ctx context.Context, _ *mcp.CallToolRequest, in RecallIn
 	for _, w := range res.Warnings {
 		s.Logger.Warn("recall skipped a file", "warning", w)
 	}
-	out = RecallOutput{View: string(res.Doc), Bytes: len(res.Doc), Budget: res.Budget, Items: len(res.Items), Dropped: len(res.Dropped), Warnings: res.Warnings}
+	out = recallOutput{View: string(res.Doc), Bytes: len(res.Doc), Budget: res.Budget, Items: len(res.Items), Dropped: len(res.Dropped), Warnings: res.Warnings}
 	if p != nil {
 		out.Project = p.ID
 	}
@@ -144,7 +144,7 @@ func (s *server) recall(ctx context.Context, _ *mcp.CallToolRequest, in RecallIn
 		b.WriteString("no matches\n")
 	}
 	for _, h := range found.Hits {
-		rh := RecallHit{Store: store(byRel[h.Path]), Hit: h}
+		rh := recallHit{Store: store(byRel[h.Path]), Hit: h}
 		out.Hits = append(out.Hits, rh)
 		fmt.Fprintf(&b, "- %s: %s\n", rh.Store, h.Cite())
 		if h.Snippet != "" {
@@ -226,16 +226,16 @@ func (s *server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn
 	return text(b.String()), res, nil
 }
 
-// GetInput names one file.
-type GetInput struct {
+// getInput names one file.
+type getInput struct {
 	ID string `json:"id" jsonschema:"the file's id, or its path relative to the vault (with or without .md)"`
 }
 
-// GetOutput is one file as it is on disk, as a read may show it (spec §8):
+// getOutput is one file as it is on disk, as a read may show it (spec §8):
 // every secret in Content is replaced by "[redacted: <rule>]", and Flagged
 // names the other rules of §8 the file breaks (an injection, an unearned
 // rule): shown, never to be obeyed.
-type GetOutput struct {
+type getOutput struct {
 	ID   string `json:"id"`
 	Path string `json:"path"`
 	// Hash is the SHA-256 of the file's bytes, secrets included: pass it
@@ -250,23 +250,23 @@ type GetOutput struct {
 
 // get returns one file's bytes and their hash, read once so the hash is
 // exactly that of the content returned.
-func (s *server) get(_ context.Context, _ *mcp.CallToolRequest, in GetInput) (*mcp.CallToolResult, GetOutput, error) {
+func (s *server) get(_ context.Context, _ *mcp.CallToolRequest, in getInput) (*mcp.CallToolResult, getOutput, error) {
 	mems, err := s.load(vault.LoadOptions{})
 	if err != nil {
-		return nil, GetOutput{}, err
+		return nil, getOutput{}, err
 	}
 	m, err := s.Vault.FindMemory(mems, in.ID)
 	if err != nil {
-		return nil, GetOutput{}, err
+		return nil, getOutput{}, err
 	}
 	// Reloading through the loader keeps its refusals (a link leaving the
 	// vault, a file over lint.max_file_size) and gives the bytes it parsed.
 	m = s.Vault.LoadFiles([]string{m.Rel}, vault.LoadOptions{Raw: true})[0]
 	if m.Unread() {
-		return nil, GetOutput{}, fmt.Errorf("%s:%v", m.Rel, m.Err)
+		return nil, getOutput{}, fmt.Errorf("%s:%v", m.Rel, m.Err)
 	}
 	raw := m.Raw
-	out := GetOutput{ID: m.ID, Path: m.Rel, Hash: vault.Hash(raw), Content: rules.Redact(raw)}
+	out := getOutput{ID: m.ID, Path: m.Rel, Hash: vault.Hash(raw), Content: rules.Redact(raw)}
 	out.Flagged = rules.Names(rules.Unredacted(rules.Memory(raw, m.Doc, s.Now(), s.Vault.Config.Gate)))
 	if m.Err != nil {
 		out.Problem = fmt.Sprintf("%s:%v", m.Rel, m.Err)

@@ -14,6 +14,7 @@ import (
 // secret ("[redacted: rule]") and mark an injection; recall never renders
 // either, and warns about both without quoting the secret.
 func TestReadsFollowTheRules(t *testing.T) {
+	t.Parallel()
 	cs, root := newSession(t)
 	const key = "ghp_R8s2Kd9mXq4Lw7Zp1Nv6Bt3Hc5Yj0Fg8Ua2E"
 	hand := map[string]string{ // written by hand, past every writer
@@ -26,7 +27,7 @@ func TestReadsFollowTheRules(t *testing.T) {
 		}
 	}
 
-	var got GetOutput
+	var got getOutput
 	if text, isErr := call(t, cs, "get", map[string]any{"id": "memory/key"}, &got); isErr {
 		t.Fatalf("get: %s", text)
 	}
@@ -36,7 +37,7 @@ func TestReadsFollowTheRules(t *testing.T) {
 	if got.Hash == "" || len(got.Flagged) != 0 {
 		t.Errorf("get: hash %q, flagged %v: want the file's hash and nothing flagged", got.Hash, got.Flagged)
 	}
-	got = GetOutput{}
+	got = getOutput{}
 	call(t, cs, "get", map[string]any{"id": "memory/inj"}, &got)
 	if !slices.Contains(got.Flagged, "injection-override") || !strings.Contains(got.Content, "ignore all previous") {
 		t.Errorf("get of an injection: flagged %v, content %q: want it shown and flagged", got.Flagged, got.Content)
@@ -59,7 +60,7 @@ func TestReadsFollowTheRules(t *testing.T) {
 		}
 	}
 
-	var rec RecallOutput
+	var rec recallOutput
 	text, _ = call(t, cs, "recall", map[string]any{}, &rec)
 	if strings.Contains(text, key) || strings.Contains(text, "previous instructions") || !strings.Contains(text, "The user is Dana.") {
 		t.Errorf("recall rendered what §8 forbids, or lost the clean memory:\n%s", text)

@@ -11,6 +11,7 @@ import (
 // correction before the claim it corrects, and with current keeps only
 // standing claims.
 func TestSearchStatus(t *testing.T) {
+	t.Parallel()
 	cs, root := newSession(t)
 	for rel, data := range map[string]string{
 		"memory/region-old.md": "---\nid: region-old\ntype: fact\nprovenance: stated\nvalid_at: 2026-01-01\n---\nDeploys go to eu-central-1; eu-central-1 hosts everything\n",

@@ -8,6 +8,7 @@ import (
 // search takes a question in plain language, more phrasings in queries
 // (at most 8), and bleve's syntax only when asked.
 func TestSearchPhrasingsAndSyntax(t *testing.T) {
+	t.Parallel()
 	cs, _ := newSession(t)
 	type hits struct{ Hits []struct{ Path string } }
 	paths := func(r hits) []string {
@@ -45,6 +46,7 @@ func TestSearchPhrasingsAndSyntax(t *testing.T) {
 // remember.aliases are stored and searched; recall with a query returns
 // the view and the best hits, each labelled by its store.
 func TestAliasesAndRecallQuery(t *testing.T) {
+	t.Parallel()
 	cs, _ := newSession(t)
 	var w struct{ Path string }
 	if text, isErr := call(t, cs, "remember", map[string]any{"text": "Orla fires her pots in the shed", "provenance": "stated",

@@ -96,6 +96,7 @@ func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any,
 }
 
 func TestToolsList(t *testing.T) {
+	t.Parallel()
 	cs, _ := newSession(t)
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
@@ -132,9 +133,10 @@ func TestToolsList(t *testing.T) {
 }
 
 func TestRecall(t *testing.T) {
+	t.Parallel()
 	cs, root := newSession(t)
 	shop := filepath.Join(filepath.Dir(root), "code", "shop", "sub")
-	var out RecallOutput
+	var out recallOutput
 	text, isErr := call(t, cs, "recall", map[string]any{"cwd": shop}, &out)
 	if isErr {
 		t.Fatal(text)
@@ -169,10 +171,11 @@ func TestRecall(t *testing.T) {
 }
 
 func TestGet(t *testing.T) {
+	t.Parallel()
 	cs, root := newSession(t)
 	data, _ := os.ReadFile(filepath.Join(root, "memory", "db.md"))
 	for _, ref := range []string{"memory/db", "memory/db.md", filepath.Join(root, "memory", "db.md")} {
-		var out GetOutput
+		var out getOutput
 		if text, isErr := call(t, cs, "get", map[string]any{"id": ref}, &out); isErr {
 			t.Fatalf("get %s: %s", ref, text)
 		}
@@ -181,7 +184,7 @@ func TestGet(t *testing.T) {
 		}
 	}
 	// A file that does not parse comes back with its problem, to be fixed.
-	var out GetOutput
+	var out getOutput
 	call(t, cs, "get", map[string]any{"id": "memory/broken"}, &out)
 	if !strings.HasPrefix(out.Problem, "memory/broken.md:") || out.Content != testFiles["memory/broken.md"] {
 		t.Errorf("get broken = %+v", out)
@@ -198,6 +201,7 @@ func TestGet(t *testing.T) {
 }
 
 func TestRememberWritesThroughTheVault(t *testing.T) {
+	t.Parallel()
 	cs, root := newSession(t)
 	var w Written
 	text, isErr := call(t, cs, "remember", map[string]any{
@@ -226,6 +230,7 @@ func TestRememberWritesThroughTheVault(t *testing.T) {
 }
 
 func TestRememberRefusals(t *testing.T) {
+	t.Parallel()
 	cs, root := newSession(t)
 	before, _ := vault.Open(root)
 	list := func() []string { l, _ := before.List(); return l }
@@ -272,8 +277,9 @@ func TestRememberRefusals(t *testing.T) {
 }
 
 func TestNote(t *testing.T) {
+	t.Parallel()
 	cs, root := newSession(t)
-	var out NoteOutput
+	var out noteOutput
 	text, isErr := call(t, cs, "note", map[string]any{"title": "Deploy runbook", "body": "# Steps\n\n1. Build.\n2. Ship.\n",
 		"provenance": "stated", "project": "none"}, &out)
 	if isErr {
@@ -321,11 +327,12 @@ func mustList(t *testing.T, root string) []string {
 }
 
 func TestSignalCompareAndSwap(t *testing.T) {
+	t.Parallel()
 	cs, root := newSession(t)
-	var got GetOutput
+	var got getOutput
 	call(t, cs, "get", map[string]any{"id": "memory/retry"}, &got)
 	args := map[string]any{"id": "memory/retry", "expected_hash": got.Hash, "session": "s1", "evidence": "retry fixed the deploy on Monday"}
-	var out SignalOutput
+	var out signalOutput
 	if text, isErr := call(t, cs, "signal", args, &out); isErr {
 		t.Fatal(text)
 	}
@@ -358,7 +365,7 @@ func TestSignalCompareAndSwap(t *testing.T) {
 		t.Errorf("repeat signal: %+v %s", out, text)
 	}
 
-	var db GetOutput
+	var db getOutput
 	call(t, cs, "get", map[string]any{"id": "memory/db"}, &db)
 	for _, c := range []struct {
 		args map[string]any
@@ -377,6 +384,7 @@ func TestSignalCompareAndSwap(t *testing.T) {
 }
 
 func TestSearch(t *testing.T) {
+	t.Parallel()
 	cs, _ := newSession(t)
 	var w Written
 	call(t, cs, "remember", map[string]any{"text": "The invoice service retries webhooks three times.", "provenance": "stated", "project": "none"}, &w)
@@ -410,6 +418,7 @@ func TestSearch(t *testing.T) {
 }
 
 func TestAudit(t *testing.T) {
+	t.Parallel()
 	cs, _ := newSession(t)
 	var r struct {
 		Memories int

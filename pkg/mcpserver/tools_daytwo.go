@@ -47,12 +47,12 @@ func (s *server) addDaytwo(srv *mcp.Server) {
 			"expected_hash is the hash get or show returned: refused if the file changed since."}, nil, s.update)
 }
 
-// ShowInput names one file.
-type ShowInput struct {
+// showInput names one file.
+type showInput struct {
 	ID string `json:"id" jsonschema:"the id, the path relative to the vault, or a unique prefix of either"`
 }
 
-func (s *server) show(_ context.Context, _ *mcp.CallToolRequest, in ShowInput) (*mcp.CallToolResult, inspect.Detail, error) {
+func (s *server) show(_ context.Context, _ *mcp.CallToolRequest, in showInput) (*mcp.CallToolResult, inspect.Detail, error) {
 	x, err := inspect.Load(s.Vault, s.Now(), s.Env)
 	if err != nil {
 		return nil, inspect.Detail{}, err
@@ -64,8 +64,8 @@ func (s *server) show(_ context.Context, _ *mcp.CallToolRequest, in ShowInput) (
 	return nil, *d, nil
 }
 
-// ListInput is the filters of `mem list`.
-type ListInput struct {
+// listInput is the filters of `mem list`.
+type listInput struct {
 	Pinned  bool   `json:"pinned,omitempty" jsonschema:"only pinned memories"`
 	Project string `json:"project,omitempty" jsonschema:"only memories of this project id, or none for global ones"`
 	Type    string `json:"type,omitempty" jsonschema:"only this type"`
@@ -73,55 +73,55 @@ type ListInput struct {
 	Since   string `json:"since,omitempty" jsonschema:"only claims with valid_at on or after this date (YYYY-MM-DD or RFC 3339)"`
 }
 
-// ListOutput is the entries list selected.
-type ListOutput struct {
+// listOutput is the entries list selected.
+type listOutput struct {
 	Memories []inspect.Entry `json:"memories"`
 }
 
-func (s *server) list(_ context.Context, _ *mcp.CallToolRequest, in ListInput) (*mcp.CallToolResult, ListOutput, error) {
+func (s *server) list(_ context.Context, _ *mcp.CallToolRequest, in listInput) (*mcp.CallToolResult, listOutput, error) {
 	f := inspect.Filter{Pinned: in.Pinned, Project: in.Project, Type: in.Type, Status: in.Status}
 	if in.Since != "" {
 		t, err := frontmatter.ParseTime(in.Since)
 		if err != nil {
-			return nil, ListOutput{}, fmt.Errorf("since: %w", err)
+			return nil, listOutput{}, fmt.Errorf("since: %w", err)
 		}
 		f.Since = t.Time
 	}
 	if err := f.Check(func(name string) string { return name }); err != nil {
-		return nil, ListOutput{}, err
+		return nil, listOutput{}, err
 	}
 	x, err := inspect.Load(s.Vault, s.Now(), s.Env)
 	if err != nil {
-		return nil, ListOutput{}, err
+		return nil, listOutput{}, err
 	}
 	if err := x.CheckProject(f, func(name string) string { return name }); err != nil {
-		return nil, ListOutput{}, err
+		return nil, listOutput{}, err
 	}
-	return nil, ListOutput{Memories: x.List(f)}, nil
+	return nil, listOutput{Memories: x.List(f)}, nil
 }
 
-// Edited is a file an edit changed (or found already as asked), with its new hash.
-type Edited struct {
+// edited is a file an edit changed (or found already as asked), with its new hash.
+type edited struct {
 	Written
 	Changed bool `json:"changed"`
 }
 
 // edited answers an edit: the file's id, path and new hash.
-func (s *server) edited(m *vault.Memory, changed bool, err error) (*mcp.CallToolResult, Edited, error) {
+func (s *server) edited(m *vault.Memory, changed bool, err error) (*mcp.CallToolResult, edited, error) {
 	if errors.Is(err, vault.ErrConflict) {
-		return nil, Edited{}, fmt.Errorf("refused: expected_hash: %w (call get or show, look at the change, then try again with its hash)", err)
+		return nil, edited{}, fmt.Errorf("refused: expected_hash: %w (call get or show, look at the change, then try again with its hash)", err)
 	}
 	if err != nil {
-		return nil, Edited{}, err
+		return nil, edited{}, err
 	}
 	h, err := fileHash(m)
 	if err != nil {
-		return nil, Edited{}, err
+		return nil, edited{}, err
 	}
 	if changed {
 		s.Logger.Info("wrote", "path", m.Rel)
 	}
-	return nil, Edited{Written: Written{ID: m.ID, Path: m.Rel, Hash: h}, Changed: changed}, nil
+	return nil, edited{Written: Written{ID: m.ID, Path: m.Rel, Hash: h}, Changed: changed}, nil
 }
 
 // hashOf is a write's expected_hash, required.
@@ -132,52 +132,52 @@ func hashOf(h string) (string, error) {
 	return h, nil
 }
 
-// RetireInput names the claim to retire.
-type RetireInput struct {
+// retireInput names the claim to retire.
+type retireInput struct {
 	ID           string `json:"id" jsonschema:"the claim's id, path or a unique prefix"`
 	ExpectedHash string `json:"expected_hash" jsonschema:"the hash get or show returned for the file"`
 	At           string `json:"at,omitempty" jsonschema:"when it stopped being true, YYYY-MM-DD or RFC 3339 (default now)"`
 	Reason       string `json:"reason,omitempty" jsonschema:"why, in a few words"`
 }
 
-func (s *server) retire(_ context.Context, req *mcp.CallToolRequest, in RetireInput) (*mcp.CallToolResult, Edited, error) {
+func (s *server) retire(_ context.Context, req *mcp.CallToolRequest, in retireInput) (*mcp.CallToolResult, edited, error) {
 	h, err := hashOf(in.ExpectedHash)
 	if err != nil {
-		return nil, Edited{}, err
+		return nil, edited{}, err
 	}
 	var at frontmatter.Time
 	if in.At != "" {
 		if at, err = frontmatter.ParseTime(in.At); err != nil {
-			return nil, Edited{}, fmt.Errorf("at: %w", err)
+			return nil, edited{}, fmt.Errorf("at: %w", err)
 		}
 	}
 	return s.edited(writer.Retire(s.Vault, front(req), in.ID, h, at, in.Reason, s.Now()))
 }
 
-// PinInput sets or clears pinned.
-type PinInput struct {
+// pinInput sets or clears pinned.
+type pinInput struct {
 	ID           string `json:"id" jsonschema:"the memory's id, path or a unique prefix"`
 	ExpectedHash string `json:"expected_hash" jsonschema:"the hash get or show returned for the file"`
 	Pinned       bool   `json:"pinned" jsonschema:"true to pin, false to unpin"`
 	Section      string `json:"section,omitempty" jsonschema:"pinned section: Identity, Preferences, Decisions or Notes"`
 }
 
-func (s *server) pin(_ context.Context, req *mcp.CallToolRequest, in PinInput) (*mcp.CallToolResult, Edited, error) {
+func (s *server) pin(_ context.Context, req *mcp.CallToolRequest, in pinInput) (*mcp.CallToolResult, edited, error) {
 	h, err := hashOf(in.ExpectedHash)
 	if err != nil {
-		return nil, Edited{}, err
+		return nil, edited{}, err
 	}
 	return s.edited(writer.Pin(s.Vault, front(req), in.ID, h, in.Pinned, in.Section, s.Now()))
 }
 
-// CorrectInput is a correction of one claim.
-type CorrectInput struct {
+// correctInput is a correction of one claim.
+type correctInput struct {
 	ID   string `json:"id" jsonschema:"the claim being corrected: id, path or a unique prefix"`
 	Text string `json:"text" jsonschema:"what is true instead: at most 2 lines and 280 characters"`
 	Claim
 }
 
-func (s *server) correct(_ context.Context, req *mcp.CallToolRequest, in CorrectInput) (*mcp.CallToolResult, Written, error) {
+func (s *server) correct(_ context.Context, req *mcp.CallToolRequest, in correctInput) (*mcp.CallToolResult, Written, error) {
 	f := front(req)
 	n, err := s.newMemory(f, in.Claim, in.Text)
 	if err != nil {
@@ -191,8 +191,8 @@ func (s *server) correct(_ context.Context, req *mcp.CallToolRequest, in Correct
 	return nil, w, err
 }
 
-// UpdateInput changes fields of one memory; what is left out stays.
-type UpdateInput struct {
+// updateInput changes fields of one memory; what is left out stays.
+type updateInput struct {
 	ID           string   `json:"id" jsonschema:"the memory's id, path or a unique prefix"`
 	ExpectedHash string   `json:"expected_hash" jsonschema:"the hash get or show returned for the file"`
 	Text         string   `json:"text,omitempty" jsonschema:"new text (not for a claim a person stated: correct it instead)"`
@@ -203,15 +203,15 @@ type UpdateInput struct {
 	StaleAfter   string   `json:"stale_after,omitempty" jsonschema:"date the claim goes stale, YYYY-MM-DD or RFC 3339"`
 }
 
-func (s *server) update(_ context.Context, req *mcp.CallToolRequest, in UpdateInput) (*mcp.CallToolResult, Edited, error) {
+func (s *server) update(_ context.Context, req *mcp.CallToolRequest, in updateInput) (*mcp.CallToolResult, edited, error) {
 	h, err := hashOf(in.ExpectedHash)
 	if err != nil {
-		return nil, Edited{}, err
+		return nil, edited{}, err
 	}
 	x := writer.Fields{Text: in.Text, Importance: in.Importance, Section: in.Section, Tags: in.Tags, Key: in.Key}
 	if in.StaleAfter != "" {
 		if x.StaleAfter, err = frontmatter.ParseTime(in.StaleAfter); err != nil {
-			return nil, Edited{}, fmt.Errorf("stale_after: %w", err)
+			return nil, edited{}, fmt.Errorf("stale_after: %w", err)
 		}
 	}
 	return s.edited(writer.SetFields(s.Vault, front(req), in.ID, h, x, s.Now()))

@@ -39,14 +39,14 @@ type Claim struct {
 	Evidence   string   `json:"evidence,omitempty" jsonschema:"required for observed, and for an action you report as done: what you checked (the command and its result, a file and its hash, a commit, a URL and when)"`
 }
 
-// RememberInput is one memory to write.
-type RememberInput struct {
+// rememberInput is one memory to write.
+type rememberInput struct {
 	Text string `json:"text" jsonschema:"the claim: at most 2 lines and 280 characters"`
 	Claim
 }
 
-// NoteInput is a long-form note; the claim fields go to its pointer memory.
-type NoteInput struct {
+// noteInput is a long-form note; the claim fields go to its pointer memory.
+type noteInput struct {
 	Title string `json:"title" jsonschema:"the note's title, one line"`
 	Body  string `json:"body" jsonschema:"the note's markdown text"`
 	Claim
@@ -59,8 +59,8 @@ type Written struct {
 	Hash string `json:"hash"`
 }
 
-// NoteOutput names the note and its pointer memory.
-type NoteOutput struct {
+// noteOutput names the note and its pointer memory.
+type noteOutput struct {
 	Written
 	Pointer Written `json:"pointer"`
 }
@@ -123,7 +123,7 @@ func (s *server) written(m *vault.Memory) (Written, error) {
 	return Written{ID: m.ID, Path: m.Rel, Hash: h}, nil
 }
 
-func (s *server) remember(_ context.Context, req *mcp.CallToolRequest, in RememberInput) (*mcp.CallToolResult, Written, error) {
+func (s *server) remember(_ context.Context, req *mcp.CallToolRequest, in rememberInput) (*mcp.CallToolResult, Written, error) {
 	f := front(req)
 	n, err := s.newMemory(f, in.Claim, in.Text)
 	if err != nil {
@@ -139,8 +139,8 @@ func (s *server) remember(_ context.Context, req *mcp.CallToolRequest, in Rememb
 
 // note writes the note, then its pointer memory (writer.Note checks the
 // pointer first, so a bad claim field never leaves a note without it).
-func (s *server) note(_ context.Context, req *mcp.CallToolRequest, in NoteInput) (*mcp.CallToolResult, NoteOutput, error) {
-	var out NoteOutput
+func (s *server) note(_ context.Context, req *mcp.CallToolRequest, in noteInput) (*mcp.CallToolResult, noteOutput, error) {
+	var out noteOutput
 	f := front(req)
 	claim, err := s.newMemory(f, in.Claim, "")
 	if err != nil {
@@ -156,8 +156,8 @@ func (s *server) note(_ context.Context, req *mcp.CallToolRequest, in NoteInput)
 	return nil, out, err
 }
 
-// SignalInput is one piece of evidence for an inferred lesson or rule.
-type SignalInput struct {
+// signalInput is one piece of evidence for an inferred lesson or rule.
+type signalInput struct {
 	ID           string `json:"id" jsonschema:"the lesson's id or path"`
 	ExpectedHash string `json:"expected_hash" jsonschema:"the hash get returned for the file: the write is refused if it changed since"`
 	Session      string `json:"session" jsonschema:"the session that saw the evidence"`
@@ -165,16 +165,16 @@ type SignalInput struct {
 	At           string `json:"at,omitempty" jsonschema:"when it happened, YYYY-MM-DD or RFC 3339 (default now; not after today)"`
 }
 
-// SignalOutput is the gate's verdict after the signal, and the file's new hash.
-type SignalOutput struct {
+// signalOutput is the gate's verdict after the signal, and the file's new hash.
+type signalOutput struct {
 	gate.Entry
 	// Added is false when this session already gave this evidence (nothing changed).
 	Added bool   `json:"added"`
 	Hash  string `json:"hash"`
 }
 
-func (s *server) signal(_ context.Context, req *mcp.CallToolRequest, in SignalInput) (*mcp.CallToolResult, SignalOutput, error) {
-	var out SignalOutput
+func (s *server) signal(_ context.Context, req *mcp.CallToolRequest, in signalInput) (*mcp.CallToolResult, signalOutput, error) {
+	var out signalOutput
 	t := s.Now()
 	sig := frontmatter.Signal{Session: in.Session, Evidence: in.Evidence, At: frontmatter.NewTime(t)}
 	if in.At != "" {

@@ -15,6 +15,7 @@ import (
 // ahead, no overruling what the user stated except with a correction that
 // names it. Each refusal names the tool argument, and writes nothing.
 func TestAgentsCannotEscalate(t *testing.T) {
+	t.Parallel()
 	cs, root := newSession(t)
 	v, _ := vault.Open(root)
 	n := len(mustList(t, root))
@@ -58,6 +59,7 @@ func TestAgentsCannotEscalate(t *testing.T) {
 // Every injection payload and every plain secret kind is refused by the
 // remember and note tools, and nothing is written.
 func TestPoisonRefusedOverMCP(t *testing.T) {
+	t.Parallel()
 	cs, root := newSession(t)
 	n := len(mustList(t, root))
 	try := func(name string, args map[string]any, tool, secret string) {

@@ -6,9 +6,9 @@ import (
 	"io"
 )
 
-// HookCap is the most characters Claude Code injects from a hook's
+// hookCap is the most characters Claude Code injects from a hook's
 // additionalContext; a larger budget risks a truncated memory view.
-const HookCap = 10000
+const hookCap = 10000
 
 // HookOutput is the JSON a Claude Code SessionStart hook prints.
 type HookOutput struct {
@@ -40,9 +40,9 @@ type JSONOutput struct {
 // JSON is the --format json view of the result.
 func (r *Result) JSON() JSONOutput {
 	out := JSONOutput{Bytes: len(r.Doc), Budget: r.Budget, Items: r.Items, Dropped: r.Dropped, Enclosing: []string{}}
-	if r.Project != nil {
-		out.Project = &r.Project.ID
-		for _, p := range r.Project.Enclosing {
+	if r.project != nil {
+		out.Project = &r.project.ID
+		for _, p := range r.project.Enclosing {
 			out.Enclosing = append(out.Enclosing, p.ID)
 		}
 	}
@@ -61,9 +61,9 @@ func (r *Result) JSON() JSONOutput {
 func (r *Result) Explain(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	project := "none (no --project, and no project root contains the working directory)"
-	if r.Project != nil {
-		project = r.Project.ID + " (" + r.Project.Name + ")"
-		for _, p := range r.Project.Enclosing {
+	if r.project != nil {
+		project = r.project.ID + " (" + r.project.Name + ")"
+		for _, p := range r.project.Enclosing {
 			project += ", inside " + p.ID + " (" + p.Name + ")"
 		}
 	}

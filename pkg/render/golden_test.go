@@ -16,6 +16,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/go
 // compares with the hand-reviewed goldens (go test -update rewrites them;
 // review the diff for tier order before committing).
 func TestGoldenExampleVault(t *testing.T) {
+	t.Parallel()
 	v, err := vault.Open(filepath.Join("..", "..", "examples", "vault"))
 	if err != nil {
 		t.Fatal(err)

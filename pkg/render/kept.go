@@ -76,8 +76,8 @@ func (r *renderer) load() []*vault.Memory {
 	return r.mems
 }
 
-// Projects are the vault's project notes (vault.Projects).
-func (r *renderer) Projects() []vault.Project {
+// projects are the vault's project notes (vault.Projects).
+func (r *renderer) projects() []vault.Project {
 	if r.mems == nil && r.fromKept {
 		return r.v.Projects(r.v.LoadFiles(r.kept.ProjectRels, vault.LoadOptions{}))
 	}
@@ -93,7 +93,7 @@ func (r *renderer) Render(project *vault.Project, budget int, full bool) (*Resul
 		key = project.ID + " " + key
 	}
 	if k, ok := r.kept.Renders[key]; ok && !full && !r.now.Before(k.At) && (k.Until.IsZero() || r.now.Before(k.Until)) {
-		return &Result{Doc: Restamp([]byte(k.Doc), r.now), Budget: opts.Budget, Project: project, Warnings: k.Warnings, Until: k.Until}, nil
+		return &Result{Doc: restamp([]byte(k.Doc), r.now), Budget: opts.Budget, project: project, Warnings: k.Warnings, Until: k.Until}, nil
 	}
 	res, err := Render(r.load(), opts)
 	if err != nil {
@@ -104,9 +104,9 @@ func (r *renderer) Render(project *vault.Project, budget int, full bool) (*Resul
 	return res, nil
 }
 
-// Keep saves the renders computed by this run for the next one. A failure
+// keep saves the renders computed by this run for the next one. A failure
 // to save is not an error: the next run renders again.
-func (r *renderer) Keep() {
+func (r *renderer) keep() {
 	if !r.dirty {
 		return
 	}

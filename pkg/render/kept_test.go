@@ -43,7 +43,7 @@ func TestRendererServesOnlyWhatARenderWouldProduce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := vault.FindProject(rd.Projects(), project)
+		p := vault.FindProject(rd.projects(), project)
 		got, err := rd.Render(p, budget, full)
 		if err != nil {
 			t.Fatal(err)
@@ -51,7 +51,7 @@ func TestRendererServesOnlyWhatARenderWouldProduce(t *testing.T) {
 		if kept := rd.mems == nil; kept != wantKept {
 			t.Errorf("%s: served from the kept render = %v, want %v", name, kept, wantKept)
 		}
-		rd.Keep()
+		rd.keep()
 		mems, err := v.Load(vault.LoadOptions{})
 		if err != nil {
 			t.Fatal(err)

@@ -33,6 +33,7 @@ func typed(t *testing.T, name, typ, text string, fm ...string) *vault.Memory {
 // billing's tier, then acme's, and acme's pinned rule renders pinned
 // (spec §5.1, §5.3).
 func TestNestedProjectRendersEnclosingTiers(t *testing.T) {
+	t.Parallel()
 	ps := nestedProjects(t)
 	billing := vault.FindProject(ps, "proj_billing")
 	if len(billing.Enclosing) != 1 || billing.Enclosing[0].ID != "proj_acme" {
@@ -56,7 +57,7 @@ func TestNestedProjectRendersEnclosingTiers(t *testing.T) {
 		}
 		at += i
 	}
-	if it := itemOf(r, "memory/acme-deploy"); it == nil || it.Tier != TierProject || it.Section != "Project: Acme" {
+	if it := itemOf(r, "memory/acme-deploy"); it == nil || it.Tier != tierProject || it.Section != "Project: Acme" {
 		t.Fatalf("acme's deploy command: %+v", it)
 	}
 	if got, want := reasonOf(r, "memory/other-fact"), "belongs to proj_other, not this session's proj_billing / proj_acme"; got != want {
@@ -73,6 +74,7 @@ func TestNestedProjectRendersEnclosingTiers(t *testing.T) {
 // Spec §5.3: the pinned sections hold pinned memories; an unpinned
 // preference of importance 8 is a global memory.
 func TestPreferenceSections(t *testing.T) {
+	t.Parallel()
 	r := mustRender(t, []*vault.Memory{
 		typed(t, "pinned-pref", "preference", "Prefers tabs", "importance: 8", "pinned: true"),
 		typed(t, "loose-pref", "preference", "Prefers dark mode", "importance: 8"),
@@ -88,6 +90,7 @@ func TestPreferenceSections(t *testing.T) {
 // A view the budget cut says how much it left out, when that fits the
 // budget; the output never exceeds it (mustRender checks).
 func TestBudgetCutSaysHowManyMore(t *testing.T) {
+	t.Parallel()
 	var mems []*vault.Memory
 	for _, n := range []string{"a", "b", "c"} {
 		mems = append(mems, typed(t, n, "identity", "Identity line "+n+" with enough words to be longer than the note about what was left out", "pinned: true"))

@@ -13,10 +13,10 @@ import (
 	"github.com/mem-md/mem/pkg/viewfmt"
 )
 
-// SameButTime reports whether two rendered documents differ at most in
+// sameButTime reports whether two rendered documents differ at most in
 // their second line, the render time. Rewriting a file for that alone would
 // churn its mtime, wake file watchers and dirty git for nothing.
-func SameButTime(old, doc []byte) bool {
+func sameButTime(old, doc []byte) bool {
 	o1, o2, ok1 := cutTimeLine(old)
 	n1, n2, ok2 := cutTimeLine(doc)
 	return ok1 && ok2 && bytes.Equal(o1, n1) && bytes.Equal(o2, n2)
@@ -45,7 +45,7 @@ func WriteFile(path string, doc []byte) (bool, error) {
 		return false, err
 	}
 	if old != nil {
-		if SameButTime(old, doc) {
+		if sameButTime(old, doc) {
 			return false, nil
 		}
 		if len(bytes.TrimSpace(old)) > 0 && !viewfmt.MayBeHeader(old) {
@@ -68,7 +68,7 @@ func SpliceFile(path string, doc []byte) (bool, error) {
 	}
 	if start, end, found, err := viewfmt.Zone(old); err != nil {
 		return false, fmt.Errorf("%s:%w", path, err)
-	} else if found && SameButTime(old[start:end], viewfmt.EndingsOf(old, doc)) {
+	} else if found && sameButTime(old[start:end], viewfmt.EndingsOf(old, doc)) {
 		return false, nil
 	}
 	out, err := viewfmt.Splice(old, doc)
@@ -105,9 +105,9 @@ func readTarget(path string) (resolved string, old []byte, perm fs.FileMode, err
 	return path, old, fi.Mode().Perm(), err
 }
 
-// Restamp moves doc's time line to now: a kept render served again says
+// restamp moves doc's time line to now: a kept render served again says
 // when it was served, like a fresh one.
-func Restamp(doc []byte, now time.Time) []byte {
+func restamp(doc []byte, now time.Time) []byte {
 	first, rest, ok := cutTimeLine(doc)
 	if !ok {
 		return doc

@@ -50,13 +50,14 @@ func randomVault(t testing.TB, rng *rand.Rand, n int) []*vault.Memory {
 	return mems
 }
 
-var tierRank = map[string]int{TierPinned: 0, TierProject: 1, TierGlobal: 2}
+var tierRank = map[string]int{tierPinned: 0, tierProject: 1, tierGlobal: 2}
 
 // TestProperties checks, over random vaults and budgets: the output never
 // exceeds the budget, the same input (in any order) renders the same bytes,
 // and no item is dropped for the budget while an item of a lower tier
 // renders — so a pinned item is never dropped while a lower-tier one remains.
 func TestProperties(t *testing.T) {
+	t.Parallel()
 	for seed := int64(1); seed <= 200; seed++ {
 		rng := rand.New(rand.NewSource(seed))
 		mems := randomVault(t, rng, 1+rng.Intn(120))
@@ -64,7 +65,7 @@ func TestProperties(t *testing.T) {
 		if rng.Intn(3) > 0 {
 			o.Project = webshop
 		}
-		o.Budget = MinBudget(o) + rng.Intn(4000)
+		o.Budget = minBudget(o) + rng.Intn(4000)
 		r, err := Render(mems, o)
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
@@ -107,7 +108,7 @@ func TestProperties(t *testing.T) {
 		}
 		// Within the project and global tiers what stays is the top of the
 		// unbudgeted order: items drop from the bottom.
-		for _, tier := range []string{TierProject, TierGlobal} {
+		for _, tier := range []string{tierProject, tierGlobal} {
 			kept, all := ofTier(r, tier), ofTier(unlimited, tier)
 			if len(kept) > len(all) || strings.Join(kept, " ") != strings.Join(all[:len(kept)], " ") {
 				t.Fatalf("seed %d: %s tier kept %v, not a prefix of %v", seed, tier, kept, all)

@@ -75,6 +75,7 @@ func itemOf(r *Result, id string) *Item {
 // each case is one memory that must render in the given tier, or drop with
 // a reason containing the given text.
 func TestEligibility(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name    string
 		m       func(t testing.TB) *vault.Memory
@@ -82,35 +83,35 @@ func TestEligibility(t *testing.T) {
 		tier    string // "" = must drop
 		reason  string
 	}{
-		{"pinned renders", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "pinned: true") }, nil, TierPinned, ""},
-		{"importance 7 is global", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "importance: 7") }, nil, TierGlobal, ""},
+		{"pinned renders", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "pinned: true") }, nil, tierPinned, ""},
+		{"importance 7 is global", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "importance: 7") }, nil, tierGlobal, ""},
 		{"importance 6 is not global", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "importance: 6") }, nil, "", "below render.min_global_importance"},
 		{"default importance 5 is not global", func(t testing.TB) *vault.Memory { return fact(t, "a", "A") }, nil, "", "below"},
-		{"durable tag is global", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "tags: [x, durable]") }, nil, TierGlobal, ""},
-		{"durable tag matches case and # loosely", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "tags: ['#Durable']") }, nil, TierGlobal, ""},
-		{"project memory in its project", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "project: proj_webshop") }, webshop, TierProject, ""},
+		{"durable tag is global", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "tags: [x, durable]") }, nil, tierGlobal, ""},
+		{"durable tag matches case and # loosely", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "tags: ['#Durable']") }, nil, tierGlobal, ""},
+		{"project memory in its project", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "project: proj_webshop") }, webshop, tierProject, ""},
 		{"project memory with low importance still renders in its project", func(t testing.TB) *vault.Memory {
 			return fact(t, "a", "A", "project: proj_webshop", "importance: 1")
-		}, webshop, TierProject, ""},
+		}, webshop, tierProject, ""},
 		{"project memory elsewhere", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "project: proj_other", "importance: 9") }, webshop, "", "belongs to proj_other, not this session's proj_webshop"},
 		{"project memory without a session project", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "project: proj_webshop") }, nil, "", "belongs to proj_webshop, but the session has no project"},
 		{"pinned project memory elsewhere", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "project: proj_other", "pinned: true") }, webshop, "", "belongs to proj_other, not this session's proj_webshop"},
 		{"pinned project memory in its project is pinned", func(t testing.TB) *vault.Memory {
 			return fact(t, "a", "A", "project: proj_webshop", "pinned: true")
-		}, webshop, TierPinned, ""},
+		}, webshop, tierPinned, ""},
 		{"import", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "pinned: true", "source: import:chatgpt") }, nil, "", "import"},
 		{"capture", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "pinned: true", "source: capture:claude") }, nil, "", "capture"},
-		{"native source renders", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "pinned: true", "source: native") }, nil, TierPinned, ""},
+		{"native source renders", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "pinned: true", "source: native") }, nil, tierPinned, ""},
 		{"retired yesterday", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "pinned: true", "invalid_at: 2026-11-28") }, nil, "", "retired"},
 		{"retired exactly now", func(t testing.TB) *vault.Memory {
 			return fact(t, "a", "A", "pinned: true", "invalid_at: 2026-11-29T12:00:00Z")
 		}, nil, "", "retired"},
-		{"retires tomorrow", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "pinned: true", "invalid_at: 2026-11-30") }, nil, TierPinned, ""},
+		{"retires tomorrow", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "pinned: true", "invalid_at: 2026-11-30") }, nil, tierPinned, ""},
 		{"deprecated", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "pinned: true", "status: deprecated") }, nil, "", "deprecated"},
-		{"draft renders", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "pinned: true", "status: draft") }, nil, TierPinned, ""},
+		{"draft renders", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "pinned: true", "status: draft") }, nil, tierPinned, ""},
 		{"stale unpinned", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "importance: 9", "stale_after: 2026-11-29") }, nil, "", "stale"},
-		{"stale tomorrow is fresh", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "importance: 9", "stale_after: 2026-11-30") }, nil, TierGlobal, ""},
-		{"stale pinned stays", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "pinned: true", "stale_after: 2026-01-01") }, nil, TierPinned, ""},
+		{"stale tomorrow is fresh", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "importance: 9", "stale_after: 2026-11-30") }, nil, tierGlobal, ""},
+		{"stale pinned stays", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "pinned: true", "stale_after: 2026-01-01") }, nil, tierPinned, ""},
 		{"note", func(t testing.TB) *vault.Memory {
 			return mem(t, "notes/n.md", "---\ntype: note\npinned: true\n---\nLong text.\n")
 		}, nil, "", "note"},
@@ -128,7 +129,7 @@ func TestEligibility(t *testing.T) {
 		{"bad invalid_at is broken, not current", func(t testing.TB) *vault.Memory {
 			return fact(t, "a", "A", "pinned: true", "invalid_at: last tuesday")
 		}, nil, "", "broken"},
-		{"bad unrelated key still renders", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "pinned: true", "aliases: {x: 1}") }, nil, TierPinned, ""},
+		{"bad unrelated key still renders", func(t testing.TB) *vault.Memory { return fact(t, "a", "A", "pinned: true", "aliases: {x: 1}") }, nil, tierPinned, ""},
 		{"empty body", func(t testing.TB) *vault.Memory { return fact(t, "a", "  ", "pinned: true") }, nil, "", "empty"},
 		{"secret", func(t testing.TB) *vault.Memory {
 			return fact(t, "a", "The deploy key is AKIAZ7QW3RT5YU2PL4XM for CI.", "pinned: true")
@@ -164,6 +165,7 @@ func TestEligibility(t *testing.T) {
 }
 
 func TestEveryMemoryIsExplained(t *testing.T) {
+	t.Parallel()
 	mems := []*vault.Memory{
 		fact(t, "a", "A", "pinned: true"), fact(t, "b", "B"), fact(t, "c", "C", "source: import:x"),
 		mem(t, "notes/n.md", "---\ntype: note\n---\nN\n"), mem(t, "memory/broken.md", "no frontmatter\n"),
@@ -175,6 +177,7 @@ func TestEveryMemoryIsExplained(t *testing.T) {
 }
 
 func TestBrokenFileWarns(t *testing.T) {
+	t.Parallel()
 	r := mustRender(t, []*vault.Memory{
 		mem(t, "memory/b.md", "---\ntype: fact\n---\nok\n"),
 		mem(t, "memory/x.md", "---\ntype: fact\nvalid_at: soon\n---\nx\n"),
@@ -193,6 +196,7 @@ func TestBrokenFileWarns(t *testing.T) {
 }
 
 func TestSecretWarningHidesTheSecret(t *testing.T) {
+	t.Parallel()
 	secret := "AKIAZ7QW3RT5YU2PL4XM"
 	m := fact(t, "a", "Deploy notes\nkey "+secret, "pinned: true")
 	r := mustRender(t, []*vault.Memory{m}, opts())
@@ -205,6 +209,7 @@ func TestSecretWarningHidesTheSecret(t *testing.T) {
 }
 
 func TestSupersession(t *testing.T) {
+	t.Parallel()
 	old := fact(t, "old", "Node 18", "importance: 8", "valid_at: 2026-01-01")
 	newer := fact(t, "new", "Node 20", "importance: 8", "valid_at: 2026-08-01", "supersedes: [memory/old]")
 	r := mustRender(t, []*vault.Memory{old, newer}, opts())
@@ -228,6 +233,7 @@ func TestSupersession(t *testing.T) {
 }
 
 func TestSameKeyConflict(t *testing.T) {
+	t.Parallel()
 	stated := fact(t, "said", "Staging has its own DB", "key: staging-db", "importance: 8", "valid_at: 2026-07-01")
 	inferred := mem(t, "memory/guess.md", "---\ntype: fact\nprovenance: inferred\nkey: staging-db\nimportance: 9\nvalid_at: 2026-10-01\n---\nStaging is a prod copy\n")
 	r := mustRender(t, []*vault.Memory{inferred, stated}, opts())
@@ -237,6 +243,7 @@ func TestSameKeyConflict(t *testing.T) {
 }
 
 func TestLineFormat(t *testing.T) {
+	t.Parallel()
 	mems := []*vault.Memory{
 		fact(t, "dated", "  Dated claim  \nsecond line", "pinned: true", "valid_at: 2026-03-04T23:30:00Z"),
 		fact(t, "undated", "Undated claim", "pinned: true", "importance: 4"),
@@ -258,8 +265,9 @@ func TestLineFormat(t *testing.T) {
 }
 
 func TestHeaderAndEmptyVault(t *testing.T) {
+	t.Parallel()
 	r := mustRender(t, nil, opts())
-	want := "<!-- generated by mem render from /v; do not edit -->\n<!-- rendered at 2026-11-29T12:00:00Z -->\n" + SafetyLine
+	want := "<!-- generated by mem render from /v; do not edit -->\n<!-- rendered at 2026-11-29T12:00:00Z -->\n" + safetyLine
 	if string(r.Doc) != want {
 		t.Fatalf("empty vault renders\n%s\nwant\n%s", r.Doc, want)
 	}
@@ -269,6 +277,7 @@ func TestHeaderAndEmptyVault(t *testing.T) {
 }
 
 func TestOrderWithinTiers(t *testing.T) {
+	t.Parallel()
 	mems := []*vault.Memory{
 		fact(t, "g-undated", "g undated", "importance: 8"),
 		fact(t, "g-old", "g old", "importance: 8", "valid_at: 2026-01-01"),
@@ -317,6 +326,7 @@ func TestOrderWithinTiers(t *testing.T) {
 }
 
 func TestBudget(t *testing.T) {
+	t.Parallel()
 	mems := []*vault.Memory{
 		fact(t, "pin", "Pinned one", "pinned: true"),
 		fact(t, "proj", "Project one", "project: proj_webshop"),
@@ -340,7 +350,7 @@ func TestBudget(t *testing.T) {
 		t.Fatalf("budget-1 must drop the global item with its heading:\n%s", r.Doc)
 	}
 	// The header alone fits; nothing else does.
-	o.Budget = MinBudget(o)
+	o.Budget = minBudget(o)
 	r = mustRender(t, mems, o)
 	if len(r.Items) != 0 || len(r.Doc) != o.Budget {
 		t.Fatalf("header-only budget rendered %d items, %d bytes", len(r.Items), len(r.Doc))
@@ -353,6 +363,7 @@ func TestBudget(t *testing.T) {
 }
 
 func TestJSONShape(t *testing.T) {
+	t.Parallel()
 	o := opts()
 	r := mustRender(t, nil, o)
 	j := r.JSON()
@@ -370,6 +381,7 @@ func TestJSONShape(t *testing.T) {
 }
 
 func TestRefusedSupersession(t *testing.T) {
+	t.Parallel()
 	// An inferred claim cannot supersede a stated one: the gate refuses,
 	// and the stated claim is the one that renders.
 	stated := fact(t, "stated", "Deploys go to Fly.io", "importance: 8", "valid_at: 2026-01-01")
@@ -383,6 +395,7 @@ func TestRefusedSupersession(t *testing.T) {
 // A note is said to have a pointer memory only when a claim links to it;
 // another tool's type and an untyped file say what they are instead.
 func TestNoteDropReasons(t *testing.T) {
+	t.Parallel()
 	mems := []*vault.Memory{
 		mem(t, "notes/pointed.md", "---\ntype: note\ntitle: Pointed\n---\nLong text.\n"),
 		mem(t, "notes/linked.md", "---\ntype: note\n---\nLinked by a markdown link.\n"),
@@ -411,6 +424,7 @@ func TestNoteDropReasons(t *testing.T) {
 // TestLinkTargetsAsTheRegexpReadThem: the scan that finds what claims link
 // to reads the same targets as the regexp it replaced, for speed.
 func TestLinkTargetsAsTheRegexpReadThem(t *testing.T) {
+	t.Parallel()
 	re := regexp.MustCompile(`\[\[([^\[\]|#\n]+)|\]\(([^()\s#]+?)(?:\.md)?(?:#[^()\s]*)?\)`)
 	for _, body := range []string{
 		"see [[notes/x|alias]] and [[y#Heading]] and [[z]]",

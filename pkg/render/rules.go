@@ -34,7 +34,7 @@ func (r *Result) refused(m *vault.Memory, opts Options) bool {
 		}
 		text = string(raw)
 	}
-	found := rules.Memory(text, m.Doc, opts.Now, opts.Gate)
+	found := rules.Memory(text, m.Doc, opts.Now, opts.gate)
 	if !strings.HasSuffix(text, m.Doc.Body) {
 		// The file changed since it was loaded (or its CRLFs were
 		// normalised): check the text that would render as well.

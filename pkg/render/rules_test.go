@@ -20,6 +20,7 @@ import (
 // its body, a field, or its claim — is dropped with the rule named, warns
 // with file, line and rule, and none of its text reaches the view.
 func TestRefusedNeverRenders(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, rule string
 		m          *vault.Memory
@@ -54,6 +55,7 @@ func TestRefusedNeverRenders(t *testing.T) {
 // the file as it is on disk, frontmatter included, and one whose file
 // changed since it was loaded is checked on the text that would render.
 func TestRefusedReadsTheFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(rel, src string) *vault.Memory {
 		m := mem(t, rel, src)
@@ -85,6 +87,7 @@ func TestRefusedReadsTheFile(t *testing.T) {
 // ahead (when it comes due) and on an inferred rule's gate (its signals
 // age at UTC midnight); Until says so, so no kept render outlives it.
 func TestRefusedDeadlines(t *testing.T) {
+	t.Parallel()
 	ahead := fact(t, "ahead", "Claim dated ahead", "pinned: true", "valid_at: 2026-12-03T00:00:00Z")
 	r := mustRender(t, []*vault.Memory{ahead}, opts())
 	if want := time.Date(2026, 12, 3, 0, 0, 0, 0, time.UTC).Add(-rules.Skew); !r.Until.Equal(want) {
@@ -111,6 +114,7 @@ func TestRefusedDeadlines(t *testing.T) {
 // TestLineText: whatever the summary holds, it stays on its line and opens
 // nothing; plain text is left exactly as it is.
 func TestLineText(t *testing.T) {
+	t.Parallel()
 	cases := map[string]string{
 		"Plain text (with parens) and `code` ~ok~":     "Plain text (with parens) and `code` ~ok~",
 		"a\rb\u2028c\u2029d\u0085e\vf\fg\x00h\x1bi\tj": "a b c d e f g h i j",
@@ -139,6 +143,7 @@ var (
 // header line, a blank line, a heading mem wrote, or one list item that
 // opens no markup.
 func TestViewIsOnlyHeaderHeadingsAndItems(t *testing.T) {
+	t.Parallel()
 	pieces := []string{"\n", "\r", "\r\n", "\u2028", "\u2029", "\u0085", "\v", "\f", "\x00", "\x1b[2J", "\t", "#", "## ", "- [2026-01-01] ",
 		" (stated)", "```", "~~~", "`", "<!--", "-->", "<!-- mem:end -->", "---", "===", ">", "\xff", "\xc3", "é", "word ", "word ", "word "}
 	o := opts()
@@ -164,7 +169,7 @@ func TestViewIsOnlyHeaderHeadingsAndItems(t *testing.T) {
 		for i, l := range lines {
 			switch {
 			case i < 3 && strings.HasPrefix(string(r.Doc), l):
-			case i == 1 && strings.HasPrefix(l, timeLinePre), i == 2 && l+"\n" == SafetyLine:
+			case i == 1 && strings.HasPrefix(l, timeLinePre), i == 2 && l+"\n" == safetyLine:
 			case headings[l]:
 			case itemLine.MatchString(l) && !opensMarkup.MatchString(l):
 			default:
@@ -192,6 +197,7 @@ func TestViewIsOnlyHeaderHeadingsAndItems(t *testing.T) {
 // must not hide what it supersedes or beats on a key: the claims it would
 // have replaced render, and it is dropped for its rule.
 func TestRefusedNeverHides(t *testing.T) {
+	t.Parallel()
 	good := fact(t, "good", "The API listens on port 8080", "id: mem_good", "key: api-port", "pinned: true", "valid_at: 2026-01-01")
 	for _, tc := range []struct {
 		name string

@@ -22,9 +22,9 @@ type Target struct {
 	// the error when it is no directory; "" skips that check.
 	CwdFrom string
 	Project string // a project id, instead of resolving one from Cwd
-	// ProjectFrom names what gave Project, for the error when no project
+	// projectFrom names what gave Project, for the error when no project
 	// note has it; "" is "--project".
-	ProjectFrom string
+	projectFrom string
 	Budget      int    // most bytes of the view; 0 is render.budget
 	Output      string // the file the view goes to; "" is the caller's to print
 	Splice      bool   // Output holds the view in its mem zone
@@ -42,7 +42,7 @@ func Outputs(v *vault.Vault) ([]Target, error) {
 			return nil, fmt.Errorf("%s: render.outputs[%d] has no path: give each output a path", cfg, i)
 		}
 		from := fmt.Sprintf("%s: render.outputs[%d]", cfg, i)
-		t := Target{Cwd: v.Path(o.Cwd), CwdFrom: from + ".cwd", Project: o.Project, ProjectFrom: from + ".project", Budget: o.Budget, Output: v.Path(o.Path), Splice: o.Splice, Format: "markdown"}
+		t := Target{Cwd: v.Path(o.Cwd), CwdFrom: from + ".cwd", Project: o.Project, projectFrom: from + ".project", Budget: o.Budget, Output: v.Path(o.Path), Splice: o.Splice, Format: "markdown"}
 		if t.Cwd == "" {
 			t.Cwd = v.Root
 		}
@@ -64,7 +64,7 @@ type Rendered struct {
 	Target
 	Result *Result
 	// Warn is what to warn about, in order: the result's warnings no
-	// earlier target of the run had, and a hook budget over HookCap.
+	// earlier target of the run had, and a hook budget over hookCap.
 	Warn []string
 	// Refused: Strict refused this render (the run's error says so);
 	// report its warnings but do not emit it.
@@ -95,8 +95,8 @@ func Run(v *vault.Vault, targets []Target, opts RunOptions) ([]Rendered, error) 
 	if err != nil {
 		return nil, err
 	}
-	defer rd.Keep()
-	projects := rd.Projects()
+	defer rd.keep()
+	projects := rd.projects()
 	warned := map[string]bool{}
 	var done []Rendered
 	for _, t := range targets {
@@ -122,8 +122,8 @@ func Run(v *vault.Vault, targets []Target, opts RunOptions) ([]Rendered, error) 
 			r.Refused = true
 			return append(done, r), &StrictError{len(res.Warnings)}
 		}
-		if t.Format == "hook" && res.Budget > HookCap {
-			r.Warn = append(r.Warn, fmt.Sprintf("budget %d bytes is over Claude Code's %d-character cap on hook output: the view may be cut; lower render.budget or --budget", res.Budget, HookCap))
+		if t.Format == "hook" && res.Budget > hookCap {
+			r.Warn = append(r.Warn, fmt.Sprintf("budget %d bytes is over Claude Code's %d-character cap on hook output: the view may be cut; lower render.budget or --budget", res.Budget, hookCap))
 		}
 		done = append(done, r)
 	}
@@ -141,7 +141,7 @@ func (t Target) Resolve(projects []vault.Project) (*vault.Project, error) {
 		}
 		return vault.ResolveProject(projects, t.Cwd), nil
 	}
-	from := t.ProjectFrom
+	from := t.projectFrom
 	if from == "" {
 		from = "--project"
 	}
@@ -187,7 +187,7 @@ func (t Target) Current(file []byte) (view []byte, ok bool) {
 // Holds reports whether file holds doc, but for the time line.
 func (t Target) Holds(file, doc []byte) bool {
 	zone, ok := t.Current(file)
-	return ok && SameButTime(zone, doc)
+	return ok && sameButTime(zone, doc)
 }
 
 // Write puts doc into the target's Output (WriteFile, or SpliceFile for a

@@ -34,6 +34,7 @@ func runVault(t *testing.T, config string) *vault.Vault {
 var runNow = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 
 func TestOutputs(t *testing.T) {
+	t.Parallel()
 	v := runVault(t, "")
 	if ts, err := Outputs(v); err != nil || len(ts) != 0 {
 		t.Errorf("no outputs: %v, %v; want none and no error (render --all refuses that itself)", ts, err)
@@ -77,8 +78,8 @@ func TestRun(t *testing.T) {
 	if err != nil || len(done) != 2 {
 		t.Fatalf("Run = %d rendered, %v", len(done), err)
 	}
-	if done[0].Result.Project == nil || done[0].Result.Project.ID != "proj_web" || done[1].Result.Project != nil {
-		t.Errorf("projects %v, %v: want proj_web, then none", done[0].Result.Project, done[1].Result.Project)
+	if done[0].Result.project == nil || done[0].Result.project.ID != "proj_web" || done[1].Result.project != nil {
+		t.Errorf("projects %v, %v: want proj_web, then none", done[0].Result.project, done[1].Result.project)
 	}
 	if len(done[0].Warn) != 1 || !strings.Contains(done[0].Warn[0], "memory/bad.md") {
 		t.Errorf("first warnings %q: want the broken rule of memory/bad.md", done[0].Warn)

@@ -22,9 +22,9 @@ type Placement struct {
 // Billing", or "will not render: global, importance 5 < 7 and no durable tag".
 func (p Placement) String() string {
 	switch {
-	case p.Rendered && p.Tier == TierPinned && p.Scope != "":
+	case p.Rendered && p.Tier == tierPinned && p.Scope != "":
 		return "renders in " + p.Section + " (pinned, in " + p.Scope + "'s sessions only)"
-	case p.Rendered && p.Tier == TierPinned:
+	case p.Rendered && p.Tier == tierPinned:
 		return "renders in " + p.Section + " (pinned)"
 	case p.Rendered:
 		return "renders in " + p.Section
@@ -44,7 +44,7 @@ func Place(mems []*vault.Memory, id string, opts Options) (Placement, error) {
 	for _, it := range res.Items {
 		if it.ID == id {
 			p := Placement{Rendered: true, Tier: it.Tier, Section: it.Section}
-			if it.Tier == TierPinned && opts.Project != nil {
+			if it.Tier == tierPinned && opts.Project != nil {
 				for _, m := range mems {
 					if m.ID == id && m.Meta().Project != "" {
 						p.Scope = opts.Project.Name

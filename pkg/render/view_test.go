@@ -10,6 +10,7 @@ import (
 // ReadView reads back what header and Splice write, whole or spliced,
 // and refuses what mem did not write.
 func TestReadViewReadsWhatRenderWrites(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 	doc := []byte(header(Options{Vault: "/home/you/memory", Now: at}) + "\n## Global\n- [2026-11-01] A fact (stated)\n")
 	spliced, err := viewfmt.Splice([]byte("# Project notes\n\nKept by hand.\n"), doc)

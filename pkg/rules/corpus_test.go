@@ -13,6 +13,7 @@ import (
 // permalinks, hashes, UUIDs, identifiers and code. No rule finds anything
 // in any line, nor in the whole text.
 func TestCorpusPasses(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile("testdata/corpus.txt")
 	if err != nil {
 		t.Fatal(err)

@@ -575,20 +575,20 @@ func Claim(meta *frontmatter.Meta, body string, now time.Time, cfg vault.GateCon
 		}
 	}
 	if gate.NeedsGate(meta) {
-		masked := MaskCode(body)
+		masked := maskCode(body)
 		if m := imperative().FindStringSubmatchIndex(masked); m != nil {
 			out = append(out, Finding{Rule: "lesson-imperative", Kind: Gate, Off: m[2], Msg: fmt.Sprintf("an inferred %s phrased as a command (%q): lessons are data, not orders; rewrite it as \"when X happened, Y helped\"", meta.Type, masked[m[2]:m[3]])})
 		}
 	}
-	if Future(meta.ValidAt, now) {
+	if future(meta.ValidAt, now) {
 		out = append(out, Finding{Rule: "valid-at-future", Kind: Gate, Msg: fmt.Sprintf("valid_at %s is in the future: it would win every newest-wins tie; give when the claim became true", meta.ValidAt)})
 	}
 	return out
 }
 
-// Future reports whether t lies ahead of now by more than the clock skew
+// future reports whether t lies ahead of now by more than the clock skew
 // allows (a bare date: after today in the easternmost time zone).
-func Future(t frontmatter.Time, now time.Time) bool {
+func future(t frontmatter.Time, now time.Time) bool {
 	return !t.IsZero() && now.Before(FutureUntil(t))
 }
 
@@ -667,7 +667,7 @@ func mixedCase(s string) bool {
 	return up && low && digit
 }
 
-// MaskCode blanks fenced code blocks and inline code spans by pairing
+// maskCode blanks fenced code blocks and inline code spans by pairing
 // fence lines, keeping every offset and newline in place: code is not
 // prose, so the prose rules skip it (markdown.MaskFences).
-func MaskCode(s string) string { return markdown.MaskFences(s) }
+func maskCode(s string) string { return markdown.MaskFences(s) }

@@ -10,6 +10,7 @@ import (
 // Each kind of issue 29 with a true and a false example (fakes assembled at
 // run time), each key glued to a word, and each encoding.
 func TestKindsTrueAndFalse(t *testing.T) {
+	t.Parallel()
 	hex32 := "9f8e7d6c5b4a39281706f5e4d3c2b1a0"
 	for _, c := range []struct{ name, text, want string }{
 		{"postgres url", "DATABASE_URL=postgres://app:" + "Xq7vR2pL@db.internal:5432/prod", "secret-url-password"},
@@ -70,7 +71,7 @@ func TestKindsTrueAndFalse(t *testing.T) {
 			t.Errorf("%s: %q: found %s, want nothing", c.name, c.text, got[0].Rule)
 		case c.want != "" && (len(got) == 0 || got[0].Rule != c.want):
 			t.Errorf("%s: %q: found %+v, want %s", c.name, c.text, got, c.want)
-		case c.want != "" && (Has(Redact(c.text)) || Redact(c.text) == c.text):
+		case c.want != "" && (has(Redact(c.text)) || Redact(c.text) == c.text):
 			t.Errorf("%s: Redact left the secret in %q", c.name, Redact(c.text))
 		}
 	}
@@ -79,12 +80,13 @@ func TestKindsTrueAndFalse(t *testing.T) {
 // A key split between a field and the body is found, as two hits, and
 // redacting it keeps the frontmatter's lines.
 func TestSeam(t *testing.T) {
+	t.Parallel()
 	text := "---\ntype: fact\ntitle: deploy " + fakeAWS[:10] + "\n---\n" + fakeAWS[10:] + " is the rest\n"
 	got := Find(text)
 	if len(got) != 2 || got[0].Rule != "secret-aws-key" || text[got[0].Start:got[0].End] != fakeAWS[:10] || text[got[1].Start:got[1].End] != fakeAWS[10:] {
 		t.Fatalf("Find = %+v", got)
 	}
-	if r := Redact(text); Has(r) || !strings.Contains(r, "\n---\n") || strings.Contains(r, fakeAWS[10:]) {
+	if r := Redact(text); has(r) || !strings.Contains(r, "\n---\n") || strings.Contains(r, fakeAWS[10:]) {
 		t.Errorf("Redact = %q", r)
 	}
 	for _, clean := range []string{

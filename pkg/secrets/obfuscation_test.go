@@ -146,6 +146,7 @@ var obfuscations = []obfuscation{
 // TestFindSeesThroughObfuscation is the evasion table: every kind of key,
 // hidden every way, is found at the hidden text's place and redacted whole.
 func TestFindSeesThroughObfuscation(t *testing.T) {
+	t.Parallel()
 	for _, k := range kinds {
 		for _, o := range obfuscations {
 			t.Run(k.rule+"/"+o.name, func(t *testing.T) {
@@ -159,7 +160,7 @@ func TestFindSeesThroughObfuscation(t *testing.T) {
 				if f.Rule != k.rule || f.Start != start || f.End != end || f.Line != line || f.Col != col {
 					t.Errorf("Find(%q) = %+v, want %s at [%d,%d) %d:%d", text, f, k.rule, start, end, line, col)
 				}
-				if !Has(text) {
+				if !has(text) {
 					t.Errorf("Has(%q) = false", text)
 				}
 				red := Redact(text)
@@ -175,6 +176,7 @@ func TestFindSeesThroughObfuscation(t *testing.T) {
 // Not every rule is a key of one shape: a private key header, an AWS secret
 // key and a generic assignment are found through the normalisation too.
 func TestFindOtherKindsObfuscated(t *testing.T) {
+	t.Parallel()
 	pem := fakePEM
 	for _, c := range []struct{ name, rule, text string }{
 		{"pem lower case", "secret-private-key", strings.ToLower(pem)},
@@ -203,7 +205,7 @@ func TestFindOtherKindsObfuscated(t *testing.T) {
 			if len(found) == 0 || found[0].Rule != c.rule {
 				t.Fatalf("Find(%q) = %+v, want %s", c.text, found, c.rule)
 			}
-			if red := Redact(c.text); !strings.Contains(red, "[redacted: "+c.rule+"]") || Has(red) {
+			if red := Redact(c.text); !strings.Contains(red, "[redacted: "+c.rule+"]") || has(red) {
 				t.Errorf("Redact(%q) = %q", c.text, red)
 			}
 		})
@@ -213,6 +215,7 @@ func TestFindOtherKindsObfuscated(t *testing.T) {
 // TestFindFalsePositives: text that merely looks technical holds no secret,
 // normalised or not.
 func TestFindFalsePositives(t *testing.T) {
+	t.Parallel()
 	png := base64.StdEncoding.EncodeToString([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x01\x00\x00\x00\x01\x00\x08\x06\x00\x00\x00\x5c\x72\xa8\x66"))
 	texts := []string{
 		"The key insight: tokens expire after 1 hour; rotate the secret monthly.",
@@ -297,7 +300,7 @@ func FuzzRedact(f *testing.F) {
 				t.Fatalf("Find(%q): %+v is not at %d:%d", s, x, line, col)
 			}
 		}
-		if Has(s) != (len(found) > 0) {
+		if has(s) != (len(found) > 0) {
 			t.Fatalf("Has(%q) disagrees with Find", s)
 		}
 		r := Redact(s)

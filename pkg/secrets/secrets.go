@@ -253,7 +253,7 @@ func notPassword(s string) bool {
 			other = true
 		}
 	}
-	return !letter || !other || Entropy(s) < 2 || placeholder(s) || strings.ContainsAny(s, "(){}<>[]") || identifier(s)
+	return !letter || !other || entropy(s) < 2 || placeholder(s) || strings.ContainsAny(s, "(){}<>[]") || identifier(s)
 }
 
 // discordWindows are the runs of 24 to 26 base64 characters that a dot
@@ -438,7 +438,7 @@ func (r *rule) glued(text string, start int, secret string) bool {
 // accept reports whether a match of r is a secret: random enough and not
 // allowed.
 func (r *rule) accept(secret string) bool {
-	return (r.entropy == 0 || Entropy(secret) >= r.entropy) && (r.allow == nil || !r.allow(secret))
+	return (r.entropy == 0 || entropy(secret) >= r.entropy) && (r.allow == nil || !r.allow(secret))
 }
 
 // hit is a secret found by rules()[rule] at text[start:end].
@@ -469,9 +469,9 @@ func Find(text string) []Finding {
 	return out
 }
 
-// Has reports whether text holds a secret: len(Find(text)) > 0 without
+// has reports whether text holds a secret: len(Find(text)) > 0 without
 // computing positions.
-func Has(text string) bool { return len(scanFile(text)) > 0 }
+func has(text string) bool { return len(scanFile(text)) > 0 }
 
 // scanFile is scan, and when it finds nothing, a key split between a
 // field of the frontmatter and the body (seam).
@@ -981,8 +981,8 @@ func equalASCIIFold(s, lower string) bool {
 	return true
 }
 
-// Entropy is the Shannon entropy of s in bits per character.
-func Entropy(s string) float64 {
+// entropy is the Shannon entropy of s in bits per character.
+func entropy(s string) float64 {
 	if s == "" {
 		return 0
 	}

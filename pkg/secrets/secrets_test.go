@@ -19,6 +19,7 @@ var (
 )
 
 func TestFind(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, text string
 		want       []Finding // What is not compared
@@ -58,6 +59,7 @@ func TestFind(t *testing.T) {
 }
 
 func TestFindingNeverHoldsTheSecret(t *testing.T) {
+	t.Parallel()
 	for _, f := range Find(fakeAWS + " " + fakeGH + " " + fakeAnt) {
 		for _, s := range []string{fakeAWS, fakeGH, fakeAnt, "Q3ZRTV"} {
 			if strings.Contains(f.What, s) || strings.Contains(f.Rule, s) {
@@ -68,10 +70,11 @@ func TestFindingNeverHoldsTheSecret(t *testing.T) {
 }
 
 func TestEntropy(t *testing.T) {
-	if e := Entropy("aaaa"); e != 0 {
+	t.Parallel()
+	if e := entropy("aaaa"); e != 0 {
 		t.Errorf("Entropy(aaaa) = %v, want 0", e)
 	}
-	if e := Entropy("abcd"); e != 2 {
+	if e := entropy("abcd"); e != 2 {
 		t.Errorf("Entropy(abcd) = %v, want 2", e)
 	}
 }
@@ -91,6 +94,7 @@ func FuzzFind(f *testing.F) {
 // The generic rule's windows are an optimisation only: matching within
 // them must find exactly what the regexp finds in the whole text.
 func TestGenericWindowsMatchWholeText(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{
 		`api_key: "Zx81kQ2mVt7pLr4nWc9s"`,
 		"token\n\n\n=Zx81kQ2mVt7pLr4nWc9s and password :=  'Zx81kQ2mVt7pLr4nWc9s'",
@@ -135,6 +139,7 @@ func checkWindows(t *testing.T, r *rule, s string) {
 
 // The windows of the rules that match a word starting with "sk-" likewise.
 func TestKeyWindowsMatchWholeText(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{
 		fakeOAI, fakeAnt, "task-" + fakeOAI[3:], "ask-" + fakeOAI + " and " + fakeAnt,
 		"é" + fakeOAI + "é", "x" + fakeAnt, fakeOAI + fakeOAI, "sk-", "sk-sk-" + fakeAnt[3:],
@@ -160,6 +165,7 @@ func FuzzKeyWindows(f *testing.F) {
 // Keywords.Find is the rules' gate: it must say exactly what lowering the
 // text and searching it for each keyword says.
 func TestKeywordsMatchLoweredText(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{
 		"", "a", "The API KEY and the Token", "AKIA ASIA xoxb sk-ANT- GitHub_PAT_ eyJ",
 		"\u0130A and \u212aEY", // İ lowers to i, the Kelvin sign to k

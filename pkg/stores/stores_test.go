@@ -10,6 +10,7 @@ import (
 // TestClaudeProjectDir holds the folder names Claude Code was seen to
 // create (omnara-ai/omnara#106, lossless-claude/lcm#534).
 func TestClaudeProjectDir(t *testing.T) {
+	t.Parallel()
 	for dir, want := range map[string]string{
 		"/Users/foo/src/github.com/omnara-ai/omnara": "-Users-foo-src-github-com-omnara-ai-omnara",
 		"/Users/me/.agents":                          "-Users-me--agents",
@@ -25,6 +26,7 @@ func TestClaudeProjectDir(t *testing.T) {
 // takes the file's line endings; unpoint gives back the very bytes, and a
 // zone holding a rendered view is left alone.
 func TestPointUnpointByteForByte(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	files := map[string]string{
 		"crlf.md":  "# Notes\r\n- one\r\n",

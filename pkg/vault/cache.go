@@ -39,17 +39,17 @@ const (
 	cacheMinFiles = 256
 )
 
-// DefaultRacyWindow is Options.RacyWindow's default: a file whose mtime or
+// defaultRacyWindow is Options.RacyWindow's default: a file whose mtime or
 // ctime is this close to the moment it was stat'ed may change again
 // without its stamp changing (git's racy-clean problem; FAT's clock ticks
 // in 2 s), so no cache or manifest vouches for it by its stamp. Every
 // stamp-trusting view uses the vault's one window.
-const DefaultRacyWindow = 2 * time.Second
+const defaultRacyWindow = 2 * time.Second
 
-// racyWindow is the window d sets, DefaultRacyWindow for zero.
+// racyWindow is the window d sets, defaultRacyWindow for zero.
 func racyWindow(d time.Duration) time.Duration {
 	if d == 0 {
-		return DefaultRacyWindow
+		return defaultRacyWindow
 	}
 	return d
 }

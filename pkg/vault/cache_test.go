@@ -213,6 +213,7 @@ func FuzzDecodeCache(f *testing.F) {
 // field, nested ones too, is filled by reflection with a value of its own,
 // so a field added to Meta and forgotten here comes back zero and fails.
 func TestMetaCodecKeepsEveryField(t *testing.T) {
+	t.Parallel()
 	var want frontmatter.Meta
 	n := 0
 	fill(t, reflect.ValueOf(&want).Elem(), "Meta", &n)
@@ -272,6 +273,7 @@ func fill(t *testing.T, v reflect.Value, path string, n *int) {
 // TestEveryFieldRoundTrips holds those two), comes back from the parse
 // cache's codec field for field.
 func TestEveryFieldThroughCache(t *testing.T) {
+	t.Parallel()
 	want := vaulttest.EveryField(t)
 	doc, err := frontmatter.Parse((&frontmatter.Document{Meta: want, Body: "Body.\n"}).Marshal())
 	if err != nil {

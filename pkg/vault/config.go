@@ -155,10 +155,10 @@ type AuditConfig struct {
 // Defaults used where mem.yaml is silent.
 const (
 	DefaultBudget              = 8192
-	DefaultMinGlobalImportance = 7
-	DefaultMaxFileSize         = 1 << 20
-	DefaultMassDeleteShare     = 0.20
-	DefaultMassDeleteMin       = 5
+	defaultMinGlobalImportance = 7
+	defaultMaxFileSize         = 1 << 20
+	defaultMassDeleteShare     = 0.20
+	defaultMassDeleteMin       = 5
 )
 
 func (c *Config) applyDefaults() {
@@ -169,7 +169,7 @@ func (c *Config) applyDefaults() {
 		c.Render.Sections = []string{"Identity", "Preferences", "Decisions", "Notes"}
 	}
 	if c.Render.MinGlobalImportance == 0 {
-		c.Render.MinGlobalImportance = DefaultMinGlobalImportance
+		c.Render.MinGlobalImportance = defaultMinGlobalImportance
 	}
 	if c.Gate.MinWeight == 0 {
 		c.Gate.MinWeight = 3
@@ -181,27 +181,27 @@ func (c *Config) applyDefaults() {
 		c.Gate.HalfAfter = 30
 	}
 	if c.Lint.MaxFileSize == 0 {
-		c.Lint.MaxFileSize = DefaultMaxFileSize
+		c.Lint.MaxFileSize = defaultMaxFileSize
 	}
 	if c.Lint.MassDeleteShare == 0 {
-		c.Lint.MassDeleteShare = DefaultMassDeleteShare
+		c.Lint.MassDeleteShare = defaultMassDeleteShare
 	}
 	if c.Lint.MassDeleteMin == 0 {
-		c.Lint.MassDeleteMin = DefaultMassDeleteMin
+		c.Lint.MassDeleteMin = defaultMassDeleteMin
 	}
 	if len(c.DurableTags) == 0 {
 		c.DurableTags = []string{"durable"}
 	}
 }
 
-// MaxConfigSize caps mem.yaml. Every command reads it first, and YAML
+// maxConfigSize caps mem.yaml. Every command reads it first, and YAML
 // decoding costs far more than the bytes (a 50 MB file took 6-21 s and
 // 400-630 MB in every command); settings fit in a few KiB.
-const MaxConfigSize = 1 << 20
+const maxConfigSize = 1 << 20
 
-// LoadConfig reads root/mem.yaml. A missing or empty file is all defaults;
+// loadConfig reads root/mem.yaml. A missing or empty file is all defaults;
 // garbage is an error naming the file and line.
-func LoadConfig(root string) (Config, error) {
+func loadConfig(root string) (Config, error) {
 	path := filepath.Join(root, ConfigFile)
 	data, err := readConfig(path)
 	if err != nil && !os.IsNotExist(err) {
@@ -211,7 +211,7 @@ func LoadConfig(root string) (Config, error) {
 }
 
 // ParseConfig decodes a mem.yaml read elsewhere (a commit's, during a
-// sync), as LoadConfig does; path names it in an error.
+// sync), as loadConfig does; path names it in an error.
 func ParseConfig(path string, data []byte) (Config, error) { return decodeConfig(path, data) }
 
 func decodeConfig(path string, data []byte) (Config, error) {
@@ -228,7 +228,7 @@ func decodeConfig(path string, data []byte) (Config, error) {
 	return c, nil
 }
 
-// readConfig reads path, refusing a file over MaxConfigSize. It reads at
+// readConfig reads path, refusing a file over maxConfigSize. It reads at
 // most one byte past the cap, so the check holds for a file that grows
 // while it is read, or whose size stat cannot tell (a FIFO).
 func readConfig(path string) ([]byte, error) {
@@ -240,16 +240,16 @@ func readConfig(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxConfigSize+1))
+	data, err := io.ReadAll(io.LimitReader(f, maxConfigSize+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
-	if len(data) > MaxConfigSize {
+	if len(data) > maxConfigSize {
 		size := int64(len(data))
 		if fi, err := f.Stat(); err == nil && fi.Size() > size {
 			size = fi.Size()
 		}
-		return nil, fmt.Errorf("%s: %d bytes, over the %d-byte limit of mem.yaml: it holds settings only (see docs/config.md); remove what is not a setting", path, size, MaxConfigSize)
+		return nil, fmt.Errorf("%s: %d bytes, over the %d-byte limit of mem.yaml: it holds settings only (see docs/config.md); remove what is not a setting", path, size, maxConfigSize)
 	}
 	return data, nil
 }

@@ -18,6 +18,7 @@ func newDoc() *frontmatter.Document {
 // or outside the vault. Each of these reported success before and the
 // file was never seen again.
 func TestCreateRefusesDestinationsTheLoaderSkips(t *testing.T) {
+	t.Parallel()
 	outside := t.TempDir()
 	for _, tc := range []struct {
 		name, dir, want string
@@ -57,6 +58,7 @@ func TestCreateRefusesDestinationsTheLoaderSkips(t *testing.T) {
 // A memory file with a second name (a hard link: /etc/passwd linked into
 // memory/) is not read, and the loader says why and what to do.
 func TestLoadRefusesHardLinkedFiles(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, map[string]string{"memory/a.md": "---\ntype: fact\nprovenance: stated\n---\nA\n"})
 	secret := filepath.Join(t.TempDir(), "passwd")
 	os.WriteFile(secret, []byte("root:x:0:0:root:/root:/bin/bash\n"), 0o644)
@@ -98,6 +100,7 @@ func TestLoadRefusesHardLinkedFiles(t *testing.T) {
 // whole disk or home; a linked .mem would put the index and caches
 // outside the vault. All three are refused, naming the fix.
 func TestOpenRefusesWideRootsAndLinkedState(t *testing.T) {
+	t.Parallel()
 	if _, err := Open("/"); err == nil || !strings.Contains(err.Error(), "file system's root") {
 		t.Errorf("Open(/) = %v", err)
 	}
@@ -118,6 +121,7 @@ func TestOpenRefusesWideRootsAndLinkedState(t *testing.T) {
 
 // A project root of / or the home folder resolves nothing.
 func TestProjectRootTooWideResolvesNothing(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, map[string]string{"projects/all.md": "---\nid: proj_all\ntype: project\nroots: [/, ~]\n---\nAll.\n"})
 	v.Home = t.TempDir()
 	mems, _ := v.Load(LoadOptions{})
@@ -130,6 +134,7 @@ func TestProjectRootTooWideResolvesNothing(t *testing.T) {
 // writer completes the pointer when the note was published, and drops the
 // entry when it was not: both or neither.
 func TestCreatePairCompletesAfterACrash(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, nil)
 	pointer := func(id string) *frontmatter.Document {
 		d := newDoc()

@@ -10,6 +10,7 @@ import (
 // The vault you stand in wins over $MEM_VAULT (spec §2): a rebuild run
 // inside a test vault must not index the personal one.
 func TestFindStandingInsideBeatsEnv(t *testing.T) {
+	t.Parallel()
 	inner := newVault(t, map[string]string{"mem.yaml": "", "sub/.keep": ""})
 	other := newVault(t, map[string]string{"mem.yaml": ""})
 	got, err := Find("", other.Root, filepath.Join(inner.Root, "sub"))
@@ -27,6 +28,7 @@ func TestFindStandingInsideBeatsEnv(t *testing.T) {
 }
 
 func TestFindMemoryShortIDs(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, map[string]string{
 		"memory/db-port-2a3ee3.md":    fact,
 		"memory/db-host-2a9f00.md":    fact,
@@ -58,6 +60,7 @@ func TestFindMemoryShortIDs(t *testing.T) {
 // An absolute path outside the vault is quoted back as it was given, not
 // as a climb out of the vault ("../../etc/passwd").
 func TestFindMemoryQuotesTheRefAsGiven(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, map[string]string{"memory/a.md": fact})
 	_, err := v.FindMemory(mustLoad(t, v), "/etc/passwd")
 	if !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), `"/etc/passwd"`) || strings.Contains(err.Error(), "..") {

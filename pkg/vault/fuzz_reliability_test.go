@@ -24,7 +24,7 @@ func FuzzLoadConfig(f *testing.F) {
 		if err := os.WriteFile(filepath.Join(root, ConfigFile), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		c, err := LoadConfig(root)
+		c, err := loadConfig(root)
 		if err != nil {
 			if !strings.Contains(err.Error(), ConfigFile) {
 				t.Fatalf("error does not name %s: %v", ConfigFile, err)

@@ -11,8 +11,8 @@ import (
 	"strings"
 )
 
-// DefaultConfig is the mem.yaml that `mem init` writes: every key optional.
-const DefaultConfig = `# mem vault configuration. Every key is optional; see docs/config.md.
+// defaultConfig is the mem.yaml that `mem init` writes: every key optional.
+const defaultConfig = `# mem vault configuration. Every key is optional; see docs/config.md.
 # ignore: [drafts/]          # paths (globs) mem never reads
 # durable_tags: [durable]     # global memories with these tags render
 # render:
@@ -64,7 +64,7 @@ func (o Options) Init(dir string, example fs.FS) (res InitResult, err error) {
 			created = append(created, d+"/")
 		}
 	}
-	if ok, err := createIfAbsent(filepath.Join(dir, ConfigFile), []byte(DefaultConfig)); err != nil {
+	if ok, err := createIfAbsent(filepath.Join(dir, ConfigFile), []byte(defaultConfig)); err != nil {
 		return res, err
 	} else if ok {
 		created = append(created, ConfigFile)

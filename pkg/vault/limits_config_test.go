@@ -9,10 +9,11 @@ import (
 	"testing"
 )
 
-// A mem.yaml over MaxConfigSize is refused before YAML sees it (every
+// A mem.yaml over maxConfigSize is refused before YAML sees it (every
 // command reads it: a 50 MB file cost seconds and hundreds of MB in each),
 // with an error naming the file, its size and the cap; one at the cap loads.
 func TestConfigSizeCap(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	path := filepath.Join(root, ConfigFile)
 	settings := "lint:\n  max_file_size: 4096\n"
@@ -21,23 +22,23 @@ func TestConfigSizeCap(t *testing.T) {
 		return append([]byte(settings), b[:n-len(settings)]...)
 	}
 
-	if err := os.WriteFile(path, pad(MaxConfigSize), 0o644); err != nil {
+	if err := os.WriteFile(path, pad(maxConfigSize), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c, err := LoadConfig(root)
+	c, err := loadConfig(root)
 	if err != nil || c.Lint.MaxFileSize != 4096 {
-		t.Fatalf("mem.yaml of exactly %d bytes: %v, max_file_size %d", MaxConfigSize, err, c.Lint.MaxFileSize)
+		t.Fatalf("mem.yaml of exactly %d bytes: %v, max_file_size %d", maxConfigSize, err, c.Lint.MaxFileSize)
 	}
 
-	big := 3 * MaxConfigSize
+	big := 3 * maxConfigSize
 	if err := os.WriteFile(path, pad(big), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = LoadConfig(root)
+	_, err = loadConfig(root)
 	if err == nil {
 		t.Fatalf("a %d-byte mem.yaml loaded", big)
 	}
-	for _, want := range []string{path + ":", fmt.Sprint(big), fmt.Sprint(MaxConfigSize), "remove what is not a setting"} {
+	for _, want := range []string{path + ":", fmt.Sprint(big), fmt.Sprint(maxConfigSize), "remove what is not a setting"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q lacks %q", err, want)
 		}

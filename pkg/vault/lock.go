@@ -10,8 +10,8 @@ import (
 	"time"
 )
 
-// ErrLocked is what a lock wait that ran out of time wraps (errors.Is).
-var ErrLocked = errors.New("locked")
+// errLocked is what a lock wait that ran out of time wraps (errors.Is).
+var errLocked = errors.New("locked")
 
 // LockedError names the lock and who holds it.
 type LockedError struct {
@@ -23,7 +23,7 @@ type LockedError struct {
 	Waited time.Duration
 }
 
-func (e *LockedError) Unwrap() error { return ErrLocked }
+func (e *LockedError) Unwrap() error { return errLocked }
 
 func (e *LockedError) Error() string {
 	who, what := "another process", "wait for it to finish, then run the command again"

@@ -55,7 +55,7 @@ func TestLockHeldByStoppedProcess(t *testing.T) {
 
 	_, err = v.Lock("commit")
 	var le *LockedError
-	if !errors.As(err, &le) || !errors.Is(err, ErrLocked) || le.PID != pid || le.State != "stopped" {
+	if !errors.As(err, &le) || !errors.Is(err, errLocked) || le.PID != pid || le.State != "stopped" {
 		t.Fatalf("err = %#v, want a LockedError for pid %d (stopped)", err, pid)
 	}
 	if msg := err.Error(); !strings.Contains(msg, "held by pid "+strconv.Itoa(pid)+" (stopped)") || !strings.Contains(msg, "kill -CONT") {

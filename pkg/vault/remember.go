@@ -13,19 +13,19 @@ import (
 
 // Limits of a one-line memory (spec §4): longer text belongs in a note.
 const (
-	MaxMemoryLines = 2
+	maxMemoryLines = 2
 	MaxMemoryChars = 280
 )
 
-// ErrTooLong is returned when a memory's text belongs in a note.
-type ErrTooLong struct{ Lines, Chars int }
+// errTooLong is returned when a memory's text belongs in a note.
+type errTooLong struct{ lines, chars int }
 
-func (e ErrTooLong) Error() string {
+func (e errTooLong) Error() string {
 	lines := "lines"
-	if e.Lines == 1 {
+	if e.lines == 1 {
 		lines = "line"
 	}
-	return fmt.Sprintf("text has %d %s and %d characters; a memory is at most %d lines and %d characters: write it with 'mem note --title T' (which also adds a one-line pointer memory)", e.Lines, lines, e.Chars, MaxMemoryLines, MaxMemoryChars)
+	return fmt.Sprintf("text has %d %s and %d characters; a memory is at most %d lines and %d characters: write it with 'mem note --title T' (which also adds a one-line pointer memory)", e.lines, lines, e.chars, maxMemoryLines, MaxMemoryChars)
 }
 
 // CheckBoundary reports text that is too long to be a memory.
@@ -33,8 +33,8 @@ func CheckBoundary(text string) error {
 	text = strings.TrimSpace(text)
 	lines := strings.Count(text, "\n") + 1
 	chars := utf8.RuneCountInString(text)
-	if lines > MaxMemoryLines || chars > MaxMemoryChars {
-		return ErrTooLong{lines, chars}
+	if lines > maxMemoryLines || chars > MaxMemoryChars {
+		return errTooLong{lines, chars}
 	}
 	return nil
 }
@@ -61,7 +61,6 @@ type NewMemory struct {
 	Source     string
 	Sources    []frontmatter.Source
 	Title      string
-	Dir        string // default memory/
 }
 
 var ttlPattern = regexp.MustCompile(`^(\d+)([dwmy])$`)

@@ -12,6 +12,7 @@ import (
 )
 
 func TestSnapshotRoundTrip(t *testing.T) {
+	t.Parallel()
 	v := cacheVault(t, 40)
 	snap, err := v.Scan()
 	if err != nil {

@@ -27,10 +27,10 @@ type Options struct {
 	// ~ stays as written and only the file system's root is refused.
 	Home string
 	// LockTimeout bounds every wait for one of the vault's locks (Lock);
-	// default DefaultLockTimeout.
+	// default defaultLockTimeout.
 	LockTimeout time.Duration
 	// RacyWindow is how close to its scan a file's stamp is too recent to
-	// vouch for it (see DefaultRacyWindow); negative makes every file
+	// vouch for it (see defaultRacyWindow); negative makes every file
 	// settled, for tests of the caches that must not sleep it out.
 	RacyWindow time.Duration
 	// HeldScan, when set, stands in for Scan: mem watch, which watches the
@@ -39,13 +39,13 @@ type Options struct {
 	HeldScan func(v *Vault, scan func() (*Snapshot, error)) (*Snapshot, error)
 }
 
-// DefaultLockTimeout is Options.LockTimeout's default: a holder that is
+// defaultLockTimeout is Options.LockTimeout's default: a holder that is
 // stopped (Ctrl-Z) or hung must not block a scheduled job forever.
-const DefaultLockTimeout = 5 * time.Second
+const defaultLockTimeout = 5 * time.Second
 
 func (o Options) lockTimeout() time.Duration {
 	if o.LockTimeout == 0 {
-		return DefaultLockTimeout
+		return defaultLockTimeout
 	}
 	return o.LockTimeout
 }
@@ -111,7 +111,7 @@ func (o Options) Open(root string) (*Vault, error) {
 		return nil, fmt.Errorf("%s is a symbolic link: mem keeps its index, caches and locks inside the vault and will not write them elsewhere; remove the link (rm %s) and mem rebuilds what it needs",
 			filepath.Join(abs, ".mem"), filepath.Join(abs, ".mem"))
 	}
-	cfg, err := LoadConfig(abs)
+	cfg, err := loadConfig(abs)
 	if err != nil {
 		return nil, err
 	}

@@ -35,6 +35,7 @@ func newVault(t *testing.T, files map[string]string) *Vault {
 }
 
 func TestFind(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, map[string]string{"mem.yaml": "", "a/b/c/.keep": ""})
 	deep := filepath.Join(v.Root, "a", "b", "c")
 	if got, err := Find("", "", deep); err != nil || got != v.Root {
@@ -60,6 +61,7 @@ func TestFind(t *testing.T) {
 const fact = "---\ntype: fact\nprovenance: stated\n---\nA fact.\n"
 
 func TestLoadIgnoresAndSkips(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, map[string]string{
 		"mem.yaml":               "ignore: [drafts/, '*.tmp.md']\n",
 		"memory/a.md":            fact,
@@ -108,6 +110,7 @@ func TestLoadIgnoresAndSkips(t *testing.T) {
 }
 
 func TestLoadBadFiles(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, map[string]string{
 		"mem.yaml":    "lint: {max_file_size: 100}\n",
 		"nul.md":      "---\ntype: fact\n---\x00\n",
@@ -145,6 +148,7 @@ func TestLoadBadFiles(t *testing.T) {
 }
 
 func TestBadConfigNamesFile(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, ConfigFile), []byte("render: [unclosed\n"), 0o644)
 	_, err := Open(root)
@@ -158,6 +162,7 @@ func TestBadConfigNamesFile(t *testing.T) {
 }
 
 func TestResolveProject(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	for _, d := range []string{"code/app/inner/deep", "code/apple", "real"} {
 		os.MkdirAll(filepath.Join(base, d), 0o755)
@@ -186,6 +191,7 @@ func TestResolveProject(t *testing.T) {
 }
 
 func TestProjectRootsRelativeAndHome(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, map[string]string{
 		"projects/p.md": "---\nid: proj_p\ntype: project\nroots: [code/p, ~/src/p]\n---\nP\n",
 	})
@@ -210,6 +216,7 @@ func mustLoad(t *testing.T, v *Vault) []*Memory {
 }
 
 func TestCreateNeverOverwritesAndIsParallelSafe(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, nil)
 	var wg sync.WaitGroup
 	ids := make(chan string, 100)
@@ -248,6 +255,7 @@ func TestCreateNeverOverwritesAndIsParallelSafe(t *testing.T) {
 }
 
 func TestUpdateCompareAndSwap(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, map[string]string{"memory/a.md": fact})
 	data, _ := os.ReadFile(filepath.Join(v.Root, "memory/a.md"))
 	stale := Hash(data)
@@ -306,6 +314,7 @@ func TestWriteFileAtomicFailureKeepsOldFile(t *testing.T) {
 }
 
 func TestSlug(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"The user prefers tabs!": "the-user-prefers-tabs",
 		"  ---  ":                "memory",
@@ -324,6 +333,7 @@ func TestSlug(t *testing.T) {
 }
 
 func TestInitIsIdempotent(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("node_modules"), 0o644)
 	first, err := Init(dir, nil)
@@ -341,6 +351,7 @@ func TestInitIsIdempotent(t *testing.T) {
 }
 
 func TestParseTTL(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{"30d": "2026-12-29T00:00:00Z", "2w": "2026-12-13T00:00:00Z", "6m": "2027-05-29T00:00:00Z", "1y": "2027-11-29T00:00:00Z"} {
 		got, err := ParseTTL(in, testNow)
 		if err != nil || got.String() != want {
@@ -355,6 +366,7 @@ func TestParseTTL(t *testing.T) {
 }
 
 func TestFindMemory(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, map[string]string{
 		"memory/a.md": "---\nid: shared\ntype: fact\n---\nA\n",
 		"memory/b.md": "---\nid: shared\ntype: fact\n---\nB\n",
@@ -377,6 +389,7 @@ func TestFindMemory(t *testing.T) {
 }
 
 func TestPath(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, nil)
 	if got, want := v.Path("~/x"), filepath.Join(v.Root, "~/x"); got != want {
 		t.Errorf("with no home, Path(~/x) = %q, want %q: ~ taken as written", got, want)
@@ -397,6 +410,7 @@ func TestPath(t *testing.T) {
 }
 
 func TestIsRenderedOutput(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, map[string]string{"mem.yaml": "render:\n  outputs:\n    - {path: views/CLAUDE.md}\n    - {path: ~/elsewhere.md}\n"})
 	for rel, want := range map[string]bool{"MEMORY.md": true, "views/CLAUDE.md": true, "sub/MEMORY.md": false, "elsewhere.md": false} {
 		if got := v.IsRenderedOutput(rel); got != want {

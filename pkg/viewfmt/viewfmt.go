@@ -21,13 +21,13 @@ const (
 	End       = "<!-- mem:end -->"
 )
 
-// ZoneError is a file whose markers cannot be trusted to bound the zone.
-type ZoneError struct {
-	Line int
-	Msg  string
+// zoneError is a file whose markers cannot be trusted to bound the zone.
+type zoneError struct {
+	line int
+	msg  string
 }
 
-func (e *ZoneError) Error() string { return strconv.Itoa(e.Line) + ": " + e.Msg }
+func (e *zoneError) Error() string { return strconv.Itoa(e.line) + ": " + e.msg }
 
 // Zone finds the bytes between the begin and end marker lines of file,
 // read line by line (a marker is a whole line, surrounding blanks aside):
@@ -47,12 +47,12 @@ func Zone(file []byte) (start, end int, found bool, err error) {
 		switch string(bytes.TrimSpace(file[off:next])) {
 		case Begin:
 			if start >= 0 {
-				return 0, 0, false, &ZoneError{line, "a second " + Begin + ": keep one zone per file (remove this marker and its " + End + ")"}
+				return 0, 0, false, &zoneError{line, "a second " + Begin + ": keep one zone per file (remove this marker and its " + End + ")"}
 			}
 			start, beginLine = next, line
 		case End:
 			if start < 0 {
-				return 0, 0, false, &ZoneError{line, End + " before any " + Begin + ": add the begin marker above it, or remove it"}
+				return 0, 0, false, &zoneError{line, End + " before any " + Begin + ": add the begin marker above it, or remove it"}
 			}
 			if end < 0 {
 				end = off
@@ -64,7 +64,7 @@ func Zone(file []byte) (start, end int, found bool, err error) {
 	case start < 0:
 		return 0, 0, false, nil
 	case end < 0:
-		return 0, 0, false, &ZoneError{beginLine, Begin + " has no " + End + " after it: add the end marker where the rendered zone should stop"}
+		return 0, 0, false, &zoneError{beginLine, Begin + " has no " + End + " after it: add the end marker where the rendered zone should stop"}
 	}
 	return start, end, true, nil
 }
@@ -87,7 +87,7 @@ func Splice(file, doc []byte) ([]byte, error) {
 		return append(out, file[end:]...), nil
 	}
 	nl := "\n"
-	if CRLF(file) {
+	if crlf(file) {
 		nl = "\r\n"
 	}
 	out = append(out, file...)
@@ -102,9 +102,9 @@ func Splice(file, doc []byte) ([]byte, error) {
 	return append(out, End+nl...), nil
 }
 
-// CRLF reports whether the zone of file is written with CRLF: its begin
+// crlf reports whether the zone of file is written with CRLF: its begin
 // marker's line ends so, or, with no zone yet, the file's first line.
-func CRLF(file []byte) bool {
+func crlf(file []byte) bool {
 	if start, _, found, err := Zone(file); found && err == nil {
 		return start >= 2 && file[start-2] == '\r'
 	}
@@ -114,7 +114,7 @@ func CRLF(file []byte) bool {
 
 // EndingsOf is doc (LF) with file's line endings.
 func EndingsOf(file, doc []byte) []byte {
-	if !CRLF(file) {
+	if !crlf(file) {
 		return doc
 	}
 	return bytes.ReplaceAll(doc, []byte("\n"), []byte("\r\n"))
@@ -129,7 +129,7 @@ func Doc(file []byte) (doc []byte, line int, spliced bool) {
 		return file, 1, false
 	}
 	doc = file[start:end]
-	if CRLF(file) {
+	if crlf(file) {
 		doc = bytes.ReplaceAll(doc, []byte("\r\n"), []byte("\n")) // Splice wrote the file's endings
 	}
 	return doc, 1 + bytes.Count(file[:start], []byte("\n")), true

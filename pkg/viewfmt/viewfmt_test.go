@@ -11,6 +11,7 @@ func doc(at, body string) []byte {
 }
 
 func TestSplice(t *testing.T) {
+	t.Parallel()
 	d := doc("2026-11-29T12:00:00Z", "")
 	crlfDoc := strings.ReplaceAll(string(d), "\n", "\r\n") // a CRLF file's zone is CRLF too
 	cases := []struct {
@@ -43,6 +44,7 @@ func TestSplice(t *testing.T) {
 }
 
 func TestSpliceRefusesBrokenMarkers(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, file string
 		line       int
@@ -53,8 +55,8 @@ func TestSpliceRefusesBrokenMarkers(t *testing.T) {
 	}
 	for _, tc := range cases {
 		_, err := Splice([]byte(tc.file), doc("x", ""))
-		var se *ZoneError
-		if !errors.As(err, &se) || se.Line != tc.line {
+		var se *zoneError
+		if !errors.As(err, &se) || se.line != tc.line {
 			t.Errorf("%s: got %v, want a ZoneError on line %d", tc.name, err, tc.line)
 		}
 	}
@@ -73,8 +75,8 @@ func FuzzSplice(f *testing.F) {
 	f.Fuzz(func(t *testing.T, file string) {
 		out, err := Splice([]byte(file), d)
 		if err != nil {
-			var se *ZoneError
-			if !errors.As(err, &se) || se.Line < 1 || se.Line > strings.Count(file, "\n")+1 {
+			var se *zoneError
+			if !errors.As(err, &se) || se.line < 1 || se.line > strings.Count(file, "\n")+1 {
 				t.Fatalf("error %v for %q: want a ZoneError with a line in the file", err, file)
 			}
 			return
@@ -96,6 +98,7 @@ func FuzzSplice(f *testing.F) {
 // header quoted inside a hand-written file, or a zone mem cannot trust, is
 // the user's file.
 func TestIsView(t *testing.T) {
+	t.Parallel()
 	d := string(doc("2026-11-29T12:00:00Z", "- a\n"))
 	cases := map[string]bool{
 		d: true,

@@ -18,17 +18,17 @@ import (
 // spec §8 is applied, the write is atomic and a caller's expectHash makes
 // it a compare-and-swap.
 
-// ProjectsDir is where project notes go (spec §2).
-const ProjectsDir = "projects"
+// projectsDir is where project notes go (spec §2).
+const projectsDir = "projects"
 
 // ReasonKey is the frontmatter key retire writes its --reason into: the
 // spec has no such key, and unknown keys are kept by every reader.
 const ReasonKey = frontmatter.InvalidReasonKey
 
-// unchanged turns ErrUnchanged into success: asking for what is already
+// unchanged turns errUnchanged into success: asking for what is already
 // so is not an error.
 func unchanged(m *vault.Memory, err error) (*vault.Memory, bool, error) {
-	if errors.Is(err, ErrUnchanged) {
+	if errors.Is(err, errUnchanged) {
 		return m, false, nil
 	}
 	return m, err == nil, err
@@ -48,7 +48,7 @@ func Pin(v *vault.Vault, f Front, ref, expectHash string, pinned bool, section s
 			return fmt.Errorf("is a %s, not a memory: pin its pointer memory instead", doc.Meta.Type)
 		}
 		if doc.Meta.Pinned == pinned && (section == "" || doc.Meta.Section == section) {
-			return ErrUnchanged
+			return errUnchanged
 		}
 		doc.Meta.Pinned = pinned
 		if section != "" {
@@ -79,7 +79,7 @@ func Retire(v *vault.Vault, f Front, ref, expectHash string, at frontmatter.Time
 		// being true (issue 34: it moved invalid_at to now); only an
 		// explicit date moves it.
 		if meta.InvalidAt.Equal(at.Time) && reason == "" || !meta.InvalidAt.IsZero() && !given {
-			return ErrUnchanged
+			return errUnchanged
 		}
 		meta.InvalidAt = at
 		if reason != "" {
@@ -91,7 +91,7 @@ func Retire(v *vault.Vault, f Front, ref, expectHash string, at frontmatter.Time
 
 // Correct writes n as a correction of the claim ref names: type
 // correction, stated unless n says otherwise, superseding ref and keeping
-// its scope (Prepare's inheritScope).
+// its scope (prepare's inheritScope).
 func Correct(v *vault.Vault, f Front, ref string, n vault.NewMemory, now time.Time) (*vault.Memory, error) {
 	if strings.TrimSpace(ref) == "" {
 		return nil, fmt.Errorf("%s: name the claim to correct", f.name("id"))
@@ -106,7 +106,7 @@ func Correct(v *vault.Vault, f Front, ref string, n vault.NewMemory, now time.Ti
 func Accept(v *vault.Vault, f Front, ref, expectHash string, now time.Time) (*vault.Memory, bool, error) {
 	return unchanged(Update(v, f, ref, expectHash, now, func(doc *frontmatter.Document) error {
 		if !strings.HasPrefix(doc.Meta.Source, "import:") {
-			return ErrUnchanged
+			return errUnchanged
 		}
 		doc.Meta.Source = ""
 		if doc.Meta.ValidAt.IsZero() {
@@ -123,7 +123,7 @@ func Accept(v *vault.Vault, f Front, ref, expectHash string, now time.Time) (*va
 func Reject(v *vault.Vault, f Front, ref, expectHash string, now time.Time) (*vault.Memory, bool, error) {
 	return unchanged(Update(v, f, ref, expectHash, now, func(doc *frontmatter.Document) error {
 		if doc.Meta.IsDeprecated() {
-			return ErrUnchanged
+			return errUnchanged
 		}
 		doc.Meta.Status = frontmatter.StatusDeprecated
 		return nil
@@ -183,7 +183,7 @@ func Edit(v *vault.Vault, f Front, ref, expectHash string, data []byte, lint Lin
 	}
 	m, changed, err := unchanged(Update(v, f, m.Rel, expectHash, now, func(doc *frontmatter.Document) error {
 		if string(doc.Marshal()) == string(edited.Marshal()) {
-			return ErrUnchanged
+			return errUnchanged
 		}
 		*doc = *edited
 		return nil
@@ -254,7 +254,7 @@ func AddProject(v *vault.Vault, f Front, p NewProject, now time.Time) (*vault.Me
 	}
 	doc := &frontmatter.Document{HasFrontmatter: true, Body: "# " + title + "\n",
 		Meta: frontmatter.Meta{ID: p.ID, Type: frontmatter.TypeProject, Title: title, Roots: roots}}
-	return Create(v, f, ProjectsDir, strings.TrimPrefix(p.ID, "proj_"), doc, now)
+	return Create(v, f, projectsDir, strings.TrimPrefix(p.ID, "proj_"), doc, now)
 }
 
 // Fields are the edits SetFields makes; zero values leave a field as it is.
@@ -308,7 +308,7 @@ func SetFields(v *vault.Vault, f Front, ref, expectHash string, x Fields, now ti
 			m.StaleAfter = x.StaleAfter
 		}
 		if string(doc.Marshal()) == before {
-			return ErrUnchanged
+			return errUnchanged
 		}
 		return nil
 	}))

@@ -11,6 +11,7 @@ import (
 )
 
 func TestSupersedeKeepsScope(t *testing.T) {
+	t.Parallel()
 	v := newVault(t)
 	if _, err := AddProject(v, Front{}, NewProject{ID: "proj_b", Roots: []string{t.TempDir()}}, now); err != nil {
 		t.Fatal(err)
@@ -43,6 +44,7 @@ func TestSupersedeKeepsScope(t *testing.T) {
 // would write a third pinned that no reader takes either; it refuses,
 // naming the key and its line, and leaves the file as it was.
 func TestEditsRefuseADuplicatedKey(t *testing.T) {
+	t.Parallel()
 	v := newVault(t)
 	rel := "memory/dup.md"
 	data := "---\ntype: fact\nprovenance: stated\nvalid_at: 2026-11-01\npinned: false\npinned: false\n---\nThe deploy key rotates weekly.\n"
@@ -65,6 +67,7 @@ func TestEditsRefuseADuplicatedKey(t *testing.T) {
 // TestEditMergesADuplicatedKey: mem edit is how a person merges a key
 // given twice, so the whole-file edit that does it is written.
 func TestEditMergesADuplicatedKey(t *testing.T) {
+	t.Parallel()
 	v := newVault(t)
 	rel := "memory/dup.md"
 	path := filepath.Join(v.Root, rel)

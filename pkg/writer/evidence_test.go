@@ -10,6 +10,7 @@ import (
 // as done, needs evidence; a description of the world does not, and a
 // person is never refused for it.
 func TestNeedsEvidence(t *testing.T) {
+	t.Parallel()
 	agent, person := Front{Agent: "a"}, Front{}
 	for _, c := range []struct {
 		f          Front

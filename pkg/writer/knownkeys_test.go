@@ -13,6 +13,7 @@ import (
 // TestRetireWritesKnownKeys: every key a retire with a reason writes is in
 // frontmatter.KnownKeys, so lint and the importers know it for mem's own.
 func TestRetireWritesKnownKeys(t *testing.T) {
+	t.Parallel()
 	v := newVault(t)
 	m, err := Remember(v, Front{}, vault.NewMemory{Text: "CI takes ten minutes", Type: "fact"}, now)
 	if err != nil {

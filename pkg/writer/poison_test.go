@@ -114,12 +114,14 @@ func refusedUnchanged(t *testing.T, p path, value, rule string, secret bool) {
 }
 
 func TestInjectionsRefusedOnEveryPath(t *testing.T) {
+	t.Parallel()
 	for _, p := range paths {
 		if p.field != "text" && p.field != "body" && p.field != "evidence" && p.field != "title" {
 			continue // the secrets table covers every field; payloads go where prose goes
 		}
 		for _, in := range poison.Injections {
 			t.Run(p.name+"/"+p.field+"/"+in.Name, func(t *testing.T) {
+				t.Parallel() // each case writes into its own vault
 				if p.field == "title" && strings.ContainsFunc(in.Line, rules.LineBreak) {
 					t.Skip("a title with a line break is a malformed request, refused before the rules")
 				}
@@ -130,10 +132,12 @@ func TestInjectionsRefusedOnEveryPath(t *testing.T) {
 }
 
 func TestSecretsRefusedInEveryField(t *testing.T) {
+	t.Parallel()
 	for _, p := range paths {
 		for _, s := range poison.Secrets {
 			for _, o := range poison.Obfuscations {
 				t.Run(p.name+"/"+p.field+"/"+s.Rule+"/"+o.Name, func(t *testing.T) {
+					t.Parallel() // each case writes into its own vault
 					// A hidden secret may be refused by an injection rule
 					// first (zero-width, bidi): any refusal will do, as
 					// long as nothing is written and nothing echoed.

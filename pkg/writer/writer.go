@@ -24,8 +24,8 @@ import (
 // Where new files go (spec §2). Callers cannot choose, which keeps every
 // new file inside the vault.
 const (
-	MemoryDir = "memory"
-	NotesDir  = "notes"
+	memoryDir = "memory"
+	notesDir  = "notes"
 )
 
 // Front is who writes and how its refusals name what it wrote.
@@ -108,10 +108,10 @@ func Dates(f Front, validAt, staleAfter, ttl string, now time.Time) (valid, stal
 	return valid, stale, nil
 }
 
-// Prepare builds and checks the document for n against the loaded vault
+// prepare builds and checks the document for n against the loaded vault
 // without writing anything. A claim that supersedes others keeps their
 // scope (inheritScope): what it corrects renders where they did.
-func Prepare(v *vault.Vault, f Front, mems []*vault.Memory, n vault.NewMemory, now time.Time) (*frontmatter.Document, error) {
+func prepare(v *vault.Vault, f Front, mems []*vault.Memory, n vault.NewMemory, now time.Time) (*frontmatter.Document, error) {
 	olds := make([]*vault.Memory, len(n.Supersedes))
 	for i, ref := range n.Supersedes {
 		old, err := v.FindMemory(mems, ref)
@@ -288,11 +288,11 @@ func Remember(v *vault.Vault, f Front, n vault.NewMemory, now time.Time) (*vault
 	if err != nil {
 		return nil, err
 	}
-	doc, err := Prepare(v, f, mems, n, now)
+	doc, err := prepare(v, f, mems, n, now)
 	if err != nil {
 		return nil, err
 	}
-	return v.Create(MemoryDir, n.Text, doc, now)
+	return v.Create(memoryDir, n.Text, doc, now)
 }
 
 // Create checks doc and writes it as a new file under dir, its name made
@@ -343,12 +343,12 @@ func Note(v *vault.Vault, f Front, title, body string, claim vault.NewMemory, no
 	if err := Check(v, f, noteDoc, now); err != nil {
 		return nil, nil, err
 	}
-	claim.Text = vault.PointerText(title, NotesDir+"/"+vault.Slug(title, 48)+"-000000")
-	pointerDoc, err := Prepare(v, f, mems, claim, now)
+	claim.Text = vault.PointerText(title, notesDir+"/"+vault.Slug(title, 48)+"-000000")
+	pointerDoc, err := prepare(v, f, mems, claim, now)
 	if err != nil {
 		return nil, nil, err
 	}
-	return v.CreatePair(NotesDir, title, noteDoc, MemoryDir, vault.PointerText(title, ""), func(noteID string) *frontmatter.Document {
+	return v.CreatePair(notesDir, title, noteDoc, memoryDir, vault.PointerText(title, ""), func(noteID string) *frontmatter.Document {
 		pointerDoc.Body = vault.PointerText(title, noteID) + "\n"
 		return pointerDoc
 	}, now)
@@ -419,7 +419,7 @@ func Update(v *vault.Vault, f Front, ref, expectHash string, now time.Time, edit
 		var r *Refusal
 		var gr *gate.RefusedError
 		switch {
-		case errors.As(err, &r) || errors.Is(err, ErrUnchanged) || errors.Is(err, vault.ErrConflict):
+		case errors.As(err, &r) || errors.Is(err, errUnchanged) || errors.Is(err, vault.ErrConflict):
 			return m, err // each names the file already
 		case errors.As(err, &gr):
 			return m, fmt.Errorf("%s: refused: %w", m.Rel, err)
@@ -429,8 +429,8 @@ func Update(v *vault.Vault, f Front, ref, expectHash string, now time.Time, edit
 	return m, nil
 }
 
-// ErrUnchanged is what an edit returns to leave the file as it is.
-var ErrUnchanged = errors.New("unchanged")
+// errUnchanged is what an edit returns to leave the file as it is.
+var errUnchanged = errors.New("unchanged")
 
 // SignalResult is the gate's answer after a signal.
 type SignalResult struct {
@@ -454,12 +454,12 @@ func Signal(v *vault.Vault, f Front, ref, expectHash string, s frontmatter.Signa
 		}
 		res.Verdict, res.Type = gate.Evaluate(&doc.Meta, now, v.Config.Gate), doc.Meta.Type
 		if !res.Added {
-			return ErrUnchanged
+			return errUnchanged
 		}
 		return nil
 	})
 	res.Memory = m
-	if errors.Is(err, ErrUnchanged) {
+	if errors.Is(err, errUnchanged) {
 		err = nil
 	}
 	return res, err

@@ -37,6 +37,7 @@ func count(t *testing.T, v *vault.Vault) int {
 }
 
 func TestRememberRefusalsAndRequestErrors(t *testing.T) {
+	t.Parallel()
 	v := newVault(t)
 	old, err := Remember(v, Front{}, vault.NewMemory{Text: "The db listens on 5432", ValidAt: mustDate(t, "2026-11-20"), Key: "db-port"}, now)
 	if err != nil {
@@ -77,6 +78,7 @@ func TestRememberRefusalsAndRequestErrors(t *testing.T) {
 }
 
 func TestNoteWritesNoteAndPointer(t *testing.T) {
+	t.Parallel()
 	v := newVault(t)
 	note, pointer, err := Note(v, Front{}, "Retry design", "# Retry\n\nBack off.\n", vault.NewMemory{Project: "none", Tags: []string{"design"}}, now)
 	if err != nil {
@@ -95,6 +97,7 @@ func TestNoteWritesNoteAndPointer(t *testing.T) {
 }
 
 func TestNoteRefusedPointerLeavesNoOrphan(t *testing.T) {
+	t.Parallel()
 	v := newVault(t)
 	_, _, err := Note(v, Front{}, "Orphan", "body", vault.NewMemory{Supersedes: []string{"memory/nope"}}, now)
 	var r *Refusal
@@ -112,6 +115,7 @@ func TestNoteRefusedPointerLeavesNoOrphan(t *testing.T) {
 }
 
 func TestDates(t *testing.T) {
+	t.Parallel()
 	valid, stale, err := Dates(Front{}, "2026-01-02", "", "30d", now)
 	if err != nil || valid.String() != "2026-01-02" || stale.String() != "2026-12-29T00:00:00Z" {
 		t.Fatalf("%v %v %v", valid, stale, err)
@@ -139,6 +143,7 @@ func mustDate(t *testing.T, s string) frontmatter.Time {
 }
 
 func TestBuildValidates(t *testing.T) {
+	t.Parallel()
 	projects := []vault.Project{{ID: "proj_x"}}
 	for _, tc := range []struct {
 		name string
@@ -169,6 +174,7 @@ func TestBuildValidates(t *testing.T) {
 // A note over lint.max_file_size is refused (it would never be read back),
 // naming the rule and the field; nothing is written.
 func TestNoteOverTheSizeLimitIsRefused(t *testing.T) {
+	t.Parallel()
 	v := newVault(t)
 	v.Config.Lint.MaxFileSize = 4096
 	_, _, err := Note(v, Front{}, "Big", strings.Repeat("word ", 1000), vault.NewMemory{}, now)
@@ -183,6 +189,7 @@ func TestNoteOverTheSizeLimitIsRefused(t *testing.T) {
 
 // A writer refuses a memory/ that is a link: the loader never follows it.
 func TestRememberThroughALinkedFolderIsRefused(t *testing.T) {
+	t.Parallel()
 	v := newVault(t)
 	outside := t.TempDir()
 	os.RemoveAll(filepath.Join(v.Root, "memory"))

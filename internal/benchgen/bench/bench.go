@@ -32,38 +32,38 @@ type Config struct {
 	Log     io.Writer     // progress
 }
 
-// Result is one workload's measurements.
-type Result struct {
-	Name    string
-	Ref     string // name of the reference it is judged by ("" for a reference)
-	Times   []time.Duration
-	RSS     []int64 // peak resident set, KiB
-	Skipped string  // why it did not run (not built yet, tool not installed)
-	Failed  string  // first line of the error when a run failed
-	Target  *Target
-	Runs    int // timed runs asked for (Times may hold fewer, see slowRun)
+// result is one workload's measurements.
+type result struct {
+	name    string
+	ref     string // name of the reference it is judged by ("" for a reference)
+	times   []time.Duration
+	rss     []int64 // peak resident set, KiB
+	skipped string  // why it did not run (not built yet, tool not installed)
+	failed  string  // first line of the error when a run failed
+	target  *target
+	runs    int // timed runs asked for (times may hold fewer, see slowRun)
 }
 
-// Target is the goal of a workload at 50,000 notes (issue 12).
-type Target struct {
-	Ratio  float64 // at most this times the reference's median
-	MaxRSS int64   // KiB; 0 = no limit
+// target is the goal of a workload at 50,000 notes (issue 12).
+type target struct {
+	ratio  float64 // at most this times the reference's median
+	maxRSS int64   // KiB; 0 = no limit
 }
 
 // SizeResult is everything measured on one generated vault.
 type SizeResult struct {
 	N       int
-	Files   int
-	Bytes   int64
-	Runs    int
-	Results []Result
+	files   int
+	bytes   int64
+	runs    int
+	results []result
 }
 
-func (r *Result) ok() bool { return r.Skipped == "" && r.Failed == "" && len(r.Times) > 0 }
+func (r *result) ok() bool { return r.skipped == "" && r.failed == "" && len(r.times) > 0 }
 
 // Median, Min and Max of the timed runs.
-func (r *Result) Median() time.Duration {
-	s := slices.Clone(r.Times)
+func (r *result) Median() time.Duration {
+	s := slices.Clone(r.times)
 	slices.Sort(s)
 	if len(s)%2 == 1 {
 		return s[len(s)/2]
@@ -71,11 +71,11 @@ func (r *Result) Median() time.Duration {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-func (r *Result) Min() time.Duration { return slices.Min(r.Times) }
-func (r *Result) Max() time.Duration { return slices.Max(r.Times) }
+func (r *result) Min() time.Duration { return slices.Min(r.times) }
+func (r *result) Max() time.Duration { return slices.Max(r.times) }
 
-// PeakRSS is the largest resident set over the timed runs, in KiB.
-func (r *Result) PeakRSS() int64 { return slices.Max(r.RSS) }
+// peakRSS is the largest resident set over the timed runs, in KiB.
+func (r *result) peakRSS() int64 { return slices.Max(r.rss) }
 
 // step is one workload: setup runs before every run (untimed), argv is
 // timed. okCodes are the exit codes that count as a result (lint and audit
@@ -83,7 +83,7 @@ func (r *Result) PeakRSS() int64 { return slices.Max(r.RSS) }
 type step struct {
 	name    string
 	ref     string
-	target  *Target
+	target  *target
 	mem     string // the mem subcommand it needs ("" for references)
 	needs   string // an external tool it needs
 	setup   func(round int) error
@@ -133,11 +133,11 @@ func runSize(ctx context.Context, cfg Config, n int) (SizeResult, error) {
 	if r.edits, err = r.pickEdits(10); err != nil {
 		return SizeResult{}, err
 	}
-	sr := SizeResult{N: n, Files: st.Files, Bytes: st.Bytes, Runs: cfg.Runs}
+	sr := SizeResult{N: n, files: st.Files, bytes: st.Bytes, runs: cfg.Runs}
 	for _, s := range r.steps() {
 		res := r.measure(ctx, s)
 		r.logf("  %-34s %s", s.name, summary(&res))
-		sr.Results = append(sr.Results, res)
+		sr.results = append(sr.results, res)
 		if s.after != nil {
 			if err := s.after(); err != nil {
 				return sr, fmt.Errorf("%s: restoring the vault after %q: %w", r.vault, s.name, err)
@@ -147,14 +147,14 @@ func runSize(ctx context.Context, cfg Config, n int) (SizeResult, error) {
 	return sr, nil
 }
 
-func summary(r *Result) string {
+func summary(r *result) string {
 	switch {
-	case r.Skipped != "":
-		return "skipped: " + r.Skipped
-	case r.Failed != "":
-		return "FAILED: " + r.Failed
+	case r.skipped != "":
+		return "skipped: " + r.skipped
+	case r.failed != "":
+		return "FAILED: " + r.failed
 	}
-	return fmt.Sprintf("median %s  min %s  max %s  rss %s", dur(r.Median()), dur(r.Min()), dur(r.Max()), mib(r.PeakRSS()))
+	return fmt.Sprintf("median %s  min %s  max %s  rss %s", dur(r.Median()), dur(r.Min()), dur(r.Max()), mib(r.peakRSS()))
 }
 
 func (r *runner) logf(format string, args ...any) {
@@ -193,45 +193,45 @@ func (r *runner) steps() []step {
 		{name: refFloor, argv: sh(`find . -name '*.md' -not -path './.git/*' -not -path './.mem/*' -print0 | xargs -0 cat > /dev/null`)},
 		{name: refRg, needs: "rg", argv: cmd("rg", "-il", "--glob", "*.md", r.word, "."), okCodes: []int{0, 1}},
 		{name: refGitFirst, setup: func(int) error { return r.gitReset() }, argv: sh(`git add -A && git commit -q -m "first commit"`)},
-		{name: "commit (first, whole vault)", ref: refGitFirst, target: &Target{Ratio: 1.5}, mem: "commit",
+		{name: "commit (first, whole vault)", ref: refGitFirst, target: &target{ratio: 1.5}, mem: "commit",
 			setup: func(int) error { return r.gitReset() }, argv: memArgs("commit"),
 			after: commitAll},
 		{name: refGitStatus, argv: cmd("git", "status", "--porcelain")},
 		{name: refGit10, setup: r.edit, argv: func() []string {
 			return append([]string{"sh", "-c", `git add -- "$@" && git commit -q -m "ten files"`, "sh"}, ten()...)
 		}},
-		{name: "commit (10 changed files)", ref: refGit10, target: &Target{Ratio: 2}, mem: "commit",
+		{name: "commit (10 changed files)", ref: refGit10, target: &target{ratio: 2}, mem: "commit",
 			setup: r.edit, argv: memArgs("commit"), after: commitAll},
 		{name: refBleve, setup: func(int) error { return os.RemoveAll(r.index) },
 			argv: func() []string { return []string{r.cfg.Self, "plainbleve", "-index", r.index, r.vault} }},
 		{name: refBleveLean, setup: func(int) error { return os.RemoveAll(r.index) },
 			argv: func() []string { return []string{r.cfg.Self, "plainbleve", "-lean", "-index", r.index, r.vault} }},
-		{name: "rebuild-index --full", ref: refBleveLean, target: &Target{Ratio: 1.0, MaxRSS: 150 << 10}, mem: "rebuild-index",
+		{name: "rebuild-index --full", ref: refBleveLean, target: &target{ratio: 1.0, maxRSS: 150 << 10}, mem: "rebuild-index",
 			argv: memArgs("rebuild-index", "--full", "--quiet")},
-		{name: "rebuild-index (nothing changed)", ref: refGitStatus, target: &Target{Ratio: 2}, mem: "rebuild-index",
+		{name: "rebuild-index (nothing changed)", ref: refGitStatus, target: &target{ratio: 2}, mem: "rebuild-index",
 			argv: memArgs("rebuild-index", "--quiet")},
-		{name: "rebuild-index (10 files changed)", ref: refGitStatus, target: &Target{Ratio: 3}, mem: "rebuild-index",
+		{name: "rebuild-index (10 files changed)", ref: refGitStatus, target: &target{ratio: 3}, mem: "rebuild-index",
 			setup: r.edit, argv: memArgs("rebuild-index", "--quiet")},
-		{name: "search WORD", ref: refRg, target: &Target{Ratio: 0.75}, mem: "search",
+		{name: "search WORD", ref: refRg, target: &target{ratio: 0.75}, mem: "search",
 			argv: memArgs("search", r.word), okCodes: []int{0, 1}},
-		{name: "render (nothing cached)", ref: refFloor, target: &Target{Ratio: 1.5}, mem: "render",
+		{name: "render (nothing cached)", ref: refFloor, target: &target{ratio: 1.5}, mem: "render",
 			setup: func(int) error { return os.RemoveAll(filepath.Join(r.vault, ".mem", "cache")) },
-			argv:  func() []string { return append([]string{r.cfg.Mem, "render"}, projectArgs(FirstProject(r.vault))...) }},
-		{name: "render (warm, session boot)", ref: refFloor, target: &Target{Ratio: 0.25}, mem: "render",
-			argv: func() []string { return append([]string{r.cfg.Mem, "render"}, projectArgs(FirstProject(r.vault))...) }},
-		{name: "lint (10 named files)", ref: refFloor, target: &Target{Ratio: 0.25}, mem: "lint",
+			argv:  func() []string { return append([]string{r.cfg.Mem, "render"}, projectArgs(firstProject(r.vault))...) }},
+		{name: "render (warm, session boot)", ref: refFloor, target: &target{ratio: 0.25}, mem: "render",
+			argv: func() []string { return append([]string{r.cfg.Mem, "render"}, projectArgs(firstProject(r.vault))...) }},
+		{name: "lint (10 named files)", ref: refFloor, target: &target{ratio: 0.25}, mem: "lint",
 			argv: func() []string { return append([]string{r.cfg.Mem, "lint"}, ten()...) }, okCodes: []int{0, 1}},
-		{name: "lint (whole vault)", ref: refFloor, target: &Target{Ratio: 2}, mem: "lint",
+		{name: "lint (whole vault)", ref: refFloor, target: &target{ratio: 2}, mem: "lint",
 			argv: memArgs("lint"), okCodes: []int{0, 1}},
-		{name: "audit", ref: refFloor, target: &Target{Ratio: 2}, mem: "audit",
+		{name: "audit", ref: refFloor, target: &target{ratio: 2}, mem: "audit",
 			argv: memArgs("audit"), okCodes: []int{0, 1}},
 	}
 }
 
-// FirstProject is the id of the alphabetically first project note of the
+// firstProject is the id of the alphabetically first project note of the
 // vault at root, so a render has a project tier to fill; "" when it has
 // none (an unknown --project is a usage error).
-func FirstProject(root string) string {
+func firstProject(root string) string {
 	entries, err := os.ReadDir(filepath.Join(root, "projects"))
 	if err != nil || len(entries) == 0 {
 		return ""
@@ -253,15 +253,15 @@ func (r *runner) available(sub string) bool {
 	return exec.Command(r.cfg.Mem, sub, "--help").Run() == nil
 }
 
-func (r *runner) measure(ctx context.Context, s step) Result {
-	res := Result{Name: s.name, Ref: s.ref, Target: s.target, Runs: r.cfg.Runs}
+func (r *runner) measure(ctx context.Context, s step) result {
+	res := result{name: s.name, ref: s.ref, target: s.target, runs: r.cfg.Runs}
 	if s.mem != "" && !r.available(s.mem) {
-		res.Skipped = "not built yet"
+		res.skipped = "not built yet"
 		return res
 	}
 	if s.needs != "" {
 		if _, err := exec.LookPath(s.needs); err != nil {
-			res.Skipped = s.needs + " not installed"
+			res.skipped = s.needs + " not installed"
 			return res
 		}
 	}
@@ -273,18 +273,18 @@ func (r *runner) measure(ctx context.Context, s step) Result {
 	for round := 0; round <= runs; round++ { // round 0 is the warm-up
 		if s.setup != nil {
 			if err := s.setup(round); err != nil {
-				res.Failed = "setup: " + err.Error()
+				res.failed = "setup: " + err.Error()
 				return res
 			}
 		}
 		wall, rss, err := r.run(ctx, s.argv(), okCodes)
 		if err != nil {
-			res.Failed = err.Error()
+			res.failed = err.Error()
 			return res
 		}
 		if round > 0 {
-			res.Times = append(res.Times, wall)
-			res.RSS = append(res.RSS, rss)
+			res.times = append(res.times, wall)
+			res.rss = append(res.rss, rss)
 		} else if wall > slowRun {
 			runs = 1 // the machine is shared: one timed run of a slow workload
 		}

@@ -61,69 +61,69 @@ func Machine() string {
 // shown for orientation.
 func Markdown(sr SizeResult, machine, command string, when time.Time) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "### %d files (%.1f MB)\n\n", sr.Files, float64(sr.Bytes)/1e6)
-	fmt.Fprintf(&b, "Measured %s on %s; %d timed runs after one warm-up.\nReproduce: `%s`\n\n", when.UTC().Format("2006-01-02 15:04 MST"), machine, sr.Runs, command)
-	refs := map[string]*Result{}
+	fmt.Fprintf(&b, "### %d files (%.1f MB)\n\n", sr.files, float64(sr.bytes)/1e6)
+	fmt.Fprintf(&b, "Measured %s on %s; %d timed runs after one warm-up.\nReproduce: `%s`\n\n", when.UTC().Format("2006-01-02 15:04 MST"), machine, sr.runs, command)
+	refs := map[string]*result{}
 	b.WriteString("| reference | median | min | max | peak RSS |\n|---|---:|---:|---:|---:|\n")
-	for i := range sr.Results {
-		r := &sr.Results[i]
-		if r.Ref != "" {
+	for i := range sr.results {
+		r := &sr.results[i]
+		if r.ref != "" {
 			continue
 		}
-		refs[r.Name] = r
+		refs[r.name] = r
 		if !r.ok() {
-			fmt.Fprintf(&b, "| %s | %s | | | |\n", r.Name, status(r))
+			fmt.Fprintf(&b, "| %s | %s | | | |\n", r.name, status(r))
 			continue
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", r.Name, dur(r.Median())+once(r), dur(r.Min()), dur(r.Max()), mib(r.PeakRSS()))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", r.name, dur(r.Median())+once(r), dur(r.Min()), dur(r.Max()), mib(r.peakRSS()))
 	}
 	b.WriteString("\n| workload | median | min | max | peak RSS | reference | ratio | ratio of mins | target | met |\n|---|---:|---:|---:|---:|---|---:|---:|---|---|\n")
-	for i := range sr.Results {
-		r := &sr.Results[i]
-		if r.Ref == "" {
+	for i := range sr.results {
+		r := &sr.results[i]
+		if r.ref == "" {
 			continue
 		}
 		target := ""
-		if r.Target != nil {
-			target = fmt.Sprintf("≤ %g×", r.Target.Ratio)
-			if r.Target.MaxRSS > 0 {
-				target += ", RSS ≤ " + mib(r.Target.MaxRSS)
+		if r.target != nil {
+			target = fmt.Sprintf("≤ %g×", r.target.ratio)
+			if r.target.maxRSS > 0 {
+				target += ", RSS ≤ " + mib(r.target.maxRSS)
 			}
 		}
 		if !r.ok() {
-			fmt.Fprintf(&b, "| %s | %s | | | | %s | | | %s | |\n", r.Name, status(r), r.Ref, target)
+			fmt.Fprintf(&b, "| %s | %s | | | | %s | | | %s | |\n", r.name, status(r), r.ref, target)
 			continue
 		}
 		ratio, minRatio, met := "", "", ""
-		if ref := refs[r.Ref]; ref != nil && ref.ok() && ref.Median() > 0 {
+		if ref := refs[r.ref]; ref != nil && ref.ok() && ref.Median() > 0 {
 			x := float64(r.Median()) / float64(ref.Median())
 			ratio = fmt.Sprintf("%.2f×", x)
 			minRatio = fmt.Sprintf("%.2f×", float64(r.Min())/float64(ref.Min()))
-			if r.Target != nil {
+			if r.target != nil {
 				met = "yes"
-				if x > r.Target.Ratio || (r.Target.MaxRSS > 0 && r.PeakRSS() > r.Target.MaxRSS) {
+				if x > r.target.ratio || (r.target.maxRSS > 0 && r.peakRSS() > r.target.maxRSS) {
 					met = "**no**"
 				}
 			}
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.Name, dur(r.Median())+once(r), dur(r.Min()), dur(r.Max()), mib(r.PeakRSS()), r.Ref, ratio, minRatio, target, met)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.name, dur(r.Median())+once(r), dur(r.Min()), dur(r.Max()), mib(r.peakRSS()), r.ref, ratio, minRatio, target, met)
 	}
 	return b.String()
 }
 
 // once marks a workload timed only once (its warm-up took over a minute).
-func once(r *Result) string {
-	if len(r.Times) == 1 && r.Runs > 1 {
+func once(r *result) string {
+	if len(r.times) == 1 && r.runs > 1 {
 		return " (1 run)"
 	}
 	return ""
 }
 
-func status(r *Result) string {
-	if r.Skipped != "" {
-		return r.Skipped
+func status(r *result) string {
+	if r.skipped != "" {
+		return r.skipped
 	}
-	return "failed: " + strings.ReplaceAll(r.Failed, "|", `\|`)
+	return "failed: " + strings.ReplaceAll(r.failed, "|", `\|`)
 }
 
 // Splice puts block into doc between the markers of size n, replacing what

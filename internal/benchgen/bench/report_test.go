@@ -7,6 +7,7 @@ import (
 )
 
 func TestMedian(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in   []time.Duration
 		want time.Duration
@@ -15,7 +16,7 @@ func TestMedian(t *testing.T) {
 		{[]time.Duration{4, 1, 3, 2}, 2}, // (2+3)/2 in integer nanoseconds
 		{[]time.Duration{5}, 5},
 	} {
-		r := Result{Times: c.in}
+		r := result{times: c.in}
 		if got := r.Median(); got != c.want {
 			t.Errorf("Median(%v) = %v, want %v", c.in, got, c.want)
 		}
@@ -23,6 +24,7 @@ func TestMedian(t *testing.T) {
 }
 
 func TestSpliceKeepsOtherSizes(t *testing.T) {
+	t.Parallel()
 	doc := Splice([]byte("# Performance\n\nhand-written analysis\n"), 1000, "table 1k v1\n")
 	doc = Splice(doc, 10000, "table 10k\n")
 	doc = Splice(doc, 1000, "table 1k v2\n")
@@ -38,11 +40,12 @@ func TestSpliceKeepsOtherSizes(t *testing.T) {
 }
 
 func TestMarkdownRatioAndVerdict(t *testing.T) {
-	sr := SizeResult{N: 1000, Files: 1000, Runs: 3, Results: []Result{
-		{Name: "floor", Times: []time.Duration{100e6, 100e6, 100e6}, RSS: []int64{1024, 1024, 1024}},
-		{Name: "render", Ref: "floor", Target: &Target{Ratio: 0.25}, Times: []time.Duration{20e6, 30e6, 40e6}, RSS: []int64{2048, 4096, 2048}},
-		{Name: "lint", Ref: "floor", Target: &Target{Ratio: 0.25}, Runs: 3, Times: []time.Duration{20e6}, RSS: []int64{1024}},
-		{Name: "audit", Ref: "floor", Target: &Target{Ratio: 2}, Skipped: "not built yet"},
+	t.Parallel()
+	sr := SizeResult{N: 1000, files: 1000, runs: 3, results: []result{
+		{name: "floor", times: []time.Duration{100e6, 100e6, 100e6}, rss: []int64{1024, 1024, 1024}},
+		{name: "render", ref: "floor", target: &target{ratio: 0.25}, times: []time.Duration{20e6, 30e6, 40e6}, rss: []int64{2048, 4096, 2048}},
+		{name: "lint", ref: "floor", target: &target{ratio: 0.25}, runs: 3, times: []time.Duration{20e6}, rss: []int64{1024}},
+		{name: "audit", ref: "floor", target: &target{ratio: 2}, skipped: "not built yet"},
 	}}
 	md := Markdown(sr, "test machine", "scripts/bench", time.Unix(0, 0))
 	for _, want := range []string{

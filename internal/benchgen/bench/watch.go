@@ -27,16 +27,16 @@ type WatchConfig struct {
 
 // WatchResult is what it measured; durations are medians unless named.
 type WatchResult struct {
-	Files                   int
-	Latency                 []time.Duration // write → searchable, each write
-	Search, SearchAlone, Rg time.Duration
-	Hook, HookAlone, Floor  time.Duration
-	IdleCPU                 time.Duration // CPU time over Idle
-	Idle                    time.Duration
-	RSS, PeakRSS            int64 // KiB
-	Watching                string
-	LatencyKinds            map[string][]time.Duration
-	Served                  int
+	files                   int
+	latency                 []time.Duration // write → searchable, each write
+	search, searchAlone, rg time.Duration
+	hook, hookAlone, floor  time.Duration
+	idleCPU                 time.Duration // CPU time over idle
+	idle                    time.Duration
+	rss, peakRSS            int64 // KiB
+	watching                string
+	latencyKinds            map[string][]time.Duration
+	served                  int
 }
 
 // hello is the bench client's greeting wait: a loaded machine greets
@@ -45,7 +45,7 @@ const hello = time.Second
 
 // Watch starts `mem watch` on the vault and measures it.
 func Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error) {
-	res := &WatchResult{LatencyKinds: map[string][]time.Duration{}}
+	res := &WatchResult{latencyKinds: map[string][]time.Duration{}}
 	logf := func(format string, args ...any) { fmt.Fprintf(cfg.Log, format+"\n", args...) }
 	root, err := filepath.Abs(cfg.Vault)
 	if err != nil {
@@ -53,11 +53,11 @@ func Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error) {
 	}
 	project := cfg.Project
 	if project == "" {
-		project = FirstProject(root)
+		project = firstProject(root)
 	}
 	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") && !strings.Contains(strings.TrimPrefix(p, root), "/.") {
-			res.Files++
+			res.files++
 		}
 		return nil
 	})
@@ -86,7 +86,7 @@ func Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error) {
 	}
 	st, _ := daemon.Ask(sock, daemon.Request{Op: "status"}, hello)
 	if st.Status != nil {
-		res.Watching = st.Status.Watching
+		res.watching = st.Status.Watching
 	}
 	// settle waits until the daemon has no change queued and is not in a
 	// cycle (a busy daemon's greeting makes ask fail).
@@ -101,7 +101,7 @@ func Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error) {
 			}
 		}
 	}
-	logf("daemon up (%s); %d writes", res.Watching, cfg.Writes)
+	logf("daemon up (%s); %d writes", res.watching, cfg.Writes)
 
 	// Write → searchable: three kinds of write in turn, each with a word
 	// no file has, timed from the write's end to the first answer of the
@@ -140,10 +140,10 @@ func Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error) {
 			time.Sleep(10 * time.Millisecond)
 		}
 		lat := time.Since(start)
-		res.Latency = append(res.Latency, lat)
-		res.LatencyKinds[kind] = append(res.LatencyKinds[kind], lat)
+		res.latency = append(res.latency, lat)
+		res.latencyKinds[kind] = append(res.latencyKinds[kind], lat)
 	}
-	logf("latency p50 %v p95 %v", Percentile(res.Latency, 50), Percentile(res.Latency, 95))
+	logf("latency p50 %v p95 %v", percentile(res.latency, 50), percentile(res.latency, 95))
 
 	// Clients with the daemon, alone, and the references, interleaved so a
 	// busy machine moves them all.
@@ -179,11 +179,11 @@ func Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error) {
 			}
 		}
 	}
-	med := func(name string) time.Duration { return Percentile(runs[name], 50) }
-	res.Search, res.SearchAlone, res.Rg = med("search"), med("search alone"), med("rg")
-	res.Hook, res.HookAlone, res.Floor = med("hook"), med("hook alone"), med("floor")
+	med := func(name string) time.Duration { return percentile(runs[name], 50) }
+	res.search, res.searchAlone, res.rg = med("search"), med("search alone"), med("rg")
+	res.hook, res.hookAlone, res.floor = med("hook"), med("hook alone"), med("floor")
 	if st, _ := daemon.Ask(sock, daemon.Request{Op: "status"}, hello); st.Status != nil {
-		res.Served = st.Status.Served
+		res.served = st.Status.Served
 	}
 
 	// Idle: the daemon's CPU time over cfg.Idle with nothing changing.
@@ -200,13 +200,13 @@ func Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res.IdleCPU, res.Idle = after-before, cfg.Idle
-	res.RSS, res.PeakRSS = procKiB(d.Process.Pid, "VmRSS:"), procKiB(d.Process.Pid, "VmHWM:")
+	res.idleCPU, res.idle = after-before, cfg.Idle
+	res.rss, res.peakRSS = procKiB(d.Process.Pid, "VmRSS:"), procKiB(d.Process.Pid, "VmHWM:")
 	return res, nil
 }
 
-// Percentile is the p-th percentile (nearest rank) of ds.
-func Percentile(ds []time.Duration, p int) time.Duration {
+// percentile is the p-th percentile (nearest rank) of ds.
+func percentile(ds []time.Duration, p int) time.Duration {
 	if len(ds) == 0 {
 		return 0
 	}
@@ -242,16 +242,16 @@ func procKiB(pid int, key string) int64 {
 // WriteWatch prints res as the markdown of docs/performance.md.
 func WriteWatch(w io.Writer, res *WatchResult, runs int) {
 	ratio := func(a, b time.Duration) string { return fmt.Sprintf("%.3f×", float64(a)/float64(b)) }
-	fmt.Fprintf(w, "| %d files, watching by %s | median | reference | ratio |\n|---|---:|---:|---:|\n", res.Files, res.Watching)
-	fmt.Fprintf(w, "| write → searchable, p50 / p95 over %d writes | %v / %v | target p95 ≤ 1 s | |\n", len(res.Latency), Percentile(res.Latency, 50).Round(time.Millisecond), Percentile(res.Latency, 95).Round(time.Millisecond))
+	fmt.Fprintf(w, "| %d files, watching by %s | median | reference | ratio |\n|---|---:|---:|---:|\n", res.files, res.watching)
+	fmt.Fprintf(w, "| write → searchable, p50 / p95 over %d writes | %v / %v | target p95 ≤ 1 s | |\n", len(res.latency), percentile(res.latency, 50).Round(time.Millisecond), percentile(res.latency, 95).Round(time.Millisecond))
 	for _, k := range []string{"mem remember", "atomic rename", "overwrite"} {
-		fmt.Fprintf(w, "| … %s (%d), p50 / p95 | %v / %v | | |\n", k, len(res.LatencyKinds[k]), Percentile(res.LatencyKinds[k], 50).Round(time.Millisecond), Percentile(res.LatencyKinds[k], 95).Round(time.Millisecond))
+		fmt.Fprintf(w, "| … %s (%d), p50 / p95 | %v / %v | | |\n", k, len(res.latencyKinds[k]), percentile(res.latencyKinds[k], 50).Round(time.Millisecond), percentile(res.latencyKinds[k], 95).Round(time.Millisecond))
 	}
-	fmt.Fprintf(w, "| `mem search WORD`, daemon | %v | rg %v | %s |\n", res.Search.Round(time.Millisecond), res.Rg.Round(time.Millisecond), ratio(res.Search, res.Rg))
-	fmt.Fprintf(w, "| `mem search WORD`, no daemon | %v | rg %v | %s |\n", res.SearchAlone.Round(time.Millisecond), res.Rg.Round(time.Millisecond), ratio(res.SearchAlone, res.Rg))
-	fmt.Fprintf(w, "| `mem render --format hook`, daemon | %v | floor %v | %s |\n", res.Hook.Round(time.Millisecond), res.Floor.Round(time.Millisecond), ratio(res.Hook, res.Floor))
-	fmt.Fprintf(w, "| `mem render --format hook`, no daemon | %v | floor %v | %s |\n", res.HookAlone.Round(time.Millisecond), res.Floor.Round(time.Millisecond), ratio(res.HookAlone, res.Floor))
-	fmt.Fprintf(w, "| daemon idle CPU over %v | %v | | %.2f%% of one core |\n", res.Idle, res.IdleCPU, 100*float64(res.IdleCPU)/float64(res.Idle))
-	fmt.Fprintf(w, "| daemon RSS now / peak | %d / %d MiB | | |\n", res.RSS>>10, res.PeakRSS>>10)
-	fmt.Fprintf(w, "\n%d timed runs of each client command after one warm-up; the daemon served %d requests.\n", runs, res.Served)
+	fmt.Fprintf(w, "| `mem search WORD`, daemon | %v | rg %v | %s |\n", res.search.Round(time.Millisecond), res.rg.Round(time.Millisecond), ratio(res.search, res.rg))
+	fmt.Fprintf(w, "| `mem search WORD`, no daemon | %v | rg %v | %s |\n", res.searchAlone.Round(time.Millisecond), res.rg.Round(time.Millisecond), ratio(res.searchAlone, res.rg))
+	fmt.Fprintf(w, "| `mem render --format hook`, daemon | %v | floor %v | %s |\n", res.hook.Round(time.Millisecond), res.floor.Round(time.Millisecond), ratio(res.hook, res.floor))
+	fmt.Fprintf(w, "| `mem render --format hook`, no daemon | %v | floor %v | %s |\n", res.hookAlone.Round(time.Millisecond), res.floor.Round(time.Millisecond), ratio(res.hookAlone, res.floor))
+	fmt.Fprintf(w, "| daemon idle CPU over %v | %v | | %.2f%% of one core |\n", res.idle, res.idleCPU, 100*float64(res.idleCPU)/float64(res.idle))
+	fmt.Fprintf(w, "| daemon RSS now / peak | %d / %d MiB | | |\n", res.rss>>10, res.peakRSS>>10)
+	fmt.Fprintf(w, "\n%d timed runs of each client command after one warm-up; the daemon served %d requests.\n", runs, res.served)
 }

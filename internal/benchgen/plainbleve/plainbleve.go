@@ -21,9 +21,9 @@ import (
 	"github.com/mem-md/mem/pkg/vault"
 )
 
-// BatchSize documents go in one batch: bleve's memory grows with the batch,
+// batchSize documents go in one batch: bleve's memory grows with the batch,
 // and a few hundred is what its authors recommend.
-const BatchSize = 500
+const batchSize = 500
 
 type doc struct {
 	Path    string `json:"path"`
@@ -40,7 +40,7 @@ func Index(root, indexPath string) (int, error) {
 }
 
 // build indexes every memory file of the vault at root into a new index
-// at indexPath with mapping, in batches of BatchSize, each file as docOf
+// at indexPath with mapping, in batches of batchSize, each file as docOf
 // makes it (nil: not indexed): the plain way both references share.
 func build(root, indexPath string, mapping mapping.IndexMapping, docOf func(rel string, data []byte) any) (int, error) {
 	v, err := vault.Open(root)
@@ -70,7 +70,7 @@ func build(root, indexPath string, mapping mapping.IndexMapping, docOf func(rel 
 			idx.Close()
 			return 0, fmt.Errorf("%s: %w", rel, err)
 		}
-		if batch.Size() >= BatchSize {
+		if batch.Size() >= batchSize {
 			if err := idx.Batch(batch); err != nil {
 				idx.Close()
 				return 0, err

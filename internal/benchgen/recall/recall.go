@@ -34,8 +34,8 @@ type Turn struct {
 	At      time.Time // the session's time plus 10 s per turn
 }
 
-// Body is the turn as its memory file holds it.
-func (t Turn) Body() string {
+// body is the turn as its memory file holds it.
+func (t Turn) body() string {
 	s := t.Speaker + ": " + t.Text
 	if t.Caption != "" {
 		s += " [shares " + t.Caption + "]"
@@ -43,18 +43,18 @@ func (t Turn) Body() string {
 	return s
 }
 
-// Rel is the turn's file, relative to its vault: D3:12 is memory/d3-12.md.
-func (t Turn) Rel() string { return rel(t.DiaID) }
+// rel is the turn's file, relative to its vault: D3:12 is memory/d3-12.md.
+func (t Turn) rel() string { return rel(t.DiaID) }
 
 func rel(dia string) string {
 	return "memory/" + strings.ToLower(strings.ReplaceAll(dia, ":", "-")) + ".md"
 }
 
-// Question is one question with the turns that answer it.
-type Question struct {
-	Text     string
-	Evidence []string // the evidence turns' files (Rel)
-	Category int
+// question is one question with the turns that answer it.
+type question struct {
+	text     string
+	evidence []string // the evidence turns' files (rel)
+	category int
 }
 
 // Conversation is one LoCoMo conversation: its turns and its questions
@@ -62,8 +62,8 @@ type Question struct {
 // conversation) left out as the paper leaves it out of retrieval.
 type Conversation struct {
 	Name      string // the file's name without .json, e.g. 26
-	Turns     []Turn
-	Questions []Question
+	turns     []Turn
+	questions []question
 }
 
 // sessionTime is LoCoMo's session date, e.g. "1:56 pm on 8 May, 2023".
@@ -138,11 +138,11 @@ func load(file, name string) (Conversation, error) {
 			return c, fmt.Errorf("%s: %w", key, err)
 		}
 		for i, t := range turns {
-			c.Turns = append(c.Turns, Turn{DiaID: t.DiaID, Speaker: t.Speaker, Text: t.Text, Caption: t.Caption,
+			c.turns = append(c.turns, Turn{DiaID: t.DiaID, Speaker: t.Speaker, Text: t.Text, Caption: t.Caption,
 				Session: n, At: at.Add(time.Duration(i) * 10 * time.Second)})
 		}
 	}
-	sort.Slice(c.Turns, func(i, j int) bool { return c.Turns[i].At.Before(c.Turns[j].At) })
+	sort.Slice(c.turns, func(i, j int) bool { return c.turns[i].At.Before(c.turns[j].At) })
 	var qa []struct {
 		Question string `json:"question"`
 		Evidence []string
@@ -164,7 +164,7 @@ func load(file, name string) (Conversation, error) {
 		if len(ev) == 0 {
 			continue // nothing to find: no retrieval figure can count it
 		}
-		c.Questions = append(c.Questions, Question{Text: q.Question, Evidence: ev, Category: q.Category})
+		c.questions = append(c.questions, question{text: q.Question, evidence: ev, category: q.Category})
 	}
 	return c, nil
 }
@@ -179,10 +179,10 @@ func WriteVault(dir string, c Conversation) error {
 	if err := os.WriteFile(filepath.Join(dir, "mem.yaml"), nil, 0o644); err != nil {
 		return err
 	}
-	for _, t := range c.Turns {
+	for _, t := range c.turns {
 		f := fmt.Sprintf("---\ntype: fact\nprovenance: stated\nvalid_at: %s\nsession: locomo-%s-s%d\n---\n%s\n",
-			t.At.UTC().Format(time.RFC3339), c.Name, t.Session, t.Body())
-		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(t.Rel())), []byte(f), 0o644); err != nil {
+			t.At.UTC().Format(time.RFC3339), c.Name, t.Session, t.body())
+		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(t.rel())), []byte(f), 0o644); err != nil {
 			return err
 		}
 	}
@@ -218,8 +218,8 @@ func NewPlain(c Conversation) (*Plain, error) {
 		return nil, err
 	}
 	b := idx.NewBatch()
-	for _, t := range c.Turns {
-		if err := b.Index(t.Rel(), map[string]any{"text": t.Body()}); err != nil {
+	for _, t := range c.turns {
+		if err := b.Index(t.rel(), map[string]any{"text": t.body()}); err != nil {
 			idx.Close()
 			return nil, err
 		}
@@ -259,10 +259,10 @@ var stopWords = func() analysis.TokenMap {
 
 var word = regexp.MustCompile(`[\p{L}\p{N}']+`)
 
-// Rewrites are the queries variant's two mechanical rephrasings of a
+// rewrites are the queries variant's two mechanical rephrasings of a
 // question: its words without the English stop words, and only its words
 // of four letters or more.
-func Rewrites(q string) []string {
+func rewrites(q string) []string {
 	var noStop, long []string
 	for _, w := range word.FindAllString(q, -1) {
 		if !stopWords[strings.ToLower(w)] {
@@ -279,7 +279,7 @@ func Rewrites(q string) []string {
 type Score struct {
 	N                 int
 	Hit1, Hit5, Hit10 int
-	Latencies         []time.Duration // of the limit-5 asks
+	latencies         []time.Duration // of the limit-5 asks
 	ByCategory        map[int][2]int  // category: hits@5, questions
 	// Refused counts the questions the searcher refused (a query it could
 	// not parse): each is a miss, as it is for an agent that asked it.
@@ -296,14 +296,14 @@ func (s Score) Rate(hits int) float64 {
 
 // Mean is the latencies' mean.
 func (s Score) Mean() time.Duration {
-	if len(s.Latencies) == 0 {
+	if len(s.latencies) == 0 {
 		return 0
 	}
 	var sum time.Duration
-	for _, l := range s.Latencies {
+	for _, l := range s.latencies {
 		sum += l
 	}
-	return sum / time.Duration(len(s.Latencies))
+	return sum / time.Duration(len(s.latencies))
 }
 
 // Median is the median latency.
@@ -313,10 +313,10 @@ func (s Score) Median() time.Duration { return s.quantile(50) }
 func (s Score) P95() time.Duration { return s.quantile(95) }
 
 func (s Score) quantile(pct int) time.Duration {
-	if len(s.Latencies) == 0 {
+	if len(s.latencies) == 0 {
 		return 0
 	}
-	l := slices.Clone(s.Latencies)
+	l := slices.Clone(s.latencies)
 	slices.Sort(l)
 	return l[min(len(l)-1, len(l)*pct/100)]
 }
@@ -328,7 +328,7 @@ func (s *Score) Add(o Score) {
 	s.Hit5 += o.Hit5
 	s.Hit10 += o.Hit10
 	s.Refused += o.Refused
-	s.Latencies = append(s.Latencies, o.Latencies...)
+	s.latencies = append(s.latencies, o.latencies...)
 	if s.ByCategory == nil {
 		s.ByCategory = map[int][2]int{}
 	}
@@ -340,30 +340,30 @@ func (s *Score) Add(o Score) {
 
 // Measure asks every question of c: with limit 5 (timed; hit@1 and hit@5)
 // and with limit 10 (hit@10). With variant, each question is asked with its
-// Rewrites besides.
+// rewrites besides.
 func Measure(c Conversation, search Searcher, variant bool) (Score, error) {
 	s := Score{ByCategory: map[int][2]int{}}
-	for _, q := range c.Questions {
+	for _, q := range c.questions {
 		var also []string
 		if variant {
-			also = Rewrites(q.Text)
+			also = rewrites(q.text)
 		}
 		start := time.Now()
-		top5, err := search(q.Text, also, 5)
-		s.Latencies = append(s.Latencies, time.Since(start))
+		top5, err := search(q.text, also, 5)
+		s.latencies = append(s.latencies, time.Since(start))
 		var top10 []string
 		if err == nil {
-			top10, err = search(q.Text, also, 10)
+			top10, err = search(q.text, also, 10)
 		}
 		var refused *Refusal
 		if errors.As(err, &refused) {
 			s.Refused++
 		} else if err != nil {
-			return s, fmt.Errorf("conversation %s, %q: %w", c.Name, q.Text, err)
+			return s, fmt.Errorf("conversation %s, %q: %w", c.Name, q.text, err)
 		}
 		hit := func(hits []string, k int) int {
 			for _, h := range hits[:min(k, len(hits))] {
-				if slices.Contains(q.Evidence, h) {
+				if slices.Contains(q.evidence, h) {
 					return 1
 				}
 			}
@@ -373,8 +373,8 @@ func Measure(c Conversation, search Searcher, variant bool) (Score, error) {
 		s.Hit1 += hit(top5, 1)
 		s.Hit5 += hit(top5, 5)
 		s.Hit10 += hit(top10, 10)
-		cat := s.ByCategory[q.Category]
-		s.ByCategory[q.Category] = [2]int{cat[0] + hit(top5, 5), cat[1] + 1}
+		cat := s.ByCategory[q.category]
+		s.ByCategory[q.category] = [2]int{cat[0] + hit(top5, 5), cat[1] + 1}
 	}
 	return s, nil
 }

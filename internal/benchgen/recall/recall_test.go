@@ -28,6 +28,7 @@ const conversation = `{
 }`
 
 func TestLoadWriteMeasure(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "7.json"), []byte(conversation), 0o644); err != nil {
 		t.Fatal(err)
@@ -37,17 +38,17 @@ func TestLoadWriteMeasure(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := cs[0]
-	if c.Name != "7" || len(c.Turns) != 3 || len(c.Questions) != 2 {
+	if c.Name != "7" || len(c.turns) != 3 || len(c.questions) != 2 {
 		t.Fatalf("loaded %+v", c)
 	}
-	if c.Turns[0].DiaID != "D1:1" || c.Turns[2].Body() != "Bo: Nice! [shares a photo of a blue boat]" {
-		t.Fatalf("turns in time order with captions: %+v", c.Turns)
+	if c.turns[0].DiaID != "D1:1" || c.turns[2].body() != "Bo: Nice! [shares a photo of a blue boat]" {
+		t.Fatalf("turns in time order with captions: %+v", c.turns)
 	}
-	if got := c.Turns[2].At.Sub(c.Turns[1].At).Seconds(); got != 10 {
+	if got := c.turns[2].At.Sub(c.turns[1].At).Seconds(); got != 10 {
 		t.Fatalf("turns are %vs apart, want 10", got)
 	}
-	if want := []string{"memory/d2-1.md", "memory/d2-2.md"}; !reflect.DeepEqual(c.Questions[0].Evidence, want) {
-		t.Fatalf("evidence %v, want %v", c.Questions[0].Evidence, want)
+	if want := []string{"memory/d2-1.md", "memory/d2-2.md"}; !reflect.DeepEqual(c.questions[0].evidence, want) {
+		t.Fatalf("evidence %v, want %v", c.questions[0].evidence, want)
 	}
 	root := filepath.Join(dir, "vault")
 	if err := WriteVault(root, c); err != nil {
@@ -69,7 +70,7 @@ func TestLoadWriteMeasure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.N != 2 || s.Hit5 != 2 || s.Hit1 != 2 || len(s.Latencies) != 2 {
+	if s.N != 2 || s.Hit5 != 2 || s.Hit1 != 2 || len(s.latencies) != 2 {
 		t.Fatalf("plain score %+v", s)
 	}
 	refuse := func(string, []string, int) ([]string, error) { return nil, &Refusal{"no"} }
@@ -79,7 +80,8 @@ func TestLoadWriteMeasure(t *testing.T) {
 }
 
 func TestRewrites(t *testing.T) {
-	got := Rewrites("What did Bo's cat do in 2022-2023?")
+	t.Parallel()
+	got := rewrites("What did Bo's cat do in 2022-2023?")
 	want := []string{"Bo's cat 2022 2023", "What Bo's 2022 2023"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %q, want %q", got, want)
