@@ -65,8 +65,6 @@ func runSignal(_ context.Context, cmd *cli.Command) error {
 	return nil
 }
 
-// verdictLine is the gate's answer in words for a lesson or rule, for
-// signal and gate.
 // signalFromFlags checks the flags and fills the signal, recorded at t
 // unless --at says when it happened.
 func signalFromFlags(cmd *cli.Command, t time.Time) (frontmatter.Signal, error) {
@@ -84,6 +82,8 @@ func signalFromFlags(cmd *cli.Command, t time.Time) (frontmatter.Signal, error) 
 	return s, nil
 }
 
+// verdictLine is the gate's answer in words for a lesson or rule, for
+// signal and gate.
 func verdictLine(id, typ string, v gate.Verdict) string {
 	s := fmt.Sprintf("weight %g from %d %s", v.Weight, v.Sessions, plural(v.Sessions, "session"))
 	switch {

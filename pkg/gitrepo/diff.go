@@ -6,6 +6,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/mem-md/mem/pkg/gitrepo/gitfmt"
 )
 
 // Change is one file (any entry that is not a folder: a blob, a link, a
@@ -118,7 +120,7 @@ func (r *Repo) diffTrees(a, b Hash, dir string, out *[]Change) error {
 		case j == len(eb):
 			c = -1
 		default:
-			c = treeOrder(&ea[i], &eb[j])
+			c = gitfmt.TreeOrder(ea[i], eb[j])
 		}
 		var pa, pb *object.TreeEntry
 		switch {
@@ -169,26 +171,4 @@ func (r *Repo) diffEntries(a, b *object.TreeEntry, p string, out *[]Change) erro
 		*out = append(*out, Change{Path: p, OldMode: Mode(a.Mode), NewMode: Mode(b.Mode), Old: Hash(a.Hash), New: Hash(b.Hash)})
 	}
 	return r.diffTrees(da, db, p, out)
-}
-
-// treeOrder is git's order of tree entries: by name, a folder's name
-// compared as if it ended in '/'.
-func treeOrder(a, b *object.TreeEntry) int {
-	for i := 0; ; i++ {
-		ca, cb := orderByte(a, i), orderByte(b, i)
-		if ca != cb || ca < 0 {
-			return ca - cb
-		}
-	}
-}
-
-// orderByte is byte i of e's name in tree order, -1 past its end.
-func orderByte(e *object.TreeEntry, i int) int {
-	switch {
-	case i < len(e.Name):
-		return int(e.Name[i])
-	case i == len(e.Name) && e.Mode == filemode.Dir:
-		return '/'
-	}
-	return -1
 }

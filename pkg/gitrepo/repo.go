@@ -190,17 +190,10 @@ func readFull(r io.Reader, buf []byte) (int, error) {
 }
 
 // Entry is the entry at the slash path p of tree h; ok is false when the
-// tree has no such path.
+// tree (or the zero hash, the empty tree) has no such path.
 func (r *Repo) Entry(h Hash, p string) (e TreeEntry, ok bool, err error) {
-	t, err := r.g.TreeObject(plumbing.Hash(h))
-	if err != nil {
-		return e, false, err
-	}
-	oe, err := t.FindEntry(p)
-	if errors.Is(err, object.ErrEntryNotFound) || errors.Is(err, object.ErrDirectoryNotFound) {
-		return e, false, nil
-	}
-	if err != nil {
+	oe, err := r.entryAt(h, p)
+	if err != nil || oe == nil {
 		return e, false, err
 	}
 	return TreeEntry{Name: oe.Name, Mode: Mode(oe.Mode), Hash: Hash(oe.Hash)}, true, nil

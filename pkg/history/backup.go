@@ -168,7 +168,7 @@ func (r *Repo) Backup(opts BackupOptions) (*BackupResult, error) {
 	if opts.To == "" {
 		return nil, errors.New("no backup target: pass --to PATH|REMOTE or set backup.to in mem.yaml")
 	}
-	branch, head, err := r.headRef()
+	branch, head, err := r.git.Head()
 	if err != nil {
 		return nil, err
 	}

@@ -90,7 +90,7 @@ func Clone(remote, relativeTo, dir string, env Env) (*CloneResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	branch, head, err := r.headRef()
+	branch, head, err := r.git.Head()
 	if err != nil {
 		return nil, err
 	}

@@ -127,8 +127,8 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 		return nil, skipFor(r.v, p, why) // a merge started between the two checks
 	}
 
-	r.objs = r.newObjects()
-	branch, parent, err := r.headRef()
+	r.objs = r.git.NewObjects()
+	branch, parent, err := r.git.Head()
 	if err != nil {
 		return nil, err
 	}

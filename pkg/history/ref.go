@@ -9,10 +9,6 @@ import (
 	"github.com/mem-md/mem/pkg/gitrepo"
 )
 
-// headRef is the ref a commit moves (the branch HEAD names, or HEAD itself
-// when detached) and the commit it points at (zero on an unborn branch).
-func (r *Repo) headRef() (gitrepo.RefName, gitrepo.Hash, error) { return r.git.Head() }
-
 // updateRef moves name from old to new with git's lock-file protocol:
 // create <ref>.lock exclusively (recorded, see createLock), check the ref
 // still holds old, then gitfmt writes, fsyncs and renames it. The reflog

@@ -40,9 +40,6 @@ type Repo struct {
 	heldLocks []string
 }
 
-// newObjects is the object writer of one commit or merge.
-func (r *Repo) newObjects() *gitrepo.Objects { return r.git.NewObjects() }
-
 // ErrNoRepo is returned by Open when the vault is not inside a git repository.
 var ErrNoRepo = errors.New("not inside a git repository")
 

@@ -126,7 +126,7 @@ func (r *Repo) sync(opts SyncOptions) (*SyncResult, error) {
 	for _, s := range c.Secrets {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("%s:%d: %s: left out of the commit and the sync (it holds a secret): remove the secret, the next sync sends it", s.Path, s.Line, s.Rule))
 	}
-	branch, head, err := r.headRef()
+	branch, head, err := r.git.Head()
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +173,7 @@ func (r *Repo) sync(opts SyncOptions) (*SyncResult, error) {
 			}
 			// Past the merge when refreshing the index committed a file
 			// written meanwhile; it goes out with this push.
-			if _, head, err = r.headRef(); err != nil {
+			if _, head, err = r.git.Head(); err != nil {
 				return nil, err
 			}
 			res.Head = head.String()
@@ -380,7 +380,7 @@ func (r *Repo) mergeCommit(base, head, remote gitrepo.Hash, url string, res *Syn
 	for _, c := range ours {
 		byPath[c.Path] = c
 	}
-	r.objs = r.newObjects() // synced by applyMerge before a ref names the merge
+	r.objs = r.git.NewObjects() // synced by applyMerge before a ref names the merge
 	edits := map[string]treeEdit{}
 	entry := func(p string, mode gitrepo.Mode, h gitrepo.Hash) {
 		edits[p] = treeEdit{mode: mode, hash: h}
