@@ -19,8 +19,13 @@ func importCommand() *cli.Command {
 		Usage:     "import memory from another tool, keeping the source's own dates (docs/import.md)",
 		ArgsUsage: "KIND PATH  (KIND: " + strings.Join(importer.Kinds, ", ") + ")",
 		Description: "chatgpt PATH: the export's .zip, its conversations.json, or the folder holding it.\n" +
+			"claude-ai PATH: Claude.ai's data export: the .zip, or the folder holding conversations.json.\n" +
 			"claude-code PATH: ~/.claude/projects, or one project folder in it.\n" +
+			"codex [DIR]: Codex's memories folder (default ~/.codex/memories).\n" +
 			"memory-md PATH: a hand-kept MEMORY.md or CLAUDE.md.\n" +
+			"openclaw PATH: an OpenClaw workspace (MEMORY.md and memory/YYYY-MM-DD.md).\n" +
+			"An export of another kind is refused naming the right command (exit 2); a source holding\n" +
+			"nothing to import exits 1 saying so. Dates come from the source, never the import time.\n" +
 			"Files go under imports/KIND/ with source: import:KIND and do not render until accepted with\n" +
 			"'mem review'; then each renders as its project and importance say (a global one needs\n" +
 			"importance 7 or more; --project puts the items the source leaves global in a project).\n" +
@@ -36,13 +41,16 @@ func importCommand() *cli.Command {
 }
 
 func runImport(_ context.Context, cmd *cli.Command) error {
-	if cmd.NArg() != 2 {
-		return usagef("import needs KIND and PATH: mem import " + strings.Join(importer.Kinds, "|") + " PATH")
-	}
 	kind, src := cmd.Args().Get(0), cmd.Args().Get(1)
 	v, err := openVault(cmd)
 	if err != nil {
 		return err
+	}
+	if cmd.NArg() == 1 {
+		src = importer.DefaultPath(kind, v.Home)
+	}
+	if cmd.NArg() > 2 || src == "" {
+		return usagef("import needs KIND and PATH: mem import " + strings.Join(importer.Kinds, "|") + " PATH")
 	}
 	project := cmd.String("project")
 	if project != "" {
@@ -68,6 +76,14 @@ func runImport(_ context.Context, cmd *cli.Command) error {
 	for _, r := range res.Refused {
 		fmt.Fprintln(errOut, "mem: refused:", r)
 	}
+	if !cmd.Bool("quiet") {
+		for _, r := range res.Skipped {
+			fmt.Fprintln(errOut, "mem: skipped:", r)
+		}
+	}
+	for _, where := range res.Escaped {
+		fmt.Fprintf(errOut, "mem: warning: %s: HTML tags escaped as text (a tag is refused in a memory; the item is imported with the tag shown, not applied)\n", where)
+	}
 	err = nil
 	if len(res.Refused) > 0 {
 		err = checkFailed(fmt.Sprintf("%s: %d %s refused (listed above); the rest was imported", kind, len(res.Refused), plural(len(res.Refused), "item")))
@@ -83,8 +99,15 @@ func runImport(_ context.Context, cmd *cli.Command) error {
 			files = append(files, importFileJSON{ID: f.ID, Path: f.Path, Project: f.Project,
 				Summary: f.Summary, Type: f.Type, ValidAt: f.ValidAt.String()})
 		}
-		out := importJSON{AlreadyImported: res.Existing, ByType: res.ByType(), DryRun: res.DryRun,
-			Files: files, Kind: res.Kind, Path: res.Path, Refused: refused, Written: len(res.Files)}
+		skipped := make([]importRefusedJSON, 0, len(res.Skipped))
+		for _, r := range res.Skipped {
+			skipped = append(skipped, importRefusedJSON{Message: r.Msg, Rule: r.Rule, Where: r.Where})
+		}
+		out := importJSON{AlreadyImported: res.Existing, ByType: res.ByType(), DryRun: res.DryRun, Escaped: res.Escaped,
+			Files: files, Kind: res.Kind, Path: res.Path, Refused: refused, Skipped: skipped, Written: len(res.Files)}
+		if out.Escaped == nil {
+			out.Escaped = []string{}
+		}
 		out.ValidAt.First, out.ValidAt.Last, out.ValidAt.Undated = first.String(), last.String(), undated
 		if jerr := writeJSON(cmd.Root().Writer, out); jerr != nil {
 			return jerr
@@ -123,6 +146,9 @@ func runImport(_ context.Context, cmd *cli.Command) error {
 	if len(res.Refused) > 0 {
 		summary += fmt.Sprintf("; %d refused", len(res.Refused))
 	}
+	if len(res.Skipped) > 0 {
+		summary += fmt.Sprintf("; %d skipped", len(res.Skipped))
+	}
 	fmt.Fprintln(w, summary)
 	switch {
 	case len(res.Files) == 0:
@@ -151,10 +177,12 @@ type importJSON struct {
 	AlreadyImported int                 `json:"already_imported"`
 	ByType          map[string]int      `json:"by_type"`
 	DryRun          bool                `json:"dry_run"`
+	Escaped         []string            `json:"escaped"`
 	Files           []importFileJSON    `json:"files"`
 	Kind            string              `json:"kind"`
 	Path            string              `json:"path"`
 	Refused         []importRefusedJSON `json:"refused"`
+	Skipped         []importRefusedJSON `json:"skipped"`
 	ValidAt         struct {
 		First   string `json:"first"`
 		Last    string `json:"last"`

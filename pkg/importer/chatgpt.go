@@ -35,6 +35,9 @@ type gptConversation struct {
 	UpdateTime     *float64           `json:"update_time"`
 	Mapping        map[string]gptNode `json:"mapping"`
 	CurrentNode    string             `json:"current_node"`
+	// ChatMessages is Claude.ai's field, never ChatGPT's: its presence
+	// names the export given to the wrong importer.
+	ChatMessages json.RawMessage `json:"chat_messages"`
 }
 
 type gptNode struct {
@@ -91,116 +94,147 @@ const maxConversation = 64 << 20
 // collectChatGPT reads conversations.json, a directory holding it, or the
 // export zip.
 func collectChatGPT(src string, e env) ([]item, error) {
+	var items []item
+	err := readExport(src, "conversations.json", "a ChatGPT data export", e, func(r io.Reader, resource string) error {
+		var err error
+		items, err = parseChatGPT(r, resource, e)
+		return err
+	})
+	return items, err
+}
+
+// readExport hands read the member name of an export given as a zip, a
+// folder holding it, or the file itself, with the resource that names it
+// in sources (for a zip, <zip>/<member>). what names the export in errors.
+func readExport(src, name, what string, e env, read func(r io.Reader, resource string) error) error {
 	fi, err := os.Stat(src)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w (give the export's .zip or its conversations.json)", src, err)
+		return fmt.Errorf("%s: %w (give the export's .zip or its %s)", src, err, name)
 	}
 	if fi.IsDir() {
-		src = filepath.Join(src, "conversations.json")
+		src = filepath.Join(src, name)
 	}
 	abs, err := filepath.Abs(src)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if strings.EqualFold(filepath.Ext(src), ".zip") {
-		zf, err := vault.OpenInput(src)
+	if !strings.EqualFold(filepath.Ext(src), ".zip") {
+		f, err := vault.OpenInput(src)
 		if err != nil {
-			return nil, err
+			return fmt.Errorf("%s: %w (give the export's .zip or its %s)", src, err, name)
 		}
-		defer zf.Close()
-		zi, err := zf.Stat()
-		if err != nil {
-			return nil, err
-		}
-		zr, err := zip.NewReader(zf, zi.Size())
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", src, err)
-		}
-		for _, f := range zr.File {
-			if path.Base(f.Name) != "conversations.json" {
-				continue
-			}
-			// archive/zip fails a member that inflates past the size in its
-			// header, so checking the header caps what is read.
-			if f.UncompressedSize64 > uint64(e.zipMember()) {
-				return nil, fmt.Errorf("%s: %s inflates to %d bytes, over the %d bytes mem reads from a zip: unzip the export and import its conversations.json itself", src, f.Name, f.UncompressedSize64, e.zipMember())
-			}
-			r, err := f.Open()
-			if err != nil {
-				return nil, fmt.Errorf("%s: %s: %w", src, f.Name, err)
-			}
-			defer r.Close()
-			items, err := parseChatGPT(r, abs+"/"+f.Name, e)
-			if errors.Is(err, zip.ErrFormat) || errors.Is(err, zip.ErrChecksum) {
-				err = fmt.Errorf("%w: the zip is damaged: download the export again", err)
-			}
-			return items, err
-		}
-		return nil, fmt.Errorf("%s: no conversations.json inside: is this a ChatGPT data export?", src)
+		defer f.Close()
+		return read(f, abs)
 	}
-	f, err := vault.OpenInput(src)
+	zf, err := vault.OpenInput(src)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w (give the export's .zip or its conversations.json)", src, err)
+		return err
 	}
-	defer f.Close()
-	return parseChatGPT(f, abs, e)
+	defer zf.Close()
+	zi, err := zf.Stat()
+	if err != nil {
+		return err
+	}
+	zr, err := zip.NewReader(zf, zi.Size())
+	if err != nil {
+		return fmt.Errorf("%s: %w", src, err)
+	}
+	for _, f := range zr.File {
+		if path.Base(f.Name) != name {
+			continue
+		}
+		// archive/zip fails a member that inflates past the size in its
+		// header, so checking the header caps what is read.
+		if f.UncompressedSize64 > uint64(e.zipMember()) {
+			return fmt.Errorf("%s: %s inflates to %d bytes, over the %d bytes mem reads from a zip: unzip the export and import its %s itself", src, f.Name, f.UncompressedSize64, e.zipMember(), name)
+		}
+		r, err := f.Open()
+		if err != nil {
+			return fmt.Errorf("%s: %s: %w", src, f.Name, err)
+		}
+		defer r.Close()
+		err = read(r, abs+"/"+f.Name)
+		if errors.Is(err, zip.ErrFormat) || errors.Is(err, zip.ErrChecksum) {
+			err = fmt.Errorf("%w: the zip is damaged: download the export again", err)
+		}
+		return err
+	}
+	return fmt.Errorf("%s: no %s inside: is this %s?", src, name, what)
 }
 
-// parseChatGPT reads the conversations array one conversation at a time,
-// so time is linear in the file and memory bounded by one conversation
-// whatever the whitespace between tokens (json.Decoder held every blank
-// between two values, and a newline count per line, in memory: 64 MB of
-// newlines took 3.4 GB). resource names the file in each sources entry.
+// parseChatGPT reads ChatGPT's conversations array (scanArray).
 func parseChatGPT(r io.Reader, resource string, e env) ([]item, error) {
+	var items []item
+	err := scanArray(r, resource, "a ChatGPT conversations.json (an array of conversations)", e, func(raw []byte, n int) error {
+		var conv gptConversation
+		if err := json.Unmarshal(raw, &conv); err != nil {
+			return err
+		}
+		if conv.Mapping == nil && conv.ChatMessages != nil {
+			return wrongKind(resource, kindClaudeAI, kindChatGPT)
+		}
+		items = append(items, conversationItems(&conv, n, resource)...)
+		return nil
+	})
+	return items, err
+}
+
+// scanArray reads a JSON array one element at a time, so time is linear
+// in the file and memory bounded by one element whatever the whitespace
+// between tokens (json.Decoder held every blank between two values, and a
+// newline count per line, in memory: 64 MB of newlines took 3.4 GB). each
+// decodes one element; an element of an unexpected shape (a
+// json.UnmarshalTypeError) is skipped with a warning, and any other error
+// stops the scan. resource names the file; what says what it should be.
+func scanArray(r io.Reader, resource, what string, e env, each func(raw []byte, n int) error) error {
 	s := &gptScanner{r: bufio.NewReaderSize(r, 64<<10), line: 1}
 	readErr := func() error { return fmt.Errorf("%s:%d: %w", resource, s.line, s.err) }
 	fail := func(format string, args ...any) error {
 		if s.err != nil {
 			return readErr()
 		}
-		return fmt.Errorf("%s:%d: %s: not a ChatGPT conversations.json (an array of conversations)", resource, s.line, fmt.Sprintf(format, args...))
+		return fmt.Errorf("%s:%d: %s: not %s", resource, s.line, fmt.Sprintf(format, args...), what)
 	}
 	c, ok := s.skipSpace()
 	if !ok || c != '[' {
-		return nil, fail("found %s, want [", s.describe(c, ok))
+		return fail("found %s, want [", s.describe(c, ok))
 	}
-	var items []item
 	if c, ok = s.skipSpace(); ok && c == ']' {
-		return nil, nil
+		return nil
 	}
 	for n := 1; ; n++ {
 		if !ok {
-			return nil, fail("the file ends before conversation %d", n)
+			return fail("the file ends before conversation %d", n)
 		}
 		start := s.line
 		raw, size, err := s.value(c, e.conversation())
 		if err != nil {
 			if s.err != nil {
-				return nil, readErr()
+				return readErr()
 			}
-			return nil, fmt.Errorf("%s:%d: conversation %d: %v: fix or remove it, or export again", resource, start, n, err)
+			return fmt.Errorf("%s:%d: conversation %d: %v: fix or remove it, or export again", resource, start, n, err)
 		}
 		if size > e.conversation() {
 			e.warnf("%s:%d: conversation %d skipped: %d bytes, over the %d-byte limit of one conversation", resource, start, n, size, e.conversation())
-		} else {
-			var conv gptConversation
-			if err := json.Unmarshal(raw, &conv); err != nil {
-				var typeErr *json.UnmarshalTypeError
-				if !errors.As(err, &typeErr) {
-					return nil, fmt.Errorf("%s:%d: conversation %d: %v: fix or remove it, or export again", resource, start, n, err)
-				}
+		} else if err := each(raw, n); err != nil {
+			var typeErr *json.UnmarshalTypeError
+			var wrong *WrongKind
+			switch {
+			case errors.As(err, &wrong):
+				return err
+			case errors.As(err, &typeErr):
 				// A field of an unexpected shape: skip just this one.
 				e.warnf("%s: conversation %d skipped: %v", resource, n, err)
-			} else {
-				items = append(items, conversationItems(&conv, n, resource)...)
+			default:
+				return fmt.Errorf("%s:%d: conversation %d: %v: fix or remove it, or export again", resource, start, n, err)
 			}
 		}
 		c, ok = s.skipSpace()
 		if ok && c == ']' {
-			return items, nil
+			return nil
 		}
 		if !ok || c != ',' {
-			return nil, fail("found %s after conversation %d, want , or ]", s.describe(c, ok), n)
+			return fail("found %s after conversation %d, want , or ]", s.describe(c, ok), n)
 		}
 		c, ok = s.skipSpace()
 	}

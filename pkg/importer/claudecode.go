@@ -428,7 +428,7 @@ func autoMemoryItems(dir, base, project string, writes map[string]frontmatter.Ti
 					kept = append(kept, b)
 				}
 			}
-			items = append(items, bulletItems(kept, path, locator, frontmatter.Inferred, project, mod)...)
+			items = append(items, bulletItems(kept, mdFile{abs: path, locator: locator, provenance: frontmatter.Inferred, project: project, mod: mod})...)
 			continue
 		}
 		if it, ok := topicItem(data, path, locator, project, mod, lastWrite(writes, path)); ok {

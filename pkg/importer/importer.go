@@ -13,9 +13,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"path"
+	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mem-md/mem/pkg/fail"
@@ -28,12 +32,24 @@ import (
 // Import kinds (the KIND of `mem import KIND PATH`).
 const (
 	kindChatGPT    = "chatgpt"
+	kindClaudeAI   = "claude-ai"
 	kindClaudeCode = "claude-code"
+	kindCodex      = "codex"
 	kindMemoryMD   = "memory-md"
+	kindOpenClaw   = "openclaw"
 )
 
 // Kinds lists the import kinds, for usage messages.
-var Kinds = []string{kindChatGPT, kindClaudeCode, kindMemoryMD}
+var Kinds = []string{kindChatGPT, kindClaudeAI, kindClaudeCode, kindCodex, kindMemoryMD, kindOpenClaw}
+
+// DefaultPath is where a kind's source lives when PATH is not given, under
+// the home folder ("" when the kind needs a PATH).
+func DefaultPath(kind, home string) string {
+	if kind == kindCodex && home != "" {
+		return filepath.Join(home, ".codex", "memories")
+	}
+	return ""
+}
 
 // keyField is the extension key holding an imported file's import key. The
 // frontmatter package keeps unknown keys verbatim, so it survives edits in
@@ -45,8 +61,13 @@ const keyField = frontmatter.ImportKey
 type item struct {
 	// locator names the item inside its source, stably across runs (a
 	// conversation and message id, a transcript file, a bullet's text). It is
-	// hashed into the import key that makes re-runs write nothing.
-	locator    string
+	// hashed into the import key that makes re-runs write nothing, and
+	// into the file's name, so the item has one path on every machine.
+	locator string
+	// legacy, when set, is the locator an earlier mem gave the same item
+	// (a hand-kept file's absolute path): a file already holding its key
+	// counts as this item, so upgrading mem re-imports nothing.
+	legacy     string
 	Type       string // the memory's type (the pointer's, for a note)
 	provenance string
 	text       string // the memory's text; for a note, the pointer's text
@@ -67,6 +88,9 @@ type item struct {
 	// whole (frontmatter that does not parse): it is reported as refused
 	// and nothing of it is written, rather than imported without it.
 	unreadable *Refused
+	// skipped, when set, is why the item is not a claim (a template
+	// placeholder): it is reported and nothing of it is written.
+	skipped *Refused
 }
 
 // Options tunes a run.
@@ -109,6 +133,12 @@ type Result struct {
 	Files    []File
 	Existing int // items skipped because an earlier run imported them
 	Refused  []Refused
+	// Skipped are items that are no claim (template placeholders): reported,
+	// not written, and no failure.
+	Skipped []Refused
+	// Escaped are the items whose HTML tags were escaped to text (spec §8
+	// refuses a tag in a memory; an import keeps the item and says so).
+	Escaped []string
 }
 
 // ByType counts the written files by type.
@@ -143,6 +173,7 @@ func (r *Result) Span() (first, last frontmatter.Time, undated int) {
 // the caps on what one item may hold in memory.
 type env struct {
 	projects []vault.Project
+	home     string // the user's home folder (vault.Options.Home); "" for none
 	warn     func(string)
 	limits   limits
 }
@@ -170,6 +201,32 @@ func (e env) project(dir string) string {
 	return ""
 }
 
+// sourceName is how an import key names a file: its path under the home
+// folder ("~/code/app/CLAUDE.md"), the same on every machine that keeps it
+// there, else its absolute path.
+func (e env) sourceName(abs string) string {
+	if e.home != "" {
+		if rel, err := filepath.Rel(e.home, abs); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+			return "~/" + filepath.ToSlash(rel)
+		}
+	}
+	return abs
+}
+
+// dailyDate is the date a daily file's name gives (memory/2026-02-19.md,
+// 2026-02-19-1338.md), or zero.
+func dailyDate(p string) frontmatter.Time {
+	base := filepath.Base(p)
+	if len(base) < 13 || !strings.HasSuffix(base, ".md") {
+		return frontmatter.Time{}
+	}
+	t, err := frontmatter.ParseTime(base[:10])
+	if err != nil || !t.DateOnly || len(base) > 13 && base[10] != '-' && base[10] != '_' && base[10] != ' ' {
+		return frontmatter.Time{}
+	}
+	return t
+}
+
 func (e env) warnf(format string, args ...any) {
 	if e.warn != nil {
 		e.warn(fmt.Sprintf(format, args...))
@@ -189,9 +246,23 @@ func (e ErrUnknownKind) Kind() fail.Kind { return fail.Usage }
 // adapters turn a source path into items, one per kind.
 var adapters = map[string]func(src string, e env) ([]item, error){
 	kindChatGPT:    collectChatGPT,
+	kindClaudeAI:   collectClaudeAI,
 	kindClaudeCode: collectClaudeCode,
+	kindCodex:      collectCodex,
 	kindMemoryMD:   collectMemoryMD,
+	kindOpenClaw:   collectOpenClaw,
 }
+
+// ErrNothing is a source in which the importer found nothing to import:
+// a failed check (exit 1), never a silent run that writes 0 files.
+type ErrNothing struct{ Of, Path string }
+
+func (e ErrNothing) Error() string {
+	return fmt.Sprintf("%s: found nothing to import as %s (%s); nothing was written: check the path, or see docs/import.md for what each kind reads", e.Path, e.Of, kindNames[e.Of])
+}
+
+// Kind: the import ran and its answer is no (exit 1).
+func (ErrNothing) Kind() fail.Kind { return fail.Check }
 
 // Run imports src as kind into v: it reads the source, skips every item an
 // earlier run already imported, and writes the rest (unless DryRun).
@@ -210,9 +281,15 @@ func Run(v *vault.Vault, kind, src string, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	items, err := collect(src, env{projects: v.Projects(mems), warn: opts.Warn, limits: opts.limits})
+	if is := sniff(src); is != "" && is != kind {
+		return nil, wrongKind(src, is, kind)
+	}
+	items, err := collect(src, env{projects: v.Projects(mems), home: v.Home, warn: opts.Warn, limits: opts.limits})
 	if err != nil {
 		return nil, err
+	}
+	if len(items) == 0 {
+		return nil, ErrNothing{Of: kind, Path: src}
 	}
 	if opts.Now.IsZero() {
 		opts.Now = time.Now().UTC() // a zero now would date every source in the future
@@ -362,6 +439,16 @@ func (w *writer) write(it item) error {
 		w.res.Refused = append(w.res.Refused, *it.unreadable)
 		return nil
 	}
+	if it.skipped != nil {
+		w.res.Skipped = append(w.res.Skipped, *it.skipped)
+		return nil
+	}
+	var escText, escNote bool
+	it.text, escText = escapeHTML(it.text)
+	it.note, escNote = escapeHTML(it.note)
+	if escText || escNote {
+		w.res.Escaped = append(w.res.Escaped, where(it))
+	}
 	err := w.item(it)
 	var r *mw.Refusal
 	if errors.As(err, &r) {
@@ -369,6 +456,35 @@ func (w *writer) write(it item) error {
 		return nil
 	}
 	return err
+}
+
+// formattingTag is an inline formatting tag without attributes (<u>,
+// </b>, <br/>): it hides nothing, loads nothing and names no role.
+var formattingTag = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^</?(?:u|b|i|em|strong|br|sub|sup|kbd|mark|s|del|ins|small|big|tt|code|wbr|hr)\s*/?>$`)
+})
+
+// escapeHTML turns every inline formatting tag of s (as the markdown parse
+// reads raw HTML, outside code) into text by escaping its '<', so a reader
+// sees the tag as written and nothing of the view's structure changes.
+// Spec §8 refuses a tag in a memory; one <u> in a topic must not refuse
+// the whole topic (docs/import.md). Any other tag is left for the rules,
+// which refuse the item.
+func escapeHTML(s string) (string, bool) {
+	if !strings.Contains(s, "<") {
+		return s, false
+	}
+	spans := markdown.Scan(s, 0).HTML
+	done := false
+	for i := len(spans) - 1; i >= 0; i-- {
+		sp := spans[i]
+		if !formattingTag().MatchString(s[sp.Start:sp.End]) {
+			continue // a role tag, an image, a hidden span: the rules refuse the item
+		}
+		s = s[:sp.Start] + strings.ReplaceAll(s[sp.Start:sp.End], "<", "&lt;") + s[sp.End:]
+		done = true
+	}
+	return s, done
 }
 
 // where names an item by its source's own coordinates, never by its text
@@ -382,6 +498,13 @@ func where(it item) string {
 
 func (w *writer) item(it item) error {
 	key := importKey(w.kind, it.locator)
+	if it.legacy != "" {
+		old := importKey(w.kind, it.legacy)
+		if _, ok := w.existing[old]; ok {
+			w.res.Existing++
+			return nil
+		}
+	}
 	if it.note == "" {
 		if _, ok := w.existing[key]; ok {
 			w.res.Existing++
@@ -406,7 +529,7 @@ func (w *writer) item(it item) error {
 	// leaves a note behind.
 	placeholder := noteID
 	if !noteDone {
-		placeholder = path.Join(w.noteDir(), vault.Slug(it.title, 48)+"-000000")
+		placeholder = path.Join(w.noteDir(), vault.Slug(it.title, 48)+"-"+keySuffix(noteKey, false))
 		if err := mw.Check(w.v, mw.Front{}, note, w.opts.Now); err != nil {
 			return err
 		}
@@ -449,25 +572,44 @@ func (w *writer) create(dir, slugText string, doc *frontmatter.Document) error {
 	return err
 }
 
+// keySuffix is the file-name suffix of the item whose import key is key:
+// six hex digits of its hash, or sixteen when long (a name the short one
+// found taken by another file). It is the same on every machine, so two
+// machines importing one export write one path, which sync merges as one
+// file (spec §9).
+func keySuffix(key string, long bool) string {
+	sum := sha256.Sum256([]byte(key))
+	if long {
+		return hex.EncodeToString(sum[:8])
+	}
+	return hex.EncodeToString(sum[:3])
+}
+
 // createID writes doc through the writer (or, in a dry run, checks it and
-// records it) and returns its id.
+// records it) and returns its id. The name comes from the item's import
+// key (keySuffix), never from chance.
 func (w *writer) createID(dir, slugText string, doc *frontmatter.Document) (string, error) {
 	f := File{Type: doc.Meta.Type, ValidAt: doc.Meta.ValidAt, Project: doc.Meta.Project, Summary: doc.Summary()}
 	if doc.Meta.Type == frontmatter.TypeNote {
 		f.Summary = doc.Meta.Title
 	}
+	key, _ := doc.KeptText(keyField)
 	if w.opts.DryRun {
 		if err := mw.Check(w.v, mw.Front{}, doc, w.opts.Now); err != nil {
 			return "", err
 		}
-		// The writer picks the random suffix; a dry run shows the stem.
-		f.Path = path.Join(dir, vault.Slug(slugText, 48)+"-*.md")
+		f.Path = path.Join(dir, vault.Slug(slugText, 48)+"-"+keySuffix(key, false)+".md")
 		f.ID = strings.TrimSuffix(f.Path, ".md")
 		w.res.Files = append(w.res.Files, f)
 		w.written(doc, f.ID)
 		return f.ID, nil
 	}
-	m, err := mw.Create(w.v, mw.Front{}, dir, slugText, doc, w.opts.Now)
+	m, err := mw.Create(w.v, mw.Front{}, dir, slugText, keySuffix(key, false), doc, w.opts.Now)
+	if errors.Is(err, fs.ErrExist) {
+		// Another file took the short name (a different item with the
+		// same slug and suffix, or a hand-made file): the long one.
+		m, err = mw.Create(w.v, mw.Front{}, dir, slugText, keySuffix(key, true), doc, w.opts.Now)
+	}
 	if err != nil {
 		return "", err
 	}

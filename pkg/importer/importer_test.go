@@ -2,9 +2,12 @@ package importer
 
 import (
 	"archive/zip"
+	"errors"
 	"fmt"
+	"github.com/mem-md/mem/pkg/fail"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -231,7 +234,9 @@ func TestChatGPTZipDryRun(t *testing.T) {
 		t.Errorf("dry run listed %d files and the vault went %d → %d", len(res.Files), len(before), len(after))
 	}
 	for _, f := range res.Files {
-		if !strings.HasPrefix(f.Path, "imports/chatgpt/") || !strings.HasSuffix(f.Path, "-*.md") {
+		// The name is the one a real run writes: the slug and six hex
+		// digits of the import key, the same on every machine.
+		if !regexp.MustCompile(`^imports/chatgpt/(notes/)?[a-z0-9-]+-[0-9a-f]{6}\.md$`).MatchString(f.Path) {
 			t.Errorf("dry-run path %q", f.Path)
 		}
 	}
@@ -337,7 +342,12 @@ func TestClaudeCodeOneFolder(t *testing.T) {
 	if len(res.Files) != 2 || res.Files[0].Project != "" {
 		t.Errorf("one folder: %+v", res.Files)
 	}
-	if _, err := Run(v, kindClaudeCode, "testdata/chatgpt", Options{}); err == nil || !strings.Contains(err.Error(), "no Claude Code transcripts") {
+	// A ChatGPT export is named as one (exit 2), never read as 0 transcripts.
+	var wrong *WrongKind
+	if _, err := Run(v, kindClaudeCode, "testdata/chatgpt", Options{}); !errors.As(err, &wrong) || wrong.Is != kindChatGPT || fail.Of(err) != fail.Usage {
+		t.Errorf("a ChatGPT export given to claude-code: %v", err)
+	}
+	if _, err := Run(v, kindClaudeCode, t.TempDir(), Options{}); err == nil || !strings.Contains(err.Error(), "no Claude Code transcripts") {
 		t.Errorf("a folder without transcripts: %v", err)
 	}
 }
@@ -426,7 +436,7 @@ func TestNoteWithoutPointerIsCompleted(t *testing.T) {
 func TestUnknownKind(t *testing.T) {
 	t.Parallel()
 	_, err := Run(newVault(t, nil), "evernote", ".", Options{})
-	if _, ok := err.(ErrUnknownKind); !ok || !strings.Contains(err.Error(), "chatgpt, claude-code, memory-md") {
+	if _, ok := err.(ErrUnknownKind); !ok || !strings.Contains(err.Error(), "chatgpt, claude-ai, claude-code, codex, memory-md, openclaw") {
 		t.Errorf("err %v", err)
 	}
 }

@@ -102,6 +102,9 @@ func parseBullets(data []byte) []Bullet {
 	for _, b := range out {
 		b.Text = checkRe().ReplaceAllString(b.Text, "")
 		b.Text, b.Date = dateStamp(b.Text)
+		if b.Date.IsZero() {
+			b.Text, b.Date = inlineStamp(b.Text)
+		}
 		if b.Text != "" {
 			kept = append(kept, b)
 		}
@@ -214,7 +217,8 @@ func collectMemoryMD(src string, e env) ([]item, error) {
 	if fi, err := os.Stat(src); err == nil {
 		mod = frontmatter.NewTime(fi.ModTime())
 	}
-	return bulletItems(parseBullets(data), abs, abs, frontmatter.Stated, e.project(filepath.Dir(abs)), mod), nil
+	return fileItems(mdFile{data: data, abs: abs, locator: e.sourceName(abs), legacy: abs,
+		provenance: frontmatter.Stated, project: e.project(filepath.Dir(abs)), mod: mod, day: dailyDate(abs)}), nil
 }
 
 // tooBig refuses a bullet file past what the markdown reader takes.
@@ -224,13 +228,20 @@ func tooBig(path string) error {
 
 // bulletItems turns bullets into memories. A bullet's identity is its text
 // (and which occurrence of that text it is), not its line, so editing the
-// file above it and importing again adds only what is new.
-func bulletItems(bullets []Bullet, resource, locator, provenance, project string, mod frontmatter.Time) []item {
-	name := filepath.Base(resource)
+// file above it and importing again adds only what is new. A bullet with
+// no stamp of its own takes its innermost dated heading's, else the file's
+// day, else none.
+func bulletItems(bullets []Bullet, f mdFile) []item {
+	name := filepath.Base(f.abs)
 	seen := map[string]int{}
 	items := make([]item, 0, len(bullets))
 	for _, b := range bullets {
 		seen[b.Text]++
+		loc := fmt.Sprintf("%s\x00%s\x00%d", f.locator, b.Text, seen[b.Text])
+		if why := placeholder(b.Text); why != "" {
+			items = append(items, item{locator: loc, skipped: &Refused{Where: fmt.Sprintf("%s:%d", f.abs, b.Line), Rule: "template-placeholder", Msg: why}})
+			continue
+		}
 		text := b.Text
 		if len(b.Parents) > 0 {
 			// A nested bullet often only makes sense under its parent: keep
@@ -240,14 +251,22 @@ func bulletItems(bullets []Bullet, resource, locator, provenance, project string
 				text = under
 			}
 		}
+		at := b.Date
+		if at.IsZero() {
+			at = headingStamp(b.Headings, f.day)
+		}
 		title := strings.Join(append(append([]string{name}, b.Headings...), b.Parents...), " › ")
-		items = append(items, item{
-			locator:    fmt.Sprintf("%s\x00%s\x00%d", locator, b.Text, seen[b.Text]),
+		it := item{
+			locator:    loc,
 			Type:       typeForHeadings(b.Headings),
 			section:    sectionForHeadings(b.Headings),
-			provenance: provenance, text: text, validAt: b.Date, project: project,
-			source: frontmatter.Source{Resource: resource, ID: fmt.Sprintf("L%d", b.Line), Title: firstLine(title, 200), LastModified: mod},
-		})
+			provenance: f.provenance, text: text, validAt: at, project: f.project,
+			source: frontmatter.Source{Resource: f.abs, ID: fmt.Sprintf("L%d", b.Line), Title: firstLine(title, 200), LastModified: f.mod},
+		}
+		if f.legacy != "" {
+			it.legacy = fmt.Sprintf("%s\x00%s\x00%d", f.legacy, b.Text, seen[b.Text])
+		}
+		items = append(items, it)
 	}
 	return items
 }

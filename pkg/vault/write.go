@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"cmp"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
@@ -184,6 +185,14 @@ func randomSuffix() string {
 // unless doc names who wrote it), and never replaces an existing file. It
 // places bytes only: pkg/writer checks what they say.
 func (v *Vault) Create(dir, slugText string, doc *frontmatter.Document, now time.Time) (*Memory, error) {
+	return v.CreateAs(dir, slugText, "", doc, now)
+}
+
+// CreateAs is Create with the suffix given: the file is dir/<slug>-<suffix>.md
+// and nothing else, so the same item written on two machines lands on one
+// path (an import, docs/import.md); when that name is taken it fails with
+// an error matching fs.ErrExist. An empty suffix is Create's random one.
+func (v *Vault) CreateAs(dir, slugText, suffix string, doc *frontmatter.Document, now time.Time) (*Memory, error) {
 	absDir, err := v.destination(dir)
 	if err != nil {
 		return nil, err
@@ -196,7 +205,7 @@ func (v *Vault) Create(dir, slugText string, doc *frontmatter.Document, now time
 	doc.Meta.Generated = &frontmatter.Actor{By: by, At: frontmatter.NewTime(now)}
 	givenID := doc.Meta.ID
 	for range 20 {
-		rel := filepath.ToSlash(filepath.Join(dir, stem+"-"+randomSuffix()+".md"))
+		rel := filepath.ToSlash(filepath.Join(dir, stem+"-"+cmp.Or(suffix, randomSuffix())+".md"))
 		doc.Meta.ID = strings.TrimSuffix(rel, ".md")
 		if givenID != "" {
 			doc.Meta.ID = givenID
@@ -204,10 +213,11 @@ func (v *Vault) Create(dir, slugText string, doc *frontmatter.Document, now time
 		data := doc.Marshal()
 		path := filepath.Join(v.Root, filepath.FromSlash(rel))
 		err := createExclusive(path, data)
-		if errors.Is(err, os.ErrExist) {
+		if errors.Is(err, os.ErrExist) && suffix == "" {
 			continue
 		}
 		if err != nil {
+			doc.Meta.ID = givenID
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		return &Memory{Path: path, Rel: rel, ID: doc.Meta.ID, Doc: doc, Size: int64(len(data)), ModTime: now}, nil

@@ -254,7 +254,7 @@ func AddProject(v *vault.Vault, f Front, p NewProject, now time.Time) (*vault.Me
 	}
 	doc := &frontmatter.Document{HasFrontmatter: true, Body: "# " + title + "\n",
 		Meta: frontmatter.Meta{ID: p.ID, Type: frontmatter.TypeProject, Title: title, Roots: roots}}
-	return Create(v, f, projectsDir, strings.TrimPrefix(p.ID, "proj_"), doc, now)
+	return Create(v, f, projectsDir, strings.TrimPrefix(p.ID, "proj_"), "", doc, now)
 }
 
 // Fields are the edits SetFields makes; zero values leave a field as it is.

@@ -297,8 +297,10 @@ func Remember(v *vault.Vault, f Front, n vault.NewMemory, now time.Time) (*vault
 
 // Create checks doc and writes it as a new file under dir, its name made
 // from slugText (which must be text doc holds: a file name is never built
-// from text that fails the secret scan). Importers write through it.
-func Create(v *vault.Vault, f Front, dir, slugText string, doc *frontmatter.Document, now time.Time) (*vault.Memory, error) {
+// from text that fails the secret scan) and suffix (vault.CreateAs: empty
+// is a random one). Importers write through it, with a suffix from the
+// item's import key, so one item has one path on every machine.
+func Create(v *vault.Vault, f Front, dir, slugText, suffix string, doc *frontmatter.Document, now time.Time) (*vault.Memory, error) {
 	if doc.Meta.Generated == nil {
 		doc.Meta.Generated = &frontmatter.Actor{By: f.by(), At: frontmatter.NewTime(now)}
 	}
@@ -311,7 +313,7 @@ func Create(v *vault.Vault, f Front, dir, slugText string, doc *frontmatter.Docu
 	if err := v.CompletePending(); err != nil {
 		return nil, err
 	}
-	return v.Create(dir, slugText, doc, now)
+	return v.CreateAs(dir, slugText, suffix, doc, now)
 }
 
 // Note writes a long-form note with the given title and body, then its

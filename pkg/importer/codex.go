@@ -1,0 +1,207 @@
+package importer
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/markdown"
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// Codex keeps generated memory in ~/.codex/memories (openai/codex,
+// codex-rs/core/templates/memories/consolidation.md): MEMORY.md, blocks of
+// a `---` header (rollout_summary_files, each annotated with
+// updated_at=<time>; description; keywords) and bullets; memory_summary.md,
+// a profile and tips; rollout_summaries/*.md, one recap per session
+// ("thread_id: …", "updated_at: …" lines, or a <timestamp>-<slug> name);
+// raw_memories.md, the merge the next consolidation reads; skills/,
+// procedures. A model wrote all of it: inferred.
+
+var (
+	codexUpdatedRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`updated_at\s*[=:]\s*(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})?)`)
+	})
+	codexThreadRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^thread_id:\s*(\S+)`) })
+	// A rollout summary named <timestamp>-<slug>.md: 2026-02-12T10-30-00-fix-ci.md.
+	codexNameTimeRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(\d{4}-\d{2}-\d{2})(?:T(\d{2})[-:](\d{2})(?:[-:](\d{2}))?)?`)
+	})
+)
+
+// collectCodex reads a Codex memories folder.
+func collectCodex(src string, e env) ([]item, error) {
+	fi, err := os.Stat(src)
+	if err != nil || !fi.IsDir() {
+		if err == nil {
+			err = errors.New("not a folder")
+		}
+		return nil, fmt.Errorf("%s: %w (give Codex's memories folder, ~/.codex/memories by default)", src, err)
+	}
+	abs, err := filepath.Abs(src)
+	if err != nil {
+		return nil, err
+	}
+	var items []item
+	skip := func(p, why string) {
+		items = append(items, item{locator: "skip/" + p, skipped: &Refused{Where: p, Rule: "not-memory", Msg: why}})
+	}
+	entries, err := os.ReadDir(abs)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", src, err)
+	}
+	for _, en := range entries {
+		p := filepath.Join(abs, en.Name())
+		switch {
+		case en.IsDir() && en.Name() == "rollout_summaries":
+			got, err := codexRollouts(p, e)
+			if err != nil {
+				return nil, err
+			}
+			items = append(items, got...)
+		case en.IsDir() && en.Name() == "skills":
+			skip(p, "Codex's skills are procedures for the agent, not memories")
+		case en.IsDir() && !skipNames[en.Name()] && !strings.HasPrefix(en.Name(), "."):
+			got, err := storeTreeItems(p, e, frontmatter.Inferred)
+			if err != nil {
+				return nil, err
+			}
+			items = append(items, got...)
+		case !en.Type().IsRegular() || !strings.HasSuffix(en.Name(), ".md"):
+		case en.Name() == "raw_memories.md":
+			skip(p, "Codex's working merge of the sessions' raw memories, which rollout_summaries/ and MEMORY.md hold")
+		case en.Name() == "MEMORY.md":
+			got, err := codexMemory(p, e)
+			if err != nil {
+				return nil, err
+			}
+			items = append(items, got...)
+		default:
+			got, err := storeFileItems(p, e, frontmatter.Inferred)
+			if err != nil {
+				return nil, err
+			}
+			items = append(items, got...)
+		}
+	}
+	return items, nil
+}
+
+// codexMemory reads MEMORY.md: each `---` header block is replaced by one
+// heading holding its description and its latest updated_at, so the
+// bullets under it are dated by the sessions they came from, and the
+// file's lines keep their numbers.
+func codexMemory(p string, e env) ([]item, error) {
+	data, err := vault.ReadInput(p, maxMemoryMD)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	if !markdown.Safe(data) {
+		return nil, tooBig(p)
+	}
+	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+	for i := 0; i < len(lines); i++ {
+		if strings.TrimSpace(lines[i]) != "---" {
+			continue
+		}
+		end := -1
+		for j := i + 1; j < len(lines); j++ {
+			if strings.TrimSpace(lines[j]) == "---" {
+				end = j
+				break
+			}
+		}
+		if end < 0 {
+			break
+		}
+		header := strings.Join(lines[i+1:end], "\n")
+		if !strings.Contains(header, "rollout_summary_files") && !strings.Contains(header, "description:") {
+			continue
+		}
+		latest := ""
+		for _, m := range codexUpdatedRe().FindAllStringSubmatch(header, -1) {
+			if t, err := frontmatter.ParseTime(m[1]); err == nil && (latest == "" || t.UTC().Format("2006-01-02 15:04:05") > latest) {
+				latest = t.UTC().Format("2006-01-02 15:04:05")
+			}
+		}
+		desc := "Codex memory"
+		for _, l := range lines[i+1 : end] {
+			if d, ok := strings.CutPrefix(strings.TrimSpace(l), "description:"); ok && strings.TrimSpace(d) != "" {
+				desc = strings.TrimSpace(d)
+			}
+		}
+		for j := i; j <= end; j++ {
+			lines[j] = ""
+		}
+		lines[i] = strings.TrimSpace("## " + latest + " " + desc)
+		i = end
+	}
+	var mod frontmatter.Time
+	if fi, err := os.Stat(p); err == nil {
+		mod = frontmatter.NewTime(fi.ModTime())
+	}
+	return fileItems(mdFile{data: []byte(strings.Join(lines, "\n")), abs: p, locator: e.sourceName(p),
+		provenance: frontmatter.Inferred, mod: mod}), nil
+}
+
+// codexRollouts makes each rollout summary a note, dated by its updated_at
+// line or its name's timestamp, else undated.
+func codexRollouts(dir string, e env) ([]item, error) {
+	files, _ := filepath.Glob(filepath.Join(dir, "*.md"))
+	sort.Strings(files)
+	var items []item
+	for _, p := range files {
+		data, err := vault.ReadInput(p, maxMemoryMD)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		body := strings.TrimSpace(string(data))
+		if body == "" {
+			continue
+		}
+		var at frontmatter.Time
+		if m := codexUpdatedRe().FindStringSubmatch(body); m != nil {
+			if t, err := frontmatter.ParseTime(m[1]); err == nil {
+				at = frontmatter.NewTime(t.Time)
+			}
+		} else if m := codexNameTimeRe().FindStringSubmatch(filepath.Base(p)); m != nil {
+			s := m[1]
+			if m[2] != "" {
+				s += " " + m[2] + ":" + m[3]
+			}
+			if t, err := frontmatter.ParseTime(s); err == nil {
+				at = t
+			}
+		}
+		id := strings.TrimSuffix(filepath.Base(p), ".md")
+		if m := codexThreadRe().FindStringSubmatch(body); m != nil {
+			id = m[1]
+		}
+		title := firstLine(codexTitle(body, id), 120)
+		items = append(items, item{
+			locator: "rollout/" + id, Type: frontmatter.TypeFact, provenance: frontmatter.Inferred,
+			text: "Codex session summary: " + title, title: title, note: body, validAt: at, project: "",
+			source: frontmatter.Source{Resource: p, ID: id, Title: title},
+		})
+	}
+	return items, nil
+}
+
+// codexTitle is a rollout summary's first line of prose (not its
+// thread_id/updated_at/cwd lines), else the thread id.
+func codexTitle(body, id string) string {
+	for _, l := range strings.Split(body, "\n") {
+		l = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(l), "#-* "))
+		if l == "" || labelOf(l) != "" && len(l) < 120 && strings.ContainsAny(strings.SplitN(l, ":", 2)[0], "_") {
+			continue
+		}
+		return l
+	}
+	return "session " + id
+}
