@@ -251,6 +251,8 @@ func (r *Report) checkState(v *vault.Vault, now time.Time) {
 	switch when, hash, ok, err := history.LastCommit(v); {
 	case err != nil:
 		r.Commit.Problem = err.Error()
+	case !ok && hash != "":
+		r.Commit.Problem = "mem has committed nothing here yet (the repository's last commit is from before mem.yaml): run 'mem commit'"
 	case !ok:
 		r.Commit.Problem = "nothing committed yet: run 'mem commit'"
 	default:

@@ -98,10 +98,19 @@ func (r *Repo) walkChanges(target string, fn func(c *gitrepo.Commit, before gitr
 
 // LastCommit is the time and hash of the vault's HEAD commit; ok is false
 // when nothing was committed yet.
+//
+// The age counts from mem's first commit in the vault: a HEAD whose tree
+// holds no mem.yaml is the owner's history from before mem (a vault just
+// initialised in an old repository), reported with ok false and its hash,
+// so the audit says "run mem commit" instead of failing on a commit mem
+// never made.
 func (r *Repo) LastCommit() (when time.Time, hash string, ok bool, err error) {
 	c, err := r.head()
 	if err != nil || c == nil {
 		return time.Time{}, "", false, err
+	}
+	if _, has, err := r.git.Entry(c.TreeHash, r.repoPath(vault.ConfigFile)); err != nil || !has {
+		return c.Committer.When, c.Hash.String(), false, err
 	}
 	return c.Committer.When, c.Hash.String(), true, nil
 }

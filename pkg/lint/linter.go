@@ -3,6 +3,7 @@ package lint
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"path"
 	"runtime"
 	"slices"
@@ -106,6 +107,18 @@ func build(v *vault.Vault, now time.Time, rels []string, facts []fact, want *key
 		}
 		if want.target(base) {
 			l.targets[base] = true
+		}
+		// Logseq names a page's file with its title percent-encoded ("A%3A
+		// B.md" is the page "A: B") and a namespace's "/" as "___": the
+		// page's own title is a target too, so [[A: B]] resolves.
+		if strings.Contains(base, "%") || strings.Contains(base, "___") {
+			title := strings.ReplaceAll(base, "___", "/")
+			if u, err := url.PathUnescape(title); err == nil {
+				title = u
+			}
+			if want.target(title) {
+				l.targets[title] = true
+			}
 		}
 		if reserved(rel) != "" {
 			continue
@@ -293,6 +306,11 @@ func (c *check) all() (keep int) {
 	}
 	if c.text != "" {
 		c.rules()
+	}
+	if i := strings.IndexByte(c.text, 0); i >= 0 {
+		// A stray NUL in valid UTF-8 (vault.ParseFile reads the note):
+		// a warning, never an error that hides a healthy note.
+		c.add("file-nul", Warning, c.at(i), "a NUL byte: invisible in an editor and cut off by some tools; delete it (the note is read and searched as it is)")
 	}
 	keep = len(c.out)
 	if c.doc == nil {

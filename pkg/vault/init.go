@@ -22,7 +22,7 @@ const defaultConfig = `# mem vault configuration. Every key is optional; see doc
 
 // gitignoreLines keep machine state, a killed writer's temp files and
 // the rendered view out of git.
-var gitignoreLines = []string{".mem/", TempPrefix + "*", "MEMORY.md"}
+var gitignoreLines = []string{".mem/", TempPrefix + "*", "/MEMORY.md"}
 
 // InitResult is what Init did: the paths it created and, per existing file
 // it changed, what it changed (only .gitignore ever is: lines appended).

@@ -80,7 +80,20 @@ type LoadOptions struct {
 
 // skipDirs are other tools' folders, never read (spec §2); mem's own are
 // IsOwn's.
-var skipDirs = map[string]bool{".obsidian": true, ".trash": true, "node_modules": true}
+var skipDirs = map[string]bool{".obsidian": true, ".trash": true, ".archive": true, "node_modules": true}
+
+// logseqOld are the folders under a Logseq graph's logseq/ holding deleted
+// pages (.recycle), backups (bak) and old versions (version-files): a
+// deleted page must not rank first in a search.
+var logseqOld = map[string]bool{".recycle": true, "bak": true, "version-files": true}
+
+// SkipDir reports whether the loader never reads the folder rel (a slash
+// path from the vault root): another tool's settings, trash, backups or
+// archive (docs/obsidian.md lists them). mem.yaml's ignore: is apart.
+func SkipDir(rel string) bool {
+	base := path.Base(rel)
+	return skipDirs[base] || logseqOld[base] && path.Base(path.Dir(rel)) == "logseq"
+}
 
 // IsOwn reports whether rel (a slash path from the vault root) is mem's or
 // git's own and never the vault's content: inside a .mem state directory
@@ -154,7 +167,7 @@ func (v *Vault) IsMemoryPath(rel string) bool {
 		return false
 	}
 	for dir := path.Dir(rel); dir != "." && dir != "/"; dir = path.Dir(dir) {
-		if skipDirs[path.Base(dir)] || v.Config.Ignores(dir, true) {
+		if SkipDir(dir) || v.Config.Ignores(dir, true) {
 			return false
 		}
 	}
@@ -336,7 +349,10 @@ func (v *Vault) readOne(rel string, opts LoadOptions, known fileStamp, cached fu
 // ParseFile checks that data is text and parses it. Returned errors are
 // *frontmatter.Error values carrying a rule name.
 func ParseFile(data []byte) (*frontmatter.Document, error) {
-	if i := bytes.IndexByte(data, 0); i >= 0 {
+	// A stray NUL in valid UTF-8 (an editor's or a sync tool's slip) leaves
+	// the note readable, searchable and at most a lint warning (file-nul);
+	// NULs in invalid UTF-8 or in bulk (UTF-16, an image) are binary.
+	if n := bytes.Count(data, []byte{0}); n > 0 && (n > 8 && n*100 > len(data) || !utf8.Valid(data)) {
 		return nil, fileErr("file-binary", "file contains NUL bytes (binary content): it is not markdown; move it out of the vault")
 	}
 	if !utf8.Valid(data) {

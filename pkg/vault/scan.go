@@ -154,7 +154,7 @@ func (v *Vault) walk(emit func(rels []string)) error {
 					r = rel + "/" + name
 				}
 				if d.IsDir() {
-					if !skipDirs[name] && !IsOwn(name) && !v.Config.Ignores(r, true) {
+					if !SkipDir(r) && !IsOwn(name) && !v.Config.Ignores(r, true) {
 						subdirs = append(subdirs, r)
 					}
 					continue
