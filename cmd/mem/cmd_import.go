@@ -68,6 +68,11 @@ func runImport(_ context.Context, cmd *cli.Command) error {
 		Warn: func(msg string) { fmt.Fprintln(errOut, "mem: warning:", msg) },
 	})
 	if err != nil {
+		if res != nil {
+			for _, r := range res.Skipped {
+				fmt.Fprintln(errOut, "mem: skipped:", r)
+			}
+		}
 		if res != nil && len(res.Files) > 0 {
 			return fmt.Errorf("%w (%d files were written before it; run the import again to finish, it skips them)", err, len(res.Files))
 		}

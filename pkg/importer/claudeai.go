@@ -3,6 +3,7 @@ package importer
 import (
 	"archive/zip"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -94,9 +95,7 @@ func collectClaudeAI(src string, e env) ([]item, error) {
 			if c.Mapping != nil && c.ChatMessages == nil {
 				return wrongKind(resource, kindChatGPT, kindClaudeAI)
 			}
-			if it, ok := claudeConversationItem(&c, n, resource); ok {
-				items = append(items, it)
-			}
+			items = append(items, claudeConversationItem(&c, n, resource))
 			return nil
 		})
 	})
@@ -147,8 +146,9 @@ func isMissingMember(src, name string) bool {
 
 // claudeConversationItem is one note of what the person said in a
 // conversation, each message under its own created_at, plus its pointer.
-// The assistant's replies are not the person's claims and stay out.
-func claudeConversationItem(c *claudeConversation, n int, resource string) (item, bool) {
+// The assistant's replies are not the person's claims and stay out; a
+// conversation in which the person said nothing is reported as skipped.
+func claudeConversationItem(c *claudeConversation, n int, resource string) item {
 	locator := "conversation/" + c.UUID
 	if c.UUID == "" {
 		locator = fmt.Sprintf("conversation#%d", n)
@@ -182,14 +182,15 @@ func claudeConversationItem(c *claudeConversation, n int, resource string) (item
 		}
 	}
 	if count == 0 {
-		return item{}, false
+		return item{locator: locator, skipped: &Refused{Where: fmt.Sprintf("%s: conversation %d (%s)", resource, n, cmp.Or(c.UUID, "no uuid")),
+			Rule: "no-user-message", Msg: "the person wrote nothing in it (no human message with text): nothing to import"}}
 	}
 	return item{
 		locator: locator, Type: frontmatter.TypeFact, provenance: frontmatter.Stated,
 		text: "Claude.ai conversation: " + firstLine(title, 120), title: firstLine(title, 120),
 		note: body.String(), validAt: created,
 		source: frontmatter.Source{Resource: resource, ID: c.UUID, Title: title, LastModified: claudeTime(c.UpdatedAt)},
-	}, true
+	}
 }
 
 // claudeProjectItems is one note per knowledge document of a project,

@@ -17,6 +17,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -288,8 +289,14 @@ func Run(v *vault.Vault, kind, src string, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(items) == 0 {
-		return nil, ErrNothing{Of: kind, Path: src}
+	if !slices.ContainsFunc(items, func(it item) bool { return it.skipped == nil }) {
+		// Nothing but skipped items (or none): say why each was skipped,
+		// and fail, never a silent run that writes 0 files.
+		res := &Result{Kind: kind, Path: src, DryRun: opts.DryRun}
+		for _, it := range items {
+			res.Skipped = append(res.Skipped, *it.skipped)
+		}
+		return res, ErrNothing{Of: kind, Path: src}
 	}
 	if opts.Now.IsZero() {
 		opts.Now = time.Now().UTC() // a zero now would date every source in the future

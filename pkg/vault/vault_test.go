@@ -113,7 +113,8 @@ func TestLoadBadFiles(t *testing.T) {
 	t.Parallel()
 	v := newVault(t, map[string]string{
 		"mem.yaml":    "lint: {max_file_size: 100}\n",
-		"nul.md":      "---\ntype: fact\n---\x00\n",
+		"nul.md":      "---\ntype: fact\n---\n" + strings.Repeat("\x00a", 20),
+		"stray.md":    "---\ntype: fact\n---\nA stray\x00 NUL in valid UTF-8.\n",
 		"latin1.md":   "---\ntype: fact\n---\nline\ncaf\xe9\n",
 		"big.md":      "---\ntype: fact\n---\n" + strings.Repeat("x", 200),
 		"withid.md":   "---\nid: custom/id\ntype: fact\n---\nx\n",
@@ -140,7 +141,9 @@ func TestLoadBadFiles(t *testing.T) {
 			}
 		}
 	}
-	for rel, rule := range map[string]string{"nul.md": "file-binary", "latin1.md": "file-encoding", "big.md": "file-too-large"} {
+	// A stray NUL in valid UTF-8 leaves the file readable (lint warns:
+	// file-nul); NULs in bulk are binary.
+	for rel, rule := range map[string]string{"nul.md": "file-binary", "latin1.md": "file-encoding", "big.md": "file-too-large", "stray.md": ""} {
 		if rules[rel] != rule {
 			t.Errorf("%s: %q, want %q", rel, rules[rel], rule)
 		}
@@ -345,7 +348,8 @@ func TestInitIsIdempotent(t *testing.T) {
 		t.Fatalf("second init created %v, %v", second, err)
 	}
 	data, _ := os.ReadFile(filepath.Join(dir, ".gitignore"))
-	if string(data) != "node_modules\n.mem/\n.mem-tmp-*\nMEMORY.md\n" {
+	// The view's line is anchored: a hand-kept agents/b/memory/MEMORY.md stays tracked.
+	if string(data) != "node_modules\n.mem/\n.mem-tmp-*\n/MEMORY.md\n" {
 		t.Fatalf(".gitignore = %q", data)
 	}
 }
