@@ -103,6 +103,7 @@ var expected = map[string][]string{
 	"bad/base64.md":                    {"5:7 warning base64-blob"},
 	"bad/bidi.md":                      {"6:14 error unicode-bidi"},
 	"bad/binary.md":                    {"1:1 error file-binary"},
+	"bad/nul-stray.md":                 {"4:8 warning file-nul"},
 	"bad/citations-legacy.md":          {"7:3 warning citations-legacy"},
 	"bad/computation-incomplete.md":    {"2:1 warning attested-computation-incomplete"},
 	"good/computation.md":              nil,

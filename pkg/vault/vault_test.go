@@ -432,3 +432,17 @@ func TestIsRenderedOutput(t *testing.T) {
 		}
 	}
 }
+
+// Other tools' trash, backups and archives are never read (docs/obsidian.md).
+func TestSkipDir(t *testing.T) {
+	t.Parallel()
+	for rel, want := range map[string]bool{
+		".trash": true, "notes/.trash": true, ".archive": true, "memory/.archive": true, ".obsidian": true,
+		"logseq/.recycle": true, "logseq/bak": true, "logseq/version-files": true, "graph/logseq/bak": true,
+		"bak": false, "pages/bak": false, "logseq": false, "logseq/pages": false, "archive": false, "memory": false,
+	} {
+		if got := SkipDir(rel); got != want {
+			t.Errorf("SkipDir(%q) = %v, want %v", rel, got, want)
+		}
+	}
+}
