@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -142,12 +143,55 @@ func codexMemory(p string, e env) ([]item, error) {
 		lines[i] = strings.TrimSpace("## " + latest + " " + desc)
 		i = end
 	}
+	codexGroups(lines)
 	var mod frontmatter.Time
 	if fi, err := os.Stat(p); err == nil {
 		mod = frontmatter.NewTime(fi.ModTime())
 	}
 	return fileItems(mdFile{data: []byte(strings.Join(lines, "\n")), abs: p, locator: e.sourceName(p),
 		provenance: frontmatter.Inferred, mod: mod}), nil
+}
+
+// codexGroups reads Codex's later MEMORY.md layout in place: "# Task
+// Group: …" sections whose "## Task N" parts list their sessions under
+// "### rollout_summary_files" (each annotated with updated_at=…) and
+// "### keywords", then "## User preferences", "## Reusable knowledge" …
+// bullets. The lists of sessions and keywords are the block's metadata,
+// not claims: they are blanked (lines keep their numbers), and the group's
+// heading gains the latest updated_at they name, so every claim under it is
+// dated by the sessions it came from.
+func codexGroups(lines []string) {
+	group, latest := -1, ""
+	finish := func() {
+		if group >= 0 && latest != "" {
+			lines[group] += " (" + latest + ")"
+		}
+	}
+	meta := false
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(t, "# "):
+			finish()
+			group, latest, meta = i, "", false
+		case strings.HasPrefix(t, "#"):
+			name := strings.ToLower(strings.TrimSpace(strings.TrimLeft(t, "#")))
+			meta = name == "rollout_summary_files" || name == "keywords"
+		}
+		if group >= 0 {
+			for _, m := range codexUpdatedRe().FindAllStringSubmatch(l, -1) {
+				if t, err := frontmatter.ParseTime(m[1]); err == nil {
+					if s := t.UTC().Format("2006-01-02 15:04:05"); s > latest {
+						latest = s
+					}
+				}
+			}
+		}
+		if meta {
+			lines[i] = ""
+		}
+	}
+	finish()
 }
 
 // codexRollouts makes each rollout summary a note, dated by its updated_at
@@ -193,15 +237,19 @@ func codexRollouts(dir string, e env) ([]item, error) {
 	return items, nil
 }
 
-// codexTitle is a rollout summary's first line of prose (not its
-// thread_id/updated_at/cwd lines), else the thread id.
+// codexTitle is a rollout summary's first heading, else its first line
+// that is not a header field (thread_id:, updated_at:, cwd: …), else the
+// thread id.
 func codexTitle(body, id string) string {
+	first := ""
 	for _, l := range strings.Split(body, "\n") {
-		l = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(l), "#-* "))
-		if l == "" || labelOf(l) != "" && len(l) < 120 && strings.ContainsAny(strings.SplitN(l, ":", 2)[0], "_") {
-			continue
+		l = strings.TrimSpace(l)
+		if h, ok := strings.CutPrefix(l, "#"); ok {
+			return strings.TrimSpace(strings.TrimLeft(h, "#"))
 		}
-		return l
+		if first == "" && l != "" && labelOf(l) == "" {
+			first = l
+		}
 	}
-	return "session " + id
+	return cmp.Or(first, "session "+id)
 }

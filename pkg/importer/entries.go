@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -141,10 +142,12 @@ func placeholder(text string) string {
 // section is a heading and the blocks up to the next heading.
 type section struct {
 	headings   []string // enclosing headings, outermost first, this one last
+	level      int      // the heading's level
 	line       int      // the heading's line
+	hstart     int      // byte offset of the heading's line
 	start, end int      // byte offsets of the body in the file's body
-	blocks     int      // top-level blocks (a list counts each item)
-	labelled   int      // blocks starting with a field label
+	blocks     int      // top-level blocks (a list counts each item, a paragraph each line)
+	labelled   int      // those starting with a field label
 }
 
 // structured reports a section whose blocks are mostly fields: an entry.
@@ -160,14 +163,17 @@ func sections(src []byte, lineAt func(int) int) []*section {
 		levels   []int
 	)
 	lineStart := func(off int) int { return bytes.LastIndexByte(src[:off], '\n') + 1 }
-	count := func(n ast.Node) {
-		if cur == nil || n.Lines().Len() == 0 {
+	count := func(n ast.Node, lines int) {
+		if cur == nil {
 			return
 		}
-		cur.blocks++
-		first := string(src[n.Lines().At(0).Start:n.Lines().At(0).Stop])
-		if labelOf(first) != "" {
-			cur.labelled++
+		// A paragraph of "**Logged**: …" / "**Status**: …" lines is as
+		// many fields as lines.
+		for i := 0; i < min(lines, n.Lines().Len()); i++ {
+			cur.blocks++
+			if labelOf(string(src[n.Lines().At(i).Start:n.Lines().At(i).Stop])) != "" {
+				cur.labelled++
+			}
 		}
 	}
 	doc := markdown.Parse(src)
@@ -189,16 +195,19 @@ func sections(src []byte, lineAt func(int) int) []*section {
 			if i := bytes.IndexByte(src[at.Stop:], '\n'); i >= 0 {
 				bodyStart = at.Stop + i + 1
 			}
-			cur = &section{headings: append([]string(nil), headings...), line: lineAt(at.Start), start: bodyStart, end: len(src)}
+			cur = &section{headings: append([]string(nil), headings...), level: n.Level, line: lineAt(at.Start),
+				hstart: lineStart(at.Start), start: bodyStart, end: len(src)}
 			out = append(out, cur)
 		case *ast.List:
 			for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 				if p := c.FirstChild(); p != nil {
-					count(p)
+					count(p, 1)
 				}
 			}
+		case *ast.Paragraph:
+			count(n, n.Lines().Len())
 		default:
-			count(n)
+			count(n, 1)
 		}
 	}
 	return out
@@ -219,9 +228,19 @@ func fileItems(f mdFile) []item {
 	var items []item
 	var entries []*section
 	seen := map[string]int{}
-	for _, s := range sections(src, lineAt) {
-		if !s.structured() {
+	all := sections(src, lineAt)
+	for i, s := range all {
+		if !s.structured() || slices.ContainsFunc(entries, func(e *section) bool { return s.line > e.line && s.start <= e.end }) {
 			continue
+		}
+		// An entry runs over its subsections ("### Summary", "### Details"
+		// under "## [LRN-…]"), up to the next heading of its level or above.
+		s.end = len(src)
+		for _, next := range all[i+1:] {
+			if next.level <= s.level {
+				s.end = next.hstart
+				break
+			}
 		}
 		entries = append(entries, s)
 		heading := s.headings[len(s.headings)-1]
@@ -268,7 +287,8 @@ func fileItems(f mdFile) []item {
 }
 
 // dateLabels are the field labels whose value is the entry's date.
-var dateLabels = map[string]bool{"date": true, "when": true, "日期": true, "时间": true, "date decided": true, "decided": true}
+var dateLabels = map[string]bool{"date": true, "when": true, "日期": true, "时间": true, "date decided": true, "decided": true,
+	"logged": true, "created": true, "created at": true, "date added": true}
 
 // fieldDate is the date a "Date: 2026-01-10" field of an entry gives.
 func fieldDate(text string) frontmatter.Time {
@@ -276,6 +296,14 @@ func fieldDate(text string) frontmatter.Time {
 		l := labelOf(line)
 		if l == "" || !dateLabels[strings.ToLower(l)] {
 			continue
+		}
+		plain := strings.NewReplacer("**", "", "__", "").Replace(strings.TrimSpace(line))
+		value := strings.Trim(strings.TrimSpace(plain[labelRe().FindStringIndex(plain)[1]:]), "`")
+		if t, err := frontmatter.ParseTime(value); err == nil {
+			if !t.DateOnly {
+				t = frontmatter.NewTime(t.Time) // an offset kept as the instant it names
+			}
+			return t
 		}
 		if m := headingDateRe().FindStringSubmatch(line); m != nil {
 			s := m[1]

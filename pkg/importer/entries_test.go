@@ -98,6 +98,20 @@ func TestFileItemsEntries(t *testing.T) {
 	}
 }
 
+// A learnings log: "## [LRN-…]" with field lines, then subsections, is one
+// entry dated by its Logged field (its offset kept as the instant).
+func TestFileItemsLearningsLog(t *testing.T) {
+	t.Parallel()
+	data := []byte("# LEARNINGS\n\n## [LRN-20260504-001] scope\n**Logged**: 2026-05-04T00:00:00+08:00\n**Priority**: high\n\n### Summary\nKeep collection scoped.\n\n### Suggested Action\n- define roles first\n- then search words\n\n## [LRN-20260502-001] scheduler\n**Logged**: 2026-05-02T00:00:00+08:00\n**Status**: pending\n")
+	items := fileItems(mdFile{data: data, abs: "/x/LEARNINGS.md", locator: "~/x/LEARNINGS.md", provenance: frontmatter.Inferred})
+	if len(items) != 2 {
+		t.Fatalf("%d items, want 2: %+v", len(items), items)
+	}
+	if it := items[0]; it.validAt.String() != "2026-05-03T16:00:00Z" || !strings.Contains(it.note, "then search words") {
+		t.Errorf("first entry: valid_at %s, note %q", it.validAt, it.note)
+	}
+}
+
 func TestEscapeHTML(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
