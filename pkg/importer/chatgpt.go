@@ -3,6 +3,7 @@ package importer
 import (
 	"archive/zip"
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -417,7 +418,8 @@ func conversationItems(c *gptConversation, n int, resource string) []item {
 		body.WriteString(text + "\n")
 	}
 	if count == 0 {
-		return nil
+		return []item{{locator: locator, skipped: &Refused{Where: fmt.Sprintf("%s: conversation %d (%s)", resource, n, cmp.Or(id, "no id")),
+			Rule: "no-user-message", Msg: "the user wrote nothing on its visible branch and ChatGPT saved no memory in it: nothing to import"}}}
 	}
 	return []item{{
 		locator: locator, Type: frontmatter.TypeFact, provenance: frontmatter.Stated,
