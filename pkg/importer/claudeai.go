@@ -252,6 +252,10 @@ func sniff(src string) string {
 		return sniffJSON(filepath.Join(src, "conversations.json"))
 	case fi.IsDir() && (has("memory_summary.md") || has("raw_memories.md") || has("rollout_summaries")):
 		return kindCodex
+	case fi.IsDir() && hasTranscripts(src):
+		// A Claude Code project folder, whatever its memory/ holds (a
+		// topic file may carry a dated name).
+		return kindClaudeCode
 	case fi.IsDir() && has("memory") && len(dailyFiles(filepath.Join(src, "memory"))) > 0:
 		return kindOpenClaw
 	case fi.IsDir():
@@ -276,6 +280,11 @@ func sniff(src string) string {
 		return sniffJSON(src)
 	}
 	return ""
+}
+
+func hasTranscripts(dir string) bool {
+	m, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	return len(m) > 0
 }
 
 func sniffJSON(p string) string {

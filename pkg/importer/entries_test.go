@@ -170,12 +170,15 @@ func TestSniff(t *testing.T) {
 	write("ws/memory/2026-02-19.md", "- x\n")
 	write("codex/memory_summary.md", "- x\n")
 	write("plain/notes.md", "- x\n")
+	write("cc/s1.jsonl", "{}\n")
+	write("cc/memory/2026-01-01-topic.md", "x\n")
 	for path, want := range map[string]string{
 		filepath.Join(dir, "claude"): kindClaudeAI,
 		gpt:                          kindChatGPT,
 		filepath.Join(dir, "ws"):     kindOpenClaw,
 		filepath.Join(dir, "codex"):  kindCodex,
 		filepath.Join(dir, "plain"):  "",
+		filepath.Join(dir, "cc"):     kindClaudeCode,
 		filepath.Join(dir, "none"):   "",
 	} {
 		if got := sniff(path); got != want {
