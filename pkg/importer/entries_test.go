@@ -186,3 +186,33 @@ func TestSniff(t *testing.T) {
 		}
 	}
 }
+
+// A hand-kept file under the home folder is keyed by its ~/ path, the same
+// on every machine; a vault an earlier mem filled (keys from the absolute
+// path) re-imports nothing, and the names do not depend on the machine.
+func TestMemoryMDKeysAcrossMachines(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	src := filepath.Join(home, "code", "MEMORY.md")
+	if err := os.MkdirAll(filepath.Dir(src), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(src, []byte("- Postgres for the ledger\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	abs, _ := filepath.EvalSymlinks(src)
+	old := importKey(kindMemoryMD, abs+"\x00Postgres for the ledger\x001")
+	v := newVault(t, map[string]string{"imports/memory-md/old.md": "---\ntype: fact\nprovenance: stated\nsource: import:memory-md\nimport_key: " + old + "\n---\nPostgres for the ledger\n"})
+	v.Home = home
+	res, _ := run(t, v, kindMemoryMD, src, false)
+	if len(res.Files) != 0 || res.Existing != 1 {
+		t.Errorf("upgrade: wrote %d, %d already imported; want 0, 1", len(res.Files), res.Existing)
+	}
+	w := newVault(t, nil)
+	w.Home = home
+	res, _ = run(t, w, kindMemoryMD, src, false)
+	key := importKey(kindMemoryMD, "~/code/MEMORY.md\x00Postgres for the ledger\x001")
+	if len(res.Files) != 1 || res.Files[0].Path != "imports/memory-md/postgres-for-the-ledger-"+keySuffix(key, false)+".md" {
+		t.Errorf("new vault: %+v", res.Files)
+	}
+}
