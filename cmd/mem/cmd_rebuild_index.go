@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -71,6 +72,7 @@ func notifier(cmd *cli.Command) func(string) {
 // stderr is a pipe or a file.
 type progressBar struct {
 	w     io.Writer // nil: not a terminal
+	unit  string    // what is counted; "" is files
 	start time.Time
 	last  time.Time
 	drawn bool
@@ -98,7 +100,7 @@ func (p *progressBar) update(done, total int) {
 	const width = 30
 	filled := width * done / total
 	rate := float64(done) / now.Sub(p.start).Seconds()
-	fmt.Fprintf(p.w, "\r[%s%s] %d/%d files  %.0f/s ", strings.Repeat("#", filled), strings.Repeat(".", width-filled), done, total, rate)
+	fmt.Fprintf(p.w, "\r[%s%s] %d/%d %s  %.0f/s ", strings.Repeat("#", filled), strings.Repeat(".", width-filled), done, total, cmp.Or(p.unit, "files"), rate)
 }
 
 // clear erases the bar so the summary line starts clean.
