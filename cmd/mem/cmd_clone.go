@@ -88,11 +88,22 @@ func runClone(_ context.Context, cmd *cli.Command) error {
 			fmt.Fprintln(out, "add to your shell profile (~/.profile, ~/.zshrc):")
 			fmt.Fprintf(out, "  export MEM_VAULT=%q\n", res.Dir)
 			fmt.Fprintln(out, "add a timer (crontab -e; docs/schedule.md has systemd and launchd):")
-			fmt.Fprintf(out, "  */15 * * * *  $HOME/go/bin/mem --vault %q --quiet %s\n", res.Dir, job)
+			fmt.Fprintf(out, "  */15 * * * *  %s --vault %q --quiet %s\n", installedMem(), res.Dir, job)
 		}
 	}
 	if !res.Verified() {
 		return checkFailed(fmt.Sprintf("the clone in %s does not match %s: see the lines above", res.Dir, res.URL))
 	}
 	return nil
+}
+
+// installedMem is the path of this mem binary, for a cron line: cron's
+// PATH is minimal, and mem is wherever it was installed (issue 42: the
+// line said $HOME/go/bin/mem).
+func installedMem() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return "mem"
+	}
+	return exe
 }

@@ -21,12 +21,14 @@ func consolidateCommand() *cli.Command {
 		Description: "Finds the same fact stored twice in one scope, current claims that contradict each other,\n" +
 			"claims past stale_after still standing, imports not reviewed after consolidate.review_after\n" +
 			"(default 14 days) and views over their budget, and prints a proposal for each (--json for agents).\n" +
-			"--apply asks for each proposal (y or n, from stdin when it is not a terminal); --yes applies all.\n" +
-			"Applying goes through the writer and deletes nothing; the batch is one commit, and --undo\n" +
-			"puts its files back byte for byte.",
+			"--apply asks for each proposal (y or n, from stdin when it is not a terminal). --apply --yes\n" +
+			"applies only what harms nothing: merges of true duplicates and retirements of claims past\n" +
+			"stale_after that no person pinned; conflicts, imports and lossy merges wait for a person.\n" +
+			"Applying goes through the writer and deletes nothing; each change is printed (even with --quiet),\n" +
+			"the batch is one commit of the files it changed, and --undo puts them back byte for byte.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "apply", Usage: "apply the proposals, asking for each"},
-			&cli.BoolFlag{Name: "yes", Usage: "with --apply: apply every proposal without asking"},
+			&cli.BoolFlag{Name: "yes", Usage: "with --apply: apply, without asking, the proposals that harm nothing (the rest wait for a person)"},
 			&cli.BoolFlag{Name: "undo", Usage: "put back every file of the last applied batch, and commit that"},
 		},
 		Action: runConsolidate,
@@ -82,7 +84,7 @@ func runConsolidate(_ context.Context, cmd *cli.Command) error {
 		printProposals(w, r)
 		return nil
 	}
-	chosen := r.Proposals
+	chosen := r.Unattended()
 	if !o.yes {
 		chosen = nil
 		in, ew := bufio.NewReader(os.Stdin), cmd.Root().ErrWriter
@@ -97,25 +99,51 @@ func runConsolidate(_ context.Context, cmd *cli.Command) error {
 			}
 		}
 	}
-	outs, b, err := consolidate.Apply(v, cliFront, chosen, now(), historyEnv())
+	bar := newProgressBar(cmd.Root().ErrWriter)
+	bar.unit = "proposals"
+	outs, b, err := consolidate.Apply(v, cliFront, chosen, now(), historyEnv(), bar.update)
+	bar.clear()
 	if cmd.Bool("json") && err == nil {
 		return writeJSON(w, struct {
-			Batch    *consolidate.Batch    `json:"batch"`
-			Outcomes []consolidate.Outcome `json:"outcomes"`
-		}{b, outs})
+			Batch    *consolidate.Batch     `json:"batch"`
+			Outcomes []consolidate.Outcome  `json:"outcomes"`
+			Waiting  []consolidate.Proposal `json:"waiting"`
+		}{b, outs, waiting(r, o.yes)})
 	}
-	if cmd.Bool("quiet") {
-		return err // a scheduled run: silent unless it fails
+	printApplied(w, outs, b, waiting(r, o.yes), cmd.Bool("quiet"))
+	return err
+}
+
+// waiting are the proposals --yes left for a person (none when a person
+// answered for each).
+func waiting(r *consolidate.Report, yes bool) []consolidate.Proposal {
+	var out []consolidate.Proposal
+	for _, p := range r.Proposals {
+		if yes && p.Waits != "" && p.Refused == "" {
+			out = append(out, p)
+		}
 	}
+	return out
+}
+
+// printApplied prints one line per change and the commit — even with
+// --quiet: a scheduled run that changed the vault says so (issue 42) —
+// and how many proposals wait for a person; unless quiet, what it skipped.
+func printApplied(w io.Writer, outs []consolidate.Outcome, b *consolidate.Batch, wait []consolidate.Proposal, quiet bool) {
 	for _, o := range outs {
+		if quiet && o.Result == "skipped" {
+			continue
+		}
 		fmt.Fprintf(w, "%-7s %s: %s\n", o.Action, strings.Join(o.Paths, ", "), o.Result)
 	}
 	if b != nil {
 		fmt.Fprintf(w, "committed %s: %d files (mem consolidate --undo puts them back)\n", b.Commit, len(b.Files))
-	} else if err == nil {
+	} else if !quiet {
 		fmt.Fprintln(w, "nothing applied")
 	}
-	return err
+	if len(wait) > 0 {
+		fmt.Fprintf(w, "%d proposals wait for a person: 'mem consolidate' lists them, 'mem consolidate --apply' asks for each, 'mem review' decides imports\n", len(wait))
+	}
 }
 
 func findProposals(v *vault.Vault) (*consolidate.Report, error) {
@@ -151,5 +179,7 @@ func printProposal(w io.Writer, p consolidate.Proposal) {
 	}
 	if p.Refused != "" {
 		fmt.Fprintf(w, "    refused: %s\n", p.Refused)
+	} else if p.Waits != "" {
+		fmt.Fprintf(w, "    waits for a person: %s\n", p.Waits)
 	}
 }

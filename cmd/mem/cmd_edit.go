@@ -93,8 +93,17 @@ func editFile(cmd *cli.Command, v *vault.Vault, m *vault.Memory) (bool, error) {
 		}
 		if string(data) == string(original) {
 			if keptPath != "" {
-				os.Remove(keptPath) // saved as it is: the kept edit is given up
+				os.Remove(keptPath) // fixed back to the file as it is: the kept edit is given up
 			}
+			return false, nil
+		}
+		if keptPath != "" && string(data) == string(start) {
+			// The reopened kept edit saved as it is: what the message
+			// promised — discarded, nothing written (issue 42).
+			if err := os.Remove(keptPath); err != nil {
+				return false, err
+			}
+			fmt.Fprintf(cmd.Root().ErrWriter, "mem edit: the kept edit %s is discarded; %s is as it was\n", v.Rel(keptPath), m.Rel)
 			return false, nil
 		}
 		_, changed, err := writer.Edit(v, cliFront, m.Rel, vault.Hash(original), data, lint.Errors, now())

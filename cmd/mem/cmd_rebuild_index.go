@@ -1,16 +1,22 @@
 package main
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/index"
+	"github.com/mem-md/mem/pkg/vault"
 )
 
 func rebuildIndexCommand() *cli.Command {
@@ -27,7 +33,7 @@ func rebuildIndexCommand() *cli.Command {
 	}
 }
 
-func runRebuildIndex(_ context.Context, cmd *cli.Command) error {
+func runRebuildIndex(ctx context.Context, cmd *cli.Command) error {
 	if cmd.NArg() > 0 {
 		return usagef("rebuild-index takes no arguments")
 	}
@@ -41,8 +47,17 @@ func runRebuildIndex(_ context.Context, cmd *cli.Command) error {
 		// From cron: the index heals itself, so only a failure should mail anyone.
 		notify = func(string) {}
 	}
-	st, err := index.Update(v, index.Options{Full: cmd.Bool("full"), Notify: notify, Progress: bar.update})
+	// Ctrl-C stops the run between two batches (spec §4: exit 130, saying
+	// what was kept) instead of killing it mid-write.
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	done, total := 0, 0
+	progress := func(d, t int) { done, total = d, t; bar.update(d, t) }
+	st, err := index.Update(v, index.Options{Full: cmd.Bool("full"), Notify: notify, Progress: progress, Context: ctx})
 	bar.clear()
+	if errors.Is(err, index.ErrInterrupted) {
+		return interruptedRebuild(v, st, done, total)
+	}
 	if err != nil {
 		return err
 	}
@@ -59,6 +74,26 @@ func runRebuildIndex(_ context.Context, cmd *cli.Command) error {
 	return nil
 }
 
+// interruptedRebuild says what an interrupted run kept: the index in use
+// (a full build is dropped, the live index untouched), or, for an
+// update, what the next run redoes; exit 130.
+func interruptedRebuild(v *vault.Vault, st index.Stats, done, total int) error {
+	at := ""
+	if total > 0 {
+		at = fmt.Sprintf(" at %d of %d files", done, total)
+	}
+	f, err := index.Freshness(v)
+	switch {
+	case err != nil:
+		return fail.As(fail.Interrupted, fmt.Errorf("interrupted%s: %v", at, err))
+	case !f.Exists:
+		return fail.As(fail.Interrupted, fmt.Errorf("interrupted%s: there was no index before this run, so none is kept; 'mem rebuild-index' builds one from the start", at))
+	case st.Full:
+		return fail.As(fail.Interrupted, fmt.Errorf("interrupted%s: the new index was dropped; the index in use is kept as it was (%d files, %d changed since it was built); 'mem rebuild-index' brings it up to date incrementally from there", at, f.Files, f.Changed))
+	}
+	return fail.As(fail.Interrupted, fmt.Errorf("interrupted%s: the index in use is kept (%d files, %d changed since its last complete update); 'mem rebuild-index' redoes only those", at, f.Files, f.Changed))
+}
+
 // notifier prints the index's messages (rebuilding, waiting, stale) on
 // stderr: they explain a slow or stale answer, so search keeps them even
 // with --quiet.
@@ -71,6 +106,7 @@ func notifier(cmd *cli.Command) func(string) {
 // stderr is a pipe or a file.
 type progressBar struct {
 	w     io.Writer // nil: not a terminal
+	unit  string    // what is counted; "" is files
 	start time.Time
 	last  time.Time
 	drawn bool
@@ -98,7 +134,7 @@ func (p *progressBar) update(done, total int) {
 	const width = 30
 	filled := width * done / total
 	rate := float64(done) / now.Sub(p.start).Seconds()
-	fmt.Fprintf(p.w, "\r[%s%s] %d/%d files  %.0f/s ", strings.Repeat("#", filled), strings.Repeat(".", width-filled), done, total, rate)
+	fmt.Fprintf(p.w, "\r[%s%s] %d/%d %s  %.0f/s ", strings.Repeat("#", filled), strings.Repeat(".", width-filled), done, total, cmp.Or(p.unit, "files"), rate)
 }
 
 // clear erases the bar so the summary line starts clean.

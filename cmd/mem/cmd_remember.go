@@ -19,7 +19,7 @@ func claimFlags(defaultType string) []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "type", Value: defaultType, Usage: "identity, preference, decision, fact, lesson, rule or correction"},
 		&cli.StringFlag{Name: "provenance", Value: frontmatter.Stated, Usage: "stated (the user said it), observed (verified with a tool) or inferred (a guess)"},
-		&cli.StringFlag{Name: "project", Value: "auto", Usage: "auto (resolve from the working directory), a project id, or none"},
+		&cli.StringFlag{Name: "project", Value: "auto", Usage: "auto (resolve from the working directory; an identity or a preference stays global), a project id, or none"},
 		&cli.StringSliceFlag{Name: "tag", Usage: "a tag (repeat for more)"},
 		&cli.StringSliceFlag{Name: "alias", Usage: "other words a later question may use for it: searched, never rendered (repeat for more)"},
 		&cli.IntFlag{Name: "importance", Usage: "1–10 (default 5)"},

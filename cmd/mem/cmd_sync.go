@@ -109,9 +109,15 @@ func printSync(out io.Writer, res *history.SyncResult, root string, nameVault bo
 	}
 	line("in ", res.In)
 	line("out", res.Out)
+	// A dry run says what a sync would do: it merged nothing (issue 42:
+	// it printed "fast-forwarded").
 	switch {
+	case res.Merge != "" && res.DryRun:
+		fmt.Fprintln(out, "  would merge the two histories (nothing merged)")
 	case res.Merge != "":
 		fmt.Fprintf(out, "  merged as %s\n", shortHash(res.Merge))
+	case res.FastForward && res.DryRun:
+		fmt.Fprintf(out, "  would fast-forward to %s (nothing changed)\n", shortHash(res.Head))
 	case res.FastForward:
 		fmt.Fprintf(out, "  fast-forwarded to %s\n", shortHash(res.Head))
 	}
@@ -126,6 +132,8 @@ func printSync(out io.Writer, res *history.SyncResult, root string, nameVault bo
 		fmt.Fprintf(out, "  created %s (bare) and pushed\n", res.URL)
 	case res.Pushed:
 		fmt.Fprintf(out, "  pushed %s\n", shortHash(res.Head))
+	case res.DryRun && res.Out != (history.SyncCounts{}):
+		fmt.Fprintln(out, "  would push what is out (nothing pushed)")
 	case !res.DryRun:
 		fmt.Fprintln(out, "  nothing to push")
 	}

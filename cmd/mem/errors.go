@@ -8,13 +8,14 @@ import (
 
 // exitCodes is the one table from a failure's kind to the spec's exit codes
 // (§4): 0 success (warnings allowed, or skipped on purpose), 1 the command's
-// check failed, 2 usage or environment error. Domain errors say their kind
+// check failed, 2 usage or environment error, 130 interrupted. Domain errors say their kind
 // (pkg/fail); anything else is an environment error.
 var exitCodes = map[fail.Kind]int{
 	fail.Skipped:     0,
 	fail.Check:       1,
 	fail.Usage:       2,
 	fail.Environment: 2,
+	fail.Interrupted: 130,
 }
 
 func exitCode(err error) int { return exitCodes[fail.Of(err)] }

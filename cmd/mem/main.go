@@ -11,6 +11,7 @@ import (
 	"log"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -54,6 +55,7 @@ func newCommands() []*cli.Command {
 		storesCommand(),
 		syncCommand(),
 		watchCommand(),
+		versionCommand(),
 		pinCommand(true), pinCommand(false),
 	}
 	sort.Slice(cmds, func(i, j int) bool { return cmds[i].Name < cmds[j].Name })
@@ -78,7 +80,7 @@ var categories = map[string]string{
 	"init": catIntegration, "lint": catMaintenance, "commit": catMaintenance, "backup": catMaintenance,
 	"audit": catMaintenance, "doctor": catMaintenance, "rebuild-index": catMaintenance,
 	"import": catMaintenance, "sync": catMaintenance, "clone": catMaintenance,
-	"mcp": catIntegration, "watch": catIntegration, "completion": catIntegration,
+	"mcp": catIntegration, "watch": catIntegration, "completion": catIntegration, "version": catIntegration,
 }
 
 // syntaxError is a command line mem could not parse (an unknown command or
@@ -93,6 +95,7 @@ func (e syntaxError) Error() string { return e.msg }
 var generatedDefault = regexp.MustCompile(` \(default: [^)]*\)`)
 
 func init() {
+	cli.VersionPrinter = printVersion
 	cli.SuggestCommand = func(commands []*cli.Command, name string) string {
 		if near := nearestCommand(commands, name); near != "" {
 			return "Did you mean " + near + "?"
@@ -138,6 +141,9 @@ func newRoot(stdout, stderr io.Writer) *cli.Command {
 		Commands:       commands,
 		ExitErrHandler: func(context.Context, *cli.Command, error) {},
 		OnUsageError: func(_ context.Context, cmd *cli.Command, err error, _ bool) error {
+			if msg := badNumber(cmd, err); msg != "" {
+				return syntaxError{msg}
+			}
 			return syntaxError{err.Error() + suggestFlag(cmd, err)}
 		},
 		// Reached only without a command, or with one mem does not have.
@@ -162,6 +168,9 @@ func newRoot(stdout, stderr io.Writer) *cli.Command {
 	for _, c := range commands {
 		c.OnUsageError = root.OnUsageError
 		c.Category = categories[c.Name]
+		if takesID(c) {
+			c.ShellComplete = completeIDs
+		}
 	}
 	return root
 }
@@ -212,6 +221,29 @@ func nearestCommand(commands []*cli.Command, name string) string {
 // undefinedFlag finds the flag in urfave/cli's "flag provided but not
 // defined: -limt".
 var undefinedFlag = regexp.MustCompile(`not defined: -+([^\s=]+)`)
+
+// invalidNumber is urfave/cli's error for a number flag given no number:
+// `invalid value "high" for flag -importance: strconv.ParseInt: ...`.
+var invalidNumber = regexp.MustCompile(`^invalid value "(.*)" for flag -+([^\s:]+): strconv\.Parse`)
+
+// badNumber says, for a number flag given something else, which flag
+// wants what — "--importance takes a number, 1–10 (default 5): "high" is
+// none" — instead of Go's parser error; "" for any other error.
+func badNumber(cmd *cli.Command, err error) string {
+	m := invalidNumber.FindStringSubmatch(err.Error())
+	if m == nil {
+		return ""
+	}
+	what := "a number"
+	for _, c := range cmd.Lineage() {
+		for _, f := range c.Flags {
+			if df, ok := f.(cli.DocGenerationFlag); ok && slices.Contains(f.Names(), m[2]) && df.GetUsage() != "" {
+				what += ", " + df.GetUsage()
+			}
+		}
+	}
+	return fmt.Sprintf("--%s takes %s: %q is not one", m[2], what, m[1])
+}
 
 // suggestFlag is ": did you mean --limit?" for a mistyped flag of cmd (or
 // a global one), or "".

@@ -103,12 +103,29 @@ func batchFile(v *vault.Vault) string { return filepath.Join(v.StateDir(), "cons
 // errNoBatch: there is no applied batch to undo (exit 1).
 var errNoBatch = fail.As(fail.Check, errors.New("no consolidate batch to undo: nothing was applied since the last undo"))
 
+// Unattended are the proposals --apply --yes carries out with no person
+// asking: those that harm nothing (no Waits: a merge of true duplicates,
+// the retirement of a stale claim nobody pinned). Every other proposal
+// waits for a person (spec §5.2b): nothing automatic accepts an import,
+// re-dates a claim or settles a disagreement.
+func (r *Report) Unattended() []Proposal {
+	var out []Proposal
+	for _, p := range r.Proposals {
+		if p.Waits == "" && p.Refused == "" && p.Action != ActNone {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // Apply carries out the proposals that can be (not refused, not ActNone)
-// through the writer, in order, then commits the batch as one commit. A
-// proposal the writer refuses is reported and the rest go on. Nothing is
-// deleted: a merge writes a new claim and supersedes or retires the old.
-// env is what the commit runs with (its identity variables).
-func Apply(v *vault.Vault, f writer.Front, props []Proposal, now time.Time, env history.Env) ([]Outcome, *Batch, error) {
+// through the writer, in order, then commits the batch as one commit of
+// the files it changed and no other. A proposal the writer refuses is
+// reported and the rest go on. Nothing is deleted: a merge writes a new
+// claim and supersedes or retires the old. env is what the commit runs
+// with (its identity variables); progress, when not nil, hears each
+// proposal done.
+func Apply(v *vault.Vault, f writer.Front, props []Proposal, now time.Time, env history.Env, progress func(done, total int)) ([]Outcome, *Batch, error) {
 	saved := map[string]*Saved{}
 	var order []string
 	keep := func(rel string) error {
@@ -130,7 +147,10 @@ func Apply(v *vault.Vault, f writer.Front, props []Proposal, now time.Time, env 
 		return nil
 	}
 	var out []Outcome
-	for _, p := range props {
+	for i, p := range props {
+		if progress != nil {
+			progress(i, len(props))
+		}
 		o := Outcome{Proposal: p, Result: "applied"}
 		if p.Refused != "" || p.Action == ActNone {
 			o.Result = "skipped"
@@ -180,12 +200,25 @@ func Apply(v *vault.Vault, f writer.Front, props []Proposal, now time.Time, env 
 	if len(b.Files) == 0 {
 		return out, nil, nil
 	}
-	res, err := history.Commit(v, history.CommitOptions{Message: fmt.Sprintf("mem consolidate: %d files", len(b.Files)), Now: now, Env: env})
-	if err != nil {
+	applied := 0
+	for _, o := range out {
+		if o.Result == "applied" {
+			applied++
+		}
+	}
+	if b.Commit, err = history.CommitPaths(v, b.paths(), fmt.Sprintf("mem consolidate: %d changes, %d files", applied, len(b.Files)), now, env); err != nil {
 		return out, nil, err
 	}
-	b.Commit = res.Commit
 	return out, b, saveBatch(v, b)
+}
+
+// paths are the batch's files, what its commits name.
+func (b *Batch) paths() []string {
+	out := make([]string, len(b.Files))
+	for i, s := range b.Files {
+		out[i] = s.Path
+	}
+	return out
 }
 
 func saveBatch(v *vault.Vault, b *Batch) error {
@@ -342,7 +375,7 @@ func Undo(v *vault.Vault, now time.Time, env history.Env) (*Batch, error) {
 			return nil, err
 		}
 	}
-	if _, err := history.Commit(v, history.CommitOptions{Message: "mem consolidate --undo: batch " + short(b.Commit), Now: now, Env: env}); err != nil {
+	if _, err := history.CommitPaths(v, b.paths(), fmt.Sprintf("mem consolidate --undo: batch %s, %d files", short(b.Commit), len(b.Files)), now, env); err != nil {
 		return nil, err
 	}
 	if b.State == nil {

@@ -73,7 +73,11 @@ type Proposal struct {
 	Dropped    float64 `json:"dropped,omitempty"` // share of the merged words the text loses
 	// Refused says why the proposal cannot be applied as it is.
 	Refused string `json:"refused,omitempty"`
-	Detail  string `json:"detail"`
+	// Waits says why the proposal waits for a person: --apply --yes
+	// applies only what harms nothing — a merge of true duplicates, the
+	// retirement of a stale claim nobody pinned (spec §5.2b, §11).
+	Waits  string `json:"waits,omitempty"`
+	Detail string `json:"detail"`
 }
 
 // Report is what Find found.
@@ -93,6 +97,9 @@ type claim struct {
 	words []string
 	pairs map[string]bool
 	links string // the link targets, sorted: a pointer memory is about its note
+	fact  Fact
+	// stated: the claim reads as subject, relation and value (ParseFact).
+	stated bool
 }
 
 // link is a wiki link's or a markdown link's target.
@@ -128,8 +135,12 @@ func Find(v *vault.Vault, mems []*vault.Memory, o Options) (*Report, error) {
 			imports = append(imports, m)
 			continue
 		case vault.StatusStale:
-			r.add(Proposal{Kind: KindStale, Action: ActRetire, IDs: []string{m.ID}, Paths: []string{m.Rel},
-				Detail: fmt.Sprintf("past its stale_after %s and still standing: retire it, or re-check it and give it a new stale_after with 'mem edit %s'", m.Meta().StaleAfter, m.ID)})
+			p := Proposal{Kind: KindStale, Action: ActRetire, IDs: []string{m.ID}, Paths: []string{m.Rel},
+				Detail: fmt.Sprintf("past its stale_after %s and still standing: retire it, or re-check it and give it a new stale_after with 'mem edit %s'", m.Meta().StaleAfter, m.ID)}
+			if m.Meta().Pinned {
+				p.Waits = "a person pinned it: a person retires it"
+			}
+			r.add(p)
 			continue
 		case vault.StatusCurrent:
 		default:
@@ -164,6 +175,9 @@ func (r *Report) add(p Proposal) {
 
 func newClaim(m *vault.Memory) *claim {
 	c := &claim{m: m, scope: m.Meta().Project, norm: audit.Normalise(m.Summary()), links: links(m.Summary())}
+	if c.links == "" { // a pointer memory is about its note: its title is no claim to contradict
+		c.fact, c.stated = ParseFact(m.Summary())
+	}
 	c.words = words(c.norm)
 	c.pairs = shingles(c.words)
 	return c
@@ -222,52 +236,6 @@ func jaccard(a, b map[string]bool) float64 {
 	return float64(n) / float64(len(a)+len(b)-n)
 }
 
-// Subject splits a normalised claim into its subject and value at the
-// first " is ", " are ", " uses ", " runs on " or ": ", when the subject
-// has at least two words, one of them not a function word ("the staging
-// host"; a lone "team", "when" or "a the" is no subject). The rule is kept simple on purpose (docs/audit.md): "the
-// staging host is stg-3" and "the staging host is stg-9" contradict each
-// other (Contradict); a claim worded otherwise takes no part.
-func Subject(norm string) (subject, value string, ok bool) {
-	m := verb.FindStringSubmatch(norm)
-	if m == nil {
-		return "", "", false
-	}
-	ws := words(m[1])
-	if len(ws) < 2 || !slices.ContainsFunc(ws, func(w string) bool { return !functionWord[w] }) {
-		return "", "", false
-	}
-	return m[1], m[2], true
-}
-
-// functionWord are the English words that name nothing by themselves.
-var functionWord = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields("a an the to of in on at by and or but for with from after before when while if this that these those it its is are was be as so then than") {
-		functionWord[w] = true
-	}
-}
-
-// Contradict reports two values of one subject that cannot both hold:
-// neither says all the other says ("warm after nine in the morning"
-// only adds to "warm after nine"; "stg-9" denies "stg-3").
-func Contradict(a, b string) bool {
-	wa, wb := words(a), words(b)
-	return !subset(wa, wb) && !subset(wb, wa)
-}
-
-func subset(a, b []string) bool {
-	for _, w := range a {
-		if !slices.Contains(b, w) {
-			return false
-		}
-	}
-	return true
-}
-
-var verb = regexp.MustCompile(`^(.{3,80}?)(?: is | are | uses | runs on |: )(.+)$`)
-
 // conflicts proposes retiring the claims that lose a disagreement: those
 // the reconciler already hides for a shared key (made explicit), and
 // current claims of one scope with one subject and contradicting values
@@ -284,27 +252,33 @@ func (r *Report) conflicts(res gate.Resolution, live []*claim, now time.Time) {
 				continue
 			}
 			r.add(Proposal{Kind: KindConflict, Action: ActRetire, IDs: []string{l.ID}, Paths: []string{l.Rel}, Keep: c.Winner.ID,
+				Waits:  "two claims disagree: a person decides which is true",
 				Detail: fmt.Sprintf("shares key %q with %s, which wins (%s): retire it so the disagreement is settled on record", c.Subject, c.Winner.ID, c.Reason)})
 		}
 	}
-	type subj struct{ scope, s string }
+	// Claims of one scope, subject and relation, compared pairwise: the
+	// weaker of two that contradict each other is proposed for retirement.
+	type subj struct{ scope, subject, relation string }
 	by := map[subj][]*claim{}
 	for _, c := range live {
-		if s, _, ok := Subject(c.norm); ok && c.links == "" {
-			// A pointer memory is about its note: its title is no claim to contradict.
-			by[subj{c.scope, s}] = append(by[subj{c.scope, s}], c)
+		if c.stated {
+			k := subj{c.scope, c.fact.Subject, c.fact.Relation}
+			by[k] = append(by[k], c)
 		}
 	}
+	proposed := map[string]bool{}
 	for k, cs := range by {
 		slices.SortFunc(cs, func(a, b *claim) int { return -gate.Compare(a.m.Meta(), b.m.Meta()) })
-		win := cs[0]
-		_, winValue, _ := Subject(win.norm)
-		for _, c := range cs[1:] {
-			if _, v, _ := Subject(c.norm); !Contradict(v, winValue) {
-				continue // the same value, or more of it: a duplicate, merged below
+		for i, win := range cs {
+			for _, c := range cs[i+1:] {
+				if proposed[c.m.ID] || !c.fact.Contradicts(win.fact) {
+					continue
+				}
+				proposed[c.m.ID] = true
+				r.add(Proposal{Kind: KindConflict, Action: ActRetire, IDs: []string{c.m.ID}, Paths: []string{c.m.Rel}, Keep: win.m.ID,
+					Waits:  "two claims disagree: a person decides which is true",
+					Detail: fmt.Sprintf("says %q, which cannot be true with %s (stronger or newer) about %q %s: retire it, or correct the other", rules.Show(c.m.Summary()), win.m.ID, k.subject, k.relation)})
 			}
-			r.add(Proposal{Kind: KindConflict, Action: ActRetire, IDs: []string{c.m.ID}, Paths: []string{c.m.Rel}, Keep: win.m.ID,
-				Detail: fmt.Sprintf("says %q another way than %s (stronger or newer) about %q: retire it, or correct the other", rules.Show(c.m.Summary()), win.m.ID, k.s)})
 		}
 	}
 }
@@ -390,12 +364,10 @@ func candidates(live []*claim, t float64) [][2]int {
 	return out
 }
 
-// differ reports two claims on one subject with different values: a
-// conflict, not a duplicate.
+// differ reports two claims that contradict each other: a conflict, not
+// a duplicate.
 func differ(a, b *claim) bool {
-	sa, va, oka := Subject(a.norm)
-	sb, vb, okb := Subject(b.norm)
-	return oka && okb && sa == sb && Contradict(va, vb)
+	return a.stated && b.stated && a.fact.Contradicts(b.fact)
 }
 
 // mergeProposal is one claim for the group: the text of the member that
@@ -428,6 +400,12 @@ func mergeProposal(g []*claim, similarity float64) Proposal {
 	}
 	p.Dropped = round(1 - float64(kept)/float64(len(all)))
 	p.Detail = fmt.Sprintf("%d claims state one fact: one claim with the strongest provenance and the earliest valid_at replaces them", len(g))
+	switch {
+	case p.Dropped > 0:
+		p.Waits = "the merged text leaves words out: a person checks it says all they did"
+	case !slices.ContainsFunc(g, func(c *claim) bool { return !c.m.Meta().ValidAt.IsZero() }):
+		p.Waits = "no claim has a valid_at: the merged one would take today's date"
+	}
 	if p.Dropped > maxDropped {
 		p.Refused = fmt.Sprintf("the merged text would drop %.0f%% of the claims' words (more than %.0f%%): merge them by hand with 'mem remember --supersedes'", 100*p.Dropped, 100*maxDropped)
 	}
@@ -453,6 +431,7 @@ func (r *Report) importProposal(m *vault.Memory, known map[string]string, o Opti
 	}
 	days := int(o.Now.Sub(meta.Generated.At.Time).Hours() / 24)
 	p := Proposal{Kind: KindImport, Action: ActAccept, IDs: []string{m.ID}, Paths: []string{m.Rel},
+		Waits:  "an import is accepted or rejected by a person ('mem review')",
 		Detail: fmt.Sprintf("imported %s and not reviewed for %d days: accept it (it renders, still %s), or reject it with 'mem review --reject %s'", meta.Generated.At.Day(), days, meta.Provenance, m.ID)}
 	if id, ok := known[meta.Project+"\x00"+audit.Normalise(m.Summary())]; ok {
 		p.Action, p.Keep = ActReject, id

@@ -74,14 +74,15 @@ func TestCandidatesFindEveryPairOverThreshold(t *testing.T) {
 // two notes are no duplicates however alike their titles.
 func TestSubjectAndLinks(t *testing.T) {
 	t.Parallel()
-	for norm, want := range map[string]bool{
-		"the staging host is stg-3": true,
-		"team is we and more":       false,
-		"a the uses redis":          false,
-		"when is the deploy":        false,
+	for text, want := range map[string]bool{
+		"The staging host is stg-3.": true,
+		"It is we and more":          false,
+		"A the uses redis":           false,
+		"When is the deploy?":        false,
+		"Editor: Vim":                true,
 	} {
-		if _, _, ok := Subject(norm); ok != want {
-			t.Errorf("Subject(%q) ok = %v, want %v", norm, ok, want)
+		if _, ok := ParseFact(text); ok != want {
+			t.Errorf("ParseFact(%q) ok = %v, want %v", text, ok, want)
 		}
 	}
 	a, b := memory("a", "All A The: see [[notes/all-a-the-616f5c]]"), memory("b", "A The: see [[notes/a-the-21e990]]")

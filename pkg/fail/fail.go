@@ -23,6 +23,9 @@ const (
 	// Skipped: the work was skipped on purpose and the next scheduled run
 	// does it (git is busy). Exit 0, saying so.
 	Skipped
+	// Interrupted: the user stopped the command (SIGINT); what it kept is
+	// said. Exit 130 (spec §4).
+	Interrupted
 )
 
 // Of is err's kind: the Kind method of the first error in its chain that

@@ -94,6 +94,11 @@ func Clone(remote, relativeTo, dir string, env Env) (*CloneResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	if head.IsZero() {
+		// A new bare repository holds no commit yet: nothing is wrong
+		// with it, there is only nothing to clone (issue 42).
+		return nil, fmt.Errorf("%s is an empty repository (no commit yet): there is nothing to clone, and nothing was kept. To start the vault there, create it and sync: 'mem init %s' then 'mem --vault %s sync %s'", url, dir, dir, remote)
+	}
 	// The head's tree is what is checked out; git's fsck has checked
 	// every object of the history for what git itself refuses, so a
 	// backup of a vault that once held a link still restores.

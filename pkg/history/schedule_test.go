@@ -38,6 +38,9 @@ func scheduleLines(t *testing.T) (cron, systemd []string) {
 			continue
 		}
 		switch {
+		case block == "crontab" && strings.HasPrefix(line, "MEM="):
+			// The path to mem, as the reader puts it there: the test sets
+			// its own (TestScheduleLines).
 		case block == "crontab" && line != "" && !strings.HasPrefix(line, "#"):
 			fields := strings.Fields(line)
 			if len(fields) < 6 {
@@ -84,7 +87,7 @@ func TestScheduleLines(t *testing.T) {
 	}
 	root := filepath.Join(home, "memory")
 	env := []string{"HOME=" + home, "PATH=/usr/bin:/bin", "SHELL=/bin/sh", "LOGNAME=mem",
-		"GIT_CONFIG_NOSYSTEM=1"}
+		"GIT_CONFIG_NOSYSTEM=1", "MEM=" + bin} // MEM: the crontab's own variable line
 	mem := func(args ...string) {
 		t.Helper()
 		cmd := exec.Command(bin, args...)

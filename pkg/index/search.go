@@ -512,7 +512,15 @@ func prepare(v *vault.Vault, noRefresh bool, opts Options) (IndexStatus, error) 
 	}
 	unlock, ok, err := lockIndex(v, refreshWait, nil)
 	if err != nil {
-		return IndexStatus{}, err
+		// The lock cannot be taken — a read-only vault (a mount, a
+		// colleague's copy, permissions): a search only reads, so it
+		// answers from the index there is, and says so (issue 42).
+		f, ferr := Freshness(v)
+		if ferr != nil || !f.Exists {
+			return IndexStatus{}, fmt.Errorf("%w: and there is no index to search without it; run mem where the vault is writable ('mem rebuild-index')", err)
+		}
+		opts.notify("cannot update the index here (%v): searching the index as it is", err)
+		return IndexStatus{Fresh: f.Changed == 0, Changed: f.Changed}, nil
 	}
 	if ok {
 		defer unlock()

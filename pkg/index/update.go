@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -24,6 +25,21 @@ type Options struct {
 	Notify func(msg string)
 	// Progress is called after each batch with files done and files to do.
 	Progress func(done, total int)
+	// Context, when done, stops the run between two batches: a full build
+	// is dropped and the live index stays as it was; an update leaves the
+	// manifest as it was, so the next run redoes only what changed. The
+	// error then wraps ErrInterrupted. Nil never stops.
+	Context context.Context
+}
+
+// ErrInterrupted is what a run stopped by its Context returns (wrapped).
+var ErrInterrupted = errors.New("interrupted")
+
+func (o *Options) interrupted() error {
+	if o.Context != nil && o.Context.Err() != nil {
+		return ErrInterrupted
+	}
+	return nil
 }
 
 func (o *Options) notify(format string, args ...any) {
@@ -187,6 +203,11 @@ func update(v *vault.Vault, opts Options, verify bool) (Stats, error) {
 	if cerr := idx.Close(); err == nil {
 		err = cerr
 	}
+	if errors.Is(err, ErrInterrupted) {
+		// The manifest was not rewritten: the next run redoes the changed
+		// files, and the batches sent meanwhile are overwritten then.
+		return st, err
+	}
 	if err != nil {
 		// The manifest was not rewritten, so nothing claims the failed
 		// batch was indexed; still, a bleve error here means a damaged
@@ -218,7 +239,7 @@ func apply(v *vault.Vault, idx bleve.Index, g *generation, d *diff, opts Options
 		isNew[rel] = true
 	}
 	changed := append(append([]string{}, d.added...), d.modified...)
-	if err := indexFiles(v, idx, b, changed, inManifest{g.man}, isNew, &st, opts.progress(len(d.removed), d.changed())); err != nil {
+	if err := indexFiles(v, idx, b, changed, inManifest{g.man}, isNew, &st, opts.progress(len(d.removed), d.changed()), opts.interrupted); err != nil {
 		return st, err
 	}
 	g.man.seq++
@@ -234,7 +255,7 @@ func apply(v *vault.Vault, idx bleve.Index, g *generation, d *diff, opts Options
 // current batch, so file I/O and parsing hide behind bleve's analysis and
 // fsyncs. b may hold queued deletes; it is left empty.
 // isNew nil means every file is new.
-func indexFiles(v *vault.Vault, idx bleve.Index, b *bleve.Batch, rels []string, rec recorder, isNew map[string]bool, st *Stats, progress func(done int)) error {
+func indexFiles(v *vault.Vault, idx bleve.Index, b *bleve.Batch, rels []string, rec recorder, isNew map[string]bool, st *Stats, progress func(done int), stopped func() error) error {
 	chunks := make(chan []*vault.Memory, 1)
 	stop := make(chan struct{})
 	defer close(stop)
@@ -261,6 +282,9 @@ func indexFiles(v *vault.Vault, idx bleve.Index, b *bleve.Batch, rels []string, 
 		return nil
 	}
 	for mems := range chunks {
+		if err := stopped(); err != nil {
+			return err
+		}
 		for j, m := range mems {
 			if m.ModTime.IsZero() { // gone since the walk
 				if rec.drop(m.Rel) {
@@ -473,7 +497,7 @@ func build(v *vault.Vault, opts Options, reason string) (Stats, error) {
 		return st, err
 	}
 	b := idx.NewBatch()
-	if err := indexFiles(v, idx, b, rels, table, nil, &st, opts.progress(0, len(rels))); err != nil {
+	if err := indexFiles(v, idx, b, rels, table, nil, &st, opts.progress(0, len(rels)), opts.interrupted); err != nil {
 		return fail(fmt.Errorf("%s: %w", g.dir, err))
 	}
 	persisted := make(chan error, 1)

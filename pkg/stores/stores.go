@@ -230,7 +230,10 @@ type claimIndex struct {
 	bySubject map[string][]subjectClaim
 }
 
-type subjectClaim struct{ id, value string }
+type subjectClaim struct {
+	id   string
+	fact consolidate.Fact
+}
 
 func index(claims []Claim) claimIndex {
 	x := claimIndex{byText: map[string]string{}, bySubject: map[string][]subjectClaim{}}
@@ -242,16 +245,16 @@ func index(claims []Claim) claimIndex {
 		if _, ok := x.byText[t]; !ok {
 			x.byText[t] = c.ID
 		}
-		if subj, val, ok := consolidate.Subject(t); ok {
-			x.bySubject[subj] = append(x.bySubject[subj], subjectClaim{c.ID, val})
+		if f, ok := consolidate.ParseFact(c.Text); ok {
+			x.bySubject[f.Subject] = append(x.bySubject[f.Subject], subjectClaim{c.ID, f})
 		}
 	}
 	return x
 }
 
 // compare sets each line of a store against the claims: the same
-// normalised text is a shared fact; the same subject with a value that
-// denies the claim's (consolidate.Subject, consolidate.Contradict)
+// normalised text is a shared fact; the same subject and relation with a value that
+// denies the claim's (consolidate.ParseFact, Fact.Contradicts)
 // contradicts it.
 func (x claimIndex) compare(data []byte) (shared, conflict []Match) {
 	inZone := false
@@ -271,12 +274,12 @@ func (x claimIndex) compare(data []byte) (shared, conflict []Match) {
 			shared = append(shared, Match{Line: i + 1, Text: shown, Claim: id})
 			continue
 		}
-		subj, val, ok := consolidate.Subject(t)
+		f, ok := consolidate.ParseFact(strip(line))
 		if !ok {
 			continue
 		}
-		for _, c := range x.bySubject[subj] {
-			if consolidate.Contradict(c.value, val) {
+		for _, c := range x.bySubject[f.Subject] {
+			if c.fact.Contradicts(f) {
 				conflict = append(conflict, Match{Line: i + 1, Text: shown, Claim: c.id})
 				break
 			}
@@ -291,7 +294,11 @@ var listMarker = regexp.MustCompile(`^\s*(?:[-*+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+
 // normalise is a line's text as audit compares claims, without its list
 // marker and emphasis.
 func normalise(line string) string {
+	return audit.Normalise(strings.ReplaceAll(strip(line), "`", ""))
+}
+
+// strip is a line's text without its list marker and emphasis.
+func strip(line string) string {
 	line = listMarker.ReplaceAllString(line, "")
-	line = strings.NewReplacer("**", "", "__", "", "`", "").Replace(line)
-	return audit.Normalise(strings.TrimSpace(line))
+	return strings.TrimSpace(strings.NewReplacer("**", "", "__", "").Replace(line))
 }

@@ -321,7 +321,13 @@ func TestSlug(t *testing.T) {
 	for in, want := range map[string]string{
 		"The user prefers tabs!": "the-user-prefers-tabs",
 		"  ---  ":                "memory",
-		"Ünïcode only ☃":         "n-code-only",
+		"Ünïcode only ☃":         "unicode-only",
+		// Latin letters transliterated (issue 42), other scripts kept.
+		"Café au lait à Lisboa":     "cafe-au-lait-a-lisboa",
+		"Straße nach Øresund, Łódź": "strasse-nach-oresund-lodz",
+		"Привет, мир":               "привет-мир",
+		"مرحبا بالعالم":             "مرحبا-بالعالم",
+		"咖啡 笔记":                     "咖啡-笔记",
 		// Mostly non-Latin: the title's own letters, never a '/' or a
 		// control character, never half a character at the cut.
 		"테스트 작성 규칙":                 "테스트-작성-규칙",

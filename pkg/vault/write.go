@@ -123,22 +123,26 @@ func createExclusive(path string, data []byte) error {
 
 // Slug turns text into a short file-name stem: lowercase letters and digits
 // joined by dashes, cut at a word boundary (maxLen bytes). The letters are
-// ASCII unless most of text's letters are not (a Korean or Arabic title):
-// then they are the text's own, NFC, so the name still says what the file
-// holds; anything else, '/' and control characters included, is a dash.
+// ASCII, Latin ones transliterated (café → cafe, ß → ss, ø → o), unless
+// most of text's letters are of another script (a Korean or Arabic
+// title): then they are the text's own, NFC, so the name still says what
+// the file holds; anything else, '/' and control characters included, is
+// a dash.
 func Slug(text string, maxLen int) string {
-	ascii, letters := 0, 0
+	latin, letters := 0, 0
 	for _, r := range text {
 		if unicode.IsLetter(r) {
 			letters++
-			if r < 128 {
-				ascii++
+			if r < 128 || unicode.Is(unicode.Latin, r) {
+				latin++
 			}
 		}
 	}
-	native := 2*ascii < letters
+	native := 2*latin < letters
 	if native {
 		text = norm.NFC.String(text)
+	} else {
+		text = transliterate(text)
 	}
 	var b strings.Builder
 	dash := false
@@ -170,6 +174,24 @@ func Slug(text string, maxLen int) string {
 		s = "memory"
 	}
 	return s
+}
+
+// latinLetters are the Latin letters that are no base letter and a mark.
+var latinLetters = strings.NewReplacer("ß", "ss", "ẞ", "SS", "ø", "o", "Ø", "O", "æ", "ae", "Æ", "AE", "œ", "oe", "Œ", "OE",
+	"đ", "d", "Đ", "D", "ł", "l", "Ł", "L", "þ", "th", "Þ", "TH", "ð", "d", "Ð", "D", "ı", "i", "ħ", "h", "Ħ", "H", "ŋ", "ng", "Ŋ", "NG")
+
+// transliterate writes Latin letters in ASCII: the marks of a decomposed
+// letter dropped (é → e, à → a), the rest by latinLetters; other
+// scripts pass as they are.
+func transliterate(text string) string {
+	var b strings.Builder
+	for _, r := range norm.NFD.String(latinLetters.Replace(text)) {
+		if unicode.IsMark(r) {
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return norm.NFC.String(b.String())
 }
 
 func randomSuffix() string {

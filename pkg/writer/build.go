@@ -38,7 +38,7 @@ func build(f Front, n vault.NewMemory, projects []vault.Project, now time.Time) 
 			return nil, err
 		}
 	}
-	project, err := resolveProject(f, n.Project, n.Cwd, projects)
+	project, err := resolveProject(f, n.Project, n.Type, n.Cwd, projects)
 	if err != nil {
 		return nil, err
 	}
@@ -79,9 +79,16 @@ func sectionName(f Front, s string) (string, error) {
 	return "", fmt.Errorf("%s %q: use one of %s", f.name("section"), s, strings.Join(frontmatter.Sections, ", "))
 }
 
-func resolveProject(f Front, flag, cwd string, projects []vault.Project) (string, error) {
+// resolveProject is the project a new memory goes to. auto resolves the
+// working directory, but for an identity or a preference: who the user is
+// and how they like to work hold everywhere, so those default to global
+// (issue 42) and take a project only when one is named.
+func resolveProject(f Front, flag, typ, cwd string, projects []vault.Project) (string, error) {
 	switch flag {
 	case "", "auto":
+		if typ == frontmatter.TypeIdentity || typ == frontmatter.TypePreference {
+			return "", nil
+		}
 		if p := vault.ResolveProject(projects, cwd); p != nil {
 			return p.ID, nil
 		}
