@@ -35,7 +35,7 @@ func runMCP(ctx context.Context, cmd *cli.Command) error {
 		level = slog.LevelWarn
 	}
 	logger := slog.New(slog.NewTextHandler(cmd.Root().ErrWriter, &slog.HandlerOptions{Level: level}))
-	return mcpserver.Run(ctx, mcpserver.Options{Vault: v, Now: now, Cwd: cwd, Logger: logger, Ask: daemonMCP(v),
+	return mcpserver.Run(ctx, mcpserver.Options{Vault: v, Now: now, Cwd: cwd, Logger: logger, Ask: daemonMCP(v, logger),
 		Home: os.Getenv("HOME"), CodexHome: os.Getenv("CODEX_HOME"), Env: historyEnv()},
 		&mcpserver.Transport{In: os.Stdin, Out: os.Stdout, Logger: logger})
 }

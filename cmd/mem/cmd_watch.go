@@ -34,7 +34,7 @@ func watchCommand() *cli.Command {
 		Description: "One per vault. Within a second of any change to the files, updates the index and re-renders\n" +
 			"every render.outputs entry (untouched when only the time line would change); commits every\n" +
 			"commit.interval (default 1h) and, when mem.yaml sets sync.interval and sync.remote, runs mem sync\n" +
-			"that often. mem search, mem render and mem mcp ask it first over .mem/watch.sock\n" +
+			"that often. mem search, mem render and mem mcp ask it first over .mem/run/watch.sock\n" +
 			"and do the work themselves when it does not answer at once. SIGTERM finishes the work in hand;\n" +
 			"SIGHUP re-reads mem.yaml. See docs/watch.md.",
 		Flags: []cli.Flag{

@@ -2,9 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/urfave/cli/v3"
@@ -57,6 +61,9 @@ func askDaemon(cmd *cli.Command) (done bool, err error) {
 		return false, nil
 	}
 	resp, err := daemon.Ask(daemon.SocketPath(root), req, helloWait())
+	if foreign := (*daemon.ForeignError)(nil); errors.As(err, &foreign) {
+		fmt.Fprintln(cmd.Root().ErrWriter, "mem:", foreign)
+	}
 	if err != nil || (resp.Code != 0 && resp.Code != 1) {
 		return false, nil
 	}
@@ -144,18 +151,23 @@ func (f *flagReader) path(name string) string {
 	return v
 }
 
-// daemonMCP is mem mcp's way to offer recall and search to the daemon.
-func daemonMCP(v *vault.Vault) func(tool string, in any, now time.Time) (mcpserver.Answer, bool) {
+// daemonMCP is mem mcp's way to offer recall and search to the daemon; a
+// socket another user answers is named on the log, once.
+func daemonMCP(v *vault.Vault, logger *slog.Logger) func(tool string, in any, now time.Time) (mcpserver.Answer, bool) {
 	if os.Getenv(NoDaemonEnv) != "" {
 		return nil
 	}
 	sock, wait := daemon.SocketPath(v.Root), helloWait()
+	var warned sync.Once
 	return func(tool string, in any, now time.Time) (mcpserver.Answer, bool) {
 		raw, err := json.Marshal(in)
 		if err != nil {
 			return mcpserver.Answer{}, false
 		}
 		resp, err := daemon.Ask(sock, daemon.Request{Op: "mcp", Tool: tool, Input: raw, Now: now}, wait)
+		if foreign := (*daemon.ForeignError)(nil); errors.As(err, &foreign) {
+			warned.Do(func() { logger.Warn(foreign.Error()) })
+		}
 		if err != nil {
 			return mcpserver.Answer{}, false
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/mem-md/mem/pkg/lint"
+	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -183,7 +184,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 // runAs is run with meta as the root command's Metadata: what mem watch
 // hands the commands it runs in its own process (daemonOf, callOf).
-func runAs(ctx context.Context, meta map[string]any, args []string, stdout, stderr io.Writer) int {
+func runAs(ctx context.Context, meta map[string]any, args []string, rawOut, rawErr io.Writer) int {
+	// Every byte a command prints passes rules.Escape (spec §8): a control
+	// character a file, a commit or a remote holds reaches no terminal.
+	stdout, stderr := rules.NewTerminal(rawOut), rules.NewTerminal(rawErr)
+	defer stdout.Flush()
+	defer stderr.Flush()
 	root := newRoot(stdout, stderr)
 	root.Metadata = meta
 	err := root.Run(ctx, args)

@@ -15,6 +15,8 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io/fs"
 	"net"
 	"os"
 	"path/filepath"
@@ -25,11 +27,16 @@ import (
 	"github.com/mem-md/mem/pkg/vault"
 )
 
-// socketName is the daemon's socket inside the vault's .mem/.
-const socketName = "watch.sock"
+// socketDir is the folder of the daemon's socket inside the vault's .mem/,
+// the user's only (0700): whoever cannot enter it cannot connect, whatever
+// the socket's own mode and the umask were when it was made.
+const (
+	socketDir  = "run"
+	socketName = "watch.sock"
+)
 
 // SocketPath is the socket of the daemon of the vault at root.
-func SocketPath(root string) string { return filepath.Join(root, ".mem", socketName) }
+func SocketPath(root string) string { return filepath.Join(root, ".mem", socketDir, socketName) }
 
 // HelloWait bounds connecting and being greeted: a stuck daemon (one that
 // accepts but never answers) costs a client at most this. answerWait bounds
@@ -184,6 +191,23 @@ type Event struct {
 // ErrNoDaemon is why Ask did not get an answer.
 var ErrNoDaemon = errors.New("no daemon answered")
 
+// ForeignError is a socket answered by a process of another user: a
+// client never takes its answer (it could print anything as search
+// results or a view), and does the work itself.
+type ForeignError struct {
+	Sock     string
+	UID, Own int // the peer's user id, and this process's
+	Err      error
+}
+
+func (e *ForeignError) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("the daemon socket %s was not used: its peer's user cannot be checked here (%v); doing the work here", e.Sock, e.Err)
+	}
+	return fmt.Sprintf("the daemon socket %s is answered by a process of uid %d, not of this user (uid %d), so its answer was not taken; doing the work here (stop that process, and remove %s)",
+		e.Sock, e.UID, e.Own, filepath.Dir(e.Sock))
+}
+
 // OtherVersionError is a daemon running another mem.
 type OtherVersionError struct {
 	PID     int
@@ -208,6 +232,11 @@ func Ask(sock string, req Request, wait time.Duration) (Response, error) {
 		return resp, ErrNoDaemon
 	}
 	defer conn.Close()
+	// Whoever can write .mem/ can listen on the path: only a process of
+	// this user may answer.
+	if uid, err := peerUID(conn); err != nil || uid != os.Getuid() {
+		return resp, &ForeignError{Sock: sock, UID: uid, Own: os.Getuid(), Err: err}
+	}
 	conn.SetDeadline(start.Add(wait))
 	r := bufio.NewReaderSize(conn, 64<<10)
 	var hello Hello
@@ -262,20 +291,45 @@ func writeLine(conn net.Conn, v any) error {
 }
 
 // Listen opens the socket at sock, replacing a stale one (the caller holds
-// the vault's watch lock, so no live daemon owns it), readable by the user
-// only: whoever connects runs searches and renders as that user.
+// the vault's watch lock, so no live daemon owns it), reachable by the
+// user only: whoever connects runs searches and renders as that user. Its
+// folder is made 0700 before the socket exists (socketFolder), so there is
+// no moment, whatever the umask, at which another user can connect.
 func Listen(sock string) (net.Listener, error) {
+	if err := socketFolder(filepath.Dir(sock)); err != nil {
+		return nil, err
+	}
 	os.Remove(sock)
 	ln, err := net.Listen("unix", sock)
 	if err != nil {
 		return nil, err
 	}
 	ln.(*net.UnixListener).SetUnlinkOnClose(true)
-	if err := os.Chmod(sock, 0o600); err != nil {
-		ln.Close()
-		return nil, err
-	}
 	return ln, nil
+}
+
+// socketFolder makes dir, the socket's folder, this user's only: created
+// 0700 (a umask only takes bits away), or, when it is there, a real folder
+// (not a link) of this user, set to 0700. One of another user is refused:
+// it would let them replace the socket.
+func socketFolder(dir string) error {
+	if err := os.Mkdir(dir, 0o700); err == nil || !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%s is not a folder (a link or a file): remove it, and mem watch makes its socket's folder again", dir)
+	}
+	if uid, ok := ownerUID(fi); ok && uid != os.Getuid() {
+		return fmt.Errorf("%s belongs to uid %d, not to this user (uid %d): another user could replace the socket; remove it, and mem watch makes it again", dir, uid, os.Getuid())
+	}
+	if fi.Mode().Perm() != 0o700 {
+		return os.Chmod(dir, 0o700) // no socket is in it yet: nobody connects meanwhile
+	}
+	return nil
 }
 
 // Serve greets each connection (saying whether busy), reads its request
@@ -296,6 +350,11 @@ func Serve(ln net.Listener, busy func() bool, handle func(Request) Response) err
 
 func serveConn(conn net.Conn, busy bool, handle func(Request) Response) {
 	defer conn.Close()
+	// The folder keeps other users out; a peer of another uid got in some
+	// other way (root, a folder changed under us) and is told nothing.
+	if uid, err := peerUID(conn); err != nil || uid != os.Getuid() {
+		return
+	}
 	conn.SetDeadline(time.Now().Add(answerWait + time.Second))
 	if writeLine(conn, Hello{Version: Version(), PID: os.Getpid(), Busy: busy}) != nil {
 		return

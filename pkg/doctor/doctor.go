@@ -411,9 +411,12 @@ func checkDaemon(v *vault.Vault) Check {
 	}
 	resp, err := daemon.Ask(sock, daemon.Request{Op: "status"}, time.Second)
 	var other *daemon.OtherVersionError
+	var foreign *daemon.ForeignError
 	switch pid := v.LockPID(daemon.LockName); {
 	case err == nil && resp.Status != nil:
 		c.Note = fmt.Sprintf("mem watch (pid %d) answers, watching with %s", resp.Status.PID, resp.Status.Watching)
+	case errors.As(err, &foreign):
+		c.Problems = append(c.Problems, foreign.Error())
 	case errors.As(err, &other):
 		c.Problems = append(c.Problems, fmt.Sprintf("mem watch (pid %d) runs another mem than this one (mem was upgraded since it started), so no command asks it: %s", other.PID, restartDaemon))
 	case pidAlive(pid):

@@ -81,7 +81,7 @@ func (c *check) rules() {
 	sev := c.contentSeverity()
 	for _, f := range found {
 		switch {
-		case f.Kind == rules.Secret, f.Rule == "unicode-bidi", f.Rule == "unicode-tag":
+		case f.Kind == rules.Secret, f.Rule == "unicode-bidi", f.Rule == "unicode-tag", f.Rule == "control-character":
 			c.add(f.Rule, Error, c.at(f.Off), "%s", f.Msg)
 		default:
 			c.add(f.Rule, sev, c.at(f.Off), "%s", f.Msg)

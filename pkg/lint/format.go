@@ -1,10 +1,13 @@
 package lint
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/mem-md/mem/pkg/rules"
 )
 
 // Formats lists the output formats of Write.
@@ -22,10 +25,15 @@ func Write(w io.Writer, rep *Report, format string) error {
 		}
 		return nil
 	case "json":
-		enc := json.NewEncoder(w)
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
-		return enc.Encode(rep)
+		if err := enc.Encode(rep); err != nil {
+			return err
+		}
+		_, err := w.Write(rules.EscapeJSON(b.Bytes())) // no raw C1 or bidi control for a terminal
+		return err
 	case "github":
 		// GitHub workflow commands: one annotation per problem; data in a
 		// property or message must escape %, CR, LF (and , : in properties).

@@ -220,9 +220,11 @@ const drainTimeout = 20 * time.Second
 // Transport is newline-delimited JSON-RPC over a reader and a writer (stdin
 // and stdout for `mem mcp`), as the SDK's StdioTransport, with two repairs:
 //
-//   - A request line over maxRequest, or one that is not JSON, is answered
-//     with an error (a tool error for tools/call) and the session goes on;
-//     the SDK's transport ended the session, and the agent lost its tools.
+//   - A request line over maxRequest, one that is not JSON, or one that is
+//     JSON but no message the SDK decodes (a batch, [] , a number, an id
+//     that is an object) is answered with an error (a tool error for
+//     tools/call) and the session goes on; the SDK's transport ended the
+//     session on each, and the agent lost its tools.
 //   - When the input ends, requests already read are answered before the
 //     connection closes; the SDK's cancelled them, so requests piped in
 //     followed by EOF got no answers.
@@ -331,7 +333,94 @@ func (g *lineGuard) next() {
 		probe.feed(line)
 		g.answer(&probe, size, "the request is not valid JSON and was not run: send one JSON-RPC message per line")
 	default:
-		g.line = line
+		if reply, ok := vet(line); ok {
+			g.line = line
+		} else {
+			g.logger.Warn("request refused", "line", g.n, "bytes", size, "reason", "not a JSON-RPC message mem mcp takes")
+			g.write(reply)
+		}
+	}
+}
+
+// notMessage and noBatch are the refusals of a line that is JSON but no
+// message the SDK takes.
+const (
+	notMessage = "the line is not a JSON-RPC 2.0 message (an object with \"jsonrpc\": \"2.0\", a string or number id and a method, or a result or error) and was not run: send one message per line"
+	noBatch    = "JSON-RPC batches are not taken (MCP has none since 2025-06-18) and nothing in it was run: send one message per line"
+)
+
+// vet decides whether a line of valid JSON may go to the SDK: only one
+// JSON-RPC message its own decoder takes (jsonrpc.DecodeMessage), as its
+// transport ends the session on anything else. For any other line it
+// returns the reply due, nil when none is (a notification gets none): an
+// Invalid Request error to the line's id when it gave a string or number,
+// else to a null id; a batch gets one for each of its members, as an
+// array, and [] a single one (JSON-RPC 2.0, section 6).
+func vet(line []byte) (reply []byte, ok bool) {
+	trimmed := bytes.TrimSpace(line)
+	if len(trimmed) > 0 && trimmed[0] == '[' {
+		var members []json.RawMessage
+		if err := json.Unmarshal(trimmed, &members); err != nil || len(members) == 0 {
+			return encodeReply(invalid(nil, noBatch)), false
+		}
+		var replies []any
+		for _, m := range members {
+			if r := invalid(m, noBatch); r != nil {
+				replies = append(replies, r)
+			}
+		}
+		if len(replies) == 0 {
+			return nil, false
+		}
+		return encodeReply(replies), false
+	}
+	if _, err := jsonrpc.DecodeMessage(trimmed); err == nil {
+		return nil, true
+	}
+	return encodeReply(invalid(trimmed, notMessage)), false
+}
+
+// invalid is the Invalid Request error for a value that is no message mem
+// takes: to its id when it gives a string or number, to a null id when it
+// gives none or another kind, and nil for a notification (a method and no
+// id), which JSON-RPC never answers.
+func invalid(value json.RawMessage, msg string) any {
+	var obj map[string]json.RawMessage
+	json.Unmarshal(value, &obj)
+	id, hasID := obj["id"]
+	if _, hasMethod := obj["method"]; hasMethod && !hasID {
+		return nil
+	}
+	var v any
+	if json.Unmarshal(id, &v) != nil {
+		id = nil
+	}
+	switch v.(type) {
+	case string, float64:
+	default:
+		id = json.RawMessage("null")
+	}
+	return map[string]any{"jsonrpc": "2.0", "id": id, "error": &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: msg}}
+}
+
+func encodeReply(v any) []byte {
+	if v == nil {
+		return nil
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil // a map of raw JSON and strings: cannot fail
+	}
+	return data
+}
+
+// write sends one reply line; nil sends nothing.
+func (g *lineGuard) write(reply []byte) {
+	if reply == nil {
+		return
+	}
+	if _, err := g.out.Write(append(reply, '\n')); err != nil {
+		g.logger.Error("cannot write a reply", "error", err)
 	}
 }
 
@@ -362,9 +451,7 @@ func (g *lineGuard) answer(p *requestProbe, size int, msg string) {
 		g.logger.Error("cannot encode a reply", "error", err)
 		return
 	}
-	if _, err := g.out.Write(append(data, '\n')); err != nil {
-		g.logger.Error("cannot write a reply", "error", err)
-	}
+	g.write(data)
 }
 
 // requestProbe picks the top-level "id" and "method" out of a line it sees

@@ -198,7 +198,8 @@ func File(text string, bodyOff int) []Finding { return FileScanned(text, bodyOff
 // found, so the body is not parsed twice. A nil body is read here.
 func FileScanned(text string, bodyOff int, body *markdown.Body) []Finding {
 	out := Secrets(text)
-	return append(out, injection(text, bodyOff, body)...)
+	out = append(out, injection(text, bodyOff, body)...)
+	return append(out, controls(text)...)
 }
 
 // Text checks one value — a field, a tag, a tool argument, an imported
