@@ -49,10 +49,12 @@ func newCommands() []*cli.Command {
 		retireCommand(),
 		reviewCommand(),
 		searchCommand(),
+		serveCommand(),
 		showCommand(),
 		signalCommand(),
 		storesCommand(),
 		syncCommand(),
+		tokenCommand(),
 		watchCommand(),
 		pinCommand(true), pinCommand(false),
 	}
@@ -79,6 +81,7 @@ var categories = map[string]string{
 	"audit": catMaintenance, "doctor": catMaintenance, "rebuild-index": catMaintenance,
 	"import": catMaintenance, "sync": catMaintenance, "clone": catMaintenance,
 	"mcp": catIntegration, "watch": catIntegration, "completion": catIntegration,
+	"serve": catIntegration, "token": catIntegration,
 }
 
 // syntaxError is a command line mem could not parse (an unknown command or
