@@ -30,6 +30,9 @@ const (
 	MaxHeaderBytes    = 64 << 10
 	// sessionTimeout closes an MCP session no request used for this long.
 	sessionTimeout = 30 * time.Minute
+	// sessionless is the first MCP revision without initialize and sessions
+	// (its requests carry it in Mcp-Protocol-Version).
+	sessionless = "2026-07-28"
 )
 
 // Options is what the handler needs.
@@ -81,13 +84,26 @@ func Handler(o Options) http.Handler {
 		}
 		return servers[t]
 	}
-	mcpHandler := mcp.NewStreamableHTTPHandler(server, &mcp.StreamableHTTPOptions{
+	opts := mcp.StreamableHTTPOptions{
 		Logger:         o.Logger,
 		SessionTimeout: sessionTimeout,
 		// Host and Origin are checked before the token, below, against the
 		// names this server is reached by (a proxy's too).
 		DisableLocalhostProtection: true,
 		MaxRequestBodyBytes:        MaxBody,
+	}
+	sessions := mcp.NewStreamableHTTPHandler(server, &opts)
+	// The SDK serves the sessionless revision (2026-07-28 and later) only
+	// from a stateless handler, and the initialize handshake only from a
+	// stateful one: each request goes to the one its revision needs.
+	opts.Stateless = true
+	stateless := mcp.NewStreamableHTTPHandler(server, &opts)
+	mcpHandler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Mcp-Protocol-Version") >= sessionless {
+			stateless.ServeHTTP(w, r)
+			return
+		}
+		sessions.ServeHTTP(w, r)
 	})
 	// The SDK ties a session to the token that opened it (TokenInfo.UserID),
 	// so another token cannot use a session id it learnt.

@@ -240,11 +240,11 @@ func TestAuthentication(t *testing.T) {
 	}
 	// Another token cannot take over a session it did not open.
 	other := addToken(t, v, "other", false)
-	cs2, err := connect(t, url, late)
-	if err != nil {
-		t.Fatal(err)
+	code, _, h := post(t, url, map[string]string{"Authorization": "Bearer " + late}, nil) // initialize: a session
+	if code != http.StatusOK || h.Get("Mcp-Session-Id") == "" {
+		t.Fatalf("initialize: %d, session %q", code, h.Get("Mcp-Session-Id"))
 	}
-	code, _, _ := post(t, url, map[string]string{"Authorization": "Bearer " + other, "Mcp-Session-Id": cs2.ID(), "Mcp-Protocol-Version": "2025-11-25"},
+	code, _, _ = post(t, url, map[string]string{"Authorization": "Bearer " + other, "Mcp-Session-Id": h.Get("Mcp-Session-Id"), "Mcp-Protocol-Version": "2025-11-25"},
 		strings.NewReader(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`))
 	if code != http.StatusForbidden {
 		t.Errorf("another token's session: %d, want 403", code)
@@ -464,5 +464,30 @@ func TestSlowClients(t *testing.T) {
 	}
 	if !strings.Contains(line, "401") {
 		t.Errorf("the slow client, done, got %q", line)
+	}
+}
+
+// The sessionless revision (2026-07-28): a call with no initialize and no
+// session is answered, under the same token rules.
+func TestSessionlessRevision(t *testing.T) {
+	t.Parallel()
+	v := newVault(t)
+	url := newServer(t, v)
+	call := func(token, tool string, args string) (int, string) {
+		body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + args +
+			`,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}`
+		code, out, _ := post(t, url, map[string]string{"Authorization": "Bearer " + token, "Mcp-Protocol-Version": "2026-07-28",
+			"Mcp-Method": "tools/call", "Mcp-Name": tool}, strings.NewReader(body))
+		return code, out
+	}
+	rw, ro := addToken(t, v, "laptop", false), addToken(t, v, "reader", true)
+	if code, out := call(rw, "search", `{"query":"staging database"}`); code != http.StatusOK || !strings.Contains(out, "db-7") {
+		t.Fatalf("a sessionless search: %d %s", code, out)
+	}
+	if code, out := call(ro, "remember", `{"text":"Deploys go out on Tuesdays","provenance":"stated"}`); code != http.StatusOK || !strings.Contains(out, "read-only") {
+		t.Errorf("a read-only token's sessionless write: %d %s", code, out)
+	}
+	if code, _ := call("mem_"+strings.Repeat("1", 64), "search", `{"query":"x"}`); code != http.StatusUnauthorized {
+		t.Errorf("a sessionless call with a wrong token: %d", code)
 	}
 }
