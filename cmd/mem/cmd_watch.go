@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -76,7 +77,7 @@ func runWatch(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Bool("status") {
 		return watchStatus(cmd, v)
 	}
-	d := &watcher{v: v, stderr: cmd.Root().ErrWriter}
+	d := &watcher{v: v, stderr: cmd.Root().ErrWriter, name: "mem watch"}
 	if cmd.Bool("once") {
 		d.cycle()
 		failed := false
@@ -94,11 +95,7 @@ func runWatch(ctx context.Context, cmd *cli.Command) error {
 		}
 		return nil
 	}
-	unlock, err := daemon.Lock(v)
-	var running *daemon.RunningError
-	if errors.As(err, &running) {
-		return usagef(err.Error())
-	}
+	unlock, err := lockDaemon(v)
 	if err != nil {
 		return err
 	}
@@ -106,10 +103,22 @@ func runWatch(ctx context.Context, cmd *cli.Command) error {
 	return d.run(ctx)
 }
 
+// lockDaemon makes this process the vault's one daemon, mem watch or mem
+// serve; while another runs it refuses (exit 2), naming its pid.
+func lockDaemon(v *vault.Vault) (unlock func(), err error) {
+	unlock, err = daemon.Lock(v)
+	var running *daemon.RunningError
+	if errors.As(err, &running) {
+		return nil, usagef(err.Error())
+	}
+	return unlock, err
+}
+
 // watcher is the running daemon.
 type watcher struct {
 	v      *vault.Vault
 	stderr io.Writer
+	name   string // the command running it, mem watch or mem serve, for the log
 	fw     *daemon.Watcher
 	work   sync.Mutex  // one thing at a time: a cycle, a commit, a request
 	busy   atomic.Bool // a cycle or commit is running: clients do their own work
@@ -136,7 +145,7 @@ type watcher struct {
 }
 
 func (d *watcher) logf(format string, args ...any) {
-	fmt.Fprintf(d.stderr, "mem watch: "+format+"\n", args...)
+	fmt.Fprintf(d.stderr, d.name+": "+format+"\n", args...)
 }
 
 func (d *watcher) run(ctx context.Context) error {
@@ -521,6 +530,21 @@ func (d *watcher) handle(req daemon.Request) daemon.Response {
 		return daemon.Response{Text: a.Text, Out: a.Out, Error: a.Error}
 	}
 	return daemon.Response{Declined: "unknown op " + req.Op}
+}
+
+// ask is mcpserver.Options.Ask for mem serve's MCP servers: recall and
+// search answered in this process from the warm state, as the socket
+// answers mem mcp; while a cycle or commit runs, the tool does its own work.
+func (d *watcher) ask(tool string, in any, now time.Time) (mcpserver.Answer, bool) {
+	if d.busy.Load() {
+		return mcpserver.Answer{}, false
+	}
+	raw, err := json.Marshal(in)
+	if err != nil {
+		return mcpserver.Answer{}, false
+	}
+	r := d.handle(daemon.Request{Op: "mcp", Tool: tool, Input: raw, Now: now})
+	return mcpserver.Answer{Text: r.Text, Out: r.Out, Error: r.Error}, true
 }
 
 func (d *watcher) served() {

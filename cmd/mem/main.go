@@ -51,10 +51,12 @@ func newCommands() []*cli.Command {
 		retireCommand(),
 		reviewCommand(),
 		searchCommand(),
+		serveCommand(),
 		showCommand(),
 		signalCommand(),
 		storesCommand(),
 		syncCommand(),
+		tokenCommand(),
 		watchCommand(),
 		versionCommand(),
 		pinCommand(true), pinCommand(false),
@@ -82,6 +84,7 @@ var categories = map[string]string{
 	"audit": catMaintenance, "doctor": catMaintenance, "rebuild-index": catMaintenance,
 	"import": catMaintenance, "sync": catMaintenance, "clone": catMaintenance,
 	"mcp": catIntegration, "watch": catIntegration, "completion": catIntegration, "version": catIntegration,
+	"serve": catIntegration, "token": catIntegration,
 }
 
 // syntaxError is a command line mem could not parse (an unknown command or

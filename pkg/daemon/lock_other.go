@@ -17,7 +17,9 @@ type RunningError struct {
 	PID  int
 }
 
-func (e *RunningError) Error() string { return "mem watch is already running for this vault" }
+func (e *RunningError) Error() string {
+	return "a mem daemon (mem watch or mem serve) is already running for this vault"
+}
 
 // Lock is not available here: the daemon needs unix locks and sockets.
 func Lock(*vault.Vault) (func(), error) {

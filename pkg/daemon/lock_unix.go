@@ -25,7 +25,7 @@ func (e *RunningError) Error() string {
 	if e.PID > 0 {
 		who = "pid " + strconv.Itoa(e.PID)
 	}
-	return fmt.Sprintf("mem watch is already running for this vault (%s holds %s): one daemon per vault; see it with 'mem watch --status', or stop it first", who, e.Lock)
+	return fmt.Sprintf("a mem daemon (mem watch or mem serve) is already running for this vault (%s holds %s): one daemon per vault; see it with 'mem watch --status', or stop it first", who, e.Lock)
 }
 
 // Lock makes this process the vault's one daemon: the vault's watch lock,

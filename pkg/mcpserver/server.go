@@ -19,8 +19,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -55,6 +57,14 @@ type Options struct {
 	Home, CodexHome string
 	// Env is what git runs with when show reads a note's history.
 	Env history.Env
+	// Agent, when set, is who every write is attributed to (generated.by
+	// process:<Agent>) instead of the name the client gave in initialize:
+	// mem serve names the token the request carried (mem-serve/NAME), which
+	// a client cannot choose.
+	Agent string
+	// ReadOnly refuses every tool that writes (a read-only token of mem
+	// serve), and leaves them out of tools/list.
+	ReadOnly bool
 }
 
 // instructions tells the connected model what the tools return and how to
@@ -70,6 +80,9 @@ const instructions = "mem is a shared memory vault of markdown files. recall giv
 type server struct {
 	Options
 	inputs inputs
+	// writes names the tools registered through addTool without
+	// ReadOnlyHint: what a ReadOnly server refuses.
+	writes map[string]bool
 }
 
 // New returns an MCP server with mem's tools registered.
@@ -80,23 +93,23 @@ func New(opts Options) *mcp.Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
-	s := &server{Options: opts, inputs: inputs{}}
+	s := &server{Options: opts, inputs: inputs{}, writes: map[string]bool{}}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "mem", Title: "mem memory vault", Version: vault.Version},
 		&mcp.ServerOptions{Instructions: instructions, Logger: opts.Logger})
 
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}
 	additive := &mcp.ToolAnnotations{DestructiveHint: new(false), OpenWorldHint: new(false)}
 
-	addTool(srv, s.inputs, &mcp.Tool{Name: "recall", Title: "Recall the memory view", Annotations: readOnly,
+	addTool(srv, s, &mcp.Tool{Name: "recall", Title: "Recall the memory view", Annotations: readOnly,
 		Description: "The rendered memory view (what `mem render` prints) for a working directory or project: " +
 			"pinned memories, the project's memories, then durable global ones, inside a byte budget. With a query, " +
 			"also the best search hits from every store, each labelled memory, note or pointer with its path."}, nil, s.recall)
-	addTool(srv, s.inputs, &mcp.Tool{Name: "search", Title: "Search memories and notes", Annotations: readOnly,
+	addTool(srv, s, &mcp.Tool{Name: "search", Title: "Search memories and notes", Annotations: readOnly,
 		Description: "Full-text search, as `mem search`: ask in plain language (query), and in up to 8 more phrasings " +
 			"(queries), fused by rank. Each hit cites path, id, type, " +
 			"provenance, valid_at and a snippet with matches in **bold**. The index is refreshed from the files first."},
 		map[string][]string{"provenance": provenances}, s.search) // type: any, as files write it (OKF's Metric)
-	addTool(srv, s.inputs, &mcp.Tool{Name: "get", Title: "Read one memory or note", Annotations: readOnly,
+	addTool(srv, s, &mcp.Tool{Name: "get", Title: "Read one memory or note", Annotations: readOnly,
 		Description: "One file of the vault by id or by path relative to the vault, with its full content and " +
 			"content hash (pass the hash as expected_hash to a write that edits the file)."}, nil, s.get)
 	s.inputs["audit"] = schemaFor[AuditInput](nil)
@@ -106,13 +119,13 @@ func New(opts Options) *mcp.Server {
 			"claims, conflicts and how provenance resolved them, duplicates, rendered views against their budget, " +
 			"index freshness, age of the last commit and verified backup; checks past their thresholds first."}, s.audit)
 	claimEnums := map[string][]string{"type": claimTypes, "provenance": provenances}
-	addTool(srv, s.inputs, &mcp.Tool{Name: "remember", Title: "Remember one claim", Annotations: additive,
+	addTool(srv, s, &mcp.Tool{Name: "remember", Title: "Remember one claim", Annotations: additive,
 		Description: "Write one memory: at most 2 lines and 280 characters (longer text belongs in `note`). " +
 			"Refused when the text holds a secret. Returns the new id, path and content hash."}, claimEnums, s.remember)
-	addTool(srv, s.inputs, &mcp.Tool{Name: "note", Title: "Write a long-form note", Annotations: additive,
+	addTool(srv, s, &mcp.Tool{Name: "note", Title: "Write a long-form note", Annotations: additive,
 		Description: "Write a long-form note under notes/ plus a one-line pointer memory linking to it " +
 			"(the pointer carries the claim fields). Refused when the text holds a secret."}, claimEnums, s.note)
-	addTool(srv, s.inputs, &mcp.Tool{Name: "signal", Title: "Add evidence to an inferred lesson",
+	addTool(srv, s, &mcp.Tool{Name: "signal", Title: "Add evidence to an inferred lesson",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: new(false), IdempotentHint: true, OpenWorldHint: new(false)},
 		Description: "Record one piece of evidence from a session for an inferred lesson or rule (the promotion gate). " +
 			"expected_hash is the hash `get` returned: the write is refused if the file changed since. " +
@@ -120,6 +133,10 @@ func New(opts Options) *mcp.Server {
 	s.addDaytwo(srv)
 	s.addClean(srv, readOnly)
 	srv.AddReceivingMiddleware(checkArguments(s.inputs))
+	if opts.ReadOnly {
+		srv.RemoveTools(slices.Sorted(maps.Keys(s.writes))...)
+		srv.AddReceivingMiddleware(refuseWrites(s.writes))
+	}
 	return srv
 }
 
@@ -170,10 +187,28 @@ func portable(s *jsonschema.Schema) {
 
 // addTool registers a tool with portable input and output schemas, and
 // keeps the input schema in in for checkArguments.
-func addTool[In, Out any](srv *mcp.Server, in inputs, t *mcp.Tool, enums map[string][]string, h mcp.ToolHandlerFor[In, Out]) {
-	in[t.Name] = schemaFor[In](enums)
-	t.InputSchema, t.OutputSchema = in[t.Name], schemaFor[Out](nil)
+func addTool[In, Out any](srv *mcp.Server, s *server, t *mcp.Tool, enums map[string][]string, h mcp.ToolHandlerFor[In, Out]) {
+	s.inputs[t.Name] = schemaFor[In](enums)
+	t.InputSchema, t.OutputSchema = s.inputs[t.Name], schemaFor[Out](nil)
+	if t.Annotations == nil || !t.Annotations.ReadOnlyHint {
+		s.writes[t.Name] = true
+	}
 	mcp.AddTool(srv, t, h)
+}
+
+// refuseWrites answers a call of a writing tool with a tool error saying
+// why, before the SDK would call it an unknown tool.
+func refuseWrites(writes map[string]bool) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if call, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" && call.Params != nil && writes[call.Params.Name] {
+				var res mcp.CallToolResult
+				res.SetError(fmt.Errorf("refused: %s writes, and this connection's token is read-only (ask the vault's owner for a token made without --read-only)", call.Params.Name))
+				return &res, nil
+			}
+			return next(ctx, method, req)
+		}
+	}
 }
 
 // cwd is the directory a call resolves its project from.

@@ -35,6 +35,12 @@ var testFiles = map[string]string{
 // a connected client session and the vault root.
 func newSession(t *testing.T) (*mcp.ClientSession, string) {
 	t.Helper()
+	return newSessionWith(t, func(*Options) {})
+}
+
+// newSessionWith is newSession with the server's options changed by set.
+func newSessionWith(t *testing.T, set func(*Options)) (*mcp.ClientSession, string) {
+	t.Helper()
 	base := t.TempDir()
 	root := filepath.Join(base, "v")
 	for rel, data := range testFiles {
@@ -53,8 +59,10 @@ func newSession(t *testing.T) (*mcp.ClientSession, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := New(Options{Vault: v, Now: func() time.Time { return testNow }, Cwd: base,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	opts := Options{Vault: v, Now: func() time.Time { return testNow }, Cwd: base,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	set(&opts)
+	srv := New(opts)
 	st, ct := mcp.NewInMemoryTransports()
 	ctx := context.Background()
 	ss, err := srv.Connect(ctx, st, nil)

@@ -24,25 +24,25 @@ import (
 func (s *server) addDaytwo(srv *mcp.Server) {
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}
 	edit := &mcp.ToolAnnotations{DestructiveHint: new(false), IdempotentHint: true, OpenWorldHint: new(false)}
-	addTool(srv, s.inputs, &mcp.Tool{Name: "show", Title: "Show one memory with its status", Annotations: readOnly,
+	addTool(srv, s, &mcp.Tool{Name: "show", Title: "Show one memory with its status", Annotations: readOnly,
 		Description: "One memory or note by id, path or a unique prefix of either: text (secrets redacted), fields, status " +
 			"(current, stale, superseded, retired, deprecated, import), where it renders or why not, what it supersedes and " +
 			"what supersedes it, and its content hash for expected_hash."}, nil, s.show)
-	addTool(srv, s.inputs, &mcp.Tool{Name: "list", Title: "List memories", Annotations: readOnly,
+	addTool(srv, s, &mcp.Tool{Name: "list", Title: "List memories", Annotations: readOnly,
 		Description: "Memories as one-line entries with their status, filtered by pinned, project (an id or none), type, " +
 			"status and since (valid_at on or after)."},
 		map[string][]string{"status": inspect.Statuses}, s.list)
-	addTool(srv, s.inputs, &mcp.Tool{Name: "retire", Title: "Retire a claim", Annotations: edit,
+	addTool(srv, s, &mcp.Tool{Name: "retire", Title: "Retire a claim", Annotations: edit,
 		Description: "Mark a claim as no longer true (sets invalid_at, default now); the file stays. A claim a person " +
 			"stated is corrected with correct instead."}, nil, s.retire)
-	addTool(srv, s.inputs, &mcp.Tool{Name: "pin", Title: "Pin or unpin a memory", Annotations: edit,
+	addTool(srv, s, &mcp.Tool{Name: "pin", Title: "Pin or unpin a memory", Annotations: edit,
 		Description: "Set pinned (it renders first, under its section, in every session of its scope: a project memory only in that project's sessions) or clear it with pinned false."}, nil, s.pin)
-	addTool(srv, s.inputs, &mcp.Tool{Name: "correct", Title: "Correct a claim",
+	addTool(srv, s, &mcp.Tool{Name: "correct", Title: "Correct a claim",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: new(false), OpenWorldHint: new(false)},
 		Description: "Write a correction that supersedes id and keeps its project, importance, pin and section unless " +
 			"given, so it renders where the old claim did. provenance stated only when the user said it."},
 		map[string][]string{"provenance": provenances}, s.correct)
-	addTool(srv, s.inputs, &mcp.Tool{Name: "update", Title: "Change a memory's fields", Annotations: edit,
+	addTool(srv, s, &mcp.Tool{Name: "update", Title: "Change a memory's fields", Annotations: edit,
 		Description: "Change text, importance, section, tags, key or stale_after of one memory; fields left out stay. " +
 			"expected_hash is the hash get or show returned: refused if the file changed since."}, nil, s.update)
 }
@@ -151,7 +151,7 @@ func (s *server) retire(_ context.Context, req *mcp.CallToolRequest, in retireIn
 			return nil, edited{}, fmt.Errorf("at: %w", err)
 		}
 	}
-	return s.edited(writer.Retire(s.Vault, front(req), in.ID, h, at, in.Reason, s.Now()))
+	return s.edited(writer.Retire(s.Vault, s.front(req), in.ID, h, at, in.Reason, s.Now()))
 }
 
 // pinInput sets or clears pinned.
@@ -167,7 +167,7 @@ func (s *server) pin(_ context.Context, req *mcp.CallToolRequest, in pinInput) (
 	if err != nil {
 		return nil, edited{}, err
 	}
-	return s.edited(writer.Pin(s.Vault, front(req), in.ID, h, in.Pinned, in.Section, s.Now()))
+	return s.edited(writer.Pin(s.Vault, s.front(req), in.ID, h, in.Pinned, in.Section, s.Now()))
 }
 
 // correctInput is a correction of one claim.
@@ -178,7 +178,7 @@ type correctInput struct {
 }
 
 func (s *server) correct(_ context.Context, req *mcp.CallToolRequest, in correctInput) (*mcp.CallToolResult, Written, error) {
-	f := front(req)
+	f := s.front(req)
 	n, err := s.newMemory(f, in.Claim, in.Text)
 	if err != nil {
 		return nil, Written{}, err
@@ -214,5 +214,5 @@ func (s *server) update(_ context.Context, req *mcp.CallToolRequest, in updateIn
 			return nil, edited{}, fmt.Errorf("stale_after: %w", err)
 		}
 	}
-	return s.edited(writer.SetFields(s.Vault, front(req), in.ID, h, x, s.Now()))
+	return s.edited(writer.SetFields(s.Vault, s.front(req), in.ID, h, x, s.Now()))
 }

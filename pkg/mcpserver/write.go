@@ -67,8 +67,12 @@ type noteOutput struct {
 
 // front is the writer's view of the agent behind req: refusals name the
 // tool's arguments (the writer's own names) and writes are stamped with
-// the client's name from initialize, the only identity MCP gives.
-func front(req *mcp.CallToolRequest) writer.Front {
+// Options.Agent, or else the client's name from initialize, the only
+// identity MCP gives.
+func (s *server) front(req *mcp.CallToolRequest) writer.Front {
+	if s.Agent != "" {
+		return writer.Front{Agent: s.Agent}
+	}
 	name := ""
 	if req != nil {
 		if ci := req.ClientInfo(); ci != nil {
@@ -124,7 +128,7 @@ func (s *server) written(m *vault.Memory) (Written, error) {
 }
 
 func (s *server) remember(_ context.Context, req *mcp.CallToolRequest, in rememberInput) (*mcp.CallToolResult, Written, error) {
-	f := front(req)
+	f := s.front(req)
 	n, err := s.newMemory(f, in.Claim, in.Text)
 	if err != nil {
 		return nil, Written{}, err
@@ -141,7 +145,7 @@ func (s *server) remember(_ context.Context, req *mcp.CallToolRequest, in rememb
 // pointer first, so a bad claim field never leaves a note without it).
 func (s *server) note(_ context.Context, req *mcp.CallToolRequest, in noteInput) (*mcp.CallToolResult, noteOutput, error) {
 	var out noteOutput
-	f := front(req)
+	f := s.front(req)
 	claim, err := s.newMemory(f, in.Claim, "")
 	if err != nil {
 		return nil, out, err
@@ -186,7 +190,7 @@ func (s *server) signal(_ context.Context, req *mcp.CallToolRequest, in signalIn
 	if strings.TrimSpace(in.ExpectedHash) == "" {
 		return nil, out, errors.New("expected_hash is empty: read the file with get and pass the hash it returns")
 	}
-	res, err := writer.Signal(s.Vault, front(req), in.ID, strings.TrimSpace(in.ExpectedHash), sig, t)
+	res, err := writer.Signal(s.Vault, s.front(req), in.ID, strings.TrimSpace(in.ExpectedHash), sig, t)
 	switch {
 	case errors.Is(err, vault.ErrConflict):
 		// No fresh hash in the answer: the caller must read what the other

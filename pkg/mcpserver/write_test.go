@@ -1,8 +1,10 @@
 package mcpserver
 
 import (
+	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -91,5 +93,50 @@ func TestPoisonRefusedOverMCP(t *testing.T) {
 	}
 	if got := len(mustList(t, root)); got != n {
 		t.Fatalf("refused writes left files: %d before, %d after", n, got)
+	}
+}
+
+// mem serve's options: Agent names the writer whatever the client calls
+// itself, and ReadOnly refuses (and does not list) every writing tool
+// while the reading ones answer.
+func TestAgentAndReadOnly(t *testing.T) {
+	t.Parallel()
+	cs, root := newSessionWith(t, func(o *Options) { o.Agent = "mem-serve/laptop" })
+	var w Written
+	if text, isErr := call(t, cs, "remember", map[string]any{"text": "The CI runs on every push", "provenance": "stated"}, &w); isErr {
+		t.Fatal(text)
+	}
+	data, _ := os.ReadFile(filepath.Join(root, w.Path))
+	if !strings.Contains(string(data), "by: process:mem-serve/laptop\n") {
+		t.Errorf("the write is not the token's:\n%s", data)
+	}
+
+	ro, root := newSessionWith(t, func(o *Options) { o.ReadOnly = true })
+	n := len(mustList(t, root))
+	res, err := ro.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var listed []string
+	for _, tool := range res.Tools {
+		listed = append(listed, tool.Name)
+		if tool.Annotations == nil || !tool.Annotations.ReadOnlyHint {
+			t.Errorf("a read-only server lists %s, which writes", tool.Name)
+		}
+	}
+	if !slices.Contains(listed, "search") || !slices.Contains(listed, "get") {
+		t.Errorf("a read-only server lists %v", listed)
+	}
+	for _, tool := range []string{"remember", "note", "signal", "retire", "pin", "correct", "update"} {
+		text, isErr := call(t, ro, tool, map[string]any{"text": "x", "provenance": "stated"}, nil)
+		if !isErr || !strings.Contains(text, "read-only") {
+			t.Errorf("%s on a read-only server: isError=%v %q", tool, isErr, text)
+		}
+	}
+	if _, isErr := call(t, ro, "search", map[string]any{"query": "deploy"}, nil); isErr {
+		t.Error("search refused on a read-only server")
+	}
+	if got := len(mustList(t, root)); got != n {
+		t.Fatalf("a read-only server wrote: %d files before, %d after", n, got)
 	}
 }

@@ -1,0 +1,184 @@
+//go:build unix
+
+package reliability
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// served is a running mem serve and the URL of its /mcp.
+type served struct {
+	cmd *exec.Cmd
+	url string
+}
+
+var servingAt = regexp.MustCompile(`mem serve: MCP at (http://\S+/mcp)`)
+
+// serve starts mem serve on a free loopback port and waits until it says
+// where it answers.
+func (v *tv) serve() *served {
+	v.t.Helper()
+	cmd := exec.Command(memBin, "--vault", v.dir, "serve", "--addr", "127.0.0.1:0")
+	cmd.Dir, cmd.Env = v.dir, v.env
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		v.t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		v.t.Fatal(err)
+	}
+	v.t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if m := servingAt.FindStringSubmatch(sc.Text()); m != nil {
+				found <- m[1]
+			}
+		}
+	}()
+	select {
+	case url := <-found:
+		return &served{cmd: cmd, url: url}
+	case <-time.After(execTimeout):
+		v.t.Fatal("mem serve did not say where it answers")
+		return nil
+	}
+}
+
+type bearer string
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+string(b))
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func connectHTTP(ctx context.Context, url, token string) (*mcp.ClientSession, error) {
+	tr := &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearer(token)}}
+	return mcp.NewClient(&mcp.Implementation{Name: "reliability", Version: "v0"}, nil).Connect(ctx, tr, nil)
+}
+
+// SIGKILL of mem serve while 100 MCP writes over HTTP run: every write it
+// acknowledged is a file after the kill, and the restarted server reads
+// each one back. And one daemon per vault: while mem serve runs, mem watch
+// refuses naming its pid, and the other way round.
+func TestServeKilledDuringWrites(t *testing.T) {
+	v := newVault(t)
+	token := strings.TrimSpace(v.must("token", "add", "writer"))
+	s := v.serve()
+
+	r := v.run(nil, "watch")
+	if want := fmt.Sprintf("pid %d", s.cmd.Process.Pid); r.code != 2 || !strings.Contains(r.stderr, want) {
+		t.Errorf("mem watch beside mem serve: exit %d, %q; want 2 naming %s", r.code, r.stderr, want)
+	}
+
+	const writers, each = 10, 10
+	ctx, cancel := context.WithTimeout(context.Background(), execTimeout)
+	defer cancel()
+	var mu sync.Mutex
+	var acked []string
+	var wg sync.WaitGroup
+	started := make(chan struct{}, writers*each)
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cs, err := connectHTTP(ctx, s.url, token)
+			if err != nil {
+				return // killed before it connected
+			}
+			defer cs.Close()
+			for i := range each {
+				started <- struct{}{}
+				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "remember", Arguments: map[string]any{
+					"text": fmt.Sprintf("Writer %d wrote claim number %d before the kill", w, i), "provenance": "observed",
+					"evidence": "the reliability test sent it"}})
+				if err != nil {
+					return // the server died: not acknowledged
+				}
+				if res.IsError {
+					t.Errorf("writer %d claim %d refused: %+v", w, i, res.Content)
+					return
+				}
+				out, _ := res.StructuredContent.(map[string]any)
+				path, _ := out["path"].(string)
+				mu.Lock()
+				acked = append(acked, path)
+				mu.Unlock()
+			}
+		}()
+	}
+	// Kill it in the middle: once half the writes have been sent.
+	for range writers * each / 2 {
+		<-started
+	}
+	s.cmd.Process.Signal(syscall.SIGKILL)
+	go func() {
+		for range started {
+		}
+	}()
+	wg.Wait()
+	s.cmd.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	t.Logf("%d writes acknowledged before the kill", len(acked))
+	if len(acked) == 0 {
+		t.Fatal("no write was acknowledged before the kill: the test proved nothing")
+	}
+	for _, p := range acked {
+		if _, err := os.Stat(filepath.Join(v.dir, p)); err != nil {
+			t.Errorf("acknowledged %s, lost after SIGKILL: %v", p, err)
+		}
+	}
+
+	// After a restart each one is read back over HTTP.
+	s = v.serve()
+	cs, err := connectHTTP(ctx, s.url, token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	for _, p := range acked {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get", Arguments: map[string]any{"id": p}})
+		if err != nil || res.IsError {
+			t.Errorf("get %s after the restart: %v %+v", p, err, res)
+		}
+	}
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	s.cmd.Wait()
+
+	// mem watch holds the vault: mem serve refuses, naming it.
+	w := exec.Command(memBin, "--vault", v.dir, "watch")
+	w.Dir, w.Env = v.dir, v.env
+	errs, _ := w.StderrPipe()
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { w.Process.Kill(); w.Wait() }()
+	sc := bufio.NewScanner(errs)
+	for sc.Scan() && !strings.Contains(sc.Text(), "answering on") {
+	}
+	go func() {
+		for sc.Scan() {
+		}
+	}()
+	r = v.run(nil, "serve", "--addr", "127.0.0.1:0")
+	if want := fmt.Sprintf("pid %d", w.Process.Pid); r.code != 2 || !strings.Contains(r.stderr, want) {
+		t.Errorf("mem serve beside mem watch: exit %d, %q; want 2 naming %s", r.code, r.stderr, want)
+	}
+}
