@@ -23,7 +23,7 @@ func TestControlsRefusedOnEveryPath(t *testing.T) {
 	doors = append(doors,
 		path{"create", "text", func(v *vault.Vault, s string) error {
 			doc := &frontmatter.Document{HasFrontmatter: true, Meta: frontmatter.Meta{Type: frontmatter.TypeFact, Provenance: "inferred", Source: "import:test"}, Body: s + "\n"}
-			_, err := Create(v, Front{}, "memory", "imported", doc, now)
+			_, err := Create(v, Front{}, "memory", "imported", "", doc, now)
 			return err
 		}},
 		path{"update", "text", func(v *vault.Vault, s string) error {
