@@ -205,9 +205,14 @@ func document(m *vault.Memory) map[string]any {
 	if len(meta.Aliases) > 0 {
 		d[fieldAliases] = meta.Aliases
 	}
-	// The names a query may repeat exactly: title, aliases, file name.
+	// The names a query may repeat exactly: title, aliases, and a note's
+	// file name (a memory's is a slug of its text, stale once it is edited).
+	names := append([]string{meta.Title}, meta.Aliases...)
+	if !frontmatter.IsMemoryType(meta.Type) {
+		names = append(names, vault.FileTitle(m.Rel))
+	}
 	var exact []string
-	for _, name := range append([]string{meta.Title, vault.FileTitle(m.Rel)}, meta.Aliases...) {
+	for _, name := range names {
 		if k := tokens.ExactKey(name); k != "" && !slices.Contains(exact, k) {
 			exact = append(exact, k)
 		}

@@ -168,8 +168,12 @@ func LeanDoc(rel string, data []byte) map[string]any {
 	if !m.ValidAt.IsZero() {
 		d["valid_at"], d["valid_at_text"] = m.ValidAt.Time, m.ValidAt.String()
 	}
+	names := append([]string{m.Title}, m.Aliases...)
+	if !frontmatter.IsMemoryType(m.Type) {
+		names = append(names, vault.FileTitle(rel))
+	}
 	var exact []string
-	for _, name := range append([]string{m.Title, vault.FileTitle(rel)}, m.Aliases...) {
+	for _, name := range names {
 		if k := tokens.ExactKey(name); k != "" && !slices.Contains(exact, k) {
 			exact = append(exact, k)
 		}
