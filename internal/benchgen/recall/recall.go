@@ -69,9 +69,6 @@ type Conversation struct {
 	questions []question
 }
 
-// Questions is how many questions c asks.
-func (c Conversation) Questions() int { return len(c.questions) }
-
 // Format is one benchmark's file format: how a file is recognised and
 // read, and what its question categories mean.
 type Format struct {
