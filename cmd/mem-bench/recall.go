@@ -133,6 +133,13 @@ func runRecall(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 	}
 	w.Flush()
 	fmt.Fprintf(stdout, "\nminimum ratio over sets (mem hit@5 / plain hit@5): %.3f (%s)\n", minRatio, minSet)
+	// A search's first k hits must not depend on its limit: CI fails on
+	// any question whose limit-10 answer does not begin with its limit-5 one.
+	for _, r := range results {
+		if r.mem.Unstable > 0 {
+			return fmt.Errorf("recall: %s: %d questions' first five hits depend on the limit, e.g. %s", r.set.Name, r.mem.Unstable, r.mem.UnstableExample)
+		}
+	}
 	return nil
 }
 
