@@ -6,7 +6,7 @@
 //	mem-bench plainbleve -index DIR VAULT     the plain bleve reference
 //	mem-bench load [-runs 5] [-raw] VAULT     time vault.Load in one process
 //	mem-bench watch -mem PATH VAULT           the daemon: write→searchable, clients, idle
-//	mem-bench recall [-data DIR]              LoCoMo retrieval: hit@k of MCP search and plain bleve
+//	mem-bench recall [-data DIR]              retrieval on every set of DIR: hit@k of MCP search and plain bleve
 package main
 
 import (
@@ -35,7 +35,7 @@ const usage = `usage:
   mem-bench plainbleve [-lean] -index DIR VAULT
   mem-bench load [-runs 5] [-raw] [-cpuprofile FILE] VAULT
   mem-bench watch -mem PATH [-writes 200] [-runs 10] [-idle 60s] [-project ID] VAULT
-  mem-bench recall [-data ../shared/data/locomo] [-conv 26,30] [-dir DIR]`
+  mem-bench recall [-data ../shared/data] [-set locomo,realtalk] [-conv 26,30] [-queries] [-dir DIR]`
 
 func main() {
 	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {

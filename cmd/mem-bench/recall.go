@@ -8,8 +8,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -23,27 +26,37 @@ import (
 	"github.com/mem-md/mem/pkg/vault"
 )
 
-// runRecall is `mem-bench recall`: the LoCoMo conversations of -data as
-// vaults in a scratch directory, every question asked through MCP search
-// (the server's own code, in process) and of the plain bleve program.
+// runRecall is `mem-bench recall`: every set of -data (each folder of
+// conversations, in a format recall.Formats reads) as vaults in a scratch
+// directory, every question asked through MCP search (the server's own
+// code, in process) and of the plain bleve program, in the same run.
 func runRecall(fs *flag.FlagSet, args []string, stdout io.Writer) error {
-	data := fs.String("data", "../shared/data/locomo", "directory of the LoCoMo conversations (N.json)")
-	convs := fs.String("conv", "", "comma-separated conversations to ask (default: all of -data)")
+	data := fs.String("data", "../shared/data", "directory of the sets (a folder each), or of one set's conversations")
+	sets := fs.String("set", "", "comma-separated sets to run (default: every set of -data)")
+	convs := fs.String("conv", "", "comma-separated conversations to ask, by file name without .json (default: all)")
+	variant := fs.Bool("queries", false, "also ask each question with two mechanical rewrites in queries")
 	dir := fs.String("dir", "", "scratch directory for the vaults (default: a new temporary one, removed after)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if _, err := os.Stat(*data); errors.Is(err, os.ErrNotExist) {
-		fmt.Fprintf(stdout, "recall: skipped: %s is absent (the LoCoMo conversations live in shared/data/locomo beside the repository)\n", *data)
+		fmt.Fprintf(stdout, "recall: skipped: %s is absent (the sets live in shared/data beside the repository)\n", *data)
 		return nil
 	}
 	var names []string
 	if *convs != "" {
 		names = strings.Split(*convs, ",")
 	}
-	cs, err := recall.Load(*data, names)
+	all, err := recall.LoadSets(*data, names)
 	if err != nil {
 		return err
+	}
+	if *sets != "" {
+		want := strings.Split(*sets, ",")
+		all = slices.DeleteFunc(all, func(s recall.Set) bool { return !slices.Contains(want, s.Name) })
+		if len(all) == 0 {
+			return fmt.Errorf("recall: %s holds none of the sets %s", *data, *sets)
+		}
 	}
 	if *dir == "" {
 		tmp, err := os.MkdirTemp("", "mem-bench-recall-")
@@ -53,80 +66,122 @@ func runRecall(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 		defer os.RemoveAll(tmp)
 		*dir = tmp
 	}
-	type row struct {
-		name              string
-		single, also, ref recall.Score
+	type result struct {
+		set              recall.Set
+		mem, also, plain recall.Score
 	}
-	var rows []row
-	var total row
-	total.name = "all"
-	for _, c := range cs {
-		root := filepath.Join(*dir, "locomo-"+c.Name)
-		if err := recall.WriteVault(root, c); err != nil {
-			return err
+	var results []result
+	for _, set := range all {
+		r := result{set: set}
+		for _, c := range set.Conversations {
+			mem, also, plain, err := measureConversation(filepath.Join(*dir, set.Name+"-"+c.Name), c, *variant)
+			if err != nil {
+				return fmt.Errorf("%s %s: %w", set.Name, c.Name, err)
+			}
+			r.mem.Add(mem)
+			r.also.Add(also)
+			r.plain.Add(plain)
 		}
-		ask, done, err := mcpSearch(root)
-		if err != nil {
-			return err
-		}
-		r := row{name: c.Name}
-		// The first question builds the index; build it before the clock runs.
-		if _, err := ask("warm-up", nil, 1); err != nil {
-			done()
-			return err
-		}
-		if r.single, err = recall.Measure(c, ask, false); err == nil {
-			r.also, err = recall.Measure(c, ask, true)
-		}
-		done()
-		if err != nil {
-			return err
-		}
-		plain, err := recall.NewPlain(c)
-		if err != nil {
-			return err
-		}
-		r.ref, err = recall.Measure(c, plain.Search, false)
-		plain.Close()
-		if err != nil {
-			return err
-		}
-		rows = append(rows, r)
-		total.single.Add(r.single)
-		total.also.Add(r.also)
-		total.ref.Add(r.ref)
+		results = append(results, r)
 	}
-	fmt.Fprintf(stdout, "LoCoMo turn retrieval: %d conversations, %d questions (category 5 excluded), machine %s\n\n",
-		len(cs), total.single.N, bench.Machine())
-	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "|\thit@1\thit@5\thit@10\tmedian\tmean\tp95\t|")
-	line := func(name string, s recall.Score) {
-		fmt.Fprintf(w, "| %s\t%.3f\t%.3f\t%.3f\t%s\t%s\t%s\t|\n", name, s.Rate(s.Hit1), s.Rate(s.Hit5), s.Rate(s.Hit10),
-			s.Median().Round(10*time.Microsecond), s.Mean().Round(10*time.Microsecond), s.P95().Round(10*time.Microsecond))
+	fmt.Fprintf(stdout, "Turn retrieval, %d sets, machine %s. mem: MCP search, the question as query; plain: bleve, one field, en analyzer, the question as a match query.\n",
+		len(results), bench.Machine())
+	minRatio, minSet := math.Inf(1), ""
+	for _, r := range results {
+		fmt.Fprintf(stdout, "\n%s (%s): %d conversations, %d questions\n\n", r.set.Name, r.set.Format.Name, len(r.set.Conversations), r.mem.N)
+		w := tabwriter.NewWriter(stdout, 0, 0, 1, ' ', 0)
+		fmt.Fprintln(w, "| searcher\t| hit@1\t| hit@5\t| hit@10\t| MRR\t| median\t| mean\t| p95\t| limit-unstable\t|")
+		fmt.Fprintln(w, "|---\t|---\t|---\t|---\t|---\t|---\t|---\t|---\t|---\t|")
+		line := func(name string, s recall.Score) {
+			fmt.Fprintf(w, "| %s\t| %.3f\t| %.3f\t| %.3f\t| %.3f\t| %s\t| %s\t| %s\t| %d\t|\n", name, s.Rate(s.Hit1), s.Rate(s.Hit5), s.Rate(s.Hit10), s.MRR(),
+				s.Median().Round(10*time.Microsecond), s.Mean().Round(10*time.Microsecond), s.P95().Round(10*time.Microsecond), s.Unstable)
+		}
+		line("mem", r.mem)
+		if *variant {
+			line("mem, + 2 rewrites in queries", r.also)
+		}
+		line("plain", r.plain)
+		w.Flush()
+		fmt.Fprintf(stdout, "\nper category, mem / plain:\n\n")
+		w = tabwriter.NewWriter(stdout, 0, 0, 1, ' ', 0)
+		fmt.Fprintln(w, "| category\t| questions\t| hit@1\t| hit@5\t| hit@10\t| MRR\t| hit@5 ratio\t|")
+		fmt.Fprintln(w, "|---\t|---\t|---\t|---\t|---\t|---\t|---\t|")
+		cats := slices.Sorted(maps.Keys(r.mem.ByCategory))
+		for _, cat := range cats {
+			m, p := r.mem.ByCategory[cat], r.plain.ByCategory[cat]
+			fmt.Fprintf(w, "| %d %s\t| %d\t| %.3f / %.3f\t| %.3f / %.3f\t| %.3f / %.3f\t| %.3f / %.3f\t| %.2f\t|\n", cat, r.set.Format.Categories[cat], m.N,
+				m.Rate(m.Hit1), p.Rate(p.Hit1), m.Rate(m.Hit5), p.Rate(p.Hit5), m.Rate(m.Hit10), p.Rate(p.Hit10), m.MRR(), p.MRR(), ratio(m.Hit5, p.Hit5))
+		}
+		w.Flush()
+		if r.mem.Refused+r.also.Refused > 0 {
+			fmt.Fprintf(stdout, "refused (counted as misses): %d with query, %d with queries\n", r.mem.Refused, r.also.Refused)
+		}
+		if r.mem.Unstable > 0 {
+			fmt.Fprintf(stdout, "limit-unstable, e.g. %s\n", r.mem.UnstableExample)
+		}
+		if q := ratio(r.mem.Hit5, r.plain.Hit5); q < minRatio {
+			minRatio, minSet = q, r.set.Name
+		}
 	}
-	line("mem search (MCP, query)", total.single)
-	line("mem search (MCP, query + 2 rewrites in queries)", total.also)
-	line("plain bleve (match query, en)", total.ref)
+	fmt.Fprintf(stdout, "\nsummary, hit@5:\n\n")
+	w := tabwriter.NewWriter(stdout, 0, 0, 1, ' ', 0)
+	fmt.Fprintln(w, "| set\t| questions\t| mem\t| plain\t| ratio\t| mem MRR\t| plain MRR\t|")
+	fmt.Fprintln(w, "|---\t|---\t|---\t|---\t|---\t|---\t|---\t|")
+	for _, r := range results {
+		fmt.Fprintf(w, "| %s\t| %d\t| %.3f\t| %.3f\t| %.3f\t| %.3f\t| %.3f\t|\n", r.set.Name, r.mem.N, r.mem.Rate(r.mem.Hit5), r.plain.Rate(r.plain.Hit5),
+			ratio(r.mem.Hit5, r.plain.Hit5), r.mem.MRR(), r.plain.MRR())
+	}
 	w.Flush()
-	if n := total.single.Refused + total.also.Refused; n > 0 {
-		fmt.Fprintf(stdout, "refused (counted as misses): %d with query, %d with queries\n", total.single.Refused, total.also.Refused)
-	}
-	fmt.Fprintf(stdout, "\nhit@5 ratio mem/plain: %.3f\n\nper conversation, hit@5:\n", total.single.Rate(total.single.Hit5)/total.ref.Rate(total.ref.Hit5))
-	w = tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "| conversation\tquestions\tmem\tmem queries\tplain\tratio\t|")
-	for _, r := range append(rows, total) {
-		fmt.Fprintf(w, "| %s\t%d\t%.3f\t%.3f\t%.3f\t%.2f\t|\n", r.name, r.single.N, r.single.Rate(r.single.Hit5),
-			r.also.Rate(r.also.Hit5), r.ref.Rate(r.ref.Hit5), r.single.Rate(r.single.Hit5)/r.ref.Rate(r.ref.Hit5))
-	}
-	w.Flush()
-	fmt.Fprintln(stdout, "\nper category (1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop), hit@5 mem / plain:")
-	for cat := 1; cat <= 4; cat++ {
-		m, p := total.single.ByCategory[cat], total.ref.ByCategory[cat]
-		if m[1] > 0 {
-			fmt.Fprintf(stdout, "  %d: %d questions, %.3f / %.3f\n", cat, m[1], float64(m[0])/float64(m[1]), float64(p[0])/float64(p[1]))
+	fmt.Fprintf(stdout, "\nminimum ratio over sets (mem hit@5 / plain hit@5): %.3f (%s)\n", minRatio, minSet)
+	// A search's first k hits must not depend on its limit: CI fails on
+	// any question whose limit-10 answer does not begin with its limit-5 one.
+	for _, r := range results {
+		if r.mem.Unstable > 0 {
+			return fmt.Errorf("recall: %s: %d questions' first five hits depend on the limit, e.g. %s", r.set.Name, r.mem.Unstable, r.mem.UnstableExample)
 		}
 	}
 	return nil
+}
+
+// ratio is mem's hits over plain's (1 when both found nothing).
+func ratio(mem, plain int) float64 {
+	if plain == 0 {
+		if mem == 0 {
+			return 1
+		}
+		return math.Inf(1)
+	}
+	return float64(mem) / float64(plain)
+}
+
+// measureConversation writes c as a vault at root and asks its questions
+// of mem (and, with variant, with rewrites) and of the plain program.
+func measureConversation(root string, c recall.Conversation, variant bool) (mem, also, plain recall.Score, err error) {
+	if err = recall.WriteVault(root, c); err != nil {
+		return
+	}
+	ask, done, err := mcpSearch(root)
+	if err != nil {
+		return
+	}
+	// The first question builds the index; build it before the clock runs.
+	if _, err = ask("warm-up", nil, 1); err == nil {
+		mem, err = recall.Measure(c, ask, false)
+	}
+	if err == nil && variant {
+		also, err = recall.Measure(c, ask, true)
+	}
+	done()
+	if err != nil {
+		return
+	}
+	p, err := recall.NewPlain(c)
+	if err != nil {
+		return
+	}
+	defer p.Close()
+	plain, err = recall.Measure(c, p.Search, false)
+	return
 }
 
 // mcpSearch is a Searcher that calls the search tool of an MCP server on

@@ -9,15 +9,16 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/mapping"
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
+	"github.com/mem-md/mem/pkg/index/tokens"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -93,7 +94,7 @@ func build(root, indexPath string, mapping mapping.IndexMapping, docOf func(rel 
 func LeanMapping() mapping.IndexMapping {
 	prose := func(store bool) *mapping.FieldMapping {
 		f := bleve.NewTextFieldMapping()
-		f.Analyzer, f.Store = en.AnalyzerName, store
+		f.Analyzer, f.Store = tokens.Name, store
 		f.IncludeInAll, f.IncludeTermVectors, f.DocValues = false, true, false
 		return f
 	}
@@ -122,7 +123,7 @@ func LeanMapping() mapping.IndexMapping {
 	for _, f := range []string{"id", "type", "provenance", "session"} {
 		doc.AddFieldMappingsAt(f, kw(true))
 	}
-	for _, f := range []string{"project", "source", "supersedes", "subject"} {
+	for _, f := range []string{"project", "source", "supersedes", "subject", "exact"} {
 		doc.AddFieldMappingsAt(f, kw(false))
 	}
 	doc.AddFieldMappingsAt("valid_at_text", storedOnly)
@@ -130,8 +131,8 @@ func LeanMapping() mapping.IndexMapping {
 	doc.AddFieldMappingsAt("importance", num)
 	m := bleve.NewIndexMapping()
 	m.DefaultMapping = doc
-	m.ScoringModel = bleveindex.BM25Scoring
-	m.DefaultAnalyzer = en.AnalyzerName
+	m.ScoringModel = bleveindex.TFIDFScoring
+	m.DefaultAnalyzer = tokens.Name
 	m.DefaultField = "body"
 	m.StoreDynamic, m.IndexDynamic, m.DocValuesDynamic = false, false, false
 	return m
@@ -166,6 +167,19 @@ func LeanDoc(rel string, data []byte) map[string]any {
 	}
 	if !m.ValidAt.IsZero() {
 		d["valid_at"], d["valid_at_text"] = m.ValidAt.Time, m.ValidAt.String()
+	}
+	names := append([]string{m.Title}, m.Aliases...)
+	if !frontmatter.IsMemoryType(m.Type) {
+		names = append(names, vault.FileTitle(rel))
+	}
+	var exact []string
+	for _, name := range names {
+		if k := tokens.ExactKey(name); k != "" && !slices.Contains(exact, k) {
+			exact = append(exact, k)
+		}
+	}
+	if len(exact) > 0 {
+		d["exact"] = exact
 	}
 	return d
 }

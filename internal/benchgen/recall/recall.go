@@ -31,7 +31,7 @@ type Turn struct {
 	Text    string
 	Caption string // the shared image's caption, if any
 	Session int
-	At      time.Time // the session's time plus 10 s per turn
+	At      time.Time // LoCoMo: the session's time plus 10 s per turn; REALTALK: the message's own
 }
 
 // body is the turn as its memory file holds it.
@@ -57,108 +57,250 @@ type question struct {
 	category int
 }
 
-// Conversation is one LoCoMo conversation: its turns and its questions
-// with evidence, category 5 (adversarial: the answer is not in the
-// conversation) left out as the paper leaves it out of retrieval.
+// Conversation is one conversation of a set: its turns and its questions
+// with evidence. A question whose evidence names no turn of it is left out
+// (nothing could find it), as is LoCoMo's category 5 (adversarial: the
+// answer is not in the conversation), which the paper leaves out of
+// retrieval.
 type Conversation struct {
 	Name      string // the file's name without .json, e.g. 26
+	Set       string // the set it belongs to, which names its vault and sessions
 	turns     []Turn
 	questions []question
 }
 
-// sessionTime is LoCoMo's session date, e.g. "1:56 pm on 8 May, 2023".
-const sessionTime = "3:04 pm on 2 January, 2006"
+// Format is one benchmark's file format: how a file is recognised and
+// read, and what its question categories mean.
+type Format struct {
+	Name       string
+	Categories map[int]string
+	// turnKey is the field only this format's turns have.
+	turnKey string
+	turn    func(raw map[string]json.RawMessage, session int, i int, t rawTurn) (Turn, error)
+}
 
-// Load reads the conversations of dir (N.json each), in name order; names,
-// when given, picks some of them.
-func Load(dir string, names []string) ([]Conversation, error) {
+// rawTurn is a dialogue turn as both formats write it.
+type rawTurn struct {
+	Speaker   string `json:"speaker"`
+	DiaID     string `json:"dia_id"`
+	Text      string `json:"text"`
+	CleanText string `json:"clean_text"`
+	Caption   string `json:"blip_caption"`
+	DateTime  string `json:"date_time"`
+}
+
+// Formats are the sets mem-bench recall reads: LoCoMo (snap-research/locomo,
+// ACL 2024: synthetic dialogue between two agents over months) and REALTALK
+// (danny911kr/REALTALK, 2025: real messaging-app chats over 21 days, in
+// LoCoMo's layout with a time per message).
+var Formats = []*Format{
+	{Name: "LoCoMo", turnKey: "text",
+		Categories: map[int]string{1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"},
+		turn: func(raw map[string]json.RawMessage, n, i int, t rawTurn) (Turn, error) {
+			key := fmt.Sprintf("session_%d_date_time", n)
+			var when string
+			if err := json.Unmarshal(raw[key], &when); err != nil {
+				return Turn{}, fmt.Errorf("%s: %w", key, err)
+			}
+			at, err := time.Parse(locomoTime, strings.TrimSpace(when))
+			if err != nil {
+				return Turn{}, fmt.Errorf("%s: %w", key, err)
+			}
+			return Turn{DiaID: t.DiaID, Speaker: t.Speaker, Text: t.Text, Caption: t.Caption,
+				Session: n, At: at.Add(time.Duration(i) * 10 * time.Second)}, nil
+		}},
+	{Name: "REALTALK", turnKey: "clean_text",
+		Categories: map[int]string{1: "multi-hop", 2: "temporal", 3: "commonsense"},
+		turn: func(_ map[string]json.RawMessage, n, _ int, t rawTurn) (Turn, error) {
+			at, err := time.Parse(realtalkTime, strings.TrimSpace(t.DateTime))
+			if err != nil {
+				return Turn{}, fmt.Errorf("%s: date_time: %w", t.DiaID, err)
+			}
+			return Turn{DiaID: t.DiaID, Speaker: t.Speaker, Text: t.CleanText, Session: n, At: at}, nil
+		}},
+}
+
+const (
+	locomoTime   = "3:04 pm on 2 January, 2006" // a session's, "1:56 pm on 8 May, 2023"
+	realtalkTime = "02.01.2006, 15:04:05"       // a message's, "29.12.2023, 22:42:04"
+)
+
+// Set is one benchmark: the conversations of one folder, in one format.
+type Set struct {
+	Name          string // the folder's name
+	Format        *Format
+	Conversations []Conversation
+}
+
+// LoadSets reads the sets under dir: dir itself when it holds conversations
+// (*.json), else each folder of it that does, in name order. names, when
+// given, picks conversations by file name (without .json) in every set.
+func LoadSets(dir string, names []string) ([]Set, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
 		return nil, err
 	}
+	if len(files) > 0 {
+		s, err := loadSet(dir, names)
+		return []Set{s}, err
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []Set
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		sub := filepath.Join(dir, e.Name())
+		if fs, _ := filepath.Glob(filepath.Join(sub, "*.json")); len(fs) == 0 {
+			continue
+		}
+		s, err := loadSet(sub, names)
+		if err != nil {
+			return nil, err
+		}
+		if len(s.Conversations) > 0 {
+			out = append(out, s)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no set here (a folder of conversations, *.json)", dir)
+	}
+	return out, nil
+}
+
+// Load reads the conversations of one set's folder (dir/*.json), in name
+// order; names, when given, picks some of them.
+func Load(dir string, names []string) ([]Conversation, error) {
+	s, err := loadSet(dir, names)
+	if err == nil && len(s.Conversations) == 0 {
+		err = fmt.Errorf("%s: none of the conversations %s", dir, strings.Join(names, ", "))
+	}
+	return s.Conversations, err
+}
+
+func loadSet(dir string, names []string) (Set, error) {
+	set := Set{Name: filepath.Base(dir)}
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return set, err
+	}
 	if len(files) == 0 {
-		return nil, fmt.Errorf("%s: no conversations (N.json) here", dir)
+		return set, fmt.Errorf("%s: no conversations (*.json) here", dir)
 	}
 	sort.Strings(files)
-	var out []Conversation
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".json")
 		if len(names) > 0 && !slices.Contains(names, name) {
 			continue
 		}
-		c, err := load(f, name)
+		c, format, err := load(f, name, set.Name)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f, err)
+			return set, fmt.Errorf("%s: %w", f, err)
 		}
-		out = append(out, c)
+		if set.Format != nil && format != set.Format {
+			return set, fmt.Errorf("%s: a %s conversation among %s ones: give each format its own folder", f, format.Name, set.Format.Name)
+		}
+		set.Format = format
+		set.Conversations = append(set.Conversations, c)
 	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: none of the conversations %s", dir, strings.Join(names, ", "))
-	}
-	return out, nil
+	return set, nil
 }
 
 var sessionKey = regexp.MustCompile(`^session_(\d+)$`)
 
-// evidenceID is one dia_id inside an evidence entry, which some entries
-// write several to a string ("D8:6; D9:17").
-var evidenceID = regexp.MustCompile(`D\d+:\d+`)
+// evidenceRef is one dia_id in an evidence entry, or a range of them in
+// one session (REALTALK's "D12:3-D12:5"); some entries hold several
+// ("D8:6; D9:17") or end in a dot.
+var evidenceRef = regexp.MustCompile(`D(\d+):(\d+)(?:\s*-\s*(?:D(\d+):)?(\d+))?`)
 
-func load(file, name string) (Conversation, error) {
-	c := Conversation{Name: name}
+// evidence is the dia_ids an entry names, ranges expanded.
+func evidence(entry string) []string {
+	var out []string
+	for _, m := range evidenceRef.FindAllStringSubmatch(entry, -1) {
+		from, _ := strconv.Atoi(m[2])
+		to := from
+		if m[4] != "" && (m[3] == "" || m[3] == m[1]) {
+			to, _ = strconv.Atoi(m[4])
+		}
+		for k := from; k <= max(from, to) && k < from+100; k++ {
+			out = append(out, fmt.Sprintf("D%s:%d", m[1], k))
+		}
+	}
+	return out
+}
+
+func load(file, name, set string) (Conversation, *Format, error) {
+	c := Conversation{Name: name, Set: set}
 	data, err := os.ReadFile(file)
 	if err != nil {
-		return c, err
+		return c, nil, err
 	}
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
-		return c, err
+		return c, nil, err
 	}
+	var format *Format
 	for key, val := range raw {
 		m := sessionKey.FindStringSubmatch(key)
 		if m == nil {
 			continue
 		}
 		n, _ := strconv.Atoi(m[1])
-		var when string
-		if err := json.Unmarshal(raw[key+"_date_time"], &when); err != nil {
-			return c, fmt.Errorf("%s_date_time: %w", key, err)
+		var fields []map[string]json.RawMessage
+		if err := json.Unmarshal(val, &fields); err != nil {
+			return c, nil, fmt.Errorf("%s: %w", key, err)
 		}
-		at, err := time.Parse(sessionTime, strings.TrimSpace(when))
-		if err != nil {
-			return c, fmt.Errorf("%s_date_time: %w", key, err)
-		}
-		var turns []struct {
-			Speaker string `json:"speaker"`
-			DiaID   string `json:"dia_id"`
-			Text    string `json:"text"`
-			Caption string `json:"blip_caption"`
-		}
+		var turns []rawTurn
 		if err := json.Unmarshal(val, &turns); err != nil {
-			return c, fmt.Errorf("%s: %w", key, err)
+			return c, nil, fmt.Errorf("%s: %w", key, err)
 		}
 		for i, t := range turns {
-			c.turns = append(c.turns, Turn{DiaID: t.DiaID, Speaker: t.Speaker, Text: t.Text, Caption: t.Caption,
-				Session: n, At: at.Add(time.Duration(i) * 10 * time.Second)})
+			if format == nil {
+				for _, f := range Formats {
+					if _, ok := fields[i][f.turnKey]; ok {
+						format = f
+					}
+				}
+				if format == nil {
+					return c, nil, fmt.Errorf("%s: a turn with neither text (LoCoMo) nor clean_text (REALTALK)", key)
+				}
+			}
+			turn, err := format.turn(raw, n, i, t)
+			if err != nil {
+				return c, nil, err
+			}
+			c.turns = append(c.turns, turn)
 		}
 	}
-	sort.Slice(c.turns, func(i, j int) bool { return c.turns[i].At.Before(c.turns[j].At) })
+	if format == nil {
+		return c, nil, errors.New("no session_N of turns")
+	}
+	sort.SliceStable(c.turns, func(i, j int) bool { return c.turns[i].At.Before(c.turns[j].At) })
+	has := make(map[string]bool, len(c.turns))
+	for _, t := range c.turns {
+		has[t.DiaID] = true
+	}
 	var qa []struct {
 		Question string `json:"question"`
 		Evidence []string
 		Category int `json:"category"`
 	}
 	if err := json.Unmarshal(raw["qa"], &qa); err != nil {
-		return c, fmt.Errorf("qa: %w", err)
+		return c, nil, fmt.Errorf("qa: %w", err)
 	}
 	for _, q := range qa {
-		if q.Category == 5 {
-			continue
+		if format.Categories[q.Category] == "" {
+			continue // LoCoMo's 5, adversarial
 		}
 		var ev []string
 		for _, e := range q.Evidence {
-			for _, id := range evidenceID.FindAllString(e, -1) {
-				ev = append(ev, rel(id))
+			for _, id := range evidence(e) {
+				if has[id] {
+					ev = append(ev, rel(id))
+				}
 			}
 		}
 		if len(ev) == 0 {
@@ -166,12 +308,11 @@ func load(file, name string) (Conversation, error) {
 		}
 		c.questions = append(c.questions, question{text: q.Question, evidence: ev, category: q.Category})
 	}
-	return c, nil
+	return c, format, nil
 }
 
 // WriteVault writes c as a vault at dir: a mem.yaml and one memory file per
-// turn, a stated fact valid at the turn's time in the session
-// locomo-NAME-sK.
+// turn, a stated fact valid at the turn's time in the session SET-NAME-sK.
 func WriteVault(dir string, c Conversation) error {
 	if err := os.MkdirAll(filepath.Join(dir, "memory"), 0o755); err != nil {
 		return err
@@ -180,8 +321,8 @@ func WriteVault(dir string, c Conversation) error {
 		return err
 	}
 	for _, t := range c.turns {
-		f := fmt.Sprintf("---\ntype: fact\nprovenance: stated\nvalid_at: %s\nsession: locomo-%s-s%d\n---\n%s\n",
-			t.At.UTC().Format(time.RFC3339), c.Name, t.Session, t.body())
+		f := fmt.Sprintf("---\ntype: fact\nprovenance: stated\nvalid_at: %s\nsession: %s-%s-s%d\n---\n%s\n",
+			t.At.UTC().Format(time.RFC3339), strings.ToLower(c.Set), c.Name, t.Session, t.body())
 		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(t.rel())), []byte(f), 0o644); err != nil {
 			return err
 		}
@@ -275,23 +416,52 @@ func rewrites(q string) []string {
 	return []string{strings.Join(noStop, " "), strings.Join(long, " ")}
 }
 
-// Score is one searcher's figures over a set of questions.
-type Score struct {
+// Counts are hit@k and reciprocal ranks over some questions.
+type Counts struct {
 	N                 int
 	Hit1, Hit5, Hit10 int
-	latencies         []time.Duration // of the limit-5 asks
-	ByCategory        map[int][2]int  // category: hits@5, questions
-	// Refused counts the questions the searcher refused (a query it could
-	// not parse): each is a miss, as it is for an agent that asked it.
-	Refused int
+	RR                float64 // the sum of 1/rank of the first evidence turn in the top 10
 }
 
 // Rate is hits over questions.
-func (s Score) Rate(hits int) float64 {
-	if s.N == 0 {
+func (c Counts) Rate(hits int) float64 {
+	if c.N == 0 {
 		return 0
 	}
-	return float64(hits) / float64(s.N)
+	return float64(hits) / float64(c.N)
+}
+
+// MRR is the mean reciprocal rank (a question with no evidence turn in
+// the top 10 counts 0).
+func (c Counts) MRR() float64 {
+	if c.N == 0 {
+		return 0
+	}
+	return c.RR / float64(c.N)
+}
+
+func (c *Counts) add(o Counts) {
+	c.N += o.N
+	c.Hit1 += o.Hit1
+	c.Hit5 += o.Hit5
+	c.Hit10 += o.Hit10
+	c.RR += o.RR
+}
+
+// Score is one searcher's figures over a set of questions.
+type Score struct {
+	Counts
+	latencies  []time.Duration // of the limit-5 asks
+	ByCategory map[int]Counts
+	// Refused counts the questions the searcher refused (a query it could
+	// not parse): each is a miss, as it is for an agent that asked it.
+	Refused int
+	// Unstable counts the questions whose first five hits with limit 10
+	// differ from the answer with limit 5: a search's first k hits must
+	// not depend on how many were asked for.
+	Unstable int
+	// UnstableExample is the first such question, to look into.
+	UnstableExample string
 }
 
 // Mean is the latencies' mean.
@@ -323,26 +493,29 @@ func (s Score) quantile(pct int) time.Duration {
 
 // Add counts another score in.
 func (s *Score) Add(o Score) {
-	s.N += o.N
-	s.Hit1 += o.Hit1
-	s.Hit5 += o.Hit5
-	s.Hit10 += o.Hit10
+	s.Counts.add(o.Counts)
 	s.Refused += o.Refused
+	s.Unstable += o.Unstable
+	if s.UnstableExample == "" {
+		s.UnstableExample = o.UnstableExample
+	}
 	s.latencies = append(s.latencies, o.latencies...)
 	if s.ByCategory == nil {
-		s.ByCategory = map[int][2]int{}
+		s.ByCategory = map[int]Counts{}
 	}
 	for k, v := range o.ByCategory {
 		c := s.ByCategory[k]
-		s.ByCategory[k] = [2]int{c[0] + v[0], c[1] + v[1]}
+		c.add(v)
+		s.ByCategory[k] = c
 	}
 }
 
 // Measure asks every question of c: with limit 5 (timed; hit@1 and hit@5)
-// and with limit 10 (hit@10). With variant, each question is asked with its
-// rewrites besides.
+// and with limit 10 (hit@10 and the reciprocal rank), and checks that the
+// first five of the second are the first. With variant, each question is
+// asked with its rewrites besides.
 func Measure(c Conversation, search Searcher, variant bool) (Score, error) {
-	s := Score{ByCategory: map[int][2]int{}}
+	s := Score{ByCategory: map[int]Counts{}}
 	for _, q := range c.questions {
 		var also []string
 		if variant {
@@ -361,6 +534,12 @@ func Measure(c Conversation, search Searcher, variant bool) (Score, error) {
 		} else if err != nil {
 			return s, fmt.Errorf("conversation %s, %q: %w", c.Name, q.text, err)
 		}
+		if !slices.Equal(top5, top10[:min(5, len(top10))]) {
+			s.Unstable++
+			if s.UnstableExample == "" {
+				s.UnstableExample = c.Name + ": " + q.text
+			}
+		}
 		hit := func(hits []string, k int) int {
 			for _, h := range hits[:min(k, len(hits))] {
 				if slices.Contains(q.evidence, h) {
@@ -369,12 +548,17 @@ func Measure(c Conversation, search Searcher, variant bool) (Score, error) {
 			}
 			return 0
 		}
-		s.N++
-		s.Hit1 += hit(top5, 1)
-		s.Hit5 += hit(top5, 5)
-		s.Hit10 += hit(top10, 10)
+		one := Counts{N: 1, Hit1: hit(top5, 1), Hit5: hit(top5, 5), Hit10: hit(top10, 10)}
+		for i, h := range top10 {
+			if slices.Contains(q.evidence, h) {
+				one.RR = 1 / float64(i+1)
+				break
+			}
+		}
+		s.Counts.add(one)
 		cat := s.ByCategory[q.category]
-		s.ByCategory[q.category] = [2]int{cat[0] + hit(top5, 5), cat[1] + 1}
+		cat.add(one)
+		s.ByCategory[q.category] = cat
 	}
 	return s, nil
 }

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A made-up conversation in LoCoMo's shape (never LoCoMo's own text).
@@ -29,7 +30,10 @@ const conversation = `{
 
 func TestLoadWriteMeasure(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "locomo")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(filepath.Join(dir, "7.json"), []byte(conversation), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +74,7 @@ func TestLoadWriteMeasure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.N != 2 || s.Hit5 != 2 || s.Hit1 != 2 || len(s.latencies) != 2 {
+	if s.N != 2 || s.Hit5 != 2 || s.Hit1 != 2 || s.MRR() != 1 || s.Unstable != 0 || len(s.latencies) != 2 {
 		t.Fatalf("plain score %+v", s)
 	}
 	refuse := func(string, []string, int) ([]string, error) { return nil, &Refusal{"no"} }
@@ -85,5 +89,74 @@ func TestRewrites(t *testing.T) {
 	want := []string{"Bo's cat 2022 2023", "What Bo's 2022 2023"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %q, want %q", got, want)
+	}
+}
+
+// A made-up chat in REALTALK's shape: a time per message, clean_text, and
+// evidence written as real users' annotators wrote it.
+const chat = `{
+  "name": "x",
+  "session_1": [
+    {"clean_text": "I bake bread on Sundays", "speaker": "Emi", "date_time": "29.12.2023, 22:42:04", "dia_id": "D1:1"},
+    {"clean_text": "Sourdough?", "speaker": "elise", "date_time": "30.12.2023, 00:32:20", "dia_id": "D1:2"},
+    {"clean_text": "Yes, rye too", "speaker": "Emi", "date_time": "30.12.2023, 00:35:00", "dia_id": "D1:3"}
+  ],
+  "session_1_date_time": "29.12.2023",
+  "qa": [
+    {"question": "What does Emi bake?", "answer": "bread", "evidence": ["D1:1-D1:3."], "category": 1},
+    {"question": "When?", "answer": "Sundays", "evidence": ["D1:1; D9:9"], "category": 2},
+    {"question": "Gone?", "answer": "-", "evidence": ["D7:1"], "category": 3}
+  ]
+}`
+
+func TestSetsAndRealtalk(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	for name, body := range map[string]string{"locomo/7.json": conversation, "realtalk/Chat_1_A_B.json": chat} {
+		if err := os.MkdirAll(filepath.Join(data, filepath.Dir(name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(data, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sets, err := LoadSets(data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sets) != 2 || sets[0].Format.Name != "LoCoMo" || sets[1].Format.Name != "REALTALK" {
+		t.Fatalf("sets %+v", sets)
+	}
+	c := sets[1].Conversations[0]
+	if len(c.turns) != 3 || c.turns[1].body() != "elise: Sourdough?" || c.turns[1].At.Format(time.RFC3339) != "2023-12-30T00:32:20Z" {
+		t.Fatalf("turns %+v", c.turns)
+	}
+	// The range is expanded, the id naming no turn dropped, and the
+	// question left with no evidence skipped.
+	want := []question{
+		{"What does Emi bake?", []string{"memory/d1-1.md", "memory/d1-2.md", "memory/d1-3.md"}, 1},
+		{"When?", []string{"memory/d1-1.md"}, 2},
+	}
+	if !reflect.DeepEqual(c.questions, want) {
+		t.Fatalf("questions %+v, want %+v", c.questions, want)
+	}
+	root := filepath.Join(data, "vault")
+	if err := WriteVault(root, c); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(root, "memory", "d1-2.md"))
+	if err != nil || !strings.Contains(string(got), "session: realtalk-Chat_1_A_B-s1\n") {
+		t.Fatalf("memory file: %s %v", got, err)
+	}
+	// The limit-5 answer that is not the first five of the limit-10 one.
+	unstable := func(_ string, _ []string, limit int) ([]string, error) {
+		if limit == 5 {
+			return []string{"memory/d1-1.md"}, nil
+		}
+		return []string{"memory/d1-3.md", "memory/d1-1.md"}, nil
+	}
+	s, err := Measure(c, unstable, false)
+	if err != nil || s.Unstable != 2 || s.Hit1 != 2 || s.Hit10 != 2 || s.MRR() != 0.75 {
+		t.Fatalf("score %+v %v", s, err)
 	}
 }
