@@ -39,7 +39,8 @@ type HeldFile struct {
 	// change was held ("" absent): a file that no longer holds it was
 	// edited here, which ends the hold.
 	Local string `json:"local"`
-	repo  string // repository path
+	// Repo is its repository path (Path is vault-relative when it can be).
+	Repo string `json:"repo"`
 }
 
 func (h HeldFile) String() string {
@@ -50,7 +51,7 @@ func (h HeldFile) String() string {
 	return fmt.Sprintf("%s, proposed by commit %s of %s", what, short(gitrepo.NewHash(h.Commit)), h.URL)
 }
 
-// HeldFile is kept in the vault's state folder.
+// heldStateFile, in the vault's state folder, records what is held.
 const heldStateFile = "held.json"
 
 // localFile reports whether the repository path p is a file that says what
@@ -91,11 +92,10 @@ func (r *Repo) loadHeld(save bool) ([]HeldFile, error) {
 	}
 	var kept []HeldFile
 	for _, h := range all {
-		h.repo = r.repoPath(h.Path)
-		if strings.HasPrefix(h.Path, "../") || filepath.IsAbs(h.Path) || strings.Contains("/"+h.Path+"/", "/../") {
-			continue // never read or written outside the repository
+		if h.Repo == "" || path.IsAbs(h.Repo) || strings.Contains("/"+h.Repo+"/", "/../") {
+			continue // a hand-edited record: never read or written outside the repository
 		}
-		if r.diskHash(h.repo) == h.Local {
+		if r.diskHash(h.Repo) == h.Local {
 			kept = append(kept, h)
 		}
 	}
@@ -137,7 +137,7 @@ func (r *Repo) diskHash(p string) string {
 func heldPaths(held []HeldFile) map[string]bool {
 	m := map[string]bool{}
 	for _, h := range held {
-		m[h.repo] = true
+		m[h.Repo] = true
 	}
 	return m
 }
@@ -157,7 +157,7 @@ func (r *Repo) holdLocal(base, head, merged, remote gitrepo.Hash, url string, re
 	}
 	cands := map[string]HeldFile{}
 	for _, h := range old {
-		cands[h.repo] = h
+		cands[h.Repo] = h
 	}
 	chs, err := r.diffTrees(head, merged)
 	if err != nil {
@@ -166,7 +166,7 @@ func (r *Repo) holdLocal(base, head, merged, remote gitrepo.Hash, url string, re
 	for _, c := range chs {
 		if r.localFile(c.Path) {
 			if _, ok := cands[c.Path]; !ok {
-				cands[c.Path] = HeldFile{repo: c.Path, Since: opts.Now.UTC()}
+				cands[c.Path] = HeldFile{Repo: c.Path, Since: opts.Now.UTC()}
 			}
 		}
 	}
@@ -209,7 +209,7 @@ func (r *Repo) holdLocal(base, head, merged, remote gitrepo.Hash, url string, re
 		}
 		held = append(held, h)
 	}
-	slices.SortFunc(held, func(a, b HeldFile) int { return strings.Compare(a.repo, b.repo) })
+	slices.SortFunc(held, func(a, b HeldFile) int { return strings.Compare(a.Repo, b.Repo) })
 	res.Held = held
 	if opts.DryRun {
 		return nil
@@ -244,11 +244,11 @@ func (r *Repo) acceptHeld() ([]HeldFile, error) {
 		return nil, err
 	}
 	for _, h := range held {
-		data, err := r.fileAt(head, h.repo)
+		data, err := r.fileAt(head, h.Repo)
 		if err != nil {
 			return nil, err
 		}
-		p := filepath.Join(r.top, filepath.FromSlash(h.repo))
+		p := filepath.Join(r.top, filepath.FromSlash(h.Repo))
 		if data == nil {
 			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return nil, err
