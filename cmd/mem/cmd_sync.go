@@ -27,12 +27,15 @@ func syncCommand() *cli.Command {
 			"sets), merges memory by memory (never conflict markers, never a lost memory), checks what would be " +
 			"pushed (no secrets, no mass deletion) and pushes; it never force-pushes. Prints what came in and what " +
 			"went out, every decision the merge made and every decision another machine's merge made against this machine's version. Exit 0 also when another sync of this vault is running (it skips, naming the pid), for at most commit.interval; 1 when " +
-			"a change is refused (a remote that removes many memories or sends a path, link or file mem never writes, a mem.yaml that loosens a guard, a secret); 2 when the remote cannot be " +
-			"reached or the repository is damaged. See docs/sync.md.",
+			"a change is refused (a remote that removes or silences many memories or sends a path, link or file mem never writes, a secret); 2 when the remote cannot be " +
+			"reached or the repository is damaged. A remote's change to mem.yaml (any key but okf) or to a file git reads (.gitattributes, .gitignore, .mailmap, …) " +
+			"is held back: the memories merge, this machine's file stays as it is, the held change is named on stderr (exit 0) and in 'mem sync --status' and " +
+			"'mem audit', and 'mem sync --accept-config' takes it. See docs/sync.md.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "dry-run", Usage: "commit (as mem commit), fetch and merge in git's object store only: say what a sync would decide; no file changes, nothing is pushed"},
 			&cli.BoolFlag{Name: "allow-mass-delete", Usage: "accept an incoming or outgoing change that removes more than lint.mass_delete_share of the memories"},
-			&cli.BoolFlag{Name: "accept-config", Usage: "take an incoming mem.yaml that loosens this machine's guards (lint.mass_delete_share, mass_delete_min, max_file_size); without it such a change is held back"},
+			&cli.BoolFlag{Name: "accept-config", Usage: "take what a remote changed in this machine's files, held back until now: mem.yaml's keys (all but okf) and the files git reads (.gitattributes, .gitignore, .mailmap, …)"},
+			&cli.BoolFlag{Name: "status", Usage: "list what is held back (a remote's change to mem.yaml or a file git reads) and exit; nothing is synced"},
 		},
 		Action: runSync,
 	}
@@ -45,6 +48,9 @@ func runSync(_ context.Context, cmd *cli.Command) error {
 	v, err := openVault(cmd)
 	if err != nil {
 		return err
+	}
+	if cmd.Bool("status") {
+		return syncStatus(cmd, v)
 	}
 	opts := history.SyncOptions{Remote: cmd.Args().First(), DryRun: cmd.Bool("dry-run"), AllowMassDelete: cmd.Bool("allow-mass-delete"), AcceptConfig: cmd.Bool("accept-config"), Now: now(), Env: historyEnv()}
 	remember := opts.Remote != "" && v.Config.Sync.Remote == "" && !opts.DryRun
@@ -83,6 +89,12 @@ func runSync(_ context.Context, cmd *cli.Command) error {
 	}
 	for _, w := range res.Warnings {
 		fmt.Fprintln(errOut, "mem sync: warning:", w)
+	}
+	for _, h := range res.Accepted {
+		fmt.Fprintln(errOut, "mem sync: accepted:", h)
+	}
+	for _, h := range res.Held {
+		fmt.Fprintf(errOut, "mem sync: held back: %s: this machine keeps its own version; 'mem sync --accept-config' takes it\n", h)
 	}
 	if cmd.Bool("json") {
 		return writeJSON(out, res)
@@ -162,4 +174,29 @@ func rivalsOf(v *vault.Vault, now time.Time) []string {
 		return nil
 	}
 	return x.Rivals()
+}
+
+// syncStatus lists what a remote changed in this machine's files and is
+// held back (docs/sync.md).
+func syncStatus(cmd *cli.Command, v *vault.Vault) error {
+	held, err := history.Held(v)
+	if err != nil {
+		return err
+	}
+	out := cmd.Root().Writer
+	if cmd.Bool("json") {
+		if held == nil {
+			held = []history.HeldFile{}
+		}
+		return writeJSON(out, map[string]any{"held": held})
+	}
+	if len(held) == 0 {
+		fmt.Fprintln(out, "nothing held back: this machine's mem.yaml and git files are as the shared history has them, or changed here")
+		return nil
+	}
+	for _, h := range held {
+		fmt.Fprintf(out, "held back: %s (since %s)\n", h, h.Since.Format(time.RFC3339))
+	}
+	fmt.Fprintln(out, "this machine keeps its own versions; 'mem sync --accept-config' takes the remote's, an edit here keeps yours")
+	return nil
 }

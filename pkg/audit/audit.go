@@ -80,6 +80,9 @@ type Report struct {
 	Index          Index       `json:"index"`
 	Commit         Commit      `json:"commit"`
 	Backup         Backup      `json:"backup"`
+	// Held are a remote's changes to this machine's files that mem sync
+	// holds back until 'mem sync --accept-config' (docs/sync.md).
+	Held []string `json:"held,omitempty"`
 }
 
 // Finding is one check past its threshold (mem.yaml audit:).

@@ -261,6 +261,14 @@ func (r *Report) checkState(v *vault.Vault, now time.Time) {
 		r.Commit = Commit{Committed: true, Hash: hash, At: &when, AgeHours: hours(now.Sub(when))}
 	}
 
+	if held, err := history.Held(v); err != nil {
+		r.Held = append(r.Held, err.Error())
+	} else {
+		for _, h := range held {
+			r.Held = append(r.Held, h.String())
+		}
+	}
+
 	rec, err := history.LastBackup(v)
 	switch {
 	case err != nil:

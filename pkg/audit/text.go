@@ -184,6 +184,9 @@ func WriteText(w io.Writer, r *Report) error {
 	} else {
 		p.f("commit: none: %s\n", r.Commit.Problem)
 	}
+	for _, h := range r.Held {
+		p.f("held back: %s: 'mem sync --accept-config' takes it\n", h)
+	}
 	if r.Backup.Verified {
 		behind := ", holds the vault's HEAD"
 		if r.Backup.Behind {

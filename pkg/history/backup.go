@@ -213,6 +213,14 @@ func (r *Repo) Backup(opts BackupOptions) (*BackupResult, error) {
 		}
 	}
 	back, dir := tgt.repo, res.URL
+	if back != nil && res.Pushed && !res.Created {
+		// go-git lists a repository's packs when it opens it, and git
+		// keeps a push of 100 objects or more as a new pack: the copy
+		// opened before the push would not find what the push wrote.
+		if err := back.Reopen(); err != nil {
+			return nil, fmt.Errorf("%s: reopen after pushing: %w", res.URL, err)
+		}
+	}
 	if back == nil {
 		tmp, err := os.MkdirTemp("", "mem-backup-verify-")
 		if err != nil {

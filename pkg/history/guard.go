@@ -1,13 +1,10 @@
 package history
 
 import (
-	"bytes"
-	"fmt"
 	"strings"
 	"time"
 	"unicode"
 
-	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gitrepo"
 	"github.com/mem-md/mem/pkg/rules"
@@ -15,75 +12,9 @@ import (
 )
 
 // The guards of a sync are this machine's (spec §9): the mass-delete share
-// and minimum and the size limit are read from the local mem.yaml as it was
-// before the merge, and an incoming mem.yaml that loosens one is held back
-// until the user accepts it. Otherwise a remote could switch a guard off in
-// one sync and wipe the memories in the next.
-
-// ConfigHeldError holds back an incoming mem.yaml that loosens a guard.
-type ConfigHeldError struct {
-	URL, Commit string
-	Loosened    []string // "lint.mass_delete_min 5 -> 100000"
-}
-
-func (e *ConfigHeldError) Error() string {
-	return fmt.Sprintf("held back %s: commit %s changes mem.yaml to loosen this machine's guards (%s); nothing here changed: if that is intended, run 'mem sync --accept-config' (or make the same change in this machine's mem.yaml), else undo it on the remote",
-		e.URL, short(gitrepo.NewHash(e.Commit)), strings.Join(e.Loosened, ", "))
-}
-
-// Kind: the remote's change was refused (exit 1).
-func (e *ConfigHeldError) Kind() fail.Kind { return fail.Check }
-
-// loosened lists the guards that cfg relaxes against this machine's.
-func loosened(local, in vault.LintConfig) []string {
-	var out []string
-	if in.MassDeleteShare > local.MassDeleteShare {
-		out = append(out, fmt.Sprintf("lint.mass_delete_share %g -> %g", local.MassDeleteShare, in.MassDeleteShare))
-	}
-	if in.MassDeleteMin > local.MassDeleteMin {
-		out = append(out, fmt.Sprintf("lint.mass_delete_min %d -> %d", local.MassDeleteMin, in.MassDeleteMin))
-	}
-	if in.MaxFileSize > local.MaxFileSize {
-		out = append(out, fmt.Sprintf("lint.max_file_size %d -> %d", local.MaxFileSize, in.MaxFileSize))
-	}
-	return out
-}
-
-// holdConfig refuses a merge whose mem.yaml (at merged) loosens a guard of
-// head's: the version this machine's guards were read from.
-func (r *Repo) holdConfig(base, head, merged, remote gitrepo.Hash, url string) error {
-	if head.IsZero() {
-		return nil // nothing here for a guard to keep
-	}
-	p := r.repoPath(vault.ConfigFile)
-	mine, err := r.fileAt(head, p)
-	if err != nil {
-		return err
-	}
-	theirs, err := r.fileAt(merged, p)
-	if err != nil || bytes.Equal(mine, theirs) {
-		return err
-	}
-	cfg, err := vault.ParseConfig(p+" at "+short(merged), theirs)
-	var loose []string
-	if err != nil {
-		loose = []string{"it does not parse, so every guard would fall back to its default"}
-	} else {
-		loose = loosened(r.v.Config.Lint, cfg.Lint)
-	}
-	if len(loose) == 0 {
-		return nil
-	}
-	culprit := remote
-	rng := remote.String()
-	if !base.IsZero() {
-		rng = base.String() + ".." + remote.String()
-	}
-	if out, err := r.env.Git().Run(r.gitDir, "log", "-1", "--format=%H", rng, "--", p); err == nil && gitrepo.IsHash(strings.TrimSpace(out)) {
-		culprit = gitrepo.NewHash(strings.TrimSpace(out))
-	}
-	return &ConfigHeldError{URL: url, Commit: culprit.String(), Loosened: loose}
-}
+// and minimum and the size limit are read from the local mem.yaml, and an
+// incoming mem.yaml is held back (held.go), so a remote cannot switch a
+// guard off in one sync and wipe the memories in the next.
 
 // fileAt reads the file at repository path p in commit h (nil when the
 // commit or the file is absent).

@@ -38,6 +38,9 @@ type Repo struct {
 	// heldLocks are the git lock files this commit created ("inode path"),
 	// recorded so a later commit can clear them if this one is killed.
 	heldLocks []string
+	// kept are the repository paths whose incoming change is held back
+	// (held.go): a commit keeps HEAD's version of them. Set by Commit.
+	kept map[string]bool
 }
 
 // ErrNoRepo is returned by Open when the vault is not inside a git repository.
@@ -228,4 +231,14 @@ func (e Env) commitLockWait() time.Duration {
 
 // Init makes dir a git repository unless it already lies inside one, and
 // says whether it made one (`mem init`).
-func Init(dir string) (bool, error) { return gitrepo.Init(dir) }
+func Init(dir string) (bool, error) {
+	made, err := gitrepo.Init(dir)
+	if err != nil {
+		return made, err
+	}
+	g, err := gitrepo.Open(dir, gitrepo.Program{})
+	if err != nil {
+		return made, err
+	}
+	return made, gitrepo.PinAttributes(g.GitDir())
+}

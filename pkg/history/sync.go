@@ -23,7 +23,7 @@ type SyncOptions struct {
 	RelativeTo      string // base of a relative path in Remote (default: the working directory)
 	DryRun          bool   // commit, fetch and merge in the object store only: no file changes, nothing is pushed
 	AllowMassDelete bool   // accept an incoming change that removes many memories
-	AcceptConfig    bool   // take an incoming mem.yaml that loosens this machine's guards
+	AcceptConfig    bool   // take what is held back: the remote's mem.yaml keys and git files (held.go)
 	Now             time.Time
 	Env             Env // the process's environment and deadlines
 }
@@ -53,6 +53,8 @@ type SyncResult struct {
 	Out         SyncCounts `json:"out"`
 	Decisions   []string   `json:"decisions"`
 	Overruled   []string   `json:"overruled,omitempty"` // decisions another machine's merge made against this machine's version
+	Held        []HeldFile `json:"held,omitempty"`      // incoming changes to this machine's files, held back
+	Accepted    []HeldFile `json:"accepted,omitempty"`  // held-back changes this sync took (--accept-config)
 	Warnings    []string   `json:"warnings,omitempty"`
 }
 
@@ -93,7 +95,13 @@ func Sync(v *vault.Vault, opts SyncOptions) (*SyncResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	return r.sync(opts)
+	res, err := r.sync(opts)
+	if err == nil && opts.AcceptConfig && !opts.DryRun {
+		// Last, so a sync refused on the way takes nothing: its guards
+		// and targets stay this machine's.
+		res.Accepted, err = r.acceptHeld()
+	}
+	return res, err
 }
 
 func (r *Repo) sync(opts SyncOptions) (*SyncResult, error) {
@@ -109,6 +117,9 @@ func (r *Repo) sync(opts SyncOptions) (*SyncResult, error) {
 		return nil, err
 	}
 	res.URL = url
+	if err := gitrepo.PinAttributes(r.gitDir); err != nil {
+		return nil, fmt.Errorf("%s: %w", r.gitDir, err)
+	}
 	if done, err := r.finishJournal(); err != nil {
 		return nil, err
 	} else if done {
@@ -319,10 +330,8 @@ func (r *Repo) mergeHeads(head, remote gitrepo.Hash, url string, res *SyncResult
 	} else {
 		res.FastForward = true
 	}
-	if !opts.AcceptConfig {
-		if err := r.holdConfig(base, head, merged, remote, url); err != nil {
-			return gitrepo.ZeroHash, err
-		}
+	if err := r.holdLocal(base, head, merged, remote, url, res, opts); err != nil {
+		return gitrepo.ZeroHash, err
 	}
 	if err := r.guardIncoming(base, head, merged, remote, url, opts); err != nil {
 		return gitrepo.ZeroHash, err
@@ -847,10 +856,15 @@ func (r *Repo) finishMerge(j journal, now time.Time) error {
 			}
 		}
 	}
+	held, err := r.loadHeld(false)
+	if err != nil {
+		return err
+	}
+	keep := heldPaths(held)
 	for _, c := range chs {
 		p := filepath.Join(r.top, filepath.FromSlash(c.Path))
-		if c.NewMode == gitrepo.Submodule || c.OldMode == gitrepo.Submodule {
-			continue // a submodule: git's business
+		if c.NewMode == gitrepo.Submodule || c.OldMode == gitrepo.Submodule || keep[c.Path] {
+			continue // a submodule: git's business; a held file: this machine's
 		}
 		cur, err := os.ReadFile(p)
 		curHash := gitrepo.ZeroHash

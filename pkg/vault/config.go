@@ -424,3 +424,75 @@ func setKey(m *yaml.Node, k string, v *yaml.Node) {
 		m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: k}, v)
 	}
 }
+
+// ContentKeys are the mem.yaml keys that describe the vault's content and
+// change nothing this machine does, so a remote may change them (spec §9,
+// docs/sync.md): every other key is this machine's.
+var ContentKeys = []string{"okf"}
+
+// ConfigChanges lists the keys whose values differ between two versions
+// of mem.yaml, dotted ("sync.remote", "render.outputs"): nested mappings
+// key by key, any other value whole; comments and order do not count. ok
+// is false when either version is not a YAML mapping (absent or empty is
+// an empty one).
+func ConfigChanges(a, b []byte) (keys []string, ok bool) {
+	doc := func(data []byte) *yaml.Node {
+		var n yaml.Node
+		if yaml.Unmarshal(data, &n) != nil {
+			return nil
+		}
+		if len(n.Content) == 0 {
+			return &yaml.Node{Kind: yaml.MappingNode}
+		}
+		if n.Content[0].Kind != yaml.MappingNode {
+			return nil
+		}
+		return n.Content[0]
+	}
+	na, nb := doc(a), doc(b)
+	if na == nil || nb == nil {
+		return nil, false
+	}
+	diffMapping(na, nb, "", &keys)
+	return keys, true
+}
+
+func diffMapping(a, b *yaml.Node, prefix string, out *[]string) {
+	seen := map[string]bool{}
+	for _, m := range []*yaml.Node{a, b} {
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			k := m.Content[i].Value
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			av, bv := mapGet(a, k), mapGet(b, k)
+			empty := &yaml.Node{Kind: yaml.MappingNode}
+			if av == nil && bv != nil && bv.Kind == yaml.MappingNode {
+				av = empty // a section one side adds: named key by key
+			}
+			if bv == nil && av != nil && av.Kind == yaml.MappingNode {
+				bv = empty
+			}
+			switch {
+			case av != nil && bv != nil && av.Kind == yaml.MappingNode && bv.Kind == yaml.MappingNode:
+				diffMapping(av, bv, prefix+k+".", out)
+			case nodeValue(av) != nodeValue(bv):
+				*out = append(*out, prefix+k)
+			}
+		}
+	}
+}
+
+// nodeValue is a node's value without its comments, to compare.
+func nodeValue(n *yaml.Node) string {
+	if n == nil {
+		return "\x00absent"
+	}
+	var v any
+	if n.Decode(&v) != nil {
+		return nodeText(n)
+	}
+	b, _ := yaml.Marshal(v)
+	return string(b)
+}
