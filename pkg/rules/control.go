@@ -13,7 +13,8 @@ import (
 // among them (a bare CR, VT, FF, U+0085) are injection-linebreak's, so one
 // character is one finding; CR before LF is a line ending, not a control
 // character: a file saved with CRLF line endings is refused by neither.
-func controls(text string) []Finding {
+// nul says whether a NUL counts (see scan).
+func controls(text string, nul bool) []Finding {
 	n, first := 0, -1
 	for off := 0; off < len(text); {
 		c := text[off]
@@ -25,7 +26,7 @@ func controls(text string) []Finding {
 		if c >= 0x80 {
 			r, size = utf8.DecodeRuneInString(text[off:])
 		}
-		if Control(r) && !LineBreak(r) {
+		if Control(r) && !LineBreak(r) && (nul || r != 0) {
 			if n == 0 {
 				first = off
 			}

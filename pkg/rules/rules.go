@@ -197,14 +197,21 @@ func File(text string, bodyOff int) []Finding { return FileScanned(text, bodyOff
 // with markdown.Scan already (lint, for its links): body is what Scan
 // found, so the body is not parsed twice. A nil body is read here.
 func FileScanned(text string, bodyOff int, body *markdown.Body) []Finding {
+	return scan(text, bodyOff, body, false)
+}
+
+// scan is every content rule over text. A stray NUL in a file that is
+// read is lint's file-nul warning (a healthy note stays readable), so only
+// a value being written (Text) counts it as a control character.
+func scan(text string, bodyOff int, body *markdown.Body, nul bool) []Finding {
 	out := Secrets(text)
 	out = append(out, injection(text, bodyOff, body)...)
-	return append(out, controls(text)...)
+	return append(out, controls(text, nul)...)
 }
 
 // Text checks one value — a field, a tag, a tool argument, an imported
 // item — as File checks a body.
-func Text(text string) []Finding { return File(text, 0) }
+func Text(text string) []Finding { return scan(text, 0, nil, true) }
 
 // Secrets reports every secret in text, gitleaks-style.
 func Secrets(text string) []Finding {
