@@ -46,6 +46,7 @@ func newCommands() []*cli.Command {
 		rebuildIndexCommand(),
 		rememberCommand(),
 		renderCommand(),
+		acceptCommand(),
 		retireCommand(),
 		reviewCommand(),
 		searchCommand(),
