@@ -296,7 +296,7 @@ fill:
 			}
 			if c.tier == unrevTier {
 				// The last tier: what does not fit its own budget ends the fill.
-				if unrevSize+cost > opts.UnreviewedBudget {
+				if unrevSize+cost > cmp.Or(opts.UnreviewedBudget, vault.DefaultUnreviewedBudget) {
 					stop, stopReason = bounds[b]+i, reasonUnrevCut
 					break fill
 				}
@@ -314,7 +314,11 @@ fill:
 	// but only in room the budget still has.
 	more := ""
 	if n := len(ordered) - stop; n > 0 {
-		if note := moreNote(n, opts.Budget); size+len(note) <= opts.Budget {
+		note := moreNote(n, opts.Budget, "budget")
+		if stopReason == reasonUnrevCut {
+			note = moreNote(n, cmp.Or(opts.UnreviewedBudget, vault.DefaultUnreviewedBudget), "render.unreviewed_budget")
+		}
+		if size+len(note) <= opts.Budget {
 			more = note
 		}
 	}
@@ -683,8 +687,8 @@ func headerVault(path string) string {
 
 // moreNote is the last line of a view the budget cut: how many memories
 // it left out. It opens no heading and looks like no memory line.
-func moreNote(n, budget int) string {
-	return "\n(" + strconv.Itoa(n) + " more not shown: over the " + strconv.Itoa(budget) + "-byte budget)\n"
+func moreNote(n, budget int, which string) string {
+	return "\n(" + strconv.Itoa(n) + " more not shown: over the " + strconv.Itoa(budget) + "-byte " + which + ")\n"
 }
 
 // lineLen is the byte length of c's line including its newline, computed

@@ -167,7 +167,7 @@ type AuditConfig struct {
 // Defaults used where mem.yaml is silent.
 const (
 	DefaultBudget              = 8192
-	defaultUnreviewedBudget    = 1024
+	DefaultUnreviewedBudget    = 1024
 	defaultMinGlobalImportance = 7
 	defaultMaxFileSize         = 1 << 20
 	defaultMassDeleteShare     = 0.20
@@ -188,7 +188,7 @@ func (c *Config) applyDefaults() {
 		c.Render.Unreviewed = UnreviewedTier
 	}
 	if c.Render.UnreviewedBudget == 0 {
-		c.Render.UnreviewedBudget = defaultUnreviewedBudget
+		c.Render.UnreviewedBudget = DefaultUnreviewedBudget
 	}
 	if c.Gate.MinWeight == 0 {
 		c.Gate.MinWeight = 3
