@@ -76,15 +76,17 @@ func Instruction(text string) (rule, msg string) {
 	return "", ""
 }
 
-// question reports a sentence that ends in a question mark, outside code:
-// "what changed?" is asked of the reader; "v1.2?-rc" in a path is not.
+// question reports a sentence that ends in a question mark: "what
+// changed?" is asked of the reader; "/search?q=x" in a URL is not.
 func question(s string) bool {
 	for i, r := range s {
 		if r != '?' && r != '？' && r != '؟' {
 			continue
 		}
+		// A full-width or Arabic question mark ends a question wherever it
+		// stands; an ASCII one unless a word goes on (a URL's "?q=").
 		next, _ := utf8.DecodeRuneInString(s[i+utf8.RuneLen(r):])
-		if next == utf8.RuneError || unicode.IsSpace(next) || strings.ContainsRune(`"'”»)]`, next) {
+		if r != '?' || next == utf8.RuneError || !unicode.IsLetter(next) && !unicode.IsDigit(next) {
 			return true
 		}
 	}
@@ -211,9 +213,10 @@ var imperativePrefixes = []string{
 }
 
 // commandAnywhere are command forms that mark an order wherever they
-// stand: Japanese and Korean verb endings of a request or an order, and
-// the Chinese "from now on" family.
+// stand: "please" in the languages above, Japanese and Korean verb
+// endings of a request or an order, and the Chinese "from now on" family.
 var commandAnywhere = []string{
+	"please", "bitte", "s'il vous plaît", "por favor", "per favore", "пожалуйста", "lütfen", "tafadhali", "sicela", "ngicela", "ju lutem", "të lutem",
 	"してください", "して下さい", "しなさい", "しろ", "せよ", "ください", "下さい", "なさい",
 	"하세요", "하십시오", "해라", "해줘", "해 줘", "주세요", "하라", "하지 마", "말해", "알려줘", "보여줘",
 	"从现在开始", "從現在開始", "忽略之前", "忽略以上", "忽略所有",
@@ -235,7 +238,10 @@ var secondPerson = set(
 	"أنت", "انت", "أنتم", "انتم", "أنتِ", "لك", "إليك", "تو", "شما",
 	"आप", "तुम", "तू", "आपको", "तुम्हें", "আপনি", "তুমি", "তুই", "আপনার", "তোমার",
 	"bạn", "mày", "kamu", "anda", "kau", "engkau", "awak", "kowe", "sampeyan", "panjenengan", "koe",
-	"wewe", "nyinyi", "wena", "ju",
+	"wewe", "nyinyi", "wena", "ju", "wako", "yako", "lako", "chako", "kwako", "zako",
+	"yakho", "wakho", "kwakho", "lakho", "sakho", "bakho", "zakho", "kuwe",
+	"tënde", "tënd", "jote", "jotë", "tuaj", "juaj", "ty", "juve",
+	"agad", "agaibh", "ort", "oraibh", "leat", "duit", "dhut", "dhuibh", "thusa", "tusa", "thú",
 	"sibh", "thusa",
 )
 
