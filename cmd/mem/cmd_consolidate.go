@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -99,9 +100,16 @@ func runConsolidate(_ context.Context, cmd *cli.Command) error {
 			}
 		}
 	}
+	f := cliFront
+	if slices.ContainsFunc(chosen, func(p consolidate.Proposal) bool { return p.Action == consolidate.ActAccept }) {
+		// Accepting an import is a review: recorded as the person (spec §5.2b).
+		if f, err = personFront(v); err != nil {
+			return err
+		}
+	}
 	bar := newProgressBar(cmd.Root().ErrWriter)
 	bar.unit = "proposals"
-	outs, b, err := consolidate.Apply(v, cliFront, chosen, now(), historyEnv(), bar.update)
+	outs, b, err := consolidate.Apply(v, f, chosen, now(), historyEnv(), bar.update)
 	bar.clear()
 	if cmd.Bool("json") && err == nil {
 		return writeJSON(w, struct {

@@ -54,6 +54,9 @@ func runList(_ context.Context, cmd *cli.Command) error {
 		if e.Pinned {
 			pin = " pinned"
 		}
+		if e.Unreviewed {
+			pin += " unreviewed (" + e.WrittenBy + ")" // spec §5.2b: every read says it
+		}
 		fmt.Fprintf(w, "%s  %s  %s%s  %s\n", e.ID, status(e), e.Type, pin, e.Summary)
 	}
 	if len(entries) == 0 && !cmd.Bool("quiet") {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/index"
+	"github.com/mem-md/mem/pkg/inspect"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -72,10 +73,11 @@ func runSearch(ctx context.Context, cmd *cli.Command) error {
 		}
 		q.Notify(fmt.Sprintf("the index is stale: %d %s changed since it was built and %s not in this answer (%s)", res.Index.Changed, plural(res.Index.Changed, "file"), isAre(res.Index.Changed), fix))
 	}
+	shown := inspect.Present(v, res)
 	if cmd.Bool("json") {
-		return writeJSON(cmd.Root().Writer, res)
+		return writeJSON(cmd.Root().Writer, shown)
 	}
-	printHits(cmd, res, vaultNote(cmd, v))
+	printHits(cmd, shown, vaultNote(cmd, v))
 	return nil
 }
 
@@ -122,7 +124,10 @@ func searchQuery(cmd *cli.Command) (index.Query, error) {
 //
 //	memory/db-1a2b3c.md  fact, stated, 2026-01-02, current  (id: memory/db-1a2b3c)
 //	    The database is **Postgres** 16
-func printHits(cmd *cli.Command, res index.Result, note string) {
+//
+// and a claim no person reviewed says who wrote it at the end of its line:
+// "  (unreviewed, written by process:claude-code)".
+func printHits(cmd *cli.Command, res inspect.Result, note string) {
 	out := cmd.Root().Writer
 	if len(res.Hits) == 0 {
 		if !cmd.Bool("quiet") {
@@ -131,7 +136,11 @@ func printHits(cmd *cli.Command, res index.Result, note string) {
 		return
 	}
 	for _, h := range res.Hits {
-		fmt.Fprintln(out, h.Cite())
+		if n := h.Note(); n != "" {
+			fmt.Fprintln(out, h.Cite()+"  ("+n+")")
+		} else {
+			fmt.Fprintln(out, h.Cite())
+		}
 		if h.Snippet != "" {
 			fmt.Fprintf(out, "    %s\n", h.Snippet)
 		}

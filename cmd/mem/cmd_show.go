@@ -105,6 +105,9 @@ func printDetail(w io.Writer, d *inspect.Detail) {
 	field("evidence", d.Evidence)
 	field("source", d.Source)
 	field("written by", d.GeneratedBy)
+	if d.Unreviewed {
+		field("review", "unreviewed, written by "+d.WrittenBy+": 'mem accept "+d.ID+"' if it is right, 'mem review --reject "+d.ID+"' if not")
+	}
 	field("render", d.Placement.String())
 	field("supersedes", strings.Join(d.Supersedes, ", "))
 	field("superseded by", strings.Join(d.Superseders, ", "))

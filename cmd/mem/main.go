@@ -48,6 +48,7 @@ func newCommands() []*cli.Command {
 		rebuildIndexCommand(),
 		rememberCommand(),
 		renderCommand(),
+		acceptCommand(),
 		retireCommand(),
 		reviewCommand(),
 		searchCommand(),

@@ -54,6 +54,7 @@ const (
 	ReasonValidAt    = "valid_at"   // same key and provenance, later valid_at won
 	ReasonTie        = "tie"        // same key, provenance and valid_at: the smaller id won
 	ReasonRival      = "rival"      // two claims supersede one claim: provenance, valid_at, then generated.at decided
+	ReasonReviewed   = "reviewed"   // same key: a claim a person wrote or accepted beat an unreviewed one (spec §5.2b)
 )
 
 // Conflict is one resolved disagreement: the winner and who lost, and why.
@@ -200,8 +201,12 @@ func claimName(p string) string {
 // exactly one claim of the chain stays current. Memories sharing a
 // non-empty `key` (trimmed, case-folded) within one project, or among
 // global memories, are claims about one subject: the best by Compare wins,
-// ties go to the smaller id. The result depends only on the set of
-// memories, never on their order.
+// ties go to the smaller id. Trust comes before all of it (spec §5.2b,
+// trust.go): an unreviewed claim's supersedes of a reviewed one waits for
+// a person's accept and decides nothing, and among rivals or claims
+// sharing a key a reviewed claim beats an unreviewed one whatever their
+// provenance. The result depends only on the set of memories, never on
+// their order.
 func Reconcile(mems []*vault.Memory, now time.Time) Resolution {
 	res := Resolution{Lost: map[string]string{}, now: now}
 	ok := make([]*vault.Memory, 0, len(mems))
@@ -257,6 +262,12 @@ func reconcileSupersedes(mems []*vault.Memory, byID map[string]*vault.Memory, re
 		for _, id := range slices.Compact(olds) {
 			old, found := byID[id]
 			if !found || old == m || retired[old] {
+				continue
+			}
+			if !Reviewed(m.Meta()) && Reviewed(old.Meta()) {
+				// Spec §5.2b: an agent's or an importer's supersedes of what a
+				// person wrote or accepted waits for a person to accept it;
+				// until then it decides nothing, and neither claim loses.
 				continue
 			}
 			if err := CheckSupersedes(m.Meta(), id, old.Meta()); err != nil {
@@ -344,6 +355,9 @@ func reconcileSupersedes(mems []*vault.Memory, byID map[string]*vault.Memory, re
 // generated.at (the later write of the same moment, as sync's field merge
 // decides), then the smaller id.
 func rivalRank(a, b *vault.Memory) int {
+	if c := trustRank(a, b); c != 0 {
+		return c
+	}
 	if c := Compare(a.Meta(), b.Meta()); c != 0 {
 		return -c
 	}
@@ -364,6 +378,8 @@ func generatedAt(m *vault.Memory) time.Time {
 func rivalWhy(w, l *vault.Memory) string {
 	wm, lm := w.Meta(), l.Meta()
 	switch {
+	case Reviewed(wm) != Reviewed(lm):
+		return "reviewed by a person"
 	case frontmatter.ProvenanceRank(wm.Provenance) != frontmatter.ProvenanceRank(lm.Provenance):
 		return "stronger provenance"
 	case Compare(wm, lm) != 0:
@@ -443,18 +459,38 @@ func Subject(meta *frontmatter.Meta) string {
 	return meta.Project + ":" + k
 }
 
-// rank sorts the winner first: best by Compare, then the smaller id.
+// rank sorts the winner first: a claim a person wrote or accepted before
+// an unreviewed one (spec §5.2b: an unreviewed claim never outranks a
+// reviewed one), then best by Compare, then the smaller id.
 func rank(a, b *vault.Memory) int {
+	if c := trustRank(a, b); c != 0 {
+		return c
+	}
 	if c := Compare(a.Meta(), b.Meta()); c != 0 {
 		return -c
 	}
 	return strings.Compare(a.ID, b.ID)
 }
 
+// trustRank sorts a reviewed claim before an unreviewed one; 0 when both
+// are alike.
+func trustRank(a, b *vault.Memory) int {
+	switch ra, rb := Reviewed(a.Meta()), Reviewed(b.Meta()); {
+	case ra && !rb:
+		return -1
+	case rb && !ra:
+		return 1
+	}
+	return 0
+}
+
 // explain says why w beat the runner-up l.
 func explain(w, l *vault.Memory) (reason, detail string) {
 	wm, lm := w.Meta(), l.Meta()
 	switch {
+	case Reviewed(wm) != Reviewed(lm):
+		return ReasonReviewed, fmt.Sprintf("%s, which a person wrote or accepted, beats %s, unreviewed (written by %s): "+
+			"an unreviewed claim never outranks a reviewed one; 'mem accept %s' if it is right", w.ID, l.ID, WrittenBy(lm), l.ID)
 	case frontmatter.ProvenanceRank(wm.Provenance) != frontmatter.ProvenanceRank(lm.Provenance):
 		return ReasonProvenance, fmt.Sprintf("%s (%s) beats %s (%s): stated beats observed beats inferred",
 			w.ID, wm.Provenance, l.ID, lm.Provenance)

@@ -44,6 +44,10 @@ type Entry struct {
 	SupersededBy string `json:"superseded_by,omitempty"`
 	// Summary is the first line of the text, as a read shows it (§8).
 	Summary string `json:"summary"`
+	// Unreviewed names who wrote a claim no person wrote or accepted
+	// (spec §5.2b, gate.WrittenBy): every read says so.
+	Unreviewed bool   `json:"unreviewed,omitempty"`
+	WrittenBy  string `json:"written_by,omitempty"`
 }
 
 // Vault is a loaded vault with the verdicts every status needs, computed once.
@@ -96,7 +100,54 @@ func (x *Vault) entry(m *vault.Memory) Entry {
 		ValidAt: meta.ValidAt.String(), InvalidAt: meta.InvalidAt.String(), Source: meta.Source,
 		Summary: rules.Show(m.Summary())}
 	e.Status, e.SupersededBy = x.Status(m)
+	if claim(m) {
+		e.WrittenBy = gate.WrittenBy(meta)
+		e.Unreviewed = e.WrittenBy != ""
+	}
 	return e
+}
+
+// Pending are the claims that wait for a person's review (spec §5.2b:
+// agents' writes and imports no person accepted, neither rejected nor
+// retired), newest first: by when they were written (generated.at, else
+// valid_at), then by id. source, when not empty, keeps those written by
+// that actor (import:chatgpt, process:claude-code), or by any actor it
+// begins when it ends with ':' (import:, process:).
+func (x *Vault) Pending(source string) []Entry {
+	type pending struct {
+		e  Entry
+		at time.Time
+	}
+	var ps []pending
+	for _, m := range x.Mems {
+		if !m.OK() || !claim(m) {
+			continue
+		}
+		meta := m.Meta()
+		by := gate.WrittenBy(meta)
+		if by == "" || meta.IsDeprecated() || meta.IsRetired(x.now) {
+			continue
+		}
+		if source != "" && by != source && !(strings.HasSuffix(source, ":") && strings.HasPrefix(by, source)) {
+			continue
+		}
+		at := meta.ValidAt.Time
+		if meta.Generated != nil && !meta.Generated.At.IsZero() {
+			at = meta.Generated.At.Time
+		}
+		ps = append(ps, pending{x.entry(m), at})
+	}
+	slices.SortFunc(ps, func(a, b pending) int {
+		if c := b.at.Compare(a.at); c != 0 {
+			return c
+		}
+		return strings.Compare(a.e.ID, b.e.ID)
+	})
+	out := make([]Entry, len(ps))
+	for i, p := range ps {
+		out[i] = p.e
+	}
+	return out
 }
 
 // Filter selects the memories list prints; zero values select all.

@@ -35,9 +35,14 @@ func TestDaytwoTools(t *testing.T) {
 	if !strings.Contains(string(data), "project: proj_shop") || !strings.Contains(string(data), "type: correction") {
 		t.Errorf("correction lost the project:\n%s", data)
 	}
+	// It is unreviewed (spec §5.2b): the person's claim stands until a
+	// person accepts the correction, and every read says who wrote it.
 	var l listOutput
-	if _, isErr := call(t, cs, "list", map[string]any{"status": "superseded"}, &l); isErr || len(l.Memories) != 1 || l.Memories[0].SupersededBy != w.ID {
-		t.Errorf("list superseded = %+v", l)
+	if _, isErr := call(t, cs, "list", map[string]any{"status": "superseded"}, &l); isErr || len(l.Memories) != 0 {
+		t.Errorf("an agent's correction superseded a person's claim: list superseded = %+v", l)
+	}
+	if _, isErr := call(t, cs, "show", map[string]any{"id": w.ID}, &d); isErr || !d.Unreviewed || !strings.HasPrefix(d.WrittenBy, "process:") {
+		t.Errorf("show of an agent's correction = %+v, want unreviewed, written by process:…", d)
 	}
 
 	// Writes that edit need the hash the caller read; a stale one is refused.
@@ -56,11 +61,16 @@ func TestDaytwoTools(t *testing.T) {
 	if text, isErr := call(t, cs, "retire", map[string]any{"id": "memory/dana", "expected_hash": d.Hash}, nil); !isErr || !strings.Contains(text, "agent-supersedes-person") {
 		t.Errorf("agent retired a stated claim: %v %s", isErr, text)
 	}
+	// Nor what a person wrote by hand, inferred as it is (spec §8).
 	call(t, cs, "show", map[string]any{"id": "memory/retry"}, &d)
-	if text, isErr := call(t, cs, "retire", map[string]any{"id": "memory/retry", "expected_hash": d.Hash, "reason": "fixed upstream"}, &e); isErr || !e.Changed {
+	if text, isErr := call(t, cs, "retire", map[string]any{"id": "memory/retry", "expected_hash": d.Hash}, nil); !isErr || !strings.Contains(text, "agent-supersedes-person") {
+		t.Errorf("agent retired a person's hand-written claim: %v %s", isErr, text)
+	}
+	// Its own claim is its to retire.
+	if text, isErr := call(t, cs, "retire", map[string]any{"id": w.ID, "expected_hash": e.Hash, "reason": "fixed upstream"}, &e); isErr || !e.Changed {
 		t.Fatalf("retire: %s", text)
 	}
-	call(t, cs, "show", map[string]any{"id": "memory/retry"}, &d)
+	call(t, cs, "show", map[string]any{"id": w.ID}, &d)
 	if d.Status != "retired" || d.Reason != "fixed upstream" || d.Placement.Rendered {
 		t.Errorf("after retire: %+v", d)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/index"
+	"github.com/mem-md/mem/pkg/inspect"
 	"github.com/mem-md/mem/pkg/render"
 	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/vault"
@@ -58,7 +59,7 @@ type recallOutput struct {
 // memory `note` writes beside a note, linking to it).
 type recallHit struct {
 	Store string `json:"store" jsonschema:"memory, note or pointer"`
-	index.Hit
+	inspect.Hit
 }
 
 // pointerBody is the body vault.PointerText writes.
@@ -143,10 +144,10 @@ func (s *server) recall(ctx context.Context, _ *mcp.CallToolRequest, in RecallIn
 	if len(found.Hits) == 0 {
 		b.WriteString("no matches\n")
 	}
-	for _, h := range found.Hits {
+	for _, h := range inspect.Present(s.Vault, found).Hits {
 		rh := recallHit{Store: store(byRel[h.Path]), Hit: h}
 		out.Hits = append(out.Hits, rh)
-		fmt.Fprintf(&b, "- %s: %s\n", rh.Store, h.Cite())
+		fmt.Fprintf(&b, "- %s: %s%s\n", rh.Store, h.Cite(), noteOf(h))
 		if h.Snippet != "" {
 			fmt.Fprintf(&b, "    %s\n", h.Snippet)
 		}
@@ -173,45 +174,46 @@ const maxQueries = 8
 
 // search answers a query from the bleve index, refreshing it first as
 // `mem search` does.
-func (s *server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, index.Result, error) {
+func (s *server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, inspect.Result, error) {
 	texts := slices.DeleteFunc(append([]string{in.Query}, in.Queries...), func(t string) bool { return strings.TrimSpace(t) == "" })
 	if len(texts) == 0 {
-		return nil, index.Result{}, errors.New("query is empty: say what to look for")
+		return nil, inspect.Result{}, errors.New("query is empty: say what to look for")
 	}
 	if len(in.Queries) > maxQueries {
-		return nil, index.Result{}, fmt.Errorf("queries: at most %d phrasings, not %d", maxQueries, len(in.Queries))
+		return nil, inspect.Result{}, fmt.Errorf("queries: at most %d phrasings, not %d", maxQueries, len(in.Queries))
 	}
 	q := index.Query{Text: texts[0], Also: texts[1:], Syntax: in.Syntax, Explain: in.Explain, Project: in.Project, Type: in.Type, Provenance: in.Provenance, Limit: in.Limit,
 		Current: in.Current, Now: s.Now(), Notify: func(msg string) { s.Logger.Info(msg) }, Held: s.Held}
 	switch {
 	case q.Limit < 0:
-		return nil, index.Result{}, errors.New("limit must be at least 1")
+		return nil, inspect.Result{}, errors.New("limit must be at least 1")
 	case q.Project != "" && !vault.ProjectIDPattern.MatchString(q.Project):
-		return nil, index.Result{}, fmt.Errorf("project %q: a project id looks like proj_name", q.Project)
+		return nil, inspect.Result{}, fmt.Errorf("project %q: a project id looks like proj_name", q.Project)
 	}
 	if in.Since != "" {
 		t, err := frontmatter.ParseTime(in.Since)
 		if err != nil {
-			return nil, index.Result{}, fmt.Errorf("since: %w", err)
+			return nil, inspect.Result{}, fmt.Errorf("since: %w", err)
 		}
 		q.Since = t.Time
 	}
 	if s.Ask != nil {
 		if a, ok := s.Ask("search", in, s.Now()); ok {
-			var res index.Result
+			var res inspect.Result
 			return answered(a, &res)
 		}
 	}
-	res, err := index.Search(ctx, s.Vault, q)
+	found, err := index.Search(ctx, s.Vault, q)
 	if err != nil {
-		return nil, res, err
+		return nil, inspect.Result{Result: found}, err
 	}
+	res := inspect.Present(s.Vault, found)
 	var b strings.Builder
 	if len(res.Hits) == 0 {
 		fmt.Fprintf(&b, "no matches for %q\n", res.Query)
 	}
 	for _, h := range res.Hits {
-		fmt.Fprintln(&b, h.Cite())
+		fmt.Fprintln(&b, h.Cite()+noteOf(h))
 		if h.Snippet != "" {
 			fmt.Fprintf(&b, "    %s\n", h.Snippet)
 		}
@@ -224,6 +226,14 @@ func (s *server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn
 		fmt.Fprintf(&b, "(the index is stale: %d %s not in this answer)\n", res.Index.Changed, files)
 	}
 	return text(b.String()), res, nil
+}
+
+// noteOf is what a hit's line adds for a claim no person reviewed.
+func noteOf(h inspect.Hit) string {
+	if n := h.Note(); n != "" {
+		return "  (" + n + ")"
+	}
+	return ""
 }
 
 // getInput names one file.

@@ -272,9 +272,10 @@ func TestRememberRefusals(t *testing.T) {
 	if got := len(list()); got != n {
 		t.Errorf("refused writes left files: %d before, %d after", n, got)
 	}
-	// A valid supersedes is stored as the id even when given as a path.
+	// A valid supersedes is stored as the id even when given as a path
+	// (of a person's claim, an agent writes a correction: spec §8).
 	var w Written
-	if text, isErr := call(t, cs, "remember", map[string]any{"text": "The shop database is Postgres 17.", "provenance": "stated",
+	if text, isErr := call(t, cs, "remember", map[string]any{"text": "The shop database is Postgres 17.", "provenance": "stated", "type": "correction",
 		"project": "proj_shop", "supersedes": []string{"memory/db.md"}}, &w); isErr {
 		t.Fatal(text)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
+	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -27,7 +28,13 @@ const (
 	tierPinned  = "pinned"
 	tierProject = "project"
 	tierGlobal  = "global"
+	// tierUnreviewed holds agents' claims no person accepted (spec §5.2b,
+	// render.unreviewed: tier), last and within its own budget.
+	tierUnreviewed = "unreviewed"
 )
+
+// unreviewedHeading is the last tier's heading, without "## ".
+const unreviewedHeading = "Unreviewed (written by agents, not checked by a person)"
 
 // Options is everything a render depends on besides the memories.
 type Options struct {
@@ -47,6 +54,12 @@ type Options struct {
 	DurableTags []string
 	// MinGlobalImportance admits an unscoped memory to the global tier.
 	MinGlobalImportance int
+	// Unreviewed is render.unreviewed: where an agent's claim no person
+	// accepted renders (vault.UnreviewedTier, the default when empty;
+	// vault.UnreviewedHold; vault.UnreviewedRender). UnreviewedBudget
+	// bounds the Unreviewed tier's bytes, its heading included.
+	Unreviewed       string
+	UnreviewedBudget int
 	// gate is the promotion gate a rendered inferred rule must pass.
 	gate vault.GateConfig
 }
@@ -63,6 +76,7 @@ func OptionsFor(v *vault.Vault, project *vault.Project, budget int, now time.Tim
 		Vault: v.Root, Project: project, Budget: budget, Now: now,
 		Sections: v.Config.Render.Sections, DurableTags: v.Config.DurableTags,
 		MinGlobalImportance: v.Config.Render.MinGlobalImportance, gate: v.Config.Gate,
+		Unreviewed: v.Config.Render.Unreviewed, UnreviewedBudget: v.Config.Render.UnreviewedBudget,
 	}
 }
 
@@ -122,8 +136,10 @@ const (
 	reasonUntyped    = "no type, read as a note: searchable, never rendered"
 	reasonProject    = "project note"
 	reasonReserved   = "reserved file (index.md, log.md)"
-	reasonImport     = "import: imports never render"
-	reasonCapture    = "capture: captures never render"
+	reasonImport     = "import: imports never render until a person accepts them (mem review, mem accept ID)"
+	reasonCapture    = "capture: captures never render until a person accepts them (mem review, mem accept ID)"
+	reasonHeld       = "unreviewed: written by an agent and not accepted by a person; render.unreviewed is hold (mem review, mem accept ID)"
+	reasonUnrevCut   = "over render.unreviewed_budget"
 	reasonRetired    = "retired: invalid_at has passed"
 	reasonDeprecated = "deprecated"
 	reasonStale      = "stale: stale_after has passed"
@@ -150,6 +166,7 @@ type cand struct {
 	imp     int
 	valid   time.Time // zero = undated
 	stale   bool
+	by      string // who wrote it, for an unreviewed claim (gate.WrittenBy); "" for a reviewed one
 	sum     string // the summary, filled when the budget pass reaches it
 }
 
@@ -169,7 +186,7 @@ func Render(mems []*vault.Memory, opts Options) (*Result, error) {
 	var links claimLinks
 	for _, m := range mems {
 		r.noteDeadlines(m, opts.Now)
-		if reason := r.check(m, opts.Now); reason != "" {
+		if reason := r.check(m, opts); reason != "" {
 			if reason == reasonNote && !links.names(mems, m) {
 				reason = reasonLoneNote
 			}
@@ -188,6 +205,7 @@ func Render(mems []*vault.Memory, opts Options) (*Result, error) {
 		tierOf[p.ID] = 1 + i
 	}
 	global := 1 + len(chain)
+	unrevTier := global + 1
 	elsewhere := map[string]string{} // project id → why its memories do not render
 	// place puts a memory in its tier, or says why this view leaves it out:
 	// its project, pinning, staleness and importance (pass 3's rule, which
@@ -210,6 +228,9 @@ func Render(mems []*vault.Memory, opts Options) (*Result, error) {
 			c.tier = global
 		default:
 			return c, reasonNotGlobal
+		}
+		if c.by = gate.WrittenBy(meta); c.by != "" && opts.Unreviewed != vault.UnreviewedRender {
+			c.tier, c.section = unrevTier, 0
 		}
 		return c, ""
 	}
@@ -234,7 +255,7 @@ func Render(mems []*vault.Memory, opts Options) (*Result, error) {
 		}
 		cands = append(cands, c)
 	}
-	ordered, bounds := bucketize(cands, global+1)
+	ordered, bounds := bucketize(cands, unrevTier+1)
 
 	// Pass 4: the budget. Items drop whole from the bottom of the tier
 	// order, so what stays is the longest prefix that fits: fill from the
@@ -245,6 +266,8 @@ func Render(mems []*vault.Memory, opts Options) (*Result, error) {
 	headed := make([]bool, len(headings))
 	kept := ordered[:0:0]
 	stop := len(ordered)
+	stopReason := reasonBudget
+	unrevSize := 0 // bytes of the Unreviewed tier, its heading included
 fill:
 	for b := range len(bounds) - 1 {
 		bucket := ordered[bounds[b]:bounds[b+1]]
@@ -271,19 +294,31 @@ fill:
 				stop = bounds[b] + i
 				break fill
 			}
+			if c.tier == unrevTier {
+				// The last tier: what does not fit its own budget ends the fill.
+				if unrevSize+cost > cmp.Or(opts.UnreviewedBudget, vault.DefaultUnreviewedBudget) {
+					stop, stopReason = bounds[b]+i, reasonUnrevCut
+					break fill
+				}
+				unrevSize += cost
+			}
 			size += cost
 			headed[h] = true
 			kept = append(kept, *c)
 		}
 	}
 	for _, c := range ordered[stop:] {
-		r.Dropped = append(r.Dropped, Drop{c.m.ID, reasonBudget})
+		r.Dropped = append(r.Dropped, Drop{c.m.ID, stopReason})
 	}
 	// Say that more was left out, so a reader knows the view is partial,
 	// but only in room the budget still has.
 	more := ""
 	if n := len(ordered) - stop; n > 0 {
-		if note := moreNote(n, opts.Budget); size+len(note) <= opts.Budget {
+		note := moreNote(n, opts.Budget, "budget")
+		if stopReason == reasonUnrevCut {
+			note = moreNote(n, cmp.Or(opts.UnreviewedBudget, vault.DefaultUnreviewedBudget), "render.unreviewed_budget")
+		}
+		if size+len(note) <= opts.Budget {
 			more = note
 		}
 	}
@@ -292,7 +327,7 @@ fill:
 	slices.SortStableFunc(kept, func(a, b cand) int {
 		return cmp.Compare(headingSlot(&a, len(sections)), headingSlot(&b, len(sections)))
 	})
-	r.Doc, r.Items = write(head, kept, headings, len(sections), global, size+len(more))
+	r.Doc, r.Items = write(head, kept, headings, len(sections), global, unrevTier, size+len(more))
 	r.Doc = append(r.Doc, more...)
 	return r, nil
 }
@@ -312,7 +347,8 @@ func (r *Result) noteDeadlines(m *vault.Memory, now time.Time) {
 
 // check applies the eligibility rules that look at one memory alone and
 // returns why it does not render, or "".
-func (r *Result) check(m *vault.Memory, now time.Time) string {
+func (r *Result) check(m *vault.Memory, opts Options) string {
+	now := opts.Now
 	if fe, ok := m.Err.(*frontmatter.Error); ok && fe.Rule == "frontmatter-missing" {
 		// Spec §2: a plain note never makes a render warn, and mem's own
 		// views are never read back.
@@ -351,14 +387,34 @@ func (r *Result) check(m *vault.Memory, now time.Time) string {
 		return reasonOtherType
 	case meta.Type == frontmatter.TypeNote:
 		return reasonNote // Render tells it from reasonLoneNote
-	case strings.HasPrefix(meta.Source, "import:"):
+	case strings.HasPrefix(meta.Source, "import:") && !gate.HumanVerified(meta):
 		return reasonImport
-	case strings.HasPrefix(meta.Source, "capture:"):
+	case strings.HasPrefix(meta.Source, "capture:") && !gate.HumanVerified(meta):
 		return reasonCapture
 	case meta.IsRetired(now):
 		return reasonRetired
 	case meta.IsDeprecated():
 		return reasonDeprecated
+	}
+	return unreviewed(m, opts)
+}
+
+// unreviewed applies spec §5.2b to a claim no person wrote or accepted:
+// under render.unreviewed: hold it never renders, and whatever the
+// setting one shaped as an instruction to its reader never does
+// (rules.Instruction). "" for a reviewed claim, or one that may render
+// (in the Unreviewed tier, or, under render, as any claim).
+func unreviewed(m *vault.Memory, opts Options) string {
+	meta := m.Meta()
+	if gate.Reviewed(meta) {
+		return ""
+	}
+	if opts.Unreviewed == vault.UnreviewedHold {
+		return reasonHeld
+	}
+	if rule, msg := rules.Instruction(m.Doc.Body); rule != "" {
+		return "unreviewed and instruction-shaped (" + rule + ": " + msg + "): written by " + gate.WrittenBy(meta) +
+			", it never renders until a person accepts it (mem review, mem accept " + m.ID + ")"
 	}
 	return ""
 }
@@ -548,15 +604,17 @@ func headingNames(sections []string, chain []*vault.Project) []string {
 	for _, p := range chain {
 		out = append(out, "Project: "+p.Name)
 	}
-	return append(out, "Global")
+	return append(out, "Global", unreviewedHeading)
 }
 
-func tierName(tier, global int) string {
+func tierName(tier, global, unrev int) string {
 	switch tier {
 	case 0:
 		return tierPinned
 	case global:
 		return tierGlobal
+	case unrev:
+		return tierUnreviewed
 	}
 	return tierProject
 }
@@ -599,10 +657,13 @@ func provenance(p string) string {
 }
 
 const (
-	dateLayout  = "2006-01-02"
-	undated     = "undated"
-	staleMark   = " [stale]"
-	timeLinePre = "<!-- rendered at "
+	dateLayout = "2006-01-02"
+	undated    = "undated"
+	staleMark  = " [stale]"
+	// unrevMarkPre opens the mark on an unreviewed claim's line:
+	// " (unreviewed, process:claude-code)".
+	unrevMarkPre = " (unreviewed, "
+	timeLinePre  = "<!-- rendered at "
 )
 
 // safetyLine is the third header line: what follows is data, not orders.
@@ -626,8 +687,8 @@ func headerVault(path string) string {
 
 // moreNote is the last line of a view the budget cut: how many memories
 // it left out. It opens no heading and looks like no memory line.
-func moreNote(n, budget int) string {
-	return "\n(" + strconv.Itoa(n) + " more not shown: over the " + strconv.Itoa(budget) + "-byte budget)\n"
+func moreNote(n, budget int, which string) string {
+	return "\n(" + strconv.Itoa(n) + " more not shown: over the " + strconv.Itoa(budget) + "-byte " + which + ")\n"
 }
 
 // lineLen is the byte length of c's line including its newline, computed
@@ -640,11 +701,14 @@ func lineLen(c *cand) int {
 	if c.stale {
 		n += len(staleMark)
 	}
+	if c.by != "" {
+		n += len(unrevMarkPre) + len(c.by) + 1
+	}
 	return n
 }
 
 // write lays out the kept items; size is the exact length, known already.
-func write(head string, kept []cand, headings []string, nSections, global, size int) ([]byte, []Item) {
+func write(head string, kept []cand, headings []string, nSections, global, unrev, size int) ([]byte, []Item) {
 	buf := make([]byte, 0, size)
 	buf = append(buf, head...)
 	type span struct{ start, end int }
@@ -674,9 +738,14 @@ func write(head string, kept []cand, headings []string, nSections, global, size 
 		if c.stale {
 			buf = append(buf, staleMark...)
 		}
+		if c.by != "" {
+			buf = append(buf, unrevMarkPre...)
+			buf = append(buf, c.by...)
+			buf = append(buf, ')')
+		}
 		spans[i] = span{start, len(buf)}
 		buf = append(buf, '\n')
-		items[i] = Item{ID: c.m.ID, Tier: tierName(c.tier, global), Section: headings[slot]}
+		items[i] = Item{ID: c.m.ID, Tier: tierName(c.tier, global, unrev), Section: headings[slot]}
 	}
 	// One string for all lines: each Item.Line is a slice of it.
 	text := string(buf)

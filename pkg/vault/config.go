@@ -95,7 +95,19 @@ type RenderConfig struct {
 	Sections            []string       `yaml:"sections,omitempty"`
 	MinGlobalImportance int            `yaml:"min_global_importance,omitempty"`
 	Outputs             []RenderOutput `yaml:"outputs,omitempty"`
+	// Unreviewed says where an agent's claim no person accepted renders
+	// (spec §5.2b): UnreviewedTier (the default), UnreviewedHold or
+	// UnreviewedRender; UnreviewedBudget bounds the tier's bytes.
+	Unreviewed       string `yaml:"unreviewed,omitempty"`
+	UnreviewedBudget int    `yaml:"unreviewed_budget,omitempty"`
 }
+
+// The values of render.unreviewed (docs/config.md).
+const (
+	UnreviewedTier   = "tier"   // a last tier of its own, marked, within render.unreviewed_budget
+	UnreviewedHold   = "hold"   // never, until a person accepts it
+	UnreviewedRender = "render" // as any claim: the old behaviour, unsafe
+)
 
 // RenderOutput is one file kept up to date by `mem render --all` and `mem watch`.
 type RenderOutput struct {
@@ -155,6 +167,7 @@ type AuditConfig struct {
 // Defaults used where mem.yaml is silent.
 const (
 	DefaultBudget              = 8192
+	DefaultUnreviewedBudget    = 1024
 	defaultMinGlobalImportance = 7
 	defaultMaxFileSize         = 1 << 20
 	defaultMassDeleteShare     = 0.20
@@ -170,6 +183,12 @@ func (c *Config) applyDefaults() {
 	}
 	if c.Render.MinGlobalImportance == 0 {
 		c.Render.MinGlobalImportance = defaultMinGlobalImportance
+	}
+	if c.Render.Unreviewed == "" {
+		c.Render.Unreviewed = UnreviewedTier
+	}
+	if c.Render.UnreviewedBudget == 0 {
+		c.Render.UnreviewedBudget = DefaultUnreviewedBudget
 	}
 	if c.Gate.MinWeight == 0 {
 		c.Gate.MinWeight = 3
@@ -222,6 +241,14 @@ func decodeConfig(path string, data []byte) (Config, error) {
 		if err := dec.Decode(&c); err != nil && err != io.EOF {
 			return c, fmt.Errorf("%s: %v (fix mem.yaml; every key is optional, see docs/config.md)", path, err)
 		}
+	}
+	switch c.Render.Unreviewed {
+	case "", UnreviewedTier, UnreviewedHold, UnreviewedRender:
+	default:
+		return c, fmt.Errorf("%s: render.unreviewed: %q: want tier (the default), hold or render (see docs/config.md)", path, c.Render.Unreviewed)
+	}
+	if c.Render.UnreviewedBudget < 0 {
+		return c, fmt.Errorf("%s: render.unreviewed_budget: %d: give a number of bytes (default 1024), or render.unreviewed: hold to render none", path, c.Render.UnreviewedBudget)
 	}
 	c.applyDefaults()
 	c.ignore = ignore.Parse(c.Ignore, nil)

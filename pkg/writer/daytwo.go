@@ -10,6 +10,7 @@ import (
 
 	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/gate"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -101,21 +102,51 @@ func Correct(v *vault.Vault, f Front, ref string, n vault.NewMemory, now time.Ti
 	return Remember(v, f, n, now)
 }
 
-// Accept makes the imported memory ref names native (spec §4, mem
-// review): it renders from now on like any memory the user wrote.
+// Accept is a person's review of the claim ref names (spec §4, §5.2b:
+// mem accept, mem review): it adds verified by f.Person (a human: actor),
+// so the claim counts as reviewed from now on, and an import becomes
+// native (renders like any memory the user wrote; undated, it is dated
+// now: the person vouching for it is a date, and an undated native claim
+// sorts last). changed is false for a claim already reviewed. An agent
+// cannot accept.
 func Accept(v *vault.Vault, f Front, ref, expectHash string, now time.Time) (*vault.Memory, bool, error) {
-	return unchanged(Update(v, f, ref, expectHash, now, func(doc *frontmatter.Document) error {
-		if !strings.HasPrefix(doc.Meta.Source, "import:") {
+	person, err := reviewer(f)
+	if err != nil {
+		return nil, false, err
+	}
+	return unchanged(Update(v, f, ref, expectHash, now, accept(person, now)))
+}
+
+// reviewer is the person f's review is recorded as, or why there is none.
+func reviewer(f Front) (string, error) {
+	if f.Agent != "" {
+		return "", &Refusal{Rule: "agent-accept", Field: f.name("id"), Msg: "an agent cannot accept a claim: ask the user to run 'mem accept' or 'mem review'"}
+	}
+	if !strings.HasPrefix(f.Person, "human:") || len(f.Person) == len("human:") {
+		return "", fmt.Errorf("accept: no person to record as the reviewer (%q): set author.email in mem.yaml, or git's user.email", f.Person)
+	}
+	return f.Person, nil
+}
+
+// accept is the edit Accept makes.
+func accept(person string, now time.Time) func(*frontmatter.Document) error {
+	return func(doc *frontmatter.Document) error {
+		meta := &doc.Meta
+		imported := strings.HasPrefix(meta.Source, "import:") || strings.HasPrefix(meta.Source, "capture:")
+		if gate.Reviewed(meta) && !imported {
 			return errUnchanged
 		}
-		doc.Meta.Source = ""
-		if doc.Meta.ValidAt.IsZero() {
-			// The source gave no date; the user vouching for it is one,
-			// and an undated native claim sorts last and fails the audit.
-			doc.Meta.ValidAt = frontmatter.NewTime(now)
+		if imported {
+			meta.Source = ""
+			if meta.ValidAt.IsZero() {
+				meta.ValidAt = frontmatter.NewTime(now)
+			}
+		}
+		if !gate.HumanVerified(meta) {
+			meta.Verified = append(meta.Verified, frontmatter.Actor{By: person, At: frontmatter.NewTime(now)})
 		}
 		return nil
-	}))
+	}
 }
 
 // Reject deprecates the memory ref names (status: deprecated): it never

@@ -39,6 +39,10 @@ type Front struct {
 	// escalate (spec §8): no rule, no superseding what a person wrote
 	// except with a correction. Empty for a person and for importers.
 	Agent string
+	// Person is the human: actor of a person's front (the commit author,
+	// history.Repo.Person): what Accept records in verified. Empty where
+	// no review is made.
+	Person string
 }
 
 func (f Front) name(field string) string {
@@ -273,10 +277,11 @@ func keyTaken(f Front, p *vault.Memory) *Refusal {
 		p.ID, p.Meta().Key, p.ID)}
 }
 
-// byPerson reports a claim an agent may not overrule: the user stated it,
-// or a person wrote the file.
+// byPerson reports a claim an agent may not overrule: a person wrote or
+// accepted it (gate.Reviewed: by hand, through the CLI, or verified by a
+// human: actor), or it says the user stated it.
 func byPerson(m *frontmatter.Meta) bool {
-	return m.Provenance == frontmatter.Stated || (m.Generated != nil && strings.HasPrefix(m.Generated.By, "human:"))
+	return m.Provenance == frontmatter.Stated || gate.Reviewed(m)
 }
 
 // Remember checks n against the vault and writes it as a new memory.
@@ -375,10 +380,16 @@ func Update(v *vault.Vault, f Front, ref, expectHash string, now time.Time, edit
 	if err != nil {
 		return nil, err
 	}
+	return updateIn(v, f, mems, m, expectHash, now, edit)
+}
+
+// updateIn is Update of m, found among mems (the vault as loaded), so a
+// batch of edits (AcceptAll) loads the vault once.
+func updateIn(v *vault.Vault, f Front, mems []*vault.Memory, m *vault.Memory, expectHash string, now time.Time, edit func(*frontmatter.Document) error) (*vault.Memory, error) {
 	if !m.OK() {
 		return nil, fmt.Errorf("%s:%v (fix the file first; 'mem lint %s' shows the problem)", m.Rel, m.Err, m.Rel)
 	}
-	err = v.Update(m.Rel, expectHash, now, func(doc *frontmatter.Document) error {
+	err := v.Update(m.Rel, expectHash, now, func(doc *frontmatter.Document) error {
 		before := map[string]bool{}
 		for _, x := range check(v, doc, now) {
 			before[x.key()] = true
@@ -400,13 +411,10 @@ func Update(v *vault.Vault, f Front, ref, expectHash string, now time.Time, edit
 				return fmt.Errorf("line %d: key %q appears twice, so mem cannot tell what it says: merge them first ('mem lint %s' shows both)", p.Line, p.Key, m.Rel)
 			}
 		}
-		// A person's authorship stays: an agent's signal adds evidence, it
-		// does not make the claim the agent's to overrule.
-		by := f.by()
-		if g := doc.Meta.Generated; g != nil && strings.HasPrefix(g.By, "human:") {
-			by = g.By
+		if f.Agent != "" && !slices.Equal(was.Verified, doc.Meta.Verified) {
+			return &Refusal{Rule: "agent-accept", Field: f.name("verified"), Msg: "an agent cannot accept or un-accept a claim: a person does, with 'mem accept' or 'mem review'"}
 		}
-		doc.Meta.Generated = &frontmatter.Actor{By: by, At: frontmatter.NewTime(now)}
+		stampAuthor(f, &was, doc, now)
 		for _, x := range check(v, doc, now) {
 			if x.standing() {
 				x.Msg = m.Rel + ": " + x.Msg
@@ -429,6 +437,25 @@ func Update(v *vault.Vault, f Front, ref, expectHash string, now time.Time, edit
 		return m, fmt.Errorf("%s: %w", m.Rel, err)
 	}
 	return m, nil
+}
+
+// stampAuthor sets generated on an edited document. Who wrote a claim
+// decides whether it is reviewed (spec §5.2b), and an edit changes that
+// only through verified (mem accept): an agent's edit of what a person
+// wrote or accepted keeps the person's authorship (a signal adds evidence,
+// it does not make the claim the agent's to overrule; a hand-written file
+// stays without generated), and a person's edit of an agent's or an
+// importer's claim keeps theirs (an edit is not a review).
+func stampAuthor(f Front, was *frontmatter.Meta, doc *frontmatter.Document, now time.Time) {
+	by := f.by()
+	switch reviewed := gate.Reviewed(was); {
+	case was.Generated == nil && f.Agent != "" && reviewed:
+		doc.Meta.Generated = nil
+		return
+	case was.Generated != nil && (strings.HasPrefix(was.Generated.By, "human:") || (f.Agent != "") == reviewed):
+		by = was.Generated.By
+	}
+	doc.Meta.Generated = &frontmatter.Actor{By: by, At: frontmatter.NewTime(now)}
 }
 
 // errUnchanged is what an edit returns to leave the file as it is.

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/mem-md/mem/pkg/history"
+	"github.com/mem-md/mem/pkg/vault"
+	"github.com/mem-md/mem/pkg/writer"
+)
+
+func acceptCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "accept",
+		Usage:     "accept one unreviewed claim (an agent's write or an import): a person's review, recorded in verified",
+		ArgsUsage: "ID",
+		Description: "Adds verified: [{by: human:<you>, at: now}] (you: mem.yaml's author, else git's user), so the\n" +
+			"claim counts as reviewed (docs/security.md#trust-model): it renders in its own tier, and a\n" +
+			"correction or supersedes it carries takes effect. An import becomes native. Accepting a\n" +
+			"claim a person wrote or accepted already changes nothing. 'mem review' walks them all.",
+		Flags:  []cli.Flag{hashFlag()},
+		Action: runAccept,
+	}
+}
+
+func runAccept(_ context.Context, cmd *cli.Command) error {
+	ref, err := oneID(cmd, "mem accept 2a3ee3")
+	if err != nil {
+		return err
+	}
+	v, err := openVault(cmd)
+	if err != nil {
+		return err
+	}
+	f, err := personFront(v)
+	if err != nil {
+		return err
+	}
+	m, changed, err := writer.Accept(v, f, ref, cmd.String("hash"), now())
+	if err != nil {
+		return err
+	}
+	decision := "accepted"
+	if !changed {
+		decision = "already reviewed"
+	}
+	if err := printReviewed(cmd, []reviewed{{m.ID, m.Rel, decision}}); err != nil {
+		return err
+	}
+	return printPlacement(cmd, v, m)
+}
+
+// personFront is the CLI's front with the person a review is recorded as
+// (history.Repo.Person: the commit author).
+func personFront(v *vault.Vault) (writer.Front, error) {
+	r, err := history.Open(v, historyEnv())
+	if err != nil {
+		return writer.Front{}, fmt.Errorf("a review is recorded as the vault's git author: %w", err)
+	}
+	who, err := r.Person(now())
+	if err != nil {
+		return writer.Front{}, err
+	}
+	f := cliFront
+	f.Person = who
+	return f, nil
+}

@@ -1,0 +1,249 @@
+package rules
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Instruction reports whether a claim's text is shaped as an instruction
+// to whoever reads it rather than as a statement about the world, and
+// why: rule names the check, msg says it in a sentence. It is asked of
+// unreviewed claims only (spec §5.2b: an instruction-shaped claim no
+// person wrote or accepted never renders, whatever render.unreviewed
+// says); a person's own claim is the person's to phrase.
+//
+// Structure first, then pattern: the injection rules of File (override
+// phrases, role turns and template tokens, hidden comments, tags); a
+// question (a claim states, it does not ask the reader); a line that
+// poses as a speaker or a heading of orders in one of the languages
+// below; the reader addressed in the second person; and a sentence that
+// opens with an imperative verb or a command word. The word lists cover
+// English, German, French, Spanish, Italian, Portuguese, Dutch, Polish,
+// Russian, Ukrainian, Turkish, Arabic, Persian, Hindi, Bengali, Chinese,
+// Japanese, Korean, Vietnamese, Indonesian/Malay, Javanese, Thai,
+// Swahili, Zulu, Albanian, Irish and Scottish Gaelic (docs/security.md
+// lists what they miss). A false positive costs little: the claim stays
+// searchable and renders once a person accepts it.
+func Instruction(text string) (rule, msg string) {
+	for _, f := range File(text, 0) {
+		if f.Kind == Injection && !f.Minor {
+			return f.Rule, f.Msg
+		}
+	}
+	lower := strings.ToLower(text)
+	if strings.ContainsAny(lower, "?？؟") && question(lower) {
+		return "instruction-question", "a question: it asks its reader something instead of stating a claim"
+	}
+	for _, s := range sentences(lower) {
+		first, rest := firstWord(s)
+		if first == "" {
+			continue
+		}
+		// "Now tell …", "then print …": a connective before the order.
+		if connectives[first] {
+			if next, more := firstWord(strings.TrimLeft(rest, " ,\t")); imperatives[next] {
+				first, rest = next, more
+			}
+		}
+		if speakers[strings.TrimRight(first, ":：")] && (strings.HasSuffix(first, ":") || strings.HasSuffix(first, "：") || strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, "：")) {
+			return "instruction-role", "a line that poses as a speaker or a heading of orders (" + first + "): a model may read it as a turn"
+		}
+		if imperatives[first] {
+			return "instruction-imperative", "a sentence that opens with a command (" + first + "): a claim says what is so, not what the reader must do"
+		}
+		for _, p := range imperativePrefixes {
+			if strings.HasPrefix(s, p) {
+				return "instruction-imperative", "a sentence that opens with a command (" + p + "): a claim says what is so, not what the reader must do"
+			}
+		}
+	}
+	for _, w := range words(lower) {
+		if secondPerson[w] {
+			return "instruction-address", "it addresses its reader (" + w + "): a claim about the user or the world names them in the third person"
+		}
+	}
+	for _, p := range secondPersonCJK {
+		if strings.Contains(lower, p) {
+			return "instruction-address", "it addresses its reader (" + p + "): a claim about the user or the world names them in the third person"
+		}
+	}
+	for _, p := range commandAnywhere {
+		if strings.Contains(lower, p) {
+			return "instruction-imperative", "it holds a command form (" + p + "): a claim says what is so, not what the reader must do"
+		}
+	}
+	return "", ""
+}
+
+// question reports a sentence that ends in a question mark: "what
+// changed?" is asked of the reader; "/search?q=x" in a URL is not.
+func question(s string) bool {
+	for i, r := range s {
+		if r != '?' && r != '？' && r != '؟' {
+			continue
+		}
+		// A full-width or Arabic question mark ends a question wherever it
+		// stands; an ASCII one unless a word goes on (a URL's "?q=").
+		next, _ := utf8.DecodeRuneInString(s[i+utf8.RuneLen(r):])
+		if r != '?' || next == utf8.RuneError || !unicode.IsLetter(next) && !unicode.IsDigit(next) {
+			return true
+		}
+	}
+	return false
+}
+
+// sentences splits text where a sentence or a list item starts.
+func sentences(s string) []string {
+	out := strings.FieldsFunc(s, func(r rune) bool {
+		return strings.ContainsRune(".!;\n。！；｡!\u0964", r)
+	})
+	for i, x := range out {
+		out[i] = strings.TrimLeft(x, " \t>*-+#_\"'“„«()[]0123456789")
+	}
+	return out
+}
+
+// firstWord is the first word of s (letters, marks and an apostrophe,
+// with a trailing colon kept) and what follows it.
+func firstWord(s string) (word, rest string) {
+	end := strings.IndexFunc(s, func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsMark(r) || r == '\'' || r == '’')
+	})
+	if end < 0 {
+		return s, ""
+	}
+	word, rest = s[:end], s[end:]
+	if strings.HasPrefix(rest, ":") {
+		return word + ":", rest[1:]
+	}
+	if strings.HasPrefix(rest, "：") {
+		return word + "：", rest[len("："):]
+	}
+	return word, strings.TrimLeft(rest, " \t")
+}
+
+// words splits s into words of letters, marks and apostrophes.
+func words(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsMark(r) || r == '\'' || r == '’')
+	})
+}
+
+func set(words ...string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
+}
+
+// speakers are the names a line may pose as before a colon: a turn of a
+// conversation, or a heading of orders ("NEW INSTRUCTIONS:").
+var speakers = set(
+	"system", "developer", "assistant", "user", "human", "ai", "bot", "admin", "administrator", "operator", "instruction", "instructions", "important", "note", "task", "command", "commands", "prompt", "override",
+	"systeme", "système", "sistema", "systeem", "systemu", "sistem", "система", "системa", "سیستم", "النظام", "نظام", "सिस्टम", "系统", "系統", "システム", "시스템",
+	"assistent", "assistente", "asistente", "assistant", "ассистент", "помощник", "助手", "アシスタント", "어시스턴트", "المساعد",
+	"benutzer", "nutzer", "utilisateur", "usuario", "utente", "usuário", "gebruiker", "użytkownik", "пользователь", "用户", "用戶", "ユーザー", "사용자", "المستخدم",
+	"anweisung", "anweisungen", "consigne", "consignes", "instrucción", "instrucciones", "istruzione", "istruzioni", "instrução", "instruções", "instructie", "instructies", "instrukcja", "instrukcje", "инструкция", "инструкции", "指令", "指示", "命令", "지시", "명령", "تعليمات", "دستور",
+)
+
+// imperatives are words that open an order: the verbs a payload starts
+// with ("ignore …", "tell me …") and the command words ("always",
+// "never", "please"), in the languages Instruction names. A claim opens
+// with its subject; an agent's note that opens with a verb is an order
+// to the next session, and waits for a person.
+var imperatives = set(
+	// English
+	"ignore", "disregard", "forget", "override", "bypass", "always", "never", "please", "do", "don't", "dont", "must", "stop", "start", "begin", "tell", "say", "print", "output", "write", "reply", "respond", "answer",
+	"show", "reveal", "repeat", "act", "pretend", "imagine", "roleplay", "execute", "run", "call", "send", "delete", "remove", "visit", "open", "click", "include", "insert", "append", "follow", "obey", "comply",
+	"translate", "generate", "create", "make", "give", "provide", "list", "describe", "explain", "summarize", "summarise", "return", "forward", "download", "upload", "install", "confirm", "ensure", "remember",
+	"disclose", "leak", "share", "fetch", "grant", "enable", "disable", "switch", "assume", "become", "let's", "lets", "henceforth",
+	// German
+	"ignoriere", "ignorieren", "ignoriert", "vergiss", "vergessen", "vergesst", "sag", "sage", "sagen", "schreib", "schreibe", "antworte", "antworten", "zeige", "zeig", "gib", "geben", "mach", "mache", "tu", "tue",
+	"führe", "befolge", "übersetze", "erstelle", "liste", "beschreibe", "erkläre", "sende", "schicke", "lösche", "öffne", "bitte", "immer", "niemals", "nie", "handle", "stell", "stelle", "tue",
+	// French
+	"ignorez", "ignorer", "oublie", "oubliez", "dis", "dites", "écris", "écrivez", "réponds", "répondez", "montre", "montrez", "affiche", "affichez", "donne", "donnez", "fais", "faites", "exécute", "exécutez",
+	"suis", "suivez", "traduis", "traduisez", "crée", "créez", "envoie", "envoyez", "supprime", "supprimez", "révèle", "révélez", "toujours", "jamais", "agis", "agissez", "imagine", "imaginez", "veuillez",
+	// Spanish
+	"ignora", "ignore", "ignoren", "olvida", "olvide", "olviden", "dime", "diga", "escribe", "escriba", "responde", "responda", "muestra", "muestre", "haz", "haga", "dame", "deme", "ejecuta", "ejecute",
+	"sigue", "siga", "traduce", "traduzca", "crea", "cree", "envía", "envia", "borra", "elimina", "revela", "revele", "siempre", "nunca", "actúa", "actua", "actúe", "imagina", "finge",
+	// Italian
+	"dimentica", "dimenticate", "dimmi", "scrivi", "scrivete", "rispondi", "rispondete", "mostra", "mostrate", "fai", "fate", "dammi", "esegui", "segui", "traduci", "invia", "cancella", "rivela", "sempre", "agisci", "fingi", "ignorate",
+	// Portuguese
+	"esqueça", "esqueca", "esquece", "diga-me", "escreva", "responda", "mostre", "faça", "faca", "execute", "siga", "traduza", "envie", "apague", "revele", "sempre", "nunca", "aja", "finja", "ignorem",
+	// Dutch
+	"negeer", "vergeet", "zeg", "schrijf", "antwoord", "geef", "doe", "voer", "volg", "vertaal", "stuur", "verwijder", "onthul", "altijd", "nooit", "alsjeblieft",
+	// Polish
+	"zignoruj", "ignoruj", "zapomnij", "powiedz", "napisz", "odpowiedz", "pokaż", "daj", "zrób", "wykonaj", "przetłumacz", "wyślij", "usuń", "ujawnij", "zawsze", "nigdy", "proszę",
+	// Russian, Ukrainian
+	"игнорируй", "игнорируйте", "проигнорируй", "забудь", "забудьте", "скажи", "скажите", "напиши", "напишите", "ответь", "ответьте", "покажи", "покажите", "дай", "дайте", "сделай", "сделайте", "выведи", "выполни",
+	"следуй", "переведи", "отправь", "удали", "раскрой", "всегда", "никогда", "пожалуйста", "представь", "притворись", "действуй", "теперь",
+	"ігноруй", "забудь", "скажи", "напиши", "відповідай", "покажи", "дай", "зроби", "виконай", "завжди", "ніколи", "будь",
+	// Turkish
+	"yoksay", "unut", "söyle", "yaz", "cevap", "göster", "ver", "yap", "çalıştır", "çevir", "gönder", "sil", "açıkla", "lütfen", "daima", "asla",
+	// Arabic, Persian
+	"تجاهل", "تجاهلي", "انس", "انسَ", "قل", "اكتب", "أجب", "اعرض", "أعطني", "اعطني", "نفذ", "نفّذ", "اتبع", "ترجم", "أرسل", "احذف", "اكشف", "دائما", "دائمًا", "أبدا", "أبدًا", "رجاء", "يرجى",
+	"نادیده", "فراموش", "بگو", "بنویس", "پاسخ", "نشان", "بده", "انجام", "لطفا", "لطفاً", "همیشه", "هرگز",
+	// Hindi, Bengali
+	"अनदेखा", "भूल", "बताओ", "बताइए", "लिखो", "लिखिए", "दिखाओ", "करो", "कीजिए", "हमेशा", "कभी", "कृपया",
+	"উপেক্ষা", "ভুলে", "বলো", "বলুন", "লিখুন", "লেখো", "দেখাও", "করো", "করুন", "সবসময়", "কখনো", "দয়া",
+	// Vietnamese, Indonesian/Malay, Javanese
+	"hãy", "bỏ", "quên", "đừng", "luôn", "vui", "abaikan", "lupakan", "katakan", "tuliskan", "tulis", "jawab", "tunjukkan", "berikan", "lakukan", "jalankan", "ikuti", "terjemahkan", "kirim", "hapus", "selalu",
+	"jangan", "tolong", "mohon", "lalekna", "lalèkna", "tulisen", "wenehana", "tulung", "aja", "ojo", "ayo",
+	// Swahili, Zulu, Albanian, Irish, Scottish Gaelic
+	"puuza", "sahau", "niambie", "andika", "jibu", "onyesha", "nipe", "fanya", "tafadhali",
+	"ziba", "khohlwa", "ngitshele", "bhala", "phendula", "bonisa", "nginike", "yenza", "ngicela", "njalo", "ungalokothi",
+	"injoro", "injoroni", "harro", "harroni", "shkruaj", "përgjigju", "trego", "bëj", "ekzekuto", "gjithmonë", "kurrë",
+	"déan", "scríobh", "freagair", "taispeáin", "tabhair", "inis", "déan", "ná", "ceadaigh",
+	"dèan", "sgrìobh", "freagair", "seall", "thoir", "innis", "dìochuimhnich", "leig",
+)
+
+// connectives may come before the verb of an order.
+var connectives = set("now", "then", "and", "so", "also", "next", "finally", "first", "instead", "just", "simply", "kindly")
+
+// imperativePrefixes open an order in scripts without spaces between
+// words (Chinese, Japanese, Thai) or as a prefix (Korean).
+var imperativePrefixes = []string{
+	"from now on", "from this moment", "starting now",
+	"忽略", "忽视", "無視", "无视", "忘记", "忘記", "忘掉", "请", "請", "告诉", "告訴", "输出", "輸出", "打印", "回答", "显示", "顯示", "写", "寫", "扮演", "假装", "假裝", "执行", "執行", "总是", "總是", "永远", "永遠", "不要", "别", "別", "务必", "務必", "必须", "必須", "从现在", "從現在",
+	"以前の", "前の", "無視", "忘れ", "常に", "必ず", "絶対に", "今から", "これから",
+	"이전", "모든 지시", "무시", "잊어", "항상", "절대", "반드시", "지금부터",
+	"เพิกเฉย", "ละเว้น", "ลืม", "บอก", "เขียน", "ตอบ", "แสดง", "ให้", "ทำ", "กรุณา", "โปรด", "เสมอ", "ห้าม", "อย่า",
+}
+
+// commandAnywhere are command forms that mark an order wherever they
+// stand: "please" in the languages above, Japanese and Korean verb
+// endings of a request or an order, and the Chinese "from now on" family.
+var commandAnywhere = []string{
+	"please", "bitte", "s'il vous plaît", "por favor", "per favore", "пожалуйста", "lütfen", "tafadhali", "sicela", "ngicela", "ju lutem", "të lutem",
+	"してください", "して下さい", "しなさい", "しろ", "せよ", "ください", "下さい", "なさい",
+	"하세요", "하십시오", "해라", "해줘", "해 줘", "주세요", "하라", "하지 마", "말해", "알려줘", "보여줘",
+	"从现在开始", "從現在開始", "忽略之前", "忽略以上", "忽略所有",
+}
+
+// secondPerson are the words that address the reader.
+var secondPerson = set(
+	"you", "your", "yours", "yourself", "yourselves", "you're", "you've", "you'll", "you'd", "ur", "thou", "thee", "thy",
+	"du", "dich", "dir", "dein", "deine", "deinen", "deinem", "deiner", "euch", "euer", "eure",
+	"tu", "toi", "vous", "votre", "vos",
+	"tú", "usted", "ustedes", "vosotros", "vosotras", "tuyo", "tuya", "contigo",
+	"ti", "tuo", "tua", "tuoi", "voi", "vostro", "vostra",
+	"você", "vocês", "voce", "teu", "tua", "contigo", "convosco",
+	"jij", "jou", "jouw", "jullie",
+	"ty", "ciebie", "tobie", "twój", "twoja", "twoje", "wy",
+	"ты", "вы", "тебе", "тебя", "тобой", "вам", "вас", "вами", "твой", "твоя", "твои", "твоё", "ваш", "ваша", "ваши", "ваше",
+	"ти", "ви", "твій", "твоя", "твоє", "ваш",
+	"siz", "seni", "senin", "sizin",
+	"أنت", "انت", "أنتم", "انتم", "أنتِ", "لك", "إليك", "تو", "شما",
+	"आप", "तुम", "तू", "आपको", "तुम्हें", "আপনি", "তুমি", "তুই", "আপনার", "তোমার",
+	"bạn", "mày", "kamu", "anda", "kau", "engkau", "awak", "kowe", "sampeyan", "panjenengan", "koe",
+	"wewe", "nyinyi", "wena", "ju", "wako", "yako", "lako", "chako", "kwako", "zako",
+	"yakho", "wakho", "kwakho", "lakho", "sakho", "bakho", "zakho", "kuwe",
+	"tënde", "tënd", "jote", "jotë", "tuaj", "juaj", "ty", "juve",
+	"agad", "agaibh", "ort", "oraibh", "leat", "duit", "dhut", "dhuibh", "thusa", "tusa", "thú",
+	"sibh", "thusa",
+)
+
+// secondPersonCJK address the reader in scripts without spaces.
+var secondPersonCJK = []string{"你", "您", "あなた", "君は", "お前", "おまえ", "당신", "너는", "너의", "네가", "너희", "คุณ"}
