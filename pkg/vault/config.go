@@ -229,10 +229,6 @@ func loadConfig(root string) (Config, error) {
 	return decodeConfig(path, data)
 }
 
-// ParseConfig decodes a mem.yaml read elsewhere (a commit's, during a
-// sync), as loadConfig does; path names it in an error.
-func ParseConfig(path string, data []byte) (Config, error) { return decodeConfig(path, data) }
-
 func decodeConfig(path string, data []byte) (Config, error) {
 	var c Config
 	if len(bytes.TrimSpace(data)) > 0 {

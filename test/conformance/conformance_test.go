@@ -78,15 +78,14 @@ func TestConformance(t *testing.T) {
 	// the token, and passes Host and Origin through untouched, so the
 	// DNS-rebinding scenario reaches mem serve's own checks.
 	u, _ := url.Parse(target)
-	proxy := httputil.NewSingleHostReverseProxy(u)
-	director := proxy.Director
-	proxy.Director = func(r *http.Request) {
-		host := r.Host
-		director(r)
-		r.Host = host
-		r.Header.Set("Authorization", "Bearer "+token)
+	proxy := &httputil.ReverseProxy{
+		Rewrite: func(r *httputil.ProxyRequest) {
+			r.SetURL(u)
+			r.Out.Host = r.In.Host
+			r.Out.Header.Set("Authorization", "Bearer "+token)
+		},
+		FlushInterval: -1, // stream SSE as it comes
 	}
-	proxy.FlushInterval = -1 // stream SSE as it comes
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
