@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 
 	"github.com/urfave/cli/v3"
 
@@ -55,15 +57,23 @@ func runAccept(_ context.Context, cmd *cli.Command) error {
 // personFront is the CLI's front with the person a review is recorded as
 // (history.Repo.Person: the commit author).
 func personFront(v *vault.Vault) (writer.Front, error) {
+	f := cliFront
 	r, err := history.Open(v, historyEnv())
+	if errors.Is(err, history.ErrNoRepo) {
+		// A vault outside git (mem works without it) still has an owner:
+		// the login running mem, as a commit would have no author to take.
+		who := os.Getenv("USER")
+		if who == "" {
+			who = "owner"
+		}
+		f.Person = "human:" + who
+		return f, nil
+	}
 	if err != nil {
 		return writer.Front{}, fmt.Errorf("a review is recorded as the vault's git author: %w", err)
 	}
-	who, err := r.Person(now())
-	if err != nil {
+	if f.Person, err = r.Person(now()); err != nil {
 		return writer.Front{}, err
 	}
-	f := cliFront
-	f.Person = who
 	return f, nil
 }

@@ -103,12 +103,12 @@ func runReview(_ context.Context, cmd *cli.Command) error {
 		if err != nil {
 			return err
 		}
-		for _, m := range already {
-			done = append(done, reviewed{m.ID, m.Rel, "already reviewed"})
+		for _, ref := range accept {
+			if m := already[ref]; m != nil {
+				done = append(done, reviewed{m.ID, m.Rel, "already reviewed"})
+			}
 		}
-		accept = slices.DeleteFunc(accept, func(ref string) bool {
-			return slices.ContainsFunc(already, func(m *vault.Memory) bool { return m.ID == ref || m.Rel == ref })
-		})
+		accept = slices.DeleteFunc(accept, func(ref string) bool { return already[ref] != nil })
 		for _, ref := range accept {
 			if err := decide(ref, "accepted"); err != nil {
 				return err
@@ -215,15 +215,15 @@ func printBulk(cmd *cli.Command, done []reviewed, what, note string) error {
 // reviewFlags refuses, before anything is written, an id given to both
 // --accept and --reject, or a --reject of a claim a person wrote or
 // accepted (review rejects unreviewed claims; retire takes back a
-// person's). It returns the --accept refs already reviewed, which need
-// nothing.
-func reviewFlags(v *vault.Vault, accept, reject []string) ([]*vault.Memory, error) {
+// person's). It returns the --accept refs already reviewed (as given, a
+// prefix or a path), which need nothing, with the claim each names.
+func reviewFlags(v *vault.Vault, accept, reject []string) (map[string]*vault.Memory, error) {
 	mems, err := v.Load(vault.LoadOptions{})
 	if err != nil {
 		return nil, err
 	}
 	seen := map[string]string{}
-	var already []*vault.Memory
+	already := map[string]*vault.Memory{}
 	for flag, refs := range map[string][]string{"--accept": accept, "--reject": reject} {
 		for _, ref := range refs {
 			m, err := v.FindMemory(mems, ref)
@@ -240,9 +240,7 @@ func reviewFlags(v *vault.Vault, accept, reject []string) ([]*vault.Memory, erro
 			if flag == "--reject" {
 				return nil, usagef(fmt.Sprintf("--reject %s: a person wrote or accepted it, so it is not waiting for review; to take it back, mem retire %s", m.ID, m.ID))
 			}
-			if !slices.Contains(already, m) {
-				already = append(already, m)
-			}
+			already[ref] = m
 		}
 	}
 	return already, nil

@@ -258,7 +258,9 @@ func sniff(src string) string {
 		return kindClaudeCode
 	case fi.IsDir() && has("memory") && len(dailyFiles(filepath.Join(src, "memory"))) > 0:
 		return kindOpenClaw
-	case fi.IsDir():
+	case fi.IsDir(), !fi.Mode().IsRegular():
+		// Opening a FIFO or a device would block or never end: the
+		// importer itself refuses them, naming what they are.
 		return ""
 	case strings.EqualFold(filepath.Ext(src), ".zip"):
 		zr, err := zip.OpenReader(src)
@@ -288,14 +290,14 @@ func hasTranscripts(dir string) bool {
 }
 
 func sniffJSON(p string) string {
+	if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
+		return "" // a FIFO would block the open itself
+	}
 	f, err := os.Open(p)
 	if err != nil {
 		return ""
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return ""
-	}
 	return sniffBytes(f)
 }
 

@@ -96,6 +96,20 @@ type markFormatter struct{}
 
 func (markFormatter) Format(f *highlight.Fragment, terms highlight.TermLocations) string {
 	skip := markdown.Unmarkable(f.Orig)
+	// An identifier is indexed whole and in parts (eu-central, eu,
+	// central), so terms can start at one offset: the longest is marked,
+	// whatever order bleve listed them in, so a snippet is the same on
+	// every run.
+	terms = slices.Clone(terms)
+	slices.SortStableFunc([]*highlight.TermLocation(terms), func(a, b *highlight.TermLocation) int {
+		if a == nil || b == nil {
+			return 0
+		}
+		if a.Start != b.Start {
+			return cmp.Compare(a.Start, b.Start)
+		}
+		return cmp.Compare(b.End, a.End)
+	})
 	var b strings.Builder
 	curr := f.Start
 	for _, t := range terms {

@@ -35,7 +35,7 @@ func newVault(t *testing.T) *vault.Vault {
 	root := t.TempDir()
 	vaulttest.Write(t, root, "mem.yaml", "{}\n")
 	vaulttest.Write(t, root, "memory/db.md", "---\ntype: fact\nprovenance: stated\nvalid_at: 2026-01-02\n---\n"+secretText+"\n")
-	vaulttest.Write(t, root, "memory/guess.md", "---\ntype: fact\nprovenance: inferred\nvalid_at: 2026-01-02\n---\nThe build cache is probably stale on Mondays\n")
+	vaulttest.Write(t, root, "memory/guess.md", "---\ntype: fact\nprovenance: inferred\nvalid_at: 2026-01-02\ngenerated: {by: \"process:agent\", at: 2026-01-02T00:00:00Z}\n---\nThe build cache is probably stale on Mondays\n")
 	v, err := vault.Open(root)
 	if err != nil {
 		t.Fatal(err)
@@ -291,7 +291,8 @@ func TestReadOnlyAndAttribution(t *testing.T) {
 	}
 }
 
-// Two clients edit one memory with the hash they read: one wins, the other
+// Two clients edit one memory (an agent's: a person's claim is not theirs
+// to change, spec §8) with the hash they read: one wins, the other
 // is told the file changed, and its change is not written.
 func TestCompareAndSwapOverHTTP(t *testing.T) {
 	t.Parallel()
