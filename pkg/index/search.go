@@ -58,6 +58,23 @@ func init() {
 type wordFragmenter struct{ highlight.Fragmenter }
 
 func (w wordFragmenter) Fragment(orig []byte, ot highlight.TermLocations) []*highlight.Fragment {
+	// bleve orders term locations by start alone (an unstable sort of a
+	// map's items), then merges overlapping ones in that order; a merge
+	// takes the later one's end, so an identifier indexed whole and in
+	// parts (eu-central, eu, central) was marked one way or the other from
+	// run to run. The locations it merges are these pointers, in this
+	// order: their contents are sorted here, the shortest first at one
+	// start, so the merge always joins them into the whole.
+	vals := make([]highlight.TermLocation, len(ot))
+	for i, t := range ot {
+		vals[i] = *t
+	}
+	slices.SortStableFunc(vals, func(a, b highlight.TermLocation) int {
+		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End), cmp.Compare(a.Term, b.Term))
+	})
+	for i := range ot {
+		*ot[i] = vals[i]
+	}
 	frags := w.Fragmenter.Fragment(orig, ot)
 	for _, f := range frags {
 		f.Start, f.End = wordStart(orig, f.Start), wordEnd(orig, f.End)
@@ -96,20 +113,6 @@ type markFormatter struct{}
 
 func (markFormatter) Format(f *highlight.Fragment, terms highlight.TermLocations) string {
 	skip := markdown.Unmarkable(f.Orig)
-	// An identifier is indexed whole and in parts (eu-central, eu,
-	// central), so terms can start at one offset: the longest is marked,
-	// whatever order bleve listed them in, so a snippet is the same on
-	// every run.
-	terms = slices.Clone(terms)
-	slices.SortStableFunc([]*highlight.TermLocation(terms), func(a, b *highlight.TermLocation) int {
-		if a == nil || b == nil {
-			return 0
-		}
-		if a.Start != b.Start {
-			return cmp.Compare(a.Start, b.Start)
-		}
-		return cmp.Compare(b.End, a.End)
-	})
 	var b strings.Builder
 	curr := f.Start
 	for _, t := range terms {
