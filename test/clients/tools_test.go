@@ -27,6 +27,11 @@ func toolScript(t *testing.T, s *session) ([]call, map[string][]string) {
 	facts := map[string]string{}
 	for _, tool := range []string{"pin", "retire", "correct", "update"} {
 		facts[tool] = "---\ntype: fact\nprovenance: observed\nvalid_at: 2026-05-06\n---\nThe client test fact for " + tool + " holds.\n"
+	}
+	// An agent retires only an agent's claim (spec §8: a person's is not
+	// its to silence), so the one it retires is an agent's earlier write.
+	facts["retire"] = "---\ntype: fact\nprovenance: observed\nvalid_at: 2026-05-06\ngenerated: {by: \"process:client-test\", at: 2026-05-06T00:00:00Z}\n---\nThe client test fact for retire holds.\n"
+	for _, tool := range []string{"pin", "retire", "correct", "update"} {
 		write(t, filepath.Join(s.vault, "memory", "client-"+tool+".md"), facts[tool])
 	}
 	hash := func(tool string) string { return vault.Hash([]byte(facts[tool])) }
