@@ -341,6 +341,22 @@ func SetConfig(root, key, value string) error {
 	return WriteFileAtomic(path, buf.Bytes(), FileMode())
 }
 
+// configMapping is mem.yaml's top-level mapping node: an empty one for an
+// empty or absent file, nil when the text is not YAML or not a mapping.
+func configMapping(data []byte) *yaml.Node {
+	var n yaml.Node
+	if yaml.Unmarshal(data, &n) != nil {
+		return nil
+	}
+	if len(n.Content) == 0 {
+		return &yaml.Node{Kind: yaml.MappingNode}
+	}
+	if n.Content[0].Kind != yaml.MappingNode {
+		return nil
+	}
+	return n.Content[0]
+}
+
 // MergeConfig is mem sync's three-way merge of mem.yaml: key by key, nested
 // mappings recursively, and a key both sides set differently takes
 // theirs when theirsLater (the later commit), else ours; decided names
@@ -350,20 +366,7 @@ func SetConfig(root, key, value string) error {
 // comments and key order stay; pkg/vault is the one reader of mem.yaml's
 // YAML (internal/archtest).
 func MergeConfig(base, ours, theirs []byte, theirsLater bool) (merged []byte, decided []string, ok bool) {
-	doc := func(data []byte) *yaml.Node {
-		var n yaml.Node
-		if yaml.Unmarshal(data, &n) != nil {
-			return nil
-		}
-		if len(n.Content) == 0 {
-			return &yaml.Node{Kind: yaml.MappingNode}
-		}
-		if n.Content[0].Kind != yaml.MappingNode {
-			return nil
-		}
-		return n.Content[0]
-	}
-	o, t, b := doc(ours), doc(theirs), doc(base)
+	o, t, b := configMapping(ours), configMapping(theirs), configMapping(base)
 	if o == nil || t == nil {
 		return nil, nil, false
 	}
@@ -459,20 +462,7 @@ var ContentKeys = []string{"okf"}
 // is false when either version is not a YAML mapping (absent or empty is
 // an empty one).
 func ConfigChanges(a, b []byte) (keys []string, ok bool) {
-	doc := func(data []byte) *yaml.Node {
-		var n yaml.Node
-		if yaml.Unmarshal(data, &n) != nil {
-			return nil
-		}
-		if len(n.Content) == 0 {
-			return &yaml.Node{Kind: yaml.MappingNode}
-		}
-		if n.Content[0].Kind != yaml.MappingNode {
-			return nil
-		}
-		return n.Content[0]
-	}
-	na, nb := doc(a), doc(b)
+	na, nb := configMapping(a), configMapping(b)
 	if na == nil || nb == nil {
 		return nil, false
 	}
