@@ -98,8 +98,8 @@ func siblingPath(rel string, data []byte) string {
 	return strings.TrimSuffix(rel, ".md") + "-merged-" + hex.EncodeToString(sum[:])[:7] + ".md"
 }
 
-// listFields are the Meta fields merged as unions.
-var listFields = map[string]bool{"Signals": true, "Tags": true, "Supersedes": true, "Verified": true, "Sources": true}
+// listFields are the frontmatter keys merged as unions.
+var listFields = map[string]bool{"signals": true, "tags": true, "supersedes": true, "verified": true, "sources": true}
 
 // mergeDoc merges a markdown file with frontmatter field by field. ok is
 // false when either side does not parse (the caller decides the file).
@@ -139,20 +139,21 @@ func mergeDoc(rel string, base, ours, theirs Side) (Result, bool) {
 	out.Meta = od.Meta
 	m := Result{Present: true}
 	var conflicted []string
-	ov, tv, bv, wv, xv := reflect.ValueOf(&out.Meta).Elem(), reflect.ValueOf(td.Meta), reflect.ValueOf(bd.Meta), reflect.ValueOf(win.Meta), reflect.ValueOf(od.Meta)
-	for i := 0; i < ov.NumField(); i++ {
-		name := ov.Type().Field(i).Name
-		o, t, b := xv.Field(i), tv.Field(i), bv.Field(i)
+	// Field by field through frontmatter's table, so a decision names each
+	// field by its YAML key (valid_at, stale_after), as the user wrote it.
+	for _, f := range frontmatter.Fields {
+		field := func(m *frontmatter.Meta) reflect.Value { return reflect.ValueOf(f.Value(m)).Elem() }
+		ov, o, t, b := field(&out.Meta), field(&od.Meta), field(&td.Meta), field(&bd.Meta)
 		switch {
 		case reflect.DeepEqual(o.Interface(), t.Interface()), reflect.DeepEqual(t.Interface(), b.Interface()):
 			// ours already
 		case reflect.DeepEqual(o.Interface(), b.Interface()):
-			ov.Field(i).Set(t)
-		case listFields[name]:
-			ov.Field(i).Set(union(o, t))
+			ov.Set(t)
+		case listFields[f.Key]:
+			ov.Set(union(o, t))
 		default:
-			ov.Field(i).Set(wv.Field(i))
-			conflicted = append(conflicted, strings.ToLower(name))
+			ov.Set(field(&win.Meta))
+			conflicted = append(conflicted, f.Key)
 		}
 	}
 	out.Extra = mergeExtra(od.Extra, td.Extra, bd.Extra, win == od, &conflicted)

@@ -50,3 +50,18 @@ func TestMergeConfigKeyByKey(t *testing.T) {
 		t.Errorf("decisions: %q", m.Decisions)
 	}
 }
+
+// A decision names the fields as the user wrote them, by their YAML keys.
+func TestMergeDecisionNamesYAMLKeys(t *testing.T) {
+	base := Side{Data: []byte("---\nid: m\ntype: fact\nprovenance: stated\nvalid_at: 2026-11-01\nstale_after: 2026-12-01\n---\ntext\n"), Present: true}
+	ours := Side{Data: []byte("---\nid: m\ntype: fact\nprovenance: stated\nvalid_at: 2026-11-02\nstale_after: 2026-12-02\n---\ntext\n"), Present: true, Label: "this machine"}
+	theirs := Side{Data: []byte("---\nid: m\ntype: fact\nprovenance: stated\nvalid_at: 2026-11-03\nstale_after: 2026-12-03\n---\ntext\n"), Present: true, Label: "the remote", Later: true}
+	m := File("memory/m.md", base, ours, theirs)
+	want := "memory/m.md: valid_at, stale_after set differently on both machines: kept the remote's (provenance, then the later valid_at); this machine's stays in history"
+	if len(m.Decisions) != 1 || m.Decisions[0] != want {
+		t.Errorf("decisions:\n got %q\nwant %q", m.Decisions, want)
+	}
+	if text := string(m.Data); !strings.Contains(text, "valid_at: 2026-11-03\nstale_after: 2026-12-03\n") {
+		t.Errorf("want the remote's valid_at and stale_after, got\n%s", text)
+	}
+}
