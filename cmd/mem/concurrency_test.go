@@ -1,11 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -68,5 +73,46 @@ func TestConcurrentRemember(t *testing.T) {
 	}
 	if tmp, _ := filepath.Glob(filepath.Join(dir, "memory", vault.TempPrefix+"*")); len(tmp) > 0 {
 		t.Errorf("temp files left: %v", tmp)
+	}
+}
+
+// TestRebuildWaitsForAnother holds the index lock longer than the vault's
+// 5 s lock timeout, as a long rebuild does: a second `rebuild-index --full`
+// waits for it (docs/index.md), naming the holder, and exits 0.
+func TestRebuildWaitsForAnother(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if out, err := exec.Command("mem", "init", dir).CombinedOutput(); err != nil {
+		t.Fatalf("init: %v\n%s", err, out)
+	}
+	v, err := vault.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := v.LockWait(context.Background(), "index", 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	second := exec.Command("mem", "--vault", dir, "rebuild-index", "--full")
+	second.Stderr = &stderr
+	if err := second.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- second.Wait() }()
+	select {
+	case err := <-exited:
+		unlock()
+		t.Fatalf("the second rebuild did not wait: %v\n%s", err, stderr.String())
+	case <-time.After(6 * time.Second):
+	}
+	unlock()
+	if err := <-exited; err != nil {
+		t.Fatalf("the second rebuild: %v\n%s", err, stderr.String())
+	}
+	want := fmt.Sprintf("mem: waiting for another rebuild (pid %d) to finish updating the index", os.Getpid())
+	if !strings.Contains(stderr.String(), want) {
+		t.Errorf("stderr: want %q, got\n%s", want, stderr.String())
 	}
 }

@@ -3,6 +3,7 @@
 package daemon
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -33,7 +34,7 @@ func (e *RunningError) Error() string {
 // killed daemon never blocks the next); a second daemon refuses at once,
 // naming the first.
 func Lock(v *vault.Vault) (unlock func(), err error) {
-	unlock, err = v.LockWait(LockName, 0)
+	unlock, err = v.LockWait(context.Background(), LockName, 0, nil)
 	if held := (*vault.LockedError)(nil); errors.As(err, &held) {
 		return nil, &RunningError{Lock: held.Path, PID: held.PID}
 	}

@@ -2,6 +2,7 @@ package history
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -133,7 +134,7 @@ func (r *Repo) clearStaleLocks() ([]string, error) {
 // after Env.CommitLockWait, the commit is skipped (exit 0, as when git is
 // busy), naming the holder's pid.
 func (r *Repo) lockCommit() (func(), error) {
-	unlock, err := r.v.LockWait("commit", r.env.commitLockWait())
+	unlock, err := r.v.LockWait(context.Background(), "commit", r.env.commitLockWait(), nil)
 	var held *vault.LockedError
 	if errors.As(err, &held) {
 		return nil, skipFor(r.v, held.Path, held.Error())

@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -32,7 +33,7 @@ func TestWriterWaitsForTheLock(t *testing.T) {
 	}()
 	select {
 	case m := <-msgs:
-		if !strings.Contains(m, "waiting for another mem process") || !strings.Contains(m, "index.lock") {
+		if !strings.Contains(m, fmt.Sprintf("waiting for another rebuild (pid %d)", os.Getpid())) || !strings.Contains(m, "index.lock") {
 			t.Fatalf("message = %q", m)
 		}
 	case <-done:

@@ -584,7 +584,7 @@ func prepare(v *vault.Vault, noRefresh bool, opts Options) (IndexStatus, error) 
 		st, err := Update(v, opts)
 		return IndexStatus{Fresh: err == nil, Changed: st.Changed}, err
 	}
-	unlock, ok, err := lockIndex(v, refreshWait, nil)
+	unlock, ok, err := lockIndex(opts.Context, v, refreshWait, nil)
 	if err != nil {
 		// The lock cannot be taken — a read-only vault (a mount, a
 		// colleague's copy, permissions): a search only reads, so it
@@ -649,7 +649,7 @@ func openLive(v *vault.Vault) (*generation, bleve.Index, error) {
 // repair rebuilds an index a reader could not open, unless another
 // process replaced it meanwhile.
 func repair(v *vault.Vault, cause error, opts Options) (Stats, error) {
-	unlock, _, err := lockIndex(v, -1, nil)
+	unlock, _, err := lockIndex(opts.Context, v, -1, nil)
 	if err != nil {
 		return Stats{}, err
 	}

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -172,43 +173,23 @@ func checkSeq(idx bleve.Index, g *generation) error {
 }
 
 // lockIndex takes the vault's index lock, held by every writer of
-// .mem/index. wait < 0 waits as long as it takes, calling onWait once after
-// a second so the user knows why nothing happens; otherwise it gives up
-// after wait and returns ok=false.
-func lockIndex(v *vault.Vault, wait time.Duration, onWait func()) (unlock func(), ok bool, err error) {
-	type result struct {
-		unlock func()
-		err    error
+// .mem/index. wait < 0 waits as long as the holder runs, calling onWait
+// with its pid after a second so the user knows why nothing happens;
+// otherwise it gives up after wait and returns ok=false. A done ctx ends
+// the wait with ErrInterrupted.
+func lockIndex(ctx context.Context, v *vault.Vault, wait time.Duration, onWait func(pid int)) (unlock func(), ok bool, err error) {
+	if ctx == nil {
+		ctx = context.Background()
 	}
-	ch := make(chan result, 1)
-	go func() {
-		u, err := v.Lock("index")
-		ch <- result{u, err}
-	}()
-	patience := wait
-	if wait < 0 {
-		patience = time.Second
-	}
-	timer := time.NewTimer(patience)
-	defer timer.Stop()
-	select {
-	case r := <-ch:
-		return r.unlock, r.err == nil, r.err
-	case <-timer.C:
-	}
-	if wait >= 0 {
-		// vault.Lock blocks in flock and cannot be cancelled: release the
-		// lock as soon as it comes, so the abandoned wait holds nothing.
-		go func() {
-			if r := <-ch; r.err == nil {
-				r.unlock()
-			}
-		}()
+	unlock, err = v.LockWait(ctx, "index", wait, onWait)
+	var held *vault.LockedError
+	switch {
+	case err == nil:
+		return unlock, true, nil
+	case ctx.Err() != nil:
+		return nil, false, fmt.Errorf("%w while waiting for the index lock", ErrInterrupted)
+	case wait >= 0 && errors.As(err, &held) && held.Waited > 0:
 		return nil, false, nil
 	}
-	if onWait != nil {
-		onWait()
-	}
-	r := <-ch
-	return r.unlock, r.err == nil, r.err
+	return nil, false, err
 }

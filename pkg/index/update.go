@@ -129,8 +129,12 @@ const (
 // files and opens the index read-only to check it; it writes nothing.
 func Update(v *vault.Vault, opts Options) (Stats, error) {
 	start := time.Now()
-	unlock, _, err := lockIndex(v, -1, func() {
-		opts.notify("waiting for another mem process to finish updating the index (lock %s)", filepath.Join(v.StateDir(), "locks", "index.lock"))
+	unlock, _, err := lockIndex(opts.Context, v, -1, func(pid int) {
+		who := "another rebuild"
+		if pid > 0 {
+			who += fmt.Sprintf(" (pid %d)", pid)
+		}
+		opts.notify("waiting for %s to finish updating the index (lock %s)", who, v.LockPath("index"))
 	})
 	if err != nil {
 		return Stats{}, err

@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -51,13 +52,11 @@ func (e *LockedError) held() string {
 	return " for more than " + e.Waited.String()
 }
 
-// lock takes an exclusive advisory lock under .mem/locks, waiting at most
-// Options.LockTimeout; see LockWait.
-func (v *Vault) lock(name string) (func(), error) { return v.LockWait(name, v.lockTimeout()) }
-
-// Lock takes a named vault-wide lock (for example "index" or "commit").
+// Lock takes a named vault-wide lock (for example "sync" or "tokens").
 // A wait longer than Options.LockTimeout fails with a *LockedError.
-func (v *Vault) Lock(name string) (func(), error) { return v.lock(name) }
+func (v *Vault) Lock(name string) (func(), error) {
+	return v.LockWait(context.Background(), name, v.lockTimeout(), nil)
+}
 
 // holderSettles is how long a holder's pid and state must stay the same
 // before a waiter acts on them: a new holder writes its pid just after
@@ -65,15 +64,18 @@ func (v *Vault) Lock(name string) (func(), error) { return v.lock(name) }
 const holderSettles = 300 * time.Millisecond
 
 // LockWait takes the lock name, recording this process's pid in the lock
-// file so a waiter can say who holds it. It never blocks for good: a
-// holder that is stopped (Ctrl-Z, SIGSTOP) or has exited is given up on as
-// soon as that is clear, a running one after wait, each with a
-// *LockedError naming its pid. The kernel drops the lock when the holder
-// dies, so a crash never leaves a stale lock behind.
+// file so a waiter can say who holds it. It is the one wait for a vault
+// lock. A holder that is stopped (Ctrl-Z, SIGSTOP) or has exited is given
+// up on as soon as that is clear, a running one after wait, each with a
+// *LockedError naming its pid; a wait < 0 waits out a running holder for as
+// long as it runs. A done ctx ends the wait with ctx's error. onWait, when
+// not nil, is called once after a second of waiting with the holder's pid
+// (0 when unknown), so a user knows why nothing happens. The kernel drops
+// the lock when the holder dies, so a crash never leaves a stale lock.
 //
 // A wait of 0 never waits: a second mem watch refuses at once, naming the
 // first.
-func (v *Vault) LockWait(name string, wait time.Duration) (func(), error) {
+func (v *Vault) LockWait(ctx context.Context, name string, wait time.Duration, onWait func(pid int)) (func(), error) {
 	path := v.LockPath(name)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
@@ -82,7 +84,7 @@ func (v *Vault) LockWait(name string, wait time.Duration) (func(), error) {
 	if err != nil {
 		return nil, err
 	}
-	deadline := time.Now().Add(wait)
+	start := time.Now()
 	var seen LockedError
 	var seenAt time.Time
 	for pause := 5 * time.Millisecond; ; pause = min(2*pause, 100*time.Millisecond) {
@@ -106,12 +108,21 @@ func (v *Vault) LockWait(name string, wait time.Duration) (func(), error) {
 		case (e.State == "stopped" || e.State == "not running") && settled:
 			f.Close()
 			return nil, &e
-		case time.Now().After(deadline):
+		case wait >= 0 && time.Since(start) > wait:
 			f.Close()
 			e.Waited = wait
 			return nil, &e
 		}
-		time.Sleep(pause)
+		if onWait != nil && time.Since(start) >= time.Second {
+			onWait(e.PID)
+			onWait = nil
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, fmt.Errorf("waiting for %s: %w", f.Name(), context.Cause(ctx))
+		case <-time.After(pause):
+		}
 	}
 	// Best effort: the pid only improves a waiter's message.
 	if f.Truncate(0) == nil {

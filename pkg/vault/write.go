@@ -304,7 +304,7 @@ func (v *Vault) Update(rel, expectHash string, now time.Time, edit func(*frontma
 	if !within(v.Root, path) {
 		return fmt.Errorf("%s: outside the vault %s", rel, v.Root)
 	}
-	unlock, err := v.lock("file-" + Hash([]byte(rel))[:16])
+	unlock, err := v.Lock("file-" + Hash([]byte(rel))[:16])
 	if err != nil {
 		return err
 	}
