@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/importer"
 	"github.com/mem-md/mem/pkg/render"
@@ -40,7 +41,7 @@ func importCommand() *cli.Command {
 	}
 }
 
-func runImport(_ context.Context, cmd *cli.Command) error {
+func runImport(ctx context.Context, cmd *cli.Command) error {
 	kind, src := cmd.Args().Get(0), cmd.Args().Get(1)
 	v, err := openVault(cmd)
 	if err != nil {
@@ -63,8 +64,12 @@ func runImport(_ context.Context, cmd *cli.Command) error {
 		}
 	}
 	errOut := cmd.Root().ErrWriter
+	// Ctrl-C stops the import between two items (exit 130): the files
+	// written are whole, and the next run skips them.
+	ctx, stop := interruptible(ctx)
+	defer stop()
 	res, err := importer.Run(v, kind, src, importer.Options{
-		DryRun: cmd.Bool("dry-run"), Now: now(), Project: project,
+		DryRun: cmd.Bool("dry-run"), Now: now(), Project: project, Context: ctx,
 		Warn: func(msg string) { fmt.Fprintln(errOut, "mem: warning:", msg) },
 	})
 	if err != nil {
@@ -75,6 +80,9 @@ func runImport(_ context.Context, cmd *cli.Command) error {
 		}
 		if res != nil && len(res.Files) > 0 {
 			return fmt.Errorf("%w (%d files were written before it; run the import again to finish, it skips them)", err, len(res.Files))
+		}
+		if fail.Of(err) == fail.Interrupted {
+			return fmt.Errorf("%w: nothing was written", err)
 		}
 		return err
 	}

@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v3"
@@ -49,7 +47,7 @@ func runRebuildIndex(ctx context.Context, cmd *cli.Command) error {
 	}
 	// Ctrl-C stops the run between two batches (spec §4: exit 130, saying
 	// what was kept) instead of killing it mid-write.
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(ctx)
 	defer stop()
 	done, total := 0, 0
 	progress := func(d, t int) { done, total = d, t; bar.update(d, t) }

@@ -41,7 +41,7 @@ func syncCommand() *cli.Command {
 	}
 }
 
-func runSync(_ context.Context, cmd *cli.Command) error {
+func runSync(ctx context.Context, cmd *cli.Command) error {
 	if cmd.NArg() > 1 {
 		return usagef("sync takes at most one argument: mem sync [REMOTE]")
 	}
@@ -52,7 +52,12 @@ func runSync(_ context.Context, cmd *cli.Command) error {
 	if cmd.Bool("status") {
 		return syncStatus(cmd, v)
 	}
+	// Ctrl-C stops the sync between two steps and any git it runs; a merge
+	// being applied finishes first (history.Sync says what was kept).
+	ctx, stop := interruptible(ctx)
+	defer stop()
 	opts := history.SyncOptions{Remote: cmd.Args().First(), DryRun: cmd.Bool("dry-run"), AllowMassDelete: cmd.Bool("allow-mass-delete"), AcceptConfig: cmd.Bool("accept-config"), Now: now(), Env: historyEnv()}
+	opts.Env.Context = ctx
 	remember := opts.Remote != "" && v.Config.Sync.Remote == "" && !opts.DryRun
 	if opts.Remote == "" {
 		opts.Remote, opts.RelativeTo = v.Config.Sync.Remote, v.Root

@@ -2,12 +2,15 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime/debug"
+	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v3"
@@ -17,6 +20,15 @@ import (
 	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/vault"
 )
+
+// interruptible is ctx, cancelled by Ctrl-C (SIGINT) or SIGTERM, for a
+// long command that stops at its next safe point and says what it kept
+// (spec §4: exit 130). Only such commands catch the signal: any other is
+// still ended by it at once, as the default disposition does, rather than
+// running on with Ctrl-C ignored.
+func interruptible(ctx context.Context) (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+}
 
 // openVault finds and opens the vault named by --vault, $MEM_VAULT or the
 // working directory.

@@ -31,6 +31,9 @@ type Program struct {
 	// answers must fail an hourly job, not pile it up behind the last one.
 	// 0 is DefaultTimeout.
 	Timeout time.Duration
+	// Context, when done, stops a running git (Ctrl-C on mem sync): the
+	// run fails with an error wrapping context.Canceled. Nil never stops.
+	Context context.Context
 }
 
 // locators are the variables that point git at a repository, index or
@@ -76,7 +79,11 @@ func (p Program) RunWith(gitDir, stdin string, extraEnv []string, args ...string
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	parent := p.Context
+	if parent == nil {
+		parent = context.Background()
+	}
+	ctx, cancel := context.WithTimeout(parent, timeout)
 	defer cancel()
 	full := args
 	if gitDir != "" {
@@ -97,7 +104,10 @@ func (p Program) RunWith(gitDir, stdin string, extraEnv []string, args ...string
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err = cmd.Run()
-	if ctx.Err() != nil {
+	switch {
+	case parent.Err() != nil:
+		err = fmt.Errorf("stopped: %w", context.Cause(parent))
+	case ctx.Err() != nil:
 		err = fmt.Errorf("did not finish within %s and was stopped", timeout)
 	}
 	if err != nil {

@@ -13,6 +13,7 @@
 package history
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -196,6 +197,9 @@ type Env struct {
 	// a loaded machine, short enough that a scheduled run never hangs
 	// (issue 17). 0 is DefaultCommitLockWait.
 	CommitLockWait time.Duration
+	// Context, when done (Ctrl-C), stops a sync at its next step and any
+	// git it runs; nil never stops.
+	Context context.Context
 }
 
 // DefaultCommitLockWait is the commit lock wait of the zero Env.
@@ -220,7 +224,9 @@ func (e Env) gitTimeout() time.Duration {
 }
 
 // Git is the git program as e runs it.
-func (e Env) Git() gitrepo.Program { return gitrepo.Program{Env: e.Vars, Timeout: e.GitTimeout} }
+func (e Env) Git() gitrepo.Program {
+	return gitrepo.Program{Env: e.Vars, Timeout: e.GitTimeout, Context: e.Context}
+}
 
 func (e Env) commitLockWait() time.Duration {
 	if e.CommitLockWait > 0 {

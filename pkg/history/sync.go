@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/gitrepo"
 	"github.com/mem-md/mem/pkg/merge"
 	"github.com/mem-md/mem/pkg/vault"
@@ -126,6 +127,9 @@ func (r *Repo) sync(opts SyncOptions) (*SyncResult, error) {
 		res.Recovered = true
 		res.Warnings = append(res.Warnings, "finished applying a merge that an interrupted sync had started")
 	}
+	if err := r.stopped("no file was changed; nothing was committed, fetched or pushed"); err != nil {
+		return nil, err
+	}
 	// A dry run commits too: what a merge would decide depends on the
 	// local changes, and a commit changes no file.
 	c, err := r.Commit(CommitOptions{Now: opts.Now})
@@ -133,6 +137,12 @@ func (r *Repo) sync(opts SyncOptions) (*SyncResult, error) {
 		return nil, err
 	}
 	res.Committed = c.Commit
+	// Until the merge is applied, an interruption leaves every file as it
+	// was: only this machine's own changes may have been committed.
+	kept := "no file was changed; nothing was fetched into the vault or pushed"
+	if c.Commit != "" {
+		kept = fmt.Sprintf("this machine's changes were committed (%.7s); no file was changed and nothing was pushed", c.Commit)
+	}
 	res.Warnings = append(res.Warnings, c.Warnings...)
 	for _, s := range c.Secrets {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("%s:%d: %s: left out of the commit and the sync (it holds a secret): remove the secret, the next sync sends it", s.Path, s.Line, s.Rule))
@@ -154,7 +164,13 @@ func (r *Repo) sync(opts SyncOptions) (*SyncResult, error) {
 		}
 	}
 	for try := 1; ; try++ {
+		if err := r.stopped(kept); err != nil {
+			return nil, err
+		}
 		remote, err := r.fetch(url, branch)
+		if err := r.stopped(kept); err != nil {
+			return nil, err
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -178,6 +194,10 @@ func (r *Repo) sync(opts SyncOptions) (*SyncResult, error) {
 		if opts.DryRun {
 			return res, nil
 		}
+		if err := r.stopped(kept); err != nil {
+			return nil, err
+		}
+		start := head
 		if merged != head {
 			if err := r.applyMerge(branch, head, merged, opts.Now); err != nil {
 				return nil, err
@@ -189,6 +209,18 @@ func (r *Repo) sync(opts SyncOptions) (*SyncResult, error) {
 			}
 			res.Head = head.String()
 		}
+		// A merge is applied whole (journal first): from here an
+		// interruption keeps it and leaves the push to the next sync.
+		kept = "no file was changed; nothing was pushed: the next sync pushes"
+		switch {
+		case merged != start && head == remote:
+			kept = "what came in is merged here, the vault is complete; nothing was left to push"
+		case merged != start:
+			kept = "what came in is merged here, the vault is complete; nothing was pushed: the next sync pushes"
+		}
+		if err := r.stopped(kept); err != nil {
+			return nil, err
+		}
 		if head == remote {
 			return res, nil
 		}
@@ -196,6 +228,9 @@ func (r *Repo) sync(opts SyncOptions) (*SyncResult, error) {
 			return nil, err
 		}
 		rejected, err := r.pushBranch(url, branch)
+		if err := r.stopped(kept); err != nil {
+			return nil, err
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -207,6 +242,15 @@ func (r *Repo) sync(opts SyncOptions) (*SyncResult, error) {
 			return nil, &SkipError{Reason: fmt.Sprintf("%s moved %d times while this sync merged (other machines are pushing): what came in is merged here; the next run pushes", url, try)}
 		}
 	}
+}
+
+// stopped is the error of a sync interrupted by Env.Context (Ctrl-C),
+// saying what was kept (exit 130), or nil while it runs on.
+func (r *Repo) stopped(kept string) error {
+	if r.env.Context == nil || r.env.Context.Err() == nil {
+		return nil
+	}
+	return fail.As(fail.Interrupted, errors.New("interrupted: "+kept))
 }
 
 // syncURL resolves the remote: a git remote name to its URL, a path (or

@@ -9,6 +9,7 @@ package importer
 
 import (
 	"cmp"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -104,7 +105,20 @@ type Options struct {
 	// Project is the project of every item the source gives none
 	// (mem import --project); "" leaves those global.
 	Project string
+	// Context, when done (Ctrl-C), stops the import between two items:
+	// every file written so far is whole and kept, and a later run skips
+	// it. The error is then a fail.Interrupted. Nil never stops.
+	Context context.Context
 	limits  limits // tests lower the caps; zero is the cap
+}
+
+// stopped is the error of a run interrupted by its Context after done of
+// total items, or nil.
+func (o Options) stopped(done, total int) error {
+	if o.Context == nil || o.Context.Err() == nil {
+		return nil
+	}
+	return fail.As(fail.Interrupted, fmt.Errorf("interrupted at item %d of %d", done, total))
 }
 
 // File is one file written (or, in a dry run, that would be written).
@@ -282,6 +296,9 @@ func Run(v *vault.Vault, kind, src string, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := opts.stopped(0, 0); err != nil {
+		return nil, err
+	}
 	if is := sniff(src); is != "" && is != kind {
 		return nil, wrongKind(src, is, kind)
 	}
@@ -303,7 +320,10 @@ func Run(v *vault.Vault, kind, src string, opts Options) (*Result, error) {
 	}
 	w := &writer{v: v, kind: kind, opts: opts, existing: existingKeys(mems),
 		res: &Result{Kind: kind, Path: src, DryRun: opts.DryRun}}
-	for _, it := range linkOrder(items) {
+	for i, it := range linkOrder(items) {
+		if err := opts.stopped(i, len(items)); err != nil {
+			return w.res, err
+		}
 		if err := w.write(normalize(w.relink(it))); err != nil {
 			return w.res, err
 		}
