@@ -20,6 +20,7 @@ import (
 // so only its two claims can meet; a pair is found when a conflict
 // proposal names one of its claims.
 func TestConsolidatePairs(t *testing.T) {
+	t.Parallel()
 	for _, set := range []string{"pairs.txt", "heldout.txt"} {
 		t.Run(set, func(t *testing.T) {
 			measurePairs(t, filepath.Join("..", "..", "pkg", "consolidate", "testdata", set))

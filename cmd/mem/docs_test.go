@@ -56,6 +56,7 @@ func TestDocsRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every command of the README's tour and getting-started.md")
 	}
+	t.Parallel()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"testing"
 
@@ -14,13 +16,32 @@ import (
 // TestMain lets the test binary act as the mem binary, so scripts run the
 // real command in a fresh temp directory, the way users run it.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(parallelScripts{m}, map[string]func(){
 		"mem": func() { os.Exit(run(context.Background(), os.Args, os.Stdout, os.Stderr)) },
 	})
 }
 
+// parallelScripts runs twice as many tests at once as there are CPUs
+// unless -parallel is given. A script spends most of its time waiting for
+// the mem and git processes it starts, so Go's default (GOMAXPROCS) leaves
+// a quiet 2-core machine partly idle and, on a busy one, gives the suite
+// half the share of the CPU it gets with twice the processes
+// (docs/performance.md, "The test suite").
+type parallelScripts struct{ m *testing.M }
+
+func (p parallelScripts) Run() int {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		flag.Set("test.parallel", strconv.Itoa(2*runtime.GOMAXPROCS(0)))
+	}
+	return p.m.Run()
+}
+
 // TestScripts runs every testdata/script/*.txtar end to end.
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
@@ -36,6 +57,12 @@ func TestScripts(t *testing.T) {
 		},
 	})
 }
+
+// soak is MEM_SOAK=1: the long soaks (TestConcurrentRemember,
+// TestWatchKillSoak) at their full sizes, as .ci/run's soak stage runs
+// them. Without it they run short, so `go test ./...` passes on a busy
+// 2-core machine within Go's default timeout (docs/performance.md).
+func soak() bool { return os.Getenv("MEM_SOAK") != "" }
 
 // exits runs a command and asserts its exit code, so a failure case says
 // which failure it is (spec §4: 1 a failed check, 2 usage or environment):

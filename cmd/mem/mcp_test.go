@@ -81,6 +81,7 @@ func callTool(t *testing.T, cs *mcp.ClientSession, name string, args map[string]
 // tools/list, a remember, a search that finds it, a get, and a conflicting
 // write refused when two agents edit the same lesson.
 func TestMCPEndToEnd(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if out, err := exec.Command("mem", "init", dir).CombinedOutput(); err != nil {
 		t.Fatalf("mem init: %v\n%s", err, out)
@@ -180,6 +181,7 @@ func docBlocks(t *testing.T, path string) []docBlock {
 // the .mcp.json, Codex config.toml and `mcp add` server commands through
 // the SDK's client, and the render commands for files.
 func TestIntegrationDocs(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	project := filepath.Join(home, "code", "webshop")
 	env := append(os.Environ(), "HOME="+home, "MEM_NOW=2026-11-29T12:00:00Z", "MEM_VAULT=")

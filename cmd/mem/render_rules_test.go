@@ -20,6 +20,7 @@ import (
 // behind a CR and a U+2028 — never reaches any rendered view, in every
 // format and output; render exits 0 and warns about each file.
 func TestRenderPoisonSuite(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if out, err := exec.Command("mem", "init", dir).CombinedOutput(); err != nil {
 		t.Fatalf("mem init: %v\n%s", err, out)

@@ -391,10 +391,14 @@ func TestMCPAsksTheDaemon(t *testing.T) {
 // editor's atomic save) and two clients search and render: no client
 // fails or hangs, no view on disk is torn, the index is never found
 // damaged, and every write is searchable once a daemon runs again.
-// MEM_WATCH_KILLS sets the kills (10 here; scripts/soak runs 100) and
-// MEM_RELIABILITY_REPORT takes the figures, as test/reliability's do.
+// MEM_WATCH_KILLS sets the kills (3 here, 10 with MEM_SOAK=1; scripts/soak
+// runs 100) and MEM_RELIABILITY_REPORT takes the figures, as
+// test/reliability's do.
 func TestWatchKillSoak(t *testing.T) {
-	kills := 10
+	kills := 3
+	if soak() {
+		kills = 10
+	}
 	if n, err := strconv.Atoi(os.Getenv("MEM_WATCH_KILLS")); err == nil && n > 0 {
 		kills = n
 	}

@@ -31,8 +31,9 @@ type written struct {
 // process reported is in the files, in git at HEAD, in the index and in
 // the counts: nothing lost, duplicated or torn.
 func TestConcurrentWriters(t *testing.T) {
-	writers := knob("MEM_CONC_WRITERS", 4)
-	rounds := knob("MEM_CONC_ROUNDS", 25)
+	t.Parallel()
+	writers := knob("MEM_CONC_WRITERS", 4, 4)
+	rounds := knob("MEM_CONC_ROUNDS", 8, 25)
 	v := newVault(t)
 	base := len(v.load())
 	v.seed(50)

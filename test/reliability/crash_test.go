@@ -42,8 +42,9 @@ var crashCmds = []crashCmd{
 // next commit and backup succeed, no temp file is read as a memory; at the
 // end `mem doctor --fix` clears the temp files the kills left.
 func TestCrash(t *testing.T) {
-	trials := knob("MEM_CRASH_TRIALS", 8) // per command
-	seeds := knob("MEM_CRASH_SEEDS", 300)
+	t.Parallel()
+	trials := knob("MEM_CRASH_TRIALS", 2, 8) // per command
+	seeds := knob("MEM_CRASH_SEEDS", 100, 300)
 	v := newVault(t)
 	base := len(v.load())
 	v.seed(seeds)

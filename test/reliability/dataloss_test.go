@@ -25,8 +25,9 @@ import (
 // MEM_DATALOSS_ROUNDS raises the rounds (scripts/soak), MEM_RELIABILITY_SEED
 // replays one.
 func TestDataLoss(t *testing.T) {
+	t.Parallel()
 	rng := seeded(t)
-	rounds := knob("MEM_DATALOSS_ROUNDS", 3)
+	rounds := knob("MEM_DATALOSS_ROUNDS", 1, 3)
 	var folders, refusedLinks, refusedNotes, guarded int
 	for round := range rounds {
 		folders += folderNames(t, rng, round)

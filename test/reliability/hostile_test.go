@@ -64,7 +64,7 @@ var hostileCases = []hostileCase{
 		write(t, filepath.Join(v.dir, "mem.yaml"), anchors+"ignore: *a11\n")
 	}},
 	{"huge-file", func(t *testing.T, v *tv, _ string) {
-		size := knob("MEM_HOSTILE_HUGE_MB", 100) << 20
+		size := knob("MEM_HOSTILE_HUGE_MB", 100, 100) << 20
 		f, err := os.Create(filepath.Join(v.dir, "memory/huge.md"))
 		if err != nil {
 			t.Fatal(err)
@@ -154,13 +154,14 @@ var hostileCommands = [][]string{
 
 // maxRSS bounds any one process: the 100 MB file must be refused, not read
 // into memory several times over.
-var maxRSS = int64(knob("MEM_HOSTILE_MAX_RSS_MB", 768)) << 20
+var maxRSS = int64(knob("MEM_HOSTILE_MAX_RSS_MB", 768, 768)) << 20
 
 // TestHostileInput plants each hostile case in its own vault and runs every
 // command over it: each exits 0, 1 or 2 with a message when not 0, within
 // the timeout, in bounded memory, without a panic, and without changing
 // anything outside the vault.
 func TestHostileInput(t *testing.T) {
+	t.Parallel()
 	runs := 0
 	for _, hc := range hostileCases {
 		t.Run(hc.name, func(t *testing.T) {

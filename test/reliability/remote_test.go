@@ -371,8 +371,9 @@ func appendFile(t *testing.T, p, s string) {
 // before the sync, and good commits stacked on the bad one (it is still
 // in the history the victim would take).
 func TestHostileRemote(t *testing.T) {
+	t.Parallel()
 	rng := seeded(t)
-	rounds := knob("MEM_HOSTILE_REMOTE_ROUNDS", 1)
+	rounds := knob("MEM_HOSTILE_REMOTE_ROUNDS", 1, 1)
 	runs := 0
 	for round := range rounds {
 		for _, rc := range remoteCases {

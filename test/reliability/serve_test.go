@@ -78,6 +78,7 @@ func connectHTTP(ctx context.Context, url, token string) (*mcp.ClientSession, er
 // each one back. And one daemon per vault: while mem serve runs, mem watch
 // refuses naming its pid, and the other way round.
 func TestServeKilledDuringWrites(t *testing.T) {
+	t.Parallel()
 	v := newVault(t)
 	token := strings.TrimSpace(v.must("token", "add", "writer"))
 	s := v.serve()

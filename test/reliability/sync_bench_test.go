@@ -19,7 +19,7 @@ import (
 // remote state, in the same run, MEM_SYNC_BENCH_ROUNDS times (5) with
 // the two interleaved. Reports the medians; no timed assertion.
 func TestSyncAgainstGitPull(t *testing.T) {
-	n := knob("MEM_SYNC_BENCH", 0)
+	n := knob("MEM_SYNC_BENCH", 0, 0)
 	if n == 0 {
 		t.Skip("set MEM_SYNC_BENCH=10000 (or 50000) to time mem sync against git pull")
 	}
@@ -41,7 +41,7 @@ func TestSyncAgainstGitPull(t *testing.T) {
 			os.WriteFile(p, append(data, []byte("edited on "+tag+"\n")...), 0o644)
 		}
 	}
-	rounds := knob("MEM_SYNC_BENCH_ROUNDS", 5)
+	rounds := knob("MEM_SYNC_BENCH_ROUNDS", 5, 5)
 	var memT, gitT []time.Duration
 	for round := range rounds {
 		// b's 10 edits reach the remote; a then has 10 of its own.

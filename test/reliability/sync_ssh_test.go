@@ -62,6 +62,7 @@ LogLevel ERROR
 // sshd on the loopback: a vault made on one machine is cloned on another,
 // each writes, and both end at the same head.
 func TestSyncOverSSH(t *testing.T) {
+	t.Parallel()
 	sshCmd := sshd(t)
 	u, err := user.Current()
 	if err != nil {

@@ -43,11 +43,13 @@ type soakLedger struct {
 // after syncing each machine (twice round, so the first one also gets the
 // last one's changes): the trees are identical, git fsck --strict is clean
 // everywhere, and nothing any machine wrote is lost. MEM_SYNC_OPS sets the
-// operations per machine (CI 30; scripts/soak raises it), MEM_SYNC_SEED
+// operations per machine (10; 30 with MEM_SOAK=1, as CI runs it; scripts/soak raises it), MEM_SYNC_SEED
 // replays a run.
 func TestSyncSoak(t *testing.T) {
-	seed := int64(knob("MEM_SYNC_SEED", int(time.Now().UnixNano()%1_000_000_000)))
-	perMachine := knob("MEM_SYNC_OPS", 30)
+	t.Parallel()
+	clock := int(time.Now().UnixNano() % 1_000_000_000)
+	seed := int64(knob("MEM_SYNC_SEED", clock, clock))
+	perMachine := knob("MEM_SYNC_OPS", 10, 30)
 	t.Logf("seed %d (rerun with MEM_SYNC_SEED=%d), %d operations per machine", seed, seed, perMachine)
 	rng := rand.New(rand.NewSource(seed))
 
