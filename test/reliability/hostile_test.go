@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -162,9 +163,15 @@ var maxRSS = int64(knob("MEM_HOSTILE_MAX_RSS_MB", 768, 768)) << 20
 // anything outside the vault.
 func TestHostileInput(t *testing.T) {
 	t.Parallel()
-	runs := 0
+	// The cases run in parallel, each in its own vault: they wait on the
+	// processes they start. The figures come once all have finished.
+	var runs atomic.Int64
+	t.Cleanup(func() {
+		figures(t, "hostile", "cases", len(hostileCases), "commands", len(hostileCommands), "runs", runs.Load())
+	})
 	for _, hc := range hostileCases {
 		t.Run(hc.name, func(t *testing.T) {
+			t.Parallel()
 			v := newVault(t)
 			outside := filepath.Join(filepath.Dir(v.dir), "outside")
 			write(t, filepath.Join(outside, "secret.md"), memFile("Outside secret."))
@@ -177,7 +184,7 @@ func TestHostileInput(t *testing.T) {
 			var peak int64
 			for _, args := range hostileCommands {
 				r := v.run(nil, args...)
-				runs++
+				runs.Add(1)
 				codes = append(codes, fmt.Sprintf("%s=%d", args[0], r.code))
 				peak = max(peak, r.maxRSS)
 				what := fmt.Sprintf("%s: mem %s", hc.name, strings.Join(args, " "))
@@ -200,7 +207,6 @@ func TestHostileInput(t *testing.T) {
 			}
 		})
 	}
-	figures(t, "hostile", "cases", len(hostileCases), "commands", len(hostileCommands), "runs", runs)
 }
 
 // snapshot lists every file under base but the vault (and git's backup)

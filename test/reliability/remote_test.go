@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -374,16 +375,21 @@ func TestHostileRemote(t *testing.T) {
 	t.Parallel()
 	rng := seeded(t)
 	rounds := knob("MEM_HOSTILE_REMOTE_ROUNDS", 1, 1)
-	runs := 0
+	// The cases run in parallel, each against its own victim and remote:
+	// they wait on the processes they start. Each draws its variations
+	// from its own source, seeded in order, so a seed still replays a run.
+	var runs atomic.Int64
+	t.Cleanup(func() { figures(t, "remote", "cases", len(remoteCases), "rounds", rounds, "runs", runs.Load()) })
 	for round := range rounds {
 		for _, rc := range remoteCases {
+			caseRng := rand.New(rand.NewPCG(rng.Uint64(), 0))
 			t.Run(fmt.Sprintf("%s/%d", rc.name, round), func(t *testing.T) {
-				hostileRemote(t, rc, rng, round > 0)
-				runs++
+				t.Parallel()
+				hostileRemote(t, rc, caseRng, round > 0)
+				runs.Add(1)
 			})
 		}
 	}
-	figures(t, "remote", "cases", len(remoteCases), "rounds", rounds, "runs", runs)
 }
 
 func hostileRemote(t *testing.T, rc remoteCase, rng *rand.Rand, vary bool) {
