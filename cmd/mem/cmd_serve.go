@@ -105,7 +105,8 @@ func runServe(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	home, codexHome, env := os.Getenv("HOME"), os.Getenv("CODEX_HOME"), historyEnv()
-	h := serve.Handler(serve.Options{Addr: o.addr, Hosts: o.hosts, Tokens: serve.NewTokens(v), Logger: logger,
+	page := newPage(d, o.cert != "", logger)
+	h := serve.Handler(serve.Options{Addr: o.addr, Hosts: o.hosts, Tokens: serve.NewTokens(v), Logger: logger, Page: page,
 		MCP: func(t serve.Token) *mcp.Server {
 			return mcpserver.New(mcpserver.Options{Vault: v, Now: now, Cwd: v.Root, Logger: logger, Ask: d.ask,
 				Home: home, CodexHome: codexHome, Env: env, Agent: "mem-serve/" + t.Name, ReadOnly: t.ReadOnly})
@@ -125,6 +126,7 @@ func runServe(ctx context.Context, cmd *cli.Command) error {
 		cancel() // the daemon stops with the listener
 	}()
 	fmt.Fprintf(stderr, "mem serve: MCP at %s (pid %d)\n", url, os.Getpid())
+	fmt.Fprintf(stderr, "mem serve: the review page: open %s (good once, for %s)\n", page.LoginLink(fmt.Sprintf("%s://%s", scheme, ln.Addr())), serve.LoginTTL)
 	runErr := d.run(ctx)
 	shut, stop := context.WithTimeout(context.Background(), 5*time.Second)
 	defer stop()
