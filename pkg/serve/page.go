@@ -255,4 +255,32 @@ func back(w http.ResponseWriter, r *http.Request, to string) {
 	http.Redirect(w, r, to, http.StatusSeeOther)
 }
 
-var pageFuncs = template.FuncMap{"join": strings.Join}
+var pageFuncs = template.FuncMap{"join": strings.Join, "cite": cite, "marks": marks}
+
+// cite joins the parts of a citation line that are not empty.
+func cite(parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// segment is a piece of a search snippet: the index marks each matched
+// term **so**; the page draws it as <mark>, the text always escaped.
+type segment struct {
+	Text string
+	Mark bool
+}
+
+func marks(snippet string) []segment {
+	var out []segment
+	for i, part := range strings.Split(snippet, "**") {
+		if part != "" {
+			out = append(out, segment{part, i%2 == 1})
+		}
+	}
+	return out
+}

@@ -134,8 +134,8 @@ func monthsChart(mems []*vault.Memory) chart {
 		}
 		top = max(top, n)
 	}
-	const left, bottom, plot = 40, 40, 190 // the y axis's labels, the x axis's, the bars' height
-	step := (c.Width - left) / len(months)
+	const left, right, bottom, plot = 40, 30, 40, 190 // the y axis's labels, room for the last month's, the x axis's, the bars' height
+	step := (c.Width - left - right) / len(months)
 	w := max(step-2, 1)
 	c.Texts = append(c.Texts, text{X: left - 4, Y: c.Height - bottom - plot + 4, Anchor: "end", Text: fmt.Sprint(top)},
 		text{X: left - 4, Y: c.Height - bottom, Anchor: "end", Text: "0"})
