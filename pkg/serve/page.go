@@ -62,6 +62,7 @@ type Page struct {
 	links map[string]time.Time // sha256 of an unused login code → when it expires
 	// sessions by the sha256 of their cookie: the cookie itself is never kept.
 	sessions map[string]*session
+	cache    sessionCache
 }
 
 // session is one logged-in browser.

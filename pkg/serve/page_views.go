@@ -14,7 +14,6 @@ import (
 	"github.com/mem-md/mem/pkg/index"
 	"github.com/mem-md/mem/pkg/inspect"
 	"github.com/mem-md/mem/pkg/lint"
-	"github.com/mem-md/mem/pkg/render"
 	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/vault"
 	"github.com/mem-md/mem/pkg/writer"
@@ -55,48 +54,6 @@ func (p *Page) routes() {
 		})
 	}
 	p.mux = m
-}
-
-// sessionData is the session view: what render gives the chosen session,
-// and why every other memory does not render.
-type sessionData struct {
-	Projects []vault.Project
-	Project  string // the chosen project id
-	Dir      string // or the chosen directory
-	For      string // the session it resolved to, in words
-	Doc      string
-	Bytes    int
-	Budget   int
-	Items    []render.Item
-	Dropped  []render.Drop
-	Warnings []string
-}
-
-func (p *Page) sessionView(w http.ResponseWriter, r *http.Request) {
-	v := p.o.Vault
-	d := sessionData{Project: r.URL.Query().Get("project"), Dir: strings.TrimSpace(r.URL.Query().Get("dir"))}
-	mems, err := v.Load(vault.LoadOptions{})
-	if err != nil {
-		p.fail(w, r, "session", "Session view", err)
-		return
-	}
-	d.Projects = v.Projects(mems)
-	t := render.Target{Project: d.Project, Cwd: v.Root}
-	if d.Project == "" && d.Dir != "" {
-		t.Cwd, t.CwdFrom = d.Dir, "the directory"
-	}
-	res, proj, err := t.Render(v, mems, d.Projects, p.o.Now())
-	if err != nil {
-		p.show(w, r, http.StatusUnprocessableEntity, "session", "Session view", d, err.Error())
-		return
-	}
-	d.For = "no project: pinned and global memories only"
-	if proj != nil {
-		d.For = proj.ID + " (" + proj.Name + ")"
-	}
-	d.Doc, d.Bytes, d.Budget = string(res.Doc), len(res.Doc), res.Budget
-	d.Items, d.Dropped, d.Warnings = res.Items, res.Dropped, res.Warnings
-	p.show(w, r, http.StatusOK, "session", "Session view", d, "")
 }
 
 type searchData struct {
