@@ -25,10 +25,11 @@ const defaultServeAddr = "127.0.0.1:7437"
 func serveCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "serve",
-		Usage: "the memory daemon (mem watch) plus MCP over Streamable HTTP at /mcp, for agents elsewhere",
+		Usage: "the memory daemon (mem watch) plus MCP over Streamable HTTP at /mcp, for agents elsewhere, and a review page at /",
 		Description: "Runs the daemon of mem watch (one per vault: it refuses while mem watch runs) and answers\n" +
 			"MCP over HTTP at /mcp with the tools of mem mcp. Every request carries a bearer token (mem token);\n" +
 			"the first start makes one and prints it once with the lines to give Claude Code and Codex.\n" +
+			"At / it serves the owner's review page; each start prints a one-time login link for it on stderr.\n" +
 			"An address off loopback needs --tls-cert and --tls-key, or --behind-proxy. See docs/serve.md.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "addr", Value: defaultServeAddr, Usage: "`HOST:PORT` to listen on"},

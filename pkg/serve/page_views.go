@@ -92,9 +92,15 @@ func key(pr consolidate.Proposal) string {
 	return pr.Kind + " " + pr.Action + " " + strings.Join(pr.IDs, " ")
 }
 
+// queueShown bounds each queue the review page lists: the newest first
+// (an import of thousands is decided with "accept all", or mem review).
+const queueShown = 200
+
 type reviewData struct {
-	Pending   []inspect.Entry
-	Proposals []proposal
+	Pending   []inspect.Entry // the newest queueShown of Waiting
+	Waiting   int
+	Shown     []proposal // the first queueShown of Proposals
+	Proposals int
 	Rivals    []string
 }
 
@@ -109,9 +115,10 @@ func (p *Page) review(w http.ResponseWriter, r *http.Request) {
 		p.fail(w, r, "review", "Review", err)
 		return
 	}
-	d := reviewData{Pending: x.Pending(""), Rivals: x.Rivals()}
-	for _, pr := range rep.Proposals {
-		d.Proposals = append(d.Proposals, proposal{pr, key(pr)})
+	pending := x.Pending("")
+	d := reviewData{Pending: pending[:min(len(pending), queueShown)], Waiting: len(pending), Proposals: len(rep.Proposals), Rivals: x.Rivals()}
+	for _, pr := range rep.Proposals[:min(len(rep.Proposals), queueShown)] {
+		d.Shown = append(d.Shown, proposal{pr, key(pr)})
 	}
 	p.show(w, r, http.StatusOK, "review", "Review", d, "")
 }
