@@ -277,3 +277,68 @@ func TestPageEditIsLinted(t *testing.T) {
 		t.Errorf("the good edit is not the file:\n%s", after)
 	}
 }
+
+func TestPageReviewActions(t *testing.T) {
+	v := pageVault(t)
+	vaulttest.Write(t, v.Root, "memory/ci.md", "---\ntype: fact\nprovenance: observed\nvalid_at: 2026-01-02\nstale_after: 2026-06-01\n---\nCI runs on every push\n")
+	now := testNow
+	base, p := pageServer(t, v, &now)
+	c := browser(t)
+	login(t, c, base, p)
+	token := csrf(t, c, base)
+	act := func(path string, form url.Values) string {
+		t.Helper()
+		form.Set("csrf", token)
+		if code, body := postForm(t, c, base+path, form, nil); code != http.StatusSeeOther {
+			t.Fatalf("POST %s: %d\n%s", path, code, body)
+		}
+		_, body, _ := get(t, c, base+"/review", nil)
+		m := regexp.MustCompile(`<p class="flash" role="status">([^<]*)</p>`).FindStringSubmatch(body)
+		if m == nil {
+			t.Fatalf("POST %s: the review page says nothing of it", path)
+		}
+		return m[1]
+	}
+	read := func(rel string) string {
+		data, _ := os.ReadFile(filepath.Join(v.Root, rel))
+		return string(data)
+	}
+	guess := read("memory/guess.md")
+	if got := act("/review/accept-all", url.Values{}); got != "1 claims accepted (undo puts them back)" {
+		t.Errorf("accept all: %q", got)
+	}
+	if !strings.Contains(read("memory/guess.md"), "human:Dana") {
+		t.Errorf("accept all did not record the person:\n%s", read("memory/guess.md"))
+	}
+	if got := act("/review/undo", url.Values{}); !strings.HasPrefix(got, "1 claims of the accept-all") {
+		t.Errorf("undo: %q", got)
+	}
+	if read("memory/guess.md") != guess {
+		t.Errorf("undo did not put the file back:\n%s", read("memory/guess.md"))
+	}
+	if got := act("/review/reject", url.Values{"id": {"memory/guess"}}); got != "memory/guess: rejected (status: deprecated)" {
+		t.Errorf("reject: %q", got)
+	}
+	if got := act("/review/redate", url.Values{"id": {"memory/ci"}, "stale_after": {"2026-01-01"}}); !strings.HasPrefix(got, "Not done: stale_after: give a date after today") {
+		t.Errorf("re-date into the past: %q", got)
+	}
+	if got := act("/review/redate", url.Values{"id": {"memory/ci"}, "stale_after": {"2027-03-01"}}); !strings.Contains(got, "memory/ci: stale_after is now 2027-03-01") {
+		t.Errorf("re-date: %q", got)
+	}
+	if !strings.Contains(read("memory/ci.md"), "stale_after: 2027-03-01") {
+		t.Errorf("re-date did not write stale_after:\n%s", read("memory/ci.md"))
+	}
+	_, page, _ := get(t, c, base+"/memory?id=memory/ci", nil)
+	if !strings.Contains(page, `<input type="hidden" name="back" value="/memory?id=memory/ci">`) {
+		t.Fatalf("the memory page has no retire form:\n%s", page)
+	}
+	if got := act("/review/retire", url.Values{"id": {"memory/ci"}, "reason": {"moved to GitHub Actions"}}); got != "memory/ci: retired" {
+		t.Errorf("retire: %q", got)
+	}
+	if !strings.Contains(read("memory/ci.md"), "moved to GitHub Actions") {
+		t.Errorf("retire did not keep the reason:\n%s", read("memory/ci.md"))
+	}
+	if got := act("/consolidate/apply", url.Values{"key": {"stale retire memory/nothing"}}); !strings.HasPrefix(got, "Not done: that proposal is no longer made") {
+		t.Errorf("apply of a proposal no longer made: %q", got)
+	}
+}
