@@ -25,10 +25,11 @@ const defaultServeAddr = "127.0.0.1:7437"
 func serveCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "serve",
-		Usage: "the memory daemon (mem watch) plus MCP over Streamable HTTP at /mcp, for agents elsewhere",
+		Usage: "the memory daemon (mem watch) plus MCP over Streamable HTTP at /mcp, for agents elsewhere, and a review page at /",
 		Description: "Runs the daemon of mem watch (one per vault: it refuses while mem watch runs) and answers\n" +
 			"MCP over HTTP at /mcp with the tools of mem mcp. Every request carries a bearer token (mem token);\n" +
 			"the first start makes one and prints it once with the lines to give Claude Code and Codex.\n" +
+			"At / it serves the owner's review page; each start prints a one-time login link for it on stderr.\n" +
 			"An address off loopback needs --tls-cert and --tls-key, or --behind-proxy. See docs/serve.md.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "addr", Value: defaultServeAddr, Usage: "`HOST:PORT` to listen on"},
@@ -105,7 +106,8 @@ func runServe(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	home, codexHome, env := os.Getenv("HOME"), os.Getenv("CODEX_HOME"), historyEnv()
-	h := serve.Handler(serve.Options{Addr: o.addr, Hosts: o.hosts, Tokens: serve.NewTokens(v), Logger: logger,
+	page := newPage(d, o.cert != "", logger)
+	h := serve.Handler(serve.Options{Addr: o.addr, Hosts: o.hosts, Tokens: serve.NewTokens(v), Logger: logger, Page: page,
 		MCP: func(t serve.Token) *mcp.Server {
 			return mcpserver.New(mcpserver.Options{Vault: v, Now: now, Cwd: v.Root, Logger: logger, Ask: d.ask,
 				Home: home, CodexHome: codexHome, Env: env, Agent: "mem-serve/" + t.Name, ReadOnly: t.ReadOnly})
@@ -125,6 +127,7 @@ func runServe(ctx context.Context, cmd *cli.Command) error {
 		cancel() // the daemon stops with the listener
 	}()
 	fmt.Fprintf(stderr, "mem serve: MCP at %s (pid %d)\n", url, os.Getpid())
+	fmt.Fprintf(stderr, "mem serve: the review page: open %s (good once, for %s)\n", page.LoginLink(fmt.Sprintf("%s://%s", scheme, ln.Addr())), serve.LoginTTL)
 	runErr := d.run(ctx)
 	shut, stop := context.WithTimeout(context.Background(), 5*time.Second)
 	defer stop()

@@ -47,7 +47,10 @@ type Options struct {
 	// MCP builds the MCP server that answers a token's requests
 	// (mcpserver.New with the token's name and read-only flag); it is
 	// built once per token and kept.
-	MCP    func(Token) *mcp.Server
+	MCP func(Token) *mcp.Server
+	// Page is the review page, served at every path but /mcp; nil
+	// serves /mcp alone.
+	Page   *Page
 	Logger *slog.Logger
 }
 
@@ -67,7 +70,8 @@ func NewServer(h http.Handler, logger *slog.Logger) *http.Server {
 type tokenKey struct{}
 
 // Handler checks every request in this order — Host, Origin, token, body
-// size — and then routes /mcp to the token's MCP server.
+// size — and then routes /mcp to the token's MCP server; every other path
+// goes, after Host and Origin, to the page, which has its own login.
 func Handler(o Options) http.Handler {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -122,6 +126,14 @@ func Handler(o Options) http.Handler {
 		}
 		if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(origin, r.Host, o.Hosts) {
 			refuse(w, http.StatusForbidden, "cross-origin requests are refused")
+			return
+		}
+		if o.Page != nil && r.URL.Path != "/mcp" {
+			// The page logs in with its cookie, never a bearer token: a
+			// token is an agent's, and what is done on the page is the
+			// person's (spec §12).
+			r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
+			o.Page.ServeHTTP(w, r)
 			return
 		}
 		t, ok := o.authenticate(r)

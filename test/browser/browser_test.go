@@ -1,0 +1,267 @@
+// Package browser drives mem serve's review page in a real browser
+// (Debian's chromium through chromedp), the way its owner meets it: the
+// login link mem serve prints, search, an accept, a consolidation applied
+// and undone, an edit lint refuses, payloads that must run nothing, and the
+// keyboard alone. MEM_BROWSER=1 runs it (.ci/run does); without, it skips.
+// MEM_UPDATE_SCREENSHOTS=1 also writes docs/serve-*.png at 1280×800.
+package browser
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/mem-md/mem/internal/vaulttest"
+)
+
+// payloads is a memory of spec §8's payloads: had the page run any of
+// them, window.pwned would be set and the title changed.
+const payloads = `Payloads <script>window.pwned=1;document.title='pwned'</script> <img src=x onerror="window.pwned=1;document.title='pwned'"> [x](javascript:window.pwned=1)`
+
+var loginLink = regexp.MustCompile(`mem serve: the review page: open (http://\S+/login\?code=[0-9a-f]+)`)
+
+func TestReviewPageInBrowser(t *testing.T) {
+	if os.Getenv("MEM_BROWSER") == "" {
+		t.Skip("the browser test runs with MEM_BROWSER=1 and chromium installed (apt-get install chromium); .ci/run runs it")
+	}
+	chromium := os.Getenv("MEM_CHROMIUM")
+	if chromium == "" {
+		chromium = "/usr/bin/chromium"
+	}
+	if _, err := os.Stat(chromium); err != nil {
+		t.Fatalf("MEM_BROWSER=1 but no browser at %s (apt-get install chromium, or set MEM_CHROMIUM): %v", chromium, err)
+	}
+	// Built before GitEnv moves HOME: go keeps its caches under it.
+	bin := filepath.Join(t.TempDir(), "mem")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/mem-md/mem/cmd/mem").CombinedOutput(); err != nil {
+		t.Fatalf("building mem: %v\n%s", err, out)
+	}
+	vaulttest.GitEnv(t)
+	// The example vault, committed, with an owner whose accepts are reviews.
+	dir := filepath.Join(t.TempDir(), "vault")
+	vaulttest.Copy(t, "../../examples/vault", dir)
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"commit", "-qm", "the example vault"}} {
+		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	link := serve(t, bin, dir)
+
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromium), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true), chromedp.Flag("hide-scrollbars", true),
+		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 800),
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelAlloc()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	ctx, cancelTime := context.WithTimeout(ctx, 3*time.Minute)
+	defer cancelTime()
+	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		t.Log(what)
+		if err := chromedp.Do(ctx, steps...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	text := func(sel string) string {
+		t.Helper()
+		s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
+		if err != nil {
+			t.Fatalf("read %s: %v", sel, err)
+		}
+		return s
+	}
+	eval := func(expr string) string {
+		t.Helper()
+		s, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr))
+		if err != nil {
+			t.Fatalf("evaluate %s: %v", expr, err)
+		}
+		return s
+	}
+	visible := func(sel string) chromedp.Action[chromedp.Void] { return chromedp.WaitVisible(chromedp.CSS(sel)) }
+	// submit marks the page drawn now, runs act (a click, a key) and waits
+	// for the next page, which has no mark, to show sel.
+	submit := func(what string, act chromedp.Action[chromedp.Void], sel string) {
+		t.Helper()
+		do(what, chromedp.Evaluate[chromedp.Void](`document.body.setAttribute("data-old", "")`), act,
+			chromedp.WaitVisible(chromedp.CSS("body:not([data-old]) "+sel)))
+	}
+	base := strings.SplitN(link, "/login", 2)[0]
+	shoot := func(name string) {
+		t.Helper()
+		if os.Getenv("MEM_UPDATE_SCREENSHOTS") == "" {
+			return
+		}
+		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatalf("screenshot %s: %v", name, err)
+		}
+		if err := os.WriteFile(filepath.Join("..", "..", "docs", "serve-"+name+".png"), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// The login link: the session view, logged in.
+	do("log in", chromedp.EmulateViewport(1280, 800), chromedp.Navigate(link), visible("pre.doc"))
+	if title := eval(`document.title`); !strings.HasPrefix(title, "Session view") {
+		t.Fatalf("after the login link, the title is %q", title)
+	}
+	do("a project", chromedp.SetValue(chromedp.ID("project"), "proj_webshop"))
+	submit("show it", chromedp.Submit(chromedp.ID("project")), "pre.doc")
+	if got := text("main"); !strings.Contains(got, "Session: proj_webshop") || !strings.Contains(got, "Not rendered, and why") {
+		t.Fatalf("the session view of proj_webshop:\n%s", got)
+	}
+	shoot("session")
+
+	// A second use of the link is refused.
+	do("the link again", chromedp.Navigate(link))
+	if body := text("body"); !strings.Contains(body, "401") {
+		t.Errorf("the login link worked twice: %q", body)
+	}
+
+	// Search, typed as a person types it.
+	do("search", chromedp.Navigate(base+"/search"), chromedp.SendKeys(chromedp.ID("q"), "deploy\n"), visible("ol.hits"))
+	if got := text("ol.hits"); !strings.Contains(got, "memory/deploy-command.md") || !strings.Contains(got, "current") {
+		t.Errorf("search hits for deploy:\n%s", got)
+	}
+	shoot("search")
+
+	// Accept the import: a person's review, with the owner's git identity.
+	const imp = "imports/chatgpt/2024-03-09-trip-planning"
+	// The other pages as the example vault has them, before anything is
+	// changed: the screenshots of docs/serve.md.
+	do("memory", chromedp.Navigate(base+"/memory?id=memory/deploy-command"), visible("#text"))
+	shoot("memory")
+	do("health", chromedp.Navigate(base+"/health"), visible("figure"))
+	shoot("health")
+	do("review", chromedp.Navigate(base+"/review"), visible("h1"))
+	shoot("review")
+	submit("accept the import", chromedp.Click(chromedp.CSS(`button[aria-label="Accept `+imp+`"]`)), ".flash")
+	// The person is the commit author git would record (GitEnv's).
+	if got := text(".flash"); !strings.Contains(got, imp+": accepted, reviewed by human:test@example.com") {
+		t.Errorf("after accepting the import the page says %q", got)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, imp+".md")); !strings.Contains(string(data), "human:test@example.com") {
+		t.Errorf("the accepted import records no review by the person:\n%s", data)
+	}
+
+	// Apply a consolidation (retire the stale claim), then undo it: the
+	// file is back byte for byte.
+	stale := filepath.Join(dir, "memory/flaky-checkout-test.md")
+	before, err := os.ReadFile(stale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	submit("apply", chromedp.Click(chromedp.CSS(`button[aria-label="Apply: retire memory/flaky-checkout-test"]`)), ".flash")
+	if got := text(".flash"); !strings.Contains(got, "memory/flaky-checkout-test.md") || !strings.Contains(got, "undo puts them back") {
+		t.Errorf("after apply the page says %q", got)
+	}
+	if after, _ := os.ReadFile(stale); string(after) == string(before) {
+		t.Error("apply left the stale claim as it was")
+	}
+	submit("undo", chromedp.Click(chromedp.CSS(`form[action="/consolidate/undo"] button`)), ".flash")
+	if got := text(".flash"); !strings.Contains(got, "undid the consolidate batch") {
+		t.Errorf("after undo the page says %q", got)
+	}
+	if after, _ := os.ReadFile(stale); string(after) != string(before) {
+		t.Errorf("undo did not put the file back:\n%s", after)
+	}
+
+	// An edit with a bad value: the lint message, and nothing written.
+	file := filepath.Join(dir, "memory/deploy-command.md")
+	orig, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	do("memory", chromedp.Navigate(base+"/memory?id=memory/deploy-command"), visible("#text"))
+	bad := strings.Replace(string(orig), "provenance: observed", "provenance: hearsay", 1)
+	do("bad value", chromedp.SetValue(chromedp.ID("text"), bad))
+	submit("save", chromedp.Click(chromedp.CSS(`form[action="/memory/edit"] button`)), ".error")
+	if got := text(".error"); !strings.Contains(got, "The edit was not written") || !strings.Contains(got, "hearsay") {
+		t.Errorf("after a bad edit the page says %q", got)
+	}
+	if now, _ := os.ReadFile(file); string(now) != string(orig) {
+		t.Errorf("a refused edit was written:\n%s", now)
+	}
+
+	// The payloads show as text and run nothing, on every page showing them.
+	if err := os.WriteFile(filepath.Join(dir, "memory/payloads.md"), []byte("---\ntype: fact\nprovenance: stated\nvalid_at: 2026-01-03\n---\n"+payloads+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/search?q=payloads", "/memory?id=memory/payloads", "/", "/review", "/health"} {
+		do("payloads on "+path, chromedp.Navigate(base+path), visible("h1"),
+			chromedp.Sleep(200*time.Millisecond)) // an onerror would have fired by now
+		if pwned, title := eval(`String(window.pwned)`), eval(`document.title`); pwned != "undefined" || strings.Contains(title, "pwned") {
+			t.Errorf("%s ran a memory's script (window.pwned %s, title %q)", path, pwned, title)
+		}
+	}
+	do("payloads as text", chromedp.Navigate(base+"/memory?id=memory/payloads"), visible("pre.doc"))
+	if got := text("pre.doc"); !strings.Contains(got, "<script>window.pwned=1") || !strings.Contains(got, "onerror=") {
+		t.Errorf("the payloads do not show as text: %q", got)
+	}
+
+	// The keyboard alone: the first Tab is the skip link, Tabs reach the
+	// review's forms, and Enter on a focused button submits its form.
+	do("first tab", chromedp.Navigate(base+"/review"), visible("h1"), chromedp.KeyEvent(kb.Tab))
+	if focused := eval(`document.activeElement.textContent`); focused != "Skip to the content" {
+		t.Errorf("the first Tab focuses %q, want the skip link", focused)
+	}
+	reached := ""
+	for i := 0; i < 40 && reached == ""; i++ {
+		do("tab", chromedp.KeyEvent(kb.Tab))
+		reached = eval(`(function(){var e=document.activeElement;return e.form&&e.tagName==="BUTTON"?e.form.getAttribute("action"):""})()`)
+	}
+	if reached == "" {
+		t.Fatal("40 Tabs on /review reached no form's button")
+	}
+	submit("enter", chromedp.KeyEvent(kb.Enter), "h1")
+	if got := text("main"); !strings.Contains(got, "Not done") && !strings.Contains(got, "accepted") && !strings.Contains(got, "rejected") && !strings.Contains(got, "undid") && !strings.Contains(got, "put back") {
+		t.Errorf("Enter on the button of %s did not submit it: %q", reached, got)
+	}
+}
+
+// serve starts mem serve on a free loopback port and returns the login
+// link it prints.
+func serve(t *testing.T, bin, dir string) string {
+	t.Helper()
+	cmd := exec.Command(bin, "--vault", dir, "serve", "--addr", "127.0.0.1:0")
+	cmd.Dir = dir
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if m := loginLink.FindStringSubmatch(sc.Text()); m != nil {
+				found <- m[1]
+			}
+		}
+	}()
+	select {
+	case link := <-found:
+		return link
+	case <-time.After(time.Minute):
+		t.Fatal("mem serve printed no login link")
+		return ""
+	}
+}
