@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -596,14 +597,24 @@ func (r *Repo) memoryCount(h gitrepo.Hash) (int, error) {
 // mass-delete share of this vault's memories (the incident of a remote
 // wiped to 8 files), naming the remote commit that removed the most.
 func (r *Repo) guardIncoming(base, head, merged, remote gitrepo.Hash, url string, opts SyncOptions) error {
-	if head.IsZero() || opts.AllowMassDelete {
+	if head.IsZero() {
 		return nil
 	}
 	chs, err := r.diffTrees(head, merged)
 	if err != nil {
 		return err
 	}
-	removed, disguised := r.lostIncoming(chs, opts.Now)
+	left, err := r.leftView(chs, url, opts.Now)
+	if err != nil || opts.AllowMassDelete {
+		return err
+	}
+	lost := r.lostIncoming(chs, opts.Now)
+	for rel, why := range left {
+		if _, ok := lost[rel]; !ok {
+			lost[rel] = "left the view: " + why
+		}
+	}
+	removed := len(lost)
 	if removed < r.v.Config.Lint.MassDeleteMin {
 		return nil
 	}
@@ -611,6 +622,15 @@ func (r *Repo) guardIncoming(base, head, merged, remote gitrepo.Hash, url string
 	if err != nil || !r.v.Config.Lint.IsMassDeletion(removed, before) {
 		return err
 	}
+	disguised := 0
+	which := make([]string, 0, len(lost))
+	for rel, how := range lost {
+		if how != "removed" {
+			disguised++
+		}
+		which = append(which, rel+" ("+how+")")
+	}
+	slices.Sort(which)
 	culprit := remote
 	rng := remote.String()
 	if !base.IsZero() {
@@ -628,7 +648,9 @@ func (r *Repo) guardIncoming(base, head, merged, remote gitrepo.Hash, url string
 				parent = c.ParentHashes[0]
 			}
 			if d, err := r.diffTrees(parent, c.Hash); err == nil {
-				if n, _ := r.lostIncoming(d, opts.Now); n > most {
+				// The commit that silenced most, else the one that
+				// changed most memories (silenced by the view alone).
+				if n := len(r.lostIncoming(d, opts.Now))*len(chs) + len(d); n > most {
 					most, culprit = n, c.Hash
 				}
 			}
@@ -638,7 +660,7 @@ func (r *Repo) guardIncoming(base, head, merged, remote gitrepo.Hash, url string
 	if c, err := r.git.Commit(culprit); err == nil {
 		subject = strings.SplitN(strings.TrimSpace(c.Message), "\n", 2)[0]
 	}
-	return &MassDeleteError{Removed: removed, Spoiled: disguised, How: "still there but emptied, retyped, retired, deprecated, no longer parsing or rewritten so the content rules refuse them", Of: before, Share: r.v.Config.Lint.MassDeleteShare,
+	return &MassDeleteError{Removed: removed, Spoiled: disguised, How: "still there but emptied, retyped, retired, deprecated, no longer parsing, rewritten so the content rules refuse them, or taken out of the view", Which: which, Of: before, Share: r.v.Config.Lint.MassDeleteShare,
 		What: fmt.Sprintf("merging %s from %s (commit %s %q removed them; nothing here changed, inspect it with 'git show --stat %s')", short(remote), url, short(culprit), redactLines(subject), short(culprit))}
 }
 
