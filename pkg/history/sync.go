@@ -118,7 +118,7 @@ func (r *Repo) sync(opts SyncOptions) (*SyncResult, error) {
 		return nil, err
 	}
 	res.URL = url
-	if err := gitrepo.PinAttributes(r.gitDir); err != nil {
+	if err := gitrepo.PinAttributes(r.gitDir, vault.NoTransform); err != nil {
 		return nil, fmt.Errorf("%s: %w", r.gitDir, err)
 	}
 	if done, err := r.finishJournal(); err != nil {
