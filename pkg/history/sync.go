@@ -883,6 +883,11 @@ func (r *Repo) finishMerge(j journal, now time.Time) error {
 		return err
 	}
 	keep := heldPaths(held)
+	// The new files are written first and replace the old ones together,
+	// with one flush: an fsync per file made a wide commit's sync ten
+	// times slower than git's checkout of it.
+	var batch vault.Batch
+	defer batch.Abort()
 	for _, c := range chs {
 		p := filepath.Join(r.top, filepath.FromSlash(c.Path))
 		if c.NewMode == gitrepo.Submodule || c.OldMode == gitrepo.Submodule || keep[c.Path] {
@@ -917,10 +922,13 @@ func (r *Repo) finishMerge(j journal, now time.Time) error {
 			if c.NewMode == gitrepo.Executable {
 				perm = 0o777 &^ vault.Umask()
 			}
-			if err := vault.WriteFileAtomic(p, data, perm); err != nil {
-				return fmt.Errorf("%s: %w", p, err)
+			if err := batch.Add(p, data, perm); err != nil {
+				return err
 			}
 		}
+	}
+	if err := batch.Commit(); err != nil {
+		return err
 	}
 	if cur, _ := r.git.Direct(ref); cur == old {
 		who, err := r.author(now)
