@@ -595,7 +595,10 @@ func (r *Repo) memoryCount(h gitrepo.Hash) (int, error) {
 
 // guardIncoming refuses a merge whose incoming side removes more than the
 // mass-delete share of this vault's memories (the incident of a remote
-// wiped to 8 files), naming the remote commit that removed the most.
+// wiped to 8 files), naming the remote commit that removed the most and
+// the memories. Removed counts deleted and spoiled files and every memory
+// the change takes out of this machine's views (leftView), and an
+// incoming memory taking a local id is refused whatever the count.
 func (r *Repo) guardIncoming(base, head, merged, remote gitrepo.Hash, url string, opts SyncOptions) error {
 	if head.IsZero() {
 		return nil
