@@ -369,32 +369,25 @@ func (r *Repo) User() (name, email string) {
 	return cfg.User.Name, cfg.User.Email
 }
 
-// NoTransform is the attribute line that keeps git from changing a file
-// between the repository and the disk: no end-of-line conversion, no
-// filter (a clean/smudge command), no keyword expansion and no
-// re-encoding. A memory is read by mem byte for byte; a .gitattributes a
-// remote sends (`* text eol=crlf working-tree-encoding=UTF-16`) must not
-// make every checkout differ from what was committed.
-const NoTransform = "* -text -filter -ident -working-tree-encoding"
-
 // PinAttributes makes the repository's own attributes file
-// ($GIT_DIR/info/attributes) hold NoTransform: git reads it after every
-// .gitattributes, so it wins over them, and no commit can change it.
-func PinAttributes(gitDir string) error {
+// ($GIT_DIR/info/attributes) hold line (vault.NoTransform): git reads it
+// after every .gitattributes, so it wins over them, and no commit can
+// change it.
+func PinAttributes(gitDir, line string) error {
 	p := filepath.Join(gitDir, "info", "attributes")
 	data, err := os.ReadFile(p)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if strings.TrimSpace(line) == NoTransform {
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(l) == line {
 			return nil
 		}
 	}
 	if len(data) > 0 && data[len(data)-1] != '\n' {
 		data = append(data, '\n')
 	}
-	data = append(data, "# mem: git never transforms a memory (a remote's .gitattributes cannot either)\n"+NoTransform+"\n"...)
+	data = append(data, "# mem: git never transforms a memory (a remote's .gitattributes cannot either)\n"+line+"\n"...)
 	if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
 		return err
 	}

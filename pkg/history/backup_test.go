@@ -25,7 +25,7 @@ func TestBackupNewExistingTampered(t *testing.T) {
 	if !res.Created || !res.Pushed || !res.Verified() {
 		t.Fatalf("first backup: %+v", res)
 	}
-	if res.Vault != res.Backup || res.Backup.Files != 10 || res.Backup.Memories != 8 || res.Backup.Commits != 1 {
+	if res.Vault != res.Backup || res.Backup.Files != 11 || res.Backup.Memories != 8 || res.Backup.Commits != 1 {
 		t.Fatalf("counts: vault %+v backup %+v", res.Vault, res.Backup)
 	}
 	if got := run(t, dest, "git", "rev-parse", "--is-bare-repository"); got != "true" {

@@ -110,7 +110,7 @@ func Clone(remote, relativeTo, dir string, env Env) (*CloneResult, error) {
 		return nil, err
 	}
 	// The remote's .gitattributes must not transform what is checked out.
-	if err := gitrepo.PinAttributes(r.gitDir); err != nil {
+	if err := gitrepo.PinAttributes(r.gitDir, vault.NoTransform); err != nil {
 		return nil, fmt.Errorf("clone %s: %w; nothing was kept", url, err)
 	}
 	if _, err := r.env.Git().RunWith(r.gitDir, "", []string{"GIT_WORK_TREE=" + r.top}, "reset", "--quiet", "--hard"); err != nil {

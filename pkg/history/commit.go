@@ -36,7 +36,10 @@ type MassDeleteError struct {
 	// no longer parsing as a memory, or renamed out of the memory set.
 	Spoiled int
 	// How says what Spoiled counts, when not the default wording.
-	How   string
+	How string
+	// Which names the memories removed, with how each went, sorted; the
+	// message shows the first few.
+	Which []string
 	Share float64
 	What  string
 }
@@ -49,6 +52,13 @@ func (e *MassDeleteError) Error() string {
 			what = "emptied, no longer parsing as a memory, or renamed so mem no longer reads them"
 		}
 		how = fmt.Sprintf(" (%d of them %s)", e.Spoiled, what)
+	}
+	if len(e.Which) > 0 {
+		const shown = 5
+		how += ": " + strings.Join(e.Which[:min(shown, len(e.Which))], ", ")
+		if len(e.Which) > shown {
+			how += fmt.Sprintf(" and %d more", len(e.Which)-shown)
+		}
 	}
 	return fmt.Sprintf("%s would remove %d of %d memories%s (%.0f%%), over the %.0f%% limit (lint.mass_delete_share in mem.yaml): check what changed them; if it is intended, rerun with --allow-mass-delete",
 		e.What, e.Removed, e.Of, how, 100*float64(e.Removed)/float64(e.Of), 100*e.Share)

@@ -18,7 +18,7 @@ func TestCommitPlainNotesAreNotBroken(t *testing.T) {
 	vaulttest.Write(t, v.Root, "notes/readme.md", "# Readme\n\nA plain note.\n")
 	vaulttest.Write(t, v.Root, "metrics/gross-margin.md", "---\ntype: Metric\n---\nRevenue minus cost, over revenue.\n")
 	res := commit(t, v, CommitOptions{})
-	if want := "memory: +6 ~0 -0 (note 4)"; res.Subject != want {
+	if want := "memory: +7 ~0 -0 (note 4)"; res.Subject != want {
 		t.Fatalf("subject %q, want %q", res.Subject, want)
 	}
 	vaulttest.Write(t, v.Root, "log.md", "# Log\n\n## 2026-11-01\n* created\n\n## 2026-11-02\n* edited\n")

@@ -1,12 +1,17 @@
 package history
 
 import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gitrepo"
+	"github.com/mem-md/mem/pkg/render"
 	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -95,10 +100,12 @@ func blocked(raw []byte, d *frontmatter.Document, now time.Time, cfg vault.GateC
 	return false
 }
 
-// lostIncoming counts the memories of chs (a diff from this machine's head
-// to what a merge would make) that the change silences, and of those the
-// ones still there under their name (emptied, retyped, retired, ...).
-func (r *Repo) lostIncoming(chs []gitrepo.Change, now time.Time) (lost, disguised int) {
+// lostIncoming lists the memories of chs (a diff from this machine's head
+// to what a merge would make) that the change silences, by path, with how:
+// "removed", or how one still there under its name was silenced (emptied,
+// retyped, retired, ...).
+func (r *Repo) lostIncoming(chs []gitrepo.Change, now time.Time) map[string]string {
+	lost := map[string]string{}
 	for _, c := range chs {
 		rel, ok := r.vaultRel(c.Path)
 		if !ok || !r.v.IsMemoryPath(rel) || c.Added() {
@@ -108,14 +115,107 @@ func (r *Repo) lostIncoming(chs []gitrepo.Change, now time.Time) (lost, disguise
 		if c.Deleted() {
 			nh = gitrepo.ZeroHash
 		}
-		switch r.silenced(c.Old, nh, now) {
-		case "":
-		case "removed":
-			lost++
-		default:
-			lost++
-			disguised++
+		if how := r.silenced(c.Old, nh, now); how != "" {
+			lost[rel] = how
 		}
 	}
-	return lost, disguised
+	return lost
+}
+
+// leftView lists, by path, the memories this machine's views render at
+// head that they no longer render once chs (head to the merge) is applied,
+// with why: silencing is removal (spec §9), whatever does it — importance
+// lowered under render.min_global_importance, a project that names no
+// project, a past stale_after, a newer claim on the same key, a
+// supersedes. Both sides are decided by this machine's mem.yaml, so only
+// the incoming files make a difference. The memories at head are the
+// working tree's (the sync committed it before fetching); the changed
+// ones are read from git.
+//
+// It also refuses an incoming file that takes the id of a different
+// memory here (spec §9): two files with one id make show and retire
+// ambiguous, and the newcomer could render in the original's place. The
+// same imported item (one source) arriving from two machines is not a
+// clash.
+func (r *Repo) leftView(chs []gitrepo.Change, url string, now time.Time) (map[string]string, error) {
+	touched := map[string]gitrepo.Change{}
+	for _, c := range chs {
+		if rel, ok := r.vaultRel(c.Path); ok && r.v.IsMemoryPath(rel) {
+			touched[rel] = c
+		}
+	}
+	if len(touched) == 0 {
+		return nil, nil
+	}
+	before, err := r.v.Load(vault.LoadOptions{})
+	if err != nil {
+		return nil, err
+	}
+	after := make([]*vault.Memory, 0, len(before)+len(touched))
+	kept := 0
+	for _, m := range before {
+		if _, ok := touched[m.Rel]; !ok {
+			after = append(after, m)
+			kept++
+		}
+	}
+	for _, rel := range slices.Sorted(maps.Keys(touched)) {
+		c := touched[rel]
+		if c.Deleted() {
+			continue
+		}
+		data, err := r.blob(c.New)
+		if err != nil {
+			return nil, r.damagedObject("blob", c.New, c.Path, err)
+		}
+		after = append(after, r.v.Parsed(rel, data))
+	}
+	if err := idClash(before, after[kept:], touched, url); err != nil {
+		return nil, err
+	}
+	opts := render.OptionsFor(r.v, nil, 0, now)
+	was, _ := render.Selected(before, r.v.Projects(before), opts)
+	is, why := render.Selected(after, r.v.Projects(after), opts)
+	inAfter := make(map[string]bool, len(is))
+	for m := range is {
+		inAfter[m.Rel] = true
+	}
+	reason := make(map[string]string, len(why))
+	for m, w := range why {
+		reason[m.Rel] = w
+	}
+	left := map[string]string{}
+	for m := range was {
+		if !inAfter[m.Rel] {
+			left[m.Rel] = cmp.Or(reason[m.Rel], "removed")
+		}
+	}
+	return left, nil
+}
+
+// idClash refuses an incoming memory whose id a different memory here
+// holds, at a path the incoming change leaves in place.
+func idClash(before, incoming []*vault.Memory, touched map[string]gitrepo.Change, url string) error {
+	here := make(map[string]*vault.Memory, len(before))
+	for _, m := range before {
+		here[m.Rel] = m
+	}
+	byID := make(map[string]*vault.Memory, len(before))
+	for _, m := range before {
+		if _, changed := touched[m.Rel]; !changed {
+			byID[m.ID] = m
+		}
+	}
+	for _, m := range incoming {
+		if was := here[m.Rel]; was != nil && was.ID == m.ID {
+			continue // its own id, as before
+		}
+		o := byID[m.ID]
+		if o == nil || m.Doc != nil && o.Doc != nil && m.Doc.Meta.Source != "" && m.Doc.Meta.Source == o.Doc.Meta.Source {
+			continue
+		}
+		return &RefusedError{fmt.Sprintf("refused %s: %s takes the id %q of %s here (two memories with one id make 'mem show' and 'mem retire' ambiguous, and the newcomer could render in its place); nothing here changed: give it an id of its own on the remote, or remove it there, then run 'mem sync' again",
+			url, rules.Escape(m.Rel), rules.Escape(m.ID), rules.Escape(o.Rel))}
+	}
+	return nil
 }

@@ -110,14 +110,14 @@ func TestCommitAddsEditsDeletesRenames(t *testing.T) {
 	vaulttest.Write(t, v.Root, "memory/"+vault.TempPrefix+"123", "half written")
 
 	res := commit(t, v, CommitOptions{})
-	if res.Added != 10 || res.Memories != 7 {
-		t.Fatalf("first commit: added %d memories %d, want 10 and 7 (%+v)", res.Added, res.Memories, res.Changes)
+	if res.Added != 11 || res.Memories != 7 {
+		t.Fatalf("first commit: added %d memories %d, want 11 and 7 (%+v)", res.Added, res.Memories, res.Changes)
 	}
-	if want := "memory: +10 ~0 -0 (fact 6, lesson 1)"; res.Subject != want {
+	if want := "memory: +11 ~0 -0 (fact 6, lesson 1)"; res.Subject != want {
 		t.Fatalf("subject %q, want %q", res.Subject, want)
 	}
 	got := strings.Join(lsTree(t, v), " ")
-	if want := ".gitignore mem.yaml memory/f0.md memory/f1.md memory/f2.md memory/f3.md memory/f4.md memory/f5.md memory/l1.md notes/diagram.png"; got != want {
+	if want := ".gitattributes .gitignore mem.yaml memory/f0.md memory/f1.md memory/f2.md memory/f3.md memory/f4.md memory/f5.md memory/l1.md notes/diagram.png"; got != want {
 		t.Fatalf("tree:\n got %s\nwant %s", got, want)
 	}
 	os.Remove(filepath.Join(v.Root, "memory", vault.TempPrefix+"123"))

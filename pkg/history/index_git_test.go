@@ -92,7 +92,7 @@ func diffAgainstGit(t *testing.T, names []string) {
 			vaulttest.Write(t, root, rel, content)
 		}
 	}
-	for _, f := range []string{".gitignore", vault.ConfigFile} {
+	for _, f := range []string{".gitignore", ".gitattributes", vault.ConfigFile} {
 		data, err := os.ReadFile(filepath.Join(v.Root, f))
 		if err != nil {
 			t.Fatal(err)

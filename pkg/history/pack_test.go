@@ -22,8 +22,8 @@ func TestManyNewFilesGoIntoOnePack(t *testing.T) {
 		memory(t, v, fmt.Sprintf("notes/%02d/m%04d.md", i%7, i), "fact", "", text)
 	}
 	res := commit(t, v, CommitOptions{})
-	if res.Added != n+2 || res.Read != n+2 { // + mem.yaml and .gitignore
-		t.Fatalf("added %d, read %d, want %d", res.Added, res.Read, n+2)
+	if res.Added != n+3 || res.Read != n+3 { // + mem.yaml, .gitignore and .gitattributes
+		t.Fatalf("added %d, read %d, want %d", res.Added, res.Read, n+3)
 	}
 	if !strings.Contains(res.Subject, fmt.Sprintf("fact %d", n)) {
 		t.Errorf("subject %q does not count %d facts", res.Subject, n)
@@ -35,7 +35,7 @@ func TestManyNewFilesGoIntoOnePack(t *testing.T) {
 	}
 	out := run(t, v.Root, "git", "verify-pack", "-v", packs[0])
 	blobs := strings.Count(out, " blob ")
-	if want := n - (n+99)/100 + 1 + 2; blobs != want { // distinct facts, the shared one, mem.yaml, .gitignore
+	if want := n - (n+99)/100 + 1 + 3; blobs != want { // distinct facts, the shared one, mem.yaml, .gitignore, .gitattributes
 		t.Errorf("pack holds %d blobs, want %d", blobs, want)
 	}
 	if tmp, _ := filepath.Glob(filepath.Join(v.Root, ".git", "objects", "pack", "tmp_*")); len(tmp) > 0 {

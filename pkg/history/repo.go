@@ -246,5 +246,5 @@ func Init(dir string) (bool, error) {
 	if err != nil {
 		return made, err
 	}
-	return made, gitrepo.PinAttributes(g.GitDir())
+	return made, gitrepo.PinAttributes(g.GitDir(), vault.NoTransform)
 }

@@ -32,11 +32,11 @@ func TestCommitVaultInSubfolder(t *testing.T) {
 	vaulttest.Write(t, v.Root, "memory/debug.log", "ignored by the outer .gitignore")
 
 	res := commit(t, v, CommitOptions{})
-	if res.Added != 3 { // the vault's .gitignore, mem.yaml, memory/a.md; nothing outside
+	if res.Added != 4 { // the vault's .gitattributes, .gitignore, mem.yaml, memory/a.md; nothing outside
 		t.Fatalf("changes: %+v", res.Changes)
 	}
 	got := strings.Join(lsTree(t, v), " ")
-	want := ".gitignore README.md team/vault/.gitignore team/vault/mem.yaml team/vault/memory/a.md"
+	want := ".gitignore README.md team/vault/.gitattributes team/vault/.gitignore team/vault/mem.yaml team/vault/memory/a.md"
 	if got != want {
 		t.Fatalf("tree:\n got %s\nwant %s", got, want)
 	}

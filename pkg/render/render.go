@@ -179,82 +179,12 @@ func Render(mems []*vault.Memory, opts Options) (*Result, error) {
 	sections := sectionNames(opts.Sections)
 	r := &Result{Budget: opts.Budget, project: opts.Project}
 	r.Dropped = make([]Drop, 0, len(mems))
-
-	// Pass 1: the rules that do not depend on other memories.
-	elig := make([]*vault.Memory, 0, len(mems))
-	var retired []*vault.Memory // their supersedes still hold (gate.Reconcile)
-	var links claimLinks
-	for _, m := range mems {
-		r.noteDeadlines(m, opts.Now)
-		if reason := r.check(m, opts); reason != "" {
-			if reason == reasonNote && !links.names(mems, m) {
-				reason = reasonLoneNote
-			}
-			if reason == reasonRetired {
-				retired = append(retired, m)
-			}
-			r.Dropped = append(r.Dropped, Drop{m.ID, reason})
-			continue
-		}
-		elig = append(elig, m)
-	}
-
 	chain := sessionProjects(opts.Project)
-	tierOf := make(map[string]int, len(chain)) // project id → its tier
-	for i, p := range chain {
-		tierOf[p.ID] = 1 + i
-	}
+	cands, clean := r.candidates(mems, opts, chain, sections, func(m *vault.Memory, reason string) {
+		r.Dropped = append(r.Dropped, Drop{m.ID, reason})
+	})
 	global := 1 + len(chain)
 	unrevTier := global + 1
-	elsewhere := map[string]string{} // project id → why its memories do not render
-	// place puts a memory in its tier, or says why this view leaves it out:
-	// its project, pinning, staleness and importance (pass 3's rule, which
-	// pass 2 asks too).
-	place := func(m *vault.Memory) (cand, string) {
-		meta := m.Meta()
-		c := cand{m: m, imp: meta.ImportanceOrDefault(), valid: meta.ValidAt.Time}
-		c.stale = meta.IsStale(opts.Now)
-		projTier, ours := tierOf[meta.Project]
-		switch {
-		case meta.Project != "" && !ours:
-			return c, otherProject(elsewhere, meta.Project, chain)
-		case c.stale && !meta.Pinned:
-			return c, reasonStale
-		case meta.Pinned:
-			c.tier, c.section = 0, sectionOf(meta, sections)
-		case meta.Project != "":
-			c.tier = projTier
-		case c.imp >= opts.MinGlobalImportance || hasDurableTag(meta.Tags, opts.DurableTags):
-			c.tier = global
-		default:
-			return c, reasonNotGlobal
-		}
-		if c.by = gate.WrittenBy(meta); c.by != "" && opts.Unreviewed != vault.UnreviewedRender {
-			c.tier, c.section = unrevTier, 0
-		}
-		return c, ""
-	}
-	inView := func(m *vault.Memory) bool { _, out := place(m); return out == "" }
-
-	// Pass 2: supersession and same-key conflicts, decided by the gate.
-	// Staleness comes after: a stale claim still outdates the one it replaced.
-	elig, res, clean := r.reconcileClean(elig, retired, inView, opts)
-	lostReason := lostReasons(res)
-
-	// Pass 3: tiers.
-	cands := make([]cand, 0, len(elig)/4)
-	for _, m := range elig {
-		if reason, lost := lostReason[m.ID]; lost {
-			r.Dropped = append(r.Dropped, Drop{m.ID, reason})
-			continue
-		}
-		c, out := place(m)
-		if out != "" {
-			r.Dropped = append(r.Dropped, Drop{m.ID, out})
-			continue
-		}
-		cands = append(cands, c)
-	}
 	ordered, bounds := bucketize(cands, unrevTier+1)
 
 	// Pass 4: the budget. Items drop whole from the bottom of the tier
@@ -330,6 +260,89 @@ fill:
 	r.Doc, r.Items = write(head, kept, headings, len(sections), global, unrevTier, size+len(more))
 	r.Doc = append(r.Doc, more...)
 	return r, nil
+}
+
+// candidates runs the passes that decide what may render, budget aside:
+// the rules of one memory, supersession and same-key conflicts, and the
+// tiers of the session chain. drop is told every memory left out and why.
+// It returns the candidates with their tiers and the memories found clean
+// by the content rules on the way.
+func (r *Result) candidates(mems []*vault.Memory, opts Options, chain []*vault.Project, sections []string, drop func(*vault.Memory, string)) ([]cand, map[*vault.Memory]bool) {
+	// Pass 1: the rules that do not depend on other memories.
+	elig := make([]*vault.Memory, 0, len(mems))
+	var retired []*vault.Memory // their supersedes still hold (gate.Reconcile)
+	var links claimLinks
+	for _, m := range mems {
+		r.noteDeadlines(m, opts.Now)
+		if reason := r.check(m, opts); reason != "" {
+			if reason == reasonNote && !links.names(mems, m) {
+				reason = reasonLoneNote
+			}
+			if reason == reasonRetired {
+				retired = append(retired, m)
+			}
+			drop(m, reason)
+			continue
+		}
+		elig = append(elig, m)
+	}
+
+	tierOf := make(map[string]int, len(chain)) // project id → its tier
+	for i, p := range chain {
+		tierOf[p.ID] = 1 + i
+	}
+	global := 1 + len(chain)
+	unrevTier := global + 1
+	elsewhere := map[string]string{} // project id → why its memories do not render
+	// place puts a memory in its tier, or says why this view leaves it out:
+	// its project, pinning, staleness and importance (pass 3's rule, which
+	// pass 2 asks too).
+	place := func(m *vault.Memory) (cand, string) {
+		meta := m.Meta()
+		c := cand{m: m, imp: meta.ImportanceOrDefault(), valid: meta.ValidAt.Time}
+		c.stale = meta.IsStale(opts.Now)
+		projTier, ours := tierOf[meta.Project]
+		switch {
+		case meta.Project != "" && !ours:
+			return c, otherProject(elsewhere, meta.Project, chain)
+		case c.stale && !meta.Pinned:
+			return c, reasonStale
+		case meta.Pinned:
+			c.tier, c.section = 0, sectionOf(meta, sections)
+		case meta.Project != "":
+			c.tier = projTier
+		case c.imp >= opts.MinGlobalImportance || hasDurableTag(meta.Tags, opts.DurableTags):
+			c.tier = global
+		default:
+			return c, reasonNotGlobal
+		}
+		if c.by = gate.WrittenBy(meta); c.by != "" && opts.Unreviewed != vault.UnreviewedRender {
+			c.tier, c.section = unrevTier, 0
+		}
+		return c, ""
+	}
+	inView := func(m *vault.Memory) bool { _, out := place(m); return out == "" }
+
+	// Pass 2: supersession and same-key conflicts, decided by the gate.
+	// Staleness comes after: a stale claim still outdates the one it replaced.
+	elig, res, clean := r.reconcileClean(elig, retired, inView, opts)
+	lostReason := lostReasons(res)
+
+	// Pass 3: tiers.
+	cands := make([]cand, 0, len(elig)/4)
+	for _, m := range elig {
+		if reason, lost := lostReason[m.ID]; lost {
+			drop(m, reason)
+			continue
+		}
+		c, out := place(m)
+		if out != "" {
+			drop(m, out)
+			continue
+		}
+		cands = append(cands, c)
+	}
+	return cands, clean
 }
 
 // noteDeadlines moves r.Until to m's stale_after or invalid_at when either

@@ -348,6 +348,14 @@ func configMapping(data []byte) *yaml.Node {
 	if yaml.Unmarshal(data, &n) != nil {
 		return nil
 	}
+	// A key given twice is refused by the decoder that loads mem.yaml,
+	// while a node tree keeps both and every lookup sees the first: such a
+	// file is no mapping to merge or compare key by key (a remote's
+	// second sync: would pass unseen and break every command here).
+	var strict any
+	if yaml.Unmarshal(data, &strict) != nil {
+		return nil
+	}
 	if len(n.Content) == 0 {
 		return &yaml.Node{Kind: yaml.MappingNode}
 	}

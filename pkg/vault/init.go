@@ -3,12 +3,13 @@ package vault
 import (
 	"bytes"
 	"fmt"
-	"github.com/mem-md/mem/pkg/viewfmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/mem-md/mem/pkg/viewfmt"
 )
 
 // defaultConfig is the mem.yaml that `mem init` writes: every key optional.
@@ -19,6 +20,14 @@ const defaultConfig = `# mem vault configuration. Every key is optional; see doc
 #   budget: 8192              # bytes of the whole rendered view
 #   min_global_importance: 7
 `
+
+// NoTransform is the attribute line that keeps git from changing a file
+// between the repository and the disk: no end-of-line conversion, no
+// filter (a clean/smudge command), no keyword expansion and no
+// re-encoding. A memory is read by mem byte for byte; a .gitattributes a
+// remote sends (`* text eol=crlf working-tree-encoding=UTF-16`) must not
+// make every checkout differ from what was committed.
+const NoTransform = "* -text -filter -ident -working-tree-encoding"
 
 // gitignoreLines keep machine state, a killed writer's temp files and
 // the rendered view out of git.
@@ -81,6 +90,18 @@ func (o Options) Init(dir string, example fs.FS) (res InitResult, err error) {
 		created = append(created, ".gitignore")
 	} else {
 		res.Appended = added
+	}
+	// The vault's own attributes say git never transforms a memory (no
+	// eol conversion, filter, keyword or re-encoding): tracked, so a plain
+	// git clone checks memories out byte for byte too. A remote's change
+	// to it is held back (spec §9), and $GIT_DIR/info/attributes pins the
+	// same line where no commit reaches (gitrepo.PinAttributes).
+	existed, _, err = ensureLines(filepath.Join(dir, ".gitattributes"), []string{NoTransform})
+	if err != nil {
+		return res, err
+	}
+	if !existed {
+		created = append(created, ".gitattributes")
 	}
 	if example != nil {
 		err := fs.WalkDir(example, ".", func(p string, d fs.DirEntry, err error) error {

@@ -333,9 +333,15 @@ func (v *Vault) readOne(rel string, opts LoadOptions, known fileStamp, cached fu
 	if opts.Raw {
 		m.Raw = string(data)
 	}
+	m.parse(data)
+	return m, st, data
+}
+
+// parse fills m from its file's bytes.
+func (m *Memory) parse(data []byte) {
 	m.Doc, m.Err = ParseFile(data)
 	if fe, ok := m.Err.(*frontmatter.Error); ok && fe.Rule == "frontmatter-missing" {
-		if IsReserved(rel) {
+		if IsReserved(m.Rel) {
 			m.Err = nil // OKF's index.md and log.md carry no frontmatter
 		}
 		m.View = viewfmt.IsView(data)
@@ -343,7 +349,20 @@ func (v *Vault) readOne(rel string, opts LoadOptions, known fileStamp, cached fu
 	if m.Doc != nil && m.Doc.Meta.ID != "" {
 		m.ID = m.Doc.Meta.ID
 	}
-	return m, st, data
+}
+
+// Parsed is the memory at rel whose bytes are data, read from git rather
+// than the disk, as the loader would read it; its bytes are kept in Raw.
+func (v *Vault) Parsed(rel string, data []byte) *Memory {
+	m := v.newMemory(rel)
+	m.Size = int64(len(data))
+	if limit := v.Config.Lint.MaxFileSize; m.Size > limit {
+		m.Err = fileErr("file-too-large", fmt.Sprintf("file is %d bytes, over the %d-byte limit (lint.max_file_size)", m.Size, limit))
+		return m
+	}
+	m.Raw = string(data)
+	m.parse(data)
+	return m
 }
 
 // ParseFile checks that data is text and parses it. Returned errors are

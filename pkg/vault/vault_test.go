@@ -346,12 +346,16 @@ func TestInitIsIdempotent(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("node_modules"), 0o644)
 	first, err := Init(dir, nil)
-	if err != nil || len(first.Created) != 4 || len(first.Appended) != 3 {
+	if err != nil || len(first.Created) != 5 || len(first.Appended) != 3 {
 		t.Fatalf("first init: %v %v", first, err)
 	}
 	second, err := Init(dir, nil)
 	if err != nil || len(second.Created)+len(second.Appended) != 0 {
 		t.Fatalf("second init created %v, %v", second, err)
+	}
+	// git never transforms a memory, whoever clones the vault.
+	if data, _ := os.ReadFile(filepath.Join(dir, ".gitattributes")); string(data) != NoTransform+"\n" {
+		t.Fatalf(".gitattributes = %q", data)
 	}
 	data, _ := os.ReadFile(filepath.Join(dir, ".gitignore"))
 	// The view's line is anchored: a hand-kept agents/b/memory/MEMORY.md stays tracked.

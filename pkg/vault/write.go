@@ -490,3 +490,61 @@ func (v *Vault) CompletePending() error {
 	}
 	return nil
 }
+
+// Batch replaces many files as WriteFileAtomic replaces one, with one
+// durability barrier for all of them instead of two fsyncs per file: every
+// temp file is written, then all are flushed at once (syncfs on Linux,
+// elsewhere each file's fsync), then each is renamed into place and each
+// folder synced once. A sync checking out one commit of 10,000 memories
+// spent most of its time in those fsyncs (issue 41). Until Commit, no
+// file is replaced; Abort removes the temp files.
+type Batch struct {
+	tmps, paths []string
+}
+
+// Add writes data to a temp file beside path, to replace path on Commit.
+func (b *Batch) Add(path string, data []byte, perm os.FileMode) error {
+	tmp, err := writeTemp(filepath.Dir(path), data, perm, false)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	b.tmps, b.paths = append(b.tmps, tmp), append(b.paths, path)
+	return nil
+}
+
+// Commit flushes every temp file, renames each into place, then syncs
+// each folder once. A file whose rename fails is reported; the ones not
+// yet renamed are removed.
+func (b *Batch) Commit() error {
+	if len(b.tmps) == 0 {
+		return nil
+	}
+	if err := flushFiles(b.tmps); err != nil {
+		b.Abort()
+		return err
+	}
+	dirs := map[string]bool{}
+	for i, tmp := range b.tmps {
+		if err := os.Rename(tmp, b.paths[i]); err != nil {
+			b.tmps, b.paths = b.tmps[i:], b.paths[i:]
+			b.Abort()
+			return fmt.Errorf("%s: %w", b.paths[i], err)
+		}
+		dirs[filepath.Dir(b.paths[i])] = true
+	}
+	b.tmps, b.paths = nil, nil
+	for d := range dirs {
+		if err := syncDir(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Abort removes the temp files not yet renamed.
+func (b *Batch) Abort() {
+	for _, tmp := range b.tmps {
+		os.Remove(tmp)
+	}
+	b.tmps, b.paths = nil, nil
+}

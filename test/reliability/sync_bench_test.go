@@ -3,10 +3,13 @@
 package reliability
 
 import (
+	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -76,5 +79,67 @@ func TestSyncAgainstGitPull(t *testing.T) {
 		return d[len(d)/2]
 	}
 	t.Logf("%d memories, 10 changed each side, median of %d rounds: mem sync %v; git commit -a && pull --no-rebase && push %v (ratio %.2f); all mem %v, all git %v",
+		n, rounds, median(memT).Round(time.Millisecond), median(gitT).Round(time.Millisecond), float64(median(memT))/float64(median(gitT)), memT, gitT)
+}
+
+// TestSyncWideCommit times issue 41's wide commit: one remote commit
+// adding MEM_SYNC_WIDE memories (unset: skipped; 10000 and 100000 for the
+// figures in docs/performance.md), built with git fast-import, then `mem
+// sync` of a vault of 20 memories against `git pull` of the same commit
+// into a copy of the same vault, MEM_SYNC_BENCH_ROUNDS times (3),
+// interleaved. Reports the medians; no timed assertion.
+func TestSyncWideCommit(t *testing.T) {
+	n := knob("MEM_SYNC_WIDE", 0)
+	if n == 0 {
+		t.Skip("set MEM_SYNC_WIDE=10000 (or 100000) to time a sync of one wide commit against git pull")
+	}
+	a := newVault(t)
+	top := filepath.Dir(a.dir)
+	a.seed(20)
+	remote := filepath.Join(top, "remote.git")
+	a.must("sync", remote)
+	head := strings.TrimSpace(a.git("-C", a.dir, "rev-parse", "HEAD"))
+	var stream bytes.Buffer
+	fmt.Fprintf(&stream, "commit refs/heads/master\ncommitter wide <w@example.com> 1764000000 +0000\ndata 12\nadd memories\nfrom %s\n", head)
+	for i := range n {
+		body := fmt.Sprintf("---\ntype: fact\nprovenance: stated\nvalid_at: 2026-11-01\nimportance: %d\n---\nWide fact number %d mentions widetok%d.\n", i%10+1, i, i)
+		fmt.Fprintf(&stream, "M 100644 inline memory/wide/w-%06d.md\ndata %d\n%s\n", i, len(body), body)
+	}
+	// A wide commit outlasts the tests' watchdog: these run unbounded.
+	run := func(stdin []byte, dir, bin string, args ...string) time.Duration {
+		cmd := exec.Command(bin, args...)
+		cmd.Dir, cmd.Env = dir, a.env
+		if stdin != nil {
+			cmd.Stdin = bytes.NewReader(stdin)
+		}
+		start := time.Now()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s %s: %v\n%s", bin, strings.Join(args, " "), err, out)
+		}
+		return time.Since(start)
+	}
+	run(stream.Bytes(), top, "git", "--git-dir", remote, "fast-import", "--quiet")
+	rounds := knob("MEM_SYNC_BENCH_ROUNDS", 3)
+	var memT, gitT []time.Duration
+	for round := range rounds {
+		m, g := filepath.Join(top, fmt.Sprint("m-", round)), filepath.Join(top, fmt.Sprint("g-", round))
+		for _, dir := range []string{m, g} {
+			if r := a.exec("cp", nil, "-a", a.dir, dir); r.code != 0 {
+				t.Fatal(r.stderr)
+			}
+		}
+		memT = append(memT, run(nil, m, memBin, "sync"))
+		gitT = append(gitT, run(nil, g, "git", "pull", "-q", "--no-rebase", "--no-edit", remote, "master"))
+		if got, want := a.git("-C", m, "rev-parse", "HEAD^{tree}"), a.git("-C", g, "rev-parse", "HEAD^{tree}"); got != want {
+			t.Errorf("round %d: mem sync and git pull ended at different trees: %s vs %s", round, got, want)
+		}
+		os.RemoveAll(m)
+		os.RemoveAll(g)
+	}
+	median := func(d []time.Duration) time.Duration {
+		slices.Sort(d)
+		return d[len(d)/2]
+	}
+	t.Logf("one commit adding %d memories to a vault of 20, median of %d rounds: mem sync %v; git pull %v (ratio %.2f); all mem %v, all git %v",
 		n, rounds, median(memT).Round(time.Millisecond), median(gitT).Round(time.Millisecond), float64(median(memT))/float64(median(gitT)), memT, gitT)
 }
