@@ -140,8 +140,9 @@ func (d *Daemon) Once(ctx context.Context) (idx, rendered Event) {
 // says what was kept.
 func (d *Daemon) Run(ctx context.Context, reload <-chan struct{}) error {
 	// mem serve answers before Run: a request reads these through running.
+	fw := Watch(d.root, d.skip, d.cfg.Limit) // before d.mu: skip takes it
 	d.mu.Lock()
-	d.ctx, d.fw = ctx, Watch(d.root, d.skip, d.cfg.Limit)
+	d.ctx, d.fw = ctx, fw
 	d.mu.Unlock()
 	defer d.fw.Close()
 	d.free = time.AfterFunc(freeAfter, debug.FreeOSMemory)

@@ -51,6 +51,13 @@ func exampleDaemon(t *testing.T) (*Daemon, *syncBuffer) {
 	if _, err := (vault.Options{Home: home}).Init(root, examples.Vault()); err != nil {
 		t.Fatal(err)
 	}
+	// One render output, as a mem.yaml would name it.
+	f, err := os.OpenFile(filepath.Join(root, vault.ConfigFile), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("render:\n  outputs:\n    - {path: MEMORY.md, cwd: code/webshop}\n")
+	f.Close()
 	v, err := vault.Options{Home: home}.Open(root)
 	if err != nil {
 		t.Fatal(err)
@@ -63,9 +70,9 @@ func exampleDaemon(t *testing.T) (*Daemon, *syncBuffer) {
 func start(t *testing.T, d *Daemon) (stop func(cause error), done <-chan error) {
 	t.Helper()
 	ctx, cancel := context.WithCancelCause(context.Background())
-	ch := make(chan error, 1)
-	go func() { ch <- d.Run(ctx, nil) }()
-	t.Cleanup(func() { cancel(nil); <-ch })
+	ch, finished := make(chan error, 1), make(chan struct{})
+	go func() { ch <- d.Run(ctx, nil); close(finished) }()
+	t.Cleanup(func() { cancel(nil); <-finished })
 	eventually(t, "the first cycle", func() bool { return d.Status().Index.OK })
 	eventually(t, "the index held open", func() bool {
 		d.work.RLock()
@@ -128,7 +135,7 @@ func TestDeclines(t *testing.T) {
 		"another home":  {Op: "search", Home: "/somewhere/else", Search: q(func(*index.Query) {})},
 		"no clock":      {Op: "search", Home: home, Search: q(func(x *index.Query) { x.Now = time.Time{} })},
 		"bad limit":     {Op: "search", Home: home, Search: q(func(x *index.Query) { x.Limit = 0 })},
-		"bad query":     {Op: "search", Home: home, Search: q(func(x *index.Query) { x.Text, x.Syntax = "title:(", true })},
+		"empty query":   {Op: "search", Home: home, Search: q(func(x *index.Query) { x.Text = " " })},
 		"relative path": {Op: "render", Home: home, Render: &Render{Targets: []render.Target{{Cwd: "code", Output: "x.md"}}, Options: render.RunOptions{Now: testNow}}},
 		"no cwd":        {Op: "render", Home: home, Render: &Render{Targets: []render.Target{{Format: "markdown"}}, Options: render.RunOptions{Now: testNow}}},
 	} {
@@ -149,7 +156,7 @@ func TestRender(t *testing.T) {
 	cwd := filepath.Join(d.root, "code", "webshop")
 	r := d.Handle(Request{Op: "render", Home: d.cfg.Home, Render: &Render{
 		Targets: []render.Target{{Cwd: cwd, CwdFrom: "--cwd", Format: "markdown"}}, Options: render.RunOptions{Now: testNow}}})
-	if r.Declined != "" || len(r.Render) != 1 || !bytes.Contains(r.Render[0].Doc, []byte("proj_webshop")) {
+	if r.Declined != "" || len(r.Render) != 1 || !bytes.Contains(r.Render[0].Doc, []byte("## Project: Webshop")) {
 		t.Fatalf("render for %s: %+v", cwd, r)
 	}
 	r = d.Handle(Request{Op: "render", Home: d.cfg.Home, Render: &Render{All: true, Options: render.RunOptions{Now: testNow, Cwd: d.root}}})
