@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -178,8 +179,8 @@ func showRendered(cmd *cli.Command, v *vault.Vault, shown []render.Emitted) erro
 			} else {
 				fmt.Fprintf(stderr, "mem: %s is up to date%s\n", e.Output, vaultNote(cmd, v))
 			}
-		case e.Value != nil:
-			if err := writeJSON(w, e.Value); err != nil {
+		case e.Value != "":
+			if err := writeJSON(w, json.RawMessage(e.Value)); err != nil {
 				return err
 			}
 		default:

@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -23,9 +24,10 @@ type Emitted struct {
 	Wrote  bool   `json:"wrote,omitempty"`
 	Bytes  int    `json:"bytes,omitempty"`
 	// Doc is the markdown view to print; Value the hook or json output,
-	// as JSON with no HTML escaping.
-	Doc   []byte          `json:"doc,omitempty"`
-	Value json.RawMessage `json:"value,omitempty"`
+	// as JSON text with no HTML escaping (a string, not raw JSON, so that
+	// sending it as JSON does not escape it).
+	Doc   []byte `json:"doc,omitempty"`
+	Value string `json:"value,omitempty"`
 }
 
 // Emit writes r's view when it has an Output, and returns what to show.
@@ -61,7 +63,7 @@ func (r Rendered) Emit(explain bool) (Emitted, error) {
 	if err := enc.Encode(value); err != nil {
 		return e, err
 	}
-	e.Value = bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+	e.Value = strings.TrimSuffix(b.String(), "\n")
 	return e, nil
 }
 
