@@ -37,23 +37,6 @@ func watchCommand() *cli.Command {
 	}
 }
 
-// debounce is how long the daemon waits for a burst of changes (an
-// editor's save, a checkout) to end; debounceMax bounds that wait, so
-// a steady stream of writes is still handled within a second.
-const (
-	debounce    = 40 * time.Millisecond
-	debounceMax = 300 * time.Millisecond
-)
-
-// freeAfter is how long the daemon waits after its last work before
-// handing that work's memory back to the system: a render of a large vault
-// leaves a few hundred MB of garbage that nothing collects while it idles
-// (no allocation, no GC).
-const freeAfter = 5 * time.Second
-
-// defaultCommitInterval applies when mem.yaml has no commit.interval.
-const defaultCommitInterval = time.Hour
-
 func runWatch(ctx context.Context, cmd *cli.Command) error {
 	if cmd.NArg() > 0 {
 		return usagef("watch takes no arguments")
