@@ -6,6 +6,7 @@
 //	mem-bench plainbleve -index DIR VAULT     the plain bleve reference
 //	mem-bench load [-runs 5] [-raw] VAULT     time vault.Load in one process
 //	mem-bench watch -mem PATH VAULT           the daemon: write→searchable, clients, idle
+//	mem-bench serve -mem PATH VAULT            mem serve: MCP search over HTTP, 1 and 50 clients
 //	mem-bench recall [-data DIR]              retrieval on every set of DIR: hit@k of MCP search and plain bleve
 package main
 
@@ -35,6 +36,7 @@ const usage = `usage:
   mem-bench plainbleve [-lean] -index DIR VAULT
   mem-bench load [-runs 5] [-raw] [-cpuprofile FILE] VAULT
   mem-bench watch -mem PATH [-writes 200] [-runs 10] [-idle 60s] [-project ID] VAULT
+  mem-bench serve -mem PATH [-calls 200] [-clients 50] VAULT
   mem-bench recall [-data ../shared/data] [-set locomo,realtalk] [-conv 26,30] [-queries] [-dir DIR]`
 
 func main() {
@@ -114,6 +116,22 @@ func run(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		bench.WriteWatch(stdout, res, *runs)
+		return nil
+	case "serve":
+		mem := fs.String("mem", "", "the mem binary to measure")
+		calls := fs.Int("calls", 200, "searches one client times (each of the clients then times half as many)")
+		clients := fs.Int("clients", 50, "clients searching at once")
+		if err := fs.Parse(args[1:]); err != nil {
+			return err
+		}
+		if *mem == "" || fs.NArg() != 1 {
+			return fmt.Errorf("serve: -mem PATH and one VAULT are required\n%w", errUsage)
+		}
+		res, err := bench.Serve(context.Background(), bench.ServeConfig{Mem: *mem, Vault: fs.Arg(0), Calls: *calls, Clients: *clients, Log: stderr})
+		if err != nil {
+			return err
+		}
+		bench.WriteServe(stdout, res)
 		return nil
 	case "load":
 		runs := fs.Int("runs", 5, "loads to time, one after the other")

@@ -43,7 +43,7 @@ func runClone(_ context.Context, cmd *cli.Command) error {
 	for _, p := range res.Problems {
 		fmt.Fprintln(errOut, "mem clone: verify:", p)
 	}
-	v, err := vaultOptions(cmd).Open(res.Dir)
+	v, err := vaultOptions().Open(res.Dir)
 	if err != nil {
 		return err
 	}

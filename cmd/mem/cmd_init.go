@@ -43,7 +43,7 @@ func runInit(_ context.Context, cmd *cli.Command) error {
 	if !cmd.Bool("example") {
 		example = nil
 	}
-	res, err := vaultOptions(cmd).Init(dir, example)
+	res, err := vaultOptions().Init(dir, example)
 	if err != nil {
 		return err
 	}

@@ -58,7 +58,7 @@ func runLint(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	wholeVaultGC(cmd)
+	wholeVaultGC()
 	v, err := openVault(cmd)
 	if err != nil {
 		return err

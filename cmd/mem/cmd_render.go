@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/mem-md/mem/pkg/daemon"
 	"github.com/mem-md/mem/pkg/render"
 	"github.com/mem-md/mem/pkg/vault"
 	"github.com/mem-md/mem/pkg/viewfmt"
@@ -38,9 +41,6 @@ func renderCommand() *cli.Command {
 }
 
 func runRender(_ context.Context, cmd *cli.Command) error {
-	if done, err := askDaemon(cmd); done {
-		return err
-	}
 	opts, err := renderOptions(cmd)
 	if err != nil {
 		return err
@@ -60,25 +60,41 @@ func runRender(_ context.Context, cmd *cli.Command) error {
 			}
 		}
 	}
-	done, err := render.Run(v, targets, opts)
-	stderr := cmd.Root().ErrWriter
-	for _, r := range done {
-		for _, w := range r.Warn {
-			fmt.Fprintln(stderr, "mem: warning:", w)
-		}
-		if r.Refused {
-			break
-		}
-		if opts.Explain {
-			if err := r.Result.Explain(stderr); err != nil {
-				return err
-			}
-		}
-		if err := emitRender(cmd, v, r); err != nil {
-			return err
-		}
+	var shown []render.Emitted
+	req := daemon.Request{Op: "render", Render: &daemon.Render{All: cmd.Bool("all"), Targets: targets, Options: opts}}
+	if req.Render.All {
+		req.Render.Targets = nil // the daemon reads mem.yaml's render.outputs itself
+	}
+	resp, ok := daemon.Response{}, absolute(targets)
+	if ok {
+		resp, ok = askDaemon(cmd, v.Root, req)
+	}
+	switch {
+	case ok && resp.Code == 1:
+		shown, err = resp.Render, checkFailed(resp.Error)
+	case ok:
+		shown = resp.Render
+	default:
+		shown, err = render.RunEmit(v, targets, opts)
+	}
+	if werr := showRendered(cmd, v, shown); werr != nil {
+		return werr
 	}
 	return err
+}
+
+// absolute says every path of the targets is absolute: the daemon answers
+// only those (a relative one is the client's, and its messages name it as
+// given).
+func absolute(targets []render.Target) bool {
+	for _, t := range targets {
+		for _, p := range []string{t.Cwd, t.Output} {
+			if p != "" && !filepath.IsAbs(p) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // renderOptions checks --now and fills what every target's render takes
@@ -141,28 +157,37 @@ func renderTargets(cmd *cli.Command, v *vault.Vault) ([]render.Target, error) {
 	return []render.Target{t}, nil
 }
 
-// emitRender prints or writes one render.
-func emitRender(cmd *cli.Command, v *vault.Vault, r render.Rendered) error {
-	w := cmd.Root().Writer
-	switch {
-	case r.Output != "":
-		wrote, err := r.Write(r.Result.Doc)
-		if err != nil {
-			return err
+// showRendered shows each render: its warnings, its explanation and the
+// view printed, or the file it was written to.
+func showRendered(cmd *cli.Command, v *vault.Vault, shown []render.Emitted) error {
+	w, stderr := cmd.Root().Writer, cmd.Root().ErrWriter
+	for _, e := range shown {
+		for _, warn := range e.Warn {
+			fmt.Fprintln(stderr, "mem: warning:", warn)
 		}
-		if !cmd.Bool("quiet") {
-			if wrote {
-				fmt.Fprintf(cmd.Root().ErrWriter, "mem: rendered %d bytes into %s%s\n", len(r.Result.Doc), r.Output, vaultNote(cmd, v))
+		if e.Refused {
+			break
+		}
+		io.WriteString(stderr, e.Explain)
+		switch {
+		case e.Output != "":
+			if cmd.Bool("quiet") {
+				continue
+			}
+			if e.Wrote {
+				fmt.Fprintf(stderr, "mem: rendered %d bytes into %s%s\n", e.Bytes, e.Output, vaultNote(cmd, v))
 			} else {
-				fmt.Fprintf(cmd.Root().ErrWriter, "mem: %s is up to date%s\n", r.Output, vaultNote(cmd, v))
+				fmt.Fprintf(stderr, "mem: %s is up to date%s\n", e.Output, vaultNote(cmd, v))
+			}
+		case e.Value != "":
+			if err := writeJSON(w, json.RawMessage(e.Value)); err != nil {
+				return err
+			}
+		default:
+			if _, err := w.Write(e.Doc); err != nil {
+				return err
 			}
 		}
-		return nil
-	case r.Format == "hook":
-		return writeJSON(w, r.Result.Hook())
-	case r.Format == "json":
-		return writeJSON(w, r.Result.JSON())
 	}
-	_, err := w.Write(r.Result.Doc)
-	return err
+	return nil
 }

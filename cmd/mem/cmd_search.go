@@ -2,16 +2,16 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/mem-md/mem/pkg/daemon"
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/index"
 	"github.com/mem-md/mem/pkg/inspect"
-	"github.com/mem-md/mem/pkg/vault"
 )
 
 func searchCommand() *cli.Command {
@@ -52,28 +52,34 @@ func runSearch(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	if done, err := askDaemon(cmd); done {
-		return err
-	}
 	v, err := openVault(cmd)
 	if err != nil {
 		return err
 	}
-	bar := newProgressBar(cmd.Root().ErrWriter)
-	q.Notify, q.Progress = notifier(cmd), bar.update
-	res, err := index.Search(ctx, v, q)
-	bar.clear()
-	if err != nil {
-		return err
+	q.Notify = notifier(cmd)
+	var shown inspect.Result
+	if resp, ok := askDaemon(cmd, v.Root, daemon.Request{Op: "search", Search: &q}); ok && resp.Search != nil {
+		for _, n := range resp.Notes {
+			q.Notify(n)
+		}
+		shown = *resp.Search
+	} else {
+		bar := newProgressBar(cmd.Root().ErrWriter)
+		q.Progress = bar.update
+		res, err := index.Search(ctx, v, q)
+		bar.clear()
+		if err != nil {
+			return err
+		}
+		shown = inspect.Present(v, res)
 	}
-	if !res.Index.Fresh {
+	if !shown.Index.Fresh {
 		fix := "search again in a moment"
 		if q.NoRefresh {
 			fix = "drop --no-refresh, or run 'mem rebuild-index'"
 		}
-		q.Notify(fmt.Sprintf("the index is stale: %d %s changed since it was built and %s not in this answer (%s)", res.Index.Changed, plural(res.Index.Changed, "file"), isAre(res.Index.Changed), fix))
+		q.Notify(fmt.Sprintf("the index is stale: %d %s changed since it was built and %s not in this answer (%s)", shown.Index.Changed, plural(shown.Index.Changed, "file"), isAre(shown.Index.Changed), fix))
 	}
-	shown := inspect.Present(v, res)
 	if cmd.Bool("json") {
 		return writeJSON(cmd.Root().Writer, shown)
 	}
@@ -81,34 +87,22 @@ func runSearch(ctx context.Context, cmd *cli.Command) error {
 	return nil
 }
 
-// maxAlso is how many more phrasings --also may give (MCP queries: 8).
-const maxAlso = 8
-
-// searchQuery checks the flags and fills an index.Query.
+// searchQuery reads the flags into an index.Query and checks it with the
+// query's own validator, naming the flags in its message.
 func searchQuery(cmd *cli.Command) (index.Query, error) {
 	q := index.Query{
 		Text: strings.Join(cmd.Args().Slice(), " "), Project: cmd.String("project"),
 		Type: cmd.String("type"), Provenance: cmd.String("provenance"),
 		Limit: int(cmd.Int("limit")), NoRefresh: cmd.Bool("no-refresh"),
-		Current: cmd.Bool("current"), Now: nowOf(cmd),
+		Current: cmd.Bool("current"), Now: now(),
 		Also: cmd.StringSlice("also"), Syntax: cmd.Bool("syntax"), Explain: cmd.Bool("explain"),
 	}
-	if d := daemonOf(cmd); d != nil {
-		q.Held = d.reader
-	}
-	switch {
-	case strings.TrimSpace(q.Text) == "":
+	var fe *index.FieldError
+	switch err := q.Check(); {
+	case errors.As(err, &fe) && fe.Field == "text":
 		return q, usagef("search needs QUERY: mem search 'deploy pipeline'")
-	case len(q.Also) > maxAlso:
-		return q, usagef(fmt.Sprintf("--also: at most %d phrasings, not %d", maxAlso, len(q.Also)))
-	case slices.ContainsFunc(q.Also, func(t string) bool { return strings.TrimSpace(t) == "" }):
-		return q, usagef("--also needs TEXT: mem search 'deploy' --also 'release pipeline'")
-	case q.Limit < 1:
-		return q, usagef("--limit must be at least 1")
-	case q.Provenance != "" && !slices.Contains(frontmatter.Provenances, q.Provenance):
-		return q, usagef(fmt.Sprintf("--provenance %q: want one of %s", q.Provenance, strings.Join(frontmatter.Provenances, ", ")))
-	case q.Project != "" && !vault.ProjectIDPattern.MatchString(q.Project):
-		return q, usagef(fmt.Sprintf("--project %q: a project id looks like proj_name", q.Project))
+	case errors.As(err, &fe):
+		return q, usagef("--" + fe.Error())
 	}
 	if s := cmd.String("since"); s != "" {
 		t, err := parseTimeFlag(s)

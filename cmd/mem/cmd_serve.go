@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/urfave/cli/v3"
 
+	"github.com/mem-md/mem/pkg/daemon"
 	"github.com/mem-md/mem/pkg/mcpserver"
 	"github.com/mem-md/mem/pkg/serve"
 	"github.com/mem-md/mem/pkg/vault"
@@ -95,7 +96,7 @@ func runServe(ctx context.Context, cmd *cli.Command) error {
 		level = slog.LevelWarn
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	d := &watcher{v: v, stderr: stderr, name: "mem serve"}
+	d := newDaemon(v, stderr, "mem serve")
 
 	scheme := "http"
 	if o.cert != "" {
@@ -106,15 +107,15 @@ func runServe(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	home, codexHome, env := os.Getenv("HOME"), os.Getenv("CODEX_HOME"), historyEnv()
-	page := newPage(d, o.cert != "", logger)
+	page := newPage(v, d, o.cert != "", logger)
 	h := serve.Handler(serve.Options{Addr: o.addr, Hosts: o.hosts, Tokens: serve.NewTokens(v), Logger: logger, Page: page,
 		MCP: func(t serve.Token) *mcp.Server {
-			return mcpserver.New(mcpserver.Options{Vault: v, Now: now, Cwd: v.Root, Logger: logger, Ask: d.ask,
+			return mcpserver.New(mcpserver.Options{Vault: v, Now: now, Cwd: v.Root, Logger: logger, Ask: d.Ask,
 				Home: home, CodexHome: codexHome, Env: env, Agent: "mem-serve/" + t.Name, ReadOnly: t.ReadOnly})
 		}})
 	srv := serve.NewServer(h, logger)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	served := make(chan error, 1)
 	go func() {
 		var err error
@@ -124,11 +125,11 @@ func runServe(ctx context.Context, cmd *cli.Command) error {
 			err = srv.Serve(ln)
 		}
 		served <- err
-		cancel() // the daemon stops with the listener
+		cancel(daemon.ErrStopped) // the daemon stops with the listener
 	}()
 	fmt.Fprintf(stderr, "mem serve: MCP at %s (pid %d)\n", url, os.Getpid())
 	fmt.Fprintf(stderr, "mem serve: the review page: open %s (good once, for %s)\n", page.LoginLink(fmt.Sprintf("%s://%s", scheme, ln.Addr())), serve.LoginTTL)
-	runErr := d.run(ctx)
+	runErr := runDaemon(ctx, d)
 	shut, stop := context.WithTimeout(context.Background(), 5*time.Second)
 	defer stop()
 	srv.Shutdown(shut)

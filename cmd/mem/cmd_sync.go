@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -77,20 +76,9 @@ func runSync(ctx context.Context, cmd *cli.Command) error {
 			return err
 		}
 	}
-	rivals := rivalsOf(v, opts.Now)
-	res, err := history.Sync(v, opts)
+	res, err := inspect.Sync(v, opts)
 	if skipped, err := reportSkip(cmd, err); skipped || err != nil {
 		return err
-	}
-	if !res.DryRun && res.In != (history.SyncCounts{}) {
-		// Two claims that supersede one claim, one from each side, meet
-		// only in the files: the reconciler decides them on every machine,
-		// and each machine says so when a sync brings the pair together.
-		for _, r := range rivalsOf(v, opts.Now) {
-			if !slices.Contains(rivals, r) {
-				res.Decisions = append(res.Decisions, "reconciled: "+r)
-			}
-		}
 	}
 	for _, w := range res.Warnings {
 		fmt.Fprintln(errOut, "mem sync: warning:", w)
@@ -169,16 +157,6 @@ func rememberRemote(root, remote, key string) error {
 		remote = abs
 	}
 	return vault.SetConfig(root, key, remote)
-}
-
-// rivalsOf is the reconciler's verdicts on rival claims in v; a vault that
-// does not load has none to say (sync itself reports why).
-func rivalsOf(v *vault.Vault, now time.Time) []string {
-	x, err := inspect.Load(v, now, historyEnv())
-	if err != nil {
-		return nil
-	}
-	return x.Rivals()
 }
 
 // syncStatus lists what a remote changed in this machine's files and is

@@ -33,9 +33,6 @@ func interruptible(ctx context.Context) (context.Context, context.CancelFunc) {
 // openVault finds and opens the vault named by --vault, $MEM_VAULT or the
 // working directory.
 func openVault(cmd *cli.Command) (*vault.Vault, error) {
-	if c := callOf(cmd); c != nil && cmd.String("vault") == "" {
-		return vaultOptions(cmd).Open(c.root)
-	}
 	cwd, err := os.Getwd()
 	if err != nil {
 		return nil, err
@@ -44,21 +41,16 @@ func openVault(cmd *cli.Command) (*vault.Vault, error) {
 	if err != nil {
 		return nil, err
 	}
-	return vaultOptions(cmd).Open(root)
+	return vaultOptions().Open(root)
 }
 
 // vaultOptions is what a vault takes from this process (pkg/vault reads no
 // environment): the home folder, for ~ in paths and the roots too wide to
 // be a vault or a project's. A daemon's client has the daemon's home
-// (watch refuses another), so one answer serves both. A command mem watch
-// runs in process scans through the daemon, which holds the last scan.
-func vaultOptions(cmd *cli.Command) vault.Options {
+// (the daemon declines another), so one answer serves both.
+func vaultOptions() vault.Options {
 	home, _ := os.UserHomeDir()
-	o := vault.Options{Home: home}
-	if d := daemonOf(cmd); d != nil {
-		o.HeldScan = d.scan
-	}
-	return o
+	return vault.Options{Home: home}
 }
 
 // vaultNote is " (vault ROOT)" for a human-readable summary when the vault
@@ -74,42 +66,6 @@ func vaultNote(cmd *cli.Command, v *vault.Vault) string {
 
 // vaultFound reports that the vault was not named by --vault.
 func vaultFound(cmd *cli.Command) bool { return cmd.String("vault") == "" }
-
-// call is a question mem watch answers for a client (runAs): the vault the
-// client found and the client's clock, in place of this process's working
-// directory and environment, which the daemon never changes.
-type call struct {
-	root string
-	now  time.Time
-}
-
-// The root command's Metadata keys of a run in mem watch's process
-// (watcher.exec): the client's question (a *call), and the daemon.
-const (
-	callKey   = "mem-call"
-	daemonKey = "mem-daemon"
-)
-
-// callOf is the call cmd answers, nil in a command run by itself.
-func callOf(cmd *cli.Command) *call {
-	c, _ := cmd.Root().Metadata[callKey].(*call)
-	return c
-}
-
-// daemonOf is the mem watch running cmd in its own process, nil in a
-// command run by itself.
-func daemonOf(cmd *cli.Command) *watcher {
-	d, _ := cmd.Root().Metadata[daemonKey].(*watcher)
-	return d
-}
-
-// nowOf is now(), or the clock of the client cmd answers.
-func nowOf(cmd *cli.Command) time.Time {
-	if c := callOf(cmd); c != nil {
-		return c.now
-	}
-	return now()
-}
 
 // now is the clock every command uses; MEM_NOW pins it for tests and for
 // reproducible runs (RFC 3339 or YYYY-MM-DD).
@@ -170,10 +126,9 @@ func reportSkip(cmd *cli.Command, err error) (skipped bool, _ error) {
 // in a short process that holds the whole vault live (lint, audit): every
 // collection before the exit finds little to free. On the 50k bench vault
 // whole-vault lint went from 1.10-1.18 s to 1.02-1.04 s for ~40 MiB more
-// peak RSS. The daemon keeps the default (it lives on, and it runs these
-// commands in process), and so does a user's GOGC.
-func wholeVaultGC(cmd *cli.Command) {
-	if daemonOf(cmd) == nil && os.Getenv("GOGC") == "" {
+// peak RSS. A user's GOGC is kept.
+func wholeVaultGC() {
+	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(200)
 	}
 }

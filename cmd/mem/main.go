@@ -182,20 +182,13 @@ func newRoot(stdout, stderr io.Writer) *cli.Command {
 
 // run executes mem and maps its error to the documented exit code:
 // 0 success, 1 the command's check failed, 2 usage or environment error.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	return runAs(ctx, nil, args, stdout, stderr)
-}
-
-// runAs is run with meta as the root command's Metadata: what mem watch
-// hands the commands it runs in its own process (daemonOf, callOf).
-func runAs(ctx context.Context, meta map[string]any, args []string, rawOut, rawErr io.Writer) int {
+func run(ctx context.Context, args []string, rawOut, rawErr io.Writer) int {
 	// Every byte a command prints passes rules.Escape (spec §8): a control
 	// character a file, a commit or a remote holds reaches no terminal.
 	stdout, stderr := rules.NewTerminal(rawOut), rules.NewTerminal(rawErr)
 	defer stdout.Flush()
 	defer stderr.Flush()
 	root := newRoot(stdout, stderr)
-	root.Metadata = meta
 	err := root.Run(ctx, args)
 	if err == nil {
 		return 0

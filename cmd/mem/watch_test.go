@@ -22,6 +22,9 @@ import (
 
 	"github.com/mem-md/mem/internal/vaulttest"
 	"github.com/mem-md/mem/pkg/daemon"
+	"github.com/mem-md/mem/pkg/index"
+	"github.com/mem-md/mem/pkg/inspect"
+	"github.com/mem-md/mem/pkg/render"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -311,7 +314,7 @@ func TestClientsFallBackFromABadDaemon(t *testing.T) {
 	other := func(c net.Conn) {
 		json.NewEncoder(c).Encode(daemon.Hello{Version: "0.0.1 other", PID: 1})
 		bufio.NewReader(c).ReadString('\n')
-		json.NewEncoder(c).Encode(daemon.Response{Stdout: []byte("WRONG\n")})
+		json.NewEncoder(c).Encode(daemon.Response{Search: &inspect.Result{}, Text: "WRONG"})
 	}
 	for name, fn := range map[string]func(net.Conn){"stuck": stuck, "greet-then-hang": greetThenHang, "other-version": other} {
 		t.Run(name, func(t *testing.T) {
@@ -696,17 +699,17 @@ func TestDaemonAnswersTypedRequestsOnly(t *testing.T) {
 			return b
 		},
 		"relative path": func(v string) []byte {
-			b, _ := json.Marshal(daemon.Request{Version: v, Op: "render", Render: &daemon.Render{
-				Client: daemon.Client{Now: time.Now(), Home: home}, Cwd: "render", Output: "../x.md"}})
+			b, _ := json.Marshal(daemon.Request{Version: v, Op: "render", Home: home, Render: &daemon.Render{
+				Targets: []render.Target{{Cwd: "render", Output: "../x.md"}}, Options: render.RunOptions{Now: time.Now()}}})
 			return b
 		},
 		"oversized": func(v string) []byte {
-			b, _ := json.Marshal(daemon.Request{Version: v, Op: "search", Search: &daemon.Search{
-				Client: daemon.Client{Now: time.Now(), Home: home}, Query: strings.Repeat("checkout ", 300_000)}})
+			b, _ := json.Marshal(daemon.Request{Version: v, Op: "search", Home: home, Search: &index.Query{
+				Now: time.Now(), Limit: 10, Text: strings.Repeat("checkout ", 300_000)}})
 			return b
 		},
 	} {
-		if resp := rawAsk(t, dir, req); resp.Declined == "" || len(resp.Stdout)+len(resp.Stderr) > 0 {
+		if resp := rawAsk(t, dir, req); resp.Declined == "" || resp.Search != nil || resp.Render != nil {
 			t.Errorf("%s: answered, not declined: %+v", name, resp)
 		}
 	}
@@ -717,11 +720,11 @@ func TestDaemonAnswersTypedRequestsOnly(t *testing.T) {
 		t.Errorf("mem.yaml changed:\n%s", now)
 	}
 	resp := rawAsk(t, dir, func(v string) []byte {
-		b, _ := json.Marshal(daemon.Request{Version: v, Op: "search", Search: &daemon.Search{
-			Client: daemon.Client{Now: time.Now(), Home: home}, Query: "checkout"}})
+		b, _ := json.Marshal(daemon.Request{Version: v, Op: "search", Home: home, Search: &index.Query{
+			Now: time.Now(), Limit: 10, Text: "checkout"}})
 		return b
 	})
-	if resp.Declined != "" || resp.Code != 0 || !strings.Contains(string(resp.Stdout), "checkout") {
+	if resp.Declined != "" || resp.Code != 0 || resp.Search == nil || len(resp.Search.Hits) == 0 || !strings.Contains(resp.Search.Hits[0].Snippet, "heckout") {
 		t.Errorf("a typed search: %+v", resp)
 	}
 }

@@ -1,8 +1,10 @@
-// Package daemon is the plumbing of `mem watch` (spec §10): the socket in
-// .mem/ that answers search, render and MCP recall/search, the one-per-vault
-// lock, and the file watcher (fsnotify, or polling where watching is
-// impossible). What the daemon does on a change lives in cmd/mem, which
-// runs the same code a command runs, so an answer is the same either way.
+// Package daemon is `mem watch` and the daemon of `mem serve` (spec §10):
+// what it watches, when it indexes, renders, commits and syncs, and what it
+// answers (Daemon); the socket in .mem/ that answers search, render and MCP
+// recall/search, the one-per-vault lock, and the file watcher (fsnotify, or
+// polling where watching is impossible). It answers by calling the package
+// functions a command calls (index.Search, render.RunEmit, mcpserver.Call),
+// so an answer is the same either way.
 //
 // The protocol is three JSON lines on a unix socket: the daemon greets
 // (its version and pid), the client sends one typed Request, the daemon
@@ -24,6 +26,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mem-md/mem/pkg/index"
+	"github.com/mem-md/mem/pkg/inspect"
+	"github.com/mem-md/mem/pkg/render"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -82,75 +87,49 @@ type Hello struct {
 }
 
 // Request is one question to the daemon. It is typed, never a command
-// line: a client names what it wants answered (a search query, a render
-// target), and the daemon builds the command itself, so no request can
-// make it run anything else (issue 28: an argv that looked like a render
-// to an allow-list ran `sync` to a remote the client chose).
+// line: a client names what it wants answered (a search query, render
+// targets, an MCP tool's arguments), and the daemon calls the package
+// function that answers it, so no request can make it run anything else
+// (issue 28: an argv that looked like a render to an allow-list ran
+// `sync` to a remote the client chose).
 type Request struct {
 	Version string `json:"version"`
 	// Op is "search", "render", "mcp" (the MCP recall and search tools) or
 	// "status". The daemon declines any other.
-	Op     string  `json:"op"`
-	Search *Search `json:"search,omitempty"`
-	Render *Render `json:"render,omitempty"`
+	Op string `json:"op"`
+	// Home is the client's home folder: the daemon declines another one
+	// (~ in a project's roots is the home of whoever reads it).
+	Home   string       `json:"home,omitempty"`
+	Search *index.Query `json:"search,omitempty"`
+	Render *Render      `json:"render,omitempty"`
 	// For "mcp": the tool, its arguments and the client's clock.
 	Tool  string          `json:"tool,omitempty"`
 	Input json.RawMessage `json:"input,omitempty"`
 	Now   time.Time       `json:"now,omitzero"`
 }
 
-// Client is what an answer depends on besides the question: how the
-// client found the vault, its clock, its home folder (the daemon declines
-// another one: ~ in a project's roots is the home of whoever reads it) and
-// the root flags that shape the output.
-type Client struct {
-	// Found: the vault was found from the working directory or $MEM_VAULT
-	// rather than named by --vault (a summary then names it).
-	Found bool      `json:"found,omitempty"`
-	Now   time.Time `json:"now"`
-	Home  string    `json:"home"`
-	JSON  bool      `json:"json,omitempty"`
-	Quiet bool      `json:"quiet,omitempty"`
-}
-
-// Search is a search query: the text and mem search's filters. A zero
-// value is a filter not given.
-type Search struct {
-	Client
-	Query      string `json:"query"`
-	Project    string `json:"project,omitempty"`
-	Type       string `json:"type,omitempty"`
-	Provenance string `json:"provenance,omitempty"`
-	Since      string `json:"since,omitempty"`
-	Limit      int    `json:"limit,omitempty"`
-	Current    bool   `json:"current,omitempty"`
-	NoRefresh  bool   `json:"no_refresh,omitempty"`
-}
-
-// Render is a render target: the working directory it renders for (an
-// absolute path), and mem render's options. Output and Splice are absolute
-// paths. A zero value is an option not given.
+// Render is mem render's question: the targets (every path absolute), or
+// All for mem.yaml's render.outputs, and the run's options (the client's
+// clock and working directory among them).
 type Render struct {
-	Client
-	Cwd     string `json:"cwd"`
-	Project string `json:"project,omitempty"`
-	Budget  int    `json:"budget,omitempty"`
-	Format  string `json:"format,omitempty"`
-	Output  string `json:"output,omitempty"`
-	Splice  string `json:"splice,omitempty"`
-	Explain bool   `json:"explain,omitempty"`
-	Strict  bool   `json:"strict,omitempty"`
-	All     bool   `json:"all,omitempty"`
+	All     bool              `json:"all,omitempty"`
+	Targets []render.Target   `json:"targets,omitempty"`
+	Options render.RunOptions `json:"options"`
 }
 
 // Response is the daemon's answer. Declined means the daemon would not do
-// it (the client does the work itself, so an unusual case is never wrong).
+// it, or that the command failed in a way the client reports better itself
+// (a usage error): the client then does the work itself, so an unusual
+// case is never wrong.
 type Response struct {
 	Declined string `json:"declined,omitempty"`
-	// For "search" and "render": what the command printed and its exit code.
-	Code   int    `json:"code"`
-	Stdout []byte `json:"stdout,omitempty"`
-	Stderr []byte `json:"stderr,omitempty"`
+	// Code 1: the search or render failed its check, Error says why.
+	Code int `json:"code,omitempty"`
+	// For "search": the answer and what the search said on the way.
+	Search *inspect.Result `json:"search,omitempty"`
+	Notes  []string        `json:"notes,omitempty"`
+	// For "render": each render, as mem render shows it.
+	Render []render.Emitted `json:"render,omitempty"`
 	// For "mcp": the text content and structured output, or the error.
 	Text  string          `json:"text,omitempty"`
 	Out   json.RawMessage `json:"out,omitempty"`

@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mem-md/mem/pkg/index"
 )
 
 // The helper modes run in a child process of the test binary, as another
@@ -39,7 +41,7 @@ func TestMain(m *testing.M) {
 }
 
 // fakeDaemon listens on sock and answers every request as a daemon of the
-// client's version would: "forged" as the search's output.
+// client's version would: "forged" as the MCP answer.
 func fakeDaemon(sock, version string) {
 	os.MkdirAll(filepath.Dir(sock), 0o777)
 	ln, err := net.Listen("unix", sock)
@@ -57,7 +59,7 @@ func fakeDaemon(sock, version string) {
 		writeLine(c, Hello{Version: version, PID: os.Getpid()})
 		var req Request
 		readLine(bufio.NewReader(c), maxRequest, &req)
-		writeLine(c, Response{Code: 0, Stdout: []byte("forged\n")})
+		writeLine(c, Response{Text: "forged"})
 		c.Close()
 	}
 }
@@ -175,10 +177,10 @@ func TestAskServe(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	go Serve(ln, func() bool { return false }, func(r Request) Response { return Response{Stdout: []byte(r.Search.Query)} })
-	resp, err := Ask(sock, Request{Op: "search", Search: &Search{Query: "hello"}}, askTimeout)
-	if err != nil || string(resp.Stdout) != "hello" {
-		t.Fatalf("Ask: %q %v", resp.Stdout, err)
+	go Serve(ln, func() bool { return false }, func(r Request) Response { return Response{Text: r.Search.Text} })
+	resp, err := Ask(sock, Request{Op: "search", Search: &index.Query{Text: "hello"}}, askTimeout)
+	if err != nil || resp.Text != "hello" {
+		t.Fatalf("Ask: %q %v", resp.Text, err)
 	}
 }
 
@@ -200,10 +202,10 @@ func TestAskRefusesAnotherUser(t *testing.T) {
 	if line, _ := bufio.NewReader(out).ReadString('\n'); line != "listening\n" {
 		t.Fatalf("the fake daemon did not start: %q", line)
 	}
-	resp, err := Ask(sock, Request{Op: "search", Search: &Search{Query: "x"}}, askTimeout)
+	resp, err := Ask(sock, Request{Op: "search", Search: &index.Query{Text: "x"}}, askTimeout)
 	var foreign *ForeignError
-	if !errors.As(err, &foreign) || foreign.UID != nobody || foreign.Own != 0 || len(resp.Stdout) != 0 {
-		t.Fatalf("Ask of another user's daemon: %q, %v; want a ForeignError naming uid %d", resp.Stdout, err, nobody)
+	if !errors.As(err, &foreign) || foreign.UID != nobody || foreign.Own != 0 || resp.Text != "" {
+		t.Fatalf("Ask of another user's daemon: %q, %v; want a ForeignError naming uid %d", resp.Text, err, nobody)
 	}
 	if msg := err.Error(); !strings.Contains(msg, "uid 65534") || !strings.Contains(msg, "doing the work here") {
 		t.Errorf("message: %s", msg)

@@ -27,6 +27,7 @@ import (
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/mem-md/mem/pkg/fail"
+	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/index/tokens"
 	"github.com/mem-md/mem/pkg/markdown"
 	"github.com/mem-md/mem/pkg/rules"
@@ -135,33 +136,75 @@ func (markFormatter) Format(f *highlight.Fragment, terms highlight.TermLocations
 	return b.String()
 }
 
-// Query is one search.
+// Query is one search: the one representation of a search's question,
+// which mem search, the MCP search tool and the daemon's protocol all
+// fill (and check with Check). The funcs are the caller's, never sent.
 type Query struct {
-	Text string // words in plain language (parseQuery); with Syntax, bleve query-string syntax
+	Text string `json:"text"` // words in plain language (parseQuery); with Syntax, bleve query-string syntax
 	// Also are more phrasings of the same question, each asked like Text;
 	// the answers are fused by reciprocal rank fusion.
-	Also       []string
-	Syntax     bool      // Text (and Also) are bleve query-string syntax, as is
-	Explain    bool      // each hit says what matched and how its score is made
-	Project    string    // only this project
-	Type       string    // only this type
-	Provenance string    // only this provenance
-	Since      time.Time // only valid_at at or after this
-	Limit      int       // at most this many hits (default 10)
+	Also       []string  `json:"also,omitempty"`
+	Syntax     bool      `json:"syntax,omitempty"`     // Text (and Also) are bleve query-string syntax, as is
+	Explain    bool      `json:"explain,omitempty"`    // each hit says what matched and how its score is made
+	Project    string    `json:"project,omitempty"`    // only this project
+	Type       string    `json:"type,omitempty"`       // only this type
+	Provenance string    `json:"provenance,omitempty"` // only this provenance
+	Since      time.Time `json:"since,omitzero"`       // only valid_at at or after this
+	Limit      int       `json:"limit,omitempty"`      // at most this many hits (default 10)
 	// Current keeps only hits whose status is current.
-	Current bool
+	Current bool `json:"current,omitempty"`
 	// Now decides staleness and retirement (default the wall clock).
-	Now time.Time
+	Now time.Time `json:"now,omitzero"`
 	// NoRefresh answers from the index as it is, reporting how many files
 	// changed since it was built, instead of updating it first.
-	NoRefresh bool
-	Notify    func(msg string) // messages for stderr
-	Progress  func(done, total int)
+	NoRefresh bool                  `json:"no_refresh,omitempty"`
+	Notify    func(msg string)      `json:"-"` // messages for stderr
+	Progress  func(done, total int) `json:"-"`
 	// Held, when set, is asked for an open index that holds every file as
 	// it is now; Search then answers from it, as fresh, without looking at
-	// the files (mem watch, which sees every change, vouches for it:
-	// cmd/mem/cmd_watch.go). nil, or a nil answer: Search does its own work.
-	Held func(v *vault.Vault) *Reader
+	// the files (the daemon, which sees every change, vouches for it:
+	// pkg/daemon). nil, or a nil answer: Search does its own work.
+	Held func(v *vault.Vault) *Reader `json:"-"`
+}
+
+// MaxAlso is how many more phrasings a query may hold.
+const MaxAlso = 8
+
+// FieldError is what is wrong with one field of a Query. Each caller names
+// the field its own way (mem search's --limit, the MCP tool's limit), so
+// Problem reads after that name: "--limit must be at least 1".
+type FieldError struct {
+	Field   string // the Query's JSON name: text, also, limit, provenance, project
+	Problem string
+}
+
+func (e *FieldError) Error() string { return e.Field + " " + e.Problem }
+
+// Kind: a query that asks nothing sensible is a usage error (exit 2).
+func (e *FieldError) Kind() fail.Kind { return fail.Usage }
+
+// Check says what is wrong with q before it is asked: the one validator
+// of a search's question, whoever asks it. Limit is the caller's to fill
+// (mem search's and the MCP tool's default is 10).
+func (q Query) Check() error {
+	bad := func(field, format string, args ...any) error {
+		return &FieldError{Field: field, Problem: fmt.Sprintf(format, args...)}
+	}
+	switch {
+	case strings.TrimSpace(q.Text) == "":
+		return bad("text", "is empty: say what to look for")
+	case len(q.Also) > MaxAlso:
+		return bad("also", "takes at most %d phrasings, not %d", MaxAlso, len(q.Also))
+	case slices.ContainsFunc(q.Also, func(t string) bool { return strings.TrimSpace(t) == "" }):
+		return bad("also", "needs TEXT: an empty phrasing asks nothing")
+	case q.Limit < 1:
+		return bad("limit", "must be at least 1")
+	case q.Provenance != "" && !slices.Contains(frontmatter.Provenances, q.Provenance):
+		return bad("provenance", "%q: want one of %s", q.Provenance, strings.Join(frontmatter.Provenances, ", "))
+	case q.Project != "" && !vault.ProjectIDPattern.MatchString(q.Project):
+		return bad("project", "%q: a project id looks like proj_name", q.Project)
+	}
+	return nil
 }
 
 // Result is a search's answer and how fresh the index behind it was.

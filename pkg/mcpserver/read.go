@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -169,34 +170,42 @@ type SearchInput struct {
 	Current    bool     `json:"current,omitempty" jsonschema:"only claims that stand (not stale, superseded, retired, deprecated or imported)"`
 }
 
-// maxQueries is how many more phrasings queries may hold.
-const maxQueries = 8
-
-// search answers a query from the bleve index, refreshing it first as
-// `mem search` does.
-func (s *server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, inspect.Result, error) {
+// query is the tool's arguments as the one search query, checked by its
+// validator (index.Query.Check) with the tool's names for the fields. An
+// empty phrasing is dropped: query may be empty when queries is not.
+func (in SearchInput) query(now time.Time) (index.Query, error) {
 	texts := slices.DeleteFunc(append([]string{in.Query}, in.Queries...), func(t string) bool { return strings.TrimSpace(t) == "" })
-	if len(texts) == 0 {
-		return nil, inspect.Result{}, errors.New("query is empty: say what to look for")
+	q := index.Query{Syntax: in.Syntax, Explain: in.Explain, Project: in.Project, Type: in.Type,
+		Provenance: in.Provenance, Limit: cmp.Or(in.Limit, 10), Current: in.Current, Now: now}
+	if len(texts) > 0 {
+		q.Text, q.Also = texts[0], texts[1:]
 	}
-	if len(in.Queries) > maxQueries {
-		return nil, inspect.Result{}, fmt.Errorf("queries: at most %d phrasings, not %d", maxQueries, len(in.Queries))
+	if in.Limit < 0 {
+		q.Limit = in.Limit
 	}
-	q := index.Query{Text: texts[0], Also: texts[1:], Syntax: in.Syntax, Explain: in.Explain, Project: in.Project, Type: in.Type, Provenance: in.Provenance, Limit: in.Limit,
-		Current: in.Current, Now: s.Now(), Notify: func(msg string) { s.Logger.Info(msg) }, Held: s.Held}
-	switch {
-	case q.Limit < 0:
-		return nil, inspect.Result{}, errors.New("limit must be at least 1")
-	case q.Project != "" && !vault.ProjectIDPattern.MatchString(q.Project):
-		return nil, inspect.Result{}, fmt.Errorf("project %q: a project id looks like proj_name", q.Project)
+	var fe *index.FieldError
+	if err := q.Check(); errors.As(err, &fe) {
+		name := map[string]string{"text": "query", "also": "queries"}[fe.Field]
+		return q, fmt.Errorf("%s %s", cmp.Or(name, fe.Field), fe.Problem)
 	}
 	if in.Since != "" {
 		t, err := frontmatter.ParseTime(in.Since)
 		if err != nil {
-			return nil, inspect.Result{}, fmt.Errorf("since: %w", err)
+			return q, fmt.Errorf("since: %w", err)
 		}
 		q.Since = t.Time
 	}
+	return q, nil
+}
+
+// search answers a query from the bleve index, refreshing it first as
+// `mem search` does.
+func (s *server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, inspect.Result, error) {
+	q, err := in.query(s.Now())
+	if err != nil {
+		return nil, inspect.Result{}, err
+	}
+	q.Notify, q.Held = func(msg string) { s.Logger.Info(msg) }, s.Held
 	if s.Ask != nil {
 		if a, ok := s.Ask("search", in, s.Now()); ok {
 			var res inspect.Result

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mem-md/mem/pkg/daemon"
+	"github.com/mem-md/mem/pkg/index"
 )
 
 // WatchConfig says what `mem-bench watch` measures: the daemon of the mem
@@ -74,9 +75,9 @@ func Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error) {
 	sock := daemon.SocketPath(root)
 	daemon.Version = func() string { return daemon.VersionOf(cfg.Mem) } // speak as the mem binary
 	ask := func(word string) bool {
-		r, err := daemon.Ask(sock, daemon.Request{Op: "search", Search: &daemon.Search{
-			Client: daemon.Client{Now: time.Now(), Home: os.Getenv("HOME")}, Query: word, Limit: 1, NoRefresh: true}}, hello)
-		return err == nil && strings.Contains(string(r.Stdout), word)
+		r, err := daemon.Ask(sock, daemon.Request{Op: "search", Home: os.Getenv("HOME"), Search: &index.Query{
+			Now: time.Now(), Text: word, Limit: 1, NoRefresh: true}}, hello)
+		return err == nil && r.Search != nil && len(r.Search.Hits) > 0 && strings.Contains(r.Search.Hits[0].Snippet, word)
 	}
 	for !ask(cfg.Word) {
 		if ctx.Err() != nil {
