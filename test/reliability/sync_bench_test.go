@@ -89,7 +89,7 @@ func TestSyncAgainstGitPull(t *testing.T) {
 // into a copy of the same vault, MEM_SYNC_BENCH_ROUNDS times (3),
 // interleaved. Reports the medians; no timed assertion.
 func TestSyncWideCommit(t *testing.T) {
-	n := knob("MEM_SYNC_WIDE", 0)
+	n := knob("MEM_SYNC_WIDE", 0, 0)
 	if n == 0 {
 		t.Skip("set MEM_SYNC_WIDE=10000 (or 100000) to time a sync of one wide commit against git pull")
 	}
@@ -119,7 +119,7 @@ func TestSyncWideCommit(t *testing.T) {
 		return time.Since(start)
 	}
 	run(stream.Bytes(), top, "git", "--git-dir", remote, "fast-import", "--quiet")
-	rounds := knob("MEM_SYNC_BENCH_ROUNDS", 3)
+	rounds := knob("MEM_SYNC_BENCH_ROUNDS", 3, 3)
 	var memT, gitT []time.Duration
 	for round := range rounds {
 		m, g := filepath.Join(top, fmt.Sprint("m-", round)), filepath.Join(top, fmt.Sprint("g-", round))
