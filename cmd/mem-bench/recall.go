@@ -149,7 +149,7 @@ func runRecall(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 
 // printMisses lists the questions of c that mem misses in its first
 // five: the evidence turns, then mem's and plain's first five, each turn
-// marked + when it is evidence.
+// on one line and marked + when it is evidence.
 func printMisses(w io.Writer, set string, c recall.Conversation, mem, plain recall.Score) {
 	for i, a := range mem.Answers {
 		if a.Hit5() {
@@ -158,7 +158,7 @@ func printMisses(w io.Writer, set string, c recall.Conversation, mem, plain reca
 		p := plain.Answers[i]
 		fmt.Fprintf(w, "\nMISS %s %s cat %d (plain hit@5: %v): %s\n", set, c.Name, a.Category, p.Hit5(), a.Question)
 		for _, e := range a.Evidence {
-			fmt.Fprintf(w, "  gold  %s  %s\n", e, c.Text(e))
+			fmt.Fprintf(w, "  gold  %s  %s\n", e, strings.Join(strings.Fields(c.Text(e)), " "))
 		}
 		for _, l := range []struct {
 			name string
@@ -170,7 +170,7 @@ func printMisses(w io.Writer, set string, c recall.Conversation, mem, plain reca
 				if slices.Contains(a.Evidence, h) {
 					mark = "+"
 				}
-				fmt.Fprintf(w, "  %s%s %s  %s\n", name, mark, h, c.Text(h))
+				fmt.Fprintf(w, "  %s%s %s  %s\n", name, mark, h, strings.Join(strings.Fields(c.Text(h)), " "))
 			}
 		}
 	}
