@@ -35,6 +35,7 @@ func runRecall(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 	sets := fs.String("set", "", "comma-separated sets to run (default: every set of -data)")
 	convs := fs.String("conv", "", "comma-separated conversations to ask, by file name without .json (default: all)")
 	variant := fs.Bool("queries", false, "also ask each question with two mechanical rewrites in queries")
+	misses := fs.Bool("misses", false, "print every question mem misses in its first five, with the evidence and both searchers' hits")
 	dir := fs.String("dir", "", "scratch directory for the vaults (default: a new temporary one, removed after)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -77,6 +78,9 @@ func runRecall(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 			mem, also, plain, err := measureConversation(filepath.Join(*dir, set.Name+"-"+c.Name), c, *variant)
 			if err != nil {
 				return fmt.Errorf("%s %s: %w", set.Name, c.Name, err)
+			}
+			if *misses {
+				printMisses(stdout, set.Name, c, mem, plain)
 			}
 			r.mem.Add(mem)
 			r.also.Add(also)
@@ -141,6 +145,35 @@ func runRecall(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// printMisses lists the questions of c that mem misses in its first
+// five: the evidence turns, then mem's and plain's first five, each turn
+// on one line and marked + when it is evidence.
+func printMisses(w io.Writer, set string, c recall.Conversation, mem, plain recall.Score) {
+	for i, a := range mem.Answers {
+		if a.Hit5() {
+			continue
+		}
+		p := plain.Answers[i]
+		fmt.Fprintf(w, "\nMISS %s %s cat %d (plain hit@5: %v): %s\n", set, c.Name, a.Category, p.Hit5(), a.Question)
+		for _, e := range a.Evidence {
+			fmt.Fprintf(w, "  gold  %s  %s\n", e, strings.Join(strings.Fields(c.Text(e)), " "))
+		}
+		for _, l := range []struct {
+			name string
+			hits []string
+		}{{"mem  ", a.Hits}, {"plain", p.Hits}} {
+			name, hits := l.name, l.hits
+			for _, h := range hits[:min(5, len(hits))] {
+				mark := " "
+				if slices.Contains(a.Evidence, h) {
+					mark = "+"
+				}
+				fmt.Fprintf(w, "  %s%s %s  %s\n", name, mark, h, strings.Join(strings.Fields(c.Text(h)), " "))
+			}
+		}
+	}
 }
 
 // ratio is mem's hits over plain's (1 when both found nothing).

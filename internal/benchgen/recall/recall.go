@@ -462,6 +462,32 @@ type Score struct {
 	Unstable int
 	// UnstableExample is the first such question, to look into.
 	UnstableExample string
+	// Answers are the questions asked and the first ten hits of each, in
+	// order, to print a set's misses side by side (mem-bench recall -misses).
+	Answers []Answer
+}
+
+// Answer is one question and a searcher's first ten hits for it.
+type Answer struct {
+	Question string
+	Category int
+	Evidence []string // the evidence turns' files
+	Hits     []string
+}
+
+// Hit5 says whether an evidence turn is among the first five hits.
+func (a Answer) Hit5() bool {
+	return slices.ContainsFunc(a.Hits[:min(5, len(a.Hits))], func(h string) bool { return slices.Contains(a.Evidence, h) })
+}
+
+// Text is the body of the turn whose file is rel, as its memory holds it.
+func (c Conversation) Text(rel string) string {
+	for _, t := range c.turns {
+		if t.rel() == rel {
+			return t.body()
+		}
+	}
+	return ""
 }
 
 // Mean is the latencies' mean.
@@ -500,6 +526,7 @@ func (s *Score) Add(o Score) {
 		s.UnstableExample = o.UnstableExample
 	}
 	s.latencies = append(s.latencies, o.latencies...)
+	s.Answers = append(s.Answers, o.Answers...)
 	if s.ByCategory == nil {
 		s.ByCategory = map[int]Counts{}
 	}
@@ -556,6 +583,7 @@ func Measure(c Conversation, search Searcher, variant bool) (Score, error) {
 			}
 		}
 		s.Counts.add(one)
+		s.Answers = append(s.Answers, Answer{Question: q.text, Category: q.category, Evidence: q.evidence, Hits: top10})
 		cat := s.ByCategory[q.category]
 		cat.add(one)
 		s.ByCategory[q.category] = cat

@@ -77,6 +77,13 @@ func TestLoadWriteMeasure(t *testing.T) {
 	if s.N != 2 || s.Hit5 != 2 || s.Hit1 != 2 || s.MRR() != 1 || s.Unstable != 0 || len(s.latencies) != 2 {
 		t.Fatalf("plain score %+v", s)
 	}
+	// Each answer is kept, for -misses, with the turns' text to print.
+	if a := s.Answers[0]; len(s.Answers) != 2 || a.Question != "What colour is the boat?" || !a.Hit5() || c.Text(a.Hits[0]) != "Ana: The boat is blue." {
+		t.Fatalf("answers %+v", s.Answers)
+	}
+	if miss := (Answer{Evidence: []string{"memory/d1-1.md"}, Hits: []string{"memory/d2-1.md"}}); miss.Hit5() {
+		t.Fatal("a hit outside the evidence counted")
+	}
 	refuse := func(string, []string, int) ([]string, error) { return nil, &Refusal{"no"} }
 	if s, err := Measure(c, refuse, true); err != nil || s.Refused != 2 || s.Hit10 != 0 {
 		t.Fatalf("a refusal is a miss: %+v %v", s, err)
