@@ -113,25 +113,13 @@ func TestClaudeMCP(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			s := newSession(t)
 			setup(t, s)
-			calls, want := toolScript(t, s)
-			f := newAnthropic(t, calls...)
 			debug := filepath.Join(t.TempDir(), "debug.log")
-			if got := claude(t, s, f, s.project, "use every mem tool", "--allowedTools", "mcp__mem", "--debug-file", debug); got != "done" {
-				t.Errorf("the session ended with %q", got)
-			}
+			f := claudeEveryTool(t, s, "--debug-file", debug)
 			// Claude Code logs each stderr line of a server as an error:
 			// the docs' --quiet keeps mem's informational lines out.
 			if log, _ := os.ReadFile(debug); !strings.Contains(string(log), "mem") || strings.Contains(string(log), "Server stderr") {
 				t.Errorf("Claude Code's debug log has mem's stderr (or no mem at all):\n%s", log)
 			}
-			reqs := f.requests()
-			last := reqs[len(reqs)-1]
-			for _, n := range toolNames {
-				if !strings.Contains(last, `"name":"mcp__mem__`+n+`"`) {
-					t.Errorf("mcp__mem__%s is not among the tools Claude Code offered the model", n)
-				}
-			}
-			checkResults(t, calls, want, anthropicResults(t, last))
 			// The files recall names are the ones Claude Code loaded: its
 			// auto-memory folder is where pkg/stores looks for it.
 			for _, line := range []string{claudeMDLine, autoMemoryLine} {
@@ -141,6 +129,42 @@ func TestClaudeMCP(t *testing.T) {
 			}
 		})
 	}
+}
+
+// claudeEveryTool runs a Claude Code session in s's project whose model
+// calls each of mem's tools once, and checks that Claude Code offered the
+// model every tool and that each call's data reached it.
+func claudeEveryTool(t *testing.T, s *session, args ...string) *fakeModel {
+	t.Helper()
+	calls, want := toolScript(t, s)
+	f := newAnthropic(t, calls...)
+	if got := claude(t, s, f, s.project, "use every mem tool", append([]string{"--allowedTools", "mcp__mem"}, args...)...); got != "done" {
+		t.Errorf("the session ended with %q", got)
+	}
+	reqs := f.requests()
+	last := reqs[len(reqs)-1]
+	for _, n := range toolNames {
+		if !strings.Contains(last, `"name":"mcp__mem__`+n+`"`) {
+			t.Errorf("mcp__mem__%s is not among the tools Claude Code offered the model", n)
+		}
+	}
+	checkResults(t, calls, want, anthropicResults(t, last))
+	return f
+}
+
+// TestClaudeServe: with the `claude mcp add --transport http` line mem
+// serve prints on its first start, Claude Code reaches every mem tool over
+// HTTP with the bearer token, and what it writes is the token's and
+// unreviewed.
+func TestClaudeServe(t *testing.T) {
+	needClients(t)
+	s := newSession(t)
+	srv := s.serve(t)
+	if _, stderr, err := run(t, s.project, clientEnv(s.home), "sh", "-c", srv.claude); err != nil {
+		t.Fatalf("%s: %v\n%s", srv.claude, err, stderr)
+	}
+	claudeEveryTool(t, s)
+	s.checkAgentWrite(t)
 }
 
 // TestClaudePrompts: mem's prompts are Claude Code's /mcp__mem__<name>

@@ -88,20 +88,7 @@ func TestCodexMCP(t *testing.T) {
 	for name, setup := range setups {
 		t.Run(name, func(t *testing.T) {
 			s := newSession(t)
-			calls, want := toolScript(t, s)
-			f := newOpenAI(t, calls...)
-			env := setup(t, s, f)
-			if got := codexExec(t, env, s.project, "codex exec 'use every mem tool'"); got != "done" {
-				t.Errorf("the session ended with %q", got)
-			}
-			reqs := f.requests()
-			last := reqs[len(reqs)-1]
-			for _, n := range toolNames {
-				if !strings.Contains(last, `"name":"`+n+`"`) || !strings.Contains(last, `"name":"mcp__mem"`) {
-					t.Errorf("%s is not among the mem tools Codex offered the model", n)
-				}
-			}
-			checkResults(t, calls, want, openAIResults(last))
+			f := codexEveryTool(t, s, func(f *fakeModel) []string { return setup(t, s, f) })
 			// The AGENTS.md recall names is the one Codex loaded (its
 			// memories summary loads only with the memories feature on:
 			// the next test).
@@ -131,6 +118,43 @@ func TestCodexMCP(t *testing.T) {
 			t.Errorf("a server over a missing vault blocked the session: %q", got)
 		}
 	})
+}
+
+// codexEveryTool runs a Codex session in s's project, in the environment
+// setup gives for the fake model, whose model calls each of mem's tools
+// once, and checks that Codex offered the model every tool and that each
+// call's data reached it.
+func codexEveryTool(t *testing.T, s *session, setup func(f *fakeModel) []string) *fakeModel {
+	t.Helper()
+	calls, want := toolScript(t, s)
+	f := newOpenAI(t, calls...)
+	env := setup(f)
+	if got := codexExec(t, env, s.project, "codex exec 'use every mem tool'"); got != "done" {
+		t.Errorf("the session ended with %q", got)
+	}
+	reqs := f.requests()
+	last := reqs[len(reqs)-1]
+	for _, n := range toolNames {
+		if !strings.Contains(last, `"name":"`+n+`"`) || !strings.Contains(last, `"name":"mcp__mem"`) {
+			t.Errorf("%s is not among the mem tools Codex offered the model", n)
+		}
+	}
+	checkResults(t, calls, want, openAIResults(last))
+	return f
+}
+
+// TestCodexServe: with the [mcp_servers.mem] table mem serve prints on its
+// first start (url and bearer_token_env_var) and the token in MEM_TOKEN,
+// Codex reaches every mem tool over Streamable HTTP, and what it writes is
+// the token's and unreviewed.
+func TestCodexServe(t *testing.T) {
+	needClients(t)
+	s := newSession(t)
+	srv := s.serve(t)
+	codexEveryTool(t, s, func(f *fakeModel) []string {
+		return append(codexSession(t, s, f, srv.codex), "MEM_TOKEN="+srv.token)
+	})
+	s.checkAgentWrite(t)
 }
 
 // openAIResults are the tool outputs of a Responses request, in order.
