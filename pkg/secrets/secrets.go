@@ -1,9 +1,9 @@
 // Package secrets finds API keys, tokens and private keys in text so that
 // mem never writes, renders or commits one. The engine is gitleaks' (its
 // default configuration: rules, keywords, entropy floors and allowlists, see
-// gitleaks.go), run only where a rule's keyword occurs; mem adds two rules
+// gitleaks.go), run only where a rule's keyword occurs; mem adds rules
 // gitleaks has no equivalent for (a password in prose, a password in a
-// URL) and the passes that find a key however it is written: escaped, in
+// URL, an Azure SAS signature, a private key's header alone) and the passes that find a key however it is written: escaped, in
 // full-width or look-alike letters, with invisible characters inside,
 // glued to a word, split into parts or over two lines, in base64 (see
 // Find). Redact removes what Find reports.
@@ -59,6 +59,11 @@ var memRules = sync.OnceValue(func() []memRule {
 		// lines) holds; a header says the rest is near.
 		{id: "secret-private-key", what: "a private key block", keywords: []string{"ivate"},
 			re: regexp.MustCompile(`(?i)-{3,}[\s+]*BEGIN[ +A-Z0-9_-]{0,100}PRIVATE[ +_-]*KEY(?:[ +_-]*BLOCK)?[\s+]*-{3,}`)},
+		// An Azure shared access signature: the sig= of a SAS URL (gitleaks
+		// has no SAS rule; the shape is an HMAC-SHA256 in base64).
+		{id: "secret-azure-sas", what: "an Azure shared access signature", keywords: []string{"?sig=", "&sig="},
+			re: regexp.MustCompile(`(?i)[?&]sig=([A-Za-z0-9%+/]{30,120}={0,2})`), group: 1,
+			allow: func(s string) bool { return entropy(s) < 3.5 }},
 		// A URL that carries a password (postgres://user:pass@host,
 		// https://user:pass@…): gitleaks has no rule for it (its
 		// generic-api-key misses a URL's userinfo); the shape is RFC 3986's.
