@@ -46,7 +46,7 @@ func TestRuleBreaks(t *testing.T) {
 		}
 	}
 	want := map[string][]string{
-		"secret-github-pat/secret":   {"memory/dup1.md", "memory/dup2.md", "memory/tag.md", "notes/keyed.md"},
+		"secret-github-pat/secret":     {"memory/dup1.md", "memory/dup2.md", "memory/tag.md", "notes/keyed.md"},
 		"injection-override/injection": {"memory/inj.md", "memory/inj2.md"},
 		"lesson-imperative/gate":       {"memory/lesson.md"},
 	}

@@ -148,7 +148,7 @@ var expected = map[string][]string{
 	"bad/same-name.md":                 {"1:1 warning obsidian-duplicate-basename"},
 	"bad/secret-anthropic.md":          {"6:6 error secret-anthropic-api-key"},
 	"bad/secret-aws.md":                {"6:19 error secret-aws-access-token"},
-	"bad/secret-generic-api-key.md":            {"6:28 error secret-generic-api-key"},
+	"bad/secret-generic-api-key.md":    {"6:28 error secret-generic-api-key"},
 	"bad/secret-github.md":             {"6:9 error secret-github-pat"},
 	"bad/secret-openai.md":             {"6:16 error secret-openai-api-key"},
 	"bad/secret-private-key.md":        {"7:1 error secret-private-key"},

@@ -39,6 +39,9 @@ type glRule struct {
 	relaxed *regexp.Regexp
 	// multiline: a match can span more lines than two (a private key).
 	multiline bool
+	// assigned: the regexp is gitleaks' semi-generic shape, a name, an
+	// operator and a value (see worthRunning).
+	assigned bool
 }
 
 // engine is the rule set: gitleaks' specific rules, mem's, then gitleaks'
@@ -54,6 +57,11 @@ type engine struct {
 
 // terminator is the end gitleaks' generator gives a key that needs one.
 const terminator = `(?:[\x60'"\s;]|\\[nr]|$)`
+
+// assignment is the operator of gitleaks' semi-generic regexps (a name
+// holding a keyword, at most 20 more name characters and 3 blanks or
+// quotes, the operator, at most 5 blanks, quotes or '=', the value).
+const assignment = `(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)`
 
 // rules is the engine, built on first use: compiling gitleaks' rules is
 // most of the start-up of a command that scans a text, and most commands
@@ -79,7 +87,7 @@ var rules = sync.OnceValue(func() *engine {
 		if r.Regex == nil || r.SkipReport || len(r.RequiredRules) > 0 {
 			continue // a rule on file paths only, or one part of a composite
 		}
-		g := &glRule{Rule: &r, multiline: multiline(r.Regex.String())}
+		g := &glRule{Rule: &r, multiline: multiline(r.Regex.String()), assigned: strings.Contains(r.Regex.String(), assignment)}
 		if strings.Contains(r.RuleID, "generic") {
 			generic = append(generic, kind{id: "secret-" + r.RuleID, what: "a secret assigned to a name like a key's (gitleaks' " + r.RuleID + ")", gl: g})
 			continue
@@ -314,8 +322,12 @@ func (e *engine) windows(text string, occs []occurrence) map[int][]span {
 			}
 		}
 		end = min(end, o.at+reach)
+		word := e.words.words[o.word]
 		for _, k := range e.wordKinds[o.word] {
 			kd := &e.kinds[k]
+			if kd.gl != nil && !worthRunning(kd.gl, text, o.at, len(word)) {
+				continue
+			}
 			ws, seen := wins[k]
 			if kd.mem != nil {
 				if !seen {
@@ -354,6 +366,53 @@ func nextLines(text string, le int) int {
 		}
 	}
 	return le
+}
+
+// worthRunning reports whether gitleaks' rule r can match at the
+// occurrence of its keyword text[at:at+n], by what every match there
+// holds, so that a rule whose keyword is a common word ("key", "token",
+// "jira") or a common pair of letters ("ey", "s.") runs where a value can
+// follow, not on every line that holds the word. A semi-generic rule needs
+// an operator after the name, then a value of 8 or more key characters,
+// unless the keyword starts a key itself; a keyword of two bytes is the
+// start of a key of 8 or more key characters.
+func worthRunning(r *glRule, text string, at, n int) bool {
+	if keyRun(text, at) >= 8 && (n > 2 || r.assigned) {
+		return true
+	}
+	if n <= 2 && !r.assigned {
+		return keyRun(text, at) >= 8
+	}
+	if !r.assigned {
+		return true
+	}
+	i := at + n
+	for k := 0; k < 20 && i < len(text) && (text[i] == ' ' || text[i] == '\t' || text[i] == '.' || text[i] == '-' || !nonWordASCII(text[i])); k++ {
+		i++
+	}
+	for k := 0; k < 3 && i < len(text) && (isSpace(text[i]) || text[i] == '\'' || text[i] == '"'); k++ {
+		i++
+	}
+	if i == len(text) || !strings.ContainsRune("=>:|,?", rune(text[i])) {
+		return false
+	}
+	for k := 0; k < 3 && i < len(text) && strings.ContainsRune("=>:|?,", rune(text[i])); k++ {
+		i++
+	}
+	for k := 0; k < 5 && i < len(text) && (isSpace(text[i]) || strings.ContainsRune("`'\"=", rune(text[i]))); k++ {
+		i++
+	}
+	return keyRun(text, i) >= 8
+}
+
+// keyRun is the length of the run of key characters (letters, digits and
+// _+/=~.-) at text[i:].
+func keyRun(text string, i int) int {
+	j := i
+	for j < len(text) && (!nonWordASCII(text[j]) && text[j] < 0x80 || strings.IndexByte("+/=~.-", text[j]) >= 0) {
+		j++
+	}
+	return j - i
 }
 
 // lineEnd is the offset of the line break that ends the line holding
