@@ -163,28 +163,3 @@ func randomPart(s string) bool {
 	}
 	return upper >= 3 && lower >= 3
 }
-
-// indexFold is strings.Index(strings.ToLower(s), lower) for ASCII lower,
-// without lowering a copy of s.
-func indexFold(s, lower string) int {
-	c := lower[0]
-	if c < 'a' || c > 'z' {
-		// The first byte has one case: a byte search finds each candidate.
-		for i := 0; ; {
-			n := strings.IndexByte(s[i:], c)
-			if n < 0 || i+n+len(lower) > len(s) {
-				return -1
-			}
-			if equalASCIIFold(s[i+n:i+n+len(lower)], lower) {
-				return i + n
-			}
-			i += n + 1
-		}
-	}
-	for i := 0; i+len(lower) <= len(s); i++ {
-		if foldASCII[s[i]] == c && equalASCIIFold(s[i:i+len(lower)], lower) {
-			return i
-		}
-	}
-	return -1
-}
