@@ -464,7 +464,7 @@ func glued(text string, s, end int) bool {
 func (e *engine) rejoin(text string, occs []occurrence, hits []hit) []hit {
 	var joins []hit
 	var j joiner
-	lastLine := -1
+	le := -1 // the end of the line of the last occurrence tried unwrapped
 	for _, o := range occs {
 		if overlaps(joins, o.at, o.at+1) {
 			continue
@@ -473,8 +473,11 @@ func (e *engine) rejoin(text string, occs []occurrence, hits []hit) []hit {
 			joins = append(joins, hit{s.start, s.end, k})
 			continue
 		}
-		if ls := strings.LastIndexByte(text[:o.at], '\n') + 1; ls != lastLine {
-			lastLine = ls
+		// Once a line: occurrences come in order, so a long line full of
+		// keywords costs one search back for its start.
+		if o.at > le {
+			ls := strings.LastIndexByte(text[:o.at], '\n') + 1
+			le = lineEnd(text, o.at)
 			if h, ok := e.unwrapped(text, ls); ok {
 				joins = append(joins, h)
 			}
