@@ -406,10 +406,12 @@ func worthRunning(r *glRule, text string, at, n int) bool {
 }
 
 // keyRun is the length of the run of key characters (letters, digits and
-// _+/=~.-) at text[i:].
+// _+/=~.-) at text[i:], counted up to 8, all its callers ask: a line of
+// keywords glued together ("key=key=...") would make counting it whole at
+// each occurrence quadratic.
 func keyRun(text string, i int) int {
 	j := i
-	for j < len(text) && (!nonWordASCII(text[j]) && text[j] < 0x80 || strings.IndexByte("+/=~.-", text[j]) >= 0) {
+	for j < len(text) && j-i < 8 && (!nonWordASCII(text[j]) && text[j] < 0x80 || strings.IndexByte("+/=~.-", text[j]) >= 0) {
 		j++
 	}
 	return j - i
