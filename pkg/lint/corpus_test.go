@@ -21,9 +21,12 @@ var testNow = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 var placeholders = strings.NewReplacer(
 	"{{AWS}}", "AKIA"+"Q3ZRTV5WX7HJ2LNB",
 	"{{GITHUB}}", "ghp"+"_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
-	"{{ANTHROPIC}}", "sk-"+"ant-api03-"+strings.Repeat("q8Zr2LmV9xT4bN7cK1pW6yH3sD5fG0jA8uE2iO4k", 2)+"AA",
-	"{{OPENAI}}", "sk-"+"proj-q8Zr2LmV9xT4bN7cK1pW6yH3sD5fG0jA8uE2iO4k",
-	"{{SLACK}}", "xox"+"b-2748392011-8Hc7Wq2Zr5Lp",
+	// The shapes gitleaks' rules hold: 93 characters between the Anthropic
+	// prefix and AA, OpenAI's T3BlbkFJ between two 58-character halves, two
+	// runs of digits in a Slack bot token.
+	"{{ANTHROPIC}}", "sk-"+"ant-api03-"+strings.Repeat("q8Zr2LmV9xT4bN7cK1pW6yH3sD5fG0jA8uE2iO4k", 3)[:93]+"AA",
+	"{{OPENAI}}", "sk-"+"proj-"+strings.Repeat("q8Zr2LmV9xT4bN7cK1pW6yH3sD5fG0jA8uE2iO4k", 2)[:58]+"T3Blbk"+"FJ"+strings.Repeat("Hc7Wq2Zr5Lp8dN3vB6mX1", 3)[:58],
+	"{{SLACK}}", "xox"+"b-2748392011-4820193746-8Hc7Wq2Zr5Lp",
 	"{{PEM}}", "-----BEGIN "+"RSA PRIVATE KEY-----",
 	"{{RLO}}", "\u202E",
 	"{{ZWSP}}", "\u200B",
@@ -148,7 +151,7 @@ var expected = map[string][]string{
 	"bad/same-name.md":                 {"1:1 warning obsidian-duplicate-basename"},
 	"bad/secret-anthropic.md":          {"6:6 error secret-anthropic-api-key"},
 	"bad/secret-aws.md":                {"6:19 error secret-aws-access-token"},
-	"bad/secret-generic-api-key.md":    {"6:28 error secret-generic-api-key"},
+	"bad/secret-generic.md":            {"6:27 error secret-hashicorp-tf-password"},
 	"bad/secret-github.md":             {"6:9 error secret-github-pat"},
 	"bad/secret-openai.md":             {"6:16 error secret-openai-api-key"},
 	"bad/secret-private-key.md":        {"7:1 error secret-private-key"},
