@@ -150,6 +150,7 @@ func multiline(src string) bool {
 // r.relaxed.
 func (e *engine) glMatches(r *glRule, re *regexp.Regexp, text string, w span, fn func(start, end int)) {
 	sub := text[w.start:w.end]
+	ls, le, from := -1, -1, 0 // the current line's bounds; ls holds for text[from]
 	for _, m := range re.FindAllStringSubmatchIndex(sub, -1) {
 		ms, me := m[0], m[1]
 		// gitleaks trims line breaks off a match.
@@ -178,12 +179,14 @@ func (e *engine) glMatches(r *glRule, re *regexp.Regexp, text string, w span, fn
 		if r.Entropy != 0 && entropy(secret) <= r.Entropy {
 			continue
 		}
-		ls := strings.LastIndexByte(text[:w.start+ms], '\n') + 1
-		le := strings.IndexByte(text[w.start+me:], '\n')
-		if le < 0 {
-			le = len(text)
-		} else {
-			le += w.start + me
+		// Matches come in order: the line's bounds are searched on from
+		// the last match's, so a long line of many matches stays linear.
+		if nl := strings.LastIndexByte(text[from:w.start+ms], '\n'); nl >= 0 || ls < 0 {
+			ls = from + nl + 1
+		}
+		from = w.start + ms
+		if w.start+me > le {
+			le = lineEnd(text, w.start+me)
 		}
 		if allowed(e.global, secret, sub[ms:me], text[ls:le]) || allowed(r.Allowlists, secret, sub[ms:me], text[ls:le]) {
 			continue
