@@ -21,7 +21,7 @@ func TestExitCodeTable(t *testing.T) {
 		err  error
 		want int
 	}{
-		{&writer.Refusal{Rule: "secret-aws-key", Msg: "refused"}, 1},
+		{&writer.Refusal{Rule: "secret-aws-access-token", Msg: "refused"}, 1},
 		{&gate.RefusedError{Msg: "not enough signals"}, 1},
 		{&gate.SupersessionError{Msg: "weaker"}, 1},
 		{&history.MassDeleteError{Removed: 30, Of: 100}, 1},

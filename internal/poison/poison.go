@@ -104,29 +104,26 @@ type Secret struct {
 	Value string
 }
 
-// Secrets are fake credentials of the shapes real ones have (none is live).
+// Secrets are fake credentials of the shapes real ones have (none is live),
+// each named by the rule of gitleaks (or mem's own) that finds it.
 var Secrets = []Secret{
-	{"secret-aws-key", "AKIAQX7MZK3V7PLW2RTB"},
-	{"secret-github-token", "ghp_R8s2Kd9mXq4Lw7Zp1Nv6Bt3Hc5Yj0Fg8Ua2E"},
-	{"secret-slack-token", "xoxb-2931847561-4820193847-Qm8RtZkLw2Xp9Vn4Bc7Hs1Jd"},
-	{"secret-stripe-key", "sk_live_4eC39HqLyjWDarjtT1zdp7dcQm8R"},
-	{"secret-openai-key", "sk-proj-Qm8RtZkLw2Xp9Vn4Bc7Hs1JdT6yF3aGe5uK0iM"},
-	{"secret-anthropic-key", "sk-ant-api03-Qm8RtZkLw2Xp9Vn4Bc7Hs1JdT6yF3aGe5uK0iMzP4rW"},
-	{"secret-google-api-key", "AIzaSyQm8RtZkLw2Xp9Vn4Bc7Hs1JdT6yF3aGe5"},
+	{"secret-aws-access-token", "AKIAQX7MZK3V7PLW2RTB"},
+	{"secret-github-pat", "ghp_R8s2Kd9mXq4Lw7Zp1Nv6Bt3Hc5Yj0Fg8Ua2E"},
+	{"secret-slack-bot-token", "xoxb-2931847561-4820193847-Qm8RtZkLw2Xp9Vn4Bc7Hs1Jd"},
+	{"secret-stripe-access-token", "sk_live_4eC39HqLyjWDarjtT1zdp7dcQm8R"},
+	{"secret-openai-api-key", "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"},
+	{"secret-anthropic-api-key", "sk-ant-api03-Qm8RtZkLw2Xp9Vn4Bc7Hs1JdT6yF3aGe5uK0iMzPQm8RtZkLw2Xp9Vn4Bc7Hs1JdT6yF3aGe5uK0iMzPQm8RtZkLw2Xp9AA"},
+	{"secret-gcp-api-key", "AIzaSyQm8RtZkLw2Xp9Vn4Bc7Hs1JdT6yF3aGe5"},
 	{"secret-private-key", "-----BEGIN RSA PRIVATE KEY-----"},
 	// Issue 29's kinds.
 	{"secret-url-password", "postgres://app:Xq7vR2pLw9@db.internal:5432/prod"},
 	{"secret-url-password", "https://deploy:Zk4mQ8tVw2@git.example.com/repo.git"},
 	{"secret-password", "DB_PASSWORD=hunter2x"},
-	{"secret-azure-sas", "https://acct.blob.core.windows.net/c/f?sv=2022-11-02&sig=q3ZtX8pV1mN7kL2rB9wY4cF6hJ0dS5aG%2BeQ1uT8iO3o%3D"},
-	{"secret-slack-token", "xapp-1-A01B2C3D4E5-1234567890123-9f8e7d6c5b4a39281706f5e4d3c2b1a0"},
-	{"secret-stripe-key", "whsec_Qm8RtZkLw2Xp9Vn4Bc7Hs1JdT6yF3aGe"},
-	{"secret-gitlab-token", "glrt-x7Kq2Lm9Vt4Rw8Zp1Nc6Yb"},
-	{"secret-twilio-key", "SK9f8e7d6c5b4a39281706f5e4d3c2b1a0"},
-	{"secret-mailgun-key", "key-9f8e7d6c5b4a39281706f5e4d3c2b1a0"},
-	{"secret-databricks-token", "dapi9f8e7d6c5b4a39281706f5e4d3c2b1a0"},
-	{"secret-discord-token", "MTExNjA5NTQ1MzY0MjcxNjQ4MA.GZ3hNQ.x7Kq2Lm9Vt4Rw8Zp1Nc6Yb3Hd5Jf0Ga"},
-	{"secret-age-key", "AGE-SECRET-KEY-1QYPZRY9X8GF2TVDW0S3JN54KHCE6MUA7LQPZRY9X8GF2TVDW0S3JN54KHC"},
+	{"secret-slack-app-token", "xapp-1-A01B2C3D4E5-1234567890123-9f8e7d6c5b4a39281706f5e4d3c2b1a0"},
+	{"secret-gitlab-runner-authentication-token", "glrt-x7Kq2Lm9Vt4Rw8Zp1Nc6Yb"},
+	{"secret-twilio-api-key", "SK9f8e7d6c5b4a39281706f5e4d3c2b1a0"},
+	{"secret-databricks-api-token", "dapi9f8e7d6c5b4a39281706f5e4d3c2b1a0"},
+	{"secret-age-secret-key", "AGE-SECRET-KEY-1QYPZRY9X8GF2TVDW0S3JN54KHCE6MUA7LQPZRY9X8GF2TVDW0S3JN54KHC"},
 }
 
 // Obfuscation is a way an attacker (or a careless paste) hides a secret

@@ -46,7 +46,7 @@ func TestRuleBreaks(t *testing.T) {
 		}
 	}
 	want := map[string][]string{
-		"secret-github-token/secret":   {"memory/dup1.md", "memory/dup2.md", "memory/tag.md", "notes/keyed.md"},
+		"secret-github-pat/secret":     {"memory/dup1.md", "memory/dup2.md", "memory/tag.md", "notes/keyed.md"},
 		"injection-override/injection": {"memory/inj.md", "memory/inj2.md"},
 		"lesson-imperative/gate":       {"memory/lesson.md"},
 	}
@@ -60,7 +60,7 @@ func TestRuleBreaks(t *testing.T) {
 	if len(got) != len(want) {
 		t.Errorf("rules %v, want only %v (a note's comment is not counted)", got, want)
 	}
-	if r.Rules[0].Rule != "secret-github-token" {
+	if r.Rules[0].Rule != "secret-github-pat" {
 		t.Errorf("most files first: %s leads", r.Rules[0].Rule)
 	}
 	if r.Healthy || !slices.ContainsFunc(r.Findings, func(f Finding) bool { return f.Check == "rules" && *f.Value == 7 }) {

@@ -84,7 +84,7 @@ func writeState(v *vault.Vault, s state) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(v.StateDir(), 0o755); err != nil {
+	if err := os.MkdirAll(v.StateDir(), 0o700); err != nil {
 		return err
 	}
 	return vault.WriteFileAtomic(stateFile(v), append(data, '\n'), vault.FileMode())
@@ -226,7 +226,7 @@ func saveBatch(v *vault.Vault, b *Batch) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(v.StateDir(), 0o755); err != nil {
+	if err := os.MkdirAll(v.StateDir(), 0o700); err != nil {
 		return err
 	}
 	return vault.WriteFileAtomic(batchFile(v), append(data, '\n'), vault.FileMode())

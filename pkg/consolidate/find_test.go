@@ -38,7 +38,7 @@ func TestMergeOfASecretIsRefusedAndRedacted(t *testing.T) {
 		memory("a", "The bucket key is AKIAQZ7MXK3V7PLW2RTB"),
 		memory("b", "The bucket key is AKIAQZ7MXK3V7PLW2RTB, rotated yearly"),
 	}, 0.5)
-	if p.Refused == "" || strings.Contains(p.Text, "AKIA") || !strings.Contains(p.Text, "[redacted: secret-aws-key]") {
+	if p.Refused == "" || strings.Contains(p.Text, "AKIA") || !strings.Contains(p.Text, "[redacted: secret-aws-access-token]") {
 		t.Fatalf("a merge of a secret: %+v", p)
 	}
 }

@@ -122,7 +122,7 @@ func recordBackup(v *vault.Vault, rec *BackupRecord) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(v.StateDir(), 0o755); err != nil {
+	if err := os.MkdirAll(v.StateDir(), 0o700); err != nil {
 		return err
 	}
 	return vault.WriteFileAtomic(filepath.Join(v.StateDir(), BackupStateFile), append(data, '\n'), vault.FileMode())

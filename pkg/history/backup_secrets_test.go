@@ -38,7 +38,7 @@ func TestBackupRefusesCommitsAddingSecrets(t *testing.T) {
 		t.Fatalf("err = %v, want a refusal", err)
 	}
 	msg := err.Error()
-	if !strings.Contains(msg, "commit "+bad+" adds memory/deploy.md:5: secret-aws-key") || strings.Contains(msg, awsKey) {
+	if !strings.Contains(msg, "commit "+bad+" adds memory/deploy.md:5: secret-aws-access-token") || strings.Contains(msg, awsKey) {
 		t.Fatalf("refusal does not name commit, file, line and rule, or leaks the key: %s", msg)
 	}
 	if strings.Count(msg, " adds ") != 1 {
@@ -59,7 +59,7 @@ func TestBackupRefusesCommitsAddingSecrets(t *testing.T) {
 	// A key in a commit message is refused as well.
 	run(t, v.Root, "git", "reset", "-q", "--hard", before)
 	run(t, v.Root, "git", "commit", "-q", "--allow-empty", "-m", "rotate "+awsKey)
-	if _, err := Backup(v, BackupOptions{Env: testEnv(), To: dest}); !errors.As(err, &refused) || !strings.Contains(err.Error(), "adds its message:1: secret-aws-key") {
+	if _, err := Backup(v, BackupOptions{Env: testEnv(), To: dest}); !errors.As(err, &refused) || !strings.Contains(err.Error(), "adds its message:1: secret-aws-access-token") {
 		t.Fatalf("secret in a message: %v", err)
 	}
 }

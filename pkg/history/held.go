@@ -117,7 +117,7 @@ func (r *Repo) saveHeld(held []HeldFile) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(r.v.StateDir(), 0o755); err != nil {
+	if err := os.MkdirAll(r.v.StateDir(), 0o700); err != nil {
 		return err
 	}
 	return vault.WriteFileAtomic(p, append(data, '\n'), vault.FileMode())

@@ -69,7 +69,7 @@ func TestRefusedItemLeavesTheRest(t *testing.T) {
 	if len(w.res.Files) != 1 || len(w.res.Refused) != 2 {
 		t.Fatalf("files %+v refused %+v", w.res.Files, w.res.Refused)
 	}
-	if w.res.Refused[0].Rule != "secret-aws-key" || w.res.Refused[1].Rule != "gate-unearned" {
+	if w.res.Refused[0].Rule != "secret-aws-access-token" || w.res.Refused[1].Rule != "gate-unearned" {
 		t.Errorf("refused %+v", w.res.Refused)
 	}
 	if rels, _ := v.List(); len(rels) != 1 {

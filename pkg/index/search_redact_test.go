@@ -41,7 +41,7 @@ func TestSnippetsRedactSecretsAndMarkInjections(t *testing.T) {
 			}
 			switch h.Path {
 			case "memory/key.md":
-				if !strings.Contains(h.Snippet, "[redacted: secret-github-token]") {
+				if !strings.Contains(h.Snippet, "[redacted: secret-github-pat]") {
 					t.Errorf("%q: %s: snippet %q does not say what was redacted", q, h.Path, h.Snippet)
 				}
 			case "memory/inj.md":

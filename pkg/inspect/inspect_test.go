@@ -51,7 +51,7 @@ func TestStatusAndFilter(t *testing.T) {
 		if e.ID == "memory/old" && e.SupersededBy != "memory/new" {
 			t.Errorf("superseded by %q", e.SupersededBy)
 		}
-		if e.ID == "memory/key" && e.Summary != "The token is [redacted: secret-github-token]" {
+		if e.ID == "memory/key" && e.Summary != "The token is [redacted: secret-github-pat]" {
 			t.Errorf("summary not redacted: %q", e.Summary)
 		}
 	}

@@ -31,7 +31,7 @@ func TestReadsFollowTheRules(t *testing.T) {
 	if text, isErr := call(t, cs, "get", map[string]any{"id": "memory/key"}, &got); isErr {
 		t.Fatalf("get: %s", text)
 	}
-	if strings.Contains(got.Content, key) || strings.Count(got.Content, "[redacted: secret-github-token]") != 2 {
+	if strings.Contains(got.Content, key) || strings.Count(got.Content, "[redacted: secret-github-pat]") != 2 {
 		t.Errorf("get content is not redacted in the tag and the body:\n%s", got.Content)
 	}
 	if got.Hash == "" || len(got.Flagged) != 0 {

@@ -253,7 +253,7 @@ func TestRememberRefusals(t *testing.T) {
 		{"note type", map[string]any{"text": "x", "provenance": "stated", "type": "note"}, "type"},
 		{"too long", map[string]any{"text": strings.Repeat("word ", 60), "provenance": "stated"}, "mem note"},
 		{"three lines", map[string]any{"text": "a\nb\nc", "provenance": "stated"}, "at most 2 lines"},
-		{"secret", map[string]any{"text": "the deploy key is AKIAIOSFODNN7EXAMPLQ", "provenance": "stated"}, "refused: text: secret-aws-key"},
+		{"secret", map[string]any{"text": "the deploy key is AKIAIOSFODNN7EXAMPLQ", "provenance": "stated"}, "refused: text: secret-aws-access-token"},
 		{"unknown project", map[string]any{"text": "x", "provenance": "stated", "project": "proj_nope"}, "names no project note"},
 		{"bad ttl", map[string]any{"text": "x", "provenance": "stated", "ttl": "soon"}, "ttl"},
 		{"both stale", map[string]any{"text": "x", "provenance": "stated", "ttl": "3d", "stale_after": "2027-01-01"}, "not both"},

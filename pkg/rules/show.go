@@ -8,7 +8,7 @@ import (
 )
 
 // Show is text as a read prints it (spec §8: search snippets, show, list,
-// log, MCP reads): every secret redacted ("[redacted: secret-aws-key]"),
+// log, MCP reads): every secret redacted ("[redacted: secret-aws-access-token]"),
 // and, when the text breaks an injection rule, a "[flagged: <rule>, …] "
 // prefix, so a reader still sees it but cannot take it for plain data.
 func Show(text string) string {

@@ -1,9 +1,6 @@
 package secrets
 
-import (
-	"sort"
-	"strings"
-)
+import "strings"
 
 // A key split into parts ("AKIA Q3ZR TV5W X7HJ 2LNB", "AKIA-Q3ZR-…", or
 // wrapped onto the next line of a YAML folded string) is found by joining
@@ -16,64 +13,46 @@ import (
 
 const (
 	maxParts = 64  // a 108-character Anthropic key in groups of 4, with room
-	maxJoin  = 300 // bytes of joined text: longer than any joinable rule's key
+	maxJoin  = 300 // bytes of joined text: longer than the keys that are cut into parts
 )
 
 // part is one piece of a split key: text[start:end].
 type part struct{ start, end int }
 
-// joined returns the spans of text where parts of a split key, joined,
-// are a secret of r. It is called only for a rule whose keywords the text
-// holds, so its cost is paid at a prefix's occurrences only, and there it
-// is bounded by the longest key of r.
-func (r *rule) joined(text string) []span {
-	var out []span
-	var j joiner
-	for _, kw := range r.split {
-		for i := 0; ; {
-			n := indexFold(text[i:], kw)
-			if n < 0 {
-				break
+// joined finds a key cut into parts from the keyword occurrence o: the
+// longest run of two or more parts that one of the keyword's rules finds a
+// key in, one that goes on past the first part, trying all the parts split
+// found and one or two fewer (a word that follows the key is at most one
+// part: split stops at the first part that cannot be a key's), with
+// blanks between the parts and then with hyphens too (AKIA-Q3ZR-…). The
+// cheap tests come first: on text full of keywords ("xoxb-1 xoxb-1 …")
+// the rules rarely run. It returns the span of the parts and the kind.
+func (e *engine) joined(j *joiner, text string, o occurrence) (span, int, bool) {
+	for _, hyphens := range []bool{false, true} {
+		j.split(text, o.at, hyphens, maxJoin)
+		for k := len(j.parts); k >= 2 && k > len(j.parts)-3; k-- {
+			sub := string(j.joined[:j.ends[k-1]])
+			if !keyLike(text, j.parts[1:k]) {
+				continue
 			}
-			at := i + n
-			i = at + len(kw)
-			for _, hyphens := range []bool{false, true} {
-				if s, ok := j.join(r, text, at, hyphens); ok {
-					out = append(out, s)
-					i = max(i, s.end)
-					break
-				}
+			// A keyword inside a word ("task-", "they") starts a key only
+			// if what follows looks random.
+			if o.at > 0 && wordByte(text[o.at-1]) && !(strings.ContainsAny(sub, "0123456789") && strings.ContainsAny(sub, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")) {
+				continue
+			}
+			if s, kind, ok := e.find(sub); ok && s.start < j.ends[0] && s.end > j.ends[0] {
+				return span{j.parts[0].start, j.parts[k-1].end}, kind, true
 			}
 		}
 	}
-	sort.Slice(out, func(a, b int) bool { return out[a].start < out[b].start })
-	return out
+	return span{}, 0, false
 }
 
-// joiner holds the buffers of one joined call.
+// joiner holds the buffers of the joined calls of one scan.
 type joiner struct {
 	parts  []part
 	ends   []int // ends[k]: length of the join of parts[:k+1]
 	joined []byte
-}
-
-// join joins the parts of a key that starts at text[at] and reports the
-// longest run of two or more of them that r's regexp matches whole, trying
-// all the parts split found and one or two fewer (a word that follows the
-// key is at most one part: split stops at the first part that cannot be
-// a key's). hyphens makes a hyphen a separator (AKIA-Q3ZR-…) rather than a
-// key character. The cheap tests come first: on text full of prefixes
-// ("xoxb-1 xoxb-1 …") the regexp rarely runs.
-func (j *joiner) join(r *rule, text string, at int, hyphens bool) (span, bool) {
-	j.split(text, at, hyphens, r.joinMax)
-	for k := len(j.parts); k >= 2 && k > len(j.parts)-3; k-- {
-		sub := j.joined[:j.ends[k-1]]
-		// Every joinable rule's secret is its whole match (group 0).
-		if keyLike(text, j.parts[1:k]) && r.accept(string(sub)) && !r.glued(text, at, string(sub)) && r.whole.Match(sub) {
-			return span{j.parts[0].start, j.parts[k-1].end}, true
-		}
-	}
-	return span{}, false
 }
 
 // split finds the parts from text[at]: runs of key characters separated
@@ -183,29 +162,4 @@ func randomPart(s string) bool {
 		}
 	}
 	return upper >= 3 && lower >= 3
-}
-
-// indexFold is strings.Index(strings.ToLower(s), lower) for ASCII lower,
-// without lowering a copy of s.
-func indexFold(s, lower string) int {
-	c := lower[0]
-	if c < 'a' || c > 'z' {
-		// The first byte has one case: a byte search finds each candidate.
-		for i := 0; ; {
-			n := strings.IndexByte(s[i:], c)
-			if n < 0 || i+n+len(lower) > len(s) {
-				return -1
-			}
-			if equalASCIIFold(s[i+n:i+n+len(lower)], lower) {
-				return i + n
-			}
-			i += n + 1
-		}
-	}
-	for i := 0; i+len(lower) <= len(s); i++ {
-		if foldASCII[s[i]] == c && equalASCIIFold(s[i:i+len(lower)], lower) {
-			return i
-		}
-	}
-	return -1
 }

@@ -42,14 +42,9 @@ func seam(text string) []hit {
 	if !keyPiece(tok) {
 		return nil
 	}
-	// A split key starts with a prefix a joinable rule splits at, in the
-	// word or the body's line (a prefix cut in two at the seam is missed).
-	g := gate()
-	var splits uint64
-	for _, m := range g.split {
-		splits |= m
-	}
-	if g.words.find(line, isASCII(line))&splits == 0 && g.words.find(text[:headEnd], isASCII(text[:headEnd]))&splits == 0 {
+	// A split key holds a rule's keyword, in the word or the body's line
+	// (a keyword cut in two at the seam is missed).
+	if !rules().words.any(line) && !rules().words.any(text[:headEnd]) {
 		return nil
 	}
 	head := text[:headEnd]

@@ -73,6 +73,7 @@ func (o Options) Init(dir string, example fs.FS) (res InitResult, err error) {
 			created = append(created, d+"/")
 		}
 	}
+	privateState(filepath.Join(abs, ".mem"))
 	if ok, err := createIfAbsent(filepath.Join(dir, ConfigFile), []byte(defaultConfig)); err != nil {
 		return res, err
 	} else if ok {

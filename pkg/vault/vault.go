@@ -115,7 +115,26 @@ func (o Options) Open(root string) (*Vault, error) {
 	if err != nil {
 		return nil, err
 	}
+	fixState(filepath.Join(abs, ".mem"))
 	return &Vault{Root: abs, Config: cfg, Options: o}, nil
+}
+
+// privateState creates .mem, which holds the index, the caches (the text
+// of every memory) and locks, as the owner's alone whatever the umask.
+func privateState(dir string) {
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		fixState(dir)
+	}
+}
+
+// fixState makes an existing .mem the owner's alone (0700), as a vault
+// made before mem did so, or a .mem a command created deeper than its
+// root, is fixed on the next open. A vault mem cannot change (read-only
+// media, another owner) is left as it is.
+func fixState(dir string) {
+	if fi, err := os.Stat(dir); err == nil && fi.IsDir() && fi.Mode().Perm() != 0o700 {
+		_ = os.Chmod(dir, 0o700)
+	}
 }
 
 // CheckRoot refuses a folder too wide to be what (a vault, a project

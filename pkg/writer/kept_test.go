@@ -24,7 +24,7 @@ func TestCheckNamesTheKeptKeyThatHoldsASecret(t *testing.T) {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
 		err = Check(v, Front{}, doc, now)
-		if err == nil || !strings.Contains(err.Error(), "refused: "+tc.key+": secret-aws-key") {
+		if err == nil || !strings.Contains(err.Error(), "refused: "+tc.key+": secret-aws-access-token") {
 			t.Errorf("%s: err = %v, want a refusal naming %q", tc.name, err, tc.key)
 		}
 	}

@@ -90,7 +90,7 @@ func saveReview(v *vault.Vault, b *ReviewBatch) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(v.StateDir(), 0o755); err != nil {
+	if err := os.MkdirAll(v.StateDir(), 0o700); err != nil {
 		return err
 	}
 	return vault.WriteFileAtomic(filepath.Join(v.StateDir(), reviewJournal), data, vault.FileMode())

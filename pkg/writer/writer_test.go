@@ -50,7 +50,7 @@ func TestRememberRefusalsAndRequestErrors(t *testing.T) {
 		want    string
 	}{
 		{"too long", vault.NewMemory{Text: strings.Repeat("x", 300)}, true, "mem note"},
-		{"secret", vault.NewMemory{Text: "token ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"}, true, "GitHub"},
+		{"secret", vault.NewMemory{Text: "token ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"}, true, "secret-github-pat"},
 		{"supersedes nothing", vault.NewMemory{Text: "x", Supersedes: []string{"memory/nope"}}, true, "no memory has id or path"},
 		{"backwards", vault.NewMemory{Text: "The db listens on 6000", ValidAt: mustDate(t, "2026-11-01"), Supersedes: []string{old.ID}}, true, "refused"},
 		{"bad enum", vault.NewMemory{Text: "x", Provenance: "rumour"}, false, "provenance"},

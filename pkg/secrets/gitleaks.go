@@ -1,0 +1,578 @@
+package secrets
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/spf13/viper"
+	"github.com/zricethezav/gitleaks/v8/config"
+)
+
+// The engine is gitleaks' default configuration (its rules with their
+// keywords, secret groups, entropy floors and allowlists, and its global
+// allowlist), loaded once, as gitleaks' own detector loads it. What mem
+// does differently is where a rule runs, for speed: gitleaks runs each rule
+// whose keyword a text holds over the whole text; mem runs it over the
+// lines around each occurrence of its keyword (the line and the next, or to
+// the end for a rule that spans lines, like a private key block), which
+// finds the same matches in a note and keeps a vault-wide lint near the
+// cost of one pass over its bytes. On top of gitleaks' matching come mem's
+// passes (glued, joined and wrapped keys, in match), each run only at a
+// keyword's occurrences.
+
+// kind is what a hit's rule index names: the rule (gitleaks' or mem's)
+// and a human name.
+type kind struct {
+	id, what string
+	gl       *glRule
+	mem      *memRule
+}
+
+// glRule is one of gitleaks' rules with what mem derives from it once.
+type glRule struct {
+	*config.Rule
+	// relaxed is Regex without its word boundaries and its terminator,
+	// for a key glued to a word or inside a URL's path (match's token
+	// pass); nil for the generic rules, whose matches are assignments.
+	relaxed *regexp.Regexp
+	// multiline: a match can span more lines than two (a private key).
+	multiline bool
+	// assigned: the regexp is gitleaks' semi-generic shape, a name, an
+	// operator and a value (see worthRunning).
+	assigned bool
+}
+
+// engine is the rule set: gitleaks' specific rules, mem's, then gitleaks'
+// generic ones, so that a specific rule claims a span before they see it
+// (gitleaks drops a generic finding inside a specific one the same way),
+// and an index of every rule's keywords.
+type engine struct {
+	kinds     []kind
+	global    []*config.Allowlist
+	words     *wordIndex
+	wordKinds [][]int // the kinds whose keyword is words.words[i]
+}
+
+// terminator is the end gitleaks' generator gives a key that needs one.
+const terminator = `(?:[\x60'"\s;]|\\[nr]|$)`
+
+// assignment is the operator of gitleaks' semi-generic regexps (a name
+// holding a keyword, at most 20 more name characters and 3 blanks or
+// quotes, the operator, at most 5 blanks, quotes or '=', the value).
+const assignment = `(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)`
+
+// rules is the engine, built on first use: compiling gitleaks' rules is
+// most of the start-up of a command that scans a text, and most commands
+// never do.
+var rules = sync.OnceValue(func() *engine {
+	v := viper.New()
+	v.SetConfigType("toml")
+	var vc config.ViperConfig
+	if err := v.ReadConfig(strings.NewReader(config.DefaultConfig)); err != nil {
+		panic("secrets: gitleaks' default configuration: " + err.Error())
+	}
+	if err := v.Unmarshal(&vc); err != nil {
+		panic("secrets: gitleaks' default configuration: " + err.Error())
+	}
+	cfg, err := vc.Translate()
+	if err != nil {
+		panic("secrets: gitleaks' default configuration: " + err.Error())
+	}
+	e := &engine{global: cfg.Allowlists}
+	var specific, generic []kind
+	for id := range cfg.Rules {
+		r := cfg.Rules[id]
+		if r.Regex == nil || r.SkipReport || len(r.RequiredRules) > 0 {
+			continue // a rule on file paths only, or one part of a composite
+		}
+		g := &glRule{Rule: &r, multiline: multiline(r.Regex.String()), assigned: strings.Contains(r.Regex.String(), assignment)}
+		if strings.Contains(r.RuleID, "generic") {
+			generic = append(generic, kind{id: "secret-" + r.RuleID, what: "a secret assigned to a name like a key's (gitleaks' " + r.RuleID + ")", gl: g})
+			continue
+		}
+		g.relaxed = regexp.MustCompile(strings.ReplaceAll(strings.TrimSuffix(r.Regex.String(), terminator), `\b`, ""))
+		specific = append(specific, kind{id: "secret-" + r.RuleID, what: "a key gitleaks calls " + r.RuleID, gl: g})
+	}
+	byID := func(ks []kind) { sort.Slice(ks, func(i, j int) bool { return ks[i].id < ks[j].id }) }
+	byID(specific)
+	byID(generic)
+	e.kinds = specific
+	mem := memRules()
+	for i := range mem {
+		e.kinds = append(e.kinds, kind{id: mem[i].id, what: mem[i].what, mem: &mem[i]})
+	}
+	// The generic rules go after mem's: "password is hunter2" is mem's
+	// password rule's.
+	e.kinds = append(e.kinds, generic...)
+	index := map[string]int{}
+	var words []string
+	for k, kd := range e.kinds {
+		keywords := kd.gl.keywords()
+		if kd.mem != nil {
+			keywords = kd.mem.keywords
+		}
+		for _, w := range keywords {
+			w = strings.ToLower(w)
+			n, ok := index[w]
+			if !ok {
+				n = len(words)
+				index[w] = n
+				words = append(words, w)
+				e.wordKinds = append(e.wordKinds, nil)
+			}
+			e.wordKinds[n] = append(e.wordKinds[n], k)
+		}
+	}
+	e.words = newWordIndex(words)
+	return e
+})
+
+// keywords are r's keywords; none for a nil r.
+func (r *glRule) keywords() []string {
+	if r == nil {
+		return nil
+	}
+	return r.Keywords
+}
+
+// multiline reports whether a regexp can match across more than one line
+// break: an unbounded repetition of a class that holds a line break.
+func multiline(src string) bool {
+	return strings.Contains(src, `[\s\S`) || strings.Contains(src, `(?s`)
+}
+
+// glMatches calls fn with the span of the secret of each finding of
+// gitleaks' rule r in text[w.start:w.end], as gitleaks' detector decides
+// it: the rule's secret group (or its first non-empty group), its entropy
+// floor, and the global and the rule's allowlists. re is r.Regex or
+// r.relaxed.
+func (e *engine) glMatches(r *glRule, re *regexp.Regexp, text string, w span, fn func(start, end int)) {
+	sub := text[w.start:w.end]
+	ls, le, from := -1, -1, 0 // the current line's bounds; ls holds for text[from]
+	for _, m := range re.FindAllStringSubmatchIndex(sub, -1) {
+		ms, me := m[0], m[1]
+		// gitleaks trims line breaks off a match.
+		for ms < me && sub[ms] == '\n' {
+			ms++
+		}
+		for me > ms && sub[me-1] == '\n' {
+			me--
+		}
+		ss, se := ms, me
+		if g := r.SecretGroup; g > 0 && 2*g+1 < len(m) {
+			ss, se = m[2*g], m[2*g+1]
+		} else if g == 0 {
+			for g := 1; 2*g+1 < len(m); g++ {
+				if m[2*g] >= 0 && m[2*g+1] > m[2*g] {
+					ss, se = m[2*g], m[2*g+1]
+					break
+				}
+			}
+		}
+		ss, se = max(ss, ms), min(se, me)
+		if ss >= se {
+			continue
+		}
+		secret := sub[ss:se]
+		if r.Entropy != 0 && entropy(secret) <= r.Entropy {
+			continue
+		}
+		// Matches come in order: the line's bounds are searched on from
+		// the last match's, so a long line of many matches stays linear.
+		if nl := strings.LastIndexByte(text[from:w.start+ms], '\n'); nl >= 0 || ls < 0 {
+			ls = from + nl + 1
+		}
+		from = w.start + ms
+		if w.start+me > le {
+			le = lineEnd(text, w.start+me)
+		}
+		if allowed(e.global, secret, sub[ms:me], text[ls:le]) || allowed(r.Allowlists, secret, sub[ms:me], text[ls:le]) {
+			continue
+		}
+		fn(w.start+ss, w.start+se)
+	}
+}
+
+// allowed is gitleaks' allowlist check of a finding (detect's
+// checkFindingAllowed) for a text that has no path and no commit: an
+// allowlist that names either never applies.
+func allowed(lists []*config.Allowlist, secret, match, line string) bool {
+	for _, a := range lists {
+		target := secret
+		switch a.RegexTarget {
+		case "match":
+			target = match
+		case "line":
+			target = line
+		}
+		regex := a.RegexAllowed(target)
+		stop, _ := a.ContainsStopWord(secret)
+		if a.MatchCondition != config.AllowlistMatchAnd {
+			if regex || stop {
+				return true
+			}
+			continue
+		}
+		if len(a.Commits) > 0 || len(a.Paths) > 0 {
+			continue
+		}
+		if (len(a.Regexes) == 0 || regex) && (len(a.StopWords) == 0 || stop) {
+			return true
+		}
+	}
+	return false
+}
+
+// reach bounds a window on either side of a keyword within a long line:
+// longer than any of gitleaks' single-line matches around its keyword
+// (the generic rule's: a 50-byte name, 20 more, an operator and a 150-byte
+// value).
+const reach = 1024
+
+// occurrence is a keyword of the index at text[at:].
+type occurrence struct{ at, word int }
+
+// match runs the rules over text (as scan has normalised it) where their
+// keywords occur, then mem's passes at the same occurrences: a key glued
+// to a word or in a URL (the relaxed regexps), a key cut into parts
+// (joined) and a key wrapped onto the next line (unwrapped). The hits come
+// back in order and apart; where two rules match one span, the first in
+// the engine's order has it.
+func match(text string) []hit {
+	e := rules()
+	var occs []occurrence
+	e.words.each(text, func(at, w int) { occs = append(occs, occurrence{at, w}) })
+	if len(occs) == 0 {
+		return nil
+	}
+	wins := e.windows(text, occs)
+	kinds := make([]int, 0, len(wins))
+	for k := range wins {
+		kinds = append(kinds, k)
+	}
+	sort.Ints(kinds)
+	var hits, add []hit
+	for _, k := range kinds {
+		kd := &e.kinds[k]
+		add = add[:0]
+		keep := func(s, end int) {
+			if !overlaps(hits, s, end) && (len(add) == 0 || s >= add[len(add)-1].end) {
+				add = append(add, hit{s, end, k})
+			}
+		}
+		for _, w := range wins[k] {
+			if kd.mem != nil {
+				kd.mem.matches(text, w, keep)
+			} else {
+				e.glMatches(kd.gl, kd.gl.Regex, text, w, keep)
+			}
+		}
+		hits = merge(hits, add)
+	}
+	// A key glued to a word ("tokenghp_…", "…AKIA…v2") or in a URL's path
+	// ("/ghp_…/"), which gitleaks' boundaries and terminators turn away:
+	// the relaxed regexps, on windows that hold a token that looks random.
+	random := map[span]bool{}
+	for _, k := range kinds {
+		kd := &e.kinds[k]
+		if kd.gl == nil || kd.gl.relaxed == nil {
+			continue
+		}
+		add = add[:0]
+		for _, w := range wins[k] {
+			r, ok := random[w]
+			if !ok {
+				r = randomToken(text[w.start:w.end])
+				random[w] = r
+			}
+			if !r {
+				continue
+			}
+			e.glMatches(kd.gl, kd.gl.relaxed, text, w, func(s, end int) {
+				if overlaps(hits, s, end) || len(add) > 0 && s < add[len(add)-1].end || glued(text, s, end) && !randomPart(text[s:end]) {
+					return
+				}
+				add = append(add, hit{s, end, k})
+			})
+		}
+		hits = merge(hits, add)
+	}
+	return e.rejoin(text, occs, hits)
+}
+
+// windows returns, for each kind whose keyword text holds, the spans of
+// text its regexp runs over, in order and apart: for gitleaks' rules the
+// line of each occurrence and the next (at most reach bytes either side of
+// it), or to the end for a rule that spans lines; for mem's, its own.
+func (e *engine) windows(text string, occs []occurrence) map[int][]span {
+	wins := map[int][]span{}
+	ls, le, nle := -1, -1, -1 // the line of the last occurrence, and the next line's end
+	for _, o := range occs {
+		if o.at >= le {
+			ls = strings.LastIndexByte(text[:o.at], '\n') + 1
+			le = lineEnd(text, o.at)
+			nle = nextLines(text, le)
+		}
+		start, end := ls, min(nle+1, len(text))
+		if o.at-reach > start {
+			start = o.at - reach
+			// Back to a byte that is not a word's, so that a leading \b
+			// sees what it would in the whole text.
+			for n := 0; start > ls && n < 64 && !nonWordASCII(text[start-1]); n++ {
+				start--
+			}
+		}
+		end = min(end, o.at+reach)
+		word := e.words.words[o.word]
+		for _, k := range e.wordKinds[o.word] {
+			kd := &e.kinds[k]
+			if kd.gl != nil && !worthRunning(kd.gl, text, o.at, len(word)) {
+				continue
+			}
+			ws, seen := wins[k]
+			if kd.mem != nil {
+				if !seen {
+					wins[k] = []span{{0, len(text)}}
+					if kd.mem.windows != nil {
+						wins[k] = kd.mem.windows(text)
+					}
+				}
+				continue
+			}
+			w := span{start, end}
+			if kd.gl.multiline {
+				w.end = len(text)
+			}
+			if n := len(ws) - 1; n >= 0 && w.start <= ws[n].end {
+				ws[n].end = max(ws[n].end, w.end)
+			} else {
+				ws = append(ws, w)
+			}
+			wins[k] = ws
+		}
+	}
+	return wins
+}
+
+// nextLines is the end of the line after the one that ends at le, and of
+// blank lines before it (gitleaks' generic rule allows up to 8 line breaks
+// between a name and its value).
+func nextLines(text string, le int) int {
+	for n := 0; n < 8 && le < len(text); n++ {
+		next := lineEnd(text, le+1)
+		blank := strings.TrimSpace(text[le+1:next]) == ""
+		le = next
+		if !blank {
+			break
+		}
+	}
+	return le
+}
+
+// worthRunning reports whether gitleaks' rule r can match at the
+// occurrence of its keyword text[at:at+n], by what every match there
+// holds, so that a rule whose keyword is a common word ("key", "token",
+// "jira") or a common pair of letters ("ey", "s.") runs where a value can
+// follow, not on every line that holds the word. A semi-generic rule needs
+// an operator after the name, then a value of 8 or more key characters,
+// unless the keyword starts a key itself; a keyword of two bytes is the
+// start of a key of 8 or more key characters.
+func worthRunning(r *glRule, text string, at, n int) bool {
+	if keyRun(text, at) >= 8 && (n > 2 || r.assigned) {
+		return true
+	}
+	if n <= 2 && !r.assigned {
+		return keyRun(text, at) >= 8
+	}
+	if !r.assigned {
+		return true
+	}
+	i := at + n
+	for k := 0; k < 20 && i < len(text) && (text[i] == ' ' || text[i] == '\t' || text[i] == '.' || text[i] == '-' || !nonWordASCII(text[i])); k++ {
+		i++
+	}
+	for k := 0; k < 3 && i < len(text) && (isSpace(text[i]) || text[i] == '\'' || text[i] == '"'); k++ {
+		i++
+	}
+	if i == len(text) || !strings.ContainsRune("=>:|,?", rune(text[i])) {
+		return false
+	}
+	for k := 0; k < 3 && i < len(text) && strings.ContainsRune("=>:|?,", rune(text[i])); k++ {
+		i++
+	}
+	for k := 0; k < 5 && i < len(text) && (isSpace(text[i]) || strings.ContainsRune("`'\"=", rune(text[i]))); k++ {
+		i++
+	}
+	return keyRun(text, i) >= 8
+}
+
+// keyRun is the length of the run of key characters (letters, digits and
+// _+/=~.-) at text[i:], counted up to 8, all its callers ask: a line of
+// keywords glued together ("key=key=...") would make counting it whole at
+// each occurrence quadratic.
+func keyRun(text string, i int) int {
+	j := i
+	for j < len(text) && j-i < 8 && (!nonWordASCII(text[j]) && text[j] < 0x80 || strings.IndexByte("+/=~.-", text[j]) >= 0) {
+		j++
+	}
+	return j - i
+}
+
+// lineEnd is the offset of the line break that ends the line holding
+// text[at], or len(text).
+func lineEnd(text string, at int) int {
+	if n := strings.IndexByte(text[at:], '\n'); n >= 0 {
+		return at + n
+	}
+	return len(text)
+}
+
+// matches calls fn with each secret of mem's rule r in text[w.start:w.end].
+func (r *memRule) matches(text string, w span, fn func(start, end int)) {
+	for _, m := range r.re.FindAllStringSubmatchIndex(text[w.start:w.end], -1) {
+		s, end := m[2*r.group], m[2*r.group+1]
+		if s >= 0 && (r.allow == nil || !r.allow(text[w.start+s:w.start+end])) {
+			fn(w.start+s, w.start+end)
+		}
+	}
+}
+
+// randomToken reports whether s holds a run of 16 or more bytes without a
+// blank or a quote that looks random (randomPart): what a key looks like,
+// and few words of prose do.
+func randomToken(s string) bool {
+	start := 0
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || isSpace(s[i]) || s[i] == '"' || s[i] == '\'' || s[i] == '`' {
+			if i-start >= 16 && randomPart(s[start:i]) {
+				return true
+			}
+			start = i + 1
+		}
+	}
+	return false
+}
+
+// glued reports whether text[s:end] runs on into a word on either side.
+func glued(text string, s, end int) bool {
+	return s > 0 && wordByte(text[s-1]) && wordByte(text[s]) || end < len(text) && wordByte(text[end]) && wordByte(text[end-1])
+}
+
+// rejoin adds the keys cut in two: into parts at a keyword ("AKIA Q3ZR
+// TV5W …", "ghp_…" wrapped in a YAML folded string: joined), and any key
+// of a rule whose keyword a line holds that the line's last word and the
+// next line's first make (unwrapped). A joined span replaces the hits it
+// covers whole, and is dropped if it overlaps one in part or an earlier
+// joined span.
+func (e *engine) rejoin(text string, occs []occurrence, hits []hit) []hit {
+	var joins []hit
+	var j joiner
+	le := -1 // the end of the line of the last occurrence tried unwrapped
+	for _, o := range occs {
+		if overlaps(joins, o.at, o.at+1) {
+			continue
+		}
+		if s, k, ok := e.joined(&j, text, o); ok {
+			joins = append(joins, hit{s.start, s.end, k})
+			continue
+		}
+		// Once a line: occurrences come in order, so a long line full of
+		// keywords costs one search back for its start.
+		if o.at > le {
+			ls := strings.LastIndexByte(text[:o.at], '\n') + 1
+			le = lineEnd(text, o.at)
+			if h, ok := e.unwrapped(text, ls); ok {
+				joins = append(joins, h)
+			}
+		}
+	}
+	if len(joins) == 0 {
+		return hits
+	}
+	sort.Slice(joins, func(i, j int) bool { return joins[i].start < joins[j].start })
+	covered := make([]bool, len(hits))
+	var kept []hit
+	for _, h := range joins {
+		if len(kept) > 0 && h.start < kept[len(kept)-1].end {
+			continue
+		}
+		first := sort.Search(len(hits), func(k int) bool { return hits[k].end > h.start })
+		k := first
+		for k < len(hits) && hits[k].start < h.end && h.start <= hits[k].start && hits[k].end <= h.end {
+			k++
+		}
+		if k < len(hits) && hits[k].start < h.end {
+			continue // overlaps a hit in part
+		}
+		for c := first; c < k; c++ {
+			covered[c] = true
+		}
+		kept = append(kept, h)
+	}
+	out := kept
+	for k, h := range hits {
+		if !covered[k] {
+			out = append(out, h)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].start < out[j].start })
+	return out
+}
+
+// find reports the first secret in s (with a blank on either side, for
+// the rules' boundaries) of a specific rule whose keyword s holds, and its
+// kind: the test of a key put back together from its parts.
+func (e *engine) find(s string) (span, int, bool) {
+	padded := " " + s + " "
+	var kinds []int
+	e.words.each(padded, func(_, w int) { kinds = append(kinds, e.wordKinds[w]...) })
+	sort.Ints(kinds)
+	for i, k := range kinds {
+		kd := &e.kinds[k]
+		if i > 0 && kinds[i-1] == k || kd.gl == nil || kd.gl.relaxed == nil {
+			continue
+		}
+		found, at := false, span{}
+		e.glMatches(kd.gl, kd.gl.Regex, padded, span{0, len(padded)}, func(st, end int) {
+			if !found {
+				found, at = true, span{st - 1, end - 1}
+			}
+		})
+		if found {
+			return at, k, true
+		}
+	}
+	return span{}, 0, false
+}
+
+// unwrapped finds a key that the line at ls and the next line make once
+// the line break and the next line's indent are taken out, when the line
+// ends in a piece of a key and the next starts with one; the hit spans
+// both pieces (and the break between them).
+func (e *engine) unwrapped(text string, ls int) (hit, bool) {
+	le := lineEnd(text, ls)
+	if le == len(text) {
+		return hit{}, false
+	}
+	line := strings.TrimRight(text[ls:le], " \t\r")
+	ns := le + 1
+	for ns < len(text) && (text[ns] == ' ' || text[ns] == '\t') {
+		ns++
+	}
+	ne := lineEnd(text, ns)
+	next := text[ns:ne]
+	last := line[strings.LastIndexAny(line, " \t\"'`=:")+1:]
+	first := next
+	if n := strings.IndexAny(first, " \t\"'`;,"); n >= 0 {
+		first = first[:n]
+	}
+	if !keyPiece(last) || !keyPiece(first) {
+		return hit{}, false
+	}
+	if s, k, ok := e.find(line + next); ok && s.start < len(line) && s.end > len(line) {
+		return hit{ls + s.start, ns + s.end - len(line), k}, true
+	}
+	return hit{}, false
+}
