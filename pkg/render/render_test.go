@@ -200,7 +200,7 @@ func TestSecretWarningHidesTheSecret(t *testing.T) {
 	secret := "AKIAZ7QW3RT5YU2PL4XM"
 	m := fact(t, "a", "Deploy notes\nkey "+secret, "pinned: true")
 	r := mustRender(t, []*vault.Memory{m}, opts())
-	if len(r.Warnings) != 1 || !strings.HasPrefix(r.Warnings[0], "memory/a.md:7:5: secret-aws-access-token: not rendered: an AWS") {
+	if len(r.Warnings) != 1 || !strings.HasPrefix(r.Warnings[0], "memory/a.md:7:5: secret-aws-access-token: not rendered: a key gitleaks calls aws-access-token") {
 		t.Fatalf("warnings %q: want one naming memory/a.md:7:5 and the kind of secret", r.Warnings)
 	}
 	if strings.Contains(r.Warnings[0], secret) || strings.Contains(string(r.Doc), secret) {
