@@ -77,7 +77,7 @@ func (r *Repo) recordLock(f *os.File, paths ...string) error {
 	// Renamed into place but not fsynced: the record has to outlive a killed
 	// process, not a power cut.
 	rec := r.lockRecordPath()
-	if err := os.MkdirAll(filepath.Dir(rec), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(rec), 0o700); err != nil {
 		return err
 	}
 	tmp := rec + "." + strconv.Itoa(os.Getpid())

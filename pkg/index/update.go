@@ -484,7 +484,7 @@ func build(v *vault.Vault, opts Options, reason string) (Stats, error) {
 	}
 	st.Files, st.Changed = len(rels), len(rels)
 	defer limitHeap(len(rels))()
-	if err := os.MkdirAll(Dir(v), 0o755); err != nil {
+	if err := os.MkdirAll(Dir(v), 0o700); err != nil {
 		return st, err
 	}
 	g := newGeneration(v)

@@ -77,7 +77,7 @@ const holderSettles = 300 * time.Millisecond
 // first.
 func (v *Vault) LockWait(ctx context.Context, name string, wait time.Duration, onWait func(pid int)) (func(), error) {
 	path := v.LockPath(name)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, err
 	}
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)

@@ -354,7 +354,7 @@ func (v *Vault) CreatePair(noteDir, noteSlug string, note *frontmatter.Document,
 	if _, err := v.destination(ptrDir); err != nil {
 		return nil, nil, err
 	}
-	if err := os.MkdirAll(v.pendingDir(), 0o777); err != nil {
+	if err := os.MkdirAll(v.pendingDir(), 0o700); err != nil {
 		return nil, nil, err
 	}
 	for range 20 {
@@ -520,15 +520,17 @@ func (b *Batch) Commit() error {
 		return nil
 	}
 	if err := flushFiles(b.tmps); err != nil {
+		dir := filepath.Dir(b.paths[0])
 		b.Abort()
-		return err
+		return fmt.Errorf("flushing %d files to write under %s (nothing was replaced): %w", len(b.paths), dir, err)
 	}
 	dirs := map[string]bool{}
 	for i, tmp := range b.tmps {
 		if err := os.Rename(tmp, b.paths[i]); err != nil {
+			path := b.paths[i]
 			b.tmps, b.paths = b.tmps[i:], b.paths[i:]
 			b.Abort()
-			return fmt.Errorf("%s: %w", b.paths[i], err)
+			return fmt.Errorf("%s: %w", path, err)
 		}
 		dirs[filepath.Dir(b.paths[i])] = true
 	}
