@@ -3,7 +3,6 @@ package serve
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"crypto/subtle"
 	"embed"
 	"encoding/hex"
@@ -95,7 +94,7 @@ func NewPage(o PageOptions) *Page {
 func (p *Page) LoginLink(base string) string {
 	code := randomHex()
 	p.mu.Lock()
-	p.links[digest(code)] = p.o.Now().Add(LoginTTL)
+	p.links[hash(code)] = p.o.Now().Add(LoginTTL)
 	p.mu.Unlock()
 	return base + "/login?code=" + code
 }
@@ -106,19 +105,14 @@ func randomHex() string {
 	return hex.EncodeToString(b)
 }
 
-func digest(s string) string {
-	h := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(h[:])
-}
-
 // login spends a login code: a good one sets the session cookie and goes
 // to the session view; any other answer is 401 and says nothing more.
 func (p *Page) login(w http.ResponseWriter, r *http.Request) {
 	code := r.URL.Query().Get("code")
 	now := p.o.Now()
 	p.mu.Lock()
-	exp, ok := p.links[digest(code)]
-	delete(p.links, digest(code)) // used once, good or late
+	exp, ok := p.links[hash(code)]
+	delete(p.links, hash(code)) // used once, good or late
 	for k, e := range p.links {
 		if now.After(e) {
 			delete(p.links, k)
@@ -127,7 +121,7 @@ func (p *Page) login(w http.ResponseWriter, r *http.Request) {
 	var cookie string
 	if ok && code != "" && now.Before(exp) {
 		cookie = randomHex()
-		p.sessions[digest(cookie)] = &session{csrf: randomHex(), expires: now.Add(SessionTTL)}
+		p.sessions[hash(cookie)] = &session{csrf: randomHex(), expires: now.Add(SessionTTL)}
 	}
 	p.mu.Unlock()
 	if cookie == "" {
@@ -147,9 +141,9 @@ func (p *Page) session(r *http.Request) *session {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	s := p.sessions[digest(c.Value)]
+	s := p.sessions[hash(c.Value)]
 	if s != nil && p.o.Now().After(s.expires) {
-		delete(p.sessions, digest(c.Value))
+		delete(p.sessions, hash(c.Value))
 		return nil
 	}
 	return s

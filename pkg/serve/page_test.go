@@ -304,7 +304,15 @@ func TestPageReviewActions(t *testing.T) {
 		return string(data)
 	}
 	guess := read("memory/guess.md")
-	if got := act("/review/accept-all", url.Values{}); got != "1 claims accepted (undo puts them back)" {
+	_, page, _ := get(t, c, base+"/review", nil)
+	queue := regexp.MustCompile(`name="queue" value="([0-9a-f]+)"`).FindStringSubmatch(page)
+	if queue == nil {
+		t.Fatalf("the review page's accept-all form names no queue:\n%s", page)
+	}
+	if got := act("/review/accept-all", url.Values{"queue": {"0"}}); !strings.HasPrefix(got, "Not done: the queue changed since this page was drawn") || read("memory/guess.md") != guess {
+		t.Errorf("accept all of a queue the page did not draw: %q, and the file:\n%s", got, read("memory/guess.md"))
+	}
+	if got := act("/review/accept-all", url.Values{"queue": {queue[1]}}); got != "1 claims accepted (undo puts them back)" {
 		t.Errorf("accept all: %q", got)
 	}
 	if !strings.Contains(read("memory/guess.md"), "human:Dana") {
@@ -328,7 +336,7 @@ func TestPageReviewActions(t *testing.T) {
 	if !strings.Contains(read("memory/ci.md"), "stale_after: 2027-03-01") {
 		t.Errorf("re-date did not write stale_after:\n%s", read("memory/ci.md"))
 	}
-	_, page, _ := get(t, c, base+"/memory?id=memory/ci", nil)
+	_, page, _ = get(t, c, base+"/memory?id=memory/ci", nil)
 	if !strings.Contains(page, `<input type="hidden" name="back" value="/memory?id=memory/ci">`) {
 		t.Fatalf("the memory page has no retire form:\n%s", page)
 	}

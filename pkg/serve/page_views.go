@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -99,6 +100,7 @@ const queueShown = 200
 type reviewData struct {
 	Pending   []inspect.Entry // the newest queueShown of Waiting
 	Waiting   int
+	Queue     string     // queueDigest of all Waiting: accept-all takes what was drawn, no more
 	Shown     []proposal // the first queueShown of Proposals
 	Proposals int
 	Rivals    []string
@@ -116,7 +118,7 @@ func (p *Page) review(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	pending := x.Pending("")
-	d := reviewData{Pending: pending[:min(len(pending), queueShown)], Waiting: len(pending), Proposals: len(rep.Proposals), Rivals: x.Rivals()}
+	d := reviewData{Pending: pending[:min(len(pending), queueShown)], Waiting: len(pending), Queue: queueDigest(pending), Proposals: len(rep.Proposals), Rivals: x.Rivals()}
 	for _, pr := range rep.Proposals[:min(len(rep.Proposals), queueShown)] {
 		d.Shown = append(d.Shown, proposal{pr, key(pr)})
 	}
@@ -147,8 +149,14 @@ func (p *Page) acceptAll(r *http.Request, f writer.Front) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	pending := x.Pending("")
+	// A claim an agent wrote after the page was drawn is not the person's
+	// to accept unseen: the queue must be the one the page showed.
+	if r.PostForm.Get("queue") != queueDigest(pending) {
+		return "", errors.New("the queue changed since this page was drawn (a claim came or went): nothing was accepted; reload the page and review it again")
+	}
 	var refs []string
-	for _, e := range x.Pending("") {
+	for _, e := range pending {
 		refs = append(refs, e.Path)
 	}
 	b, err := writer.AcceptAll(p.o.Vault, f, refs, p.o.Now())
@@ -338,4 +346,11 @@ func (p *Page) health(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p.show(w, r, http.StatusOK, "health", "Health", d, "")
+}
+
+// queueDigest names a review queue as the page drew it: every claim's
+// path, id, text and writer, in order.
+func queueDigest(pending []inspect.Entry) string {
+	b, _ := json.Marshal(pending)
+	return hash(string(b))
 }
