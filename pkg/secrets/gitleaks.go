@@ -243,7 +243,7 @@ type occurrence struct{ at, word int }
 func match(text string) []hit {
 	e := rules()
 	var occs []occurrence
-	e.words.each(text, func(at, w int) { occs = append(occs, occurrence{at, w}) })
+	e.words.each(text, func(at, w int) bool { occs = append(occs, occurrence{at, w}); return true })
 	if len(occs) == 0 {
 		return nil
 	}
@@ -527,7 +527,7 @@ func (e *engine) rejoin(text string, occs []occurrence, hits []hit) []hit {
 func (e *engine) find(s string) (span, int, bool) {
 	padded := " " + s + " "
 	var kinds []int
-	e.words.each(padded, func(_, w int) { kinds = append(kinds, e.wordKinds[w]...) })
+	e.words.each(padded, func(_, w int) bool { kinds = append(kinds, e.wordKinds[w]...); return true })
 	sort.Ints(kinds)
 	for i, k := range kinds {
 		kd := &e.kinds[k]

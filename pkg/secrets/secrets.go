@@ -460,7 +460,7 @@ func (k *Keywords) Mask(words ...string) uint64 {
 // Find returns the words text holds, as bits to test against Mask.
 func (k *Keywords) Find(text string) uint64 {
 	var found uint64
-	k.words.each(text, func(_, w int) { found |= 1 << w })
+	k.words.each(text, func(_, w int) bool { found |= 1 << w; return true })
 	return found
 }
 
@@ -499,19 +499,19 @@ func newWordIndex(words []string) *wordIndex {
 // any reports whether text holds one of the words.
 func (k *wordIndex) any(text string) bool {
 	found := false
-	k.each(text, func(int, int) { found = true })
+	k.each(text, func(int, int) bool { found = true; return false })
 	return found
 }
 
 // each calls fn with the offset and the index of each word text holds, in
-// order of offset.
+// order of offset, until fn returns false.
 //
 // Folding ASCII letters in place gives the same answer as lowering the
 // text, because every other character lowers to non-ASCII bytes and so can
 // be no part of a word, except two: İ (U+0130) lowers to i and the Kelvin
 // sign (U+212A) to k. A text holding either is lowered first (the offsets
 // are then the lowered text's: the scanner folds both before it gets here).
-func (k *wordIndex) each(text string, fn func(at, w int)) {
+func (k *wordIndex) each(text string, fn func(at, w int) bool) {
 	if !isASCII(text) && (strings.Contains(text, "\u0130") || strings.Contains(text, "\u212a")) {
 		text = strings.ToLower(text)
 	}
@@ -530,7 +530,9 @@ func (k *wordIndex) each(text string, fn func(at, w int)) {
 		at := i - 1
 		for _, n := range k.starts[g-1] {
 			if w := k.words[n]; len(text)-at >= len(w) && equalASCIIFold(text[at:at+len(w)], w) {
-				fn(at, n)
+				if !fn(at, n) {
+					return
+				}
 			}
 		}
 	}

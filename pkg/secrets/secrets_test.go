@@ -114,7 +114,7 @@ func checkWindows(t *testing.T, s string) {
 	t.Helper()
 	e := rules()
 	var occs []occurrence
-	e.words.each(s, func(at, w int) { occs = append(occs, occurrence{at, w}) })
+	e.words.each(s, func(at, w int) bool { occs = append(occs, occurrence{at, w}); return true })
 	for k, w := range e.windows(s, occs) {
 		kd := &e.kinds[k]
 		if kd.gl == nil {
