@@ -124,13 +124,15 @@ func TestTerminal(t *testing.T) {
 // character and no invalid UTF-8, and text with nothing to escape is kept.
 func FuzzEscape(f *testing.F) {
 	f.Add("\x1b]8;;http://x\a\u202e\r\xff")
+	f.Add("\r\n")
 	f.Fuzz(func(t *testing.T, s string) {
 		out := Escape(s)
 		if !utf8.ValidString(out) {
 			t.Fatalf("Escape(%q) = %q: not UTF-8", s, out)
 		}
 		for i, r := range out {
-			if Unsafe(r) || r == '\r' && !strings.HasPrefix(out[i:], "\r\n") {
+			// CR LF is a line ending and stays; any other CR is escaped.
+			if r == '\r' && !strings.HasPrefix(out[i:], "\r\n") || r != '\r' && Unsafe(r) {
 				t.Fatalf("Escape(%q) = %q: U+%04X left", s, out, r)
 			}
 		}
