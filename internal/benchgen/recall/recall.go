@@ -2,8 +2,9 @@
 // sets (LoCoMo, REALTALK, BEAM; see Formats) read at run time from a
 // directory the project never copies, every dialogue turn written as one
 // memory file, every question asked of a searcher, hit@k counted against
-// the question's evidence turns. Plain is the reference it is measured against: bleve used
-// the plain way, one text field, the question as a match query.
+// the question's evidence turns. Plain is the reference it is measured
+// against: bleve used the plain way, one text field, the question as a
+// match query.
 package recall
 
 import (
@@ -91,7 +92,7 @@ type rawQuestion struct {
 	category int
 }
 
-// rawTurn is a dialogue turn as both formats write it.
+// rawTurn is a dialogue turn in LoCoMo's layout, as LoCoMo and REALTALK write it.
 type rawTurn struct {
 	Speaker   string `json:"speaker"`
 	DiaID     string `json:"dia_id"`
