@@ -33,7 +33,7 @@ import (
 func runRecall(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 	data := fs.String("data", "../shared/data", "directory of the sets (a folder each), or of one set's conversations")
 	sets := fs.String("set", "", "comma-separated sets to run (default: every set of -data)")
-	convs := fs.String("conv", "", "comma-separated conversations to ask, by file name without .json (default: all)")
+	convs := fs.String("conv", "", "comma-separated conversations to ask, by name: the file's without .json, or the folder's (default: all)")
 	variant := fs.Bool("queries", false, "also ask each question with two mechanical rewrites in queries")
 	misses := fs.Bool("misses", false, "print every question mem misses in its first five, with the evidence and both searchers' hits")
 	dir := fs.String("dir", "", "scratch directory for the vaults (default: a new temporary one, removed after)")

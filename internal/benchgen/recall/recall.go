@@ -1,15 +1,17 @@
-// Package recall is the retrieval benchmark: the LoCoMo conversations
-// (snap-research/locomo, ACL 2024) read at run time from a directory the
-// project never copies, every dialogue turn written as one memory file,
-// every question asked of a searcher, hit@k counted against the question's
-// evidence turns. Plain is the reference it is measured against: bleve used
-// the plain way, one text field, the question as a match query.
+// Package recall is the retrieval benchmark: the conversations of public
+// sets (LoCoMo, REALTALK, BEAM; see Formats) read at run time from a
+// directory the project never copies, every dialogue turn written as one
+// memory file, every question asked of a searcher, hit@k counted against
+// the question's evidence turns. Plain is the reference it is measured
+// against: bleve used the plain way, one text field, the question as a
+// match query.
 package recall
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -31,7 +33,7 @@ type Turn struct {
 	Text    string
 	Caption string // the shared image's caption, if any
 	Session int
-	At      time.Time // LoCoMo: the session's time plus 10 s per turn; REALTALK: the message's own
+	At      time.Time // LoCoMo, BEAM: the session's time plus 10 s per turn; REALTALK: the message's own
 }
 
 // body is the turn as its memory file holds it.
@@ -63,23 +65,34 @@ type question struct {
 // answer is not in the conversation), which the paper leaves out of
 // retrieval.
 type Conversation struct {
-	Name      string // the file's name without .json, e.g. 26
+	Name      string // the file's name without .json, e.g. 26, or the folder's (BEAM)
 	Set       string // the set it belongs to, which names its vault and sessions
 	turns     []Turn
 	questions []question
 }
 
-// Format is one benchmark's file format: how a file is recognised and
-// read, and what its question categories mean.
+// Format is one benchmark's file format: how a conversation is recognised
+// and read, and what its question categories mean. A conversation is
+// either one file in LoCoMo's layout (session_N lists of turns and qa),
+// told apart by the field only the format's turns have (turnKey, read turn
+// by turn), or a folder holding the file chat (read by folder).
 type Format struct {
 	Name       string
 	Categories map[int]string
-	// turnKey is the field only this format's turns have.
-	turnKey string
-	turn    func(raw map[string]json.RawMessage, session int, i int, t rawTurn) (Turn, error)
+	turnKey    string
+	turn       func(raw map[string]json.RawMessage, session int, i int, t rawTurn) (Turn, error)
+	chat       string
+	folder     func(dir string) ([]Turn, []rawQuestion, error)
 }
 
-// rawTurn is a dialogue turn as both formats write it.
+// rawQuestion is a question as a format gives it, its evidence as dia_ids.
+type rawQuestion struct {
+	text     string
+	evidence []string
+	category int
+}
+
+// rawTurn is a dialogue turn in LoCoMo's layout, as LoCoMo and REALTALK write it.
 type rawTurn struct {
 	Speaker   string `json:"speaker"`
 	DiaID     string `json:"dia_id"`
@@ -90,9 +103,11 @@ type rawTurn struct {
 }
 
 // Formats are the sets mem-bench recall reads: LoCoMo (snap-research/locomo,
-// ACL 2024: synthetic dialogue between two agents over months) and REALTALK
+// ACL 2024: synthetic dialogue between two agents over months), REALTALK
 // (danny911kr/REALTALK, 2025: real messaging-app chats over 21 days, in
-// LoCoMo's layout with a time per message).
+// LoCoMo's layout with a time per message) and BEAM (mohammadtavakoli78/BEAM,
+// 2025: one user's chats with an assistant about a project over months, a
+// folder per chat as the repository's chats/100K holds them).
 var Formats = []*Format{
 	{Name: "LoCoMo", turnKey: "text",
 		Categories: map[int]string{1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"},
@@ -118,6 +133,11 @@ var Formats = []*Format{
 			}
 			return Turn{DiaID: t.DiaID, Speaker: t.Speaker, Text: t.CleanText, Session: n, At: at}, nil
 		}},
+	{Name: "BEAM", chat: "chat.json", folder: readBEAM,
+		// Abstention (its answer is in no message) is left out, as LoCoMo's 5.
+		Categories: map[int]string{2: "contradiction", 3: "event ordering", 4: "information extraction",
+			5: "instruction following", 6: "knowledge update", 7: "multi-session", 8: "preference following",
+			9: "summarization", 10: "temporal"}},
 }
 
 const (
@@ -133,15 +153,16 @@ type Set struct {
 }
 
 // LoadSets reads the sets under dir: dir itself when it holds conversations
-// (*.json), else each folder of it that does, in name order. names, when
-// given, picks conversations by file name (without .json) in every set.
+// (*.json, or folders holding a chat file), else each folder of it that
+// does, in name order. names, when given, picks conversations by name
+// (the file's without .json, or the folder's) in every set.
 func LoadSets(dir string, names []string) ([]Set, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	convs, err := conversations(dir)
 	if err != nil {
 		return nil, err
 	}
-	if len(files) > 0 {
-		s, err := loadSet(dir, names)
+	if len(convs) > 0 {
+		s, err := loadSet(dir, convs, names)
 		return []Set{s}, err
 	}
 	entries, err := os.ReadDir(dir)
@@ -150,14 +171,21 @@ func LoadSets(dir string, names []string) ([]Set, error) {
 	}
 	var out []Set
 	for _, e := range entries {
-		if !e.IsDir() {
-			continue
-		}
 		sub := filepath.Join(dir, e.Name())
-		if fs, _ := filepath.Glob(filepath.Join(sub, "*.json")); len(fs) == 0 {
+		// Stat, not e.IsDir: a -data folder may link to sets kept elsewhere.
+		if fi, err := os.Stat(sub); err != nil {
+			return nil, err
+		} else if !fi.IsDir() {
 			continue
 		}
-		s, err := loadSet(sub, names)
+		convs, err := conversations(sub)
+		if err != nil {
+			return nil, err
+		}
+		if len(convs) == 0 {
+			continue
+		}
+		s, err := loadSet(sub, convs, names)
 		if err != nil {
 			return nil, err
 		}
@@ -166,42 +194,79 @@ func LoadSets(dir string, names []string) ([]Set, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no set here (a folder of conversations, *.json)", dir)
+		return nil, fmt.Errorf("%s: no set here (a folder of conversations: *.json, or folders holding chat.json)", dir)
 	}
 	return out, nil
 }
 
-// Load reads the conversations of one set's folder (dir/*.json), in name
-// order; names, when given, picks some of them.
+// Load reads the conversations of one set's folder, in name order; names,
+// when given, picks some of them.
 func Load(dir string, names []string) ([]Conversation, error) {
-	s, err := loadSet(dir, names)
+	convs, err := conversations(dir)
+	if err != nil {
+		return nil, err
+	}
+	s, err := loadSet(dir, convs, names)
 	if err == nil && len(s.Conversations) == 0 {
 		err = fmt.Errorf("%s: none of the conversations %s", dir, strings.Join(names, ", "))
 	}
 	return s.Conversations, err
 }
 
-func loadSet(dir string, names []string) (Set, error) {
-	set := Set{Name: filepath.Base(dir)}
-	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+// entry is one conversation of a set's folder: a file, whose format its
+// turns tell, or a folder holding the chat file of format.
+type entry struct {
+	name, path string
+	format     *Format
+}
+
+// conversations lists the conversations in dir, in name order.
+func conversations(dir string) ([]entry, error) {
+	des, err := os.ReadDir(dir)
 	if err != nil {
-		return set, err
+		return nil, err
 	}
-	if len(files) == 0 {
-		return set, fmt.Errorf("%s: no conversations (*.json) here", dir)
-	}
-	sort.Strings(files)
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".json")
-		if len(names) > 0 && !slices.Contains(names, name) {
+	var out []entry
+	for _, e := range des {
+		p := filepath.Join(dir, e.Name())
+		fi, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !fi.IsDir() {
+			if name, ok := strings.CutSuffix(e.Name(), ".json"); ok {
+				out = append(out, entry{name: name, path: p})
+			}
 			continue
 		}
-		c, format, err := load(f, name, set.Name)
+		for _, f := range Formats {
+			if f.chat == "" {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(p, f.chat)); err == nil {
+				out = append(out, entry{name: e.Name(), path: p, format: f})
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+func loadSet(dir string, convs []entry, names []string) (Set, error) {
+	set := Set{Name: filepath.Base(dir)}
+	if len(convs) == 0 {
+		return set, fmt.Errorf("%s: no conversations (*.json, or folders holding chat.json) here", dir)
+	}
+	for _, e := range convs {
+		if len(names) > 0 && !slices.Contains(names, e.name) {
+			continue
+		}
+		c, format, err := load(e, set.Name)
 		if err != nil {
-			return set, fmt.Errorf("%s: %w", f, err)
+			return set, fmt.Errorf("%s: %w", e.path, err)
 		}
 		if set.Format != nil && format != set.Format {
-			return set, fmt.Errorf("%s: a %s conversation among %s ones: give each format its own folder", f, format.Name, set.Format.Name)
+			return set, fmt.Errorf("%s: a %s conversation among %s ones: give each format its own folder", e.path, format.Name, set.Format.Name)
 		}
 		set.Format = format
 		set.Conversations = append(set.Conversations, c)
@@ -232,71 +297,32 @@ func evidence(entry string) []string {
 	return out
 }
 
-func load(file, name, set string) (Conversation, *Format, error) {
-	c := Conversation{Name: name, Set: set}
-	data, err := os.ReadFile(file)
+// load reads one conversation and keeps the questions a retrieval figure
+// can count.
+func load(e entry, set string) (Conversation, *Format, error) {
+	c := Conversation{Name: e.name, Set: set}
+	var qs []rawQuestion
+	format := e.format
+	var err error
+	if format != nil {
+		c.turns, qs, err = format.folder(e.path)
+	} else {
+		c.turns, qs, format, err = readSessions(e.path)
+	}
 	if err != nil {
 		return c, nil, err
-	}
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return c, nil, err
-	}
-	var format *Format
-	for key, val := range raw {
-		m := sessionKey.FindStringSubmatch(key)
-		if m == nil {
-			continue
-		}
-		n, _ := strconv.Atoi(m[1])
-		var fields []map[string]json.RawMessage
-		if err := json.Unmarshal(val, &fields); err != nil {
-			return c, nil, fmt.Errorf("%s: %w", key, err)
-		}
-		var turns []rawTurn
-		if err := json.Unmarshal(val, &turns); err != nil {
-			return c, nil, fmt.Errorf("%s: %w", key, err)
-		}
-		for i, t := range turns {
-			if format == nil {
-				for _, f := range Formats {
-					if _, ok := fields[i][f.turnKey]; ok {
-						format = f
-					}
-				}
-				if format == nil {
-					return c, nil, fmt.Errorf("%s: a turn with neither text (LoCoMo) nor clean_text (REALTALK)", key)
-				}
-			}
-			turn, err := format.turn(raw, n, i, t)
-			if err != nil {
-				return c, nil, err
-			}
-			c.turns = append(c.turns, turn)
-		}
-	}
-	if format == nil {
-		return c, nil, errors.New("no session_N of turns")
 	}
 	sort.SliceStable(c.turns, func(i, j int) bool { return c.turns[i].At.Before(c.turns[j].At) })
 	has := make(map[string]bool, len(c.turns))
 	for _, t := range c.turns {
 		has[t.DiaID] = true
 	}
-	var qa []struct {
-		Question string `json:"question"`
-		Evidence []string
-		Category int `json:"category"`
-	}
-	if err := json.Unmarshal(raw["qa"], &qa); err != nil {
-		return c, nil, fmt.Errorf("qa: %w", err)
-	}
-	for _, q := range qa {
-		if format.Categories[q.Category] == "" {
-			continue // LoCoMo's 5, adversarial
+	for _, q := range qs {
+		if format.Categories[q.category] == "" {
+			continue // LoCoMo's 5, BEAM's abstention
 		}
 		var ev []string
-		for _, e := range q.Evidence {
+		for _, e := range q.evidence {
 			for _, id := range evidence(e) {
 				if has[id] {
 					ev = append(ev, rel(id))
@@ -306,9 +332,186 @@ func load(file, name, set string) (Conversation, *Format, error) {
 		if len(ev) == 0 {
 			continue // nothing to find: no retrieval figure can count it
 		}
-		c.questions = append(c.questions, question{text: q.Question, evidence: ev, category: q.Category})
+		c.questions = append(c.questions, question{text: q.text, evidence: ev, category: q.category})
 	}
 	return c, format, nil
+}
+
+// readSessions reads a conversation file in LoCoMo's layout: session_N
+// lists of turns, whose fields tell the format, and qa.
+func readSessions(file string) ([]Turn, []rawQuestion, *Format, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, nil, nil, err
+	}
+	var format *Format
+	var out []Turn
+	for key, val := range raw {
+		m := sessionKey.FindStringSubmatch(key)
+		if m == nil {
+			continue
+		}
+		n, _ := strconv.Atoi(m[1])
+		var fields []map[string]json.RawMessage
+		if err := json.Unmarshal(val, &fields); err != nil {
+			return nil, nil, nil, fmt.Errorf("%s: %w", key, err)
+		}
+		var turns []rawTurn
+		if err := json.Unmarshal(val, &turns); err != nil {
+			return nil, nil, nil, fmt.Errorf("%s: %w", key, err)
+		}
+		for i, t := range turns {
+			if format == nil {
+				for _, f := range Formats {
+					if _, ok := fields[i][f.turnKey]; ok && f.turnKey != "" {
+						format = f
+					}
+				}
+				if format == nil {
+					return nil, nil, nil, fmt.Errorf("%s: a turn with neither text (LoCoMo) nor clean_text (REALTALK)", key)
+				}
+			}
+			turn, err := format.turn(raw, n, i, t)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			out = append(out, turn)
+		}
+	}
+	if format == nil {
+		return nil, nil, nil, errors.New("no session_N of turns")
+	}
+	var qa []struct {
+		Question string `json:"question"`
+		Evidence []string
+		Category int `json:"category"`
+	}
+	if err := json.Unmarshal(raw["qa"], &qa); err != nil {
+		return nil, nil, nil, fmt.Errorf("qa: %w", err)
+	}
+	qs := make([]rawQuestion, len(qa))
+	for i, q := range qa {
+		qs[i] = rawQuestion{text: q.Question, evidence: q.Evidence, category: q.Category}
+	}
+	return out, qs, format, nil
+}
+
+const beamTime = "January-02-2006" // a batch's time_anchor, "March-15-2024"
+
+// beamKinds are BEAM's question kinds in the paper's order; a kind's
+// category is its place, from 1.
+var beamKinds = []string{"abstention", "contradiction_resolution", "event_ordering", "information_extraction",
+	"instruction_following", "knowledge_update", "multi_session_reasoning", "preference_following",
+	"summarization", "temporal_reasoning"}
+
+// beamIndex is the generator's mark that ends many user messages
+// ("... by then? ->-> 1,1"): the plan's bullet, no words of the user's.
+var beamIndex = regexp.MustCompile(`\s*->->\s*\d+\s*,\s*\d+\s*$`)
+
+// readBEAM reads one BEAM chat, a folder as mohammadtavakoli78/BEAM's
+// chats/100K/N holds it. chat.json is a list of batches (the sessions),
+// each a list of turns of messages (role, id, content, and on a batch's
+// first message its time_anchor); a message is dated by its batch's anchor
+// plus 10 s for each message before it in the batch, as LoCoMo's turns are,
+// and is dia_id D<batch>:<id>. probing_questions/probing_questions.json holds
+// the questions by kind, each citing messages by id in source_chat_ids: a
+// list, lists in a list, or a map of lists (first and second statement,
+// original and updated information).
+func readBEAM(dir string) ([]Turn, []rawQuestion, error) {
+	data, err := os.ReadFile(filepath.Join(dir, "chat.json"))
+	if err != nil {
+		return nil, nil, err
+	}
+	var batches []struct {
+		Batch int `json:"batch_number"`
+		Turns [][]struct {
+			Role       string `json:"role"`
+			ID         int    `json:"id"`
+			Content    string `json:"content"`
+			TimeAnchor string `json:"time_anchor"`
+		} `json:"turns"`
+	}
+	if err := json.Unmarshal(data, &batches); err != nil {
+		return nil, nil, fmt.Errorf("chat.json: %w", err)
+	}
+	var turns []Turn
+	dia := map[int]string{}
+	for _, b := range batches {
+		var at time.Time
+		i := 0
+		for _, turn := range b.Turns {
+			for _, m := range turn {
+				if m.TimeAnchor != "" {
+					if at, err = time.Parse(beamTime, m.TimeAnchor); err != nil {
+						return nil, nil, fmt.Errorf("chat.json: message %d: time_anchor: %w", m.ID, err)
+					}
+					i = 0
+				}
+				if at.IsZero() {
+					return nil, nil, fmt.Errorf("chat.json: batch %d: message %d comes before any time_anchor", b.Batch, m.ID)
+				}
+				if _, dup := dia[m.ID]; dup {
+					return nil, nil, fmt.Errorf("chat.json: two messages with id %d", m.ID)
+				}
+				dia[m.ID] = fmt.Sprintf("D%d:%d", b.Batch, m.ID)
+				turns = append(turns, Turn{DiaID: dia[m.ID], Speaker: m.Role, Text: beamIndex.ReplaceAllString(m.Content, ""),
+					Session: b.Batch, At: at.Add(time.Duration(i) * 10 * time.Second)})
+				i++
+			}
+		}
+	}
+	file := filepath.Join("probing_questions", "probing_questions.json")
+	data, err = os.ReadFile(filepath.Join(dir, file))
+	if err != nil {
+		return nil, nil, err
+	}
+	var kinds map[string][]struct {
+		Question string `json:"question"`
+		Sources  any    `json:"source_chat_ids"`
+	}
+	if err := json.Unmarshal(data, &kinds); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", file, err)
+	}
+	var qs []rawQuestion
+	for k, kind := range beamKinds {
+		for _, q := range kinds[kind] {
+			var ev []string
+			for _, id := range numbers(q.Sources) {
+				if d, ok := dia[id]; ok {
+					ev = append(ev, d)
+				}
+			}
+			qs = append(qs, rawQuestion{text: q.Question, evidence: ev, category: k + 1})
+		}
+	}
+	return turns, qs, nil
+}
+
+// numbers are the whole numbers anywhere in a decoded JSON value.
+func numbers(v any) []int {
+	switch v := v.(type) {
+	case float64:
+		if v == float64(int(v)) {
+			return []int{int(v)}
+		}
+	case []any:
+		var out []int
+		for _, x := range v {
+			out = append(out, numbers(x)...)
+		}
+		return out
+	case map[string]any:
+		var out []int
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			out = append(out, numbers(v[k])...)
+		}
+		return out
+	}
+	return nil
 }
 
 // WriteVault writes c as a vault at dir: a mem.yaml and one memory file per

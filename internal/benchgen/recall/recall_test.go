@@ -167,3 +167,99 @@ func TestSetsAndRealtalk(t *testing.T) {
 		t.Fatalf("score %+v %v", s, err)
 	}
 }
+
+// testdata/beam holds a made-up chat in BEAM's layout (a folder per chat:
+// chat.json in batches, probing_questions/probing_questions.json by kind),
+// never BEAM's own text. The -data folder links to it, as a suite folder
+// links to sets kept elsewhere.
+func TestBEAM(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(data, "locomo"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(data, "locomo", "7.json"), []byte(conversation), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	beam, err := filepath.Abs(filepath.Join("testdata", "beam"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(beam, filepath.Join(data, "beam")); err != nil {
+		t.Fatal(err)
+	}
+	sets, err := LoadSets(data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sets) != 2 || sets[0].Name != "beam" || sets[0].Format.Name != "BEAM" || sets[1].Format.Name != "LoCoMo" {
+		t.Fatalf("sets %+v", sets)
+	}
+	c := sets[0].Conversations[0]
+	if c.Name != "7" || len(c.turns) != 6 {
+		t.Fatalf("conversation %+v", c)
+	}
+	// The generator's "->-> 1,1" is cut; a message is its batch's anchor
+	// plus 10 s per message before it.
+	if got := c.turns[0].body(); got != "user: I'm Ana and I keep bees near Oslo" {
+		t.Fatalf("first message %q", got)
+	}
+	if a, b := c.turns[3], c.turns[4]; a.DiaID != "D1:3" || a.At.Format(time.RFC3339) != "2024-03-15T00:00:30Z" ||
+		b.DiaID != "D2:10" || b.At.Format(time.RFC3339) != "2024-04-02T00:00:00Z" || b.Session != 2 {
+		t.Fatalf("turns %+v %+v", a, b)
+	}
+	// Evidence from a map of lists and from lists in a list; abstention and
+	// a question citing no message are left out; kinds in the paper's order.
+	want := []question{
+		{"Have I sold any honey?", []string{"memory/d1-0.md", "memory/d2-10.md"}, 2},
+		{"In what order did I talk about the bees, the hive and the market?", []string{"memory/d1-0.md", "memory/d1-2.md", "memory/d2-10.md"}, 3},
+		{"What colour is the hive?", []string{"memory/d1-2.md"}, 4},
+	}
+	if !reflect.DeepEqual(c.questions, want) {
+		t.Fatalf("questions %+v, want %+v", c.questions, want)
+	}
+	root := filepath.Join(t.TempDir(), "vault")
+	if err := WriteVault(root, c); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(root, "memory", "d2-10.md"))
+	if err != nil || !strings.Contains(string(got), "session: beam-7-s2\n---\nuser: I sold the first honey at the market\n") {
+		t.Fatalf("memory file: %s %v", got, err)
+	}
+	p, err := NewPlain(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if s, err := Measure(c, p.Search, false); err != nil || s.N != 3 || s.Hit5 != 3 || s.ByCategory[4].N != 1 {
+		t.Fatalf("plain score %+v %v", s, err)
+	}
+	// -data naming the set's own folder runs it alone, -conv picks by folder.
+	if sets, err := LoadSets(beam, []string{"7"}); err != nil || len(sets) != 1 || sets[0].Name != "beam" || len(sets[0].Conversations) != 1 {
+		t.Fatalf("the set alone: %+v %v", sets, err)
+	}
+}
+
+func TestBEAMErrors(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct{ chat, want string }{
+		"no anchor": {`[{"batch_number": 1, "turns": [[{"role": "user", "id": 0, "content": "hi"}]]}]`,
+			"chat.json: batch 1: message 0 comes before any time_anchor"},
+		"bad anchor": {`[{"batch_number": 1, "turns": [[{"role": "user", "id": 0, "time_anchor": "15.03.2024", "content": "hi"}]]}]`,
+			"chat.json: message 0: time_anchor: "},
+		"two ids": {`[{"batch_number": 1, "turns": [[{"role": "user", "id": 0, "time_anchor": "March-15-2024", "content": "hi"}, {"role": "assistant", "id": 0, "content": "hello"}]]}]`,
+			"chat.json: two messages with id 0"},
+	} {
+		dir := filepath.Join(t.TempDir(), "beam", "1")
+		if err := os.MkdirAll(filepath.Join(dir, "probing_questions"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "chat.json"), []byte(tc.chat), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := LoadSets(filepath.Dir(dir), nil)
+		if err == nil || !strings.Contains(err.Error(), filepath.Join("beam", "1")+": "+tc.want) {
+			t.Errorf("%s: got %v, want %q", name, err, tc.want)
+		}
+	}
+}
