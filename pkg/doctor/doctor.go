@@ -45,7 +45,9 @@ type Options struct {
 	Fix bool
 	// Full reads every object of the last backup again; by default its
 	// head, counts, connectivity and loose objects (history.CheckBackup).
-	Full  bool
+	Full bool
+	// Now is what views are rendered at, the caller's clock (cmd/mem's,
+	// which MEM_NOW pins).
 	Now   time.Time
 	Views []render.Target // the rendered views to check (render.Outputs)
 	// Notify receives progress messages for stderr (rebuilding the index).
@@ -76,9 +78,6 @@ type Report struct {
 // Run examines v and, with opts.Fix, repairs what it safely can. The
 // error is reserved for failures to examine at all.
 func Run(v *vault.Vault, opts Options) (*Report, error) {
-	if opts.Now.IsZero() {
-		opts.Now = time.Now()
-	}
 	mems, err := v.Load(vault.LoadOptions{})
 	if err != nil {
 		return nil, err

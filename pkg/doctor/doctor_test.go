@@ -86,7 +86,7 @@ func TestFixLeavesMemoryFiles(t *testing.T) {
 	os.WriteFile(broken, data, 0o644)
 	old := time.Now().Add(-time.Hour)
 	os.Chtimes(broken, old, old)
-	r, err := Run(v, Options{Fix: true, Views: []render.Target{{Output: filepath.Join(v.Root, "MEMORY.md"), Cwd: v.Root}}})
+	r, err := Run(v, Options{Fix: true, Now: time.Now(), Views: []render.Target{{Output: filepath.Join(v.Root, "MEMORY.md"), Cwd: v.Root}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -98,7 +98,10 @@ type item struct {
 // Options tunes a run.
 type Options struct {
 	DryRun bool
-	Now    time.Time // the write time, stamped into generated.at only (zero: the clock)
+	// Now is the write time, stamped into generated.at only; the caller's
+	// clock (cmd/mem's, which MEM_NOW pins), never zero: a zero now would
+	// date every source in the future.
+	Now time.Time
 	// Warn receives problems that skip part of the source (a bad JSONL line)
 	// without stopping the import. Nil discards them.
 	Warn func(msg string)
@@ -314,9 +317,6 @@ func Run(v *vault.Vault, kind, src string, opts Options) (*Result, error) {
 			res.Skipped = append(res.Skipped, *it.skipped)
 		}
 		return res, ErrNothing{Of: kind, Path: src}
-	}
-	if opts.Now.IsZero() {
-		opts.Now = time.Now().UTC() // a zero now would date every source in the future
 	}
 	w := &writer{v: v, kind: kind, opts: opts, existing: existingKeys(mems),
 		res: &Result{Kind: kind, Path: src, DryRun: opts.DryRun}}

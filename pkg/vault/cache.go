@@ -15,6 +15,7 @@ import (
 	"unsafe"
 
 	"github.com/mem-md/mem/internal/wire"
+	"github.com/mem-md/mem/pkg/clock"
 	"github.com/mem-md/mem/pkg/frontmatter"
 )
 
@@ -284,7 +285,7 @@ func (v *Vault) saveCache(old *parseCache, hits []string, news []fresh) {
 // again, and one whose stamp matches its entry is served without a system
 // call.
 func (v *Vault) loadCached(rels []string, stamps []fileStamp, opts LoadOptions, c *parseCache) []*Memory {
-	start := time.Now()
+	start := clock.Now()
 	out := make([]*Memory, len(rels))
 	hit := make([]bool, len(rels))
 	var mu sync.Mutex

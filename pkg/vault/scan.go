@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mem-md/mem/pkg/clock"
 )
 
 // scanBatch is how many listed files the walk hands to the stat workers at
@@ -42,7 +44,7 @@ func (v *Vault) Scan() (*Snapshot, error) {
 }
 
 func (v *Vault) scan() (*Snapshot, error) {
-	s := &Snapshot{started: time.Now(), window: v.RacyWindow}
+	s := &Snapshot{started: clock.Now(), window: v.RacyWindow}
 	type batch struct {
 		rels   []string
 		stamps []fileStamp
