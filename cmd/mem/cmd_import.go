@@ -55,7 +55,7 @@ func runImport(ctx context.Context, cmd *cli.Command) error {
 		return usagef("import needs KIND and PATH: mem import " + strings.Join(importer.Kinds, "|") + " PATH")
 	}
 	project := cmd.String("project")
-	if err := checkImportProject(v, project); err != nil {
+	if err := checkImportProject(ctx, v, project); err != nil {
 		return err
 	}
 	errOut := cmd.Root().ErrWriter
@@ -89,11 +89,11 @@ func runImport(ctx context.Context, cmd *cli.Command) error {
 
 // checkImportProject refuses a --project that names no project of the
 // vault, before anything is read or written.
-func checkImportProject(v *vault.Vault, project string) error {
+func checkImportProject(ctx context.Context, v *vault.Vault, project string) error {
 	if project == "" {
 		return nil
 	}
-	mems, err := v.Load(vault.LoadOptions{})
+	mems, err := v.Load(vault.LoadOptions{Context: ctx})
 	if err != nil {
 		return err
 	}

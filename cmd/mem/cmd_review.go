@@ -49,7 +49,7 @@ type reviewed struct {
 	Decision string `json:"decision"` // accepted, rejected, skipped, already reviewed, unaccepted
 }
 
-func runReview(_ context.Context, cmd *cli.Command) error {
+func runReview(ctx context.Context, cmd *cli.Command) error {
 	if err := checkReviewFlags(cmd); err != nil {
 		return err
 	}
@@ -62,11 +62,11 @@ func runReview(_ context.Context, cmd *cli.Command) error {
 	case cmd.Bool("undo"):
 		return undoReview(cmd, v)
 	case cmd.Bool("accept-all"):
-		return acceptAll(cmd, v, cmd.String("source"))
+		return acceptAll(ctx, cmd, v, cmd.String("source"))
 	case len(accept)+len(reject) > 0:
-		return reviewIDs(&reviewer{cmd: cmd, v: v}, accept, reject)
+		return reviewIDs(ctx, &reviewer{cmd: cmd, v: v}, accept, reject)
 	}
-	return reviewAsking(&reviewer{cmd: cmd, v: v})
+	return reviewAsking(ctx, &reviewer{cmd: cmd, v: v})
 }
 
 // checkReviewFlags refuses the flags that do not go together, before the
@@ -124,8 +124,8 @@ func (r *reviewer) decide(ref, decision string) error {
 
 // reviewIDs decides the claims --accept and --reject name, asking nothing;
 // an --accept of a claim already reviewed is reported and left as it is.
-func reviewIDs(r *reviewer, accept, reject []string) error {
-	already, err := reviewFlags(r.v, accept, reject)
+func reviewIDs(ctx context.Context, r *reviewer, accept, reject []string) error {
+	already, err := reviewFlags(ctx, r.v, accept, reject)
 	if err != nil {
 		return err
 	}
@@ -151,8 +151,8 @@ func reviewIDs(r *reviewer, accept, reject []string) error {
 // reviewAsking shows each unreviewed claim (those --source selects) and
 // reads one answer per claim from stdin; quitting, or the end of the
 // answers, leaves the rest for later.
-func reviewAsking(r *reviewer) error {
-	x, err := inspect.Load(r.v, now(), historyEnv())
+func reviewAsking(ctx context.Context, r *reviewer) error {
+	x, err := inspect.Load(r.v, now(), historyEnvCtx(ctx))
 	if err != nil {
 		return err
 	}
@@ -195,8 +195,8 @@ func (r *reviewer) answer(x *inspect.Vault, e inspect.Entry, answer string) erro
 
 // acceptAll is a person's bulk decision: every unreviewed claim source
 // selects, accepted as one batch (writer.AcceptAll) that --undo reverts.
-func acceptAll(cmd *cli.Command, v *vault.Vault, source string) error {
-	x, err := inspect.Load(v, now(), historyEnv())
+func acceptAll(ctx context.Context, cmd *cli.Command, v *vault.Vault, source string) error {
+	x, err := inspect.Load(v, now(), historyEnvCtx(ctx))
 	if err != nil {
 		return err
 	}
@@ -255,8 +255,8 @@ func printBulk(cmd *cli.Command, done []reviewed, what, note string) error {
 // accepted (review rejects unreviewed claims; retire takes back a
 // person's). It returns the --accept refs already reviewed (as given, a
 // prefix or a path), which need nothing, with the claim each names.
-func reviewFlags(v *vault.Vault, accept, reject []string) (map[string]*vault.Memory, error) {
-	mems, err := v.Load(vault.LoadOptions{})
+func reviewFlags(ctx context.Context, v *vault.Vault, accept, reject []string) (map[string]*vault.Memory, error) {
+	mems, err := v.Load(vault.LoadOptions{Context: ctx})
 	if err != nil {
 		return nil, err
 	}

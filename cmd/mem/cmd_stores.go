@@ -70,7 +70,7 @@ func storesFlags(cmd *cli.Command) (storesOptions, error) {
 	return o, nil
 }
 
-func runStores(_ context.Context, cmd *cli.Command) error {
+func runStores(ctx context.Context, cmd *cli.Command) error {
 	o, err := storesFlags(cmd)
 	if err != nil {
 		return err
@@ -79,7 +79,7 @@ func runStores(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	if o.find.Claims, err = currentClaims(v); err != nil {
+	if o.find.Claims, err = currentClaims(ctx, v); err != nil {
 		return err
 	}
 	list, err := stores.Find(o.find)
@@ -148,8 +148,8 @@ func runStores(_ context.Context, cmd *cli.Command) error {
 }
 
 // currentClaims are the vault's claims that stand now, by their summary.
-func currentClaims(v *vault.Vault) ([]stores.Claim, error) {
-	x, err := inspect.Load(v, now(), historyEnv())
+func currentClaims(ctx context.Context, v *vault.Vault) ([]stores.Claim, error) {
+	x, err := inspect.Load(v, now(), historyEnvCtx(ctx))
 	if err != nil {
 		return nil, err
 	}

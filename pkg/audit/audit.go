@@ -15,6 +15,7 @@ package audit
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"fmt"
 	"hash/maphash"
 	"math"
@@ -26,6 +27,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
 	"github.com/mem-md/mem/pkg/render"
@@ -40,6 +42,10 @@ type Options struct {
 	// Views are the rendered views to check (mem.yaml render.outputs, as
 	// render.Outputs reads them). Nil checks none.
 	Views []render.Target
+	// Context, when done (Ctrl-C, a daemon's shutdown), stops the audit
+	// while it reads the vault or between its stages, with a
+	// fail.Interrupted error. Nil never stops.
+	Context context.Context
 }
 
 // Report is the audit's answer, in the JSON shape `mem audit --json` prints.
@@ -239,14 +245,20 @@ func limitsOf(c vault.AuditConfig) limits {
 // Run audits the vault: one load, one reconciliation, two renders per view
 // (now and 30 days ago), one stat walk for the index, and git's HEAD.
 func Run(v *vault.Vault, opts Options) (*Report, error) {
-	mems, err := v.Load(vault.LoadOptions{Raw: true})
+	mems, err := v.Load(vault.LoadOptions{Raw: true, Context: opts.Context})
 	if err != nil {
 		return nil, err
 	}
 	projects := v.Projects(mems)
 	r := measure(mems, projects, opts.Now)
 	r.Rules = ruleBreaks(mems, opts.Now, v.Config.Gate)
+	if err := fail.Stopped(opts.Context, "the audit"); err != nil {
+		return nil, err
+	}
 	r.checkViews(v, mems, projects, opts.Views, opts.Now)
+	if err := fail.Stopped(opts.Context, "the audit"); err != nil {
+		return nil, err
+	}
 	r.checkState(v, opts.Now)
 	r.judge(limitsOf(v.Config.Audit))
 	return r, nil

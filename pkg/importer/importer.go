@@ -108,9 +108,10 @@ type Options struct {
 	// Project is the project of every item the source gives none
 	// (mem import --project); "" leaves those global.
 	Project string
-	// Context, when done (Ctrl-C), stops the import between two items:
-	// every file written so far is whole and kept, and a later run skips
-	// it. The error is then a fail.Interrupted. Nil never stops.
+	// Context, when done (Ctrl-C), stops the import while it reads the
+	// vault or between two items: every file written so far is whole and
+	// kept, and a later run skips it. The error is then a
+	// fail.Interrupted. Nil never stops.
 	Context context.Context
 	limits  limits // tests lower the caps; zero is the cap
 }
@@ -295,7 +296,7 @@ func Run(v *vault.Vault, kind, src string, opts Options) (*Result, error) {
 		return nil, err
 	}
 	defer unlock()
-	mems, err := v.Load(vault.LoadOptions{})
+	mems, err := v.Load(vault.LoadOptions{Context: opts.Context})
 	if err != nil {
 		return nil, err
 	}

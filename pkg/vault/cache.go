@@ -2,6 +2,7 @@ package vault
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
@@ -284,13 +285,13 @@ func (v *Vault) saveCache(old *parseCache, hits []string, news []fresh) {
 // stamps, when not nil, are rels' stamps from a scan: no file is stat'ed
 // again, and one whose stamp matches its entry is served without a system
 // call.
-func (v *Vault) loadCached(rels []string, stamps []fileStamp, opts LoadOptions, c *parseCache) []*Memory {
+func (v *Vault) loadCached(ctx context.Context, rels []string, stamps []fileStamp, opts LoadOptions, c *parseCache) []*Memory {
 	start := clock.Now()
 	out := make([]*Memory, len(rels))
 	hit := make([]bool, len(rels))
 	var mu sync.Mutex
 	var news []fresh
-	v.parallel(len(rels), func(i int) {
+	v.parallel(ctx, len(rels), func(i int) {
 		var known fileStamp
 		if stamps != nil {
 			known = stamps[i]
@@ -309,6 +310,9 @@ func (v *Vault) loadCached(rels []string, stamps []fileStamp, opts LoadOptions, 
 			mu.Unlock()
 		}
 	})
+	if ctx.Err() != nil {
+		return out // a part read: the cache stays as it was
+	}
 	var hits []string
 	for i, ok := range hit {
 		if ok {

@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mem-md/mem/pkg/clock"
+	"github.com/mem-md/mem/pkg/fail"
 )
 
 // scanBatch is how many listed files the walk hands to the stat workers at
@@ -36,14 +38,19 @@ type Snapshot struct {
 // memory file. The stats run on every core while the walk is still reading
 // the next folders: on a 50k-file vault the walk and the stats each take
 // tens of milliseconds, and a freshness check is nothing but these two.
-func (v *Vault) Scan() (*Snapshot, error) {
+func (v *Vault) Scan() (*Snapshot, error) { return v.scanWith(context.Background()) }
+
+// scanWith is Scan, stopped by ctx between two folders (a fail.Interrupted
+// error, never a part of the vault).
+func (v *Vault) scanWith(ctx context.Context) (*Snapshot, error) {
+	scan := func() (*Snapshot, error) { return v.scan(ctx) }
 	if v.HeldScan != nil {
-		return v.HeldScan(v, v.scan)
+		return v.HeldScan(v, scan)
 	}
-	return v.scan()
+	return scan()
 }
 
-func (v *Vault) scan() (*Snapshot, error) {
+func (v *Vault) scan(ctx context.Context) (*Snapshot, error) {
 	s := &Snapshot{started: clock.Now(), window: v.RacyWindow}
 	type batch struct {
 		rels   []string
@@ -60,7 +67,7 @@ func (v *Vault) scan() (*Snapshot, error) {
 			}
 		})
 	}
-	err := v.walk(func(rels []string) {
+	err := v.walk(ctx, func(rels []string) {
 		b := &batch{rels: rels}
 		batches = append(batches, b)
 		work <- b
@@ -133,11 +140,15 @@ func (s *Snapshot) Key() (key string, ok bool) {
 // most scanBatch (emit owns each batch), in no particular order. Folders are
 // read in chunks, so the first files of a big folder reach emit before the
 // folder is read to its end. Only a failure to read the root is an error;
-// an unreadable subfolder is skipped.
-func (v *Vault) walk(emit func(rels []string)) error {
+// an unreadable subfolder is skipped. Once ctx is done it reads no other
+// folder and returns a fail.Interrupted error.
+func (v *Vault) walk(ctx context.Context, emit func(rels []string)) error {
 	pending := make([]string, 0, scanBatch)
 	var readDir func(rel string) error
 	readDir = func(rel string) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		abs := v.Root
 		if rel != "" {
 			abs += string(filepath.Separator) + filepath.FromSlash(rel)
@@ -184,11 +195,17 @@ func (v *Vault) walk(emit func(rels []string)) error {
 		}
 		f.Close()
 		for _, sub := range subdirs {
-			_ = readDir(sub) // an unreadable subfolder is skipped, not fatal
+			// An unreadable subfolder is skipped, not fatal.
+			if err := readDir(sub); err != nil && ctx.Err() != nil {
+				return err
+			}
 		}
 		return nil
 	}
 	if err := readDir(""); err != nil {
+		if err := fail.Stopped(ctx, readingVault); err != nil {
+			return err
+		}
 		return fmt.Errorf("%s: cannot read the vault: %w", v.Root, err)
 	}
 	if len(pending) > 0 {
