@@ -310,8 +310,19 @@ func (v *Vault) loadCached(ctx context.Context, rels []string, stamps []fileStam
 			mu.Unlock()
 		}
 	})
-	if ctx.Err() != nil {
-		return out // a part read: the cache stays as it was
+	if ctx.Err() == nil { // a part read leaves the cache as it was
+		v.refreshCache(c, rels, hit, news)
+	}
+	return out
+}
+
+// refreshCache rewrites the parse cache c after a whole-vault load of rels
+// (hit: served from c; news: read and cacheable) when there was none, or
+// enough changed that re-parsing it on every load would cost more than
+// writing the cache once.
+func (v *Vault) refreshCache(c *parseCache, rels []string, hit []bool, news []fresh) {
+	if c == nil && len(news) == 0 {
+		return
 	}
 	var hits []string
 	for i, ok := range hit {
@@ -319,15 +330,9 @@ func (v *Vault) loadCached(ctx context.Context, rels []string, stamps []fileStam
 			hits = append(hits, rels[i])
 		}
 	}
-	// Rewrite when there was no cache, or enough changed that re-parsing it
-	// on every load would cost more than writing the cache once.
 	if c == nil || len(news) >= max(16, len(rels)/50) || len(c.entries) > len(hits)+len(news)+len(rels)/50 {
-		if c == nil && len(news) == 0 {
-			return out
-		}
 		v.saveCache(c, hits, news)
 	}
-	return out
 }
 
 // decoder and encoder are the shared wire encoding with the parse cache's
