@@ -224,7 +224,7 @@ func mcpSearch(root string) (recall.Searcher, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	srv := mcpserver.New(mcpserver.Options{Vault: v, Cwd: root, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	srv := mcpserver.New(mcpserver.Options{Vault: v, Now: func() time.Time { return time.Now().UTC() }, Cwd: root, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	st, ct := mcp.NewInMemoryTransports()
 	ctx := context.Background()
 	ss, err := srv.Connect(ctx, st, nil)

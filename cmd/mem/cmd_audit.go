@@ -22,7 +22,7 @@ func auditCommand() *cli.Command {
 	}
 }
 
-func runAudit(_ context.Context, cmd *cli.Command) error {
+func runAudit(ctx context.Context, cmd *cli.Command) error {
 	if cmd.NArg() != 0 {
 		return usagef("audit takes no arguments: it reports on the whole vault")
 	}
@@ -35,7 +35,7 @@ func runAudit(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	r, err := audit.Run(v, audit.Options{Now: now(), Views: views})
+	r, err := audit.Run(v, audit.Options{Now: now(), Views: views, Context: ctx})
 	if err != nil {
 		return err
 	}

@@ -29,7 +29,7 @@ func commitCommand() *cli.Command {
 	}
 }
 
-func runCommit(_ context.Context, cmd *cli.Command) error {
+func runCommit(ctx context.Context, cmd *cli.Command) error {
 	if cmd.NArg() > 0 {
 		return usagef("commit takes no arguments (the subject goes in -m)")
 	}
@@ -38,7 +38,7 @@ func runCommit(_ context.Context, cmd *cli.Command) error {
 		return err
 	}
 	res, err := history.Commit(v, history.CommitOptions{
-		Message: cmd.String("message"), AllowMassDelete: cmd.Bool("allow-mass-delete"), Now: now(), Env: historyEnv(),
+		Message: cmd.String("message"), AllowMassDelete: cmd.Bool("allow-mass-delete"), Now: now(), Env: historyEnvCtx(ctx),
 	})
 	if skipped, err := reportSkip(cmd, err); skipped || err != nil {
 		return err
@@ -93,3 +93,11 @@ func shortHash(h string) string {
 // historyEnv hands pkg/history this process's environment (git's identity
 // variables, what its git children run with) and the default deadlines.
 func historyEnv() history.Env { return history.Env{Vars: os.Environ()} }
+
+// historyEnvCtx is historyEnv with ctx, which stops the git programs
+// pkg/history runs (and a sync at its next step).
+func historyEnvCtx(ctx context.Context) history.Env {
+	env := historyEnv()
+	env.Context = ctx
+	return env
+}

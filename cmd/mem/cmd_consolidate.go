@@ -53,7 +53,7 @@ func consolidateFlags(cmd *cli.Command) (consolidateOptions, error) {
 	return o, nil
 }
 
-func runConsolidate(_ context.Context, cmd *cli.Command) error {
+func runConsolidate(ctx context.Context, cmd *cli.Command) error {
 	o, err := consolidateFlags(cmd)
 	if err != nil {
 		return err
@@ -64,7 +64,7 @@ func runConsolidate(_ context.Context, cmd *cli.Command) error {
 	}
 	w := cmd.Root().Writer
 	if o.undo {
-		b, err := consolidate.Undo(v, now(), historyEnv())
+		b, err := consolidate.Undo(v, now(), historyEnvCtx(ctx))
 		if err != nil {
 			return err
 		}
@@ -74,7 +74,7 @@ func runConsolidate(_ context.Context, cmd *cli.Command) error {
 		fmt.Fprintf(w, "undid the consolidate batch %s: %d files as they were\n", b.Commit, len(b.Files))
 		return nil
 	}
-	r, err := findProposals(v)
+	r, err := findProposals(ctx, v)
 	if err != nil {
 		return err
 	}
@@ -109,7 +109,7 @@ func runConsolidate(_ context.Context, cmd *cli.Command) error {
 	}
 	bar := newProgressBar(cmd.Root().ErrWriter)
 	bar.unit = "proposals"
-	outs, b, err := consolidate.Apply(v, f, chosen, now(), historyEnv(), bar.update)
+	outs, b, err := consolidate.Apply(v, f, chosen, now(), historyEnvCtx(ctx), bar.update)
 	bar.clear()
 	if cmd.Bool("json") && err == nil {
 		return writeJSON(w, struct {
@@ -154,8 +154,8 @@ func printApplied(w io.Writer, outs []consolidate.Outcome, b *consolidate.Batch,
 	}
 }
 
-func findProposals(v *vault.Vault) (*consolidate.Report, error) {
-	mems, err := v.Load(vault.LoadOptions{})
+func findProposals(ctx context.Context, v *vault.Vault) (*consolidate.Report, error) {
+	mems, err := v.Load(vault.LoadOptions{Context: ctx})
 	if err != nil {
 		return nil, err
 	}

@@ -26,7 +26,7 @@ func doctorCommand() *cli.Command {
 	}
 }
 
-func runDoctor(_ context.Context, cmd *cli.Command) error {
+func runDoctor(ctx context.Context, cmd *cli.Command) error {
 	if cmd.NArg() != 0 {
 		return usagef("doctor takes no arguments: it checks the whole vault")
 	}
@@ -38,7 +38,7 @@ func runDoctor(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	r, err := doctor.Run(v, doctor.Options{
+	r, err := doctor.Run(ctx, v, doctor.Options{
 		Fix:    cmd.Bool("fix"),
 		Full:   cmd.Bool("full"),
 		Now:    now(),

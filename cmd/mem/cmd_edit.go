@@ -34,7 +34,7 @@ func editCommand() *cli.Command {
 	}
 }
 
-func runEdit(_ context.Context, cmd *cli.Command) error {
+func runEdit(ctx context.Context, cmd *cli.Command) error {
 	ref, err := oneID(cmd, "mem edit 2a3ee3")
 	if err != nil {
 		return err
@@ -43,7 +43,7 @@ func runEdit(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	mems, err := v.Load(vault.LoadOptions{})
+	mems, err := v.Load(vault.LoadOptions{Context: ctx})
 	if err != nil {
 		return err
 	}

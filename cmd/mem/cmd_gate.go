@@ -23,7 +23,7 @@ func gateCommand() *cli.Command {
 	}
 }
 
-func runGate(_ context.Context, cmd *cli.Command) error {
+func runGate(ctx context.Context, cmd *cli.Command) error {
 	if cmd.NArg() != 0 {
 		return usagef("gate takes no arguments: to act on one lesson use 'mem signal ID' or 'mem promote ID'")
 	}
@@ -31,7 +31,7 @@ func runGate(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	mems, err := v.Load(vault.LoadOptions{})
+	mems, err := v.Load(vault.LoadOptions{Context: ctx})
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -54,14 +55,8 @@ func runImport(ctx context.Context, cmd *cli.Command) error {
 		return usagef("import needs KIND and PATH: mem import " + strings.Join(importer.Kinds, "|") + " PATH")
 	}
 	project := cmd.String("project")
-	if project != "" {
-		mems, err := v.Load(vault.LoadOptions{})
-		if err != nil {
-			return err
-		}
-		if _, err := render.NamedProject(v.Projects(mems), project, "--project"); err != nil {
-			return err
-		}
+	if err := checkImportProject(ctx, v, project); err != nil {
+		return err
 	}
 	errOut := cmd.Root().ErrWriter
 	// Ctrl-C stops the import between two items (exit 130): the files
@@ -73,23 +68,64 @@ func runImport(ctx context.Context, cmd *cli.Command) error {
 		Warn: func(msg string) { fmt.Fprintln(errOut, "mem: warning:", msg) },
 	})
 	if err != nil {
-		if res != nil {
-			for _, r := range res.Skipped {
-				fmt.Fprintln(errOut, "mem: skipped:", r)
-			}
-		}
-		if res != nil && len(res.Files) > 0 {
-			return fmt.Errorf("%w (%d files were written before it; run the import again to finish, it skips them)", err, len(res.Files))
-		}
-		if fail.Of(err) == fail.Interrupted {
-			return fmt.Errorf("%w: nothing was written", err)
+		return importFailed(errOut, res, err)
+	}
+	printImportNotes(errOut, res, cmd.Bool("quiet"))
+	err = nil
+	if len(res.Refused) > 0 {
+		err = checkFailed(fmt.Sprintf("%s: %d %s refused (listed above); the rest was imported", kind, len(res.Refused), plural(len(res.Refused), "item")))
+	}
+	if cmd.Bool("json") {
+		if jerr := writeJSON(cmd.Root().Writer, importJSONOf(res)); jerr != nil {
+			return jerr
 		}
 		return err
 	}
+	if !cmd.Bool("quiet") {
+		printImport(cmd.Root().Writer, kind, res)
+	}
+	return err
+}
+
+// checkImportProject refuses a --project that names no project of the
+// vault, before anything is read or written.
+func checkImportProject(ctx context.Context, v *vault.Vault, project string) error {
+	if project == "" {
+		return nil
+	}
+	mems, err := v.Load(vault.LoadOptions{Context: ctx})
+	if err != nil {
+		return err
+	}
+	_, err = render.NamedProject(v.Projects(mems), project, "--project")
+	return err
+}
+
+// importFailed is the error of an import that stopped: the skipped items
+// listed, and what was written before it (nothing, or files the next run
+// skips).
+func importFailed(errOut io.Writer, res *importer.Result, err error) error {
+	if res != nil {
+		for _, r := range res.Skipped {
+			fmt.Fprintln(errOut, "mem: skipped:", r)
+		}
+	}
+	if res != nil && len(res.Files) > 0 {
+		return fmt.Errorf("%w (%d files were written before it; run the import again to finish, it skips them)", err, len(res.Files))
+	}
+	if fail.Of(err) == fail.Interrupted {
+		return fmt.Errorf("%w: nothing was written", err)
+	}
+	return err
+}
+
+// printImportNotes says on stderr what was refused, skipped (not with
+// --quiet) and escaped.
+func printImportNotes(errOut io.Writer, res *importer.Result, quiet bool) {
 	for _, r := range res.Refused {
 		fmt.Fprintln(errOut, "mem: refused:", r)
 	}
-	if !cmd.Bool("quiet") {
+	if !quiet {
 		for _, r := range res.Skipped {
 			fmt.Fprintln(errOut, "mem: skipped:", r)
 		}
@@ -97,40 +133,35 @@ func runImport(ctx context.Context, cmd *cli.Command) error {
 	for _, where := range res.Escaped {
 		fmt.Fprintf(errOut, "mem: warning: %s: HTML tags escaped as text (a tag is refused in a memory; the item is imported with the tag shown, not applied)\n", where)
 	}
-	err = nil
-	if len(res.Refused) > 0 {
-		err = checkFailed(fmt.Sprintf("%s: %d %s refused (listed above); the rest was imported", kind, len(res.Refused), plural(len(res.Refused), "item")))
+}
+
+// importJSONOf is res as mem import --json prints it.
+func importJSONOf(res *importer.Result) importJSON {
+	refusals := func(rs []importer.Refused) []importRefusedJSON {
+		out := make([]importRefusedJSON, 0, len(rs))
+		for _, r := range rs {
+			out = append(out, importRefusedJSON{Message: r.Msg, Rule: r.Rule, Where: r.Where})
+		}
+		return out
+	}
+	files := make([]importFileJSON, 0, len(res.Files))
+	for _, f := range res.Files {
+		files = append(files, importFileJSON{ID: f.ID, Path: f.Path, Project: f.Project,
+			Summary: f.Summary, Type: f.Type, ValidAt: f.ValidAt.String()})
+	}
+	out := importJSON{AlreadyImported: res.Existing, ByType: res.ByType(), DryRun: res.DryRun, Escaped: res.Escaped,
+		Files: files, Kind: res.Kind, Path: res.Path, Refused: refusals(res.Refused), Skipped: refusals(res.Skipped), Written: len(res.Files)}
+	if out.Escaped == nil {
+		out.Escaped = []string{}
 	}
 	first, last, undated := res.Span()
-	if cmd.Bool("json") {
-		refused := make([]importRefusedJSON, 0, len(res.Refused))
-		for _, r := range res.Refused {
-			refused = append(refused, importRefusedJSON{Message: r.Msg, Rule: r.Rule, Where: r.Where})
-		}
-		files := make([]importFileJSON, 0, len(res.Files))
-		for _, f := range res.Files {
-			files = append(files, importFileJSON{ID: f.ID, Path: f.Path, Project: f.Project,
-				Summary: f.Summary, Type: f.Type, ValidAt: f.ValidAt.String()})
-		}
-		skipped := make([]importRefusedJSON, 0, len(res.Skipped))
-		for _, r := range res.Skipped {
-			skipped = append(skipped, importRefusedJSON{Message: r.Msg, Rule: r.Rule, Where: r.Where})
-		}
-		out := importJSON{AlreadyImported: res.Existing, ByType: res.ByType(), DryRun: res.DryRun, Escaped: res.Escaped,
-			Files: files, Kind: res.Kind, Path: res.Path, Refused: refused, Skipped: skipped, Written: len(res.Files)}
-		if out.Escaped == nil {
-			out.Escaped = []string{}
-		}
-		out.ValidAt.First, out.ValidAt.Last, out.ValidAt.Undated = first.String(), last.String(), undated
-		if jerr := writeJSON(cmd.Root().Writer, out); jerr != nil {
-			return jerr
-		}
-		return err
-	}
-	if cmd.Bool("quiet") {
-		return err
-	}
-	w := cmd.Root().Writer
+	out.ValidAt.First, out.ValidAt.Last, out.ValidAt.Undated = first.String(), last.String(), undated
+	return out
+}
+
+// printImport is mem import's human output: in a dry run each file it
+// would write, then the counts and the span of valid_at.
+func printImport(w io.Writer, kind string, res *importer.Result) {
 	verb := "wrote"
 	if res.DryRun {
 		verb = "would write"
@@ -163,6 +194,7 @@ func runImport(ctx context.Context, cmd *cli.Command) error {
 		summary += fmt.Sprintf("; %d skipped", len(res.Skipped))
 	}
 	fmt.Fprintln(w, summary)
+	first, last, undated := res.Span()
 	switch {
 	case len(res.Files) == 0:
 	case first.IsZero():
@@ -170,7 +202,6 @@ func runImport(ctx context.Context, cmd *cli.Command) error {
 	default:
 		fmt.Fprintf(w, "valid_at: %s to %s, %d undated\n", first.Day(), last.Day(), undated)
 	}
-	return err
 }
 
 // sortedTypeNames orders the types of a count map the way the docs list them.

@@ -25,7 +25,7 @@ func listCommand() *cli.Command {
 	}
 }
 
-func runList(_ context.Context, cmd *cli.Command) error {
+func runList(ctx context.Context, cmd *cli.Command) error {
 	if cmd.NArg() > 0 {
 		return usagef("list takes no arguments: filter with --pinned, --project, --type, --status or --since")
 	}
@@ -37,7 +37,7 @@ func runList(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	x, err := inspect.Load(v, now(), historyEnv())
+	x, err := inspect.Load(v, now(), historyEnvCtx(ctx))
 	if err != nil {
 		return err
 	}

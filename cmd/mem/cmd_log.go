@@ -27,7 +27,7 @@ func logCommand() *cli.Command {
 	}
 }
 
-func runLog(_ context.Context, cmd *cli.Command) error {
+func runLog(ctx context.Context, cmd *cli.Command) error {
 	if cmd.NArg() > 1 {
 		return usagef("log takes at most one PATH or ID")
 	}
@@ -35,13 +35,13 @@ func runLog(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	r, err := history.Open(v, historyEnv())
+	r, err := history.Open(v, historyEnvCtx(ctx))
 	if err != nil {
 		return err
 	}
 	rel := ""
 	if arg := cmd.Args().First(); arg != "" {
-		if rel, err = logTarget(v, arg); err != nil {
+		if rel, err = logTarget(ctx, v, arg); err != nil {
 			return err
 		}
 	}
@@ -81,7 +81,7 @@ func runLog(_ context.Context, cmd *cli.Command) error {
 // logTarget turns PATH (relative to the working directory, or to the
 // vault) or a memory id (a short one works) into a vault-relative path. A memory deleted since
 // is still found by its path or by its default id (path without .md).
-func logTarget(v *vault.Vault, arg string) (string, error) {
+func logTarget(ctx context.Context, v *vault.Vault, arg string) (string, error) {
 	if abs, err := filepath.Abs(arg); err == nil {
 		if _, err := os.Stat(abs); err == nil {
 			rel := v.Rel(abs)
@@ -91,7 +91,7 @@ func logTarget(v *vault.Vault, arg string) (string, error) {
 			return rel, nil
 		}
 	}
-	mems, err := v.Load(vault.LoadOptions{})
+	mems, err := v.Load(vault.LoadOptions{Context: ctx})
 	if err != nil {
 		return "", err
 	}

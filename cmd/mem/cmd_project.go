@@ -69,12 +69,12 @@ func runProjectAdd(_ context.Context, cmd *cli.Command) error {
 	return printWritten(cmd, m)
 }
 
-func runProjectList(_ context.Context, cmd *cli.Command) error {
+func runProjectList(ctx context.Context, cmd *cli.Command) error {
 	v, err := openVault(cmd)
 	if err != nil {
 		return err
 	}
-	mems, err := v.Load(vault.LoadOptions{})
+	mems, err := v.Load(vault.LoadOptions{Context: ctx})
 	if err != nil {
 		return err
 	}

@@ -49,7 +49,29 @@ type reviewed struct {
 	Decision string `json:"decision"` // accepted, rejected, skipped, already reviewed, unaccepted
 }
 
-func runReview(_ context.Context, cmd *cli.Command) error {
+func runReview(ctx context.Context, cmd *cli.Command) error {
+	if err := checkReviewFlags(cmd); err != nil {
+		return err
+	}
+	v, err := openVault(cmd)
+	if err != nil {
+		return err
+	}
+	accept, reject := cmd.StringSlice("accept"), cmd.StringSlice("reject")
+	switch {
+	case cmd.Bool("undo"):
+		return undoReview(cmd, v)
+	case cmd.Bool("accept-all"):
+		return acceptAll(ctx, cmd, v, cmd.String("source"))
+	case len(accept)+len(reject) > 0:
+		return reviewIDs(ctx, &reviewer{cmd: cmd, v: v}, accept, reject)
+	}
+	return reviewAsking(ctx, &reviewer{cmd: cmd, v: v})
+}
+
+// checkReviewFlags refuses the flags that do not go together, before the
+// vault is opened.
+func checkReviewFlags(cmd *cli.Command) error {
 	if cmd.NArg() > 0 {
 		return usagef("review takes no arguments: use --accept ID or --reject ID, or answer its questions")
 	}
@@ -64,101 +86,117 @@ func runReview(_ context.Context, cmd *cli.Command) error {
 	case bulk && len(accept)+len(reject) > 0:
 		return usagef("--accept-all decides every unreviewed claim: give it no --accept or --reject ids")
 	}
-	v, err := openVault(cmd)
+	return nil
+}
+
+// reviewer decides claims one by one and keeps what it decided.
+type reviewer struct {
+	cmd   *cli.Command
+	v     *vault.Vault
+	front *writer.Front // the person, found on the first accept
+	done  []reviewed
+}
+
+// decide accepts (in the person's name) or rejects the claim ref names;
+// an accepted claim's line says where it will render.
+func (r *reviewer) decide(ref, decision string) error {
+	f, do := cliFront, writer.Reject
+	if decision == "accepted" {
+		if r.front == nil {
+			pf, err := personFront(r.v)
+			if err != nil {
+				return err
+			}
+			r.front = &pf
+		}
+		f, do = *r.front, writer.Accept
+	}
+	m, _, err := do(r.v, f, ref, "", now())
 	if err != nil {
 		return err
 	}
-	if undo {
-		return undoReview(cmd, v)
+	r.done = append(r.done, reviewed{m.ID, m.Rel, decision})
+	if decision == "accepted" {
+		return printPlacement(r.cmd, r.v, m)
 	}
-	if bulk {
-		return acceptAll(cmd, v, cmd.String("source"))
-	}
-	var done []reviewed
-	var front *writer.Front // the person, found on the first accept
-	decide := func(ref, decision string) error {
-		f, do := cliFront, writer.Reject
-		if decision == "accepted" {
-			if front == nil {
-				pf, err := personFront(v)
-				if err != nil {
-					return err
-				}
-				front = &pf
-			}
-			f, do = *front, writer.Accept
-		}
-		m, _, err := do(v, f, ref, "", now())
-		if err != nil {
-			return err
-		}
-		done = append(done, reviewed{m.ID, m.Rel, decision})
-		if decision == "accepted" {
-			return printPlacement(cmd, v, m)
-		}
-		return nil
-	}
-	if len(accept)+len(reject) > 0 {
-		already, err := reviewFlags(v, accept, reject)
-		if err != nil {
-			return err
-		}
-		for _, ref := range accept {
-			if m := already[ref]; m != nil {
-				done = append(done, reviewed{m.ID, m.Rel, "already reviewed"})
-			}
-		}
-		accept = slices.DeleteFunc(accept, func(ref string) bool { return already[ref] != nil })
-		for _, ref := range accept {
-			if err := decide(ref, "accepted"); err != nil {
-				return err
-			}
-		}
-		for _, ref := range reject {
-			if err := decide(ref, "rejected"); err != nil {
-				return err
-			}
-		}
-		return printReviewed(cmd, done)
-	}
-	x, err := inspect.Load(v, now(), historyEnv())
+	return nil
+}
+
+// reviewIDs decides the claims --accept and --reject name, asking nothing;
+// an --accept of a claim already reviewed is reported and left as it is.
+func reviewIDs(ctx context.Context, r *reviewer, accept, reject []string) error {
+	already, err := reviewFlags(ctx, r.v, accept, reject)
 	if err != nil {
 		return err
 	}
-	pending := x.Pending(cmd.String("source"))
-	w, in := cmd.Root().ErrWriter, bufio.NewReader(os.Stdin)
+	for _, ref := range accept {
+		if m := already[ref]; m != nil {
+			r.done = append(r.done, reviewed{m.ID, m.Rel, "already reviewed"})
+		}
+	}
+	accept = slices.DeleteFunc(accept, func(ref string) bool { return already[ref] != nil })
+	for _, ref := range accept {
+		if err := r.decide(ref, "accepted"); err != nil {
+			return err
+		}
+	}
+	for _, ref := range reject {
+		if err := r.decide(ref, "rejected"); err != nil {
+			return err
+		}
+	}
+	return printReviewed(r.cmd, r.done)
+}
+
+// reviewAsking shows each unreviewed claim (those --source selects) and
+// reads one answer per claim from stdin; quitting, or the end of the
+// answers, leaves the rest for later.
+func reviewAsking(ctx context.Context, r *reviewer) error {
+	x, err := inspect.Load(r.v, now(), historyEnvCtx(ctx))
+	if err != nil {
+		return err
+	}
+	pending := x.Pending(r.cmd.String("source"))
+	w, in := r.cmd.Root().ErrWriter, bufio.NewReader(os.Stdin)
 	for i, e := range pending {
 		fmt.Fprintf(w, "\n(%d/%d) %s  %s, %s, valid_at %s, written by %s\n    %s\n", i+1, len(pending), e.ID, e.Type, e.Provenance, orUndated(e.ValidAt), e.WrittenBy, e.Summary)
-		switch answer := ask(w, in, "[a]ccept, [e]dit, [r]eject, [s]kip, [q]uit? "); {
-		case strings.HasPrefix(answer, "a"):
-			err = decide(e.ID, "accepted")
-		case strings.HasPrefix(answer, "e"):
-			m, ferr := v.FindMemory(x.Mems, e.ID)
-			if ferr != nil {
-				return ferr
-			}
-			if _, err = editFile(cmd, v, m); err == nil {
-				err = decide(e.ID, "accepted")
-			}
-		case strings.HasPrefix(answer, "r"):
-			err = decide(e.ID, "rejected")
-		case strings.HasPrefix(answer, "q"), answer == "":
-			// The end of the answers (or quit) leaves the rest for later.
-			return printReviewed(cmd, done)
-		default:
-			done = append(done, reviewed{e.ID, e.Path, "skipped"})
+		answer := ask(w, in, "[a]ccept, [e]dit, [r]eject, [s]kip, [q]uit? ")
+		if strings.HasPrefix(answer, "q") || answer == "" {
+			break
 		}
-		if err != nil {
+		if err := r.answer(x, e, answer); err != nil {
 			return err
 		}
 	}
-	return printReviewed(cmd, done)
+	return printReviewed(r.cmd, r.done)
+}
+
+// answer carries out the answer given for the pending claim e: accept,
+// edit then accept, reject, or skip.
+func (r *reviewer) answer(x *inspect.Vault, e inspect.Entry, answer string) error {
+	switch {
+	case strings.HasPrefix(answer, "a"):
+		return r.decide(e.ID, "accepted")
+	case strings.HasPrefix(answer, "e"):
+		m, err := r.v.FindMemory(x.Mems, e.ID)
+		if err != nil {
+			return err
+		}
+		if _, err := editFile(r.cmd, r.v, m); err != nil {
+			return err
+		}
+		return r.decide(e.ID, "accepted")
+	case strings.HasPrefix(answer, "r"):
+		return r.decide(e.ID, "rejected")
+	}
+	r.done = append(r.done, reviewed{e.ID, e.Path, "skipped"})
+	return nil
 }
 
 // acceptAll is a person's bulk decision: every unreviewed claim source
 // selects, accepted as one batch (writer.AcceptAll) that --undo reverts.
-func acceptAll(cmd *cli.Command, v *vault.Vault, source string) error {
-	x, err := inspect.Load(v, now(), historyEnv())
+func acceptAll(ctx context.Context, cmd *cli.Command, v *vault.Vault, source string) error {
+	x, err := inspect.Load(v, now(), historyEnvCtx(ctx))
 	if err != nil {
 		return err
 	}
@@ -217,8 +255,8 @@ func printBulk(cmd *cli.Command, done []reviewed, what, note string) error {
 // accepted (review rejects unreviewed claims; retire takes back a
 // person's). It returns the --accept refs already reviewed (as given, a
 // prefix or a path), which need nothing, with the claim each names.
-func reviewFlags(v *vault.Vault, accept, reject []string) (map[string]*vault.Memory, error) {
-	mems, err := v.Load(vault.LoadOptions{})
+func reviewFlags(ctx context.Context, v *vault.Vault, accept, reject []string) (map[string]*vault.Memory, error) {
+	mems, err := v.Load(vault.LoadOptions{Context: ctx})
 	if err != nil {
 		return nil, err
 	}

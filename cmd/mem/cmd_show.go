@@ -38,7 +38,7 @@ func hashFlag() cli.Flag {
 	return &cli.StringFlag{Name: "hash", Usage: "refuse unless the file still has this content hash (the hash 'mem show --json' printed)"}
 }
 
-func runShow(_ context.Context, cmd *cli.Command) error {
+func runShow(ctx context.Context, cmd *cli.Command) error {
 	ref, err := oneID(cmd, "mem show 2a3ee3")
 	if err != nil {
 		return err
@@ -47,7 +47,7 @@ func runShow(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	x, err := inspect.Load(v, now(), historyEnv())
+	x, err := inspect.Load(v, now(), historyEnvCtx(ctx))
 	if err != nil {
 		return err
 	}

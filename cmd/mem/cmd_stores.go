@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -70,7 +71,7 @@ func storesFlags(cmd *cli.Command) (storesOptions, error) {
 	return o, nil
 }
 
-func runStores(_ context.Context, cmd *cli.Command) error {
+func runStores(ctx context.Context, cmd *cli.Command) error {
 	o, err := storesFlags(cmd)
 	if err != nil {
 		return err
@@ -79,77 +80,91 @@ func runStores(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	if o.find.Claims, err = currentClaims(v); err != nil {
+	if o.find.Claims, err = currentClaims(ctx, v); err != nil {
 		return err
 	}
 	list, err := stores.Find(o.find)
 	if err != nil {
 		return err
 	}
-	w := cmd.Root().Writer
 	if o.point || o.unpoint {
-		var res []stores.Result
-		if o.point {
-			res, err = stores.Point(list, v.Root)
-		} else {
-			res, err = stores.Unpoint(list)
-		}
-		if cmd.Bool("json") && err == nil {
-			return writeJSON(w, res)
-		}
-		changed := 0
-		for _, r := range res {
-			if r.Action == stores.Pointed || r.Action == stores.Removed {
-				changed++
-			}
-			fmt.Fprintf(w, "%s: %s", r.Path, r.Action)
-			if r.Why != "" {
-				fmt.Fprintf(w, " (%s)", r.Why)
-			}
-			fmt.Fprintln(w)
-		}
-		if changed == 0 && err == nil {
-			fmt.Fprintln(w, "nothing changed")
-		}
-		return err
+		return changeStores(cmd, o, list, v.Root)
 	}
 	if cmd.Bool("json") {
-		return writeJSON(w, list)
+		return writeJSON(cmd.Root().Writer, list)
 	}
 	for _, s := range list {
-		if !s.Exists {
-			fmt.Fprintf(w, "%-11s %-12s %s (absent)\n", s.Harness, s.Kind, s.Path)
-			continue
-		}
-		limit := "limit unknown"
-		switch {
-		case s.Limit.Lines > 0:
-			limit = fmt.Sprintf("limit %d lines / %d bytes", s.Limit.Lines, s.Limit.Bytes)
-		case s.Limit.Bytes > 0:
-			limit = fmt.Sprintf("limit %d bytes with the rest of its chain", s.Limit.Bytes)
-		}
-		over := ""
-		if s.Over {
-			over = ", OVER: the harness does not load all of it"
-		}
-		fmt.Fprintf(w, "%-11s %-12s %s: %d lines, %d bytes (%s%s), loaded %s", s.Harness, s.Kind, s.Path, s.Lines, s.Bytes, limit, over, s.Loaded)
-		if s.Pointed {
-			fmt.Fprint(w, ", points to the vault")
-		}
-		fmt.Fprintln(w)
-		for _, m := range s.Shared {
-			fmt.Fprintf(w, "    %d: also in the vault as %s: %s\n", m.Line, m.Claim, m.Text)
-		}
-		for _, m := range s.Conflict {
-			fmt.Fprintf(w, "    %d: contradicts %s: %s\n", m.Line, m.Claim, m.Text)
-		}
+		printStore(cmd.Root().Writer, s)
 	}
 	return nil
 }
 
+// changeStores points the stores found at the vault (--point), or takes
+// the pointer zone out (--unpoint), and says what it did to each.
+func changeStores(cmd *cli.Command, o storesOptions, list []stores.Store, root string) error {
+	var res []stores.Result
+	var err error
+	if o.point {
+		res, err = stores.Point(list, root)
+	} else {
+		res, err = stores.Unpoint(list)
+	}
+	w := cmd.Root().Writer
+	if cmd.Bool("json") && err == nil {
+		return writeJSON(w, res)
+	}
+	changed := 0
+	for _, r := range res {
+		if r.Action == stores.Pointed || r.Action == stores.Removed {
+			changed++
+		}
+		fmt.Fprintf(w, "%s: %s", r.Path, r.Action)
+		if r.Why != "" {
+			fmt.Fprintf(w, " (%s)", r.Why)
+		}
+		fmt.Fprintln(w)
+	}
+	if changed == 0 && err == nil {
+		fmt.Fprintln(w, "nothing changed")
+	}
+	return err
+}
+
+// printStore is one store's line (its size against its limit, whether the
+// harness loads it all and points to the vault), and the lines it shares
+// with the vault or contradicts.
+func printStore(w io.Writer, s stores.Store) {
+	if !s.Exists {
+		fmt.Fprintf(w, "%-11s %-12s %s (absent)\n", s.Harness, s.Kind, s.Path)
+		return
+	}
+	limit := "limit unknown"
+	switch {
+	case s.Limit.Lines > 0:
+		limit = fmt.Sprintf("limit %d lines / %d bytes", s.Limit.Lines, s.Limit.Bytes)
+	case s.Limit.Bytes > 0:
+		limit = fmt.Sprintf("limit %d bytes with the rest of its chain", s.Limit.Bytes)
+	}
+	over := ""
+	if s.Over {
+		over = ", OVER: the harness does not load all of it"
+	}
+	fmt.Fprintf(w, "%-11s %-12s %s: %d lines, %d bytes (%s%s), loaded %s", s.Harness, s.Kind, s.Path, s.Lines, s.Bytes, limit, over, s.Loaded)
+	if s.Pointed {
+		fmt.Fprint(w, ", points to the vault")
+	}
+	fmt.Fprintln(w)
+	for _, m := range s.Shared {
+		fmt.Fprintf(w, "    %d: also in the vault as %s: %s\n", m.Line, m.Claim, m.Text)
+	}
+	for _, m := range s.Conflict {
+		fmt.Fprintf(w, "    %d: contradicts %s: %s\n", m.Line, m.Claim, m.Text)
+	}
+}
+
 // currentClaims are the vault's claims that stand now, by their summary.
-func currentClaims(v *vault.Vault) ([]stores.Claim, error) {
-	x, err := inspect.Load(v, now(), historyEnv())
+func currentClaims(ctx context.Context, v *vault.Vault) ([]stores.Claim, error) {
+	x, err := inspect.Load(v, now(), historyEnvCtx(ctx))
 	if err != nil {
 		return nil, err
 	}

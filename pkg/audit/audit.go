@@ -15,6 +15,7 @@ package audit
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"fmt"
 	"hash/maphash"
 	"math"
@@ -26,6 +27,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
 	"github.com/mem-md/mem/pkg/render"
@@ -40,6 +42,10 @@ type Options struct {
 	// Views are the rendered views to check (mem.yaml render.outputs, as
 	// render.Outputs reads them). Nil checks none.
 	Views []render.Target
+	// Context, when done (Ctrl-C, a daemon's shutdown), stops the audit
+	// while it reads the vault or between its stages, with a
+	// fail.Interrupted error. Nil never stops.
+	Context context.Context
 }
 
 // Report is the audit's answer, in the JSON shape `mem audit --json` prints.
@@ -239,14 +245,20 @@ func limitsOf(c vault.AuditConfig) limits {
 // Run audits the vault: one load, one reconciliation, two renders per view
 // (now and 30 days ago), one stat walk for the index, and git's HEAD.
 func Run(v *vault.Vault, opts Options) (*Report, error) {
-	mems, err := v.Load(vault.LoadOptions{Raw: true})
+	mems, err := v.Load(vault.LoadOptions{Raw: true, Context: opts.Context})
 	if err != nil {
 		return nil, err
 	}
 	projects := v.Projects(mems)
 	r := measure(mems, projects, opts.Now)
 	r.Rules = ruleBreaks(mems, opts.Now, v.Config.Gate)
+	if err := fail.Stopped(opts.Context, "the audit"); err != nil {
+		return nil, err
+	}
 	r.checkViews(v, mems, projects, opts.Views, opts.Now)
+	if err := fail.Stopped(opts.Context, "the audit"); err != nil {
+		return nil, err
+	}
 	r.checkState(v, opts.Now)
 	r.judge(limitsOf(v.Config.Audit))
 	return r, nil
@@ -261,114 +273,166 @@ func measure(mems []*vault.Memory, projects []vault.Project, now time.Time) *Rep
 		ImportClusters: []Cluster{}, OrphanProjects: []Orphan{}, Stale: []Stale{}, NoExpiry: []NoExpiry{},
 		Conflicts: []Conflict{}, Duplicates: []Duplicate{}, Views: []ViewState{}, Growth: []Growth{},
 	}
-	importDays := map[importRun]map[string]int{} // import run → day → count
-	orphans := map[string]*Orphan{}
-	texts := map[uint64][]*vault.Memory{} // hash of the normalised body → memories
-	seed := maphash.MakeSeed()
-	var buf []byte
-	live := make([]*vault.Memory, 0, len(mems))
-	scoped, claims := 0, 0 // claims: every parsed file but project notes
+	t := &tally{r: r, projects: projects, importDays: map[importRun]map[string]int{}, orphans: map[string]*Orphan{},
+		texts: map[uint64][]*vault.Memory{}, seed: maphash.MakeSeed(), live: make([]*vault.Memory, 0, len(mems))}
 	for _, m := range mems {
-		switch {
-		case vault.IsReserved(m.Rel) || IsPlainNote(m):
-			continue // the loader wants frontmatter these files need not have
-		case !m.OK():
-			r.Broken = append(r.Broken, m.Rel)
-			continue
-		}
-		if typ, other := otherType(m); other {
-			// Another tool's file (an OKF Metric) is that tool's: it owes
-			// mem no valid_at and is no import of mem's.
-			if typ == "" {
-				r.Untyped++
-			} else {
-				r.OtherTypes[typ]++
-			}
-			continue
-		}
-		meta := m.Meta()
-		if meta.Type == frontmatter.TypeProject {
-			continue
-		}
-		claims++
-
-		source := meta.Source
-		if source == "" {
-			source = "native"
-		}
-		sums := r.ValidAt.BySource[source]
-		if sums == nil {
-			sums = &SourceSums{}
-			r.ValidAt.BySource[source] = sums
-		}
-		// A deprecated claim (a rejected import, a retraction) ranks
-		// nowhere, so its valid_at is no column a ranker reads.
-		if !meta.IsDeprecated() {
-			sums.Total++
-			if meta.Type == frontmatter.TypeNote {
-				r.ValidAt.Notes++
-			}
-			if meta.ValidAt.IsZero() {
-				sums.Missing++
-			}
-		}
-
-		if strings.HasPrefix(meta.Source, "import:") {
-			run := importRun{source: source}
-			if meta.Generated != nil {
-				run.day = meta.Generated.At.Day()
-			}
-			// An undated import is not a collapse: the importer left it
-			// undated rather than stamping its own day (the valid_at check
-			// counts it). Dating it by generated.at here made one.
-			if day := meta.ValidAt.Day(); day != "" {
-				if importDays[run] == nil {
-					importDays[run] = map[string]int{}
-				}
-				importDays[run][day]++
-			}
-		}
-
-		if meta.Project != "" {
-			scoped++
-			if !vault.ProjectIDPattern.MatchString(meta.Project) || vault.FindProject(projects, meta.Project) == nil {
-				o := orphans[meta.Project]
-				if o == nil {
-					o = &Orphan{Project: meta.Project}
-					orphans[meta.Project] = o
-				}
-				o.Count++
-				o.Paths = append(o.Paths, m.Rel)
-			}
-		}
-
-		if meta.IsDeprecated() || meta.IsRetired(now) {
-			continue // a retired claim stands for nothing: not stale, not in conflict, not a duplicate
-		}
-		live = append(live, m)
-		if buf = normalise(buf, m.Doc.Body); len(buf) > 0 {
-			h := maphash.Bytes(seed, buf)
-			texts[h] = append(texts[h], m)
+		if meta := t.claimOf(m); meta != nil {
+			t.add(m, meta, now)
 		}
 	}
+	t.finish()
+	res := gate.Reconcile(mems, now)
+	r.Conflicts = conflicts(res)
+	r.ages(t.live, res, now)
+	r.Duplicates = duplicates(t.texts)
+	return r
+}
+
+// tally is what measure gathers in its one pass over the files.
+type tally struct {
+	r          *Report
+	projects   []vault.Project
+	importDays map[importRun]map[string]int // import run → day → count
+	orphans    map[string]*Orphan
+	texts      map[uint64][]*vault.Memory // hash of the normalised body → memories
+	seed       maphash.Seed
+	buf        []byte
+	live       []*vault.Memory // the claims neither deprecated nor retired
+	scoped     int             // claims with a project
+	claims     int             // every parsed file but project notes
+}
+
+// claimOf is m's frontmatter when m is a claim of mem's; a broken file or
+// another tool's is counted as such, and nil returned for it as for a
+// reserved file, a plain note or a project note.
+func (t *tally) claimOf(m *vault.Memory) *frontmatter.Meta {
+	switch {
+	case vault.IsReserved(m.Rel) || IsPlainNote(m):
+		return nil // the loader wants frontmatter these files need not have
+	case !m.OK():
+		t.r.Broken = append(t.r.Broken, m.Rel)
+		return nil
+	}
+	if typ, other := otherType(m); other {
+		// Another tool's file (an OKF Metric) is that tool's: it owes
+		// mem no valid_at and is no import of mem's.
+		if typ == "" {
+			t.r.Untyped++
+		} else {
+			t.r.OtherTypes[typ]++
+		}
+		return nil
+	}
+	if meta := m.Meta(); meta.Type != frontmatter.TypeProject {
+		return meta
+	}
+	return nil
+}
+
+// add counts the claim m: its valid_at, its import run's day, its project;
+// and, while it stands for something at now, its body for duplicates.
+func (t *tally) add(m *vault.Memory, meta *frontmatter.Meta, now time.Time) {
+	t.claims++
+	source := cmp.Or(meta.Source, "native")
+	t.validAt(meta, source)
+	if strings.HasPrefix(meta.Source, "import:") {
+		t.importDay(meta, source)
+	}
+	if meta.Project != "" {
+		t.project(m, meta)
+	}
+	if meta.IsDeprecated() || meta.IsRetired(now) {
+		return // a retired claim stands for nothing: not stale, not in conflict, not a duplicate
+	}
+	t.live = append(t.live, m)
+	if t.buf = normalise(t.buf, m.Doc.Body); len(t.buf) > 0 {
+		h := maphash.Bytes(t.seed, t.buf)
+		t.texts[h] = append(t.texts[h], m)
+	}
+}
+
+// validAt counts the claim in its source's valid_at coverage.
+func (t *tally) validAt(meta *frontmatter.Meta, source string) {
+	sums := t.r.ValidAt.BySource[source]
+	if sums == nil {
+		sums = &SourceSums{}
+		t.r.ValidAt.BySource[source] = sums
+	}
+	// A deprecated claim (a rejected import, a retraction) ranks
+	// nowhere, so its valid_at is no column a ranker reads.
+	if meta.IsDeprecated() {
+		return
+	}
+	sums.Total++
+	if meta.Type == frontmatter.TypeNote {
+		t.r.ValidAt.Notes++
+	}
+	if meta.ValidAt.IsZero() {
+		sums.Missing++
+	}
+}
+
+// importDay counts an imported claim under its import run and the day it
+// is dated.
+func (t *tally) importDay(meta *frontmatter.Meta, source string) {
+	run := importRun{source: source}
+	if meta.Generated != nil {
+		run.day = meta.Generated.At.Day()
+	}
+	// An undated import is not a collapse: the importer left it undated
+	// rather than stamping its own day (the valid_at check counts it).
+	// Dating it by generated.at here made one.
+	day := meta.ValidAt.Day()
+	if day == "" {
+		return
+	}
+	if t.importDays[run] == nil {
+		t.importDays[run] = map[string]int{}
+	}
+	t.importDays[run][day]++
+}
+
+// project counts a claim with a project, and as an orphan when the
+// project is malformed or has no project note.
+func (t *tally) project(m *vault.Memory, meta *frontmatter.Meta) {
+	t.scoped++
+	if vault.ProjectIDPattern.MatchString(meta.Project) && vault.FindProject(t.projects, meta.Project) != nil {
+		return
+	}
+	o := t.orphans[meta.Project]
+	if o == nil {
+		o = &Orphan{Project: meta.Project}
+		t.orphans[meta.Project] = o
+	}
+	o.Count++
+	o.Paths = append(o.Paths, m.Rel)
+}
+
+// finish turns the tally into the report's totals, shares, import
+// clusters and orphan projects (most claims first).
+func (t *tally) finish() {
+	r := t.r
 	for _, s := range r.ValidAt.BySource {
 		r.ValidAt.Total += s.Total
 		r.ValidAt.Missing += s.Missing
 	}
-	if claims > 0 {
-		r.ProjectShare = round(float64(scoped)/float64(claims), 4)
+	if t.claims > 0 {
+		r.ProjectShare = round(float64(t.scoped)/float64(t.claims), 4)
 	}
-	r.ImportClusters = clusters(importDays)
-	for _, o := range orphans {
+	r.ImportClusters = clusters(t.importDays)
+	for _, o := range t.orphans {
 		r.OrphanProjects = append(r.OrphanProjects, *o)
 	}
 	slices.SortFunc(r.OrphanProjects, func(a, b Orphan) int {
 		return cmp.Or(cmp.Compare(b.Count, a.Count), strings.Compare(a.Project, b.Project))
 	})
-	res := gate.Reconcile(mems, now)
-	r.Conflicts = conflicts(res)
-	// Ages are asked of the claims still in force: one that lost to
-	// another says nothing about the present any more.
+}
+
+// ages lists the live claims that are stale at now, and those about the
+// current state with no stale_after, oldest first. Ages are asked of the
+// claims still in force: one that lost to another says nothing about the
+// present any more.
+func (r *Report) ages(live []*vault.Memory, res gate.Resolution, now time.Time) {
 	for _, m := range live {
 		meta := m.Meta()
 		if _, lost := res.Lost[m.ID]; lost {
@@ -389,8 +453,6 @@ func measure(mems []*vault.Memory, projects []vault.Project, now time.Time) *Rep
 	slices.SortFunc(r.NoExpiry, func(a, b NoExpiry) int {
 		return cmp.Or(strings.Compare(a.ValidAt, b.ValidAt), strings.Compare(a.Path, b.Path))
 	})
-	r.Duplicates = duplicates(texts)
-	return r
 }
 
 // ruleBreaks counts the files that break a rule of spec §8, by rule. A

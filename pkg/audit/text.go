@@ -53,7 +53,14 @@ func WriteText(w io.Writer, r *Report) error {
 	p := &printer{w: w}
 	p.findings(r)
 	p.f("\n")
+	for _, section := range []func(*Report){p.files, p.rules, p.validAt, p.imports, p.projects, p.ages, p.conflicts, p.duplicates, p.views, p.state} {
+		section(r)
+	}
+	return p.err
+}
 
+// files prints broken and other-typed files, which are not counted.
+func (p *printer) files(r *Report) {
 	if len(r.Broken) > 0 {
 		p.f("broken: %s not parse and are not counted (run 'mem lint')\n", Quantity(len(r.Broken), "file does", "files do"))
 		list(p, r.Broken, func(s string) string { return s })
@@ -73,7 +80,10 @@ func WriteText(w io.Writer, r *Report) error {
 			p.f("  with no type: %d\n", r.Untyped)
 		}
 	}
+}
 
+// rules prints the files that break a rule of docs/security.md, by rule.
+func (p *printer) rules(r *Report) {
 	if len(r.Rules) == 0 {
 		p.f("rules: no file breaks a rule (docs/security.md)\n")
 	} else {
@@ -82,7 +92,10 @@ func WriteText(w io.Writer, r *Report) error {
 			return fmt.Sprintf("%s (%s, %d): %s", b.Rule, b.Kind, b.Count, capped(b.Paths))
 		})
 	}
+}
 
+// validAt prints valid_at's coverage, and each source's missing ones, most first.
+func (p *printer) validAt(r *Report) {
 	p.f("valid_at: %d of %d %s missing (%s)\n", r.ValidAt.Missing, r.ValidAt.Total, r.ValidAt.noun(), pct(r.ValidAt.Missing, r.ValidAt.Total))
 	sources := make([]string, 0, len(r.ValidAt.BySource))
 	for s := range r.ValidAt.BySource {
@@ -100,7 +113,10 @@ func WriteText(w io.Writer, r *Report) error {
 			p.f("  %s: %d of %d missing\n", s, n.Missing, n.Total)
 		}
 	}
+}
 
+// imports prints the busiest days of imported memories.
+func (p *printer) imports(r *Report) {
 	if len(r.ImportClusters) == 0 {
 		p.f("import clusters: none\n")
 	} else {
@@ -109,7 +125,10 @@ func WriteText(w io.Writer, r *Report) error {
 			return fmt.Sprintf("%s imported %s: %d on %s (%s of that import)", c.Source, cmp.Or(c.Imported, "(day unknown)"), c.Count, c.Day, num100(c.Share))
 		})
 	}
+}
 
+// projects prints the share of memories in a project, and those naming no project note.
+func (p *printer) projects(r *Report) {
 	orphaned := 0
 	for _, o := range r.OrphanProjects {
 		orphaned += o.Count
@@ -118,12 +137,18 @@ func WriteText(w io.Writer, r *Report) error {
 	list(p, r.OrphanProjects, func(o Orphan) string {
 		return fmt.Sprintf("%s (%d): %s", o.Project, o.Count, capped(o.Paths))
 	})
+}
 
+// ages prints the claims past stale_after, and the observed facts without one.
+func (p *printer) ages(r *Report) {
 	p.f("stale: %d past stale_after\n", len(r.Stale))
 	list(p, r.Stale, func(s Stale) string { return s.StaleAfter + " " + s.Path })
 	p.f("no expiry: %d observed facts without stale_after\n", len(r.NoExpiry))
 	list(p, r.NoExpiry, func(n NoExpiry) string { return cmp.Or(n.ValidAt, "undated") + " " + n.Path })
+}
 
+// conflicts prints the conflicts the reconciler decided, and how many the files leave open.
+func (p *printer) conflicts(r *Report) {
 	attention := 0
 	for _, c := range r.Conflicts {
 		if needsAttention(c) {
@@ -138,14 +163,20 @@ func WriteText(w io.Writer, r *Report) error {
 		}
 		return fmt.Sprintf("%s: %s beat %s: %s", c.Reason, c.Winner.Path, capped(losers), c.Detail)
 	})
+}
 
+// duplicates prints the texts stored in more than one file.
+func (p *printer) duplicates(r *Report) {
 	files := 0
 	for _, d := range r.Duplicates {
 		files += len(d.Paths)
 	}
 	p.f("duplicates: %d texts stored in %d files\n", len(r.Duplicates), files)
 	list(p, r.Duplicates, func(d Duplicate) string { return fmt.Sprintf("%q: %s", short(d.Text), capped(d.Paths)) })
+}
 
+// views prints each view's size against its budget, whether it is a fossil, and its growth.
+func (p *printer) views(r *Report) {
 	if len(r.Views) == 0 {
 		p.f("views: none listed in mem.yaml render.outputs\n")
 	}
@@ -170,7 +201,10 @@ func WriteText(w io.Writer, r *Report) error {
 	for _, g := range r.Growth {
 		p.f("growth %s: %d bytes now, %d 30 days ago (%+.0f%%)\n", g.Path, g.Bytes, g.Before, g.Share*100)
 	}
+}
 
+// state prints the index, the last commit, held-back config and the last verified backup.
+func (p *printer) state(r *Report) {
 	switch {
 	case !r.Index.Exists:
 		p.f("index: none usable (%s); 'mem rebuild-index' or the next search builds it\n", r.Index.Problem)
@@ -198,7 +232,6 @@ func WriteText(w io.Writer, r *Report) error {
 	} else {
 		p.f("backup: none: %s\n", r.Backup.Problem)
 	}
-	return p.err
 }
 
 // printer keeps the first write error so the report reads as prose.

@@ -250,64 +250,94 @@ func subject(ws []word) string {
 // preposition; what follows is the value. Negations are taken out and
 // reported.
 func relation(ws []word) (rel string, rest []word, neg bool) {
-	verb := ws[0].lower
-	parts := []string{}
-	i := 1
-	skip := func() {
-		for i < len(ws) {
-			switch w := ws[i].lower; {
-			case w == "not" || w == "never" || w == "no" && i+1 < len(ws) && ws[i+1].lower == "longer":
-				neg = true
-				if w == "no" {
-					i++
-				}
-			case adverb[w]:
-			default:
-				return
-			}
-			i++
+	p := &phrase{ws: ws, i: 1}
+	verb := p.verb()
+	parts := []string{verb}
+	p.skipAdverbs()
+	if verb == "be" || verb == "was" || verb == "get" {
+		if part, ok := p.passive(); ok {
+			parts = append(parts, part)
 		}
 	}
+	for particle[p.next()] {
+		parts = append(parts, p.next())
+		p.i++
+	}
+	if p.i < len(ws)-1 && preposition[p.next()] {
+		parts = append(parts, p.next())
+		p.i++
+	}
+	return strings.Join(parts, " "), ws[p.i:], p.neg
+}
+
+// phrase is a verb phrase being read: its words, the next one's index and
+// whether a negation was taken out so far.
+type phrase struct {
+	ws  []word
+	i   int
+	neg bool
+}
+
+// next is the next word in lower case, "" past the last.
+func (p *phrase) next() string {
+	if p.i < len(p.ws) {
+		return p.ws[p.i].lower
+	}
+	return ""
+}
+
+// verb reads the first word as a verb's base form: after a modal or do,
+// the main verb that follows (adverbs and negations between skipped); a
+// contraction's "n't" taken out as a negation.
+func (p *phrase) verb() string {
+	verb := p.ws[0].lower
 	switch {
 	case modal[verb] || verb == "do" || verb == "does" || verb == "did":
-		skip()
-		if i < len(ws) && ws[i].lower == "be" {
-			verb = "be"
-			i++
-		} else if i < len(ws) {
-			if l, ok := inflected[ws[i].lower]; ok {
-				verb = l
-				i++
-			}
+		p.skipAdverbs()
+		if l, ok := inflected[p.next()]; ok {
+			verb = l
+			p.i++
 		}
 	case strings.HasSuffix(verb, "n't"):
-		neg, verb = true, strings.TrimSuffix(verb, "n't")
+		p.neg, verb = true, strings.TrimSuffix(verb, "n't")
 	}
 	if l, ok := inflected[verb]; ok {
 		verb = l
 	}
-	parts = append(parts, verb)
-	skip()
-	if verb == "be" || verb == "was" || verb == "get" {
-		if i < len(ws) && (ws[i].lower == "being" || ws[i].lower == "been") {
-			i++
+	return verb
+}
+
+// skipAdverbs steps over adverbs and negations ("not", "never", "no
+// longer"), noting a negation.
+func (p *phrase) skipAdverbs() {
+	for ; p.i < len(p.ws); p.i++ {
+		switch w := p.ws[p.i].lower; {
+		case w == "not" || w == "never":
+			p.neg = true
+		case w == "no" && p.i+1 < len(p.ws) && p.ws[p.i+1].lower == "longer":
+			p.neg = true
+			p.i++
+		case adverb[w]:
+		default:
+			return
 		}
-		if i < len(ws) && participle(ws[i].lower) {
-			p, n := canonical(ws[i].lower)
-			neg = neg != n
-			parts = append(parts, p)
-			i++
-		}
 	}
-	for i < len(ws) && particle[ws[i].lower] {
-		parts = append(parts, ws[i].lower)
-		i++
+}
+
+// passive reads the participle after a form of be or get ("is being
+// deployed", "was built"); a denial ("disabled") is read as the word it
+// denies, negated. False when none follows.
+func (p *phrase) passive() (string, bool) {
+	if w := p.next(); w == "being" || w == "been" {
+		p.i++
 	}
-	if i < len(ws)-1 && preposition[ws[i].lower] {
-		parts = append(parts, ws[i].lower)
-		i++
+	if !participle(p.next()) {
+		return "", false
 	}
-	return strings.Join(parts, " "), ws[i:], neg
+	part, n := canonical(p.next())
+	p.neg = p.neg != n
+	p.i++
+	return part, true
 }
 
 func participle(w string) bool {

@@ -2,6 +2,7 @@ package doctor
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mem-md/mem/pkg/audit"
+	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/index"
 )
 
@@ -26,7 +28,7 @@ func TestDoctorCountsAndIndexLagAsAudit(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(v.Root, "memory", "b.md"), []byte("---\ntype: fact\nprovenance: stated\n---\nOne more.\n"), 0o644)
 
-	r, err := Run(v, Options{Now: now})
+	r, err := Run(context.Background(), v, Options{Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +56,23 @@ func TestDoctorCountsAndIndexLagAsAudit(t *testing.T) {
 
 	zero := 0
 	v.Config.Audit.MaxIndexChanged = &zero
-	if r, _ = Run(v, Options{Now: now}); check(t, r, "index").Status != Fail {
+	if r, _ = Run(context.Background(), v, Options{Now: now}); check(t, r, "index").Status != Fail {
 		t.Fatalf("past audit.max_index_changed: %+v", check(t, r, "index"))
+	}
+}
+
+// A doctor whose context is done (Ctrl-C) stops with an interruption, not
+// a report whose cut-short checks read as failures; an audit likewise.
+func TestDoctorStops(t *testing.T) {
+	t.Parallel()
+	v := testVault(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	if r, err := Run(ctx, v, Options{Now: now, Fix: true}); fail.Of(err) != fail.Interrupted || r != nil {
+		t.Fatalf("doctor with a done context: %v, %v (want no report, interrupted)", r, err)
+	}
+	if r, err := audit.Run(v, audit.Options{Now: now, Context: ctx}); fail.Of(err) != fail.Interrupted || r != nil {
+		t.Fatalf("audit with a done context: %v, %v (want no report, interrupted)", r, err)
 	}
 }

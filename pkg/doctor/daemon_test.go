@@ -1,6 +1,7 @@
 package doctor
 
 import (
+	"context"
 	"net"
 	"os"
 	"os/exec"
@@ -21,7 +22,7 @@ func TestCheckDaemon(t *testing.T) {
 	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 	run := func() Check {
 		t.Helper()
-		r, err := Run(v, Options{Now: now})
+		r, err := Run(context.Background(), v, Options{Now: now})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ package doctor
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -22,6 +23,7 @@ import (
 
 	"github.com/mem-md/mem/pkg/audit"
 	"github.com/mem-md/mem/pkg/daemon"
+	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/history"
 	"github.com/mem-md/mem/pkg/index"
 	"github.com/mem-md/mem/pkg/render"
@@ -45,7 +47,9 @@ type Options struct {
 	Fix bool
 	// Full reads every object of the last backup again; by default its
 	// head, counts, connectivity and loose objects (history.CheckBackup).
-	Full  bool
+	Full bool
+	// Now is what views are rendered at, the caller's clock (cmd/mem's,
+	// which MEM_NOW pins).
 	Now   time.Time
 	Views []render.Target // the rendered views to check (render.Outputs)
 	// Notify receives progress messages for stderr (rebuilding the index).
@@ -74,25 +78,28 @@ type Report struct {
 }
 
 // Run examines v and, with opts.Fix, repairs what it safely can. The
-// error is reserved for failures to examine at all.
-func Run(v *vault.Vault, opts Options) (*Report, error) {
-	if opts.Now.IsZero() {
-		opts.Now = time.Now()
-	}
-	mems, err := v.Load(vault.LoadOptions{})
+// error is reserved for failures to examine at all, and for ctx done
+// (Ctrl-C): the vault's load, the walk for temp files, an index rebuild
+// and the git it runs stop, and Run returns a fail.Interrupted error.
+func Run(ctx context.Context, v *vault.Vault, opts Options) (*Report, error) {
+	opts.Env.Context = ctx
+	mems, err := v.Load(vault.LoadOptions{Context: ctx})
 	if err != nil {
 		return nil, err
 	}
 	r := &Report{Vault: v.Root, Fix: opts.Fix, Counts: audit.Count(mems)}
 	gitDir := findGitDir(v.Root)
 	r.add(checkFiles(mems, r.Counts))
-	r.add(checkTemp(v, opts))
+	r.add(checkTemp(ctx, v, opts))
 	r.add(checkLocks(gitDir, opts.Fix))
-	r.add(checkIndex(v, opts))
+	r.add(checkIndex(ctx, v, opts))
 	r.add(checkViews(v, mems, opts))
 	r.add(checkGit(v, gitDir, opts.Env))
 	r.add(checkBackup(v, gitDir, opts.Full, opts.Env))
 	r.add(checkDaemon(v))
+	if err := fail.Stopped(ctx, "mem doctor"); err != nil {
+		return nil, err // the checks it cut short would read as failures
+	}
 	r.Healthy = true
 	for _, c := range r.Checks {
 		if c.Status == Fail {
@@ -134,9 +141,12 @@ func checkFiles(mems []*vault.Memory, n audit.Counts) Check {
 // vault and its state directory, git's own directory aside. Their names
 // never end in .md, so none is ever read as a memory; a stale one is only
 // litter, which --fix removes.
-func checkTemp(v *vault.Vault, opts Options) Check {
+func checkTemp(ctx context.Context, v *vault.Vault, opts Options) Check {
 	c := Check{Name: "temp"}
 	filepath.WalkDir(v.Root, func(p string, d fs.DirEntry, err error) error {
+		if ctx.Err() != nil {
+			return ctx.Err() // Run reports the interruption
+		}
 		if err != nil {
 			return nil
 		}
@@ -217,7 +227,7 @@ func checkLocks(gitDir string, fix bool) Check {
 
 // checkIndex compares the index with the files through index.Freshness and
 // rebuilds it with --fix (a full build when it is missing or damaged).
-func checkIndex(v *vault.Vault, opts Options) Check {
+func checkIndex(ctx context.Context, v *vault.Vault, opts Options) Check {
 	c := Check{Name: "index"}
 	st, err := index.Freshness(v)
 	full := err != nil || !st.Exists // damaged or missing: build afresh
@@ -248,7 +258,7 @@ func checkIndex(v *vault.Vault, opts Options) Check {
 		c.Problems = append(c.Problems, index.Dir(v)+": "+problem+" (run 'mem rebuild-index' or 'mem doctor --fix')")
 		return c
 	}
-	stats, err := index.Update(v, index.Options{Full: full, Notify: opts.Notify})
+	stats, err := index.Update(v, index.Options{Full: full, Notify: opts.Notify, Context: ctx})
 	if err != nil {
 		c.Problems = append(c.Problems, index.Dir(v)+": "+problem+"; rebuilding failed: "+err.Error())
 		return c

@@ -1,6 +1,7 @@
 package doctor
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,25 +51,25 @@ func TestSplicedView(t *testing.T) {
 	}
 	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 
-	r, err := Run(v, Options{Now: now, Views: views})
+	r, err := Run(context.Background(), v, Options{Now: now, Views: views})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c := check(t, r, "views"); c.Status != Fail || !strings.Contains(c.Problems[0], "AGENTS.md: its mem zone is out of date or missing") {
 		t.Fatalf("views before fix: %+v", c)
 	}
-	if r, _ = Run(v, Options{Now: now, Views: views, Fix: true}); len(check(t, r, "views").Fixed) != 1 {
+	if r, _ = Run(context.Background(), v, Options{Now: now, Views: views, Fix: true}); len(check(t, r, "views").Fixed) != 1 {
 		t.Fatalf("views with --fix: %+v", check(t, r, "views"))
 	}
 	data, _ := os.ReadFile(agents)
 	if !strings.HasPrefix(string(data), human) || !strings.Contains(string(data), "The build uses Go 1.26.") {
 		t.Fatalf("AGENTS.md after fix:\n%s", data)
 	}
-	r, _ = Run(v, Options{Now: now.Add(time.Hour), Views: views, Fix: true}) // builds the index
+	r, _ = Run(context.Background(), v, Options{Now: now.Add(time.Hour), Views: views, Fix: true}) // builds the index
 	if c := check(t, r, "views"); len(c.Fixed) != 0 {
 		t.Fatalf("an hour later, only the time line differs, yet --fix rewrote it: %+v", c)
 	}
-	r, _ = Run(v, Options{Now: now.Add(time.Hour), Views: views})
+	r, _ = Run(context.Background(), v, Options{Now: now.Add(time.Hour), Views: views})
 	if c := check(t, r, "views"); c.Status != OK {
 		t.Fatalf("an hour later, only the time line differs: %+v", c)
 	}
@@ -86,7 +87,7 @@ func TestFixLeavesMemoryFiles(t *testing.T) {
 	os.WriteFile(broken, data, 0o644)
 	old := time.Now().Add(-time.Hour)
 	os.Chtimes(broken, old, old)
-	r, err := Run(v, Options{Fix: true, Views: []render.Target{{Output: filepath.Join(v.Root, "MEMORY.md"), Cwd: v.Root}}})
+	r, err := Run(context.Background(), v, Options{Fix: true, Now: time.Now(), Views: []render.Target{{Output: filepath.Join(v.Root, "MEMORY.md"), Cwd: v.Root}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,11 @@
 // environment errors (a file that cannot be read, no vault).
 package fail
 
-import "errors"
+import (
+	"context"
+	"errors"
+	"fmt"
+)
 
 // Kind is what a failure means to the person or script that ran mem.
 type Kind int
@@ -47,6 +51,15 @@ type Error struct {
 func (e *Error) Error() string { return e.err.Error() }
 func (e *Error) Unwrap() error { return e.err }
 func (e *Error) Kind() Kind    { return e.k }
+
+// Stopped is an Interrupted error once ctx is done (Ctrl-C, a daemon's
+// shutdown), saying what was stopped; nil while ctx runs, and for a nil ctx.
+func Stopped(ctx context.Context, what string) error {
+	if ctx == nil || ctx.Err() == nil {
+		return nil
+	}
+	return As(Interrupted, fmt.Errorf("%s was interrupted: %w", what, ctx.Err()))
+}
 
 // As wraps err as a failure of kind k (nil stays nil).
 func As(k Kind, err error) error {

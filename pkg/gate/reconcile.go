@@ -252,8 +252,15 @@ func Reconcile(mems []*vault.Memory, now time.Time) Resolution {
 // decides between rivals. A retired claim's entries hold; a retired claim
 // superseded or refused loses nothing it had not already lost.
 func reconcileSupersedes(mems []*vault.Memory, byID map[string]*vault.Memory, retired map[*vault.Memory]bool, res *Resolution) {
-	// beatenBy collects, per superseded id, the memories that validly
-	// supersede it; the best of them is recorded as its winner.
+	beatenBy := res.supersessions(mems, byID, retired)
+	olds := slices.Sorted(maps.Keys(beatenBy))
+	res.superseded(olds, beatenBy, byID, retired)
+	res.rivals(olds, beatenBy, retired)
+}
+
+// supersessions collects, per superseded id, the memories that validly
+// supersede it; a refused entry is decided on the spot (refused).
+func (res *Resolution) supersessions(mems []*vault.Memory, byID map[string]*vault.Memory, retired map[*vault.Memory]bool) map[string][]*vault.Memory {
 	beatenBy := map[string][]*vault.Memory{}
 	edges := map[string][]string{} // accepted: superseder id → superseded ids
 	for _, m := range mems {
@@ -271,24 +278,9 @@ func reconcileSupersedes(mems []*vault.Memory, byID map[string]*vault.Memory, re
 				continue
 			}
 			if err := CheckSupersedes(m.Meta(), id, old.Meta()); err != nil {
-				if retired[m] {
-					continue // a refused entry of a claim that no longer stands says nothing
+				if !retired[m] { // a refused entry of a claim that no longer stands says nothing
+					res.refused(m, old, err)
 				}
-				// A refused supersedes still says the two claim one subject;
-				// Compare decides between them, as for a shared key. It never
-				// ties here (a refusal needs a provenance or a valid_at between
-				// them), so every loss goes to a strictly better claim or along
-				// an accepted supersedes, and losses cannot form a cycle that
-				// would hide every claim of a subject.
-				w, l := old, m
-				if rank(m, old) < 0 {
-					w, l = m, old
-				}
-				if _, lost := res.Lost[l.ID]; !lost {
-					res.Lost[l.ID] = w.ID
-				}
-				res.Conflicts = append(res.Conflicts, Conflict{Subject: id, Winner: w, Losers: []*vault.Memory{l},
-					Reason: ReasonRefused, Detail: m.Rel + ": " + err.Error() + "; " + w.ID + " stands"})
 				continue
 			}
 			// Accepted supersessions only ever go from a claim to one no
@@ -302,13 +294,32 @@ func reconcileSupersedes(mems []*vault.Memory, byID map[string]*vault.Memory, re
 			beatenBy[id] = append(beatenBy[id], m)
 		}
 	}
-	olds := make([]string, 0, len(beatenBy))
-	for id := range beatenBy {
-		olds = append(olds, id)
+	return beatenBy
+}
+
+// refused decides m's refused supersedes of old (err says why). A refused
+// supersedes still says the two claim one subject; Compare decides between
+// them, as for a shared key. It never ties here (a refusal needs a
+// provenance or a valid_at between them), so every loss goes to a strictly
+// better claim or along an accepted supersedes, and losses cannot form a
+// cycle that would hide every claim of a subject.
+func (res *Resolution) refused(m, old *vault.Memory, err error) {
+	w, l := old, m
+	if rank(m, old) < 0 {
+		w, l = m, old
 	}
-	slices.Sort(olds)
+	if _, lost := res.Lost[l.ID]; !lost {
+		res.Lost[l.ID] = w.ID
+	}
+	res.Conflicts = append(res.Conflicts, Conflict{Subject: old.ID, Winner: w, Losers: []*vault.Memory{l},
+		Reason: ReasonRefused, Detail: m.Rel + ": " + err.Error() + "; " + w.ID + " stands"})
+}
+
+// superseded records, for each superseded id in olds, the best of the
+// claims that supersede it as its winner; a standing superseder is named
+// before a retired one.
+func (res *Resolution) superseded(olds []string, beatenBy map[string][]*vault.Memory, byID map[string]*vault.Memory, retired map[*vault.Memory]bool) {
 	for _, id := range olds {
-		// A standing superseder is named before a retired one.
 		w := slices.MinFunc(beatenBy[id], func(a, b *vault.Memory) int {
 			if retired[a] != retired[b] {
 				if retired[a] {
@@ -324,9 +335,13 @@ func reconcileSupersedes(mems []*vault.Memory, byID map[string]*vault.Memory, re
 		res.Conflicts = append(res.Conflicts, Conflict{Subject: id, Winner: w, Losers: []*vault.Memory{byID[id]},
 			Reason: ReasonSupersedes, Detail: fmt.Sprintf("%s supersedes %s", w.ID, id)})
 	}
-	// Rivals: standing claims that supersede one claim and have not lost
-	// otherwise. Each loses to a claim strictly ahead of it in rivalRank's
-	// order, which no supersedes beat, so losses cannot hide a whole chain.
+}
+
+// rivals decides between standing claims that supersede one claim and
+// have not lost otherwise. Each loses to a claim strictly ahead of it in
+// rivalRank's order, which no supersedes beat, so losses cannot hide a
+// whole chain.
+func (res *Resolution) rivals(olds []string, beatenBy map[string][]*vault.Memory, retired map[*vault.Memory]bool) {
 	beaten := maps.Clone(res.Lost)
 	for _, id := range olds {
 		var rivals []*vault.Memory

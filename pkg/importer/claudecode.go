@@ -140,6 +140,9 @@ func readLine(br *bufio.Reader, limit int) (line []byte, size int, err error) {
 	}
 }
 
+// add takes one line of the transcript: its title or summary, its
+// session, time and cwd, and what a user said or which files an
+// assistant's tools wrote.
 func (t *transcript) add(l *ccLine) {
 	switch l.Type {
 	case "summary":
@@ -154,16 +157,7 @@ func (t *transcript) add(l *ccLine) {
 	if t.session == "" {
 		t.session = l.SessionID
 	}
-	at, _ := frontmatter.ParseTime(l.Timestamp)
-	if !at.IsZero() {
-		at = frontmatter.NewTime(at.Time) // whole seconds, always a datetime
-		if t.first.IsZero() || at.Before(t.first.Time) {
-			t.first = at
-		}
-		if at.After(t.last.Time) {
-			t.last = at
-		}
-	}
+	at := t.seen(l.Timestamp)
 	if l.Cwd != "" {
 		t.cwds[l.Cwd]++
 	}
@@ -177,25 +171,51 @@ func (t *transcript) add(l *ccLine) {
 	} else if json.Unmarshal(l.Message.Content, &blocks) != nil {
 		return
 	}
-	switch l.Type {
-	case "user":
-		if l.IsMeta {
-			return
+	switch {
+	case l.Type == "user" && !l.IsMeta:
+		t.said(at, blocks)
+	case l.Type == "assistant":
+		t.wrote(at, blocks)
+	}
+}
+
+// seen is a line's timestamp in whole seconds (zero when it has none),
+// widening the span of the transcript.
+func (t *transcript) seen(stamp string) frontmatter.Time {
+	at, _ := frontmatter.ParseTime(stamp)
+	if at.IsZero() {
+		return at
+	}
+	at = frontmatter.NewTime(at.Time) // whole seconds, always a datetime
+	if t.first.IsZero() || at.Before(t.first.Time) {
+		t.first = at
+	}
+	if at.After(t.last.Time) {
+		t.last = at
+	}
+	return at
+}
+
+// said keeps what the user typed at at: the text blocks, not a command's
+// markup.
+func (t *transcript) said(at frontmatter.Time, blocks []ccBlock) {
+	var parts []string
+	for _, b := range blocks {
+		if s := strings.TrimSpace(b.Text); b.Type == "text" && s != "" && !isMarkup(s) {
+			parts = append(parts, s)
 		}
-		var parts []string
-		for _, b := range blocks {
-			if s := strings.TrimSpace(b.Text); b.Type == "text" && s != "" && !isMarkup(s) {
-				parts = append(parts, s)
-			}
-		}
-		if len(parts) > 0 {
-			t.messages = append(t.messages, ccMessage{at, strings.Join(parts, "\n\n")})
-		}
-	case "assistant":
-		for _, b := range blocks {
-			if b.Type == "tool_use" && b.Input.FilePath != "" && !at.IsZero() && at.After(t.memWrites[b.Input.FilePath].Time) {
-				t.memWrites[b.Input.FilePath] = at
-			}
+	}
+	if len(parts) > 0 {
+		t.messages = append(t.messages, ccMessage{at, strings.Join(parts, "\n\n")})
+	}
+}
+
+// wrote notes, for each file an assistant's tool wrote at at, the latest
+// time it did.
+func (t *transcript) wrote(at frontmatter.Time, blocks []ccBlock) {
+	for _, b := range blocks {
+		if b.Type == "tool_use" && b.Input.FilePath != "" && !at.IsZero() && at.After(t.memWrites[b.Input.FilePath].Time) {
+			t.memWrites[b.Input.FilePath] = at
 		}
 	}
 }

@@ -98,16 +98,20 @@ type item struct {
 // Options tunes a run.
 type Options struct {
 	DryRun bool
-	Now    time.Time // the write time, stamped into generated.at only (zero: the clock)
+	// Now is the write time, stamped into generated.at only; the caller's
+	// clock (cmd/mem's, which MEM_NOW pins), never zero: a zero now would
+	// date every source in the future.
+	Now time.Time
 	// Warn receives problems that skip part of the source (a bad JSONL line)
 	// without stopping the import. Nil discards them.
 	Warn func(msg string)
 	// Project is the project of every item the source gives none
 	// (mem import --project); "" leaves those global.
 	Project string
-	// Context, when done (Ctrl-C), stops the import between two items:
-	// every file written so far is whole and kept, and a later run skips
-	// it. The error is then a fail.Interrupted. Nil never stops.
+	// Context, when done (Ctrl-C), stops the import while it reads the
+	// vault or between two items: every file written so far is whole and
+	// kept, and a later run skips it. The error is then a
+	// fail.Interrupted. Nil never stops.
 	Context context.Context
 	limits  limits // tests lower the caps; zero is the cap
 }
@@ -292,7 +296,7 @@ func Run(v *vault.Vault, kind, src string, opts Options) (*Result, error) {
 		return nil, err
 	}
 	defer unlock()
-	mems, err := v.Load(vault.LoadOptions{})
+	mems, err := v.Load(vault.LoadOptions{Context: opts.Context})
 	if err != nil {
 		return nil, err
 	}
@@ -314,9 +318,6 @@ func Run(v *vault.Vault, kind, src string, opts Options) (*Result, error) {
 			res.Skipped = append(res.Skipped, *it.skipped)
 		}
 		return res, ErrNothing{Of: kind, Path: src}
-	}
-	if opts.Now.IsZero() {
-		opts.Now = time.Now().UTC() // a zero now would date every source in the future
 	}
 	w := &writer{v: v, kind: kind, opts: opts, existing: existingKeys(mems),
 		res: &Result{Kind: kind, Path: src, DryRun: opts.DryRun}}

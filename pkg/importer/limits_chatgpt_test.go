@@ -99,7 +99,7 @@ func TestChatGPTConversationCap(t *testing.T) {
 // member inflating past the size its header claims.
 func TestChatGPTZipCap(t *testing.T) {
 	const zipCap = 64 << 10
-	capped := Options{DryRun: true, limits: limits{zipMember: zipCap}}
+	capped := Options{DryRun: true, Now: testNow, limits: limits{zipMember: zipCap}}
 	data := paddedExport(strings.Repeat(" ", 2*zipCap), "between")
 	dir := t.TempDir()
 	write := func(name string, raw bool) string {

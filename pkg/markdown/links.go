@@ -286,30 +286,43 @@ func linkSpan(src []byte, pos, off int, dest []byte, ref *ast.ReferenceLink, ima
 		return Span{}, Span{}
 	}
 	if ref != nil {
-		label := ref.Value
-		switch ref.Type {
-		case ast.ReferenceLinkFull:
-			i := bytes.Index(src[open:], append(append([]byte("]["), label...), ']'))
-			if i < 0 {
-				return Span{}, Span{}
-			}
-			return Span{pos, open + i + len(label) + 3}, Span{open, open + i}
-		case ast.ReferenceLinkCollapsed, ast.ReferenceLinkShortcut:
-			end := open + len(label)
-			if !bytes.HasPrefix(src[open:], label) || end >= len(src) || src[end] != ']' {
-				return Span{}, Span{}
-			}
-			whole = Span{pos, end + 1}
-			if ref.Type == ast.ReferenceLinkCollapsed {
-				if !bytes.HasPrefix(src[end+1:], []byte("[]")) {
-					return Span{}, Span{}
-				}
-				whole.End += 2
-			}
-			return whole, Span{open, end}
-		}
-		return Span{}, Span{}
+		return refSpan(src, pos, open, ref)
 	}
+	return inlineSpan(src, pos, open, off, dest)
+}
+
+// refSpan is linkSpan of a reference link whose text opens at open: it
+// ends with its label, [text][ref], [text][] or [text].
+func refSpan(src []byte, pos, open int, ref *ast.ReferenceLink) (whole, text Span) {
+	label := ref.Value
+	switch ref.Type {
+	case ast.ReferenceLinkFull:
+		i := bytes.Index(src[open:], append(append([]byte("]["), label...), ']'))
+		if i < 0 {
+			return Span{}, Span{}
+		}
+		return Span{pos, open + i + len(label) + 3}, Span{open, open + i}
+	case ast.ReferenceLinkCollapsed, ast.ReferenceLinkShortcut:
+		end := open + len(label)
+		if !bytes.HasPrefix(src[open:], label) || end >= len(src) || src[end] != ']' {
+			return Span{}, Span{}
+		}
+		whole = Span{pos, end + 1}
+		if ref.Type == ast.ReferenceLinkCollapsed {
+			if !bytes.HasPrefix(src[end+1:], []byte("[]")) {
+				return Span{}, Span{}
+			}
+			whole.End += 2
+		}
+		return whole, Span{open, end}
+	}
+	return Span{}, Span{}
+}
+
+// inlineSpan is linkSpan of an inline link whose text opens at open and
+// whose destination dest is at off: it ends with the ")" after the
+// destination and its title, if any.
+func inlineSpan(src []byte, pos, open, off int, dest []byte) (whole, text Span) {
 	if off < open || off > len(src) || !bytes.HasPrefix(src[off:], dest) {
 		return Span{}, Span{}
 	}
@@ -324,23 +337,30 @@ func linkSpan(src []byte, pos, off int, dest []byte, ref *ast.ReferenceLink, ima
 		}
 		i++
 	}
-	i = skipSpace(src, i)
-	if i < len(src) && (src[i] == '"' || src[i] == '\'' || src[i] == '(') {
-		end := src[i]
-		if end == '(' {
-			end = ')'
-		}
-		for i++; i < len(src) && src[i] != end; i++ {
-			if src[i] == '\\' {
-				i++
-			}
-		}
-		i = skipSpace(src, i+1)
-	}
+	i = skipTitle(src, skipSpace(src, i))
 	if i >= len(src) || src[i] != ')' {
 		return Span{}, Span{}
 	}
 	return Span{pos, i + 1}, Span{open, open + mid}
+}
+
+// skipTitle skips a link's title at i ("…", '…' or (…), backslash
+// escapes kept inside) and the space after it; i itself when none starts
+// there.
+func skipTitle(src []byte, i int) int {
+	if i >= len(src) || src[i] != '"' && src[i] != '\'' && src[i] != '(' {
+		return i
+	}
+	end := src[i]
+	if end == '(' {
+		end = ')'
+	}
+	for i++; i < len(src) && src[i] != end; i++ {
+		if src[i] == '\\' {
+			i++
+		}
+	}
+	return skipSpace(src, i+1)
 }
 
 // skipSpace skips the spaces, tabs and line ends a link may hold between

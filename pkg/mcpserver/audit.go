@@ -18,12 +18,12 @@ type AuditInput struct{}
 // is its JSON report. The report publishes no output schema: its nullable
 // fields (a measure with nothing to measure is null) would not survive the
 // one-type schemas other tools use.
-func (s *server) audit(_ context.Context, _ *mcp.CallToolRequest, _ AuditInput) (*mcp.CallToolResult, any, error) {
+func (s *server) audit(ctx context.Context, _ *mcp.CallToolRequest, _ AuditInput) (*mcp.CallToolResult, any, error) {
 	views, err := render.Outputs(s.Vault)
 	if err != nil {
 		return nil, nil, err
 	}
-	r, err := audit.Run(s.Vault, audit.Options{Now: s.Now(), Views: views})
+	r, err := audit.Run(s.Vault, audit.Options{Now: s.Now(), Views: views, Context: ctx})
 	if err != nil {
 		return nil, nil, err
 	}

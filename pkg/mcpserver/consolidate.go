@@ -17,8 +17,8 @@ type ConsolidateInput struct{}
 // applied here. An agent carries one out with the other tools (remember
 // with supersedes, retire, review), each under spec §8, so no proposal
 // lets it silence what a person wrote.
-func (s *server) consolidate(_ context.Context, _ *mcp.CallToolRequest, _ ConsolidateInput) (*mcp.CallToolResult, any, error) {
-	mems, err := s.load(vault.LoadOptions{})
+func (s *server) consolidate(ctx context.Context, _ *mcp.CallToolRequest, _ ConsolidateInput) (*mcp.CallToolResult, any, error) {
+	mems, err := s.load(vault.LoadOptions{Context: ctx})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -98,7 +98,7 @@ func (s *server) recall(ctx context.Context, _ *mcp.CallToolRequest, in RecallIn
 			return res, o, err
 		}
 	}
-	mems, err := s.load(vault.LoadOptions{})
+	mems, err := s.load(vault.LoadOptions{Context: ctx})
 	if err != nil {
 		return nil, out, err
 	}
@@ -269,8 +269,8 @@ type getOutput struct {
 
 // get returns one file's bytes and their hash, read once so the hash is
 // exactly that of the content returned.
-func (s *server) get(_ context.Context, _ *mcp.CallToolRequest, in getInput) (*mcp.CallToolResult, getOutput, error) {
-	mems, err := s.load(vault.LoadOptions{})
+func (s *server) get(ctx context.Context, _ *mcp.CallToolRequest, in getInput) (*mcp.CallToolResult, getOutput, error) {
+	mems, err := s.load(vault.LoadOptions{Context: ctx})
 	if err != nil {
 		return nil, getOutput{}, err
 	}

@@ -38,8 +38,8 @@ import (
 // Options is what the server needs besides the transport.
 type Options struct {
 	Vault *vault.Vault
-	// Now is the clock of every write and render (the CLI passes its own,
-	// which honours $MEM_NOW).
+	// Now is the clock of every write and render, required: the CLI passes
+	// its own, which honours $MEM_NOW; pkg/ reads no clock of its own.
 	Now func() time.Time
 	// Cwd resolves the project when a call gives no cwd: the directory the
 	// harness started the server in, normally the session's project.
@@ -87,9 +87,6 @@ type server struct {
 
 // New returns an MCP server with mem's tools registered.
 func New(opts Options) *mcp.Server {
-	if opts.Now == nil {
-		opts.Now = func() time.Time { return time.Now().UTC() }
-	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}

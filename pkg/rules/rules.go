@@ -474,30 +474,56 @@ func ignorable(r rune) bool {
 // pattern in braille; a byte-order mark at the start.
 func needed(text string, off int, prev, r, next rune) bool {
 	switch {
-	case r == 0x200C || r == 0x200D:
-		return joining(prev) || joining(next) || r == 0x200D && emoji(prev) && emoji(next)
+	case r == 0x200C, r == 0x200D:
+		return joiner(prev, r, next)
 	case r == 0x200B:
-		// A word break at a word of the script: next to a letter of it,
-		// and not against a letter or digit of another script.
-		return unspaced(prev) && !alien(next) || unspaced(next) && !alien(prev)
-	case r == 0x200E || r == 0x200F || r == 0x061C:
+		return wordBreak(prev, next)
+	case r == 0x200E, r == 0x200F, r == 0x061C:
 		return rtlLine(text, off)
 	case r >= 0xFE00 && r <= 0xFE0F:
-		return prev >= 0 && (emoji(prev) || han(prev) || r >= 0xFE0E && strings.ContainsRune("0123456789#*", prev) && next == 0x20E3 ||
-			r <= 0xFE0D && unicode.In(prev, unicode.Sm, unicode.Myanmar))
+		return selects(prev, r, next)
 	case r >= 0xE0100 && r <= 0xE01EF:
 		return han(prev)
 	case r >= 0x180B && r <= 0x180F:
 		return unicode.Is(unicode.Mongolian, prev)
-	case r == 0x115F || r == 0x1160:
+	case r == 0x115F, r == 0x1160:
 		return jamo(prev) || jamo(next)
 	case r == 0x2800:
-		return prev > 0x2800 && prev <= 0x28FF || next > 0x2800 && next <= 0x28FF
+		return braille(prev) || braille(next)
 	case r == 0xFEFF:
 		return off == 0
 	}
 	return false
 }
+
+// joiner reports whether ZWNJ or ZWJ (r) between prev and next chooses a
+// letter's form in a joining script, or (ZWJ) joins two emoji.
+func joiner(prev, r, next rune) bool {
+	return joining(prev) || joining(next) || r == 0x200D && emoji(prev) && emoji(next)
+}
+
+// wordBreak reports whether U+200B between prev and next is a word break
+// at a word of an unspaced script: next to a letter of it, and not against
+// a letter or digit of another script.
+func wordBreak(prev, next rune) bool {
+	return unspaced(prev) && !alien(next) || unspaced(next) && !alien(prev)
+}
+
+// selects reports whether the variation selector r after prev (before
+// next) picks a form: of an emoji or Han, a keycap's digit (text or emoji
+// presentation before U+20E3), or a mathematical or Myanmar character's
+// standardized variant.
+func selects(prev, r, next rune) bool {
+	if prev < 0 {
+		return false
+	}
+	keycap := r >= 0xFE0E && strings.ContainsRune("0123456789#*", prev) && next == 0x20E3
+	variant := r <= 0xFE0D && unicode.In(prev, unicode.Sm, unicode.Myanmar)
+	return emoji(prev) || han(prev) || keycap || variant
+}
+
+// braille: a braille pattern other than the blank one.
+func braille(r rune) bool { return r > 0x2800 && r <= 0x28FF }
 
 // joining: scripts whose letters join or conjoin, where ZWNJ and ZWJ
 // choose a letter's form.

@@ -99,17 +99,22 @@ func Find(o Options) ([]Store, error) {
 	if o.CodexHome == "" {
 		o.CodexHome = filepath.Join(o.Home, ".codex")
 	}
-	var out []Store
-	add := func(s Store) { out = append(out, s) }
+	out := append(claudeStores(o), codexStores(o)...)
+	if err := readStores(out, index(o.Claims)); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
 
-	// Claude Code: ~/.claude/CLAUDE.md, then CLAUDE.md files from the
-	// root down to the directory (it reads every one up to, not
-	// including, /), then the auto-memory index for the directory.
-	add(Store{Harness: "claude-code", Kind: "global", Scope: everyFolder, Path: filepath.Join(o.Home, ".claude", "CLAUDE.md"), Loaded: "at start", Limit: unknownLimit})
+// claudeStores are Claude Code's: ~/.claude/CLAUDE.md, then CLAUDE.md
+// files from the root down to the directory (it reads every one up to, not
+// including, /), then the auto-memory index for the directory.
+func claudeStores(o Options) []Store {
+	out := []Store{{Harness: "claude-code", Kind: "global", Scope: everyFolder, Path: filepath.Join(o.Home, ".claude", "CLAUDE.md"), Loaded: "at start", Limit: unknownLimit}}
 	for _, d := range ancestors(o.Dir) {
 		for _, name := range []string{"CLAUDE.md", filepath.Join(".claude", "CLAUDE.md"), "CLAUDE.local.md"} {
 			if p := filepath.Join(d, name); isFile(p) {
-				add(Store{Harness: "claude-code", Kind: "instructions", Scope: d, Path: p, Loaded: "at start", Limit: unknownLimit})
+				out = append(out, Store{Harness: "claude-code", Kind: "instructions", Scope: d, Path: p, Loaded: "at start", Limit: unknownLimit})
 			}
 		}
 	}
@@ -122,15 +127,18 @@ func Find(o Options) ([]Store, error) {
 	for _, r := range roots {
 		p := filepath.Join(o.Home, ".claude", "projects", ClaudeProjectDir(r), "memory", "MEMORY.md")
 		if r == o.Dir || isFile(p) {
-			add(Store{Harness: "claude-code", Kind: "auto-memory", Scope: r, Path: p, Loaded: "at start", Limit: claudeMemoryLimit})
+			out = append(out, Store{Harness: "claude-code", Kind: "auto-memory", Scope: r, Path: p, Loaded: "at start", Limit: claudeMemoryLimit})
 		}
 	}
+	return out
+}
 
-	// Codex: the global file in its home (an override first), then one
-	// file per directory from the git root down to the directory (only
-	// the directory outside a repository); memory_summary.md of its
-	// memories folder is loaded at start, MEMORY.md searched on demand.
-	add(Store{Harness: "codex", Kind: "global", Scope: everyFolder, Path: codexFile(o.CodexHome), Loaded: "at start", Limit: codexDocLimit})
+// codexStores are Codex's: the global file in its home (an override
+// first), then one file per directory from the git root down to the
+// directory (only the directory outside a repository); memory_summary.md
+// of its memories folder is loaded at start, MEMORY.md searched on demand.
+func codexStores(o Options) []Store {
+	out := []Store{{Harness: "codex", Kind: "global", Scope: everyFolder, Path: codexFile(o.CodexHome), Loaded: "at start", Limit: codexDocLimit}}
 	chain := []string{o.Dir}
 	if g := gitRoot(o.Dir); g != "" {
 		chain = chain[:0]
@@ -142,23 +150,28 @@ func Find(o Options) ([]Store, error) {
 	}
 	for _, d := range chain {
 		if p := codexFile(d); isFile(p) {
-			add(Store{Harness: "codex", Kind: "instructions", Scope: d, Path: p, Loaded: "at start", Limit: codexDocLimit})
+			out = append(out, Store{Harness: "codex", Kind: "instructions", Scope: d, Path: p, Loaded: "at start", Limit: codexDocLimit})
 		}
 	}
 	mdir := filepath.Join(o.CodexHome, "memories")
-	add(Store{Harness: "codex", Kind: "memories", Scope: everyFolder, Path: filepath.Join(mdir, "memory_summary.md"), Loaded: "at start", Limit: unknownLimit})
-	add(Store{Harness: "codex", Kind: "memories", Scope: everyFolder, Path: filepath.Join(mdir, "MEMORY.md"), Loaded: "on demand", Limit: unknownLimit})
+	return append(out,
+		Store{Harness: "codex", Kind: "memories", Scope: everyFolder, Path: filepath.Join(mdir, "memory_summary.md"), Loaded: "at start", Limit: unknownLimit},
+		Store{Harness: "codex", Kind: "memories", Scope: everyFolder, Path: filepath.Join(mdir, "MEMORY.md"), Loaded: "on demand", Limit: unknownLimit})
+}
 
-	idx := index(o.Claims)
+// readStores fills in each store that exists: its size, whether it is over its
+// limit (Codex's instruction files together, as it concatenates them) or
+// points to the vault, and what it shares with idx's claims or contradicts.
+func readStores(list []Store, idx claimIndex) error {
 	codexTotal := 0
-	for i := range out {
-		s := &out[i]
+	for i := range list {
+		s := &list[i]
 		data, err := os.ReadFile(s.Path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			continue
 		case err != nil:
-			return nil, err
+			return err
 		}
 		s.Exists, s.Bytes, s.Lines = true, len(data), lineCount(data)
 		s.Pointed = bytes.Contains(data, []byte(pointerStart))
@@ -170,7 +183,7 @@ func Find(o Options) ([]Store, error) {
 		}
 		s.Shared, s.Conflict = idx.compare(data)
 	}
-	return out, nil
+	return nil
 }
 
 const everyFolder = "every folder"

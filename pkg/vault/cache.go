@@ -2,6 +2,7 @@ package vault
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
@@ -15,6 +16,7 @@ import (
 	"unsafe"
 
 	"github.com/mem-md/mem/internal/wire"
+	"github.com/mem-md/mem/pkg/clock"
 	"github.com/mem-md/mem/pkg/frontmatter"
 )
 
@@ -283,13 +285,13 @@ func (v *Vault) saveCache(old *parseCache, hits []string, news []fresh) {
 // stamps, when not nil, are rels' stamps from a scan: no file is stat'ed
 // again, and one whose stamp matches its entry is served without a system
 // call.
-func (v *Vault) loadCached(rels []string, stamps []fileStamp, opts LoadOptions, c *parseCache) []*Memory {
-	start := time.Now()
+func (v *Vault) loadCached(ctx context.Context, rels []string, stamps []fileStamp, opts LoadOptions, c *parseCache) []*Memory {
+	start := clock.Now()
 	out := make([]*Memory, len(rels))
 	hit := make([]bool, len(rels))
 	var mu sync.Mutex
 	var news []fresh
-	v.parallel(len(rels), func(i int) {
+	v.parallel(ctx, len(rels), func(i int) {
 		var known fileStamp
 		if stamps != nil {
 			known = stamps[i]
@@ -308,21 +310,29 @@ func (v *Vault) loadCached(rels []string, stamps []fileStamp, opts LoadOptions, 
 			mu.Unlock()
 		}
 	})
+	if ctx.Err() == nil { // a part read leaves the cache as it was
+		v.refreshCache(c, rels, hit, news)
+	}
+	return out
+}
+
+// refreshCache rewrites the parse cache c after a whole-vault load of rels
+// (hit: served from c; news: read and cacheable) when there was none, or
+// enough changed that re-parsing it on every load would cost more than
+// writing the cache once.
+func (v *Vault) refreshCache(c *parseCache, rels []string, hit []bool, news []fresh) {
+	if c == nil && len(news) == 0 {
+		return
+	}
 	var hits []string
 	for i, ok := range hit {
 		if ok {
 			hits = append(hits, rels[i])
 		}
 	}
-	// Rewrite when there was no cache, or enough changed that re-parsing it
-	// on every load would cost more than writing the cache once.
 	if c == nil || len(news) >= max(16, len(rels)/50) || len(c.entries) > len(hits)+len(news)+len(rels)/50 {
-		if c == nil && len(news) == 0 {
-			return out
-		}
 		v.saveCache(c, hits, news)
 	}
-	return out
 }
 
 // decoder and encoder are the shared wire encoding with the parse cache's

@@ -2,6 +2,7 @@ package vault
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
@@ -60,7 +61,7 @@ func same(t *testing.T, v *Vault, opts LoadOptions, got []*Memory) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := v.loadDirect(rels, opts)
+	want := v.loadDirect(context.Background(), rels, opts)
 	if len(got) != len(want) {
 		t.Fatalf("loaded %d files, want %d", len(got), len(want))
 	}
@@ -189,7 +190,7 @@ func FuzzDecodeCache(f *testing.F) {
 		f.Fatal(err)
 	}
 	rels, _ := v.List()
-	v.loadCached(rels, nil, LoadOptions{}, nil) // a small vault's cache as the seed
+	v.loadCached(context.Background(), rels, nil, LoadOptions{}, nil) // a small vault's cache as the seed
 	good, err := os.ReadFile(v.cachePath())
 	if err != nil {
 		f.Fatal(err)
@@ -319,7 +320,7 @@ func TestKeptKeysNeverCached(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	same(t, v, LoadOptions{}, v.loadCached(rels, nil, LoadOptions{}, nil))
+	same(t, v, LoadOptions{}, v.loadCached(context.Background(), rels, nil, LoadOptions{}, nil))
 	c := v.openCache()
 	if c == nil {
 		t.Fatal("no cache written")
@@ -327,7 +328,7 @@ func TestKeptKeysNeverCached(t *testing.T) {
 	if _, ok := c.entries["memory/kept.md"]; ok || len(c.entries) != 1 {
 		t.Fatalf("cache entries %v: want memory/plain.md alone", c.entries)
 	}
-	mems := v.loadCached(rels, nil, LoadOptions{}, c)
+	mems := v.loadCached(context.Background(), rels, nil, LoadOptions{}, c)
 	same(t, v, LoadOptions{}, mems)
 	for _, m := range mems {
 		if m.Rel != "memory/kept.md" {

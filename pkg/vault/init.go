@@ -64,14 +64,8 @@ func (o Options) Init(dir string, example fs.FS) (res InitResult, err error) {
 	if err := o.CheckRoot(abs, "a vault"); err != nil {
 		return res, err
 	}
-	for _, d := range []string{"memory", "notes", "projects"} {
-		p := filepath.Join(dir, d)
-		if _, err := os.Stat(p); os.IsNotExist(err) {
-			if err := os.MkdirAll(p, 0o777); err != nil {
-				return res, err
-			}
-			created = append(created, d+"/")
-		}
+	if created, err = makeFolders(dir); err != nil {
+		return res, err
 	}
 	privateState(filepath.Join(abs, ".mem"))
 	if ok, err := createIfAbsent(filepath.Join(dir, ConfigFile), []byte(defaultConfig)); err != nil {
@@ -105,29 +99,52 @@ func (o Options) Init(dir string, example fs.FS) (res InitResult, err error) {
 		created = append(created, ".gitattributes")
 	}
 	if example != nil {
-		err := fs.WalkDir(example, ".", func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			data, err := fs.ReadFile(example, p)
-			if err != nil {
-				return err
-			}
-			target := filepath.Join(dir, filepath.FromSlash(p))
-			if err := os.MkdirAll(filepath.Dir(target), 0o777); err != nil {
-				return err
-			}
-			ok, err := createIfAbsent(target, data)
-			if ok {
-				created = append(created, p)
-			}
-			return err
-		})
+		copied, err := copyExample(dir, example)
+		created = append(created, copied...)
 		if err != nil {
 			return res, err
 		}
 	}
 	return res, nil
+}
+
+// makeFolders creates the vault's folders that are missing, and returns
+// those it created ("memory/").
+func makeFolders(dir string) (created []string, err error) {
+	for _, d := range []string{"memory", "notes", "projects"} {
+		p := filepath.Join(dir, d)
+		if _, err := os.Stat(p); os.IsNotExist(err) {
+			if err := os.MkdirAll(p, 0o777); err != nil {
+				return created, err
+			}
+			created = append(created, d+"/")
+		}
+	}
+	return created, nil
+}
+
+// copyExample writes the example vault's files into dir, each one that is
+// not there yet, and returns those it created (slash paths).
+func copyExample(dir string, example fs.FS) (created []string, err error) {
+	err = fs.WalkDir(example, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(example, p)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(target), 0o777); err != nil {
+			return err
+		}
+		ok, err := createIfAbsent(target, data)
+		if ok {
+			created = append(created, p)
+		}
+		return err
+	})
+	return created, err
 }
 
 // readHead reads the first n bytes of a file (fewer when it is shorter).

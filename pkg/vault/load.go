@@ -2,6 +2,7 @@ package vault
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io/fs"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/viewfmt"
 )
@@ -76,6 +78,23 @@ func (m *Memory) OK() bool { return m.Err == nil && m.Doc != nil }
 // LoadOptions tunes the loader.
 type LoadOptions struct {
 	Raw bool // keep each file's bytes (lint scans them)
+	// Context, when done (Ctrl-C, a daemon's shutdown), stops Load between
+	// two folders of its walk or two files it reads; Load then returns a
+	// fail.Interrupted error and no memories, and keeps no parse cache of
+	// the part it read. Nil never stops. Only Load reads it: LoadFiles and
+	// LoadSnapshot, which return no error, read every file they are given.
+	Context context.Context
+}
+
+// readingVault is what a Load or scan stopped by its context was doing.
+const readingVault = "reading the vault"
+
+// context is o.Context, or one never done.
+func (o LoadOptions) context() context.Context {
+	if o.Context == nil {
+		return context.Background()
+	}
+	return o.Context
 }
 
 // skipDirs are other tools' folders, never read (spec §2); mem's own are
@@ -115,15 +134,20 @@ func IsOwn(rel string) bool {
 // Broken files are returned with Err set; only a failure to walk the vault
 // root itself is an error.
 func (v *Vault) Load(opts LoadOptions) ([]*Memory, error) {
+	ctx := opts.context()
 	// Reading the parse cache and scanning the vault each take tens of
 	// milliseconds on a big vault: do both at once.
 	cache := make(chan *parseCache, 1)
 	go func() { cache <- v.openCache() }()
-	snap, err := v.Scan()
+	snap, err := v.scanWith(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return v.load(snap, opts, cache), nil
+	mems := v.load(ctx, snap, opts, cache)
+	if err := fail.Stopped(ctx, readingVault); err != nil {
+		return nil, err
+	}
+	return mems, nil
 }
 
 // LoadSnapshot is Load of the files snap listed, trusting its stamps: a
@@ -134,21 +158,23 @@ func (v *Vault) LoadSnapshot(snap *Snapshot, opts LoadOptions) []*Memory {
 	if len(snap.Rels) >= cacheMinFiles {
 		cache <- v.openCache()
 	}
-	return v.load(snap, opts, cache)
+	return v.load(context.Background(), snap, opts, cache)
 }
 
-func (v *Vault) load(snap *Snapshot, opts LoadOptions, cache <-chan *parseCache) []*Memory {
+// load reads snap's files; once ctx is done it reads no more, and what it
+// returns is incomplete.
+func (v *Vault) load(ctx context.Context, snap *Snapshot, opts LoadOptions, cache <-chan *parseCache) []*Memory {
 	if len(snap.Rels) < cacheMinFiles {
-		return v.loadDirect(snap.Rels, opts)
+		return v.loadDirect(ctx, snap.Rels, opts)
 	}
-	return v.loadCached(snap.Rels, snap.stamps, opts, <-cache)
+	return v.loadCached(ctx, snap.Rels, snap.stamps, opts, <-cache)
 }
 
 // List walks the vault and returns the relative paths of its memory files,
 // sorted, applying the ignore rules of spec §2.
 func (v *Vault) List() ([]string, error) {
 	var rels []string
-	if err := v.walk(func(batch []string) { rels = append(rels, batch...) }); err != nil {
+	if err := v.walk(context.Background(), func(batch []string) { rels = append(rels, batch...) }); err != nil {
 		return nil, err
 	}
 	slices.Sort(rels)
@@ -219,22 +245,23 @@ func (v *Vault) OutputRels() []string {
 func (v *Vault) LoadFiles(rels []string, opts LoadOptions) []*Memory {
 	if len(rels) >= cacheMinFiles {
 		if n := v.cacheCount(); n > 0 && len(rels)*10 >= n*9 {
-			return v.loadCached(rels, nil, opts, v.openCache())
+			return v.loadCached(context.Background(), rels, nil, opts, v.openCache())
 		}
 	}
-	return v.loadDirect(rels, opts)
+	return v.loadDirect(context.Background(), rels, opts)
 }
 
-func (v *Vault) loadDirect(rels []string, opts LoadOptions) []*Memory {
+func (v *Vault) loadDirect(ctx context.Context, rels []string, opts LoadOptions) []*Memory {
 	out := make([]*Memory, len(rels))
-	v.parallel(len(rels), func(i int) {
+	v.parallel(ctx, len(rels), func(i int) {
 		out[i], _, _ = v.readOne(rels[i], opts, fileStamp{}, nil)
 	})
 	return out
 }
 
-// parallel calls fn(0..n-1) on GOMAXPROCS workers.
-func (v *Vault) parallel(n int, fn func(i int)) {
+// parallel calls fn(0..n-1) on GOMAXPROCS workers; once ctx is done it
+// hands out no more.
+func (v *Vault) parallel(ctx context.Context, n int, fn func(i int)) {
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	workers := min(runtime.GOMAXPROCS(0), max(n, 1))
@@ -247,8 +274,13 @@ func (v *Vault) parallel(n int, fn func(i int)) {
 			}
 		}()
 	}
+feed:
 	for i := range n {
-		jobs <- i
+		select {
+		case jobs <- i:
+		case <-ctx.Done():
+			break feed
+		}
 	}
 	close(jobs)
 	wg.Wait()

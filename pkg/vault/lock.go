@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mem-md/mem/pkg/clock"
 )
 
 // errLocked is what a lock wait that ran out of time wraps (errors.Is).
@@ -84,7 +86,7 @@ func (v *Vault) LockWait(ctx context.Context, name string, wait time.Duration, o
 	if err != nil {
 		return nil, err
 	}
-	start := time.Now()
+	start := clock.Now()
 	var seen LockedError
 	var seenAt time.Time
 	for pause := 5 * time.Millisecond; ; pause = min(2*pause, 100*time.Millisecond) {
@@ -101,7 +103,7 @@ func (v *Vault) LockWait(ctx context.Context, name string, wait time.Duration, o
 			e.State = ProcessState(e.PID)
 		}
 		if e != seen {
-			seen, seenAt = e, time.Now()
+			seen, seenAt = e, clock.Now()
 		}
 		settled := time.Since(seenAt) >= holderSettles
 		switch {

@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -13,6 +14,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mem-md/mem/pkg/clock"
+	"github.com/mem-md/mem/pkg/fail"
 )
 
 // scanBatch is how many listed files the walk hands to the stat workers at
@@ -34,15 +38,20 @@ type Snapshot struct {
 // memory file. The stats run on every core while the walk is still reading
 // the next folders: on a 50k-file vault the walk and the stats each take
 // tens of milliseconds, and a freshness check is nothing but these two.
-func (v *Vault) Scan() (*Snapshot, error) {
+func (v *Vault) Scan() (*Snapshot, error) { return v.scanWith(context.Background()) }
+
+// scanWith is Scan, stopped by ctx between two folders (a fail.Interrupted
+// error, never a part of the vault).
+func (v *Vault) scanWith(ctx context.Context) (*Snapshot, error) {
+	scan := func() (*Snapshot, error) { return v.scan(ctx) }
 	if v.HeldScan != nil {
-		return v.HeldScan(v, v.scan)
+		return v.HeldScan(v, scan)
 	}
-	return v.scan()
+	return scan()
 }
 
-func (v *Vault) scan() (*Snapshot, error) {
-	s := &Snapshot{started: time.Now(), window: v.RacyWindow}
+func (v *Vault) scan(ctx context.Context) (*Snapshot, error) {
+	s := &Snapshot{started: clock.Now(), window: v.RacyWindow}
 	type batch struct {
 		rels   []string
 		stamps []fileStamp
@@ -58,7 +67,7 @@ func (v *Vault) scan() (*Snapshot, error) {
 			}
 		})
 	}
-	err := v.walk(func(rels []string) {
+	err := v.walk(ctx, func(rels []string) {
 		b := &batch{rels: rels}
 		batches = append(batches, b)
 		work <- b
@@ -131,66 +140,107 @@ func (s *Snapshot) Key() (key string, ok bool) {
 // most scanBatch (emit owns each batch), in no particular order. Folders are
 // read in chunks, so the first files of a big folder reach emit before the
 // folder is read to its end. Only a failure to read the root is an error;
-// an unreadable subfolder is skipped.
-func (v *Vault) walk(emit func(rels []string)) error {
-	pending := make([]string, 0, scanBatch)
-	var readDir func(rel string) error
-	readDir = func(rel string) error {
-		abs := v.Root
-		if rel != "" {
-			abs += string(filepath.Separator) + filepath.FromSlash(rel)
-		}
-		f, err := os.Open(abs)
-		if err != nil {
+// an unreadable subfolder is skipped. Once ctx is done it reads no other
+// folder and returns a fail.Interrupted error.
+func (v *Vault) walk(ctx context.Context, emit func(rels []string)) error {
+	w := &walker{v: v, ctx: ctx, emit: emit, pending: make([]string, 0, scanBatch)}
+	if err := w.dir(""); err != nil {
+		if err := fail.Stopped(ctx, readingVault); err != nil {
 			return err
 		}
-		var subdirs []string
-		for {
-			entries, err := f.ReadDir(1024)
-			for _, d := range entries {
-				name := d.Name()
-				r := name
-				if rel != "" {
-					r = rel + "/" + name
-				}
-				if d.IsDir() {
-					if !SkipDir(r) && !IsOwn(name) && !v.Config.Ignores(r, true) {
-						subdirs = append(subdirs, r)
-					}
-					continue
-				}
-				if !strings.HasSuffix(name, ".md") || IsOwn(name) || v.Config.Ignores(r, false) || v.IsRenderedOutput(r) {
-					continue
-				}
-				if d.Type()&fs.ModeSymlink != 0 {
-					// Symlinked files are listed; LoadFiles refuses those leaving the vault.
-					if fi, err := os.Stat(abs + string(filepath.Separator) + name); err != nil || fi.IsDir() {
-						continue
-					}
-				} else if !d.Type().IsRegular() {
-					continue
-				}
-				pending = append(pending, r)
-				if len(pending) == scanBatch {
-					emit(pending)
-					pending = make([]string, 0, scanBatch)
-				}
-			}
-			if err != nil {
-				break // io.EOF, or a folder that stopped reading: keep what was read
-			}
-		}
-		f.Close()
-		for _, sub := range subdirs {
-			_ = readDir(sub) // an unreadable subfolder is skipped, not fatal
-		}
-		return nil
-	}
-	if err := readDir(""); err != nil {
 		return fmt.Errorf("%s: cannot read the vault: %w", v.Root, err)
 	}
-	if len(pending) > 0 {
-		emit(pending)
+	if len(w.pending) > 0 {
+		emit(w.pending)
 	}
 	return nil
+}
+
+// walker is one walk of a vault: the files it found and has not yet
+// handed to emit.
+type walker struct {
+	v       *Vault
+	ctx     context.Context
+	emit    func(rels []string)
+	pending []string
+}
+
+// dir lists the folder rel (a slash path from the root; "" is the root)
+// in chunks, then each subfolder the loader reads. An unreadable subfolder
+// is skipped; the error is the folder's own, or ctx's once it is done.
+func (w *walker) dir(rel string) error {
+	if err := w.ctx.Err(); err != nil {
+		return err
+	}
+	abs := w.v.Root
+	if rel != "" {
+		abs += string(filepath.Separator) + filepath.FromSlash(rel)
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return err
+	}
+	var subdirs []string
+	for {
+		entries, err := f.ReadDir(1024)
+		for _, d := range entries {
+			if sub := w.entry(abs, rel, d); sub != "" {
+				subdirs = append(subdirs, sub)
+			}
+		}
+		if err != nil {
+			break // io.EOF, or a folder that stopped reading: keep what was read
+		}
+	}
+	f.Close()
+	for _, sub := range subdirs {
+		if err := w.dir(sub); err != nil && w.ctx.Err() != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// entry takes d, of the folder abs (rel from the root): a memory file is
+// listed, and a folder the loader reads is returned (from the root) to be
+// read after this one; "" for anything else.
+func (w *walker) entry(abs, rel string, d fs.DirEntry) (subdir string) {
+	r := d.Name()
+	if rel != "" {
+		r = rel + "/" + r
+	}
+	switch {
+	case d.IsDir():
+		if !SkipDir(r) && !IsOwn(d.Name()) && !w.v.Config.Ignores(r, true) {
+			return r
+		}
+	case w.v.memoryEntry(abs, r, d):
+		w.add(r)
+	}
+	return ""
+}
+
+// add lists the file rel, handing a full batch to emit.
+func (w *walker) add(rel string) {
+	w.pending = append(w.pending, rel)
+	if len(w.pending) == scanBatch {
+		w.emit(w.pending)
+		w.pending = make([]string, 0, scanBatch)
+	}
+}
+
+// memoryEntry reports whether the file d of the folder abs (rel from the
+// root) is one the loader reads: a .md file, not mem's own, not ignored,
+// not a view; a regular file, or a link to one.
+func (v *Vault) memoryEntry(abs, rel string, d fs.DirEntry) bool {
+	name := d.Name()
+	if !strings.HasSuffix(name, ".md") || IsOwn(name) || v.Config.Ignores(rel, false) || v.IsRenderedOutput(rel) {
+		return false
+	}
+	if d.Type()&fs.ModeSymlink != 0 {
+		// Symlinked files are listed; LoadFiles refuses those leaving the vault.
+		fi, err := os.Stat(abs + string(filepath.Separator) + name)
+		return err == nil && !fi.IsDir()
+	}
+	return d.Type().IsRegular()
 }

@@ -1,12 +1,14 @@
 package vault
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/mem-md/mem/internal/vaulttest"
+	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/viewfmt"
 )
 
@@ -108,5 +110,33 @@ func TestCacheFrame(t *testing.T) {
 		if _, ok := ReadCache(path, "magic one\n"); ok {
 			t.Fatalf("byte %d flipped: still read", i)
 		}
+	}
+}
+
+// TestLoadStops: a Load whose Context is done, before its walk or after it
+// while the files are read, returns a fail.Interrupted error and no
+// memories, and writes no parse cache of the part it read.
+func TestLoadStops(t *testing.T) {
+	v := cacheVault(t, 300)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if mems, err := v.Load(LoadOptions{Context: ctx}); fail.Of(err) != fail.Interrupted || mems != nil {
+		t.Fatalf("Load with a done context: %d memories, %v (want none, interrupted)", len(mems), err)
+	}
+	ctx, cancel = context.WithCancel(context.Background())
+	v.HeldScan = func(_ *Vault, scan func() (*Snapshot, error)) (*Snapshot, error) {
+		defer cancel() // Ctrl-C once the walk is done, before a file is read
+		return scan()
+	}
+	if mems, err := v.Load(LoadOptions{Context: ctx}); fail.Of(err) != fail.Interrupted || mems != nil {
+		t.Fatalf("Load stopped after its walk: %d memories, %v (want none, interrupted)", len(mems), err)
+	}
+	if _, err := os.Stat(v.cachePath()); !os.IsNotExist(err) {
+		t.Fatalf("a stopped Load wrote the parse cache (%v)", err)
+	}
+	v.HeldScan = nil
+	rels, _ := v.List()
+	if mems, err := v.Load(LoadOptions{Context: context.Background()}); err != nil || len(mems) != len(rels) {
+		t.Fatalf("Load: %d memories, %v (want %d)", len(mems), err, len(rels))
 	}
 }

@@ -129,6 +129,22 @@ func createExclusive(path string, data []byte) error {
 // the file holds; anything else, '/' and control characters included, is
 // a dash.
 func Slug(text string, maxLen int) string {
+	native := ownScript(text)
+	if native {
+		text = norm.NFC.String(text)
+	} else {
+		text = transliterate(text)
+	}
+	s := cutSlug(slugWords(text, native, maxLen), maxLen)
+	if s == "" {
+		s = "memory"
+	}
+	return s
+}
+
+// ownScript reports whether most of text's letters are of a script other
+// than Latin, whose letters a slug keeps as they are.
+func ownScript(text string) bool {
 	latin, letters := 0, 0
 	for _, r := range text {
 		if unicode.IsLetter(r) {
@@ -138,12 +154,13 @@ func Slug(text string, maxLen int) string {
 			}
 		}
 	}
-	native := 2*latin < letters
-	if native {
-		text = norm.NFC.String(text)
-	} else {
-		text = transliterate(text)
-	}
+	return 2*latin < letters
+}
+
+// slugWords is text's letters and digits in lower case (ASCII ones only
+// unless native; a native text's marks kept after a letter), each run of
+// anything else one dash, stopped once maxLen bytes are written.
+func slugWords(text string, native bool, maxLen int) string {
 	var b strings.Builder
 	dash := false
 	for _, r := range strings.ToLower(text) {
@@ -160,7 +177,12 @@ func Slug(text string, maxLen int) string {
 			break
 		}
 	}
-	s := b.String()
+	return b.String()
+}
+
+// cutSlug cuts s to maxLen bytes, never in half a character, and a slug
+// that reached maxLen back to its last dash when that keeps over half.
+func cutSlug(s string, maxLen int) string {
 	if len(s) > maxLen {
 		s = s[:maxLen]
 		for len(s) > 0 && !utf8.ValidString(s) {
@@ -169,9 +191,6 @@ func Slug(text string, maxLen int) string {
 	}
 	if i := strings.LastIndexByte(s, '-'); len(s) >= maxLen && i > maxLen/2 {
 		s = s[:i]
-	}
-	if s == "" {
-		s = "memory"
 	}
 	return s
 }
