@@ -89,8 +89,9 @@ func newEngine() *engine {
 	// Translate splits the global allowlists: those that name target
 	// rules join those rules' own, the others apply to every rule.
 	all := slices.Clip(vc.Allowlists)
-	if vc.AllowList != nil {
-		all = append(all, vc.AllowList) // the older spelling, [allowlist]
+	//lint:ignore SA1019 gitleaks' default configuration spells its global allowlist the older way, [allowlist]
+	if old := vc.AllowList; old != nil {
+		all = append(all, old)
 	}
 	global := all[:0:0]
 	targeted := map[string][]int{}
