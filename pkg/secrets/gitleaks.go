@@ -14,13 +14,12 @@ import (
 // The engine is gitleaks' default configuration (its rules with their
 // keywords, secret groups, entropy floors and allowlists, and its global
 // allowlist), each rule translated by gitleaks' own Translate when it first
-// runs (rules, below). What mem
-// does differently is where a rule runs, for speed: gitleaks runs each rule
-// whose keyword a text holds over the whole text; mem runs it over the
-// lines around each occurrence of its keyword (the line and the next, or to
-// the end for a rule that spans lines, like a private key block), which
-// finds the same matches in a note and keeps a vault-wide lint near the
-// cost of one pass over its bytes. On top of gitleaks' matching come mem's
+// runs (rules, below). What mem does differently is where a rule runs, for
+// speed: gitleaks runs each rule whose keyword a text holds over the whole
+// text; mem runs it over the lines around each occurrence of its keyword
+// (the line and the next, or to the end for a rule that spans lines, like
+// a private key block), which finds the same matches in a note and keeps a
+// vault-wide lint near the cost of one pass over its bytes. On top of gitleaks' matching come mem's
 // passes (glued, joined and wrapped keys, in match), each run only at a
 // keyword's occurrences.
 
@@ -80,7 +79,7 @@ const assignment = `(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)`
 
 // rules is the engine, built on first use: most commands never scan a
 // text. Building it parses gitleaks' default configuration (config.go's
-// TOML, decoded as gitleaks' viper decodes it: TestConfigAsGitleaksLoadsIt)
+// TOML, decoded as gitleaks' viper decodes it: TestEngineIsGitleaksConfig)
 // and indexes the keywords; each rule is translated when it first runs.
 var rules = sync.OnceValue(newEngine)
 
