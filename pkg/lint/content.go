@@ -13,7 +13,6 @@ import (
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/markdown"
 	"github.com/mem-md/mem/pkg/rules"
-	"github.com/mem-md/mem/pkg/secrets"
 
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -75,11 +74,7 @@ func (c *check) at(off int) frontmatter.Pos {
 func (c *check) rules() {
 	var found []rules.Finding
 	if c.doc != nil {
-		var find func(string) []secrets.Finding
-		if c.l.memo != nil {
-			find = c.l.memo.Find
-		}
-		found = rules.FileScanned(c.text, c.bodyOffset(), c.scan(), find)
+		found = rules.FileScanned(c.text, c.bodyOffset(), c.scan(), c.l.memo)
 	} else {
 		found = rules.Secrets(c.text) // a file that did not parse still holds no key
 	}

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
-	"github.com/mem-md/mem/pkg/secrets"
+	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -90,9 +90,9 @@ func Run(v *vault.Vault, opts Options) (*Report, error) {
 	// milliseconds on a big vault: do both at once.
 	ctxc := make(chan context, 1)
 	go func() { ctxc <- readContext(v) }()
-	var memo chan *secrets.Memo
+	var memo chan *rules.Memo
 	if len(opts.Paths) == 0 {
-		memo = make(chan *secrets.Memo, 1)
+		memo = make(chan *rules.Memo, 1)
 		go func() { memo <- readSecrets(v) }()
 	}
 	snap, err := v.Scan()
@@ -118,7 +118,7 @@ func Run(v *vault.Vault, opts Options) (*Report, error) {
 // runLoaded is Run with the whole vault loaded; it rewrites the context
 // cache unless ctx, the cache as read, holds for snap already. memo, when
 // not nil, is the secrets cache (a whole-vault run's).
-func runLoaded(v *vault.Vault, snap *vault.Snapshot, ctx context, memo *secrets.Memo, opts Options) *Report {
+func runLoaded(v *vault.Vault, snap *vault.Snapshot, ctx context, memo *rules.Memo, opts Options) *Report {
 	rep := &Report{Problems: []Problem{}}
 	// LoadSnapshot (not List and LoadFiles) so that the parse cache is
 	// used, and written when there is none: the next run reads one file.

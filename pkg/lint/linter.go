@@ -16,7 +16,7 @@ import (
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
 	"github.com/mem-md/mem/pkg/markdown"
-	"github.com/mem-md/mem/pkg/secrets"
+	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -50,7 +50,7 @@ type Linter struct {
 	// Obsidian's property types and templates folder.
 	kind kind
 	// memo, when not nil, is the secret scan's memory (secretcache.go).
-	memo *secrets.Memo
+	memo *rules.Memo
 }
 
 type propUse struct {

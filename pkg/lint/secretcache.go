@@ -4,18 +4,18 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mem-md/mem/pkg/secrets"
+	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
-// The secrets cache, .mem/cache/secrets, is a secrets.Memo: for every file
+// The secrets cache, .mem/cache/secrets, is a rules.Memo: for every file
 // of the last whole-vault run, the SHA-256 of its text and where the
 // secret scan found secrets in it and by which rule (offsets and rule
 // numbers, never a secret). A whole-vault run scans only the files whose
 // text it does not know; the scan (gitleaks' rules) is most of a cold
 // run's time. The text is the truth: a file is recalled only when its
 // bytes hash the same, whatever its stamp says; the memo names the rule
-// set it was found with (secrets.Fingerprint, gitleaks' configuration and
+// set it was found with (its fingerprint of gitleaks' configuration and
 // mem's rules) and the frame the binary (vault.WriteCache), so a change of
 // either means every file is scanned again; a torn or damaged file is
 // ignored and rewritten.
@@ -29,18 +29,18 @@ var secretsRel = filepath.Join("cache", "secrets")
 func secretsPath(v *vault.Vault) string { return filepath.Join(v.StateDir(), secretsRel) }
 
 // readSecrets reads the memo; an empty one when there is none usable.
-func readSecrets(v *vault.Vault) *secrets.Memo {
+func readSecrets(v *vault.Vault) *rules.Memo {
 	if payload, ok := vault.ReadCache(secretsPath(v), secretsMagic); ok {
-		if m, err := secrets.DecodeMemo(payload); err == nil {
+		if m, err := rules.DecodeMemo(payload); err == nil {
 			return m
 		}
 	}
-	return secrets.NewMemo()
+	return rules.NewMemo()
 }
 
 // saveSecrets writes the memo when it changed. Failing to write is not an
 // error of the run: the next one scans again.
-func saveSecrets(v *vault.Vault, m *secrets.Memo) {
+func saveSecrets(v *vault.Vault, m *rules.Memo) {
 	if !m.Changed() {
 		return
 	}

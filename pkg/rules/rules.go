@@ -195,15 +195,27 @@ func File(text string, bodyOff int) []Finding { return FileScanned(text, bodyOff
 
 // FileScanned is File for a caller that has read the body, text[bodyOff:],
 // with markdown.Scan already (lint, for its links): body is what Scan
-// found, so the body is not parsed twice. A nil body is read here. find is
-// the secret scan, secrets.Find when nil: lint gives a secrets.Memo's, so
-// that a file it has scanned before is not scanned again.
-func FileScanned(text string, bodyOff int, body *markdown.Body, find func(string) []secrets.Finding) []Finding {
-	if find == nil {
-		find = secrets.Find
+// found, so the body is not parsed twice. A nil body is read here. memo,
+// when not nil, recalls the secrets of a text it has seen (lint's whole-
+// vault runs keep one, so that an unchanged file is not scanned again).
+func FileScanned(text string, bodyOff int, body *markdown.Body, memo *Memo) []Finding {
+	find := secrets.Find
+	if memo != nil {
+		find = memo.Find
 	}
 	return scan(text, bodyOff, body, false, find)
 }
+
+// Memo is the secret scan with a memory of the texts it has scanned, by
+// their SHA-256 (secrets.Memo: rule numbers and offsets, never a secret).
+type Memo = secrets.Memo
+
+// NewMemo returns an empty Memo.
+func NewMemo() *Memo { return secrets.NewMemo() }
+
+// DecodeMemo reads a Memo's AppendBinary; one of another rule set decodes
+// empty, a malformed one is an error.
+func DecodeMemo(b []byte) (*Memo, error) { return secrets.DecodeMemo(b) }
 
 // scan is every content rule over text. A stray NUL in a file that is
 // read is lint's file-nul warning (a healthy note stays readable), so only
