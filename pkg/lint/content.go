@@ -74,7 +74,7 @@ func (c *check) at(off int) frontmatter.Pos {
 func (c *check) rules() {
 	var found []rules.Finding
 	if c.doc != nil {
-		found = rules.FileScanned(c.text, c.bodyOffset(), c.scan())
+		found = rules.FileScanned(c.text, c.bodyOffset(), c.scan(), c.l.memo)
 	} else {
 		found = rules.Secrets(c.text) // a file that did not parse still holds no key
 	}

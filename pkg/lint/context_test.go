@@ -46,7 +46,7 @@ func reference(t *testing.T, v *vault.Vault, paths []string) string {
 	if serr != nil {
 		t.Fatal(serr)
 	}
-	rep := runLoaded(v, snap, context{}, Options{Now: testNow, Paths: paths})
+	rep := runLoaded(v, snap, context{}, nil, Options{Now: testNow, Paths: paths})
 	if err == nil {
 		err = os.WriteFile(contextPath(v), kept, 0o644)
 	} else {

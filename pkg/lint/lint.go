@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -45,6 +46,9 @@ type Report struct {
 	// Skipped are named paths the vault does not read (ignored folders,
 	// rendered views, non-memory files): they are not linted.
 	Skipped []string `json:"-"`
+	// secretScans counts the files a whole-vault run scanned for secrets
+	// rather than recalled from the secrets cache (for its tests).
+	secretScans int
 }
 
 // Errors counts the problems of severity error.
@@ -86,22 +90,35 @@ func Run(v *vault.Vault, opts Options) (*Report, error) {
 	// milliseconds on a big vault: do both at once.
 	ctxc := make(chan context, 1)
 	go func() { ctxc <- readContext(v) }()
+	var memo chan *rules.Memo
+	if len(opts.Paths) == 0 {
+		memo = make(chan *rules.Memo, 1)
+		go func() { memo <- readSecrets(v) }()
+	}
 	snap, err := v.Scan()
 	if err != nil {
 		return nil, err
 	}
 	ctx := <-ctxc
+	var rep *Report
 	if len(opts.Paths) > 0 {
-		if rep := runCached(v, snap, ctx, opts); rep != nil {
-			return rep, nil
+		if rep = runCached(v, snap, ctx, opts); rep == nil {
+			rep = runLoaded(v, snap, ctx, nil, opts)
 		}
+	} else {
+		m := <-memo
+		rep = runLoaded(v, snap, ctx, m, opts)
+		saveSecrets(v, m)
+		rep.secretScans = m.Scans()
 	}
-	return runLoaded(v, snap, ctx, opts), nil
+	uncacheSecrets(v, rep)
+	return rep, nil
 }
 
 // runLoaded is Run with the whole vault loaded; it rewrites the context
-// cache unless ctx, the cache as read, holds for snap already.
-func runLoaded(v *vault.Vault, snap *vault.Snapshot, ctx context, opts Options) *Report {
+// cache unless ctx, the cache as read, holds for snap already. memo, when
+// not nil, is the secrets cache (a whole-vault run's).
+func runLoaded(v *vault.Vault, snap *vault.Snapshot, ctx context, memo *rules.Memo, opts Options) *Report {
 	rep := &Report{Problems: []Problem{}}
 	// LoadSnapshot (not List and LoadFiles) so that the parse cache is
 	// used, and written when there is none: the next run reads one file.
@@ -114,6 +131,7 @@ func runLoaded(v *vault.Vault, snap *vault.Snapshot, ctx context, opts Options) 
 		all = merge(all, targets)
 	}
 	l, facts := newFacts(v, all, opts.Now)
+	l.memo = memo
 	rep.Files = len(targets)
 	for _, found := range l.Files(targets) {
 		rep.Problems = append(rep.Problems, found...)

@@ -16,6 +16,7 @@ import (
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
 	"github.com/mem-md/mem/pkg/markdown"
+	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -48,6 +49,8 @@ type Linter struct {
 	// kind is what the vault says of itself: an OKF bundle or not,
 	// Obsidian's property types and templates folder.
 	kind kind
+	// memo, when not nil, is the secret scan's memory (secretcache.go).
+	memo *rules.Memo
 }
 
 type propUse struct {

@@ -191,32 +191,51 @@ func roleTurn(text string) int {
 // File checks a whole file's text (frontmatter and body; bodyOff is where
 // the body starts, or -1 when unknown) for secrets and injection. Offsets
 // are into text.
-func File(text string, bodyOff int) []Finding { return FileScanned(text, bodyOff, nil) }
+func File(text string, bodyOff int) []Finding { return FileScanned(text, bodyOff, nil, nil) }
 
 // FileScanned is File for a caller that has read the body, text[bodyOff:],
 // with markdown.Scan already (lint, for its links): body is what Scan
-// found, so the body is not parsed twice. A nil body is read here.
-func FileScanned(text string, bodyOff int, body *markdown.Body) []Finding {
-	return scan(text, bodyOff, body, false)
+// found, so the body is not parsed twice. A nil body is read here. memo,
+// when not nil, recalls the secrets of a text it has seen (lint's whole-
+// vault runs keep one, so that an unchanged file is not scanned again).
+func FileScanned(text string, bodyOff int, body *markdown.Body, memo *Memo) []Finding {
+	find := secrets.Find
+	if memo != nil {
+		find = memo.Find
+	}
+	return scan(text, bodyOff, body, false, find)
 }
+
+// Memo is the secret scan with a memory of the texts it has scanned, by
+// their SHA-256 (secrets.Memo: rule numbers and offsets, never a secret).
+type Memo = secrets.Memo
+
+// NewMemo returns an empty Memo.
+func NewMemo() *Memo { return secrets.NewMemo() }
+
+// DecodeMemo reads a Memo's AppendBinary; one of another rule set decodes
+// empty, a malformed one is an error.
+func DecodeMemo(b []byte) (*Memo, error) { return secrets.DecodeMemo(b) }
 
 // scan is every content rule over text. A stray NUL in a file that is
 // read is lint's file-nul warning (a healthy note stays readable), so only
 // a value being written (Text) counts it as a control character.
-func scan(text string, bodyOff int, body *markdown.Body, nul bool) []Finding {
-	out := Secrets(text)
+func scan(text string, bodyOff int, body *markdown.Body, nul bool, find func(string) []secrets.Finding) []Finding {
+	out := secretFindings(find(text))
 	out = append(out, injection(text, bodyOff, body)...)
 	return append(out, controls(text, nul)...)
 }
 
 // Text checks one value — a field, a tag, a tool argument, an imported
 // item — as File checks a body.
-func Text(text string) []Finding { return scan(text, 0, nil, true) }
+func Text(text string) []Finding { return scan(text, 0, nil, true, secrets.Find) }
 
 // Secrets reports every secret in text, gitleaks-style.
-func Secrets(text string) []Finding {
+func Secrets(text string) []Finding { return secretFindings(secrets.Find(text)) }
+
+func secretFindings(found []secrets.Finding) []Finding {
 	var out []Finding
-	for _, f := range secrets.Find(text) {
+	for _, f := range found {
 		out = append(out, Finding{Rule: f.Rule, Kind: Secret, Off: f.Start, What: f.What, Line: f.Line,
 			Msg: fmt.Sprintf("%s: remove it and rotate it (it may already be in git history); a memory is injected into a model's context and pushed to backups", f.What)})
 	}

@@ -71,3 +71,12 @@ func BenchmarkFindPathological(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkEngine builds the rule set as a fresh process does before its
+// first scan: gitleaks' configuration parsed and its keywords indexed, no
+// rule translated yet (each is on its first run).
+func BenchmarkEngine(b *testing.B) {
+	for b.Loop() {
+		secrets.BuildEngine()
+	}
+}

@@ -2,23 +2,24 @@ package secrets
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 
-	"github.com/spf13/viper"
+	"github.com/pelletier/go-toml/v2"
 	"github.com/zricethezav/gitleaks/v8/config"
 )
 
 // The engine is gitleaks' default configuration (its rules with their
 // keywords, secret groups, entropy floors and allowlists, and its global
-// allowlist), loaded once, as gitleaks' own detector loads it. What mem
-// does differently is where a rule runs, for speed: gitleaks runs each rule
-// whose keyword a text holds over the whole text; mem runs it over the
-// lines around each occurrence of its keyword (the line and the next, or to
-// the end for a rule that spans lines, like a private key block), which
-// finds the same matches in a note and keeps a vault-wide lint near the
-// cost of one pass over its bytes. On top of gitleaks' matching come mem's
+// allowlist), each rule translated by gitleaks' own Translate when it first
+// runs (rules, below). What mem does differently is where a rule runs, for
+// speed: gitleaks runs each rule whose keyword a text holds over the whole
+// text; mem runs it over the lines around each occurrence of its keyword
+// (the line and the next, or to the end for a rule that spans lines, like
+// a private key block), which finds the same matches in a note and keeps a
+// vault-wide lint near the cost of one pass over its bytes. On top of gitleaks' matching come mem's
 // passes (glued, joined and wrapped keys, in match), each run only at a
 // keyword's occurrences.
 
@@ -30,18 +31,31 @@ type kind struct {
 	mem      *memRule
 }
 
-// glRule is one of gitleaks' rules with what mem derives from it once.
+// glRule is one of gitleaks' rules: what the engine needs of it to
+// decide where it runs (its keywords and the shape of its regexp), read
+// from the configuration at once, and the rule itself, built by gitleaks'
+// Translate on first use. Compiling the regexps of all 222 rules and their
+// allowlists was most of the cost of a command that scans a few files (a
+// pre-commit lint); a run now compiles the rules whose keywords its texts
+// hold.
 type glRule struct {
-	*config.Rule
-	// relaxed is Regex without its word boundaries and its terminator,
-	// for a key glued to a word or inside a URL's path (match's token
-	// pass); nil for the generic rules, whose matches are assignments.
-	relaxed *regexp.Regexp
+	keywords []string // lower case, as Translate makes them
 	// multiline: a match can span more lines than two (a private key).
 	multiline bool
 	// assigned: the regexp is gitleaks' semi-generic shape, a name, an
 	// operator and a value (see worthRunning).
 	assigned bool
+	// generic: one of gitleaks' generic rules, whose matches are
+	// assignments: it has no relaxed copy.
+	generic bool
+	// rule is the rule as gitleaks' Translate builds it (its regexp, secret
+	// group, entropy floor and allowlists, the global allowlists that
+	// target it included).
+	rule func() *config.Rule
+	// relaxed is the rule's regexp without its word boundaries and its
+	// terminator, for a key glued to a word or inside a URL's path
+	// (match's token pass); nil for the generic rules.
+	relaxed func() *regexp.Regexp
 }
 
 // engine is the rule set: gitleaks' specific rules, mem's, then gitleaks'
@@ -50,7 +64,7 @@ type glRule struct {
 // and an index of every rule's keywords.
 type engine struct {
 	kinds     []kind
-	global    []*config.Allowlist
+	global    func() []*config.Allowlist // gitleaks' global allowlists, built on first use
 	words     *wordIndex
 	wordKinds [][]int // the kinds whose keyword is words.words[i]
 }
@@ -63,37 +77,61 @@ const terminator = `(?:[\x60'"\s;]|\\[nr]|$)`
 // quotes, the operator, at most 5 blanks, quotes or '=', the value).
 const assignment = `(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)`
 
-// rules is the engine, built on first use: compiling gitleaks' rules is
-// most of the start-up of a command that scans a text, and most commands
-// never do.
-var rules = sync.OnceValue(func() *engine {
-	v := viper.New()
-	v.SetConfigType("toml")
-	var vc config.ViperConfig
-	if err := v.ReadConfig(strings.NewReader(config.DefaultConfig)); err != nil {
-		panic("secrets: gitleaks' default configuration: " + err.Error())
+// rules is the engine, built on first use: most commands never scan a
+// text. Building it parses gitleaks' default configuration (config.go's
+// TOML, decoded as gitleaks' viper decodes it: TestEngineIsGitleaksConfig)
+// and indexes the keywords; each rule is translated when it first runs.
+var rules = sync.OnceValue(newEngine)
+
+func newEngine() *engine {
+	vc := gitleaksConfig()
+	// Translate splits the global allowlists: those that name target
+	// rules join those rules' own, the others apply to every rule.
+	all := slices.Clip(vc.Allowlists)
+	//lint:ignore SA1019 gitleaks' default configuration spells its global allowlist the older way, [allowlist]
+	if old := vc.AllowList; old != nil {
+		all = append(all, old)
 	}
-	if err := v.Unmarshal(&vc); err != nil {
-		panic("secrets: gitleaks' default configuration: " + err.Error())
+	global := all[:0:0]
+	targeted := map[string][]int{}
+	for n, a := range all {
+		if len(a.TargetRules) == 0 {
+			global = append(global, a)
+		}
+		for _, id := range a.TargetRules {
+			targeted[id] = append(targeted[id], n)
+		}
 	}
-	cfg, err := vc.Translate()
-	if err != nil {
-		panic("secrets: gitleaks' default configuration: " + err.Error())
-	}
-	e := &engine{global: cfg.Allowlists}
+	e := &engine{global: sync.OnceValue(func() []*config.Allowlist {
+		return translate(config.ViperConfig{Allowlists: global}).Allowlists
+	})}
 	var specific, generic []kind
-	for id := range cfg.Rules {
-		r := cfg.Rules[id]
-		if r.Regex == nil || r.SkipReport || len(r.RequiredRules) > 0 {
+	for i := range vc.Rules {
+		vr := vc.Rules[i]
+		if vr.Regex == "" || vr.SkipReport || len(vr.Required) > 0 {
 			continue // a rule on file paths only, or one part of a composite
 		}
-		g := &glRule{Rule: &r, multiline: multiline(r.Regex.String()), assigned: strings.Contains(r.Regex.String(), assignment)}
-		if strings.Contains(r.RuleID, "generic") {
-			generic = append(generic, kind{id: "secret-" + r.RuleID, what: "a secret assigned to a name like a key's (gitleaks' " + r.RuleID + ")", gl: g})
+		g := &glRule{multiline: multiline(vr.Regex), assigned: strings.Contains(vr.Regex, assignment)}
+		for _, w := range vr.Keywords {
+			g.keywords = append(g.keywords, strings.ToLower(w))
+		}
+		one := config.ViperConfig{Rules: vc.Rules[i : i+1 : i+1]}
+		for _, n := range targeted[vr.ID] {
+			one.Allowlists = append(one.Allowlists, all[n])
+		}
+		g.rule = sync.OnceValue(func() *config.Rule {
+			r := translate(one).Rules[vr.ID]
+			return &r
+		})
+		if strings.Contains(vr.ID, "generic") {
+			g.generic = true
+			generic = append(generic, kind{id: "secret-" + vr.ID, what: "a secret assigned to a name like a key's (gitleaks' " + vr.ID + ")", gl: g})
 			continue
 		}
-		g.relaxed = regexp.MustCompile(strings.ReplaceAll(strings.TrimSuffix(r.Regex.String(), terminator), `\b`, ""))
-		specific = append(specific, kind{id: "secret-" + r.RuleID, what: "a key gitleaks calls " + r.RuleID, gl: g})
+		g.relaxed = sync.OnceValue(func() *regexp.Regexp {
+			return regexp.MustCompile(strings.ReplaceAll(strings.TrimSuffix(vr.Regex, terminator), `\b`, ""))
+		})
+		specific = append(specific, kind{id: "secret-" + vr.ID, what: "a key gitleaks calls " + vr.ID, gl: g})
 	}
 	byID := func(ks []kind) { sort.Slice(ks, func(i, j int) bool { return ks[i].id < ks[j].id }) }
 	byID(specific)
@@ -109,12 +147,13 @@ var rules = sync.OnceValue(func() *engine {
 	index := map[string]int{}
 	var words []string
 	for k, kd := range e.kinds {
-		keywords := kd.gl.keywords()
-		if kd.mem != nil {
+		var keywords []string
+		if kd.gl != nil {
+			keywords = kd.gl.keywords
+		} else {
 			keywords = kd.mem.keywords
 		}
 		for _, w := range keywords {
-			w = strings.ToLower(w)
 			n, ok := index[w]
 			if !ok {
 				n = len(words)
@@ -127,14 +166,29 @@ var rules = sync.OnceValue(func() *engine {
 	}
 	e.words = newWordIndex(words)
 	return e
-})
+}
 
-// keywords are r's keywords; none for a nil r.
-func (r *glRule) keywords() []string {
-	if r == nil {
-		return nil
+// gitleaksConfig is gitleaks' default configuration as gitleaks' viper
+// decodes it, without viper: its TOML decoded by go-toml, which viper
+// itself uses, into gitleaks' own ViperConfig (a third of the time).
+func gitleaksConfig() config.ViperConfig {
+	var vc config.ViperConfig
+	if err := toml.Unmarshal([]byte(config.DefaultConfig), &vc); err != nil {
+		panic("secrets: gitleaks' default configuration: " + err.Error())
 	}
-	return r.Keywords
+	return vc
+}
+
+// translate is gitleaks' Translate of part of its configuration: one rule
+// with the global allowlists that target it, or the other global
+// allowlists. Translate treats each rule on its own, so the parts make
+// the whole (TestEngineIsGitleaksConfig compares them).
+func translate(vc config.ViperConfig) config.Config {
+	cfg, err := vc.Translate()
+	if err != nil {
+		panic("secrets: gitleaks' default configuration: " + err.Error())
+	}
+	return cfg
 }
 
 // multiline reports whether a regexp can match across more than one line
@@ -144,11 +198,12 @@ func multiline(src string) bool {
 }
 
 // glMatches calls fn with the span of the secret of each finding of
-// gitleaks' rule r in text[w.start:w.end], as gitleaks' detector decides
+// gitleaks' rule g in text[w.start:w.end], as gitleaks' detector decides
 // it: the rule's secret group (or its first non-empty group), its entropy
-// floor, and the global and the rule's allowlists. re is r.Regex or
-// r.relaxed.
-func (e *engine) glMatches(r *glRule, re *regexp.Regexp, text string, w span, fn func(start, end int)) {
+// floor, and the global and the rule's allowlists. re is the rule's
+// regexp or its relaxed copy.
+func (e *engine) glMatches(g *glRule, re *regexp.Regexp, text string, w span, fn func(start, end int)) {
+	r := g.rule()
 	sub := text[w.start:w.end]
 	ls, le, from := -1, -1, 0 // the current line's bounds; ls holds for text[from]
 	for _, m := range re.FindAllStringSubmatchIndex(sub, -1) {
@@ -188,7 +243,7 @@ func (e *engine) glMatches(r *glRule, re *regexp.Regexp, text string, w span, fn
 		if w.start+me > le {
 			le = lineEnd(text, w.start+me)
 		}
-		if allowed(e.global, secret, sub[ms:me], text[ls:le]) || allowed(r.Allowlists, secret, sub[ms:me], text[ls:le]) {
+		if allowed(e.global(), secret, sub[ms:me], text[ls:le]) || allowed(r.Allowlists, secret, sub[ms:me], text[ls:le]) {
 			continue
 		}
 		fn(w.start+ss, w.start+se)
@@ -266,7 +321,7 @@ func match(text string) []hit {
 			if kd.mem != nil {
 				kd.mem.matches(text, w, keep)
 			} else {
-				e.glMatches(kd.gl, kd.gl.Regex, text, w, keep)
+				e.glMatches(kd.gl, kd.gl.rule().Regex, text, w, keep)
 			}
 		}
 		hits = merge(hits, add)
@@ -277,7 +332,7 @@ func match(text string) []hit {
 	random := map[span]bool{}
 	for _, k := range kinds {
 		kd := &e.kinds[k]
-		if kd.gl == nil || kd.gl.relaxed == nil {
+		if kd.gl == nil || kd.gl.generic {
 			continue
 		}
 		add = add[:0]
@@ -290,7 +345,7 @@ func match(text string) []hit {
 			if !r {
 				continue
 			}
-			e.glMatches(kd.gl, kd.gl.relaxed, text, w, func(s, end int) {
+			e.glMatches(kd.gl, kd.gl.relaxed(), text, w, func(s, end int) {
 				if overlaps(hits, s, end) || len(add) > 0 && s < add[len(add)-1].end || glued(text, s, end) && !randomPart(text[s:end]) {
 					return
 				}
@@ -531,11 +586,11 @@ func (e *engine) find(s string) (span, int, bool) {
 	sort.Ints(kinds)
 	for i, k := range kinds {
 		kd := &e.kinds[k]
-		if i > 0 && kinds[i-1] == k || kd.gl == nil || kd.gl.relaxed == nil {
+		if i > 0 && kinds[i-1] == k || kd.gl == nil || kd.gl.generic {
 			continue
 		}
 		found, at := false, span{}
-		e.glMatches(kd.gl, kd.gl.Regex, padded, span{0, len(padded)}, func(st, end int) {
+		e.glMatches(kd.gl, kd.gl.rule().Regex, padded, span{0, len(padded)}, func(st, end int) {
 			if !found {
 				found, at = true, span{st - 1, end - 1}
 			}

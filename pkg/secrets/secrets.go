@@ -241,8 +241,10 @@ type hit struct{ start, end, rule int }
 // it (escapes decoded, compatibility forms, lookalikes and invisible
 // characters folded, a key split into parts joined, base64 decoded), and
 // each finding is reported at its place in text as given.
-func Find(text string) []Finding {
-	hits := scanFile(text)
+func Find(text string) []Finding { return findings(text, scanFile(text)) }
+
+// findings are the Findings of hits, the hits of text.
+func findings(text string, hits []hit) []Finding {
 	out := make([]Finding, 0, len(hits))
 	// Hits are in order: count lines and columns on from the last one, so
 	// a file of many secrets stays linear.

@@ -121,9 +121,9 @@ func checkWindows(t *testing.T, s string) {
 			continue
 		}
 		var whole, windowed []span
-		e.glMatches(kd.gl, kd.gl.Regex, s, span{0, len(s)}, func(a, b int) { whole = append(whole, span{a, b}) })
+		e.glMatches(kd.gl, kd.gl.rule().Regex, s, span{0, len(s)}, func(a, b int) { whole = append(whole, span{a, b}) })
 		for _, x := range w {
-			e.glMatches(kd.gl, kd.gl.Regex, s, x, func(a, b int) { windowed = append(windowed, span{a, b}) })
+			e.glMatches(kd.gl, kd.gl.rule().Regex, s, x, func(a, b int) { windowed = append(windowed, span{a, b}) })
 		}
 		if fmt.Sprint(whole) != fmt.Sprint(windowed) {
 			t.Errorf("%s: %q: windows found %v, the whole text %v", kd.id, s, windowed, whole)

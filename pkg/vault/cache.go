@@ -279,6 +279,34 @@ func (v *Vault) saveCache(old *parseCache, hits []string, news []fresh) {
 	_ = writeCacheFile(v.cachePath(), e.Buf)
 }
 
+// Uncache drops rels from the parse cache, which holds each file's bytes:
+// lint calls it with the files it found a secret in, so that the cache
+// does not keep a key the file's owner is told to remove (and, once
+// removed from the file, to rotate). Nothing is written when none of them
+// is cached.
+func (v *Vault) Uncache(rels []string) {
+	c := v.openCache()
+	if c == nil {
+		return
+	}
+	drop := make(map[string]bool, len(rels))
+	for _, rel := range rels {
+		if _, ok := c.entries[rel]; ok {
+			drop[rel] = true
+		}
+	}
+	if len(drop) == 0 {
+		return
+	}
+	keep := make([]string, 0, len(c.entries))
+	for rel := range c.entries {
+		if !drop[rel] {
+			keep = append(keep, rel)
+		}
+	}
+	v.saveCache(c, keep, nil)
+}
+
 // loadCached is LoadFiles for a whole-vault load: entries whose stamp
 // matches come from the cache, the rest are read and parsed, and the cache
 // is rewritten when enough of it was missing or stale.

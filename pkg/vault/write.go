@@ -84,12 +84,14 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
 // a reader never sees a torn file while mem runs, but without fsync, which
 // took ~180 ms for the 60 MB parse cache of a 50k vault. After a power loss
 // the file may be empty or partial; every cache carries a checksum, so it is
-// then ignored and rebuilt.
+// then ignored and rebuilt. Caches are the owner's alone whatever the
+// umask (0600 in folders made 0700), as .mem is: they hold the vault's
+// text, and a cache of a removed file outlives it until rewritten.
 func writeCacheFile(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	tmp, err := writeTemp(filepath.Dir(path), data, FileMode(), false)
+	tmp, err := writeTemp(filepath.Dir(path), data, 0o600, false)
 	if err != nil {
 		return err
 	}

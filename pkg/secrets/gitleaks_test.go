@@ -1,0 +1,115 @@
+package secrets
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/spf13/viper"
+	"github.com/zricethezav/gitleaks/v8/config"
+)
+
+// The engine translates gitleaks' configuration a rule at a time, on first
+// use, from TOML decoded without viper: every rule it runs, and the global
+// allowlists, must be what gitleaks' own loading (viper, then Translate of
+// the whole) makes of them.
+func TestEngineIsGitleaksConfig(t *testing.T) {
+	t.Parallel()
+	v := viper.New()
+	v.SetConfigType("toml")
+	var vc config.ViperConfig
+	if err := v.ReadConfig(strings.NewReader(config.DefaultConfig)); err != nil {
+		t.Fatal(err)
+	}
+	if err := v.Unmarshal(&vc); err != nil {
+		t.Fatal(err)
+	}
+	if got := gitleaksConfig(); !reflect.DeepEqual(got, vc) {
+		t.Fatal("go-toml decodes gitleaks' configuration otherwise than viper")
+	}
+	cfg, err := vc.Translate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEngine()
+	byID := map[string]*glRule{}
+	kinds := 0
+	for _, kd := range e.kinds {
+		if kd.gl != nil {
+			byID[strings.TrimPrefix(kd.id, "secret-")] = kd.gl
+			kinds++
+		}
+	}
+	n := 0
+	for id, want := range cfg.Rules {
+		if want.Regex == nil || want.SkipReport || len(want.RequiredRules) > 0 {
+			if byID[id] != nil {
+				t.Errorf("%s: runs, but gitleaks reports no finding of it on a text", id)
+			}
+			continue
+		}
+		n++
+		g := byID[id]
+		if g == nil {
+			t.Errorf("%s: not in the engine", id)
+			continue
+		}
+		got := g.rule()
+		if !slices.Equal(g.keywords, want.Keywords) || !slices.Equal(got.Keywords, want.Keywords) {
+			t.Errorf("%s: keywords %q, %q; gitleaks %q", id, g.keywords, got.Keywords, want.Keywords)
+		}
+		if got.RuleID != want.RuleID || got.Regex.String() != want.Regex.String() || got.SecretGroup != want.SecretGroup || got.Entropy != want.Entropy {
+			t.Errorf("%s: rule %s %d %v; gitleaks %s %d %v", id, got.Regex, got.SecretGroup, got.Entropy, want.Regex, want.SecretGroup, want.Entropy)
+		}
+		sameAllowlists(t, id, got.Allowlists, want.Allowlists)
+		if g.generic != strings.Contains(id, "generic") || !g.generic && g.relaxed() == nil {
+			t.Errorf("%s: generic %v", id, g.generic)
+		}
+	}
+	if kinds != n || len(byID) != n || n < 200 {
+		t.Errorf("the engine runs %d of gitleaks' rules (%d ids); gitleaks reports findings of %d", kinds, len(byID), n)
+	}
+	sameAllowlists(t, "global", e.global(), cfg.Allowlists)
+}
+
+func sameAllowlists(t *testing.T, id string, got, want []*config.Allowlist) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%s: %d allowlists; gitleaks %d", id, len(got), len(want))
+		return
+	}
+	strs := func(a *config.Allowlist) []string {
+		var out []string
+		for _, re := range a.Regexes {
+			out = append(out, "regex "+re.String())
+		}
+		for _, re := range a.Paths {
+			out = append(out, "path "+re.String())
+		}
+		// Validate keeps a set of stop words and commits, in a map's order.
+		for _, s := range slices.Sorted(slices.Values(a.StopWords)) {
+			out = append(out, "stop "+s)
+		}
+		for _, s := range slices.Sorted(slices.Values(a.Commits)) {
+			out = append(out, "commit "+s)
+		}
+		return append(out, "target "+a.RegexTarget, "condition "+a.MatchCondition.String(), "description "+a.Description)
+	}
+	for i := range got {
+		if g, w := strs(got[i]), strs(want[i]); !slices.Equal(g, w) {
+			t.Errorf("%s: allowlist %d is %q; gitleaks %q", id, i, g, w)
+		}
+		// The joined regexp and the stop-word trie that Validate builds.
+		for _, s := range []string{"", "EXAMPLE", "example", "true", "xxxxxxxx", "${TOKEN}", "AKIAIOSFODNN7EXAMPLE"} {
+			if g, w := got[i].RegexAllowed(s), want[i].RegexAllowed(s); g != w {
+				t.Errorf("%s: allowlist %d allows %q: %v; gitleaks %v", id, i, s, g, w)
+			}
+			g, _ := got[i].ContainsStopWord(s)
+			w, _ := want[i].ContainsStopWord(s)
+			if g != w {
+				t.Errorf("%s: allowlist %d stop word in %q: %v; gitleaks %v", id, i, s, g, w)
+			}
+		}
+	}
+}
