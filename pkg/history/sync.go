@@ -97,6 +97,11 @@ func Sync(v *vault.Vault, opts SyncOptions) (*SyncResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	release, err := r.git.KeepPacks()
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	res, err := r.sync(opts)
 	if err == nil && opts.AcceptConfig && !opts.DryRun {
 		// Last, so a sync refused on the way takes nothing: its guards
