@@ -157,8 +157,13 @@ func (r *Repo) KeepPacks() (release func(), err error) {
 	}, nil
 }
 
-// withPacksKept is g over the same folders, keeping its pack files open
-// (KeepDescriptors) or not.
+// maxOpenPacks bounds the pack files KeepPacks holds open (the least
+// recently opened is closed first): a repository git has not repacked can
+// hold hundreds, and each is a file descriptor.
+const maxOpenPacks = 32
+
+// withPacksKept is g over the same folders, keeping up to maxOpenPacks of
+// its pack files open, or none.
 func withPacksKept(g *git.Repository, keep bool) (*git.Repository, error) {
 	st, ok := g.Storer.(*filesystem.Storage)
 	if !ok {
@@ -168,7 +173,11 @@ func withPacksKept(g *git.Repository, keep bool) (*git.Repository, error) {
 	if w, err := g.Worktree(); err == nil {
 		wt = w.Filesystem
 	}
-	return git.Open(filesystem.NewStorageWithOptions(st.Filesystem(), cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: keep}), wt)
+	n := 0
+	if keep {
+		n = maxOpenPacks
+	}
+	return git.Open(filesystem.NewStorageWithOptions(st.Filesystem(), cache.NewObjectLRUDefault(), filesystem.Options{MaxOpenDescriptors: n}), wt)
 }
 
 // closePacks closes the pack files a KeepPacks storage holds open.
