@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -169,15 +168,15 @@ func withPacksKept(g *git.Repository, keep bool) (*git.Repository, error) {
 	if !ok {
 		return nil, errors.New("unsupported git storage")
 	}
-	var wt billy.Filesystem
-	if w, err := g.Worktree(); err == nil {
-		wt = w.Filesystem
-	}
 	n := 0
 	if keep {
 		n = maxOpenPacks
 	}
-	return git.Open(filesystem.NewStorageWithOptions(st.Filesystem(), cache.NewObjectLRUDefault(), filesystem.Options{MaxOpenDescriptors: n}), wt)
+	s := filesystem.NewStorageWithOptions(st.Filesystem(), cache.NewObjectLRUDefault(), filesystem.Options{MaxOpenDescriptors: n})
+	if w, err := g.Worktree(); err == nil {
+		return git.Open(s, w.Filesystem)
+	}
+	return git.Open(s, nil) // a bare repository
 }
 
 // closePacks closes the pack files a KeepPacks storage holds open.
