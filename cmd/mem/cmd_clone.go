@@ -47,6 +47,13 @@ func runClone(_ context.Context, cmd *cli.Command) error {
 	if res.Config != "" {
 		// Exit 1, not 2: the restore is done and kept (2 says nothing was
 		// left in DIR); only this file needs the person (docs/sync.md).
+		if cmd.Bool("json") {
+			if err := writeJSON(out, struct {
+				Clone *history.CloneResult `json:"clone"`
+			}{res}); err != nil {
+				return err
+			}
+		}
 		fmt.Fprintf(errOut, "mem clone: %s\n", res.Config)
 		fmt.Fprintf(errOut, "mem clone: every file is restored in %s, but mem cannot run there until mem.yaml loads: fix it, or take back the last version that loads ('git -C %s log -p -- mem.yaml', then 'git -C %s checkout COMMIT -- mem.yaml'), then run 'mem --vault %s rebuild-index'\n", res.Dir, res.Dir, res.Dir, res.Dir)
 		return checkFailed(fmt.Sprintf("the clone in %s holds a mem.yaml that does not load: see the lines above", res.Dir))
