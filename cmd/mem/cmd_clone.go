@@ -20,7 +20,8 @@ func cloneCommand() *cli.Command {
 			"ends back: the same head, the same commit, file and memory counts, git fsck clean, every file checked " +
 			"out. Builds the search index, sets sync.remote in mem.yaml when it is unset (not for a backup mem backup " +
 			"wrote: a backup is one-way, and the summary says so), and prints the line for a shell profile and the " +
-			"line for a timer. Exit 1 when the two ends differ; 2 when the remote cannot be " +
+			"line for a timer. Exit 1 when the two ends differ, or when the cloned mem.yaml does not load (every file is " +
+			"restored all the same; the message says how to fix it); 2 when the remote cannot be " +
 			"read or is not a mem vault (nothing is left in DIR). See docs/sync.md.",
 		Action: runClone,
 	}
@@ -42,6 +43,20 @@ func runClone(_ context.Context, cmd *cli.Command) error {
 	out, errOut := cmd.Root().Writer, cmd.Root().ErrWriter
 	for _, p := range res.Problems {
 		fmt.Fprintln(errOut, "mem clone: verify:", p)
+	}
+	if res.Config != "" {
+		// Exit 1, not 2: the restore is done and kept (2 says nothing was
+		// left in DIR); only this file needs the person (docs/sync.md).
+		if cmd.Bool("json") {
+			if err := writeJSON(out, struct {
+				Clone *history.CloneResult `json:"clone"`
+			}{res}); err != nil {
+				return err
+			}
+		}
+		fmt.Fprintf(errOut, "mem clone: %s\n", res.Config)
+		fmt.Fprintf(errOut, "mem clone: every file is restored in %s, but mem cannot run there until mem.yaml loads: fix it, or take back the last version that loads ('git -C %s log -p -- mem.yaml', then 'git -C %s checkout COMMIT -- mem.yaml'), then run 'mem --vault %s rebuild-index'\n", res.Dir, res.Dir, res.Dir, res.Dir)
+		return checkFailed(fmt.Sprintf("the clone in %s holds a mem.yaml that does not load: see the lines above", res.Dir))
 	}
 	v, err := vaultOptions().Open(res.Dir)
 	if err != nil {

@@ -26,6 +26,10 @@ type CloneResult struct {
 	Here      End      `json:"here"`
 	There     End      `json:"there"` // the remote's own objects for a path; what was received otherwise
 	Problems  []string `json:"problems"`
+	// Config is why the cloned mem.yaml does not load ("" when it does):
+	// every file is restored and verified all the same, with the default
+	// configuration, and mem runs in the clone once the file is fixed.
+	Config string `json:"config,omitempty"`
 }
 
 // Verified reports whether the clone matched the remote.
@@ -119,10 +123,14 @@ func Clone(remote, relativeTo, dir string, env Env) (*CloneResult, error) {
 	if _, err := os.Stat(filepath.Join(abs, vault.ConfigFile)); err != nil {
 		return nil, fmt.Errorf("%s: no %s at the top of what was cloned: it is not a mem vault (clone it with git, or give the vault's remote); nothing was kept", url, vault.ConfigFile)
 	}
-	if v, err = vault.Open(abs); err != nil {
-		return nil, err
+	// A mem.yaml that does not load (a remote's, or one broken by hand)
+	// does not cost the restore: the memories are checked out and verified
+	// with the default configuration, and the caller names the file.
+	if cv, err := vault.Open(abs); err != nil {
+		res.Config = err.Error()
+	} else {
+		r.v = cv
 	}
-	r.v = v
 	res.Branch = branch.Short()
 	paths := map[gitrepo.Hash]string{}
 	if res.Here, err = r.end(r.git, head, paths); err != nil {

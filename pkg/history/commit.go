@@ -152,11 +152,9 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	held, err := r.loadHeld(true) // an edited file is no longer held: its edit is committed
-	if err != nil {
+	if _, err := r.loadHeld(true); err != nil { // an edited file is no longer held
 		return nil, err
 	}
-	r.kept = heldPaths(held)
 	s, err := r.scan(base)
 	if err != nil {
 		return nil, err

@@ -20,13 +20,14 @@ import (
 // docs/sync.md "What a remote may change"). The files that say what this
 // machine does — mem.yaml's keys but the content ones, and every file git
 // itself reads (.gitattributes, .gitignore, .mailmap, .gitmodules, …) —
-// are this machine's: an incoming change to one is merged into the shared
-// history as a proposal, while the file on disk, which is what mem and
-// git read, stays as it was here. The record in .mem/held.json names what
-// is held; mem commit keeps the committed (shared) version of a held file
-// in every commit, so holding a change back is never pushed as a change of
-// its own (no revert that the other machine would in turn hold back). A
-// local edit of the file, or 'mem sync --accept-config', ends the hold.
+// are this machine's: an incoming change to one reaches the history only
+// as a parent of the commit a sync moves to, whose tree keeps this
+// machine's version. So what is held back is never this machine's
+// committed state, nor what its backup or a clone of either restores
+// (issue 41: a remote's unreadable mem.yaml reached the backup that way).
+// The record in .mem/held.json names what is held and the version
+// proposed. A local edit of the file, or 'mem sync --accept-config', ends
+// the hold.
 
 // HeldFile is one file whose incoming version is held back.
 type HeldFile struct {
@@ -39,6 +40,9 @@ type HeldFile struct {
 	// change was held ("" absent): a file that no longer holds it was
 	// edited here, which ends the hold.
 	Local string `json:"local"`
+	// Proposed is the blob hash of the version the remote's change would
+	// have made ("" absent), which --accept-config takes.
+	Proposed string `json:"proposed,omitempty"`
 	// Repo is its repository path (Path is vault-relative when it can be).
 	Repo string `json:"repo"`
 }
@@ -133,88 +137,222 @@ func (r *Repo) diskHash(p string) string {
 	return gitrepo.HashObject(gitrepo.BlobObject, data).String()
 }
 
-// heldPaths is the set of repository paths a commit keeps as HEAD has them.
-func heldPaths(held []HeldFile) map[string]bool {
-	m := map[string]bool{}
-	for _, h := range held {
-		m[h.Repo] = true
-	}
-	return m
-}
-
-// holdLocal decides, for a merge from head to merged, which of this
-// machine's files keep their version on disk: every local file the merge
-// changes, and every one already held, whose incoming version differs from
-// the one here (for mem.yaml: in a key that is not a content key). It
-// records them (not on a dry run) and reports them in res.
-func (r *Repo) holdLocal(base, head, merged, remote gitrepo.Hash, url string, res *SyncResult, opts SyncOptions) error {
-	if opts.AcceptConfig {
-		return nil // what is held, and what comes now, is taken when the sync ends (acceptHeld)
+// holdLocal keeps this machine's version of its own files in the commit a
+// sync moves to: every local file the merge (or fast-forward) to merged
+// would change, whose incoming version differs from this machine's (for
+// mem.yaml: in a key that is not a content key), is set back to HEAD's
+// version. What this machine holds back is never its committed state, nor
+// what its backup and clones get (issue 41). It records the holds (not on
+// a dry run), reports them in res, and returns the commit to move to:
+// merged itself, merged with the held files put back (the merge commit
+// rebuilt, or a commit on the remote's head for a fast-forward), or head
+// when all that came in is held back (nothing to take, nothing to push).
+func (r *Repo) holdLocal(base, head, merged, remote gitrepo.Hash, url string, res *SyncResult, opts SyncOptions) (gitrepo.Hash, error) {
+	if opts.AcceptConfig || head.IsZero() {
+		// Accepting: what comes now is taken, what was held is taken when
+		// the sync ends (acceptHeld). A vault with no commit has nothing
+		// of its own yet: it takes the remote's files, as a clone does.
+		return merged, nil
 	}
 	old, err := r.loadHeld(false)
 	if err != nil {
-		return err
+		return merged, err
 	}
-	cands := map[string]HeldFile{}
+	holds := map[string]HeldFile{}
 	for _, h := range old {
-		cands[h.Repo] = h
+		holds[h.Repo] = h
 	}
 	chs, err := r.diffTrees(head, merged)
 	if err != nil {
-		return err
+		return merged, err
 	}
+	edits := map[string]treeEdit{}
+	changed := map[string]bool{}
 	for _, c := range chs {
-		if r.localFile(c.Path) {
-			if _, ok := cands[c.Path]; !ok {
-				cands[c.Path] = HeldFile{Repo: c.Path, Since: opts.Now.UTC()}
-			}
-		}
-	}
-	var held []HeldFile
-	for p, h := range cands {
-		in, err := r.fileAt(merged, p)
-		if err != nil {
-			return err
-		}
-		mine, err := os.ReadFile(filepath.Join(r.top, filepath.FromSlash(p)))
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("%s: %w", filepath.Join(r.top, filepath.FromSlash(p)), err)
-		}
-		if string(mine) == string(in) && (mine == nil) == (in == nil) {
+		if !r.localFile(c.Path) {
 			continue
 		}
-		h.Keys = nil
-		if p == r.repoPath(vault.ConfigFile) {
-			keys, ok := vault.ConfigChanges(mine, in)
-			if !ok {
-				keys = []string{"the whole file: it is not a YAML mapping"}
+		changed[c.Path] = true
+		var mine, in []byte
+		if !c.Added() {
+			if mine, err = r.blob(c.Old); err != nil {
+				return merged, r.damagedObject("blob", c.Old, c.Path, err)
 			}
-			keys = slices.DeleteFunc(keys, func(k string) bool { return slices.Contains(vault.ContentKeys, k) })
+		}
+		if !c.Deleted() {
+			if in, err = r.blob(c.New); err != nil {
+				return merged, r.damagedObject("blob", c.New, c.Path, err)
+			}
+		}
+		h := holds[c.Path]
+		h.Keys = nil
+		proposed := c.New
+		if c.Path == r.repoPath(vault.ConfigFile) {
+			prop, keys, err := r.proposeConfig(head, remote, c.Path, mine, in)
+			if err != nil {
+				return merged, err
+			}
+			if r.objs == nil {
+				r.objs = r.git.NewObjects() // synced by applyMerge before a ref names what uses them
+			}
+			if proposed, err = r.writeBlob(prop); err != nil {
+				return merged, err
+			}
 			if len(keys) == 0 {
-				continue // only content keys differ: the proposal is taken
+				// Only content keys differ: the proposal is taken.
+				delete(holds, c.Path)
+				if proposed != c.New {
+					edits[c.Path] = treeEdit{mode: c.NewMode, hash: proposed}
+				}
+				continue
 			}
 			h.Keys = keys
 		}
-		h.Path = p
-		if rel, ok := r.vaultRel(p); ok {
+		h.Repo, h.Path = c.Path, c.Path
+		if rel, ok := r.vaultRel(c.Path); ok {
 			h.Path = rel
 		}
-		h.URL, h.Commit = url, r.lastChange(base, remote, p).String()
-		h.Local = ""
-		if mine != nil {
-			h.Local = gitrepo.HashObject(gitrepo.BlobObject, mine).String()
+		h.URL, h.Commit = url, r.lastChange(base, remote, c.Path).String()
+		h.Local, h.Proposed = "", ""
+		if !c.Added() {
+			h.Local = c.Old.String()
+		}
+		if !c.Deleted() {
+			h.Proposed = proposed.String()
 		}
 		if h.Since.IsZero() {
 			h.Since = opts.Now.UTC()
 		}
+		holds[c.Path] = h
+		edits[c.Path] = treeEdit{mode: c.OldMode, hash: c.Old} // zero when added: removed again
+	}
+	// A hold this merge does not touch stands until the remote's head
+	// comes round to this machine's version.
+	for p := range holds {
+		if changed[p] {
+			continue
+		}
+		theirs, err := r.fileAt(remote, p)
+		if err != nil {
+			return merged, err
+		}
+		ours, err := r.fileAt(head, p)
+		if err != nil {
+			return merged, err
+		}
+		if string(theirs) == string(ours) && (theirs == nil) == (ours == nil) {
+			delete(holds, p)
+		}
+	}
+	held := make([]HeldFile, 0, len(holds))
+	for _, h := range holds {
 		held = append(held, h)
 	}
 	slices.SortFunc(held, func(a, b HeldFile) int { return strings.Compare(a.Repo, b.Repo) })
 	res.Held = held
-	if opts.DryRun {
-		return nil
+	if !opts.DryRun {
+		if err := r.saveHeld(held); err != nil {
+			return merged, err
+		}
 	}
-	return r.saveHeld(held)
+	if len(edits) == 0 {
+		return merged, nil
+	}
+	return r.keepLocal(head, merged, remote, url, edits, res, opts.Now)
+}
+
+// proposeConfig is what an incoming mem.yaml proposes to this machine's
+// (mine): the keys the remote's own line changed, applied to mine, and
+// the keys of it this machine would hold (not content keys). The remote's
+// line is its head's first parents, back to where it left this machine's
+// history: a merge keeps its own machine's mem.yaml on its first-parent
+// side, so a key another machine held back from this one (its merge
+// keeping its value) reads as unchanged there, not as a proposal to undo
+// this machine's edit. A version that is not a YAML mapping is proposed
+// whole.
+func (r *Repo) proposeConfig(head, remote gitrepo.Hash, p string, mine, in []byte) ([]byte, []string, error) {
+	whole := []string{"the whole file: it is not a YAML mapping"}
+	fork := head
+	out, err := r.env.Git().Run(r.gitDir, "rev-list", "--first-parent", remote.String(), "^"+head.String())
+	if err != nil {
+		return nil, nil, err
+	}
+	if line := strings.Fields(out); len(line) > 0 {
+		c, err := r.git.Commit(gitrepo.NewHash(line[len(line)-1]))
+		if err != nil {
+			return nil, nil, r.damagedObject("commit", gitrepo.NewHash(line[len(line)-1]), "", err)
+		}
+		fork = gitrepo.ZeroHash
+		if len(c.ParentHashes) > 0 {
+			fork = c.ParentHashes[0]
+		}
+	}
+	base, err := r.fileAt(fork, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	prop, _, ok := vault.MergeConfig(base, mine, in, true)
+	if !ok {
+		return in, whole, nil
+	}
+	keys, ok := vault.ConfigChanges(mine, prop)
+	if !ok {
+		return in, whole, nil
+	}
+	return prop, slices.DeleteFunc(keys, func(k string) bool { return slices.Contains(vault.ContentKeys, k) }), nil
+}
+
+// keepLocal is merged with the held files (edits) set back to head's
+// version.
+func (r *Repo) keepLocal(head, merged, remote gitrepo.Hash, url string, edits map[string]treeEdit, res *SyncResult, now time.Time) (gitrepo.Hash, error) {
+	mc, err := r.git.Commit(merged)
+	if err != nil {
+		return merged, r.damagedObject("commit", merged, "", err)
+	}
+	hc, err := r.git.Commit(head)
+	if err != nil {
+		return merged, r.damagedObject("commit", head, "HEAD", err)
+	}
+	if r.objs == nil {
+		r.objs = r.git.NewObjects() // synced by applyMerge before a ref names the commit
+	}
+	tree, err := r.editTree(mc.TreeHash, "", edits)
+	if err != nil {
+		return merged, err
+	}
+	var what []string
+	for _, h := range res.Held {
+		if _, ok := edits[h.Repo]; ok {
+			what = append(what, "- "+h.String())
+		}
+	}
+	note := "Held back: this machine keeps its own version of (docs/sync.md, \"What a remote may change\"):\n" + strings.Join(what, "\n") + "\n"
+	c := mc
+	if merged == remote { // a fast-forward: a commit of its own takes the rest
+		if tree == hc.TreeHash {
+			res.FastForward = false
+			return head, nil // nothing came in but what is held back
+		}
+		who, err := r.author(now)
+		if err != nil {
+			return merged, err
+		}
+		c = &gitrepo.Commit{Author: who, Committer: r.committer(who), Message: fmt.Sprintf("mem sync: merge %s from %s\n", short(remote), url),
+			ParentHashes: []gitrepo.Hash{head, remote}}
+		res.FastForward = false
+	}
+	c.TreeHash = tree
+	c.Message = redactLines(strings.TrimRight(c.Message, "\n") + "\n\n" + note)
+	data, err := gitrepo.EncodeCommit(c)
+	if err != nil {
+		return merged, err
+	}
+	h, err := r.objs.Write(gitrepo.CommitObject, data)
+	if err != nil {
+		return merged, err
+	}
+	res.Merge = h.String()
+	return h, r.objs.Wait()
 }
 
 // lastChange is the newest commit from base to remote that changed p
@@ -232,21 +370,21 @@ func (r *Repo) lastChange(base, remote gitrepo.Hash, p string) gitrepo.Hash {
 }
 
 // acceptHeld takes what is held back (mem sync --accept-config): each held
-// file gets the version the sync ended at, which the next commit then finds
-// unchanged.
-func (r *Repo) acceptHeld() ([]HeldFile, error) {
+// file gets the version proposed (the proposing commit's when that blob is
+// gone), and a commit makes it this machine's; the next sync pushes it.
+func (r *Repo) acceptHeld(now time.Time) ([]HeldFile, error) {
 	held, err := r.loadHeld(true)
 	if err != nil || len(held) == 0 {
 		return nil, err
 	}
-	_, head, err := r.git.Head()
-	if err != nil {
-		return nil, err
-	}
 	for _, h := range held {
-		data, err := r.fileAt(head, h.Repo)
-		if err != nil {
-			return nil, err
+		var data []byte
+		if h.Proposed != "" {
+			if data, err = r.blob(gitrepo.NewHash(h.Proposed)); err != nil {
+				if data, err = r.fileAt(gitrepo.NewHash(h.Commit), h.Repo); err != nil {
+					return nil, err
+				}
+			}
 		}
 		p := filepath.Join(r.top, filepath.FromSlash(h.Repo))
 		if data == nil {
@@ -262,5 +400,9 @@ func (r *Repo) acceptHeld() ([]HeldFile, error) {
 			return nil, err
 		}
 	}
-	return held, r.saveHeld(nil)
+	if err := r.saveHeld(nil); err != nil {
+		return nil, err
+	}
+	_, err = r.Commit(CommitOptions{Now: now})
+	return held, err
 }

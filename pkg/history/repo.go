@@ -39,9 +39,6 @@ type Repo struct {
 	// heldLocks are the git lock files this commit created ("inode path"),
 	// recorded so a later commit can clear them if this one is killed.
 	heldLocks []string
-	// kept are the repository paths whose incoming change is held back
-	// (held.go): a commit keeps HEAD's version of them. Set by Commit.
-	kept map[string]bool
 }
 
 // ErrNoRepo is returned by Open when the vault is not inside a git repository.

@@ -169,7 +169,7 @@ func (s *scanner) reusable() map[string]gitrepo.Hash {
 		}
 	}
 	for _, f := range s.files {
-		// Read, or kept from HEAD (a held file, held.go): not as the
+		// Read, or kept from HEAD (a file left unread): not as the
 		// index's trees have it.
 		if old := s.base.entries[f.path]; f.read || old == nil || old.Hash != f.hash || old.Mode != f.mode {
 			mark(f.path)
@@ -286,7 +286,6 @@ func (r *Repo) scan(base *baseline) (*scanner, error) {
 	}
 	s.files = kept
 	s.keepExcluded()
-	s.keepHeld()
 	slices.SortFunc(s.files, func(a, b *file) int { return strings.Compare(a.path, b.path) })
 	return s, nil
 }
@@ -538,7 +537,7 @@ func (s *scanner) statFiles(dir, rel string, files []fs.DirEntry, ignored ignore
 				e := files[i]
 				p := join(rel, e.Name())
 				vrel, _ := s.r.vaultRel(p)
-				if e.Name() == ".git" || s.r.excluded(vrel) || s.r.kept[p] {
+				if e.Name() == ".git" || s.r.excluded(vrel) {
 					continue
 				}
 				old := s.base.entries[p] // read only while the walk runs
@@ -683,21 +682,6 @@ func (s *scanner) keepExcluded() {
 		}
 		if e.SkipWorktree || s.r.excluded(vrel) || s.underSkipped(p) {
 			s.files = append(s.files, &file{path: p, mode: e.Mode, hash: e.Hash, entry: e})
-			s.seen[p] = true
-		}
-	}
-}
-
-// keepHeld keeps HEAD's version of the files whose incoming change is held
-// back: the file on disk is this machine's, the commit the shared one, so
-// holding a change back never goes out as a change of its own.
-func (s *scanner) keepHeld() {
-	for p := range s.r.kept {
-		if s.seen[p] || s.base.head.IsZero() {
-			continue
-		}
-		if e, ok, err := s.base.git.Entry(s.base.head, p); err == nil && ok && e.Mode != gitrepo.Dir && e.Mode != gitrepo.Submodule {
-			s.files = append(s.files, &file{path: p, mode: e.Mode, hash: e.Hash, entry: &gitrepo.IndexEntry{Name: p, Hash: e.Hash, Mode: e.Mode}})
 			s.seen[p] = true
 		}
 	}

@@ -97,11 +97,16 @@ func Sync(v *vault.Vault, opts SyncOptions) (*SyncResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	release, err := r.git.KeepPacks()
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	res, err := r.sync(opts)
 	if err == nil && opts.AcceptConfig && !opts.DryRun {
 		// Last, so a sync refused on the way takes nothing: its guards
 		// and targets stay this machine's.
-		res.Accepted, err = r.acceptHeld()
+		res.Accepted, err = r.acceptHeld(opts.Now)
 	}
 	return res, err
 }
@@ -185,11 +190,21 @@ func (r *Repo) sync(opts SyncOptions) (*SyncResult, error) {
 		if err != nil {
 			return nil, err
 		}
+		// Staying on head while the remote is ahead: all that came in is
+		// held back (holdLocal), and the remote has all there is to push.
+		behind := false
+		if merged == head && !remote.IsZero() && remote != head {
+			if behind, err = r.git.IsAncestor(head, remote); err != nil {
+				return nil, err
+			}
+		}
 		if res.In, err = r.counts(head, merged); err != nil {
 			return nil, err
 		}
-		if res.Out, err = r.counts(remote, merged); err != nil {
-			return nil, err
+		if !behind {
+			if res.Out, err = r.counts(remote, merged); err != nil {
+				return nil, err
+			}
 		}
 		res.Head = merged.String()
 		if opts.DryRun {
@@ -222,7 +237,7 @@ func (r *Repo) sync(opts SyncOptions) (*SyncResult, error) {
 		if err := r.stopped(kept); err != nil {
 			return nil, err
 		}
-		if head == remote {
+		if head == remote || behind {
 			return res, nil
 		}
 		if err := r.pushCheck(remote, head, url, opts); err != nil {
@@ -375,7 +390,8 @@ func (r *Repo) mergeHeads(head, remote gitrepo.Hash, url string, res *SyncResult
 	} else {
 		res.FastForward = true
 	}
-	if err := r.holdLocal(base, head, merged, remote, url, res, opts); err != nil {
+	merged, err := r.holdLocal(base, head, merged, remote, url, res, opts)
+	if err != nil {
 		return gitrepo.ZeroHash, err
 	}
 	if err := r.guardIncoming(base, head, merged, remote, url, opts); err != nil {
@@ -925,11 +941,6 @@ func (r *Repo) finishMerge(j journal, now time.Time) error {
 			}
 		}
 	}
-	held, err := r.loadHeld(false)
-	if err != nil {
-		return err
-	}
-	keep := heldPaths(held)
 	// The new files are written first and replace the old ones together,
 	// with one flush: an fsync per file made a wide commit's sync ten
 	// times slower than git's checkout of it.
@@ -937,8 +948,8 @@ func (r *Repo) finishMerge(j journal, now time.Time) error {
 	defer batch.Abort()
 	for _, c := range chs {
 		p := filepath.Join(r.top, filepath.FromSlash(c.Path))
-		if c.NewMode == gitrepo.Submodule || c.OldMode == gitrepo.Submodule || keep[c.Path] {
-			continue // a submodule: git's business; a held file: this machine's
+		if c.NewMode == gitrepo.Submodule || c.OldMode == gitrepo.Submodule {
+			continue // git's business
 		}
 		cur, err := os.ReadFile(p)
 		curHash := gitrepo.ZeroHash
