@@ -37,6 +37,11 @@ var now = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 // one-line memories and a quarter of the notes): the benchmark's search term.
 const QueryWord = "postgres"
 
+// ServeQueries rotate through the searches of mem-bench serve and of the
+// in-process search benchmark (pkg/mcpserver): words the generator writes.
+var ServeQueries = []string{"deploy pipeline", "database migration", "postgres", "release checklist",
+	"cache invalidation", "auth token", "staging outage", "retry budget"}
+
 // Stats counts what a generation produced.
 type Stats struct {
 	Files, Projects, Notes, Pointers, Memories, Imports, Captures int

@@ -239,6 +239,10 @@ type Hit struct {
 	// bleve's breakdown of the score, one part a line, indented by depth.
 	Matched []string `json:"matched,omitempty"`
 	Explain []string `json:"explain,omitempty"`
+	// File is the file as this search read it to decide Status, so a
+	// caller presenting the hit (inspect.Present) need not read it again;
+	// nil in an answer that came over the wire.
+	File *vault.Memory `json:"-"`
 }
 
 // QueryError is a query the bleve query-string parser rejects.
@@ -431,7 +435,9 @@ func candidates(ctx context.Context, idx bleve.Index, qs []phrasing, n int, expl
 	}
 	var lists []ranked
 	more := false
-	fields := append(storedFields[:len(storedFields):len(storedFields)], snippetFields...)
+	// The prose a snippet is cut from is loaded for the hits answered
+	// only (snippets), not for every candidate ranked.
+	fields := storedFields
 	var an analysis.Analyzer
 	seen := map[string]bool{}
 	if len(qs) > 1 {
@@ -582,7 +588,9 @@ func scoreOf(x *search.Explanation) float64 {
 }
 
 // snippets gives each hit its snippet from its match, highlighted as
-// bleve's search highlights every hit of a page when asked to.
+// bleve's search highlights every hit of a page when asked to
+// (bleve.LoadAndHighlightFields), reading each answered file's stored
+// title and body once.
 func snippets(idx bleve.Index, hits []Hit, matches map[string]*search.DocumentMatch) error {
 	if len(hits) == 0 {
 		return nil
@@ -600,15 +608,30 @@ func snippets(idx bleve.Index, hits []Hit, matches map[string]*search.DocumentMa
 		return err
 	}
 	defer r.Close()
-	req := &bleve.SearchRequest{Highlight: bleve.NewHighlightWithStyle(highlighterName)}
-	req.Highlight.Fields = snippetFields
 	for i := range hits {
 		m := matches[hits[i].Path]
-		if err, _ := bleve.LoadAndHighlightFields(m, req, "", r, hl); err != nil {
+		doc, err := r.Document(m.ID)
+		if err != nil {
 			return err
 		}
-		str := func(f string) string { s, _ := m.Fields[f].(string); return s }
-		hits[i].Snippet = readable(m.Fragments, str(fieldTitle), str(fieldBody))
+		if doc == nil {
+			return bleve.ErrorIndexReadInconsistency
+		}
+		var title, body string
+		doc.VisitFields(func(f bleveindex.Field) {
+			if t, ok := f.(bleveindex.TextField); ok {
+				switch f.Name() {
+				case fieldTitle:
+					title = t.Text()
+				case fieldBody:
+					body = t.Text()
+				}
+			}
+		})
+		for _, f := range snippetFields {
+			hl.BestFragmentsInField(m, doc, f, 1)
+		}
+		hits[i].Snippet = readable(m.Fragments, title, body)
 	}
 	return nil
 }
@@ -889,14 +912,15 @@ func lead(text string) string {
 func readable(frags map[string][]string, title, body string) string {
 	snip, field := snippet(frags)
 	full := title + "\n" + body
-	flag := rules.Flag(rules.Text(full))
+	found := rules.Text(full)
+	flag := rules.Flag(found)
 	if snip == "" {
 		// No term of its own (a memory its episode lifted): its opening.
 		snip, field = lead(body), fieldBody
-		if rules.Redact(full) == full {
-			return flag + snip
-		}
-	} else if rules.Redact(full) == full {
+	}
+	// Redact changes the text exactly when it holds a secret, which Text
+	// has just looked for: one scan instead of a second of the same text.
+	if !slices.ContainsFunc(found, func(f rules.Finding) bool { return f.Kind == rules.Secret }) {
 		return flag + snip
 	}
 	source := body

@@ -92,6 +92,7 @@ func annotate(v *vault.Vault, idx bleve.Index, hits []Hit, now time.Time) error 
 	res := gate.Reconcile(append(slices.Clip(mems), v.LoadFiles(more, vault.LoadOptions{})...), now)
 	for i, m := range mems {
 		hits[i].Status, hits[i].SupersededBy = res.Status(m)
+		hits[i].File = m
 	}
 	return nil
 }
