@@ -37,7 +37,7 @@ const usage = `usage:
   mem-bench load [-runs 5] [-raw] [-cpuprofile FILE] VAULT
   mem-bench watch -mem PATH [-writes 200] [-runs 10] [-idle 60s] [-project ID] VAULT
   mem-bench serve -mem PATH [-calls 200] [-clients 50] VAULT
-  mem-bench recall [-data ../shared/data] [-set locomo,realtalk] [-conv 26,30] [-queries] [-misses] [-dir DIR]`
+  mem-bench recall [-data ../shared/data] [-set locomo,realtalk] [-conv 26,30] [-queries] [-misses] [-held] [-dir DIR]`
 
 func main() {
 	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -37,6 +38,7 @@ func runRecall(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 	variant := fs.Bool("queries", false, "also ask each question with two mechanical rewrites in queries")
 	misses := fs.Bool("misses", false, "print every question mem misses in its first five, with the evidence and both searchers' hits")
 	dir := fs.String("dir", "", "scratch directory for the vaults (default: a new temporary one, removed after)")
+	held := fs.Bool("held", false, "answer mem's searches from the index held open, as a running daemon does (mem serve, mem watch)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -75,7 +77,7 @@ func runRecall(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 	for _, set := range all {
 		r := result{set: set}
 		for _, c := range set.Conversations {
-			mem, also, plain, err := measureConversation(filepath.Join(*dir, set.Name+"-"+c.Name), c, *variant)
+			mem, also, plain, err := measureConversation(filepath.Join(*dir, set.Name+"-"+c.Name), c, *variant, *held)
 			if err != nil {
 				return fmt.Errorf("%s %s: %w", set.Name, c.Name, err)
 			}
@@ -188,12 +190,13 @@ func ratio(mem, plain int) float64 {
 }
 
 // measureConversation writes c as a vault at root and asks its questions
-// of mem (and, with variant, with rewrites) and of the plain program.
-func measureConversation(root string, c recall.Conversation, variant bool) (mem, also, plain recall.Score, err error) {
+// of mem (and, with variant, with rewrites) and of the plain program;
+// with held, mem answers from the index held open.
+func measureConversation(root string, c recall.Conversation, variant, held bool) (mem, also, plain recall.Score, err error) {
 	if err = recall.WriteVault(root, c); err != nil {
 		return
 	}
-	ask, done, err := mcpSearch(root)
+	ask, done, err := mcpSearch(root, held)
 	if err != nil {
 		return
 	}
@@ -218,13 +221,28 @@ func measureConversation(root string, c recall.Conversation, variant bool) (mem,
 }
 
 // mcpSearch is a Searcher that calls the search tool of an MCP server on
-// the vault at root, connected in process.
-func mcpSearch(root string) (recall.Searcher, func(), error) {
+// the vault at root, connected in process; with held, the server answers
+// from the index held open once it is built (the vault does not change
+// while it is asked).
+func mcpSearch(root string, held bool) (recall.Searcher, func(), error) {
 	v, err := vault.Open(root)
 	if err != nil {
 		return nil, nil, err
 	}
-	srv := mcpserver.New(mcpserver.Options{Vault: v, Now: func() time.Time { return time.Now().UTC() }, Cwd: root, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	opts := mcpserver.Options{Vault: v, Now: func() time.Time { return time.Now().UTC() }, Cwd: root, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	var mu sync.Mutex
+	var r *index.Reader
+	if held {
+		opts.Held = func(v *vault.Vault) *index.Reader {
+			mu.Lock()
+			defer mu.Unlock()
+			if r == nil {
+				r, _ = index.OpenReader(v) // none before the first search builds it
+			}
+			return r
+		}
+	}
+	srv := mcpserver.New(opts)
 	st, ct := mcp.NewInMemoryTransports()
 	ctx := context.Background()
 	ss, err := srv.Connect(ctx, st, nil)
@@ -236,7 +254,13 @@ func mcpSearch(root string) (recall.Searcher, func(), error) {
 		ss.Close()
 		return nil, nil, err
 	}
-	done := func() { cs.Close(); ss.Wait() }
+	done := func() {
+		cs.Close()
+		ss.Wait()
+		if r != nil {
+			r.Close()
+		}
+	}
 	ask := func(query string, also []string, limit int) ([]string, error) {
 		args := map[string]any{"query": query, "limit": limit}
 		if len(also) > 0 {

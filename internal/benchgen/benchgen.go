@@ -15,6 +15,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -36,6 +37,26 @@ var now = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 // QueryWord is a mid-frequency word of the vocabulary (in a few percent of
 // one-line memories and a quarter of the notes): the benchmark's search term.
 const QueryWord = "postgres"
+
+// Questions are n two-word searches of the generator's real words, no two
+// alike: searches that keep finding other files, where ServeQueries find
+// the same ones again.
+func Questions(n int) []string {
+	words := common[slices.Index(common, "team"):] // past the stop words
+	out := make([]string, 0, n)
+	for i := 0; len(out) < n; i++ {
+		a, b := words[i%len(words)], words[(i/len(words)+1+i)%len(words)]
+		if a != b {
+			out = append(out, a+" "+b)
+		}
+	}
+	return out
+}
+
+// ServeQueries rotate through the searches of mem-bench serve and of the
+// in-process search benchmark (pkg/mcpserver): words the generator writes.
+var ServeQueries = []string{"deploy pipeline", "database migration", "postgres", "release checklist",
+	"cache invalidation", "auth token", "staging outage", "retry budget"}
 
 // Stats counts what a generation produced.
 type Stats struct {

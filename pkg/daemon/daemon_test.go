@@ -180,6 +180,35 @@ func TestAChangeIsSearchable(t *testing.T) {
 	})
 }
 
+// What a search read of a file while the index was held (its writer, for
+// an unreviewed claim) is read again once the file changes, never kept.
+func TestAChangedFileIsReadAgain(t *testing.T) {
+	d, _ := exampleDaemon(t)
+	start(t, d)
+	claim := func(by string) {
+		note := "---\ntype: fact\nprovenance: observed\nvalid_at: 2026-11-01\ngenerated:\n  by: " + by +
+			"\n  at: 2026-11-01T10:00:00Z\n---\nThe okapi ledger closes on Fridays.\n"
+		if err := os.WriteFile(filepath.Join(d.root, "memory", "okapi.md"), []byte(note), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Answered from the held index, the file read through its memo.
+	heldSaid := func(by string) func() bool {
+		return func() bool {
+			warm := d.Status().Warm
+			r := d.searchFor("okapi")
+			return r.Search != nil && len(r.Search.Hits) == 1 && r.Search.Hits[0].WrittenBy == by && d.Status().Warm > warm
+		}
+	}
+	claim("process:agent-a")
+	eventually(t, "the claim searchable, written by agent-a", heldSaid("process:agent-a"))
+	if !heldSaid("process:agent-a")() {
+		t.Fatal("a search again answered otherwise")
+	}
+	claim("process:agent-b")
+	eventually(t, "the claim written by agent-b", heldSaid("process:agent-b"))
+}
+
 // Stopping (a signal, named as the context's cause) handles the changes in
 // hand and says what was kept; Run returns.
 func TestStopSaysWhatWasKept(t *testing.T) {

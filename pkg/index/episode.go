@@ -27,13 +27,18 @@ const (
 // memories of the same session whose valid_at is within episodeWindow of
 // a hit's gain a share of its score, falling with the distance, so the
 // turn that answers a question ranks near the turn that asked it.
-func episodes(idx bleve.Index, hits []*search.DocumentMatch, fields []string, p phrasing) ([]*search.DocumentMatch, error) {
+func episodes(idx bleve.Index, hits []*search.DocumentMatch, p phrasing) ([]*search.DocumentMatch, error) {
 	type seed struct {
 		id, session string
 		at          time.Time
 		score       float64
 	}
 	var seeds []seed
+	// The seeds' session and valid_at (hits ranked without their stored
+	// fields: queryIndex).
+	if err := loadStored(idx, hits[:min(len(hits), episodeSeeds)]); err != nil {
+		return nil, err
+	}
 	for _, h := range hits[:min(len(hits), episodeSeeds)] {
 		sess, _ := h.Fields[fieldSession].(string)
 		text, _ := h.Fields[fieldValidAtText].(string)
@@ -67,7 +72,7 @@ func episodes(idx bleve.Index, hits []*search.DocumentMatch, fields []string, p 
 	// a required stop word, as the phrasing's own query does).
 	nq := query.NewBooleanQueryForQueryString(append([]query.Query{bleve.NewDisjunctionQuery(ors...)}, p.required...), nil, p.excluded)
 	req := bleve.NewSearchRequestOptions(nq, 1000, 0, false)
-	req.Fields = fields
+	req.Fields = storedFields
 	req.Score = "none"
 	sr, err := idx.Search(req)
 	if err != nil {

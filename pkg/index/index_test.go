@@ -167,6 +167,11 @@ func TestHitFieldsAndFilters(t *testing.T) {
 			a = h
 		}
 	}
+	// The hit carries the file its status was read from, for its presenter.
+	if a.File == nil || a.File.Rel != "memory/a.md" || !a.File.OK() {
+		t.Fatalf("hit's File = %+v, want memory/a.md as read", a.File)
+	}
+	a.File = nil
 	want := Hit{ID: "facts/db", Path: "memory/a.md", Type: "fact", Provenance: "stated", ValidAt: "2026-01-02", Score: a.Score, Snippet: "The database is **Postgres** 16", Status: vault.StatusCurrent}
 	if !reflect.DeepEqual(a, want) || a.Score <= 0 {
 		t.Fatalf("hit = %+v\nwant %+v", a, want)

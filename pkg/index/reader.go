@@ -4,9 +4,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/blevesearch/bleve/v2"
 
+	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -18,6 +20,82 @@ type Reader struct {
 	v    *vault.Vault
 	name string // of the generation; not its manifest, a few hundred bytes a file
 	idx  bleve.Index
+	memo *memo
+}
+
+// memo is what searches answered from one held Reader keep about the
+// files they read. Its holder hands the Reader out only while no file has
+// changed since the index was brought up to date (index.Query.Held: the
+// daemon's watcher sees every change, and a change lets the Reader go), so
+// a file read once is that file for the Reader's life; and the stored
+// title and body a snippet is cut from cannot change while the index is
+// open. Facts about one version of a file, never a query's answer. Each
+// map is bounded by memoMax, emptied when full.
+type memo struct {
+	mu    sync.Mutex
+	files map[string]*vault.Memory   // parsed, for a hit's status (annotate)
+	found map[string][]rules.Finding // rules.Text of a stored title and body (readable)
+}
+
+// memoMax bounds each of a memo's maps: 50,000 parsed files would hold the
+// vault's text in memory; a few thousand are the files searches keep
+// finding, a few MB.
+const memoMax = 4096
+
+// load is v.LoadFiles through the memo; without one, v.LoadFiles. A file
+// that could not be read or parsed is read again next time.
+func (c *memo) load(v *vault.Vault, rels []string) []*vault.Memory {
+	if c == nil || len(rels) == 0 {
+		return v.LoadFiles(rels, vault.LoadOptions{})
+	}
+	out := make([]*vault.Memory, len(rels))
+	var missing []string
+	var at []int
+	c.mu.Lock()
+	for i, rel := range rels {
+		if out[i] = c.files[rel]; out[i] == nil {
+			missing, at = append(missing, rel), append(at, i)
+		}
+	}
+	c.mu.Unlock()
+	if len(missing) == 0 {
+		return out
+	}
+	read := v.LoadFiles(missing, vault.LoadOptions{})
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for j, m := range read {
+		out[at[j]] = m
+		if m.OK() {
+			if len(c.files) >= memoMax {
+				clear(c.files)
+			}
+			c.files[m.Rel] = m
+		}
+	}
+	return out
+}
+
+// text is rules.Text of the stored title and body of the document id,
+// through the memo; without one, computed.
+func (c *memo) text(id, full string) []rules.Finding {
+	if c == nil {
+		return rules.Text(full)
+	}
+	c.mu.Lock()
+	found, ok := c.found[id]
+	c.mu.Unlock()
+	if ok {
+		return found
+	}
+	found = rules.Text(full)
+	c.mu.Lock()
+	if len(c.found) >= memoMax {
+		clear(c.found)
+	}
+	c.found[id] = found
+	c.mu.Unlock()
+	return found
 }
 
 // OpenReader opens v's live index read-only and keeps it open.
@@ -26,7 +104,8 @@ func OpenReader(v *vault.Vault) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Reader{v: v, name: g.name, idx: idx}, nil
+	return &Reader{v: v, name: g.name, idx: idx,
+		memo: &memo{files: map[string]*vault.Memory{}, found: map[string][]rules.Finding{}}}, nil
 }
 
 // Live says whether r is still the live generation: a full build by

@@ -239,6 +239,11 @@ type Hit struct {
 	// bleve's breakdown of the score, one part a line, indented by depth.
 	Matched []string `json:"matched,omitempty"`
 	Explain []string `json:"explain,omitempty"`
+	// File is the file as this search read it to decide Status, so a
+	// caller presenting the hit (inspect.Present) need not read it again;
+	// nil in an answer that came over the wire. Other searches may share
+	// it: never changed.
+	File *vault.Memory `json:"-"`
 }
 
 // QueryError is a query the bleve query-string parser rejects.
@@ -277,7 +282,7 @@ func Search(ctx context.Context, v *vault.Vault, q Query) (Result, error) {
 	if q.Held != nil {
 		if r := q.Held(v); r != nil {
 			res.Index.Fresh = true
-			res.Hits, err = queryIndex(ctx, v, r.idx, search, q)
+			res.Hits, err = queryIndex(ctx, v, r.idx, r.memo, search, q)
 			return res, err
 		}
 	}
@@ -334,7 +339,7 @@ func runQuery(ctx context.Context, v *vault.Vault, search []phrasing, q Query) (
 		return nil, err
 	}
 	defer idx.Close()
-	return queryIndex(ctx, v, idx, search, q)
+	return queryIndex(ctx, v, idx, nil, search, q)
 }
 
 // candidateWindow is how many hits a search ranks before it answers, the
@@ -345,28 +350,53 @@ func runQuery(ctx context.Context, v *vault.Vault, search []phrasing, q Query) (
 // window, which cost no hit@k). A limit above 45 ranks more.
 const candidateWindow = 100
 
-// queryIndex is runQuery on an open index. Only the hits answered are
-// given a snippet: highlighting and making it readable (markdown spans, the §8 read
-// rules) was two thirds of a search answered from an open index.
-func queryIndex(ctx context.Context, v *vault.Vault, idx bleve.Index, qs []phrasing, q Query) ([]Hit, error) {
+// queryIndex is runQuery on an open index, with the memo of a held one
+// (nil: none). Only the hits answered are given a snippet: highlighting
+// and making it readable (markdown spans, the §8 read rules) was two
+// thirds of a search answered from an open index.
+func queryIndex(ctx context.Context, v *vault.Vault, idx bleve.Index, c *memo, qs []phrasing, q Query) ([]Hit, error) {
 	page := max(candidateWindow, 2*q.Limit+10)
 	hits := []Hit{}
 	matches := map[string]*search.DocumentMatch{}
+	// From a held index the candidates are ranked without their stored
+	// fields (a lookup of each of the window's documents, a third of such a
+	// search): a hit's id is then its file's, read for its status, which the
+	// held index holds as it is; the rest is loaded for the hits answered.
+	fields := storedFields
+	if c != nil {
+		fields = nil
+	}
 	for n := page; ; n += page {
-		ranked, more, err := candidates(ctx, idx, qs, n, q.Explain)
+		ranked, more, err := candidates(ctx, idx, qs, n, q.Explain, fields)
 		if err != nil {
 			return nil, err
 		}
 		hits = hits[:0]
 		for _, h := range ranked {
-			str := func(f string) string { s, _ := h.Fields[f].(string); return s }
-			hits = append(hits, Hit{
-				ID: str(fieldID), Path: h.ID, Type: str(fieldType), Provenance: str(fieldProvenance),
-				ValidAt: str(fieldValidAtText), Score: h.Score,
-			})
+			hits = append(hits, Hit{Path: h.ID, Score: h.Score})
+			describe(&hits[len(hits)-1], h.Fields)
 			matches[h.ID] = h
 		}
-		if err := annotate(v, idx, hits, q.Now); err != nil {
+		rels := make([]string, len(hits))
+		for i, h := range hits {
+			rels[i] = h.Path
+		}
+		mems := c.load(v, rels)
+		for i, m := range mems {
+			if hits[i].ID != "" {
+				continue
+			}
+			if m.OK() {
+				hits[i].ID = m.ID
+				continue
+			}
+			// A file that cannot be read now: its id as indexed.
+			if err := loadStored(idx, ranked[i:i+1]); err != nil {
+				return nil, err
+			}
+			describe(&hits[i], ranked[i].Fields)
+		}
+		if err := annotate(v, idx, c, hits, mems, q.Now); err != nil {
 			return nil, err
 		}
 		if q.Current {
@@ -383,7 +413,44 @@ func queryIndex(ctx context.Context, v *vault.Vault, idx bleve.Index, qs []phras
 			hits[i].Matched, hits[i].Explain = explain(matches[hits[i].Path])
 		}
 	}
-	return hits, snippets(idx, hits, matches)
+	return hits, snippets(idx, c, hits, matches)
+}
+
+// describe fills h's stored fields (id, type, provenance, valid_at) from
+// a hit's loaded fields; nil leaves them as they are.
+func describe(h *Hit, fields map[string]any) {
+	if fields == nil {
+		return
+	}
+	str := func(f string) string { s, _ := fields[f].(string); return s }
+	h.ID, h.Type, h.Provenance, h.ValidAt = str(fieldID), str(fieldType), str(fieldProvenance), str(fieldValidAtText)
+}
+
+// loadStored loads the stored fields of each hit that was ranked without
+// them, as a search request naming storedFields loads them.
+func loadStored(idx bleve.Index, hits []*search.DocumentMatch) error {
+	if !slices.ContainsFunc(hits, func(h *search.DocumentMatch) bool { return h.Fields == nil }) {
+		return nil
+	}
+	ai, err := idx.Advanced()
+	if err != nil {
+		return err
+	}
+	r, err := ai.Reader()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	req := &bleve.SearchRequest{Fields: storedFields}
+	for _, h := range hits {
+		if h.Fields != nil {
+			continue
+		}
+		if err, _ := bleve.LoadAndHighlightFields(h, req, "", r, nil); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // rrfK is reciprocal rank fusion's constant: a file's fused score is the
@@ -424,14 +491,13 @@ func novelty(a analysis.Analyzer, p phrasing, seen map[string]bool) float64 {
 // candidates are the best n files for the phrasings qs, best first, each
 // phrasing's answer with its episodes lifted (see episodes), several fused
 // by reciprocal rank; more says whether any phrasing has more.
-func candidates(ctx context.Context, idx bleve.Index, qs []phrasing, n int, explain bool) ([]*search.DocumentMatch, bool, error) {
+func candidates(ctx context.Context, idx bleve.Index, qs []phrasing, n int, explain bool, fields []string) ([]*search.DocumentMatch, bool, error) {
 	type ranked struct {
 		hits   []*search.DocumentMatch
 		weight float64
 	}
 	var lists []ranked
 	more := false
-	fields := append(storedFields[:len(storedFields):len(storedFields)], snippetFields...)
 	var an analysis.Analyzer
 	seen := map[string]bool{}
 	if len(qs) > 1 {
@@ -461,7 +527,7 @@ func candidates(ctx context.Context, idx bleve.Index, qs []phrasing, n int, expl
 		more = more || int(sr.Total) > n
 		hits := sr.Hits
 		if p.lift {
-			if hits, err = episodes(idx, hits, req.Fields, p); err != nil {
+			if hits, err = episodes(idx, hits, p); err != nil {
 				return nil, false, err
 			}
 		}
@@ -582,8 +648,11 @@ func scoreOf(x *search.Explanation) float64 {
 }
 
 // snippets gives each hit its snippet from its match, highlighted as
-// bleve's search highlights every hit of a page when asked to.
-func snippets(idx bleve.Index, hits []Hit, matches map[string]*search.DocumentMatch) error {
+// bleve's search highlights every hit of a page when asked to
+// (bleve.LoadAndHighlightFields), reading each answered file's stored
+// document once: its title and body, and the fields of a hit ranked
+// without them (queryIndex).
+func snippets(idx bleve.Index, c *memo, hits []Hit, matches map[string]*search.DocumentMatch) error {
 	if len(hits) == 0 {
 		return nil
 	}
@@ -600,15 +669,37 @@ func snippets(idx bleve.Index, hits []Hit, matches map[string]*search.DocumentMa
 		return err
 	}
 	defer r.Close()
-	req := &bleve.SearchRequest{Highlight: bleve.NewHighlightWithStyle(highlighterName)}
-	req.Highlight.Fields = snippetFields
 	for i := range hits {
 		m := matches[hits[i].Path]
-		if err, _ := bleve.LoadAndHighlightFields(m, req, "", r, hl); err != nil {
+		doc, err := r.Document(m.ID)
+		if err != nil {
 			return err
 		}
-		str := func(f string) string { s, _ := m.Fields[f].(string); return s }
-		hits[i].Snippet = readable(m.Fragments, str(fieldTitle), str(fieldBody))
+		if doc == nil {
+			return bleve.ErrorIndexReadInconsistency
+		}
+		var title, body string
+		stored := map[string]any{} // for a hit ranked without them
+		doc.VisitFields(func(f bleveindex.Field) {
+			if t, ok := f.(bleveindex.TextField); ok {
+				switch f.Name() {
+				case fieldTitle:
+					title = t.Text()
+				case fieldBody:
+					body = t.Text()
+				default:
+					stored[f.Name()] = t.Text()
+				}
+			}
+		})
+		if m.Fields == nil {
+			describe(&hits[i], stored)
+		}
+		for _, f := range snippetFields {
+			hl.BestFragmentsInField(m, doc, f, 1)
+		}
+		full := title + "\n" + body
+		hits[i].Snippet = readable(m.Fragments, title, body, c.text(m.ID, full))
 	}
 	return nil
 }
@@ -885,18 +976,18 @@ func lead(text string) string {
 // the fragment alone: a fragment can cut a secret in half, and an
 // injection outside it still says what the file is. When they hold a
 // secret the snippet is cut instead from the redacted text, around the
-// first highlighted term, which alone is highlighted again.
-func readable(frags map[string][]string, title, body string) string {
+// first highlighted term, which alone is highlighted again. found is
+// rules.Text of title + "\n" + body.
+func readable(frags map[string][]string, title, body string, found []rules.Finding) string {
 	snip, field := snippet(frags)
-	full := title + "\n" + body
-	flag := rules.Flag(rules.Text(full))
+	flag := rules.Flag(found)
 	if snip == "" {
 		// No term of its own (a memory its episode lifted): its opening.
 		snip, field = lead(body), fieldBody
-		if rules.Redact(full) == full {
-			return flag + snip
-		}
-	} else if rules.Redact(full) == full {
+	}
+	// Redact changes the text exactly when it holds a secret, which Text
+	// has just looked for: one scan instead of a second of the same text.
+	if !slices.ContainsFunc(found, func(f rules.Finding) bool { return f.Kind == rules.Secret }) {
 		return flag + snip
 	}
 	source := body

@@ -43,9 +43,10 @@ const relatedMax = 1000
 // annotate fills each hit's Status and SupersededBy from its file, as the
 // render decides it: the claims that could beat a hit (those superseding
 // it, those sharing its subject key, its rivals: those superseding what it
-// supersedes, and what it supersedes) are found through the index, read,
-// and reconciled with the hits by gate.Reconcile.
-func annotate(v *vault.Vault, idx bleve.Index, hits []Hit, now time.Time) error {
+// supersedes, and what it supersedes) are found through the index, read
+// (through the held index's memo c, when there is one), and reconciled
+// with the hits, read as mems, by gate.Reconcile.
+func annotate(v *vault.Vault, idx bleve.Index, c *memo, hits []Hit, mems []*vault.Memory, now time.Time) error {
 	if len(hits) == 0 {
 		return nil
 	}
@@ -53,7 +54,6 @@ func annotate(v *vault.Vault, idx bleve.Index, hits []Hit, now time.Time) error 
 	for i, h := range hits {
 		rels[i] = h.Path
 	}
-	mems := v.LoadFiles(rels, vault.LoadOptions{})
 	var ors []query.Query
 	for i, m := range mems {
 		t := bleve.NewTermQuery(hits[i].ID)
@@ -89,9 +89,10 @@ func annotate(v *vault.Vault, idx bleve.Index, hits []Hit, now time.Time) error 
 			more = append(more, h.ID)
 		}
 	}
-	res := gate.Reconcile(append(slices.Clip(mems), v.LoadFiles(more, vault.LoadOptions{})...), now)
+	res := gate.Reconcile(append(slices.Clip(mems), c.load(v, more)...), now)
 	for i, m := range mems {
 		hits[i].Status, hits[i].SupersededBy = res.Status(m)
+		hits[i].File = m
 	}
 	return nil
 }

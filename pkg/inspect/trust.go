@@ -31,17 +31,30 @@ func (h Hit) Note() string {
 	return "unreviewed, written by " + h.WrittenBy
 }
 
-// Present reads the files behind res's hits (only those) and marks each
-// claim no person reviewed with who wrote it.
+// Present marks each claim of res's hits that no person reviewed with who
+// wrote it, from the file as the search read it (index.Hit.File), or,
+// for a hit without it (an answer from the daemon's socket), from the
+// file read now.
 func Present(v *vault.Vault, res index.Result) Result {
 	out := Result{Result: res, Hits: make([]Hit, len(res.Hits))}
-	rels := make([]string, len(res.Hits))
+	var unread []int
 	for i, h := range res.Hits {
 		out.Hits[i] = Hit{Hit: h}
-		rels[i] = h.Path
+		if h.File == nil {
+			unread = append(unread, i)
+		}
 	}
-	for i, m := range v.LoadFiles(rels, vault.LoadOptions{}) {
-		if m != nil && m.OK() && claim(m) {
+	if len(unread) > 0 {
+		rels := make([]string, len(unread))
+		for j, i := range unread {
+			rels[j] = res.Hits[i].Path
+		}
+		for j, m := range v.LoadFiles(rels, vault.LoadOptions{}) {
+			out.Hits[unread[j]].File = m
+		}
+	}
+	for i := range out.Hits {
+		if m := out.Hits[i].File; m != nil && m.OK() && claim(m) {
 			out.Hits[i].WrittenBy = gate.WrittenBy(m.Meta())
 			out.Hits[i].Unreviewed = out.Hits[i].WrittenBy != ""
 		}

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mem-md/mem/internal/benchgen"
 )
 
 // ServeConfig says what `mem-bench serve` measures: MCP search over HTTP
@@ -36,10 +38,6 @@ type ServeResult struct {
 	Served, Warm  string
 	Clients, Errs int
 }
-
-// serveQueries rotate through the searches: words the generator writes.
-var serveQueries = []string{"deploy pipeline", "database migration", "postgres", "release checklist",
-	"cache invalidation", "auth token", "staging outage", "retry budget"}
 
 // Serve starts `mem serve` on a free loopback port with a fresh token and
 // times MCP tools/call search, one client, then many at once.
@@ -84,13 +82,13 @@ func Serve(ctx context.Context, cfg ServeConfig) (*ServeResult, error) {
 		time.Sleep(200 * time.Millisecond)
 	}
 	for i := range 20 {
-		if _, err := c.search(serveQueries[i%len(serveQueries)]); err != nil {
+		if _, err := c.search(benchgen.ServeQueries[i%len(benchgen.ServeQueries)]); err != nil {
 			return nil, err
 		}
 	}
 	res := &ServeResult{Clients: cfg.Clients}
 	for i := range cfg.Calls {
-		dt, err := c.search(serveQueries[i%len(serveQueries)])
+		dt, err := c.search(benchgen.ServeQueries[i%len(benchgen.ServeQueries)])
 		if err != nil {
 			return nil, err
 		}
@@ -109,7 +107,7 @@ func Serve(ctx context.Context, cfg ServeConfig) (*ServeResult, error) {
 				return
 			}
 			for i := range max(cfg.Calls/2, 1) {
-				dt, err := cc.search(serveQueries[(i+k)%len(serveQueries)])
+				dt, err := cc.search(benchgen.ServeQueries[(i+k)%len(benchgen.ServeQueries)])
 				mu.Lock()
 				if err != nil {
 					res.Errs++

@@ -1,0 +1,78 @@
+package index
+
+import (
+	"context"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/mem-md/mem/internal/benchgen"
+	"github.com/mem-md/mem/pkg/vault"
+)
+
+// A search answered from a held index (the daemon's: candidates ranked
+// without their stored fields, the files read kept in its memo) answers
+// exactly what a search of the files does, asked once or again.
+func TestHeldAnswersAsSearch(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if _, err := benchgen.Write(dir, benchgen.Options{N: 1000, Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	v, err := vault.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Update(v, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenReader(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	var qs []Query
+	for _, text := range append(benchgen.Questions(40), benchgen.ServeQueries...) {
+		qs = append(qs, Query{Text: text, Limit: 10, Now: now})
+	}
+	qs = append(qs,
+		Query{Text: "deploy staging", Also: []string{"release to staging", "rollback"}, Limit: 10, Now: now},
+		Query{Text: "postgres", Current: true, Limit: 25, Now: now},
+		Query{Text: "cache", Limit: 3, Explain: true, Now: now},
+		Query{Text: "type:decision database", Limit: 60, Now: now},
+		Query{Text: "database +migration -docker", Limit: 10, Now: now},
+		Query{Text: `"release checklist"`, Syntax: true, Limit: 10, Now: now},
+	)
+	strip := func(hs []Hit) []Hit {
+		for i := range hs {
+			if hs[i].File == nil {
+				t.Fatalf("%s: no File", hs[i].Path)
+			}
+			hs[i].File = nil
+		}
+		return hs
+	}
+	held := func(*vault.Vault) *Reader { return r }
+	found := 0
+	for round := range 2 { // the second round through the memo
+		for _, q := range qs {
+			want, err := Search(context.Background(), v, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			q.Held = held
+			got, err := Search(context.Background(), v, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := strip(got.Hits), strip(want.Hits); !reflect.DeepEqual(g, w) {
+				t.Fatalf("round %d, %q held:\n%+v\nfrom the files:\n%+v", round, q.Text, g, w)
+			}
+			found += len(want.Hits)
+		}
+	}
+	if found < 200 {
+		t.Fatalf("only %d hits in all: the queries test little", found)
+	}
+}
