@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
+	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -91,12 +92,37 @@ func Run(v *vault.Vault, opts Options) (*Report, error) {
 		return nil, err
 	}
 	ctx := <-ctxc
+	var rep *Report
 	if len(opts.Paths) > 0 {
-		if rep := runCached(v, snap, ctx, opts); rep != nil {
-			return rep, nil
+		rep = runCached(v, snap, ctx, opts)
+	}
+	if rep == nil {
+		rep = runLoaded(v, snap, ctx, opts)
+	}
+	if len(snap.Held) > 0 {
+		heldNames(rep, snap.Held, opts)
+	}
+	return rep, nil
+}
+
+// heldNames reports the files the scan held back because their name holds
+// a secret (vault.Snapshot.Held): every one in a whole-vault run, the named
+// ones in a run of named files. Their path is printed redacted.
+func heldNames(rep *Report, held []vault.HeldName, opts Options) {
+	for _, h := range held {
+		if len(opts.Paths) > 0 {
+			i := slices.Index(rep.Skipped, h.Rel)
+			if i < 0 {
+				continue
+			}
+			rep.Skipped = slices.Delete(rep.Skipped, i, i+1)
+		}
+		rep.Files++
+		for _, f := range rules.Name(h.Rel) {
+			rep.Problems = append(rep.Problems, Problem{Path: rules.RedactPath(h.Rel), Severity: Error, Rule: f.Rule, Message: f.Msg})
 		}
 	}
-	return runLoaded(v, snap, ctx, opts), nil
+	Finish(rep, opts.Strict)
 }
 
 // runLoaded is Run with the whole vault loaded; it rewrites the context
