@@ -728,7 +728,7 @@ type SecretFile struct {
 // 4 s over 8 MiB of random bytes against 20-85 ms over 8 MiB of text.
 func findSecrets(rel string, data []byte) []SecretFile {
 	var out []SecretFile
-	if found := rules.Secrets(rel); len(found) > 0 {
+	if found := rules.Name(rel); len(found) > 0 {
 		for _, f := range found {
 			out = append(out, SecretFile{Rule: f.Rule})
 		}

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/mem-md/mem/pkg/vault"
@@ -23,10 +24,11 @@ func init() {
 }
 
 // Name reports the secrets a vault path holds, the whole path at once (a
-// key cut by a folder's slash is one key), each with what to do about a
-// file so named.
+// key cut by a folder's slash is one key) without its extension (gitleaks'
+// rules want a key to end at a blank, a quote or the line's end, and
+// ".md" glued to it is none), each with what to do about a file so named.
 func Name(rel string) []Finding {
-	found := Secrets(rel)
+	found := Secrets(strings.TrimSuffix(rel, path.Ext(rel)))
 	for i := range found {
 		found[i].Msg = fmt.Sprintf("the file name holds %s: rename the file (the redaction in its path stands for the key) and rotate the key; until then mem reads, shows, commits and pushes nothing of it", found[i].What)
 	}
@@ -38,9 +40,11 @@ func Name(rel string) []Finding {
 // stays, so a person can still find the file), or the whole path is, when
 // only the joined path holds one.
 func RedactPath(p string) string {
+	ext := path.Ext(p)
+	p = strings.TrimSuffix(p, ext)
 	whole := Secrets(p)
 	if len(whole) == 0 {
-		return p
+		return p + ext
 	}
 	parts := strings.Split(p, "/")
 	hit := false
@@ -50,7 +54,7 @@ func RedactPath(p string) string {
 		}
 	}
 	if !hit {
-		return Redaction(whole[0].Rule)
+		return Redaction(whole[0].Rule) + ext
 	}
-	return strings.Join(parts, "/")
+	return strings.Join(parts, "/") + ext
 }
