@@ -4,23 +4,18 @@ import (
 	"fmt"
 	"path"
 	"strings"
-
-	"github.com/mem-md/mem/pkg/vault"
 )
 
-// A file name is never built from text that holds a secret (spec §8), and
-// a file that arrives with one (by hand, from a remote) is held back: the
-// vault's scan leaves it out, so no reader, cache, index, commit or view
-// ever holds its name (docs/security.md, "A secret in a file name").
-// The store knows no scanner (pkg/rules is the one door to it), so the
-// rules hand it this check.
-func init() {
-	vault.SecretInName = func(rel string) string {
-		if found := Name(rel); len(found) > 0 {
-			return found[0].Rule
-		}
-		return ""
+// NameRule is the rule of the first secret a vault path holds, "" when it
+// holds none: what cmd/mem hands the vault (vault.Options.SecretInName),
+// so that a file whose name holds a secret (by hand, from a remote) is
+// held back and no reader, cache, index, commit or view ever holds its
+// name (docs/security.md, "A secret in a file name").
+func NameRule(rel string) string {
+	if found := Name(rel); len(found) > 0 {
+		return found[0].Rule
 	}
+	return ""
 }
 
 // Name reports the secrets a vault path holds, the whole path at once (a
@@ -37,13 +32,13 @@ func Name(rel string) []Finding {
 
 // RedactPath is a slash path as a report may print it: the secret in each
 // component that holds one is "[redacted: <rule>]" (the rest of the name
-// stays, so a person can still find the file), or the whole path is, when
-// only the joined path holds one.
+// stays, so a person can still find the file), or the key in the whole
+// path, when only the joined path holds one (a key cut by a folder's
+// slash).
 func RedactPath(p string) string {
 	ext := path.Ext(p)
 	p = strings.TrimSuffix(p, ext)
-	whole := Secrets(p)
-	if len(whole) == 0 {
+	if len(Secrets(p)) == 0 {
 		return p + ext
 	}
 	parts := strings.Split(p, "/")
@@ -54,7 +49,7 @@ func RedactPath(p string) string {
 		}
 	}
 	if !hit {
-		return Redaction(whole[0].Rule) + ext
+		return Redact(p) + ext
 	}
 	return strings.Join(parts, "/") + ext
 }

@@ -151,7 +151,7 @@ func (v *Vault) List() ([]string, error) {
 	var rels []string
 	if err := v.walk(func(batch []string) {
 		for _, rel := range batch {
-			if heldRule(rel) == "" {
+			if v.heldRule(rel) == "" {
 				rels = append(rels, rel)
 			}
 		}

@@ -29,7 +29,8 @@ type Snapshot struct {
 	started time.Time
 	window  time.Duration // the racy window of the vault scanned; zero for the default
 	// Held are the files the scan left out of Rels because their path
-	// holds a secret (SecretInName), sorted by Rel: lint reports them.
+	// holds a secret (Options.SecretInName), sorted by Rel: lint reports
+	// them.
 	Held []HeldName
 }
 
@@ -38,18 +39,13 @@ type Snapshot struct {
 // rules.RedactPath.
 type HeldName struct{ Rel, Rule string }
 
-// SecretInName names the secret rule a vault path holds, or "" when it
-// holds none; pkg/rules sets it. A file so named is left out of every
-// scan and List: no reader, cache, index or view holds its name, and only
-// lint (through Snapshot.Held) names it, redacted.
-var SecretInName func(rel string) string
-
-// heldRule is SecretInName's answer, "" when no scanner is linked in.
-func heldRule(rel string) string {
-	if SecretInName == nil {
+// heldRule is Options.SecretInName's answer for rel, "" when no scanner
+// was handed in.
+func (o Options) heldRule(rel string) string {
+	if o.SecretInName == nil {
 		return ""
 	}
-	return SecretInName(rel)
+	return o.SecretInName(rel)
 }
 
 // Scan walks the vault (spec §2's ignore rules, as List) and lstats every
@@ -81,7 +77,7 @@ func (v *Vault) scan() (*Snapshot, error) {
 				// Names are checked here, on every core, not in the walk.
 				b.held = make([]string, len(b.rels))
 				for i, rel := range b.rels {
-					b.held[i] = heldRule(rel)
+					b.held[i] = v.heldRule(rel)
 				}
 			}
 		})
