@@ -21,9 +21,16 @@ func NameRule(rel string) string {
 // Name reports the secrets a vault path holds, the whole path at once (a
 // key cut by a folder's slash is one key) without its extension (gitleaks'
 // rules want a key to end at a blank, a quote or the line's end, and
-// ".md" glued to it is none), each with what to do about a file so named.
+// ".md" glued to it is none), and the file's name again on a line of its
+// own (as a listing shows it: a rule that wants a key to start a line or
+// follow a blank does not take a slash), each with what to do about a file
+// so named. One scan of both: its cost is the call, not the bytes.
 func Name(rel string) []Finding {
-	found := Secrets(strings.TrimSuffix(rel, path.Ext(rel)))
+	text := strings.TrimSuffix(rel, path.Ext(rel))
+	if i := strings.LastIndexByte(text, '/'); i >= 0 {
+		text += "\n" + text[i+1:]
+	}
+	found := Secrets(text)
 	for i := range found {
 		found[i].Msg = fmt.Sprintf("the file name holds %s: rename the file (the redaction in its path stands for the key) and rotate the key; until then mem reads, shows, commits and pushes nothing of it", found[i].What)
 	}
@@ -36,11 +43,12 @@ func Name(rel string) []Finding {
 // path, when only the joined path holds one (a key cut by a folder's
 // slash).
 func RedactPath(p string) string {
+	found := Name(p)
+	if len(found) == 0 {
+		return p
+	}
 	ext := path.Ext(p)
 	p = strings.TrimSuffix(p, ext)
-	if len(Secrets(p)) == 0 {
-		return p + ext
-	}
 	parts := strings.Split(p, "/")
 	hit := false
 	for i, c := range parts {
@@ -48,8 +56,11 @@ func RedactPath(p string) string {
 			parts[i], hit = Redact(c), true
 		}
 	}
-	if !hit {
-		return Redact(p) + ext
+	if hit {
+		return strings.Join(parts, "/") + ext
 	}
-	return strings.Join(parts, "/") + ext
+	if r := Redact(p); r != p {
+		return r + ext
+	}
+	return Redaction(found[0].Rule) + ext
 }
