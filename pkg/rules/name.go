@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -30,7 +31,13 @@ func Name(rel string) []Finding {
 	if i := strings.LastIndexByte(text, '/'); i >= 0 {
 		text += "\n" + text[i+1:]
 	}
-	found := Secrets(text)
+	// The name is scanned twice over: a rule found in both is one finding.
+	seen := map[string]bool{}
+	found := slices.DeleteFunc(Secrets(text), func(f Finding) bool {
+		dup := seen[f.Rule]
+		seen[f.Rule] = true
+		return dup
+	})
 	for i := range found {
 		found[i].Msg = fmt.Sprintf("the file name holds %s: rename the file (the redaction in its path stands for the key) and rotate the key; until then mem reads, shows, commits and pushes nothing of it", found[i].What)
 	}
