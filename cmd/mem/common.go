@@ -46,11 +46,12 @@ func openVault(cmd *cli.Command) (*vault.Vault, error) {
 
 // vaultOptions is what a vault takes from this process (pkg/vault reads no
 // environment): the home folder, for ~ in paths and the roots too wide to
-// be a vault or a project's. A daemon's client has the daemon's home
+// be a vault or a project's, and the scanner that holds back a file whose
+// name holds a secret. A daemon's client has the daemon's home
 // (the daemon declines another), so one answer serves both.
 func vaultOptions() vault.Options {
 	home, _ := os.UserHomeDir()
-	return vault.Options{Home: home}
+	return vault.Options{Home: home, SecretInName: rules.NameRule}
 }
 
 // vaultNote is " (vault ROOT)" for a human-readable summary when the vault

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -880,11 +881,13 @@ func (r *Repo) checkSecrets(has func(gitrepo.Hash) bool, url string) error {
 				}
 				scanned[a.hash] = fs
 			}
-			where := a.path
-			if pf := rules.Secrets(a.path); len(pf) > 0 {
-				where = rules.Redaction(pf[0].Rule) // a file name must not leak the secret either
+			// A commit adding a file so named adds the secret: line 0, as
+			// mem commit names it.
+			for _, f := range rules.Name(a.path) {
+				f.Line = 0
+				fs = append(slices.Clip(fs), f)
 			}
-			report(c, where, fs)
+			report(c, rules.RedactPath(a.path), fs) // a file name must not leak the secret either
 		}
 	}
 	if len(found) == 0 {

@@ -421,9 +421,9 @@ func redactChanges(chs []Change) {
 	for i, c := range chs {
 		switch c.Status {
 		case "D":
-			chs[i].Path = redactPath(c.Path)
+			chs[i].Path = rules.RedactPath(c.Path)
 		case "R":
-			chs[i].From = redactPath(c.From)
+			chs[i].From = rules.RedactPath(c.From)
 		}
 	}
 }

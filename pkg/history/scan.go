@@ -712,7 +712,7 @@ type SecretFile struct {
 // 4 s over 8 MiB of random bytes against 20-85 ms over 8 MiB of text.
 func findSecrets(rel string, data []byte) []SecretFile {
 	var out []SecretFile
-	if found := rules.Secrets(rel); len(found) > 0 {
+	if found := rules.Name(rel); len(found) > 0 {
 		for _, f := range found {
 			out = append(out, SecretFile{Rule: f.Rule})
 		}
@@ -731,29 +731,7 @@ func findSecrets(rel string, data []byte) []SecretFile {
 func (s *scanner) leaveOutSecret(f *file) {
 	rel, _ := s.r.vaultRel(f.path)
 	for _, fd := range f.secret {
-		fd.Path = redactPath(rel)
+		fd.Path = rules.RedactPath(rel)
 		s.secret = append(s.secret, fd)
 	}
-}
-
-// redactPath replaces each component of a slash path that holds a secret
-// with "[redacted: rule]" (the whole path when only the joined path holds
-// one), so a report or a commit message can name the file without the
-// secret (an importer once built file names from text).
-func redactPath(p string) string {
-	whole := rules.Secrets(p)
-	if len(whole) == 0 {
-		return p
-	}
-	parts := strings.Split(p, "/")
-	hit := false
-	for i, c := range parts {
-		if found := rules.Secrets(c); len(found) > 0 {
-			parts[i], hit = rules.Redaction(found[0].Rule), true
-		}
-	}
-	if !hit {
-		return rules.Redaction(whole[0].Rule)
-	}
-	return strings.Join(parts, "/")
 }

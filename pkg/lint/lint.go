@@ -112,7 +112,30 @@ func Run(v *vault.Vault, opts Options) (*Report, error) {
 		rep.secretScans = m.Scans()
 	}
 	uncacheSecrets(v, rep)
+	if len(snap.Held) > 0 {
+		heldNames(rep, snap.Held, opts)
+	}
 	return rep, nil
+}
+
+// heldNames reports the files the scan held back because their name holds
+// a secret (vault.Snapshot.Held): every one in a whole-vault run, the named
+// ones in a run of named files. Their path is printed redacted.
+func heldNames(rep *Report, held []vault.HeldName, opts Options) {
+	for _, h := range held {
+		if len(opts.Paths) > 0 {
+			i := slices.Index(rep.Skipped, h.Rel)
+			if i < 0 {
+				continue
+			}
+			rep.Skipped = slices.Delete(rep.Skipped, i, i+1)
+		}
+		rep.Files++
+		for _, f := range rules.Name(h.Rel) {
+			rep.Problems = append(rep.Problems, Problem{Path: rules.RedactPath(h.Rel), Severity: Error, Rule: f.Rule, Message: f.Msg})
+		}
+	}
+	Finish(rep, opts.Strict)
 }
 
 // runLoaded is Run with the whole vault loaded; it rewrites the context

@@ -171,10 +171,17 @@ func (v *Vault) load(ctx context.Context, snap *Snapshot, opts LoadOptions, cach
 }
 
 // List walks the vault and returns the relative paths of its memory files,
-// sorted, applying the ignore rules of spec §2.
+// sorted, applying the ignore rules of spec §2 and leaving out, as Scan
+// does, a file whose name holds a secret.
 func (v *Vault) List() ([]string, error) {
 	var rels []string
-	if err := v.walk(context.Background(), func(batch []string) { rels = append(rels, batch...) }); err != nil {
+	if err := v.walk(context.Background(), func(batch []string) {
+		for _, rel := range batch {
+			if v.heldRule(rel) == "" {
+				rels = append(rels, rel)
+			}
+		}
+	}); err != nil {
 		return nil, err
 	}
 	slices.Sort(rels)

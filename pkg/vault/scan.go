@@ -32,6 +32,24 @@ type Snapshot struct {
 	stamps  []fileStamp
 	started time.Time
 	window  time.Duration // the racy window of the vault scanned; zero for the default
+	// Held are the files the scan left out of Rels because their path
+	// holds a secret (Options.SecretInName), sorted by Rel: lint reports
+	// them.
+	Held []HeldName
+}
+
+// HeldName is a file left out of the vault because its path holds a
+// secret of the rule named. Rel is the raw path: print it only through
+// rules.RedactPath.
+type HeldName struct{ Rel, Rule string }
+
+// heldRule is Options.SecretInName's answer for rel, "" when no scanner
+// was handed in.
+func (o Options) heldRule(rel string) string {
+	if o.SecretInName == nil {
+		return ""
+	}
+	return o.SecretInName(rel)
 }
 
 // Scan walks the vault (spec §2's ignore rules, as List) and lstats every
@@ -55,6 +73,7 @@ func (v *Vault) scan(ctx context.Context) (*Snapshot, error) {
 	type batch struct {
 		rels   []string
 		stamps []fileStamp
+		held   []string // the secret rule of each rel's name, "" for none
 	}
 	var batches []*batch
 	work := make(chan *batch, 64)
@@ -64,6 +83,11 @@ func (v *Vault) scan(ctx context.Context) (*Snapshot, error) {
 			for b := range work {
 				b.stamps = make([]fileStamp, len(b.rels))
 				statFiles(v.Root, b.rels, b.stamps)
+				// Names are checked here, on every core, not in the walk.
+				b.held = make([]string, len(b.rels))
+				for i, rel := range b.rels {
+					b.held[i] = v.heldRule(rel)
+				}
 			}
 		})
 	}
@@ -85,9 +109,16 @@ func (v *Vault) scan(ctx context.Context) (*Snapshot, error) {
 	}
 	rels, stamps := make([]string, 0, n), make([]fileStamp, 0, n)
 	for _, b := range batches {
-		rels = append(rels, b.rels...)
-		stamps = append(stamps, b.stamps...)
+		for i, rel := range b.rels {
+			if b.held[i] != "" {
+				s.Held = append(s.Held, HeldName{Rel: rel, Rule: b.held[i]})
+				continue
+			}
+			rels = append(rels, rel)
+			stamps = append(stamps, b.stamps[i])
+		}
 	}
+	slices.SortFunc(s.Held, func(a, b HeldName) int { return strings.Compare(a.Rel, b.Rel) })
 	order := make([]int32, len(rels))
 	for i := range order {
 		order[i] = int32(i)

@@ -37,6 +37,13 @@ type Options struct {
 	// files, hands the commands it runs in process its last scan while no
 	// file changed since (cmd/mem/cmd_watch.go); scan is the real one.
 	HeldScan func(v *Vault, scan func() (*Snapshot, error)) (*Snapshot, error)
+	// SecretInName names the secret rule a vault path holds, "" for none
+	// (cmd/mem hands in rules.NameRule: the store knows no scanner). A
+	// file so named is left out of every Scan and List, so no reader,
+	// cache, index or view holds its name; lint names it, redacted, from
+	// Snapshot.Held. nil leaves every file in (a clone counting what it
+	// checked out).
+	SecretInName func(rel string) string
 }
 
 // defaultLockTimeout is Options.LockTimeout's default: a holder that is

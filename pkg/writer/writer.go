@@ -297,7 +297,27 @@ func Remember(v *vault.Vault, f Front, n vault.NewMemory, now time.Time) (*vault
 	if err != nil {
 		return nil, err
 	}
+	if err := checkName(f, "text", memoryDir, n.Text); err != nil {
+		return nil, err
+	}
 	return v.Create(memoryDir, n.Text, doc, now)
+}
+
+// checkName refuses a file name under dir made from slugText that would
+// hold a secret, as a secret in the text is refused (spec §8: a file name
+// is never built from text that holds one). The text and the name made
+// from it (vault.Slug: lower case, a dash for anything else) are each
+// scanned, as the vault's scan would scan the file's path; field names
+// the input the name comes from.
+func checkName(f Front, field, dir, slugText string) error {
+	found := rules.Secrets(slugText)
+	if len(found) == 0 {
+		found = rules.Name(dir + "/" + vault.Slug(slugText, 48) + "-000000.md")
+	}
+	if len(found) > 0 {
+		return &Refusal{Rule: found[0].Rule, Field: f.name(field) + " (as a file name)", Msg: found[0].What + ": a file name is made from it; remove the key and rotate it (it may already be in git history)"}
+	}
+	return nil
 }
 
 // Create checks doc and writes it as a new file under dir, its name made
@@ -312,8 +332,8 @@ func Create(v *vault.Vault, f Front, dir, slugText, suffix string, doc *frontmat
 	if err := Check(v, f, doc, now); err != nil {
 		return nil, err
 	}
-	if found := rules.Secrets(slugText); len(found) > 0 {
-		return nil, &Refusal{Rule: found[0].Rule, Field: f.name("file name"), Msg: found[0].Msg}
+	if err := checkName(f, "file name", dir, slugText); err != nil {
+		return nil, err
 	}
 	if err := v.CompletePending(); err != nil {
 		return nil, err
@@ -348,6 +368,9 @@ func Note(v *vault.Vault, f Front, title, body string, claim vault.NewMemory, no
 	}
 	noteDoc.Meta.Generated = &frontmatter.Actor{By: f.by(), At: frontmatter.NewTime(now)}
 	if err := Check(v, f, noteDoc, now); err != nil {
+		return nil, nil, err
+	}
+	if err := checkName(f, "title", notesDir, title); err != nil {
 		return nil, nil, err
 	}
 	claim.Text = vault.PointerText(title, notesDir+"/"+vault.Slug(title, 48)+"-000000")
