@@ -175,9 +175,10 @@ func (v *Vault) load(ctx context.Context, snap *Snapshot, opts LoadOptions, cach
 // does, a file whose name holds a secret.
 func (v *Vault) List() ([]string, error) {
 	var rels []string
+	names := v.openNames()
 	if err := v.walk(context.Background(), func(batch []string) {
 		for _, rel := range batch {
-			if v.heldRule(rel) == "" {
+			if rule, _, _ := v.heldName(names, rel); rule == "" {
 				rels = append(rels, rel)
 			}
 		}

@@ -43,15 +43,6 @@ type Snapshot struct {
 // rules.RedactPath.
 type HeldName struct{ Rel, Rule string }
 
-// heldRule is Options.SecretInName's answer for rel, "" when no scanner
-// was handed in.
-func (o Options) heldRule(rel string) string {
-	if o.SecretInName == nil {
-		return ""
-	}
-	return o.SecretInName(rel)
-}
-
 // Scan walks the vault (spec §2's ignore rules, as List) and lstats every
 // memory file. The stats run on every core while the walk is still reading
 // the next folders: on a 50k-file vault the walk and the stats each take
@@ -74,9 +65,12 @@ func (v *Vault) scan(ctx context.Context) (*Snapshot, error) {
 		rels   []string
 		stamps []fileStamp
 		held   []string // the secret rule of each rel's name, "" for none
+		hashes []uint64 // each rel's names-memo hash
+		fresh  bool     // a name was checked that the memo did not know
 	}
 	var batches []*batch
 	work := make(chan *batch, 64)
+	names := v.openNames()
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
@@ -85,8 +79,11 @@ func (v *Vault) scan(ctx context.Context) (*Snapshot, error) {
 				statFiles(v.Root, b.rels, b.stamps)
 				// Names are checked here, on every core, not in the walk.
 				b.held = make([]string, len(b.rels))
+				b.hashes = make([]uint64, len(b.rels))
 				for i, rel := range b.rels {
-					b.held[i] = v.heldRule(rel)
+					var fresh bool
+					b.held[i], b.hashes[i], fresh = v.heldName(names, rel)
+					b.fresh = b.fresh || fresh
 				}
 			}
 		})
@@ -108,7 +105,9 @@ func (v *Vault) scan(ctx context.Context) (*Snapshot, error) {
 		n += len(b.rels)
 	}
 	rels, stamps := make([]string, 0, n), make([]fileStamp, 0, n)
+	fresh := false
 	for _, b := range batches {
+		fresh = fresh || b.fresh
 		for i, rel := range b.rels {
 			if b.held[i] != "" {
 				s.Held = append(s.Held, HeldName{Rel: rel, Rule: b.held[i]})
@@ -117,6 +116,17 @@ func (v *Vault) scan(ctx context.Context) (*Snapshot, error) {
 			rels = append(rels, rel)
 			stamps = append(stamps, b.stamps[i])
 		}
+	}
+	if fresh {
+		clean := make([]uint64, 0, len(rels))
+		for _, b := range batches {
+			for i, h := range b.hashes {
+				if b.held[i] == "" {
+					clean = append(clean, h)
+				}
+			}
+		}
+		v.saveNames(clean)
 	}
 	slices.SortFunc(s.Held, func(a, b HeldName) int { return strings.Compare(a.Rel, b.Rel) })
 	order := make([]int32, len(rels))
