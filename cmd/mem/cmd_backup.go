@@ -29,7 +29,7 @@ func backupCommand() *cli.Command {
 	}
 }
 
-func runBackup(_ context.Context, cmd *cli.Command) error {
+func runBackup(ctx context.Context, cmd *cli.Command) error {
 	if cmd.NArg() > 0 {
 		return usagef("backup takes no arguments: mem backup --to PATH|REMOTE")
 	}
@@ -39,7 +39,7 @@ func runBackup(_ context.Context, cmd *cli.Command) error {
 	}
 	opts := history.BackupOptions{
 		To: cmd.String("to"), VerifyOnly: cmd.Bool("verify-only"),
-		AllowMassDelete: cmd.Bool("allow-mass-delete"), Now: now(), Env: historyEnv(),
+		AllowMassDelete: cmd.Bool("allow-mass-delete"), Now: now(), Env: historyEnvCtx(ctx),
 	}
 	if opts.To == "" {
 		opts.To, opts.RelativeTo = v.Config.Backup.To, v.Root

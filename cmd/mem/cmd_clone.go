@@ -27,7 +27,7 @@ func cloneCommand() *cli.Command {
 	}
 }
 
-func runClone(_ context.Context, cmd *cli.Command) error {
+func runClone(ctx context.Context, cmd *cli.Command) error {
 	if cmd.NArg() != 2 {
 		return usagef("clone takes two arguments: mem clone REMOTE DIR")
 	}
@@ -36,7 +36,7 @@ func runClone(_ context.Context, cmd *cli.Command) error {
 		return err
 	}
 	remote, dir := cmd.Args().Get(0), cmd.Args().Get(1)
-	res, err := history.Clone(remote, cwd, dir, historyEnv())
+	res, err := history.Clone(remote, cwd, dir, historyEnvCtx(ctx))
 	if err != nil {
 		return err
 	}

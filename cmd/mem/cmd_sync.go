@@ -55,8 +55,7 @@ func runSync(ctx context.Context, cmd *cli.Command) error {
 	// being applied finishes first (history.Sync says what was kept).
 	ctx, stop := interruptible(ctx)
 	defer stop()
-	opts := history.SyncOptions{Remote: cmd.Args().First(), DryRun: cmd.Bool("dry-run"), AllowMassDelete: cmd.Bool("allow-mass-delete"), AcceptConfig: cmd.Bool("accept-config"), Now: now(), Env: historyEnv()}
-	opts.Env.Context = ctx
+	opts := history.SyncOptions{Remote: cmd.Args().First(), DryRun: cmd.Bool("dry-run"), AllowMassDelete: cmd.Bool("allow-mass-delete"), AcceptConfig: cmd.Bool("accept-config"), Now: now(), Env: historyEnvCtx(ctx)}
 	remember := opts.Remote != "" && v.Config.Sync.Remote == "" && !opts.DryRun
 	if opts.Remote == "" {
 		opts.Remote, opts.RelativeTo = v.Config.Sync.Remote, v.Root
