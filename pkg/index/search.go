@@ -426,17 +426,23 @@ func describe(h *Hit, fields map[string]any) {
 	h.ID, h.Type, h.Provenance, h.ValidAt = str(fieldID), str(fieldType), str(fieldProvenance), str(fieldValidAtText)
 }
 
+// reader is a reader of idx's segments as they are now, for reading stored
+// documents directly; the caller closes it.
+func reader(idx bleve.Index) (bleveindex.IndexReader, error) {
+	ai, err := idx.Advanced()
+	if err != nil {
+		return nil, err
+	}
+	return ai.Reader()
+}
+
 // loadStored loads the stored fields of each hit that was ranked without
 // them, as a search request naming storedFields loads them.
 func loadStored(idx bleve.Index, hits []*search.DocumentMatch) error {
 	if !slices.ContainsFunc(hits, func(h *search.DocumentMatch) bool { return h.Fields == nil }) {
 		return nil
 	}
-	ai, err := idx.Advanced()
-	if err != nil {
-		return err
-	}
-	r, err := ai.Reader()
+	r, err := reader(idx)
 	if err != nil {
 		return err
 	}
@@ -660,11 +666,7 @@ func snippets(idx bleve.Index, c *memo, hits []Hit, matches map[string]*search.D
 	if err != nil {
 		return err
 	}
-	ai, err := idx.Advanced()
-	if err != nil {
-		return err
-	}
-	r, err := ai.Reader()
+	r, err := reader(idx)
 	if err != nil {
 		return err
 	}
