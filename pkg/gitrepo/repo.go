@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -417,16 +416,6 @@ func (r *Repo) ConfigValue(section, key string) string {
 		return ""
 	}
 	return cfg.Raw.Section(section).Option(key)
-}
-
-// User is git's user.name and user.email (repository, global and system
-// config, as git reads them).
-func (r *Repo) User() (name, email string) {
-	cfg, err := r.g.ConfigScoped(config.SystemScope)
-	if err != nil {
-		return "", ""
-	}
-	return cfg.User.Name, cfg.User.Email
 }
 
 // PinAttributes makes the repository's own attributes file

@@ -279,7 +279,8 @@ func countFiles(v *vault.Vault, files []*file, r *Repo) (all, memories int) {
 }
 
 // author is mem.yaml's author, else $GIT_AUTHOR_NAME/EMAIL, else git's
-// user.name/email (repository, global and system config).
+// user.name/email (repository, global and system config, found through
+// the Env's HOME and GIT_CONFIG_* as git finds them).
 func (r *Repo) author(now time.Time) (gitrepo.Signature, error) {
 	sig := gitrepo.Signature{Name: r.v.Config.Author.Name, Email: r.v.Config.Author.Email, When: now}
 	if sig.Name == "" {
@@ -289,7 +290,7 @@ func (r *Repo) author(now time.Time) (gitrepo.Signature, error) {
 		sig.Email = r.env.getenv("GIT_AUTHOR_EMAIL")
 	}
 	if sig.Name == "" || sig.Email == "" {
-		name, email := r.git.User()
+		name, email := r.git.User(r.env.getenv)
 		if sig.Name == "" {
 			sig.Name = name
 		}

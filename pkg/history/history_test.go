@@ -188,6 +188,35 @@ func TestCommitTakesIdentityFromEnv(t *testing.T) {
 	}
 }
 
+// Without identity variables, Commit finds git's user in the config files
+// of the Env's HOME (or its GIT_CONFIG_GLOBAL), as git would for that
+// environment, and never in the config of the process's own HOME.
+func TestCommitFindsUserThroughEnvHome(t *testing.T) {
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[user]\n\tname = Home Person\n\temail = home@example.com\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	global := filepath.Join(t.TempDir(), "global")
+	if err := os.WriteFile(global, []byte("[user]\n  name = Global Person\n  email = global@example.com\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		vars []string
+		want string
+	}{
+		{[]string{"HOME=" + home, "GIT_CONFIG_NOSYSTEM=1"}, "Home Person <home@example.com>"},
+		{[]string{"HOME=" + home, "GIT_CONFIG_GLOBAL=" + global, "GIT_CONFIG_NOSYSTEM=1"}, "Global Person <global@example.com>"},
+		{[]string{"HOME=" + home, "GIT_CONFIG_GLOBAL=" + global, "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_EMAIL=var@example.com"}, "Global Person <var@example.com>"},
+	} {
+		v := newVault(t, "")
+		memory(t, v, "memory/a.md", "fact", "", "a")
+		commit(t, v, CommitOptions{Env: Env{Vars: c.vars}})
+		if got := strings.TrimSpace(run(t, v.Root, "git", "log", "-1", "--format=%an <%ae>")); got != c.want {
+			t.Errorf("Env %v: author %q, want %q", c.vars, got, c.want)
+		}
+	}
+}
+
 // stampedAfter waits until a file written now gets a later mtime than
 // each of paths (file times move in ticks of the kernel's coarse clock):
 // a write after it is never stamped with the same instant as the index or
