@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	sysclock "github.com/mem-md/mem/pkg/clock" // the tests name their fixed time clock
 	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/gitrepo"
 	"github.com/mem-md/mem/pkg/gitrepo/gitfmt"
@@ -164,7 +165,7 @@ func pushCmd(url string, args ...string) []string {
 // that does not read back right returns a result with Problems.
 func (r *Repo) Backup(opts BackupOptions) (*BackupResult, error) {
 	if opts.Now.IsZero() {
-		opts.Now = time.Now()
+		opts.Now = sysclock.Now()
 	}
 	if opts.To == "" {
 		return nil, errors.New("no backup target: pass --to PATH|REMOTE or set backup.to in mem.yaml")
@@ -186,7 +187,7 @@ func (r *Repo) Backup(opts BackupOptions) (*BackupResult, error) {
 	}
 	if !opts.VerifyOnly {
 		if tgt.repo != nil {
-			torn, err := removeTornRefs(res.URL)
+			torn, err := gitrepo.RemoveEmptyRefs(res.URL) // left by a go-git push that was killed
 			if err != nil {
 				return nil, err
 			}
@@ -439,28 +440,6 @@ func relabel(err error, tmp, p string) error {
 type BackupError struct{ Msg string }
 
 func (e *BackupError) Error() string { return e.Msg }
-
-// removeTornRefs removes the empty loose refs under a local backup
-// repository's refs/. go-git wrote a ref in place (truncate, then write),
-// so a backup killed in between left an empty file, and every later push
-// failed on it ("ref file is empty"). git never writes an empty ref, so
-// nothing is lost: the push writes the ref again and the read-back checks it.
-func removeTornRefs(repo string) ([]string, error) {
-	var torn []string
-	err := filepath.WalkDir(filepath.Join(repo, "refs"), func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
-			return nil // an unreadable folder is the push's to report
-		}
-		if fi, err := d.Info(); err == nil && fi.Size() == 0 {
-			if err := os.Remove(p); err != nil {
-				return fmt.Errorf("%s: an empty ref, left by a killed backup, cannot be removed: %w", p, err)
-			}
-			torn = append(torn, p)
-		}
-		return nil
-	})
-	return torn, err
-}
 
 var objectName = regexp.MustCompile(`\b[0-9a-f]{40}\b`)
 
@@ -1044,7 +1023,7 @@ func CheckBackup(v *vault.Vault, full bool, env Env) (*BackupCheck, error) {
 	if full {
 		chk.Checked = "head, counts and every object hashed (git fsck)"
 	} else {
-		n, bad := hashLoose(back, dir)
+		n, bad := hashLoose(back)
 		damage = append(damage, bad...)
 		chk.Checked = fmt.Sprintf("head, counts, connectivity (git fsck --connectivity-only) and %d loose objects hashed; 'mem doctor --full' hashes every object", n)
 	}
@@ -1062,29 +1041,22 @@ func descends(g *gitrepo.Repo, head, old gitrepo.Hash) bool {
 	return err == nil && ok
 }
 
-// hashLoose reads every loose object of the repository at dir (at most
+// hashLoose reads every loose object of the repository g (at most
 // maxLooseHashed) and checks that its content hashes to its name, which
 // fsck --connectivity-only does not do for blobs.
-func hashLoose(g *gitrepo.Repo, dir string) (int, []string) {
+func hashLoose(g *gitrepo.Repo) (int, []string) {
 	n := 0
 	var bad []string
-	fans, _ := filepath.Glob(filepath.Join(dir, "objects", "[0-9a-f][0-9a-f]"))
-	for _, fan := range fans {
-		ents, _ := os.ReadDir(fan)
-		for _, e := range ents {
-			h := filepath.Base(fan) + e.Name()
-			if !gitrepo.IsHash(h) {
-				continue // a temp file of a running push
-			}
-			if n == maxLooseHashed {
-				return n, bad
-			}
-			n++
-			if err := g.Rehash(gitrepo.NewHash(h)); err != nil {
-				bad = append(bad, fmt.Sprintf("object %s (%s) is corrupt: %v", h, filepath.Join(fan, e.Name()), err))
-			}
+	g.LooseObjects(func(h gitrepo.Hash, p string) bool {
+		if n == maxLooseHashed {
+			return false
 		}
-	}
+		n++
+		if err := g.Rehash(h); err != nil {
+			bad = append(bad, fmt.Sprintf("object %s (%s) is corrupt: %v", h, p, err))
+		}
+		return true
+	})
 	if len(bad) > maxListed {
 		bad = append(bad[:maxListed], fmt.Sprintf("… and %d more corrupt objects", len(bad)-maxListed))
 	}
