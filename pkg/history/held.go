@@ -388,7 +388,7 @@ func (r *Repo) acceptHeld(now time.Time) ([]HeldFile, error) {
 		}
 		p := filepath.Join(r.top, filepath.FromSlash(h.Repo))
 		if data == nil {
-			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := vault.RemoveFile(p); err != nil {
 				return nil, err
 			}
 			continue
