@@ -126,17 +126,23 @@ func cloneTarget(dir string) (string, error) {
 }
 
 // cloneURL is the URL git clones from: remote, or, when it is a path,
-// that path made absolute (relative to relativeTo when given).
+// that path made absolute.
 func cloneURL(remote, relativeTo string) (url string, local bool, err error) {
 	if !isPath(remote) {
 		return remote, false, nil
 	}
-	p := strings.TrimPrefix(remote, "file://")
+	url, err = localPath(remote, relativeTo)
+	return url, true, err
+}
+
+// localPath is the absolute path a path or file:// URL names, relative
+// to relativeTo when given, else to the working directory.
+func localPath(url, relativeTo string) (string, error) {
+	p := strings.TrimPrefix(url, "file://")
 	if !filepath.IsAbs(p) && relativeTo != "" {
 		p = filepath.Join(relativeTo, p)
 	}
-	url, err = filepath.Abs(p)
-	return url, true, err
+	return filepath.Abs(p)
 }
 
 // fetchClone runs git clone of url into abs, with no checkout. What a
