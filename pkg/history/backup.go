@@ -388,7 +388,7 @@ func (r *Repo) removeUnfinished(parent, base string, res *BackupResult) {
 // initBackup makes dir a bare repository whose HEAD is branch (a clone of
 // it checks out the vault's branch), marked as mem's backup when backup is
 // set.
-func (r *Repo) initBackup(dir string, branch gitrepo.RefName, backup bool) (*gitrepo.Repo, error) {
+func (r *Repo) initBackup(dir string, branch gitrepo.RefName, backup bool) error {
 	g, err := gitrepo.InitBare(dir, r.env.Git())
 	if err == nil {
 		err = g.SetHEAD(branch)
@@ -396,7 +396,7 @@ func (r *Repo) initBackup(dir string, branch gitrepo.RefName, backup bool) (*git
 	if err == nil && backup {
 		err = g.SetConfig(backupRole[0], backupRole[1], backupRole[2])
 	}
-	return g, err
+	return err
 }
 
 // createBackup makes the backup repository at p: built and pushed in a
@@ -418,8 +418,7 @@ func (r *Repo) createBackup(p string, branch gitrepo.RefName, res *BackupResult,
 			os.RemoveAll(tmp)
 		}
 	}()
-	g, err := r.initBackup(tmp, branch, backup)
-	if err != nil {
+	if err := r.initBackup(tmp, branch, backup); err != nil {
 		return nil, fmt.Errorf("%s: create backup repository in %s: %w (is the disk full or read-only?)", p, tmp, err)
 	}
 	if _, err := r.push(tmp); err != nil {
@@ -431,7 +430,8 @@ func (r *Repo) createBackup(p string, branch gitrepo.RefName, res *BackupResult,
 	if err := os.Rename(tmp, p); err != nil {
 		if _, serr := os.Stat(p); serr == nil {
 			// Another backup created p meanwhile: push there instead.
-			if g, err = gitrepo.OpenAt(p, r.env.Git()); err != nil {
+			g, err := gitrepo.OpenAt(p, r.env.Git())
+			if err != nil {
 				return nil, fmt.Errorf("%s: not a git repository (%v): give a new path (in a folder that exists) or an existing backup repository", p, err)
 			}
 			res.Pushed, err = r.push(p)
