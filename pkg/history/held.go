@@ -424,6 +424,9 @@ func (r *Repo) acceptHeld(now time.Time) ([]HeldFile, error) {
 	if err != nil || len(held) == 0 {
 		return nil, err
 	}
+	// Replaced together, with one flush, as sync's merge writes.
+	var batch vault.Batch
+	defer batch.Abort()
 	for _, h := range held {
 		var data []byte
 		if h.Proposed != "" {
@@ -435,17 +438,18 @@ func (r *Repo) acceptHeld(now time.Time) ([]HeldFile, error) {
 		}
 		p := filepath.Join(r.top, filepath.FromSlash(h.Repo))
 		if data == nil {
-			if err := vault.RemoveFile(p); err != nil {
-				return nil, err
-			}
+			batch.Remove(p)
 			continue
 		}
 		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
 			return nil, err
 		}
-		if err := vault.WriteFileAtomic(p, data, vault.FileMode()); err != nil {
+		if err := batch.Add(p, data, vault.FileMode()); err != nil {
 			return nil, err
 		}
+	}
+	if err := batch.Commit(); err != nil {
+		return nil, err
 	}
 	if err := r.saveHeld(nil); err != nil {
 		return nil, err
