@@ -24,6 +24,7 @@ import (
 	"github.com/mem-md/mem/pkg/audit"
 	"github.com/mem-md/mem/pkg/daemon"
 	"github.com/mem-md/mem/pkg/fail"
+	"github.com/mem-md/mem/pkg/gitrepo"
 	"github.com/mem-md/mem/pkg/history"
 	"github.com/mem-md/mem/pkg/index"
 	"github.com/mem-md/mem/pkg/render"
@@ -193,17 +194,7 @@ func checkLocks(gitDir string, fix bool) Check {
 	if gitDir == "" {
 		return c
 	}
-	var found []string
-	for _, name := range []string{"index.lock", "HEAD.lock", "config.lock", "packed-refs.lock"} {
-		found = append(found, filepath.Join(gitDir, name))
-	}
-	filepath.WalkDir(filepath.Join(gitDir, "refs"), func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".lock") {
-			found = append(found, p)
-		}
-		return nil
-	})
-	for _, p := range found {
+	for _, p := range gitrepo.LockFiles(gitDir) {
 		fi, err := os.Lstat(p)
 		if err != nil {
 			continue

@@ -375,13 +375,6 @@ func (r *Repo) SetHEAD(branch RefName) error {
 	return r.g.Storer.SetReference(plumbing.NewSymbolicReference(plumbing.HEAD, plumbing.ReferenceName(branch)))
 }
 
-// PublishRef writes h into the ref lock file f (at lockPath), fsyncs it
-// and renames it over the ref: the end of git's lock-file protocol, whose
-// start (creating the lock, checking the ref) is the caller's.
-func PublishRef(f *os.File, lockPath string, h Hash) error {
-	return gitfmt.PublishRef(f, lockPath, plumbing.Hash(h))
-}
-
 // AppendReflog adds the move of name from old to new to its reflog.
 func (r *Repo) AppendReflog(name RefName, old, new Hash, who Signature, msg string) {
 	gitfmt.AppendReflog(r.gitDir, plumbing.ReferenceName(name), plumbing.Hash(old), plumbing.Hash(new), fromSig(who), msg)

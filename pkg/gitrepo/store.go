@@ -137,9 +137,9 @@ func (c *CacheTree) gitfmt() *gitfmt.CacheTree {
 	return out
 }
 
-// WriteIndex encodes an index of ents (sorted by name) with the cached
+// writeIndex encodes an index of ents (sorted by name) with the cached
 // trees of tree (nil: none) into w.
-func WriteIndex(w io.Writer, ents []*IndexEntry, tree *CacheTree) error {
+func writeIndex(w io.Writer, ents []*IndexEntry, tree *CacheTree) error {
 	out := make([]*index.Entry, len(ents))
 	all := make([]index.Entry, len(ents))
 	for i, e := range ents {

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	sysclock "github.com/mem-md/mem/pkg/clock" // the tests name their fixed time clock
 	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/gitrepo"
 	"github.com/mem-md/mem/pkg/gitrepo/gitfmt"
@@ -164,7 +165,7 @@ func pushCmd(url string, args ...string) []string {
 // that does not read back right returns a result with Problems.
 func (r *Repo) Backup(opts BackupOptions) (*BackupResult, error) {
 	if opts.Now.IsZero() {
-		opts.Now = time.Now()
+		opts.Now = sysclock.Now()
 	}
 	if opts.To == "" {
 		return nil, errors.New("no backup target: pass --to PATH|REMOTE or set backup.to in mem.yaml")
@@ -185,54 +186,15 @@ func (r *Repo) Backup(opts BackupOptions) (*BackupResult, error) {
 		return nil, r.damaged("under head "+head.String(), err.Error(), res.URL)
 	}
 	if !opts.VerifyOnly {
-		if tgt.repo != nil {
-			torn, err := removeTornRefs(res.URL)
-			if err != nil {
-				return nil, err
-			}
-			for _, p := range torn {
-				res.Warnings = append(res.Warnings, fmt.Sprintf("removed %s: an empty ref, left by a backup that was killed while writing it; pushed again", p))
-			}
-		}
-		has, old, err := r.backupHas(tgt, res.URL, branch)
-		if err != nil {
-			return nil, err
-		}
-		if err := r.checkDrop(old, res, opts.AllowMassDelete); err != nil {
-			return nil, err
-		}
-		if err := r.checkSecrets(has, res.URL); err != nil {
-			return nil, err
-		}
-		if tgt.create {
-			tgt.repo, err = r.createBackup(res.URL, branch, res, true)
-		} else {
-			res.Pushed, err = r.push(res.URL)
-		}
-		if err != nil {
+		if err := r.send(tgt, branch, res, opts); err != nil {
 			return nil, err
 		}
 	}
-	back, dir := tgt.repo, res.URL
-	if back != nil && res.Pushed && !res.Created {
-		// go-git lists a repository's packs when it opens it, and git
-		// keeps a push of 100 objects or more as a new pack: the copy
-		// opened before the push would not find what the push wrote.
-		if err := back.Reopen(); err != nil {
-			return nil, fmt.Errorf("%s: reopen after pushing: %w", res.URL, err)
-		}
+	back, dir, done, err := r.readBack(tgt, res)
+	if err != nil {
+		return nil, err
 	}
-	if back == nil {
-		tmp, err := os.MkdirTemp("", "mem-backup-verify-")
-		if err != nil {
-			return nil, err
-		}
-		defer os.RemoveAll(tmp)
-		if back, err = cloneMirror(r.env, r.gitDir, res.URL, tmp); err != nil {
-			return nil, err
-		}
-		dir = tmp
-	}
+	defer done()
 	r.verify(back, dir, branch, head, res)
 	if why, _ := r.busy(); why != "" {
 		// The commits that would bring the vault's files into HEAD skip
@@ -247,6 +209,65 @@ func (r *Repo) Backup(opts BackupOptions) (*BackupResult, error) {
 		}
 	}
 	return res, nil
+}
+
+// send brings the backup up to the vault: the checks that may refuse it
+// (a mass delete, secrets the backup does not hold yet), then the first
+// copy made or a push.
+func (r *Repo) send(tgt *backupTarget, branch gitrepo.RefName, res *BackupResult, opts BackupOptions) error {
+	if tgt.repo != nil {
+		torn, err := gitrepo.RemoveEmptyRefs(res.URL) // left by a go-git push that was killed
+		if err != nil {
+			return err
+		}
+		for _, p := range torn {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("removed %s: an empty ref, left by a backup that was killed while writing it; pushed again", p))
+		}
+	}
+	has, old, err := r.backupHas(tgt, res.URL, branch)
+	if err != nil {
+		return err
+	}
+	if err := r.checkDrop(old, res, opts.AllowMassDelete); err != nil {
+		return err
+	}
+	if err := r.checkSecrets(has, res.URL); err != nil {
+		return err
+	}
+	if tgt.create {
+		tgt.repo, err = r.createBackup(res.URL, branch, res, true)
+	} else {
+		res.Pushed, err = r.push(res.URL)
+	}
+	return err
+}
+
+// readBack opens what the backup holds now, to verify: the local backup
+// repository (read afresh after a push), or a mirror clone of a remote in
+// a temporary folder that done removes.
+func (r *Repo) readBack(tgt *backupTarget, res *BackupResult) (back *gitrepo.Repo, dir string, done func(), err error) {
+	back, dir = tgt.repo, res.URL
+	if back != nil {
+		if res.Pushed && !res.Created {
+			// go-git lists a repository's packs when it opens it, and git
+			// keeps a push of 100 objects or more as a new pack: the copy
+			// opened before the push would not find what the push wrote.
+			if err := back.Reopen(); err != nil {
+				return nil, "", nil, fmt.Errorf("%s: reopen after pushing: %w", res.URL, err)
+			}
+		}
+		return back, dir, func() {}, nil
+	}
+	tmp, err := os.MkdirTemp("", "mem-backup-verify-")
+	if err != nil {
+		return nil, "", nil, err
+	}
+	done = func() { os.RemoveAll(tmp) }
+	if back, err = cloneMirror(r.env, r.gitDir, res.URL, tmp); err != nil {
+		done()
+		return nil, "", nil, err
+	}
+	return back, tmp, done, nil
 }
 
 // backupTarget is where --to leads: a remote URL (repo nil, create
@@ -267,11 +288,7 @@ func (r *Repo) resolveTarget(opts BackupOptions, res *BackupResult) (*backupTarg
 		res.URL = url
 		return &backupTarget{}, nil
 	}
-	p := strings.TrimPrefix(url, "file://")
-	if !filepath.IsAbs(p) && opts.RelativeTo != "" {
-		p = filepath.Join(opts.RelativeTo, p)
-	}
-	p, err := filepath.Abs(p)
+	p, err := localPath(url, opts.RelativeTo)
 	if err != nil {
 		return nil, err
 	}
@@ -356,6 +373,32 @@ var backupRole = [3]string{"mem", "role", "backup"}
 // beside the target so that the rename into place is atomic.
 const newBackupMark = ".mem-new-"
 
+// removeUnfinished removes the leftovers of first backups of base in
+// parent that were killed before their rename: a live one is younger than
+// the git deadline, which stops its push.
+func (r *Repo) removeUnfinished(parent, base string, res *BackupResult) {
+	old, _ := filepath.Glob(filepath.Join(parent, "."+base+newBackupMark+"*"))
+	for _, o := range old {
+		if fi, err := os.Lstat(o); err == nil && fi.IsDir() && time.Since(fi.ModTime()) > 2*r.env.gitTimeout() && os.RemoveAll(o) == nil {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("removed %s, left by a first backup that was interrupted", o))
+		}
+	}
+}
+
+// initBackup makes dir a bare repository whose HEAD is branch (a clone of
+// it checks out the vault's branch), marked as mem's backup when backup is
+// set.
+func (r *Repo) initBackup(dir string, branch gitrepo.RefName, backup bool) error {
+	g, err := gitrepo.InitBare(dir, r.env.Git())
+	if err == nil {
+		err = g.SetHEAD(branch)
+	}
+	if err == nil && backup {
+		err = g.SetConfig(backupRole[0], backupRole[1], backupRole[2])
+	}
+	return err
+}
+
 // createBackup makes the backup repository at p: built and pushed in a
 // temporary folder beside it, then renamed into place, so a first backup
 // killed or out of space leaves p absent (and the next run starts again)
@@ -364,15 +407,7 @@ const newBackupMark = ".mem-new-"
 // so that mem clone can tell.
 func (r *Repo) createBackup(p string, branch gitrepo.RefName, res *BackupResult, backup bool) (*gitrepo.Repo, error) {
 	parent, base := filepath.Dir(p), filepath.Base(p)
-	// Leftovers of first backups killed before their rename: a live one is
-	// younger than the git deadline, which stops its push.
-	if old, _ := filepath.Glob(filepath.Join(parent, "."+base+newBackupMark+"*")); len(old) > 0 {
-		for _, o := range old {
-			if fi, err := os.Lstat(o); err == nil && fi.IsDir() && time.Since(fi.ModTime()) > 2*r.env.gitTimeout() && os.RemoveAll(o) == nil {
-				res.Warnings = append(res.Warnings, fmt.Sprintf("removed %s, left by a first backup that was interrupted", o))
-			}
-		}
-	}
+	r.removeUnfinished(parent, base, res)
 	tmp, err := os.MkdirTemp(parent, "."+base+newBackupMark)
 	if err != nil {
 		return nil, fmt.Errorf("%s: create backup repository: %w", p, err)
@@ -383,15 +418,7 @@ func (r *Repo) createBackup(p string, branch gitrepo.RefName, res *BackupResult,
 			os.RemoveAll(tmp)
 		}
 	}()
-	g, err := gitrepo.InitBare(tmp, r.env.Git())
-	if err == nil {
-		// A clone of the backup should check out the vault's branch.
-		err = g.SetHEAD(branch)
-	}
-	if err == nil && backup {
-		err = g.SetConfig(backupRole[0], backupRole[1], backupRole[2])
-	}
-	if err != nil {
+	if err := r.initBackup(tmp, branch, backup); err != nil {
 		return nil, fmt.Errorf("%s: create backup repository in %s: %w (is the disk full or read-only?)", p, tmp, err)
 	}
 	if _, err := r.push(tmp); err != nil {
@@ -403,7 +430,8 @@ func (r *Repo) createBackup(p string, branch gitrepo.RefName, res *BackupResult,
 	if err := os.Rename(tmp, p); err != nil {
 		if _, serr := os.Stat(p); serr == nil {
 			// Another backup created p meanwhile: push there instead.
-			if g, err = gitrepo.OpenAt(p, r.env.Git()); err != nil {
+			g, err := gitrepo.OpenAt(p, r.env.Git())
+			if err != nil {
 				return nil, fmt.Errorf("%s: not a git repository (%v): give a new path (in a folder that exists) or an existing backup repository", p, err)
 			}
 			res.Pushed, err = r.push(p)
@@ -440,28 +468,6 @@ type BackupError struct{ Msg string }
 
 func (e *BackupError) Error() string { return e.Msg }
 
-// removeTornRefs removes the empty loose refs under a local backup
-// repository's refs/. go-git wrote a ref in place (truncate, then write),
-// so a backup killed in between left an empty file, and every later push
-// failed on it ("ref file is empty"). git never writes an empty ref, so
-// nothing is lost: the push writes the ref again and the read-back checks it.
-func removeTornRefs(repo string) ([]string, error) {
-	var torn []string
-	err := filepath.WalkDir(filepath.Join(repo, "refs"), func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
-			return nil // an unreadable folder is the push's to report
-		}
-		if fi, err := d.Info(); err == nil && fi.Size() == 0 {
-			if err := os.Remove(p); err != nil {
-				return fmt.Errorf("%s: an empty ref, left by a killed backup, cannot be removed: %w", p, err)
-			}
-			torn = append(torn, p)
-		}
-		return nil
-	})
-	return torn, err
-}
-
 var objectName = regexp.MustCompile(`\b[0-9a-f]{40}\b`)
 
 // push runs `git push` of every branch and tag to url, never forced, and
@@ -471,8 +477,20 @@ var objectName = regexp.MustCompile(`\b[0-9a-f]{40}\b`)
 // deadline.
 func (r *Repo) push(url string) (bool, error) {
 	out, err := r.env.Git().Run(r.gitDir, pushCmd(url, "refs/heads/*:refs/heads/*", "refs/tags/*:refs/tags/*")...)
-	var rejected, refused []string
-	pushed := false
+	pushed, rejected, refused := pushReport(out)
+	if len(rejected) > 0 {
+		return false, &RefusedError{fmt.Sprintf("push to %s refused: %s: the backup holds commits the vault does not (another machine pushed there, or a ref moved); do not remove it, it holds them: run 'mem sync %s' to merge them into this vault (docs/sync.md), then 'mem backup' again", url, strings.Join(rejected, ", "), url)}
+	}
+	if err == nil {
+		return pushed, nil
+	}
+	return false, r.pushFailed(url, out, refused, err)
+}
+
+// pushReport reads git push --porcelain: whether any ref moved, and the
+// refs rejected (not a fast-forward) or refused by the backup's side (a
+// hook, a lock, its disk), each with git's reason.
+func pushReport(out string) (pushed bool, rejected, refused []string) {
 	for _, line := range strings.Split(out, "\n") {
 		f := strings.Split(line, "\t")
 		if len(f) != 3 || len(f[0]) != 1 {
@@ -484,21 +502,22 @@ func (r *Repo) push(url string) (bool, error) {
 			if strings.HasPrefix(f[2], "[rejected]") {
 				rejected = append(rejected, to+" "+f[2])
 			} else {
-				refused = append(refused, to+" "+f[2]) // the backup's side: a hook, a lock, its disk
+				refused = append(refused, to+" "+f[2])
 			}
 		case " ", "+", "*", "-":
 			pushed = true
 		}
 	}
-	if len(rejected) > 0 {
-		return false, &RefusedError{fmt.Sprintf("push to %s refused: %s: the backup holds commits the vault does not (another machine pushed there, or a ref moved); do not remove it, it holds them: run 'mem sync %s' to merge them into this vault (docs/sync.md), then 'mem backup' again", url, strings.Join(rejected, ", "), url)}
-	}
-	if err == nil {
-		return pushed, nil
-	}
+	return pushed, rejected, refused
+}
+
+// pushFailed is the error for a push that failed: an object of the
+// vault's own that git could not read, a backup that could not store the
+// objects, refs the backup refused, or git's own error.
+func (r *Repo) pushFailed(url, out string, refused []string, err error) error {
 	var ge *gitrepo.Error
 	if !errors.As(err, &ge) {
-		return false, err
+		return err
 	}
 	var local, remote []string
 	for _, line := range strings.Split(ge.Stderr, "\n") {
@@ -514,17 +533,17 @@ func (r *Repo) push(url string) (bool, error) {
 	// git names the object it could not read on its own side.
 	for _, line := range local {
 		if (strings.HasPrefix(line, "fatal:") || strings.HasPrefix(line, "error:")) && objectName.MatchString(line) && !strings.Contains(line, "remote") {
-			return false, r.damaged(objectName.FindString(line), "git: "+line, url)
+			return r.damaged(objectName.FindString(line), "git: "+line, url)
 		}
 	}
 	why := strings.Join(append(remote, local...), "; ")
 	if strings.Contains(ge.Stderr, "unpack") || strings.Contains(out, "unpacker error") {
-		return false, &BackupError{fmt.Sprintf("%s: the backup could not store what was pushed (git: %s): check that its disk has free space and is writable, then run 'mem backup' again; its refs were not moved", url, why)}
+		return &BackupError{fmt.Sprintf("%s: the backup could not store what was pushed (git: %s): check that its disk has free space and is writable, then run 'mem backup' again; its refs were not moved", url, why)}
 	}
 	if len(refused) > 0 {
-		return false, &RefusedError{fmt.Sprintf("push to %s refused by the backup: %s (git: %s): see what its hooks or settings say, then run 'mem backup' again", url, strings.Join(refused, ", "), why)}
+		return &RefusedError{fmt.Sprintf("push to %s refused by the backup: %s (git: %s): see what its hooks or settings say, then run 'mem backup' again", url, strings.Join(refused, ", "), why)}
 	}
-	return false, fmt.Errorf("push to %s: %w", url, err)
+	return fmt.Errorf("push to %s: %w", url, err)
 }
 
 // damaged is the error for an object of the vault's own repository that
@@ -683,11 +702,33 @@ func fsckBackup(env Env, dir string, full bool, paths map[gitrepo.Hash]string) [
 	if !errors.As(err, &ge) || ge.Err == nil || ge.Stderr == "" && out == "" {
 		return []string{fmt.Sprintf("git fsck of %s failed: %v", dir, err)}
 	}
-	// git prints "broken link from <tree X>" and "to <blob Y>" on two
-	// lines, and "missing blob Y" too: the missing line says it all.
-	var lines []string
-	missing := map[string]bool{}
-	for _, line := range strings.Split(out+"\n"+ge.Stderr, "\n") {
+	lines, missing := fsckLines(out + "\n" + ge.Stderr)
+	var problems []string
+	seen := map[string]bool{}
+	for _, line := range lines {
+		names := objectName.FindAllString(line, -1)
+		if strings.HasPrefix(line, "broken link from ") && len(names) == 2 && missing[names[1]] || seen[line] {
+			continue
+		}
+		seen[line] = true
+		if len(problems) == maxListed {
+			problems = append(problems, "… and more: run 'git -C "+dir+" fsck' for the full list")
+			break
+		}
+		problems = append(problems, fsckLabel(line, names, paths))
+	}
+	if len(problems) == 0 {
+		problems = append(problems, fmt.Sprintf("git fsck of %s failed: %v", dir, ge.Err))
+	}
+	return problems
+}
+
+// fsckLines are git fsck's report lines, and the objects it says are
+// missing. git prints "broken link from <tree X>" and "to <blob Y>" on two
+// lines, joined here, and "missing blob Y" too: the missing line says it all.
+func fsckLines(report string) (lines []string, missing map[string]bool) {
+	missing = map[string]bool{}
+	for _, line := range strings.Split(report, "\n") {
 		line = strings.Join(strings.Fields(strings.TrimPrefix(strings.TrimSpace(line), "error: ")), " ")
 		switch {
 		case line == "" || strings.HasPrefix(line, "notice:") || strings.HasPrefix(line, "Checking "):
@@ -700,35 +741,21 @@ func fsckBackup(env Env, dir string, full bool, paths map[gitrepo.Hash]string) [
 		}
 		lines = append(lines, line)
 	}
-	var problems []string
-	seen := map[string]bool{}
-	for _, line := range lines {
-		names := objectName.FindAllString(line, -1)
-		if strings.HasPrefix(line, "broken link from ") && len(names) == 2 && missing[names[1]] || seen[line] {
-			continue
-		}
-		seen[line] = true
-		label := "git fsck: " + line
-		for _, h := range names {
-			if p, ok := paths[gitrepo.NewHash(h)]; ok {
-				if dir, isDir := strings.CutSuffix(p, "/"); isDir {
-					label = fmt.Sprintf("folder %s (tree %s) unreadable: %s", dir, h[:7], line)
-				} else {
-					label = fmt.Sprintf("file %s (blob %s) unreadable: %s", p, h[:7], line)
-				}
-				break
+	return lines, missing
+}
+
+// fsckLabel is an fsck line as a problem, naming the file or folder of
+// the first object in it (names) that paths knows.
+func fsckLabel(line string, names []string, paths map[gitrepo.Hash]string) string {
+	for _, h := range names {
+		if p, ok := paths[gitrepo.NewHash(h)]; ok {
+			if dir, isDir := strings.CutSuffix(p, "/"); isDir {
+				return fmt.Sprintf("folder %s (tree %s) unreadable: %s", dir, h[:7], line)
 			}
+			return fmt.Sprintf("file %s (blob %s) unreadable: %s", p, h[:7], line)
 		}
-		if len(problems) == maxListed {
-			problems = append(problems, "… and more: run 'git -C "+dir+" fsck' for the full list")
-			break
-		}
-		problems = append(problems, label)
 	}
-	if len(problems) == 0 {
-		problems = append(problems, fmt.Sprintf("git fsck of %s failed: %v", dir, ge.Err))
-	}
-	return problems
+	return "git fsck: " + line
 }
 
 // end counts, in repository g, the commits reachable from head and the
@@ -845,11 +872,6 @@ func (r *Repo) checkSecrets(has func(gitrepo.Hash) bool, url string) error {
 	seen := map[gitrepo.Hash]bool{}
 	scanned := map[gitrepo.Hash][]rules.Finding{}
 	var found []string
-	report := func(c *gitrepo.Commit, where string, fs []rules.Finding) {
-		for _, f := range fs {
-			found = append(found, fmt.Sprintf("commit %s adds %s:%d: %s (%s)", short(c.Hash), where, f.Line, f.Rule, f.What))
-		}
-	}
 	for len(queue) > 0 {
 		h := queue[0]
 		queue = queue[1:]
@@ -868,27 +890,12 @@ func (r *Repo) checkSecrets(has func(gitrepo.Hash) bool, url string) error {
 			return r.damaged(h.String(), "commit: "+err.Error(), url)
 		}
 		queue = append(queue, c.ParentHashes...)
-		report(c, "its message", rules.Secrets(c.Message))
-		added, err := r.addedBlobs(c)
+		found = append(found, secretLines(c, "its message", rules.Secrets(c.Message))...)
+		fs, err := r.addedSecrets(c, scanned, url)
 		if err != nil {
-			return r.damaged("in commit "+h.String(), err.Error(), url)
+			return err
 		}
-		for _, a := range added {
-			fs, ok := scanned[a.hash]
-			if !ok {
-				if fs, err = scanBlob(r.git, a.hash); err != nil {
-					return r.damaged(a.hash.String(), fmt.Sprintf("%s in commit %s: %v", a.path, short(h), err), url)
-				}
-				scanned[a.hash] = fs
-			}
-			// A commit adding a file so named adds the secret: line 0, as
-			// mem commit names it.
-			for _, f := range rules.Name(a.path) {
-				f.Line = 0
-				fs = append(slices.Clip(fs), f)
-			}
-			report(c, rules.RedactPath(a.path), fs) // a file name must not leak the secret either
-		}
+		found = append(found, fs...)
 	}
 	if len(found) == 0 {
 		return nil
@@ -898,6 +905,42 @@ func (r *Repo) checkSecrets(has func(gitrepo.Hash) bool, url string) error {
 	}
 	return &RefusedError{fmt.Sprintf("refused to push to %s: commits not yet in the backup add secrets:\n  %s\nNothing was pushed. Remove the secret from those commits (rewrite them, e.g. 'git rebase -i' from before the oldest; 'git commit --amend' for the last one), revoke the key, then run 'mem backup' again",
 		url, strings.Join(found, "\n  "))}
+}
+
+// addedSecrets are the secrets the files commit c adds hold, or their
+// names (each blob scanned once: scanned keeps what was found).
+func (r *Repo) addedSecrets(c *gitrepo.Commit, scanned map[gitrepo.Hash][]rules.Finding, url string) ([]string, error) {
+	added, err := r.addedBlobs(c)
+	if err != nil {
+		return nil, r.damaged("in commit "+c.Hash.String(), err.Error(), url)
+	}
+	var found []string
+	for _, a := range added {
+		fs, ok := scanned[a.hash]
+		if !ok {
+			if fs, err = scanBlob(r.git, a.hash); err != nil {
+				return nil, r.damaged(a.hash.String(), fmt.Sprintf("%s in commit %s: %v", a.path, short(c.Hash), err), url)
+			}
+			scanned[a.hash] = fs
+		}
+		// A commit adding a file so named adds the secret: line 0, as
+		// mem commit names it.
+		for _, f := range rules.Name(a.path) {
+			f.Line = 0
+			fs = append(slices.Clip(fs), f)
+		}
+		found = append(found, secretLines(c, rules.RedactPath(a.path), fs)...) // a file name must not leak the secret either
+	}
+	return found, nil
+}
+
+// secretLines are the findings fs in where of commit c, as reported.
+func secretLines(c *gitrepo.Commit, where string, fs []rules.Finding) []string {
+	var lines []string
+	for _, f := range fs {
+		lines = append(lines, fmt.Sprintf("commit %s adds %s:%d: %s (%s)", short(c.Hash), where, f.Line, f.Rule, f.What))
+	}
+	return lines
 }
 
 type addedBlob struct {
@@ -975,37 +1018,16 @@ func CheckBackup(v *vault.Vault, full bool, env Env) (*BackupCheck, error) {
 		return nil, err
 	}
 	chk := &BackupCheck{Record: rec, URL: rec.URL, Problems: []string{}}
-	tgt := &backupTarget{}
-	if chk.URL == "" { // recorded before URL was: backup.to is relative to the vault
-		res := &BackupResult{}
-		if tgt, err = r.resolveTarget(BackupOptions{To: rec.Target, RelativeTo: v.Root, VerifyOnly: true}, res); err != nil {
-			chk.Problems = append(chk.Problems, err.Error())
-			return chk, nil
-		}
-		chk.URL = res.URL
-	} else if filepath.IsAbs(chk.URL) {
-		g, err := gitrepo.OpenAt(chk.URL, r.env.Git())
-		if err != nil {
-			chk.Problems = append(chk.Problems, fmt.Sprintf("%s: the last verified backup cannot be opened (%v): is its drive mounted? If it is lost, run 'mem backup --to NEW-PATH'", chk.URL, err))
-			return chk, nil
-		}
-		tgt.repo = g
+	tgt := r.checkTarget(chk)
+	if tgt == nil {
+		return chk, nil
 	}
 	branch := gitrepo.BranchRef(rec.Branch)
 	recHead := gitrepo.NewHash(rec.Head)
 	back, dir := tgt.repo, chk.URL
 	if back == nil {
 		if !full {
-			refs, err := r.lsRemote(chk.URL)
-			if err != nil {
-				chk.Problems = append(chk.Problems, err.Error())
-				return chk, nil
-			}
-			chk.Head = refs[branch].String()
-			chk.Checked = "the remote's head listed ('mem doctor --full' reads it all back)"
-			if refs[branch] != recHead {
-				chk.Problems = append(chk.Problems, fmt.Sprintf("%s: %s is at %s, the last verified backup left it at %s: run 'mem backup --verify-only --to %s' to read it back", chk.URL, rec.Branch, short(refs[branch]), short(recHead), rec.Target))
-			}
+			r.checkRemoteHead(chk, branch, recHead)
 			return chk, nil
 		}
 		tmp, err := os.MkdirTemp("", "mem-doctor-backup-")
@@ -1019,7 +1041,63 @@ func CheckBackup(v *vault.Vault, full bool, env Env) (*BackupCheck, error) {
 		}
 		dir = tmp
 	}
-	var damage []string // what a new backup is the fix for
+	damage := r.backupDamage(chk, back, dir, full)
+	if len(damage) > 0 {
+		// A push to it again would not help: git sends only what the
+		// backup's refs do not already claim to hold.
+		chk.Problems = append(chk.Problems, append(damage, fmt.Sprintf("the backup %s is damaged: run 'mem backup --to NEW-PATH' for a good copy, then replace it", chk.URL))...)
+	}
+	return chk, nil
+}
+
+// checkTarget finds the last verified backup: a local repository, opened,
+// or a remote (repo nil). nil, with the problem in chk, when it cannot.
+func (r *Repo) checkTarget(chk *BackupCheck) *backupTarget {
+	if chk.URL == "" { // recorded before URL was: backup.to is relative to the vault
+		res := &BackupResult{}
+		tgt, err := r.resolveTarget(BackupOptions{To: chk.Record.Target, RelativeTo: r.v.Root, VerifyOnly: true}, res)
+		if err != nil {
+			chk.Problems = append(chk.Problems, err.Error())
+			return nil
+		}
+		chk.URL = res.URL
+		return tgt
+	}
+	if !filepath.IsAbs(chk.URL) {
+		return &backupTarget{}
+	}
+	g, err := gitrepo.OpenAt(chk.URL, r.env.Git())
+	if err != nil {
+		chk.Problems = append(chk.Problems, fmt.Sprintf("%s: the last verified backup cannot be opened (%v): is its drive mounted? If it is lost, run 'mem backup --to NEW-PATH'", chk.URL, err))
+		return nil
+	}
+	return &backupTarget{repo: g}
+}
+
+// checkRemoteHead is the quick check of a remote backup: its head, as it
+// lists it, is still where the last verified backup left it.
+func (r *Repo) checkRemoteHead(chk *BackupCheck, branch gitrepo.RefName, recHead gitrepo.Hash) {
+	rec := chk.Record
+	refs, err := r.lsRemote(chk.URL)
+	if err != nil {
+		chk.Problems = append(chk.Problems, err.Error())
+		return
+	}
+	chk.Head = refs[branch].String()
+	chk.Checked = "the remote's head listed ('mem doctor --full' reads it all back)"
+	if refs[branch] != recHead {
+		chk.Problems = append(chk.Problems, fmt.Sprintf("%s: %s is at %s, the last verified backup left it at %s: run 'mem backup --verify-only --to %s' to read it back", chk.URL, rec.Branch, short(refs[branch]), short(recHead), rec.Target))
+	}
+}
+
+// backupDamage reads the backup back (back, its files at dir) against the
+// record: its head, the counts at the recorded head, git fsck, and the
+// loose objects hashed (every object when full). A moved head is a
+// problem in chk; what it returns is damage, which a new backup fixes.
+func (r *Repo) backupDamage(chk *BackupCheck, back *gitrepo.Repo, dir string, full bool) []string {
+	rec := chk.Record
+	branch, recHead := gitrepo.BranchRef(rec.Branch), gitrepo.NewHash(rec.Head)
+	var damage []string
 	ref, err := back.Ref(branch)
 	if err != nil {
 		damage = append(damage, fmt.Sprintf("%s: no %s (%v)", chk.URL, branch, err))
@@ -1044,16 +1122,11 @@ func CheckBackup(v *vault.Vault, full bool, env Env) (*BackupCheck, error) {
 	if full {
 		chk.Checked = "head, counts and every object hashed (git fsck)"
 	} else {
-		n, bad := hashLoose(back, dir)
+		n, bad := hashLoose(back)
 		damage = append(damage, bad...)
 		chk.Checked = fmt.Sprintf("head, counts, connectivity (git fsck --connectivity-only) and %d loose objects hashed; 'mem doctor --full' hashes every object", n)
 	}
-	if len(damage) > 0 {
-		// A push to it again would not help: git sends only what the
-		// backup's refs do not already claim to hold.
-		chk.Problems = append(chk.Problems, append(damage, fmt.Sprintf("the backup %s is damaged: run 'mem backup --to NEW-PATH' for a good copy, then replace it", chk.URL))...)
-	}
-	return chk, nil
+	return damage
 }
 
 // descends reports whether commit old is an ancestor of head in g.
@@ -1062,29 +1135,22 @@ func descends(g *gitrepo.Repo, head, old gitrepo.Hash) bool {
 	return err == nil && ok
 }
 
-// hashLoose reads every loose object of the repository at dir (at most
+// hashLoose reads every loose object of the repository g (at most
 // maxLooseHashed) and checks that its content hashes to its name, which
 // fsck --connectivity-only does not do for blobs.
-func hashLoose(g *gitrepo.Repo, dir string) (int, []string) {
+func hashLoose(g *gitrepo.Repo) (int, []string) {
 	n := 0
 	var bad []string
-	fans, _ := filepath.Glob(filepath.Join(dir, "objects", "[0-9a-f][0-9a-f]"))
-	for _, fan := range fans {
-		ents, _ := os.ReadDir(fan)
-		for _, e := range ents {
-			h := filepath.Base(fan) + e.Name()
-			if !gitrepo.IsHash(h) {
-				continue // a temp file of a running push
-			}
-			if n == maxLooseHashed {
-				return n, bad
-			}
-			n++
-			if err := g.Rehash(gitrepo.NewHash(h)); err != nil {
-				bad = append(bad, fmt.Sprintf("object %s (%s) is corrupt: %v", h, filepath.Join(fan, e.Name()), err))
-			}
+	g.LooseObjects(func(h gitrepo.Hash, p string) bool {
+		if n == maxLooseHashed {
+			return false
 		}
-	}
+		n++
+		if err := g.Rehash(h); err != nil {
+			bad = append(bad, fmt.Sprintf("object %s (%s) is corrupt: %v", h, p, err))
+		}
+		return true
+	})
 	if len(bad) > maxListed {
 		bad = append(bad[:maxListed], fmt.Sprintf("… and %d more corrupt objects", len(bad)-maxListed))
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -133,7 +132,7 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 	}
 	defer r.forgetLocks() // runs after the release below: the locks are gone first
 	defer lock.release()
-	if why, p := r.busy(); why != "" && filepath.Base(p) != "index.lock" {
+	if why, p := r.busy(); why != "" && p != lock.Path() {
 		return nil, skipFor(r.v, p, why) // a merge started between the two checks
 	}
 
@@ -520,34 +519,20 @@ func (s summary) body(chs []Change) string {
 func (r *Repo) blob(h gitrepo.Hash) ([]byte, error) { return r.git.Blob(h) }
 
 // indexLock is git's index.lock, held for the whole commit so no git
-// command changes the index underneath mem. The new index is written into
-// it and renamed over .git/index, exactly as git does.
-type indexLock struct {
-	path string
-	f    *os.File
-	done bool
+// command changes the index underneath mem.
+type indexLock struct{ *gitrepo.IndexLock }
+
+func (r *Repo) lockIndex() (indexLock, error) {
+	l, err := r.locks.Index()
+	var held *gitrepo.LockHeldError
+	if errors.As(err, &held) {
+		p := held.Path
+		return indexLock{}, skipFor(r.v, p, fmt.Sprintf("%s exists: another git process holds the index lock (if none is running, it crashed: remove %s)", p, p))
+	}
+	return indexLock{l}, err
 }
 
-func (r *Repo) lockIndex() (*indexLock, error) {
-	p := filepath.Join(r.gitDir, "index.lock")
-	f, err := r.createLock(p)
-	if errors.Is(err, os.ErrExist) {
-		return nil, skipFor(r.v, p, fmt.Sprintf("%s exists: another git process holds the index lock (if none is running, it crashed: remove %s)", p, p))
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p, err)
-	}
-	// Name the holder for whoever finds the lock after a crash.
-	fmt.Fprintf(f, "mem pid %d\n", os.Getpid())
-	return &indexLock{path: p, f: f}, nil
-}
-
-func (l *indexLock) release() {
-	if !l.done {
-		l.f.Close()
-		os.Remove(l.path)
-	}
-}
+func (l indexLock) release() { l.Release() }
 
 // write replaces .git/index: entries outside the vault unchanged, the
 // vault's entries as committed, with fresh stat data. When the vault is the
@@ -555,7 +540,7 @@ func (l *indexLock) release() {
 // commit does, so the next run re-hashes only folders that changed. An
 // index that could not be read is rebuilt when the vault is the whole
 // worktree, else left alone (see readBaseline).
-func (l *indexLock) write(r *Repo, base *baseline, s *scanner, node *dirNode) error {
+func (l indexLock) write(r *Repo, base *baseline, s *scanner, node *dirNode) error {
 	if base.index == nil && base.warn != "" && r.prefix != "" {
 		return nil
 	}
@@ -578,24 +563,5 @@ func (l *indexLock) write(r *Repo, base *baseline, s *scanner, node *dirNode) er
 		}
 	}
 	sort.SliceStable(ents, func(i, j int) bool { return ents[i].Name < ents[j].Name })
-	if err := l.f.Truncate(0); err != nil {
-		return err
-	}
-	if _, err := l.f.Seek(0, 0); err != nil {
-		return err
-	}
-	if err := gitrepo.WriteIndex(l.f, ents, tree); err != nil {
-		return fmt.Errorf("%s: write git index: %w (run 'git reset -q' to rebuild it)", l.path, err)
-	}
-	// Not fsynced, as git does not by default (core.fsync): the index is a
-	// cache of HEAD plus stat data that 'git reset -q' rebuilds, unlike the
-	// objects and the ref, which are durable before the ref moves.
-	if err := l.f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(l.path, filepath.Join(r.gitDir, "index")); err != nil {
-		return fmt.Errorf("%s: %w", l.path, err)
-	}
-	l.done = true
-	return nil
+	return l.Write(ents, tree)
 }

@@ -62,6 +62,12 @@ func (r *Repo) silenced(old, new gitrepo.Hash, now time.Time) string {
 	if data, err = r.blob(new); err != nil {
 		return "unreadable"
 	}
+	return r.unlike(data, now)
+}
+
+// unlike says how data, the new version of a live memory, no longer is
+// one the view shows ("" when it still is).
+func (r *Repo) unlike(data []byte, now time.Time) string {
 	is, err := vault.ParseFile(data)
 	switch {
 	case err != nil || is == nil || !is.HasFrontmatter:
@@ -151,8 +157,21 @@ func (r *Repo) leftView(chs []gitrepo.Change, url string, now time.Time) (map[st
 	if err != nil {
 		return nil, err
 	}
-	after := make([]*vault.Memory, 0, len(before)+len(touched))
-	kept := 0
+	after, kept, err := r.withIncoming(before, touched)
+	if err != nil {
+		return nil, err
+	}
+	if err := idClash(before, after[kept:], touched, url); err != nil {
+		return nil, err
+	}
+	return leavers(before, after, render.OptionsFor(r.v, nil, 0, now), r.v), nil
+}
+
+// withIncoming is the vault's memories (before) with the incoming changes
+// touched applied: the untouched ones first (kept of them), then the
+// incoming versions in path order.
+func (r *Repo) withIncoming(before []*vault.Memory, touched map[string]gitrepo.Change) (after []*vault.Memory, kept int, err error) {
+	after = make([]*vault.Memory, 0, len(before)+len(touched))
 	for _, m := range before {
 		if _, ok := touched[m.Rel]; !ok {
 			after = append(after, m)
@@ -166,16 +185,18 @@ func (r *Repo) leftView(chs []gitrepo.Change, url string, now time.Time) (map[st
 		}
 		data, err := r.blob(c.New)
 		if err != nil {
-			return nil, r.damagedObject("blob", c.New, c.Path, err)
+			return nil, 0, r.damagedObject("blob", c.New, c.Path, err)
 		}
 		after = append(after, r.v.Parsed(rel, data))
 	}
-	if err := idClash(before, after[kept:], touched, url); err != nil {
-		return nil, err
-	}
-	opts := render.OptionsFor(r.v, nil, 0, now)
-	was, _ := render.Selected(before, r.v.Projects(before), opts)
-	is, why := render.Selected(after, r.v.Projects(after), opts)
+	return after, kept, nil
+}
+
+// leavers are the memories the view selects from before but not from
+// after, each with the reason render gives ("removed" when none).
+func leavers(before, after []*vault.Memory, opts render.Options, v *vault.Vault) map[string]string {
+	was, _ := render.Selected(before, v.Projects(before), opts)
+	is, why := render.Selected(after, v.Projects(after), opts)
 	inAfter := make(map[string]bool, len(is))
 	for m := range is {
 		inAfter[m.Rel] = true
@@ -190,7 +211,7 @@ func (r *Repo) leftView(chs []gitrepo.Change, url string, now time.Time) (map[st
 			left[m.Rel] = cmp.Or(reason[m.Rel], "removed")
 		}
 	}
-	return left, nil
+	return left
 }
 
 // idClash refuses an incoming memory whose id a different memory here

@@ -158,94 +158,29 @@ func (r *Repo) holdLocal(base, head, merged, remote gitrepo.Hash, url string, re
 	if err != nil {
 		return merged, err
 	}
-	holds := map[string]HeldFile{}
+	hd := &holding{base: base, head: head, remote: remote, url: url, now: opts.Now,
+		holds: map[string]HeldFile{}, edits: map[string]treeEdit{}, changed: map[string]bool{}}
 	for _, h := range old {
-		holds[h.Repo] = h
+		hd.holds[h.Repo] = h
 	}
 	chs, err := r.diffTrees(head, merged)
 	if err != nil {
 		return merged, err
 	}
-	edits := map[string]treeEdit{}
-	changed := map[string]bool{}
 	for _, c := range chs {
 		if !r.localFile(c.Path) {
 			continue
 		}
-		changed[c.Path] = true
-		var mine, in []byte
-		if !c.Added() {
-			if mine, err = r.blob(c.Old); err != nil {
-				return merged, r.damagedObject("blob", c.Old, c.Path, err)
-			}
-		}
-		if !c.Deleted() {
-			if in, err = r.blob(c.New); err != nil {
-				return merged, r.damagedObject("blob", c.New, c.Path, err)
-			}
-		}
-		h := holds[c.Path]
-		h.Keys = nil
-		proposed := c.New
-		if c.Path == r.repoPath(vault.ConfigFile) {
-			prop, keys, err := r.proposeConfig(head, remote, c.Path, mine, in)
-			if err != nil {
-				return merged, err
-			}
-			if r.objs == nil {
-				r.objs = r.git.NewObjects() // synced by applyMerge before a ref names what uses them
-			}
-			if proposed, err = r.writeBlob(prop); err != nil {
-				return merged, err
-			}
-			if len(keys) == 0 {
-				// Only content keys differ: the proposal is taken.
-				delete(holds, c.Path)
-				if proposed != c.New {
-					edits[c.Path] = treeEdit{mode: c.NewMode, hash: proposed}
-				}
-				continue
-			}
-			h.Keys = keys
-		}
-		h.Repo, h.Path = c.Path, c.Path
-		if rel, ok := r.vaultRel(c.Path); ok {
-			h.Path = rel
-		}
-		h.URL, h.Commit = url, r.lastChange(base, remote, c.Path).String()
-		h.Local, h.Proposed = "", ""
-		if !c.Added() {
-			h.Local = c.Old.String()
-		}
-		if !c.Deleted() {
-			h.Proposed = proposed.String()
-		}
-		if h.Since.IsZero() {
-			h.Since = opts.Now.UTC()
-		}
-		holds[c.Path] = h
-		edits[c.Path] = treeEdit{mode: c.OldMode, hash: c.Old} // zero when added: removed again
-	}
-	// A hold this merge does not touch stands until the remote's head
-	// comes round to this machine's version.
-	for p := range holds {
-		if changed[p] {
-			continue
-		}
-		theirs, err := r.fileAt(remote, p)
-		if err != nil {
+		hd.changed[c.Path] = true
+		if err := r.holdChange(hd, c); err != nil {
 			return merged, err
 		}
-		ours, err := r.fileAt(head, p)
-		if err != nil {
-			return merged, err
-		}
-		if string(theirs) == string(ours) && (theirs == nil) == (ours == nil) {
-			delete(holds, p)
-		}
 	}
-	held := make([]HeldFile, 0, len(holds))
-	for _, h := range holds {
+	if err := r.dropSettledHolds(hd); err != nil {
+		return merged, err
+	}
+	held := make([]HeldFile, 0, len(hd.holds))
+	for _, h := range hd.holds {
 		held = append(held, h)
 	}
 	slices.SortFunc(held, func(a, b HeldFile) int { return strings.Compare(a.Repo, b.Repo) })
@@ -255,10 +190,122 @@ func (r *Repo) holdLocal(base, head, merged, remote gitrepo.Hash, url string, re
 			return merged, err
 		}
 	}
-	if len(edits) == 0 {
+	if len(hd.edits) == 0 {
 		return merged, nil
 	}
-	return r.keepLocal(head, merged, remote, url, edits, res, opts.Now)
+	return r.keepLocal(head, merged, remote, url, hd.edits, res, opts.Now)
+}
+
+// holding is what holdLocal works out: the holds by repository path (the
+// recorded ones, updated), the tree edits that put this machine's
+// versions back, and which local files the merge changes.
+type holding struct {
+	base, head, remote gitrepo.Hash
+	url                string
+	now                time.Time
+	holds              map[string]HeldFile
+	edits              map[string]treeEdit
+	changed            map[string]bool
+}
+
+// holdChange holds back the merge's change c of a local file: its hold is
+// recorded and its version at head put back, unless c is to mem.yaml and
+// differs only in content keys, when the proposal is taken.
+func (r *Repo) holdChange(hd *holding, c gitrepo.Change) error {
+	mine, in, err := r.versions(c)
+	if err != nil {
+		return err
+	}
+	h := hd.holds[c.Path]
+	h.Keys = nil
+	proposed := c.New
+	if c.Path == r.repoPath(vault.ConfigFile) {
+		var keys []string
+		if proposed, keys, err = r.proposeConfigBlob(hd, c, mine, in); err != nil {
+			return err
+		}
+		if len(keys) == 0 {
+			// Only content keys differ: the proposal is taken.
+			delete(hd.holds, c.Path)
+			if proposed != c.New {
+				hd.edits[c.Path] = treeEdit{mode: c.NewMode, hash: proposed}
+			}
+			return nil
+		}
+		h.Keys = keys
+	}
+	h.Repo, h.Path = c.Path, c.Path
+	if rel, ok := r.vaultRel(c.Path); ok {
+		h.Path = rel
+	}
+	h.URL, h.Commit = hd.url, r.lastChange(hd.base, hd.remote, c.Path).String()
+	h.Local, h.Proposed = "", ""
+	if !c.Added() {
+		h.Local = c.Old.String()
+	}
+	if !c.Deleted() {
+		h.Proposed = proposed.String()
+	}
+	if h.Since.IsZero() {
+		h.Since = hd.now.UTC()
+	}
+	hd.holds[c.Path] = h
+	hd.edits[c.Path] = treeEdit{mode: c.OldMode, hash: c.Old} // zero when added: removed again
+	return nil
+}
+
+// versions reads both sides of change c: this machine's (nil when c adds
+// the file) and the incoming one (nil when c deletes it).
+func (r *Repo) versions(c gitrepo.Change) (mine, in []byte, err error) {
+	if !c.Added() {
+		if mine, err = r.blob(c.Old); err != nil {
+			return nil, nil, r.damagedObject("blob", c.Old, c.Path, err)
+		}
+	}
+	if !c.Deleted() {
+		if in, err = r.blob(c.New); err != nil {
+			return nil, nil, r.damagedObject("blob", c.New, c.Path, err)
+		}
+	}
+	return mine, in, nil
+}
+
+// proposeConfigBlob stores what the incoming mem.yaml proposes (see
+// proposeConfig) as a blob, and returns it with the keys this machine
+// holds back.
+func (r *Repo) proposeConfigBlob(hd *holding, c gitrepo.Change, mine, in []byte) (gitrepo.Hash, []string, error) {
+	prop, keys, err := r.proposeConfig(hd.head, hd.remote, c.Path, mine, in)
+	if err != nil {
+		return gitrepo.ZeroHash, nil, err
+	}
+	if r.objs == nil {
+		r.objs = r.git.NewObjects() // synced by applyMerge before a ref names what uses them
+	}
+	h, err := r.writeBlob(prop)
+	return h, keys, err
+}
+
+// dropSettledHolds ends each hold this merge does not touch once the
+// remote's head has come round to this machine's version; until then it
+// stands.
+func (r *Repo) dropSettledHolds(hd *holding) error {
+	for p := range hd.holds {
+		if hd.changed[p] {
+			continue
+		}
+		theirs, err := r.fileAt(hd.remote, p)
+		if err != nil {
+			return err
+		}
+		ours, err := r.fileAt(hd.head, p)
+		if err != nil {
+			return err
+		}
+		if string(theirs) == string(ours) && (theirs == nil) == (ours == nil) {
+			delete(hd.holds, p)
+		}
+	}
+	return nil
 }
 
 // proposeConfig is what an incoming mem.yaml proposes to this machine's
@@ -377,6 +424,9 @@ func (r *Repo) acceptHeld(now time.Time) ([]HeldFile, error) {
 	if err != nil || len(held) == 0 {
 		return nil, err
 	}
+	// Replaced together, with one flush, as sync's merge writes.
+	var batch vault.Batch
+	defer batch.Abort()
 	for _, h := range held {
 		var data []byte
 		if h.Proposed != "" {
@@ -388,17 +438,18 @@ func (r *Repo) acceptHeld(now time.Time) ([]HeldFile, error) {
 		}
 		p := filepath.Join(r.top, filepath.FromSlash(h.Repo))
 		if data == nil {
-			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return nil, err
-			}
+			batch.Remove(p)
 			continue
 		}
 		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
 			return nil, err
 		}
-		if err := vault.WriteFileAtomic(p, data, vault.FileMode()); err != nil {
+		if err := batch.Add(p, data, vault.FileMode()); err != nil {
 			return nil, err
 		}
+	}
+	if err := batch.Commit(); err != nil {
+		return nil, err
 	}
 	if err := r.saveHeld(nil); err != nil {
 		return nil, err

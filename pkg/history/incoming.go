@@ -201,6 +201,28 @@ func (in *incoming) tree(h, ref gitrepo.Hash, dir string) (p, rule, why string, 
 	if err != nil {
 		return "", "", "", in.r.damagedObject("tree", h, "fetched, at "+quotePath(dir), err)
 	}
+	known := in.entries(ref)
+	seen := make(map[string]bool, len(t.Entries))
+	for _, e := range t.Entries {
+		p := join(dir, e.Name)
+		if p, rule, why := entryName(e.Name, p, seen); rule != "" {
+			return p, rule, why, nil
+		}
+		old, had := known[e.Name]
+		if had && old.Hash == e.Hash && old.Mode == e.Mode {
+			continue // as head has it
+		}
+		if p, rule, why, err := in.entry(e, p, old, had); err != nil || rule != "" {
+			return p, rule, why, err
+		}
+	}
+	in.done[key] = true
+	return "", "", "", nil
+}
+
+// entries are the entries of head's tree ref by name (none when ref is
+// zero or unreadable).
+func (in *incoming) entries(ref gitrepo.Hash) map[string]gitrepo.TreeEntry {
 	known := map[string]gitrepo.TreeEntry{}
 	if !ref.IsZero() {
 		if rt, err := in.r.git.Tree(ref); err == nil {
@@ -209,53 +231,60 @@ func (in *incoming) tree(h, ref gitrepo.Hash, dir string) (p, rule, why string, 
 			}
 		}
 	}
-	seen := make(map[string]bool, len(t.Entries))
-	for _, e := range t.Entries {
-		p := join(dir, e.Name)
-		if rule, why := nameRule(e.Name); rule != "" {
-			return p, rule, why, nil
-		}
-		if seen[e.Name] {
-			return p, "duplicate-name", "the folder lists this name twice", nil
-		}
-		seen[e.Name] = true
-		if len(p) > maxPathBytes {
-			return p[:64] + "…", "path-too-long", fmt.Sprintf("a path of %d bytes, over the %d a file system takes", len(p), maxPathBytes), nil
-		}
-		old, had := known[e.Name]
-		if had && old.Hash == e.Hash && old.Mode == e.Mode {
-			continue // as head has it
-		}
-		switch e.Mode {
-		case gitrepo.Dir:
-			sub := gitrepo.ZeroHash
-			if had && old.Mode == gitrepo.Dir {
-				sub = old.Hash
-			}
-			if p, rule, why, err := in.tree(e.Hash, sub, p); err != nil || rule != "" {
-				return p, rule, why, err
-			}
-		case gitrepo.Regular, gitrepo.Executable:
-			size, err := in.r.git.ObjectSize(e.Hash)
-			if err != nil {
-				return "", "", "", in.r.damagedObject("blob", e.Hash, "fetched, at "+quotePath(p), err)
-			}
-			limit, what := int64(maxOtherFile), "the 100 MiB mem takes for a file outside the memories"
-			if rel, ok := in.r.vaultRel(p); ok && in.r.v.IsMemoryPath(rel) {
-				limit, what = in.maxFile, "lint.max_file_size in this machine's mem.yaml"
-			}
-			if size > limit {
-				return p, "file-too-large", fmt.Sprintf("%d bytes, over %d (%s)", size, limit, what), nil
-			}
-		case gitrepo.Symlink:
-			return p, "symlink", "a symbolic link: mem never writes a link a remote sends (it could point anywhere)", nil
-		case gitrepo.Submodule:
-			return p, "gitlink", "a submodule entry: mem never checks out another repository a remote names", nil
-		default:
-			return p, "bad-mode", fmt.Sprintf("mode %o is none git writes for a file or folder", uint32(e.Mode)), nil
-		}
+	return known
+}
+
+// entryName checks the name of the entry at p: one mem writes, listed
+// once in its folder (seen), in a path a file system takes.
+func entryName(name, p string, seen map[string]bool) (string, string, string) {
+	if rule, why := nameRule(name); rule != "" {
+		return p, rule, why
 	}
-	in.done[key] = true
+	if seen[name] {
+		return p, "duplicate-name", "the folder lists this name twice"
+	}
+	seen[name] = true
+	if len(p) > maxPathBytes {
+		return p[:64] + "…", "path-too-long", fmt.Sprintf("a path of %d bytes, over the %d a file system takes", len(p), maxPathBytes)
+	}
+	return "", "", ""
+}
+
+// entry checks entry e at p, which head has as old (when had) or not at
+// all: a folder is walked, a file's size checked, anything else refused.
+func (in *incoming) entry(e gitrepo.TreeEntry, p string, old gitrepo.TreeEntry, had bool) (string, string, string, error) {
+	switch e.Mode {
+	case gitrepo.Dir:
+		sub := gitrepo.ZeroHash
+		if had && old.Mode == gitrepo.Dir {
+			sub = old.Hash
+		}
+		return in.tree(e.Hash, sub, p)
+	case gitrepo.Regular, gitrepo.Executable:
+		return in.fileSize(e.Hash, p)
+	case gitrepo.Symlink:
+		return p, "symlink", "a symbolic link: mem never writes a link a remote sends (it could point anywhere)", nil
+	case gitrepo.Submodule:
+		return p, "gitlink", "a submodule entry: mem never checks out another repository a remote names", nil
+	default:
+		return p, "bad-mode", fmt.Sprintf("mode %o is none git writes for a file or folder", uint32(e.Mode)), nil
+	}
+}
+
+// fileSize checks that blob h, a file at p, is within the limit: the
+// vault's lint.max_file_size for a memory, 100 MiB for any other file.
+func (in *incoming) fileSize(h gitrepo.Hash, p string) (string, string, string, error) {
+	size, err := in.r.git.ObjectSize(h)
+	if err != nil {
+		return "", "", "", in.r.damagedObject("blob", h, "fetched, at "+quotePath(p), err)
+	}
+	limit, what := int64(maxOtherFile), "the 100 MiB mem takes for a file outside the memories"
+	if rel, ok := in.r.vaultRel(p); ok && in.r.v.IsMemoryPath(rel) {
+		limit, what = in.maxFile, "lint.max_file_size in this machine's mem.yaml"
+	}
+	if size > limit {
+		return p, "file-too-large", fmt.Sprintf("%d bytes, over %d (%s)", size, limit, what), nil
+	}
 	return "", "", "", nil
 }
 

@@ -36,9 +36,9 @@ type Repo struct {
 	prefix string           // vault root relative to top, slash-separated; "" when equal
 	objs   *gitrepo.Objects // set for the length of a commit
 	env    Env              // set by the entry point (Commit, Sync, Backup, Clone)
-	// heldLocks are the git lock files this commit created ("inode path"),
-	// recorded so a later commit can clear them if this one is killed.
-	heldLocks []string
+	// locks takes git's lock files, recorded so a later commit can clear
+	// them if this one is killed.
+	locks *gitrepo.Locks
 }
 
 // ErrNoRepo is returned by Open when the vault is not inside a git repository.
@@ -55,6 +55,7 @@ func Open(v *vault.Vault, env Env) (*Repo, error) {
 		return nil, fmt.Errorf("%s: open git repository: %w", v.Root, err)
 	}
 	r := &Repo{v: v, env: env, git: g, gitDir: g.GitDir(), top: g.Top()}
+	r.locks = g.Locks(r.lockRecordPath())
 	if _, err := os.Stat(filepath.Join(r.gitDir, "commondir")); err == nil {
 		return nil, fmt.Errorf("%s: linked git worktrees are not supported by mem history; run mem in the main worktree", r.gitDir)
 	}
@@ -111,33 +112,17 @@ func (r *Repo) vaultTree(c *gitrepo.Commit) (*gitrepo.Tree, error) {
 	return t, nil
 }
 
-// busyMarkers are the files git leaves while an operation is in progress;
-// mem never commits underneath one of them.
-var busyMarkers = []struct{ name, what string }{
-	{"index.lock", "another git process holds the index lock (if none is running, it crashed: remove %s)"},
-	{"MERGE_HEAD", "a merge is in progress (finish it with 'git commit' or 'git merge --abort')"},
-	{"CHERRY_PICK_HEAD", "a cherry-pick is in progress (finish or 'git cherry-pick --abort')"},
-	{"REVERT_HEAD", "a revert is in progress (finish or 'git revert --abort')"},
-	{"rebase-merge", "a rebase is in progress (finish or 'git rebase --abort')"},
-	{"rebase-apply", "a rebase or 'git am' is in progress (finish or abort it)"},
-	{"BISECT_LOG", "a bisect is in progress (end it with 'git bisect reset')"},
-	{syncJournal, "a mem sync was stopped while applying a merge (run 'mem sync' to finish it)"},
-}
-
-// busy says why git is mid-operation, and the marker that says so, or ""
-// when it is idle.
+// busy says why git (or an interrupted mem sync) is mid-operation, and
+// the marker that says so, or "" when it is idle.
 func (r *Repo) busy() (why, marker string) {
-	for _, m := range busyMarkers {
-		p := filepath.Join(r.gitDir, m.name)
-		if _, err := os.Lstat(p); err == nil {
-			msg := m.what
-			if strings.Contains(msg, "%s") {
-				msg = fmt.Sprintf(msg, p)
-			}
-			return fmt.Sprintf("%s exists: %s", p, msg), p
+	p, what := r.git.Busy()
+	if p == "" {
+		p, what = filepath.Join(r.gitDir, syncJournal), "a mem sync was stopped while applying a merge (run 'mem sync' to finish it)"
+		if _, err := os.Lstat(p); err != nil {
+			return "", ""
 		}
 	}
-	return "", ""
+	return fmt.Sprintf("%s exists: %s", p, what), p
 }
 
 // StuckError is a skip that has lasted too long: the lock or marker that

@@ -462,33 +462,18 @@ func (s *scanner) walk(dir, rel string, pats ignore.Patterns) error {
 		}
 		return nil // a folder that vanished or cannot be read is skipped, as git does
 	}
-	for _, e := range ents {
-		if e.Name() == ".gitignore" && e.Type().IsRegular() {
-			more, err := readIgnore(filepath.Join(dir, ".gitignore"), splitPath(rel))
-			if err != nil {
-				return err
-			}
-			pats = append(pats[:len(pats):len(pats)], more...)
-		}
+	if pats, err = withIgnores(dir, rel, ents, pats); err != nil {
+		return err
 	}
 	var files []fs.DirEntry
 	for _, e := range ents {
-		name := e.Name()
-		p := join(rel, name)
+		p := join(rel, e.Name())
 		if !e.IsDir() {
 			files = append(files, e)
 			continue
 		}
-		vrel, _ := s.r.vaultRel(p)
-		if name == ".git" || s.r.excluded(vrel) {
-			continue
-		}
-		abs := filepath.Join(dir, name)
-		if _, err := os.Lstat(filepath.Join(abs, ".git")); err == nil {
-			s.skipped[p] = true // a nested repository is its own history
-			continue
-		}
-		if pats.Match(splitPath(p), true) && !s.base.dirs[p] {
+		abs := filepath.Join(dir, e.Name())
+		if !s.enters(abs, p, pats) {
 			continue
 		}
 		if err := s.walk(abs, p, pats); err != nil {
@@ -504,6 +489,37 @@ func (s *scanner) walk(dir, rel string, pats ignore.Patterns) error {
 		}
 	}
 	return nil
+}
+
+// withIgnores is pats with the patterns of the .gitignore among ents, the
+// entries of dir (rel in the repository), when it has one.
+func withIgnores(dir, rel string, ents []fs.DirEntry, pats ignore.Patterns) (ignore.Patterns, error) {
+	for _, e := range ents {
+		if e.Name() == ".gitignore" && e.Type().IsRegular() {
+			more, err := readIgnore(filepath.Join(dir, ".gitignore"), splitPath(rel))
+			if err != nil {
+				return nil, err
+			}
+			pats = append(pats[:len(pats):len(pats)], more...)
+		}
+	}
+	return pats, nil
+}
+
+// enters says whether the walk goes into the folder abs (p in the
+// repository): not .git, not a folder mem.yaml excludes, not a nested
+// repository (recorded as skipped), not an ignored folder unless the index
+// has files in it.
+func (s *scanner) enters(abs, p string, pats ignore.Patterns) bool {
+	vrel, _ := s.r.vaultRel(p)
+	if filepath.Base(abs) == ".git" || s.r.excluded(vrel) {
+		return false
+	}
+	if _, err := os.Lstat(filepath.Join(abs, ".git")); err == nil {
+		s.skipped[p] = true // a nested repository is its own history
+		return false
+	}
+	return !pats.Match(splitPath(p), true) || s.base.dirs[p]
 }
 
 // candidate is a folder's file the commit may hold (in folder dir, at

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mem-md/mem/pkg/gitrepo"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -34,7 +35,7 @@ func TestCommitClearsLocksOfAKilledCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 	refLock := filepath.Join(v.Root, ".git", "refs", "heads", first.Branch+".lock")
-	if _, err := dead.createLock(refLock); err != nil {
+	if _, err := dead.locks.Ref(gitrepo.BranchRef(first.Branch)); err != nil {
 		t.Fatal(err)
 	}
 
@@ -60,22 +61,6 @@ func TestCommitClearsLocksOfAKilledCommit(t *testing.T) {
 	if _, err := os.Lstat(filepath.Join(v.Root, ".git", "index.lock")); err != nil {
 		t.Fatal("mem removed a lock it did not create")
 	}
-}
-
-// A kill between creating the private lock and linking it into place
-// leaves the private file in refs/heads: git must not read it as a branch.
-func TestLeftPrivateLockIsNoRef(t *testing.T) {
-	v := newVault(t, "")
-	memory(t, v, "memory/a.md", "fact", "", "a")
-	first := commit(t, v, CommitOptions{})
-	refLock := filepath.Join(v.Root, ".git", "refs", "heads", first.Branch+".lock")
-	if err := os.WriteFile(privateLockName(refLock), nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if refs := run(t, v.Root, "git", "for-each-ref", "--format=%(refname)"); refs != "refs/heads/"+first.Branch {
-		t.Fatalf("git sees these refs: %q", refs)
-	}
-	fsck(t, v)
 }
 
 // TestHelperHoldCommitLock is not a test: run by the tests below as a

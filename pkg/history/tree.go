@@ -185,32 +185,11 @@ func (r *Repo) diff(old *gitrepo.Tree, n *dirNode, base string, out *[]Change) e
 	if old != nil && n != nil && old.Hash == n.hash {
 		return nil
 	}
-	oldFiles, oldDirs := map[string]gitrepo.TreeEntry{}, map[string]gitrepo.Hash{}
-	if old != nil {
-		for _, e := range old.Entries {
-			if e.Mode == gitrepo.Dir {
-				oldDirs[e.Name] = e.Hash
-			} else if e.Mode != gitrepo.Submodule {
-				oldFiles[e.Name] = e
-			}
-		}
-	}
+	oldFiles, oldDirs := splitTree(old)
 	if n == nil {
 		n = newDir()
 	}
-	for _, e := range n.files {
-		o, had := oldFiles[e.Name]
-		delete(oldFiles, e.Name) // what remains is deleted
-		switch {
-		case !had:
-			*out = append(*out, Change{Status: "A", Path: join(base, e.Name), New: e.Hash})
-		case o.Hash != e.Hash || o.Mode != e.Mode:
-			*out = append(*out, Change{Status: "M", Path: join(base, e.Name), Old: o.Hash, New: e.Hash})
-		}
-	}
-	for name, o := range oldFiles {
-		*out = append(*out, Change{Status: "D", Path: join(base, name), Old: o.Hash})
-	}
+	diffFiles(n.files, oldFiles, base, out)
 	for name, c := range n.dirs {
 		var sub *gitrepo.Tree
 		if h, ok := oldDirs[name]; ok {
@@ -239,17 +218,47 @@ func (r *Repo) diff(old *gitrepo.Tree, n *dirNode, base string, out *[]Change) e
 	return nil
 }
 
+// splitTree is a stored tree's files and its folders by name (none for
+// nil); a submodule is neither.
+func splitTree(t *gitrepo.Tree) (files map[string]gitrepo.TreeEntry, dirs map[string]gitrepo.Hash) {
+	files, dirs = map[string]gitrepo.TreeEntry{}, map[string]gitrepo.Hash{}
+	if t == nil {
+		return files, dirs
+	}
+	for _, e := range t.Entries {
+		if e.Mode == gitrepo.Dir {
+			dirs[e.Name] = e.Hash
+		} else if e.Mode != gitrepo.Submodule {
+			files[e.Name] = e
+		}
+	}
+	return files, dirs
+}
+
+// diffFiles adds to out the changes from the files of a stored folder
+// (old, emptied as it goes) to those now in it, at base.
+func diffFiles(now []gitrepo.TreeEntry, old map[string]gitrepo.TreeEntry, base string, out *[]Change) {
+	for _, e := range now {
+		o, had := old[e.Name]
+		delete(old, e.Name) // what remains is deleted
+		switch {
+		case !had:
+			*out = append(*out, Change{Status: "A", Path: join(base, e.Name), New: e.Hash})
+		case o.Hash != e.Hash || o.Mode != e.Mode:
+			*out = append(*out, Change{Status: "M", Path: join(base, e.Name), Old: o.Hash, New: e.Hash})
+		}
+	}
+	for name, o := range old {
+		*out = append(*out, Change{Status: "D", Path: join(base, name), Old: o.Hash})
+	}
+}
+
 // diffIndex compares the baseline index's vault entries with the files
 // being committed. It stands in for diff when the index's cached tree of
 // the vault equals HEAD's (the index then holds exactly HEAD's files), and
 // needs no tree read: both lists are sorted by path.
 func (r *Repo) diffIndex(base *baseline, files []*file) []Change {
-	var old []*gitrepo.IndexEntry
-	for _, e := range base.index.Entries {
-		if _, in := r.vaultRel(e.Name); in && e.Stage == 0 && !e.IntentToAdd && e.Mode != gitrepo.Submodule {
-			old = append(old, e)
-		}
-	}
+	old := r.committedEntries(base.index)
 	var out []Change
 	i := 0
 	for _, f := range files {
@@ -276,6 +285,18 @@ func (r *Repo) diffIndex(base *baseline, files []*file) []Change {
 		out = append(out, Change{Status: "D", Path: orel, Old: old[i].Hash})
 	}
 	return out
+}
+
+// committedEntries are the index's entries of the vault that a commit
+// holds: not conflicted, not intent-to-add, not submodules.
+func (r *Repo) committedEntries(idx *gitrepo.Index) []*gitrepo.IndexEntry {
+	var ents []*gitrepo.IndexEntry
+	for _, e := range idx.Entries {
+		if _, in := r.vaultRel(e.Name); in && e.Stage == 0 && !e.IntentToAdd && e.Mode != gitrepo.Submodule {
+			ents = append(ents, e)
+		}
+	}
+	return ents
 }
 
 // pairRenames turns a deletion and an addition of the same content into

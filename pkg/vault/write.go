@@ -521,6 +521,7 @@ func (v *Vault) CompletePending() error {
 // file is replaced; Abort removes the temp files.
 type Batch struct {
 	tmps, paths []string
+	removes     []string // files to remove after the replacements
 }
 
 // Add writes data to a temp file beside path, to replace path on Commit.
@@ -533,17 +534,23 @@ func (b *Batch) Add(path string, data []byte, perm os.FileMode) error {
 	return nil
 }
 
-// Commit flushes every temp file, renames each into place, then syncs
-// each folder once. A file whose rename fails is reported; the ones not
-// yet renamed are removed.
+// Remove marks path to be removed on Commit, after the replacements (a
+// path already gone is no error); its folder is synced with theirs.
+func (b *Batch) Remove(path string) { b.removes = append(b.removes, path) }
+
+// Commit flushes every temp file, renames each into place, removes the
+// files marked, then syncs each folder once. A file whose rename fails is
+// reported; the ones not yet renamed are removed.
 func (b *Batch) Commit() error {
-	if len(b.tmps) == 0 {
+	if len(b.tmps) == 0 && len(b.removes) == 0 {
 		return nil
 	}
-	if err := flushFiles(b.tmps); err != nil {
-		dir := filepath.Dir(b.paths[0])
-		b.Abort()
-		return fmt.Errorf("flushing %d files to write under %s (nothing was replaced): %w", len(b.paths), dir, err)
+	if len(b.tmps) > 0 {
+		if err := flushFiles(b.tmps); err != nil {
+			dir := filepath.Dir(b.paths[0])
+			b.Abort()
+			return fmt.Errorf("flushing %d files to write under %s (nothing was replaced): %w", len(b.paths), dir, err)
+		}
 	}
 	dirs := map[string]bool{}
 	for i, tmp := range b.tmps {
@@ -555,7 +562,13 @@ func (b *Batch) Commit() error {
 		}
 		dirs[filepath.Dir(b.paths[i])] = true
 	}
-	b.tmps, b.paths = nil, nil
+	for _, p := range b.removes {
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+		dirs[filepath.Dir(p)] = true
+	}
+	b.tmps, b.paths, b.removes = nil, nil, nil
 	for d := range dirs {
 		if err := syncDir(d); err != nil {
 			return err
@@ -569,5 +582,5 @@ func (b *Batch) Abort() {
 	for _, tmp := range b.tmps {
 		os.Remove(tmp)
 	}
-	b.tmps, b.paths = nil, nil
+	b.tmps, b.paths, b.removes = nil, nil, nil
 }
