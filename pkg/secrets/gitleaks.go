@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"sort"
 	"strings"
@@ -52,9 +53,9 @@ type glRule struct {
 	// group, entropy floor and allowlists, the global allowlists that
 	// target it included).
 	rule func() *config.Rule
-	// relaxed is the rule's regexp without its word boundaries and its
-	// terminator, for a key glued to a word or inside a URL's path
-	// (match's token pass); nil for the generic rules.
+	// relaxed is the rule's regexp without its boundaries, for a key glued
+	// to a word or inside a URL (match's token pass; see relax); nil for
+	// the generic rules.
 	relaxed func() *regexp.Regexp
 }
 
@@ -68,9 +69,6 @@ type engine struct {
 	words     *wordIndex
 	wordKinds [][]int // the kinds whose keyword is words.words[i]
 }
-
-// terminator is the end gitleaks' generator gives a key that needs one.
-const terminator = `(?:[\x60'"\s;]|\\[nr]|$)`
 
 // assignment is the operator of gitleaks' semi-generic regexps (a name
 // holding a keyword, at most 20 more name characters and 3 blanks or
@@ -128,9 +126,7 @@ func newEngine() *engine {
 			generic = append(generic, kind{id: "secret-" + vr.ID, what: "a secret assigned to a name like a key's (gitleaks' " + vr.ID + ")", gl: g})
 			continue
 		}
-		g.relaxed = sync.OnceValue(func() *regexp.Regexp {
-			return regexp.MustCompile(strings.ReplaceAll(strings.TrimSuffix(vr.Regex, terminator), `\b`, ""))
-		})
+		g.relaxed = sync.OnceValue(func() *regexp.Regexp { return relax(vr.Regex, g.assigned) })
 		specific = append(specific, kind{id: "secret-" + vr.ID, what: "a key gitleaks calls " + vr.ID, gl: g})
 	}
 	byID := func(ks []kind) { sort.Slice(ks, func(i, j int) bool { return ks[i].id < ks[j].id }) }
@@ -189,6 +185,90 @@ func translate(vc config.ViperConfig) config.Config {
 		panic("secrets: gitleaks' default configuration: " + err.Error())
 	}
 	return cfg
+}
+
+// relax returns gitleaks' regexp src without what fences a key off from
+// its neighbours, for a key glued to a word or inside a URL: every word
+// boundary (\b), and a group at either end of a branch that matches a
+// delimiter or the start or the end of the text (the generator's
+// terminator, (?:[\x60'"\s;]|\\[nr]|$), and the other rules' own:
+// (?:[^\w-]|\z), (?:^|[\\'"\x60\s>=:(,)]) …). In a semi-generic rule
+// (assigned: a name, an operator, the value) a run of key characters may
+// also come between the operator and the key, a word glued to its left
+// ("token=deploy<key>"). Matches of the relaxed regexp are taken only where
+// the text looks random and the key does (match).
+func relax(src string, assigned bool) *regexp.Regexp {
+	re, err := syntax.Parse(src, syntax.Perl)
+	if err != nil {
+		panic("secrets: gitleaks' regexp " + src + ": " + err.Error())
+	}
+	re = unfence(re)
+	branches := []*syntax.Regexp{re}
+	if re.Op == syntax.OpAlternate {
+		branches = re.Sub
+	}
+	for _, b := range branches {
+		if b.Op != syntax.OpConcat {
+			continue
+		}
+		b.Sub = trimEnds(b.Sub)
+		if assigned {
+			b.Sub = gluedValue(b.Sub)
+		}
+	}
+	return regexp.MustCompile(re.String())
+}
+
+// unfence replaces every word boundary in re by an empty match.
+func unfence(re *syntax.Regexp) *syntax.Regexp {
+	if re.Op == syntax.OpWordBoundary {
+		return &syntax.Regexp{Op: syntax.OpEmptyMatch}
+	}
+	for i, sub := range re.Sub {
+		re.Sub[i] = unfence(sub)
+	}
+	return re
+}
+
+// trimEnds drops a fence at either end of a branch: an alternation, one
+// of whose alternatives is the start (first) or the end (last) of the
+// text or the line.
+func trimEnds(subs []*syntax.Regexp) []*syntax.Regexp {
+	if len(subs) > 1 && fence(subs[0], syntax.OpBeginText, syntax.OpBeginLine) {
+		subs = subs[1:]
+	}
+	if len(subs) > 1 && fence(subs[len(subs)-1], syntax.OpEndText, syntax.OpEndLine) {
+		subs = subs[:len(subs)-1]
+	}
+	return subs
+}
+
+// fence reports an alternation with an alternative of op a or b.
+func fence(re *syntax.Regexp, a, b syntax.Op) bool {
+	if re.Op != syntax.OpAlternate {
+		return false
+	}
+	for _, alt := range re.Sub {
+		if alt.Op == a || alt.Op == b {
+			return true
+		}
+	}
+	return false
+}
+
+// gluedWord is a run of key characters, as short as can be, before the
+// value of a semi-generic rule.
+var gluedWord = syntax.Regexp{Op: syntax.OpStar, Flags: syntax.NonGreedy, Sub: []*syntax.Regexp{{Op: syntax.OpCharClass, Rune: []rune{'+', '+', '-', '/', '0', '9', '=', '=', 'A', 'Z', '_', '_', 'a', 'z', '~', '~'}}}}
+
+// gluedValue puts gluedWord before the first capture of a branch.
+func gluedValue(subs []*syntax.Regexp) []*syntax.Regexp {
+	for i, sub := range subs {
+		if sub.Op == syntax.OpCapture {
+			w := gluedWord
+			return slices.Insert(subs, i, &w)
+		}
+	}
+	return subs
 }
 
 // multiline reports whether a regexp can match across more than one line

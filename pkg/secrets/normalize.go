@@ -360,17 +360,12 @@ func lineContinuation(text string, i int) int {
 	return j
 }
 
-// decodeUnicode decodes \u{X…} (1 to 6 hex digits) and \uXXXX, a pair of
-// them being a surrogate pair: JSON's way to write a rune above U+FFFF.
+// decodeUnicode decodes \u{X…} and \uXXXX, a pair of the latter being
+// a surrogate pair: JSON's way to write a rune above U+FFFF.
 func decodeUnicode(text string, i int) (int, rune, int) {
 	rest := text[i:]
 	if len(rest) >= 4 && rest[2] == '{' {
-		if n, ok := hexRun(rest[3:], 1, 6); ok && len(rest) > 3+n && rest[3+n] == '}' {
-			if v, _ := strconv.ParseUint(rest[3:3+n], 16, 32); v <= unicode.MaxRune {
-				return i + 4 + n, rune(v), -1
-			}
-		}
-		return i, -1, -1
+		return decodeBracedUnicode(text, i)
 	}
 	hi, ok := hex4(rest[2:])
 	if !ok {
@@ -382,6 +377,17 @@ func decodeUnicode(text string, i int) (int, rune, int) {
 		}
 	}
 	return i + 6, hi, -1
+}
+
+// decodeBracedUnicode decodes \u{X…}, 1 to 6 hex digits.
+func decodeBracedUnicode(text string, i int) (int, rune, int) {
+	rest := text[i:]
+	if n, ok := hexRun(rest[3:], 1, 6); ok && len(rest) > 3+n && rest[3+n] == '}' {
+		if v, _ := strconv.ParseUint(rest[3:3+n], 16, 32); v <= unicode.MaxRune {
+			return i + 4 + n, rune(v), -1
+		}
+	}
+	return i, -1, -1
 }
 
 // hex4 decodes the four hex digits at the start of s.
