@@ -698,12 +698,20 @@ func (e *engine) unwrapped(text string, ls int) (hit, bool) {
 	}
 	ne := lineEnd(text, ns)
 	next := text[ns:ne]
-	last := line[strings.LastIndexAny(line, " \t\"'`=:")+1:]
-	first := next
-	if n := strings.IndexAny(first, " \t\"'`;,"); n >= 0 {
-		first = first[:n]
+	// The pieces are the runs of key characters at the end of the line
+	// and the start of the next (in a URL, between its '/' or '@' and the
+	// break). A key wraps anywhere: one piece may be letters alone
+	// ("…Ab3x" and "qfhe…"), if the other looks random.
+	from := len(line)
+	for from > 0 && keyByte(line[from-1]) {
+		from--
 	}
-	if !keyPiece(last) || !keyPiece(first) {
+	to := 0
+	for to < len(next) && keyByte(next[to]) {
+		to++
+	}
+	last, first := line[from:], next[:to]
+	if !keyChars(last) || !keyChars(first) || !keyPiece(last) && !keyPiece(first) {
 		return hit{}, false
 	}
 	if s, k, ok := e.find(line + next); ok && s.start < len(line) && s.end > len(line) {

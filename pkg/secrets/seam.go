@@ -70,22 +70,39 @@ func seam(text string) []hit {
 	return nil
 }
 
-// keyPiece reports whether s can be a piece of a key: 4 or more letters,
-// digits, '_' and '-', with a letter and a digit, or two letters of each
-// case (not a capitalised word).
+// keyPiece reports whether s can be a piece of a key: keyChars, with a
+// digit or two letters of each case (not a capitalised word).
 func keyPiece(s string) bool {
-	lower, upper, digit := 0, 0, false
+	if !keyChars(s) {
+		return false
+	}
+	lower, upper := 0, 0
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			return true
 		case c >= 'a' && c <= 'z':
 			lower++
 		case c >= 'A' && c <= 'Z':
 			upper++
-		case c >= '0' && c <= '9':
-			digit = true
-		case c != '_' && c != '-':
+		}
+	}
+	return lower >= 2 && upper >= 2
+}
+
+// keyChars reports whether s is 4 or more characters of the keys'
+// alphabets: letters, digits and _-+/=~. (base64, hex, and the
+// separators keys use).
+func keyChars(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !keyByte(s[i]) {
 			return false
 		}
 	}
-	return len(s) >= 4 && lower+upper > 0 && (digit || lower >= 2 && upper >= 2)
+	return len(s) >= 4
+}
+
+// keyByte reports a character of keyChars' alphabet.
+func keyByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("_-+/=~.", c) >= 0
 }
