@@ -672,7 +672,9 @@ func (e *engine) find(s string) (span, int, bool) {
 		found, at := false, span{}
 		e.glMatches(kd.gl, kd.gl.rule().Regex, padded, span{0, len(padded)}, func(st, end int) {
 			if !found {
-				found, at = true, span{st - 1, end - 1}
+				// A rule whose match takes the byte after the key
+				// ((?:[^\w-]|\z)) may take the padding: not s's.
+				found, at = true, span{max(st-1, 0), min(end-1, len(s))}
 			}
 		})
 		if found {
