@@ -287,25 +287,8 @@ func (e *engine) glMatches(g *glRule, re *regexp.Regexp, text string, w span, fn
 	sub := text[w.start:w.end]
 	ls, le, from := -1, -1, 0 // the current line's bounds; ls holds for text[from]
 	for _, m := range re.FindAllStringSubmatchIndex(sub, -1) {
-		ms, me := m[0], m[1]
-		// gitleaks trims line breaks off a match.
-		for ms < me && sub[ms] == '\n' {
-			ms++
-		}
-		for me > ms && sub[me-1] == '\n' {
-			me--
-		}
-		ss, se := ms, me
-		if g := r.SecretGroup; g > 0 && 2*g+1 < len(m) {
-			ss, se = m[2*g], m[2*g+1]
-		} else if g == 0 {
-			for g := 1; 2*g+1 < len(m); g++ {
-				if m[2*g] >= 0 && m[2*g+1] > m[2*g] {
-					ss, se = m[2*g], m[2*g+1]
-					break
-				}
-			}
-		}
+		ms, me := trimBreaks(sub, m[0], m[1])
+		ss, se := secretSpan(m, r.SecretGroup)
 		ss, se = max(ss, ms), min(se, me)
 		if ss >= se {
 			continue
@@ -328,6 +311,35 @@ func (e *engine) glMatches(g *glRule, re *regexp.Regexp, text string, w span, fn
 		}
 		fn(w.start+ss, w.start+se)
 	}
+}
+
+// trimBreaks trims line breaks off the match s[ms:me], as gitleaks does.
+func trimBreaks(s string, ms, me int) (int, int) {
+	for ms < me && s[ms] == '\n' {
+		ms++
+	}
+	for me > ms && s[me-1] == '\n' {
+		me--
+	}
+	return ms, me
+}
+
+// secretSpan is the span of a match m's secret, as gitleaks picks it: the
+// rule's secret group, or with none, the first group that matched
+// something, or the whole match. A group beyond the regexp's is the whole
+// match.
+func secretSpan(m []int, group int) (int, int) {
+	if group > 0 && 2*group+1 < len(m) {
+		return m[2*group], m[2*group+1]
+	}
+	if group == 0 {
+		for g := 1; 2*g+1 < len(m); g++ {
+			if m[2*g] >= 0 && m[2*g+1] > m[2*g] {
+				return m[2*g], m[2*g+1]
+			}
+		}
+	}
+	return m[0], m[1]
 }
 
 // allowed is gitleaks' allowlist check of a finding (detect's
@@ -388,6 +400,14 @@ func match(text string) []hit {
 		kinds = append(kinds, k)
 	}
 	sort.Ints(kinds)
+	hits := e.ruleHits(text, kinds, wins)
+	hits = e.gluedHits(text, kinds, wins, hits)
+	return e.rejoin(text, occs, hits)
+}
+
+// ruleHits are the matches of the rules of kinds (in order) over their
+// windows, in order and apart: the first rule to match a span has it.
+func (e *engine) ruleHits(text string, kinds []int, wins map[int][]span) []hit {
 	var hits, add []hit
 	for _, k := range kinds {
 		kd := &e.kinds[k]
@@ -406,10 +426,17 @@ func match(text string) []hit {
 		}
 		hits = merge(hits, add)
 	}
-	// A key glued to a word ("tokenghp_…", "…AKIA…v2") or in a URL's path
-	// ("/ghp_…/"), which gitleaks' boundaries and terminators turn away:
-	// the relaxed regexps, on windows that hold a token that looks random.
+	return hits
+}
+
+// gluedHits adds to hits the keys glued to a word ("tokenghp_…",
+// "…AKIA…v2", "token=deploy<key>") or in a URL ("/ghp_…/", "?k=<key>&"),
+// which gitleaks' boundaries and terminators turn away: the relaxed
+// regexps, on windows that hold a token that looks random, a key glued
+// to a word only if it looks random itself.
+func (e *engine) gluedHits(text string, kinds []int, wins map[int][]span, hits []hit) []hit {
 	random := map[span]bool{}
+	var add []hit
 	for _, k := range kinds {
 		kd := &e.kinds[k]
 		if kd.gl == nil || kd.gl.generic {
@@ -434,7 +461,7 @@ func match(text string) []hit {
 		}
 		hits = merge(hits, add)
 	}
-	return e.rejoin(text, occs, hits)
+	return hits
 }
 
 // windows returns, for each kind whose keyword text holds, the spans of
@@ -515,32 +542,41 @@ func nextLines(text string, le int) int {
 // unless the keyword starts a key itself; a keyword of two bytes is the
 // start of a key of 8 or more key characters.
 func worthRunning(r *glRule, text string, at, n int) bool {
-	if keyRun(text, at) >= 8 && (n > 2 || r.assigned) {
+	switch {
+	case keyRun(text, at) >= 8 && (n > 2 || r.assigned):
 		return true
-	}
-	if n <= 2 && !r.assigned {
+	case n <= 2 && !r.assigned:
 		return keyRun(text, at) >= 8
-	}
-	if !r.assigned {
+	case !r.assigned:
 		return true
 	}
-	i := at + n
-	for k := 0; k < 20 && i < len(text) && (text[i] == ' ' || text[i] == '\t' || text[i] == '.' || text[i] == '-' || !nonWordASCII(text[i])); k++ {
-		i++
-	}
-	for k := 0; k < 3 && i < len(text) && (isSpace(text[i]) || text[i] == '\'' || text[i] == '"'); k++ {
-		i++
-	}
-	if i == len(text) || !strings.ContainsRune("=>:|,?", rune(text[i])) {
+	return valueAfter(text, at+n)
+}
+
+// valueAfter reports whether a value of 8 or more key characters can
+// follow the keyword that ends at text[i] in a semi-generic rule's shape:
+// at most 20 more characters of the name, 3 blanks or quotes, the operator
+// (at most 3 bytes), 5 blanks, quotes or '='.
+func valueAfter(text string, i int) bool {
+	i = skip(text, i, 20, func(c byte) bool { return c == ' ' || c == '\t' || c == '.' || c == '-' || !nonWordASCII(c) })
+	i = skip(text, i, 3, func(c byte) bool { return isSpace(c) || c == '\'' || c == '"' })
+	if i == len(text) || !operatorByte(text[i]) {
 		return false
 	}
-	for k := 0; k < 3 && i < len(text) && strings.ContainsRune("=>:|?,", rune(text[i])); k++ {
-		i++
-	}
-	for k := 0; k < 5 && i < len(text) && (isSpace(text[i]) || strings.ContainsRune("`'\"=", rune(text[i]))); k++ {
-		i++
-	}
+	i = skip(text, i, 3, operatorByte)
+	i = skip(text, i, 5, func(c byte) bool { return isSpace(c) || strings.IndexByte("`'\"=", c) >= 0 })
 	return keyRun(text, i) >= 8
+}
+
+// operatorByte is a byte of the semi-generic rules' operators.
+func operatorByte(c byte) bool { return strings.IndexByte("=>:|?,", c) >= 0 }
+
+// skip returns i moved past at most n bytes of text for which in holds.
+func skip(text string, i, n int, in func(byte) bool) int {
+	for k := 0; k < n && i < len(text) && in(text[i]); k++ {
+		i++
+	}
+	return i
 }
 
 // keyRun is the length of the run of key characters (letters, digits and
