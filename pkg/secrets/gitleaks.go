@@ -662,6 +662,13 @@ func (e *engine) rejoin(text string, occs []occurrence, hits []hit) []hit {
 	if len(joins) == 0 {
 		return hits
 	}
+	return cover(joins, hits)
+}
+
+// cover returns hits with the joined spans of joins (a key put back
+// together) in place of the hits each covers whole; a joined span that
+// overlaps a hit in part, or an earlier joined span, is dropped.
+func cover(joins, hits []hit) []hit {
 	sort.Slice(joins, func(i, j int) bool { return joins[i].start < joins[j].start })
 	covered := make([]bool, len(hits))
 	var kept []hit
@@ -690,6 +697,24 @@ func (e *engine) rejoin(text string, occs []occurrence, hits []hit) []hit {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].start < out[j].start })
 	return out
+}
+
+// wraps reports whether line can end and next go on with a key: the
+// runs of key characters at the end of the line and the start of the next
+// (in a URL, between its '/' or '@' and the break) are both 4 or more
+// long, and one looks random. A key wraps anywhere: one piece may be
+// letters alone ("…Ab3x" and "qfhe…").
+func wraps(line, next string) bool {
+	from := len(line)
+	for from > 0 && keyByte(line[from-1]) {
+		from--
+	}
+	to := 0
+	for to < len(next) && keyByte(next[to]) {
+		to++
+	}
+	last, first := line[from:], next[:to]
+	return keyChars(last) && keyChars(first) && (keyPiece(last) || keyPiece(first))
 }
 
 // find reports the first secret in s (with a blank on either side, for
@@ -736,20 +761,7 @@ func (e *engine) unwrapped(text string, ls int) (hit, bool) {
 	}
 	ne := lineEnd(text, ns)
 	next := text[ns:ne]
-	// The pieces are the runs of key characters at the end of the line
-	// and the start of the next (in a URL, between its '/' or '@' and the
-	// break). A key wraps anywhere: one piece may be letters alone
-	// ("…Ab3x" and "qfhe…"), if the other looks random.
-	from := len(line)
-	for from > 0 && keyByte(line[from-1]) {
-		from--
-	}
-	to := 0
-	for to < len(next) && keyByte(next[to]) {
-		to++
-	}
-	last, first := line[from:], next[:to]
-	if !keyChars(last) || !keyChars(first) || !keyPiece(last) && !keyPiece(first) {
+	if !wraps(line, next) {
 		return hit{}, false
 	}
 	if s, k, ok := e.find(line + next); ok && s.start < len(line) && s.end > len(line) {
