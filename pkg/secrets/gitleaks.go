@@ -140,6 +140,12 @@ func newEngine() *engine {
 	// The generic rules go after mem's: "password is hunter2" is mem's
 	// password rule's.
 	e.kinds = append(e.kinds, generic...)
+	e.index()
+	return e
+}
+
+// index builds the index of every kind's keywords.
+func (e *engine) index() {
 	index := map[string]int{}
 	var words []string
 	for k, kd := range e.kinds {
@@ -161,7 +167,6 @@ func newEngine() *engine {
 		}
 	}
 	e.words = newWordIndex(words)
-	return e
 }
 
 // gitleaksConfig is gitleaks' default configuration as gitleaks' viper
@@ -477,16 +482,7 @@ func (e *engine) windows(text string, occs []occurrence) map[int][]span {
 			le = lineEnd(text, o.at)
 			nle = nextLines(text, le)
 		}
-		start, end := ls, min(nle+1, len(text))
-		if o.at-reach > start {
-			start = o.at - reach
-			// Back to a byte that is not a word's, so that a leading \b
-			// sees what it would in the whole text.
-			for n := 0; start > ls && n < 64 && !nonWordASCII(text[start-1]); n++ {
-				start--
-			}
-		}
-		end = min(end, o.at+reach)
+		start, end := around(text, o.at, ls, nle)
 		word := e.words.words[o.word]
 		for _, k := range e.wordKinds[o.word] {
 			kd := &e.kinds[k]
@@ -516,6 +512,22 @@ func (e *engine) windows(text string, occs []occurrence) map[int][]span {
 		}
 	}
 	return wins
+}
+
+// around is the window of gitleaks' rules at an occurrence at text[at]
+// on the line that starts at ls, whose next line ends at nle: the two
+// lines, at most reach bytes either side of the occurrence.
+func around(text string, at, ls, nle int) (start, end int) {
+	start, end = ls, min(nle+1, len(text), at+reach)
+	if at-reach > start {
+		start = at - reach
+		// Back to a byte that is not a word's, so that a leading \b
+		// sees what it would in the whole text.
+		for n := 0; start > ls && n < 64 && !nonWordASCII(text[start-1]); n++ {
+			start--
+		}
+	}
+	return start, end
 }
 
 // nextLines is the end of the line after the one that ends at le, and of

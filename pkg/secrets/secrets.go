@@ -148,20 +148,8 @@ func urlWindows(text string) []span {
 		}
 		at := i + n
 		i = at + 3
-		// Most URLs have no userinfo: the host ends at '/', '?', '#', a
-		// blank or the end before any '@'.
-		user, colon, end := 0, -1, at+3
-		for ; end < len(text) && end < at+3+64+1+128; end++ {
-			c := text[end]
-			if c == '@' || c == '/' || c == '?' || c == '#' || c <= ' ' {
-				break
-			}
-			if c == ':' && colon < 0 {
-				colon = end
-			}
-			user++
-		}
-		if colon < 0 || end >= len(text) || text[end] != '@' {
+		end, ok := userinfo(text, at+3)
+		if !ok {
 			continue
 		}
 		w := span{max(at-16, 0), min(end+2, len(text))}
@@ -172,6 +160,21 @@ func urlWindows(text string) []span {
 		}
 		i = end
 	}
+}
+
+// userinfo returns where a URL's userinfo with a password, starting at
+// text[from], ends (its '@'). Most URLs have none: the host ends at '/',
+// '?', '#', a blank or the end before any '@'.
+func userinfo(text string, from int) (int, bool) {
+	colon, end := false, from
+	for ; end < len(text) && end < from+64+1+128; end++ {
+		c := text[end]
+		if c == '@' || c == '/' || c == '?' || c == '#' || c <= ' ' {
+			break
+		}
+		colon = colon || c == ':'
+	}
+	return end, colon && end < len(text) && text[end] == '@'
 }
 
 // passwordWindows are the spans from each keyword of the password rule
