@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"sort"
 	"strings"
@@ -52,9 +53,9 @@ type glRule struct {
 	// group, entropy floor and allowlists, the global allowlists that
 	// target it included).
 	rule func() *config.Rule
-	// relaxed is the rule's regexp without its word boundaries and its
-	// terminator, for a key glued to a word or inside a URL's path
-	// (match's token pass); nil for the generic rules.
+	// relaxed is the rule's regexp without its boundaries, for a key glued
+	// to a word or inside a URL (match's token pass; see relax); nil for
+	// the generic rules.
 	relaxed func() *regexp.Regexp
 }
 
@@ -68,9 +69,6 @@ type engine struct {
 	words     *wordIndex
 	wordKinds [][]int // the kinds whose keyword is words.words[i]
 }
-
-// terminator is the end gitleaks' generator gives a key that needs one.
-const terminator = `(?:[\x60'"\s;]|\\[nr]|$)`
 
 // assignment is the operator of gitleaks' semi-generic regexps (a name
 // holding a keyword, at most 20 more name characters and 3 blanks or
@@ -128,9 +126,7 @@ func newEngine() *engine {
 			generic = append(generic, kind{id: "secret-" + vr.ID, what: "a secret assigned to a name like a key's (gitleaks' " + vr.ID + ")", gl: g})
 			continue
 		}
-		g.relaxed = sync.OnceValue(func() *regexp.Regexp {
-			return regexp.MustCompile(strings.ReplaceAll(strings.TrimSuffix(vr.Regex, terminator), `\b`, ""))
-		})
+		g.relaxed = sync.OnceValue(func() *regexp.Regexp { return relax(vr.Regex, g.assigned) })
 		specific = append(specific, kind{id: "secret-" + vr.ID, what: "a key gitleaks calls " + vr.ID, gl: g})
 	}
 	byID := func(ks []kind) { sort.Slice(ks, func(i, j int) bool { return ks[i].id < ks[j].id }) }
@@ -144,6 +140,12 @@ func newEngine() *engine {
 	// The generic rules go after mem's: "password is hunter2" is mem's
 	// password rule's.
 	e.kinds = append(e.kinds, generic...)
+	e.index()
+	return e
+}
+
+// index builds the index of every kind's keywords.
+func (e *engine) index() {
 	index := map[string]int{}
 	var words []string
 	for k, kd := range e.kinds {
@@ -165,7 +167,6 @@ func newEngine() *engine {
 		}
 	}
 	e.words = newWordIndex(words)
-	return e
 }
 
 // gitleaksConfig is gitleaks' default configuration as gitleaks' viper
@@ -191,6 +192,90 @@ func translate(vc config.ViperConfig) config.Config {
 	return cfg
 }
 
+// relax returns gitleaks' regexp src without what fences a key off from
+// its neighbours, for a key glued to a word or inside a URL: every word
+// boundary (\b), and a group at either end of a branch that matches a
+// delimiter or the start or the end of the text (the generator's
+// terminator, (?:[\x60'"\s;]|\\[nr]|$), and the other rules' own:
+// (?:[^\w-]|\z), (?:^|[\\'"\x60\s>=:(,)]) …). In a semi-generic rule
+// (assigned: a name, an operator, the value) a run of key characters may
+// also come between the operator and the key, a word glued to its left
+// ("token=deploy<key>"). Matches of the relaxed regexp are taken only where
+// the text looks random and the key does (match).
+func relax(src string, assigned bool) *regexp.Regexp {
+	re, err := syntax.Parse(src, syntax.Perl)
+	if err != nil {
+		panic("secrets: gitleaks' regexp " + src + ": " + err.Error())
+	}
+	re = unfence(re)
+	branches := []*syntax.Regexp{re}
+	if re.Op == syntax.OpAlternate {
+		branches = re.Sub
+	}
+	for _, b := range branches {
+		if b.Op != syntax.OpConcat {
+			continue
+		}
+		b.Sub = trimEnds(b.Sub)
+		if assigned {
+			b.Sub = gluedValue(b.Sub)
+		}
+	}
+	return regexp.MustCompile(re.String())
+}
+
+// unfence replaces every word boundary in re by an empty match.
+func unfence(re *syntax.Regexp) *syntax.Regexp {
+	if re.Op == syntax.OpWordBoundary {
+		return &syntax.Regexp{Op: syntax.OpEmptyMatch}
+	}
+	for i, sub := range re.Sub {
+		re.Sub[i] = unfence(sub)
+	}
+	return re
+}
+
+// trimEnds drops a fence at either end of a branch: an alternation, one
+// of whose alternatives is the start (first) or the end (last) of the
+// text or the line.
+func trimEnds(subs []*syntax.Regexp) []*syntax.Regexp {
+	if len(subs) > 1 && fence(subs[0], syntax.OpBeginText, syntax.OpBeginLine) {
+		subs = subs[1:]
+	}
+	if len(subs) > 1 && fence(subs[len(subs)-1], syntax.OpEndText, syntax.OpEndLine) {
+		subs = subs[:len(subs)-1]
+	}
+	return subs
+}
+
+// fence reports an alternation with an alternative of op a or b.
+func fence(re *syntax.Regexp, a, b syntax.Op) bool {
+	if re.Op != syntax.OpAlternate {
+		return false
+	}
+	for _, alt := range re.Sub {
+		if alt.Op == a || alt.Op == b {
+			return true
+		}
+	}
+	return false
+}
+
+// gluedWord is a run of key characters, as short as can be, before the
+// value of a semi-generic rule.
+var gluedWord = syntax.Regexp{Op: syntax.OpStar, Flags: syntax.NonGreedy, Sub: []*syntax.Regexp{{Op: syntax.OpCharClass, Rune: []rune{'+', '+', '-', '/', '0', '9', '=', '=', 'A', 'Z', '_', '_', 'a', 'z', '~', '~'}}}}
+
+// gluedValue puts gluedWord before the first capture of a branch.
+func gluedValue(subs []*syntax.Regexp) []*syntax.Regexp {
+	for i, sub := range subs {
+		if sub.Op == syntax.OpCapture {
+			w := gluedWord
+			return slices.Insert(subs, i, &w)
+		}
+	}
+	return subs
+}
+
 // multiline reports whether a regexp can match across more than one line
 // break: an unbounded repetition of a class that holds a line break.
 func multiline(src string) bool {
@@ -207,25 +292,8 @@ func (e *engine) glMatches(g *glRule, re *regexp.Regexp, text string, w span, fn
 	sub := text[w.start:w.end]
 	ls, le, from := -1, -1, 0 // the current line's bounds; ls holds for text[from]
 	for _, m := range re.FindAllStringSubmatchIndex(sub, -1) {
-		ms, me := m[0], m[1]
-		// gitleaks trims line breaks off a match.
-		for ms < me && sub[ms] == '\n' {
-			ms++
-		}
-		for me > ms && sub[me-1] == '\n' {
-			me--
-		}
-		ss, se := ms, me
-		if g := r.SecretGroup; g > 0 && 2*g+1 < len(m) {
-			ss, se = m[2*g], m[2*g+1]
-		} else if g == 0 {
-			for g := 1; 2*g+1 < len(m); g++ {
-				if m[2*g] >= 0 && m[2*g+1] > m[2*g] {
-					ss, se = m[2*g], m[2*g+1]
-					break
-				}
-			}
-		}
+		ms, me := trimBreaks(sub, m[0], m[1])
+		ss, se := secretSpan(m, r.SecretGroup)
 		ss, se = max(ss, ms), min(se, me)
 		if ss >= se {
 			continue
@@ -248,6 +316,35 @@ func (e *engine) glMatches(g *glRule, re *regexp.Regexp, text string, w span, fn
 		}
 		fn(w.start+ss, w.start+se)
 	}
+}
+
+// trimBreaks trims line breaks off the match s[ms:me], as gitleaks does.
+func trimBreaks(s string, ms, me int) (int, int) {
+	for ms < me && s[ms] == '\n' {
+		ms++
+	}
+	for me > ms && s[me-1] == '\n' {
+		me--
+	}
+	return ms, me
+}
+
+// secretSpan is the span of a match m's secret, as gitleaks picks it: the
+// rule's secret group, or with none, the first group that matched
+// something, or the whole match. A group beyond the regexp's is the whole
+// match.
+func secretSpan(m []int, group int) (int, int) {
+	if group > 0 && 2*group+1 < len(m) {
+		return m[2*group], m[2*group+1]
+	}
+	if group == 0 {
+		for g := 1; 2*g+1 < len(m); g++ {
+			if m[2*g] >= 0 && m[2*g+1] > m[2*g] {
+				return m[2*g], m[2*g+1]
+			}
+		}
+	}
+	return m[0], m[1]
 }
 
 // allowed is gitleaks' allowlist check of a finding (detect's
@@ -308,6 +405,14 @@ func match(text string) []hit {
 		kinds = append(kinds, k)
 	}
 	sort.Ints(kinds)
+	hits := e.ruleHits(text, kinds, wins)
+	hits = e.gluedHits(text, kinds, wins, hits)
+	return e.rejoin(text, occs, hits)
+}
+
+// ruleHits are the matches of the rules of kinds (in order) over their
+// windows, in order and apart: the first rule to match a span has it.
+func (e *engine) ruleHits(text string, kinds []int, wins map[int][]span) []hit {
 	var hits, add []hit
 	for _, k := range kinds {
 		kd := &e.kinds[k]
@@ -326,10 +431,17 @@ func match(text string) []hit {
 		}
 		hits = merge(hits, add)
 	}
-	// A key glued to a word ("tokenghp_…", "…AKIA…v2") or in a URL's path
-	// ("/ghp_…/"), which gitleaks' boundaries and terminators turn away:
-	// the relaxed regexps, on windows that hold a token that looks random.
+	return hits
+}
+
+// gluedHits adds to hits the keys glued to a word ("tokenghp_…",
+// "…AKIA…v2", "token=deploy<key>") or in a URL ("/ghp_…/", "?k=<key>&"),
+// which gitleaks' boundaries and terminators turn away: the relaxed
+// regexps, on windows that hold a token that looks random, a key glued
+// to a word only if it looks random itself.
+func (e *engine) gluedHits(text string, kinds []int, wins map[int][]span, hits []hit) []hit {
 	random := map[span]bool{}
+	var add []hit
 	for _, k := range kinds {
 		kd := &e.kinds[k]
 		if kd.gl == nil || kd.gl.generic {
@@ -354,7 +466,7 @@ func match(text string) []hit {
 		}
 		hits = merge(hits, add)
 	}
-	return e.rejoin(text, occs, hits)
+	return hits
 }
 
 // windows returns, for each kind whose keyword text holds, the spans of
@@ -370,16 +482,7 @@ func (e *engine) windows(text string, occs []occurrence) map[int][]span {
 			le = lineEnd(text, o.at)
 			nle = nextLines(text, le)
 		}
-		start, end := ls, min(nle+1, len(text))
-		if o.at-reach > start {
-			start = o.at - reach
-			// Back to a byte that is not a word's, so that a leading \b
-			// sees what it would in the whole text.
-			for n := 0; start > ls && n < 64 && !nonWordASCII(text[start-1]); n++ {
-				start--
-			}
-		}
-		end = min(end, o.at+reach)
+		start, end := around(text, o.at, ls, nle)
 		word := e.words.words[o.word]
 		for _, k := range e.wordKinds[o.word] {
 			kd := &e.kinds[k]
@@ -411,6 +514,22 @@ func (e *engine) windows(text string, occs []occurrence) map[int][]span {
 	return wins
 }
 
+// around is the window of gitleaks' rules at an occurrence at text[at]
+// on the line that starts at ls, whose next line ends at nle: the two
+// lines, at most reach bytes either side of the occurrence.
+func around(text string, at, ls, nle int) (start, end int) {
+	start, end = ls, min(nle+1, len(text), at+reach)
+	if at-reach > start {
+		start = at - reach
+		// Back to a byte that is not a word's, so that a leading \b
+		// sees what it would in the whole text.
+		for n := 0; start > ls && n < 64 && !nonWordASCII(text[start-1]); n++ {
+			start--
+		}
+	}
+	return start, end
+}
+
 // nextLines is the end of the line after the one that ends at le, and of
 // blank lines before it (gitleaks' generic rule allows up to 8 line breaks
 // between a name and its value).
@@ -435,32 +554,41 @@ func nextLines(text string, le int) int {
 // unless the keyword starts a key itself; a keyword of two bytes is the
 // start of a key of 8 or more key characters.
 func worthRunning(r *glRule, text string, at, n int) bool {
-	if keyRun(text, at) >= 8 && (n > 2 || r.assigned) {
+	switch {
+	case keyRun(text, at) >= 8 && (n > 2 || r.assigned):
 		return true
-	}
-	if n <= 2 && !r.assigned {
+	case n <= 2 && !r.assigned:
 		return keyRun(text, at) >= 8
-	}
-	if !r.assigned {
+	case !r.assigned:
 		return true
 	}
-	i := at + n
-	for k := 0; k < 20 && i < len(text) && (text[i] == ' ' || text[i] == '\t' || text[i] == '.' || text[i] == '-' || !nonWordASCII(text[i])); k++ {
-		i++
-	}
-	for k := 0; k < 3 && i < len(text) && (isSpace(text[i]) || text[i] == '\'' || text[i] == '"'); k++ {
-		i++
-	}
-	if i == len(text) || !strings.ContainsRune("=>:|,?", rune(text[i])) {
+	return valueAfter(text, at+n)
+}
+
+// valueAfter reports whether a value of 8 or more key characters can
+// follow the keyword that ends at text[i] in a semi-generic rule's shape:
+// at most 20 more characters of the name, 3 blanks or quotes, the operator
+// (at most 3 bytes), 5 blanks, quotes or '='.
+func valueAfter(text string, i int) bool {
+	i = skip(text, i, 20, func(c byte) bool { return c == ' ' || c == '\t' || c == '.' || c == '-' || !nonWordASCII(c) })
+	i = skip(text, i, 3, func(c byte) bool { return isSpace(c) || c == '\'' || c == '"' })
+	if i == len(text) || !operatorByte(text[i]) {
 		return false
 	}
-	for k := 0; k < 3 && i < len(text) && strings.ContainsRune("=>:|?,", rune(text[i])); k++ {
-		i++
-	}
-	for k := 0; k < 5 && i < len(text) && (isSpace(text[i]) || strings.ContainsRune("`'\"=", rune(text[i]))); k++ {
-		i++
-	}
+	i = skip(text, i, 3, operatorByte)
+	i = skip(text, i, 5, func(c byte) bool { return isSpace(c) || strings.IndexByte("`'\"=", c) >= 0 })
 	return keyRun(text, i) >= 8
+}
+
+// operatorByte is a byte of the semi-generic rules' operators.
+func operatorByte(c byte) bool { return strings.IndexByte("=>:|?,", c) >= 0 }
+
+// skip returns i moved past at most n bytes of text for which in holds.
+func skip(text string, i, n int, in func(byte) bool) int {
+	for k := 0; k < n && i < len(text) && in(text[i]); k++ {
+		i++
+	}
+	return i
 }
 
 // keyRun is the length of the run of key characters (letters, digits and
@@ -546,6 +674,13 @@ func (e *engine) rejoin(text string, occs []occurrence, hits []hit) []hit {
 	if len(joins) == 0 {
 		return hits
 	}
+	return cover(joins, hits)
+}
+
+// cover returns hits with the joined spans of joins (a key put back
+// together) in place of the hits each covers whole; a joined span that
+// overlaps a hit in part, or an earlier joined span, is dropped.
+func cover(joins, hits []hit) []hit {
 	sort.Slice(joins, func(i, j int) bool { return joins[i].start < joins[j].start })
 	covered := make([]bool, len(hits))
 	var kept []hit
@@ -576,6 +711,24 @@ func (e *engine) rejoin(text string, occs []occurrence, hits []hit) []hit {
 	return out
 }
 
+// wraps reports whether line can end and next go on with a key: the
+// runs of key characters at the end of the line and the start of the next
+// (in a URL, between its '/' or '@' and the break) are both 4 or more
+// long, and one looks random. A key wraps anywhere: one piece may be
+// letters alone ("…Ab3x" and "qfhe…").
+func wraps(line, next string) bool {
+	from := len(line)
+	for from > 0 && keyByte(line[from-1]) {
+		from--
+	}
+	to := 0
+	for to < len(next) && keyByte(next[to]) {
+		to++
+	}
+	last, first := line[from:], next[:to]
+	return keyChars(last) && keyChars(first) && (keyPiece(last) || keyPiece(first))
+}
+
 // find reports the first secret in s (with a blank on either side, for
 // the rules' boundaries) of a specific rule whose keyword s holds, and its
 // kind: the test of a key put back together from its parts.
@@ -592,7 +745,9 @@ func (e *engine) find(s string) (span, int, bool) {
 		found, at := false, span{}
 		e.glMatches(kd.gl, kd.gl.rule().Regex, padded, span{0, len(padded)}, func(st, end int) {
 			if !found {
-				found, at = true, span{st - 1, end - 1}
+				// A rule whose match takes the byte after the key
+				// ((?:[^\w-]|\z)) may take the padding: not s's.
+				found, at = true, span{max(st-1, 0), min(end-1, len(s))}
 			}
 		})
 		if found {
@@ -618,12 +773,7 @@ func (e *engine) unwrapped(text string, ls int) (hit, bool) {
 	}
 	ne := lineEnd(text, ns)
 	next := text[ns:ne]
-	last := line[strings.LastIndexAny(line, " \t\"'`=:")+1:]
-	first := next
-	if n := strings.IndexAny(first, " \t\"'`;,"); n >= 0 {
-		first = first[:n]
-	}
-	if !keyPiece(last) || !keyPiece(first) {
+	if !wraps(line, next) {
 		return hit{}, false
 	}
 	if s, k, ok := e.find(line + next); ok && s.start < len(line) && s.end > len(line) {

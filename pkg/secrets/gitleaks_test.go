@@ -16,15 +16,7 @@ import (
 // the whole) makes of them.
 func TestEngineIsGitleaksConfig(t *testing.T) {
 	t.Parallel()
-	v := viper.New()
-	v.SetConfigType("toml")
-	var vc config.ViperConfig
-	if err := v.ReadConfig(strings.NewReader(config.DefaultConfig)); err != nil {
-		t.Fatal(err)
-	}
-	if err := v.Unmarshal(&vc); err != nil {
-		t.Fatal(err)
-	}
+	vc := viperConfig(t)
 	if got := gitleaksConfig(); !reflect.DeepEqual(got, vc) {
 		t.Fatal("go-toml decodes gitleaks' configuration otherwise than viper")
 	}
@@ -55,22 +47,43 @@ func TestEngineIsGitleaksConfig(t *testing.T) {
 			t.Errorf("%s: not in the engine", id)
 			continue
 		}
-		got := g.rule()
-		if !slices.Equal(g.keywords, want.Keywords) || !slices.Equal(got.Keywords, want.Keywords) {
-			t.Errorf("%s: keywords %q, %q; gitleaks %q", id, g.keywords, got.Keywords, want.Keywords)
-		}
-		if got.RuleID != want.RuleID || got.Regex.String() != want.Regex.String() || got.SecretGroup != want.SecretGroup || got.Entropy != want.Entropy {
-			t.Errorf("%s: rule %s %d %v; gitleaks %s %d %v", id, got.Regex, got.SecretGroup, got.Entropy, want.Regex, want.SecretGroup, want.Entropy)
-		}
-		sameAllowlists(t, id, got.Allowlists, want.Allowlists)
-		if g.generic != strings.Contains(id, "generic") || !g.generic && g.relaxed() == nil {
-			t.Errorf("%s: generic %v", id, g.generic)
-		}
+		sameRule(t, id, g, want)
 	}
 	if kinds != n || len(byID) != n || n < 200 {
 		t.Errorf("the engine runs %d of gitleaks' rules (%d ids); gitleaks reports findings of %d", kinds, len(byID), n)
 	}
 	sameAllowlists(t, "global", e.global(), cfg.Allowlists)
+}
+
+// viperConfig is gitleaks' default configuration as gitleaks loads it.
+func viperConfig(t *testing.T) config.ViperConfig {
+	t.Helper()
+	v := viper.New()
+	v.SetConfigType("toml")
+	var vc config.ViperConfig
+	if err := v.ReadConfig(strings.NewReader(config.DefaultConfig)); err != nil {
+		t.Fatal(err)
+	}
+	if err := v.Unmarshal(&vc); err != nil {
+		t.Fatal(err)
+	}
+	return vc
+}
+
+// sameRule compares the engine's rule g with gitleaks' translation of it.
+func sameRule(t *testing.T, id string, g *glRule, want config.Rule) {
+	t.Helper()
+	got := g.rule()
+	if !slices.Equal(g.keywords, want.Keywords) || !slices.Equal(got.Keywords, want.Keywords) {
+		t.Errorf("%s: keywords %q, %q; gitleaks %q", id, g.keywords, got.Keywords, want.Keywords)
+	}
+	if got.RuleID != want.RuleID || got.Regex.String() != want.Regex.String() || got.SecretGroup != want.SecretGroup || got.Entropy != want.Entropy {
+		t.Errorf("%s: rule %s %d %v; gitleaks %s %d %v", id, got.Regex, got.SecretGroup, got.Entropy, want.Regex, want.SecretGroup, want.Entropy)
+	}
+	sameAllowlists(t, id, got.Allowlists, want.Allowlists)
+	if g.generic != strings.Contains(id, "generic") || !g.generic && g.relaxed() == nil {
+		t.Errorf("%s: generic %v", id, g.generic)
+	}
 }
 
 func sameAllowlists(t *testing.T, id string, got, want []*config.Allowlist) {

@@ -61,7 +61,7 @@ type joiner struct {
 // keyLike.
 func (j *joiner) split(text string, at int, hyphens bool, maxLen int) {
 	j.parts, j.ends, j.joined = j.parts[:0], j.ends[:0], j.joined[:0]
-	random, groups, n := true, true, 0
+	var sh shape
 	for pos := at; len(j.parts) < maxParts && len(j.joined) < maxLen; {
 		// A run longer than the key is not a piece of it: stopping at
 		// maxLen keeps a text of one long run ("sk-ant-sk-ant-…", with a
@@ -76,41 +76,60 @@ func (j *joiner) split(text string, at int, hyphens bool, maxLen int) {
 		j.parts = append(j.parts, part{pos, end})
 		j.joined = append(j.joined, text[pos:end]...)
 		j.ends = append(j.ends, len(j.joined))
-		if k := len(j.parts) - 1; k > 0 {
-			random = random && randomPart(text[pos:end])
-			switch {
-			case k == 1:
-				n = end - pos
-			case groups && end-pos != n:
-				groups = false // this part can only be the last group
-			}
-			if !random && !groups {
-				break
-			}
-		}
-		i, blanks, breaks, dashes := end, 0, 0, 0
-	sep:
-		for ; i < len(text); i++ {
-			switch text[i] {
-			case ' ', '\t':
-				blanks++
-			case '\n':
-				breaks++
-			case '\r':
-			case '-':
-				if !hyphens {
-					break sep
-				}
-				dashes++
-			default:
-				break sep
-			}
-		}
-		if i == end || blanks > 8 || breaks > 1 || dashes > 1 {
+		if !sh.add(len(j.parts)-1, text[pos:end]) {
 			break
 		}
-		pos = i
+		next, ok := separator(text, end, hyphens)
+		if !ok {
+			break
+		}
+		pos = next
 	}
+}
+
+// shape follows whether the parts after the first can still be keyLike:
+// all random, or groups of one length (the last may differ).
+type shape struct {
+	notRandom, notGroups bool
+	n                    int // the length of the groups
+}
+
+// add takes part k (0 is the first, which says nothing) and reports
+// whether the parts can still be a key's.
+func (sh *shape) add(k int, p string) bool {
+	if k == 0 {
+		return true
+	}
+	sh.notRandom = sh.notRandom || !randomPart(p)
+	switch {
+	case k == 1:
+		sh.n = len(p)
+	case !sh.notGroups && len(p) != sh.n:
+		sh.notGroups = true // this part can only be the last group
+	}
+	return !sh.notRandom || !sh.notGroups
+}
+
+// separator returns where the part after the one that ends at text[end]
+// starts: after at most 8 spaces or tabs, one line break among them, or
+// (with hyphens) one hyphen; false if there is none.
+func separator(text string, end int, hyphens bool) (int, bool) {
+	i, blanks, breaks, dashes := end, 0, 0, 0
+	for ; i < len(text); i++ {
+		c := text[i]
+		if c == '-' && !hyphens || strings.IndexByte(" \t\n\r-", c) < 0 {
+			break
+		}
+		switch c {
+		case ' ', '\t':
+			blanks++
+		case '\n':
+			breaks++
+		case '-':
+			dashes++
+		}
+	}
+	return i, i > end && blanks <= 8 && breaks <= 1 && dashes <= 1
 }
 
 // keyChar is a character of the joinable keys' alphabets.

@@ -46,7 +46,15 @@ func TestMemo(t *testing.T) {
 			t.Errorf("the encoding holds %q", part)
 		}
 	}
+	checkDecodedMemo(t, enc, texts)
+	checkMemoOtherRules(t, enc, texts)
+	checkMemoBadFindings(t, texts[2])
+}
 
+// checkDecodedMemo: a decoded Memo answers without scanning, and scans a
+// text it does not hold.
+func checkDecodedMemo(t *testing.T, enc []byte, texts []string) {
+	t.Helper()
 	d, err := DecodeMemo(enc)
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +74,11 @@ func TestMemo(t *testing.T) {
 	if d.Find(texts[2] + " "); d.Scans() != 1 {
 		t.Errorf("a changed text: %d scans, want 1", d.Scans())
 	}
+}
 
+// checkMemoOtherRules: a Memo encoded under other rules scans every text.
+func checkMemoOtherRules(t *testing.T, enc []byte, texts []string) {
+	t.Helper()
 	other := bytes.Replace(enc, []byte(Fingerprint()), []byte(strings.Repeat("f", len(Fingerprint()))), 1)
 	o, err := DecodeMemo(other)
 	if err != nil {
@@ -78,12 +90,14 @@ func TestMemo(t *testing.T) {
 	if o.Scans() != len(texts) {
 		t.Errorf("under other rules %d of %d texts were scanned", o.Scans(), len(texts))
 	}
+}
 
-	// Findings that cannot be the text's: past its end, out of order, of a
-	// rule the engine does not have.
+// checkMemoBadFindings: findings that cannot be the text s's (past its
+// end, out of order, of a rule the engine does not have) are scanned again.
+func checkMemoBadFindings(t *testing.T, s string) {
+	t.Helper()
 	for _, bad := range [][]hit{{{1 << 30, 1<<30 + 5, 0}}, {{5, 9, 0}, {2, 4, 0}}, {{0, 2, len(rules().kinds)}}, {{3, 3, 0}}} {
 		f := NewMemo()
-		s := texts[2]
 		f.known[sum(s)] = bad
 		if got, want := f.Find(s), Find(s); !reflect.DeepEqual(got, want) || f.Scans() != 1 {
 			t.Errorf("recorded %v: Find = %v (%d scans), want %v", bad, got, f.Scans(), want)

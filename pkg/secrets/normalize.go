@@ -160,49 +160,7 @@ func concatenation(s string) int {
 // separators. Prose has runs of one-letter words only a few long. It
 // returns nil for a text it leaves as it is.
 func ungroup(text string) (string, offmap) {
-	const minGroup = 12
-	// A character of a key or a URL: printable ASCII other than the
-	// separator.
-	var sep byte
-	char := func(i int) bool { return i >= 0 && i < len(text) && text[i] > ' ' && text[i] < 0x7f && text[i] != sep }
-	single := func(i int) bool { return char(i) && !char(i-1) && !char(i+1) }
-	// A run of minGroup singles spans 2·minGroup-1 bytes of alternating
-	// characters and separators, so probing every 8th byte finds each
-	// one: prose costs a load or two per 8 bytes.
-	type run struct{ start, end int }
-	var found []run
-	for p := 0; p < len(text); p += 8 {
-		// The cheap test first: a separator two bytes on each side of a
-		// separator, or around a character.
-		if b := text[p]; b == ' ' || b == '-' {
-			if p < 2 || p+2 >= len(text) || text[p-2] != b || text[p+2] != b {
-				continue
-			}
-		} else if p < 1 || p+1 >= len(text) || text[p-1] != text[p+1] || text[p-1] != ' ' && text[p-1] != '-' {
-			continue
-		}
-		for _, sep = range []byte{' ', '-'} {
-			q := p // a single character of a run near p
-			switch {
-			case text[p] == sep && single(p-1):
-				q = p - 1
-			case !single(p):
-				continue
-			}
-			start, end := q, q
-			for start >= 2 && text[start-1] == sep && single(start-2) {
-				start -= 2
-			}
-			for end+2 < len(text) && text[end+1] == sep && single(end+2) {
-				end += 2
-			}
-			if (end-start)/2+1 >= minGroup {
-				found = append(found, run{start, end + 1})
-				p = max(end+1, p+1) - 8 // go on after the run
-				break
-			}
-		}
-	}
+	found := groupedRuns(text)
 	if len(found) == 0 {
 		return text, nil
 	}
@@ -221,6 +179,77 @@ func ungroup(text string) (string, offmap) {
 	}
 	b.keep(text, from, len(text))
 	return string(b.out), b.m
+}
+
+// minGroup is the fewest single characters ungroup joins.
+const minGroup = 12
+
+// groupedRuns are the spans of text that ungroup joins. A run of minGroup
+// singles spans 2·minGroup-1 bytes of alternating characters and
+// separators, so probing every 8th byte finds each one: prose costs a
+// load or two per 8 bytes.
+func groupedRuns(text string) []span {
+	var found []span
+	for p := 0; p < len(text); p += 8 {
+		if !maybeGrouped(text, p) {
+			continue
+		}
+		for _, sep := range []byte{' ', '-'} {
+			if r, ok := (grouping{text, sep}).runAt(p); ok {
+				found = append(found, r)
+				p = max(r.end, p+1) - 8 // go on after the run
+				break
+			}
+		}
+	}
+	return found
+}
+
+// maybeGrouped is the cheap test of a probe at text[p]: a separator two
+// bytes on each side of a separator, or around a character.
+func maybeGrouped(text string, p int) bool {
+	if b := text[p]; b == ' ' || b == '-' {
+		return p >= 2 && p+2 < len(text) && text[p-2] == b && text[p+2] == b
+	}
+	return p >= 1 && p+1 < len(text) && text[p-1] == text[p+1] && (text[p-1] == ' ' || text[p-1] == '-')
+}
+
+// grouping is a text read as single characters apart by sep.
+type grouping struct {
+	text string
+	sep  byte
+}
+
+// char reports a character of a key or a URL at text[i]: printable ASCII
+// other than the separator.
+func (g grouping) char(i int) bool {
+	return i >= 0 && i < len(g.text) && g.text[i] > ' ' && g.text[i] < 0x7f && g.text[i] != g.sep
+}
+
+// single reports a character with none next to it.
+func (g grouping) single(i int) bool { return g.char(i) && !g.char(i-1) && !g.char(i+1) }
+
+// runAt returns the run of minGroup or more singles that holds text[p]
+// (a single or a separator after one).
+func (g grouping) runAt(p int) (span, bool) {
+	q := p
+	switch {
+	case g.text[p] == g.sep && g.single(p-1):
+		q = p - 1
+	case !g.single(p):
+		return span{}, false
+	}
+	start, end := q, q
+	for start >= 2 && g.text[start-1] == g.sep && g.single(start-2) {
+		start -= 2
+	}
+	for end+2 < len(g.text) && g.text[end+1] == g.sep && g.single(end+2) {
+		end += 2
+	}
+	if (end-start)/2+1 < minGroup {
+		return span{}, false
+	}
+	return span{start, end + 1}, true
 }
 
 // unescape decodes what hides a secret's characters from a regexp: URL
@@ -258,100 +287,156 @@ func unescape(text string) (string, offmap) {
 // decodeEscape decodes the escape at text[i]: it returns the end of the
 // escape and either the rune it stands for (r ≥ 0), a raw byte (raw ≥ 0:
 // %XX and \xXX, which may be part of a UTF-8 sequence), or neither (a line
-// continuation, which stands for nothing). end == i means no escape.
+// continuation or a concatenation, which stand for nothing). end == i means
+// no escape.
 func decodeEscape(text string, i int) (end int, r rune, raw int) {
-	rest := text[i:]
-	switch rest[0] {
-	case '%':
-		if len(rest) >= 3 && isHex(rest[1]) && isHex(rest[2]) {
-			return i + 3, -1, int(unhex(rest[1])<<4 | unhex(rest[2]))
+	if d := escapes[text[i]]; d != nil {
+		return d(text, i)
+	}
+	return i, -1, -1
+}
+
+// escapes decode an escape by its first byte; each returns end == i for
+// none.
+var escapes = [256]func(text string, i int) (end int, r rune, raw int){
+	'%':  decodePercent,
+	'\\': decodeBackslash,
+	'"':  decodeConcatenation,
+	'\'': decodeConcatenation,
+	'`':  decodeConcatenation,
+	'&':  decodeReference,
+}
+
+// decodePercent decodes URL's %XX, a raw byte.
+func decodePercent(text string, i int) (int, rune, int) {
+	if rest := text[i:]; len(rest) >= 3 && isHex(rest[1]) && isHex(rest[2]) {
+		return i + 3, -1, int(unhex(rest[1])<<4 | unhex(rest[2]))
+	}
+	return i, -1, -1
+}
+
+// decodeConcatenation drops a string concatenation ("AKIA" + "Q3ZR…").
+func decodeConcatenation(text string, i int) (int, rune, int) {
+	return i + concatenation(text[i:]), -1, -1
+}
+
+// backslashed are the one-character escapes of JSON and source code.
+var backslashed = [256]rune{'n': '\n', 't': '\t', 'r': '\r', '"': '"', '\'': '\'', '\\': '\\', '/': '/'}
+
+// decodeBackslash decodes an escape that starts with a backslash: \uXXXX
+// and \u{X…}, \xXX, a one-character escape, or a line continuation.
+func decodeBackslash(text string, i int) (int, rune, int) {
+	if len(text)-i < 2 {
+		return i, -1, -1
+	}
+	switch c := text[i+1]; c {
+	case 'u':
+		return decodeUnicode(text, i)
+	case 'x':
+		if rest := text[i:]; len(rest) >= 4 && isHex(rest[2]) && isHex(rest[3]) {
+			return i + 4, -1, int(unhex(rest[2])<<4 | unhex(rest[3]))
 		}
-	case '\\':
-		if len(rest) < 2 {
-			break
-		}
-		switch c := rest[1]; c {
-		case 'u':
-			if len(rest) >= 4 && rest[2] == '{' {
-				if n, ok := hexRun(rest[3:], 1, 6); ok && len(rest) > 3+n && rest[3+n] == '}' {
-					if v, _ := strconv.ParseUint(rest[3:3+n], 16, 32); v <= unicode.MaxRune {
-						return i + 4 + n, rune(v), -1
-					}
-				}
-				break
-			}
-			if n, ok := hexRun(rest[2:], 4, 4); ok {
-				v, _ := strconv.ParseUint(rest[2:2+n], 16, 32)
-				r := rune(v)
-				// A surrogate pair: JSON's way to write a rune above U+FFFF.
-				if r >= 0xd800 && r < 0xdc00 && len(rest) >= 12 && rest[6] == '\\' && rest[7] == 'u' {
-					if _, ok := hexRun(rest[8:], 4, 4); ok {
-						lo, _ := strconv.ParseUint(rest[8:12], 16, 32)
-						if lo >= 0xdc00 && lo < 0xe000 {
-							return i + 12, (r-0xd800)<<10 | (rune(lo) - 0xdc00) + 0x10000, -1
-						}
-					}
-				}
-				return i + 6, r, -1
-			}
-		case 'x':
-			if len(rest) >= 4 && isHex(rest[2]) && isHex(rest[3]) {
-				return i + 4, -1, int(unhex(rest[2])<<4 | unhex(rest[3]))
-			}
-		case 'n':
-			return i + 2, '\n', -1
-		case 't':
-			return i + 2, '\t', -1
-		case 'r':
-			return i + 2, '\r', -1
-		case '"', '\'', '\\', '/':
-			return i + 2, rune(c), -1
-		case '\n', '\r':
-			// A line continuation joins the lines, as a shell or a
-			// YAML double-quoted string does, indentation dropped.
-			j := i + 2
-			if c == '\r' && j < len(text) && text[j] == '\n' {
-				j++
-			}
-			for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
-				j++
-			}
-			return j, -1, -1
-		}
-	case '"', '\'', '`':
-		if n := concatenation(rest); n > 0 {
-			return i + n, -1, -1
-		}
-	case '&':
-		if len(rest) >= 4 && rest[1] == '#' {
-			digits, base, at := rest[2:], 10, 2
-			if digits[0] == 'x' || digits[0] == 'X' {
-				digits, base, at = rest[3:], 16, 3
-			}
-			n := 0
-			for n < len(digits) && n < 8 && (base == 16 && isHex(digits[n]) || base == 10 && digits[n] >= '0' && digits[n] <= '9') {
-				n++
-			}
-			if n == 0 {
-				break
-			}
-			v, _ := strconv.ParseUint(digits[:n], base, 32)
-			if v > unicode.MaxRune {
-				break
-			}
-			end := i + at + n
-			if end < len(text) && text[end] == ';' {
-				end++
-			}
-			return end, rune(v), -1
-		}
-		for name, r := range htmlEntities {
-			if len(rest) > len(name)+1 && rest[1:1+len(name)] == name && rest[1+len(name)] == ';' {
-				return i + len(name) + 2, r, -1
-			}
+	case '\n', '\r':
+		return lineContinuation(text, i), -1, -1
+	default:
+		if r := backslashed[c]; r != 0 {
+			return i + 2, r, -1
 		}
 	}
 	return i, -1, -1
+}
+
+// lineContinuation is the end of a backslash-newline at text[i] and the
+// next line's indentation: it joins the lines, as a shell or a YAML
+// double-quoted string does.
+func lineContinuation(text string, i int) int {
+	j := i + 2
+	if text[i+1] == '\r' && j < len(text) && text[j] == '\n' {
+		j++
+	}
+	for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+		j++
+	}
+	return j
+}
+
+// decodeUnicode decodes \u{X…} and \uXXXX, a pair of the latter being
+// a surrogate pair: JSON's way to write a rune above U+FFFF.
+func decodeUnicode(text string, i int) (int, rune, int) {
+	rest := text[i:]
+	if len(rest) >= 4 && rest[2] == '{' {
+		return decodeBracedUnicode(text, i)
+	}
+	hi, ok := hex4(rest[2:])
+	if !ok {
+		return i, -1, -1
+	}
+	if hi >= 0xd800 && hi < 0xdc00 && len(rest) >= 12 && rest[6] == '\\' && rest[7] == 'u' {
+		if lo, ok := hex4(rest[8:]); ok && lo >= 0xdc00 && lo < 0xe000 {
+			return i + 12, (hi-0xd800)<<10 | (lo - 0xdc00) + 0x10000, -1
+		}
+	}
+	return i + 6, hi, -1
+}
+
+// decodeBracedUnicode decodes \u{X…}, 1 to 6 hex digits.
+func decodeBracedUnicode(text string, i int) (int, rune, int) {
+	rest := text[i:]
+	if n, ok := hexRun(rest[3:], 1, 6); ok && len(rest) > 3+n && rest[3+n] == '}' {
+		if v, _ := strconv.ParseUint(rest[3:3+n], 16, 32); v <= unicode.MaxRune {
+			return i + 4 + n, rune(v), -1
+		}
+	}
+	return i, -1, -1
+}
+
+// hex4 decodes the four hex digits at the start of s.
+func hex4(s string) (rune, bool) {
+	if _, ok := hexRun(s, 4, 4); !ok {
+		return 0, false
+	}
+	v, _ := strconv.ParseUint(s[:4], 16, 32)
+	return rune(v), true
+}
+
+// decodeReference decodes an HTML character reference: &#65; or &#x41;
+// (the semicolon optional) or a named one (&amp;).
+func decodeReference(text string, i int) (int, rune, int) {
+	rest := text[i:]
+	if len(rest) >= 4 && rest[1] == '#' {
+		return decodeNumericReference(text, i)
+	}
+	for name, r := range htmlEntities {
+		if len(rest) > len(name)+1 && rest[1:1+len(name)] == name && rest[1+len(name)] == ';' {
+			return i + len(name) + 2, r, -1
+		}
+	}
+	return i, -1, -1
+}
+
+// decodeNumericReference decodes &#DDD and &#xHHH, at most 8 digits and
+// an optional semicolon.
+func decodeNumericReference(text string, i int) (int, rune, int) {
+	digits, base, at := text[i+2:], 10, 2
+	if digits[0] == 'x' || digits[0] == 'X' {
+		digits, base, at = text[i+3:], 16, 3
+	}
+	n := 0
+	for n < len(digits) && n < 8 && (base == 16 && isHex(digits[n]) || base == 10 && digits[n] >= '0' && digits[n] <= '9') {
+		n++
+	}
+	if n == 0 {
+		return i, -1, -1
+	}
+	v, _ := strconv.ParseUint(digits[:n], base, 32)
+	if v > unicode.MaxRune {
+		return i, -1, -1
+	}
+	end := i + at + n
+	if end < len(text) && text[end] == ';' {
+		end++
+	}
+	return end, rune(v), -1
 }
 
 // htmlEntities are the named references a note or an export commonly

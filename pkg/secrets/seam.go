@@ -12,29 +12,17 @@ import "strings"
 // seam returns the hits of a key split between a field of text's
 // frontmatter and its body, or nil.
 func seam(text string) []hit {
-	if !strings.HasPrefix(text, "---\n") && !strings.HasPrefix(text, "---\r\n") {
+	headEnd, first, ok := splitFrontmatter(text)
+	if !ok {
 		return nil
-	}
-	close := strings.Index(text[3:], "\n---")
-	if close < 0 {
-		return nil
-	}
-	headEnd := 3 + close + 1 // the start of the closing line
-	bodyOff := headEnd + 3
-	for bodyOff < len(text) && text[bodyOff] != '\n' {
-		bodyOff++
-	}
-	// The body's first word must be a piece of a key: most bodies start
-	// with a word, and skip the rest.
-	first := bodyOff
-	for first < len(text) && isSpace(text[first]) {
-		first++
 	}
 	line := text[first:]
 	if nl := strings.IndexByte(line, '\n'); nl >= 0 {
 		line = line[:nl]
 	}
 	line = line[:min(len(line), 200)]
+	// The body's first word must be a piece of a key: most bodies start
+	// with a word, and skip the rest.
 	tok := line
 	if sp := strings.IndexAny(tok, " \t"); sp >= 0 {
 		tok = tok[:sp]
@@ -47,7 +35,34 @@ func seam(text string) []hit {
 	if !rules().words.any(line) && !rules().words.any(text[:headEnd]) {
 		return nil
 	}
-	head := text[:headEnd]
+	return seamHits(text[:headEnd], first, line, len(tok))
+}
+
+// splitFrontmatter returns where text's frontmatter ends (the start of its
+// closing line) and where the body's first word starts.
+func splitFrontmatter(text string) (headEnd, first int, ok bool) {
+	if !strings.HasPrefix(text, "---\n") && !strings.HasPrefix(text, "---\r\n") {
+		return 0, 0, false
+	}
+	close := strings.Index(text[3:], "\n---")
+	if close < 0 {
+		return 0, 0, false
+	}
+	headEnd = 3 + close + 1
+	first = headEnd + 3
+	for first < len(text) && text[first] != '\n' {
+		first++
+	}
+	for first < len(text) && isSpace(text[first]) {
+		first++
+	}
+	return headEnd, first, true
+}
+
+// seamHits tries the last word of each line of head (a frontmatter) with
+// the body's first line, which starts at first with a piece of a key of
+// tokLen bytes.
+func seamHits(head string, first int, line string, tokLen int) []hit {
 	for at := 0; at < len(head); {
 		end := strings.IndexByte(head[at:], '\n')
 		if end < 0 {
@@ -58,7 +73,7 @@ func seam(text string) []hit {
 		l := strings.TrimRight(head[at:end], " \t\r\"'")
 		word := l[strings.LastIndexAny(l, " \t:\"'")+1:]
 		// The shortest joinable key is 20 bytes.
-		if len(word)+len(tok) >= 16 && keyPiece(word) {
+		if len(word)+tokLen >= 16 && keyPiece(word) {
 			joined := word + " " + line
 			if hits := scan(joined, 0); len(hits) > 0 && hits[0].start < len(word) && hits[0].end > len(word) {
 				w := at + len(l) - len(word)
@@ -70,22 +85,39 @@ func seam(text string) []hit {
 	return nil
 }
 
-// keyPiece reports whether s can be a piece of a key: 4 or more letters,
-// digits, '_' and '-', with a letter and a digit, or two letters of each
-// case (not a capitalised word).
+// keyPiece reports whether s can be a piece of a key: keyChars, with a
+// digit or two letters of each case (not a capitalised word).
 func keyPiece(s string) bool {
-	lower, upper, digit := 0, 0, false
+	if !keyChars(s) {
+		return false
+	}
+	lower, upper := 0, 0
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			return true
 		case c >= 'a' && c <= 'z':
 			lower++
 		case c >= 'A' && c <= 'Z':
 			upper++
-		case c >= '0' && c <= '9':
-			digit = true
-		case c != '_' && c != '-':
+		}
+	}
+	return lower >= 2 && upper >= 2
+}
+
+// keyChars reports whether s is 4 or more characters of the keys'
+// alphabets: letters, digits and _-+/=~. (base64, hex, and the
+// separators keys use).
+func keyChars(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !keyByte(s[i]) {
 			return false
 		}
 	}
-	return len(s) >= 4 && lower+upper > 0 && (digit || lower >= 2 && upper >= 2)
+	return len(s) >= 4
+}
+
+// keyByte reports a character of keyChars' alphabet.
+func keyByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("_-+/=~.", c) >= 0
 }

@@ -148,20 +148,8 @@ func urlWindows(text string) []span {
 		}
 		at := i + n
 		i = at + 3
-		// Most URLs have no userinfo: the host ends at '/', '?', '#', a
-		// blank or the end before any '@'.
-		user, colon, end := 0, -1, at+3
-		for ; end < len(text) && end < at+3+64+1+128; end++ {
-			c := text[end]
-			if c == '@' || c == '/' || c == '?' || c == '#' || c <= ' ' {
-				break
-			}
-			if c == ':' && colon < 0 {
-				colon = end
-			}
-			user++
-		}
-		if colon < 0 || end >= len(text) || text[end] != '@' {
+		end, ok := userinfo(text, at+3)
+		if !ok {
 			continue
 		}
 		w := span{max(at-16, 0), min(end+2, len(text))}
@@ -172,6 +160,21 @@ func urlWindows(text string) []span {
 		}
 		i = end
 	}
+}
+
+// userinfo returns where a URL's userinfo with a password, starting at
+// text[from], ends (its '@'). Most URLs have none: the host ends at '/',
+// '?', '#', a blank or the end before any '@'.
+func userinfo(text string, from int) (int, bool) {
+	colon, end := false, from
+	for ; end < len(text) && end < from+64+1+128; end++ {
+		c := text[end]
+		if c == '@' || c == '/' || c == '?' || c == '#' || c <= ' ' {
+			break
+		}
+		colon = colon || c == ':'
+	}
+	return end, colon && end < len(text) && text[end] == '@'
 }
 
 // passwordWindows are the spans from each keyword of the password rule
@@ -215,20 +218,17 @@ func passwordWindows(text string) []span {
 // to a value as the rule's regexp wants: the rest of the keyword's word, a
 // quote, at most 3 blanks, then "is", "was" or an operator.
 func assigned(s string) bool {
-	i := 0
-	for i < len(s) && i < 6 && (s[i]|0x20 >= 'a' && s[i]|0x20 <= 'z') {
-		i++
-	}
-	if i < len(s) && (s[i] == '"' || s[i] == '\'') {
-		i++
-	}
-	for n := 0; i < len(s) && n < 3 && (s[i] == ' ' || s[i] == '\t'); n++ {
-		i++
-	}
+	i := skip(s, 0, 6, func(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' })
+	i = skip(s, i, 1, func(c byte) bool { return c == '"' || c == '\'' })
+	i = skip(s, i, 3, func(c byte) bool { return c == ' ' || c == '\t' })
 	rest := s[i:]
-	return strings.HasPrefix(rest, "=") || strings.HasPrefix(rest, ":") ||
-		len(rest) > 3 && equalASCIIFold(rest[:3], "is ") || len(rest) > 3 && equalASCIIFold(rest[:3], "is\t") ||
-		len(rest) > 4 && (equalASCIIFold(rest[:4], "was ") || equalASCIIFold(rest[:4], "was\t"))
+	return strings.HasPrefix(rest, "=") || strings.HasPrefix(rest, ":") || startsWord(rest, "is") || startsWord(rest, "was")
+}
+
+// startsWord reports whether s starts with w (in any ASCII case), then a
+// blank and more.
+func startsWord(s, w string) bool {
+	return len(s) > len(w)+1 && equalASCIIFold(s[:len(w)], w) && (s[len(w)] == ' ' || s[len(w)] == '\t')
 }
 
 // hit is a secret found by rules()[rule] at text[start:end].
@@ -312,62 +312,87 @@ func Redaction(rule string) string { return "[redacted: " + rule + "]" }
 // skip over base64-like runs; only text that holds an escape or a non-ASCII
 // character is normalised (depth counts base64 levels).
 func scan(text string, depth int) []hit {
-	s := text
-	var maps []offmap
-	var inputs []int // the length of each map's input
-	if hasEscape(s) {
-		if u, m := unescape(s); m != nil {
-			s, maps, inputs = u, append(maps, m), append(inputs, len(s))
-		}
-	}
-	if !isASCII(s) {
-		if f, m := fold(s); m != nil {
-			s, maps, inputs = f, append(maps, m), append(inputs, len(s))
-		}
-	}
-	if u, m := ungroup(s); m != nil {
-		s, maps, inputs = u, append(maps, m), append(inputs, len(s))
-	}
-	t := &scanned{text: s}
-	hits := match(s)
+	n := normalise(text)
+	hits := match(n.text)
 	if depth < maxDepth {
-		var found []hit
-		t.base64Runs(func(start, end int) {
-			if overlaps(hits, start, end) {
-				return
-			}
-			if dec, ok := DecodeBase64(s[start:end]); ok {
-				if sub := scan(dec, depth+1); len(sub) > 0 {
-					// The padding goes with the run.
-					pad := end
-					for pad < len(s) && pad-end < 2 && s[pad] == '=' {
-						pad++
-					}
-					found = append(found, hit{start, pad, sub[0].rule})
-				}
-			}
-		})
-		hits = merge(hits, found)
-		found = nil
-		t.encodedRuns(func(start, end int, dec string) {
-			if overlaps(hits, start, end) || len(found) > 0 && start < found[len(found)-1].end {
-				return
-			}
-			if sub := scan(dec, depth+1); len(sub) > 0 {
-				found = append(found, hit{start, end, sub[0].rule})
-			}
-		})
-		sort.Slice(found, func(i, j int) bool { return found[i].start < found[j].start })
-		hits = merge(hits, found)
+		hits = decoded(n.text, hits, depth)
 	}
-	for i := len(maps) - 1; i >= 0; i-- {
+	return n.unmap(hits)
+}
+
+// normalised is a text after scan's steps, with the offmap of each step
+// that changed it and the length of that step's input.
+type normalised struct {
+	text   string
+	maps   []offmap
+	inputs []int
+}
+
+// normalise runs scan's steps over text: escapes decoded, non-ASCII
+// characters folded, keys written a character at a time joined.
+func normalise(text string) normalised {
+	n := normalised{text: text}
+	if hasEscape(text) {
+		n.step(unescape)
+	}
+	if !isASCII(n.text) {
+		n.step(fold)
+	}
+	n.step(ungroup)
+	return n
+}
+
+// step runs one step; a step that returns no offmap left the text as is.
+func (n *normalised) step(f func(string) (string, offmap)) {
+	if out, m := f(n.text); m != nil {
+		n.text, n.maps, n.inputs = out, append(n.maps, m), append(n.inputs, len(n.text))
+	}
+}
+
+// decoded adds to hits (the secrets of s) those in s's base64 runs and
+// other encoded runs (depth counts the levels).
+func decoded(s string, hits []hit, depth int) []hit {
+	t := &scanned{text: s}
+	var found []hit
+	t.base64Runs(func(start, end int) {
+		if overlaps(hits, start, end) {
+			return
+		}
+		if dec, ok := DecodeBase64(s[start:end]); ok {
+			if sub := scan(dec, depth+1); len(sub) > 0 {
+				// The padding goes with the run.
+				pad := end
+				for pad < len(s) && pad-end < 2 && s[pad] == '=' {
+					pad++
+				}
+				found = append(found, hit{start, pad, sub[0].rule})
+			}
+		}
+	})
+	hits = merge(hits, found)
+	found = nil
+	t.encodedRuns(func(start, end int, dec string) {
+		if overlaps(hits, start, end) || len(found) > 0 && start < found[len(found)-1].end {
+			return
+		}
+		if sub := scan(dec, depth+1); len(sub) > 0 {
+			found = append(found, hit{start, end, sub[0].rule})
+		}
+	})
+	sort.Slice(found, func(i, j int) bool { return found[i].start < found[j].start })
+	return merge(hits, found)
+}
+
+// unmap maps hits of the normalised text back to the text given, in
+// order. Spans apart in the normalised text may meet in the original (two
+// matches in one decoded escape): they are merged.
+func (n normalised) unmap(hits []hit) []hit {
+	for i := len(n.maps) - 1; i >= 0; i-- {
 		for j := range hits {
-			hits[j].start, hits[j].end = maps[i].start(hits[j].start), maps[i].end(hits[j].end, inputs[i])
+			hits[j].start, hits[j].end = n.maps[i].start(hits[j].start), n.maps[i].end(hits[j].end, n.inputs[i])
 		}
 	}
 	sort.Slice(hits, func(i, j int) bool { return hits[i].start < hits[j].start })
-	// Spans apart in the normalised text may meet in the original (two
-	// matches in one decoded escape): merge them.
 	out := hits[:0]
 	for _, h := range hits {
 		if k := len(out) - 1; k >= 0 && h.start < out[k].end {
