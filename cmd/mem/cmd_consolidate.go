@@ -100,10 +100,10 @@ func runConsolidate(ctx context.Context, cmd *cli.Command) error {
 			}
 		}
 	}
-	f := cliFront
+	f := frontIn(ctx, cliFront)
 	if slices.ContainsFunc(chosen, func(p consolidate.Proposal) bool { return p.Action == consolidate.ActAccept }) {
 		// Accepting an import is a review: recorded as the person (spec §5.2b).
-		if f, err = personFront(v); err != nil {
+		if f, err = personFront(ctx, v); err != nil {
 			return err
 		}
 	}

@@ -40,7 +40,7 @@ func renderCommand() *cli.Command {
 	}
 }
 
-func runRender(_ context.Context, cmd *cli.Command) error {
+func runRender(ctx context.Context, cmd *cli.Command) error {
 	opts, err := renderOptions(cmd)
 	if err != nil {
 		return err
@@ -75,7 +75,7 @@ func runRender(_ context.Context, cmd *cli.Command) error {
 	case ok:
 		shown = resp.Render
 	default:
-		shown, err = render.RunEmit(v, targets, opts)
+		shown, err = render.RunEmit(ctx, v, targets, opts)
 	}
 	if werr := showRendered(cmd, v, shown); werr != nil {
 		return werr

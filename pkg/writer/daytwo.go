@@ -188,7 +188,7 @@ type Lint func(v *vault.Vault, all []*vault.Memory, m *vault.Memory, now time.Ti
 // edit lint finds errors in, or that breaks a rule of §8, comes back as
 // an *EditError and nothing is written.
 func Edit(v *vault.Vault, f Front, ref, expectHash string, data []byte, lint Lint, now time.Time) (*vault.Memory, bool, error) {
-	mems, err := v.Load(vault.LoadOptions{})
+	mems, err := f.load(v)
 	if err != nil {
 		return nil, false, err
 	}
@@ -276,7 +276,7 @@ func AddProject(v *vault.Vault, f Front, p NewProject, now time.Time) (*vault.Me
 	if err := v.CompletePending(); err != nil {
 		return nil, err
 	}
-	mems, err := v.Load(vault.LoadOptions{})
+	mems, err := f.load(v)
 	if err != nil {
 		return nil, err
 	}

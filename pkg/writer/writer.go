@@ -7,6 +7,7 @@
 package writer
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -43,6 +44,22 @@ type Front struct {
 	// history.Repo.Person): what Accept records in verified. Empty where
 	// no review is made.
 	Person string
+	// Context, when done (Ctrl-C, a daemon's shutdown), stops a write
+	// before it writes: the vault's load stops (vault.LoadOptions), and a
+	// write not yet begun is not made, with a fail.Interrupted error. A
+	// batch (AcceptAll) keeps what it wrote before. Nil never stops.
+	Context context.Context
+}
+
+// load reads the vault a write is checked against, stopped by f.Context.
+func (f Front) load(v *vault.Vault) ([]*vault.Memory, error) {
+	return v.Load(vault.LoadOptions{Context: f.Context})
+}
+
+// stopped is a fail.Interrupted error once f.Context is done, nil before:
+// checked just before a file is written, so a stopped write changes nothing.
+func (f Front) stopped() error {
+	return fail.Stopped(f.Context, "the write (nothing was written)")
 }
 
 func (f Front) name(field string) string {
@@ -289,7 +306,7 @@ func Remember(v *vault.Vault, f Front, n vault.NewMemory, now time.Time) (*vault
 	if err := v.CompletePending(); err != nil {
 		return nil, err
 	}
-	mems, err := v.Load(vault.LoadOptions{})
+	mems, err := f.load(v)
 	if err != nil {
 		return nil, err
 	}
@@ -298,6 +315,9 @@ func Remember(v *vault.Vault, f Front, n vault.NewMemory, now time.Time) (*vault
 		return nil, err
 	}
 	if err := checkName(f, "text", memoryDir, n.Text); err != nil {
+		return nil, err
+	}
+	if err := f.stopped(); err != nil {
 		return nil, err
 	}
 	return v.Create(memoryDir, n.Text, doc, now)
@@ -338,6 +358,9 @@ func Create(v *vault.Vault, f Front, dir, slugText, suffix string, doc *frontmat
 	if err := v.CompletePending(); err != nil {
 		return nil, err
 	}
+	if err := f.stopped(); err != nil {
+		return nil, err
+	}
 	return v.CreateAs(dir, slugText, suffix, doc, now)
 }
 
@@ -356,7 +379,7 @@ func Note(v *vault.Vault, f Front, title, body string, claim vault.NewMemory, no
 	case strings.TrimSpace(body) == "":
 		return nil, nil, fmt.Errorf("%s: the note is empty: give its text", f.name("body"))
 	}
-	mems, err := v.Load(vault.LoadOptions{})
+	mems, err := f.load(v)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -378,6 +401,9 @@ func Note(v *vault.Vault, f Front, title, body string, claim vault.NewMemory, no
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := f.stopped(); err != nil {
+		return nil, nil, err
+	}
 	return v.CreatePair(notesDir, title, noteDoc, memoryDir, vault.PointerText(title, ""), func(noteID string) *frontmatter.Document {
 		pointerDoc.Body = vault.PointerText(title, noteID) + "\n"
 		return pointerDoc
@@ -395,7 +421,7 @@ func Update(v *vault.Vault, f Front, ref, expectHash string, now time.Time, edit
 	if err := v.CompletePending(); err != nil {
 		return nil, err
 	}
-	mems, err := v.Load(vault.LoadOptions{})
+	mems, err := f.load(v)
 	if err != nil {
 		return nil, err
 	}
@@ -411,6 +437,9 @@ func Update(v *vault.Vault, f Front, ref, expectHash string, now time.Time, edit
 func updateIn(v *vault.Vault, f Front, mems []*vault.Memory, m *vault.Memory, expectHash string, now time.Time, edit func(*frontmatter.Document) error) (*vault.Memory, error) {
 	if !m.OK() {
 		return nil, fmt.Errorf("%s:%v (fix the file first; 'mem lint %s' shows the problem)", m.Rel, m.Err, m.Rel)
+	}
+	if err := f.stopped(); err != nil {
+		return m, err
 	}
 	err := v.Update(m.Rel, expectHash, now, func(doc *frontmatter.Document) error {
 		before := map[string]bool{}
