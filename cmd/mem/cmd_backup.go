@@ -71,33 +71,39 @@ func runBackup(ctx context.Context, cmd *cli.Command) error {
 			return err
 		}
 	} else if !cmd.Bool("quiet") || !res.Verified() {
-		action := "pushed " + res.Branch + " to"
-		switch {
-		case opts.VerifyOnly:
-			action = "read back"
-		case !res.Pushed:
-			action = "already up to date:"
-		}
-		created := ""
-		if res.Created {
-			created = " (created, bare)"
-		}
-		fmt.Fprintf(out, "%s %s%s\n", action, res.URL, created)
-		fmt.Fprintf(out, "%-7s %-8s %8s %8s %9s\n", "", "head", "commits", "files", "markdown")
-		for _, e := range []struct {
-			name string
-			end  history.End
-		}{{"vault", res.Vault}, {"backup", res.Backup}} {
-			fmt.Fprintf(out, "%-7s %-8s %8d %8d %9d\n", e.name, shortHash(e.end.Head), e.end.Commits, e.end.Files, e.end.Memories)
-		}
-		if res.Verified() {
-			fmt.Fprintln(out, "verified: same head and counts; every object of the history read back and hashed (git fsck)")
-		}
+		printBackup(out, res, opts.VerifyOnly)
 	}
 	if !res.Verified() {
 		return checkFailed(fmt.Sprintf("backup %s FAILED verification (%d problems above): it is not a good copy; run 'mem backup' again or back up to a fresh path", res.URL, len(res.Problems)))
 	}
 	return nil
+}
+
+// printBackup says what a backup did, the heads and counts of both ends,
+// and that it was verified.
+func printBackup(out io.Writer, res *history.BackupResult, verifyOnly bool) {
+	action := "pushed " + res.Branch + " to"
+	switch {
+	case verifyOnly:
+		action = "read back"
+	case !res.Pushed:
+		action = "already up to date:"
+	}
+	created := ""
+	if res.Created {
+		created = " (created, bare)"
+	}
+	fmt.Fprintf(out, "%s %s%s\n", action, res.URL, created)
+	fmt.Fprintf(out, "%-7s %-8s %8s %8s %9s\n", "", "head", "commits", "files", "markdown")
+	for _, e := range []struct {
+		name string
+		end  history.End
+	}{{"vault", res.Vault}, {"backup", res.Backup}} {
+		fmt.Fprintf(out, "%-7s %-8s %8d %8d %9d\n", e.name, shortHash(e.end.Head), e.end.Commits, e.end.Files, e.end.Memories)
+	}
+	if res.Verified() {
+		fmt.Fprintln(out, "verified: same head and counts; every object of the history read back and hashed (git fsck)")
+	}
 }
 
 // rememberBackup records a first verified backup's target as backup.to,
