@@ -37,15 +37,9 @@ func runBackup(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	opts := history.BackupOptions{
-		To: cmd.String("to"), VerifyOnly: cmd.Bool("verify-only"),
-		AllowMassDelete: cmd.Bool("allow-mass-delete"), Now: now(), Env: historyEnvCtx(ctx),
-	}
-	if opts.To == "" {
-		opts.To, opts.RelativeTo = v.Config.Backup.To, v.Root
-	}
-	if opts.To == "" {
-		return usagef("backup needs a target: mem backup --to PATH|REMOTE (or set backup.to in mem.yaml)")
+	opts, err := backupOptions(ctx, cmd, v)
+	if err != nil {
+		return err
 	}
 	res, err := history.Backup(v, opts)
 	if err != nil {
@@ -60,12 +54,7 @@ func runBackup(ctx context.Context, cmd *cli.Command) error {
 			return err
 		}
 	}
-	for _, w := range res.Warnings {
-		fmt.Fprintln(errOut, "mem backup: warning:", w)
-	}
-	for _, p := range res.Problems {
-		fmt.Fprintln(errOut, "mem backup: verify:", p)
-	}
+	printBackupNotes(errOut, res)
 	if cmd.Bool("json") {
 		if err := writeJSON(out, res); err != nil {
 			return err
@@ -77,6 +66,33 @@ func runBackup(ctx context.Context, cmd *cli.Command) error {
 		return checkFailed(fmt.Sprintf("backup %s FAILED verification (%d problems above): it is not a good copy; run 'mem backup' again or back up to a fresh path", res.URL, len(res.Problems)))
 	}
 	return nil
+}
+
+// backupOptions is what the flags ask of the backup, its target
+// mem.yaml's backup.to unless --to names one.
+func backupOptions(ctx context.Context, cmd *cli.Command, v *vault.Vault) (history.BackupOptions, error) {
+	opts := history.BackupOptions{
+		To: cmd.String("to"), VerifyOnly: cmd.Bool("verify-only"),
+		AllowMassDelete: cmd.Bool("allow-mass-delete"), Now: now(), Env: historyEnvCtx(ctx),
+	}
+	if opts.To == "" {
+		opts.To, opts.RelativeTo = v.Config.Backup.To, v.Root
+	}
+	if opts.To == "" {
+		return opts, usagef("backup needs a target: mem backup --to PATH|REMOTE (or set backup.to in mem.yaml)")
+	}
+	return opts, nil
+}
+
+// printBackupNotes says on stderr what the backup warns of and what its
+// verification found.
+func printBackupNotes(errOut io.Writer, res *history.BackupResult) {
+	for _, w := range res.Warnings {
+		fmt.Fprintln(errOut, "mem backup: warning:", w)
+	}
+	for _, p := range res.Problems {
+		fmt.Fprintln(errOut, "mem backup: verify:", p)
+	}
 }
 
 // printBackup says what a backup did, the heads and counts of both ends,
