@@ -27,7 +27,7 @@ func acceptCommand() *cli.Command {
 	}
 }
 
-func runAccept(_ context.Context, cmd *cli.Command) error {
+func runAccept(ctx context.Context, cmd *cli.Command) error {
 	ref, err := oneID(cmd, "mem accept 2a3ee3")
 	if err != nil {
 		return err
@@ -36,7 +36,7 @@ func runAccept(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	f, err := personFront(v)
+	f, err := personFront(ctx, v)
 	if err != nil {
 		return err
 	}
@@ -51,14 +51,14 @@ func runAccept(_ context.Context, cmd *cli.Command) error {
 	if err := printReviewed(cmd, []reviewed{{m.ID, m.Rel, decision}}); err != nil {
 		return err
 	}
-	return printPlacement(cmd, v, m)
+	return printPlacement(ctx, cmd, v, m)
 }
 
-// personFront is the CLI's front with the person a review is recorded as
-// (history.Repo.Person: the commit author).
-func personFront(v *vault.Vault) (writer.Front, error) {
-	f := cliFront
-	r, err := history.Open(v, historyEnv())
+// personFront is the CLI's front, stopped by ctx, with the person a review
+// is recorded as (history.Repo.Person: the commit author).
+func personFront(ctx context.Context, v *vault.Vault) (writer.Front, error) {
+	f := frontIn(ctx, cliFront)
+	r, err := history.Open(v, historyEnvCtx(ctx))
 	if errors.Is(err, history.ErrNoRepo) {
 		// A vault outside git (mem works without it) still has an owner:
 		// the login running mem, as a commit would have no author to take.

@@ -37,15 +37,9 @@ func runBackup(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	opts := history.BackupOptions{
-		To: cmd.String("to"), VerifyOnly: cmd.Bool("verify-only"),
-		AllowMassDelete: cmd.Bool("allow-mass-delete"), Now: now(), Env: historyEnvCtx(ctx),
-	}
-	if opts.To == "" {
-		opts.To, opts.RelativeTo = v.Config.Backup.To, v.Root
-	}
-	if opts.To == "" {
-		return usagef("backup needs a target: mem backup --to PATH|REMOTE (or set backup.to in mem.yaml)")
+	opts, err := backupOptions(ctx, cmd, v)
+	if err != nil {
+		return err
 	}
 	res, err := history.Backup(v, opts)
 	if err != nil {
@@ -60,44 +54,72 @@ func runBackup(ctx context.Context, cmd *cli.Command) error {
 			return err
 		}
 	}
+	printBackupNotes(errOut, res)
+	if cmd.Bool("json") {
+		if err := writeJSON(out, res); err != nil {
+			return err
+		}
+	} else if !cmd.Bool("quiet") || !res.Verified() {
+		printBackup(out, res, opts.VerifyOnly)
+	}
+	if !res.Verified() {
+		return checkFailed(fmt.Sprintf("backup %s FAILED verification (%d problems above): it is not a good copy; run 'mem backup' again or back up to a fresh path", res.URL, len(res.Problems)))
+	}
+	return nil
+}
+
+// backupOptions is what the flags ask of the backup, its target
+// mem.yaml's backup.to unless --to names one.
+func backupOptions(ctx context.Context, cmd *cli.Command, v *vault.Vault) (history.BackupOptions, error) {
+	opts := history.BackupOptions{
+		To: cmd.String("to"), VerifyOnly: cmd.Bool("verify-only"),
+		AllowMassDelete: cmd.Bool("allow-mass-delete"), Now: now(), Env: historyEnvCtx(ctx),
+	}
+	if opts.To == "" {
+		opts.To, opts.RelativeTo = v.Config.Backup.To, v.Root
+	}
+	if opts.To == "" {
+		return opts, usagef("backup needs a target: mem backup --to PATH|REMOTE (or set backup.to in mem.yaml)")
+	}
+	return opts, nil
+}
+
+// printBackupNotes says on stderr what the backup warns of and what its
+// verification found.
+func printBackupNotes(errOut io.Writer, res *history.BackupResult) {
 	for _, w := range res.Warnings {
 		fmt.Fprintln(errOut, "mem backup: warning:", w)
 	}
 	for _, p := range res.Problems {
 		fmt.Fprintln(errOut, "mem backup: verify:", p)
 	}
-	if cmd.Bool("json") {
-		if err := writeJSON(out, res); err != nil {
-			return err
-		}
-	} else if !cmd.Bool("quiet") || !res.Verified() {
-		action := "pushed " + res.Branch + " to"
-		switch {
-		case opts.VerifyOnly:
-			action = "read back"
-		case !res.Pushed:
-			action = "already up to date:"
-		}
-		created := ""
-		if res.Created {
-			created = " (created, bare)"
-		}
-		fmt.Fprintf(out, "%s %s%s\n", action, res.URL, created)
-		fmt.Fprintf(out, "%-7s %-8s %8s %8s %9s\n", "", "head", "commits", "files", "markdown")
-		for _, e := range []struct {
-			name string
-			end  history.End
-		}{{"vault", res.Vault}, {"backup", res.Backup}} {
-			fmt.Fprintf(out, "%-7s %-8s %8d %8d %9d\n", e.name, shortHash(e.end.Head), e.end.Commits, e.end.Files, e.end.Memories)
-		}
-		if res.Verified() {
-			fmt.Fprintln(out, "verified: same head and counts; every object of the history read back and hashed (git fsck)")
-		}
+}
+
+// printBackup says what a backup did, the heads and counts of both ends,
+// and that it was verified.
+func printBackup(out io.Writer, res *history.BackupResult, verifyOnly bool) {
+	action := "pushed " + res.Branch + " to"
+	switch {
+	case verifyOnly:
+		action = "read back"
+	case !res.Pushed:
+		action = "already up to date:"
 	}
-	if !res.Verified() {
-		return checkFailed(fmt.Sprintf("backup %s FAILED verification (%d problems above): it is not a good copy; run 'mem backup' again or back up to a fresh path", res.URL, len(res.Problems)))
+	created := ""
+	if res.Created {
+		created = " (created, bare)"
 	}
-	return nil
+	fmt.Fprintf(out, "%s %s%s\n", action, res.URL, created)
+	fmt.Fprintf(out, "%-7s %-8s %8s %8s %9s\n", "", "head", "commits", "files", "markdown")
+	for _, e := range []struct {
+		name string
+		end  history.End
+	}{{"vault", res.Vault}, {"backup", res.Backup}} {
+		fmt.Fprintf(out, "%-7s %-8s %8d %8d %9d\n", e.name, shortHash(e.end.Head), e.end.Commits, e.end.Files, e.end.Memories)
+	}
+	if res.Verified() {
+		fmt.Fprintln(out, "verified: same head and counts; every object of the history read back and hashed (git fsck)")
+	}
 }
 
 // rememberBackup records a first verified backup's target as backup.to,

@@ -3,12 +3,14 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/urfave/cli/v3"
 
 	"github.com/mem-md/mem/pkg/history"
 	"github.com/mem-md/mem/pkg/index"
+	"github.com/mem-md/mem/pkg/vault"
 )
 
 func cloneCommand() *cli.Command {
@@ -45,35 +47,16 @@ func runClone(ctx context.Context, cmd *cli.Command) error {
 		fmt.Fprintln(errOut, "mem clone: verify:", p)
 	}
 	if res.Config != "" {
-		// Exit 1, not 2: the restore is done and kept (2 says nothing was
-		// left in DIR); only this file needs the person (docs/sync.md).
-		if cmd.Bool("json") {
-			if err := writeJSON(out, struct {
-				Clone *history.CloneResult `json:"clone"`
-			}{res}); err != nil {
-				return err
-			}
-		}
-		fmt.Fprintf(errOut, "mem clone: %s\n", res.Config)
-		fmt.Fprintf(errOut, "mem clone: every file is restored in %s, but mem cannot run there until mem.yaml loads: fix it, or take back the last version that loads ('git -C %s log -p -- mem.yaml', then 'git -C %s checkout COMMIT -- mem.yaml'), then run 'mem --vault %s rebuild-index'\n", res.Dir, res.Dir, res.Dir, res.Dir)
-		return checkFailed(fmt.Sprintf("the clone in %s holds a mem.yaml that does not load: see the lines above", res.Dir))
+		return cloneConfigBroken(cmd, res)
 	}
 	v, err := vaultOptions().Open(res.Dir)
 	if err != nil {
 		return err
 	}
-	switch {
-	case res.Backup:
-		// A backup is one-way: syncing into it would make the next
-		// 'mem backup' of the machine it came from fail.
-	case v.Config.Sync.Remote == "":
-		if err := rememberRemote(res.Dir, res.URL, "sync.remote"); err != nil {
-			return err
-		}
-	case v.Config.Sync.Remote != res.URL:
-		fmt.Fprintf(errOut, "mem clone: note: mem.yaml names sync.remote %s (another machine's view of the remote); this machine reaches it as %s: sync with 'mem sync %s'\n", v.Config.Sync.Remote, res.URL, res.URL)
+	if err := cloneRemote(errOut, v, res); err != nil {
+		return err
 	}
-	st, err := index.Update(v, index.Options{})
+	st, err := index.Update(v, index.Options{Context: ctx})
 	if err != nil {
 		return fmt.Errorf("%s: cloned and verified, but building the index failed: %w (run 'mem rebuild-index --full')", res.Dir, err)
 	}
@@ -85,31 +68,70 @@ func runClone(ctx context.Context, cmd *cli.Command) error {
 			return err
 		}
 	} else if !cmd.Bool("quiet") || !res.Verified() {
-		fmt.Fprintf(out, "cloned %s into %s (%s)\n", res.URL, res.Dir, res.Branch)
-		fmt.Fprintf(out, "  here:   %s, %d commits, %d files, %d memories\n", shortHash(res.Here.Head), res.Here.Commits, res.Here.Files, res.Here.Memories)
-		fmt.Fprintf(out, "  remote: %s, %d commits, %d files, %d memories\n", shortHash(res.There.Head), res.There.Commits, res.There.Files, res.There.Memories)
-		if res.Verified() {
-			fmt.Fprintln(out, "  verified; search index built")
-			job := "sync"
-			if res.Backup {
-				fmt.Fprintf(out, "  %s is a backup (%s): sync.remote is left unset, as a backup is one-way\n", res.URL, res.BackupWhy)
-				fmt.Fprintln(out, "  to keep machines in step, sync them through a shared remote instead ('mem sync PATH|URL', docs/sync.md);")
-				fmt.Fprintln(out, "  while the machine this came from backs up there too, give this one its own backup ('mem backup --to OTHER'):")
-				fmt.Fprintln(out, "  of two machines pushing to one backup, the first to diverge is refused")
-				if v.Config.Sync.Remote == "" {
-					job = "commit"
-				}
-			}
-			fmt.Fprintln(out, "add to your shell profile (~/.profile, ~/.zshrc):")
-			fmt.Fprintf(out, "  export MEM_VAULT=%q\n", res.Dir)
-			fmt.Fprintln(out, "add a timer (crontab -e; docs/schedule.md has systemd and launchd):")
-			fmt.Fprintf(out, "  */15 * * * *  %s --vault %q --quiet %s\n", installedMem(), res.Dir, job)
-		}
+		printClone(out, v, res)
 	}
 	if !res.Verified() {
 		return checkFailed(fmt.Sprintf("the clone in %s does not match %s: see the lines above", res.Dir, res.URL))
 	}
 	return nil
+}
+
+// cloneConfigBroken reports a clone whose mem.yaml does not load. Exit 1,
+// not 2: the restore is done and kept (2 says nothing was left in DIR);
+// only this file needs the person (docs/sync.md).
+func cloneConfigBroken(cmd *cli.Command, res *history.CloneResult) error {
+	errOut := cmd.Root().ErrWriter
+	if cmd.Bool("json") {
+		if err := writeJSON(cmd.Root().Writer, struct {
+			Clone *history.CloneResult `json:"clone"`
+		}{res}); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(errOut, "mem clone: %s\n", res.Config)
+	fmt.Fprintf(errOut, "mem clone: every file is restored in %s, but mem cannot run there until mem.yaml loads: fix it, or take back the last version that loads ('git -C %s log -p -- mem.yaml', then 'git -C %s checkout COMMIT -- mem.yaml'), then run 'mem --vault %s rebuild-index'\n", res.Dir, res.Dir, res.Dir, res.Dir)
+	return checkFailed(fmt.Sprintf("the clone in %s holds a mem.yaml that does not load: see the lines above", res.Dir))
+}
+
+// cloneRemote records the remote cloned as sync.remote when mem.yaml names
+// none, and says when it names another.
+func cloneRemote(errOut io.Writer, v *vault.Vault, res *history.CloneResult) error {
+	switch {
+	case res.Backup:
+		// A backup is one-way: syncing into it would make the next
+		// 'mem backup' of the machine it came from fail.
+	case v.Config.Sync.Remote == "":
+		return rememberRemote(res.Dir, res.URL, "sync.remote")
+	case v.Config.Sync.Remote != res.URL:
+		fmt.Fprintf(errOut, "mem clone: note: mem.yaml names sync.remote %s (another machine's view of the remote); this machine reaches it as %s: sync with 'mem sync %s'\n", v.Config.Sync.Remote, res.URL, res.URL)
+	}
+	return nil
+}
+
+// printClone says what was cloned, both ends' heads and counts and, once
+// verified, how to set the machine up.
+func printClone(out io.Writer, v *vault.Vault, res *history.CloneResult) {
+	fmt.Fprintf(out, "cloned %s into %s (%s)\n", res.URL, res.Dir, res.Branch)
+	fmt.Fprintf(out, "  here:   %s, %d commits, %d files, %d memories\n", shortHash(res.Here.Head), res.Here.Commits, res.Here.Files, res.Here.Memories)
+	fmt.Fprintf(out, "  remote: %s, %d commits, %d files, %d memories\n", shortHash(res.There.Head), res.There.Commits, res.There.Files, res.There.Memories)
+	if !res.Verified() {
+		return
+	}
+	fmt.Fprintln(out, "  verified; search index built")
+	job := "sync"
+	if res.Backup {
+		fmt.Fprintf(out, "  %s is a backup (%s): sync.remote is left unset, as a backup is one-way\n", res.URL, res.BackupWhy)
+		fmt.Fprintln(out, "  to keep machines in step, sync them through a shared remote instead ('mem sync PATH|URL', docs/sync.md);")
+		fmt.Fprintln(out, "  while the machine this came from backs up there too, give this one its own backup ('mem backup --to OTHER'):")
+		fmt.Fprintln(out, "  of two machines pushing to one backup, the first to diverge is refused")
+		if v.Config.Sync.Remote == "" {
+			job = "commit"
+		}
+	}
+	fmt.Fprintln(out, "add to your shell profile (~/.profile, ~/.zshrc):")
+	fmt.Fprintf(out, "  export MEM_VAULT=%q\n", res.Dir)
+	fmt.Fprintln(out, "add a timer (crontab -e; docs/schedule.md has systemd and launchd):")
+	fmt.Fprintf(out, "  */15 * * * *  %s --vault %q --quiet %s\n", installedMem(), res.Dir, job)
 }
 
 // installedMem is the path of this mem binary, for a cron line: cron's

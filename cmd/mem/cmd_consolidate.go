@@ -64,15 +64,7 @@ func runConsolidate(ctx context.Context, cmd *cli.Command) error {
 	}
 	w := cmd.Root().Writer
 	if o.undo {
-		b, err := consolidate.Undo(v, now(), historyEnvCtx(ctx))
-		if err != nil {
-			return err
-		}
-		if cmd.Bool("json") {
-			return writeJSON(w, b)
-		}
-		fmt.Fprintf(w, "undid the consolidate batch %s: %d files as they were\n", b.Commit, len(b.Files))
-		return nil
+		return undoConsolidate(ctx, cmd, v)
 	}
 	r, err := findProposals(ctx, v)
 	if err != nil {
@@ -87,23 +79,12 @@ func runConsolidate(ctx context.Context, cmd *cli.Command) error {
 	}
 	chosen := r.Unattended()
 	if !o.yes {
-		chosen = nil
-		in, ew := bufio.NewReader(os.Stdin), cmd.Root().ErrWriter
-		for i, p := range r.Proposals {
-			if p.Refused != "" || p.Action == consolidate.ActNone {
-				continue
-			}
-			fmt.Fprintf(ew, "\n(%d/%d) ", i+1, len(r.Proposals))
-			printProposal(ew, p)
-			if a := ask(ew, in, "apply? [y/N] "); strings.HasPrefix(a, "y") {
-				chosen = append(chosen, p)
-			}
-		}
+		chosen = askProposals(cmd.Root().ErrWriter, r)
 	}
-	f := cliFront
+	f := frontIn(ctx, cliFront)
 	if slices.ContainsFunc(chosen, func(p consolidate.Proposal) bool { return p.Action == consolidate.ActAccept }) {
 		// Accepting an import is a review: recorded as the person (spec §5.2b).
-		if f, err = personFront(v); err != nil {
+		if f, err = personFront(ctx, v); err != nil {
 			return err
 		}
 	}
@@ -120,6 +101,38 @@ func runConsolidate(ctx context.Context, cmd *cli.Command) error {
 	}
 	printApplied(w, outs, b, waiting(r, o.yes), cmd.Bool("quiet"))
 	return err
+}
+
+// undoConsolidate puts back the files of the last consolidate batch.
+func undoConsolidate(ctx context.Context, cmd *cli.Command, v *vault.Vault) error {
+	b, err := consolidate.Undo(v, now(), historyEnvCtx(ctx))
+	if err != nil {
+		return err
+	}
+	w := cmd.Root().Writer
+	if cmd.Bool("json") {
+		return writeJSON(w, b)
+	}
+	fmt.Fprintf(w, "undid the consolidate batch %s: %d files as they were\n", b.Commit, len(b.Files))
+	return nil
+}
+
+// askProposals asks a person, on ew and stdin, about each proposal that
+// can be applied, and returns those answered yes.
+func askProposals(ew io.Writer, r *consolidate.Report) []consolidate.Proposal {
+	var chosen []consolidate.Proposal
+	in := bufio.NewReader(os.Stdin)
+	for i, p := range r.Proposals {
+		if p.Refused != "" || p.Action == consolidate.ActNone {
+			continue
+		}
+		fmt.Fprintf(ew, "\n(%d/%d) ", i+1, len(r.Proposals))
+		printProposal(ew, p)
+		if a := ask(ew, in, "apply? [y/N] "); strings.HasPrefix(a, "y") {
+			chosen = append(chosen, p)
+		}
+	}
+	return chosen
 }
 
 // waiting are the proposals --yes left for a person (none when a person

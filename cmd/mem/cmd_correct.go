@@ -26,7 +26,7 @@ func correctCommand() *cli.Command {
 	}
 }
 
-func runCorrect(_ context.Context, cmd *cli.Command) error {
+func runCorrect(ctx context.Context, cmd *cli.Command) error {
 	if cmd.NArg() < 2 {
 		return usagef("correct needs ID and TEXT: mem correct 2a3ee3 \"the database listens on 5433\"")
 	}
@@ -38,12 +38,12 @@ func runCorrect(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	m, err := writer.Correct(v, cliFront, cmd.Args().First(), n, now())
+	m, err := writer.Correct(v, frontIn(ctx, cliFront), cmd.Args().First(), n, now())
 	if err != nil {
 		return err
 	}
 	if err := printWritten(cmd, m); err != nil {
 		return err
 	}
-	return printPlacement(cmd, v, m)
+	return printPlacement(ctx, cmd, v, m)
 }

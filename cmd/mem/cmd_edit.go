@@ -51,94 +51,137 @@ func runEdit(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	changed, err := editFile(cmd, v, m)
+	changed, err := editFile(ctx, cmd, v, m)
 	if err != nil {
 		return err
 	}
-	return printEdited(cmd, v, m, changed)
+	return printEdited(ctx, cmd, v, m, changed)
 }
 
 // editFile runs the editor on a copy of m and writes the result through
 // writer.Edit, compare-and-swap against the bytes the editor was given.
-func editFile(cmd *cli.Command, v *vault.Vault, m *vault.Memory) (bool, error) {
-	original, err := os.ReadFile(m.Path)
+func editFile(ctx context.Context, cmd *cli.Command, v *vault.Vault, m *vault.Memory) (bool, error) {
+	s, err := startEdit(cmd, v, m)
 	if err != nil {
 		return false, err
 	}
-	dir := filepath.Join(v.StateDir(), "edit")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return false, err
-	}
-	// A refused edit of this very version was kept aside: reopen it, so
-	// fixing it means fixing what was refused, not typing it all again.
-	start, keptPath := original, ""
-	if kp, data := keptEdit(v, m, original); kp != "" {
-		start, keptPath = data, kp
-		fmt.Fprintf(cmd.Root().ErrWriter, "mem edit: reopening your edit kept in %s (it was not written); save the file as it is to discard it\n", v.Rel(kp))
-	}
-	work := filepath.Join(dir, filepath.Base(m.Rel))
-	if err := vault.WriteFileAtomic(work, start, 0o600); err != nil {
-		return false, err
-	}
-	defer os.Remove(work)
+	defer os.Remove(s.work)
 	interactive := isTerminal(os.Stdin)
 	in := bufio.NewReader(os.Stdin)
 	for {
-		if err := runEditor(cmd, work); err != nil {
+		if err := runEditor(cmd, s.work); err != nil {
 			return false, err
 		}
-		data, err := os.ReadFile(work)
+		data, err := os.ReadFile(s.work)
 		if err != nil {
 			return false, err
 		}
-		if string(data) == string(original) {
-			if keptPath != "" {
-				os.Remove(keptPath) // fixed back to the file as it is: the kept edit is given up
-			}
-			return false, nil
-		}
-		if keptPath != "" && string(data) == string(start) {
-			// The reopened kept edit saved as it is: what the message
-			// promised — discarded, nothing written (issue 42).
-			if err := os.Remove(keptPath); err != nil {
-				return false, err
-			}
-			fmt.Fprintf(cmd.Root().ErrWriter, "mem edit: the kept edit %s is discarded; %s is as it was\n", v.Rel(keptPath), m.Rel)
-			return false, nil
-		}
-		_, changed, err := writer.Edit(v, cliFront, m.Rel, vault.Hash(original), data, lint.Errors, now())
-		var ee *writer.EditError
-		switch {
-		case err == nil:
-			if keptPath != "" {
-				os.Remove(keptPath) // written at last
-			}
-			return changed, nil
-		case errors.Is(err, vault.ErrConflict):
-			kept, kerr := keepAside(v, m, data, nil)
-			if kerr != nil {
-				return false, kerr
-			}
-			return false, checkFailed(fmt.Sprintf("%s changed while you edited it: nothing was written; your version is kept in %s (compare the two, then run 'mem edit %s' again)", m.Rel, kept, m.ID))
-		case !errors.As(err, &ee):
+		if done, err := s.discarded(data); done || err != nil {
 			return false, err
 		}
-		fmt.Fprintf(cmd.Root().ErrWriter, "mem edit: the edit was not written:\n%s\n", err)
-		if interactive {
-			// Only an explicit "e" edits again: the end of the input keeps it aside.
-			if strings.HasPrefix(ask(cmd.Root().ErrWriter, in, "[e]dit again or [k]eep it aside? "), "e") {
-				continue
-			}
+		changed, refused, err := s.write(ctx, data)
+		if refused == nil {
+			return changed, err
 		}
-		if keptPath != "" {
-			os.Remove(keptPath) // the new kept copy replaces it
+		fmt.Fprintf(cmd.Root().ErrWriter, "mem edit: the edit was not written:\n%s\n", refused)
+		// Only an explicit "e" edits again: the end of the input keeps it aside.
+		if interactive && strings.HasPrefix(ask(cmd.Root().ErrWriter, in, "[e]dit again or [k]eep it aside? "), "e") {
+			continue
 		}
-		kept, kerr := keepAside(v, m, data, original)
-		if kerr != nil {
-			return false, kerr
-		}
-		return false, checkFailed(fmt.Sprintf("%s is unchanged; your edit is kept in %s: run 'mem edit %s' again to reopen it and fix it", m.Rel, kept, m.ID))
+		return false, s.keepRefused(data)
 	}
+}
+
+// editSession is one mem edit of m: the file as the editor was first
+// given it (original), what the editor opens (start: original, or the
+// refused edit kept at keptPath), and the copy it saves (work).
+type editSession struct {
+	cmd             *cli.Command
+	v               *vault.Vault
+	m               *vault.Memory
+	original, start []byte
+	keptPath, work  string
+}
+
+// startEdit writes the copy the editor opens. A refused edit of this very
+// version was kept aside: it is reopened, so fixing it means fixing what
+// was refused, not typing it all again.
+func startEdit(cmd *cli.Command, v *vault.Vault, m *vault.Memory) (*editSession, error) {
+	original, err := os.ReadFile(m.Path)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(v.StateDir(), "edit")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	s := &editSession{cmd: cmd, v: v, m: m, original: original, start: original, work: filepath.Join(dir, filepath.Base(m.Rel))}
+	if kp, data := keptEdit(v, m, original); kp != "" {
+		s.start, s.keptPath = data, kp
+		fmt.Fprintf(cmd.Root().ErrWriter, "mem edit: reopening your edit kept in %s (it was not written); save the file as it is to discard it\n", v.Rel(kp))
+	}
+	if err := vault.WriteFileAtomic(s.work, s.start, 0o600); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// discarded reports a save that asks for nothing to be written: the file
+// as it is, or the reopened kept edit saved as it was.
+func (s *editSession) discarded(data []byte) (bool, error) {
+	if string(data) == string(s.original) {
+		if s.keptPath != "" {
+			os.Remove(s.keptPath) // fixed back to the file as it is: the kept edit is given up
+		}
+		return true, nil
+	}
+	if s.keptPath != "" && string(data) == string(s.start) {
+		// The reopened kept edit saved as it is: what the message
+		// promised — discarded, nothing written (issue 42).
+		if err := os.Remove(s.keptPath); err != nil {
+			return true, err
+		}
+		fmt.Fprintf(s.cmd.Root().ErrWriter, "mem edit: the kept edit %s is discarded; %s is as it was\n", s.v.Rel(s.keptPath), s.m.Rel)
+		return true, nil
+	}
+	return false, nil
+}
+
+// write writes data through writer.Edit. An edit the rules or lint refuse
+// comes back as refused (a *writer.EditError), for the person to fix; one
+// that lost a race to another write is kept aside and fails.
+func (s *editSession) write(ctx context.Context, data []byte) (changed bool, refused, err error) {
+	_, changed, err = writer.Edit(s.v, frontIn(ctx, cliFront), s.m.Rel, vault.Hash(s.original), data, lint.Errors, now())
+	var ee *writer.EditError
+	switch {
+	case err == nil:
+		if s.keptPath != "" {
+			os.Remove(s.keptPath) // written at last
+		}
+		return changed, nil, nil
+	case errors.Is(err, vault.ErrConflict):
+		kept, kerr := keepAside(s.v, s.m, data, nil)
+		if kerr != nil {
+			return false, nil, kerr
+		}
+		return false, nil, checkFailed(fmt.Sprintf("%s changed while you edited it: nothing was written; your version is kept in %s (compare the two, then run 'mem edit %s' again)", s.m.Rel, kept, s.m.ID))
+	case errors.As(err, &ee):
+		return false, err, nil
+	}
+	return false, nil, err
+}
+
+// keepRefused keeps a refused edit aside, replacing one reopened, and
+// fails saying where it is.
+func (s *editSession) keepRefused(data []byte) error {
+	if s.keptPath != "" {
+		os.Remove(s.keptPath) // the new kept copy replaces it
+	}
+	kept, err := keepAside(s.v, s.m, data, s.original)
+	if err != nil {
+		return err
+	}
+	return checkFailed(fmt.Sprintf("%s is unchanged; your edit is kept in %s: run 'mem edit %s' again to reopen it and fix it", s.m.Rel, kept, s.m.ID))
 }
 
 // keepAside saves an edit that was not written under .mem/edits/, which

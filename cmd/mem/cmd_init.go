@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/mem-md/mem/examples"
+	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/history"
 	"github.com/mem-md/mem/pkg/lint"
 	"github.com/mem-md/mem/pkg/vault"
@@ -28,7 +30,7 @@ func initCommand() *cli.Command {
 	}
 }
 
-func runInit(_ context.Context, cmd *cli.Command) error {
+func runInit(ctx context.Context, cmd *cli.Command) error {
 	if cmd.NArg() > 1 {
 		return usagef("init takes at most one DIR")
 	}
@@ -36,56 +38,85 @@ func runInit(_ context.Context, cmd *cli.Command) error {
 	if dir == "" {
 		dir = "."
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	var example = examples.Vault()
-	if !cmd.Bool("example") {
-		example = nil
-	}
-	res, err := vaultOptions().Init(dir, example)
+	res, err := initVault(ctx, dir, cmd.Bool("example"), cmd.Bool("hooks"))
 	if err != nil {
 		return err
-	}
-	created := res.Created
-	if made, err := history.Init(dir); err != nil {
-		return err
-	} else if made {
-		created = append(created, ".git/")
-	}
-	abs, _ := filepath.Abs(dir)
-	if cmd.Bool("hooks") {
-		hook, err := installHook(abs)
-		if err != nil {
-			return err
-		}
-		if hook != "" {
-			created = append(created, hook)
-		}
 	}
 	if cmd.Bool("json") {
 		return writeJSON(cmd.Root().Writer, struct {
 			Created           []string `json:"created"`
 			GitignoreAppended []string `json:"gitignore_appended"`
 			Vault             string   `json:"vault"`
-		}{nonNil(created), nonNil(res.Appended), abs})
+		}{nonNil(res.Created), nonNil(res.Appended), res.abs})
 	}
 	if !cmd.Bool("quiet") {
-		w := cmd.Root().Writer
-		switch {
-		case len(created)+len(res.Appended) == 0:
-			fmt.Fprintf(w, "vault %s already set up; nothing to do\n", abs)
-		case len(created) == 0:
-			fmt.Fprintf(w, "initialised vault %s (nothing new)\n", abs)
-		default:
-			fmt.Fprintf(w, "initialised vault %s (%d new: %v)\n", abs, len(created), created)
-		}
-		if len(res.Appended) > 0 {
-			// An existing file changed: say how (spec §2, init takes nothing).
-			fmt.Fprintf(w, "appended to your .gitignore: %s\n", strings.Join(res.Appended, " "))
-		}
+		printInit(cmd.Root().Writer, res)
 	}
 	return nil
+}
+
+// initResult is what mem init made: vault.InitResult, with the git
+// repository and the hook it created, and the vault's absolute path.
+type initResult struct {
+	vault.InitResult
+	abs string
+}
+
+// initVault creates the vault in dir (with the example vault), its git
+// repository and, with hooks, the pre-commit hook. ctx is checked between
+// these steps: vault.Init and history.Init take none, and each step is
+// idempotent, so a stopped init says what it kept and a second run
+// finishes it.
+func initVault(ctx context.Context, dir string, example, hooks bool) (initResult, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return initResult{}, err
+	}
+	files := examples.Vault()
+	if !example {
+		files = nil
+	}
+	vr, err := vaultOptions().Init(dir, files)
+	res := initResult{InitResult: vr}
+	if err != nil {
+		return res, err
+	}
+	const kept = "mem init (the vault's files are written; run it again to finish)"
+	if err := fail.Stopped(ctx, kept); err != nil {
+		return res, err
+	}
+	if made, err := history.Init(dir); err != nil {
+		return res, err
+	} else if made {
+		res.Created = append(res.Created, ".git/")
+	}
+	res.abs, _ = filepath.Abs(dir)
+	if !hooks {
+		return res, nil
+	}
+	if err := fail.Stopped(ctx, kept); err != nil {
+		return res, err
+	}
+	hook, err := installHook(res.abs)
+	if hook != "" {
+		res.Created = append(res.Created, hook)
+	}
+	return res, err
+}
+
+// printInit says what mem init made, and what it appended to an existing
+// .gitignore (spec §2: init takes nothing without saying so).
+func printInit(w io.Writer, res initResult) {
+	switch {
+	case len(res.Created)+len(res.Appended) == 0:
+		fmt.Fprintf(w, "vault %s already set up; nothing to do\n", res.abs)
+	case len(res.Created) == 0:
+		fmt.Fprintf(w, "initialised vault %s (nothing new)\n", res.abs)
+	default:
+		fmt.Fprintf(w, "initialised vault %s (%d new: %v)\n", res.abs, len(res.Created), res.Created)
+	}
+	if len(res.Appended) > 0 {
+		fmt.Fprintf(w, "appended to your .gitignore: %s\n", strings.Join(res.Appended, " "))
+	}
 }
 
 // hookMark is the line of lint.PreCommitHook that says mem wrote it.

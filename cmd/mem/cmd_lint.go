@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/lint"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -53,7 +55,7 @@ func lintFlags(cmd *cli.Command) (lintOptions, error) {
 	return o, nil
 }
 
-func runLint(_ context.Context, cmd *cli.Command) error {
+func runLint(ctx context.Context, cmd *cli.Command) error {
 	o, err := lintFlags(cmd)
 	if err != nil {
 		return err
@@ -67,31 +69,10 @@ func runLint(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	paths, err := lintPaths(v, cwd, cmd.Args().Slice())
+	rep, staged, err := lintReport(ctx, v, cwd, cmd.Args().Slice(), o)
 	if err != nil {
 		return err
 	}
-	var staged *lint.StagedCommit
-	if o.staged {
-		if staged, err = lint.Staged(v, os.Environ()); err != nil {
-			return err
-		}
-		if cmd.NArg() == 0 {
-			paths = staged.Paths
-		}
-	}
-	opts := lint.Options{Now: now(), Strict: o.strict, Paths: paths}
-	whole := cmd.NArg() == 0 && !o.staged
-	var rep *lint.Report
-	if !whole && len(paths) == 0 {
-		rep = &lint.Report{Problems: []lint.Problem{}} // nothing of the vault to lint
-	} else if rep, err = lint.Run(v, opts); err != nil {
-		return err
-	}
-	if staged != nil {
-		rep.Problems = append(rep.Problems, staged.Problems...)
-	}
-	lint.Finish(rep, opts.Strict)
 	errOut := cmd.Root().ErrWriter
 	show := displayPath(v, cwd)
 	for i := range rep.Problems {
@@ -105,22 +86,65 @@ func runLint(_ context.Context, cmd *cli.Command) error {
 	if err := lint.Write(cmd.Root().Writer, rep, o.format); err != nil {
 		return err
 	}
-	errs := rep.Errors()
 	if o.format == "text" && !cmd.Bool("quiet") {
-		if staged != nil && staged.Removed > 0 {
-			// A commit that removes memories is judged by how many against
-			// the limit, not by the files it leaves to lint.
-			fmt.Fprintf(errOut, "mem lint: this commit removes %d of the %d memories, at most %d may go (lint.mass_delete_share %.0f%%, mass_delete_min %d); ",
-				staged.Removed, staged.Of, staged.Allowed, 100*v.Config.Lint.MassDeleteShare, v.Config.Lint.MassDeleteMin)
-			fmt.Fprintf(errOut, "%d file(s) linted, %d error(s), %d warning(s)\n", rep.Files, errs, len(rep.Problems)-errs)
-		} else {
-			fmt.Fprintf(errOut, "mem lint: %d file(s), %d error(s), %d warning(s)\n", rep.Files, errs, len(rep.Problems)-errs)
-		}
+		lintSummary(errOut, v, rep, staged)
 	}
-	if errs > 0 {
+	if rep.Errors() > 0 {
 		return checkFailed("")
 	}
 	return nil
+}
+
+// lintReport lints what args name (or, with --staged, the files staged
+// for commit; or the whole vault), the staged commit's own problems
+// added. ctx is checked once before the files are linted: lint.Run and
+// lint.Staged take none.
+func lintReport(ctx context.Context, v *vault.Vault, cwd string, args []string, o lintOptions) (*lint.Report, *lint.StagedCommit, error) {
+	paths, err := lintPaths(v, cwd, args)
+	if err != nil {
+		return nil, nil, err
+	}
+	var staged *lint.StagedCommit
+	if o.staged {
+		if staged, err = lint.Staged(v, os.Environ()); err != nil {
+			return nil, nil, err
+		}
+		if len(args) == 0 {
+			paths = staged.Paths
+		}
+	}
+	if err := fail.Stopped(ctx, "mem lint"); err != nil {
+		return nil, nil, err
+	}
+	opts := lint.Options{Now: now(), Strict: o.strict, Paths: paths}
+	whole := len(args) == 0 && !o.staged
+	var rep *lint.Report
+	if !whole && len(paths) == 0 {
+		rep = &lint.Report{Problems: []lint.Problem{}} // nothing of the vault to lint
+	} else if rep, err = lint.Run(v, opts); err != nil {
+		return nil, nil, err
+	}
+	if staged != nil {
+		rep.Problems = append(rep.Problems, staged.Problems...)
+	}
+	lint.Finish(rep, opts.Strict)
+	return rep, staged, nil
+}
+
+// lintSummary is the text format's last line: how many files, errors and
+// warnings, and for a staged commit removing memories, how many against
+// the limit.
+func lintSummary(w io.Writer, v *vault.Vault, rep *lint.Report, staged *lint.StagedCommit) {
+	errs := rep.Errors()
+	if staged != nil && staged.Removed > 0 {
+		// A commit that removes memories is judged by how many against
+		// the limit, not by the files it leaves to lint.
+		fmt.Fprintf(w, "mem lint: this commit removes %d of the %d memories, at most %d may go (lint.mass_delete_share %.0f%%, mass_delete_min %d); ",
+			staged.Removed, staged.Of, staged.Allowed, 100*v.Config.Lint.MassDeleteShare, v.Config.Lint.MassDeleteMin)
+		fmt.Fprintf(w, "%d file(s) linted, %d error(s), %d warning(s)\n", rep.Files, errs, len(rep.Problems)-errs)
+		return
+	}
+	fmt.Fprintf(w, "mem lint: %d file(s), %d error(s), %d warning(s)\n", rep.Files, errs, len(rep.Problems)-errs)
 }
 
 // lintPaths turns PATH arguments (relative to cwd, as pre-commit passes

@@ -26,7 +26,7 @@ func noteCommand() *cli.Command {
 	}
 }
 
-func runNote(_ context.Context, cmd *cli.Command) error {
+func runNote(ctx context.Context, cmd *cli.Command) error {
 	title := cmd.String("title")
 	if strings.TrimSpace(title) == "" {
 		return usagef("note needs --title T")
@@ -62,7 +62,7 @@ func runNote(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	note, pointer, err := writer.Note(v, cliFront, title, string(body), claim, now())
+	note, pointer, err := writer.Note(v, frontIn(ctx, cliFront), title, string(body), claim, now())
 	if err != nil {
 		return err
 	}
@@ -75,7 +75,7 @@ func runNote(_ context.Context, cmd *cli.Command) error {
 	if !cmd.Bool("quiet") {
 		fmt.Fprintf(cmd.Root().ErrWriter, "%s: the note (searchable, never rendered); its one-line pointer is %s\n", note.ID, pointer.ID)
 	}
-	return printPlacement(cmd, v, pointer)
+	return printPlacement(ctx, cmd, v, pointer)
 }
 
 // noteJSON is mem note --json: the note and its pointer.

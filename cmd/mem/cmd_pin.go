@@ -20,7 +20,7 @@ func pinCommand(pin bool) *cli.Command {
 			&cli.StringFlag{Name: "section", Usage: "pinned section: Identity, Preferences, Decisions or Notes"},
 			hashFlag(),
 		},
-		Action: func(_ context.Context, cmd *cli.Command) error { return runPin(cmd, pin) },
+		Action: func(ctx context.Context, cmd *cli.Command) error { return runPin(ctx, cmd, pin) },
 	}
 	if !pin {
 		c.Name, c.Usage = "unpin", "unpin a memory: it renders in its project or global tier again, if at all"
@@ -28,7 +28,7 @@ func pinCommand(pin bool) *cli.Command {
 	return c
 }
 
-func runPin(cmd *cli.Command, pin bool) error {
+func runPin(ctx context.Context, cmd *cli.Command, pin bool) error {
 	ref, err := oneID(cmd, "mem "+cmd.Name+" 2a3ee3")
 	if err != nil {
 		return err
@@ -37,16 +37,16 @@ func runPin(cmd *cli.Command, pin bool) error {
 	if err != nil {
 		return err
 	}
-	m, changed, err := writer.Pin(v, cliFront, ref, cmd.String("hash"), pin, cmd.String("section"), now())
+	m, changed, err := writer.Pin(v, frontIn(ctx, cliFront), ref, cmd.String("hash"), pin, cmd.String("section"), now())
 	if err != nil {
 		return err
 	}
-	return printEdited(cmd, v, m, changed)
+	return printEdited(ctx, cmd, v, m, changed)
 }
 
 // printEdited reports an edit of m: its id and path (--json), or a line
 // saying what happened, then where m renders now.
-func printEdited(cmd *cli.Command, v *vault.Vault, m *vault.Memory, changed bool) error {
+func printEdited(ctx context.Context, cmd *cli.Command, v *vault.Vault, m *vault.Memory, changed bool) error {
 	if cmd.Bool("json") {
 		return writeJSON(cmd.Root().Writer, struct {
 			Changed bool   `json:"changed"`
@@ -64,5 +64,5 @@ func printEdited(cmd *cli.Command, v *vault.Vault, m *vault.Memory, changed bool
 		}
 		fmt.Fprintf(cmd.Root().Writer, "%s %s\n", m.ID, verb)
 	}
-	return printPlacement(cmd, v, m)
+	return printPlacement(ctx, cmd, v, m)
 }

@@ -44,7 +44,7 @@ var projectFront = writer.Front{Name: func(field string) string {
 	return cliFront.Name(field)
 }}
 
-func runProjectAdd(_ context.Context, cmd *cli.Command) error {
+func runProjectAdd(ctx context.Context, cmd *cli.Command) error {
 	id, err := oneID(cmd, "mem project add proj_billing --root ~/code/acme/billing")
 	if err != nil {
 		return err
@@ -57,7 +57,7 @@ func runProjectAdd(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	m, err := writer.AddProject(v, projectFront, writer.NewProject{ID: id, Title: cmd.String("title"), Roots: cmd.StringSlice("root"), Cwd: cwd}, now())
+	m, err := writer.AddProject(v, frontIn(ctx, projectFront), writer.NewProject{ID: id, Title: cmd.String("title"), Roots: cmd.StringSlice("root"), Cwd: cwd}, now())
 	if err != nil {
 		return err
 	}

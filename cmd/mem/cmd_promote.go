@@ -23,7 +23,7 @@ func promoteCommand() *cli.Command {
 	}
 }
 
-func runPromote(_ context.Context, cmd *cli.Command) error {
+func runPromote(ctx context.Context, cmd *cli.Command) error {
 	if cmd.NArg() != 1 {
 		return usagef("promote needs one ID: mem promote memory/the-lesson")
 	}
@@ -32,7 +32,7 @@ func runPromote(_ context.Context, cmd *cli.Command) error {
 		return err
 	}
 	t := now()
-	m, verdict, err := writer.Promote(v, cliFront, cmd.Args().First(), t)
+	m, verdict, err := writer.Promote(v, frontIn(ctx, cliFront), cmd.Args().First(), t)
 	if err != nil {
 		return err
 	}

@@ -71,6 +71,13 @@ var cliFront = writer.Front{Name: func(field string) string {
 	return field // not a flag: a frontmatter key the command sets itself
 }}
 
+// frontIn is f for a write that ctx stops before it writes
+// (writer.Front.Context).
+func frontIn(ctx context.Context, f writer.Front) writer.Front {
+	f.Context = ctx
+	return f
+}
+
 // newMemoryFromFlags fills a vault.NewMemory from the shared claim flags.
 func newMemoryFromFlags(cmd *cli.Command, text string) (vault.NewMemory, error) {
 	n := vault.NewMemory{
@@ -89,7 +96,7 @@ func newMemoryFromFlags(cmd *cli.Command, text string) (vault.NewMemory, error) 
 	return n, nil
 }
 
-func runRemember(_ context.Context, cmd *cli.Command) error {
+func runRemember(ctx context.Context, cmd *cli.Command) error {
 	if cmd.NArg() == 0 {
 		return usagef("remember needs TEXT: mem remember \"the fact\"")
 	}
@@ -106,24 +113,24 @@ func runRemember(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	m, err := writer.Remember(v, cliFront, n, now())
+	m, err := writer.Remember(v, frontIn(ctx, cliFront), n, now())
 	if err != nil {
 		return err
 	}
 	if err := printWritten(cmd, m); err != nil {
 		return err
 	}
-	return printPlacement(cmd, v, m)
+	return printPlacement(ctx, cmd, v, m)
 }
 
 // printPlacement says on stderr where m renders, by render's own
 // selection for the session m belongs to (its project's, or none), so a
 // writer learns at once that a claim will not reach the view.
-func printPlacement(cmd *cli.Command, v *vault.Vault, m *vault.Memory) error {
+func printPlacement(ctx context.Context, cmd *cli.Command, v *vault.Vault, m *vault.Memory) error {
 	if cmd.Bool("quiet") {
 		return nil
 	}
-	mems, err := v.Load(vault.LoadOptions{})
+	mems, err := v.Load(vault.LoadOptions{Context: ctx})
 	if err != nil {
 		return err
 	}

@@ -40,7 +40,7 @@ func renderCommand() *cli.Command {
 	}
 }
 
-func runRender(_ context.Context, cmd *cli.Command) error {
+func runRender(ctx context.Context, cmd *cli.Command) error {
 	opts, err := renderOptions(cmd)
 	if err != nil {
 		return err
@@ -75,7 +75,7 @@ func runRender(_ context.Context, cmd *cli.Command) error {
 	case ok:
 		shown = resp.Render
 	default:
-		shown, err = render.RunEmit(v, targets, opts)
+		shown, err = render.RunEmit(ctx, v, targets, opts)
 	}
 	if werr := showRendered(cmd, v, shown); werr != nil {
 		return werr
@@ -113,31 +113,14 @@ func renderOptions(cmd *cli.Command) (render.RunOptions, error) {
 // renderTargets turns the flags (or, with --all, mem.yaml render.outputs)
 // into the renders to run.
 func renderTargets(cmd *cli.Command, v *vault.Vault) ([]render.Target, error) {
-	format := cmd.String("format")
-	if cmd.Bool("json") {
-		if cmd.IsSet("format") && format != "json" {
-			return nil, usagef("--json and --format " + format + " disagree: give one")
-		}
-		format = "json"
+	format, err := renderFormat(cmd)
+	if err != nil {
+		return nil, err
 	}
-	switch format {
-	case "markdown", "hook", "json":
-	default:
-		return nil, usagef("--format " + format + ": use markdown, hook or json")
+	if cmd.Bool("all") {
+		return allOutputs(cmd, v)
 	}
 	out, splice := cmd.String("output"), cmd.String("splice")
-	if cmd.Bool("all") {
-		for _, f := range []string{"cwd", "project", "budget", "output", "splice", "format"} {
-			if cmd.IsSet(f) {
-				return nil, usagef("--all renders what mem.yaml render.outputs says: drop --" + f)
-			}
-		}
-		ts, err := render.Outputs(v)
-		if err == nil && len(ts) == 0 {
-			err = fmt.Errorf("%s: render.outputs is empty: add an entry like {path: MEMORY.md} or render with -o FILE", filepath.Join(v.Root, vault.ConfigFile))
-		}
-		return ts, err
-	}
 	if out != "" && splice != "" {
 		return nil, usagef("-o and --splice both name a file: give one")
 	}
@@ -155,6 +138,37 @@ func renderTargets(cmd *cli.Command, v *vault.Vault) ([]render.Target, error) {
 		return nil, usagef("--budget must be a positive number of bytes")
 	}
 	return []render.Target{t}, nil
+}
+
+// renderFormat is --format, json with --json.
+func renderFormat(cmd *cli.Command) (string, error) {
+	format := cmd.String("format")
+	if cmd.Bool("json") {
+		if cmd.IsSet("format") && format != "json" {
+			return "", usagef("--json and --format " + format + " disagree: give one")
+		}
+		format = "json"
+	}
+	switch format {
+	case "markdown", "hook", "json":
+		return format, nil
+	}
+	return "", usagef("--format " + format + ": use markdown, hook or json")
+}
+
+// allOutputs are the targets of --all: mem.yaml's render.outputs, which
+// no flag of a single render may change.
+func allOutputs(cmd *cli.Command, v *vault.Vault) ([]render.Target, error) {
+	for _, f := range []string{"cwd", "project", "budget", "output", "splice", "format"} {
+		if cmd.IsSet(f) {
+			return nil, usagef("--all renders what mem.yaml render.outputs says: drop --" + f)
+		}
+	}
+	ts, err := render.Outputs(v)
+	if err == nil && len(ts) == 0 {
+		err = fmt.Errorf("%s: render.outputs is empty: add an entry like {path: MEMORY.md} or render with -o FILE", filepath.Join(v.Root, vault.ConfigFile))
+	}
+	return ts, err
 }
 
 // showRendered shows each render: its warnings, its explanation and the

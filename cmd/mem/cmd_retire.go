@@ -23,7 +23,7 @@ func retireCommand() *cli.Command {
 	}
 }
 
-func runRetire(_ context.Context, cmd *cli.Command) error {
+func runRetire(ctx context.Context, cmd *cli.Command) error {
 	ref, err := oneID(cmd, "mem retire 2a3ee3 --reason 'moved to Postgres 16'")
 	if err != nil {
 		return err
@@ -36,11 +36,11 @@ func runRetire(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	m, changed, err := writer.Retire(v, cliFront, ref, o.hash, o.at, o.reason, now())
+	m, changed, err := writer.Retire(v, frontIn(ctx, cliFront), ref, o.hash, o.at, o.reason, now())
 	if err != nil {
 		return err
 	}
-	return printEdited(cmd, v, m, changed)
+	return printEdited(ctx, cmd, v, m, changed)
 }
 
 // retireOptions is what mem retire's flags ask of writer.Retire.

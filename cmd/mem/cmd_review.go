@@ -64,9 +64,9 @@ func runReview(ctx context.Context, cmd *cli.Command) error {
 	case cmd.Bool("accept-all"):
 		return acceptAll(ctx, cmd, v, cmd.String("source"))
 	case len(accept)+len(reject) > 0:
-		return reviewIDs(ctx, &reviewer{cmd: cmd, v: v}, accept, reject)
+		return reviewIDs(ctx, &reviewer{ctx: ctx, cmd: cmd, v: v}, accept, reject)
 	}
-	return reviewAsking(ctx, &reviewer{cmd: cmd, v: v})
+	return reviewAsking(ctx, &reviewer{ctx: ctx, cmd: cmd, v: v})
 }
 
 // checkReviewFlags refuses the flags that do not go together, before the
@@ -91,6 +91,7 @@ func checkReviewFlags(cmd *cli.Command) error {
 
 // reviewer decides claims one by one and keeps what it decided.
 type reviewer struct {
+	ctx   context.Context // stops a write before it writes
 	cmd   *cli.Command
 	v     *vault.Vault
 	front *writer.Front // the person, found on the first accept
@@ -100,10 +101,10 @@ type reviewer struct {
 // decide accepts (in the person's name) or rejects the claim ref names;
 // an accepted claim's line says where it will render.
 func (r *reviewer) decide(ref, decision string) error {
-	f, do := cliFront, writer.Reject
+	f, do := frontIn(r.ctx, cliFront), writer.Reject
 	if decision == "accepted" {
 		if r.front == nil {
-			pf, err := personFront(r.v)
+			pf, err := personFront(r.ctx, r.v)
 			if err != nil {
 				return err
 			}
@@ -117,7 +118,7 @@ func (r *reviewer) decide(ref, decision string) error {
 	}
 	r.done = append(r.done, reviewed{m.ID, m.Rel, decision})
 	if decision == "accepted" {
-		return printPlacement(r.cmd, r.v, m)
+		return printPlacement(r.ctx, r.cmd, r.v, m)
 	}
 	return nil
 }
@@ -182,7 +183,7 @@ func (r *reviewer) answer(x *inspect.Vault, e inspect.Entry, answer string) erro
 		if err != nil {
 			return err
 		}
-		if _, err := editFile(r.cmd, r.v, m); err != nil {
+		if _, err := editFile(r.ctx, r.cmd, r.v, m); err != nil {
 			return err
 		}
 		return r.decide(e.ID, "accepted")
@@ -205,7 +206,7 @@ func acceptAll(ctx context.Context, cmd *cli.Command, v *vault.Vault, source str
 	for i, e := range pending {
 		refs[i] = e.Path
 	}
-	f, err := personFront(v)
+	f, err := personFront(ctx, v)
 	if err != nil {
 		return err
 	}

@@ -103,7 +103,7 @@ func runServe(ctx context.Context, cmd *cli.Command) error {
 		scheme = "https"
 	}
 	url := fmt.Sprintf("%s://%s/mcp", scheme, ln.Addr())
-	if err := firstToken(cmd.Root().Writer, v, url); err != nil {
+	if err := firstToken(ctx, cmd.Root().Writer, v, url); err != nil {
 		return err
 	}
 	home, codexHome, env := os.Getenv("HOME"), os.Getenv("CODEX_HOME"), historyEnv()
@@ -141,11 +141,11 @@ func runServe(ctx context.Context, cmd *cli.Command) error {
 
 // firstToken makes the vault's first token when it has none yet (no token
 // file), and prints it once with the lines that connect the clients.
-func firstToken(w io.Writer, v *vault.Vault, url string) error {
+func firstToken(ctx context.Context, w io.Writer, v *vault.Vault, url string) error {
 	if _, err := os.Stat(serve.TokenPath(v)); !errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
-	secret, err := serve.AddToken(v, serve.FirstToken, false, now())
+	secret, err := serve.AddToken(ctx, v, serve.FirstToken, false, now())
 	if err != nil {
 		return err
 	}

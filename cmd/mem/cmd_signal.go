@@ -29,7 +29,7 @@ func signalCommand() *cli.Command {
 	}
 }
 
-func runSignal(_ context.Context, cmd *cli.Command) error {
+func runSignal(ctx context.Context, cmd *cli.Command) error {
 	if cmd.NArg() != 1 {
 		return usagef("signal needs one ID: mem signal memory/the-lesson --session S --evidence 'what happened'")
 	}
@@ -42,7 +42,7 @@ func runSignal(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	res, err := writer.Signal(v, cliFront, cmd.Args().First(), "", s, t)
+	res, err := writer.Signal(v, frontIn(ctx, cliFront), cmd.Args().First(), "", s, t)
 	if err != nil {
 		return err
 	}

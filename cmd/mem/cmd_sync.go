@@ -55,30 +55,51 @@ func runSync(ctx context.Context, cmd *cli.Command) error {
 	// being applied finishes first (history.Sync says what was kept).
 	ctx, stop := interruptible(ctx)
 	defer stop()
+	opts, err := syncOptions(ctx, cmd, v)
+	if err != nil {
+		return err
+	}
+	res, err := inspect.Sync(v, opts)
+	if skipped, err := reportSkip(cmd, err); skipped || err != nil {
+		return err
+	}
+	printSyncNotes(cmd.Root().ErrWriter, res)
+	if cmd.Bool("json") {
+		return writeJSON(cmd.Root().Writer, res)
+	}
+	if cmd.Bool("quiet") {
+		return nil
+	}
+	printSync(cmd.Root().Writer, res, v.Root, cmd.String("vault") == "")
+	return nil
+}
+
+// syncOptions is what the flags ask of the sync, the remote mem.yaml's
+// sync.remote unless one is named. A remote named while mem.yaml has none
+// is checked and remembered before the sync, so the setting goes out with
+// it and every machine that clones the vault knows where it syncs;
+// checked first, so a typo is not remembered.
+func syncOptions(ctx context.Context, cmd *cli.Command, v *vault.Vault) (history.SyncOptions, error) {
 	opts := history.SyncOptions{Remote: cmd.Args().First(), DryRun: cmd.Bool("dry-run"), AllowMassDelete: cmd.Bool("allow-mass-delete"), AcceptConfig: cmd.Bool("accept-config"), Now: now(), Env: historyEnvCtx(ctx)}
 	remember := opts.Remote != "" && v.Config.Sync.Remote == "" && !opts.DryRun
 	if opts.Remote == "" {
 		opts.Remote, opts.RelativeTo = v.Config.Sync.Remote, v.Root
 	}
 	if opts.Remote == "" {
-		return usagef("sync needs a remote: mem sync PATH|URL|REMOTE (it is remembered as sync.remote in mem.yaml)")
+		return opts, usagef("sync needs a remote: mem sync PATH|URL|REMOTE (it is remembered as sync.remote in mem.yaml)")
 	}
-	out, errOut := cmd.Root().Writer, cmd.Root().ErrWriter
-	if remember {
-		// Before the sync, so the setting goes out with it and every
-		// machine that clones the vault knows where it syncs; checked
-		// first, so a typo is not remembered.
-		if err := history.CheckRemote(v, opts.Remote, "", opts.Env); err != nil {
-			return err
-		}
-		if err := rememberRemote(v.Root, opts.Remote, "sync.remote"); err != nil {
-			return err
-		}
+	if !remember {
+		return opts, nil
 	}
-	res, err := inspect.Sync(v, opts)
-	if skipped, err := reportSkip(cmd, err); skipped || err != nil {
-		return err
+	if err := history.CheckRemote(v, opts.Remote, "", opts.Env); err != nil {
+		return opts, err
 	}
+	return opts, rememberRemote(v.Root, opts.Remote, "sync.remote")
+}
+
+// printSyncNotes says on stderr what the sync warns of, and which
+// mem.yaml or git files of the remote it took or held back.
+func printSyncNotes(errOut io.Writer, res *history.SyncResult) {
 	for _, w := range res.Warnings {
 		fmt.Fprintln(errOut, "mem sync: warning:", w)
 	}
@@ -88,14 +109,6 @@ func runSync(ctx context.Context, cmd *cli.Command) error {
 	for _, h := range res.Held {
 		fmt.Fprintf(errOut, "mem sync: held back: %s: this machine keeps its own version; 'mem sync --accept-config' takes it\n", h)
 	}
-	if cmd.Bool("json") {
-		return writeJSON(out, res)
-	}
-	if cmd.Bool("quiet") {
-		return nil
-	}
-	printSync(out, res, v.Root, cmd.String("vault") == "")
-	return nil
 }
 
 func printSync(out io.Writer, res *history.SyncResult, root string, nameVault bool) {
@@ -113,8 +126,20 @@ func printSync(out io.Writer, res *history.SyncResult, root string, nameVault bo
 	}
 	line("in ", res.In)
 	line("out", res.Out)
-	// A dry run says what a sync would do: it merged nothing (issue 42:
-	// it printed "fast-forwarded").
+	printSyncHistory(out, res)
+	for _, d := range res.Decisions {
+		fmt.Fprintln(out, "  decided:", d)
+	}
+	for _, d := range res.Overruled {
+		fmt.Fprintln(out, "  this machine's version lost:", d)
+	}
+	printSyncPush(out, res)
+}
+
+// printSyncHistory says how the two histories were joined. A dry run says
+// what a sync would do: it merged nothing (issue 42: it printed
+// "fast-forwarded").
+func printSyncHistory(out io.Writer, res *history.SyncResult) {
 	switch {
 	case res.Merge != "" && res.DryRun:
 		fmt.Fprintln(out, "  would merge the two histories (nothing merged)")
@@ -125,12 +150,10 @@ func printSync(out io.Writer, res *history.SyncResult, root string, nameVault bo
 	case res.FastForward:
 		fmt.Fprintf(out, "  fast-forwarded to %s\n", shortHash(res.Head))
 	}
-	for _, d := range res.Decisions {
-		fmt.Fprintln(out, "  decided:", d)
-	}
-	for _, d := range res.Overruled {
-		fmt.Fprintln(out, "  this machine's version lost:", d)
-	}
+}
+
+// printSyncPush says what was pushed, or would be.
+func printSyncPush(out io.Writer, res *history.SyncResult) {
 	switch {
 	case res.Created:
 		fmt.Fprintf(out, "  created %s (bare) and pushed\n", res.URL)

@@ -35,7 +35,7 @@ func oneName(cmd *cli.Command) (string, error) {
 	return cmd.Args().First(), nil
 }
 
-func runTokenAdd(_ context.Context, cmd *cli.Command) error {
+func runTokenAdd(ctx context.Context, cmd *cli.Command) error {
 	name, err := oneName(cmd)
 	if err != nil {
 		return err
@@ -44,7 +44,7 @@ func runTokenAdd(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	secret, err := serve.AddToken(v, name, cmd.Bool("read-only"), now())
+	secret, err := serve.AddToken(ctx, v, name, cmd.Bool("read-only"), now())
 	if err != nil {
 		return err
 	}
@@ -52,7 +52,7 @@ func runTokenAdd(_ context.Context, cmd *cli.Command) error {
 	return nil
 }
 
-func runTokenList(_ context.Context, cmd *cli.Command) error {
+func runTokenList(ctx context.Context, cmd *cli.Command) error {
 	if cmd.NArg() > 0 {
 		return usagef("mem token list takes no arguments")
 	}
@@ -60,7 +60,7 @@ func runTokenList(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	tokens, err := serve.ListTokens(v)
+	tokens, err := serve.ListTokens(ctx, v)
 	if err != nil {
 		return err
 	}
@@ -89,7 +89,7 @@ func runTokenList(_ context.Context, cmd *cli.Command) error {
 	return nil
 }
 
-func runTokenRevoke(_ context.Context, cmd *cli.Command) error {
+func runTokenRevoke(ctx context.Context, cmd *cli.Command) error {
 	name, err := oneName(cmd)
 	if err != nil {
 		return err
@@ -98,7 +98,7 @@ func runTokenRevoke(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	if err := serve.RevokeToken(v, name); err != nil {
+	if err := serve.RevokeToken(ctx, v, name); err != nil {
 		return err
 	}
 	if !cmd.Bool("quiet") {

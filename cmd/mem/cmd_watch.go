@@ -137,8 +137,21 @@ func watchStatus(cmd *cli.Command, v *vault.Vault) error {
 		return checkFailed(why + ": start it with 'mem watch' (see docs/watch.md); meanwhile every command does its own work")
 	}
 	st := resp.Status
-	// A step whose last run failed fails the check (exit 1), so a script
-	// or a monitor asking --status learns it without reading the text.
+	verdict := watchVerdict(st)
+	if cmd.Bool("json") {
+		if err := writeJSON(cmd.Root().Writer, st); err != nil {
+			return err
+		}
+		return verdict
+	}
+	printWatchStatus(cmd.Root().Writer, st)
+	return verdict
+}
+
+// watchVerdict fails the check (exit 1) when a step's last run failed, so
+// a script or a monitor asking --status learns it without reading the
+// text.
+func watchVerdict(st *daemon.Status) error {
 	var failed []string
 	for name, ev := range map[string]daemon.Event{"index": st.Index, "render": st.Render, "commit": st.Commit, "sync": st.Sync} {
 		if !ev.At.IsZero() && !ev.OK {
@@ -146,17 +159,15 @@ func watchStatus(cmd *cli.Command, v *vault.Vault) error {
 		}
 	}
 	slices.Sort(failed)
-	verdict := error(nil)
-	if len(failed) > 0 {
-		verdict = checkFailed(fmt.Sprintf("mem watch: the last %s failed (see above): fix what it says; the daemon runs it again on the next change or interval", strings.Join(failed, ", ")))
+	if len(failed) == 0 {
+		return nil
 	}
-	if cmd.Bool("json") {
-		if err := writeJSON(cmd.Root().Writer, st); err != nil {
-			return err
-		}
-		return verdict
-	}
-	w := cmd.Root().Writer
+	return checkFailed(fmt.Sprintf("mem watch: the last %s failed (see above): fix what it says; the daemon runs it again on the next change or interval", strings.Join(failed, ", ")))
+}
+
+// printWatchStatus says what the daemon watches, how, and what each of
+// its steps did last.
+func printWatchStatus(w io.Writer, st *daemon.Status) {
 	fmt.Fprintf(w, "mem watch: pid %d, mem %s, running since %s\n", st.PID, st.Version, st.Started.Format(time.RFC3339))
 	if st.Watching == "polling" {
 		fmt.Fprintf(w, "watching: %s by polling (%d folders): %s\n", st.Vault, st.Dirs, st.Why)
@@ -182,5 +193,4 @@ func watchStatus(cmd *cli.Command, v *vault.Vault) error {
 		}
 	}
 	fmt.Fprintf(w, "served:   %d request(s); %d search(es) from the index held open\n", st.Served, st.Warm)
-	return verdict
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"log/slog"
 
 	"github.com/mem-md/mem/pkg/daemon"
@@ -14,7 +15,7 @@ import (
 func newPage(v *vault.Vault, d *daemon.Daemon, tls bool, logger *slog.Logger) *serve.Page {
 	return serve.NewPage(serve.PageOptions{Vault: v, Now: now, Env: historyEnv(), TLS: tls, Logger: logger,
 		Person: func() (string, error) {
-			f, err := personFront(v)
+			f, err := personFront(context.Background(), v)
 			return f.Person, err
 		},
 		Search: d.Search})

@@ -456,7 +456,7 @@ func (d *Daemon) cycle(ctx context.Context) {
 		d.record(&d.st.Render, true, "no render.outputs in mem.yaml")
 		return
 	}
-	ok, msg := d.renderOutputs(v)
+	ok, msg := d.renderOutputs(ctx, v)
 	if !ok {
 		d.logf("render: %s", msg)
 	}
@@ -465,12 +465,12 @@ func (d *Daemon) cycle(ctx context.Context) {
 
 // renderOutputs renders every render.outputs entry, as mem render --all
 // does, and says what it wrote.
-func (d *Daemon) renderOutputs(v *vault.Vault) (bool, string) {
+func (d *Daemon) renderOutputs(ctx context.Context, v *vault.Vault) (bool, string) {
 	targets, err := render.Outputs(v)
 	if err != nil {
 		return false, err.Error()
 	}
-	done, err := render.RunEmit(v, targets, render.RunOptions{Now: d.cfg.Now(), Cwd: v.Root})
+	done, err := render.RunEmit(ctx, v, targets, render.RunOptions{Now: d.cfg.Now(), Cwd: v.Root})
 	var lines []string
 	for _, e := range done {
 		for _, w := range e.Warn {
@@ -675,7 +675,8 @@ func (d *Daemon) render(req Request) Response {
 	d.reads <- struct{}{}
 	d.work.RLock()
 	d.served()
-	done, err = render.RunEmit(v, targets, r.Options)
+	_, ctx := d.running()
+	done, err = render.RunEmit(ctx, v, targets, r.Options)
 	d.work.RUnlock()
 	<-d.reads
 	if err != nil {

@@ -26,6 +26,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mem-md/mem/pkg/clock"
 	"github.com/mem-md/mem/pkg/index"
 	"github.com/mem-md/mem/pkg/inspect"
 	"github.com/mem-md/mem/pkg/render"
@@ -205,7 +206,7 @@ func (e *OtherVersionError) Error() string {
 // does the work itself.
 func Ask(sock string, req Request, wait time.Duration) (Response, error) {
 	var resp Response
-	start := time.Now()
+	start := clock.Now()
 	conn, err := net.DialTimeout("unix", sock, wait)
 	if err != nil {
 		return resp, ErrNoDaemon
@@ -229,7 +230,7 @@ func Ask(sock string, req Request, wait time.Duration) (Response, error) {
 		return resp, ErrNoDaemon
 	}
 	req.Version = Version()
-	conn.SetDeadline(time.Now().Add(answerWait))
+	conn.SetDeadline(clock.Now().Add(answerWait))
 	if err := writeLine(conn, req); err != nil {
 		return resp, ErrNoDaemon
 	}
@@ -334,7 +335,7 @@ func serveConn(conn net.Conn, busy bool, handle func(Request) Response) {
 	if uid, err := peerUID(conn); err != nil || uid != os.Getuid() {
 		return
 	}
-	conn.SetDeadline(time.Now().Add(answerWait + time.Second))
+	conn.SetDeadline(clock.Now().Add(answerWait + time.Second))
 	if writeLine(conn, Hello{Version: Version(), PID: os.Getpid(), Busy: busy}) != nil {
 		return
 	}

@@ -2,9 +2,11 @@ package render
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"strings"
 
+	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -69,11 +71,15 @@ func (r Rendered) Emit(explain bool) (Emitted, error) {
 
 // RunEmit is Run with each render emitted (Emit): what mem render shows,
 // whether it or the daemon runs it. On an error the renders before it are
-// returned, the one that failed to write last.
-func RunEmit(v *vault.Vault, targets []Target, opts RunOptions) ([]Emitted, error) {
-	done, err := Run(v, targets, opts)
+// returned, the one that failed to write last. Once ctx is done it writes
+// no further view (Run).
+func RunEmit(ctx context.Context, v *vault.Vault, targets []Target, opts RunOptions) ([]Emitted, error) {
+	done, err := Run(ctx, v, targets, opts)
 	var out []Emitted
 	for _, r := range done {
+		if serr := fail.Stopped(ctx, stoppedRender); serr != nil {
+			return out, serr
+		}
 		e, werr := r.Emit(opts.Explain)
 		out = append(out, e)
 		if werr != nil {

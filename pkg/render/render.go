@@ -269,8 +269,38 @@ fill:
 // by the content rules on the way.
 func (r *Result) candidates(mems []*vault.Memory, opts Options, chain []*vault.Project, sections []string, drop func(*vault.Memory, string)) ([]cand, map[*vault.Memory]bool) {
 	// Pass 1: the rules that do not depend on other memories.
-	elig := make([]*vault.Memory, 0, len(mems))
-	var retired []*vault.Memory // their supersedes still hold (gate.Reconcile)
+	elig, retired := r.eligible(mems, opts, drop)
+	pl := newPlacer(opts, chain, sections)
+	inView := func(m *vault.Memory) bool { _, out := pl.place(m); return out == "" }
+
+	// Pass 2: supersession and same-key conflicts, decided by the gate.
+	// Staleness comes after: a stale claim still outdates the one it replaced.
+	elig, res, clean := r.reconcileClean(elig, retired, inView, opts)
+	lostReason := lostReasons(res)
+
+	// Pass 3: tiers.
+	cands := make([]cand, 0, len(elig)/4)
+	for _, m := range elig {
+		if reason, lost := lostReason[m.ID]; lost {
+			drop(m, reason)
+			continue
+		}
+		c, out := pl.place(m)
+		if out != "" {
+			drop(m, out)
+			continue
+		}
+		cands = append(cands, c)
+	}
+	return cands, clean
+}
+
+// eligible are the memories of mems that pass the rules looking at one
+// memory alone (check); drop is told why each other is left out. retired
+// are the retired claims among those, whose supersedes still hold
+// (gate.Reconcile).
+func (r *Result) eligible(mems []*vault.Memory, opts Options, drop func(*vault.Memory, string)) (elig, retired []*vault.Memory) {
+	elig = make([]*vault.Memory, 0, len(mems))
 	var links claimLinks
 	for _, m := range mems {
 		r.noteDeadlines(m, opts.Now)
@@ -286,63 +316,54 @@ func (r *Result) candidates(mems []*vault.Memory, opts Options, chain []*vault.P
 		}
 		elig = append(elig, m)
 	}
+	return elig, retired
+}
 
-	tierOf := make(map[string]int, len(chain)) // project id → its tier
-	for i, p := range chain {
-		tierOf[p.ID] = 1 + i
-	}
-	global := 1 + len(chain)
-	unrevTier := global + 1
-	elsewhere := map[string]string{} // project id → why its memories do not render
-	// place puts a memory in its tier, or says why this view leaves it out:
-	// its project, pinning, staleness and importance (pass 3's rule, which
-	// pass 2 asks too).
-	place := func(m *vault.Memory) (cand, string) {
-		meta := m.Meta()
-		c := cand{m: m, imp: meta.ImportanceOrDefault(), valid: meta.ValidAt.Time}
-		c.stale = meta.IsStale(opts.Now)
-		projTier, ours := tierOf[meta.Project]
-		switch {
-		case meta.Project != "" && !ours:
-			return c, otherProject(elsewhere, meta.Project, chain)
-		case c.stale && !meta.Pinned:
-			return c, reasonStale
-		case meta.Pinned:
-			c.tier, c.section = 0, sectionOf(meta, sections)
-		case meta.Project != "":
-			c.tier = projTier
-		case c.imp >= opts.MinGlobalImportance || hasDurableTag(meta.Tags, opts.DurableTags):
-			c.tier = global
-		default:
-			return c, reasonNotGlobal
-		}
-		if c.by = gate.WrittenBy(meta); c.by != "" && opts.Unreviewed != vault.UnreviewedRender {
-			c.tier, c.section = unrevTier, 0
-		}
-		return c, ""
-	}
-	inView := func(m *vault.Memory) bool { _, out := place(m); return out == "" }
+// placer puts a memory in its tier of a view, or says why the view leaves
+// it out: its project, pinning, staleness and importance (pass 3's rule,
+// which pass 2 asks too).
+type placer struct {
+	opts              Options
+	chain             []*vault.Project
+	sections          []string
+	tierOf            map[string]int // project id → its tier
+	global, unrevTier int
+	elsewhere         map[string]string // project id → why its memories do not render
+}
 
-	// Pass 2: supersession and same-key conflicts, decided by the gate.
-	// Staleness comes after: a stale claim still outdates the one it replaced.
-	elig, res, clean := r.reconcileClean(elig, retired, inView, opts)
-	lostReason := lostReasons(res)
-
-	// Pass 3: tiers.
-	cands := make([]cand, 0, len(elig)/4)
-	for _, m := range elig {
-		if reason, lost := lostReason[m.ID]; lost {
-			drop(m, reason)
-			continue
-		}
-		c, out := place(m)
-		if out != "" {
-			drop(m, out)
-			continue
-		}
-		cands = append(cands, c)
+func newPlacer(opts Options, chain []*vault.Project, sections []string) *placer {
+	p := &placer{opts: opts, chain: chain, sections: sections, tierOf: make(map[string]int, len(chain)),
+		global: 1 + len(chain), unrevTier: 2 + len(chain), elsewhere: map[string]string{}}
+	for i, c := range chain {
+		p.tierOf[c.ID] = 1 + i
 	}
-	return cands, clean
+	return p
+}
+
+// place is m as a candidate in its tier, or why the view leaves it out.
+func (p *placer) place(m *vault.Memory) (cand, string) {
+	meta := m.Meta()
+	c := cand{m: m, imp: meta.ImportanceOrDefault(), valid: meta.ValidAt.Time}
+	c.stale = meta.IsStale(p.opts.Now)
+	projTier, ours := p.tierOf[meta.Project]
+	switch {
+	case meta.Project != "" && !ours:
+		return c, otherProject(p.elsewhere, meta.Project, p.chain)
+	case c.stale && !meta.Pinned:
+		return c, reasonStale
+	case meta.Pinned:
+		c.tier, c.section = 0, sectionOf(meta, p.sections)
+	case meta.Project != "":
+		c.tier = projTier
+	case c.imp >= p.opts.MinGlobalImportance || hasDurableTag(meta.Tags, p.opts.DurableTags):
+		c.tier = p.global
+	default:
+		return c, reasonNotGlobal
+	}
+	if c.by = gate.WrittenBy(meta); c.by != "" && p.opts.Unreviewed != vault.UnreviewedRender {
+		c.tier, c.section = p.unrevTier, 0
+	}
+	return c, ""
 }
 
 // noteDeadlines moves r.Until to m's stale_after or invalid_at when either
@@ -361,7 +382,19 @@ func (r *Result) noteDeadlines(m *vault.Memory, now time.Time) {
 // check applies the eligibility rules that look at one memory alone and
 // returns why it does not render, or "".
 func (r *Result) check(m *vault.Memory, opts Options) string {
-	now := opts.Now
+	if reason := r.unreadable(m); reason != "" {
+		return reason
+	}
+	if reason := kindReason(m, opts.Now); reason != "" {
+		return reason
+	}
+	return unreviewed(m, opts)
+}
+
+// unreadable is why m is not a memory file render can read (a plain note,
+// one of mem's views, a broken file or a broken field that rendering
+// reads, each broken one with a warning), or "".
+func (r *Result) unreadable(m *vault.Memory) string {
 	if fe, ok := m.Err.(*frontmatter.Error); ok && fe.Rule == "frontmatter-missing" {
 		// Spec §2: a plain note never makes a render warn, and mem's own
 		// views are never read back.
@@ -386,6 +419,13 @@ func (r *Result) check(m *vault.Memory, opts Options) string {
 			return reasonBroken
 		}
 	}
+	return ""
+}
+
+// kindReason is why m, readable, is not a claim this view may show at now
+// by its place, type, source or life (reserved, a project note, a note,
+// an import, retired, deprecated…), or "".
+func kindReason(m *vault.Memory, now time.Time) string {
 	meta := m.Meta()
 	switch {
 	case vault.IsReserved(m.Rel):
@@ -409,7 +449,7 @@ func (r *Result) check(m *vault.Memory, opts Options) string {
 	case meta.IsDeprecated():
 		return reasonDeprecated
 	}
-	return unreviewed(m, opts)
+	return ""
 }
 
 // unreviewed applies spec §5.2b to a claim no person wrote or accepted:

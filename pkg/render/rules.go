@@ -108,17 +108,7 @@ func lineText(s string) string {
 		case rules.LineBreak(r) || unicode.IsControl(r):
 			b.WriteByte(' ')
 		case r == '`' || r == '~':
-			n := 1
-			for i+n < len(s) && s[i+n] == s[i] {
-				n++
-			}
-			for range n {
-				if n >= 3 { // a fence run, wherever it stands
-					b.WriteByte('\\')
-				}
-				b.WriteByte(s[i])
-			}
-			size = n
+			size = escapeRun(&b, s, i)
 		case r == '<' && strings.HasPrefix(s[i:], "<!--"):
 			b.WriteString(`<\!`)
 			size = 2
@@ -135,6 +125,23 @@ func lineText(s string) string {
 		out = `\` + out
 	}
 	return out
+}
+
+// escapeRun writes the run of backticks or tildes at s[i], each
+// backslash-escaped when the run is three or longer (a fence run, wherever
+// it stands), and returns its length.
+func escapeRun(b *strings.Builder, s string, i int) int {
+	n := 1
+	for i+n < len(s) && s[i+n] == s[i] {
+		n++
+	}
+	for range n {
+		if n >= 3 {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(s[i])
+	}
+	return n
 }
 
 // plainLine reports a summary lineText leaves as it is.

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -89,8 +90,10 @@ func (e *StrictError) Kind() fail.Kind { return fail.Check }
 // earlier run kept and keeping what it computed for the next. It stops at
 // the first failure and returns the targets rendered before it (and, for a
 // StrictError, the refused one, last) with the error. Writing or printing
-// each view is the caller's (Target.Write), in the order returned.
-func Run(v *vault.Vault, targets []Target, opts RunOptions) ([]Rendered, error) {
+// each view is the caller's (Target.Write), in the order returned. Once
+// ctx is done it renders no further target and returns the ones rendered
+// with a fail.Interrupted error.
+func Run(ctx context.Context, v *vault.Vault, targets []Target, opts RunOptions) ([]Rendered, error) {
 	rd, err := newRenderer(v, opts.Now)
 	if err != nil {
 		return nil, err
@@ -100,6 +103,9 @@ func Run(v *vault.Vault, targets []Target, opts RunOptions) ([]Rendered, error) 
 	warned := map[string]bool{}
 	var done []Rendered
 	for _, t := range targets {
+		if err := fail.Stopped(ctx, stoppedRender); err != nil {
+			return done, err
+		}
 		if t.Cwd == "" {
 			t.Cwd = opts.Cwd
 		}
@@ -129,6 +135,10 @@ func Run(v *vault.Vault, targets []Target, opts RunOptions) ([]Rendered, error) 
 	}
 	return done, nil
 }
+
+// stoppedRender is what a render stopped by its context says: the views
+// written before it stay written, and no other file was changed.
+const stoppedRender = "the render (no further view was written)"
 
 // Resolve is the target's project: the named one, or the one whose root
 // holds the cwd (nil: none).

@@ -1,7 +1,9 @@
 package render
 
 import (
+	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -74,7 +76,7 @@ func TestRun(t *testing.T) {
 	web := Target{Project: "proj_web", Format: "markdown"}
 	global := Target{Cwd: v.Root, CwdFrom: "--cwd", Format: "hook", Budget: 20000}
 
-	done, err := Run(v, []Target{web, global}, RunOptions{Now: runNow})
+	done, err := Run(context.Background(), v, []Target{web, global}, RunOptions{Now: runNow})
 	if err != nil || len(done) != 2 {
 		t.Fatalf("Run = %d rendered, %v", len(done), err)
 	}
@@ -91,27 +93,44 @@ func TestRun(t *testing.T) {
 		t.Error("a first render has no items")
 	}
 
-	again, err := Run(v, []Target{web}, RunOptions{Now: runNow.Add(time.Hour)})
+	again, err := Run(context.Background(), v, []Target{web}, RunOptions{Now: runNow.Add(time.Hour)})
 	if err != nil || again[0].Result.Items != nil {
 		t.Errorf("the second run was not served from the kept render (items %v, %v)", again[0].Result.Items, err)
 	}
 
-	done, err = Run(v, []Target{global, web}, RunOptions{Now: runNow, Strict: true})
+	done, err = Run(context.Background(), v, []Target{global, web}, RunOptions{Now: runNow, Strict: true})
 	var se *StrictError
 	if !errors.As(err, &se) || fail.Of(err) != fail.Check || len(done) != 1 || !done[0].Refused || len(done[0].Warn) != 1 {
 		t.Errorf("strict: %d rendered %+v, %v", len(done), done, err)
 	}
 
-	done, err = Run(v, []Target{web, {Project: "nope"}, global}, RunOptions{Now: runNow})
+	done, err = Run(context.Background(), v, []Target{web, {Project: "nope"}, global}, RunOptions{Now: runNow})
 	if len(done) != 1 || fail.Of(err) != fail.Usage || !strings.Contains(err.Error(), "--project nope: no project note has that id; known: proj_web") {
 		t.Errorf("unknown project: %d rendered, %v", len(done), err)
 	}
-	_, err = Run(v, []Target{{Cwd: filepath.Join(v.Root, "code/nope"), CwdFrom: "--cwd"}}, RunOptions{Now: runNow})
+	_, err = Run(context.Background(), v, []Target{{Cwd: filepath.Join(v.Root, "code/nope"), CwdFrom: "--cwd"}}, RunOptions{Now: runNow})
 	if err == nil || !strings.Contains(err.Error(), "--cwd "+filepath.Join(v.Root, "code/nope")+": no such directory") {
 		t.Errorf("a cwd that is no directory: %v", err)
 	}
 	var be *BudgetError
-	if _, err = Run(v, []Target{{Budget: 10}}, RunOptions{Now: runNow}); !errors.As(err, &be) {
+	if _, err = Run(context.Background(), v, []Target{{Budget: 10}}, RunOptions{Now: runNow}); !errors.As(err, &be) {
 		t.Errorf("budget 10: %v", err)
+	}
+}
+
+// TestRunEmitStopped: a render whose context is done writes no view and
+// says it was interrupted (exit 130).
+func TestRunEmitStopped(t *testing.T) {
+	t.Parallel()
+	v := runVault(t, "")
+	out := filepath.Join(t.TempDir(), "MEMORY.md")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	shown, err := RunEmit(ctx, v, []Target{{Cwd: v.Root, Output: out, Format: "markdown"}}, RunOptions{Now: runNow})
+	if fail.Of(err) != fail.Interrupted || len(shown) != 0 {
+		t.Errorf("RunEmit with a done context = %d shown, %v; want none and an interrupted error", len(shown), err)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("the view was written by a stopped render: %v", err)
 	}
 }

@@ -66,7 +66,7 @@ func newServer(t *testing.T, v *vault.Vault, hosts ...string) string {
 
 func addToken(t *testing.T, v *vault.Vault, name string, readOnly bool) string {
 	t.Helper()
-	secret, err := AddToken(v, name, readOnly, testNow)
+	secret, err := AddToken(context.Background(), v, name, readOnly, testNow)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,31 +159,31 @@ func TestTokensFile(t *testing.T) {
 	if !strings.Contains(string(data), hash(secret)) {
 		t.Errorf("the token file holds no SHA-256 of the token:\n%s", data)
 	}
-	list, err := ListTokens(v)
+	list, err := ListTokens(context.Background(), v)
 	if err != nil || len(list) != 2 || list[0].Name != "laptop" || list[1].Name != "phone" || !list[1].ReadOnly || list[0].ReadOnly {
 		t.Fatalf("list: %+v %v", list, err)
 	}
 	for _, c := range []struct{ name, want string }{
 		{"laptop", "exists"}, {"Bad Name", "lower-case"}, {"", "lower-case"}, {"a/b", "lower-case"},
 	} {
-		if _, err := AddToken(v, c.name, false, testNow); fail.Of(err) != fail.Usage || !strings.Contains(err.Error(), c.want) {
+		if _, err := AddToken(context.Background(), v, c.name, false, testNow); fail.Of(err) != fail.Usage || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("add %q: %v, want a usage error saying %q", c.name, err, c.want)
 		}
 	}
-	if err := RevokeToken(v, "nobody"); fail.Of(err) != fail.Usage {
+	if err := RevokeToken(context.Background(), v, "nobody"); fail.Of(err) != fail.Usage {
 		t.Errorf("revoke of an unknown name: %v", err)
 	}
-	if err := RevokeToken(v, "laptop"); err != nil {
+	if err := RevokeToken(context.Background(), v, "laptop"); err != nil {
 		t.Fatal(err)
 	}
-	if list, _ := ListTokens(v); len(list) != 1 || list[0].Name != "phone" {
+	if list, _ := ListTokens(context.Background(), v); len(list) != 1 || list[0].Name != "phone" {
 		t.Errorf("after revoke: %+v", list)
 	}
 	// A broken file counts no token, and says which file.
 	if err := os.WriteFile(TokenPath(v), []byte("{not json"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ListTokens(v); err == nil || !strings.Contains(err.Error(), TokenPath(v)) {
+	if _, err := ListTokens(context.Background(), v); err == nil || !strings.Contains(err.Error(), TokenPath(v)) {
 		t.Errorf("broken file: %v", err)
 	}
 	if _, ok, err := NewTokens(v).Lookup(secret); ok || err == nil {
@@ -228,7 +228,7 @@ func TestAuthentication(t *testing.T) {
 	if code, _, _ := post(t, url, map[string]string{"Authorization": "Bearer " + late}, nil); code != http.StatusOK {
 		t.Errorf("a token added while serving: %d", code)
 	}
-	if err := RevokeToken(v, "laptop"); err != nil {
+	if err := RevokeToken(context.Background(), v, "laptop"); err != nil {
 		t.Fatal(err)
 	}
 	if code, _, _ := post(t, url, map[string]string{"Authorization": "Bearer " + good}, nil); code != http.StatusUnauthorized {

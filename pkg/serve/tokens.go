@@ -4,6 +4,7 @@
 package serve
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -87,8 +88,9 @@ func hash(secret string) string {
 }
 
 // AddToken makes a token named name and returns its secret, which is
-// shown once and never stored.
-func AddToken(v *vault.Vault, name string, readOnly bool, now time.Time) (string, error) {
+// shown once and never stored. The work is one small file: ctx is checked
+// once, with the lock held, before the file is written.
+func AddToken(ctx context.Context, v *vault.Vault, name string, readOnly bool, now time.Time) (string, error) {
 	if !validName.MatchString(name) {
 		return "", fail.As(fail.Usage, fmt.Errorf("token name %q: use 1 to 32 lower-case letters, digits, '.', '_' or '-', starting with a letter or digit", name))
 	}
@@ -111,22 +113,30 @@ func AddToken(v *vault.Vault, name string, readOnly bool, now time.Time) (string
 	}
 	secret := tokenPrefix + hex.EncodeToString(raw[:])
 	tokens = append(tokens, Token{Name: name, SHA256: hash(secret), ReadOnly: readOnly, Created: now.UTC()})
+	if err := fail.Stopped(ctx, "mem token add (no token was added)"); err != nil {
+		return "", err
+	}
 	if err := writeTokens(path, tokens); err != nil {
 		return "", err
 	}
 	return secret, nil
 }
 
-// ListTokens returns the tokens, by name.
-func ListTokens(v *vault.Vault) ([]Token, error) {
+// ListTokens returns the tokens, by name. The work is one small file: ctx
+// is checked once, before it is read.
+func ListTokens(ctx context.Context, v *vault.Vault) ([]Token, error) {
+	if err := fail.Stopped(ctx, "mem token list"); err != nil {
+		return nil, err
+	}
 	tokens, err := readTokens(TokenPath(v))
 	slices.SortFunc(tokens, func(a, b Token) int { return strings.Compare(a.Name, b.Name) })
 	return tokens, err
 }
 
 // RevokeToken removes the token named name; a running mem serve refuses
-// it from its next request on.
-func RevokeToken(v *vault.Vault, name string) error {
+// it from its next request on. The work is one small file: ctx is checked
+// once, with the lock held, before the file is written.
+func RevokeToken(ctx context.Context, v *vault.Vault, name string) error {
 	unlock, err := v.Lock("tokens")
 	if err != nil {
 		return err
@@ -140,6 +150,9 @@ func RevokeToken(v *vault.Vault, name string) error {
 	i := slices.IndexFunc(tokens, func(t Token) bool { return t.Name == name })
 	if i < 0 {
 		return fail.As(fail.Usage, fmt.Errorf("no token named %q: mem token list shows them", name))
+	}
+	if err := fail.Stopped(ctx, "mem token revoke (the token was kept)"); err != nil {
+		return err
 	}
 	return writeTokens(path, slices.Delete(tokens, i, i+1))
 }

@@ -18,25 +18,8 @@ func build(f Front, n vault.NewMemory, projects []vault.Project, now time.Time) 
 	if n.Text == "" {
 		return nil, fmt.Errorf("%s: empty: say what to remember", f.name("text"))
 	}
-	if n.Type == "" {
-		n.Type = frontmatter.TypeFact
-	}
-	if !frontmatter.IsMemoryType(n.Type) && n.Type != frontmatter.TypeNote {
-		return nil, fmt.Errorf("%s %q: use one of identity, preference, decision, fact, lesson, rule, correction", f.name("type"), n.Type)
-	}
-	if n.Provenance == "" {
-		n.Provenance = frontmatter.Stated
-	}
-	if frontmatter.ProvenanceRank(n.Provenance) == 0 {
-		return nil, fmt.Errorf("%s %q: use stated (the user said it), observed (verified with a tool) or inferred (a guess)", f.name("provenance"), n.Provenance)
-	}
-	if n.Importance != 0 && (n.Importance < 1 || n.Importance > 10) {
-		return nil, fmt.Errorf("%s %d: use a whole number from 1 to 10", f.name("importance"), n.Importance)
-	}
-	if n.Section != "" {
-		if n.Section, err = sectionName(f, n.Section); err != nil {
-			return nil, err
-		}
+	if n, err = checkKinds(f, n); err != nil {
+		return nil, err
 	}
 	project, err := resolveProject(f, n.Project, n.Type, n.Cwd, projects)
 	if err != nil {
@@ -61,6 +44,34 @@ func build(f Front, n vault.NewMemory, projects []vault.Project, now time.Time) 
 		meta.Provenance = "" // notes carry no claim of their own
 	}
 	return &frontmatter.Document{Meta: meta, Body: n.Text + "\n", HasFrontmatter: true}, nil
+}
+
+// checkKinds checks n's enumerated values (type, provenance, importance,
+// section), filling the defaults of the first two and writing the section
+// as lint wants it.
+func checkKinds(f Front, n vault.NewMemory) (vault.NewMemory, error) {
+	if n.Type == "" {
+		n.Type = frontmatter.TypeFact
+	}
+	if !frontmatter.IsMemoryType(n.Type) && n.Type != frontmatter.TypeNote {
+		return n, fmt.Errorf("%s %q: use one of identity, preference, decision, fact, lesson, rule, correction", f.name("type"), n.Type)
+	}
+	if n.Provenance == "" {
+		n.Provenance = frontmatter.Stated
+	}
+	if frontmatter.ProvenanceRank(n.Provenance) == 0 {
+		return n, fmt.Errorf("%s %q: use stated (the user said it), observed (verified with a tool) or inferred (a guess)", f.name("provenance"), n.Provenance)
+	}
+	if n.Importance != 0 && (n.Importance < 1 || n.Importance > 10) {
+		return n, fmt.Errorf("%s %d: use a whole number from 1 to 10", f.name("importance"), n.Importance)
+	}
+	if n.Section != "" {
+		var err error
+		if n.Section, err = sectionName(f, n.Section); err != nil {
+			return n, err
+		}
+	}
+	return n, nil
 }
 
 // sectionName is the pinned section s names, in any case, written as lint

@@ -81,17 +81,12 @@ func Check(v *vault.Vault, f Front, doc *frontmatter.Document, now time.Time) er
 }
 
 func check(v *vault.Vault, doc *frontmatter.Document, now time.Time) []finding {
-	var out []finding
 	// Invalid UTF-8 first: the loader refuses such a file (file-encoding),
 	// so it would never be read, and yaml.v3 cannot encode it at all.
-	for _, fl := range fields(doc) {
-		if !utf8.ValidString(fl.value) {
-			out = append(out, finding{rules.Finding{Rule: "file-encoding", Msg: "not valid UTF-8: give the text as UTF-8"}, fl.name, fl.value})
-		}
-	}
-	if len(out) > 0 {
+	if out := notUTF8(doc); len(out) > 0 {
 		return out
 	}
+	var out []finding
 	data := doc.Marshal()
 	if limit := v.Config.Lint.MaxFileSize; int64(len(data)) > limit {
 		out = append(out, finding{Finding: rules.Finding{Rule: "file-too-large", Msg: fmt.Sprintf(
@@ -112,16 +107,7 @@ func check(v *vault.Vault, doc *frontmatter.Document, now time.Time) []finding {
 			out = append(out, finding{r, fl.name, fl.value})
 		}
 	}
-	for _, r := range rules.Claim(&doc.Meta, doc.Body, now, v.Config.Gate) {
-		name := bodyField(doc)
-		switch r.Rule {
-		case "gate-unearned":
-			name = "type"
-		case "valid-at-future":
-			name = "valid_at"
-		}
-		out = append(out, finding{r, name, doc.Meta.ValidAt.String()})
-	}
+	out = append(out, claimFindings(v, doc, now)...)
 	if frontmatter.IsMemoryType(doc.Meta.Type) {
 		if err := vault.CheckBoundary(foldBreaks(doc.Body)); err != nil {
 			out = append(out, finding{rules.Finding{Rule: "memory-too-long", Msg: err.Error()}, "text", doc.Body})
@@ -134,6 +120,34 @@ func check(v *vault.Vault, doc *frontmatter.Document, now time.Time) []finding {
 		for _, r := range rules.File(raw, len(raw)-len(doc.Body)) {
 			out = append(out, finding{r, "file", ""})
 		}
+	}
+	return out
+}
+
+// notUTF8 are the fields of doc that are not valid UTF-8.
+func notUTF8(doc *frontmatter.Document) []finding {
+	var out []finding
+	for _, fl := range fields(doc) {
+		if !utf8.ValidString(fl.value) {
+			out = append(out, finding{rules.Finding{Rule: "file-encoding", Msg: "not valid UTF-8: give the text as UTF-8"}, fl.name, fl.value})
+		}
+	}
+	return out
+}
+
+// claimFindings are the gate's and provenance's rules (rules.Claim) doc
+// breaks, each named by the field that breaks it.
+func claimFindings(v *vault.Vault, doc *frontmatter.Document, now time.Time) []finding {
+	var out []finding
+	for _, r := range rules.Claim(&doc.Meta, doc.Body, now, v.Config.Gate) {
+		name := bodyField(doc)
+		switch r.Rule {
+		case "gate-unearned":
+			name = "type"
+		case "valid-at-future":
+			name = "valid_at"
+		}
+		out = append(out, finding{r, name, doc.Meta.ValidAt.String()})
 	}
 	return out
 }

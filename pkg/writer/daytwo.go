@@ -188,7 +188,7 @@ type Lint func(v *vault.Vault, all []*vault.Memory, m *vault.Memory, now time.Ti
 // edit lint finds errors in, or that breaks a rule of §8, comes back as
 // an *EditError and nothing is written.
 func Edit(v *vault.Vault, f Front, ref, expectHash string, data []byte, lint Lint, now time.Time) (*vault.Memory, bool, error) {
-	mems, err := v.Load(vault.LoadOptions{})
+	mems, err := f.load(v)
 	if err != nil {
 		return nil, false, err
 	}
@@ -245,6 +245,33 @@ func AddProject(v *vault.Vault, f Front, p NewProject, now time.Time) (*vault.Me
 	if len(p.Roots) == 0 {
 		return nil, fmt.Errorf("%s: give at least one directory that belongs to the project", f.name("roots"))
 	}
+	roots, err := projectRoots(v, f, p)
+	if err != nil {
+		return nil, err
+	}
+	title := strings.TrimSpace(p.Title)
+	if title == "" {
+		title = strings.TrimPrefix(p.ID, "proj_")
+	}
+	if err := v.CompletePending(); err != nil {
+		return nil, err
+	}
+	mems, err := f.load(v)
+	if err != nil {
+		return nil, err
+	}
+	if old := vault.FindProject(v.Projects(mems), p.ID); old != nil {
+		return nil, &Refusal{Rule: "project-exists", Field: f.name("id"), Msg: fmt.Sprintf("%s already names the project note %s: pick another id, or edit that note (mem edit %s)", p.ID, old.Rel, p.ID)}
+	}
+	doc := &frontmatter.Document{HasFrontmatter: true, Body: "# " + title + "\n",
+		Meta: frontmatter.Meta{ID: p.ID, Type: frontmatter.TypeProject, Title: title, Roots: roots}}
+	return Create(v, f, projectsDir, strings.TrimPrefix(p.ID, "proj_"), "", doc, now)
+}
+
+// projectRoots are p's roots as a project note keeps them: absolute,
+// symlinks resolved, under the home folder with ~; a root too wide to be
+// a project's is refused.
+func projectRoots(v *vault.Vault, f Front, p NewProject) ([]string, error) {
 	home := v.Home
 	if r, err := filepath.EvalSymlinks(home); home != "" && err == nil {
 		home = r
@@ -269,23 +296,7 @@ func AddProject(v *vault.Vault, f Front, p NewProject, now time.Time) (*vault.Me
 		}
 		roots = append(roots, abs)
 	}
-	title := strings.TrimSpace(p.Title)
-	if title == "" {
-		title = strings.TrimPrefix(p.ID, "proj_")
-	}
-	if err := v.CompletePending(); err != nil {
-		return nil, err
-	}
-	mems, err := v.Load(vault.LoadOptions{})
-	if err != nil {
-		return nil, err
-	}
-	if old := vault.FindProject(v.Projects(mems), p.ID); old != nil {
-		return nil, &Refusal{Rule: "project-exists", Field: f.name("id"), Msg: fmt.Sprintf("%s already names the project note %s: pick another id, or edit that note (mem edit %s)", p.ID, old.Rel, p.ID)}
-	}
-	doc := &frontmatter.Document{HasFrontmatter: true, Body: "# " + title + "\n",
-		Meta: frontmatter.Meta{ID: p.ID, Type: frontmatter.TypeProject, Title: title, Roots: roots}}
-	return Create(v, f, projectsDir, strings.TrimPrefix(p.ID, "proj_"), "", doc, now)
+	return roots, nil
 }
 
 // Fields are the edits SetFields makes; zero values leave a field as it is.
@@ -323,24 +334,29 @@ func SetFields(v *vault.Vault, f Front, ref, expectHash string, x Fields, now ti
 			}
 			doc.Body = text + "\n"
 		}
-		if x.Importance != 0 {
-			m.Importance = x.Importance
-		}
-		if x.Section != "" {
-			m.Section = x.Section
-		}
-		if len(x.Tags) > 0 {
-			m.Tags = x.Tags
-		}
-		if x.Key != "" {
-			m.Key = x.Key
-		}
-		if !x.StaleAfter.IsZero() {
-			m.StaleAfter = x.StaleAfter
-		}
+		x.set(m)
 		if string(doc.Marshal()) == before {
 			return errUnchanged
 		}
 		return nil
 	}))
+}
+
+// set writes the fields x gives (all but Text) into m.
+func (x Fields) set(m *frontmatter.Meta) {
+	if x.Importance != 0 {
+		m.Importance = x.Importance
+	}
+	if x.Section != "" {
+		m.Section = x.Section
+	}
+	if len(x.Tags) > 0 {
+		m.Tags = x.Tags
+	}
+	if x.Key != "" {
+		m.Key = x.Key
+	}
+	if !x.StaleAfter.IsZero() {
+		m.StaleAfter = x.StaleAfter
+	}
 }

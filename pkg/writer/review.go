@@ -50,7 +50,7 @@ func AcceptAll(v *vault.Vault, f Front, refs []string, now time.Time) (*ReviewBa
 	if err := v.CompletePending(); err != nil {
 		return nil, err
 	}
-	mems, err := v.Load(vault.LoadOptions{})
+	mems, err := f.load(v)
 	if err != nil {
 		return nil, err
 	}

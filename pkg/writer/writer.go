@@ -7,6 +7,7 @@
 package writer
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -43,6 +44,22 @@ type Front struct {
 	// history.Repo.Person): what Accept records in verified. Empty where
 	// no review is made.
 	Person string
+	// Context, when done (Ctrl-C, a daemon's shutdown), stops a write
+	// before it writes: the vault's load stops (vault.LoadOptions), and a
+	// write not yet begun is not made, with a fail.Interrupted error. A
+	// batch (AcceptAll) keeps what it wrote before. Nil never stops.
+	Context context.Context
+}
+
+// load reads the vault a write is checked against, stopped by f.Context.
+func (f Front) load(v *vault.Vault) ([]*vault.Memory, error) {
+	return v.Load(vault.LoadOptions{Context: f.Context})
+}
+
+// stopped is a fail.Interrupted error once f.Context is done, nil before:
+// checked just before a file is written, so a stopped write changes nothing.
+func (f Front) stopped() error {
+	return fail.Stopped(f.Context, "the write (nothing was written)")
 }
 
 func (f Front) name(field string) string {
@@ -116,19 +133,9 @@ func Dates(f Front, validAt, staleAfter, ttl string, now time.Time) (valid, stal
 // without writing anything. A claim that supersedes others keeps their
 // scope (inheritScope): what it corrects renders where they did.
 func prepare(v *vault.Vault, f Front, mems []*vault.Memory, n vault.NewMemory, now time.Time) (*frontmatter.Document, error) {
-	olds := make([]*vault.Memory, len(n.Supersedes))
-	for i, ref := range n.Supersedes {
-		old, err := v.FindMemory(mems, ref)
-		if errors.Is(err, vault.ErrNotFound) {
-			return nil, &Refusal{Rule: "supersedes-unknown", Field: f.name("supersedes"), Msg: err.Error(), Err: err}
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f.name("supersedes"), err)
-		}
-		if !old.OK() {
-			return nil, fmt.Errorf("%s %s:%v (fix the file first; 'mem lint %s' shows the problem)", f.name("supersedes"), old.Rel, old.Err, old.Rel)
-		}
-		olds[i] = old
+	olds, err := superseded(v, f, mems, n.Supersedes)
+	if err != nil {
+		return nil, err
 	}
 	n = inheritScope(n, olds, v.Config.Render.Sections)
 	doc, err := build(f, n, v.Projects(mems), now)
@@ -141,16 +148,9 @@ func prepare(v *vault.Vault, f Front, mems []*vault.Memory, n vault.NewMemory, n
 	if r := needsEvidence(f, &doc.Meta, doc.Body); r != nil {
 		return nil, r
 	}
-	if f.Agent != "" && doc.Meta.Key != "" {
-		if p := personWithKey(mems, doc.Meta.Key, nil, now); p != nil && !slices.Contains(olds, p) {
-			return nil, keyTaken(f, p)
-		}
-	}
-	for _, old := range olds {
-		if f.Agent != "" && doc.Meta.Type != frontmatter.TypeCorrection && byPerson(old.Meta()) {
-			return nil, &Refusal{Rule: "agent-supersedes-person", Field: f.name("supersedes"), Msg: fmt.Sprintf(
-				"%s is stated or was written by a person: an agent replaces it only with a correction that names it (type correction, supersedes %s) saying what changed",
-				old.ID, old.ID)}
+	if f.Agent != "" {
+		if err := agentOverrules(f, &doc.Meta, mems, olds, now); err != nil {
+			return nil, err
 		}
 	}
 	err = gate.Supersede(&doc.Meta, olds)
@@ -163,6 +163,46 @@ func prepare(v *vault.Vault, f Front, mems []*vault.Memory, n vault.NewMemory, n
 	}
 	doc.Meta.Generated = &frontmatter.Actor{By: f.by(), At: frontmatter.NewTime(now)}
 	return doc, Check(v, f, doc, now)
+}
+
+// superseded are the claims refs name (a claim's supersedes), each found
+// and readable.
+func superseded(v *vault.Vault, f Front, mems []*vault.Memory, refs []string) ([]*vault.Memory, error) {
+	olds := make([]*vault.Memory, len(refs))
+	for i, ref := range refs {
+		old, err := v.FindMemory(mems, ref)
+		if errors.Is(err, vault.ErrNotFound) {
+			return nil, &Refusal{Rule: "supersedes-unknown", Field: f.name("supersedes"), Msg: err.Error(), Err: err}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.name("supersedes"), err)
+		}
+		if !old.OK() {
+			return nil, fmt.Errorf("%s %s:%v (fix the file first; 'mem lint %s' shows the problem)", f.name("supersedes"), old.Rel, old.Err, old.Rel)
+		}
+		olds[i] = old
+	}
+	return olds, nil
+}
+
+// agentOverrules refuses an agent's new claim meta that would compete
+// with what a person wrote or stated (spec §8): by taking the key of a
+// person's claim it does not supersede, or by superseding one without
+// being a correction.
+func agentOverrules(f Front, meta *frontmatter.Meta, mems, olds []*vault.Memory, now time.Time) error {
+	if meta.Key != "" {
+		if p := personWithKey(mems, meta.Key, nil, now); p != nil && !slices.Contains(olds, p) {
+			return keyTaken(f, p)
+		}
+	}
+	for _, old := range olds {
+		if meta.Type != frontmatter.TypeCorrection && byPerson(old.Meta()) {
+			return &Refusal{Rule: "agent-supersedes-person", Field: f.name("supersedes"), Msg: fmt.Sprintf(
+				"%s is stated or was written by a person: an agent replaces it only with a correction that names it (type correction, supersedes %s) saying what changed",
+				old.ID, old.ID)}
+		}
+	}
+	return nil
 }
 
 // inheritScope gives n what it did not say from the claims it supersedes,
@@ -213,29 +253,7 @@ func inheritScope(n vault.NewMemory, olds []*vault.Memory, sections []string) va
 // edits say so in their own words first.
 func silences(v *vault.Vault, f Front, was, now *frontmatter.Meta, mems []*vault.Memory, self *vault.Memory, at time.Time) error {
 	if byPerson(was) {
-		what := ""
-		durable := func(m *frontmatter.Meta) bool {
-			return slices.ContainsFunc(m.Tags, func(t string) bool { return slices.Contains(v.Config.DurableTags, t) })
-		}
-		switch {
-		case !now.StaleAfter.IsZero() && (was.StaleAfter.IsZero() || now.StaleAfter.Before(was.StaleAfter.Time)):
-			what = "stale_after"
-		case !now.InvalidAt.Equal(was.InvalidAt.Time):
-			what = "invalid_at"
-		case importance(now) < importance(was):
-			what = "importance"
-		case now.Key != was.Key:
-			what = "key"
-		case was.Pinned && !now.Pinned:
-			what = "pinned"
-		case now.Status != was.Status && now.Status != "" && now.Status != frontmatter.StatusStable:
-			what = "status"
-		case now.Project != was.Project:
-			what = "project"
-		case durable(was) && !durable(now):
-			what = "tags"
-		}
-		if what != "" {
+		if what := silencing(v, was, now); what != "" {
 			return &Refusal{Rule: "agent-supersedes-person", Field: f.name(what), Msg: fmt.Sprintf(
 				"the claim is stated or was written by a person: an agent does not change its %s, which would stop it rendering or winning; write a correction that names it (correct) saying what changed", what)}
 		}
@@ -246,6 +264,33 @@ func silences(v *vault.Vault, f Front, was, now *frontmatter.Meta, mems []*vault
 		}
 	}
 	return nil
+}
+
+// silencing is the first field whose change from was to now would stop a
+// claim rendering or winning, "" when none would.
+func silencing(v *vault.Vault, was, now *frontmatter.Meta) string {
+	durable := func(m *frontmatter.Meta) bool {
+		return slices.ContainsFunc(m.Tags, func(t string) bool { return slices.Contains(v.Config.DurableTags, t) })
+	}
+	switch {
+	case !now.StaleAfter.IsZero() && (was.StaleAfter.IsZero() || now.StaleAfter.Before(was.StaleAfter.Time)):
+		return "stale_after"
+	case !now.InvalidAt.Equal(was.InvalidAt.Time):
+		return "invalid_at"
+	case importance(now) < importance(was):
+		return "importance"
+	case now.Key != was.Key:
+		return "key"
+	case was.Pinned && !now.Pinned:
+		return "pinned"
+	case now.Status != was.Status && now.Status != "" && now.Status != frontmatter.StatusStable:
+		return "status"
+	case now.Project != was.Project:
+		return "project"
+	case durable(was) && !durable(now):
+		return "tags"
+	}
+	return ""
 }
 
 // importance is a claim's importance, the default when it gives none.
@@ -289,7 +334,7 @@ func Remember(v *vault.Vault, f Front, n vault.NewMemory, now time.Time) (*vault
 	if err := v.CompletePending(); err != nil {
 		return nil, err
 	}
-	mems, err := v.Load(vault.LoadOptions{})
+	mems, err := f.load(v)
 	if err != nil {
 		return nil, err
 	}
@@ -298,6 +343,9 @@ func Remember(v *vault.Vault, f Front, n vault.NewMemory, now time.Time) (*vault
 		return nil, err
 	}
 	if err := checkName(f, "text", memoryDir, n.Text); err != nil {
+		return nil, err
+	}
+	if err := f.stopped(); err != nil {
 		return nil, err
 	}
 	return v.Create(memoryDir, n.Text, doc, now)
@@ -338,6 +386,9 @@ func Create(v *vault.Vault, f Front, dir, slugText, suffix string, doc *frontmat
 	if err := v.CompletePending(); err != nil {
 		return nil, err
 	}
+	if err := f.stopped(); err != nil {
+		return nil, err
+	}
 	return v.CreateAs(dir, slugText, suffix, doc, now)
 }
 
@@ -356,7 +407,7 @@ func Note(v *vault.Vault, f Front, title, body string, claim vault.NewMemory, no
 	case strings.TrimSpace(body) == "":
 		return nil, nil, fmt.Errorf("%s: the note is empty: give its text", f.name("body"))
 	}
-	mems, err := v.Load(vault.LoadOptions{})
+	mems, err := f.load(v)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -378,6 +429,9 @@ func Note(v *vault.Vault, f Front, title, body string, claim vault.NewMemory, no
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := f.stopped(); err != nil {
+		return nil, nil, err
+	}
 	return v.CreatePair(notesDir, title, noteDoc, memoryDir, vault.PointerText(title, ""), func(noteID string) *frontmatter.Document {
 		pointerDoc.Body = vault.PointerText(title, noteID) + "\n"
 		return pointerDoc
@@ -395,7 +449,7 @@ func Update(v *vault.Vault, f Front, ref, expectHash string, now time.Time, edit
 	if err := v.CompletePending(); err != nil {
 		return nil, err
 	}
-	mems, err := v.Load(vault.LoadOptions{})
+	mems, err := f.load(v)
 	if err != nil {
 		return nil, err
 	}
@@ -412,54 +466,69 @@ func updateIn(v *vault.Vault, f Front, mems []*vault.Memory, m *vault.Memory, ex
 	if !m.OK() {
 		return nil, fmt.Errorf("%s:%v (fix the file first; 'mem lint %s' shows the problem)", m.Rel, m.Err, m.Rel)
 	}
+	if err := f.stopped(); err != nil {
+		return m, err
+	}
 	err := v.Update(m.Rel, expectHash, now, func(doc *frontmatter.Document) error {
-		before := map[string]bool{}
-		for _, x := range check(v, doc, now) {
-			before[x.key()] = true
-		}
-		was := doc.Meta
-		if err := edit(doc); err != nil {
+		return checkedEdit(v, f, mems, m, doc, now, edit)
+	})
+	return m, namedUpdateError(m, err)
+}
+
+// checkedEdit lets edit change doc, the file m as it is under its lock,
+// then refuses what f may not do and any rule the edit newly breaks (or a
+// standing one it leaves broken), and stamps generated.
+func checkedEdit(v *vault.Vault, f Front, mems []*vault.Memory, m *vault.Memory, doc *frontmatter.Document, now time.Time, edit func(*frontmatter.Document) error) error {
+	before := map[string]bool{}
+	for _, x := range check(v, doc, now) {
+		before[x.key()] = true
+	}
+	was := doc.Meta
+	if err := edit(doc); err != nil {
+		return err
+	}
+	if f.Agent != "" {
+		if err := silences(v, f, &was, &doc.Meta, mems, m, now); err != nil {
 			return err
 		}
-		if f.Agent != "" {
-			if err := silences(v, f, &was, &doc.Meta, mems, m, now); err != nil {
-				return err
-			}
-		}
-		// A key given twice is read as neither value (Obsidian keeps one):
-		// a value written beside them would be a third, read as none. An
-		// edit of the whole file (mem edit) that merges them is welcome.
-		for _, p := range doc.Problems {
-			if p.Kind == frontmatter.Duplicate {
-				return fmt.Errorf("line %d: key %q appears twice, so mem cannot tell what it says: merge them first ('mem lint %s' shows both)", p.Line, p.Key, m.Rel)
-			}
-		}
-		if f.Agent != "" && !slices.Equal(was.Verified, doc.Meta.Verified) {
-			return &Refusal{Rule: "agent-accept", Field: f.name("verified"), Msg: "an agent cannot accept or un-accept a claim: a person does, with 'mem accept' or 'mem review'"}
-		}
-		stampAuthor(f, &was, doc, now)
-		for _, x := range check(v, doc, now) {
-			if x.standing() {
-				x.Msg = m.Rel + ": " + x.Msg
-			}
-			if !before[x.key()] || x.standing() {
-				return f.refusal(x)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		var r *Refusal
-		var gr *gate.RefusedError
-		switch {
-		case errors.As(err, &r) || errors.Is(err, errUnchanged) || errors.Is(err, vault.ErrConflict):
-			return m, err // each names the file already
-		case errors.As(err, &gr):
-			return m, fmt.Errorf("%s: refused: %w", m.Rel, err)
-		}
-		return m, fmt.Errorf("%s: %w", m.Rel, err)
 	}
-	return m, nil
+	// A key given twice is read as neither value (Obsidian keeps one):
+	// a value written beside them would be a third, read as none. An
+	// edit of the whole file (mem edit) that merges them is welcome.
+	for _, p := range doc.Problems {
+		if p.Kind == frontmatter.Duplicate {
+			return fmt.Errorf("line %d: key %q appears twice, so mem cannot tell what it says: merge them first ('mem lint %s' shows both)", p.Line, p.Key, m.Rel)
+		}
+	}
+	if f.Agent != "" && !slices.Equal(was.Verified, doc.Meta.Verified) {
+		return &Refusal{Rule: "agent-accept", Field: f.name("verified"), Msg: "an agent cannot accept or un-accept a claim: a person does, with 'mem accept' or 'mem review'"}
+	}
+	stampAuthor(f, &was, doc, now)
+	for _, x := range check(v, doc, now) {
+		if x.standing() {
+			x.Msg = m.Rel + ": " + x.Msg
+		}
+		if !before[x.key()] || x.standing() {
+			return f.refusal(x)
+		}
+	}
+	return nil
+}
+
+// namedUpdateError is err of an update of m, with m's path when it does
+// not name the file already.
+func namedUpdateError(m *vault.Memory, err error) error {
+	var r *Refusal
+	var gr *gate.RefusedError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &r) || errors.Is(err, errUnchanged) || errors.Is(err, vault.ErrConflict):
+		return err // each names the file already
+	case errors.As(err, &gr):
+		return fmt.Errorf("%s: refused: %w", m.Rel, err)
+	}
+	return fmt.Errorf("%s: %w", m.Rel, err)
 }
 
 // stampAuthor sets generated on an edited document. Who wrote a claim
