@@ -1,27 +1,18 @@
 package vault
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 )
 
-// Remove deletes the file rel (vault-relative, slash-separated) and syncs
-// its folder, so the removal survives a crash as a WriteFileAtomic does. A
-// file already gone is not an error: the caller wanted it absent. A path
-// that leads out of the vault is refused, touching nothing.
+// Remove deletes the file rel (vault-relative, slash-separated) as
+// RemoveFile does, durably, a file already gone being no error. A path
+// that leads out of the vault is refused, touching nothing: rel may come
+// from a record on disk (consolidate's batch).
 func Remove(v *Vault, rel string) error {
 	p := filepath.Join(v.Root, filepath.FromSlash(rel))
 	if !within(v.Root, p) {
 		return fmt.Errorf("%s: not a file of the vault %s", rel, v.Root)
 	}
-	if err := os.Remove(p); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
-		return err
-	}
-	return syncDir(filepath.Dir(p))
+	return RemoveFile(p)
 }

@@ -80,6 +80,19 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
 	return syncDir(dir)
 }
 
+// RemoveFile removes path, a user's file, durably: the directory is
+// fsynced, so the removal outlives a power cut as WriteFileAtomic's
+// replacement does. A path already gone is no error.
+func RemoveFile(path string) error {
+	if err := os.Remove(path); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
 // writeCacheFile replaces a cache file mem can always rebuild: by rename, so
 // a reader never sees a torn file while mem runs, but without fsync, which
 // took ~180 ms for the 60 MB parse cache of a 50k vault. After a power loss
