@@ -666,12 +666,34 @@ func round(x float64, places int) float64 {
 // judge applies the thresholds and sets Healthy.
 func (r *Report) judge(l limits) {
 	r.Findings = []Finding{}
-	add := func(check string, value, limit float64, format string, args ...any) {
-		if limit >= 0 && value > limit {
-			r.Findings = append(r.Findings, Finding{Check: check, Value: &value, Limit: limit, Message: fmt.Sprintf(format, args...)})
-		}
+	r.judgeRules()
+	r.judgeContent(l)
+	r.judgeSafety(l)
+	r.Healthy = len(r.Findings) == 0
+}
+
+// over adds a finding when value passes limit (a limit below 0: off).
+func (r *Report) over(check string, value, limit float64, format string, args ...any) {
+	if limit >= 0 && value > limit {
+		r.Findings = append(r.Findings, Finding{Check: check, Value: &value, Limit: limit, Message: fmt.Sprintf(format, args...)})
 	}
-	// Not a threshold of mem.yaml: the rules of spec §8 are not advice.
+}
+
+// never adds a finding for what has never happened (no commit, no
+// verified backup); in a fresh vault, with nothing to lose yet, a warning.
+func (r *Report) never(check string, limit float64, msg string) {
+	if r.Memories == 0 {
+		r.Warnings = append(r.Warnings, msg)
+		return
+	}
+	if limit >= 0 {
+		r.Findings = append(r.Findings, Finding{Check: check, Limit: limit, Message: msg})
+	}
+}
+
+// judgeRules adds the files that break a rule of spec §8: not a threshold
+// of mem.yaml, for the rules are not advice.
+func (r *Report) judgeRules() {
 	breaking := map[string]bool{}
 	var names []string
 	for _, b := range r.Rules {
@@ -680,25 +702,21 @@ func (r *Report) judge(l limits) {
 			breaking[p] = true
 		}
 	}
-	add("rules", float64(len(breaking)), 0,
+	r.over("rules", float64(len(breaking)), 0,
 		"%d file(s) break a rule of docs/security.md (%s): render skips them and commit leaves out a secret; run 'mem lint' and fix each", len(breaking), strings.Join(names, ", "))
-	never := func(check string, limit float64, msg string) {
-		if r.Memories == 0 {
-			r.Warnings = append(r.Warnings, msg) // a fresh vault: nothing to lose yet
-			return
-		}
-		if limit >= 0 {
-			r.Findings = append(r.Findings, Finding{Check: check, Limit: limit, Message: msg})
-		}
-	}
+}
+
+// judgeContent weighs what the memories hold: dates, imports, projects,
+// staleness, conflicts, duplicates, views and the index.
+func (r *Report) judgeContent(l limits) {
 	if r.ValidAt.Total > 0 {
 		share := round(float64(r.ValidAt.Missing)/float64(r.ValidAt.Total), 4)
-		add("max_missing_valid_at_share", share, l.missingShare,
+		r.over("max_missing_valid_at_share", share, l.missingShare,
 			"%d of %d %s have no valid_at: they sort as undated; give them the date each became true", r.ValidAt.Missing, r.ValidAt.Total, r.ValidAt.noun())
 	}
 	for _, c := range r.ImportClusters {
 		if l.minCluster >= 0 && c.Count >= l.minCluster {
-			add("max_import_cluster_share", c.Share, l.clusterShare,
+			r.over("max_import_cluster_share", c.Share, l.clusterShare,
 				"%d %s memories imported %s fall on %s: an import that stamped one date (often its own run) on many items; check where their valid_at came from and re-import with the source's dates", c.Count, c.Source, importedOn(c.Imported), c.Day)
 		}
 	}
@@ -706,9 +724,9 @@ func (r *Report) judge(l limits) {
 	for _, o := range r.OrphanProjects {
 		orphaned += o.Count
 	}
-	add("max_orphan_projects", float64(orphaned), float64(l.orphans),
+	r.over("max_orphan_projects", float64(orphaned), float64(l.orphans),
 		"%d memories name %d project value(s) no project note has: they never render in a project; fix the value or add the project note", orphaned, len(r.OrphanProjects))
-	add("max_stale", float64(len(r.Stale)), float64(l.stale),
+	r.over("max_stale", float64(len(r.Stale)), float64(l.stale),
 		"%d claim(s) past stale_after: check each and move stale_after forward, or retire it with invalid_at", len(r.Stale))
 	attention := 0
 	for _, c := range r.Conflicts {
@@ -716,9 +734,9 @@ func (r *Report) judge(l limits) {
 			attention++
 		}
 	}
-	add("max_conflicts", float64(attention), float64(l.conflicts),
+	r.over("max_conflicts", float64(attention), float64(l.conflicts),
 		"%d conflict(s) the files leave open (two claims correcting one, a tie, or a refused supersedes): state which claim holds (provenance, valid_at) or retire one", attention)
-	add("max_duplicates", float64(len(r.Duplicates)), float64(l.duplicates),
+	r.over("max_duplicates", float64(len(r.Duplicates)), float64(l.duplicates),
 		"%d text(s) stored in more than one file: keep one file per fact", len(r.Duplicates))
 	fossils := 0
 	for _, vs := range r.Views {
@@ -726,21 +744,25 @@ func (r *Report) judge(l limits) {
 			fossils++
 		}
 	}
-	add("max_fossils", float64(fossils), float64(l.fossils),
+	r.over("max_fossils", float64(fossils), float64(l.fossils),
 		"%d rendered view(s) not what rendering now gives: run 'mem render --all' (or 'mem watch')", fossils)
-	add("max_index_changed", float64(r.Index.Changed), float64(l.indexChanged),
+	r.over("max_index_changed", float64(r.Index.Changed), float64(l.indexChanged),
 		"%d files changed since the index was built: run 'mem rebuild-index'", r.Index.Changed)
+}
+
+// judgeSafety weighs how much would be lost: the age of the last commit
+// and of the last verified backup.
+func (r *Report) judgeSafety(l limits) {
 	if !r.Commit.Committed {
-		never("max_commit_age_hours", l.commitHours, r.Commit.Problem)
+		r.never("max_commit_age_hours", l.commitHours, r.Commit.Problem)
 	} else {
-		add("max_commit_age_hours", r.Commit.AgeHours, l.commitHours,
+		r.over("max_commit_age_hours", r.Commit.AgeHours, l.commitHours,
 			"the last commit is %.0f hours old: run 'mem commit' (hourly from cron, or 'mem watch')", r.Commit.AgeHours)
 	}
 	if !r.Backup.Verified {
-		never("max_backup_age_hours", l.backupHours, r.Backup.Problem)
+		r.never("max_backup_age_hours", l.backupHours, r.Backup.Problem)
 	} else {
-		add("max_backup_age_hours", r.Backup.AgeHours, l.backupHours,
+		r.over("max_backup_age_hours", r.Backup.AgeHours, l.backupHours,
 			"the last verified backup is %.0f hours old: run 'mem backup'", r.Backup.AgeHours)
 	}
-	r.Healthy = len(r.Findings) == 0
 }

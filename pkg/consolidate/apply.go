@@ -126,77 +126,23 @@ func (r *Report) Unattended() []Proposal {
 // with (its identity variables); progress, when not nil, hears each
 // proposal done.
 func Apply(v *vault.Vault, f writer.Front, props []Proposal, now time.Time, env history.Env, progress func(done, total int)) ([]Outcome, *Batch, error) {
-	saved := map[string]*Saved{}
-	var order []string
-	keep := func(rel string) error {
-		if _, ok := saved[rel]; ok {
-			return nil
-		}
-		s := &Saved{Path: rel}
-		data, err := os.ReadFile(filepath.Join(v.Root, rel))
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-		case err != nil:
-			return err
-		default:
-			b := string(data)
-			s.Before = &b
-		}
-		saved[rel] = s
-		order = append(order, rel)
-		return nil
-	}
+	snap := &snapshot{v: v, saved: map[string]*Saved{}}
 	var out []Outcome
 	for i, p := range props {
 		if progress != nil {
 			progress(i, len(props))
 		}
-		o := Outcome{Proposal: p, Result: "applied"}
-		if p.Refused != "" || p.Action == ActNone {
-			o.Result = "skipped"
-			out = append(out, o)
-			continue
-		}
-		for _, rel := range p.Paths {
-			if err := keep(rel); err != nil {
-				return out, nil, err
-			}
-		}
-		written, err := apply(v, f, p, now)
-		for _, rel := range written {
-			if err := keep(rel); err != nil {
-				return out, nil, err
-			}
-			if !slices.Contains(p.Paths, rel) {
-				saved[rel].Before = nil // created by the batch
-			}
-		}
-		o.Written = written
+		o, err := snap.apply(f, p, now)
 		if err != nil {
-			var r *writer.Refusal
-			if !errors.As(err, &r) && !errors.Is(err, vault.ErrNotFound) {
-				return out, nil, err
-			}
-			o.Result = err.Error()
+			return out, nil, err
 		}
 		out = append(out, o)
 	}
 	prev, err := saveState(v, now)
-	if err != nil || len(order) == 0 {
+	if err != nil || len(snap.order) == 0 {
 		return out, nil, err
 	}
-	b := &Batch{At: now.UTC().Format(time.RFC3339), State: prev}
-	for _, rel := range order {
-		s := saved[rel]
-		data, err := os.ReadFile(filepath.Join(v.Root, rel))
-		if err == nil {
-			s.After = vault.Hash(data)
-		}
-		if s.Before != nil && s.After == vault.Hash([]byte(*s.Before)) {
-			continue // untouched (a refused write)
-		}
-		b.Files = append(b.Files, *s)
-	}
+	b := snap.batch(now, prev)
 	if len(b.Files) == 0 {
 		return out, nil, nil
 	}
@@ -210,6 +156,85 @@ func Apply(v *vault.Vault, f writer.Front, props []Proposal, now time.Time, env 
 		return out, nil, err
 	}
 	return out, b, saveBatch(v, b)
+}
+
+// snapshot keeps every file a batch touches as it was before the batch,
+// in the order first touched, so --undo can put it back.
+type snapshot struct {
+	v     *vault.Vault
+	saved map[string]*Saved
+	order []string
+}
+
+// keep records rel's bytes the first time the batch touches it.
+func (s *snapshot) keep(rel string) error {
+	if _, ok := s.saved[rel]; ok {
+		return nil
+	}
+	sv := &Saved{Path: rel}
+	data, err := os.ReadFile(filepath.Join(s.v.Root, rel))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return err
+	default:
+		b := string(data)
+		sv.Before = &b
+	}
+	s.saved[rel] = sv
+	s.order = append(s.order, rel)
+	return nil
+}
+
+// apply carries out one proposal, keeping the files it names and writes
+// first. A refusal of the writer is the outcome's result, not an error.
+func (s *snapshot) apply(f writer.Front, p Proposal, now time.Time) (Outcome, error) {
+	o := Outcome{Proposal: p, Result: "applied"}
+	if p.Refused != "" || p.Action == ActNone {
+		o.Result = "skipped"
+		return o, nil
+	}
+	for _, rel := range p.Paths {
+		if err := s.keep(rel); err != nil {
+			return o, err
+		}
+	}
+	written, err := apply(s.v, f, p, now)
+	for _, rel := range written {
+		if err := s.keep(rel); err != nil {
+			return o, err
+		}
+		if !slices.Contains(p.Paths, rel) {
+			s.saved[rel].Before = nil // created by the batch
+		}
+	}
+	o.Written = written
+	if err != nil {
+		var r *writer.Refusal
+		if !errors.As(err, &r) && !errors.Is(err, vault.ErrNotFound) {
+			return o, err
+		}
+		o.Result = err.Error()
+	}
+	return o, nil
+}
+
+// batch is the record of the files the batch changed, each with the hash
+// it left; a file written back unchanged (a refused write) is left out.
+func (s *snapshot) batch(now time.Time, prevState *string) *Batch {
+	b := &Batch{At: now.UTC().Format(time.RFC3339), State: prevState}
+	for _, rel := range s.order {
+		sv := s.saved[rel]
+		data, err := os.ReadFile(filepath.Join(s.v.Root, rel))
+		if err == nil {
+			sv.After = vault.Hash(data)
+		}
+		if sv.Before != nil && sv.After == vault.Hash([]byte(*sv.Before)) {
+			continue
+		}
+		b.Files = append(b.Files, *sv)
+	}
+	return b
 }
 
 // paths are the batch's files, what its commits name.
@@ -276,37 +301,7 @@ func merge(v *vault.Vault, f writer.Front, p Proposal, now time.Time) ([]string,
 		}
 		group = append(group, m)
 	}
-	n := vault.NewMemory{Text: p.Text, Project: "none"}
-	var evidence []string
-	for _, m := range group {
-		meta := m.Meta()
-		if m.ID == p.Keep {
-			n.Type = meta.Type
-		}
-		if frontmatter.ProvenanceRank(meta.Provenance) > frontmatter.ProvenanceRank(n.Provenance) {
-			n.Provenance = meta.Provenance
-		}
-		if !meta.ValidAt.IsZero() && (n.ValidAt.IsZero() || meta.ValidAt.Before(n.ValidAt.Time)) {
-			n.ValidAt = meta.ValidAt
-		}
-		if meta.Project != "" {
-			n.Project = meta.Project
-		}
-		if meta.Key != "" {
-			n.Key = meta.Key
-		}
-		for _, t := range meta.Tags {
-			if !slices.Contains(n.Tags, t) {
-				n.Tags = append(n.Tags, t)
-			}
-		}
-		n.Importance = max(n.Importance, meta.Importance)
-		n.Pinned = n.Pinned || meta.Pinned
-		if meta.Evidence != "" && !slices.Contains(evidence, meta.Evidence) {
-			evidence = append(evidence, meta.Evidence)
-		}
-	}
-	n.Evidence = strings.Join(evidence, "; ")
+	n := mergedClaim(p, group)
 	probe := frontmatter.Meta{Provenance: n.Provenance, ValidAt: n.ValidAt}
 	var retire []*vault.Memory
 	for _, m := range group {
@@ -328,14 +323,58 @@ func merge(v *vault.Vault, f writer.Front, p Proposal, now time.Time) ([]string,
 		}
 		written = append(written, r.Rel)
 	}
-	for _, id := range n.Supersedes {
-		for _, m := range group {
-			if m.ID == id {
-				written = append(written, m.Rel) // unchanged on disk, listed so the batch names it
-			}
+	for _, m := range group {
+		if slices.Contains(n.Supersedes, m.ID) {
+			written = append(written, m.Rel) // unchanged on disk, listed so the batch names it
 		}
 	}
 	return written, nil
+}
+
+// mergedClaim is the claim that replaces group: p's text, the type of the
+// member p keeps, and the members' fields folded by absorb, their evidence
+// joined.
+func mergedClaim(p Proposal, group []*vault.Memory) vault.NewMemory {
+	n := vault.NewMemory{Text: p.Text, Project: "none"}
+	var evidence []string
+	for _, m := range group {
+		meta := m.Meta()
+		if m.ID == p.Keep {
+			n.Type = meta.Type
+		}
+		absorb(&n, meta)
+		if meta.Evidence != "" && !slices.Contains(evidence, meta.Evidence) {
+			evidence = append(evidence, meta.Evidence)
+		}
+	}
+	n.Evidence = strings.Join(evidence, "; ")
+	return n
+}
+
+// absorb folds one member into the merged claim: the strongest
+// provenance, the earliest valid_at, the union of tags, the highest
+// importance, a pin if any member is pinned; project and key from the
+// last member that has one.
+func absorb(n *vault.NewMemory, meta *frontmatter.Meta) {
+	if frontmatter.ProvenanceRank(meta.Provenance) > frontmatter.ProvenanceRank(n.Provenance) {
+		n.Provenance = meta.Provenance
+	}
+	if !meta.ValidAt.IsZero() && (n.ValidAt.IsZero() || meta.ValidAt.Before(n.ValidAt.Time)) {
+		n.ValidAt = meta.ValidAt
+	}
+	if meta.Project != "" {
+		n.Project = meta.Project
+	}
+	if meta.Key != "" {
+		n.Key = meta.Key
+	}
+	for _, t := range meta.Tags {
+		if !slices.Contains(n.Tags, t) {
+			n.Tags = append(n.Tags, t)
+		}
+	}
+	n.Importance = max(n.Importance, meta.Importance)
+	n.Pinned = n.Pinned || meta.Pinned
 }
 
 // Undo puts every file of the last batch back as it was before it — the
@@ -343,6 +382,27 @@ func merge(v *vault.Vault, f writer.Front, p Proposal, now time.Time) ([]string,
 // that. It refuses, changing nothing, when a file changed after the batch.
 // env is what the commit runs with, as for Apply.
 func Undo(v *vault.Vault, now time.Time, env history.Env) (*Batch, error) {
+	b, err := loadBatch(v)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.unchanged(v); err != nil {
+		return nil, err
+	}
+	if err := b.restore(v); err != nil {
+		return nil, err
+	}
+	if _, err := history.CommitPaths(v, b.paths(), fmt.Sprintf("mem consolidate --undo: batch %s, %d files", short(b.Commit), len(b.Files)), now, env); err != nil {
+		return nil, err
+	}
+	if err := b.restoreState(v); err != nil {
+		return nil, err
+	}
+	return b, os.Remove(batchFile(v))
+}
+
+// loadBatch reads the record of the last applied batch.
+func loadBatch(v *vault.Vault) (*Batch, error) {
 	data, err := os.ReadFile(batchFile(v))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, errNoBatch
@@ -354,38 +414,50 @@ func Undo(v *vault.Vault, now time.Time, env history.Env) (*Batch, error) {
 	if err := json.Unmarshal(data, &b); err != nil {
 		return nil, fmt.Errorf("%s: %w (remove it; the batch can be reverted with git revert %s)", batchFile(v), err, b.Commit)
 	}
+	return &b, nil
+}
+
+// unchanged refuses when a file of the batch is no longer as the batch
+// left it: putting it back would lose that later change.
+func (b *Batch) unchanged(v *vault.Vault) error {
 	for _, s := range b.Files {
 		cur, err := os.ReadFile(filepath.Join(v.Root, s.Path))
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, err
+			return err
 		}
 		if vault.Hash(cur) != s.After && !(err != nil && s.After == "") {
-			return nil, fail.As(fail.Check, fmt.Errorf("%s changed after the consolidate batch %s: undo would lose that change; revert by hand (git revert %s)", s.Path, short(b.Commit), short(b.Commit)))
+			return fail.As(fail.Check, fmt.Errorf("%s changed after the consolidate batch %s: undo would lose that change; revert by hand (git revert %s)", s.Path, short(b.Commit), short(b.Commit)))
 		}
 	}
+	return nil
+}
+
+// restore writes back each file's bytes from before the batch, and removes
+// the files the batch created, through the vault's atomic write and remove.
+func (b *Batch) restore(v *vault.Vault) error {
 	for _, s := range b.Files {
-		path := filepath.Join(v.Root, s.Path)
 		if s.Before == nil {
-			if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return nil, err
+			if err := vault.Remove(v, s.Path); err != nil {
+				return err
 			}
 			continue
 		}
-		if err := vault.WriteFileAtomic(path, []byte(*s.Before), vault.FileMode()); err != nil {
-			return nil, err
+		if err := vault.WriteFileAtomic(filepath.Join(v.Root, s.Path), []byte(*s.Before), vault.FileMode()); err != nil {
+			return err
 		}
 	}
-	if _, err := history.CommitPaths(v, b.paths(), fmt.Sprintf("mem consolidate --undo: batch %s, %d files", short(b.Commit), len(b.Files)), now, env); err != nil {
-		return nil, err
+	return nil
+}
+
+// restoreState puts the view sizes file back as it was before the batch.
+func (b *Batch) restoreState(v *vault.Vault) error {
+	if b.State != nil {
+		return vault.WriteFileAtomic(stateFile(v), []byte(*b.State), vault.FileMode())
 	}
-	if b.State == nil {
-		if err := os.Remove(stateFile(v)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, err
-		}
-	} else if err := vault.WriteFileAtomic(stateFile(v), []byte(*b.State), vault.FileMode()); err != nil {
-		return nil, err
+	if err := os.Remove(stateFile(v)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
 	}
-	return &b, os.Remove(batchFile(v))
+	return nil
 }
 
 func short(h string) string { return h[:min(len(h), 12)] }

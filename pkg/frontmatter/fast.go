@@ -295,22 +295,16 @@ func (p *fastParser) flow(s string, kind yaml.Kind) *yaml.Node {
 	n := p.node(kind, "")
 	i := skipSpaces(s, 1)
 	if i < len(s) && s[i] == closing {
-		if skipSpaces(s, i+1) != len(s) {
-			return nil
-		}
-		return n
+		return endsLine(s, i, n)
 	}
 	for {
 		if kind == yaml.MappingNode {
-			j := i
-			for j < len(s) && (s[j] >= 'a' && s[j] <= 'z' || s[j] == '_') {
-				j++
-			}
-			if j == i || j+1 >= len(s) || s[j] != ':' || s[j+1] != ' ' {
+			key, next, ok := flowKey(s, i)
+			if !ok {
 				return nil
 			}
-			n.Content = append(n.Content, p.node(yaml.ScalarNode, s[i:j]))
-			i = skipSpaces(s, j+1)
+			n.Content = append(n.Content, p.node(yaml.ScalarNode, key))
+			i = next
 		}
 		v, null, next, ok := flowScalar(s, i)
 		if !ok {
@@ -318,20 +312,38 @@ func (p *fastParser) flow(s string, kind yaml.Kind) *yaml.Node {
 		}
 		n.Content = append(n.Content, p.scalar(v, null))
 		i = skipSpaces(s, next)
-		if i >= len(s) {
+		switch {
+		case i >= len(s):
 			return nil
-		}
-		if s[i] == closing {
-			if skipSpaces(s, i+1) != len(s) {
-				return nil
-			}
-			return n
-		}
-		if s[i] != ',' {
+		case s[i] == closing:
+			return endsLine(s, i, n)
+		case s[i] != ',':
 			return nil
 		}
 		i = skipSpaces(s, i+1)
 	}
+}
+
+// endsLine is n when the closing bracket at s[i] ends the line (spaces
+// aside), else nil.
+func endsLine(s string, i int, n *yaml.Node) *yaml.Node {
+	if skipSpaces(s, i+1) != len(s) {
+		return nil
+	}
+	return n
+}
+
+// flowKey reads a flow map's key at s[i] (lower-case letters and _) and
+// its ": ", and returns where its value starts.
+func flowKey(s string, i int) (key string, next int, ok bool) {
+	j := i
+	for j < len(s) && (s[j] >= 'a' && s[j] <= 'z' || s[j] == '_') {
+		j++
+	}
+	if j == i || j+1 >= len(s) || s[j] != ':' || s[j+1] != ' ' {
+		return "", 0, false
+	}
+	return s[i:j], skipSpaces(s, j+1), true
 }
 
 func skipSpaces(s string, i int) int {

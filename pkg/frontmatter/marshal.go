@@ -18,9 +18,32 @@ func (d *Document) Marshal() []byte {
 		m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: key}, v)
 	}
 	meta := &d.Meta
-	// A known key kept verbatim for the keys mem does not model (errKept)
-	// is written as it was while its typed value is unchanged; once a
-	// writer changed the value, the writer's value wins.
+	kept := d.keptKeys()
+	for i := range Fields {
+		if v := Fields[i].node(meta); v != nil {
+			if _, ok := kept[Fields[i].Key]; !ok {
+				add(Fields[i].Key, v)
+			}
+		}
+	}
+	for _, kv := range d.Extra {
+		if same, ok := kept[kv.Key]; ok && !same {
+			if v := meta.node(kv.Key); v != nil {
+				add(kv.Key, v)
+			}
+			continue
+		}
+		add(kv.Key, kv.Value.node())
+	}
+	return encode(defineAliases(m), d.Body)
+}
+
+// keptKeys are the known keys written as they were read: a key kept
+// verbatim for what mem does not model (errKept), true while its typed
+// value is unchanged (false: a writer changed it, and the writer's value
+// wins); and a type read from Claude Code's metadata.type.
+func (d *Document) keptKeys() map[string]bool {
+	meta := &d.Meta
 	// A key given twice is in Extra twice, untyped (decodeMapping), and is
 	// written as it was: compared with its zero Meta value it would look
 	// changed, and both occurrences were dropped.
@@ -39,23 +62,11 @@ func (d *Document) Marshal() []byte {
 	if _, ok := d.Keys["type"]; !ok && meta.Type != "" && meta.Type == d.metadataType() {
 		kept["type"] = true
 	}
-	for i := range Fields {
-		if v := Fields[i].node(meta); v != nil {
-			if _, ok := kept[Fields[i].Key]; !ok {
-				add(Fields[i].Key, v)
-			}
-		}
-	}
-	for _, kv := range d.Extra {
-		if same, ok := kept[kv.Key]; ok && !same {
-			if v := meta.node(kv.Key); v != nil {
-				add(kv.Key, v)
-			}
-			continue
-		}
-		add(kv.Key, kv.Value.node())
-	}
-	m = defineAliases(m)
+	return kept
+}
+
+// encode is the file: the mapping m between fences, then body.
+func encode(m *yaml.Node, body string) []byte {
 	var buf bytes.Buffer
 	buf.WriteString("---\n")
 	if len(m.Content) > 0 {
@@ -68,7 +79,7 @@ func (d *Document) Marshal() []byte {
 		enc.Close()
 	}
 	buf.WriteString("---\n")
-	buf.WriteString(d.Body)
+	buf.WriteString(body)
 	return buf.Bytes()
 }
 

@@ -189,10 +189,9 @@ func parseChatGPT(r io.Reader, resource string, e env) ([]item, error) {
 // stops the scan. resource names the file; what says what it should be.
 func scanArray(r io.Reader, resource, what string, e env, each func(raw []byte, n int) error) error {
 	s := &gptScanner{r: bufio.NewReaderSize(r, 64<<10), line: 1}
-	readErr := func() error { return fmt.Errorf("%s:%d: %w", resource, s.line, s.err) }
 	fail := func(format string, args ...any) error {
 		if s.err != nil {
-			return readErr()
+			return s.readErr(resource)
 		}
 		return fmt.Errorf("%s:%d: %s: not %s", resource, s.line, fmt.Sprintf(format, args...), what)
 	}
@@ -207,28 +206,8 @@ func scanArray(r io.Reader, resource, what string, e env, each func(raw []byte, 
 		if !ok {
 			return fail("the file ends before conversation %d", n)
 		}
-		start := s.line
-		raw, size, err := s.value(c, e.conversation())
-		if err != nil {
-			if s.err != nil {
-				return readErr()
-			}
-			return fmt.Errorf("%s:%d: conversation %d: %v: fix or remove it, or export again", resource, start, n, err)
-		}
-		if size > e.conversation() {
-			e.warnf("%s:%d: conversation %d skipped: %d bytes, over the %d-byte limit of one conversation", resource, start, n, size, e.conversation())
-		} else if err := each(raw, n); err != nil {
-			var typeErr *json.UnmarshalTypeError
-			var wrong *WrongKind
-			switch {
-			case errors.As(err, &wrong):
-				return err
-			case errors.As(err, &typeErr):
-				// A field of an unexpected shape: skip just this one.
-				e.warnf("%s: conversation %d skipped: %v", resource, n, err)
-			default:
-				return fmt.Errorf("%s:%d: conversation %d: %v: fix or remove it, or export again", resource, start, n, err)
-			}
+		if err := s.element(c, n, resource, e, each); err != nil {
+			return err
 		}
 		c, ok = s.skipSpace()
 		if ok && c == ']' {
@@ -239,6 +218,36 @@ func scanArray(r io.Reader, resource, what string, e env, each func(raw []byte, 
 		}
 		c, ok = s.skipSpace()
 	}
+}
+
+// element reads the array's nth element, starting with c, and hands it to
+// each: one over the size limit, or of an unexpected shape, is skipped
+// with a warning.
+func (s *gptScanner) element(c byte, n int, resource string, e env, each func(raw []byte, n int) error) error {
+	start := s.line
+	raw, size, err := s.value(c, e.conversation())
+	if err != nil {
+		if s.err != nil {
+			return s.readErr(resource)
+		}
+		return fmt.Errorf("%s:%d: conversation %d: %v: fix or remove it, or export again", resource, start, n, err)
+	}
+	if size > e.conversation() {
+		e.warnf("%s:%d: conversation %d skipped: %d bytes, over the %d-byte limit of one conversation", resource, start, n, size, e.conversation())
+		return nil
+	}
+	err = each(raw, n)
+	var typeErr *json.UnmarshalTypeError
+	var wrong *WrongKind
+	switch {
+	case err == nil, errors.As(err, &wrong):
+		return err
+	case errors.As(err, &typeErr):
+		// A field of an unexpected shape: skip just this one.
+		e.warnf("%s: conversation %d skipped: %v", resource, n, err)
+		return nil
+	}
+	return fmt.Errorf("%s:%d: conversation %d: %v: fix or remove it, or export again", resource, start, n, err)
 }
 
 // gptScanner walks the bytes of a JSON array, counting lines. It only
@@ -283,68 +292,109 @@ func (s *gptScanner) describe(b byte, ok bool) string {
 	return fmt.Sprintf("%q", b)
 }
 
+// readErr is the read error that stopped the scan, where it stopped.
+func (s *gptScanner) readErr(resource string) error {
+	return fmt.Errorf("%s:%d: %w", resource, s.line, s.err)
+}
+
 // value reads the JSON value starting with c, keeping at most limit bytes:
 // whitespace outside strings is cut to one space, so a padded value costs
 // what its tokens do. size counts the bytes kept, or that would have been;
 // past limit, raw is nil.
 func (s *gptScanner) value(c byte, limit int) (raw []byte, size int, err error) {
-	keep := func(b byte) {
-		size++
-		if size <= limit {
-			raw = append(raw, b)
-		} else {
-			raw = nil
-		}
-	}
+	v := &kept{limit: limit}
 	if c != '{' && c != '[' && c != '"' {
-		// A scalar (a number, true, false, null, or garbage encoding/json
-		// names) runs to the next delimiter, which belongs to the array.
-		for b, ok := c, true; ok; b, ok = s.next() {
-			if isJSONSpace(b) || strings.IndexByte(",:[]{}\"", b) >= 0 {
-				if b == '\n' {
-					s.line--
-				}
-				return raw, size, s.r.UnreadByte()
-			}
-			keep(b)
-		}
-		return raw, size, nil
+		err = s.scalar(c, v)
+	} else if err = s.compound(c, v); err != nil {
+		return nil, v.size, err
 	}
-	depth, inString, escaped := 0, false, false
+	return v.raw, v.size, err
+}
+
+// kept is a value's bytes as far as limit: size counts them all, raw is
+// nil once they pass limit.
+type kept struct {
+	raw         []byte
+	size, limit int
+}
+
+func (v *kept) keep(b byte) {
+	v.size++
+	if v.size <= v.limit {
+		v.raw = append(v.raw, b)
+	} else {
+		v.raw = nil
+	}
+}
+
+// scalar reads a number, true, false, null, or garbage encoding/json
+// names: it runs to the next delimiter, which belongs to the array.
+func (s *gptScanner) scalar(c byte, v *kept) error {
+	for b, ok := c, true; ok; b, ok = s.next() {
+		if isJSONSpace(b) || strings.IndexByte(",:[]{}\"", b) >= 0 {
+			if b == '\n' {
+				s.line--
+			}
+			return s.r.UnreadByte()
+		}
+		v.keep(b)
+	}
+	return nil
+}
+
+// compound reads an object, an array or a string, starting with c, to its
+// end: whitespace outside strings is cut to one space, so a padded value
+// costs what its tokens do.
+func (s *gptScanner) compound(c byte, v *kept) error {
+	depth := 0
 	for b, ok := c, true; ; b, ok = s.next() {
 		if !ok {
-			return nil, size, errors.New("unexpected end of file")
+			return errUnexpectedEOF
 		}
 		switch {
-		case inString:
-			keep(b)
-			switch {
-			case escaped:
-				escaped = false
-			case b == '\\':
-				escaped = true
-			case b == '"':
-				inString = false
-			}
 		case isJSONSpace(b):
 			// One space survives, so `1 2` stays invalid instead of `12`.
-			if size > limit || raw[len(raw)-1] != ' ' {
-				keep(' ')
+			if v.size > v.limit || v.raw[len(v.raw)-1] != ' ' {
+				v.keep(' ')
 			}
 		case b == '"':
-			inString = true
-			keep(b)
+			v.keep(b)
+			if err := s.stringRest(v); err != nil {
+				return err
+			}
 		case b == '{' || b == '[':
 			depth++
-			keep(b)
+			v.keep(b)
 		case b == '}' || b == ']':
 			depth--
-			keep(b)
+			v.keep(b)
 		default:
-			keep(b)
+			v.keep(b)
 		}
-		if depth == 0 && !inString {
-			return raw, size, nil
+		if depth == 0 {
+			return nil
+		}
+	}
+}
+
+var errUnexpectedEOF = errors.New("unexpected end of file")
+
+// stringRest reads a string after its opening quote, to the closing one.
+func (s *gptScanner) stringRest(v *kept) error {
+	escaped := false
+	for {
+		b, ok := s.next()
+		if !ok {
+			return errUnexpectedEOF
+		}
+		v.keep(b)
+		switch {
+		case escaped:
+			escaped = false
+		case b == '\\':
+			escaped = true
+		case b == '"':
+			return nil
 		}
 	}
 }
@@ -365,9 +415,17 @@ func conversationItems(c *gptConversation, n int, resource string) []item {
 	if title == "" {
 		title = "Untitled conversation"
 	}
-	created := gptTime(c.CreateTime)
 	src := frontmatter.Source{Resource: resource, ID: id, Title: title, LastModified: gptTime(c.UpdateTime)}
+	if items := bioItems(c, locator, src); len(items) > 0 {
+		return items
+	}
+	return []item{userNote(c, n, locator, src)}
+}
 
+// bioItems are the memories ChatGPT saved in the conversation (its
+// messages to the bio tool), on any branch.
+func bioItems(c *gptConversation, locator string, src frontmatter.Source) []item {
+	created := gptTime(c.CreateTime)
 	var items []item
 	for _, node := range sortedNodes(c.Mapping) {
 		m := node.msg
@@ -393,10 +451,13 @@ func conversationItems(c *gptConversation, n int, resource string) []item {
 			provenance: frontmatter.Inferred, text: text, validAt: at, source: src,
 		})
 	}
-	if len(items) > 0 {
-		return items
-	}
+	return items
+}
 
+// userNote is one note of the user's messages on the visible branch, with
+// a pointer; skipped when the user wrote nothing there.
+func userNote(c *gptConversation, n int, locator string, src frontmatter.Source) item {
+	title, created := src.Title, gptTime(c.CreateTime)
 	var body strings.Builder
 	fmt.Fprintf(&body, "The user's messages in the ChatGPT conversation \"%s\"", title)
 	if !created.IsZero() {
@@ -418,14 +479,14 @@ func conversationItems(c *gptConversation, n int, resource string) []item {
 		body.WriteString(text + "\n")
 	}
 	if count == 0 {
-		return []item{{locator: locator, skipped: &Refused{Where: fmt.Sprintf("%s: conversation %d (%s)", resource, n, cmp.Or(id, "no id")),
-			Rule: "no-user-message", Msg: "the user wrote nothing on its visible branch and ChatGPT saved no memory in it: nothing to import"}}}
+		return item{locator: locator, skipped: &Refused{Where: fmt.Sprintf("%s: conversation %d (%s)", src.Resource, n, cmp.Or(src.ID, "no id")),
+			Rule: "no-user-message", Msg: "the user wrote nothing on its visible branch and ChatGPT saved no memory in it: nothing to import"}}
 	}
-	return []item{{
+	return item{
 		locator: locator, Type: frontmatter.TypeFact, provenance: frontmatter.Stated,
 		text: "ChatGPT conversation: " + firstLine(title, 120), title: firstLine(title, 120),
 		note: body.String(), validAt: created, source: src,
-	}}
+	}
 }
 
 type idNode struct {

@@ -243,43 +243,57 @@ var kindNames = map[string]string{
 // given, naming the right command, instead of importing nothing.
 func sniff(src string) string {
 	fi, err := os.Stat(src)
-	if err != nil {
-		return ""
-	}
-	has := func(name string) bool { _, err := os.Stat(filepath.Join(src, name)); return err == nil }
 	switch {
-	case fi.IsDir() && has("conversations.json"):
-		return sniffJSON(filepath.Join(src, "conversations.json"))
-	case fi.IsDir() && (has("memory_summary.md") || has("raw_memories.md") || has("rollout_summaries")):
-		return kindCodex
-	case fi.IsDir() && hasTranscripts(src):
-		// A Claude Code project folder, whatever its memory/ holds (a
-		// topic file may carry a dated name).
-		return kindClaudeCode
-	case fi.IsDir() && has("memory") && len(dailyFiles(filepath.Join(src, "memory"))) > 0:
-		return kindOpenClaw
-	case fi.IsDir(), !fi.Mode().IsRegular():
+	case err != nil:
+		return ""
+	case fi.IsDir():
+		return sniffFolder(src)
+	case !fi.Mode().IsRegular():
 		// Opening a FIFO or a device would block or never end: the
 		// importer itself refuses them, naming what they are.
 		return ""
 	case strings.EqualFold(filepath.Ext(src), ".zip"):
-		zr, err := zip.OpenReader(src)
-		if err != nil {
-			return ""
-		}
-		defer zr.Close()
-		for _, f := range zr.File {
-			if path.Base(f.Name) == "conversations.json" {
-				r, err := f.Open()
-				if err != nil {
-					return ""
-				}
-				defer r.Close()
-				return sniffBytes(r)
-			}
-		}
+		return sniffZip(src)
 	case strings.EqualFold(filepath.Ext(src), ".json"):
 		return sniffJSON(src)
+	}
+	return ""
+}
+
+// sniffFolder names the kind of the folder dir by the files it holds.
+func sniffFolder(dir string) string {
+	has := func(name string) bool { _, err := os.Stat(filepath.Join(dir, name)); return err == nil }
+	switch {
+	case has("conversations.json"):
+		return sniffJSON(filepath.Join(dir, "conversations.json"))
+	case has("memory_summary.md") || has("raw_memories.md") || has("rollout_summaries"):
+		return kindCodex
+	case hasTranscripts(dir):
+		// A Claude Code project folder, whatever its memory/ holds (a
+		// topic file may carry a dated name).
+		return kindClaudeCode
+	case has("memory") && len(dailyFiles(filepath.Join(dir, "memory"))) > 0:
+		return kindOpenClaw
+	}
+	return ""
+}
+
+// sniffZip names the kind of an export archive by its conversations.json.
+func sniffZip(src string) string {
+	zr, err := zip.OpenReader(src)
+	if err != nil {
+		return ""
+	}
+	defer zr.Close()
+	for _, f := range zr.File {
+		if path.Base(f.Name) == "conversations.json" {
+			r, err := f.Open()
+			if err != nil {
+				return ""
+			}
+			defer r.Close()
+			return sniffBytes(r)
+		}
 	}
 	return ""
 }

@@ -537,6 +537,33 @@ func pointsAtTopic(text, dir string) bool {
 // other key it does not know is kept as written (ccExtra).
 var ccKeys = map[string]bool{"name": true, "description": true, "type": true}
 
+// topicKeys are a topic file's name (its name key, else its file name)
+// and the keys neither the importer nor mem reads, kept as written.
+func topicKeys(doc *frontmatter.Document, path string) (name string, extra []frontmatter.KeyValue) {
+	name = strings.TrimSuffix(filepath.Base(path), ".md")
+	for _, kv := range doc.Extra {
+		switch {
+		case kv.Key == "name" && strings.TrimSpace(kv.Value.Text()) != "":
+			name = strings.TrimSpace(kv.Value.Text())
+		case !ccKeys[kv.Key] && !slices.Contains(frontmatter.KnownKeys, kv.Key):
+			extra = append(extra, kv) // originSessionId, related: kept as written
+		}
+	}
+	return name, extra
+}
+
+// topicType is mem's type for a topic: Claude Code's, made a correction
+// or a preference when the feedback or the user fact reads as one.
+func topicType(doc *frontmatter.Document, body string) string {
+	switch {
+	case doc.Meta.Type == "feedback" && corrects(body, doc.Meta.Description):
+		return frontmatter.TypeCorrection
+	case doc.Meta.Type == "user" && prefers(body, doc.Meta.Description):
+		return frontmatter.TypePreference
+	}
+	return ccType(doc.Meta.Type)
+}
+
 // topicItem reads one auto-memory topic file. A file without frontmatter is
 // all memory; one whose frontmatter does not parse is refused (unreadable),
 // never imported with its type and description thrown away.
@@ -555,25 +582,9 @@ func topicItem(data []byte, path, locator, project string, mod, at frontmatter.T
 	if body == "" {
 		return item{}, false
 	}
-	name := strings.TrimSuffix(filepath.Base(path), ".md")
-	var extra []frontmatter.KeyValue
-	for _, kv := range doc.Extra {
-		switch {
-		case kv.Key == "name" && strings.TrimSpace(kv.Value.Text()) != "":
-			name = strings.TrimSpace(kv.Value.Text())
-		case !ccKeys[kv.Key] && !slices.Contains(frontmatter.KnownKeys, kv.Key):
-			extra = append(extra, kv) // originSessionId, related: kept as written
-		}
-	}
-	typ := ccType(doc.Meta.Type)
-	switch {
-	case doc.Meta.Type == "feedback" && corrects(body, doc.Meta.Description):
-		typ = frontmatter.TypeCorrection
-	case doc.Meta.Type == "user" && prefers(body, doc.Meta.Description):
-		typ = frontmatter.TypePreference
-	}
+	name, extra := topicKeys(doc, path)
 	it := item{
-		locator: locator, Type: typ, provenance: frontmatter.Inferred,
+		locator: locator, Type: topicType(doc, body), provenance: frontmatter.Inferred,
 		text: body, validAt: at, project: project,
 		source: frontmatter.Source{Resource: path, ID: filepath.Base(path), Title: name, LastModified: mod},
 		extra:  extra,

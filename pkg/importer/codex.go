@@ -4,9 +4,11 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -49,49 +51,43 @@ func collectCodex(src string, e env) ([]item, error) {
 	if err != nil {
 		return nil, err
 	}
-	var items []item
-	skip := func(p, why string) {
-		items = append(items, item{locator: "skip/" + p, skipped: &Refused{Where: p, Rule: "not-memory", Msg: why}})
-	}
 	entries, err := os.ReadDir(abs)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", src, err)
 	}
+	var items []item
 	for _, en := range entries {
-		p := filepath.Join(abs, en.Name())
-		switch {
-		case en.IsDir() && en.Name() == "rollout_summaries":
-			got, err := codexRollouts(p, e)
-			if err != nil {
-				return nil, err
-			}
-			items = append(items, got...)
-		case en.IsDir() && en.Name() == "skills":
-			skip(p, "Codex's skills are procedures for the agent, not memories")
-		case en.IsDir() && !skipNames[en.Name()] && !strings.HasPrefix(en.Name(), "."):
-			got, err := storeTreeItems(p, e, frontmatter.Inferred)
-			if err != nil {
-				return nil, err
-			}
-			items = append(items, got...)
-		case !en.Type().IsRegular() || !strings.HasSuffix(en.Name(), ".md"):
-		case en.Name() == "raw_memories.md":
-			skip(p, "Codex's working merge of the sessions' raw memories, which rollout_summaries/ and MEMORY.md hold")
-		case en.Name() == "MEMORY.md":
-			got, err := codexMemory(p, e)
-			if err != nil {
-				return nil, err
-			}
-			items = append(items, got...)
-		default:
-			got, err := storeFileItems(p, e, frontmatter.Inferred)
-			if err != nil {
-				return nil, err
-			}
-			items = append(items, got...)
+		got, err := codexEntry(filepath.Join(abs, en.Name()), en, e)
+		if err != nil {
+			return nil, err
 		}
+		items = append(items, got...)
 	}
 	return items, nil
+}
+
+// codexEntry reads one entry of the memories folder at p by what Codex
+// keeps there.
+func codexEntry(p string, en fs.DirEntry, e env) ([]item, error) {
+	skip := func(why string) ([]item, error) {
+		return []item{{locator: "skip/" + p, skipped: &Refused{Where: p, Rule: "not-memory", Msg: why}}}, nil
+	}
+	name := en.Name()
+	switch {
+	case en.IsDir() && name == "rollout_summaries":
+		return codexRollouts(p, e)
+	case en.IsDir() && name == "skills":
+		return skip("Codex's skills are procedures for the agent, not memories")
+	case en.IsDir() && !skipNames[name] && !strings.HasPrefix(name, "."):
+		return storeTreeItems(p, e, frontmatter.Inferred)
+	case !en.Type().IsRegular() || !strings.HasSuffix(name, ".md"):
+		return nil, nil
+	case name == "raw_memories.md":
+		return skip("Codex's working merge of the sessions' raw memories, which rollout_summaries/ and MEMORY.md hold")
+	case name == "MEMORY.md":
+		return codexMemory(p, e)
+	}
+	return storeFileItems(p, e, frontmatter.Inferred)
 }
 
 // codexMemory reads MEMORY.md: each `---` header block is replaced by one
@@ -107,29 +103,33 @@ func codexMemory(p string, e env) ([]item, error) {
 		return nil, tooBig(p)
 	}
 	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+	codexHeaders(lines)
+	codexGroups(lines)
+	var mod frontmatter.Time
+	if fi, err := os.Stat(p); err == nil {
+		mod = frontmatter.NewTime(fi.ModTime())
+	}
+	return fileItems(mdFile{data: []byte(strings.Join(lines, "\n")), abs: p, locator: e.sourceName(p),
+		provenance: frontmatter.Inferred, mod: mod}), nil
+}
+
+// codexHeaders replaces, in place, each `---` header block of MEMORY.md
+// that describes sessions by one heading: its latest updated_at and its
+// description. The other lines of the block are blanked, so lines keep
+// their numbers.
+func codexHeaders(lines []string) {
 	for i := 0; i < len(lines); i++ {
 		if strings.TrimSpace(lines[i]) != "---" {
 			continue
 		}
-		end := -1
-		for j := i + 1; j < len(lines); j++ {
-			if strings.TrimSpace(lines[j]) == "---" {
-				end = j
-				break
-			}
-		}
+		end := slices.IndexFunc(lines[i+1:], func(l string) bool { return strings.TrimSpace(l) == "---" })
 		if end < 0 {
 			break
 		}
+		end += i + 1
 		header := strings.Join(lines[i+1:end], "\n")
 		if !strings.Contains(header, "rollout_summary_files") && !strings.Contains(header, "description:") {
 			continue
-		}
-		latest := ""
-		for _, m := range codexUpdatedRe().FindAllStringSubmatch(header, -1) {
-			if t, err := frontmatter.ParseTime(m[1]); err == nil && (latest == "" || t.UTC().Format("2006-01-02 15:04:05") > latest) {
-				latest = t.UTC().Format("2006-01-02 15:04:05")
-			}
 		}
 		desc := "Codex memory"
 		for _, l := range lines[i+1 : end] {
@@ -140,16 +140,20 @@ func codexMemory(p string, e env) ([]item, error) {
 		for j := i; j <= end; j++ {
 			lines[j] = ""
 		}
-		lines[i] = strings.TrimSpace("## " + latest + " " + desc)
+		lines[i] = strings.TrimSpace("## " + latestUpdated(header, "") + " " + desc)
 		i = end
 	}
-	codexGroups(lines)
-	var mod frontmatter.Time
-	if fi, err := os.Stat(p); err == nil {
-		mod = frontmatter.NewTime(fi.ModTime())
+}
+
+// latestUpdated is the later of latest and every updated_at time text
+// names, as "2006-01-02 15:04:05" ("" when neither is).
+func latestUpdated(text, latest string) string {
+	for _, m := range codexUpdatedRe().FindAllStringSubmatch(text, -1) {
+		if t, err := frontmatter.ParseTime(m[1]); err == nil {
+			latest = max(latest, t.UTC().Format("2006-01-02 15:04:05"))
+		}
 	}
-	return fileItems(mdFile{data: []byte(strings.Join(lines, "\n")), abs: p, locator: e.sourceName(p),
-		provenance: frontmatter.Inferred, mod: mod}), nil
+	return latest
 }
 
 // codexGroups reads Codex's later MEMORY.md layout in place: "# Task
@@ -179,13 +183,7 @@ func codexGroups(lines []string) {
 			meta = name == "rollout_summary_files" || name == "keywords"
 		}
 		if group >= 0 {
-			for _, m := range codexUpdatedRe().FindAllStringSubmatch(l, -1) {
-				if t, err := frontmatter.ParseTime(m[1]); err == nil {
-					if s := t.UTC().Format("2006-01-02 15:04:05"); s > latest {
-						latest = s
-					}
-				}
-			}
+			latest = latestUpdated(l, latest)
 		}
 		if meta {
 			lines[i] = ""

@@ -224,7 +224,6 @@ func fileItems(f mdFile) []item {
 		return nil // the callers refuse such a file first (tooBig)
 	}
 	lineAt := func(off int) int { return bodyLine + bytes.Count(src[:off], []byte("\n")) }
-	name := filepath.Base(f.abs)
 	var items []item
 	var entries []*section
 	seen := map[string]int{}
@@ -243,47 +242,51 @@ func fileItems(f mdFile) []item {
 			}
 		}
 		entries = append(entries, s)
-		heading := s.headings[len(s.headings)-1]
-		text := strings.TrimSpace(string(src[s.start:s.end]))
-		where := fmt.Sprintf("%s:%d", f.abs, s.line)
-		seen["\x00entry\x00"+heading]++
-		loc := fmt.Sprintf("%s\x00entry\x00%s\x00%d", f.locator, heading, seen["\x00entry\x00"+heading])
-		if why := placeholder(text); why != "" {
-			items = append(items, item{locator: loc, skipped: &Refused{Where: where, Rule: "template-placeholder", Msg: why}})
-			continue
-		}
-		title := strings.TrimSpace(strings.TrimLeft(heading, "#"))
-		at := headingStamp(s.headings, f.day)
-		if own := fieldDate(text); !own.IsZero() {
-			at = own
-		}
-		it := item{
-			locator: loc, Type: typeForHeadings(s.headings), section: sectionForHeadings(s.headings[:len(s.headings)-1]),
-			provenance: f.provenance, text: title + "\n\n" + text, validAt: at, project: f.project,
-			source: frontmatter.Source{Resource: f.abs, ID: fmt.Sprintf("L%d", s.line),
-				Title: firstLine(strings.Join(append([]string{name}, s.headings...), " › "), 200), LastModified: f.mod},
-		}
-		if vault.CheckBoundary(it.text) != nil {
-			it.title, it.note, it.text = firstLine(title, 120), it.text, firstLine(title, 120)
-		}
-		if f.legacy != "" {
-			it.legacy = fmt.Sprintf("%s\x00entry\x00%s\x00%d", f.legacy, heading, seen["\x00entry\x00"+heading])
-		}
-		items = append(items, it)
+		items = append(items, entryItem(f, s, src, seen))
 	}
 	var bullets []Bullet
 	for _, b := range parseBullets(f.data) {
-		inEntry := false
-		for _, s := range entries {
-			if b.Line > s.line && (s.end == len(src) || b.Line < lineAt(s.end)) {
-				inEntry = true
-			}
-		}
+		inEntry := slices.ContainsFunc(entries, func(s *section) bool {
+			return b.Line > s.line && (s.end == len(src) || b.Line < lineAt(s.end))
+		})
 		if !inEntry {
 			bullets = append(bullets, b)
 		}
 	}
 	return append(items, bulletItems(bullets, f)...)
+}
+
+// entryItem is the item of one structured section s of f's body src: its
+// heading the title, dated by its own date field or its headings; a
+// template's placeholder is skipped. seen counts the entries of each
+// heading so far, which tells two of the same heading apart.
+func entryItem(f mdFile, s *section, src []byte, seen map[string]int) item {
+	heading := s.headings[len(s.headings)-1]
+	text := strings.TrimSpace(string(src[s.start:s.end]))
+	where := fmt.Sprintf("%s:%d", f.abs, s.line)
+	seen["\x00entry\x00"+heading]++
+	loc := fmt.Sprintf("%s\x00entry\x00%s\x00%d", f.locator, heading, seen["\x00entry\x00"+heading])
+	if why := placeholder(text); why != "" {
+		return item{locator: loc, skipped: &Refused{Where: where, Rule: "template-placeholder", Msg: why}}
+	}
+	title := strings.TrimSpace(strings.TrimLeft(heading, "#"))
+	at := headingStamp(s.headings, f.day)
+	if own := fieldDate(text); !own.IsZero() {
+		at = own
+	}
+	it := item{
+		locator: loc, Type: typeForHeadings(s.headings), section: sectionForHeadings(s.headings[:len(s.headings)-1]),
+		provenance: f.provenance, text: title + "\n\n" + text, validAt: at, project: f.project,
+		source: frontmatter.Source{Resource: f.abs, ID: fmt.Sprintf("L%d", s.line),
+			Title: firstLine(strings.Join(append([]string{filepath.Base(f.abs)}, s.headings...), " › "), 200), LastModified: f.mod},
+	}
+	if vault.CheckBoundary(it.text) != nil {
+		it.title, it.note, it.text = firstLine(title, 120), it.text, firstLine(title, 120)
+	}
+	if f.legacy != "" {
+		it.legacy = fmt.Sprintf("%s\x00entry\x00%s\x00%d", f.legacy, heading, seen["\x00entry\x00"+heading])
+	}
+	return it
 }
 
 // dateLabels are the field labels whose value is the entry's date.

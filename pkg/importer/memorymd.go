@@ -75,29 +75,41 @@ func parseBullets(data []byte) []Bullet {
 				return ast.WalkContinue, nil
 			}
 			b := Bullet{Headings: append([]string(nil), headings...), Parents: append([]string(nil), parents...)}
-			for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-				text := markdown.LinesOf(c, src)
-				switch h, ok := c.(*ast.Heading); {
-				case ok:
-					// "- ## Title" is a bullet whose text is a heading.
-					text = strings.Repeat("#", h.Level) + " " + text
-				case c.Kind() != ast.KindParagraph && c.Kind() != ast.KindTextBlock:
-					continue
-				}
-				if b.Line == 0 && c.Lines().Len() > 0 {
-					b.Line = lineAt(c.Lines().At(0).Start)
-				}
-				b.Text = strings.TrimSpace(b.Text + " " + text)
-			}
-			if b.Line == 0 {
-				b.Line = lineAt(itemStart(n))
-			}
+			itemText(&b, n, src, lineAt)
 			parents = append(parents, b.Text)
 			out = append(out, b)
 		}
 		return ast.WalkContinue, nil
 	})
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
+	return unstamped(out)
+}
+
+// itemText sets b's text to the list item n's own paragraphs (and a
+// heading it holds), and b's line to where they start.
+func itemText(b *Bullet, n ast.Node, src []byte, lineAt func(off int) int) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		text := markdown.LinesOf(c, src)
+		switch h, ok := c.(*ast.Heading); {
+		case ok:
+			// "- ## Title" is a bullet whose text is a heading.
+			text = strings.Repeat("#", h.Level) + " " + text
+		case c.Kind() != ast.KindParagraph && c.Kind() != ast.KindTextBlock:
+			continue
+		}
+		if b.Line == 0 && c.Lines().Len() > 0 {
+			b.Line = lineAt(c.Lines().At(0).Start)
+		}
+		b.Text = strings.TrimSpace(b.Text + " " + text)
+	}
+	if b.Line == 0 {
+		b.Line = lineAt(itemStart(n))
+	}
+}
+
+// unstamped takes each bullet's checkbox and date stamp out of its text
+// into its Date, and drops the bullets left empty.
+func unstamped(out []Bullet) []Bullet {
 	kept := out[:0]
 	for _, b := range out {
 		b.Text = checkRe().ReplaceAllString(b.Text, "")

@@ -189,13 +189,7 @@ func (x *Vault) List(f Filter) []Entry {
 		if !m.OK() || !claim(m) && (f.Type == "" || frontmatter.IsMemoryType(f.Type) || m.Meta().Type != f.Type) {
 			continue
 		}
-		meta := m.Meta()
-		switch {
-		case f.Pinned && !meta.Pinned,
-			f.Type != "" && meta.Type != f.Type,
-			f.Project == "none" && meta.Project != "",
-			f.Project != "" && f.Project != "none" && meta.Project != f.Project,
-			!f.Since.IsZero() && (meta.ValidAt.IsZero() || meta.ValidAt.Before(f.Since)):
+		if !f.selects(m.Meta()) {
 			continue
 		}
 		e := x.entry(m)
@@ -206,6 +200,19 @@ func (x *Vault) List(f Filter) []Entry {
 	}
 	slices.SortFunc(out, func(a, b Entry) int { return strings.Compare(a.ID, b.ID) })
 	return out
+}
+
+// selects reports whether a claim's fields pass f (its status aside).
+func (f Filter) selects(meta *frontmatter.Meta) bool {
+	switch {
+	case f.Pinned && !meta.Pinned,
+		f.Type != "" && meta.Type != f.Type,
+		f.Project == "none" && meta.Project != "",
+		f.Project != "" && f.Project != "none" && meta.Project != f.Project,
+		!f.Since.IsZero() && (meta.ValidAt.IsZero() || meta.ValidAt.Before(f.Since)):
+		return false
+	}
+	return true
 }
 
 // Detail is one memory or note as show prints it.
@@ -274,15 +281,7 @@ func (x *Vault) Show(ref string) (*Detail, error) {
 	if meta.Generated != nil {
 		d.GeneratedBy = meta.Generated.By
 	}
-	for _, o := range x.Mems {
-		if o.OK() && slices.Contains(o.Meta().Supersedes, m.ID) {
-			name := o.ID
-			if s, _ := x.Status(o); s == vault.StatusRetired || s == vault.StatusDeprecated {
-				name += " (" + s + ")"
-			}
-			d.Superseders = append(d.Superseders, name)
-		}
-	}
+	d.Superseders = x.superseders(m)
 	d.WayBack = x.wayBack(m, d.SupersededBy)
 	projects := x.v.Projects(x.Mems)
 	var p *vault.Project
@@ -301,6 +300,22 @@ func (x *Vault) Show(ref string) (*Detail, error) {
 		d.Lost, _ = r.LostVersions(m.Rel)
 	}
 	return d, nil
+}
+
+// superseders are the claims that supersede m, each marked when it is
+// retired or deprecated.
+func (x *Vault) superseders(m *vault.Memory) []string {
+	var out []string
+	for _, o := range x.Mems {
+		if o.OK() && slices.Contains(o.Meta().Supersedes, m.ID) {
+			name := o.ID
+			if s, _ := x.Status(o); s == vault.StatusRetired || s == vault.StatusDeprecated {
+				name += " (" + s + ")"
+			}
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // wayBack says what would make m, which lost to w, stand again, by the

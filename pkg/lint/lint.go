@@ -203,15 +203,7 @@ func runCached(v *vault.Vault, snap *vault.Snapshot, ctx context, opts Options) 
 			return nil // a view is judged against the whole vault
 		}
 	}
-	read := slices.Clip(changed) // appending must not write into changed
-	seen := make(map[string]bool, len(named))
-	for _, p := range named {
-		if _, ok := slices.BinarySearch(changed, p); !ok && !seen[p] {
-			read = append(read, p) // once, even when named twice
-		}
-		seen[p] = true
-	}
-	fresh := v.LoadFiles(read, vault.LoadOptions{Raw: true})
+	fresh := v.LoadFiles(toRead(changed, named), vault.LoadOptions{Raw: true})
 	byRel := make(map[string]*vault.Memory, len(fresh))
 	for _, m := range fresh {
 		byRel[m.Rel] = m
@@ -249,6 +241,21 @@ func runCached(v *vault.Vault, snap *vault.Snapshot, ctx context, opts Options) 
 		saveContext(v, snap, facts)
 	}
 	return rep
+}
+
+// toRead are the files a cached run reads: those changed since the cache
+// (sorted), then each named file not among them, once even when named
+// twice.
+func toRead(changed, named []string) []string {
+	read := slices.Clip(changed) // appending must not write into changed
+	seen := make(map[string]bool, len(named))
+	for _, p := range named {
+		if _, ok := slices.BinarySearch(changed, p); !ok && !seen[p] {
+			read = append(read, p)
+		}
+		seen[p] = true
+	}
+	return read
 }
 
 // mergeFacts is every file's fact (for rels): the fresh ones from the

@@ -100,29 +100,7 @@ func build(v *vault.Vault, now time.Time, rels []string, facts []fact, want *key
 	}
 	for i, rel := range rels {
 		f := &facts[i]
-		lowPath := strings.TrimSuffix(rel, ".md")
-		if f.flags&factLowerPath == 0 {
-			lowPath = strings.ToLower(lowPath)
-		}
-		base := path.Base(lowPath)
-		if want.target(lowPath) {
-			l.targets[lowPath] = true
-		}
-		if want.target(base) {
-			l.targets[base] = true
-		}
-		// Logseq names a page's file with its title percent-encoded ("A%3A
-		// B.md" is the page "A: B") and a namespace's "/" as "___": the
-		// page's own title is a target too, so [[A: B]] resolves.
-		if strings.Contains(base, "%") || strings.Contains(base, "___") {
-			title := strings.ReplaceAll(base, "___", "/")
-			if u, err := url.PathUnescape(title); err == nil {
-				title = u
-			}
-			if want.target(title) {
-				l.targets[title] = true
-			}
-		}
+		base := l.addTargets(rel, f, want)
 		if reserved(rel) != "" {
 			continue
 		}
@@ -135,40 +113,85 @@ func build(v *vault.Vault, now time.Time, rels []string, facts []fact, want *key
 		if f.flags&factFrontmatter == 0 {
 			continue
 		}
-		if want.id(f.id) {
-			l.ids[f.id] = append(l.ids[f.id], rel)
-			if _, seen := l.metas[f.id]; !seen && f.flags&factOK != 0 {
-				meta := metaOf(i)
-				if meta == nil {
-					return nil, false
-				}
-				l.metas[f.id] = meta
-			}
+		if !l.addClaim(i, rel, f, want, metaOf) {
+			return nil, false
 		}
-		if f.flags&factIDIsPath == 0 { // else it is lowPath, in already
-			if id := strings.ToLower(f.id); want.target(id) {
-				l.targets[id] = true
-			}
-		}
-		for _, p := range f.props {
-			// A template's placeholders ({{date}}) are not values: they
-			// do not vote on a property's type.
-			if !want.prop(p.key) || l.kind.inTemplates(rel) {
-				continue
-			}
-			uses := l.props[p.key]
-			if uses == nil {
-				uses = map[string]*propUse{}
-				l.props[p.key] = uses
-			}
-			if u := uses[p.kind]; u != nil {
-				u.count++
-			} else {
-				uses[p.kind] = &propUse{1, rel}
-			}
-		}
+		l.addProps(rel, f, want)
 	}
 	return l, true
+}
+
+// addTargets adds the names a link may give file rel by: its path and
+// base name without .md, and a Logseq page's title. It returns the base.
+func (l *Linter) addTargets(rel string, f *fact, want *keys) string {
+	lowPath := strings.TrimSuffix(rel, ".md")
+	if f.flags&factLowerPath == 0 {
+		lowPath = strings.ToLower(lowPath)
+	}
+	base := path.Base(lowPath)
+	if want.target(lowPath) {
+		l.targets[lowPath] = true
+	}
+	if want.target(base) {
+		l.targets[base] = true
+	}
+	// Logseq names a page's file with its title percent-encoded ("A%3A
+	// B.md" is the page "A: B") and a namespace's "/" as "___": the
+	// page's own title is a target too, so [[A: B]] resolves.
+	if strings.Contains(base, "%") || strings.Contains(base, "___") {
+		title := strings.ReplaceAll(base, "___", "/")
+		if u, err := url.PathUnescape(title); err == nil {
+			title = u
+		}
+		if want.target(title) {
+			l.targets[title] = true
+		}
+	}
+	return base
+}
+
+// addClaim records the id of file i (rel), with the metadata of the
+// first file that claims it, and the id as a link target. It is false
+// when metaOf cannot give that metadata.
+func (l *Linter) addClaim(i int, rel string, f *fact, want *keys, metaOf func(i int) *frontmatter.Meta) bool {
+	if want.id(f.id) {
+		l.ids[f.id] = append(l.ids[f.id], rel)
+		if _, seen := l.metas[f.id]; !seen && f.flags&factOK != 0 {
+			meta := metaOf(i)
+			if meta == nil {
+				return false
+			}
+			l.metas[f.id] = meta
+		}
+	}
+	if f.flags&factIDIsPath == 0 { // else it is lowPath, in already
+		if id := strings.ToLower(f.id); want.target(id) {
+			l.targets[id] = true
+		}
+	}
+	return true
+}
+
+// addProps counts the kinds of value file rel gives each property, what
+// the property-type check votes with.
+func (l *Linter) addProps(rel string, f *fact, want *keys) {
+	for _, p := range f.props {
+		// A template's placeholders ({{date}}) are not values: they
+		// do not vote on a property's type.
+		if !want.prop(p.key) || l.kind.inTemplates(rel) {
+			continue
+		}
+		uses := l.props[p.key]
+		if uses == nil {
+			uses = map[string]*propUse{}
+			l.props[p.key] = uses
+		}
+		if u := uses[p.kind]; u != nil {
+			u.count++
+		} else {
+			uses[p.kind] = &propUse{1, rel}
+		}
+	}
 }
 
 // File lints one file against the vault-wide knowledge of l.
@@ -283,12 +306,10 @@ func (c *check) errorEverywhere(rule string) bool {
 	return false
 }
 
-// all runs every check and returns how many problems come first that no
-// note is spared: the file's own (unreadable, not YAML) and the §8 rules.
-func (c *check) all() (keep int) {
+// readError reports why the file could not be read as a memory, if it
+// could not, and returns the parser's error (nil for any other).
+func (c *check) readError() *frontmatter.Error {
 	m := c.m
-	c.text = normalize(m.Raw)
-	c.doc = m.Doc
 	fileErr, _ := m.Err.(*frontmatter.Error)
 	switch {
 	case m.Err == nil:
@@ -304,7 +325,16 @@ func (c *check) all() (keep int) {
 	default:
 		c.add(fileErr.Rule, Error, fileErr.Pos, "%s", fileErr.Msg)
 	}
-	if fileErr != nil && fileErr.Rule == "file-binary" {
+	return fileErr
+}
+
+// all runs every check and returns how many problems come first that no
+// note is spared: the file's own (unreadable, not YAML) and the §8 rules.
+func (c *check) all() (keep int) {
+	m := c.m
+	c.text = normalize(m.Raw)
+	c.doc = m.Doc
+	if fileErr := c.readError(); fileErr != nil && fileErr.Rule == "file-binary" {
 		return len(c.out)
 	}
 	if c.text != "" {
@@ -334,7 +364,9 @@ func (c *check) all() (keep int) {
 	}
 	if m.Err == nil && c.doc.HasFrontmatter {
 		c.fieldProblems()
-		c.typeAndProvenance()
+		c.memType()
+		c.provenance()
+		c.statusAndSection()
 		c.dates()
 		c.actors()
 		c.identity()
@@ -397,7 +429,9 @@ func (c *check) otherList(key string) bool {
 	return false
 }
 
-func (c *check) typeAndProvenance() {
+// memType checks the type: present where a memory or OKF needs one, and
+// not a near miss of one of mem's.
+func (c *check) memType() {
 	meta := c.meta
 	switch {
 	case c.bad["type"]:
@@ -417,6 +451,12 @@ func (c *check) typeAndProvenance() {
 			c.add("type-enum", Warning, c.keyPos("type"), "type %q is not one of mem's types (did you mean %q?): it is kept but treated as a note", meta.Type, near)
 		}
 	}
+}
+
+// provenance checks the provenance of a memory: one of the three, and
+// observed with its evidence.
+func (c *check) provenance() {
+	meta := c.meta
 	if meta.Provenance != "" && frontmatter.ProvenanceRank(meta.Provenance) == 0 {
 		c.add("provenance-enum", Error, c.keyPos("provenance"), "provenance %q: use stated (the user said it), observed (verified with a tool) or inferred (a guess)", meta.Provenance)
 	} else if meta.Provenance == "" && !c.bad["provenance"] && frontmatter.IsMemoryType(meta.Type) {
@@ -426,6 +466,11 @@ func (c *check) typeAndProvenance() {
 		// while agents are refused such a claim at write time (spec §11).
 		c.add("evidence-missing", Warning, c.keyPos("provenance"), "provenance observed with no evidence: add 'evidence:' (the command and its result, a file and its hash, a commit, a URL and when), or write it as inferred")
 	}
+}
+
+// statusAndSection checks the two enumerations OKF and mem define.
+func (c *check) statusAndSection() {
+	meta := c.meta
 	switch meta.Status {
 	case "", frontmatter.StatusDraft, frontmatter.StatusStable, frontmatter.StatusDeprecated:
 	default:

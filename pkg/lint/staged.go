@@ -34,6 +34,24 @@ func Staged(v *vault.Vault, env []string) (*StagedCommit, error) {
 	git := gitrepo.Program{Env: env}
 	_, err := git.InWorkTree(v.Root, "rev-parse", "--verify", "-q", "HEAD")
 	hasHead := err == nil
+	sc := &StagedCommit{}
+	deleted, err := sc.staged(v, git, hasHead)
+	if err != nil {
+		return nil, err
+	}
+	if !hasHead {
+		return sc, nil
+	}
+	if err := sc.massDeletion(v, git, deleted); err != nil {
+		return nil, err
+	}
+	sc.emptiedViews(v, git)
+	return sc, nil
+}
+
+// staged lists the memories the commit adds or changes into sc.Paths and
+// returns those it deletes.
+func (sc *StagedCommit) staged(v *vault.Vault, git gitrepo.Program, hasHead bool) (deleted []string, err error) {
 	args := []string{"diff", "--cached", "--name-status", "-z", "--no-renames", "--relative"}
 	if hasHead {
 		args = append(args, "HEAD")
@@ -42,8 +60,6 @@ func Staged(v *vault.Vault, env []string) (*StagedCommit, error) {
 	if err != nil {
 		return nil, err
 	}
-	sc := &StagedCommit{}
-	var deleted []string
 	fields := strings.Split(strings.TrimSuffix(out, "\x00"), "\x00")
 	for i := 0; i+1 < len(fields); i += 2 {
 		status, rel := fields[i], fields[i+1]
@@ -57,12 +73,15 @@ func Staged(v *vault.Vault, env []string) (*StagedCommit, error) {
 			sc.Paths = append(sc.Paths, rel)
 		}
 	}
-	if !hasHead {
-		return sc, nil
-	}
+	return deleted, nil
+}
+
+// massDeletion weighs the deleted memories against those in HEAD, and
+// adds a problem when they are more than the share allows.
+func (sc *StagedCommit) massDeletion(v *vault.Vault, git gitrepo.Program, deleted []string) error {
 	tree, err := git.InWorkTree(v.Root, "ls-tree", "-r", "--name-only", "-z", "HEAD")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	total := 0
 	for _, rel := range strings.Split(tree, "\x00") {
@@ -80,6 +99,12 @@ func Staged(v *vault.Vault, env []string) (*StagedCommit, error) {
 		sc.Problems = append(sc.Problems, Problem{Path: deleted[0], Line: 1, Column: 1, Severity: Error, Rule: "mass-deletion",
 			Message: fmt.Sprintf("this commit deletes %d of the %d memories in HEAD (%s; %.0f%%), more than lint.mass_delete_share %.0f%%: if that is meant, raise the share in mem.yaml or commit with --no-verify; otherwise restore them with 'git restore --staged --worktree .'", gone, total, capList(deleted, 3), 100*float64(gone)/float64(total), 100*share)})
 	}
+	return nil
+}
+
+// emptiedViews adds a problem for each view mem rendered in HEAD that the
+// commit empties.
+func (sc *StagedCommit) emptiedViews(v *vault.Vault, git gitrepo.Program) {
 	for _, rel := range views(v) {
 		before, err := git.InWorkTree(v.Root, "show", "HEAD:./"+rel)
 		if err != nil || strings.TrimSpace(viewText([]byte(before))) == "" {
@@ -95,7 +120,6 @@ func Staged(v *vault.Vault, env []string) (*StagedCommit, error) {
 		sc.Problems = append(sc.Problems, Problem{Path: rel, Line: 1, Column: 1, Severity: Error, Rule: "render-emptied",
 			Message: "this commit empties a rendered memory view that HEAD has: re-run 'mem render' (or restore it with 'git restore --staged --worktree " + rel + "')"})
 	}
-	return sc, nil
 }
 
 // views are the rendered outputs inside the vault: MEMORY.md and the

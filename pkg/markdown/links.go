@@ -165,64 +165,84 @@ func inline(dest []byte, off int) Link {
 
 // scanTree parses src with goldmark and walks the tree.
 func scanTree(src []byte, max int) Body {
-	var b Body
-	wikis, inlines := 0, 0
-	addInline := func(pos int, dest []byte, ref *ast.ReferenceLink, image bool) {
-		if inlines < max {
-			off := destOff(src, pos, dest, ref != nil)
-			l := inline(dest, off)
-			l.span, l.text = linkSpan(src, pos, off, dest, ref, image)
-			b.Links = append(b.Links, l)
-			inlines++
-		}
-	}
-	_ = ast.Walk(Parse(src), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
-		switch n := n.(type) {
-		case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.CodeSpan:
-			return ast.WalkSkipChildren, nil
-		case *WikiLink:
-			if wikis < max {
-				b.Links = append(b.Links, wikiLink(n, n.span))
-				wikis++
-			}
-		case *ast.Link:
-			addInline(n.Pos(), n.Destination, n.Reference, false)
-		case *ast.Image:
-			addInline(n.Pos(), n.Destination, n.Reference, true)
-		case *footnoteRef:
-			if len(b.Footnotes) < max {
-				b.Footnotes = append(b.Footnotes, Footnote{Label: string(n.label), Off: n.span.Start})
-			}
-		case *footnoteDef:
-			if len(b.Footnotes) < max {
-				b.Footnotes = append(b.Footnotes, Footnote{Label: string(n.label), Off: n.off, def: true})
-			}
-		case *comment:
-			b.Comments = append(b.Comments, n.span)
-		case *commentBlock:
-			b.Comments = append(b.Comments, n.span)
-			return ast.WalkSkipChildren, nil
-		case *ast.RawHTML:
-			if s := n.Segments; s.Len() > 0 {
-				b.addHTML(src, Span{s.At(0).Start, s.At(s.Len() - 1).Stop})
-			}
-		case *ast.HTMLBlock:
-			if l := n.Lines(); l.Len() > 0 {
-				end := l.At(l.Len() - 1).Stop
-				if n.HasClosure() {
-					end = n.ClosureLine.Stop
-				}
-				end = l.At(0).Start + len(bytes.TrimRight(src[l.At(0).Start:end], "\r\n"))
-				b.addHTML(src, Span{l.At(0).Start, end})
-			}
-			return ast.WalkSkipChildren, nil
-		}
+	t := &treeScan{src: src, max: max}
+	_ = ast.Walk(Parse(src), t.node)
+	return t.b
+}
+
+// treeScan is one walk of scanTree: what it found so far, at most max
+// links of each kind and max footnotes.
+type treeScan struct {
+	src            []byte
+	max            int
+	b              Body
+	wikis, inlines int
+}
+
+func (t *treeScan) node(n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
 		return ast.WalkContinue, nil
-	})
-	return b
+	}
+	switch n := n.(type) {
+	case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.CodeSpan:
+		return ast.WalkSkipChildren, nil
+	case *WikiLink:
+		if t.wikis < t.max {
+			t.b.Links = append(t.b.Links, wikiLink(n, n.span))
+			t.wikis++
+		}
+	case *ast.Link:
+		t.addInline(n.Pos(), n.Destination, n.Reference, false)
+	case *ast.Image:
+		t.addInline(n.Pos(), n.Destination, n.Reference, true)
+	case *footnoteRef:
+		t.addFootnote(Footnote{Label: string(n.label), Off: n.span.Start})
+	case *footnoteDef:
+		t.addFootnote(Footnote{Label: string(n.label), Off: n.off, def: true})
+	case *comment:
+		t.b.Comments = append(t.b.Comments, n.span)
+	case *commentBlock:
+		t.b.Comments = append(t.b.Comments, n.span)
+		return ast.WalkSkipChildren, nil
+	case *ast.RawHTML:
+		if s := n.Segments; s.Len() > 0 {
+			t.b.addHTML(t.src, Span{s.At(0).Start, s.At(s.Len() - 1).Stop})
+		}
+	case *ast.HTMLBlock:
+		t.addHTMLBlock(n)
+		return ast.WalkSkipChildren, nil
+	}
+	return ast.WalkContinue, nil
+}
+
+func (t *treeScan) addInline(pos int, dest []byte, ref *ast.ReferenceLink, image bool) {
+	if t.inlines < t.max {
+		off := destOff(t.src, pos, dest, ref != nil)
+		l := inline(dest, off)
+		l.span, l.text = linkSpan(t.src, pos, off, dest, ref, image)
+		t.b.Links = append(t.b.Links, l)
+		t.inlines++
+	}
+}
+
+func (t *treeScan) addFootnote(f Footnote) {
+	if len(t.b.Footnotes) < t.max {
+		t.b.Footnotes = append(t.b.Footnotes, f)
+	}
+}
+
+// addHTMLBlock lists an HTML block's lines, to its closing line, as HTML.
+func (t *treeScan) addHTMLBlock(n *ast.HTMLBlock) {
+	l := n.Lines()
+	if l.Len() == 0 {
+		return
+	}
+	end := l.At(l.Len() - 1).Stop
+	if n.HasClosure() {
+		end = n.ClosureLine.Stop
+	}
+	end = l.At(0).Start + len(bytes.TrimRight(t.src[l.At(0).Start:end], "\r\n"))
+	t.b.addHTML(t.src, Span{l.At(0).Start, end})
 }
 
 // addHTML lists s as HTML, and each <!-- … --> in it as a comment: an

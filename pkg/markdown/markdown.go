@@ -87,48 +87,58 @@ func MaskCode(s string) string {
 	if !Safe([]byte(s)) {
 		return MaskFences(s)
 	}
-	src := []byte(s)
-	var b []byte
-	blank := func(from, to int) {
-		if b == nil {
-			b = []byte(s)
-		}
-		for i := from; i < to && i < len(b); i++ {
-			if b[i] != '\n' {
-				b[i] = ' '
-			}
-		}
-	}
-	doc := Parse(src)
-	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
-		switch n := n.(type) {
-		case *ast.FencedCodeBlock, *ast.CodeBlock:
-			lines := n.Lines()
-			for i := 0; i < lines.Len(); i++ {
-				seg := lines.At(i)
-				blank(seg.Start, seg.Stop)
-			}
-			if f, ok := n.(*ast.FencedCodeBlock); ok && f.Info != nil {
-				blank(f.Info.Segment.Start, f.Info.Segment.Stop)
-			}
-			return ast.WalkSkipChildren, nil
-		case *ast.CodeSpan:
-			for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-				if t, ok := c.(*ast.Text); ok {
-					blank(t.Segment.Start, t.Segment.Stop)
-				}
-			}
-			return ast.WalkSkipChildren, nil
-		}
-		return ast.WalkContinue, nil
-	})
-	if b == nil {
+	m := &masker{s: s}
+	_ = ast.Walk(Parse([]byte(s)), m.node)
+	if m.b == nil {
 		return s
 	}
-	return string(b)
+	return string(m.b)
+}
+
+// masker blanks the code of s, copying it on the first blank.
+type masker struct {
+	s string
+	b []byte
+}
+
+// blank replaces s[from:to] by spaces, newlines kept.
+func (m *masker) blank(from, to int) {
+	if m.b == nil {
+		m.b = []byte(m.s)
+	}
+	for i := from; i < to && i < len(m.b); i++ {
+		if m.b[i] != '\n' {
+			m.b[i] = ' '
+		}
+	}
+}
+
+// node blanks the content of a code block (and a fence's info string) or
+// of a code span.
+func (m *masker) node(n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	switch n := n.(type) {
+	case *ast.FencedCodeBlock, *ast.CodeBlock:
+		lines := n.Lines()
+		for i := 0; i < lines.Len(); i++ {
+			seg := lines.At(i)
+			m.blank(seg.Start, seg.Stop)
+		}
+		if f, ok := n.(*ast.FencedCodeBlock); ok && f.Info != nil {
+			m.blank(f.Info.Segment.Start, f.Info.Segment.Stop)
+		}
+		return ast.WalkSkipChildren, nil
+	case *ast.CodeSpan:
+		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+			if t, ok := c.(*ast.Text); ok {
+				m.blank(t.Segment.Start, t.Segment.Stop)
+			}
+		}
+		return ast.WalkSkipChildren, nil
+	}
+	return ast.WalkContinue, nil
 }
 
 // RewriteLinks rewrites the links of s whose target to knows, as Scan
@@ -148,13 +158,11 @@ func RewriteLinks(s string, to func(target string) (id string, ok bool)) string 
 	last := 0
 	for _, l := range Scan(s, len(s)).Links {
 		w := l.span
-		if l.Kind == Embed || w.End == 0 || w.Start < last || s[w.Start] == '!' || w.Start > 0 && s[w.Start-1] == '!' {
-			continue // an embed, an image, or a link not read in full
+		if w.Start < last {
+			continue
 		}
-		var text string
-		if l.Kind == Wiki {
-			text = cmp.Or(l.Alias, l.Target)
-		} else if text = s[l.text.Start:l.text.End]; strings.ContainsAny(text, "[]\n") {
+		text, ok := rewritable(s, l)
+		if !ok {
 			continue
 		}
 		id, ok := to(l.Target)
@@ -174,6 +182,21 @@ func RewriteLinks(s string, to func(target string) (id string, ok bool)) string 
 		s = b.String()
 	}
 	return rewriteDefinitions(s, to)
+}
+
+// rewritable is the text a rewritten link l of s shows; ok is false for
+// an embed, an image, a link not read in full, or a markdown link whose
+// text no wikilink alias can hold (a bracket, a line end).
+func rewritable(s string, l Link) (text string, ok bool) {
+	w := l.span
+	if l.Kind == Embed || w.End == 0 || s[w.Start] == '!' || w.Start > 0 && s[w.Start-1] == '!' {
+		return "", false
+	}
+	if l.Kind == Wiki {
+		return cmp.Or(l.Alias, l.Target), true
+	}
+	text = s[l.text.Start:l.text.End]
+	return text, !strings.ContainsAny(text, "[]\n")
 }
 
 // refDefinition is a reference definition's line start: up to three
@@ -226,20 +249,6 @@ func Unmarkable(src []byte) []Span {
 		return linkSpans(src, MaskFences(string(src)), nil)
 	}
 	var out []Span
-	dest := func(pos int, d []byte, ref bool) {
-		if ref {
-			return // [text][ref]: no destination here
-		}
-		pos = max(pos, 0)
-		off := destOff(src, pos, d, false)
-		start := bytes.LastIndex(src[pos:off], []byte("]("))
-		if start < 0 || off+len(d) > len(src) {
-			return // not found where it was written
-		}
-		if i := bytes.IndexByte(src[off+len(d):], ')'); i >= 0 {
-			out = append(out, Span{pos + start, off + len(d) + i + 1})
-		}
-	}
 	_ = ast.Walk(Parse(src), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
@@ -257,26 +266,50 @@ func Unmarkable(src []byte) []Span {
 		case *footnoteDef:
 			out = append(out, Span{n.off, n.off + len(n.label) + 3}) // [^label]
 		case *ast.Link:
-			dest(n.Pos(), n.Destination, n.Reference != nil)
+			out = destSpan(src, n.Pos(), n.Destination, n.Reference != nil, out)
 		case *ast.Image:
-			dest(n.Pos(), n.Destination, n.Reference != nil)
+			out = destSpan(src, n.Pos(), n.Destination, n.Reference != nil, out)
 		case *ast.CodeSpan, *ast.Emphasis:
-			if n, ok := n.(*ast.Emphasis); ok && n.Level < 2 {
-				return ast.WalkContinue, nil
-			}
-			if s, ok := textSpan(n); ok {
-				pad := 1 // a code span's backtick
-				if e, ok := n.(*ast.Emphasis); ok {
-					pad = e.Level
-				}
-				out = append(out, Span{max(s.Start-pad, 0), min(s.End+pad, len(src))})
-			}
-			return ast.WalkSkipChildren, nil
+			return markedSpan(src, n, &out), nil
 		}
 		return ast.WalkContinue, nil
 	})
 	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
 	return out
+}
+
+// destSpan adds to out the "](destination)" of a link or image at pos
+// with destination d, when it is written inline where it was read.
+func destSpan(src []byte, pos int, d []byte, ref bool, out []Span) []Span {
+	if ref {
+		return out // [text][ref]: no destination here
+	}
+	pos = max(pos, 0)
+	off := destOff(src, pos, d, false)
+	start := bytes.LastIndex(src[pos:off], []byte("]("))
+	if start < 0 || off+len(d) > len(src) {
+		return out // not found where it was written
+	}
+	if i := bytes.IndexByte(src[off+len(d):], ')'); i >= 0 {
+		out = append(out, Span{pos + start, off + len(d) + i + 1})
+	}
+	return out
+}
+
+// markedSpan adds to out a code span or a strong emphasis, with its
+// backticks or asterisks; an emphasis of one mark is walked into instead.
+func markedSpan(src []byte, n ast.Node, out *[]Span) ast.WalkStatus {
+	pad := 1 // a code span's backtick
+	if e, ok := n.(*ast.Emphasis); ok {
+		if e.Level < 2 {
+			return ast.WalkContinue
+		}
+		pad = e.Level
+	}
+	if s, ok := textSpan(n); ok {
+		*out = append(*out, Span{max(s.Start-pad, 0), min(s.End+pad, len(src))})
+	}
+	return ast.WalkSkipChildren
 }
 
 // linkSpans adds the wikilinks, link destinations and footnote references

@@ -120,18 +120,8 @@ func wiki(s []byte) (w WikiLink, n int) {
 	if len(s) < i+4 || s[i] != '[' || s[i+1] != '[' {
 		return w, 0
 	}
-	j := i + 2
-	for ; j+1 < len(s); j++ {
-		if c := s[j]; c == '[' || c == '\n' || c == '\r' {
-			return w, 0
-		} else if c == ']' {
-			if s[j+1] != ']' {
-				return w, 0
-			}
-			break
-		}
-	}
-	if j+1 >= len(s) {
+	j := closingBrackets(s, i+2)
+	if j < 0 {
 		return w, 0
 	}
 	inner := s[i+2 : j]
@@ -148,6 +138,23 @@ func wiki(s []byte) (w WikiLink, n int) {
 	}
 	w.target = bytes.TrimSpace(w.target)
 	return w, j + 2
+}
+
+// closingBrackets is the offset of the "]]" that closes a wikilink whose
+// text starts at from, or -1 when a bracket or a line end comes first.
+func closingBrackets(s []byte, from int) int {
+	for j := from; j+1 < len(s); j++ {
+		switch s[j] {
+		case '[', '\n', '\r':
+			return -1
+		case ']':
+			if s[j+1] != ']' {
+				return -1
+			}
+			return j
+		}
+	}
+	return -1
 }
 
 // footnoteLabel reads "[^label]" at the start of s: the label holds no

@@ -115,11 +115,44 @@ func mergeDoc(rel string, base, ours, theirs Side) (Result, bool) {
 			bd = d
 		}
 	}
-	// The winner of any field both sides set differently: the reconciler's
-	// rule (provenance, then later valid_at), then the later generated.at,
-	// then the later commit.
-	win, lose, why := od, td, ""
-	winSide, loseSide := ours, theirs
+	w := pickWinner(od, td, ours, theirs)
+	out := *od
+	out.Meta = od.Meta
+	m := Result{Present: true}
+	conflicted := mergeFields(&out.Meta, &od.Meta, &td.Meta, &bd.Meta, &w.doc.Meta)
+	out.Extra = mergeExtra(od.Extra, td.Extra, bd.Extra, w.doc == od, &conflicted)
+	switch {
+	case od.Body == td.Body || td.Body == bd.Body:
+		out.Body = od.Body
+	case od.Body == bd.Body:
+		out.Body = td.Body
+	default:
+		// Both rewrote the text: the winner's stands, and the loser's
+		// becomes a sibling memory the winner supersedes, so it is still
+		// found (mem show, search) but never rendered as current.
+		out.Body = w.doc.Body
+		m.Sibling, m.SiblingData = loserSibling(rel, &out, w.lost)
+		m.Decisions = append(m.Decisions, fmt.Sprintf("%s: body changed on both machines: kept %s's (%s); %s's is kept as %s, superseded", rel, w.side.Label, w.why, w.lostSide.Label, m.Sibling))
+	}
+	if len(conflicted) > 0 {
+		m.Decisions = append(m.Decisions, fmt.Sprintf("%s: %s set differently on both machines: kept %s's (%s); %s's stays in history", rel, strings.Join(conflicted, ", "), w.side.Label, w.why, w.lostSide.Label))
+	}
+	m.Data = out.Marshal()
+	return m, true
+}
+
+// winner is the side whose value stands for any field both sides set
+// differently, the other, and why.
+type winner struct {
+	doc, lost      *frontmatter.Document
+	side, lostSide Side
+	why            string
+}
+
+// pickWinner applies the reconciler's rule (provenance, then the later
+// valid_at), then the later generated.at, then the later commit.
+func pickWinner(od, td *frontmatter.Document, ours, theirs Side) winner {
+	var why string
 	c := gate.Compare(&od.Meta, &td.Meta)
 	switch {
 	case c != 0:
@@ -133,17 +166,21 @@ func mergeDoc(rel string, base, ours, theirs Side) (Result, bool) {
 		}
 	}
 	if c < 0 {
-		win, lose, winSide, loseSide = td, od, theirs, ours
+		return winner{doc: td, lost: od, side: theirs, lostSide: ours, why: why}
 	}
-	out := *od
-	out.Meta = od.Meta
-	m := Result{Present: true}
+	return winner{doc: od, lost: td, side: ours, lostSide: theirs, why: why}
+}
+
+// mergeFields sets out (a copy of ours) field by field from ours, theirs
+// and base: a field one side changed takes that change, a list both
+// changed is their union, any other both changed takes win's value and is
+// returned. It walks frontmatter's table, so a field is named by its YAML
+// key (valid_at, stale_after), as the user wrote it.
+func mergeFields(out, ours, theirs, base, win *frontmatter.Meta) []string {
 	var conflicted []string
-	// Field by field through frontmatter's table, so a decision names each
-	// field by its YAML key (valid_at, stale_after), as the user wrote it.
 	for _, f := range frontmatter.Fields {
 		field := func(m *frontmatter.Meta) reflect.Value { return reflect.ValueOf(f.Value(m)).Elem() }
-		ov, o, t, b := field(&out.Meta), field(&od.Meta), field(&td.Meta), field(&bd.Meta)
+		ov, o, t, b := field(out), field(ours), field(theirs), field(base)
 		switch {
 		case reflect.DeepEqual(o.Interface(), t.Interface()), reflect.DeepEqual(t.Interface(), b.Interface()):
 			// ours already
@@ -152,39 +189,27 @@ func mergeDoc(rel string, base, ours, theirs Side) (Result, bool) {
 		case listFields[f.Key]:
 			ov.Set(union(o, t))
 		default:
-			ov.Set(field(&win.Meta))
+			ov.Set(field(win))
 			conflicted = append(conflicted, f.Key)
 		}
 	}
-	out.Extra = mergeExtra(od.Extra, td.Extra, bd.Extra, win == od, &conflicted)
-	switch {
-	case od.Body == td.Body || td.Body == bd.Body:
-		out.Body = od.Body
-	case od.Body == bd.Body:
-		out.Body = td.Body
-	default:
-		// Both rewrote the text: the winner's stands, and the loser's
-		// becomes a sibling memory the winner supersedes, so it is still
-		// found (mem show, search) but never rendered as current.
-		out.Body = win.Body
-		sib := *lose
-		sibRel := siblingPath(rel, lose.Marshal())
-		stem := strings.TrimSuffix(path.Base(sibRel), ".md")
-		if sib.Meta.ID != "" {
-			sib.Meta.ID = sib.Meta.ID + stem[strings.LastIndex(stem, "-merged-"):]
-		}
-		sib.Meta.Supersedes = nil
-		if sib.Meta.ID != "" && !slices.Contains(out.Meta.Supersedes, sib.Meta.ID) {
-			out.Meta.Supersedes = append(out.Meta.Supersedes, sib.Meta.ID)
-		}
-		m.Sibling, m.SiblingData = sibRel, sib.Marshal()
-		m.Decisions = append(m.Decisions, fmt.Sprintf("%s: body changed on both machines: kept %s's (%s); %s's is kept as %s, superseded", rel, winSide.Label, why, loseSide.Label, sibRel))
+	return conflicted
+}
+
+// loserSibling is the file that keeps the losing body: a copy of lose
+// with an id of its own that out now supersedes.
+func loserSibling(rel string, out, lose *frontmatter.Document) (string, []byte) {
+	sib := *lose
+	sibRel := siblingPath(rel, lose.Marshal())
+	stem := strings.TrimSuffix(path.Base(sibRel), ".md")
+	if sib.Meta.ID != "" {
+		sib.Meta.ID = sib.Meta.ID + stem[strings.LastIndex(stem, "-merged-"):]
 	}
-	if len(conflicted) > 0 {
-		m.Decisions = append(m.Decisions, fmt.Sprintf("%s: %s set differently on both machines: kept %s's (%s); %s's stays in history", rel, strings.Join(conflicted, ", "), winSide.Label, why, loseSide.Label))
+	sib.Meta.Supersedes = nil
+	if sib.Meta.ID != "" && !slices.Contains(out.Meta.Supersedes, sib.Meta.ID) {
+		out.Meta.Supersedes = append(out.Meta.Supersedes, sib.Meta.ID)
 	}
-	m.Data = out.Marshal()
-	return m, true
+	return sibRel, sib.Marshal()
 }
 
 func generatedAt(d *frontmatter.Document) string {

@@ -36,28 +36,43 @@ func Instruction(text string) (rule, msg string) {
 		return "instruction-question", "a question: it asks its reader something instead of stating a claim"
 	}
 	for _, s := range sentences(lower) {
-		first, rest := firstWord(s)
-		if first == "" {
-			continue
-		}
-		// "Now tell …", "then print …": a connective before the order.
-		if connectives[first] {
-			if next, more := firstWord(strings.TrimLeft(rest, " ,\t")); imperatives[next] {
-				first, rest = next, more
-			}
-		}
-		if speakers[strings.TrimRight(first, ":：")] && (strings.HasSuffix(first, ":") || strings.HasSuffix(first, "：") || strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, "：")) {
-			return "instruction-role", "a line that poses as a speaker or a heading of orders (" + first + "): a model may read it as a turn"
-		}
-		if imperatives[first] {
-			return "instruction-imperative", "a sentence that opens with a command (" + first + "): a claim says what is so, not what the reader must do"
-		}
-		for _, p := range imperativePrefixes {
-			if strings.HasPrefix(s, p) {
-				return "instruction-imperative", "a sentence that opens with a command (" + p + "): a claim says what is so, not what the reader must do"
-			}
+		if rule, msg := opensWithOrder(s); rule != "" {
+			return rule, msg
 		}
 	}
+	return addressed(lower)
+}
+
+// opensWithOrder judges how one sentence opens: as a speaker or a heading
+// of orders, or with an imperative (after a connective: "now tell …").
+func opensWithOrder(s string) (rule, msg string) {
+	first, rest := firstWord(s)
+	if first == "" {
+		return "", ""
+	}
+	// "Now tell …", "then print …": a connective before the order.
+	if connectives[first] {
+		if next, more := firstWord(strings.TrimLeft(rest, " ,\t")); imperatives[next] {
+			first, rest = next, more
+		}
+	}
+	if speakers[strings.TrimRight(first, ":：")] && (strings.HasSuffix(first, ":") || strings.HasSuffix(first, "：") || strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, "：")) {
+		return "instruction-role", "a line that poses as a speaker or a heading of orders (" + first + "): a model may read it as a turn"
+	}
+	if imperatives[first] {
+		return "instruction-imperative", "a sentence that opens with a command (" + first + "): a claim says what is so, not what the reader must do"
+	}
+	for _, p := range imperativePrefixes {
+		if strings.HasPrefix(s, p) {
+			return "instruction-imperative", "a sentence that opens with a command (" + p + "): a claim says what is so, not what the reader must do"
+		}
+	}
+	return "", ""
+}
+
+// addressed judges the text as a whole: the reader addressed in the
+// second person, or a command form anywhere in it.
+func addressed(lower string) (rule, msg string) {
 	for _, w := range words(lower) {
 		if secondPerson[w] {
 			return "instruction-address", "it addresses its reader (" + w + "): a claim about the user or the world names them in the third person"

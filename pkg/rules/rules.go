@@ -158,34 +158,56 @@ func roleTurn(text string) int {
 		} else {
 			end += line
 		}
-		i := line
-		for i < end && strings.IndexByte(" \t>*_-#+", text[i]) >= 0 {
-			i++
-		}
-		w := i
-		for i < end && (text[i]|0x20 >= 'a' && text[i]|0x20 <= 'z') {
-			i++
-		}
-		var lower [9]byte
-		for k := w; k < i && k-w < len(lower); k++ {
-			lower[k-w] = text[k] | 0x20
-		}
-		if i > w && i-w <= len(lower) && roleNames[string(lower[:i-w])] {
-			for i < end && strings.IndexByte(" \t*_", text[i]) >= 0 {
-				i++
-			}
-			// "Human: hi" is a turn; "human:alice" (an actor) is not.
-			if i < end && text[i] == ':' {
-				for i++; i < end && (text[i] == '*' || text[i] == '_'); i++ {
-				}
-				if i == end || text[i] == ' ' || text[i] == '\t' || text[i] == '\r' {
-					return w
-				}
-			}
+		if w := turnStart(text[line:end]); w >= 0 {
+			return line + w
 		}
 		line = end + 1
 	}
 	return -1
+}
+
+// turnStart is the offset in line of the speaker's name that opens it as
+// a turn, or -1.
+func turnStart(line string) int {
+	w := skipAny(line, 0, " \t>*_-#+")
+	i := w
+	for i < len(line) && (line[i]|0x20 >= 'a' && line[i]|0x20 <= 'z') {
+		i++
+	}
+	if !isRole(line[w:i]) {
+		return -1
+	}
+	// "Human: hi" is a turn; "human:alice" (an actor) is not.
+	i = skipAny(line, i, " \t*_")
+	if i == len(line) || line[i] != ':' {
+		return -1
+	}
+	i = skipAny(line, i+1, "*_")
+	if i == len(line) || line[i] == ' ' || line[i] == '\t' || line[i] == '\r' {
+		return w
+	}
+	return -1
+}
+
+// skipAny is the offset of the first byte of s from i on that is not in set.
+func skipAny(s string, i int, set string) int {
+	for i < len(s) && strings.IndexByte(set, s[i]) >= 0 {
+		i++
+	}
+	return i
+}
+
+// isRole reports whether name (ASCII letters) is one of roleNames in any
+// case, lower-casing it without allocating.
+func isRole(name string) bool {
+	var lower [9]byte
+	if name == "" || len(name) > len(lower) {
+		return false
+	}
+	for k := range len(name) {
+		lower[k] = name[k] | 0x20
+	}
+	return roleNames[string(lower[:len(name)])]
 }
 
 // File checks a whole file's text (frontmatter and body; bodyOff is where
@@ -247,25 +269,37 @@ func injection(text string, bodyOff int, scanned *markdown.Body) []Finding {
 	add := func(rule string, off int, format string, args ...any) {
 		out = append(out, Finding{Rule: rule, Kind: Injection, Off: off, Msg: fmt.Sprintf(format, args...)})
 	}
-	// Phrases, turns and tags are matched on the folded text. The folding
-	// is of each character alone, so the body's start in it is the length
-	// of the folded head.
+	// Phrases, turns and tags are matched on the folded text.
 	f := secrets.Fold(text)
-	folded := f.Text
-	body := -1
-	if bodyOff >= 0 && bodyOff <= len(text) {
-		body = bodyOff
-		if len(folded) != len(text) || folded != text {
-			// The head is folded whole characters at a time: from the
-			// start of the character bodyOff falls in (a caller's offset
-			// is a line start; a fuzzer's need not be).
-			start := bodyOff
-			for start > 0 && start < len(text) && !utf8.RuneStart(text[start]) {
-				start--
-			}
-			body = min(len(secrets.Fold(text[:start]).Text), len(folded))
-		}
+	foldedInjection(f, foldedBody(text, f.Text, bodyOff), add)
+	markupInjection(text, bodyOff, scanned, add)
+	return append(out, invisible(text)...)
+}
+
+// foldedBody is where the body (at bodyOff in text, -1 when unknown)
+// starts in folded. The folding is of each character alone, so it is the
+// length of the folded head.
+func foldedBody(text, folded string, bodyOff int) int {
+	if bodyOff < 0 || bodyOff > len(text) {
+		return -1
 	}
+	if len(folded) == len(text) && folded == text {
+		return bodyOff
+	}
+	// The head is folded whole characters at a time: from the start of
+	// the character bodyOff falls in (a caller's offset is a line start; a
+	// fuzzer's need not be).
+	start := bodyOff
+	for start > 0 && start < len(text) && !utf8.RuneStart(text[start]) {
+		start--
+	}
+	return min(len(secrets.Fold(text[:start]).Text), len(folded))
+}
+
+// foldedInjection checks the folded text (its body from body on, -1: not
+// known) for override phrases, turns of a conversation and role tags.
+func foldedInjection(f secrets.Folded, body int, add func(rule string, off int, format string, args ...any)) {
+	folded := f.Text
 	// Cheap substring tests keep the regexps off the common, clean text:
 	// one pass finds the words, case-insensitively.
 	words := injectionWords.Find(folded)
@@ -284,6 +318,11 @@ func injection(text string, bodyOff int, scanned *markdown.Body) []Finding {
 			add("injection-role", f.Orig(loc[0]), "a chat-template token or role tag (%s): it can make a model treat the memory as a turn or an instruction; remove it", folded[loc[0]:min(loc[1], loc[0]+40)])
 		}
 	}
+}
+
+// markupInjection checks the text as written for what hides or fetches:
+// hidden comments, HTML, remote images, base64 blobs.
+func markupInjection(text string, bodyOff int, scanned *markdown.Body, add func(rule string, off int, format string, args ...any)) {
 	if strings.Contains(text, "<!--") || strings.Contains(text, "%%") {
 		if off := hiddenComment(text, bodyOff, scanned); off >= 0 {
 			add("hidden-comment", off, "a comment hidden in Obsidian's reading view but read by the model: move the text into the visible body or delete it")
@@ -300,7 +339,6 @@ func injection(text string, bodyOff int, scanned *markdown.Body) []Finding {
 	if start, n := base64Run(text); n > 0 {
 		add("base64-blob", start, "a %d-character base64 blob of text: encoded text hides what a model will read; store a link to the data instead", n)
 	}
-	return append(out, invisible(text)...)
 }
 
 // remoteImg is the offset of the first image of text with a remote
@@ -416,50 +454,70 @@ func LineBreak(r rune) bool {
 // breaks other than '\n' (a bare CR, U+2028, U+0085…), which escape a
 // rendered list line. What scripts need is allowed (spec §8): see needed.
 func invisible(text string) []Finding {
-	type hit struct{ off, n int }
-	var bidi, tag, zw, brk hit
-	mark := func(h *hit, off int) {
-		if h.n == 0 {
-			h.off = off
-		}
-		h.n++
-	}
+	var hits [len(invisibleKinds)]struct{ off, n int }
 	prev := rune(-1)
 	for off, r := range text {
-		switch {
-		case r < 0x80 && r != '\r' && r != '\v' && r != '\f':
-		case r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069:
-			mark(&bidi, off)
-		case r >= 0xE0000 && r <= 0xE007F:
-			if !flagTag(text, off, prev) {
-				mark(&tag, off)
-			}
-		case LineBreak(r):
-			if !(r == '\r' && off+1 < len(text) && text[off+1] == '\n') {
-				mark(&brk, off)
-			}
-		case ignorable(r):
-			next, _ := utf8.DecodeRuneInString(text[off+utf8.RuneLen(r):])
-			if !needed(text, off, prev, r, next) {
-				mark(&zw, off)
+		if r >= 0x80 || r == '\r' || r == '\v' || r == '\f' {
+			if k := invisibleKind(text, off, prev, r); k >= 0 {
+				if hits[k].n == 0 {
+					hits[k].off = off
+				}
+				hits[k].n++
 			}
 		}
 		prev = r
 	}
 	var out []Finding
-	if bidi.n > 0 {
-		out = append(out, Finding{Rule: "unicode-bidi", Kind: Injection, Off: bidi.off, Msg: fmt.Sprintf("%d bidirectional embedding, override or isolate character(s): they reorder how text displays, so a reader and a model see different things; delete them", bidi.n)})
-	}
-	if tag.n > 0 {
-		out = append(out, Finding{Rule: "unicode-tag", Kind: Injection, Off: tag.off, Msg: fmt.Sprintf("%d invisible Unicode tag character(s): they smuggle text a model reads and a person cannot see; delete them", tag.n)})
-	}
-	if zw.n > 0 {
-		out = append(out, Finding{Rule: "unicode-invisible", Kind: Injection, Off: zw.off, Minor: true, Msg: fmt.Sprintf("%d invisible character(s) no script here needs (zero-width, format characters, variation selectors, fillers): invisible text can hide words from a reader; delete them", zw.n)})
-	}
-	if brk.n > 0 {
-		out = append(out, Finding{Rule: "injection-linebreak", Kind: Injection, Off: brk.off, Msg: fmt.Sprintf("%d line break(s) other than a newline (a bare CR, U+2028, U+0085…): they can start a new line of the rendered view that the file does not show; use a plain newline", brk.n)})
+	for k, h := range hits {
+		if h.n > 0 {
+			kind := invisibleKinds[k]
+			out = append(out, Finding{Rule: kind.rule, Kind: Injection, Off: h.off, Minor: kind.minor, Msg: fmt.Sprintf(kind.msg, h.n)})
+		}
 	}
 	return out
+}
+
+// invisibleKinds are what invisible reports, in its order; msg takes the
+// count.
+var invisibleKinds = [...]struct {
+	rule  string
+	minor bool
+	msg   string
+}{
+	invisibleBidi:  {"unicode-bidi", false, "%d bidirectional embedding, override or isolate character(s): they reorder how text displays, so a reader and a model see different things; delete them"},
+	invisibleTag:   {"unicode-tag", false, "%d invisible Unicode tag character(s): they smuggle text a model reads and a person cannot see; delete them"},
+	invisibleOther: {"unicode-invisible", true, "%d invisible character(s) no script here needs (zero-width, format characters, variation selectors, fillers): invisible text can hide words from a reader; delete them"},
+	invisibleBreak: {"injection-linebreak", false, "%d line break(s) other than a newline (a bare CR, U+2028, U+0085…): they can start a new line of the rendered view that the file does not show; use a plain newline"},
+}
+
+const (
+	invisibleBidi = iota
+	invisibleTag
+	invisibleOther
+	invisibleBreak
+)
+
+// invisibleKind is which of invisibleKinds r at text[off] (after prev)
+// is, or -1 for a character that shows or that a script needs.
+func invisibleKind(text string, off int, prev, r rune) int {
+	switch {
+	case r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069:
+		return invisibleBidi
+	case r >= 0xE0000 && r <= 0xE007F:
+		if !flagTag(text, off, prev) {
+			return invisibleTag
+		}
+	case LineBreak(r):
+		if !(r == '\r' && off+1 < len(text) && text[off+1] == '\n') {
+			return invisibleBreak
+		}
+	case ignorable(r):
+		next, _ := utf8.DecodeRuneInString(text[off+utf8.RuneLen(r):])
+		if !needed(text, off, prev, r, next) {
+			return invisibleOther
+		}
+	}
+	return -1
 }
 
 // ignorable reports a default-ignorable character (Unicode's
@@ -546,10 +604,24 @@ func braille(r rune) bool { return r > 0x2800 && r <= 0x28FF }
 
 // joining: scripts whose letters join or conjoin, where ZWNJ and ZWJ
 // choose a letter's form.
-func joining(r rune) bool {
-	return r >= 0x0600 && r <= 0x08FF || r >= 0xFB50 && r <= 0xFDFF || r >= 0xFE70 && r <= 0xFEFC || // Arabic, Syriac, Thaana, N'Ko
-		r >= 0x0900 && r <= 0x0DFF || // Devanagari … Sinhala
-		r >= 0x0F00 && r <= 0x109F || r >= 0x1780 && r <= 0x18AF || r >= 0xA8E0 && r <= 0xA8FF || r >= 0x11000 && r <= 0x111FF
+func joining(r rune) bool { return joiningScripts.has(r) }
+
+var joiningScripts = spans{
+	{0x0600, 0x08FF}, {0xFB50, 0xFDFF}, {0xFE70, 0xFEFC}, // Arabic, Syriac, Thaana, N'Ko
+	{0x0900, 0x0DFF}, // Devanagari … Sinhala
+	{0x0F00, 0x109F}, {0x1780, 0x18AF}, {0xA8E0, 0xA8FF}, {0x11000, 0x111FF},
+}
+
+// spans are ranges of code points, both ends included.
+type spans [][2]rune
+
+func (s spans) has(r rune) bool {
+	for _, sp := range s {
+		if r >= sp[0] && r <= sp[1] {
+			return true
+		}
+	}
+	return false
 }
 
 // unspaced: scripts written without spaces between words, where U+200B
@@ -564,10 +636,13 @@ func alien(r rune) bool { return r >= 0 && !unspaced(r) && (unicode.IsLetter(r) 
 
 // emoji: pictographs and symbols that take emoji presentation, and the
 // parts of emoji sequences.
-func emoji(r rune) bool {
-	return r >= 0x1F000 && r <= 0x1FAFF || r >= 0x2190 && r <= 0x2BFF || r == 0xFE0F || r == 0x20E3 || r == 0x00A9 || r == 0x00AE ||
-		r == 0x203C || r == 0x2049 || r == 0x2122 || r == 0x2139 || r == 0x3030 || r == 0x303D || r == 0x3297 || r == 0x3299 ||
-		r >= 0x1F3FB && r <= 0x1F3FF || r >= 0 && unicode.Is(unicode.So, r)
+func emoji(r rune) bool { return emojiSpans.has(r) || r >= 0 && unicode.Is(unicode.So, r) }
+
+var emojiSpans = spans{
+	{0x1F000, 0x1FAFF}, {0x2190, 0x2BFF}, // pictographs (skin tones among them), arrows and symbols
+	{0xFE0F, 0xFE0F}, {0x20E3, 0x20E3}, // emoji presentation, keycap
+	{0x00A9, 0x00A9}, {0x00AE, 0x00AE}, {0x203C, 0x203C}, {0x2049, 0x2049}, {0x2122, 0x2122},
+	{0x2139, 0x2139}, {0x3030, 0x3030}, {0x303D, 0x303D}, {0x3297, 0x3297}, {0x3299, 0x3299},
 }
 
 func han(r rune) bool { return r >= 0 && (unicode.Is(unicode.Han, r) || r >= 0x3000 && r <= 0x303F) }

@@ -277,6 +277,28 @@ func readConfig(path string) ([]byte, error) {
 	return data, nil
 }
 
+// setString sets the dotted key in the mapping m to the string value,
+// making the mappings on the way that are missing.
+func setString(m *yaml.Node, key, value string) error {
+	parts := strings.Split(key, ".")
+	for i, part := range parts {
+		if m.Kind != yaml.MappingNode {
+			return fmt.Errorf("%s is not a mapping: fix mem.yaml, see docs/config.md", strings.Join(parts[:i], "."))
+		}
+		if i == len(parts)-1 {
+			setKey(m, part, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value})
+			break
+		}
+		next := mapGet(m, part)
+		if next == nil {
+			next = &yaml.Node{Kind: yaml.MappingNode}
+			setKey(m, part, next)
+		}
+		m = next
+	}
+	return nil
+}
+
 // SetConfig sets one string key of root/mem.yaml, such as "sync.remote",
 // keeping the rest of the file (comments and order) as it is. The file is
 // written atomically and read back, so a write that would make mem.yaml
@@ -300,32 +322,8 @@ func SetConfig(root, key, value string) error {
 			head = append(head, '\n')
 		}
 	}
-	m := doc.Content[0]
-	parts := strings.Split(key, ".")
-	for i, part := range parts {
-		if m.Kind != yaml.MappingNode {
-			return fmt.Errorf("%s: %s is not a mapping: fix mem.yaml, see docs/config.md", path, strings.Join(parts[:i], "."))
-		}
-		var next *yaml.Node
-		for j := 0; j+1 < len(m.Content); j += 2 {
-			if m.Content[j].Value == part {
-				next = m.Content[j+1]
-			}
-		}
-		if i == len(parts)-1 {
-			v := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value}
-			if next != nil {
-				*next = *v
-			} else {
-				m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: part}, v)
-			}
-			break
-		}
-		if next == nil {
-			next = &yaml.Node{Kind: yaml.MappingNode}
-			m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: part}, next)
-		}
-		m = next
+	if err := setString(doc.Content[0], key, value); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	var buf bytes.Buffer
 	buf.Write(head)

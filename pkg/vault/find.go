@@ -43,17 +43,7 @@ func (v *Vault) FindMemory(mems []*Memory, ref string) (*Memory, error) {
 			ref = filepath.ToSlash(rel)
 		}
 	}
-	var exact, named, prefix []*Memory
-	for _, m := range mems {
-		switch base := path.Base(m.Rel); {
-		case m.ID == ref || m.Rel == ref || m.Rel == ref+".md":
-			exact = append(exact, m)
-		case base == ref || base == ref+".md":
-			named = append(named, m)
-		case isPrefixOf(m, ref):
-			prefix = append(prefix, m)
-		}
-	}
+	exact, named, prefix := matches(mems, ref)
 	found := exact
 	if len(found) == 0 {
 		found = named
@@ -67,19 +57,41 @@ func (v *Vault) FindMemory(mems []*Memory, ref string) (*Memory, error) {
 	case 1:
 		return found[0], nil
 	}
-	paths := make([]string, 0, maxCandidates)
-	for _, m := range found[:min(len(found), maxCandidates)] {
-		paths = append(paths, m.Rel)
-	}
-	more := ""
-	if len(found) > maxCandidates {
-		more = fmt.Sprintf(" and %d more", len(found)-maxCandidates)
-	}
 	what := "give more of the id, or the path"
 	if len(exact) > 1 || len(exact) == 0 && len(named) > 1 {
 		what = "give each a unique id, or pass a path"
 	}
-	return nil, fmt.Errorf("%w: %q names %d files (%s%s): %s", ErrAmbiguous, ref, len(found), strings.Join(paths, ", "), more, what)
+	return nil, fmt.Errorf("%w: %q names %d files (%s): %s", ErrAmbiguous, ref, len(found), candidates(found), what)
+}
+
+// matches are the memories ref names exactly (an id or a path), by their
+// base name, and by a prefix.
+func matches(mems []*Memory, ref string) (exact, named, prefix []*Memory) {
+	for _, m := range mems {
+		switch base := path.Base(m.Rel); {
+		case m.ID == ref || m.Rel == ref || m.Rel == ref+".md":
+			exact = append(exact, m)
+		case base == ref || base == ref+".md":
+			named = append(named, m)
+		case isPrefixOf(m, ref):
+			prefix = append(prefix, m)
+		}
+	}
+	return exact, named, prefix
+}
+
+// candidates lists the paths of an ambiguous ref's files, the first
+// maxCandidates of them.
+func candidates(found []*Memory) string {
+	paths := make([]string, 0, maxCandidates)
+	for _, m := range found[:min(len(found), maxCandidates)] {
+		paths = append(paths, m.Rel)
+	}
+	list := strings.Join(paths, ", ")
+	if len(found) > maxCandidates {
+		list += fmt.Sprintf(" and %d more", len(found)-maxCandidates)
+	}
+	return list
 }
 
 // isPrefixOf reports whether ref is a prefix of m's id, of its file's

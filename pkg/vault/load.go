@@ -330,33 +330,8 @@ func (v *Vault) readOne(rel string, opts LoadOptions, known fileStamp, cached fu
 	st := known
 	if st != (fileStamp{}) {
 		m.Size, m.ModTime = st.size, time.Unix(0, st.mtime)
-	} else {
-		fi, err := os.Lstat(m.Path)
-		if err != nil {
-			m.Err = fileErr("file-unreadable", fmt.Sprintf("cannot read: %v", err))
-			return m, fileStamp{}, nil
-		}
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			target, err := filepath.EvalSymlinks(m.Path)
-			if err != nil || !within(v.Root, target) {
-				m.Err = fileErr("link-outside-vault", "symbolic link leaves the vault: mem never follows it; move the file into the vault or remove the link")
-				return m, fileStamp{}, nil
-			}
-			if fi, err = os.Stat(target); err != nil {
-				m.Err = fileErr("file-unreadable", fmt.Sprintf("cannot read: %v", err))
-				return m, fileStamp{}, nil
-			}
-			// st stays zero: a link's target can change under an unchanged link.
-		} else if fi.Mode().IsRegular() && linkCount(fi) == 1 {
-			st = stampOf(fi)
-		}
-		if n := linkCount(fi); n > 1 && fi.Mode().IsRegular() {
-			// A second name may be anywhere on the disk: /etc/passwd linked
-			// into memory/ must not be served, committed or backed up.
-			m.Err = fileErr("file-hard-linked", fmt.Sprintf("the file has %d hard links, so its content may belong to a file outside the vault: mem does not read it; if it is yours, replace it with a copy (cp %s x && mv x %s), else delete it", n, rel, rel))
-			return m, fileStamp{}, nil
-		}
-		m.Size, m.ModTime = fi.Size(), fi.ModTime()
+	} else if st = v.stat(m); m.Err != nil {
+		return m, fileStamp{}, nil
 	}
 	if limit := v.Config.Lint.MaxFileSize; m.Size > limit {
 		m.Err = fileErr("file-too-large", fmt.Sprintf("file is %d bytes, over the %d-byte limit (lint.max_file_size): split it or move it out of the vault", m.Size, limit))
@@ -375,6 +350,38 @@ func (v *Vault) readOne(rel string, opts LoadOptions, known fileStamp, cached fu
 	}
 	m.parse(data)
 	return m, st, data
+}
+
+// stat sets m's size and time from an lstat of its file, following a
+// symbolic link that stays in the vault, and returns the stamp the parse
+// cache may record it under (zero for a link). A file mem must not read
+// (a link out of the vault, a hard-linked file) or cannot is m.Err.
+func (v *Vault) stat(m *Memory) fileStamp {
+	fail := func(rule, msg string) fileStamp { m.Err = fileErr(rule, msg); return fileStamp{} }
+	fi, err := os.Lstat(m.Path)
+	if err != nil {
+		return fail("file-unreadable", fmt.Sprintf("cannot read: %v", err))
+	}
+	var st fileStamp
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		target, err := filepath.EvalSymlinks(m.Path)
+		if err != nil || !within(v.Root, target) {
+			return fail("link-outside-vault", "symbolic link leaves the vault: mem never follows it; move the file into the vault or remove the link")
+		}
+		if fi, err = os.Stat(target); err != nil {
+			return fail("file-unreadable", fmt.Sprintf("cannot read: %v", err))
+		}
+		// st stays zero: a link's target can change under an unchanged link.
+	} else if fi.Mode().IsRegular() && linkCount(fi) == 1 {
+		st = stampOf(fi)
+	}
+	if n := linkCount(fi); n > 1 && fi.Mode().IsRegular() {
+		// A second name may be anywhere on the disk: /etc/passwd linked
+		// into memory/ must not be served, committed or backed up.
+		return fail("file-hard-linked", fmt.Sprintf("the file has %d hard links, so its content may belong to a file outside the vault: mem does not read it; if it is yours, replace it with a copy (cp %s x && mv x %s), else delete it", n, m.Rel, m.Rel))
+	}
+	m.Size, m.ModTime = fi.Size(), fi.ModTime()
+	return st
 }
 
 // parse fills m from its file's bytes.

@@ -86,9 +86,7 @@ func (v *Vault) LockWait(ctx context.Context, name string, wait time.Duration, o
 	if err != nil {
 		return nil, err
 	}
-	start := clock.Now()
-	var seen LockedError
-	var seenAt time.Time
+	h := &holderWatch{start: clock.Now(), wait: wait}
 	for pause := 5 * time.Millisecond; ; pause = min(2*pause, 100*time.Millisecond) {
 		ok, err := tryLock(f)
 		if err != nil {
@@ -102,20 +100,11 @@ func (v *Vault) LockWait(ctx context.Context, name string, wait time.Duration, o
 		if e.PID > 0 {
 			e.State = ProcessState(e.PID)
 		}
-		if e != seen {
-			seen, seenAt = e, clock.Now()
-		}
-		settled := time.Since(seenAt) >= holderSettles
-		switch {
-		case (e.State == "stopped" || e.State == "not running") && settled:
+		if gone := h.giveUp(e); gone != nil {
 			f.Close()
-			return nil, &e
-		case wait >= 0 && time.Since(start) > wait:
-			f.Close()
-			e.Waited = wait
-			return nil, &e
+			return nil, gone
 		}
-		if onWait != nil && time.Since(start) >= time.Second {
+		if onWait != nil && time.Since(h.start) >= time.Second {
 			onWait(e.PID)
 			onWait = nil
 		}
@@ -131,6 +120,32 @@ func (v *Vault) LockWait(ctx context.Context, name string, wait time.Duration, o
 		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 	}
 	return func() { unlockFile(f); f.Close() }, nil
+}
+
+// holderWatch is what a waiter has seen of a lock's holder since it began
+// to wait at start.
+type holderWatch struct {
+	start, seenAt time.Time
+	seen          LockedError
+	wait          time.Duration
+}
+
+// giveUp is the error to end the wait with, now that the holder is e, or
+// nil to wait on: a holder stopped or gone (as it has been for
+// holderSettles), or wait passed.
+func (h *holderWatch) giveUp(e LockedError) *LockedError {
+	if e != h.seen {
+		h.seen, h.seenAt = e, clock.Now()
+	}
+	settled := time.Since(h.seenAt) >= holderSettles
+	switch {
+	case (e.State == "stopped" || e.State == "not running") && settled:
+		return &e
+	case h.wait >= 0 && time.Since(h.start) > h.wait:
+		e.Waited = h.wait
+		return &e
+	}
+	return nil
 }
 
 // LockPath is the file of the vault's lock name.

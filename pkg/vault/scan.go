@@ -61,35 +61,19 @@ func (v *Vault) scanWith(ctx context.Context) (*Snapshot, error) {
 
 func (v *Vault) scan(ctx context.Context) (*Snapshot, error) {
 	s := &Snapshot{started: clock.Now(), window: v.RacyWindow}
-	type batch struct {
-		rels   []string
-		stamps []fileStamp
-		held   []string // the secret rule of each rel's name, "" for none
-		hashes []uint64 // each rel's names-memo hash
-		fresh  bool     // a name was checked that the memo did not know
-	}
-	var batches []*batch
-	work := make(chan *batch, 64)
+	var batches []*statBatch
+	work := make(chan *statBatch, 64)
 	names := v.openNames()
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for b := range work {
-				b.stamps = make([]fileStamp, len(b.rels))
-				statFiles(v.Root, b.rels, b.stamps)
-				// Names are checked here, on every core, not in the walk.
-				b.held = make([]string, len(b.rels))
-				b.hashes = make([]uint64, len(b.rels))
-				for i, rel := range b.rels {
-					var fresh bool
-					b.held[i], b.hashes[i], fresh = v.heldName(names, rel)
-					b.fresh = b.fresh || fresh
-				}
+				b.check(v, names)
 			}
 		})
 	}
 	err := v.walk(ctx, func(rels []string) {
-		b := &batch{rels: rels}
+		b := &statBatch{rels: rels}
 		batches = append(batches, b)
 		work <- b
 	})
@@ -98,37 +82,13 @@ func (v *Vault) scan(ctx context.Context) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Sort an index rather than (path, stamp) pairs: moving 4 bytes per
-	// swap instead of 48 (a sixth of a 50k scan's CPU went to sorting).
-	n := 0
-	for _, b := range batches {
-		n += len(b.rels)
-	}
-	rels, stamps := make([]string, 0, n), make([]fileStamp, 0, n)
-	fresh := false
-	for _, b := range batches {
-		fresh = fresh || b.fresh
-		for i, rel := range b.rels {
-			if b.held[i] != "" {
-				s.Held = append(s.Held, HeldName{Rel: rel, Rule: b.held[i]})
-				continue
-			}
-			rels = append(rels, rel)
-			stamps = append(stamps, b.stamps[i])
-		}
-	}
-	if fresh {
-		clean := make([]uint64, 0, len(rels))
-		for _, b := range batches {
-			for i, h := range b.hashes {
-				if b.held[i] == "" {
-					clean = append(clean, h)
-				}
-			}
-		}
-		v.saveNames(clean)
+	rels, stamps := s.gather(batches)
+	if slices.ContainsFunc(batches, func(b *statBatch) bool { return b.fresh }) {
+		v.saveNames(cleanHashes(batches, len(rels)))
 	}
 	slices.SortFunc(s.Held, func(a, b HeldName) int { return strings.Compare(a.Rel, b.Rel) })
+	// Sort an index rather than (path, stamp) pairs: moving 4 bytes per
+	// swap instead of 48 (a sixth of a 50k scan's CPU went to sorting).
 	order := make([]int32, len(rels))
 	for i := range order {
 		order[i] = int32(i)
@@ -140,6 +100,65 @@ func (v *Vault) scan(ctx context.Context) (*Snapshot, error) {
 		s.Rels[i], s.stamps[i] = rels[j], stamps[j]
 	}
 	return s, nil
+}
+
+// statBatch is one batch of files the walk found, stat'ed and name-checked
+// by a worker.
+type statBatch struct {
+	rels   []string
+	stamps []fileStamp
+	held   []string // the secret rule of each rel's name, "" for none
+	hashes []uint64 // each rel's names-memo hash
+	fresh  bool     // a name was checked that the memo did not know
+}
+
+// check stats the batch's files and checks their names, here on every
+// core rather than in the walk.
+func (b *statBatch) check(v *Vault, names namesMemo) {
+	b.stamps = make([]fileStamp, len(b.rels))
+	statFiles(v.Root, b.rels, b.stamps)
+	b.held = make([]string, len(b.rels))
+	b.hashes = make([]uint64, len(b.rels))
+	for i, rel := range b.rels {
+		var fresh bool
+		b.held[i], b.hashes[i], fresh = v.heldName(names, rel)
+		b.fresh = b.fresh || fresh
+	}
+}
+
+// gather joins the batches in walk order: the files whose names hold a
+// secret go to s.Held, the others are returned with their stamps.
+func (s *Snapshot) gather(batches []*statBatch) (rels []string, stamps []fileStamp) {
+	n := 0
+	for _, b := range batches {
+		n += len(b.rels)
+	}
+	rels, stamps = make([]string, 0, n), make([]fileStamp, 0, n)
+	for _, b := range batches {
+		for i, rel := range b.rels {
+			if b.held[i] != "" {
+				s.Held = append(s.Held, HeldName{Rel: rel, Rule: b.held[i]})
+				continue
+			}
+			rels = append(rels, rel)
+			stamps = append(stamps, b.stamps[i])
+		}
+	}
+	return rels, stamps
+}
+
+// cleanHashes are the names-memo hashes of the files whose names hold no
+// secret (n of them), what the memo keeps.
+func cleanHashes(batches []*statBatch, n int) []uint64 {
+	clean := make([]uint64, 0, n)
+	for _, b := range batches {
+		for i, h := range b.hashes {
+			if b.held[i] == "" {
+				clean = append(clean, h)
+			}
+		}
+	}
+	return clean
 }
 
 // Stat is Rels[i]'s size and mtime (Unix nanoseconds) as the scan saw
