@@ -189,9 +189,19 @@ func (r *Repo) closePacks() {
 // alternate).
 func (r *Repo) Has(h Hash) bool { return r.g.Storer.HasEncodedObject(plumbing.Hash(h)) == nil }
 
-// ObjectSize is the size of object h's content, read from its header.
+// ObjectSize is the size of object h's content. The object is looked up
+// in the packs first, as go-git's EncodedObject does once their indexes are
+// loaded: a sync's incoming objects sit in the pack its fetch kept, and
+// EncodedObjectSize tries the loose file first (an lstat per path component
+// and an open: over half the CPU of the incoming check of a wide commit,
+// profiled on a sync of 10,000 new files). A small
+// object is inflated on the way, and cached for the checkout that follows.
 func (r *Repo) ObjectSize(h Hash) (int64, error) {
-	return r.g.Storer.EncodedObjectSize(plumbing.Hash(h))
+	o, err := r.g.Storer.EncodedObject(plumbing.AnyObject, plumbing.Hash(h))
+	if err != nil {
+		return 0, err
+	}
+	return o.Size(), nil
 }
 
 // ErrObjectNotFound is an object the repository does not hold.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	sysclock "github.com/mem-md/mem/pkg/clock" // the tests name their fixed time clock
 	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gitrepo"
@@ -72,6 +73,9 @@ type CommitOptions struct {
 	AllowMassDelete bool      // commit even when many memories disappear
 	Now             time.Time // author and committer time
 	Env             Env       // the process's environment and deadlines (read by the package function Commit)
+	// written are the files a sync's merge just wrote (refreshIndex):
+	// those still as written are not read again.
+	written map[string]writtenFile
 }
 
 // CommitResult says what Commit did. Commit is empty when nothing changed.
@@ -107,24 +111,17 @@ func Commit(v *vault.Vault, opts CommitOptions) (*CommitResult, error) {
 // Commit is the method form of the package function Commit.
 func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 	if opts.Now.IsZero() {
-		opts.Now = time.Now()
+		opts.Now = sysclock.Now()
 	}
 	unlock, err := r.lockCommit()
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	defer func() { // no tree write outlives the commit, whichever way it ends
-		if r.objs != nil {
-			r.objs.Wait()
-		}
-	}()
-	cleared, err := r.clearStaleLocks()
+	defer r.waitObjects() // no tree write outlives the commit, whichever way it ends
+	cleared, err := r.clearForCommit()
 	if err != nil {
 		return nil, err
-	}
-	if why, p := r.busy(); why != "" {
-		return nil, skipFor(r.v, p, why)
 	}
 	lock, err := r.lockIndex()
 	if err != nil {
@@ -137,85 +134,178 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 	}
 
 	r.objs = r.git.NewObjects()
-	branch, parent, err := r.git.Head()
+	d, err := r.draft(opts.written)
 	if err != nil {
 		return nil, err
 	}
-	var head *gitrepo.Commit
-	if !parent.IsZero() {
-		if head, err = r.git.Commit(parent); err != nil {
-			return nil, r.damagedObject("commit", parent, "HEAD", err)
-		}
-	}
-	base, err := r.readBaseline(head)
-	if err != nil {
+	res := d.result(r, cleared)
+	if res.Changes, err = r.changes(d); err != nil {
 		return nil, err
 	}
-	if _, err := r.loadHeld(true); err != nil { // an edited file is no longer held
-		return nil, err
-	}
-	s, err := r.scan(base)
-	if err != nil {
-		return nil, err
-	}
-	res := &CommitResult{Branch: branch.Short(), Read: s.hashed, Secrets: s.secret}
-	for _, p := range cleared {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("removed %s, left by a mem commit that was killed", p))
-	}
-	if base.warn != "" {
-		res.Warnings = append(res.Warnings, base.warn)
-	}
-	for _, o := range s.oversized {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("%s: %d bytes, over lint.max_file_size (%d): left out of this commit, as mem leaves it unread; split it, move it out of the vault, or raise lint.max_file_size in mem.yaml",
-			o.path, o.size, r.v.Config.Lint.MaxFileSize))
-	}
-	res.Warnings = append(res.Warnings, s.unread...)
-	node := r.buildVault(s.files)
-	vaultHash, err := r.writeTree(node, r.prefix, s.reusable())
-	if err != nil {
-		return nil, err
-	}
-	var oldVault, headRoot *gitrepo.Tree
-	if head != nil {
-		if headRoot, err = r.tree(head.TreeHash, "HEAD's root"); err != nil {
-			return nil, err
-		}
-		if oldVault, err = r.vaultTree(head); err != nil {
-			return nil, r.damagedObject("tree", head.TreeHash, "HEAD, on the way to the vault folder "+r.prefix, err)
-		}
-	}
-	var chs []Change
-	if oldVault != nil && base.index != nil && base.trees[r.prefix] == oldVault.Hash {
-		chs = r.diffIndex(base, s.files)
-	} else if err := r.diff(oldVault, node, "", &chs); err != nil {
-		return nil, err
-	}
-	res.Changes = pairRenames(chs)
-	res.Files, res.Memories = countFiles(r.v, s.files, r)
+	res.Files, res.Memories = countFiles(r.v, d.s.files, r)
 	if len(res.Changes) == 0 {
-		res.Commit = ""
-		if head != nil {
-			res.Parent = head.Hash.String()
-		}
-		if s.hashed == 0 && base.vaultEntries(r) == len(s.files) && (r.prefix != "" || base.trees[""] == vaultHash) {
+		if d.indexCurrent(r) {
 			return res, nil // the index already says exactly this
 		}
 		if err := r.objs.Wait(); err != nil { // the index is to name these trees
 			return nil, err
 		}
-		return res, lock.write(r, base, s, node) // refresh stat data (and cached trees) so the next run reads nothing
+		return res, lock.write(r, d.base, d.s, d.node) // refresh stat data (and cached trees) so the next run reads nothing
 	}
-	sum := summarise(r, s, res.Changes)
+	sum := summarise(r, d.s, res.Changes)
 	res.Added, res.Modified, res.Deleted, res.Renamed = sum.added, sum.modified, sum.deleted, sum.renamed
-	if removed := sum.removedMemories(); removed > 0 && !opts.AllowMassDelete {
-		before := res.Memories + sum.deletedMemories - sum.addedMemories
-		if r.v.Config.Lint.IsMassDeletion(removed, before) {
-			return nil, &MassDeleteError{Removed: removed, Spoiled: sum.renamedOut + sum.broken, Of: before, Share: r.v.Config.Lint.MassDeleteShare, What: "this commit"}
-		}
+	if err := r.guardMassDelete(sum, res.Memories, opts); err != nil {
+		return nil, err
 	}
-	rootHash, err := r.splice(headRoot, vaultHash)
+	if err := r.record(d, sum, res, opts); err != nil {
+		return nil, err
+	}
+	if err := lock.write(r, d.base, d.s, d.node); err != nil {
+		res.Warnings = append(res.Warnings, err.Error())
+	}
+	return res, nil
+}
+
+// waitObjects waits for the object writes still running, if any.
+func (r *Repo) waitObjects() {
+	if r.objs != nil {
+		r.objs.Wait()
+	}
+}
+
+// clearForCommit removes the locks a killed mem commit left (returning
+// their paths) and skips while git is busy (a merge, a rebase, a sync's
+// merge being applied).
+func (r *Repo) clearForCommit() ([]string, error) {
+	cleared, err := r.clearStaleLocks()
 	if err != nil {
 		return nil, err
+	}
+	if why, p := r.busy(); why != "" {
+		return nil, skipFor(r.v, p, why)
+	}
+	return cleared, nil
+}
+
+// commitDraft is a commit in the making: the branch and its head, the
+// baseline the worktree was compared against, the scan, and the vault's
+// new tree.
+type commitDraft struct {
+	branch    gitrepo.RefName
+	parent    gitrepo.Hash    // zero on an unborn branch
+	head      *gitrepo.Commit // nil on an unborn branch
+	base      *baseline
+	s         *scanner
+	node      *dirNode
+	vaultHash gitrepo.Hash
+}
+
+// draft reads HEAD and the baseline, scans the worktree (written: the
+// files a sync's merge just wrote) and writes the vault's tree.
+func (r *Repo) draft(written map[string]writtenFile) (*commitDraft, error) {
+	d := &commitDraft{}
+	var err error
+	if d.branch, d.parent, err = r.git.Head(); err != nil {
+		return nil, err
+	}
+	if !d.parent.IsZero() {
+		if d.head, err = r.git.Commit(d.parent); err != nil {
+			return nil, r.damagedObject("commit", d.parent, "HEAD", err)
+		}
+	}
+	if d.base, err = r.readBaseline(d.head); err != nil {
+		return nil, err
+	}
+	if _, err := r.loadHeld(true); err != nil { // an edited file is no longer held
+		return nil, err
+	}
+	if d.s, err = r.scan(d.base, written); err != nil {
+		return nil, err
+	}
+	d.node = r.buildVault(d.s.files)
+	if d.vaultHash, err = r.writeTree(d.node, r.prefix, d.s.reusable()); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// result starts the CommitResult: the branch and its head, what was read
+// and left out, and the scan's warnings (cleared: the stale locks removed
+// first).
+func (d *commitDraft) result(r *Repo, cleared []string) *CommitResult {
+	res := &CommitResult{Branch: d.branch.Short(), Read: d.s.hashed, Secrets: d.s.secret}
+	if d.head != nil {
+		res.Parent = d.head.Hash.String()
+	}
+	for _, p := range cleared {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("removed %s, left by a mem commit that was killed", p))
+	}
+	if d.base.warn != "" {
+		res.Warnings = append(res.Warnings, d.base.warn)
+	}
+	for _, o := range d.s.oversized {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%s: %d bytes, over lint.max_file_size (%d): left out of this commit, as mem leaves it unread; split it, move it out of the vault, or raise lint.max_file_size in mem.yaml",
+			o.path, o.size, r.v.Config.Lint.MaxFileSize))
+	}
+	res.Warnings = append(res.Warnings, d.s.unread...)
+	return res
+}
+
+// changes lists what the draft changes in the vault against HEAD, renames
+// paired: from the index when its cached tree is HEAD's vault (no tree is
+// read), else by diffing the trees.
+func (r *Repo) changes(d *commitDraft) ([]Change, error) {
+	var oldVault *gitrepo.Tree
+	if d.head != nil {
+		var err error
+		if oldVault, err = r.vaultTree(d.head); err != nil {
+			return nil, r.damagedObject("tree", d.head.TreeHash, "HEAD, on the way to the vault folder "+r.prefix, err)
+		}
+	}
+	var chs []Change
+	if oldVault != nil && d.base.index != nil && d.base.trees[r.prefix] == oldVault.Hash {
+		chs = r.diffIndex(d.base, d.s.files)
+	} else if err := r.diff(oldVault, d.node, "", &chs); err != nil {
+		return nil, err
+	}
+	return pairRenames(chs), nil
+}
+
+// indexCurrent reports a draft that changes nothing of which the git index
+// already says exactly this: no file was read, none went, and its cached
+// tree is the vault's.
+func (d *commitDraft) indexCurrent(r *Repo) bool {
+	return d.s.hashed == 0 && d.base.vaultEntries(r) == len(d.s.files) && (r.prefix != "" || d.base.trees[""] == d.vaultHash)
+}
+
+// guardMassDelete refuses a commit that removes too many of the memories
+// (memories: how many the commit leaves), unless opts allow it.
+func (r *Repo) guardMassDelete(sum summary, memories int, opts CommitOptions) error {
+	removed := sum.removedMemories()
+	if removed == 0 || opts.AllowMassDelete {
+		return nil
+	}
+	before := memories + sum.deletedMemories - sum.addedMemories
+	if !r.v.Config.Lint.IsMassDeletion(removed, before) {
+		return nil
+	}
+	return &MassDeleteError{Removed: removed, Spoiled: sum.renamedOut + sum.broken, Of: before, Share: r.v.Config.Lint.MassDeleteShare, What: "this commit"}
+}
+
+// record writes the commit of the draft (its message from sum, or opts'
+// subject, secrets redacted), makes its objects durable and moves the
+// branch to it, filling res's subject and commit.
+func (r *Repo) record(d *commitDraft, sum summary, res *CommitResult, opts CommitOptions) error {
+	var headRoot *gitrepo.Tree
+	if d.head != nil {
+		var err error
+		if headRoot, err = r.tree(d.head.TreeHash, "HEAD's root"); err != nil {
+			return err
+		}
+	}
+	rootHash, err := r.splice(headRoot, d.vaultHash)
+	if err != nil {
+		return err
 	}
 	res.Subject = sum.subject()
 	if opts.Message != "" {
@@ -226,39 +316,33 @@ func (r *Repo) Commit(opts CommitOptions) (*CommitResult, error) {
 	res.Subject, body = redactLines(res.Subject), redactLines(body)
 	author, err := r.author(opts.Now)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	c := &gitrepo.Commit{
 		Author: author, Committer: r.committer(author),
 		Message: res.Subject + "\n\n" + body, TreeHash: rootHash,
 	}
-	if head != nil {
-		c.ParentHashes = []gitrepo.Hash{head.Hash}
-		res.Parent = head.Hash.String()
+	reflog := "commit (initial): " + res.Subject
+	if d.head != nil {
+		c.ParentHashes = []gitrepo.Hash{d.head.Hash}
+		reflog = "commit: " + res.Subject
 	}
 	data, err := gitrepo.EncodeCommit(c)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	ch, err := r.objs.Write(gitrepo.CommitObject, data)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := r.objs.Sync(); err != nil {
-		return nil, fmt.Errorf("%s: sync objects: %w", r.gitDir, err)
+		return fmt.Errorf("%s: sync objects: %w", r.gitDir, err)
 	}
-	reflog := "commit: " + res.Subject
-	if head == nil {
-		reflog = "commit (initial): " + res.Subject
-	}
-	if err := r.updateRef(branch, parent, ch, author, reflog); err != nil {
-		return nil, err
+	if err := r.updateRef(d.branch, d.parent, ch, author, reflog); err != nil {
+		return err
 	}
 	res.Commit = ch.String()
-	if err := lock.write(r, base, s, node); err != nil {
-		res.Warnings = append(res.Warnings, err.Error())
-	}
-	return res, nil
+	return nil
 }
 
 // countFiles counts the vault's files and, among them, the memory files
@@ -329,61 +413,76 @@ type summary struct {
 func summarise(r *Repo, s *scanner, chs []Change) summary {
 	sum := summary{types: map[string]int{}, projects: map[string][4]int{}}
 	for _, c := range chs {
-		slot := 0
-		switch c.Status {
-		case "A":
-			sum.added++
-		case "M":
-			sum.modified++
-			slot = 1
-		case "D":
-			sum.deleted++
-			slot = 2
-		case "R":
-			sum.renamed++
-			slot = 3
-		}
+		slot := sum.countStatus(c.Status)
 		isMem := r.v.IsMemoryPath(c.Path)
-		if c.Status == "R" { // a rename into or out of the memory set (a.md -> a.md.bak)
-			switch was := r.v.IsMemoryPath(c.From); {
-			case was && !isMem:
-				sum.deletedMemories++
-				sum.renamedOut++
-			case !was && isMem:
-				sum.addedMemories++
-			}
+		if c.Status == "R" {
+			sum.countRename(r.v.IsMemoryPath(c.From), isMem)
 		}
-		if !isMem {
-			continue
+		if isMem {
+			sum.countMemory(r, s, c, slot)
 		}
-		switch c.Status {
-		case "A":
-			sum.addedMemories++
-		case "D":
-			sum.deletedMemories++
-		}
-		h := c.New
-		if c.Status == "D" {
-			h = c.Old
-		}
-		m := r.describe(s, h)
-		typ, project := m.typ, m.project
-		if c.Status == "M" && m.noMemory() {
-			// Emptied or overwritten so it no longer parses: the memory is
-			// as lost as if it had been deleted (issue 17).
-			if !r.describe(s, c.Old).noMemory() {
-				sum.broken++
-			}
-		}
-		sum.types[typ]++
-		if project == "" {
-			project = "global"
-		}
-		p := sum.projects[project]
-		p[slot]++
-		sum.projects[project] = p
 	}
 	return sum
+}
+
+// countStatus counts a change by its status and returns its slot in the
+// per-project counts (+A ~M -D >R).
+func (sum *summary) countStatus(status string) int {
+	switch status {
+	case "A":
+		sum.added++
+	case "M":
+		sum.modified++
+		return 1
+	case "D":
+		sum.deleted++
+		return 2
+	case "R":
+		sum.renamed++
+		return 3
+	}
+	return 0
+}
+
+// countRename counts a rename into or out of the memory set (a.md ->
+// a.md.bak) as a memory added or removed.
+func (sum *summary) countRename(was, is bool) {
+	switch {
+	case was && !is:
+		sum.deletedMemories++
+		sum.renamedOut++
+	case !was && is:
+		sum.addedMemories++
+	}
+}
+
+// countMemory counts a change of a memory file: added, deleted or broken,
+// by type and by project.
+func (sum *summary) countMemory(r *Repo, s *scanner, c Change, slot int) {
+	switch c.Status {
+	case "A":
+		sum.addedMemories++
+	case "D":
+		sum.deletedMemories++
+	}
+	h := c.New
+	if c.Status == "D" {
+		h = c.Old
+	}
+	m := r.describe(s, h)
+	if c.Status == "M" && m.noMemory() && !r.describe(s, c.Old).noMemory() {
+		// Emptied or overwritten so it no longer parses: the memory is
+		// as lost as if it had been deleted (issue 17).
+		sum.broken++
+	}
+	sum.types[m.typ]++
+	project := m.project
+	if project == "" {
+		project = "global"
+	}
+	p := sum.projects[project]
+	p[slot]++
+	sum.projects[project] = p
 }
 
 // describe reads a memory's type and project (noted when this run read

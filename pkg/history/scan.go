@@ -234,6 +234,9 @@ type scanner struct {
 	// unread say why a file was left out unread (hard-linked, no
 	// permission to read it); a tracked one keeps its committed version.
 	unread []string
+	// written are the files a sync's merge just wrote, by path: one still
+	// as written is taken as the merge's blob, unread.
+	written map[string]writtenFile
 }
 
 type oversize struct {
@@ -242,8 +245,8 @@ type oversize struct {
 }
 
 // scan lists every file of the vault the next commit holds.
-func (r *Repo) scan(base *baseline) (*scanner, error) {
-	s := &scanner{r: r, base: base, seen: make(map[string]bool, len(base.entries)), skipped: map[string]bool{}, meta: map[gitrepo.Hash]memMeta{}}
+func (r *Repo) scan(base *baseline, written map[string]writtenFile) (*scanner, error) {
+	s := &scanner{r: r, base: base, seen: make(map[string]bool, len(base.entries)), skipped: map[string]bool{}, meta: map[gitrepo.Hash]memMeta{}, written: written}
 	pats, err := r.outerPatterns()
 	if err != nil {
 		return nil, err
@@ -620,6 +623,13 @@ func (s *scanner) add(c candidate) error {
 	if old != nil && s.clean(old, fi, mode) {
 		s.files = append(s.files, &file{path: p, mode: mode, hash: old.Hash, entry: old})
 		return nil
+	}
+	if w, ok := s.written[p]; ok {
+		// Stat again in full: the index records the inode and ctime.
+		if full, err := os.Lstat(c.abs()); err == nil && w.unchanged(full, mode) {
+			s.files = append(s.files, &file{path: p, mode: mode, hash: w.hash, entry: indexEntry(p, w.hash, mode, full)})
+			return nil
+		}
 	}
 	f := &file{path: p, mode: mode, abs: c.abs()}
 	s.files = append(s.files, f)

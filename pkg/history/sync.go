@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	sysclock "github.com/mem-md/mem/pkg/clock" // the tests name their fixed time clock
 	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/gitrepo"
 	"github.com/mem-md/mem/pkg/merge"
@@ -113,7 +114,7 @@ func Sync(v *vault.Vault, opts SyncOptions) (*SyncResult, error) {
 
 func (r *Repo) sync(opts SyncOptions) (*SyncResult, error) {
 	if opts.Now.IsZero() {
-		opts.Now = time.Now()
+		opts.Now = sysclock.Now()
 	}
 	if opts.Remote == "" {
 		return nil, errors.New("no sync remote: pass one (mem sync PATH|URL|REMOTE) or set sync.remote in mem.yaml")
@@ -124,45 +125,15 @@ func (r *Repo) sync(opts SyncOptions) (*SyncResult, error) {
 		return nil, err
 	}
 	res.URL = url
-	if err := gitrepo.PinAttributes(r.gitDir, vault.NoTransform); err != nil {
-		return nil, fmt.Errorf("%s: %w", r.gitDir, err)
-	}
-	if done, err := r.finishJournal(); err != nil {
-		return nil, err
-	} else if done {
-		res.Recovered = true
-		res.Warnings = append(res.Warnings, "finished applying a merge that an interrupted sync had started")
-	}
-	if err := r.stopped("no file was changed; nothing was committed, fetched or pushed"); err != nil {
+	if err := r.resumeSync(res); err != nil {
 		return nil, err
 	}
-	// A dry run commits too: what a merge would decide depends on the
-	// local changes, and a commit changes no file.
-	c, err := r.Commit(CommitOptions{Now: opts.Now})
-	if err != nil {
+	st := &syncState{url: url, res: res, opts: opts}
+	if err := r.commitLocal(st); err != nil {
 		return nil, err
 	}
-	res.Committed = c.Commit
-	// Until the merge is applied, an interruption leaves every file as it
-	// was: only this machine's own changes may have been committed.
-	kept := "no file was changed; nothing was fetched into the vault or pushed"
-	if c.Commit != "" {
-		kept = fmt.Sprintf("this machine's changes were committed (%.7s); no file was changed and nothing was pushed", c.Commit)
-	}
-	res.Warnings = append(res.Warnings, c.Warnings...)
-	for _, s := range c.Secrets {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("%s:%d: %s: left out of the commit and the sync (it holds a secret): remove the secret, the next sync sends it", s.Path, s.Line, s.Rule))
-	}
-	branch, head, err := r.git.Head()
-	if err != nil {
-		return nil, err
-	}
-	if branch == gitrepo.HEAD {
-		return nil, fmt.Errorf("%s: HEAD is detached: check out the vault's branch ('git -C %s switch main') before 'mem sync'", r.gitDir, r.top)
-	}
-	res.Branch = branch.Short()
 	if local != "" {
-		if err := r.createRemote(local, branch, head, res, opts.DryRun); err != nil {
+		if err := r.createRemote(local, st.branch, st.head, res, opts.DryRun); err != nil {
 			return nil, err
 		}
 		if _, err := os.Stat(local); err != nil && opts.DryRun {
@@ -170,94 +141,182 @@ func (r *Repo) sync(opts SyncOptions) (*SyncResult, error) {
 		}
 	}
 	for try := 1; ; try++ {
-		if err := r.stopped(kept); err != nil {
-			return nil, err
-		}
-		remote, err := r.fetch(url, branch)
-		if err := r.stopped(kept); err != nil {
-			return nil, err
-		}
-		if err != nil {
-			return nil, err
-		}
-		if err := r.checkIncoming(head, remote, url); err != nil {
-			return nil, err
-		}
-		if err := r.tellOverruled(head, remote, res); err != nil {
-			return nil, err
-		}
-		merged, err := r.mergeHeads(head, remote, url, res, opts)
-		if err != nil {
-			return nil, err
-		}
-		// Staying on head while the remote is ahead: all that came in is
-		// held back (holdLocal), and the remote has all there is to push.
-		behind := false
-		if merged == head && !remote.IsZero() && remote != head {
-			if behind, err = r.git.IsAncestor(head, remote); err != nil {
-				return nil, err
-			}
-		}
-		if res.In, err = r.counts(head, merged); err != nil {
-			return nil, err
-		}
-		if !behind {
-			if res.Out, err = r.counts(remote, merged); err != nil {
-				return nil, err
-			}
-		}
-		res.Head = merged.String()
-		if opts.DryRun {
-			return res, nil
-		}
-		if err := r.stopped(kept); err != nil {
-			return nil, err
-		}
-		start := head
-		if merged != head {
-			if err := r.applyMerge(branch, head, merged, opts.Now); err != nil {
-				return nil, err
-			}
-			// Past the merge when refreshing the index committed a file
-			// written meanwhile; it goes out with this push.
-			if _, head, err = r.git.Head(); err != nil {
-				return nil, err
-			}
-			res.Head = head.String()
-		}
-		// A merge is applied whole (journal first): from here an
-		// interruption keeps it and leaves the push to the next sync.
-		kept = "no file was changed; nothing was pushed: the next sync pushes"
-		switch {
-		case merged != start && head == remote:
-			kept = "what came in is merged here, the vault is complete; nothing was left to push"
-		case merged != start:
-			kept = "what came in is merged here, the vault is complete; nothing was pushed: the next sync pushes"
-		}
-		if err := r.stopped(kept); err != nil {
-			return nil, err
-		}
-		if head == remote || behind {
-			return res, nil
-		}
-		if err := r.pushCheck(remote, head, url, opts); err != nil {
-			return nil, err
-		}
-		rejected, err := r.pushBranch(url, branch)
-		if err := r.stopped(kept); err != nil {
-			return nil, err
-		}
+		rejected, err := r.syncRound(st)
 		if err != nil {
 			return nil, err
 		}
 		if !rejected {
-			res.Pushed = true
 			return res, nil
 		}
 		if try == maxPushTries {
 			return nil, &SkipError{Reason: fmt.Sprintf("%s moved %d times while this sync merged (other machines are pushing): what came in is merged here; the next run pushes", url, try)}
 		}
 	}
+}
+
+// syncState is what a sync carries from step to step and round to round.
+type syncState struct {
+	url    string
+	branch gitrepo.RefName
+	head   gitrepo.Hash // this machine's head
+	// kept says what an interruption keeps (stopped): it grows as the
+	// sync goes.
+	kept string
+	res  *SyncResult
+	opts SyncOptions
+}
+
+// resumeSync pins git's attributes off the vault and finishes a merge an
+// interrupted sync left half-applied, before anything else happens.
+func (r *Repo) resumeSync(res *SyncResult) error {
+	if err := gitrepo.PinAttributes(r.gitDir, vault.NoTransform); err != nil {
+		return fmt.Errorf("%s: %w", r.gitDir, err)
+	}
+	if done, err := r.finishJournal(); err != nil {
+		return err
+	} else if done {
+		res.Recovered = true
+		res.Warnings = append(res.Warnings, "finished applying a merge that an interrupted sync had started")
+	}
+	return r.stopped("no file was changed; nothing was committed, fetched or pushed")
+}
+
+// commitLocal commits this machine's changes first (a dry run too: what a
+// merge would decide depends on them, and a commit changes no file) and
+// reads the branch the sync is for, which must be checked out.
+func (r *Repo) commitLocal(st *syncState) error {
+	c, err := r.Commit(CommitOptions{Now: st.opts.Now})
+	if err != nil {
+		return err
+	}
+	st.res.Committed = c.Commit
+	// Until the merge is applied, an interruption leaves every file as it
+	// was: only this machine's own changes may have been committed.
+	st.kept = "no file was changed; nothing was fetched into the vault or pushed"
+	if c.Commit != "" {
+		st.kept = fmt.Sprintf("this machine's changes were committed (%.7s); no file was changed and nothing was pushed", c.Commit)
+	}
+	st.res.Warnings = append(st.res.Warnings, c.Warnings...)
+	for _, s := range c.Secrets {
+		st.res.Warnings = append(st.res.Warnings, fmt.Sprintf("%s:%d: %s: left out of the commit and the sync (it holds a secret): remove the secret, the next sync sends it", s.Path, s.Line, s.Rule))
+	}
+	if st.branch, st.head, err = r.git.Head(); err != nil {
+		return err
+	}
+	if st.branch == gitrepo.HEAD {
+		return fmt.Errorf("%s: HEAD is detached: check out the vault's branch ('git -C %s switch main') before 'mem sync'", r.gitDir, r.top)
+	}
+	st.res.Branch = st.branch.Short()
+	return nil
+}
+
+// syncRound fetches, merges, applies and pushes once; rejected is true
+// when the remote moved since the fetch (the caller runs another round).
+func (r *Repo) syncRound(st *syncState) (rejected bool, err error) {
+	remote, merged, behind, err := r.fetchAndMerge(st)
+	if err != nil || st.opts.DryRun {
+		return false, err
+	}
+	if err := r.stopped(st.kept); err != nil {
+		return false, err
+	}
+	if err := r.applyRound(st, merged, remote); err != nil {
+		return false, err
+	}
+	if st.head == remote || behind {
+		return false, nil
+	}
+	return r.pushRound(st, remote)
+}
+
+// fetchAndMerge fetches the remote's branch, checks what came in and
+// merges it with this machine's head, in the object store only. behind
+// is true when this machine stays on its head while the remote is ahead:
+// all that came in is held back (holdLocal), and the remote has all there
+// is to push.
+func (r *Repo) fetchAndMerge(st *syncState) (remote, merged gitrepo.Hash, behind bool, err error) {
+	if err := r.stopped(st.kept); err != nil {
+		return remote, merged, false, err
+	}
+	remote, err = r.fetch(st.url, st.branch)
+	if err := r.stopped(st.kept); err != nil {
+		return remote, merged, false, err
+	}
+	if err != nil {
+		return remote, merged, false, err
+	}
+	if err := r.checkIncoming(st.head, remote, st.url); err != nil {
+		return remote, merged, false, err
+	}
+	if err := r.tellOverruled(st.head, remote, st.res); err != nil {
+		return remote, merged, false, err
+	}
+	if merged, err = r.mergeHeads(st.head, remote, st.url, st.res, st.opts); err != nil {
+		return remote, merged, false, err
+	}
+	if merged == st.head && !remote.IsZero() && remote != st.head {
+		if behind, err = r.git.IsAncestor(st.head, remote); err != nil {
+			return remote, merged, false, err
+		}
+	}
+	if st.res.In, err = r.counts(st.head, merged); err != nil {
+		return remote, merged, behind, err
+	}
+	if !behind {
+		if st.res.Out, err = r.counts(remote, merged); err != nil {
+			return remote, merged, behind, err
+		}
+	}
+	st.res.Head = merged.String()
+	return remote, merged, behind, nil
+}
+
+// applyRound brings the vault to merged (applyMerge) when it differs from
+// this machine's head. From then on an interruption keeps the merge and
+// leaves the push to the next sync.
+func (r *Repo) applyRound(st *syncState, merged, remote gitrepo.Hash) error {
+	start := st.head
+	if merged != st.head {
+		if err := r.applyMerge(st.branch, st.head, merged, st.opts.Now); err != nil {
+			return err
+		}
+		// Past the merge when refreshing the index committed a file
+		// written meanwhile; it goes out with this push.
+		var err error
+		if _, st.head, err = r.git.Head(); err != nil {
+			return err
+		}
+		st.res.Head = st.head.String()
+	}
+	// A merge is applied whole (journal first): from here an
+	// interruption keeps it and leaves the push to the next sync.
+	st.kept = "no file was changed; nothing was pushed: the next sync pushes"
+	switch {
+	case merged != start && st.head == remote:
+		st.kept = "what came in is merged here, the vault is complete; nothing was left to push"
+	case merged != start:
+		st.kept = "what came in is merged here, the vault is complete; nothing was pushed: the next sync pushes"
+	}
+	return r.stopped(st.kept)
+}
+
+// pushRound checks and pushes this machine's head over remote (the head
+// fetched); rejected is true when the remote moved since.
+func (r *Repo) pushRound(st *syncState, remote gitrepo.Hash) (rejected bool, err error) {
+	if err := r.pushCheck(remote, st.head, st.url, st.opts); err != nil {
+		return false, err
+	}
+	rejected, err = r.pushBranch(st.url, st.branch)
+	if err := r.stopped(st.kept); err != nil {
+		return false, err
+	}
+	if err != nil {
+		return false, err
+	}
+	if !rejected {
+		st.res.Pushed = true
+	}
+	return rejected, nil
 }
 
 // stopped is the error of a sync interrupted by Env.Context (Ctrl-C),
@@ -446,67 +505,10 @@ func (r *Repo) mergeCommit(base, head, remote gitrepo.Hash, url string, res *Syn
 		return gitrepo.ZeroHash, r.damagedObject("commit", remote, "the remote's head", err)
 	}
 	oursLater := hc.Committer.When.After(rc.Committer.When) || hc.Committer.When.Equal(rc.Committer.When) && head.String() > remote.String()
-	byPath := map[string]gitrepo.Change{}
-	for _, c := range ours {
-		byPath[c.Path] = c
-	}
 	r.objs = r.git.NewObjects() // synced by applyMerge before a ref names the merge
-	edits := map[string]treeEdit{}
-	entry := func(p string, mode gitrepo.Mode, h gitrepo.Hash) {
-		edits[p] = treeEdit{mode: mode, hash: h}
-	}
-	var decisions []string
-	for _, t := range theirs {
-		o, both := byPath[t.Path]
-		switch {
-		case !both && t.Deleted():
-			entry(t.Path, 0, gitrepo.ZeroHash)
-			continue
-		case !both:
-			entry(t.Path, t.NewMode, t.New)
-			continue
-		case o.New == t.New && o.NewMode == t.NewMode:
-			continue
-		}
-		read := func(h gitrepo.Hash, mode gitrepo.Mode, label string, later bool) (merge.Side, error) {
-			s := merge.Side{Label: label, Later: later}
-			if mode == 0 {
-				return s, nil
-			}
-			data, err := r.blob(h)
-			s.Data, s.Present = data, true
-			return s, err
-		}
-		b, err1 := read(t.Old, t.OldMode, "base", false)
-		os_, err2 := read(o.New, o.NewMode, labelOurs, oursLater)
-		ts, err3 := read(t.New, t.NewMode, labelRemote, !oursLater)
-		if err := errors.Join(err1, err2, err3); err != nil {
-			return gitrepo.ZeroHash, fmt.Errorf("%s: read the versions to merge: %w", t.Path, err)
-		}
-		rel, _ := r.vaultRel(t.Path)
-		if rel == "" {
-			rel = t.Path
-		}
-		fm := merge.File(rel, b, os_, ts)
-		decisions = append(decisions, fm.Decisions...)
-		mode := o.NewMode
-		if o.Deleted() {
-			mode = t.NewMode
-		}
-		if !fm.Present {
-			entry(t.Path, 0, gitrepo.ZeroHash)
-		} else if h, err := r.writeBlob(fm.Data); err != nil {
-			return gitrepo.ZeroHash, err
-		} else {
-			entry(t.Path, mode, h)
-		}
-		if fm.Sibling != "" {
-			h, err := r.writeBlob(fm.SiblingData)
-			if err != nil {
-				return gitrepo.ZeroHash, err
-			}
-			entry(r.repoPath(fm.Sibling), gitrepo.Regular, h)
-		}
+	edits, decisions, err := r.mergeEdits(ours, theirs, oursLater)
+	if err != nil {
+		return gitrepo.ZeroHash, err
 	}
 	tree, err := r.editTree(hc.TreeHash, "", edits)
 	if err != nil {
@@ -535,6 +537,82 @@ func (r *Repo) mergeCommit(base, head, remote gitrepo.Hash, url string, res *Syn
 	return h, r.objs.Wait()
 }
 
+// mergeEdits are the edits that bring head's tree to the merge (ours and
+// theirs: each side's changes since the base) and the decisions made: a
+// path only the remote changed takes its version, one both changed is
+// merged (mergeFile).
+func (r *Repo) mergeEdits(ours, theirs []gitrepo.Change, oursLater bool) (map[string]treeEdit, []string, error) {
+	byPath := map[string]gitrepo.Change{}
+	for _, c := range ours {
+		byPath[c.Path] = c
+	}
+	edits := map[string]treeEdit{}
+	var decisions []string
+	for _, t := range theirs {
+		o, both := byPath[t.Path]
+		switch {
+		case !both && t.Deleted():
+			edits[t.Path] = treeEdit{}
+		case !both:
+			edits[t.Path] = treeEdit{mode: t.NewMode, hash: t.New}
+		case o.New == t.New && o.NewMode == t.NewMode:
+		default:
+			ds, err := r.mergeFile(o, t, oursLater, edits)
+			if err != nil {
+				return nil, nil, err
+			}
+			decisions = append(decisions, ds...)
+		}
+	}
+	return edits, decisions, nil
+}
+
+// mergeFile merges one path both sides changed (o ours, t theirs) with
+// merge.File, adding its result (and a sibling file, when the merge keeps
+// both versions) to edits; it returns the decisions made.
+func (r *Repo) mergeFile(o, t gitrepo.Change, oursLater bool, edits map[string]treeEdit) ([]string, error) {
+	read := func(h gitrepo.Hash, mode gitrepo.Mode, label string, later bool) (merge.Side, error) {
+		s := merge.Side{Label: label, Later: later}
+		if mode == 0 {
+			return s, nil
+		}
+		data, err := r.blob(h)
+		s.Data, s.Present = data, true
+		return s, err
+	}
+	b, err1 := read(t.Old, t.OldMode, "base", false)
+	os_, err2 := read(o.New, o.NewMode, labelOurs, oursLater)
+	ts, err3 := read(t.New, t.NewMode, labelRemote, !oursLater)
+	if err := errors.Join(err1, err2, err3); err != nil {
+		return nil, fmt.Errorf("%s: read the versions to merge: %w", t.Path, err)
+	}
+	rel, _ := r.vaultRel(t.Path)
+	if rel == "" {
+		rel = t.Path
+	}
+	fm := merge.File(rel, b, os_, ts)
+	mode := o.NewMode
+	if o.Deleted() {
+		mode = t.NewMode
+	}
+	edits[t.Path] = treeEdit{}
+	if fm.Present {
+		h, err := r.writeBlob(fm.Data)
+		if err != nil {
+			return nil, err
+		}
+		edits[t.Path] = treeEdit{mode: mode, hash: h}
+	}
+	if fm.Sibling != "" {
+		h, err := r.writeBlob(fm.SiblingData)
+		if err != nil {
+			return nil, err
+		}
+		edits[r.repoPath(fm.Sibling)] = treeEdit{mode: gitrepo.Regular, hash: h}
+	}
+	return fm.Decisions, nil
+}
+
 // treeEdit is a file a merge sets (mode and blob) or deletes (zero hash).
 type treeEdit struct {
 	mode gitrepo.Mode
@@ -553,58 +631,74 @@ func (r *Repo) editTree(h gitrepo.Hash, dir string, edits map[string]treeEdit) (
 		}
 		ents = append(ents, t.Entries...)
 	}
-	here := map[string]treeEdit{}
-	below := map[string]map[string]treeEdit{}
-	for p, e := range edits {
-		if name, rest, sub := strings.Cut(p, "/"); sub {
-			if below[name] == nil {
-				below[name] = map[string]treeEdit{}
-			}
-			below[name][rest] = e
-		} else {
-			here[p] = e
-		}
-	}
+	here, below := splitEdits(edits)
 	out := ents[:0:0]
+	var err error
 	for _, e := range ents {
-		if ed, ok := here[e.Name]; ok {
+		ed, edited := here[e.Name]
+		sub, inside := below[e.Name]
+		switch {
+		case edited:
 			delete(here, e.Name)
-			if !ed.hash.IsZero() {
-				out = append(out, gitrepo.TreeEntry{Name: e.Name, Mode: ed.mode, Hash: ed.hash})
-			}
-			continue
-		}
-		if sub, ok := below[e.Name]; ok && e.Mode == gitrepo.Dir {
+			out = appendEdit(out, e.Name, ed)
+		case inside && e.Mode == gitrepo.Dir:
 			delete(below, e.Name)
-			nh, err := r.editTree(e.Hash, join(dir, e.Name), sub)
-			if err != nil {
+			if out, err = r.appendSubtree(out, e.Hash, dir, e.Name, sub); err != nil {
 				return gitrepo.ZeroHash, err
 			}
-			if !nh.IsZero() {
-				out = append(out, gitrepo.TreeEntry{Name: e.Name, Mode: gitrepo.Dir, Hash: nh})
-			}
-			continue
+		default:
+			out = append(out, e)
 		}
-		out = append(out, e)
 	}
 	for name, ed := range here {
-		if !ed.hash.IsZero() {
-			out = append(out, gitrepo.TreeEntry{Name: name, Mode: ed.mode, Hash: ed.hash})
-		}
+		out = appendEdit(out, name, ed)
 	}
 	for name, sub := range below {
-		nh, err := r.editTree(gitrepo.ZeroHash, join(dir, name), sub)
-		if err != nil {
+		if out, err = r.appendSubtree(out, gitrepo.ZeroHash, dir, name, sub); err != nil {
 			return gitrepo.ZeroHash, err
-		}
-		if !nh.IsZero() {
-			out = append(out, gitrepo.TreeEntry{Name: name, Mode: gitrepo.Dir, Hash: nh})
 		}
 	}
 	if len(out) == 0 {
 		return gitrepo.ZeroHash, nil
 	}
 	return r.storeTree(out)
+}
+
+// splitEdits parts edits into those of a folder's own entries (here, by
+// name) and those further down (below, by the subfolder's name, with
+// paths relative to it).
+func splitEdits(edits map[string]treeEdit) (here map[string]treeEdit, below map[string]map[string]treeEdit) {
+	here, below = map[string]treeEdit{}, map[string]map[string]treeEdit{}
+	for p, e := range edits {
+		name, rest, sub := strings.Cut(p, "/")
+		if !sub {
+			here[p] = e
+			continue
+		}
+		if below[name] == nil {
+			below[name] = map[string]treeEdit{}
+		}
+		below[name][rest] = e
+	}
+	return here, below
+}
+
+// appendEdit adds the entry an edit sets; a deletion adds nothing.
+func appendEdit(out []gitrepo.TreeEntry, name string, ed treeEdit) []gitrepo.TreeEntry {
+	if ed.hash.IsZero() {
+		return out
+	}
+	return append(out, gitrepo.TreeEntry{Name: name, Mode: ed.mode, Hash: ed.hash})
+}
+
+// appendSubtree adds the subfolder name of dir (tree h, zero when new)
+// with edits applied; one left empty is dropped.
+func (r *Repo) appendSubtree(out []gitrepo.TreeEntry, h gitrepo.Hash, dir, name string, edits map[string]treeEdit) ([]gitrepo.TreeEntry, error) {
+	nh, err := r.editTree(h, join(dir, name), edits)
+	if err != nil || nh.IsZero() {
+		return out, err
+	}
+	return append(out, gitrepo.TreeEntry{Name: name, Mode: gitrepo.Dir, Hash: nh}), nil
 }
 
 func (r *Repo) writeBlob(data []byte) (gitrepo.Hash, error) {
@@ -694,37 +788,47 @@ func (r *Repo) guardIncoming(base, head, merged, remote gitrepo.Hash, url string
 		which = append(which, rel+" ("+how+")")
 	}
 	slices.Sort(which)
-	culprit := remote
-	rng := remote.String()
-	if !base.IsZero() {
-		rng = base.String() + ".." + remote.String()
-	}
-	if out, err := r.env.Git().Run(r.gitDir, "rev-list", "--first-parent", rng); err == nil {
-		most := 0
-		for _, h := range strings.Fields(out) {
-			c, err := r.git.Commit(gitrepo.NewHash(h))
-			parent := gitrepo.ZeroHash
-			if err != nil {
-				continue
-			}
-			if len(c.ParentHashes) > 0 {
-				parent = c.ParentHashes[0]
-			}
-			if d, err := r.diffTrees(parent, c.Hash); err == nil {
-				// The commit that silenced most, else the one that
-				// changed most memories (silenced by the view alone).
-				if n := len(r.lostIncoming(d, opts.Now))*len(chs) + len(d); n > most {
-					most, culprit = n, c.Hash
-				}
-			}
-		}
-	}
+	culprit := r.culprit(base, remote, len(chs), opts.Now)
 	subject := ""
 	if c, err := r.git.Commit(culprit); err == nil {
 		subject = strings.SplitN(strings.TrimSpace(c.Message), "\n", 2)[0]
 	}
 	return &MassDeleteError{Removed: removed, Spoiled: disguised, How: "still there but emptied, retyped, retired, deprecated, no longer parsing, rewritten so the content rules refuse them, or taken out of the view", Which: which, Of: before, Share: r.v.Config.Lint.MassDeleteShare,
 		What: fmt.Sprintf("merging %s from %s (commit %s %q removed them; nothing here changed, inspect it with 'git show --stat %s')", short(remote), url, short(culprit), redactLines(subject), short(culprit))}
+}
+
+// culprit is the remote's commit since base (first parents only) that
+// silenced most memories, else the one that changed most (silenced by the
+// view alone); remote itself when none can be read. width is the number
+// of paths the whole incoming change touches, which weighs silencing
+// over changing.
+func (r *Repo) culprit(base, remote gitrepo.Hash, width int, now time.Time) gitrepo.Hash {
+	culprit := remote
+	rng := remote.String()
+	if !base.IsZero() {
+		rng = base.String() + ".." + remote.String()
+	}
+	out, err := r.env.Git().Run(r.gitDir, "rev-list", "--first-parent", rng)
+	if err != nil {
+		return culprit
+	}
+	most := 0
+	for _, h := range strings.Fields(out) {
+		c, err := r.git.Commit(gitrepo.NewHash(h))
+		if err != nil {
+			continue
+		}
+		parent := gitrepo.ZeroHash
+		if len(c.ParentHashes) > 0 {
+			parent = c.ParentHashes[0]
+		}
+		if d, err := r.diffTrees(parent, c.Hash); err == nil {
+			if n := len(r.lostIncoming(d, now))*width + len(d); n > most {
+				most, culprit = n, c.Hash
+			}
+		}
+	}
+	return culprit
 }
 
 // counts says what moving from a to b changes in the memories.
@@ -866,11 +970,12 @@ func (r *Repo) applyMerge(branch gitrepo.RefName, old, new gitrepo.Hash, now tim
 	if err := vault.WriteFileAtomic(filepath.Join(r.gitDir, syncJournal), data, 0o644); err != nil {
 		return err
 	}
-	if err := r.finishMerge(j, now); err != nil {
+	written, err := r.finishMerge(j, now)
+	if err != nil {
 		return err
 	}
 	unlock()
-	return r.refreshIndex(now)
+	return r.refreshIndex(now, written)
 }
 
 // clearKilledLocks removes the ref and index locks a killed mem left (as
@@ -885,8 +990,8 @@ func (r *Repo) clearKilledLocks() error {
 // own index writer (kill-safe, and it keeps the stat data of the files the
 // merge did not touch), so 'git status' agrees with the merge. A file
 // written meanwhile is committed, as the next sync would.
-func (r *Repo) refreshIndex(now time.Time) error {
-	_, err := r.Commit(CommitOptions{Now: now})
+func (r *Repo) refreshIndex(now time.Time, written map[string]writtenFile) error {
+	_, err := r.Commit(CommitOptions{Now: now, written: written})
 	return err
 }
 
@@ -909,30 +1014,54 @@ func (r *Repo) finishJournal() (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	var written map[string]writtenFile
 	if err = r.clearKilledLocks(); err == nil {
-		err = r.finishMerge(j, time.Now())
+		written, err = r.finishMerge(j, sysclock.Now())
 		r.forgetLocks()
 	}
 	unlock()
 	if err != nil {
 		return true, err
 	}
-	return true, r.refreshIndex(time.Now())
+	return true, r.refreshIndex(sysclock.Now(), written)
 }
 
 // finishMerge writes new's version of every file that differs between
 // old and new, unless the file holds neither version (someone edited it
 // since: it is left for the next commit), then moves the branch from old
 // to new, then drops the journal. Run again after a kill, it does the same
-// and ends in the same place. The git index is left to refreshIndex.
-func (r *Repo) finishMerge(j journal, now time.Time) error {
+// and ends in the same place. The git index is left to refreshIndex, told
+// what was written.
+func (r *Repo) finishMerge(j journal, now time.Time) (map[string]writtenFile, error) {
 	old, new, ref := gitrepo.NewHash(j.Old), gitrepo.NewHash(j.New), gitrepo.RefName(j.Ref)
 	chs, err := r.diffTrees(old, new)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	// Checked before the merge was built; checked again here, before the
-	// first write, as a journal names a merge this process did not build.
+	if err := r.checkMergeNames(chs, new); err != nil {
+		return nil, err
+	}
+	written, err := r.writeMerge(chs)
+	if err != nil {
+		return nil, err
+	}
+	if cur, _ := r.git.Direct(ref); cur == old {
+		who, err := r.author(now)
+		if err != nil {
+			return nil, err
+		}
+		if err := r.updateRef(ref, old, new, r.committer(who), "mem sync: "+short(new)); err != nil {
+			return nil, err
+		}
+	}
+	return written, os.Remove(filepath.Join(r.gitDir, syncJournal))
+}
+
+// checkMergeNames refuses a merge that writes a name holding a secret or
+// one git must not check out. Checked before the merge was built; checked
+// again before the first write, as a journal names a merge this process
+// may not have built.
+func (r *Repo) checkMergeNames(chs []gitrepo.Change, new gitrepo.Hash) error {
 	for _, c := range chs {
 		for _, name := range strings.Split(c.Path, "/") {
 			if rule, why := nameRule(name); rule != "" {
@@ -941,63 +1070,77 @@ func (r *Repo) finishMerge(j journal, now time.Time) error {
 			}
 		}
 	}
-	// The new files are written first and replace the old ones together,
-	// with one flush: an fsync per file made a wide commit's sync ten
-	// times slower than git's checkout of it.
+	return nil
+}
+
+// writeMerge brings the working tree to the merge: each changed file that
+// still holds the old or the new version (or is missing) gets the new one
+// or is removed; one edited since is left for the next commit. The new
+// files are written first and replace the old ones together, with one
+// flush: an fsync per file made a wide commit's sync ten times slower than
+// git's checkout of it. It returns what it wrote, by repository path.
+func (r *Repo) writeMerge(chs []gitrepo.Change) (map[string]writtenFile, error) {
 	var batch vault.Batch
 	defer batch.Abort()
+	written := map[string]writtenFile{}
+	made := map[string]bool{} // folders known to exist: one MkdirAll each, not one per file
 	for _, c := range chs {
-		p := filepath.Join(r.top, filepath.FromSlash(c.Path))
 		if c.NewMode == gitrepo.Submodule || c.OldMode == gitrepo.Submodule {
 			continue // git's business
 		}
-		cur, err := os.ReadFile(p)
-		curHash := gitrepo.ZeroHash
-		if err == nil {
-			curHash = gitrepo.HashObject(gitrepo.BlobObject, cur)
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("%s: %w", p, err)
-		}
-		if curHash != c.New && curHash != c.Old && !curHash.IsZero() {
-			continue
-		}
-		if c.Deleted() {
-			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return fmt.Errorf("%s: %w", p, err)
-			}
-			continue
-		}
-		if curHash != c.New {
-			data, err := r.blob(c.New)
-			if err != nil {
-				return r.damagedObject("blob", c.New, c.Path, err)
-			}
-			if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
-				return err
-			}
-			// As git checks out: 0666, or 0777 for an executable, less the umask.
-			perm := vault.FileMode()
-			if c.NewMode == gitrepo.Executable {
-				perm = 0o777 &^ vault.Umask()
-			}
-			if err := batch.Add(p, data, perm); err != nil {
-				return err
-			}
-		}
-	}
-	if err := batch.Commit(); err != nil {
-		return err
-	}
-	if cur, _ := r.git.Direct(ref); cur == old {
-		who, err := r.author(now)
+		p := filepath.Join(r.top, filepath.FromSlash(c.Path))
+		cur, err := r.currentBlob(p)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if err := r.updateRef(ref, old, new, r.committer(who), "mem sync: "+short(new)); err != nil {
-			return err
+		switch {
+		case cur != c.New && cur != c.Old && !cur.IsZero(): // edited since
+		case c.Deleted():
+			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("%s: %w", p, err)
+			}
+		case cur != c.New:
+			fi, err := r.addMerged(&batch, c, p, made)
+			if err != nil {
+				return nil, err
+			}
+			written[c.Path] = writtenFile{hash: c.New, mode: c.NewMode, fi: fi}
 		}
 	}
-	return os.Remove(filepath.Join(r.gitDir, syncJournal))
+	return written, batch.Commit()
+}
+
+// currentBlob is the blob id of the file at p, zero when there is none.
+func (r *Repo) currentBlob(p string) (gitrepo.Hash, error) {
+	data, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return gitrepo.ZeroHash, nil
+	}
+	if err != nil {
+		return gitrepo.ZeroHash, fmt.Errorf("%s: %w", p, err)
+	}
+	return gitrepo.HashObject(gitrepo.BlobObject, data), nil
+}
+
+// addMerged writes c's new version to a temp file of batch, to replace p,
+// making its folder unless made says it exists.
+func (r *Repo) addMerged(batch *vault.Batch, c gitrepo.Change, p string, made map[string]bool) (fs.FileInfo, error) {
+	data, err := r.blob(c.New)
+	if err != nil {
+		return nil, r.damagedObject("blob", c.New, c.Path, err)
+	}
+	if dir := filepath.Dir(p); !made[dir] {
+		if err := os.MkdirAll(dir, 0o777); err != nil {
+			return nil, err
+		}
+		made[dir] = true
+	}
+	// As git checks out: 0666, or 0777 for an executable, less the umask.
+	perm := vault.FileMode()
+	if c.NewMode == gitrepo.Executable {
+		perm = 0o777 &^ vault.Umask()
+	}
+	return batch.Add(p, data, perm)
 }
 
 // CheckRemote reports whether remote can be synced with: a local path

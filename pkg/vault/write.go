@@ -31,13 +31,15 @@ func Producer() string { return "mem/" + Version }
 // end in .md, so a crash can never leave one that is read as a memory.
 const TempPrefix = ".mem-tmp-"
 
-// writeTemp writes data to a synced temp file in dir and returns its path.
-func writeTemp(dir string, data []byte, perm os.FileMode, sync bool) (string, error) {
+// writeTemp writes data to a temp file in dir (synced when sync is set)
+// and returns its path and its stat as written.
+func writeTemp(dir string, data []byte, perm os.FileMode, sync bool) (string, fs.FileInfo, error) {
 	f, err := os.CreateTemp(dir, TempPrefix+"*")
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	tmp := f.Name()
+	var fi fs.FileInfo
 	_, err = f.Write(data)
 	if err == nil {
 		err = f.Chmod(perm)
@@ -45,14 +47,17 @@ func writeTemp(dir string, data []byte, perm os.FileMode, sync bool) (string, er
 	if err == nil && sync {
 		err = f.Sync()
 	}
+	if err == nil {
+		fi, err = f.Stat()
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		os.Remove(tmp)
-		return "", err
+		return "", nil, err
 	}
-	return tmp, nil
+	return tmp, fi, nil
 }
 
 func syncDir(dir string) error {
@@ -69,7 +74,7 @@ func syncDir(dir string) error {
 // never a torn one.
 func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
 	dir := filepath.Dir(path)
-	tmp, err := writeTemp(dir, data, perm, true)
+	tmp, _, err := writeTemp(dir, data, perm, true)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
@@ -104,7 +109,7 @@ func writeCacheFile(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	tmp, err := writeTemp(filepath.Dir(path), data, 0o600, false)
+	tmp, _, err := writeTemp(filepath.Dir(path), data, 0o600, false)
 	if err != nil {
 		return err
 	}
@@ -121,7 +126,7 @@ func writeCacheFile(path string, data []byte) error {
 // is taken, so two writers can never overwrite each other.
 func createExclusive(path string, data []byte) error {
 	dir := filepath.Dir(path)
-	tmp, err := writeTemp(dir, data, FileMode(), true)
+	tmp, _, err := writeTemp(dir, data, FileMode(), true)
 	if err != nil {
 		return err
 	}
@@ -552,13 +557,16 @@ type Batch struct {
 }
 
 // Add writes data to a temp file beside path, to replace path on Commit.
-func (b *Batch) Add(path string, data []byte, perm os.FileMode) error {
-	tmp, err := writeTemp(filepath.Dir(path), data, perm, false)
+// It returns the temp file's stat as written: after Commit the file at
+// path has the same inode, size and mtime (the rename changes its ctime
+// alone), which lets a caller tell it from a later edit without reading it.
+func (b *Batch) Add(path string, data []byte, perm os.FileMode) (fs.FileInfo, error) {
+	tmp, fi, err := writeTemp(filepath.Dir(path), data, perm, false)
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	b.tmps, b.paths = append(b.tmps, tmp), append(b.paths, path)
-	return nil
+	return fi, nil
 }
 
 // Remove marks path to be removed on Commit, after the replacements (a
