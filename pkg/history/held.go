@@ -444,7 +444,7 @@ func (r *Repo) acceptHeld(now time.Time) ([]HeldFile, error) {
 		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
 			return nil, err
 		}
-		if err := batch.Add(p, data, vault.FileMode()); err != nil {
+		if _, err := batch.Add(p, data, vault.FileMode()); err != nil {
 			return nil, err
 		}
 	}

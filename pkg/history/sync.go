@@ -1096,8 +1096,8 @@ func (r *Repo) writeMerge(chs []gitrepo.Change) (map[string]writtenFile, error) 
 		switch {
 		case cur != c.New && cur != c.Old && !cur.IsZero(): // edited since
 		case c.Deleted():
-			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return nil, fmt.Errorf("%s: %w", p, err)
+			if err := batch.RemoveNow(p); err != nil { // now: a file that becomes a folder frees its name
+				return nil, err
 			}
 		case cur != c.New:
 			fi, err := r.addMerged(&batch, c, p, made)

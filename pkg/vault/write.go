@@ -554,6 +554,7 @@ func (v *Vault) readJournal(data []byte) (noteRel, ptrRel, ptr string, ok bool) 
 type Batch struct {
 	tmps, paths []string
 	removes     []string // files to remove after the replacements
+	removed     []string // files RemoveNow removed: their folders are synced on Commit
 }
 
 // Add writes data to a temp file beside path, to replace path on Commit.
@@ -573,11 +574,22 @@ func (b *Batch) Add(path string, data []byte, perm os.FileMode) (fs.FileInfo, er
 // path already gone is no error); its folder is synced with theirs.
 func (b *Batch) Remove(path string) { b.removes = append(b.removes, path) }
 
+// RemoveNow removes path at once (a path already gone is no error), for a
+// caller whose next Add needs the name free (a file that becomes a
+// folder); its folder is synced on Commit with the others.
+func (b *Batch) RemoveNow(path string) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	b.removed = append(b.removed, path)
+	return nil
+}
+
 // Commit flushes every temp file, renames each into place, removes the
 // files marked, then syncs each folder once. A file whose rename fails is
 // reported; the ones not yet renamed are removed.
 func (b *Batch) Commit() error {
-	if len(b.tmps) == 0 && len(b.removes) == 0 {
+	if len(b.tmps) == 0 && len(b.removes) == 0 && len(b.removed) == 0 {
 		return nil
 	}
 	if len(b.tmps) > 0 {
@@ -588,6 +600,9 @@ func (b *Batch) Commit() error {
 		}
 	}
 	dirs := map[string]bool{}
+	for _, p := range b.removed {
+		dirs[filepath.Dir(p)] = true
+	}
 	for i, tmp := range b.tmps {
 		if err := os.Rename(tmp, b.paths[i]); err != nil {
 			path := b.paths[i]
@@ -603,7 +618,7 @@ func (b *Batch) Commit() error {
 		}
 		dirs[filepath.Dir(p)] = true
 	}
-	b.tmps, b.paths, b.removes = nil, nil, nil
+	b.tmps, b.paths, b.removes, b.removed = nil, nil, nil, nil
 	for d := range dirs {
 		if err := syncDir(d); err != nil {
 			return err
@@ -617,5 +632,5 @@ func (b *Batch) Abort() {
 	for _, tmp := range b.tmps {
 		os.Remove(tmp)
 	}
-	b.tmps, b.paths, b.removes = nil, nil, nil
+	b.tmps, b.paths, b.removes, b.removed = nil, nil, nil, nil
 }
