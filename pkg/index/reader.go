@@ -3,6 +3,7 @@ package index
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -35,6 +36,53 @@ type memo struct {
 	mu    sync.Mutex
 	files map[string]*vault.Memory   // parsed, for a hit's status (annotate)
 	found map[string][]rules.Finding // rules.Text of a stored title and body (readable)
+	// related: for the fields annotate asks, how many documents hold each
+	// term; read from the index once, on the first search that asks.
+	relatedOnce sync.Once
+	related     map[string]map[string]uint64
+}
+
+// relatedFields are the fields whose terms memo.holders counts: the ids
+// claims supersede and their subjects, a few terms of a few files each.
+var relatedFields = []string{fieldSupersedes, fieldSubject}
+
+// holders is how many of idx's documents hold term in field, and whether
+// it is known: only with a memo, for relatedFields.
+func (c *memo) holders(idx bleve.Index, field, term string) (uint64, bool) {
+	if c == nil || !slices.Contains(relatedFields, field) {
+		return 0, false
+	}
+	c.relatedOnce.Do(func() { c.related = countTerms(idx, relatedFields) })
+	counts, ok := c.related[field]
+	return counts[term], ok
+}
+
+// countTerms counts, for each of fields, the documents holding each of its
+// terms; a field whose dictionary cannot be read is left out (unknown).
+func countTerms(idx bleve.Index, fields []string) map[string]map[string]uint64 {
+	out := map[string]map[string]uint64{}
+	for _, f := range fields {
+		d, err := idx.FieldDict(f)
+		if err != nil {
+			continue
+		}
+		counts := map[string]uint64{}
+		for {
+			e, err := d.Next()
+			if err != nil {
+				counts = nil
+			}
+			if e == nil || err != nil {
+				break
+			}
+			counts[e.Term] = e.Count
+		}
+		d.Close()
+		if counts != nil {
+			out[f] = counts
+		}
+	}
+	return out
 }
 
 // memoMax bounds each of a memo's maps: 50,000 parsed files would hold the
