@@ -26,6 +26,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/searcher"
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/mem-md/mem/pkg/clock"
 	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/index/tokens"
@@ -277,7 +278,7 @@ func Search(ctx context.Context, v *vault.Vault, q Query) (Result, error) {
 		q.Limit = 10
 	}
 	if q.Now.IsZero() {
-		q.Now = time.Now()
+		q.Now = clock.Now()
 	}
 	if q.Held != nil {
 		if r := q.Held(v); r != nil {
