@@ -9,6 +9,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 
+	"github.com/mem-md/mem/pkg/markdown"
 	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -36,6 +37,7 @@ type memo struct {
 	mu    sync.Mutex
 	files map[string]*vault.Memory   // parsed, for a hit's status (annotate)
 	found map[string][]rules.Finding // rules.Text of a stored title and body (readable)
+	marks map[string][]markdown.Span // markdown.Unmarkable of a stored field (snippets)
 	// related: for the fields annotate asks, how many documents hold each
 	// term; read from the index once, on the first search that asks.
 	relatedOnce sync.Once
@@ -146,6 +148,25 @@ func (c *memo) text(id, full string) []rules.Finding {
 	return found
 }
 
+// unmarkable is markdown.Unmarkable of text, the stored field key names
+// (document id and field), through the memo.
+func (c *memo) unmarkable(key string, text []byte) []markdown.Span {
+	c.mu.Lock()
+	spans, ok := c.marks[key]
+	c.mu.Unlock()
+	if ok {
+		return spans
+	}
+	spans = markdown.Unmarkable(text)
+	c.mu.Lock()
+	if len(c.marks) >= memoMax {
+		clear(c.marks)
+	}
+	c.marks[key] = spans
+	c.mu.Unlock()
+	return spans
+}
+
 // OpenReader opens v's live index read-only and keeps it open.
 func OpenReader(v *vault.Vault) (*Reader, error) {
 	g, idx, err := openLive(v)
@@ -153,7 +174,7 @@ func OpenReader(v *vault.Vault) (*Reader, error) {
 		return nil, err
 	}
 	return &Reader{v: v, name: g.name, idx: idx,
-		memo: &memo{files: map[string]*vault.Memory{}, found: map[string][]rules.Finding{}}}, nil
+		memo: &memo{files: map[string]*vault.Memory{}, found: map[string][]rules.Finding{}, marks: map[string][]markdown.Span{}}}, nil
 }
 
 // Live says whether r is still the live generation: a full build by
