@@ -484,8 +484,38 @@ func (g *gen) signals(t string, valid time.Time) []frontmatter.Signal {
 }
 
 // memory writes a one-line memory into dir. source is empty for native
-// memories; text is the pointer line for a note, else generated.
+// memories; text is the pointer line for a note, else generated. Its
+// steps draw from g's random source in this order: a change of order
+// changes every vault a seed makes.
 func (g *gen) memory(dir, source, text string) error {
+	t, text := g.memoryText(text)
+	meta := frontmatter.Meta{Type: t, Provenance: g.provenance(t), Source: source, Tags: g.tags()}
+	if text != "" && strings.Contains(text, ": see [[") {
+		meta.Provenance = frontmatter.Stated
+	}
+	valid, genAt := g.memoryDates(&meta)
+	g.memoryPlace(&meta)
+	g.memoryLife(&meta, valid)
+	g.memoryContext(&meta, source, genAt)
+	var extra []frontmatter.KeyValue
+	if g.chance(0.01) {
+		// Unknown keys are kept verbatim (spec §3); real vaults have a few.
+		extra = append(extra, frontmatter.KeyValue{Key: "cssclasses", Value: frontmatter.NewList("wide")})
+	}
+	rel := g.path(dir, text)
+	meta.ID = strings.TrimSuffix(rel, ".md")
+	g.ids = append(g.ids, meta.ID)
+	g.stats.Memories++
+	if source != "" {
+		g.stats.Captures++
+	}
+	return g.write(rel, &frontmatter.Document{Meta: meta, Extra: extra, Body: text + "\n"})
+}
+
+// memoryText is a memory's type and text: text as given (a note's
+// pointer, a fact), else a generated line of a generated type, within
+// vault.MaxMemoryChars.
+func (g *gen) memoryText(text string) (typ, line string) {
 	t := frontmatter.TypeFact
 	if text == "" {
 		t = g.memoryType()
@@ -506,33 +536,46 @@ func (g *gen) memory(dir, source, text string) error {
 	for len(text) > vault.MaxMemoryChars {
 		text = text[:strings.LastIndexByte(text[:vault.MaxMemoryChars-1], ' ')] + "."
 	}
-	meta := frontmatter.Meta{Type: t, Provenance: g.provenance(t), Source: source, Tags: g.tags()}
-	if text != "" && strings.Contains(text, ": see [[") {
-		meta.Provenance = frontmatter.Stated
-	}
-	var valid time.Time
+	return t, text
+}
+
+// memoryDates sets valid_at (most memories have one) and who generated
+// the memory when; it returns valid_at (zero when undated) and that time.
+func (g *gen) memoryDates(meta *frontmatter.Meta) (valid, genAt time.Time) {
 	if g.chance(0.97) {
 		valid = now.AddDate(0, 0, -g.r.IntN(730)).Add(-time.Duration(g.r.IntN(86400)) * time.Second)
 		meta.ValidAt = g.dayTime(valid, g.chance(0.3))
 	}
-	genAt := meta.ValidAt.Time
+	genAt = meta.ValidAt.Time
 	if genAt.IsZero() {
 		genAt = now.AddDate(0, 0, -g.r.IntN(730))
 	}
 	meta.Generated = g.actor(genAt.Add(time.Duration(g.r.IntN(3600))*time.Second), g.chance(0.25))
+	return valid, genAt
+}
+
+// memoryPlace sets where a memory renders: its project, importance, and
+// for a few its pin and section.
+func (g *gen) memoryPlace(meta *frontmatter.Meta) {
 	if g.chance(0.4) {
 		meta.Project = pick(g, g.projects)
 	}
 	if g.chance(0.45) {
 		meta.Importance = 1 + (g.r.IntN(10)+g.r.IntN(11))/2
 	}
-	if g.chance(0.006) || (t == frontmatter.TypeIdentity && g.chance(0.3)) {
+	if g.chance(0.006) || (meta.Type == frontmatter.TypeIdentity && g.chance(0.3)) {
 		meta.Pinned = true
 		g.stats.Pinned++
 		if g.chance(0.2) {
 			meta.Section = frontmatter.Sections[g.r.IntN(len(frontmatter.Sections))]
 		}
 	}
+}
+
+// memoryLife sets how a claim ages and is beaten: a lesson's signals,
+// stale_after, invalid_at, what it supersedes, its key and status.
+func (g *gen) memoryLife(meta *frontmatter.Meta, valid time.Time) {
+	t := meta.Type
 	if (t == frontmatter.TypeLesson || t == frontmatter.TypeRule) && meta.Provenance == frontmatter.Inferred && !valid.IsZero() {
 		meta.Signals = g.signals(t, valid)
 	}
@@ -561,6 +604,11 @@ func (g *gen) memory(dir, source, text string) error {
 	case u < 0.02:
 		meta.Status = frontmatter.StatusDraft
 	}
+}
+
+// memoryContext sets where a memory came from: its session (every
+// capture's), a verification of it after genAt, its sources.
+func (g *gen) memoryContext(meta *frontmatter.Meta, source string, genAt time.Time) {
 	if source != "" || g.chance(0.6) {
 		meta.Session = g.sessions[g.r.IntN(len(g.sessions))]
 	}
@@ -574,17 +622,4 @@ func (g *gen) memory(dir, source, text string) error {
 	if g.chance(0.03) {
 		meta.Sources = []frontmatter.Source{{Resource: "https://example.com/" + vault.Slug(g.phrase(2, 4), 40), Title: g.title()}}
 	}
-	var extra []frontmatter.KeyValue
-	if g.chance(0.01) {
-		// Unknown keys are kept verbatim (spec §3); real vaults have a few.
-		extra = append(extra, frontmatter.KeyValue{Key: "cssclasses", Value: frontmatter.NewList("wide")})
-	}
-	rel := g.path(dir, text)
-	meta.ID = strings.TrimSuffix(rel, ".md")
-	g.ids = append(g.ids, meta.ID)
-	g.stats.Memories++
-	if source != "" {
-		g.stats.Captures++
-	}
-	return g.write(rel, &frontmatter.Document{Meta: meta, Extra: extra, Body: text + "\n"})
 }

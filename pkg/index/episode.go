@@ -1,7 +1,6 @@
 package index
 
 import (
-	"cmp"
 	"slices"
 	"time"
 
@@ -108,6 +107,6 @@ func episodes(idx bleve.Index, hits []*search.DocumentMatch, p phrasing) ([]*sea
 		byID[n.ID] = n
 		hits = append(hits, n)
 	}
-	slices.SortStableFunc(hits, func(a, b *search.DocumentMatch) int { return cmp.Compare(b.Score, a.Score) })
+	slices.SortFunc(hits, byScore)
 	return hits, nil
 }

@@ -3,11 +3,13 @@ package index
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/blevesearch/bleve/v2"
 
+	"github.com/mem-md/mem/pkg/markdown"
 	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -35,6 +37,54 @@ type memo struct {
 	mu    sync.Mutex
 	files map[string]*vault.Memory   // parsed, for a hit's status (annotate)
 	found map[string][]rules.Finding // rules.Text of a stored title and body (readable)
+	marks map[string][]markdown.Span // markdown.Unmarkable of a stored field (snippets)
+	// related: for the fields annotate asks, how many documents hold each
+	// term; read from the index once, on the first search that asks.
+	relatedOnce sync.Once
+	related     map[string]map[string]uint64
+}
+
+// relatedFields are the fields whose terms memo.holders counts: the ids
+// claims supersede and their subjects, a few terms of a few files each.
+var relatedFields = []string{fieldSupersedes, fieldSubject}
+
+// holders is how many of idx's documents hold term in field, and whether
+// it is known: only with a memo, for relatedFields.
+func (c *memo) holders(idx bleve.Index, field, term string) (uint64, bool) {
+	if c == nil || !slices.Contains(relatedFields, field) {
+		return 0, false
+	}
+	c.relatedOnce.Do(func() { c.related = countTerms(idx, relatedFields) })
+	counts, ok := c.related[field]
+	return counts[term], ok
+}
+
+// countTerms counts, for each of fields, the documents holding each of its
+// terms; a field whose dictionary cannot be read is left out (unknown).
+func countTerms(idx bleve.Index, fields []string) map[string]map[string]uint64 {
+	out := map[string]map[string]uint64{}
+	for _, f := range fields {
+		d, err := idx.FieldDict(f)
+		if err != nil {
+			continue
+		}
+		counts := map[string]uint64{}
+		for {
+			e, err := d.Next()
+			if err != nil {
+				counts = nil
+			}
+			if e == nil || err != nil {
+				break
+			}
+			counts[e.Term] = e.Count
+		}
+		d.Close()
+		if counts != nil {
+			out[f] = counts
+		}
+	}
+	return out
 }
 
 // memoMax bounds each of a memo's maps: 50,000 parsed files would hold the
@@ -98,6 +148,25 @@ func (c *memo) text(id, full string) []rules.Finding {
 	return found
 }
 
+// unmarkable is markdown.Unmarkable of text, the stored field key names
+// (document id and field), through the memo.
+func (c *memo) unmarkable(key string, text []byte) []markdown.Span {
+	c.mu.Lock()
+	spans, ok := c.marks[key]
+	c.mu.Unlock()
+	if ok {
+		return spans
+	}
+	spans = markdown.Unmarkable(text)
+	c.mu.Lock()
+	if len(c.marks) >= memoMax {
+		clear(c.marks)
+	}
+	c.marks[key] = spans
+	c.mu.Unlock()
+	return spans
+}
+
 // OpenReader opens v's live index read-only and keeps it open.
 func OpenReader(v *vault.Vault) (*Reader, error) {
 	g, idx, err := openLive(v)
@@ -105,7 +174,7 @@ func OpenReader(v *vault.Vault) (*Reader, error) {
 		return nil, err
 	}
 	return &Reader{v: v, name: g.name, idx: idx,
-		memo: &memo{files: map[string]*vault.Memory{}, found: map[string][]rules.Finding{}}}, nil
+		memo: &memo{files: map[string]*vault.Memory{}, found: map[string][]rules.Finding{}, marks: map[string][]markdown.Span{}}}, nil
 }
 
 // Live says whether r is still the live generation: a full build by

@@ -55,38 +55,45 @@ func annotate(v *vault.Vault, idx bleve.Index, c *memo, hits []Hit, mems []*vaul
 		rels[i] = h.Path
 	}
 	var ors []query.Query
-	for i, m := range mems {
-		t := bleve.NewTermQuery(hits[i].ID)
-		t.SetField(fieldSupersedes)
+	// ask adds the claims holding term in field; self says the hit holds it
+	// too. A held index knows which terms more files hold (memo.holders):
+	// the others would find nothing but the hit, and each term asked is a
+	// lookup in every segment (two in three hits' ids are never superseded).
+	ask := func(field, term string, self bool) {
+		if n, known := c.holders(idx, field, term); known && (n == 0 || self && n == 1) {
+			return
+		}
+		t := bleve.NewTermQuery(term)
+		t.SetField(field)
 		ors = append(ors, t)
+	}
+	for i, m := range mems {
+		ask(fieldSupersedes, hits[i].ID, false)
 		if m.OK() {
 			for _, old := range m.Meta().Supersedes {
-				for _, f := range [2]string{fieldSupersedes, fieldID} {
-					t := bleve.NewTermQuery(old)
-					t.SetField(f)
-					ors = append(ors, t)
-				}
+				ask(fieldSupersedes, old, true)
+				ask(fieldID, old, false)
 			}
 			if s := gate.Subject(m.Meta()); s != "" {
-				t := bleve.NewTermQuery(s)
-				t.SetField(fieldSubject)
-				ors = append(ors, t)
+				ask(fieldSubject, s, true)
 			}
 		}
-	}
-	sr, err := idx.Search(bleve.NewSearchRequestOptions(bleve.NewDisjunctionQuery(ors...), relatedMax, 0, false))
-	if err != nil {
-		return err
 	}
 	seen := make(map[string]bool, len(rels))
 	for _, r := range rels {
 		seen[r] = true
 	}
 	var more []string
-	for _, h := range sr.Hits {
-		if !seen[h.ID] {
-			seen[h.ID] = true
-			more = append(more, h.ID)
+	if len(ors) > 0 {
+		sr, err := idx.Search(bleve.NewSearchRequestOptions(bleve.NewDisjunctionQuery(ors...), relatedMax, 0, false))
+		if err != nil {
+			return err
+		}
+		for _, h := range sr.Hits {
+			if !seen[h.ID] {
+				seen[h.ID] = true
+				more = append(more, h.ID)
+			}
 		}
 	}
 	res := gate.Reconcile(append(slices.Clip(mems), c.load(v, more)...), now)

@@ -13,6 +13,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	bolterrors "go.etcd.io/bbolt/errors"
 
+	"github.com/mem-md/mem/pkg/clock"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -85,7 +86,7 @@ func live(v *vault.Vault) (*generation, string) {
 // newGeneration names a fresh generation directory; only the holder of the
 // index lock creates one, so time plus pid is unique.
 func newGeneration(v *vault.Vault) *generation {
-	name := genPrefix + strconv.FormatInt(time.Now().UnixNano(), 36) + "-" + strconv.Itoa(os.Getpid())
+	name := genPrefix + strconv.FormatInt(clock.Now().UnixNano(), 36) + "-" + strconv.Itoa(os.Getpid())
 	return &generation{name: name, dir: filepath.Join(Dir(v), name)}
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 
+	"github.com/mem-md/mem/pkg/clock"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -128,7 +129,7 @@ const (
 // other writer first. With nothing to do it reads the manifest, stats the
 // files and opens the index read-only to check it; it writes nothing.
 func Update(v *vault.Vault, opts Options) (Stats, error) {
-	start := time.Now()
+	start := clock.Now()
 	unlock, _, err := lockIndex(opts.Context, v, -1, func(pid int) {
 		who := "another rebuild"
 		if pid > 0 {
@@ -477,7 +478,7 @@ func rebuild(v *vault.Vault, opts Options, reason string) (Stats, error) {
 // the live index as it was and a leftover directory the next writer sweeps.
 func build(v *vault.Vault, opts Options, reason string) (Stats, error) {
 	st := Stats{Full: true, Reason: reason}
-	scanned := time.Now()
+	scanned := clock.Now()
 	rels, err := v.List()
 	if err != nil {
 		return st, err

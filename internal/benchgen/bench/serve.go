@@ -32,8 +32,11 @@ type ServeConfig struct {
 
 // ServeResult is what it measured.
 type ServeResult struct {
-	One, Many     []time.Duration // one client's searches; all clients' at once
-	ManyWall      time.Duration
+	One, Many []time.Duration // one client's searches; all clients' at once
+	ManyWall  time.Duration
+	// ManyCPU is the server's CPU time (user and system) while the many
+	// clients searched: what a loaded machine inflates less than the wall.
+	ManyCPU       time.Duration
 	RSS, PeakRSS  int64 // KiB, after the searches
 	Served, Warm  string
 	Clients, Errs int
@@ -96,6 +99,7 @@ func Serve(ctx context.Context, cfg ServeConfig) (*ServeResult, error) {
 	}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
+	cpu0, _ := cpuTime(d.Process.Pid)
 	start := time.Now()
 	for k := range cfg.Clients {
 		wg.Go(func() {
@@ -120,6 +124,9 @@ func Serve(ctx context.Context, cfg ServeConfig) (*ServeResult, error) {
 	}
 	wg.Wait()
 	res.ManyWall = time.Since(start)
+	if cpu1, err := cpuTime(d.Process.Pid); err == nil {
+		res.ManyCPU = cpu1 - cpu0
+	}
 	res.RSS, res.PeakRSS = procKiB(d.Process.Pid, "VmRSS:"), procKiB(d.Process.Pid, "VmHWM:")
 	for _, l := range strings.Split(daemonStatus(ctx, cfg.Mem, root), "\n") {
 		if strings.HasPrefix(l, "served:") {
@@ -142,6 +149,9 @@ func WriteServe(w io.Writer, res *ServeResult) {
 	fmt.Fprintf(w, "1 client: %d searches, p50 %s, p95 %s\n", len(res.One), ms(percentile(res.One, 50)), ms(percentile(res.One, 95)))
 	fmt.Fprintf(w, "%d clients: %d searches in %s, p50 %s, p95 %s, %d errors\n", res.Clients, len(res.Many), res.ManyWall.Round(time.Millisecond),
 		ms(percentile(res.Many, 50)), ms(percentile(res.Many, 95)), res.Errs)
+	if len(res.Many) > 0 {
+		fmt.Fprintf(w, "server CPU with %d clients: %s, %s a search\n", res.Clients, res.ManyCPU.Round(10*time.Millisecond), ms(res.ManyCPU/time.Duration(len(res.Many))))
+	}
 	fmt.Fprintf(w, "RSS %d MiB (peak %d MiB); served: %s\n", res.RSS/1024, res.PeakRSS/1024, res.Served)
 }
 

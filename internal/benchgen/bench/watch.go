@@ -56,12 +56,7 @@ func Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error) {
 	if project == "" {
 		project = firstProject(root)
 	}
-	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") && !strings.Contains(strings.TrimPrefix(p, root), "/.") {
-			res.files++
-		}
-		return nil
-	})
+	res.files = countMarkdown(root)
 	// The index first, so the daemon starts from a built one.
 	if out, err := exec.CommandContext(ctx, cfg.Mem, "--vault", root, "rebuild-index", "--quiet").CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("rebuild-index: %v: %s", err, out)
@@ -72,123 +67,31 @@ func Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error) {
 		return nil, err
 	}
 	defer func() { d.Process.Signal(syscall.SIGTERM); d.Wait() }()
-	sock := daemon.SocketPath(root)
+	w := &watchRun{ctx: ctx, cfg: cfg, root: root, sock: daemon.SocketPath(root), res: res}
 	daemon.Version = func() string { return daemon.VersionOf(cfg.Mem) } // speak as the mem binary
-	ask := func(word string) bool {
-		r, err := daemon.Ask(sock, daemon.Request{Op: "search", Home: os.Getenv("HOME"), Search: &index.Query{
-			Now: time.Now(), Text: word, Limit: 1, NoRefresh: true}}, hello)
-		return err == nil && r.Search != nil && len(r.Search.Hits) > 0 && strings.Contains(r.Search.Hits[0].Snippet, word)
-	}
-	for !ask(cfg.Word) {
+	for !w.ask(cfg.Word) {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	st, _ := daemon.Ask(sock, daemon.Request{Op: "status"}, hello)
+	st, _ := daemon.Ask(w.sock, daemon.Request{Op: "status"}, hello)
 	if st.Status != nil {
 		res.watching = st.Status.Watching
 	}
-	// settle waits until the daemon has no change queued and is not in a
-	// cycle (a busy daemon's greeting makes ask fail).
-	settle := func() error {
-		for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
-			st, err := daemon.Ask(sock, daemon.Request{Op: "status"}, hello)
-			if err == nil && st.Status != nil && st.Status.Queue == 0 && ask(cfg.Word) {
-				return nil
-			}
-			if time.Now().After(deadline) {
-				return fmt.Errorf("the daemon did not settle within a minute")
-			}
-		}
-	}
 	logf("daemon up (%s); %d writes", res.watching, cfg.Writes)
-
-	// Write → searchable: three kinds of write in turn, each with a word
-	// no file has, timed from the write's end to the first answer of the
-	// daemon's own index (--no-refresh) holding it.
-	over := filepath.Join(root, "memory", "bench-overwrite.md")
-	for i := range cfg.Writes {
-		word := "wlat" + strconv.Itoa(i) + "x"
-		body := fmt.Sprintf("---\ntype: fact\nprovenance: stated\n---\nThe bench write %s is here\n", word)
-		var kind string
-		switch i % 3 {
-		case 0:
-			kind = "mem remember"
-			if out, err := exec.CommandContext(ctx, cfg.Mem, "--vault", root, "remember", "The bench claim "+word+" is here").CombinedOutput(); err != nil {
-				return nil, fmt.Errorf("remember: %v: %s", err, out)
-			}
-		case 1:
-			kind = "atomic rename"
-			tmp := filepath.Join(root, "memory", ".bench.swp")
-			if err := os.WriteFile(tmp, []byte(body), 0o644); err != nil {
-				return nil, err
-			}
-			if err := os.Rename(tmp, filepath.Join(root, "memory", "bench-"+word+".md")); err != nil {
-				return nil, err
-			}
-		default:
-			kind = "overwrite"
-			if err := os.WriteFile(over, []byte(body), 0o644); err != nil {
-				return nil, err
-			}
-		}
-		start := time.Now()
-		for !ask(word) {
-			if time.Since(start) > time.Minute {
-				return nil, fmt.Errorf("write %d (%s) not searchable after a minute", i, kind)
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-		lat := time.Since(start)
-		res.latency = append(res.latency, lat)
-		res.latencyKinds[kind] = append(res.latencyKinds[kind], lat)
-	}
-	logf("latency p50 %v p95 %v", percentile(res.latency, 50), percentile(res.latency, 95))
-
-	// Clients with the daemon, alone, and the references, interleaved so a
-	// busy machine moves them all.
-	if err := settle(); err != nil {
+	if err := w.writeLatency(); err != nil {
 		return nil, err
 	}
-	runs := map[string][]time.Duration{}
-	floor := `find . -name '*.md' -not -path './.git/*' -not -path './.mem/*' -print0 | xargs -0 cat > /dev/null`
-	cmds := []struct {
-		name string
-		argv []string
-		env  []string
-	}{
-		{"search", []string{cfg.Mem, "search", cfg.Word}, nil},
-		{"search alone", []string{cfg.Mem, "search", cfg.Word}, []string{"MEM_NO_DAEMON=1"}},
-		{"rg", []string{"rg", "-il", "--glob", "*.md", cfg.Word, "."}, nil},
-		{"hook", append([]string{cfg.Mem, "render", "--format", "hook"}, projectArgs(project)...), nil},
-		{"hook alone", append([]string{cfg.Mem, "render", "--format", "hook"}, projectArgs(project)...), []string{"MEM_NO_DAEMON=1"}},
-		{"floor", []string{"sh", "-c", floor}, nil},
+	logf("latency p50 %v p95 %v", percentile(res.latency, 50), percentile(res.latency, 95))
+	if err := w.settle(); err != nil {
+		return nil, err
 	}
-	for round := 0; round <= cfg.Runs; round++ {
-		for _, c := range cmds {
-			cmd := exec.CommandContext(ctx, c.argv[0], c.argv[1:]...)
-			cmd.Dir, cmd.Env = root, append(os.Environ(), c.env...)
-			start := time.Now()
-			out, err := cmd.CombinedOutput()
-			wall := time.Since(start)
-			if err != nil && !(c.name == "rg" && cmd.ProcessState.ExitCode() == 1) {
-				return nil, fmt.Errorf("%s: %v: %s", c.name, err, out)
-			}
-			if round > 0 {
-				runs[c.name] = append(runs[c.name], wall)
-			}
-		}
+	if err := w.clients(project); err != nil {
+		return nil, err
 	}
-	med := func(name string) time.Duration { return percentile(runs[name], 50) }
-	res.search, res.searchAlone, res.rg = med("search"), med("search alone"), med("rg")
-	res.hook, res.hookAlone, res.floor = med("hook"), med("hook alone"), med("floor")
-	if st, _ := daemon.Ask(sock, daemon.Request{Op: "status"}, hello); st.Status != nil {
-		res.served = st.Status.Served
-	}
-
 	// Idle: the daemon's CPU time over cfg.Idle with nothing changing.
-	if err := settle(); err != nil {
+	if err := w.settle(); err != nil {
 		return nil, err
 	}
 	before, err := cpuTime(d.Process.Pid)
@@ -204,6 +107,138 @@ func Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error) {
 	res.idleCPU, res.idle = after-before, cfg.Idle
 	res.rss, res.peakRSS = procKiB(d.Process.Pid, "VmRSS:"), procKiB(d.Process.Pid, "VmHWM:")
 	return res, nil
+}
+
+// countMarkdown counts the markdown files under root, outside its dot
+// folders.
+func countMarkdown(root string) int {
+	n := 0
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") && !strings.Contains(strings.TrimPrefix(p, root), "/.") {
+			n++
+		}
+		return nil
+	})
+	return n
+}
+
+// watchRun is one Watch with its daemon up: the vault, the daemon's
+// socket, and what it measured so far.
+type watchRun struct {
+	ctx        context.Context
+	cfg        WatchConfig
+	root, sock string
+	res        *WatchResult
+}
+
+// ask is whether the daemon's own index (--no-refresh) finds word, in the
+// first hit's snippet.
+func (w *watchRun) ask(word string) bool {
+	r, err := daemon.Ask(w.sock, daemon.Request{Op: "search", Home: os.Getenv("HOME"), Search: &index.Query{
+		Now: time.Now(), Text: word, Limit: 1, NoRefresh: true}}, hello)
+	return err == nil && r.Search != nil && len(r.Search.Hits) > 0 && strings.Contains(r.Search.Hits[0].Snippet, word)
+}
+
+// settle waits until the daemon has no change queued and is not in a
+// cycle (a busy daemon's greeting makes ask fail).
+func (w *watchRun) settle() error {
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		st, err := daemon.Ask(w.sock, daemon.Request{Op: "status"}, hello)
+		if err == nil && st.Status != nil && st.Status.Queue == 0 && w.ask(w.cfg.Word) {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the daemon did not settle within a minute")
+		}
+	}
+}
+
+// writeLatency times write → searchable: three kinds of write in turn,
+// each with a word no file has, timed from the write's end to the first
+// answer of the daemon's own index holding it.
+func (w *watchRun) writeLatency() error {
+	for i := range w.cfg.Writes {
+		word := "wlat" + strconv.Itoa(i) + "x"
+		kind, err := w.write(i, word)
+		if err != nil {
+			return err
+		}
+		start := time.Now()
+		for !w.ask(word) {
+			if time.Since(start) > time.Minute {
+				return fmt.Errorf("write %d (%s) not searchable after a minute", i, kind)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		lat := time.Since(start)
+		w.res.latency = append(w.res.latency, lat)
+		w.res.latencyKinds[kind] = append(w.res.latencyKinds[kind], lat)
+	}
+	return nil
+}
+
+// write makes the i-th write, holding word, of the kind i names: mem
+// remember, an editor's atomic rename, or an overwrite in place.
+func (w *watchRun) write(i int, word string) (kind string, err error) {
+	body := fmt.Sprintf("---\ntype: fact\nprovenance: stated\n---\nThe bench write %s is here\n", word)
+	switch i % 3 {
+	case 0:
+		if out, err := exec.CommandContext(w.ctx, w.cfg.Mem, "--vault", w.root, "remember", "The bench claim "+word+" is here").CombinedOutput(); err != nil {
+			return "", fmt.Errorf("remember: %v: %s", err, out)
+		}
+		return "mem remember", nil
+	case 1:
+		tmp := filepath.Join(w.root, "memory", ".bench.swp")
+		if err := os.WriteFile(tmp, []byte(body), 0o644); err != nil {
+			return "", err
+		}
+		return "atomic rename", os.Rename(tmp, filepath.Join(w.root, "memory", "bench-"+word+".md"))
+	default:
+		return "overwrite", os.WriteFile(filepath.Join(w.root, "memory", "bench-overwrite.md"), []byte(body), 0o644)
+	}
+}
+
+// clients times the client commands with the daemon, alone, and the
+// references, interleaved so a busy machine moves them all; the first
+// round warms up.
+func (w *watchRun) clients(project string) error {
+	runs := map[string][]time.Duration{}
+	floor := `find . -name '*.md' -not -path './.git/*' -not -path './.mem/*' -print0 | xargs -0 cat > /dev/null`
+	mem, word := w.cfg.Mem, w.cfg.Word
+	cmds := []struct {
+		name string
+		argv []string
+		env  []string
+	}{
+		{"search", []string{mem, "search", word}, nil},
+		{"search alone", []string{mem, "search", word}, []string{"MEM_NO_DAEMON=1"}},
+		{"rg", []string{"rg", "-il", "--glob", "*.md", word, "."}, nil},
+		{"hook", append([]string{mem, "render", "--format", "hook"}, projectArgs(project)...), nil},
+		{"hook alone", append([]string{mem, "render", "--format", "hook"}, projectArgs(project)...), []string{"MEM_NO_DAEMON=1"}},
+		{"floor", []string{"sh", "-c", floor}, nil},
+	}
+	for round := 0; round <= w.cfg.Runs; round++ {
+		for _, c := range cmds {
+			cmd := exec.CommandContext(w.ctx, c.argv[0], c.argv[1:]...)
+			cmd.Dir, cmd.Env = w.root, append(os.Environ(), c.env...)
+			start := time.Now()
+			out, err := cmd.CombinedOutput()
+			wall := time.Since(start)
+			if err != nil && !(c.name == "rg" && cmd.ProcessState.ExitCode() == 1) {
+				return fmt.Errorf("%s: %v: %s", c.name, err, out)
+			}
+			if round > 0 {
+				runs[c.name] = append(runs[c.name], wall)
+			}
+		}
+	}
+	med := func(name string) time.Duration { return percentile(runs[name], 50) }
+	w.res.search, w.res.searchAlone, w.res.rg = med("search"), med("search alone"), med("rg")
+	w.res.hook, w.res.hookAlone, w.res.floor = med("hook"), med("hook alone"), med("floor")
+	if st, _ := daemon.Ask(w.sock, daemon.Request{Op: "status"}, hello); st.Status != nil {
+		w.res.served = st.Status.Served
+	}
+	return nil
 }
 
 // percentile is the p-th percentile (nearest rank) of ds.

@@ -174,20 +174,7 @@ func TestSetsAndRealtalk(t *testing.T) {
 // links to sets kept elsewhere.
 func TestBEAM(t *testing.T) {
 	t.Parallel()
-	data := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(data, "locomo"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(data, "locomo", "7.json"), []byte(conversation), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	beam, err := filepath.Abs(filepath.Join("testdata", "beam"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(beam, filepath.Join(data, "beam")); err != nil {
-		t.Fatal(err)
-	}
+	data, beam := beamData(t)
 	sets, err := LoadSets(data, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -218,6 +205,38 @@ func TestBEAM(t *testing.T) {
 	if !reflect.DeepEqual(c.questions, want) {
 		t.Fatalf("questions %+v, want %+v", c.questions, want)
 	}
+	checkBEAMVault(t, c)
+	// -data naming the set's own folder runs it alone, -conv picks by folder.
+	if sets, err := LoadSets(beam, []string{"7"}); err != nil || len(sets) != 1 || sets[0].Name != "beam" || len(sets[0].Conversations) != 1 {
+		t.Fatalf("the set alone: %+v %v", sets, err)
+	}
+}
+
+// beamData is a -data folder holding a LoCoMo set and, linked, the BEAM
+// set of testdata/beam, whose path it also returns.
+func beamData(t *testing.T) (data, beam string) {
+	t.Helper()
+	data = t.TempDir()
+	if err := os.MkdirAll(filepath.Join(data, "locomo"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(data, "locomo", "7.json"), []byte(conversation), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	beam, err := filepath.Abs(filepath.Join("testdata", "beam"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(beam, filepath.Join(data, "beam")); err != nil {
+		t.Fatal(err)
+	}
+	return data, beam
+}
+
+// checkBEAMVault: the BEAM chat c written as a vault holds its messages
+// with their sessions, and plain bleve finds every question's evidence.
+func checkBEAMVault(t *testing.T, c Conversation) {
+	t.Helper()
 	root := filepath.Join(t.TempDir(), "vault")
 	if err := WriteVault(root, c); err != nil {
 		t.Fatal(err)
@@ -233,10 +252,6 @@ func TestBEAM(t *testing.T) {
 	defer p.Close()
 	if s, err := Measure(c, p.Search, false); err != nil || s.N != 3 || s.Hit5 != 3 || s.ByCategory[4].N != 1 {
 		t.Fatalf("plain score %+v %v", s, err)
-	}
-	// -data naming the set's own folder runs it alone, -conv picks by folder.
-	if sets, err := LoadSets(beam, []string{"7"}); err != nil || len(sets) != 1 || sets[0].Name != "beam" || len(sets[0].Conversations) != 1 {
-		t.Fatalf("the set alone: %+v %v", sets, err)
 	}
 }
 
