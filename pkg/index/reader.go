@@ -132,39 +132,32 @@ func (c *memo) text(id, full string) []rules.Finding {
 	if c == nil {
 		return rules.Text(full)
 	}
-	c.mu.Lock()
-	found, ok := c.found[id]
-	c.mu.Unlock()
-	if ok {
-		return found
-	}
-	found = rules.Text(full)
-	c.mu.Lock()
-	if len(c.found) >= memoMax {
-		clear(c.found)
-	}
-	c.found[id] = found
-	c.mu.Unlock()
-	return found
+	return memoized(&c.mu, c.found, id, func() []rules.Finding { return rules.Text(full) })
 }
 
 // unmarkable is markdown.Unmarkable of text, the stored field key names
 // (document id and field), through the memo.
 func (c *memo) unmarkable(key string, text []byte) []markdown.Span {
-	c.mu.Lock()
-	spans, ok := c.marks[key]
-	c.mu.Unlock()
+	return memoized(&c.mu, c.marks, key, func() []markdown.Span { return markdown.Unmarkable(text) })
+}
+
+// memoized is m[key], computed by f outside the lock on a miss and kept
+// (the map emptied first when it holds memoMax entries).
+func memoized[T any](mu *sync.Mutex, m map[string]T, key string, f func() T) T {
+	mu.Lock()
+	v, ok := m[key]
+	mu.Unlock()
 	if ok {
-		return spans
+		return v
 	}
-	spans = markdown.Unmarkable(text)
-	c.mu.Lock()
-	if len(c.marks) >= memoMax {
-		clear(c.marks)
+	v = f()
+	mu.Lock()
+	if len(m) >= memoMax {
+		clear(m)
 	}
-	c.marks[key] = spans
-	c.mu.Unlock()
-	return spans
+	m[key] = v
+	mu.Unlock()
+	return v
 }
 
 // OpenReader opens v's live index read-only and keeps it open.
