@@ -10,26 +10,7 @@ import (
 	"github.com/mem-md/mem/internal/benchgen"
 	"github.com/mem-md/mem/internal/vaulttest"
 	"github.com/mem-md/mem/pkg/lint"
-	"github.com/mem-md/mem/pkg/vault"
 )
-
-// benchVault opens the vault named by $MEM_BENCH_VAULT (to profile a big
-// generated one), else writes a generated vault of n files.
-func benchVault(b *testing.B, n int) *vault.Vault {
-	b.Helper()
-	dir := os.Getenv("MEM_BENCH_VAULT")
-	if dir == "" {
-		dir = b.TempDir()
-		if _, err := benchgen.Write(dir, benchgen.Options{N: n, Seed: 1}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	v, err := vault.Open(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return v
-}
 
 var benchNow = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 
@@ -46,7 +27,7 @@ func BenchmarkRunVaultScan(b *testing.B) {
 }
 
 func benchVaultRun(b *testing.B, scan bool) {
-	v := benchVault(b, 1000)
+	v := benchgen.BenchVault(b, 1000)
 	cachePath := filepath.Join(v.StateDir(), "cache", "secrets")
 	b.ReportAllocs()
 	for b.Loop() {
@@ -77,7 +58,7 @@ func BenchmarkRunNamedLoad(b *testing.B) {
 }
 
 func benchNamed(b *testing.B, cache bool) {
-	v := benchVault(b, 1000)
+	v := benchgen.BenchVault(b, 1000)
 	rels, err := v.List()
 	if err != nil {
 		b.Fatal(err)

@@ -34,17 +34,7 @@ func BenchmarkSearchHeldVaried(b *testing.B) {
 }
 
 func benchSearchHeld(b *testing.B, queries []string) {
-	dir := os.Getenv("MEM_BENCH_VAULT")
-	if dir == "" {
-		dir = b.TempDir()
-		if _, err := benchgen.Write(dir, benchgen.Options{N: 1000, Seed: 1}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	v, err := vault.Open(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
+	v := benchgen.BenchVault(b, 1000)
 	if _, err := index.Update(v, index.Options{}); err != nil {
 		b.Fatal(err)
 	}

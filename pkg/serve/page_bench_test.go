@@ -3,7 +3,6 @@ package serve
 import (
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -30,26 +29,17 @@ func BenchmarkSessionViewCold(b *testing.B) {
 }
 
 func benchSessionView(b *testing.B, warm bool) {
-	dir := os.Getenv("MEM_BENCH_VAULT")
-	if dir == "" {
-		dir = b.TempDir()
-		if _, err := benchgen.Write(dir, benchgen.Options{N: 1000, Seed: 1}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	v, err := vault.Open(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
+	v := benchgen.BenchVault(b, 1000)
 	// The files were written a moment ago: count them settled, as they
 	// are in a vault a daemon watches.
 	v.RacyWindow = vaulttest.NoRacyWindow
 	if warm {
 		var once sync.Once
 		var held *vault.Snapshot
+		var heldErr error
 		v.HeldScan = func(_ *vault.Vault, scan func() (*vault.Snapshot, error)) (*vault.Snapshot, error) {
-			once.Do(func() { held, err = scan() })
-			return held, err
+			once.Do(func() { held, heldErr = scan() })
+			return held, heldErr
 		}
 	}
 	mems, err := v.Load(vault.LoadOptions{}) // the parse cache, as a running daemon has it
