@@ -57,6 +57,9 @@ type glRule struct {
 	// to a word or inside a URL (match's token pass; see relax); nil for
 	// the generic rules.
 	relaxed func() *regexp.Regexp
+	// query is a generic rule's regexp with '&' ending its value, for a
+	// URL's query (inQuery); nil for the specific rules.
+	query func() *regexp.Regexp
 }
 
 // engine is the rule set: gitleaks' specific rules, mem's, then gitleaks'
@@ -123,6 +126,7 @@ func newEngine() *engine {
 		})
 		if strings.Contains(vr.ID, "generic") {
 			g.generic = true
+			g.query = sync.OnceValue(func() *regexp.Regexp { return inQuery(vr.Regex) })
 			generic = append(generic, kind{id: "secret-" + vr.ID, what: "a secret assigned to a name like a key's (gitleaks' " + vr.ID + ")", gl: g})
 			continue
 		}
@@ -407,6 +411,8 @@ func match(text string) []hit {
 	sort.Ints(kinds)
 	hits := e.ruleHits(text, kinds, wins)
 	hits = e.gluedHits(text, kinds, wins, hits)
+	hits = e.queryHits(text, kinds, wins, hits)
+	hits = e.ungluedHits(text, kinds, wins, hits)
 	return e.rejoin(text, occs, hits)
 }
 
@@ -570,14 +576,20 @@ func worthRunning(r *glRule, text string, at, n int) bool {
 // at most 20 more characters of the name, 3 blanks or quotes, the operator
 // (at most 3 bytes), 5 blanks, quotes or '='.
 func valueAfter(text string, i int) bool {
+	i = valueStart(text, i)
+	return i >= 0 && keyRun(text, i) >= 8
+}
+
+// valueStart is where the value of a semi-generic rule's shape starts
+// after the keyword that ends at text[i], or -1 if no operator follows.
+func valueStart(text string, i int) int {
 	i = skip(text, i, 20, func(c byte) bool { return c == ' ' || c == '\t' || c == '.' || c == '-' || !nonWordASCII(c) })
 	i = skip(text, i, 3, func(c byte) bool { return isSpace(c) || c == '\'' || c == '"' })
 	if i == len(text) || !operatorByte(text[i]) {
-		return false
+		return -1
 	}
 	i = skip(text, i, 3, operatorByte)
-	i = skip(text, i, 5, func(c byte) bool { return isSpace(c) || strings.IndexByte("`'\"=", c) >= 0 })
-	return keyRun(text, i) >= 8
+	return skip(text, i, 5, func(c byte) bool { return isSpace(c) || strings.IndexByte("`'\"=", c) >= 0 })
 }
 
 // operatorByte is a byte of the semi-generic rules' operators.
@@ -666,8 +678,16 @@ func (e *engine) rejoin(text string, occs []occurrence, hits []hit) []hit {
 		if o.at > le {
 			ls := strings.LastIndexByte(text[:o.at], '\n') + 1
 			le = lineEnd(text, o.at)
-			if h, ok := e.unwrapped(text, ls); ok {
+			if h, ok := e.unwrapped(text, ls, e.atBreak(text, o, le)); ok {
 				joins = append(joins, h)
+				continue
+			}
+			// A keyword in the line's first token may end a key that
+			// the line before began (http://cafebabe / :…@gems.…).
+			if ls > 0 && !strings.ContainsAny(strings.TrimLeft(text[ls:o.at], " \t"), " \t") {
+				if h, ok := e.unwrapped(text, strings.LastIndexByte(text[:ls-1], '\n')+1, true); ok {
+					joins = append(joins, h)
+				}
 			}
 		}
 	}
@@ -729,25 +749,28 @@ func wraps(line, next string) bool {
 	return keyChars(last) && keyChars(first) && (keyPiece(last) || keyPiece(first))
 }
 
-// find reports the first secret in s (with a blank on either side, for
-// the rules' boundaries) of a specific rule whose keyword s holds, and its
-// kind: the test of a key put back together from its parts.
-func (e *engine) find(s string) (span, int, bool) {
-	padded := " " + s + " "
+// find reports the first secret in s (with a blank before it, for the
+// rules' boundaries) of a rule whose keyword s holds, and its kind:
+// the test of a key put back together from its parts. The generic rules
+// are asked only with generic (a name, an operator and a value cut by a
+// line break): parts glued together are no name's value.
+func (e *engine) find(s string, generic bool) (span, int, bool) {
+	// No blank after: a rule may end in the end of the text alone
+	// ((?:[/#?:]|$), sidekiq-sensitive-url's), which every rule that
+	// ends in a fence also takes.
+	padded := " " + s
 	var kinds []int
 	e.words.each(padded, func(_, w int) bool { kinds = append(kinds, e.wordKinds[w]...); return true })
 	sort.Ints(kinds)
 	for i, k := range kinds {
 		kd := &e.kinds[k]
-		if i > 0 && kinds[i-1] == k || kd.gl == nil || kd.gl.generic {
+		if i > 0 && kinds[i-1] == k || kd.gl == nil || kd.gl.generic && !generic {
 			continue
 		}
 		found, at := false, span{}
 		e.glMatches(kd.gl, kd.gl.rule().Regex, padded, span{0, len(padded)}, func(st, end int) {
 			if !found {
-				// A rule whose match takes the byte after the key
-				// ((?:[^\w-]|\z)) may take the padding: not s's.
-				found, at = true, span{max(st-1, 0), min(end-1, len(s))}
+				found, at = true, span{max(st-1, 0), end - 1}
 			}
 		})
 		if found {
@@ -759,9 +782,10 @@ func (e *engine) find(s string) (span, int, bool) {
 
 // unwrapped finds a key that the line at ls and the next line make once
 // the line break and the next line's indent are taken out, when the line
-// ends in a piece of a key and the next starts with one; the hit spans
-// both pieces (and the break between them).
-func (e *engine) unwrapped(text string, ls int) (hit, bool) {
+// ends in a piece of a key and the next starts with one (wraps), or, with
+// near (a rule's keyword points at the break: atBreak), in any two tokens;
+// the hit spans both pieces (and the break between them).
+func (e *engine) unwrapped(text string, ls int, near bool) (hit, bool) {
 	le := lineEnd(text, ls)
 	if le == len(text) {
 		return hit{}, false
@@ -773,11 +797,33 @@ func (e *engine) unwrapped(text string, ls int) (hit, bool) {
 	}
 	ne := lineEnd(text, ns)
 	next := text[ns:ne]
-	if !wraps(line, next) {
+	random := wraps(line, next)
+	if !random && !(near && line != "" && next != "" && !isSpace(next[0])) {
 		return hit{}, false
 	}
-	if s, k, ok := e.find(line + next); ok && s.start < len(line) && s.end > len(line) {
+	if s, k, ok := e.find(line+next, random); ok && s.start < len(line) && s.end > len(line) {
 		return hit{ls + s.start, ns + s.end - len(line), k}, true
 	}
 	return hit{}, false
+}
+
+// atBreak reports whether the keyword occurrence o, on a line that ends
+// at le, points at the line's end: it is in the line's last token, or one
+// of its rules is a name and an operator (assigned) and the value after
+// them starts the last token. There a key cut by the break is the rule's
+// whatever its pieces look like (BUNDLE_GEMS__CONTRIBSYS__COM: "cafebabe /
+// :deadbeef").
+func (e *engine) atBreak(text string, o occurrence, le int) bool {
+	line := strings.TrimRight(text[o.at:le], " \t\r")
+	last := strings.LastIndexAny(line, " \t") + 1
+	if last == 0 {
+		return true
+	}
+	for _, k := range e.wordKinds[o.word] {
+		if kd := &e.kinds[k]; kd.gl != nil && kd.gl.assigned {
+			at := valueStart(line, len(e.words.words[o.word]))
+			return at >= last
+		}
+	}
+	return false
 }

@@ -40,7 +40,7 @@ func (e *engine) joined(j *joiner, text string, o occurrence) (span, int, bool) 
 			if o.at > 0 && wordByte(text[o.at-1]) && !(strings.ContainsAny(sub, "0123456789") && strings.ContainsAny(sub, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")) {
 				continue
 			}
-			if s, kind, ok := e.find(sub); ok && s.start < j.ends[0] && s.end > j.ends[0] {
+			if s, kind, ok := e.find(sub, false); ok && s.start < j.ends[0] && s.end > j.ends[0] {
 				return span{j.parts[0].start, j.parts[k-1].end}, kind, true
 			}
 		}
