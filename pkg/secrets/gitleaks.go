@@ -315,7 +315,7 @@ func (e *engine) glMatches(g *glRule, re *regexp.Regexp, text string, w span, fn
 		if w.start+me > le {
 			le = lineEnd(text, w.start+me)
 		}
-		if allowed(e.global(), secret, sub[ms:me], text[ls:le]) || allowed(r.Allowlists, secret, sub[ms:me], text[ls:le]) {
+		if allowed(e.global(), secret, sub[ms:me], text[ls:le], true) || allowed(r.Allowlists, secret, sub[ms:me], text[ls:le], true) {
 			continue
 		}
 		fn(w.start+ss, w.start+se)
@@ -353,8 +353,9 @@ func secretSpan(m []int, group int) (int, int) {
 
 // allowed is gitleaks' allowlist check of a finding (detect's
 // checkFindingAllowed) for a text that has no path and no commit: an
-// allowlist that names either never applies.
-func allowed(lists []*config.Allowlist, secret, match, line string) bool {
+// allowlist that names either never applies. Without stops, the stop
+// words are not asked (a word glued to a key is one: unglued).
+func allowed(lists []*config.Allowlist, secret, match, line string, stops bool) bool {
 	for _, a := range lists {
 		target := secret
 		switch a.RegexTarget {
@@ -364,7 +365,10 @@ func allowed(lists []*config.Allowlist, secret, match, line string) bool {
 			target = line
 		}
 		regex := a.RegexAllowed(target)
-		stop, _ := a.ContainsStopWord(secret)
+		stop := false
+		if stops {
+			stop, _ = a.ContainsStopWord(secret)
+		}
 		if a.MatchCondition != config.AllowlistMatchAnd {
 			if regex || stop {
 				return true

@@ -63,11 +63,20 @@ func (e *engine) unglued(kd *kind, k int, text string, w span, buf *[]byte) (hit
 		*buf = append(append((*buf)[:0], sub[:a]...), sub[b:]...)
 		cut := string(*buf)
 		e.glMatches(kd.gl, kd.gl.rule().Regex, cut, span{0, len(cut)}, func(s, end int) {
-			// The word was glued to the secret; a generic rule's value
-			// starts or ends at the cut and must look random once the
+			// The word was glued to the secret: it starts or ends at
+			// the cut. A generic rule's value must look random once the
 			// word is out, and be no identifier (a name and an operator
 			// are all such a rule has).
-			if found || s > a || end < a || kd.gl.generic && (s != a && end != a || !randomPart(cut[s:end]) || identifier(cut[s:end])) {
+			if found || s != a && end != a || kd.gl.generic && (!randomPart(cut[s:end]) || identifier(cut[s:end])) {
+				return
+			}
+			// The allowlists' regexps see the secret with its word
+			// (curl -u user:changemenow is changeme's), the stop words
+			// not (the word is likely one).
+			orig := sub[s : end+b-a]
+			ls := strings.LastIndexByte(sub[:s], '\n') + 1
+			line := sub[ls:lineEnd(sub, end+b-a)]
+			if allowed(e.global(), orig, orig, line, false) || allowed(kd.gl.rule().Allowlists, orig, orig, line, false) {
 				return
 			}
 			found, h = true, hit{w.start + s, w.start + end + b - a, k}
