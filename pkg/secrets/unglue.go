@@ -17,13 +17,17 @@ import (
 // fences, entropy floor and allowlists, on what is left: a secret that
 // reaches the cut is the key, and the hit spans it and the word. A glued
 // word is 3 to 12 lower-case letters at either end of a run of letters and
-// digits, with more of its token on the other side, in a token of 10 bytes
-// or more that is not a word itself.
+// digits, with more of its token on the other side, in a token of 10 to
+// 1024 bytes that is not a word itself.
 
 const (
 	minGlued      = 3
 	maxGlued      = 12
 	minGluedToken = 10
+	// maxGluedToken: a longer token is no key's (a key and a word, or a
+	// URL that holds one, are shorter), and a text of one long token
+	// ("key=key=…") would be tried at every word.
+	maxGluedToken = reach
 	// maxCuts bounds the words tried in one window (a long URL holds
 	// many), in order.
 	maxCuts = 256
@@ -54,32 +58,36 @@ func (e *engine) ungluedHits(text string, kinds []int, wins map[int][]span, hits
 }
 
 // unglued finds the first key of kind k in text[w.start:w.end] once a
-// glued word is taken out.
+// glued word is taken out. The rule runs on the text around the cut, at
+// most reach bytes either side, as it runs around a keyword (windows).
 func (e *engine) unglued(kd *kind, k int, text string, w span, buf *[]byte) (hit, bool) {
-	sub := text[w.start:w.end]
 	found, h, tries := false, hit{}, 0
-	gluedWords(sub, func(a, b int) bool {
+	gluedWords(text[w.start:w.end], func(a, b int) bool {
 		tries++
-		*buf = append(append((*buf)[:0], sub[:a]...), sub[b:]...)
+		a, b = w.start+a, w.start+b
+		rs, re := around(text, a, w.start, min(w.end, b+reach)-1)
+		rs = max(rs, w.start)
+		*buf = append(append((*buf)[:0], text[rs:a]...), text[b:re]...)
 		cut := string(*buf)
+		at := a - rs
 		e.glMatches(kd.gl, kd.gl.rule().Regex, cut, span{0, len(cut)}, func(s, end int) {
 			// The word was glued to the secret: it starts or ends at
 			// the cut. A generic rule's value must look random once the
 			// word is out, and be no identifier (a name and an operator
 			// are all such a rule has).
-			if found || s != a && end != a || kd.gl.generic && (!randomPart(cut[s:end]) || identifier(cut[s:end])) {
+			if found || s != at && end != at || kd.gl.generic && (!randomPart(cut[s:end]) || identifier(cut[s:end])) {
 				return
 			}
 			// The allowlists' regexps see the secret with its word
 			// (curl -u user:changemenow is changeme's), the stop words
 			// not (the word is likely one).
-			orig := sub[s : end+b-a]
-			ls := strings.LastIndexByte(sub[:s], '\n') + 1
-			line := sub[ls:lineEnd(sub, end+b-a)]
+			s, end = rs+s, rs+end+b-a
+			orig := text[s:end]
+			line := text[strings.LastIndexByte(text[:s], '\n')+1 : lineEnd(text, end)]
 			if allowed(e.global(), orig, orig, line, false) || allowed(kd.gl.rule().Allowlists, orig, orig, line, false) {
 				return
 			}
-			found, h = true, hit{w.start + s, w.start + end + b - a, k}
+			found, h = true, hit{s, end, k}
 		})
 		return !found && tries < maxCuts
 	})
@@ -98,7 +106,7 @@ func gluedWords(s string, fn func(a, b int) bool) {
 		for te < len(s) && !isSpace(s[te]) {
 			te++
 		}
-		if te-ts >= minGluedToken && !word(strings.TrimRight(s[ts:te], ".,;:!?)")) && !tokenWords(s, ts, te, fn) {
+		if te-ts >= minGluedToken && te-ts <= maxGluedToken && !word(strings.TrimRight(s[ts:te], ".,;:!?)")) && !tokenWords(s, ts, te, fn) {
 			return
 		}
 		ts = te
