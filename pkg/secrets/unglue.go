@@ -62,7 +62,8 @@ func (e *engine) ungluedHits(text string, kinds []int, wins map[int][]span, hits
 // most reach bytes either side, as it runs around a keyword (windows).
 func (e *engine) unglued(kd *kind, k int, text string, w span, buf *[]byte) (hit, bool) {
 	found, h, tries := false, hit{}, 0
-	gluedWords(text[w.start:w.end], func(a, b int) bool {
+	keyToken := func(ts, te int) bool { return e.keyToken(kd.gl, text, w.start+ts, w.start+te) }
+	gluedWords(text[w.start:w.end], keyToken, func(a, b int) bool {
 		tries++
 		a, b = w.start+a, w.start+b
 		rs, re := around(text, a, w.start, min(w.end, b+reach)-1)
@@ -94,9 +95,67 @@ func (e *engine) unglued(kd *kind, k int, text string, w span, buf *[]byte) (hit
 	return h, found
 }
 
+// keyToken reports whether the token text[ts:te] may hold a key of rule g
+// with a word glued to it, which most tokens of a text where g's keyword
+// occurs cannot: it holds a run of 8 or more letters and digits that
+// looks random (randomPart), or, for a specific rule of a name and an
+// operator, it is the value after them (the key itself may look like words:
+// "deploycafebabe:deadbeef").
+func (e *engine) keyToken(g *glRule, text string, ts, te int) bool {
+	tok := text[ts:te]
+	if randomRun(tok) {
+		return true
+	}
+	before := text[max(strings.LastIndexByte(text[:ts], '\n')+1, ts-assignedName):ts]
+	for _, kw := range g.keywords {
+		if !g.assigned || g.generic {
+			break // a generic rule's value must look random anyway
+		}
+		if at := lastIndexFold(before, kw); at >= 0 {
+			if v := valueStart(text, ts-len(before)+at+len(kw)); v >= ts && v < te {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// assignedName bounds how far before a value its rule's keyword is looked
+// for: the keyword, 20 more characters of the name, 3 blanks or quotes, an
+// operator of 3 bytes and 5 blanks, quotes or '=', with room.
+const assignedName = 128
+
+// randomRun reports whether s holds a run of 8 or more ASCII letters and
+// digits that looks random (randomPart).
+func randomRun(s string) bool {
+	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && alnum(s[j]) {
+			j++
+		}
+		if j-i >= 8 && randomPart(s[i:j]) {
+			return true
+		}
+		i = j + 1
+	}
+	return false
+}
+
+// lastIndexFold is where the last lower (lower-case ASCII) in s, in any
+// ASCII case, starts, or -1.
+func lastIndexFold(s, lower string) int {
+	for i := len(s) - len(lower); i >= 0; i-- {
+		if equalASCIIFold(s[i:i+len(lower)], lower) {
+			return i
+		}
+	}
+	return -1
+}
+
 // gluedWords calls fn with the span of each glued word of s (see the
-// package's comment above), until fn returns false.
-func gluedWords(s string, fn func(a, b int) bool) {
+// package's comment above) in the tokens keyToken accepts, until fn
+// returns false.
+func gluedWords(s string, keyToken func(ts, te int) bool, fn func(a, b int) bool) {
 	for ts := 0; ts < len(s); {
 		if isSpace(s[ts]) {
 			ts++
@@ -106,7 +165,7 @@ func gluedWords(s string, fn func(a, b int) bool) {
 		for te < len(s) && !isSpace(s[te]) {
 			te++
 		}
-		if te-ts >= minGluedToken && te-ts <= maxGluedToken && !word(strings.TrimRight(s[ts:te], ".,;:!?)")) && !tokenWords(s, ts, te, fn) {
+		if te-ts >= minGluedToken && te-ts <= maxGluedToken && !word(strings.TrimRight(s[ts:te], ".,;:!?)")) && keyToken(ts, te) && !tokenWords(s, ts, te, fn) {
 			return
 		}
 		ts = te

@@ -102,7 +102,7 @@ func TestGluedWords(t *testing.T) {
 		{"Xy1abcdefghijklmnopq", []string{"opq", "nopq", "mnopq", "lmnopq", "klmnopq", "jklmnopq", "ijklmnopq", "hijklmnopq", "ghijklmnopq", "fghijklmnopq"}},
 	} {
 		var got []string
-		gluedWords(c.text, func(a, b int) bool { got = append(got, c.text[a:b]); return true })
+		gluedWords(c.text, anyToken, func(a, b int) bool { got = append(got, c.text[a:b]); return true })
 		slices.Sort(got)
 		slices.Sort(c.want)
 		if fmt.Sprint(got) != fmt.Sprint(c.want) {
@@ -111,7 +111,7 @@ func TestGluedWords(t *testing.T) {
 	}
 	// fn stops the walk.
 	n := 0
-	gluedWords("Xy1abcdefghijklmnopq deploy\":d2LkV78zLx!t\"", func(int, int) bool { n++; return n < 3 })
+	gluedWords("Xy1abcdefghijklmnopq deploy\":d2LkV78zLx!t\"", anyToken, func(int, int) bool { n++; return n < 3 })
 	if n != 3 {
 		t.Errorf("gluedWords went on after fn returned false: %d calls", n)
 	}
@@ -136,3 +136,5 @@ func TestInURLQuery(t *testing.T) {
 		t.Errorf("inQuery's regexp does not end the value at '&': %q", m)
 	}
 }
+
+func anyToken(int, int) bool { return true }
