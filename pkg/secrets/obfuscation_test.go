@@ -316,6 +316,12 @@ func FuzzRedact(f *testing.F) {
 	// A wrapped key whose rule's match takes the byte after it (its span
 	// once ran past the text).
 	f.Add("sentryToken=sntrys_eyJpYXQiOjE2ODczMzY1NDMuNjk4NTksInVybCI6bnVsbCwicmVnaW9uX3VybCI6Imh0dHA6Ly9s\nb2NhbGhvc3Q6ODAwMCIsIm9yZyI6InNlbnRyeSJ9_NzJkYzA3NzMyZTRjNGE2NmJlNjBjOWQxNGRjOTZiNmI")
+	// Keys the unglue, query and wrap passes find: a word taken out of a
+	// token, an '&' ending a value, a wrap before a keyword's line.
+	f.Add(teamsHook("deploytrko-"))
+	f.Add(`curl -u deploy":d2LkV78z` + `Lx!t" https://localhost:9200 and curl -u deploy:changemenow x`)
+	f.Add("see https://example.com/cb?next=creds%20%3D%20" + genericKey + "&v=1&w=creds%3D" + genericKey + "&")
+	f.Add(`BUNDLE_GEMS__CONTRIBSYS__COM: "cafebabe` + "\n" + `:deadbeef"` + "\nhttp://cafebabe\n:deadbeef@gems.contribsys.com")
 	f.Fuzz(func(t *testing.T, s string) {
 		found := Find(s)
 		checkSpans(t, s, found)
