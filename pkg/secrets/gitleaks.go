@@ -787,8 +787,8 @@ func (e *engine) find(s string, generic bool) (span, int, bool) {
 // unwrapped finds a key that the line at ls and the next line make once
 // the line break and the next line's indent are taken out, when the line
 // ends in a piece of a key and the next starts with one (wraps), or, with
-// near (a rule's keyword points at the break: atBreak), in any two tokens;
-// the hit spans both pieces (and the break between them).
+// near (a rule's keyword points at the break: atBreak), in two pieces of
+// hex (hexWrap); the hit spans both pieces (and the break between them).
 func (e *engine) unwrapped(text string, ls int, near bool) (hit, bool) {
 	le := lineEnd(text, ls)
 	if le == len(text) {
@@ -802,13 +802,32 @@ func (e *engine) unwrapped(text string, ls int, near bool) (hit, bool) {
 	ne := lineEnd(text, ns)
 	next := text[ns:ne]
 	random := wraps(line, next)
-	if !random && !(near && line != "" && next != "" && !isSpace(next[0])) {
+	if !random && !(near && hexWrap(line, next)) {
 		return hit{}, false
 	}
 	if s, k, ok := e.find(line+next, random); ok && s.start < len(line) && s.end > len(line) {
 		return hit{ls + s.start, ns + s.end - len(line), k}, true
 	}
 	return hit{}, false
+}
+
+// hexWrap reports whether line ends in 4 or more hex digits and next
+// starts with 4 or more, after at most one ':' or '@' (a key of hex cut at
+// its separator, "cafebabe" / ":deadbeef"): pieces that may be letters
+// alone, which wraps turns away, and few words are.
+func hexWrap(line, next string) bool {
+	from := len(line)
+	for from > 0 && isHex(line[from-1]) {
+		from--
+	}
+	if len(next) > 0 && (next[0] == ':' || next[0] == '@') {
+		next = next[1:]
+	}
+	to := 0
+	for to < len(next) && isHex(next[to]) {
+		to++
+	}
+	return len(line)-from >= 4 && (from == 0 || !alnum(line[from-1])) && to >= 4 && (to == len(next) || !alnum(next[to]))
 }
 
 // atBreak reports whether the keyword occurrence o, on a line that ends
