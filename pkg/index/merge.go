@@ -66,6 +66,9 @@ func (r *Reader) merge(ctx context.Context) (*Merged, error) {
 	if g == nil || g.name != r.name || r.Segments() <= 1 {
 		return nil, nil
 	}
+	// bleve's merge holds its new dictionaries and postings in the heap:
+	// under the build's soft limit, not GOGC's twice the live heap.
+	defer limitHeap(len(g.man.order))()
 	ng := newGeneration(r.v)
 	ng.man = g.man
 	fail := func(err error) (*Merged, error) {
@@ -123,17 +126,17 @@ func segments(sc *scorch.Scorch) int {
 	return int(n)
 }
 
-// Publish makes the merged generation live, closes the Reader it was
-// merged from (the caller makes sure no search is using it), and returns
-// a Reader of the merged one, which answers every search as the old one
-// did. The old generation is removed, and the index lock released.
+// Publish closes the Reader the merge was made from (the caller makes
+// sure no search is using it), makes the merged generation live, and
+// returns a Reader of it, which answers every search as the old one did.
+// The old generation is removed, and the index lock released.
 func (m *Merged) Publish() (*Reader, error) {
 	defer m.unlock()
+	m.r.Close()
 	if err := publish(m.r.v, m.g); err != nil {
 		os.RemoveAll(m.g.dir)
 		return nil, err
 	}
-	m.r.Close()
 	sweep(m.r.v, m.g.name)
 	return OpenReader(m.r.v)
 }
