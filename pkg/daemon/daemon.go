@@ -50,10 +50,12 @@ const freeAfter = 5 * time.Second
 // mergeMax bounds a merge that bleve never ends (it logs a failed merge
 // and tries it again).
 const (
-	mergeIdle = 10 * time.Second
-	mergeMin  = 4
-	mergeMax  = 10 * time.Minute
+	mergeMin = 4
+	mergeMax = 10 * time.Minute
 )
+
+// mergeIdle is a variable for the tests, which wait less.
+var mergeIdle = 10 * time.Second
 
 // DefaultCommitInterval applies when mem.yaml has no commit.interval.
 const DefaultCommitInterval = time.Hour
