@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"time"
 
 	"github.com/mem-md/mem/pkg/index"
@@ -66,6 +67,9 @@ func (d *Daemon) startMerge(ctx context.Context) {
 		defer close(m.done)
 		defer cancel()
 		defer d.worked() // its garbage goes back to the system soon after
+		// The merge maps the whole index a second time: the searches'
+		// garbage goes back first (peak RSS at 50k: 220 MiB with, idle).
+		debug.FreeOSMemory()
 		d.merge(mctx, held, n)
 	}()
 }
