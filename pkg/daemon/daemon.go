@@ -49,13 +49,13 @@ const freeAfter = 5 * time.Second
 // 50,000 files), so a few edits' segments are left to bleve's own merges.
 // mergeMax bounds a merge that bleve never ends (it logs a failed merge
 // and tries it again).
-const (
-	mergeMin = 4
-	mergeMax = 10 * time.Minute
-)
+const mergeMax = 10 * time.Minute
 
-// mergeIdle is a variable for the tests, which wait less.
-var mergeIdle = 10 * time.Second
+// Variables for the tests, which wait less, on a smaller index.
+var (
+	mergeIdle = 10 * time.Second
+	mergeMin  = 4
+)
 
 // DefaultCommitInterval applies when mem.yaml has no commit.interval.
 const DefaultCommitInterval = time.Hour

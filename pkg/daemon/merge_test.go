@@ -18,8 +18,8 @@ import (
 )
 
 // segmentedDaemon is exampleDaemon with 1,000 generated files more and an
-// index of several segments: a build, then five updates in place, each
-// adding one.
+// index of several segments: a build, then updates in place, each adding
+// one.
 func segmentedDaemon(t *testing.T) *Daemon {
 	t.Helper()
 	d, _ := exampleDaemon(t)
@@ -33,13 +33,26 @@ func segmentedDaemon(t *testing.T) *Daemon {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	for i := range 5 {
-		note := fmt.Sprintf("---\ntype: fact\nprovenance: stated\nvalid_at: 2026-11-0%d\n---\nThe okapi ledger %d closes on Fridays.\n", i+1, i)
+	// bleve's own merges may join some: update until there are enough.
+	for i := 0; ; i++ {
+		note := fmt.Sprintf("---\ntype: fact\nprovenance: stated\nvalid_at: 2026-11-01\n---\nThe okapi ledger %d closes on Fridays.\n", i)
 		if err := os.WriteFile(filepath.Join(d.root, "memory", fmt.Sprintf("okapi-%d.md", i)), []byte(note), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := index.Update(v, index.Options{}); err != nil {
 			t.Fatal(err)
+		}
+		r, err := index.OpenReader(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := r.Segments()
+		r.Close()
+		if n >= 3 {
+			break
+		}
+		if i == 30 {
+			t.Fatalf("%d segments after %d updates", n, i+1)
 		}
 	}
 	return d
@@ -71,16 +84,18 @@ func (d *Daemon) answers(t *testing.T) [][]inspect.Hit {
 	return out
 }
 
+// setMergeIdle sets when the daemon merges (mergeIdle) and from how many
+// segments (2: bleve's own merges leave a small index 3 or so).
 func setMergeIdle(t *testing.T, idle time.Duration) {
-	prev := mergeIdle
-	mergeIdle = idle
-	t.Cleanup(func() { mergeIdle = prev })
+	prevIdle, prevMin := mergeIdle, mergeMin
+	mergeIdle, mergeMin = idle, 2
+	t.Cleanup(func() { mergeIdle, mergeMin = prevIdle, prevMin })
 }
 
 // Once the vault is quiet, the daemon merges the index it holds into one
 // segment, and searches answer from it exactly as before.
 func TestIdleMerge(t *testing.T) {
-	setMergeIdle(t, time.Second)
+	setMergeIdle(t, 2*time.Second)
 	d := segmentedDaemon(t)
 	start(t, d)
 	if n := d.heldSegments(); n < mergeMin {
@@ -127,14 +142,19 @@ func lockIndex(t *testing.T, d *Daemon) (unlock func()) {
 // A merge finding the index lock held (a mem rebuild-index in another
 // process) gives up after a second; the held index answers on.
 func TestMergeGivesWay(t *testing.T) {
-	setMergeIdle(t, 300*time.Millisecond)
+	setMergeIdle(t, time.Hour) // started by the test, once it holds the lock
 	d := segmentedDaemon(t)
 	start(t, d)
-	before := d.answers(t)
 	lockIndex(t, d)
+	before := d.answers(t)
+	_, ctx := d.running()
+	d.startMerge(ctx)
 	eventually(t, "a merge given up", func() bool {
 		st := d.Status().Merge
-		return !st.At.IsZero() && strings.HasPrefix(st.Result, "not merged")
+		if !st.At.IsZero() && !strings.HasPrefix(st.Result, "not merged") {
+			t.Fatalf("merge: %+v", st)
+		}
+		return !st.At.IsZero()
 	})
 	if n := d.heldSegments(); n < mergeMin {
 		t.Fatalf("the held index has %d segments", n)
@@ -148,11 +168,13 @@ func TestMergeGivesWay(t *testing.T) {
 // A merge under way when the daemon stops ends with it, and leaves the
 // index as it was: readable, with nothing left beside it.
 func TestMergeStoppedByShutdown(t *testing.T) {
-	setMergeIdle(t, 300*time.Millisecond)
+	setMergeIdle(t, time.Hour) // started by the test, once it holds the lock
 	d := segmentedDaemon(t)
 	stop, done := start(t, d)
-	before := d.answers(t)
 	unlock := lockIndex(t, d) // holds the merge at its start
+	before := d.answers(t)
+	_, ctx := d.running()
+	d.startMerge(ctx)
 	eventually(t, "a merge under way", func() bool { return strings.HasPrefix(d.Status().Merge.Result, "merging") })
 	stop(errors.New("terminated"))
 	select {
