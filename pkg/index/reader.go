@@ -57,7 +57,7 @@ var relatedFields = []string{fieldSupersedes, fieldSubject}
 // holders is how many of idx's documents hold term in field, and whether
 // it is known: only with a memo, for relatedFields. Each is counted from
 // the term's postings: the counts of bleve's FieldDict are wrong (zapx
-// v16.3.4's dictionary iterator reuses one postings list, and a term
+// v17.2.5's dictionary iterator reuses one postings list, and a term
 // read after one held by a single document counts 1, however many hold
 // it; in one merged segment most of the shared subjects did, and a held
 // search called a beaten claim current).
