@@ -178,8 +178,9 @@ func printWatchStatus(w io.Writer, st *daemon.Status) {
 	for _, e := range []struct {
 		name string
 		ev   daemon.Event
-	}{{"index", st.Index}, {"render", st.Render}, {"commit", st.Commit}, {"sync", st.Sync}} {
+	}{{"index", st.Index}, {"render", st.Render}, {"commit", st.Commit}, {"sync", st.Sync}, {"merge", st.Merge}} {
 		switch {
+		case e.name == "merge" && e.ev == (daemon.Event{}): // none yet: nothing to say
 		case e.ev.At.IsZero() && e.ev.Result != "":
 			fmt.Fprintf(w, "%-9s %s\n", e.name+":", e.ev.Result)
 		case e.ev.At.IsZero():

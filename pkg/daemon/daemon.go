@@ -40,6 +40,23 @@ const (
 // (no allocation, no GC).
 const freeAfter = 5 * time.Second
 
+// The daemon merges the index it holds into one segment once the vault has
+// been quiet for mergeIdle after a cycle and the index has mergeMin
+// segments or more. A full build leaves ~25 at 50,000 files, and a search
+// looks up each of its terms in every one: on one segment a held search
+// took 0.69 of the CPU (docs/performance.md). An update in place adds a
+// segment, and a merge rewrites the whole index (a few seconds of CPU at
+// 50,000 files), so a few edits' segments are left to bleve's own merges.
+// mergeMax bounds a merge that bleve never ends (it logs a failed merge
+// and tries it again).
+const mergeMax = 10 * time.Minute
+
+// Variables for the tests, which wait less, on a smaller index.
+var (
+	mergeIdle = 10 * time.Second
+	mergeMin  = 4
+)
+
 // DefaultCommitInterval applies when mem.yaml has no commit.interval.
 const DefaultCommitInterval = time.Hour
 
@@ -98,7 +115,12 @@ type Daemon struct {
 	// a new one; a commit or sync, when clients refresh it themselves).
 	again chan struct{}
 	free  *time.Timer // debug.FreeOSMemory, freeAfter after the last work
-	ctx   context.Context
+	// merging is the idle merge in flight, nil when none (guarded by
+	// mergeMu). It holds the index lock and publishes under work, so
+	// what takes work to write stops it first (lockWork).
+	mergeMu sync.Mutex
+	merging *mergeRun
+	ctx     context.Context
 }
 
 // New is the daemon of cfg.Vault; Run runs it, Once does one cycle.
@@ -148,7 +170,7 @@ func (d *Daemon) Run(ctx context.Context, reload <-chan struct{}) error {
 	d.free = time.AfterFunc(freeAfter, debug.FreeOSMemory)
 	defer d.free.Stop()
 	defer func() {
-		d.work.Lock() // a request in flight may be reading it
+		d.lockWork() // a request in flight may be reading it
 		defer d.work.Unlock()
 		d.release()
 	}()
@@ -178,13 +200,19 @@ func (d *Daemon) Run(ctx context.Context, reload <-chan struct{}) error {
 	defer syncT.stop()
 	syncT.set(d.SyncInterval())
 	d.cycle(ctx)
+	idle := time.NewTimer(mergeIdle)
+	defer idle.Stop()
 	for {
 		select {
 		case <-d.fw.Changes():
 			d.settle()
 			d.cycle(ctx)
+			idle.Reset(mergeIdle)
 		case <-d.again:
 			d.cycle(ctx)
+			idle.Reset(mergeIdle)
+		case <-idle.C:
+			d.startMerge(ctx)
 		case <-commitT.C:
 			d.commit()
 		case <-syncT.c():
@@ -197,6 +225,7 @@ func (d *Daemon) Run(ctx context.Context, reload <-chan struct{}) error {
 			}
 			syncT.set(d.SyncInterval())
 			d.cycle(ctx)
+			idle.Reset(mergeIdle)
 		case <-ctx.Done():
 			d.logf("stopped (%v): %s", context.Cause(ctx), d.stop())
 			return nil
@@ -284,7 +313,7 @@ func (d *Daemon) read(fn func(held func(*vault.Vault) *index.Reader)) {
 		return
 	}
 	d.work.RUnlock()
-	d.work.Lock()
+	d.lockWork()
 	defer d.work.Unlock()
 	if !d.fresh() {
 		d.release()
@@ -396,7 +425,7 @@ func (s *syncTicker) stop() {
 
 // reload re-reads mem.yaml; a broken one keeps the settings in force.
 func (d *Daemon) reload() {
-	d.work.Lock()
+	d.lockWork()
 	defer d.work.Unlock()
 	v, err := d.vault().Options.Open(d.root)
 	if err != nil {
@@ -420,7 +449,7 @@ func (d *Daemon) record(e *Event, ok bool, result string) {
 func (d *Daemon) cycle(ctx context.Context) {
 	d.busy.Store(true)
 	defer d.busy.Store(false)
-	d.work.Lock()
+	d.lockWork()
 	defer d.work.Unlock()
 	defer d.worked()
 	// The update writes the index, and bolt's lock excludes a reader; this
@@ -447,6 +476,14 @@ func (d *Daemon) cycle(ctx context.Context) {
 			// trusts it while no change was seen since gen.
 			if d.held, err = index.OpenReader(v); err == nil {
 				d.heldGen = gen
+				n := d.held.Segments()
+				d.mu.Lock()
+				if n >= mergeMin {
+					d.st.Merge = Event{Result: fmt.Sprintf("due: the index's %d segments, once the vault is quiet for %s", n, mergeIdle)}
+				} else if d.st.Merge.At.IsZero() {
+					d.st.Merge = Event{} // not due any more
+				}
+				d.mu.Unlock()
 			} else {
 				d.logf("index: %v", err)
 			}
@@ -495,7 +532,7 @@ func (d *Daemon) renderOutputs(ctx context.Context, v *vault.Vault) (bool, strin
 func (d *Daemon) gitWork(run func(v *vault.Vault)) {
 	d.busy.Store(true)
 	defer d.busy.Store(false)
-	d.work.Lock()
+	d.lockWork()
 	defer d.work.Unlock()
 	d.release()
 	run(d.vault())

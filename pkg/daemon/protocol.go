@@ -155,6 +155,9 @@ type Status struct {
 	Render Event `json:"render"`
 	Commit Event `json:"commit"`
 	Sync   Event `json:"sync"`
+	// Merge is the last idle merge of the held index into one segment;
+	// while one is due or running, a Result and no At.
+	Merge  Event `json:"merge,omitzero"`
 	Served int   `json:"served"`
 	// Warm counts the searches answered from the index held open, with no
 	// look at the files.

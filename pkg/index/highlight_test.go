@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"errors"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -48,5 +49,15 @@ func TestSearchEndsWithItsContext(t *testing.T) {
 	}
 	if res, err := Search(context.Background(), v, Query{Text: "canvas", NoRefresh: true}); err != nil || len(res.Hits) != 1 || !res.Index.Fresh {
 		t.Fatalf("the next search: %+v, %v", res, err)
+	}
+}
+
+// oneLine is regexp `\s+` replaced by one space, byte for byte.
+func TestOneLine(t *testing.T) {
+	re := regexp.MustCompile(`\s+`)
+	for _, s := range []string{"", " ", "a", "  a\t\tb\n\nc \r\n", "\v\u00a0x\u2003 y\f", "**kiln**  at\ncone six…", "trailing \t"} {
+		if got, want := oneLine(s), re.ReplaceAllString(s, " "); got != want {
+			t.Errorf("oneLine(%q) = %q, want %q", s, got, want)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -38,10 +39,15 @@ type memo struct {
 	files map[string]*vault.Memory   // parsed, for a hit's status (annotate)
 	found map[string][]rules.Finding // rules.Text of a stored title and body (readable)
 	marks map[string][]markdown.Span // markdown.Unmarkable of a stored field (snippets)
-	// related: for the fields annotate asks, how many documents hold each
-	// term; read from the index once, on the first search that asks.
-	relatedOnce sync.Once
-	related     map[string]map[string]uint64
+	// held: for the fields annotate asks, how many documents hold a term
+	// (field, NUL, term), counted on the first search that asks.
+	held map[string]holding
+}
+
+// holding is a count of documents, and whether it could be read.
+type holding struct {
+	n  uint64
+	ok bool
 }
 
 // relatedFields are the fields whose terms memo.holders counts: the ids
@@ -49,42 +55,36 @@ type memo struct {
 var relatedFields = []string{fieldSupersedes, fieldSubject}
 
 // holders is how many of idx's documents hold term in field, and whether
-// it is known: only with a memo, for relatedFields.
+// it is known: only with a memo, for relatedFields. Each is counted from
+// the term's postings: the counts of bleve's FieldDict are wrong (zapx
+// v17.2.5's dictionary iterator reuses one postings list, and a term
+// read after one held by a single document counts 1, however many hold
+// it; in one merged segment most of the shared subjects did, and a held
+// search called a beaten claim current).
 func (c *memo) holders(idx bleve.Index, field, term string) (uint64, bool) {
 	if c == nil || !slices.Contains(relatedFields, field) {
 		return 0, false
 	}
-	c.relatedOnce.Do(func() { c.related = countTerms(idx, relatedFields) })
-	counts, ok := c.related[field]
-	return counts[term], ok
+	h := memoized(&c.mu, c.held, field+"\x00"+term, func() holding {
+		n, err := countTerm(idx, field, term)
+		return holding{n, err == nil}
+	})
+	return h.n, h.ok
 }
 
-// countTerms counts, for each of fields, the documents holding each of its
-// terms; a field whose dictionary cannot be read is left out (unknown).
-func countTerms(idx bleve.Index, fields []string) map[string]map[string]uint64 {
-	out := map[string]map[string]uint64{}
-	for _, f := range fields {
-		d, err := idx.FieldDict(f)
-		if err != nil {
-			continue
-		}
-		counts := map[string]uint64{}
-		for {
-			e, err := d.Next()
-			if err != nil {
-				counts = nil
-			}
-			if e == nil || err != nil {
-				break
-			}
-			counts[e.Term] = e.Count
-		}
-		d.Close()
-		if counts != nil {
-			out[f] = counts
-		}
+// countTerm counts the live documents of idx holding term in field.
+func countTerm(idx bleve.Index, field, term string) (uint64, error) {
+	r, err := reader(idx)
+	if err != nil {
+		return 0, err
 	}
-	return out
+	defer r.Close()
+	tfr, err := r.TermFieldReader(context.Background(), []byte(term), field, false, false, false)
+	if err != nil {
+		return 0, err
+	}
+	defer tfr.Close()
+	return tfr.Count(), nil
 }
 
 // memoMax bounds each of a memo's maps: 50,000 parsed files would hold the
@@ -167,7 +167,7 @@ func OpenReader(v *vault.Vault) (*Reader, error) {
 		return nil, err
 	}
 	return &Reader{v: v, name: g.name, idx: idx,
-		memo: &memo{files: map[string]*vault.Memory{}, found: map[string][]rules.Finding{}, marks: map[string][]markdown.Span{}}}, nil
+		memo: &memo{files: map[string]*vault.Memory{}, found: map[string][]rules.Finding{}, marks: map[string][]markdown.Span{}, held: map[string]holding{}}}, nil
 }
 
 // Live says whether r is still the live generation: a full build by

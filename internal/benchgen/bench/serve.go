@@ -81,7 +81,9 @@ func Serve(ctx context.Context, cfg ServeConfig) (*ServeResult, error) {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	for !indexed.MatchString(daemonStatus(ctx, cfg.Mem, root)) {
+	// A daemon that merges its index when idle (mem watch --status:
+	// "merge: due" or "merging") is timed once it has.
+	for st := ""; !indexed.MatchString(st) || merging.MatchString(st); st = daemonStatus(ctx, cfg.Mem, root) {
 		time.Sleep(200 * time.Millisecond)
 	}
 	for i := range 20 {
@@ -138,6 +140,9 @@ func Serve(ctx context.Context, cfg ServeConfig) (*ServeResult, error) {
 
 // indexed is mem watch --status once the first cycle has indexed.
 var indexed = regexp.MustCompile(`(?m)^index: +\S+ ok:`)
+
+// merging is mem watch --status while an idle merge is due or running.
+var merging = regexp.MustCompile(`(?m)^merge: +(due|merging)`)
 
 func daemonStatus(ctx context.Context, mem, root string) string {
 	out, _ := exec.CommandContext(ctx, mem, "--vault", root, "watch", "--status").Output()
