@@ -441,10 +441,7 @@ func (r *Repo) acceptHeld(now time.Time) ([]HeldFile, error) {
 			batch.Remove(p)
 			continue
 		}
-		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
-			return nil, err
-		}
-		if _, err := batch.Add(p, data, vault.FileMode()); err != nil {
+		if _, err := batch.Add(p, data, vault.FileMode()); err != nil { // it makes a missing folder
 			return nil, err
 		}
 	}

@@ -1083,15 +1083,20 @@ func (r *Repo) writeMerge(chs []gitrepo.Change) (map[string]writtenFile, error) 
 	var batch vault.Batch
 	defer batch.Abort()
 	written := map[string]writtenFile{}
-	made := map[string]bool{} // folders known to exist: one MkdirAll each, not one per file
 	for _, c := range chs {
 		if c.NewMode == gitrepo.Submodule || c.OldMode == gitrepo.Submodule {
 			continue // git's business
 		}
 		p := filepath.Join(r.top, filepath.FromSlash(c.Path))
-		cur, err := r.currentBlob(p)
-		if err != nil {
-			return nil, err
+		// A folder that was missing holds only what the batch writes: no
+		// file of it needs reading (a wide commit's 100,000 new files in a
+		// new folder were 100,000 failed opens).
+		cur := gitrepo.ZeroHash
+		if !batch.Missing(filepath.Dir(p)) {
+			var err error
+			if cur, err = r.currentBlob(p); err != nil {
+				return nil, err
+			}
 		}
 		switch {
 		case cur != c.New && cur != c.Old && !cur.IsZero(): // edited since
@@ -1100,7 +1105,7 @@ func (r *Repo) writeMerge(chs []gitrepo.Change) (map[string]writtenFile, error) 
 				return nil, err
 			}
 		case cur != c.New:
-			fi, err := r.addMerged(&batch, c, p, made)
+			fi, err := r.addMerged(&batch, c, p)
 			if err != nil {
 				return nil, err
 			}
@@ -1122,18 +1127,11 @@ func (r *Repo) currentBlob(p string) (gitrepo.Hash, error) {
 	return gitrepo.HashObject(gitrepo.BlobObject, data), nil
 }
 
-// addMerged writes c's new version to a temp file of batch, to replace p,
-// making its folder unless made says it exists.
-func (r *Repo) addMerged(batch *vault.Batch, c gitrepo.Change, p string, made map[string]bool) (fs.FileInfo, error) {
+// addMerged writes c's new version to batch, to replace p.
+func (r *Repo) addMerged(batch *vault.Batch, c gitrepo.Change, p string) (fs.FileInfo, error) {
 	data, err := r.blob(c.New)
 	if err != nil {
 		return nil, r.damagedObject("blob", c.New, c.Path, err)
-	}
-	if dir := filepath.Dir(p); !made[dir] {
-		if err := os.MkdirAll(dir, 0o777); err != nil {
-			return nil, err
-		}
-		made[dir] = true
 	}
 	// As git checks out: 0666, or 0777 for an executable, less the umask.
 	perm := vault.FileMode()

@@ -113,3 +113,52 @@ func TestSyncSecondSkips(t *testing.T) {
 		t.Fatalf("the skipped sync committed: status %q", st)
 	}
 }
+
+// A sync killed while it wrote a new folder's stage leaves no memory torn:
+// the stage's files are not the vault's (the loader and the commit's scan
+// skip a temp folder), and the next sync writes the folder whole.
+func TestSyncKilledInAFolderStage(t *testing.T) {
+	a, b, remote := twoMachines(t)
+	memory(t, b, "memory/new/deep/one.md", "fact", "", "one in a new folder")
+	if _, err := Sync(b, SyncOptions{Env: testEnv(), Remote: remote, Now: t0.Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	dry, err := Sync(a, SyncOptions{Env: testEnv(), Remote: remote, DryRun: true, Now: t0.Add(2 * time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(a, testEnv())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What a kill leaves half-way through writing the stage of memory/new.
+	data, _ := json.Marshal(journal{Ref: "refs/heads/main", Old: run(t, a.Root, "git", "rev-parse", "HEAD"), New: dry.Head})
+	if err := os.WriteFile(filepath.Join(r.gitDir, syncJournal), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	vaulttest.Write(t, a.Root, "memory/"+vault.TempPrefix+"kill/deep/one.md", "---\ntype: fa")
+	loaded, err := a.Load(vault.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range loaded {
+		if strings.Contains(m.Rel, vault.TempPrefix) {
+			t.Fatalf("the stage's torn file was loaded as a memory: %s", m.Rel)
+		}
+	}
+	res, err := Sync(a, SyncOptions{Env: testEnv(), Remote: remote, Now: t0.Add(3 * time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Recovered {
+		t.Fatalf("want recovered, got %+v", res)
+	}
+	got, err := os.ReadFile(filepath.Join(a.Root, "memory", "new", "deep", "one.md"))
+	if want := run(t, a.Root, "git", "show", dry.Head+":memory/new/deep/one.md") + "\n"; err != nil || string(got) != want {
+		t.Fatalf("memory/new/deep/one.md = %q (%v), want %q", got, err, want)
+	}
+	if st := run(t, a.Root, "git", "status", "--porcelain"); st != "" {
+		t.Fatalf("git status after the recovered sync:\n%s", st)
+	}
+	fsck(t, a)
+}

@@ -82,3 +82,51 @@ func TestBatchRemoveNow(t *testing.T) {
 		t.Fatalf("x/y.md = %q, %v", data, err)
 	}
 }
+
+// A folder missing when the batch looks is written whole in a stage under
+// a temp name and appears on Commit with every file, never before; the
+// stat Add returns is the placed file's; Abort leaves nothing behind.
+func TestBatchMissingFolder(t *testing.T) {
+	dir := t.TempDir()
+	deep, other := filepath.Join(dir, "new", "a", "b.md"), filepath.Join(dir, "new", "c.md")
+	var aborted Batch
+	if _, err := aborted.Add(deep, []byte("b"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	aborted.Abort()
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Fatalf("an aborted batch left %v", ents)
+	}
+	var batch Batch
+	if !batch.Missing(filepath.Dir(deep)) || batch.Missing(dir) {
+		t.Fatal("Missing is wrong")
+	}
+	fi, err := batch.Add(deep, []byte("b"), 0o640)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := batch.Add(other, []byte("c"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "new")); !os.IsNotExist(err) {
+		t.Fatalf("the folder appeared before Commit: %v", err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 || !IsOwn(ents[0].Name()+"/a/b.md") {
+		t.Fatalf("the stage is not one temp folder of mem's own: %v", ents)
+	}
+	if err := batch.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]string{deep: "b", other: "c"} {
+		if data, err := os.ReadFile(p); string(data) != want {
+			t.Fatalf("%s = %q, %v", p, data, err)
+		}
+	}
+	placed, err := os.Lstat(deep)
+	if err != nil || !os.SameFile(fi, placed) || placed.Mode().Perm() != 0o640 || !placed.ModTime().Equal(fi.ModTime()) {
+		t.Fatalf("placed %v, written %v (%v)", placed, fi, err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 || ents[0].Name() != "new" {
+		t.Fatalf("left beside the folder: %v", ents)
+	}
+}

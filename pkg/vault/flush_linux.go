@@ -17,3 +17,14 @@ func flushFiles(paths []string) error {
 	defer d.Close()
 	return unix.Syncfs(int(d.Fd()))
 }
+
+// renameFile renames a batch's temp file over its path with rename(2)
+// alone: os.Rename first lstats the destination, to refuse a folder, which
+// rename(2) already refuses for a file (EISDIR); one system call less per
+// file of a wide checkout.
+func renameFile(from, to string) error {
+	if err := unix.Rename(from, to); err != nil {
+		return &os.LinkError{Op: "rename", Old: from, New: to, Err: err}
+	}
+	return nil
+}

@@ -21,3 +21,6 @@ func flushFiles(paths []string) error {
 	}
 	return nil
 }
+
+// renameFile renames a batch's temp file over its path.
+func renameFile(from, to string) error { return os.Rename(from, to) }

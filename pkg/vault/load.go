@@ -119,11 +119,10 @@ func SkipDir(rel string) bool {
 // or a .git, or one of mem's temp files. The loader and the daemon's
 // watcher skip these.
 func IsOwn(rel string) bool {
-	if strings.HasPrefix(path.Base(rel), TempPrefix) {
-		return true
-	}
 	for elem := range strings.SplitSeq(rel, "/") {
-		if elem == ".mem" || elem == ".git" {
+		// A temp folder is a batch's stage (Batch): its files are not the
+		// vault's until it is renamed into place.
+		if elem == ".mem" || elem == ".git" || strings.HasPrefix(elem, TempPrefix) {
 			return true
 		}
 	}

@@ -8,9 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	mrand "math/rand/v2"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -34,30 +37,52 @@ const TempPrefix = ".mem-tmp-"
 // writeTemp writes data to a temp file in dir (synced when sync is set)
 // and returns its path and its stat as written.
 func writeTemp(dir string, data []byte, perm os.FileMode, sync bool) (string, fs.FileInfo, error) {
-	f, err := os.CreateTemp(dir, TempPrefix+"*")
-	if err != nil {
-		return "", nil, err
+	for try := 0; ; try++ {
+		tmp := tempName(dir)
+		fi, err := writeNew(tmp, data, perm, sync)
+		if err == nil || !errors.Is(err, fs.ErrExist) || try == 100 {
+			return tmp, fi, err
+		}
 	}
-	tmp := f.Name()
+}
+
+// tempName is a new temp name in dir. It needs no secret randomness: the
+// file or folder is made with O_EXCL (mkdir), and a name taken is retried.
+func tempName(dir string) string {
+	return filepath.Join(dir, TempPrefix+strconv.FormatUint(mrand.Uint64(), 36))
+}
+
+// writeNew creates the file name, which must not exist, holding data
+// (synced when sync is set), and returns its stat as written. The file is
+// made with perm, so it needs no chmod unless the umask (or a folder's
+// default ACL) took bits perm asks for: a wide checkout's files (perm
+// already without the umask, as git's) cost one system call less each.
+func writeNew(name string, data []byte, perm os.FileMode, sync bool) (fs.FileInfo, error) {
+	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return nil, err
+	}
 	var fi fs.FileInfo
 	_, err = f.Write(data)
 	if err == nil {
-		err = f.Chmod(perm)
+		fi, err = f.Stat()
+	}
+	if err == nil && fi.Mode().Perm() != perm {
+		if err = f.Chmod(perm); err == nil {
+			fi, err = f.Stat()
+		}
 	}
 	if err == nil && sync {
 		err = f.Sync()
-	}
-	if err == nil {
-		fi, err = f.Stat()
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		os.Remove(tmp)
-		return "", nil, err
+		os.Remove(name)
+		return nil, err
 	}
-	return tmp, fi, nil
+	return fi, nil
 }
 
 func syncDir(dir string) error {
@@ -551,23 +576,129 @@ func (v *Vault) readJournal(data []byte) (noteRel, ptrRel, ptr string, ok bool) 
 // folder synced once. A sync checking out one commit of 10,000 memories
 // spent most of its time in those fsyncs (issue 41). Until Commit, no
 // file is replaced; Abort removes the temp files.
+//
+// A folder missing when the batch first looks (and every folder under it)
+// is written whole under a temp name beside it, its stage, whose files
+// get their own names at once; Commit renames the stage into place after
+// the flush, so the folder appears with every file complete, as a temp
+// file does. A temp name and a rename per file cost twice the folder
+// updates of one create: most of a wide commit's sync (100,000 new files
+// in one new folder) was those.
 type Batch struct {
 	tmps, paths []string
 	removes     []string // files to remove after the replacements
 	removed     []string // files RemoveNow removed: their folders are synced on Commit
+
+	exists map[string]bool   // folders looked at: whether each was there
+	stages map[string]string // each topmost missing folder: its stage
+	staged []string          // the files written in stages
+	made   []string          // the folders made in stages, stages first
 }
 
-// Add writes data to a temp file beside path, to replace path on Commit.
-// It returns the temp file's stat as written: after Commit the file at
-// path has the same inode, size and mtime (the rename changes its ctime
-// alone), which lets a caller tell it from a later edit without reading it.
+// Add writes data to a temp file beside path, to replace path on Commit
+// (or, when path's folder is missing, to path in that folder's stage). It
+// returns the file's stat as written: after Commit the file at path has
+// the same inode, size and mtime (the rename changes its ctime alone),
+// which lets a caller tell it from a later edit without reading it.
 func (b *Batch) Add(path string, data []byte, perm os.FileMode) (fs.FileInfo, error) {
-	tmp, fi, err := writeTemp(filepath.Dir(path), data, perm, false)
+	dir := filepath.Dir(path)
+	if root, ok := b.missingRoot(dir); ok {
+		fi, err := b.addStaged(root, path, data, perm)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return fi, nil
+	}
+	tmp, fi, err := writeTemp(dir, data, perm, false)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	b.tmps, b.paths = append(b.tmps, tmp), append(b.paths, path)
 	return fi, nil
+}
+
+// Missing reports whether the folder dir was missing when the batch first
+// looked: no file under it exists but the batch's own.
+func (b *Batch) Missing(dir string) bool {
+	_, ok := b.missingRoot(dir)
+	return ok
+}
+
+// missingRoot is the topmost missing folder at or above dir, when dir is
+// missing.
+func (b *Batch) missingRoot(dir string) (string, bool) {
+	if !b.missing(dir) {
+		return "", false
+	}
+	for {
+		parent := filepath.Dir(dir)
+		if parent == dir || !b.missing(parent) {
+			return dir, true
+		}
+		dir = parent
+	}
+}
+
+// missing looks at the folder dir once per batch.
+func (b *Batch) missing(dir string) bool {
+	there, ok := b.exists[dir]
+	if !ok {
+		_, err := os.Lstat(dir)
+		there = !errors.Is(err, fs.ErrNotExist)
+		if b.exists == nil {
+			b.exists = map[string]bool{}
+		}
+		b.exists[dir] = there
+	}
+	return !there
+}
+
+// addStaged writes data to path's place in the stage of root, the missing
+// folder holding it, making the stage and its folders as needed.
+func (b *Batch) addStaged(root, path string, data []byte, perm os.FileMode) (fs.FileInfo, error) {
+	stage, ok := b.stages[root]
+	if !ok {
+		for try := 0; ; try++ {
+			stage = tempName(filepath.Dir(root))
+			err := os.Mkdir(stage, 0o777)
+			if err == nil {
+				break
+			}
+			if !errors.Is(err, fs.ErrExist) || try == 100 {
+				return nil, err
+			}
+		}
+		if b.stages == nil {
+			b.stages = map[string]string{}
+		}
+		b.stages[root] = stage
+		b.made = append(b.made, stage)
+	}
+	p := stage + path[len(root):]
+	for _, d := range b.toMake(stage, filepath.Dir(p)) {
+		if err := os.Mkdir(d, 0o777); err != nil && !errors.Is(err, fs.ErrExist) {
+			return nil, err
+		}
+		b.made = append(b.made, d)
+	}
+	fi, err := writeNew(p, data, perm, false)
+	if err != nil {
+		return nil, err
+	}
+	b.staged = append(b.staged, p)
+	return fi, nil
+}
+
+// toMake lists the folders from stage down to dir not made yet, outermost
+// first.
+func (b *Batch) toMake(stage, dir string) []string {
+	var out []string
+	for d := dir; d != stage && !b.exists[d]; d = filepath.Dir(d) {
+		b.exists[d] = true
+		out = append(out, d)
+	}
+	slices.Reverse(out)
+	return out
 }
 
 // Remove marks path to be removed on Commit, after the replacements (a
@@ -581,22 +712,30 @@ func (b *Batch) RemoveNow(path string) error {
 	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("%s: %w", path, err)
 	}
+	delete(b.exists, path) // a file that becomes a folder: looked at again
 	b.removed = append(b.removed, path)
 	return nil
 }
 
-// Commit flushes every temp file, renames each into place, removes the
-// files marked, then syncs each folder once. A file whose rename fails is
-// reported; the ones not yet renamed are removed.
+// Commit flushes every temp file and stage, renames each into place,
+// removes the files marked, then syncs each folder once. A file or stage
+// whose rename fails is reported; the ones not yet renamed are removed.
 func (b *Batch) Commit() error {
-	if len(b.tmps) == 0 && len(b.removes) == 0 && len(b.removed) == 0 {
+	if len(b.tmps) == 0 && len(b.staged) == 0 && len(b.removes) == 0 && len(b.removed) == 0 {
+		b.Abort() // a stage made for a file whose write failed
 		return nil
 	}
-	if len(b.tmps) > 0 {
-		if err := flushFiles(b.tmps); err != nil {
-			dir := filepath.Dir(b.paths[0])
+	if flush := append(b.tmps[:len(b.tmps):len(b.tmps)], b.staged...); len(flush) > 0 {
+		err := flushFiles(flush)
+		for _, d := range b.made { // the stages' folders hold their files' names
+			if err == nil {
+				err = syncDir(d)
+			}
+		}
+		if err != nil {
+			dir := filepath.Dir(flush[0])
 			b.Abort()
-			return fmt.Errorf("flushing %d files to write under %s (nothing was replaced): %w", len(b.paths), dir, err)
+			return fmt.Errorf("flushing %d files to write under %s (nothing was replaced): %w", len(flush), dir, err)
 		}
 	}
 	dirs := map[string]bool{}
@@ -604,7 +743,7 @@ func (b *Batch) Commit() error {
 		dirs[filepath.Dir(p)] = true
 	}
 	for i, tmp := range b.tmps {
-		if err := os.Rename(tmp, b.paths[i]); err != nil {
+		if err := renameFile(tmp, b.paths[i]); err != nil {
 			path := b.paths[i]
 			b.tmps, b.paths = b.tmps[i:], b.paths[i:]
 			b.Abort()
@@ -612,13 +751,22 @@ func (b *Batch) Commit() error {
 		}
 		dirs[filepath.Dir(b.paths[i])] = true
 	}
+	b.tmps, b.paths = nil, nil
+	for root, stage := range b.stages {
+		if err := renameFile(stage, root); err != nil {
+			b.Abort()
+			return fmt.Errorf("%s: %w", root, err)
+		}
+		delete(b.stages, root)
+		dirs[filepath.Dir(root)] = true
+	}
 	for _, p := range b.removes {
 		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("%s: %w", p, err)
 		}
 		dirs[filepath.Dir(p)] = true
 	}
-	b.tmps, b.paths, b.removes, b.removed = nil, nil, nil, nil
+	*b = Batch{}
 	for d := range dirs {
 		if err := syncDir(d); err != nil {
 			return err
@@ -627,10 +775,13 @@ func (b *Batch) Commit() error {
 	return nil
 }
 
-// Abort removes the temp files not yet renamed.
+// Abort removes the temp files and stages not yet renamed.
 func (b *Batch) Abort() {
 	for _, tmp := range b.tmps {
 		os.Remove(tmp)
 	}
-	b.tmps, b.paths, b.removes, b.removed = nil, nil, nil, nil
+	for _, stage := range b.stages {
+		os.RemoveAll(stage)
+	}
+	*b = Batch{}
 }

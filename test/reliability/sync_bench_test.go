@@ -87,7 +87,11 @@ func TestSyncAgainstGitPull(t *testing.T) {
 // figures in docs/performance.md), built with git fast-import, then `mem
 // sync` of a vault of 20 memories against `git pull` of the same commit
 // into a copy of the same vault, MEM_SYNC_BENCH_ROUNDS times (3),
-// interleaved. Reports the medians; no timed assertion.
+// interleaved. MEM_BIN_REF names a second mem binary (another build) that
+// syncs its own copy in each round, first in every other round. Reports
+// the medians of wall and CPU time (user and system, the process's and its
+// children's, so git fetch's too) and the load average at the start and
+// end; no timed assertion.
 func TestSyncWideCommit(t *testing.T) {
 	n := knob("MEM_SYNC_WIDE", 0, 0)
 	if n == 0 {
@@ -105,8 +109,9 @@ func TestSyncWideCommit(t *testing.T) {
 		body := fmt.Sprintf("---\ntype: fact\nprovenance: stated\nvalid_at: 2026-11-01\nimportance: %d\n---\nWide fact number %d mentions widetok%d.\n", i%10+1, i, i)
 		fmt.Fprintf(&stream, "M 100644 inline memory/wide/w-%06d.md\ndata %d\n%s\n", i, len(body), body)
 	}
+	type timing struct{ wall, cpu time.Duration }
 	// A wide commit outlasts the tests' watchdog: these run unbounded.
-	run := func(stdin []byte, dir, bin string, args ...string) time.Duration {
+	run := func(stdin []byte, dir, bin string, args ...string) timing {
 		cmd := exec.Command(bin, args...)
 		cmd.Dir, cmd.Env = dir, a.env
 		if stdin != nil {
@@ -116,30 +121,66 @@ func TestSyncWideCommit(t *testing.T) {
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("%s %s: %v\n%s", bin, strings.Join(args, " "), err, out)
 		}
-		return time.Since(start)
+		return timing{time.Since(start), cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
+	}
+	loadavg := func() string {
+		b, _ := os.ReadFile("/proc/loadavg")
+		return strings.Join(strings.Fields(string(b))[:min(3, len(strings.Fields(string(b))))], " ")
 	}
 	run(stream.Bytes(), top, "git", "--git-dir", remote, "fast-import", "--quiet")
 	rounds := knob("MEM_SYNC_BENCH_ROUNDS", 3, 3)
-	var memT, gitT []time.Duration
+	ref := os.Getenv("MEM_BIN_REF")
+	runs := map[string][]timing{}
+	t.Logf("load average at the start: %s", loadavg())
 	for round := range rounds {
-		m, g := filepath.Join(top, fmt.Sprint("m-", round)), filepath.Join(top, fmt.Sprint("g-", round))
-		for _, dir := range []string{m, g} {
-			if r := a.exec("cp", nil, "-a", a.dir, dir); r.code != 0 {
-				t.Fatal(r.stderr)
+		bins := []string{memBin}
+		if ref != "" {
+			bins = append(bins, ref)
+			if round%2 == 1 {
+				bins[0], bins[1] = bins[1], bins[0]
 			}
 		}
-		memT = append(memT, run(nil, m, memBin, "sync"))
-		gitT = append(gitT, run(nil, g, "git", "pull", "-q", "--no-rebase", "--no-edit", remote, "master"))
-		if got, want := a.git("-C", m, "rev-parse", "HEAD^{tree}"), a.git("-C", g, "rev-parse", "HEAD^{tree}"); got != want {
-			t.Errorf("round %d: mem sync and git pull ended at different trees: %s vs %s", round, got, want)
+		g := filepath.Join(top, fmt.Sprint("g-", round))
+		var dirs []string
+		for i, bin := range bins {
+			m := filepath.Join(top, fmt.Sprint("m-", round, "-", i))
+			for _, dir := range []string{m, g} {
+				if _, err := os.Stat(dir); err == nil {
+					continue
+				}
+				if r := a.exec("cp", nil, "-a", a.dir, dir); r.code != 0 {
+					t.Fatal(r.stderr)
+				}
+			}
+			runs[bin] = append(runs[bin], run(nil, m, bin, "sync"))
+			dirs = append(dirs, m)
 		}
-		os.RemoveAll(m)
+		runs["git"] = append(runs["git"], run(nil, g, "git", "pull", "-q", "--no-rebase", "--no-edit", remote, "master"))
+		want := a.git("-C", g, "rev-parse", "HEAD^{tree}")
+		for _, m := range dirs {
+			if got := a.git("-C", m, "rev-parse", "HEAD^{tree}"); got != want {
+				t.Errorf("round %d: mem sync (%s) and git pull ended at different trees: %s vs %s", round, m, got, want)
+			}
+			os.RemoveAll(m)
+		}
 		os.RemoveAll(g)
 	}
-	median := func(d []time.Duration) time.Duration {
+	median := func(ts []timing, cpu bool) time.Duration {
+		d := make([]time.Duration, len(ts))
+		for i, x := range ts {
+			d[i] = x.wall
+			if cpu {
+				d[i] = x.cpu
+			}
+		}
 		slices.Sort(d)
-		return d[len(d)/2]
+		return d[len(d)/2].Round(time.Millisecond)
 	}
-	t.Logf("one commit adding %d memories to a vault of 20, median of %d rounds: mem sync %v; git pull %v (ratio %.2f); all mem %v, all git %v",
-		n, rounds, median(memT).Round(time.Millisecond), median(gitT).Round(time.Millisecond), float64(median(memT))/float64(median(gitT)), memT, gitT)
+	for _, name := range []string{memBin, ref, "git"} {
+		if ts := runs[name]; len(ts) > 0 {
+			t.Logf("%s: median wall %v, CPU %v (ratio to git pull: wall %.2f, CPU %.2f); all %v",
+				name, median(ts, false), median(ts, true), float64(median(ts, false))/float64(median(runs["git"], false)), float64(median(ts, true))/float64(median(runs["git"], true)), ts)
+		}
+	}
+	t.Logf("one commit adding %d memories to a vault of 20, %d rounds; load average at the end: %s", n, rounds, loadavg())
 }
