@@ -3,40 +3,23 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"os"
 	"os/exec"
-	"runtime"
 	"strconv"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/mem-md/mem/internal/vaulttest"
 )
 
 // TestMain lets the test binary act as the mem binary, so scripts run the
-// real command in a fresh temp directory, the way users run it.
+// real command in a fresh temp directory, the way users run it; the tests
+// run twice as many at once as there are CPUs (vaulttest.ProcessTests).
 func TestMain(m *testing.M) {
-	testscript.Main(parallelScripts{m}, map[string]func(){
+	testscript.Main(vaulttest.ProcessTests{M: m}, map[string]func(){
 		"mem": func() { os.Exit(run(context.Background(), os.Args, os.Stdout, os.Stderr)) },
 	})
-}
-
-// parallelScripts runs twice as many tests at once as there are CPUs
-// unless -parallel is given. A script spends most of its time waiting for
-// the mem and git processes it starts, so Go's default (GOMAXPROCS) leaves
-// a quiet 2-core machine partly idle and, on a busy one, gives the suite
-// half the share of the CPU it gets with twice the processes
-// (docs/performance.md, "The test suite").
-type parallelScripts struct{ m *testing.M }
-
-func (p parallelScripts) Run() int {
-	flag.Parse()
-	given := false
-	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
-	if !given {
-		flag.Set("test.parallel", strconv.Itoa(2*runtime.GOMAXPROCS(0)))
-	}
-	return p.m.Run()
 }
 
 // TestScripts runs every testdata/script/*.txtar end to end.

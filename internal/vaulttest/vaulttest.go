@@ -49,11 +49,27 @@ func Copy(t testing.TB, src, dst string) {
 func GitEnv(t testing.TB) {
 	t.Helper()
 	t.Setenv("HOME", t.TempDir())
-	t.Setenv("GIT_AUTHOR_NAME", "mem test")
-	t.Setenv("GIT_AUTHOR_EMAIL", "test@example.com")
-	t.Setenv("GIT_COMMITTER_NAME", "mem test")
-	t.Setenv("GIT_COMMITTER_EMAIL", "test@example.com")
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	for _, kv := range gitIdentity {
+		t.Setenv(kv[0], kv[1])
+	}
+}
+
+// ProcessGitEnv is GitEnv for the whole test process, from a TestMain:
+// t.Setenv forbids t.Parallel, so a package whose tests commit in
+// parallel sets them once; home is an empty folder the caller removes.
+func ProcessGitEnv(home string) {
+	os.Setenv("HOME", home)
+	for _, kv := range gitIdentity {
+		os.Setenv(kv[0], kv[1])
+	}
+}
+
+// gitIdentity is the identity every test commit is made with, and no
+// system configuration.
+var gitIdentity = [][2]string{
+	{"GIT_AUTHOR_NAME", "mem test"}, {"GIT_AUTHOR_EMAIL", "test@example.com"},
+	{"GIT_COMMITTER_NAME", "mem test"}, {"GIT_COMMITTER_EMAIL", "test@example.com"},
+	{"GIT_CONFIG_NOSYSTEM", "1"},
 }
 
 // NoRacyWindow is a vault's Options.RacyWindow that counts files written a

@@ -3,6 +3,7 @@ package consolidate
 import (
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -222,7 +223,7 @@ func verbAt(ws []word) int {
 		if determiner[prev] || prev == "to" {
 			continue
 		}
-		if lemma, ok := inflected[w]; ok && (lemma != w || pronoun[prev] || strings.HasSuffix(prev, "s") && !strings.HasSuffix(prev, "ss")) {
+		if lemma, ok := inflected()[w]; ok && (lemma != w || pronoun[prev] || strings.HasSuffix(prev, "s") && !strings.HasSuffix(prev, "ss")) {
 			return i
 		}
 	}
@@ -294,14 +295,14 @@ func (p *phrase) verb() string {
 	switch {
 	case modal[verb] || verb == "do" || verb == "does" || verb == "did":
 		p.skipAdverbs()
-		if l, ok := inflected[p.next()]; ok {
+		if l, ok := inflected()[p.next()]; ok {
 			verb = l
 			p.i++
 		}
 	case strings.HasSuffix(verb, "n't"):
 		p.neg, verb = true, strings.TrimSuffix(verb, "n't")
 	}
-	if l, ok := inflected[verb]; ok {
+	if l, ok := inflected()[verb]; ok {
 		verb = l
 	}
 	return verb
@@ -400,19 +401,20 @@ var (
 )
 
 // inflected maps a verb's base, third-person and past forms to its base.
-var inflected = map[string]string{}
-
-func init() {
+// It is built on first use: most mem processes never parse a fact, and
+// every one would pay for it at start (GODEBUG=inittrace=1).
+var inflected = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
 	for _, v := range []string{"is", "are", "am", "be", "isn't", "aren't"} {
-		inflected[v] = "be"
+		m[v] = "be"
 	}
 	for _, v := range []string{"was", "were", "wasn't", "weren't"} {
-		inflected[v] = "was"
+		m[v] = "was"
 	}
 	for _, v := range []string{"has", "have", "hasn't", "haven't"} {
-		inflected[v] = "have"
+		m[v] = "have"
 	}
-	inflected["had"] = "had"
+	m["had"] = "had"
 	for _, base := range strings.Fields(`run use host store deploy build write read log listen live work speak like love enjoy
 		prefer need require support include contain cache serve send receive handle target expire retry mean meet
 		open close start end begin finish stop depart arrive leave join report belong own pay cost take make keep
@@ -421,17 +423,18 @@ func init() {
 		terminate encrypt sign compile test manage wrap expose default print emit publish release ship cover charge
 		earn weigh measure know watch follow visit play drive ride commute live lead own teach sell buy renew bill
 		import export sit weigh grow run point live resolve fail pass cost limit allow block`) {
-		inflected[base] = base
-		inflected[third(base)] = base
-		inflected[past(base)] = base
+		m[base] = base
+		m[third(base)] = base
+		m[past(base)] = base
 	}
 	for past, base := range map[string]string{"ran": "run", "wrote": "write", "built": "build", "kept": "keep", "held": "hold",
 		"made": "make", "took": "take", "met": "meet", "began": "begin", "left": "leave", "went": "go", "came": "come",
 		"got": "get", "became": "become", "sat": "sit", "stood": "stand", "fell": "fall", "paid": "pay", "taught": "teach",
 		"bought": "buy", "sold": "sell", "spoke": "speak", "led": "lead", "drove": "drive", "rode": "ride", "grew": "grow"} {
-		inflected[past] = base
+		m[past] = base
 	}
-}
+	return m
+})
 
 func third(v string) string {
 	switch {

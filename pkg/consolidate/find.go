@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -102,12 +103,13 @@ type claim struct {
 	stated bool
 }
 
-// link is a wiki link's or a markdown link's target.
-var link = regexp.MustCompile(`\[\[([^\]|#]+)|\]\(([^)\s]+)`)
+// link is a wiki link's or a markdown link's target, compiled on first
+// use (not at every mem process's start).
+var link = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[\[([^\]|#]+)|\]\(([^)\s]+)`) })
 
 func links(text string) string {
 	var out []string
-	for _, m := range link.FindAllStringSubmatch(text, -1) {
+	for _, m := range link().FindAllStringSubmatch(text, -1) {
 		out = append(out, m[1]+m[2])
 	}
 	slices.Sort(out)

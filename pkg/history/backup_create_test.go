@@ -14,6 +14,7 @@ import (
 // 9): git's folders, no HEAD, no object, no ref. Every later backup there
 // failed ("not a git repository"); now it is made again, with a warning.
 func TestBackupOverAHalfMadeOne(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, "")
 	memory(t, v, "memory/a.md", "fact", "", "a")
 	commit(t, v, CommitOptions{})
@@ -50,6 +51,7 @@ func TestBackupOverAHalfMadeOne(t *testing.T) {
 // A target under a folder that does not exist (an unmounted drive) is
 // refused, naming the folder, and nothing is created.
 func TestBackupRefusesAMissingParent(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, "")
 	memory(t, v, "memory/a.md", "fact", "", "a")
 	commit(t, v, CommitOptions{})
@@ -66,13 +68,14 @@ func TestBackupRefusesAMissingParent(t *testing.T) {
 // Leftovers of a first backup killed before its rename are removed once
 // they are older than any live backup can be.
 func TestBackupRemovesAStaleNewFolder(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, "")
 	memory(t, v, "memory/a.md", "fact", "", "a")
 	commit(t, v, CommitOptions{})
 	parent := t.TempDir()
 	left := filepath.Join(parent, ".b.git"+newBackupMark+"123")
 	os.MkdirAll(filepath.Join(left, "objects"), 0o755)
-	old := clock.Add(-3 * gitrepo.DefaultTimeout)
+	old := clock(t).Add(-3 * gitrepo.DefaultTimeout)
 	os.Chtimes(left, old, old)
 	res, err := Backup(v, BackupOptions{Env: testEnv(), To: filepath.Join(parent, "b.git")})
 	if err != nil || !res.Verified() {
@@ -87,6 +90,7 @@ func TestBackupRemovesAStaleNewFolder(t *testing.T) {
 // here, as this user, so a hook planted in the backup would run at every
 // backup. One that would decline the push and leave a mark does neither.
 func TestBackupRunsNoHookOfAPathBackup(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, "")
 	memory(t, v, "memory/a.md", "fact", "", "a")
 	commit(t, v, CommitOptions{})

@@ -32,6 +32,7 @@ func TestBackupKillChild(t *testing.T) {
 // a whole backup, and the next backup there succeeds (issue 17 item 9: a
 // kill left git's folders without a HEAD, refused for ever after).
 func TestBackupKilledFirstBackup(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, "")
 	for i := range 300 {
 		memory(t, v, fmt.Sprintf("memory/m%03d.md", i), "fact", "", fmt.Sprint("memory number ", i))

@@ -16,6 +16,7 @@ var awsKey = "AKIA" + "QWERTYUIOPASDFGH"
 // must not reach the backup (spec §8): the push is refused naming commit,
 // file, line and rule, never the key, and the backup's refs stay put.
 func TestBackupRefusesCommitsAddingSecrets(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, "")
 	memory(t, v, "memory/a.md", "fact", "", "a")
 	commit(t, v, CommitOptions{})
@@ -67,6 +68,7 @@ func TestBackupRefusesCommitsAddingSecrets(t *testing.T) {
 // Only commits the backup lacks are scanned: a secret already in the
 // backup (pushed by hand) does not block the next hourly backup for ever.
 func TestBackupScansOnlyNewCommits(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, "")
 	os.WriteFile(filepath.Join(v.Root, "memory", "old.md"), []byte("key "+awsKey+"\n"), 0o644)
 	run(t, v.Root, "git", "add", "-A")

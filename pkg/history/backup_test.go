@@ -10,6 +10,7 @@ import (
 )
 
 func TestBackupNewExistingTampered(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, "")
 	for i := range 8 {
 		memory(t, v, fmt.Sprintf("memory/m%d.md", i), "fact", "", fmt.Sprint("memory ", i))
@@ -18,7 +19,7 @@ func TestBackupNewExistingTampered(t *testing.T) {
 	dest := filepath.Join(t.TempDir(), "backup.git")
 
 	// To a new path: created bare, pushed, read back, recorded.
-	res, err := Backup(v, BackupOptions{Env: testEnv(), To: dest, Now: clock})
+	res, err := Backup(v, BackupOptions{Env: testEnv(), To: dest, Now: clock(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,19 +34,19 @@ func TestBackupNewExistingTampered(t *testing.T) {
 	}
 	run(t, dest, "git", "fsck", "--strict", "--no-progress")
 	rec, err := LastBackup(v)
-	if err != nil || rec == nil || rec.Head != res.Vault.Head || rec.Target != dest || !rec.Time.Equal(clock) {
+	if err != nil || rec == nil || rec.Head != res.Vault.Head || rec.Target != dest || !rec.Time.Equal(clock(t)) {
 		t.Fatalf("LastBackup = %+v, %v", rec, err)
 	}
 
 	// To the existing one, after another commit.
 	memory(t, v, "memory/new.md", "lesson", "", "new")
 	commit(t, v, CommitOptions{})
-	res, err = Backup(v, BackupOptions{Env: testEnv(), To: dest, Now: clock})
+	res, err = Backup(v, BackupOptions{Env: testEnv(), To: dest, Now: clock(t)})
 	if err != nil || res.Created || !res.Pushed || !res.Verified() || res.Backup.Commits != 2 || res.Backup.Memories != 9 {
 		t.Fatalf("second backup: %+v %v", res, err)
 	}
 	// Up to date: nothing to push, still verified.
-	if res, err = Backup(v, BackupOptions{Env: testEnv(), To: dest, Now: clock}); err != nil || res.Pushed || !res.Verified() {
+	if res, err = Backup(v, BackupOptions{Env: testEnv(), To: dest, Now: clock(t)}); err != nil || res.Pushed || !res.Verified() {
 		t.Fatalf("up-to-date backup: %+v %v", res, err)
 	}
 
@@ -55,7 +56,7 @@ func TestBackupNewExistingTampered(t *testing.T) {
 	if err := os.Remove(obj); err != nil {
 		t.Fatalf("tamper: %v (the backup should hold loose objects)", err)
 	}
-	res, err = Backup(v, BackupOptions{Env: testEnv(), To: dest, Now: clock})
+	res, err = Backup(v, BackupOptions{Env: testEnv(), To: dest, Now: clock(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,6 +69,7 @@ func TestBackupNewExistingTampered(t *testing.T) {
 }
 
 func TestBackupRefMoved(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, "")
 	memory(t, v, "memory/a.md", "fact", "", "a")
 	commit(t, v, CommitOptions{})
@@ -102,6 +104,7 @@ func TestBackupRefMoved(t *testing.T) {
 }
 
 func TestBackupRefusesMemoryDrop(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, "")
 	for i := range 10 {
 		memory(t, v, fmt.Sprintf("memory/m%d.md", i), "fact", "", fmt.Sprint(i))
@@ -130,6 +133,7 @@ func TestBackupRefusesMemoryDrop(t *testing.T) {
 }
 
 func TestBackupTargetErrors(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, "")
 	if _, err := Backup(v, BackupOptions{Env: testEnv(), To: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "run 'mem commit'") {
 		t.Fatalf("backup before any commit: %v", err)
@@ -154,11 +158,12 @@ func TestBackupTargetErrors(t *testing.T) {
 // A backup killed while go-git rewrote a ref in the backup leaves it empty;
 // the next backup must not fail on it for ever.
 func TestBackupAfterATornRef(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, "")
 	memory(t, v, "memory/a.md", "fact", "", "a")
 	first := commit(t, v, CommitOptions{})
 	dest := filepath.Join(t.TempDir(), "backup.git")
-	if _, err := Backup(v, BackupOptions{Env: testEnv(), To: dest, Now: clock}); err != nil {
+	if _, err := Backup(v, BackupOptions{Env: testEnv(), To: dest, Now: clock(t)}); err != nil {
 		t.Fatal(err)
 	}
 	memory(t, v, "memory/b.md", "fact", "", "b")
@@ -167,7 +172,7 @@ func TestBackupAfterATornRef(t *testing.T) {
 	if err := os.WriteFile(ref, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Backup(v, BackupOptions{Env: testEnv(), To: dest, Now: clock})
+	res, err := Backup(v, BackupOptions{Env: testEnv(), To: dest, Now: clock(t)})
 	if err != nil || !res.Pushed || !res.Verified() || res.Backup.Commits != 2 {
 		t.Fatalf("backup after a torn ref: %+v %v", res, err)
 	}
@@ -181,6 +186,7 @@ func TestBackupAfterATornRef(t *testing.T) {
 // another git is writing (empty at first) is no ref; the backup goes on
 // (go-git's References read it and failed with "ref file is empty").
 func TestBackupWhileAnotherGitHoldsARefLock(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, "")
 	memory(t, v, "memory/a.md", "fact", "", "a")
 	res := commit(t, v, CommitOptions{})
@@ -189,7 +195,7 @@ func TestBackupWhileAnotherGitHoldsARefLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	dest := filepath.Join(t.TempDir(), "backup.git")
-	b, err := Backup(v, BackupOptions{Env: testEnv(), To: dest, Now: clock})
+	b, err := Backup(v, BackupOptions{Env: testEnv(), To: dest, Now: clock(t)})
 	if err != nil || !b.Pushed || !b.Verified() {
 		t.Fatalf("backup beside a ref lock: %+v %v", b, err)
 	}

@@ -22,6 +22,7 @@ func looseObject(t *testing.T, repo, h string) string {
 // A blob or tree that only an older commit uses, removed from the backup,
 // must fail verification (issue 17 item 5): reading head alone missed it.
 func TestBackupVerifyReadsHistory(t *testing.T) {
+	t.Parallel()
 	for _, what := range []string{"blob", "tree"} {
 		t.Run(what, func(t *testing.T) {
 			v := newVault(t, "")
@@ -79,6 +80,7 @@ func looseOrRepack(t *testing.T, repo, h string) string {
 // backup wait for ever on git-receive-pack (issue 17 item 8); it must fail
 // at once, naming the object and 'git fsck', and leave no backup behind.
 func TestBackupOfADamagedVault(t *testing.T) {
+	t.Parallel()
 	// A file outside the vault folder is never scanned for secrets, so
 	// only the push reads it.
 	for _, damage := range []string{"missing", "corrupt", "corrupt outside the vault", "truncated tree"} {

@@ -12,6 +12,7 @@ import (
 // editing one loses no memory. A memory overwritten without frontmatter
 // is still lost (massdelete_test.go).
 func TestCommitPlainNotesAreNotBroken(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, "")
 	vaulttest.Write(t, v.Root, "index.md", "* [Gross margin](metrics/gross-margin.md) - revenue minus cost\n")
 	vaulttest.Write(t, v.Root, "log.md", "# Log\n\n## 2026-11-01\n* created\n")

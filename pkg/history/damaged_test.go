@@ -11,6 +11,7 @@ import (
 // error naming the object, where it sits and what to do, not go-git's bare
 // "unexpected EOF" or "object not found" (issue 17).
 func TestCommitNamesADamagedTree(t *testing.T) {
+	t.Parallel()
 	for _, damage := range []string{"truncated", "missing"} {
 		t.Run(damage, func(t *testing.T) {
 			v := newVault(t, "")
@@ -31,7 +32,7 @@ func TestCommitNamesADamagedTree(t *testing.T) {
 			// Without the index mem reads HEAD's trees.
 			os.Remove(filepath.Join(v.Root, ".git", "index"))
 			memory(t, v, "memory/sub/b.md", "fact", "", "b")
-			_, err = Commit(v, CommitOptions{Env: testEnv(), Now: clock})
+			_, err = Commit(v, CommitOptions{Env: testEnv(), Now: clock(t)})
 			if err == nil {
 				t.Fatal("commit over a damaged tree succeeded")
 			}

@@ -11,6 +11,7 @@ import (
 // Every kind of decision mergeFile records is read back with the parent
 // that lost, and told to the losing machine with the sides turned round.
 func TestDecisionsToldToTheLosingSide(t *testing.T) {
+	t.Parallel()
 	ours, theirs := gitrepo.NewHash(strings.Repeat("a", 40)), gitrepo.NewHash(strings.Repeat("b", 40))
 	cases := []struct {
 		line string

@@ -27,6 +27,7 @@ import (
 // round adds a file to every folder, so mem reads its own cached trees back
 // (issue 17: "Obsidian Sync" broke exactly that).
 func TestIndexDifferentialAgainstGit(t *testing.T) {
+	t.Parallel()
 	diffAgainstGit(t, vaulttest.OddNames())
 }
 
@@ -35,6 +36,7 @@ func TestIndexDifferentialAgainstGit(t *testing.T) {
 // seeds are. MEM_RELIABILITY_SEED replays a run; MEM_INDEX_SOAK_ROUNDS
 // raises the count (the soak does).
 func TestIndexSoakRandomFolderNames(t *testing.T) {
+	t.Parallel()
 	seed := uint64(time.Now().UnixNano())
 	if s, err := strconv.ParseUint(os.Getenv("MEM_RELIABILITY_SEED"), 10, 64); err == nil && s != 0 {
 		seed = s

@@ -25,17 +25,16 @@ func changes(res *CommitResult) string {
 // with no cached trees to trust.
 func freshTree(t *testing.T, dir string) string {
 	t.Helper()
-	tmp := filepath.Join(t.TempDir(), "index")
-	t.Setenv("GIT_INDEX_FILE", tmp)
-	defer os.Unsetenv("GIT_INDEX_FILE")
-	run(t, dir, "git", "add", "-A")
-	return run(t, dir, "git", "write-tree")
+	env := append(os.Environ(), "GIT_INDEX_FILE="+filepath.Join(t.TempDir(), "index"))
+	runEnv(t, dir, env, "git", "add", "-A")
+	return runEnv(t, dir, env, "git", "write-tree")
 }
 
 // The index mem writes must be one git reads the same way (entries and
 // cached trees), whose cached trees git may trust for unchanged folders,
 // and mem must read git's own index (with git's cached trees) back.
 func TestIndexAgreesWithGit(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, "")
 	for _, p := range []string{"a/x.md", "a/y.md", "a/b/x.md", "a/b/c/x.md", "c/w.md", "c/z.md", "top.md"} {
 		memory(t, v, p, "fact", "", "about "+p)
@@ -117,6 +116,7 @@ func TestIndexAgreesWithGit(t *testing.T) {
 // what mem just committed (issue 17). With the vault as the whole worktree
 // mem rebuilds it.
 func TestCommitRebuildsUnreadableIndex(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, "")
 	memory(t, v, "Obsidian Sync/a.md", "fact", "", "a")
 	commit(t, v, CommitOptions{})

@@ -38,6 +38,7 @@ func spoil(t *testing.T, v *vault.Vault, rel, how string) {
 // 30 of 100 spoiled is refused (over lint.mass_delete_share, 20%), and
 // --allow-mass-delete commits them.
 func TestMassDeleteCountsSpoiledMemories(t *testing.T) {
+	t.Parallel()
 	for _, how := range []string{"empty", "one-char", "bak"} {
 		t.Run(how, func(t *testing.T) {
 			v := newVault(t, "")
@@ -48,7 +49,7 @@ func TestMassDeleteCountsSpoiledMemories(t *testing.T) {
 			for i := range 30 {
 				spoil(t, v, fmt.Sprintf("memory/m%d.md", i), how)
 			}
-			_, err := Commit(v, CommitOptions{Env: testEnv(), Now: clock.Add(time.Minute)})
+			_, err := Commit(v, CommitOptions{Env: testEnv(), Now: clock(t).Add(time.Minute)})
 			var md *MassDeleteError
 			if !errors.As(err, &md) || md.Removed != 30 || md.Of != 100 || md.Spoiled != 30 {
 				t.Fatalf("err = %v, want a refusal of 30 of 100 (30 spoiled)", err)
@@ -67,6 +68,7 @@ func TestMassDeleteCountsSpoiledMemories(t *testing.T) {
 // truncations): a seeded number of memories, each spoiled a random way or
 // cut at a random byte, is refused exactly when it is over the share.
 func TestMassDeleteSoakRandomTruncations(t *testing.T) {
+	t.Parallel()
 	seed := uint64(time.Now().UnixNano())
 	if s, err := strconv.ParseUint(os.Getenv("MEM_RELIABILITY_SEED"), 10, 64); err == nil && s != 0 {
 		seed = s
@@ -91,7 +93,7 @@ func TestMassDeleteSoakRandomTruncations(t *testing.T) {
 				vaulttest.Write(t, v.Root, rel, body[:1+rng.IntN(len(body)-5)])
 			}
 		}
-		_, err := Commit(v, CommitOptions{Env: testEnv(), Now: clock.Add(time.Minute)})
+		_, err := Commit(v, CommitOptions{Env: testEnv(), Now: clock(t).Add(time.Minute)})
 		var md *MassDeleteError
 		over := v.Config.Lint.IsMassDeletion(k, n)
 		if over != errors.As(err, &md) || over && md.Removed != k {

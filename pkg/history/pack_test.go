@@ -12,6 +12,7 @@ import (
 // pack; git must accept it (fsck --strict, verify-pack), duplicates must
 // be stored once, and later commits must read their parents' blobs from it.
 func TestManyNewFilesGoIntoOnePack(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, "")
 	n := packThreshold + 50
 	for i := range n {

@@ -18,6 +18,7 @@ import (
 )
 
 func TestCommitVaultInSubfolder(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, "team/vault")
 	top := filepath.Dir(filepath.Dir(v.Root))
 	os.WriteFile(filepath.Join(top, "README.md"), []byte("outer\n"), 0o644)
@@ -63,6 +64,7 @@ func Log(v *vault.Vault, rel string, limit int) ([]LogEntry, error) {
 }
 
 func TestCommitSkipsWhileGitIsBusy(t *testing.T) {
+	t.Parallel()
 	for _, marker := range []string{"index.lock", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge/", "rebase-apply/", "BISECT_LOG"} {
 		t.Run(marker, func(t *testing.T) {
 			v := newVault(t, "")
@@ -91,6 +93,7 @@ func TestCommitSkipsWhileGitIsBusy(t *testing.T) {
 }
 
 func TestCommitRefusesMassDelete(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, "")
 	for i := range 20 {
 		memory(t, v, fmt.Sprintf("memory/m%d.md", i), "fact", "", fmt.Sprint(i))
@@ -101,7 +104,7 @@ func TestCommitRefusesMassDelete(t *testing.T) {
 	for i := range 5 {
 		os.Remove(filepath.Join(v.Root, fmt.Sprintf("memory/m%d.md", i)))
 	}
-	_, err := Commit(v, CommitOptions{Env: testEnv(), Now: clock.Add(time.Minute)})
+	_, err := Commit(v, CommitOptions{Env: testEnv(), Now: clock(t).Add(time.Minute)})
 	var md *MassDeleteError
 	if !errors.As(err, &md) || md.Removed != 5 || md.Of != 20 || !strings.Contains(err.Error(), "--allow-mass-delete") {
 		t.Fatalf("err = %v, want a mass-delete refusal of 5 of 20", err)
@@ -113,7 +116,7 @@ func TestCommitRefusesMassDelete(t *testing.T) {
 	// Renames are not deletions.
 	os.Rename(filepath.Join(v.Root, "memory/m10.md"), filepath.Join(v.Root, "memory/moved.md"))
 	os.Rename(filepath.Join(v.Root, "memory/m11.md"), filepath.Join(v.Root, "memory/moved2.md"))
-	_, err = Commit(v, CommitOptions{Env: testEnv(), Now: clock.Add(time.Minute)})
+	_, err = Commit(v, CommitOptions{Env: testEnv(), Now: clock(t).Add(time.Minute)})
 	if !errors.As(err, &md) || md.Removed != 5 {
 		t.Fatalf("with renames: err = %v, want still 5 removed", err)
 	}
@@ -125,6 +128,7 @@ func TestCommitRefusesMassDelete(t *testing.T) {
 }
 
 func TestSmallVaultPruneIsNotMassDelete(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, "")
 	for i := range 3 {
 		memory(t, v, fmt.Sprintf("memory/m%d.md", i), "fact", "", fmt.Sprint(i))
@@ -148,6 +152,7 @@ func fsckOnly(t *testing.T, v *vault.Vault) {
 // writer) while commits run; after it stops and one more commit, HEAD holds
 // exactly the files on disk, each one whole.
 func TestCommitWithConcurrentWriter(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, "")
 	var stop atomic.Bool
 	var wg sync.WaitGroup
@@ -177,8 +182,8 @@ func TestCommitWithConcurrentWriter(t *testing.T) {
 	}()
 	commits := 0
 	for deadline := time.Now().Add(1500 * time.Millisecond); time.Now().Before(deadline); {
-		res, err := Commit(v, CommitOptions{Env: testEnv(), Now: clock})
-		clock = clock.Add(time.Minute)
+		res, err := Commit(v, CommitOptions{Env: testEnv(), Now: clock(t)})
+		tick(t, time.Minute)
 		if err != nil {
 			t.Fatalf("commit during writes: %v", err)
 		}
@@ -217,6 +222,7 @@ func TestCommitWithConcurrentWriter(t *testing.T) {
 // lint.max_file_size is not committed (the loader never reads it); one
 // already committed keeps its committed version; each run says so.
 func TestCommitLeavesOutOversizedMemories(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, "")
 	vaulttest.Write(t, v.Root, vault.ConfigFile, "lint:\n  max_file_size: 200\n")
 	v, err := vault.Open(v.Root)

@@ -22,6 +22,7 @@ import (
 // A commit killed while holding git's locks must not stop every later
 // commit: the next one removes the locks that mem recorded, and only those.
 func TestCommitClearsLocksOfAKilledCommit(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, "")
 	memory(t, v, "memory/a.md", "fact", "", "a")
 	first := commit(t, v, CommitOptions{})
@@ -40,7 +41,7 @@ func TestCommitClearsLocksOfAKilledCommit(t *testing.T) {
 	}
 
 	memory(t, v, "memory/b.md", "fact", "", "b")
-	res := commit(t, v, CommitOptions{Env: testEnv(), Now: clock.Add(time.Minute)})
+	res := commit(t, v, CommitOptions{Env: testEnv(), Now: clock(t).Add(time.Minute)})
 	if len(res.Warnings) != 2 || !strings.Contains(strings.Join(res.Warnings, "\n"), "index.lock, left by a mem commit that was killed") {
 		t.Fatalf("warnings = %q", res.Warnings)
 	}
@@ -55,7 +56,7 @@ func TestCommitClearsLocksOfAKilledCommit(t *testing.T) {
 	os.WriteFile(filepath.Join(v.Root, ".git", "index.lock"), nil, 0o644)
 	memory(t, v, "memory/c.md", "fact", "", "c")
 	var skip *SkipError
-	if _, err := Commit(v, CommitOptions{Env: testEnv(), Now: clock.Add(2 * time.Minute)}); !errors.As(err, &skip) {
+	if _, err := Commit(v, CommitOptions{Env: testEnv(), Now: clock(t).Add(2 * time.Minute)}); !errors.As(err, &skip) {
 		t.Fatalf("with git's own index.lock: err = %v, want a skip", err)
 	}
 	if _, err := os.Lstat(filepath.Join(v.Root, ".git", "index.lock")); err != nil {
@@ -117,7 +118,7 @@ func commitWithin(t *testing.T, v *vault.Vault, env Env) error {
 	t.Helper()
 	done := make(chan error, 1)
 	go func() {
-		_, err := Commit(v, CommitOptions{Now: clock.Add(time.Minute), Env: env})
+		_, err := Commit(v, CommitOptions{Now: clock(t).Add(time.Minute), Env: env})
 		done <- err
 	}()
 	select {
@@ -133,6 +134,7 @@ func commitWithin(t *testing.T, v *vault.Vault, env Env) error {
 // lock must not make the next one wait on it: the next commit skips (exit
 // 0 from the CLI) naming the holder's pid and how to resume it (issue 17).
 func TestCommitSkipsStoppedLockHolder(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, "")
 	memory(t, v, "memory/a.md", "fact", "", "a")
 	holder := holdCommitLock(t, v)
@@ -149,6 +151,7 @@ func TestCommitSkipsStoppedLockHolder(t *testing.T) {
 // A holder that keeps running past the wait's deadline also ends in a
 // skip naming it, never an endless wait.
 func TestCommitLockWaitHasADeadline(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, "")
 	memory(t, v, "memory/a.md", "fact", "", "a")
 	holder := holdCommitLock(t, v)

@@ -39,6 +39,7 @@ func twoMachines(t *testing.T) (a, b *vault.Vault, remote string) {
 // written leaves a state that mem commit will not commit, and the next
 // sync finishes the merge: every file of the merge, the branch moved.
 func TestSyncFinishesAnInterruptedMerge(t *testing.T) {
+	t.Parallel()
 	a, b, remote := twoMachines(t)
 	memory(t, b, "memory/three.md", "fact", "", "three")
 	memory(t, b, "memory/four.md", "fact", "", "four")
@@ -96,6 +97,7 @@ func TestSyncFinishesAnInterruptedMerge(t *testing.T) {
 // A second sync of one vault while the first holds the lock skips,
 // naming the first's pid, instead of interleaving.
 func TestSyncSecondSkips(t *testing.T) {
+	t.Parallel()
 	a, _, remote := twoMachines(t)
 	a.LockTimeout = 50 * time.Millisecond
 	unlock, err := a.Lock("sync")

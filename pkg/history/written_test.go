@@ -14,6 +14,7 @@ import (
 // as the merge wrote it, unread; a file edited since (in place, same size)
 // is read, and its new content is what gets committed.
 func TestCommitAfterMergeReadsOnlyEditedFiles(t *testing.T) {
+	t.Parallel()
 	v := newVault(t, "")
 	memory(t, v, "memory/one.md", "fact", "", "one")
 	commit(t, v, CommitOptions{})

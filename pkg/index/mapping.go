@@ -33,7 +33,8 @@ import (
 // 7: the mem analyzer (identifiers split and joined, spaceless scripts in
 // pairs of characters: pkg/index/tokens); TF-IDF scoring again; exact, a
 // file's names as a query equal to one is compared (tokens.ExactKey).
-const schemaVersion = 7
+// 8: no term, and no exact name, over tokens.MaxTerm bytes.
+const schemaVersion = 8
 
 // Field names of an indexed document. The document id is the file's path
 // relative to the vault, so a hit cites the file without a stored field.
@@ -213,7 +214,7 @@ func document(m *vault.Memory) map[string]any {
 	}
 	var exact []string
 	for _, name := range names {
-		if k := tokens.ExactKey(name); k != "" && !slices.Contains(exact, k) {
+		if k := tokens.ExactKey(name); k != "" && len(k) <= tokens.MaxTerm && !slices.Contains(exact, k) {
 			exact = append(exact, k)
 		}
 	}

@@ -120,24 +120,32 @@ var (
 // words, in any case, is not matched against it. An override needs a verb
 // and a noun of instructions (or one of the set phrases): gating on the
 // verbs alone ran the case-folding regexp over most notes, which say
-// "show" or "print" somewhere.
-var (
-	injectionWords = secrets.NewKeywords(
+// "show" or "print" somewhere. Built on first use: the automaton is
+// 186 KB every mem process built at start (GODEBUG=inittrace=1), most of
+// them never checking a text.
+var overrideWords = sync.OnceValue(func() (k injectionKeywords) {
+	k.words = secrets.NewKeywords(
 		"ignore", "disregard", "forget", "override", "bypass", "attention", "skip", "drop", "discard",
 		"reveal", "print", "output", "show", "repeat", "leak", "new",
 		"instruction", "prompt", "rules", "direction", "directive", "guideline", "guardrail", "context", "message",
 		"orders", "commands", "polic", "constraint",
 		"you are now", "from now on",
 		"[inst", "[/inst", "sys", "[system_prompt", "[available_tools", "[tool_")
-	overrideVerbs = injectionWords.Mask("ignore", "disregard", "forget", "override", "bypass", "attention", "skip", "drop", "discard",
+	k.overrideVerbs = k.words.Mask("ignore", "disregard", "forget", "override", "bypass", "attention", "skip", "drop", "discard",
 		"reveal", "print", "output", "show", "repeat", "leak", "new")
-	overrideNouns = injectionWords.Mask("instruction", "prompt", "rules", "direction", "directive", "guideline", "guardrail", "context", "message",
+	k.overrideNouns = k.words.Mask("instruction", "prompt", "rules", "direction", "directive", "guideline", "guardrail", "context", "message",
 		"orders", "commands", "polic", "constraint")
 	// "ignore everything above" and "forget what you were told" need no
 	// noun; the set phrases need nothing else.
-	overrideAlone = injectionWords.Mask("ignore", "disregard", "forget", "you are now", "from now on")
-	instWords     = injectionWords.Mask("[inst", "[/inst", "sys", "[system_prompt", "[available_tools", "[tool_")
-)
+	k.overrideAlone = k.words.Mask("ignore", "disregard", "forget", "you are now", "from now on")
+	k.instWords = k.words.Mask("[inst", "[/inst", "sys", "[system_prompt", "[available_tools", "[tool_")
+	return k
+})
+
+type injectionKeywords struct {
+	words                                                  *secrets.Keywords
+	overrideVerbs, overrideNouns, overrideAlone, instWords uint64
+}
 
 // roleNames are the speakers of a conversation a line may pose as
 // ("User:", "**Assistant:**", "## System:"), lower case.
@@ -302,8 +310,9 @@ func foldedInjection(f secrets.Folded, body int, add func(rule string, off int, 
 	folded := f.Text
 	// Cheap substring tests keep the regexps off the common, clean text:
 	// one pass finds the words, case-insensitively.
-	words := injectionWords.Find(folded)
-	if words&overrideVerbs != 0 && words&overrideNouns != 0 || words&overrideAlone != 0 {
+	k := overrideWords()
+	words := k.words.Find(folded)
+	if words&k.overrideVerbs != 0 && words&k.overrideNouns != 0 || words&k.overrideAlone != 0 {
 		if loc := overridePhrase().FindStringIndex(folded); loc != nil {
 			add("injection-override", f.Orig(loc[0]), "text that tries to override a model's instructions: memory is injected into every session; state the fact instead")
 		}
@@ -313,7 +322,7 @@ func foldedInjection(f secrets.Folded, body int, add func(rule string, off int, 
 			add("injection-role", f.Orig(body+off), "a line posing as a turn of the conversation (system:, user:, assistant: …): whatever follows, a model may read it as one; rewrite it as plain text (\"the system prompt says ...\")")
 		}
 	}
-	if strings.IndexByte(folded, '<') >= 0 || words&instWords != 0 {
+	if strings.IndexByte(folded, '<') >= 0 || words&k.instWords != 0 {
 		if loc := roleTag().FindStringIndex(folded); loc != nil {
 			add("injection-role", f.Orig(loc[0]), "a chat-template token or role tag (%s): it can make a model treat the memory as a turn or an instruction; remove it", folded[loc[0]:min(loc[1], loc[0]+40)])
 		}

@@ -3,6 +3,7 @@ package writer
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
 )
@@ -16,8 +17,11 @@ const evidenceMsg = "write it as inferred, or give evidence (the command and its
 // "I've"/"I have" before one of a few verbs of doing, and "registered",
 // the word an agent's report of a job ends on ("cron job registered").
 // "deployed" or "scheduled" alone also describe the world ("the app is
-// deployed on Fly"), so only their first-person form counts.
-var doneClaim = regexp.MustCompile(`\bi(?:'ve| have)?\s+(?:just\s+|already\s+)?(?:set|fixed|deployed|registered|scheduled|created|installed|configured|sent|pushed|merged|updated|added|removed|enabled|disabled)\b|\bregistered\b`)
+// deployed on Fly"), so only their first-person form counts. Compiled on
+// first use, not at every mem process's start.
+var doneClaim = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\bi(?:'ve| have)?\s+(?:just\s+|already\s+)?(?:set|fixed|deployed|registered|scheduled|created|installed|configured|sent|pushed|merged|updated|added|removed|enabled|disabled)\b|\bregistered\b`)
+})
 
 // needsEvidence is the refusal for an agent's claim that says it was
 // observed, or that the agent did something, and shows nothing checked.
@@ -29,7 +33,7 @@ func needsEvidence(f Front, m *frontmatter.Meta, text string) *Refusal {
 	switch {
 	case m.Provenance == frontmatter.Observed:
 		return &Refusal{Rule: "evidence-missing", Field: f.name("evidence"), Msg: "an observed claim says what was checked: " + evidenceMsg}
-	case doneClaim.MatchString(strings.ToLower(text)):
+	case doneClaim().MatchString(strings.ToLower(text)):
 		return &Refusal{Rule: "evidence-missing", Field: f.name("evidence"), Msg: "the claim reports an action as done: " + evidenceMsg}
 	}
 	return nil

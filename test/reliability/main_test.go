@@ -23,6 +23,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mem-md/mem/internal/vaulttest"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -50,7 +51,7 @@ func runMain(m *testing.M) int {
 			return 2
 		}
 	}
-	return m.Run()
+	return vaulttest.ProcessTests{M: m}.Run()
 }
 
 // seeded is the test's random source: $MEM_RELIABILITY_SEED replays a

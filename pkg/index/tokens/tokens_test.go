@@ -39,6 +39,11 @@ func TestAnalyzer(t *testing.T) {
 		{"서울에서 사람", "서울 울에 에서 사람"},
 		{"ภาษาไทย", "ภา าษ ษา าไ ไท ทย"},
 		{"x 中 y", "x 中 y"},
+		// A term over MaxTerm is left out, and a joined identifier that
+		// would be; its parts are kept.
+		{"a " + strings.Repeat("x", MaxTerm+1) + " b", "b"},
+		{strings.Repeat("x", MaxTerm) + " b", strings.Repeat("x", MaxTerm) + " b"},
+		{strings.Repeat("ab.", 130) + "c", strings.Repeat("ab ", 130) + "c"},
 	} {
 		got := terms(t, c.in)
 		if want := strings.Fields(c.want); !slices.Equal(got, want) {
