@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/mem-md/mem/pkg/clock"
 	"github.com/mem-md/mem/pkg/index"
 )
 
@@ -76,7 +77,7 @@ func (d *Daemon) startMerge(ctx context.Context) {
 
 // merge is startMerge's work.
 func (d *Daemon) merge(ctx context.Context, held *index.Reader, n int) {
-	start := time.Now()
+	start := clock.Now()
 	merged, err := held.Merge(ctx)
 	if merged == nil || err != nil {
 		switch {
