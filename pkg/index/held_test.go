@@ -85,3 +85,40 @@ func TestHeldAnswersAsSearch(t *testing.T) {
 		t.Fatal("no hit was superseded: the queries test no claim's status")
 	}
 }
+
+// A held index knows when another process's full build swapped in a new
+// generation (Live reads CURRENT only when its file changed), each time.
+func TestHeldLive(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if _, err := benchgen.Write(dir, benchgen.Options{N: 50, Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	v, err := vault.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Update(v, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var held []*Reader
+	for range 3 {
+		r, err := OpenReader(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		if !r.Live() || !r.Live() {
+			t.Fatal("a reader just opened is not live")
+		}
+		held = append(held, r)
+		if _, err := Update(v, Options{Full: true}); err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range held {
+			if r.Live() {
+				t.Errorf("reader %d is live after %d full builds since it opened", i, len(held)-i)
+			}
+		}
+	}
+}

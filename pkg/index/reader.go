@@ -24,6 +24,10 @@ type Reader struct {
 	name string // of the generation; not its manifest, a few hundred bytes a file
 	idx  bleve.Index
 	memo *memo
+	// current is CURRENT as it was before the open read it: while the
+	// same file (no publish renamed another over it) is there unchanged,
+	// it still names this generation, and Live need not read it.
+	current os.FileInfo
 }
 
 // memo is what searches answered from one held Reader keep about the
@@ -162,18 +166,26 @@ func memoized[T any](mu *sync.Mutex, m map[string]T, key string, f func() T) T {
 
 // OpenReader opens v's live index read-only and keeps it open.
 func OpenReader(v *vault.Vault) (*Reader, error) {
+	current, _ := os.Stat(filepath.Join(Dir(v), currentFile))
 	g, idx, err := openLive(v)
 	if err != nil {
 		return nil, err
 	}
-	return &Reader{v: v, name: g.name, idx: idx,
+	return &Reader{v: v, name: g.name, idx: idx, current: current,
 		memo: &memo{files: map[string]*vault.Memory{}, found: map[string][]rules.Finding{}, marks: map[string][]markdown.Span{}, held: map[string]holding{}}}, nil
 }
 
 // Live says whether r is still the live generation: a full build by
-// another process swaps in a new one.
+// another process swaps in a new one. The daemon asks before every search;
+// a stat answers while CURRENT is the file that was read (a publish
+// renames a new file over it), and it is read only when it is not.
 func (r *Reader) Live() bool {
-	data, err := os.ReadFile(filepath.Join(Dir(r.v), currentFile))
+	path := filepath.Join(Dir(r.v), currentFile)
+	if fi, err := os.Stat(path); err == nil && r.current != nil && os.SameFile(fi, r.current) &&
+		fi.ModTime().Equal(r.current.ModTime()) && fi.Size() == r.current.Size() {
+		return true
+	}
+	data, err := os.ReadFile(path)
 	return err == nil && strings.TrimSpace(string(data)) == r.name
 }
 
