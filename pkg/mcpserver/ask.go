@@ -47,7 +47,7 @@ func Call(ctx context.Context, opts Options, tool string, in json.RawMessage) An
 	case "search":
 		var args SearchInput
 		if err = json.Unmarshal(in, &args); err == nil {
-			res, out, err = s.search(ctx, nil, args)
+			res, out, err = s.search(ctx, args)
 		}
 	default:
 		err = fmt.Errorf("tool %q is not answered by the daemon", tool)
@@ -55,9 +55,11 @@ func Call(ctx context.Context, opts Options, tool string, in json.RawMessage) An
 	if err != nil {
 		return Answer{Error: err.Error()}
 	}
-	raw, err := json.Marshal(out)
-	if err != nil {
-		return Answer{Error: err.Error()}
+	raw, ok := out.(json.RawMessage) // search's, encoded already
+	if !ok {
+		if raw, err = json.Marshal(out); err != nil {
+			return Answer{Error: err.Error()}
+		}
 	}
 	return Answer{Text: res.Content[0].(*mcp.TextContent).Text, Out: raw}
 }

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -199,22 +200,26 @@ func (in SearchInput) query(now time.Time) (index.Query, error) {
 }
 
 // search answers a query from the bleve index, refreshing it first as
-// `mem search` does.
-func (s *server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, inspect.Result, error) {
+// `mem search` does. Its structured output is JSON already: what a daemon
+// answered (Answer.Out) is handed on as it came, not decoded and encoded
+// again (searchTool).
+func (s *server) search(ctx context.Context, in SearchInput) (*mcp.CallToolResult, json.RawMessage, error) {
 	q, err := in.query(s.Now())
 	if err != nil {
-		return nil, inspect.Result{}, err
+		return nil, nil, err
 	}
 	q.Notify, q.Held = func(msg string) { s.Logger.Info(msg) }, s.Held
 	if s.Ask != nil {
 		if a, ok := s.Ask("search", in, s.Now()); ok {
-			var res inspect.Result
-			return answered(a, &res)
+			if a.Error != "" {
+				return nil, nil, errors.New(a.Error)
+			}
+			return text(a.Text), a.Out, nil
 		}
 	}
 	found, err := index.Search(ctx, s.Vault, q)
 	if err != nil {
-		return nil, inspect.Result{Result: found}, err
+		return nil, nil, err
 	}
 	res := inspect.Present(s.Vault, found)
 	var b strings.Builder
@@ -234,7 +239,11 @@ func (s *server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn
 		}
 		fmt.Fprintf(&b, "(the index is stale: %d %s not in this answer)\n", res.Index.Changed, files)
 	}
-	return text(b.String()), res, nil
+	out, err := json.Marshal(res)
+	if err != nil {
+		return nil, nil, err
+	}
+	return text(b.String()), out, nil
 }
 
 // noteOf is what a hit's line adds for a claim no person reviewed.

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mem-md/mem/pkg/vault"
@@ -91,6 +92,9 @@ func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any,
 			text.WriteString(tc.Text)
 		}
 	}
+	if res.StructuredContent != nil && !res.IsError {
+		fitsOutputSchema(t, cs, name, res.StructuredContent)
+	}
 	if out != nil && !res.IsError {
 		data, err := json.Marshal(res.StructuredContent)
 		if err != nil {
@@ -101,6 +105,34 @@ func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any,
 		}
 	}
 	return text.String(), res.IsError
+}
+
+// fitsOutputSchema fails t unless out, a tool's structured output, fits
+// the output schema tools/list gives for it: the SDK checks that for a
+// typed tool, and search's handler is not one (addSearch).
+func fitsOutputSchema(t *testing.T, cs *mcp.ClientSession, tool string, out any) {
+	t.Helper()
+	list, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range list.Tools {
+		if tl.Name != tool || tl.OutputSchema == nil {
+			continue
+		}
+		data, _ := json.Marshal(tl.OutputSchema)
+		var schema jsonschema.Schema
+		if err := json.Unmarshal(data, &schema); err != nil {
+			t.Fatal(err)
+		}
+		resolved, err := schema.Resolve(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := resolved.Validate(out); err != nil {
+			t.Errorf("%s: structured output does not fit its output schema: %v", tool, err)
+		}
+	}
 }
 
 func TestToolsList(t *testing.T) {
