@@ -133,3 +133,19 @@ func wholeVaultGC() {
 		debug.SetGCPercent(200)
 	}
 }
+
+// daemonGC lets a daemon (mem watch, mem serve) grow its heap to five
+// times the live heap (GOGC=400) between collections. Its live heap is
+// small (~22 MiB at 50k files with 50 clients searching: the index is
+// mapped, not on the heap) and a search leaves ~1 MB of garbage, so at
+// Go's default a collection started every ~100 ms, and marking and its
+// write barriers took ~20% of the CPU of mem serve's searches. At 400
+// the 50k bench's searches took ~20% less CPU for ~85 MiB more RSS
+// (~215 MiB); the daemon hands memory back when idle, and its index
+// builds and merges run under their own soft limit (index.limitHeap).
+// A user's GOGC is kept.
+func daemonGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
+}
