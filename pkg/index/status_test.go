@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -93,5 +94,26 @@ func TestRankOrdersEqualHitsByPath(t *testing.T) {
 	}
 	if want := []string{"top", "a", "b", "c"}; !slices.Equal(got, want) {
 		t.Errorf("order %v, want %v", got, want)
+	}
+}
+
+// A hit whose subject more claims share than annotate asks for at first
+// (relatedFirst) is still judged against all of them: the claim that beat
+// it is found among the many it shares the key with (its name puts it
+// last, past the first page: equal scores come in the index's order).
+func TestSearchStatusManyRelated(t *testing.T) {
+	t.Parallel()
+	v := newVault(t)
+	for i := range relatedFirst + 6 {
+		write(t, v, fmt.Sprintf("memory/size-%03d.md", i), memory("fact", "observed", "2026-01-01", fmt.Sprintf("Cluster count %d noted", i), "key: cluster-size"))
+	}
+	write(t, v, "memory/zz-winner.md", memory("fact", "stated", "2026-06-01", "The cluster has 5 nodes", "key: cluster-size"))
+	write(t, v, "memory/walrus.md", memory("fact", "observed", "2026-01-01", "The walrus cluster has 3 nodes", "key: cluster-size"))
+	res, err := Search(context.Background(), v, Query{Text: "walrus", Now: statusNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) != 1 || res.Hits[0].statusText() != "superseded by memory/zz-winner" {
+		t.Fatalf("hits %+v, want memory/walrus.md superseded by memory/zz-winner", res.Hits)
 	}
 }
