@@ -382,7 +382,7 @@ func queryIndex(ctx context.Context, v *vault.Vault, idx bleve.Index, c *memo, q
 		if err != nil {
 			return nil, err
 		}
-		hits = hits[:0]
+		hits = slices.Grow(hits[:0], len(ranked)) // room for all at once: grown by append, ~9% of a held search's garbage
 		for _, h := range ranked {
 			hits = append(hits, Hit{Path: h.ID, Score: h.Score})
 			describe(&hits[len(hits)-1], h.Fields)
