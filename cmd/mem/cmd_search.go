@@ -24,7 +24,7 @@ func searchCommand() *cli.Command {
 			"type, provenance, project, tags, id, title, body and aliases; every other character is text\n" +
 			"(?, :, -5, 2022-2023). --syntax reads QUERY as bleve query-string syntax instead (wildcards,\n" +
 			"valid_at:>\"2026-01-01\", importance:>=7). --also adds phrasings, fused by reciprocal rank.\n" +
-			"Ranking is BM25, title, aliases, tags and file name above the body; memories of one session\n" +
+			"Ranking is TF-IDF, title, aliases, tags and file name above the body; memories of one session\n" +
 			"close in time are an episode, and a match lifts its neighbours.\n" +
 			"Before answering, the index is refreshed from the files; with --no-refresh\n" +
 			"it answers as it is and says how many files changed since it was built.\n" +
