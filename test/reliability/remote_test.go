@@ -609,51 +609,11 @@ func (s *victimState) attacker(t *testing.T) *attacker {
 	return a
 }
 
-// copyVictim copies the template's world into t's own folder. Files
-// keep their modes and times; the few text files git and mem wrote the
-// template's absolute path into (the attacker's origin and reflogs,
-// FETCH_HEAD, the backup record, the view's header) get this copy's. A binary file holding
-// the path fails the test: it could not be rewritten.
+// copyVictim copies the template's world into t's own folder (copyTree).
 func copyVictim(t *testing.T, tmpl *victimState) *victimState {
 	t.Helper()
 	base := t.TempDir()
-	from := []byte(tmpl.base)
-	err := filepath.WalkDir(tmpl.base, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(tmpl.base, p)
-		dst := filepath.Join(base, rel)
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		switch {
-		case d.IsDir():
-			return os.MkdirAll(dst, info.Mode().Perm()|0o700)
-		case d.Type()&fs.ModeSymlink != 0:
-			target, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			return os.Symlink(target, dst)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if bytes.Contains(data, from) {
-			if bytes.IndexByte(data, 0) >= 0 {
-				return fmt.Errorf("%s holds the template's path and is binary", rel)
-			}
-			data = bytes.ReplaceAll(data, from, []byte(base))
-		}
-		if err := os.WriteFile(dst, data, info.Mode().Perm()); err != nil {
-			return err
-		}
-		return os.Chtimes(dst, info.ModTime(), info.ModTime())
-	})
-	must(t, err)
+	copyTree(t, tmpl.base, base)
 	v := &tv{t: t, dir: filepath.Join(base, "v"), home: filepath.Join(base, "home")}
 	v.env = env(v.home)
 	return &victimState{v: v, base: base, good: tmpl.good, branch: tmpl.branch, view: strings.ReplaceAll(tmpl.view, tmpl.base, base), trees: tmpl.trees}
