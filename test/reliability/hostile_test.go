@@ -169,15 +169,22 @@ func TestHostileInput(t *testing.T) {
 	t.Cleanup(func() {
 		figures(t, "hostile", "cases", len(hostileCases), "commands", len(hostileCommands), "runs", runs.Load())
 	})
+	// Every case starts from the same committed vault: made once, copied.
+	tmpl := newVault(t)
+	tmpl.seed(5)
+	tmpl.must("commit", "-q")
 	for _, hc := range hostileCases {
 		t.Run(hc.name, func(t *testing.T) {
 			t.Parallel()
-			v := newVault(t)
-			outside := filepath.Join(filepath.Dir(v.dir), "outside")
+			base := t.TempDir()
+			v := &tv{t: t, dir: filepath.Join(base, "v"), home: filepath.Join(base, "home")}
+			must(t, os.MkdirAll(v.home, 0o755))
+			v.env = env(v.home)
+			copyTree(t, tmpl.dir, v.dir)
+			t.Cleanup(v.fsck)
+			outside := filepath.Join(base, "outside")
 			write(t, filepath.Join(outside, "secret.md"), memFile("Outside secret."))
 			write(t, filepath.Join(outside, "hard.md"), memFile("Outside hard link."))
-			v.seed(5)
-			v.must("commit", "-q")
 			hc.plant(t, v, outside)
 			before := snapshot(t, filepath.Dir(v.dir), v.dir)
 			var codes []string

@@ -12,6 +12,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -142,6 +143,54 @@ func (v *tv) fsck() {
 		if r := v.exec("git", nil, "-C", repo, "fsck", "--strict", "--no-progress", "--no-dangling"); r.code != 0 {
 			v.t.Errorf("git fsck --strict %s: exit %d\n%s%s", repo, r.code, r.stdout, r.stderr)
 		}
+	}
+}
+
+// copyTree copies the folder from, built once for many tests, to to.
+// Files keep their modes and times; the few text files git and mem write
+// an absolute path into (a clone's origin and reflogs, FETCH_HEAD, the
+// backup record) get to's path instead of from's. A binary file holding
+// the path fails the test: it could not be rewritten.
+func copyTree(t testing.TB, from, to string) {
+	t.Helper()
+	old := []byte(from)
+	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		dst := filepath.Join(to, rel)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		switch {
+		case d.IsDir():
+			return os.MkdirAll(dst, info.Mode().Perm()|0o700)
+		case d.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			return os.Symlink(target, dst)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if bytes.Contains(data, old) {
+			if bytes.IndexByte(data, 0) >= 0 {
+				return fmt.Errorf("%s holds the path %s and is binary", rel, from)
+			}
+			data = bytes.ReplaceAll(data, old, []byte(to))
+		}
+		if err := os.WriteFile(dst, data, info.Mode().Perm()); err != nil {
+			return err
+		}
+		return os.Chtimes(dst, info.ModTime(), info.ModTime())
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 

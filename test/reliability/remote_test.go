@@ -4,6 +4,8 @@ package reliability
 
 import (
 	"bytes"
+	"compress/zlib"
+	"crypto/sha1"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -18,14 +20,16 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
 
 // A hostile remote (issue 28): whoever controls one machine or the shared
-// bare repository crafts commits with plain git plumbing (hash-object,
-// mktree or a tree written byte by byte, commit-tree, a forced update of the
-// branch) and plants hooks and config in the bare repository; the victim
+// bare repository crafts objects byte by byte (blobs, trees git's mktree
+// would refuse, commits; written as git hash-object writes them), pushes
+// with a forced update of the branch and plants hooks and config in the
+// bare repository; the victim
 // runs mem sync. Each case asserts: exit code as wanted (1, naming the
 // rule, for content mem refuses), nothing written outside the vault or into
 // its .git, no hook ran, no memory lost or silenced, the vault's files
@@ -46,7 +50,8 @@ type attacker struct {
 	remote string
 	good   string // the remote's head before the attack
 	branch string
-	marks  string // where every planted hook and command leaves its mark
+	marks  string           // where every planted hook and command leaves its mark
+	trees  map[string][]ent // ls's answers for the good head, by path
 }
 
 func (a *attacker) git(stdin []byte, args ...string) string {
@@ -58,8 +63,33 @@ func (a *attacker) git(stdin []byte, args ...string) string {
 	return strings.TrimSpace(r.stdout)
 }
 
+// object writes a loose object as git hash-object -w --literally does,
+// without a git process: a case writes a dozen.
+func (a *attacker) object(kind string, data []byte) string {
+	a.t.Helper()
+	hdr := fmt.Sprintf("%s %d\x00", kind, len(data))
+	sum := sha1.Sum(append([]byte(hdr), data...))
+	id := hex.EncodeToString(sum[:])
+	objects := filepath.Join(a.dir, ".git", "objects")
+	if _, err := os.Stat(objects); err != nil {
+		objects = filepath.Join(a.dir, "objects") // a bare repository
+	}
+	p := filepath.Join(objects, id[:2], id[2:])
+	if _, err := os.Stat(p); err == nil {
+		return id
+	}
+	var b bytes.Buffer
+	z := zlib.NewWriter(&b)
+	z.Write([]byte(hdr))
+	z.Write(data)
+	must(a.t, z.Close())
+	must(a.t, os.MkdirAll(filepath.Dir(p), 0o755))
+	must(a.t, os.WriteFile(p, b.Bytes(), 0o444))
+	return id
+}
+
 func (a *attacker) blob(data string) string {
-	return a.git([]byte(data), "hash-object", "-w", "--stdin")
+	return a.object("blob", []byte(data))
 }
 
 // payload is a script that leaves a mark when anything runs it.
@@ -67,8 +97,13 @@ func (a *attacker) payload(name string) string {
 	return a.blob(fmt.Sprintf("#!/bin/sh\ntouch %q\n", filepath.Join(a.marks, name)))
 }
 
-// ls lists a tree of the good head ("" the root) as entries.
+// ls lists a tree of the good head ("" the root) as entries; the
+// template's answers are kept, and a case that moves the good head asks
+// git again.
 func (a *attacker) ls(tree string) []ent {
+	if es, ok := a.trees[a.good+":"+tree]; ok {
+		return slices.Clone(es)
+	}
 	out := a.git(nil, "ls-tree", "-z", a.good+":"+tree)
 	var es []ent
 	for _, line := range strings.Split(out, "\x00") {
@@ -79,7 +114,8 @@ func (a *attacker) ls(tree string) []ent {
 		f := strings.Fields(meta)
 		es = append(es, ent{f[0], name, f[2]})
 	}
-	return es
+	a.trees[a.good+":"+tree] = es
+	return slices.Clone(es)
 }
 
 // tree writes entries as a tree object byte by byte (git mktree refuses
@@ -102,7 +138,7 @@ func (a *attacker) tree(es []ent) string {
 		fmt.Fprintf(&b, "%s %s\x00", strings.TrimPrefix(e.mode, "0"), e.name)
 		b.Write(h)
 	}
-	return a.git(b.Bytes(), "hash-object", "-t", "tree", "--literally", "-w", "--stdin")
+	return a.object("tree", b.Bytes())
 }
 
 // root is the good root tree with its memory folder replaced by mem and
@@ -128,11 +164,15 @@ func (a *attacker) commit(tree, msg string, parent ...string) string {
 	if len(parent) == 0 {
 		parent = []string{a.good}
 	}
-	args := []string{"commit-tree", tree, "-m", msg}
+	// What git commit-tree writes, with the tests' identity (env).
+	var b strings.Builder
+	fmt.Fprintf(&b, "tree %s\n", tree)
 	for _, p := range parent {
-		args = append(args, "-p", p)
+		fmt.Fprintf(&b, "parent %s\n", p)
 	}
-	return a.git(nil, args...)
+	who := fmt.Sprintf("mem test <test@example.com> %d +0000", time.Now().Unix())
+	fmt.Fprintf(&b, "author %s\ncommitter %s\n\n%s\n", who, who, msg)
+	return a.object("commit", []byte(b.String()))
 }
 
 // push force-moves the remote's branch to c, as a hostile admin would.
@@ -502,6 +542,9 @@ func TestHostileRemote(t *testing.T) {
 	t.Parallel()
 	rng := seeded(t)
 	rounds := knob("MEM_HOSTILE_REMOTE_ROUNDS", 1, 1)
+	// The first round's victims are all alike: built once (a vault, its
+	// remote and backup, the attacker's clone) and copied per case.
+	tmpl := newVictim(t, t.TempDir(), 10)
 	// The cases run in parallel, each against its own victim and remote:
 	// they wait on the processes they start. Each draws its variations
 	// from its own source, seeded in order, so a seed still replays a run.
@@ -512,29 +555,81 @@ func TestHostileRemote(t *testing.T) {
 			caseRng := rand.New(rand.NewPCG(rng.Uint64(), 0))
 			t.Run(fmt.Sprintf("%s/%d", rc.name, round), func(t *testing.T) {
 				t.Parallel()
-				hostileRemote(t, rc, caseRng, round > 0)
+				hostileRemote(t, rc, tmpl, caseRng, round > 0)
 				runs.Add(1)
 			})
 		}
 	}
 }
 
-func hostileRemote(t *testing.T, rc remoteCase, rng *rand.Rand, vary bool) {
-	v := newVault(t)
-	base := filepath.Dir(v.dir)
-	n := 10
-	if vary {
-		n = 6 + rng.IntN(25)
+// victimState is a hostile-remote case's world before the attack: the
+// victim's vault, its remote and backup beside it, the attacker's clone,
+// and what the test reads of them before the attack.
+type victimState struct {
+	v      *tv
+	base   string
+	good   string // the remote's head
+	branch string
+	view   string           // mem render
+	trees  map[string][]ent // the attacker's listings of the good head
+}
+
+// newVictim builds a victim with n seeded memories in base. Its mem.yaml
+// names the remote and the backup by relative paths, so a copy of base
+// (copyVictim) is a victim of its own.
+func newVictim(t *testing.T, base string, n int) *victimState {
+	t.Helper()
+	v := &tv{t: t, dir: filepath.Join(base, "v"), home: filepath.Join(base, "home")}
+	must(t, os.MkdirAll(v.home, 0o755))
+	v.env = env(v.home)
+	if r := v.exec(memBin, nil, "init", v.dir); r.code != 0 {
+		t.Fatalf("mem init: exit %d: %s", r.code, r.stderr)
 	}
 	v.seed(n)
-	victim(t, v, base)
-	v.must("sync", filepath.Join(base, "remote.git"))
+	victim(t, v)
+	v.must("sync")
 	v.must("backup")
-	a := &attacker{t: t, v: v, dir: filepath.Join(base, "attacker"), remote: filepath.Join(base, "remote.git"), marks: filepath.Join(base, "marks")}
-	must(t, os.MkdirAll(a.marks, 0o755))
+	s := &victimState{v: v, base: base, view: v.must("render")}
+	a := s.attacker(t)
 	v.git("clone", "-q", a.remote, a.dir)
-	a.good = a.git(nil, "rev-parse", "HEAD")
-	a.branch = a.git(nil, "rev-parse", "--abbrev-ref", "HEAD")
+	s.good = a.git(nil, "rev-parse", "HEAD")
+	s.branch = a.git(nil, "rev-parse", "--abbrev-ref", "HEAD")
+	a.good = s.good
+	a.ls("")
+	a.ls("memory")
+	s.trees = a.trees
+	return s
+}
+
+func (s *victimState) attacker(t *testing.T) *attacker {
+	a := &attacker{t: t, v: s.v, dir: filepath.Join(s.base, "attacker"), remote: filepath.Join(s.base, "remote.git"), marks: filepath.Join(s.base, "marks"), good: s.good, branch: s.branch, trees: maps.Clone(s.trees)}
+	if a.trees == nil {
+		a.trees = map[string][]ent{}
+	}
+	return a
+}
+
+// copyVictim copies the template's world into t's own folder (copyTree).
+func copyVictim(t *testing.T, tmpl *victimState) *victimState {
+	t.Helper()
+	base := t.TempDir()
+	copyTree(t, tmpl.base, base)
+	v := &tv{t: t, dir: filepath.Join(base, "v"), home: filepath.Join(base, "home")}
+	v.env = env(v.home)
+	return &victimState{v: v, base: base, good: tmpl.good, branch: tmpl.branch, view: strings.ReplaceAll(tmpl.view, tmpl.base, base), trees: tmpl.trees}
+}
+
+func hostileRemote(t *testing.T, rc remoteCase, tmpl *victimState, rng *rand.Rand, vary bool) {
+	var s *victimState
+	if vary {
+		s = newVictim(t, t.TempDir(), 6+rng.IntN(25))
+	} else {
+		s = copyVictim(t, tmpl)
+	}
+	v, base := s.v, s.base
+	t.Cleanup(v.fsck)
+	a := s.attacker(t)
+	must(t, os.MkdirAll(a.marks, 0o755))
 	good := a.good
 	if c := rc.craft(a); c != "" {
 		if vary && rc.want == 1 && !strings.HasPrefix(rc.name, "wipe") && !strings.HasPrefix(rc.name, "force") {
@@ -544,15 +639,16 @@ func hostileRemote(t *testing.T, rc remoteCase, rng *rand.Rand, vary bool) {
 		}
 		a.push(c)
 	}
+	view := s.view
 	if vary && rng.IntN(2) == 0 {
 		v.must("remember", "a memory written here before the sync")
+		v.must("commit", "-q")
+		view = v.must("render")
 	}
-	v.must("commit", "-q")
 	outside := snapshotExcept(t, base, v.dir, a.dir, a.remote, v.home)
 	files := snapshotExcept(t, v.dir, filepath.Join(v.dir, ".git"), filepath.Join(v.dir, ".mem"))
 	gitState := snapshotGit(t, v.dir)
 	ids := idsOf(v)
-	view := v.must("render")
 
 	r := v.run(nil, "sync")
 	what := fmt.Sprintf("%s: mem sync", rc.name)
@@ -612,9 +708,9 @@ func hostileRemote(t *testing.T, rc remoteCase, rng *rand.Rand, vary bool) {
 	v.must("sync")
 	v.must("backup")
 	// They went where this machine configured, authored as before.
-	head := strings.TrimSpace(v.git("-C", v.dir, "rev-parse", "HEAD"))
+	head := headOf(t, v, filepath.Join(v.dir, ".git"))
 	for _, repo := range []string{a.remote, filepath.Join(base, "bk.git")} {
-		if got := strings.TrimSpace(v.git("-C", repo, "rev-parse", "HEAD")); got != head {
+		if got := headOf(t, v, repo); got != head {
 			t.Errorf("%s: %s is at %s, not this vault's head %s", what, repo, got, head)
 		}
 	}
@@ -654,6 +750,28 @@ func hostileRemote(t *testing.T, rc remoteCase, rng *rand.Rand, vary bool) {
 	}
 }
 
+// headOf is the commit gitDir's HEAD names, read from its ref files as
+// git rev-parse HEAD would (git itself only when a ref is not there).
+func headOf(t *testing.T, v *tv, gitDir string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	must(t, err)
+	ref, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "ref: ")
+	if !ok {
+		return strings.TrimSpace(string(data))
+	}
+	if data, err := os.ReadFile(filepath.Join(gitDir, ref)); err == nil {
+		return strings.TrimSpace(string(data))
+	}
+	packed, _ := os.ReadFile(filepath.Join(gitDir, "packed-refs"))
+	for _, line := range strings.Split(string(packed), "\n") {
+		if id, name, ok := strings.Cut(line, " "); ok && name == ref {
+			return id
+		}
+	}
+	return strings.TrimSpace(v.git("--git-dir", gitDir, "rev-parse", "HEAD"))
+}
+
 // hostileText holds what a terminal obeys: a clipboard write (OSC 52,
 // ended by BEL), a screen clear and a right-to-left override.
 const hostileText = " \x1b]52;c;ZXZpbA==\x07 \x1b[2J \u202eevil"
@@ -666,14 +784,15 @@ const keyedClaims = 8
 var homeFiles = map[string]string{".gitconfig": "[user]\n\tname = mem test\n", ".bashrc": "export PATH=$HOME/bin:$PATH\n"}
 
 // victim gives the vault of a hostile-remote case what the attacks aim at:
-// claims with a key, a pinned claim with an id, a backup and a view of its
-// own, and dotfiles in its home.
-func victim(t *testing.T, v *tv, base string) {
+// claims with a key, a pinned claim with an id, a remote and a backup
+// (named relative to the vault), a view of its own, and dotfiles in its
+// home.
+func victim(t *testing.T, v *tv) {
 	for i := range keyedClaims {
 		write(t, filepath.Join(v.dir, "memory", fmt.Sprintf("claim-%d.md", i)), fmt.Sprintf("---\nid: claim-%d\ntype: fact\nprovenance: stated\nvalid_at: 2026-11-01\nimportance: 9\nkey: claim.%d\n---\nThe word on claim %d.\n", i, i, i))
 	}
 	write(t, filepath.Join(v.dir, "memory", "pinned.md"), "---\nid: pinned-rule\ntype: decision\nprovenance: stated\nvalid_at: 2026-11-01\npinned: true\n---\nEvery deploy is reviewed by a person.\n")
-	appendFile(t, filepath.Join(v.dir, "mem.yaml"), "backup:\n  to: "+filepath.Join(base, "bk.git")+"\nrender:\n  outputs:\n    - path: MEMORY.md\n")
+	appendFile(t, filepath.Join(v.dir, "mem.yaml"), "sync:\n  remote: ../remote.git\nbackup:\n  to: ../bk.git\nrender:\n  outputs:\n    - path: MEMORY.md\n")
 	for name, data := range homeFiles {
 		write(t, filepath.Join(v.home, name), data)
 	}
