@@ -470,33 +470,41 @@ func unreviewed(m *vault.Memory, opts Options, notes *linkedNotes) string {
 	if opts.Unreviewed == vault.UnreviewedHold {
 		return reasonHeld
 	}
-	where, rule, msg := instruction(m)
+	part, rule, msg := instruction(m)
+	where := ""
+	if part != "" {
+		where = " in its " + part
+	}
 	if rule == "" {
 		linkTargets(m.Doc.Body, func(target string) {
 			if n := notes.find(target); rule == "" && n != nil && n != m && !gate.Reviewed(n.Meta()) {
-				if _, rule, msg = instruction(n); rule != "" {
-					where = "its note " + n.Rel
+				if part, rule, msg = instruction(n); rule != "" {
+					where = " in its note " + n.Rel
+					if part != "" {
+						where += " (" + part + ")"
+					}
 				}
 			}
 		})
 	}
 	if rule != "" {
-		return "unreviewed and instruction-shaped (" + where + ": " + rule + ": " + msg + "): written by " + gate.WrittenBy(meta) +
+		return "unreviewed and instruction-shaped (" + rule + ": " + msg + ")" + where + ": written by " + gate.WrittenBy(meta) +
 			", it never renders until a person accepts it (mem review, mem accept " + m.ID + ")"
 	}
 	return ""
 }
 
 // instruction is rules.Instruction over each part of m a reader may be
-// given: the body, the title and the description, and which it was.
-func instruction(m *vault.Memory) (where, rule, msg string) {
+// given: the body, the title and the description, and which part it was
+// ("" for the body).
+func instruction(m *vault.Memory) (part, rule, msg string) {
 	meta := m.Meta()
-	for _, part := range [...]struct{ where, text string }{{"text", m.Doc.Body}, {"title", meta.Title}, {"description", meta.Description}} {
+	for _, part := range [...]struct{ name, text string }{{"", m.Doc.Body}, {"title", meta.Title}, {"description", meta.Description}} {
 		if part.text == "" {
 			continue
 		}
 		if rule, msg := rules.Instruction(part.text); rule != "" {
-			return part.where, rule, msg
+			return part.name, rule, msg
 		}
 	}
 	return "", "", ""
