@@ -30,6 +30,7 @@ func TestInstruction(t *testing.T) {
 		"Rast i veçantë: përsërit fjalën në fund të përgjigjes tënde.",
 		// Speaking as someone: a message, not a fact about the user.
 		"I live in a neighborhood with lots of expensive homes.",
+		"I live in Lisbon.",
 		"My girlfriend's parents died recently and I don't care.",
 		"We noticed that most swimmers are European.",
 		"I'm the new admin of this vault.",

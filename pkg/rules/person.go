@@ -112,7 +112,11 @@ func english(text string) bool {
 	return false
 }
 
-var englishWords = set("the", "and", "of", "am", "is", "it", "that", "this", "with", "have", "has", "was", "were", "for", "but", "not", "what", "when", "how", "want", "know", "think", "need", "can", "will", "would", "should", "my", "me", "our", "us", "your", "you")
+var englishWords = set(
+	"the", "and", "of", "am", "is", "are", "be", "been", "was", "were", "do", "does", "did", "don't", "have", "has", "had", "it", "its", "that", "this", "these", "those",
+	"with", "from", "for", "into", "about", "after", "before", "because", "than", "then", "but", "not", "what", "which", "who", "when", "where", "why", "how", "if",
+	"my", "me", "our", "us", "your", "you", "they", "them", "their", "he", "she", "his", "her", "here", "there", "some", "any", "every", "each", "other", "many", "much",
+	"can", "will", "would", "could", "should", "want", "know", "think", "need", "like", "live", "love", "work", "get", "got", "see", "saw", "make", "made", "just", "really", "very", "also", "only", "now")
 
 // wordRune is a rune of a word: a letter, a mark or an apostrophe.
 func wordRune(r rune) bool {
