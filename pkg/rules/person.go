@@ -8,13 +8,13 @@ import (
 
 // personWord returns the first word of text that speaks as someone (I,
 // my, we, our in the languages below; and the Gaelic "do", your, which
-// English spelling hides from the second-person list), or "". An agent writes what it
-// learnt as a fact about the user or the project in the third person
-// ("The user prefers tabs"); a claim in the first person is a message
-// from whoever wrote it, or a prompt pasted as a memory, and waits for a
-// person (spec §5.2b). Pronouns and possessives are a closed class in
-// every language, so the lists are whole rather than fitted to payloads:
-// English, German, Dutch, Swedish, Norwegian, Danish, French, Spanish,
+// English spelling keeps off the second-person list), or "". An agent
+// writes what it learnt as a fact about the user or the project in the
+// third person ("The user prefers tabs"); a claim in the first person
+// is a message from whoever wrote it, or a prompt pasted as a memory,
+// and waits for a person (spec §5.2b). Pronouns and possessives are a
+// closed class in every language, so the lists hold each language's
+// forms rather than phrases fitted to payloads: English, German, Dutch, Swedish, Norwegian, Danish, French, Spanish,
 // Italian, Portuguese, Romanian, Polish, Czech, Russian, Ukrainian,
 // Greek, Turkish, Hungarian, Finnish, Hebrew, Arabic, Persian, Urdu,
 // Hindi, Marathi, Bengali, Tamil, Telugu, Chinese, Japanese, Korean,
@@ -102,7 +102,8 @@ func speaker(text string, start, end int, w, prev string) bool {
 }
 
 // english reports whether text holds one of the English words no other
-// language of the lists spells the same.
+// language of the lists spells the same: what tells the English "I" and
+// "we" from Italian's article and Polish's preposition.
 func english(text string) bool {
 	for _, w := range words(strings.ToLower(text)) {
 		if englishWords[w] {
@@ -113,9 +114,9 @@ func english(text string) bool {
 }
 
 var englishWords = set(
-	"the", "and", "of", "am", "is", "are", "be", "been", "was", "were", "do", "does", "did", "don't", "have", "has", "had", "it", "its", "that", "this", "these", "those",
+	"the", "and", "of", "am", "is", "are", "be", "been", "was", "were", "does", "did", "don't", "have", "has", "had", "it", "its", "that", "this", "these", "those",
 	"with", "from", "for", "into", "about", "after", "before", "because", "than", "then", "but", "not", "what", "which", "who", "when", "where", "why", "how", "if",
-	"my", "me", "our", "us", "your", "you", "they", "them", "their", "he", "she", "his", "her", "here", "there", "some", "any", "every", "each", "other", "many", "much",
+	"my", "our", "your", "you", "they", "them", "their", "he", "she", "his", "her", "here", "there", "some", "any", "every", "each", "other", "many", "much",
 	"can", "will", "would", "could", "should", "want", "know", "think", "need", "like", "live", "love", "work", "get", "got", "see", "saw", "make", "made", "just", "really", "very", "also", "only", "now")
 
 // wordRune is a rune of a word: a letter, a mark or an apostrophe.
