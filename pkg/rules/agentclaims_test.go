@@ -7,7 +7,7 @@ import (
 )
 
 // What the unreviewed-only rules cost (testdata/agent-claims.txt): ordinary
-// third-person claims an agent writes, in 30 languages, that Instruction
+// third-person claims an agent writes, in 37 languages, that Instruction
 // would hold from the view until a person accepts them. docs/security.md
 // gives the figure; one is held, a claim quoting the user in the first
 // person.

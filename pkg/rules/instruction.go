@@ -17,8 +17,10 @@ import (
 // phrases, role turns and template tokens, hidden comments, tags); a
 // question (a claim states, it does not ask the reader); a line that
 // poses as a speaker or a heading of orders in one of the languages
-// below; the reader addressed in the second person; and a sentence that
-// opens with an imperative verb or a command word. The word lists cover
+// below; the reader addressed in the second person; a sentence that
+// opens with an imperative verb or a command word; and, last, the text
+// speaking as someone in the first person (personWord: a message, not a
+// fact about the user or the project). The imperative lists cover
 // English, German, French, Spanish, Italian, Portuguese, Dutch, Polish,
 // Russian, Ukrainian, Turkish, Arabic, Persian, Hindi, Bengali, Chinese,
 // Japanese, Korean, Vietnamese, Indonesian/Malay, Javanese, Thai,
