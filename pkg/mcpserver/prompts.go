@@ -22,7 +22,8 @@ var prompts = []struct {
 	{"session-end", "Write what this session learnt",
 		"The write pass at the end of a session: durable facts to remember, long form to note with its pointer.",
 		"Before the session ends, write what is worth keeping. One durable fact, preference or decision per `remember` call " +
-			"(at most 2 lines): provenance stated only for what the user said, observed only with `evidence` (the command and " +
+			"(at most 2 lines), written as a fact about the user or the project in the third person (\"The user prefers tabs\", " +
+			"\"Deploys go through staging first\"; a claim in the first or second person waits for a person to accept it): provenance stated only for what the user said, observed only with `evidence` (the command and " +
 			"its result, a file and its hash, a commit, a URL and when) — write what you verified, not what you intended (never " +
 			"\"I set a reminder\" without the evidence it is set) — and inferred for the rest. Anything longer goes to `note` " +
 			"(title and body); its pointer memory carries the claim fields. Check with `search` first and give `supersedes` when " +

@@ -41,7 +41,7 @@ type Claim struct {
 
 // rememberInput is one memory to write.
 type rememberInput struct {
-	Text string `json:"text" jsonschema:"the claim: at most 2 lines and 280 characters"`
+	Text string `json:"text" jsonschema:"the claim, a fact in the third person: at most 2 lines and 280 characters"`
 	Claim
 }
 

@@ -302,9 +302,10 @@ func (r *Result) candidates(mems []*vault.Memory, opts Options, chain []*vault.P
 func (r *Result) eligible(mems []*vault.Memory, opts Options, drop func(*vault.Memory, string)) (elig, retired []*vault.Memory) {
 	elig = make([]*vault.Memory, 0, len(mems))
 	var links claimLinks
+	notes := linkedNotes{mems: mems}
 	for _, m := range mems {
 		r.noteDeadlines(m, opts.Now)
-		if reason := r.check(m, opts); reason != "" {
+		if reason := r.check(m, opts, &notes); reason != "" {
 			if reason == reasonNote && !links.names(mems, m) {
 				reason = reasonLoneNote
 			}
@@ -381,14 +382,14 @@ func (r *Result) noteDeadlines(m *vault.Memory, now time.Time) {
 
 // check applies the eligibility rules that look at one memory alone and
 // returns why it does not render, or "".
-func (r *Result) check(m *vault.Memory, opts Options) string {
+func (r *Result) check(m *vault.Memory, opts Options, notes *linkedNotes) string {
 	if reason := r.unreadable(m); reason != "" {
 		return reason
 	}
 	if reason := kindReason(m, opts.Now); reason != "" {
 		return reason
 	}
-	return unreviewed(m, opts)
+	return unreviewed(m, opts, notes)
 }
 
 // unreadable is why m is not a memory file render can read (a plain note,
@@ -454,10 +455,14 @@ func kindReason(m *vault.Memory, now time.Time) string {
 
 // unreviewed applies spec §5.2b to a claim no person wrote or accepted:
 // under render.unreviewed: hold it never renders, and whatever the
-// setting one shaped as an instruction to its reader never does
-// (rules.Instruction). "" for a reviewed claim, or one that may render
-// (in the Unreviewed tier, or, under render, as any claim).
-func unreviewed(m *vault.Memory, opts Options) string {
+// setting one shaped as an instruction to its reader or as a message
+// (rules.Instruction) never does. The whole memory is judged, not the
+// line that would render: its title, description and body, and every
+// note it links to that no person wrote or accepted either (a pointer
+// line shows the first 120 bytes of its note's title; the order may be in
+// the note). "" for a reviewed claim, or one that may render (in the
+// Unreviewed tier, or, under render, as any claim).
+func unreviewed(m *vault.Memory, opts Options, notes *linkedNotes) string {
 	meta := m.Meta()
 	if gate.Reviewed(meta) {
 		return ""
@@ -465,11 +470,74 @@ func unreviewed(m *vault.Memory, opts Options) string {
 	if opts.Unreviewed == vault.UnreviewedHold {
 		return reasonHeld
 	}
-	if rule, msg := rules.Instruction(m.Doc.Body); rule != "" {
-		return "unreviewed and instruction-shaped (" + rule + ": " + msg + "): written by " + gate.WrittenBy(meta) +
+	part, rule, msg := instruction(m)
+	where := ""
+	if part != "" {
+		where = " in its " + part
+	}
+	if rule == "" {
+		linkTargets(m.Doc.Body, func(target string) {
+			if n := notes.find(target); rule == "" && n != nil && n != m && !gate.Reviewed(n.Meta()) {
+				if part, rule, msg = instruction(n); rule != "" {
+					where = " in its note " + n.Rel
+					if part != "" {
+						where += " (" + part + ")"
+					}
+				}
+			}
+		})
+	}
+	if rule != "" {
+		return "unreviewed and instruction-shaped (" + rule + ": " + msg + ")" + where + ": written by " + gate.WrittenBy(meta) +
 			", it never renders until a person accepts it (mem review, mem accept " + m.ID + ")"
 	}
 	return ""
+}
+
+// instruction is rules.Instruction over each part of m a reader may be
+// given: the body, the title and the description, and which part it was
+// ("" for the body).
+func instruction(m *vault.Memory) (part, rule, msg string) {
+	meta := m.Meta()
+	for _, part := range [...]struct{ name, text string }{{"", m.Doc.Body}, {"title", meta.Title}, {"description", meta.Description}} {
+		if part.text == "" {
+			continue
+		}
+		if rule, msg := rules.Instruction(part.text); rule != "" {
+			return part.name, rule, msg
+		}
+	}
+	return "", "", ""
+}
+
+// linkedNotes finds the note a claim's link names, by id, path or base
+// name as claimLinks does; the map is built on the first unreviewed claim
+// that links anywhere, so a vault without one never pays for it.
+type linkedNotes struct {
+	mems  []*vault.Memory
+	byKey map[string]*vault.Memory
+}
+
+func (l *linkedNotes) find(target string) *vault.Memory {
+	if l.byKey == nil {
+		l.byKey = map[string]*vault.Memory{}
+		for _, n := range l.mems {
+			if !n.OK() || frontmatter.IsMemoryType(n.Meta().Type) {
+				continue
+			}
+			stem := strings.TrimSuffix(n.Rel, ".md")
+			for _, k := range [...]string{n.ID, stem, path.Base(stem)} {
+				if _, dup := l.byKey[k]; !dup && k != "" {
+					l.byKey[k] = n
+				}
+			}
+		}
+	}
+	target = strings.TrimSuffix(strings.TrimSpace(target), ".md")
+	if n := l.byKey[target]; n != nil {
+		return n
+	}
+	return l.byKey[path.Base(target)]
 }
 
 // reconcileClean is gate.Reconcile over elig (and the retired claims,

@@ -17,8 +17,10 @@ import (
 // phrases, role turns and template tokens, hidden comments, tags); a
 // question (a claim states, it does not ask the reader); a line that
 // poses as a speaker or a heading of orders in one of the languages
-// below; the reader addressed in the second person; and a sentence that
-// opens with an imperative verb or a command word. The word lists cover
+// below; the reader addressed in the second person; a sentence that
+// opens with an imperative verb or a command word; and, last, the text
+// speaking as someone in the first person (personWord: a message, not a
+// fact about the user or the project). The imperative lists cover
 // English, German, French, Spanish, Italian, Portuguese, Dutch, Polish,
 // Russian, Ukrainian, Turkish, Arabic, Persian, Hindi, Bengali, Chinese,
 // Japanese, Korean, Vietnamese, Indonesian/Malay, Javanese, Thai,
@@ -40,7 +42,13 @@ func Instruction(text string) (rule, msg string) {
 			return rule, msg
 		}
 	}
-	return addressed(lower)
+	if rule, msg := addressed(lower); rule != "" {
+		return rule, msg
+	}
+	if w := personWord(text); w != "" {
+		return "message-person", "it speaks as someone (" + w + "): what an agent learnt about the user or the project is a fact in the third person, not a message"
+	}
+	return "", ""
 }
 
 // opensWithOrder judges how one sentence opens: as a speaker or a heading
@@ -257,7 +265,13 @@ var secondPerson = set(
 	"yakho", "wakho", "kwakho", "lakho", "sakho", "bakho", "zakho", "kuwe",
 	"tënde", "tënd", "jote", "jotë", "tuaj", "juaj", "ty", "juve",
 	"agad", "agaibh", "ort", "oraibh", "leat", "duit", "dhut", "dhuibh", "thusa", "tusa", "thú",
-	"sibh", "thusa",
+	"sibh", "thusa", "tú", "thu", "agat", "uait", "agaibh",
+	// beyond the payload sets: Scandinavian, Finnish, Romanian, Czech,
+	// Hungarian, Greek, Hebrew, Urdu, Marathi, Tamil, Telugu, Tagalog
+	"dig", "deg", "ditt", "dina", "dere", "jer", "jeres", "sinä", "sinun", "sinua", "sinulle", "teidän", "tău", "ție", "vouă", "vostru", "voastră",
+	"tebe", "tobě", "tvůj", "tvoje", "vás", "vám", "váš", "vaše", "téged", "neked", "önök", "εσύ", "εσένα", "σου", "εσείς", "σας",
+	"אתה", "אתם", "אתן", "שלך", "שלכם", "לך", "לכם", "אותך", "آپ", "تمہارا", "تمہاری", "تمہیں", "तुम्ही", "तुझा", "तुझी", "तुमचा",
+	"நீ", "நீங்கள்", "உன்", "உங்கள்", "உனக்கு", "உங்களுக்கு", "నువ్వు", "మీరు", "నీకు", "మీకు", "ikaw", "kayo", "ninyo", "inyo", "iyo",
 )
 
 // secondPersonCJK address the reader in scripts without spaces.

@@ -1,0 +1,36 @@
+package rules
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// What the unreviewed-only rules cost (testdata/agent-claims.txt): ordinary
+// third-person claims an agent writes, in 37 languages, that Instruction
+// would hold from the view until a person accepts them. docs/security.md
+// gives the figure; one is held, a claim quoting the user in the first
+// person.
+func TestAgentClaims(t *testing.T) {
+	t.Parallel()
+	raw, err := os.ReadFile("testdata/agent-claims.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, held := 0, []string{}
+	for _, line := range strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n") {
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		n++
+		if rule, _ := Instruction(line); rule != "" {
+			held = append(held, rule+": "+line)
+		}
+	}
+	if n < 100 {
+		t.Fatalf("%d claims, want the whole file", n)
+	}
+	if len(held) != 1 || !strings.Contains(held[0], `said "we never force-push`) {
+		t.Errorf("%d of %d held, want only the quote:\n%s", len(held), n, strings.Join(held, "\n"))
+	}
+}

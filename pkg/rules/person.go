@@ -1,0 +1,252 @@
+package rules
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// personWord returns the first word of text that speaks as someone (I,
+// my, we, our in the languages below; and the Gaelic "do", your, which
+// English spelling keeps off the second-person list), or "". An agent
+// writes what it learnt as a fact about the user or the project in the
+// third person ("The user prefers tabs"); a claim in the first person
+// is a message from whoever wrote it, or a prompt pasted as a memory,
+// and waits for a person (spec §5.2b). Pronouns and possessives are a
+// closed class in every language, so the lists hold each language's
+// forms rather than phrases fitted to payloads: English, German, Dutch, Swedish, Norwegian, Danish, French, Spanish,
+// Italian, Portuguese, Romanian, Polish, Czech, Russian, Ukrainian,
+// Greek, Turkish, Hungarian, Finnish, Hebrew, Arabic, Persian, Urdu,
+// Hindi, Marathi, Bengali, Tamil, Telugu, Chinese, Japanese, Korean,
+// Vietnamese, Thai, Indonesian/Malay, Javanese, Tagalog, Swahili, Zulu,
+// Albanian, Irish and Scottish Gaelic. A form one language shares with
+// a common word of another is left out ("ma", Italian "but"; "min",
+// Swedish "minutes"; "من", Arabic "from"; "vi", the editor), and a
+// pronoun must stand as a word of prose: "my.cnf", "io.Reader",
+// "us-east-1", "US" and "Phase I" are not speakers.
+func personWord(text string) string {
+	lower := strings.ToLower(text)
+	for _, p := range firstPersonJoined {
+		if joinedWord(lower, p) {
+			return p.word
+		}
+	}
+	prev := "" // the word before, when only a space stands between
+	for i := 0; i < len(text); {
+		r, n := utf8.DecodeRuneInString(text[i:])
+		if !wordRune(r) {
+			if r != ' ' {
+				prev = ""
+			}
+			i += n
+			continue
+		}
+		start := i
+		for i < len(text) {
+			r, n = utf8.DecodeRuneInString(text[i:])
+			if !wordRune(r) {
+				break
+			}
+			i += n
+		}
+		w := text[start:i]
+		if speaker(text, start, i, w, prev) {
+			return w
+		}
+		prev = w
+	}
+	return ""
+}
+
+// speaker reports whether w, text[start:end], is a first-person word of
+// prose; prev is the word just before it, if only a space stands between.
+func speaker(text string, start, end int, w, prev string) bool {
+	if inIdentifier(text, start, end) {
+		return false
+	}
+	lw := strings.ToLower(w)
+	if strings.HasPrefix(w, "I'") || strings.HasPrefix(w, "I’") {
+		return firstPersonWords[lw]
+	}
+	if w == "I" || lw == "we" {
+		// Italian's "I" is "the" and Polish "we" is "in": the English
+		// words need an English sentence. "Phase I", "World War I": a
+		// numeral after a capitalized word.
+		return english(text) && (w != "I" || prev == "" || !capitalized(prev))
+	}
+	if utf8.RuneCountInString(w) > 1 && w == strings.ToUpper(w) && w != lw {
+		return false // an acronym: US, EU, ME, IT
+	}
+	if firstPersonWords[lw] || strings.HasPrefix(lw, "j'") || strings.HasPrefix(lw, "j’") {
+		return true // French elides je: j'ai, j'habite
+	}
+	if firstPersonLower[lw] {
+		return w == lw // Turkish "ben" mid-sentence; "Ben" is a name
+	}
+	for _, p := range firstPersonPrefixes {
+		if strings.HasPrefix(lw, p) {
+			return true
+		}
+	}
+	if lw == "do" || lw == "mo" {
+		// The Gaelic possessive lenites its noun ("do fhreagairt", your
+		// answer; "mo bhean"); English never has "do fh…".
+		rest := strings.ToLower(text[end:])
+		for _, l := range []string{" fh", " bh", " mh"} {
+			if strings.HasPrefix(rest, l) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// english reports whether text holds one of the English words no other
+// language of the lists spells the same: what tells the English "I" and
+// "we" from Italian's article and Polish's preposition.
+func english(text string) bool {
+	for _, w := range words(strings.ToLower(text)) {
+		if englishWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
+var englishWords = set(
+	"the", "and", "of", "am", "is", "are", "be", "been", "was", "were", "does", "did", "don't", "have", "has", "had", "it", "its", "that", "this", "these", "those",
+	"with", "from", "for", "into", "about", "after", "before", "because", "than", "then", "but", "not", "what", "which", "who", "when", "where", "why", "how", "if",
+	"my", "our", "your", "you", "they", "them", "their", "he", "she", "his", "her", "here", "there", "some", "any", "every", "each", "other", "many", "much",
+	"can", "will", "would", "could", "should", "want", "know", "think", "need", "like", "live", "love", "work", "get", "got", "see", "saw", "make", "made", "just", "really", "very", "also", "only", "now")
+
+// wordRune is a rune of a word: a letter, a mark or an apostrophe.
+func wordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsMark(r) || r == '\'' || r == '’'
+}
+
+func capitalized(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r)
+}
+
+// inIdentifier reports whether text[start:end] is part of a path, a
+// name or a number (my.cnf, io.Reader, us-east-1, /etc/my, we_2): joined
+// to its neighbours by a dot, slash, dash, underscore or digit.
+func inIdentifier(text string, start, end int) bool {
+	before, _ := utf8.DecodeLastRuneInString(text[:start])
+	after, _ := utf8.DecodeRuneInString(text[end:])
+	if strings.ContainsRune("/\\_@$#", before) || strings.ContainsRune("/\\_@(", after) || unicode.IsDigit(before) || unicode.IsDigit(after) {
+		return true
+	}
+	if strings.ContainsRune(".-", before) {
+		b2, _ := utf8.DecodeLastRuneInString(text[:start-1])
+		if unicode.IsLetter(b2) || unicode.IsDigit(b2) {
+			return true
+		}
+	}
+	if strings.ContainsRune(".-:", after) {
+		a2, _ := utf8.DecodeRuneInString(text[end+1:])
+		if unicode.IsLetter(a2) || unicode.IsDigit(a2) {
+			return true
+		}
+	}
+	return false
+}
+
+// joined is a pronoun of a script written without spaces between words
+// (Chinese, Japanese, Thai), with the longer words that hold it without
+// meaning it (自我 "self", 私立 "private", ทรงผม "hairstyle").
+type joined struct {
+	word   string
+	except []string
+}
+
+// joinedWord reports whether p.word stands in s outside every one of
+// p.except.
+func joinedWord(s string, p joined) bool {
+	for off := 0; ; {
+		i := strings.Index(s[off:], p.word)
+		if i < 0 {
+			return false
+		}
+		i += off
+		// A combining mark after it makes another syllable (Thai กู้,
+		// "recover", is not กู).
+		next, _ := utf8.DecodeRuneInString(s[i+len(p.word):])
+		inside := unicode.IsMark(next)
+		for _, e := range p.except {
+			// e holds the pronoun at some offset k; e starting at i-k
+			// means this occurrence is inside e.
+			for k := strings.Index(e, p.word); k >= 0 && !inside; {
+				if i-k >= 0 && strings.HasPrefix(s[i-k:], e) {
+					inside = true
+				}
+				next := strings.Index(e[k+1:], p.word)
+				if next < 0 {
+					break
+				}
+				k += 1 + next
+			}
+		}
+		if !inside {
+			return true
+		}
+		off = i + len(p.word)
+	}
+}
+
+// firstPersonWords speak as someone wherever they stand as a word.
+var firstPersonWords = set(
+	// English ("I" is decided by case: see speaker)
+	"i'm", "i've", "i'll", "i'd", "me", "my", "myself", "we", "we're", "we've", "we'll", "we'd", "us", "our", "ours", "ourselves",
+	// German, Dutch, Swedish, Norwegian, Danish
+	"ich", "mich", "mir", "mein", "meine", "meinen", "meinem", "meiner", "meines", "wir", "uns", "unser", "unsere", "unseren", "unserem", "unserer", "unseres",
+	"ik", "mij", "mijn", "wij", "ons", "onze", "jag", "jeg", "mig", "mitt", "mina", "oss", "vår", "vårt", "våra", "vores",
+	// French, Spanish, Italian, Portuguese, Romanian
+	"je", "moi", "nous", "notre", "nós", "yo", "mi", "mis", "mío", "mía", "míos", "mías", "conmigo", "nosotros", "nosotras", "nuestro", "nuestra", "nuestros", "nuestras",
+	"io", "mio", "mia", "miei", "mie", "noi", "nostro", "nostra", "nostri", "nostre", "eu", "mim", "meu", "minha", "meus", "minhas", "comigo", "nosso", "nossa", "nossos", "nossas",
+	"mea", "nouă", "nostru", "noastră",
+	// Polish, Czech, Russian, Ukrainian, Bulgarian
+	"mnie", "mną", "mój", "moja", "moje", "moich", "mojego", "nasz", "nasza", "nasze", "naszych", "naszego", "já", "mě", "můj", "nás", "náš", "naše",
+	"я", "меня", "мне", "мной", "мой", "моя", "моё", "мое", "мои", "моего", "моей", "моих", "мы", "нас", "нам", "нами", "наш", "наша", "наше", "наши", "нашего", "нашей", "наших",
+	"мене", "мені", "мною", "мій", "моє", "мої", "ми", "наші", "аз",
+	// Greek, Turkish, Hungarian, Finnish
+	"εγώ", "μου", "εμένα", "εμείς", "μας", "beni", "bana", "benim", "bende", "benden", "biz", "bize", "bizi", "bizim", "én", "engem", "nekem", "enyém", "minket", "nekünk", "miénk",
+	"minä", "minun", "minua", "minulle", "meidän", "meitä", "meille",
+	// Hebrew, Arabic, Persian, Urdu
+	"אני", "אנחנו", "אנו", "שלי", "שלנו", "לי", "לנו", "אותי", "אותנו",
+	"أنا", "انا", "نحن", "لي", "لنا", "إنني", "انني", "أنني", "لأنني", "لانني", "لكنني", "عندي", "عندنا", "معي", "معنا", "إني", "اني",
+	"مرا", "مجھے", "میرا", "میری", "میرے", "ہم", "ہمارا", "ہماری", "ہمارے", "ہمیں",
+	// Hindi, Marathi, Bengali, Tamil, Telugu
+	"मैं", "मैंने", "मुझे", "मुझसे", "मुझको", "मेरा", "मेरी", "मेरे", "हम", "हमें", "हमने", "हमारा", "हमारी", "हमारे", "हमको", "मी", "माझा", "माझी", "माझे", "आम्ही", "आमचा", "आमची",
+	"আমি", "আমার", "আমাকে", "আমায়", "আমরা", "আমাদের", "நான்", "என்", "எனது", "என்னை", "எனக்கு", "நாம்", "நாங்கள்", "எங்கள்", "நமது",
+	"నేను", "నా", "నాకు", "మేము", "మా", "మనం",
+	// Vietnamese, Indonesian/Malay, Javanese, Tagalog
+	"tôi", "tớ", "mình", "aku", "saya", "kami", "kita", "daku", "kula", "ingsun", "ako", "akin", "namin", "natin", "amin", "atin", "tayo",
+	// Swahili, Zulu, Albanian, Irish, Scottish Gaelic
+	"mimi", "sisi", "yangu", "wangu", "langu", "changu", "kwangu", "zangu", "vyangu", "letu", "wetu", "yetu", "zetu", "chetu", "kwetu",
+	"mina", "thina", "wami", "yami", "lami", "bami", "zami", "kwami", "wethu", "yethu", "lethu", "sethu", "kwethu",
+	"unë", "mua", "ime", "imi", "neve", "ynë", "jonë", "tonë", "tanë",
+	"mé", "sinn", "sinne", "muid", "agam", "liom", "uaim", "dhomh", "leam", "bhuam", "agamsa",
+)
+
+// firstPersonLower speak as someone only in lower case: capitalized they
+// are as often a name ("Ben", "Meg", "Mei", "Mon" for Monday).
+var firstPersonLower = set("ben", "mon", "meg", "mei")
+
+// firstPersonPrefixes open a Korean word that speaks as someone, with its
+// particle joined (나는, 제가, 우리의, 저희는).
+var firstPersonPrefixes = []string{"내가", "나를", "나의", "나도", "나한테", "나에게", "저는", "제가", "저를", "저의", "저도", "저한테", "저에게", "우리", "저희"}
+
+// firstPersonJoined speak as someone inside a run of Chinese, Japanese or
+// Thai, unless a longer word holds them.
+var firstPersonJoined = []joined{
+	{"我", []string{"自我", "本我", "忘我", "唯我", "无我", "無我"}},
+	{"咱们", nil}, {"咱們", nil},
+	{"私", []string{"私立", "私有", "私鉄", "私用", "私的", "公私", "私物", "私服", "私学", "私設", "私人", "私营", "私營", "隐私", "隱私", "走私", "自私", "私信", "私钥", "私鑰", "私密", "私下"}},
+	{"僕", []string{"公僕", "下僕", "僕人"}},
+	{"俺", nil}, {"わたし", nil}, {"わたくし", nil}, {"ぼく", nil}, {"あたし", nil}, {"我々", nil}, {"われわれ", nil},
+	{"ฉัน", []string{"ฉันท์"}}, {"ดิฉัน", nil}, {"ข้าพเจ้า", nil}, {"กู", []string{"กูเกิล"}},
+	{"ผม", []string{"ทรงผม", "เส้นผม", "ผมยาว", "ผมสั้น", "ผมร่วง", "สระผม", "ตัดผม", "ย้อมผม", "ผมหงอก"}},
+	{"เรา", []string{"เราเตอร์", "เราท์", "เบราว์"}},
+}
