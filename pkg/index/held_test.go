@@ -15,17 +15,7 @@ import (
 // exactly what a search of the files does, asked once or again.
 func TestHeldAnswersAsSearch(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	if _, err := benchgen.Write(dir, benchgen.Options{N: 1000, Seed: 1}); err != nil {
-		t.Fatal(err)
-	}
-	v, err := vault.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Update(v, Options{}); err != nil {
-		t.Fatal(err)
-	}
+	v := indexedBenchVault(t, 1000)
 	r, err := OpenReader(v)
 	if err != nil {
 		t.Fatal(err)
@@ -90,17 +80,7 @@ func TestHeldAnswersAsSearch(t *testing.T) {
 // generation (Live reads CURRENT only when its file changed), each time.
 func TestHeldLive(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	if _, err := benchgen.Write(dir, benchgen.Options{N: 50, Seed: 1}); err != nil {
-		t.Fatal(err)
-	}
-	v, err := vault.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Update(v, Options{}); err != nil {
-		t.Fatal(err)
-	}
+	v := indexedBenchVault(t, 50)
 	var held []*Reader
 	for range 3 {
 		r, err := OpenReader(v)
@@ -123,4 +103,22 @@ func TestHeldLive(t *testing.T) {
 			}
 		}
 	}
+}
+
+// indexedBenchVault is a generated vault of n files (benchgen, seed 1),
+// indexed by a first Update.
+func indexedBenchVault(t *testing.T, n int) *vault.Vault {
+	t.Helper()
+	dir := t.TempDir()
+	if _, err := benchgen.Write(dir, benchgen.Options{N: n, Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	v, err := vault.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Update(v, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	return v
 }

@@ -18,17 +18,7 @@ import (
 // full build, then three updates in place, each a segment of its own.
 func mergeVault(t *testing.T) *vault.Vault {
 	t.Helper()
-	dir := t.TempDir()
-	if _, err := benchgen.Write(dir, benchgen.Options{N: 1000, Seed: 1}); err != nil {
-		t.Fatal(err)
-	}
-	v, err := vault.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Update(v, Options{}); err != nil {
-		t.Fatal(err)
-	}
+	v := indexedBenchVault(t, 1000)
 	for i := range 3 {
 		write(t, v, fmt.Sprintf("notes/merge-%d.md", i), "The kiln was fired at cone six, and the release checklist was signed.\n")
 		if st, err := Update(v, Options{}); err != nil || st.Full {
