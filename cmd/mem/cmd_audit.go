@@ -26,7 +26,7 @@ func runAudit(ctx context.Context, cmd *cli.Command) error {
 	if cmd.NArg() != 0 {
 		return usagef("audit takes no arguments: it reports on the whole vault")
 	}
-	wholeVaultGC()
+	setGC(wholeVaultGC)
 	v, err := openVault(cmd)
 	if err != nil {
 		return err

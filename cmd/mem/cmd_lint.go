@@ -60,7 +60,7 @@ func runLint(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	wholeVaultGC()
+	setGC(wholeVaultGC)
 	v, err := openVault(cmd)
 	if err != nil {
 		return err

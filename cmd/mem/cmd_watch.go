@@ -88,7 +88,7 @@ func newDaemon(v *vault.Vault, log io.Writer, name string) *daemon.Daemon {
 // runDaemon runs d until ctx ends or a SIGTERM or SIGINT (the cause its
 // log names); SIGHUP re-reads mem.yaml.
 func runDaemon(ctx context.Context, d *daemon.Daemon) error {
-	daemonGC()
+	setGC(daemonGC)
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	sigs := make(chan os.Signal, 2)

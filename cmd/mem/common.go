@@ -123,29 +123,30 @@ func reportSkip(cmd *cli.Command, err error) (skipped bool, _ error) {
 	return true, nil
 }
 
-// wholeVaultGC lets the heap grow to three times the live heap (GOGC=200)
-// in a short process that holds the whole vault live (lint, audit): every
-// collection before the exit finds little to free. On the 50k bench vault
-// whole-vault lint went from 1.10-1.18 s to 1.02-1.04 s for ~40 MiB more
-// peak RSS. A user's GOGC is kept.
-func wholeVaultGC() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(200)
-	}
-}
+// The garbage collector's target (GOGC) for the processes that keep
+// most of their heap (setGC).
+const (
+	// wholeVaultGC lets the heap grow to three times the live heap in a
+	// short process that holds the whole vault live (lint, audit): every
+	// collection before the exit finds little to free. On the 50k bench
+	// vault whole-vault lint went from 1.10-1.18 s to 1.02-1.04 s for
+	// ~40 MiB more peak RSS.
+	wholeVaultGC = 200
+	// daemonGC lets a daemon (mem watch, mem serve) grow its heap to five
+	// times the live heap between collections. Its live heap is small
+	// (~22 MiB at 50k files with 50 clients searching: the index is
+	// mapped, not on the heap) and a search leaves ~1 MB of garbage, so
+	// at Go's default a collection started every ~100 ms, and marking and
+	// its write barriers took ~20% of the CPU of mem serve's searches. At
+	// 400 the 50k bench's searches took ~20% less CPU for ~85 MiB more RSS
+	// (~215 MiB); the daemon hands memory back when idle, and its index
+	// builds and merges run under their own soft limit (index.limitHeap).
+	daemonGC = 400
+)
 
-// daemonGC lets a daemon (mem watch, mem serve) grow its heap to five
-// times the live heap (GOGC=400) between collections. Its live heap is
-// small (~22 MiB at 50k files with 50 clients searching: the index is
-// mapped, not on the heap) and a search leaves ~1 MB of garbage, so at
-// Go's default a collection started every ~100 ms, and marking and its
-// write barriers took ~20% of the CPU of mem serve's searches. At 400
-// the 50k bench's searches took ~20% less CPU for ~85 MiB more RSS
-// (~215 MiB); the daemon hands memory back when idle, and its index
-// builds and merges run under their own soft limit (index.limitHeap).
-// A user's GOGC is kept.
-func daemonGC() {
+// setGC sets the collector's target to percent unless the user set GOGC.
+func setGC(percent int) {
 	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
+		debug.SetGCPercent(percent)
 	}
 }

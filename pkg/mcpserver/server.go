@@ -188,15 +188,22 @@ func portable(s *jsonschema.Schema) {
 	}
 }
 
-// addTool registers a tool with portable input and output schemas, and
-// keeps the input schema in in for checkArguments.
+// addTool registers a tool with portable input and output schemas
+// (declare).
 func addTool[In, Out any](srv *mcp.Server, s *server, t *mcp.Tool, enums map[string][]string, h mcp.ToolHandlerFor[In, Out]) {
+	declare[In, Out](s, t, enums)
+	mcp.AddTool(srv, t, h)
+}
+
+// declare gives t portable input and output schemas, keeps the input
+// schema in s.inputs for checkArguments, and marks a tool that is not
+// read-only as writing.
+func declare[In, Out any](s *server, t *mcp.Tool, enums map[string][]string) {
 	s.inputs[t.Name] = schemaFor[In](enums)
 	t.InputSchema, t.OutputSchema = s.inputs[t.Name], schemaFor[Out](nil)
 	if t.Annotations == nil || !t.Annotations.ReadOnlyHint {
 		s.writes[t.Name] = true
 	}
-	mcp.AddTool(srv, t, h)
 }
 
 // addSearch registers search as addTool would, but with the SDK's
@@ -208,8 +215,7 @@ func addTool[In, Out any](srv *mcp.Server, s *server, t *mcp.Tool, enums map[str
 // inspect.Result, the type the output schema is inferred from, which the
 // tests check every answer against.
 func (s *server) addSearch(srv *mcp.Server, t *mcp.Tool, enums map[string][]string) {
-	s.inputs[t.Name] = schemaFor[SearchInput](enums)
-	t.InputSchema, t.OutputSchema = s.inputs[t.Name], schemaFor[inspect.Result](nil)
+	declare[SearchInput, inspect.Result](s, t, enums)
 	schema, err := s.inputs[t.Name].Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
 	if err != nil {
 		panic(fmt.Sprintf("mcpserver: schema of %s: %v", t.Name, err)) // a programming error, caught by every test

@@ -510,9 +510,9 @@ func instruction(m *vault.Memory) (part, rule, msg string) {
 	return "", "", ""
 }
 
-// linkedNotes finds the note a claim's link names, by id, path or base
-// name as claimLinks does; the map is built on the first unreviewed claim
-// that links anywhere, so a vault without one never pays for it.
+// linkedNotes finds the note a claim's link names (linkKeys, noteKeys);
+// the map is built on the first unreviewed claim that links anywhere, so a
+// vault without one never pays for it.
 type linkedNotes struct {
 	mems  []*vault.Memory
 	byKey map[string]*vault.Memory
@@ -525,19 +525,18 @@ func (l *linkedNotes) find(target string) *vault.Memory {
 			if !n.OK() || frontmatter.IsMemoryType(n.Meta().Type) {
 				continue
 			}
-			stem := strings.TrimSuffix(n.Rel, ".md")
-			for _, k := range [...]string{n.ID, stem, path.Base(stem)} {
+			for _, k := range noteKeys(n) {
 				if _, dup := l.byKey[k]; !dup && k != "" {
 					l.byKey[k] = n
 				}
 			}
 		}
 	}
-	target = strings.TrimSuffix(strings.TrimSpace(target), ".md")
-	if n := l.byKey[target]; n != nil {
+	full, base := linkKeys(target)
+	if n := l.byKey[full]; n != nil {
 		return n
 	}
-	return l.byKey[path.Base(target)]
+	return l.byKey[base]
 }
 
 // reconcileClean is gate.Reconcile over elig (and the retired claims,
@@ -940,11 +939,25 @@ func (l *claimLinks) names(mems []*vault.Memory, m *vault.Memory) bool {
 				continue
 			}
 			linkTargets(c.Doc.Body, func(t string) {
-				target := strings.TrimSuffix(strings.TrimSpace(t), ".md")
-				(*l)[target], (*l)[path.Base(target)] = true, true // ../notes/x.md names notes/x
+				full, base := linkKeys(t)
+				(*l)[full], (*l)[base] = true, true
 			})
 		}
 	}
+	keys := noteKeys(m)
+	return (*l)[keys[0]] || (*l)[keys[1]] || (*l)[keys[2]]
+}
+
+// linkKeys are what a link target names a note by: as written, and its
+// base name (../notes/x.md names notes/x, as Obsidian resolves [[x]]).
+func linkKeys(target string) (full, base string) {
+	full = strings.TrimSuffix(strings.TrimSpace(target), ".md")
+	return full, path.Base(full)
+}
+
+// noteKeys are the names a link may give note m: its id, its path and its
+// base name.
+func noteKeys(m *vault.Memory) [3]string {
 	stem := strings.TrimSuffix(m.Rel, ".md")
-	return (*l)[m.ID] || (*l)[stem] || (*l)[path.Base(stem)]
+	return [3]string{m.ID, stem, path.Base(stem)}
 }

@@ -265,7 +265,7 @@ var secondPerson = set(
 	"yakho", "wakho", "kwakho", "lakho", "sakho", "bakho", "zakho", "kuwe",
 	"tënde", "tënd", "jote", "jotë", "tuaj", "juaj", "ty", "juve",
 	"agad", "agaibh", "ort", "oraibh", "leat", "duit", "dhut", "dhuibh", "thusa", "tusa", "thú",
-	"sibh", "thusa", "tú", "thu", "agat", "uait", "agaibh",
+	"sibh", "tú", "thu", "agat", "uait",
 	// beyond the payload sets: Scandinavian, Finnish, Romanian, Czech,
 	// Hungarian, Greek, Hebrew, Urdu, Marathi, Tamil, Telugu, Tagalog
 	"dig", "deg", "ditt", "dina", "dere", "jer", "jeres", "sinä", "sinun", "sinua", "sinulle", "teidän", "tău", "ție", "vouă", "vostru", "voastră",

@@ -119,7 +119,7 @@ var hostileCases = []hostileCase{
 	}},
 }
 
-func must(t *testing.T, err error) {
+func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
@@ -177,9 +177,7 @@ func TestHostileInput(t *testing.T) {
 		t.Run(hc.name, func(t *testing.T) {
 			t.Parallel()
 			base := t.TempDir()
-			v := &tv{t: t, dir: filepath.Join(base, "v"), home: filepath.Join(base, "home")}
-			must(t, os.MkdirAll(v.home, 0o755))
-			v.env = env(v.home)
+			v := vaultIn(t, base)
 			copyTree(t, tmpl.dir, v.dir)
 			t.Cleanup(v.fsck)
 			outside := filepath.Join(base, "outside")

@@ -118,15 +118,28 @@ type tv struct {
 
 func newVault(t testing.TB) *tv {
 	t.Helper()
-	base := t.TempDir()
-	v := &tv{t: t, dir: filepath.Join(base, "v"), home: filepath.Join(base, "home")}
-	os.MkdirAll(v.home, 0o755)
-	v.env = env(v.home)
-	if r := v.exec(memBin, nil, "init", v.dir); r.code != 0 {
-		t.Fatalf("mem init: exit %d: %s", r.code, r.stderr)
-	}
+	v := vaultIn(t, t.TempDir())
+	v.init()
 	t.Cleanup(v.fsck)
 	return v
+}
+
+// vaultIn is the vault base/v, not made yet, with a HOME of its own at
+// base/home.
+func vaultIn(t testing.TB, base string) *tv {
+	t.Helper()
+	v := &tv{t: t, dir: filepath.Join(base, "v"), home: filepath.Join(base, "home")}
+	must(t, os.MkdirAll(v.home, 0o755))
+	v.env = env(v.home)
+	return v
+}
+
+// init makes v with mem init.
+func (v *tv) init() {
+	v.t.Helper()
+	if r := v.exec(memBin, nil, "init", v.dir); r.code != 0 {
+		v.t.Fatalf("mem init: exit %d: %s", r.code, r.stderr)
+	}
 }
 
 // fsck checks, after every test, that what the test did left the vault's

@@ -579,12 +579,8 @@ type victimState struct {
 // (copyVictim) is a victim of its own.
 func newVictim(t *testing.T, base string, n int) *victimState {
 	t.Helper()
-	v := &tv{t: t, dir: filepath.Join(base, "v"), home: filepath.Join(base, "home")}
-	must(t, os.MkdirAll(v.home, 0o755))
-	v.env = env(v.home)
-	if r := v.exec(memBin, nil, "init", v.dir); r.code != 0 {
-		t.Fatalf("mem init: exit %d: %s", r.code, r.stderr)
-	}
+	v := vaultIn(t, base)
+	v.init()
 	v.seed(n)
 	victim(t, v)
 	v.must("sync")
@@ -614,8 +610,7 @@ func copyVictim(t *testing.T, tmpl *victimState) *victimState {
 	t.Helper()
 	base := t.TempDir()
 	copyTree(t, tmpl.base, base)
-	v := &tv{t: t, dir: filepath.Join(base, "v"), home: filepath.Join(base, "home")}
-	v.env = env(v.home)
+	v := vaultIn(t, base)
 	return &victimState{v: v, base: base, good: tmpl.good, branch: tmpl.branch, view: strings.ReplaceAll(tmpl.view, tmpl.base, base), trees: tmpl.trees}
 }
 
