@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/mem-md/mem/pkg/vault"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // serveRaw runs the server on Transport over pipes with a small request
@@ -150,6 +152,78 @@ func TestRequestProbe(t *testing.T) {
 		id, method := p.request()
 		if string(id) != c.id || method != c.method {
 			t.Errorf("%.60s: id %q method %q, want %q %q", c.line, id, method, c.id, c.method)
+		}
+	}
+}
+
+// scriptedConn reads the given calls, then the end of the input; what is
+// written to it is dropped.
+type scriptedConn struct {
+	mcp.Connection
+	calls []jsonrpc.Message
+}
+
+func (c *scriptedConn) Read(context.Context) (jsonrpc.Message, error) {
+	if len(c.calls) == 0 {
+		return nil, io.EOF
+	}
+	m := c.calls[0]
+	c.calls = c.calls[1:]
+	return m, nil
+}
+
+func (c *scriptedConn) Write(context.Context, jsonrpc.Message) error { return nil }
+
+// The end of the input waits for answers as long as they keep coming, even
+// when all of them take longer than the idle bound, and gives up only after
+// the bound passes with no answer (a stuck handler).
+func TestDrainWaitsWhileAnswersCome(t *testing.T) {
+	t.Parallel()
+	const calls, idle = 6, 200 * time.Millisecond
+	for _, stuck := range []bool{false, true} {
+		inner := &scriptedConn{}
+		var ids []jsonrpc.ID
+		for i := range calls {
+			id, err := jsonrpc.MakeID(float64(i + 1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, id)
+			inner.calls = append(inner.calls, &jsonrpc.Request{ID: id, Method: "tools/call"})
+		}
+		c := &drainConn{Connection: inner, pending: map[jsonrpc.ID]bool{}, changed: make(chan struct{}), idle: idle}
+		for range calls {
+			if _, err := c.Read(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		answers := ids
+		if stuck {
+			answers = ids[:calls-1]
+		}
+		go func() {
+			for _, id := range answers {
+				// Every gap is under the bound; together they exceed it.
+				time.Sleep(idle / 2)
+				c.Write(t.Context(), &jsonrpc.Response{ID: id})
+			}
+		}()
+		start := time.Now()
+		if _, err := c.Read(t.Context()); err != io.EOF {
+			t.Fatalf("stuck=%v: Read after the calls: %v, want EOF", stuck, err)
+		}
+		c.mu.Lock()
+		left := len(c.pending)
+		c.mu.Unlock()
+		want := 0
+		if stuck {
+			want = 1
+		}
+		if left != want {
+			t.Errorf("stuck=%v: the end of the input came with %d call(s) unanswered, want %d", stuck, left, want)
+		}
+		if waited := time.Since(start); waited < time.Duration(len(answers))*idle/2 {
+			t.Errorf("stuck=%v: drained after %v, before the answers were written", stuck, waited)
 		}
 	}
 }
