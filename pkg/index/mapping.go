@@ -146,10 +146,11 @@ func newMapping() mapping.IndexMapping {
 	// bleve's TF-IDF, not its BM25 (k1 1.2, b 0.75): on the suite BM25
 	// lost on both sets, LoCoMo hit@5 0.711 against 0.714 and REALTALK
 	// 0.544 against 0.549, with MRR 0.516/0.381 against 0.522/0.401.
-	// With b 0.5 it raises the three sets' minimum ratio (1.005 to 1.032:
-	// BEAM's long messages), but bleve's average length is the sum of
-	// each segment's dictionary size, so its scores change with the
-	// index's layout (docs/index.md).
+	// With b 0.5 it seemed to raise the three sets' minimum ratio (1.005
+	// to 1.032), but only through bleve's "average length", the sum of
+	// each segment's distinct terms, which changes with the index's
+	// layout; given a true average length, no k1 and b tried raised it
+	// (docs/index.md, BM25 with a true average length).
 	m.ScoringModel = bleveindex.TFIDFScoring
 	m.DefaultMapping = doc
 	m.DefaultAnalyzer = tokens.Name // bare query words are analysed like the prose
