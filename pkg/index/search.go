@@ -377,8 +377,17 @@ func queryIndex(ctx context.Context, v *vault.Vault, idx bleve.Index, c *memo, q
 	if c != nil {
 		fields = nil
 	}
+	// From a held index the candidates are also ranked without the places
+	// their terms stand (reading and keeping them for every document that
+	// matched was two fifths of such a search's ranking); locate reads
+	// them for the hits answered.
+	noLocs := c != nil && !q.Explain
+	var origin map[*search.DocumentMatch]int
 	for n := page; ; n += page {
-		ranked, more, err := candidates(ctx, idx, qs, n, q.Explain, fields)
+		if noLocs {
+			origin = map[*search.DocumentMatch]int{}
+		}
+		ranked, more, err := candidates(ctx, idx, qs, n, q.Explain, noLocs, fields, origin)
 		if err != nil {
 			return nil, err
 		}
@@ -419,12 +428,81 @@ func queryIndex(ctx context.Context, v *vault.Vault, idx bleve.Index, c *memo, q
 	}
 	rank(hits)
 	hits = hits[:min(len(hits), q.Limit)]
+	if noLocs {
+		if err := locate(ctx, idx, qs, origin, hits, matches); err != nil {
+			return nil, err
+		}
+	}
 	if q.Explain {
 		for i := range hits {
 			hits[i].Matched, hits[i].Explain = explain(matches[hits[i].Path])
 		}
 	}
 	return hits, snippets(idx, c, hits, matches)
+}
+
+// locate gives the matches of hits ranked without locations (candidates'
+// noLocs) the places their terms stand, as a ranking with them gives:
+// the clauses of each hit's phrasing are asked again of the hits it
+// ranked. A match no phrasing ranked (lifted by its episode alone, or
+// found by its exact name only) has none, as it would not have had.
+func locate(ctx context.Context, idx bleve.Index, qs []phrasing, origin map[*search.DocumentMatch]int, hits []Hit, matches map[string]*search.DocumentMatch) error {
+	ids := map[int][]string{}
+	for _, h := range hits {
+		if i, ok := origin[matches[h.Path]]; ok {
+			ids[i] = append(ids[i], h.Path)
+		}
+	}
+	for i, docs := range ids {
+		req := bleve.NewSearchRequestOptions(query.NewConjunctionQuery([]query.Query{clauses(qs[i].query), query.NewDocIDQuery(docs)}), len(docs), 0, false)
+		req.IncludeLocations = true
+		sr, err := idx.SearchInContext(ctx, req)
+		if err != nil {
+			return err
+		}
+		for _, m := range sr.Hits {
+			matches[m.ID].Locations = m.Locations
+		}
+	}
+	return nil
+}
+
+// clauses is a disjunction of the clauses of q that place terms in a
+// document: its boolean's required and optional ones and its
+// conjunctions' and disjunctions' parts, whatever their nesting; the
+// excluded ones place none. Asked of documents that match q, it places
+// the same terms as q does, and it is what locate asks: bleve's boolean
+// searcher, advanced to a document (as a conjunction with the document's
+// id advances it), can skip past an optional clause's match it had
+// already read (BooleanSearcher.Advance moves the optional searcher on
+// even when it stands at or past the document), and the document then
+// comes back without that clause's places: a snippet without its
+// highlight. A disjunction advances only what trails.
+func clauses(q query.Query) query.Query {
+	var leaves []query.Query
+	var walk func(q query.Query)
+	walk = func(q query.Query) {
+		switch q := q.(type) {
+		case *query.BooleanQuery:
+			for _, c := range []query.Query{q.Must, q.Should} {
+				if c != nil {
+					walk(c)
+				}
+			}
+		case *query.ConjunctionQuery:
+			for _, c := range q.Conjuncts {
+				walk(c)
+			}
+		case *query.DisjunctionQuery:
+			for _, c := range q.Disjuncts {
+				walk(c)
+			}
+		default:
+			leaves = append(leaves, q)
+		}
+	}
+	walk(q)
+	return query.NewDisjunctionQuery(leaves)
 }
 
 // describe fills h's stored fields (id, type, provenance, valid_at) from
@@ -508,7 +586,12 @@ func novelty(a analysis.Analyzer, p phrasing, seen map[string]bool) float64 {
 // candidates are the best n files for the phrasings qs, best first, each
 // phrasing's answer with its episodes lifted (see episodes), several fused
 // by reciprocal rank; more says whether any phrasing has more.
-func candidates(ctx context.Context, idx bleve.Index, qs []phrasing, n int, explain bool, fields []string) ([]*search.DocumentMatch, bool, error) {
+//
+// With noLocs (a held index, no explain) the hits are ranked without the
+// places their terms stand, and origin records, for each match a
+// phrasing's ranking made, that phrasing: locate reads the places for
+// the hits answered only.
+func candidates(ctx context.Context, idx bleve.Index, qs []phrasing, n int, explain, noLocs bool, fields []string, origin map[*search.DocumentMatch]int) ([]*search.DocumentMatch, bool, error) {
 	type ranked struct {
 		hits   []*search.DocumentMatch
 		weight float64
@@ -533,13 +616,18 @@ func candidates(ctx context.Context, idx bleve.Index, qs []phrasing, n int, expl
 		}
 		req := bleve.NewSearchRequestOptions(p.query, n, 0, explain)
 		req.Fields = fields
-		req.IncludeLocations = true // for highlight and explain
+		req.IncludeLocations = !noLocs // for highlight and explain
 		hits, total, err := best(ctx, idx, req)
 		if ctx.Err() != nil {
 			return nil, false, ctx.Err() // not the query's fault
 		}
 		if err != nil {
 			return nil, false, &QueryError{err}
+		}
+		if noLocs {
+			for _, h := range hits {
+				origin[h] = i
+			}
 		}
 		more = more || total > n
 		if p.lift {
