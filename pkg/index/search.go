@@ -442,9 +442,9 @@ func queryIndex(ctx context.Context, v *vault.Vault, idx bleve.Index, c *memo, q
 }
 
 // locate gives the matches of hits ranked without locations (candidates'
-// noLocs) the places their terms stand, as a ranking with them gives:
-// the clauses of each hit's phrasing are asked again of the hits it
-// ranked. A match no phrasing ranked (lifted by its episode alone, or
+// noLocs) the places their terms stand in the fields a snippet reads, as a
+// ranking with them gives: the clauses of each hit's phrasing are asked
+// again of the hits it ranked. A match no phrasing ranked (lifted by its episode alone, or
 // found by its exact name only) has none, as it would not have had.
 func locate(ctx context.Context, idx bleve.Index, qs []phrasing, origin map[*search.DocumentMatch]int, hits []Hit, matches map[string]*search.DocumentMatch) error {
 	ids := map[int][]string{}
@@ -454,7 +454,11 @@ func locate(ctx context.Context, idx bleve.Index, qs []phrasing, origin map[*sea
 		}
 	}
 	for i, docs := range ids {
-		req := bleve.NewSearchRequestOptions(query.NewConjunctionQuery([]query.Query{clauses(qs[i].query), query.NewDocIDQuery(docs)}), len(docs), 0, false)
+		cs := clauses(qs[i].query)
+		if cs == nil {
+			continue
+		}
+		req := bleve.NewSearchRequestOptions(query.NewConjunctionQuery([]query.Query{cs, query.NewDocIDQuery(docs)}), len(docs), 0, false)
 		req.IncludeLocations = true
 		sr, err := idx.SearchInContext(ctx, req)
 		if err != nil {
@@ -468,18 +472,25 @@ func locate(ctx context.Context, idx bleve.Index, qs []phrasing, origin map[*sea
 }
 
 // clauses is a disjunction of the clauses of q that place terms in a
-// document: its boolean's required and optional ones and its
-// conjunctions' and disjunctions' parts, whatever their nesting; the
-// excluded ones place none. Asked of documents that match q, it places
+// snippet's fields (snippetFields, the only places a snippet reads): its
+// boolean's required and optional ones and its conjunctions' and
+// disjunctions' parts, whatever their nesting, each field of a word asked
+// of every prose field (anyField) only in those fields; the excluded ones
+// place none. Asked of documents that match q, it places in those fields
 // the same terms as q does, and it is what locate asks: bleve's boolean
 // searcher, advanced to a document (as a conjunction with the document's
 // id advances it), can skip past an optional clause's match it had
 // already read (BooleanSearcher.Advance moves the optional searcher on
 // even when it stands at or past the document), and the document then
 // comes back without that clause's places: a snippet without its
-// highlight. A disjunction advances only what trails.
+// highlight. A disjunction advances only what trails. Nil when no clause
+// reads a snippet's field.
 func clauses(q query.Query) query.Query {
 	var leaves []query.Query
+	shown := func(q query.Query) bool {
+		f, ok := q.(query.FieldableQuery)
+		return !ok || f.Field() == "" || slices.Contains(snippetFields, f.Field())
+	}
 	var walk func(q query.Query)
 	walk = func(q query.Query) {
 		switch q := q.(type) {
@@ -497,11 +508,20 @@ func clauses(q query.Query) query.Query {
 			for _, c := range q.Disjuncts {
 				walk(c)
 			}
+		case *fieldsQuery:
+			for _, c := range q.perField {
+				walk(c)
+			}
 		default:
-			leaves = append(leaves, q)
+			if shown(q) {
+				leaves = append(leaves, q)
+			}
 		}
 	}
 	walk(q)
+	if len(leaves) == 0 {
+		return nil
+	}
 	return query.NewDisjunctionQuery(leaves)
 }
 
