@@ -387,7 +387,7 @@ func queryIndex(ctx context.Context, v *vault.Vault, idx bleve.Index, c *memo, q
 		if noLocs {
 			origin = map[*search.DocumentMatch]int{}
 		}
-		ranked, more, err := candidates(ctx, idx, qs, n, q.Explain, noLocs, fields, origin)
+		ranked, more, err := candidates(ctx, idx, c, qs, n, q.Explain, fields, origin)
 		if err != nil {
 			return nil, err
 		}
@@ -411,7 +411,7 @@ func queryIndex(ctx context.Context, v *vault.Vault, idx bleve.Index, c *memo, q
 				continue
 			}
 			// A file that cannot be read now: its id as indexed.
-			if err := loadStored(idx, ranked[i:i+1]); err != nil {
+			if err := loadStored(idx, c, ranked[i:i+1]); err != nil {
 				return nil, err
 			}
 			describe(&hits[i], ranked[i].Fields)
@@ -546,12 +546,13 @@ func reader(idx bleve.Index) (bleveindex.IndexReader, error) {
 }
 
 // loadStored loads the stored fields of each hit that was ranked without
-// them, as a search request naming storedFields loads them.
-func loadStored(idx bleve.Index, hits []*search.DocumentMatch) error {
+// them, as a search request naming storedFields loads them; with a memo,
+// each document through it.
+func loadStored(idx bleve.Index, c *memo, hits []*search.DocumentMatch) error {
 	if !slices.ContainsFunc(hits, func(h *search.DocumentMatch) bool { return h.Fields == nil }) {
 		return nil
 	}
-	r, err := reader(idx)
+	r, err := c.reader(idx)
 	if err != nil {
 		return err
 	}
@@ -607,11 +608,12 @@ func novelty(a analysis.Analyzer, p phrasing, seen map[string]bool) float64 {
 // phrasing's answer with its episodes lifted (see episodes), several fused
 // by reciprocal rank; more says whether any phrasing has more.
 //
-// With noLocs (a held index, no explain) the hits are ranked without the
+// With origin (a held index, no explain) the hits are ranked without the
 // places their terms stand, and origin records, for each match a
 // phrasing's ranking made, that phrasing: locate reads the places for
-// the hits answered only.
-func candidates(ctx context.Context, idx bleve.Index, qs []phrasing, n int, explain, noLocs bool, fields []string, origin map[*search.DocumentMatch]int) ([]*search.DocumentMatch, bool, error) {
+// the hits answered only. c is the held index's memo, or nil.
+func candidates(ctx context.Context, idx bleve.Index, c *memo, qs []phrasing, n int, explain bool, fields []string, origin map[*search.DocumentMatch]int) ([]*search.DocumentMatch, bool, error) {
+	noLocs := origin != nil
 	type ranked struct {
 		hits   []*search.DocumentMatch
 		weight float64
@@ -651,7 +653,7 @@ func candidates(ctx context.Context, idx bleve.Index, qs []phrasing, n int, expl
 		}
 		more = more || total > n
 		if p.lift {
-			if hits, err = episodes(idx, hits, p); err != nil {
+			if hits, err = episodes(idx, c, hits, p); err != nil {
 				return nil, false, err
 			}
 		}
@@ -823,7 +825,7 @@ func snippets(idx bleve.Index, c *memo, hits []Hit, matches map[string]*search.D
 	if err != nil {
 		return err
 	}
-	r, err := reader(idx)
+	r, err := c.reader(idx)
 	if err != nil {
 		return err
 	}
