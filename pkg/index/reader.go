@@ -47,10 +47,14 @@ type memo struct {
 	// docs: the stored documents searches read, by id (a hit's title and
 	// body for its snippet, an episode seed's session and date).
 	docs map[string]bleveindex.Document
-	// held: for the fields annotate asks, how many documents hold a term
-	// (field, NUL, term), counted on the first search that asks.
-	held map[string]holding
+	// held: for the fields annotate asks, how many documents hold a term,
+	// counted on the first search that asks.
+	held map[fieldTerm]holding
 }
+
+// fieldTerm is a term of a field: a key built without joining the two
+// (a search asks about a hundred, each joined string was garbage).
+type fieldTerm struct{ field, term string }
 
 // holding is a count of documents, and whether it could be read.
 type holding struct {
@@ -73,7 +77,7 @@ func (c *memo) holders(idx bleve.Index, field, term string) (uint64, bool) {
 	if c == nil || !slices.Contains(relatedFields, field) {
 		return 0, false
 	}
-	h := memoized(&c.mu, c.held, field+"\x00"+term, func() holding {
+	h := memoized(&c.mu, c.held, fieldTerm{field, term}, func() holding {
 		n, err := countTerm(idx, field, term)
 		return holding{n, err == nil}
 	})
@@ -189,7 +193,7 @@ func (c *memo) unmarkable(key string, text []byte) []markdown.Span {
 
 // memoized is m[key], computed by f outside the lock on a miss and kept
 // (the map emptied first when it holds memoMax entries).
-func memoized[T any](mu *sync.Mutex, m map[string]T, key string, f func() T) T {
+func memoized[K comparable, T any](mu *sync.Mutex, m map[K]T, key K, f func() T) T {
 	mu.Lock()
 	v, ok := m[key]
 	mu.Unlock()
@@ -214,7 +218,7 @@ func OpenReader(v *vault.Vault) (*Reader, error) {
 		return nil, err
 	}
 	return &Reader{v: v, name: g.name, idx: idx, current: current,
-		memo: &memo{files: map[string]*vault.Memory{}, found: map[string][]rules.Finding{}, marks: map[string][]markdown.Span{}, held: map[string]holding{},
+		memo: &memo{files: map[string]*vault.Memory{}, found: map[string][]rules.Finding{}, marks: map[string][]markdown.Span{}, held: map[fieldTerm]holding{},
 			docs: map[string]bleveindex.Document{}}}, nil
 }
 
