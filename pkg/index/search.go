@@ -379,7 +379,7 @@ func queryIndex(ctx context.Context, v *vault.Vault, idx bleve.Index, c *memo, q
 	}
 	// From a held index the candidates are also ranked without the places
 	// their terms stand (reading and keeping them for every document that
-	// matched was two fifths of such a search's ranking); locate reads
+	// matched was about half of its ranking's CPU); locate reads
 	// them for the hits answered.
 	noLocs := c != nil && !q.Explain
 	var origin map[*search.DocumentMatch]int
