@@ -26,7 +26,7 @@ const (
 // memories of the same session whose valid_at is within episodeWindow of
 // a hit's gain a share of its score, falling with the distance, so the
 // turn that answers a question ranks near the turn that asked it.
-func episodes(idx bleve.Index, hits []*search.DocumentMatch, p phrasing) ([]*search.DocumentMatch, error) {
+func episodes(idx bleve.Index, c *memo, hits []*search.DocumentMatch, p phrasing) ([]*search.DocumentMatch, error) {
 	type seed struct {
 		id, session string
 		at          time.Time
@@ -35,7 +35,7 @@ func episodes(idx bleve.Index, hits []*search.DocumentMatch, p phrasing) ([]*sea
 	var seeds []seed
 	// The seeds' session and valid_at (hits ranked without their stored
 	// fields: queryIndex).
-	if err := loadStored(idx, hits[:min(len(hits), episodeSeeds)]); err != nil {
+	if err := loadStored(idx, c, hits[:min(len(hits), episodeSeeds)]); err != nil {
 		return nil, err
 	}
 	for _, h := range hits[:min(len(hits), episodeSeeds)] {

@@ -2,7 +2,9 @@ package index
 
 import (
 	"context"
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -121,4 +123,44 @@ func indexedBenchVault(t *testing.T, n int) *vault.Vault {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// A held search ranks without term locations and reads them for the hits
+// it answers (locate). Asked of a document through bleve's boolean
+// searcher, an optional clause's places were lost when the searcher had
+// already read past them: here every third decision holds the optional
+// word, and a located hit came back without its highlight.
+func TestHeldLocatesOptionalClauses(t *testing.T) {
+	t.Parallel()
+	v := newVault(t)
+	for i := range 30 {
+		body := fmt.Sprintf("Decision %d: the team keeps the release notes short.", i)
+		if i%3 == 2 {
+			body = fmt.Sprintf("Decision %d: the database runs on postgres for the team.", i)
+		}
+		write(t, v, fmt.Sprintf("memory/d%02d.md", i), memory("decision", "stated", "2026-05-01", body))
+	}
+	if _, err := Update(v, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenReader(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for _, text := range []string{"type:decision database", "team database", "+team database postgres -notes"} {
+		q := Query{Text: text, Limit: 10, Now: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC), Held: func(*vault.Vault) *Reader { return r }}
+		res, err := Search(context.Background(), v, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) != 10 {
+			t.Fatalf("%q: %d hits, want the 10 that hold database", text, len(res.Hits))
+		}
+		for _, h := range res.Hits {
+			if !strings.Contains(h.Snippet, "**database**") {
+				t.Errorf("%q: %s: snippet %q has no highlighted database", text, h.Path, h.Snippet)
+			}
+		}
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/blevesearch/bleve/v2"
+	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/mem-md/mem/pkg/markdown"
 	"github.com/mem-md/mem/pkg/rules"
@@ -43,10 +44,17 @@ type memo struct {
 	files map[string]*vault.Memory   // parsed, for a hit's status (annotate)
 	found map[string][]rules.Finding // rules.Text of a stored title and body (readable)
 	marks map[string][]markdown.Span // markdown.Unmarkable of a stored field (snippets)
-	// held: for the fields annotate asks, how many documents hold a term
-	// (field, NUL, term), counted on the first search that asks.
-	held map[string]holding
+	// docs: the stored documents searches read, by id (a hit's title and
+	// body for its snippet, an episode seed's session and date).
+	docs map[string]bleveindex.Document
+	// held: for the fields annotate asks, how many documents hold a term,
+	// counted on the first search that asks.
+	held map[fieldTerm]holding
 }
+
+// fieldTerm is a term of a field: a key built without joining the two
+// (a search asks about a hundred, each joined string was garbage).
+type fieldTerm struct{ field, term string }
 
 // holding is a count of documents, and whether it could be read.
 type holding struct {
@@ -69,7 +77,7 @@ func (c *memo) holders(idx bleve.Index, field, term string) (uint64, bool) {
 	if c == nil || !slices.Contains(relatedFields, field) {
 		return 0, false
 	}
-	h := memoized(&c.mu, c.held, field+"\x00"+term, func() holding {
+	h := memoized(&c.mu, c.held, fieldTerm{field, term}, func() holding {
 		n, err := countTerm(idx, field, term)
 		return holding{n, err == nil}
 	})
@@ -89,6 +97,44 @@ func countTerm(idx bleve.Index, field, term string) (uint64, error) {
 	}
 	defer tfr.Close()
 	return tfr.Count(), nil
+}
+
+// reader is reader(idx), with its stored documents read through the
+// memo; without one, reader(idx).
+func (c *memo) reader(idx bleve.Index) (bleveindex.IndexReader, error) {
+	r, err := reader(idx)
+	if err != nil || c == nil {
+		return r, err
+	}
+	return memoReader{r, c}, nil
+}
+
+// memoReader is an index reader whose stored documents come through a
+// memo: a document read once is kept (bounded by memoMax), and shared by
+// the searches that read it again, which only read it.
+type memoReader struct {
+	bleveindex.IndexReader
+	c *memo
+}
+
+func (r memoReader) Document(id string) (bleveindex.Document, error) {
+	r.c.mu.Lock()
+	doc, ok := r.c.docs[id]
+	r.c.mu.Unlock()
+	if ok {
+		return doc, nil
+	}
+	doc, err := r.IndexReader.Document(id)
+	if err != nil || doc == nil {
+		return doc, err
+	}
+	r.c.mu.Lock()
+	if len(r.c.docs) >= memoMax {
+		clear(r.c.docs)
+	}
+	r.c.docs[id] = doc
+	r.c.mu.Unlock()
+	return doc, nil
 }
 
 // memoMax bounds each of a memo's maps: 50,000 parsed files would hold the
@@ -147,7 +193,7 @@ func (c *memo) unmarkable(key string, text []byte) []markdown.Span {
 
 // memoized is m[key], computed by f outside the lock on a miss and kept
 // (the map emptied first when it holds memoMax entries).
-func memoized[T any](mu *sync.Mutex, m map[string]T, key string, f func() T) T {
+func memoized[K comparable, T any](mu *sync.Mutex, m map[K]T, key K, f func() T) T {
 	mu.Lock()
 	v, ok := m[key]
 	mu.Unlock()
@@ -172,7 +218,8 @@ func OpenReader(v *vault.Vault) (*Reader, error) {
 		return nil, err
 	}
 	return &Reader{v: v, name: g.name, idx: idx, current: current,
-		memo: &memo{files: map[string]*vault.Memory{}, found: map[string][]rules.Finding{}, marks: map[string][]markdown.Span{}, held: map[string]holding{}}}, nil
+		memo: &memo{files: map[string]*vault.Memory{}, found: map[string][]rules.Finding{}, marks: map[string][]markdown.Span{}, held: map[fieldTerm]holding{},
+			docs: map[string]bleveindex.Document{}}}, nil
 }
 
 // Live says whether r is still the live generation: a full build by

@@ -377,8 +377,17 @@ func queryIndex(ctx context.Context, v *vault.Vault, idx bleve.Index, c *memo, q
 	if c != nil {
 		fields = nil
 	}
+	// From a held index the candidates are also ranked without the places
+	// their terms stand (reading and keeping them for every document that
+	// matched was about half of its ranking's CPU); locate reads
+	// them for the hits answered.
+	noLocs := c != nil && !q.Explain
+	var origin map[*search.DocumentMatch]int
 	for n := page; ; n += page {
-		ranked, more, err := candidates(ctx, idx, qs, n, q.Explain, fields)
+		if noLocs {
+			origin = map[*search.DocumentMatch]int{}
+		}
+		ranked, more, err := candidates(ctx, idx, c, qs, n, q.Explain, fields, origin)
 		if err != nil {
 			return nil, err
 		}
@@ -402,7 +411,7 @@ func queryIndex(ctx context.Context, v *vault.Vault, idx bleve.Index, c *memo, q
 				continue
 			}
 			// A file that cannot be read now: its id as indexed.
-			if err := loadStored(idx, ranked[i:i+1]); err != nil {
+			if err := loadStored(idx, c, ranked[i:i+1]); err != nil {
 				return nil, err
 			}
 			describe(&hits[i], ranked[i].Fields)
@@ -419,12 +428,101 @@ func queryIndex(ctx context.Context, v *vault.Vault, idx bleve.Index, c *memo, q
 	}
 	rank(hits)
 	hits = hits[:min(len(hits), q.Limit)]
+	if noLocs {
+		if err := locate(ctx, idx, qs, origin, hits, matches); err != nil {
+			return nil, err
+		}
+	}
 	if q.Explain {
 		for i := range hits {
 			hits[i].Matched, hits[i].Explain = explain(matches[hits[i].Path])
 		}
 	}
 	return hits, snippets(idx, c, hits, matches)
+}
+
+// locate gives the matches of hits ranked without locations (candidates'
+// noLocs) the places their terms stand in the fields a snippet reads, as a
+// ranking with them gives: the clauses of each hit's phrasing are asked
+// again of the hits it ranked. A match no phrasing ranked (lifted by its episode alone, or
+// found by its exact name only) has none, as it would not have had.
+func locate(ctx context.Context, idx bleve.Index, qs []phrasing, origin map[*search.DocumentMatch]int, hits []Hit, matches map[string]*search.DocumentMatch) error {
+	ids := map[int][]string{}
+	for _, h := range hits {
+		if i, ok := origin[matches[h.Path]]; ok {
+			ids[i] = append(ids[i], h.Path)
+		}
+	}
+	for i, docs := range ids {
+		cs := clauses(qs[i].query)
+		if cs == nil {
+			continue
+		}
+		req := bleve.NewSearchRequestOptions(query.NewConjunctionQuery([]query.Query{cs, query.NewDocIDQuery(docs)}), len(docs), 0, false)
+		req.IncludeLocations = true
+		sr, err := idx.SearchInContext(ctx, req)
+		if err != nil {
+			return err
+		}
+		for _, m := range sr.Hits {
+			matches[m.ID].Locations = m.Locations
+		}
+	}
+	return nil
+}
+
+// clauses is a disjunction of the clauses of q that place terms in a
+// snippet's fields (snippetFields, the only places a snippet reads): its
+// boolean's required and optional ones and its conjunctions' and
+// disjunctions' parts, whatever their nesting, each field of a word asked
+// of every prose field (anyField) only in those fields; the excluded ones
+// place none. Asked of documents that match q, it places in those fields
+// the same terms as q does, and it is what locate asks: bleve's boolean
+// searcher, advanced to a document (as a conjunction with the document's
+// id advances it), can skip past an optional clause's match it had
+// already read (BooleanSearcher.Advance moves the optional searcher on
+// even when it stands at or past the document), and the document then
+// comes back without that clause's places: a snippet without its
+// highlight. A disjunction advances only what trails. Nil when no clause
+// reads a snippet's field.
+func clauses(q query.Query) query.Query {
+	var leaves []query.Query
+	shown := func(q query.Query) bool {
+		f, ok := q.(query.FieldableQuery)
+		return !ok || f.Field() == "" || slices.Contains(snippetFields, f.Field())
+	}
+	var walk func(q query.Query)
+	walk = func(q query.Query) {
+		switch q := q.(type) {
+		case *query.BooleanQuery:
+			for _, c := range []query.Query{q.Must, q.Should} {
+				if c != nil {
+					walk(c)
+				}
+			}
+		case *query.ConjunctionQuery:
+			for _, c := range q.Conjuncts {
+				walk(c)
+			}
+		case *query.DisjunctionQuery:
+			for _, c := range q.Disjuncts {
+				walk(c)
+			}
+		case *fieldsQuery:
+			for _, c := range q.perField {
+				walk(c)
+			}
+		default:
+			if shown(q) {
+				leaves = append(leaves, q)
+			}
+		}
+	}
+	walk(q)
+	if len(leaves) == 0 {
+		return nil
+	}
+	return query.NewDisjunctionQuery(leaves)
 }
 
 // describe fills h's stored fields (id, type, provenance, valid_at) from
@@ -448,12 +546,13 @@ func reader(idx bleve.Index) (bleveindex.IndexReader, error) {
 }
 
 // loadStored loads the stored fields of each hit that was ranked without
-// them, as a search request naming storedFields loads them.
-func loadStored(idx bleve.Index, hits []*search.DocumentMatch) error {
+// them, as a search request naming storedFields loads them; with a memo,
+// each document through it.
+func loadStored(idx bleve.Index, c *memo, hits []*search.DocumentMatch) error {
 	if !slices.ContainsFunc(hits, func(h *search.DocumentMatch) bool { return h.Fields == nil }) {
 		return nil
 	}
-	r, err := reader(idx)
+	r, err := c.reader(idx)
 	if err != nil {
 		return err
 	}
@@ -508,7 +607,13 @@ func novelty(a analysis.Analyzer, p phrasing, seen map[string]bool) float64 {
 // candidates are the best n files for the phrasings qs, best first, each
 // phrasing's answer with its episodes lifted (see episodes), several fused
 // by reciprocal rank; more says whether any phrasing has more.
-func candidates(ctx context.Context, idx bleve.Index, qs []phrasing, n int, explain bool, fields []string) ([]*search.DocumentMatch, bool, error) {
+//
+// With origin (a held index, no explain) the hits are ranked without the
+// places their terms stand, and origin records, for each match a
+// phrasing's ranking made, that phrasing: locate reads the places for
+// the hits answered only. c is the held index's memo, or nil.
+func candidates(ctx context.Context, idx bleve.Index, c *memo, qs []phrasing, n int, explain bool, fields []string, origin map[*search.DocumentMatch]int) ([]*search.DocumentMatch, bool, error) {
+	noLocs := origin != nil
 	type ranked struct {
 		hits   []*search.DocumentMatch
 		weight float64
@@ -533,7 +638,7 @@ func candidates(ctx context.Context, idx bleve.Index, qs []phrasing, n int, expl
 		}
 		req := bleve.NewSearchRequestOptions(p.query, n, 0, explain)
 		req.Fields = fields
-		req.IncludeLocations = true // for highlight and explain
+		req.IncludeLocations = !noLocs // for highlight and explain
 		hits, total, err := best(ctx, idx, req)
 		if ctx.Err() != nil {
 			return nil, false, ctx.Err() // not the query's fault
@@ -541,9 +646,14 @@ func candidates(ctx context.Context, idx bleve.Index, qs []phrasing, n int, expl
 		if err != nil {
 			return nil, false, &QueryError{err}
 		}
+		if noLocs {
+			for _, h := range hits {
+				origin[h] = i
+			}
+		}
 		more = more || total > n
 		if p.lift {
-			if hits, err = episodes(idx, hits, p); err != nil {
+			if hits, err = episodes(idx, c, hits, p); err != nil {
 				return nil, false, err
 			}
 		}
@@ -715,7 +825,7 @@ func snippets(idx bleve.Index, c *memo, hits []Hit, matches map[string]*search.D
 	if err != nil {
 		return err
 	}
-	r, err := reader(idx)
+	r, err := c.reader(idx)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -36,7 +37,10 @@ type ServeResult struct {
 	ManyWall  time.Duration
 	// ManyCPU is the server's CPU time (user and system) while the many
 	// clients searched: what a loaded machine inflates less than the wall.
-	ManyCPU       time.Duration
+	ManyCPU time.Duration
+	// ClientCPU is this process's own CPU time over the same searches:
+	// the clients share the server's cores.
+	ClientCPU     time.Duration
 	RSS, PeakRSS  int64 // KiB, after the searches
 	Served, Warm  string
 	Clients, Errs int
@@ -102,6 +106,7 @@ func Serve(ctx context.Context, cfg ServeConfig) (*ServeResult, error) {
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	cpu0, _ := cpuTime(d.Process.Pid)
+	self0, _ := cpuTime(os.Getpid())
 	start := time.Now()
 	for k := range cfg.Clients {
 		wg.Go(func() {
@@ -128,6 +133,9 @@ func Serve(ctx context.Context, cfg ServeConfig) (*ServeResult, error) {
 	res.ManyWall = time.Since(start)
 	if cpu1, err := cpuTime(d.Process.Pid); err == nil {
 		res.ManyCPU = cpu1 - cpu0
+	}
+	if self1, err := cpuTime(os.Getpid()); err == nil {
+		res.ClientCPU = self1 - self0
 	}
 	res.RSS, res.PeakRSS = procKiB(d.Process.Pid, "VmRSS:"), procKiB(d.Process.Pid, "VmHWM:")
 	for _, l := range strings.Split(daemonStatus(ctx, cfg.Mem, root), "\n") {
@@ -156,6 +164,7 @@ func WriteServe(w io.Writer, res *ServeResult) {
 		ms(percentile(res.Many, 50)), ms(percentile(res.Many, 95)), res.Errs)
 	if len(res.Many) > 0 {
 		fmt.Fprintf(w, "server CPU with %d clients: %s, %s a search\n", res.Clients, res.ManyCPU.Round(10*time.Millisecond), ms(res.ManyCPU/time.Duration(len(res.Many))))
+		fmt.Fprintf(w, "client CPU (mem-bench) with %d clients: %s, %s a search\n", res.Clients, res.ClientCPU.Round(10*time.Millisecond), ms(res.ClientCPU/time.Duration(len(res.Many))))
 	}
 	fmt.Fprintf(w, "RSS %d MiB (peak %d MiB); served: %s\n", res.RSS/1024, res.PeakRSS/1024, res.Served)
 }
