@@ -327,7 +327,7 @@ func checkGit(v *vault.Vault, gitDir string, env history.Env) Check {
 		c.Note = "git is not installed: checked HEAD through go-git only"
 		return c
 	}
-	if _, err := env.Git().Run(gitDir, "fsck", "--no-progress", "--no-dangling"); err != nil {
+	if _, err := env.Git().Fsck(gitDir, "--no-progress", "--no-dangling"); err != nil {
 		c.Problems = append(c.Problems, "git fsck failed: "+err.Error())
 	} else {
 		c.Note = "git fsck passed"

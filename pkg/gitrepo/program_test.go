@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -38,5 +39,60 @@ func TestTimeoutStopsGit(t *testing.T) {
 	var ge *Error
 	if !errors.As(err, &ge) || !strings.Contains(err.Error(), "did not finish within 200ms") {
 		t.Fatalf("err = %v, want a stopped run", err)
+	}
+}
+
+// Fsck leaves out the commit-graph and multi-pack-index checks only for
+// a store without those files: a damaged commit-graph still fails it.
+func TestFsckVerifiesTheCommitGraphItHas(t *testing.T) {
+	dir := t.TempDir()
+	p := Program{Env: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com"}}
+	if _, err := p.Run("", "init", "--quiet", dir); err != nil {
+		t.Fatal(err)
+	}
+	gitDir := filepath.Join(dir, ".git")
+	if _, err := p.Run(gitDir, "commit", "--quiet", "--allow-empty", "-m", "one"); err != nil {
+		t.Fatal(err)
+	}
+	if got := unusedIndexes(gitDir); !slices.Equal(got, []string{"core.commitGraph", "core.multiPackIndex"}) {
+		t.Errorf("a store without either file: %v turned off", got)
+	}
+	if _, err := p.Fsck(gitDir, "--no-progress"); err != nil {
+		t.Fatalf("fsck of a sound repository: %v", err)
+	}
+	if _, err := p.Run(gitDir, "commit-graph", "write", "--reachable"); err != nil {
+		t.Fatal(err)
+	}
+	if got := unusedIndexes(gitDir); !slices.Equal(got, []string{"core.multiPackIndex"}) {
+		t.Errorf("a store with a commit-graph: %v turned off, want the multi-pack-index only", got)
+	}
+	graph := filepath.Join(gitDir, "objects", "info", "commit-graph")
+	data, err := os.ReadFile(graph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The trailing checksum, flipped: commit-graph verify names it.
+	data[len(data)-1] ^= 0xff
+	os.Chmod(graph, 0o644)
+	if err := os.WriteFile(graph, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = p.Fsck(gitDir, "--no-progress")
+	var ge *Error
+	if !errors.As(err, &ge) || !strings.Contains(ge.Stderr, "commit-graph") || !slices.Equal(ge.Args, []string{"fsck", "--no-progress"}) {
+		t.Fatalf("fsck of a damaged commit-graph: %v, want git's commit-graph error quoting the fsck command", err)
+	}
+}
+
+// configOff numbers its settings after those the caller's environment has.
+func TestConfigOffAddsToTheCallersSettings(t *testing.T) {
+	got := configOff([]string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=a.b", "GIT_CONFIG_VALUE_0=c"}, []string{"core.commitGraph"})
+	want := []string{"GIT_CONFIG_KEY_1=core.commitGraph", "GIT_CONFIG_VALUE_1=false", "GIT_CONFIG_COUNT=2"}
+	if !slices.Equal(got, want) {
+		t.Errorf("configOff = %v, want %v", got, want)
+	}
+	if got := configOff(nil, nil); got != nil {
+		t.Errorf("nothing to turn off: %v", got)
 	}
 }

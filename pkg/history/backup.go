@@ -690,11 +690,11 @@ const maxListed = 10
 // connectivity is checked: every object reachable from the refs exists and
 // every commit and tree parses (0.02 s), which misses a corrupt blob.
 func fsckBackup(env Env, dir string, full bool, paths map[gitrepo.Hash]string) []string {
-	args := []string{"fsck", "--no-progress", "--no-dangling"}
+	args := []string{"--no-progress", "--no-dangling"}
 	if !full {
 		args = append(args, "--connectivity-only")
 	}
-	out, err := env.Git().Run(dir, args...)
+	out, err := env.Git().Fsck(dir, args...)
 	if err == nil {
 		return nil
 	}

@@ -273,7 +273,11 @@ func TestUpdateCompareAndSwap(t *testing.T) {
 	if !errors.Is(err, ErrConflict) {
 		t.Fatalf("second update with the old hash: %v, want ErrConflict", err)
 	}
-	// Concurrent updaters without a hash serialise: no tag is lost.
+	// Concurrent updaters without a hash serialise: no tag is lost. The
+	// last of 20 waits for 19 writes, each with its fsync: on a busy
+	// machine (load 19) that passed the default 5 s bound, which is not
+	// what this proves. A minute still fails a lock never released.
+	v.LockTimeout = time.Minute
 	var wg sync.WaitGroup
 	for i := range 20 {
 		wg.Add(1)
