@@ -105,7 +105,9 @@ func opensWithOrder(s string) (rule, msg string) {
 func addressed(lower string) (rule, msg string) {
 	for _, w := range words(lower) {
 		// German "du" (you) is French "du" (of the).
-		if secondPerson[w] && !(w == "du" && french(lower)) {
+		// Tagalog "mo" (you) is Gaelic's "my" and an abbreviation
+		// elsewhere: it counts beside Tagalog's markers ng and mga.
+		if secondPerson[w] && !(w == "du" && french(lower)) || (w == "mo" || w == "mong") && tagalog(lower) {
 			return "instruction-address", "it addresses its reader (" + w + "): a claim about the user or the world names them in the third person"
 		}
 	}

@@ -464,6 +464,16 @@ func hasSuffixAny(w string, suffixes ...string) bool {
 // writes: what keeps its endings off "written in Kotlin".
 func turkish(lower string) bool { return strings.ContainsAny(lower, "ığ") }
 
+// tagalog reports text with Tagalog's case markers as words.
+func tagalog(lower string) bool {
+	for _, w := range words(lower) {
+		if w == "ng" || w == "mga" {
+			return true
+		}
+	}
+	return false
+}
+
 // askOpeners open a question wherever they open a clause: interrogatives
 // no statement starts with. Spanish marks its interrogatives with an
 // accent (qué, dónde) that the relative words lack; "come", "quando",
@@ -548,8 +558,13 @@ func askedJoined(s string) string {
 			if unicode.IsMark(after) {
 				continue // another syllable of a Thai word
 			}
+			// Thai writes no full stop: ว่า anywhere before it in the
+			// sentence makes the question reported.
 			chunk := s[strings.LastIndexFunc(s[:i], unicode.IsSpace)+1 : i]
-			if bound(before) || bound(after) && !strings.Contains(chunk, "ว่า") && !strings.HasPrefix(chunk, "无论") && !strings.HasPrefix(chunk, "無論") {
+			sentence := s[strings.LastIndexAny(s[:i], ".!?\n")+1 : i]
+			// A particle (ไหม, หรือไม่: "or not") asks only at the end.
+			particle := q == "ไหม" || q == "หรือไม่" || q == "หรือเปล่า"
+			if bound(before) && !particle || bound(after) && !strings.Contains(sentence, "ว่า") && !strings.HasPrefix(chunk, "无论") && !strings.HasPrefix(chunk, "無論") {
 				return q
 			}
 		}
