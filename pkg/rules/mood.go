@@ -359,28 +359,17 @@ func byteRuns(text string) []string {
 				b = b<<1 | byte(c-'0')
 			}
 			buf = append(buf, b)
-		case len(tok) >= 2 && len(tok)%2 == 0 && isHexWord(tok):
-			dec, _ := hex.DecodeString(tok)
-			buf = append(buf, dec...)
 		default:
-			flush()
+			dec, err := hex.DecodeString(tok)
+			if err != nil || len(tok) == 0 {
+				flush()
+				continue
+			}
+			buf = append(buf, dec...)
 		}
 	}
 	flush()
 	return out
-}
-
-func isHexWord(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !isHexDigit(s[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-func isHexDigit(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
 // printableText reports bytes that are text a model reads: printable
