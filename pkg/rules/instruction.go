@@ -27,7 +27,11 @@ import (
 // Swahili, Zulu, Albanian, Irish and Scottish Gaelic (docs/security.md
 // lists what they miss). A false positive costs little: the claim stays
 // searchable and renders once a person accepts it.
-func Instruction(text string) (rule, msg string) {
+func Instruction(text string) (rule, msg string) { return instruction(text, true) }
+
+// instruction is Instruction; decode also judges what runs of base64, hex
+// or binary in text decode to (once: not what those decode to).
+func instruction(text string, decode bool) (rule, msg string) {
 	for _, f := range File(text, 0) {
 		if f.Kind == Injection && !f.Minor {
 			return f.Rule, f.Msg
@@ -37,13 +41,30 @@ func Instruction(text string) (rule, msg string) {
 	if strings.ContainsAny(lower, "?？؟") && question(lower) {
 		return "instruction-question", "a question: it asks its reader something instead of stating a claim"
 	}
+	if w := asked(lower); w != "" {
+		return "instruction-question", "a question (" + w + "): it asks its reader something instead of stating a claim"
+	}
 	for _, s := range sentences(lower) {
 		if rule, msg := opensWithOrder(s); rule != "" {
 			return rule, msg
 		}
 	}
+	if w := ordered(text, lower); w != "" {
+		return "instruction-imperative", "an order or the reader addressed, by the verb's form (" + w + "): a claim says what is so, not what the reader must do"
+	}
 	if rule, msg := addressed(lower); rule != "" {
 		return rule, msg
+	}
+	if tag := scriptTag(text); tag != "" {
+		return "instruction-role", "a tag (" + tag + "): markup a model may read as a turn, a template or an order"
+	}
+	if decode {
+		if rule, dec := encodedOrder(text); rule != "" {
+			if r := []rune(dec); len(r) > 40 {
+				dec = string(r[:40]) + "…"
+			}
+			return rule, "an encoded order (" + rule + " in what it decodes to: " + dec + "): a model reads the encoding as it reads words"
+		}
 	}
 	if w := personWord(text); w != "" {
 		return "message-person", "it speaks as someone (" + w + "): what an agent learnt about the user or the project is a fact in the third person, not a message"
@@ -67,7 +88,8 @@ func opensWithOrder(s string) (rule, msg string) {
 	if speakers[strings.TrimRight(first, ":：")] && (strings.HasSuffix(first, ":") || strings.HasSuffix(first, "：") || strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, "：")) {
 		return "instruction-role", "a line that poses as a speaker or a heading of orders (" + first + "): a model may read it as a turn"
 	}
-	if imperatives[first] {
+	// German "nie" (never) is Polish "not", English "do" Polish "to".
+	if imperatives[first] && !(first == "nie" && polish(s)) && !(first == "do" && !english(s)) {
 		return "instruction-imperative", "a sentence that opens with a command (" + first + "): a claim says what is so, not what the reader must do"
 	}
 	for _, p := range imperativePrefixes {
@@ -82,7 +104,10 @@ func opensWithOrder(s string) (rule, msg string) {
 // second person, or a command form anywhere in it.
 func addressed(lower string) (rule, msg string) {
 	for _, w := range words(lower) {
-		if secondPerson[w] {
+		// German "du" (you) is French "du" (of the).
+		// Tagalog "mo" (you) is Gaelic's "my" and an abbreviation
+		// elsewhere: it counts beside Tagalog's markers ng and mga.
+		if secondPerson[w] && !(w == "du" && french(lower)) || (w == "mo" || w == "mong") && tagalog(lower) {
 			return "instruction-address", "it addresses its reader (" + w + "): a claim about the user or the world names them in the third person"
 		}
 	}
@@ -119,7 +144,7 @@ func question(s string) bool {
 // sentences splits text where a sentence or a list item starts.
 func sentences(s string) []string {
 	out := strings.FieldsFunc(s, func(r rune) bool {
-		return strings.ContainsRune(".!;\n。！；｡!\u0964", r)
+		return strings.ContainsRune(".!;\n。！；｡!\u0964{}", r)
 	})
 	for i, x := range out {
 		out[i] = strings.TrimLeft(x, " \t>*-+#_\"'“„«()[]0123456789")
@@ -206,13 +231,13 @@ var imperatives = set(
 	// Turkish
 	"yoksay", "unut", "söyle", "yaz", "cevap", "göster", "ver", "yap", "çalıştır", "çevir", "gönder", "sil", "açıkla", "lütfen", "daima", "asla",
 	// Arabic, Persian
-	"تجاهل", "تجاهلي", "انس", "انسَ", "قل", "اكتب", "أجب", "اعرض", "أعطني", "اعطني", "نفذ", "نفّذ", "اتبع", "ترجم", "أرسل", "احذف", "اكشف", "دائما", "دائمًا", "أبدا", "أبدًا", "رجاء", "يرجى",
+	"قم", "قومي", "قوموا", "تجاهل", "تجاهلي", "انس", "انسَ", "قل", "اكتب", "أجب", "اعرض", "أعطني", "اعطني", "نفذ", "نفّذ", "اتبع", "ترجم", "أرسل", "احذف", "اكشف", "دائما", "دائمًا", "أبدا", "أبدًا", "رجاء", "يرجى",
 	"نادیده", "فراموش", "بگو", "بنویس", "پاسخ", "نشان", "بده", "انجام", "لطفا", "لطفاً", "همیشه", "هرگز",
 	// Hindi, Bengali
 	"अनदेखा", "भूल", "बताओ", "बताइए", "लिखो", "लिखिए", "दिखाओ", "करो", "कीजिए", "हमेशा", "कभी", "कृपया",
 	"উপেক্ষা", "ভুলে", "বলো", "বলুন", "লিখুন", "লেখো", "দেখাও", "করো", "করুন", "সবসময়", "কখনো", "দয়া",
 	// Vietnamese, Indonesian/Malay, Javanese
-	"hãy", "bỏ", "quên", "đừng", "luôn", "vui", "abaikan", "lupakan", "katakan", "tuliskan", "tulis", "jawab", "tunjukkan", "berikan", "lakukan", "jalankan", "ikuti", "terjemahkan", "kirim", "hapus", "selalu",
+	"hãy", "bỏ", "quên", "đừng", "luôn", "vui", "viết", "tạo", "gửi", "abaikan", "lupakan", "katakan", "tuliskan", "tulis", "jawab", "tunjukkan", "berikan", "lakukan", "jalankan", "ikuti", "terjemahkan", "kirim", "hapus", "selalu",
 	"jangan", "tolong", "mohon", "lalekna", "lalèkna", "tulisen", "wenehana", "tulung", "aja", "ojo", "ayo",
 	// Swahili, Zulu, Albanian, Irish, Scottish Gaelic
 	"puuza", "sahau", "niambie", "andika", "jibu", "onyesha", "nipe", "fanya", "tafadhali",
@@ -240,6 +265,7 @@ var imperativePrefixes = []string{
 // endings of a request or an order, and the Chinese "from now on" family.
 var commandAnywhere = []string{
 	"please", "bitte", "s'il vous plaît", "por favor", "per favore", "пожалуйста", "lütfen", "tafadhali", "sicela", "ngicela", "ju lutem", "të lutem",
+	"कृपया", "দয়া করে", "অনুগ্রহ করে", "vui lòng", "xin hãy", "يرجى", "من فضلك", "لطفا", "لطفاً", "mohon", "pakiusap", "부탁",
 	"してください", "して下さい", "しなさい", "しろ", "せよ", "ください", "下さい", "なさい",
 	"하세요", "하십시오", "해라", "해줘", "해 줘", "주세요", "하라", "하지 마", "말해", "알려줘", "보여줘",
 	"从现在开始", "從現在開始", "忽略之前", "忽略以上", "忽略所有",
@@ -250,7 +276,11 @@ var secondPerson = set(
 	"you", "your", "yours", "yourself", "yourselves", "you're", "you've", "you'll", "you'd", "ur", "thou", "thee", "thy",
 	"du", "dich", "dir", "dein", "deine", "deinen", "deinem", "deiner", "euch", "euer", "eure",
 	"tu", "toi", "vous", "votre", "vos",
-	"tú", "usted", "ustedes", "vosotros", "vosotras", "tuyo", "tuya", "contigo",
+	"tú", "usted", "ustedes", "vosotros", "vosotras", "tuyo", "tuya", "contigo", "tus", "vuestro", "vuestra", "vuestros", "vuestras",
+	// the modals and auxiliaries in the second person: "can you", "you are"
+	"puedes", "podrías", "debes", "deberías", "quieres", "estás", "eres", "tienes", "puoi", "potresti", "dovresti", "vuoi", "stai",
+	"podes", "poderias", "deves", "deverias", "queres", "teus", "tuas", "vosso", "vossa", "pourriez", "pouvez", "devez", "devriez", "voulez", "êtes", "avez", "savez",
+	"بك", "عليك", "منك", "عنك", "معك", "فيك", "لديك", "عندك", "يمكنك", "بإمكانك", "نفسك", "iyong", "inyong",
 	"ti", "tuo", "tua", "tuoi", "voi", "vostro", "vostra",
 	"você", "vocês", "voce", "teu", "tua", "contigo", "convosco",
 	"jij", "jou", "jouw", "jullie",

@@ -77,6 +77,10 @@ func speaker(text string, start, end int, w, prev string) bool {
 	if utf8.RuneCountInString(w) > 1 && w == strings.ToUpper(w) && w != lw {
 		return false // an acronym: US, EU, ME, IT
 	}
+	switch {
+	case lw == "ich" && polish(text), lw == "já" && !czech(text), lw == "eu" && (frenchHad[strings.ToLower(prev)] || french(strings.ToLower(text))):
+		return false // Polish "ich" (their), Portuguese "já" (already), French "eu" (had: "a eu")
+	}
 	if firstPersonWords[lw] || strings.HasPrefix(lw, "j'") || strings.HasPrefix(lw, "j’") {
 		return true // French elides je: j'ai, j'habite
 	}
@@ -118,6 +122,27 @@ var englishWords = set(
 	"with", "from", "for", "into", "about", "after", "before", "because", "than", "then", "but", "not", "what", "which", "who", "when", "where", "why", "how", "if",
 	"my", "our", "your", "you", "they", "them", "their", "he", "she", "his", "her", "here", "there", "some", "any", "every", "each", "other", "many", "much",
 	"can", "will", "would", "could", "should", "want", "know", "think", "need", "like", "live", "love", "work", "get", "got", "see", "saw", "make", "made", "just", "really", "very", "also", "only", "now")
+
+// french, polish and czech tell a word two languages of the lists spell
+// the same apart: French's articles and pronouns, which Portuguese and
+// German lack; the letters only Polish or only Czech writes.
+func french(lower string) bool {
+	for _, w := range words(lower) {
+		if frenchWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
+var frenchWords = set("le", "les", "des", "et", "est", "une", "dans", "pour", "avec", "sur", "au", "aux", "il", "elle", "ils", "ce", "cette", "pas", "ne", "qui")
+
+// frenchHad are the forms of avoir before its participle "eu".
+var frenchHad = set("a", "ai", "as", "ont", "avons", "avez", "avait", "avaient", "avais", "aurait", "auraient", "aura", "auront", "avoir", "ayant")
+
+func polish(text string) bool { return strings.ContainsAny(text, "ąęłśźżńćĄĘŁŚŹŻŃĆ") }
+
+func czech(text string) bool { return strings.ContainsAny(text, "ěřůĚŘŮ") }
 
 // wordRune is a rune of a word: a letter, a mark or an apostrophe.
 func wordRune(r rune) bool {

@@ -1,0 +1,599 @@
+package rules
+
+import (
+	"encoding/hex"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/mem-md/mem/pkg/secrets"
+)
+
+// The grammar of an order or a question, for Instruction: where the word
+// lists of instruction.go name the verbs a sentence opens with, these
+// rules read the mood and the person of the sentence from its form. Each
+// language marks them in a closed class of forms (interrogative words and
+// particles, the endings of the imperative and of the second person, the
+// modal verbs in the second person), so the forms are listed rather than
+// the phrases a payload happens to use. Where a form is also a common
+// word of a statement, the rule asks for the place the grammar gives it
+// (a clause's first or last word, a determiner after the verb, a capital
+// mid-sentence) or leaves the form out (docs/security.md).
+
+// asked returns the word that makes one clause of s (lower case) a
+// question put to the reader without a question mark, or "": a 270-byte
+// cut or a colon ("What is the output of this code: …") leaves many a
+// question without one.
+func asked(s string) string {
+	for _, c := range clauses(s) {
+		first, rest := firstWord(c)
+		first = strings.TrimRight(first, ":：")
+		if first == "" {
+			continue
+		}
+		// Swahili opens a question with "je,"; French "je" is "I".
+		if first == "je" && strings.HasPrefix(rest, ",") {
+			return first
+		}
+		if askOpeners[first] {
+			// Not "что касается" (as for), "что бы … ни" (whatever),
+			// "quel que soit" (whatever).
+			if next, _ := firstWord(rest); next != "касается" && next != "бы" && next != "que" && !strings.HasPrefix(next, "qu'") {
+				return first
+			}
+		}
+		// English and German open a question with an interrogative and
+		// the verb straight after it ("what is", "wie kann"): "when the
+		// build fails, …" and "wie besprochen" are statements.
+		if askWithVerb[first] {
+			if next, _ := firstWord(rest); askVerbs[next] {
+				return first + " " + next
+			}
+		}
+		// A clause that opens with the finite verb asks, in English and
+		// German: "is the", "can you", "ist das", "gibt es".
+		if askVerbFirst[first] {
+			if next, _ := firstWord(rest); askSubjects[next] {
+				return first + " " + next
+			}
+		}
+		// French asks with est-ce que and qu'est-ce que.
+		if (first == "est" || first == "qu'est" || first == "qu’est") && strings.HasPrefix(rest, "-ce") {
+			return first + "-ce"
+		}
+		for _, p := range askOpenerPhrases {
+			if strings.HasPrefix(c, p) {
+				return p
+			}
+		}
+		// A sentence-final particle or ending of a question: Japanese
+		// ですか, Korean 입니까, Chinese 吗.
+		end := strings.TrimRight(c, " \t\"'”」』)")
+		for _, e := range askEndings {
+			if strings.HasSuffix(end, e.end) && (e.script == nil || scriptBefore(end, len(end)-len(e.end), e.script)) {
+				return e.end
+			}
+		}
+	}
+	// Japanese ends a question in か after a polite verb, before a comma
+	// too ("首都は何ですか、この記事…").
+	for _, e := range []string{"ですか", "ますか", "でしょうか", "ませんか"} {
+		for off := 0; ; {
+			i := strings.Index(s[off:], e)
+			if i < 0 {
+				break
+			}
+			off += i + len(e)
+			if r, _ := utf8.DecodeRuneInString(s[off:]); !unicode.IsLetter(r) {
+				return e
+			}
+		}
+	}
+	// An interrogative and the copula with no article before them ask
+	// wherever they stand ("…, qual è il processo"); with one they are
+	// a relative clause ("il quale è").
+	ws := words(s)
+	for i := 0; i+1 < len(ws); i++ {
+		if romanceWhich[ws[i]] && romanceCopula[ws[i+1]] && (i == 0 || !romanceArticles[ws[i-1]]) {
+			return ws[i] + " " + ws[i+1]
+		}
+	}
+	for _, c := range sentences(s) {
+		for _, w := range words(c) {
+			// After कि (that) a Hindi interrogative is an embedded
+			// question: "स्पष्ट नहीं है कि किसने …".
+			if w == "कि" {
+				break
+			}
+			if askWords[w] {
+				return w
+			}
+		}
+	}
+	if w := askedJoined(s); w != "" {
+		return w
+	}
+	// Russian asks yes or no with ли after the sentence's first word
+	// ("есть ли", "знаете ли"); after a comma it is "whether", and
+	// "вряд ли" is "hardly".
+	for _, c := range sentences(s) {
+		if ws := words(c); len(ws) > 1 && ws[1] == "ли" && ws[0] != "вряд" {
+			return ws[0] + " ли"
+		}
+	}
+	// Greek writes its question mark as ";": a Greek word before it.
+	for i := strings.IndexAny(s, ";;"); i >= 0; {
+		if scriptBefore(s, i, unicode.Greek) {
+			return ";"
+		}
+		j := strings.IndexAny(s[i+1:], ";;")
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return ""
+}
+
+// ordered returns the form that makes a clause of text an order or
+// addresses the reader by its grammar, or "": text is as written (German
+// capitals count), lower is its lower case.
+func ordered(text, lower string) string {
+	for _, c := range clauses(lower) {
+		first, rest := firstWord(c)
+		// Russian and Ukrainian: a clause that opens with a verb in the
+		// imperative plural ("напишите", "дайте", "напишіть").
+		if hasSuffixAny(first, "ите", "йте", "іть") && len([]rune(first)) > 4 && scriptBefore(first, len(first), unicode.Cyrillic) {
+			return first
+		}
+		// French: the imperative plural is the one form in -ez without
+		// "vous" before it; its object follows ("Rédigez un e-mail").
+		if strings.HasSuffix(first, "ez") && len(first) > 4 && first != "assez" {
+			if next, _ := firstWord(rest); frenchDeterminers[next] || strings.HasPrefix(rest, "l'") || strings.HasPrefix(rest, "l’") {
+				return first
+			}
+		}
+	}
+	// The verb ends the sentence in Hindi, Turkish and Korean: its
+	// imperative ending there (before the sentence's end, or, in Hindi,
+	// before और or कि joining the next clause: "अनदेखा करें और कहें") is
+	// an order. Before a comma or a bracket the same ending is a noun's.
+	prevWord := ""
+	for i := 0; i <= len(lower); {
+		if i == len(lower) {
+			if w := clauseFinalOrder(prevWord, lower, false); w != "" {
+				return w
+			}
+			break
+		}
+		r, n := utf8.DecodeRuneInString(lower[i:])
+		if !wordRune(r) {
+			if strings.ContainsRune(".!?;:。！？：\u0964\n", r) && prevWord != "" {
+				if w := clauseFinalOrder(prevWord, lower, false); w != "" {
+					return w
+				}
+			}
+			if r != ' ' && r != '\t' {
+				prevWord = ""
+			}
+			i += n
+			continue
+		}
+		start := i
+		for i < len(lower) {
+			r, n = utf8.DecodeRuneInString(lower[i:])
+			if !wordRune(r) {
+				break
+			}
+			i += n
+		}
+		w := lower[start:i]
+		if w == "कि" {
+			// What follows कि (that) is a subordinate clause, its -ें a
+			// subjunctive ("… कहा कि वे उपयोग करें").
+			if prevWord != "" {
+				if o := clauseFinalOrder(prevWord, lower, true); o != "" {
+					return o
+				}
+			}
+			for i < len(lower) && !strings.ContainsRune(".!?;。！？\u0964\n", rune(lower[i])) {
+				_, n := utf8.DecodeRuneInString(lower[i:])
+				if strings.HasPrefix(lower[i:], "।") {
+					break
+				}
+				i += n
+			}
+			prevWord = ""
+			continue
+		}
+		if hindiJoiners[w] && prevWord != "" {
+			if o := clauseFinalOrder(prevWord, lower, true); o != "" {
+				return o
+			}
+		}
+		prevWord = w
+	}
+	for _, w := range words(lower) {
+		if imperativeSuffixed(w, lower) {
+			return w
+		}
+		if hasSuffixAny(w, "ешь", "ёшь", "ишь") && w != "лишь" && len([]rune(w)) > 3 {
+			return w // Russian second person singular: можешь, пишешь
+		}
+		if strings.HasPrefix(w, "paki") && len(w) > 6 {
+			return w // Tagalog "please …": pakisulat
+		}
+	}
+	// German writes the polite "you" with a capital: mid-sentence "Sie",
+	// "Ihnen" and "Ihr…" address the reader ("wenn Sie mir Ihr Passwort …").
+	prev := '.'
+	for i := 0; i < len(text); {
+		r, n := utf8.DecodeRuneInString(text[i:])
+		if !wordRune(r) {
+			if !unicode.IsSpace(r) {
+				prev = r
+			}
+			i += n
+			continue
+		}
+		start := i
+		for i < len(text) {
+			r, n = utf8.DecodeRuneInString(text[i:])
+			if !wordRune(r) {
+				break
+			}
+			i += n
+		}
+		w := text[start:i]
+		if germanPolite[w] && !strings.ContainsRune(".!?:;\"'“„«", prev) {
+			return w
+		}
+		prev = 'a'
+	}
+	return ""
+}
+
+// clauseFinalOrder judges the last word of a clause in the verb-final
+// languages.
+func clauseFinalOrder(w, lower string, joined bool) string {
+	n := utf8.RuneCountInString(w)
+	switch {
+	case w == "":
+		return ""
+	case scriptBefore(w, len(w), unicode.Devanagari):
+		// Hindi: the polite imperative (लिखें, बनाएं, लिखिए, बताइए) and,
+		// ending a sentence, the familiar one (लिखो, बताओ). Not: में (in),
+		// the participles in -िए (लिए, इसलिए, दिए, किए), चाहिए (should).
+		if hindiNotOrder[w] || strings.HasSuffix(w, "लिए") || n < 3 {
+			return ""
+		}
+		if hasSuffixAny(w, "ें", "एं", "ाएँ") || !joined && hasSuffixAny(w, "िए", "इए", "िये", "इये", "ो", "ओ") {
+			return w
+		}
+	case joined:
+		return ""
+	case scriptBefore(w, len(w), unicode.Hangul):
+		// Korean: the request and imperative endings (하세요, 하십시오,
+		// 써라, 해줘); the statement ends in -다 or -요.
+		if hasSuffixAny(w, "세요", "십시오", "시오", "라", "줘") && n > 1 {
+			return w
+		}
+	case turkish(lower):
+		// Turkish: the imperative plural (yazın, verin, gönderin); a
+		// statement ends in its tense (yapıyor, yazdı, -dır).
+		if hasSuffixAny(w, "ın", "in", "un", "ün") && n > 4 && !turkishNotOrder[w] {
+			return w
+		}
+	}
+	return ""
+}
+
+// imperativeSuffixed reports a word whose ending is an order or the
+// second person wherever it stands.
+func imperativeSuffixed(w, lower string) bool {
+	n := utf8.RuneCountInString(w)
+	switch {
+	case scriptBefore(w, len(w), unicode.Bengali):
+		// Bengali's polite imperative (করুন, বলুন, লিখুন); নতুন is "new".
+		return strings.HasSuffix(w, "ুন") && !bengaliNotOrder[w]
+	case scriptBefore(w, len(w), unicode.Greek):
+		// Greek's second person plural, imperative or not (αγνοήστε,
+		// γράψτε, είστε); είτε is "either".
+		return hasSuffixAny(w, "στε", "ετε", "ατε", "ήστε") && n > 3 && w != "είτε"
+	case turkish(lower):
+		// Turkish: the second person plural of a verb (erişebilirsiniz,
+		// başlarsınız) and of a verbal noun (paylaşmanız: that you
+		// share), and the optative plural, "let us" (varsayalım, edelim).
+		return hasSuffixAny(w, "sınız", "siniz", "sunuz", "sünüz", "manız", "meniz", "alım", "elim") && n > 5
+	}
+	return false
+}
+
+// encodedOrder returns what a run of base64, hex or binary octets in text
+// decodes to when that is instruction-shaped: a model reads the encoding
+// as easily as the words (spec §8's base64-blob rule takes only long runs).
+func encodedOrder(text string) (rule, decoded string) {
+	try := func(dec string) bool {
+		if strings.IndexByte(dec, ' ') < 0 {
+			return false
+		}
+		rule, _ = instruction(dec, false)
+		decoded = dec
+		return rule != ""
+	}
+	found := false
+	secrets.Base64Runs(text, 20, func(i, j int) {
+		if dec, ok := secrets.DecodeBase64(text[i:j]); !found && ok {
+			found = try(dec)
+		}
+	})
+	if found {
+		return rule, decoded
+	}
+	for _, dec := range byteRuns(text) {
+		if try(dec) {
+			return rule, decoded
+		}
+	}
+	return "", ""
+}
+
+// byteRuns decodes the runs of hex (joined, or a byte at a time with
+// spaces between: "57 68 61 74") and of binary octets ("01001001
+// 01100111") in text that give printable text of 8 bytes or more.
+func byteRuns(text string) []string {
+	var out []string
+	var buf []byte
+	flush := func() {
+		if len(buf) >= 8 && utf8.Valid(buf) && printableText(buf) {
+			out = append(out, string(buf))
+		}
+		buf = buf[:0]
+	}
+	for _, tok := range strings.Fields(text) {
+		tok = strings.Trim(tok, "'\"`.,;:()[]")
+		switch {
+		case len(tok) == 8 && strings.Trim(tok, "01") == "":
+			var b byte
+			for _, c := range tok {
+				b = b<<1 | byte(c-'0')
+			}
+			buf = append(buf, b)
+		default:
+			dec, err := hex.DecodeString(tok)
+			if err != nil || len(tok) == 0 {
+				flush()
+				continue
+			}
+			buf = append(buf, dec...)
+		}
+	}
+	flush()
+	return out
+}
+
+// printableText reports bytes that are text a model reads: printable
+// runes, at least one letter.
+func printableText(b []byte) bool {
+	letter := false
+	for _, r := range string(b) {
+		if !unicode.IsPrint(r) {
+			return false
+		}
+		letter = letter || unicode.IsLetter(r)
+	}
+	return letter
+}
+
+// scriptTag returns a tag named in letters of a script other than Latin
+// ("<código>", "<код>", "<وضع النظام>"): markup a model reads as
+// structure, which injection-html (ASCII names, as HTML has them) leaves.
+func scriptTag(s string) string {
+	for i := strings.IndexByte(s, '<'); i >= 0; {
+		rest := s[i+1:]
+		end := strings.IndexByte(rest, '>')
+		if end > 0 && end <= 60 {
+			name := strings.TrimPrefix(rest[:end], "/")
+			r, _ := utf8.DecodeRuneInString(name)
+			ok := unicode.IsLetter(r) && strings.IndexFunc(name, func(r rune) bool { return r >= utf8.RuneSelf }) >= 0
+			for _, r := range name {
+				if !unicode.IsLetter(r) && !unicode.IsMark(r) && r != ' ' && r != '_' && r != '-' {
+					ok = false
+				}
+			}
+			if ok {
+				return "<" + rest[:end] + ">"
+			}
+		}
+		j := strings.IndexByte(rest, '<')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return ""
+}
+
+// clauses splits s where a sentence, a list item or a colon's clause
+// starts.
+func clauses(s string) []string {
+	out := strings.FieldsFunc(s, func(r rune) bool {
+		return strings.ContainsRune(".!;:\n。！；：｡!\u0964", r)
+	})
+	for i, x := range out {
+		out[i] = strings.TrimLeft(x, " \t>*-+#_\"'“„«()[]{}「『0123456789")
+	}
+	return out
+}
+
+// scriptBefore reports whether the rune of s that ends at i is a letter
+// of script.
+func scriptBefore(s string, i int, script *unicode.RangeTable) bool {
+	for i > 0 {
+		r, n := utf8.DecodeLastRuneInString(s[:i])
+		if unicode.IsMark(r) {
+			i -= n
+			continue
+		}
+		return unicode.Is(script, r)
+	}
+	return false
+}
+
+func hasSuffixAny(w string, suffixes ...string) bool {
+	for _, s := range suffixes {
+		if strings.HasSuffix(w, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// turkish reports text with a letter only Turkish (and Azerbaijani)
+// writes: what keeps its endings off "written in Kotlin".
+func turkish(lower string) bool { return strings.ContainsAny(lower, "ığ") }
+
+// tagalog reports text with Tagalog's case markers as words.
+func tagalog(lower string) bool {
+	for _, w := range words(lower) {
+		if w == "ng" || w == "mga" {
+			return true
+		}
+	}
+	return false
+}
+
+// askOpeners open a question wherever they open a clause: interrogatives
+// no statement starts with. Spanish marks its interrogatives with an
+// accent (qué, dónde) that the relative words lack; "come", "quando",
+// "perché", "comment", "как" and "когда" also open statements and are
+// left out.
+var askOpeners = set(
+	"qué", "cuál", "cuáles", "dónde", "cuándo", "cómo", "quién", "quiénes", "cuánto", "cuánta", "cuántos", "cuántas",
+	"qual", "quais", "quale", "quali", "onde", "quem", "dove", "cosa",
+	"quel", "quelle", "quels", "quelles", "où", "pourquoi", "combien",
+	"какой", "какая", "какое", "какие", "каков", "какова", "каково", "каковы", "где", "куда", "откуда", "почему", "зачем", "кто", "сколько", "что",
+	"який", "яка", "яке", "які", "чому", "хто", "скільки", "чи",
+	"nasıl", "nerede", "neden", "niçin", "hangi",
+	"ماذا", "لماذا", "كيف", "أين", "متى", "آیا", "چرا", "کجا", "چگونه", "چطور",
+	"apakah", "siapa", "bagaimana", "mengapa", "kenapa", "berapa", "kapan",
+	"ano", "sino", "saan", "kailan", "bakit", "paano", "alin", "magkano",
+	"πώς", "τι", "πού", "ποιος", "ποια", "ποιο", "ποιοι", "ποιες", "ποιον", "πότε", "πόσο", "πόσα", "πόσοι",
+	"האם", "איפה", "מתי", "למה", "איך",
+	"왜", "무엇", "뭐", "어디", "언제", "누구", "어떻게",
+)
+
+// askOpenerPhrases are interrogatives of two words.
+var askOpenerPhrases = []string{"por qué", "por que", "ما هي", "ما هو", "من هو", "من هي", "di mana", "kwa nini"}
+
+// askWithVerb ask when the verb follows them at once.
+var askWithVerb = set("what", "which", "who", "whom", "whose", "why", "where", "when", "how",
+	"was", "wer", "wo", "wann", "warum", "wieso", "weshalb", "wie", "welche", "welcher", "welches", "welchen")
+
+// askVerbs are the auxiliaries and modals a question puts after its
+// interrogative (or first).
+var askVerbs = set("is", "are", "was", "were", "do", "does", "did", "can", "could", "should", "would", "will", "has", "have", "had", "may", "might", "must", "shall",
+	"ist", "sind", "war", "waren", "kann", "können", "kannst", "könnte", "könnten", "soll", "sollte", "sollten", "muss", "müssen", "hat", "haben", "hast", "hatte", "wird", "werden", "würde", "würden", "gibt", "macht", "heißt", "bedeutet")
+
+// askVerbFirst open a yes-or-no question: a statement in English or German
+// does not open with its finite verb ("should", "were", "had" open a
+// condition and are left out).
+var askVerbFirst = set("is", "are", "does", "did", "can", "could", "would", "has",
+	"ist", "sind", "kann", "können", "kannst", "hast", "gibt", "wird", "werden", "soll", "sollte", "muss", "darf")
+
+// askSubjects open the subject a question puts after its verb: a
+// determiner or a pronoun ("is the", "can you", "gibt es"). Irish and
+// Gaelic open statements with their copula "is" and a predicate.
+var askSubjects = set("the", "a", "an", "this", "that", "these", "those", "there", "it", "he", "she", "they", "we", "you", "i", "my", "your", "our", "their", "his", "her", "its", "any", "some", "every", "all", "each",
+	"der", "die", "das", "den", "dem", "es", "er", "sie", "ich", "du", "wir", "ihr", "man", "ein", "eine", "einen", "dein", "deine", "mein", "meine", "unser", "unsere", "euer", "dies", "diese", "dieser", "dieses")
+
+// askWords make a question wherever they stand: Hindi's interrogatives
+// (its k-words; the relatives are j-words: जो, जब, जहाँ), Bengali's, the
+// Arabic question particle, the Russian one, the Turkish particle in the
+// forms only it writes, Swahili's interrogatives.
+var askWords = set(
+	"क्या", "कौन", "कौनसा", "कहाँ", "कहां", "कब", "क्यों", "कैसे", "कैसा", "कैसी", "कितना", "कितने", "कितनी", "किसका", "किसकी", "किसके", "किसने", "किसे", "किसको",
+	"কি", "কী", "কোথায়", "কখন", "কেন", "কীভাবে", "কিভাবে", "কেমন", "কোনটি",
+	"هل",
+	"mı", "mü", "mısın", "misin", "musun", "müsün", "mısınız", "misiniz", "musunuz", "müsünüz", "mıdır", "midir", "mudur", "müdür",
+	"nini", "nani", "wapi", "vipi",
+	"gì", "nhiêu",
+)
+
+// askJoined are the interrogatives and question particles of Chinese and
+// Thai, written without spaces between words: a question puts them first
+// or last in its clause ("为什么…", "…是什么", "อะไรคือ…", "…ไหม"); inside a
+// clause they are an embedded question or an indefinite ("发生了什么事",
+// "ไม่มีอะไร"), and a Thai clause that holds ว่า (that) before them
+// reports a question rather than asking it.
+var askJoined = []string{"什么", "什麼", "为什么", "為什麼", "怎么", "怎麼", "อะไร", "ไหม", "ทำไม", "ที่ไหน", "เมื่อไร", "เมื่อไหร่", "อย่างไร", "เท่าไร", "เท่าไหร่", "หรือไม่", "หรือเปล่า"}
+
+// askedJoined returns an interrogative of askJoined that opens or ends a
+// clause of s, or "".
+func askedJoined(s string) string {
+	bound := func(r rune) bool {
+		return r == utf8.RuneError || unicode.IsSpace(r) || strings.ContainsRune(".!?:;。！？：；\"'“”「」", r)
+	}
+	for _, q := range askJoined {
+		for off := 0; ; {
+			i := strings.Index(s[off:], q)
+			if i < 0 {
+				break
+			}
+			i += off
+			off = i + len(q)
+			before, _ := utf8.DecodeLastRuneInString(s[:i])
+			after, _ := utf8.DecodeRuneInString(s[off:])
+			if unicode.IsMark(after) {
+				continue // another syllable of a Thai word
+			}
+			// Thai writes no full stop: ว่า anywhere before it in the
+			// sentence makes the question reported.
+			chunk := s[strings.LastIndexFunc(s[:i], unicode.IsSpace)+1 : i]
+			sentence := s[strings.LastIndexAny(s[:i], ".!?\n")+1 : i]
+			// A particle (ไหม, หรือไม่: "or not") asks only at the end.
+			particle := q == "ไหม" || q == "หรือไม่" || q == "หรือเปล่า"
+			if bound(before) && !particle || bound(after) && !strings.Contains(sentence, "ว่า") && !strings.HasPrefix(chunk, "无论") && !strings.HasPrefix(chunk, "無論") {
+				return q
+			}
+		}
+	}
+	return ""
+}
+
+// askEndings end a question sentence: Japanese か after a polite verb,
+// Korean 까/나요/니/냐, Chinese 吗/嗎/呢.
+type ending struct {
+	end    string
+	script *unicode.RangeTable
+}
+
+var askEndings = []ending{
+	{"ですか", nil}, {"ますか", nil}, {"でしょうか", nil}, {"ませんか", nil}, {"のか", nil},
+	{"까", unicode.Hangul}, {"나요", unicode.Hangul}, {"니", unicode.Hangul}, {"냐", unicode.Hangul},
+	{"吗", nil}, {"嗎", nil}, {"呢", nil},
+}
+
+// romanceWhich, romanceCopula and romanceArticles: the interrogative
+// "which/what" of Italian, Portuguese, Spanish and French, the copula
+// after it, and the articles that make it a relative instead.
+var (
+	romanceWhich    = set("qual", "quale", "quali", "quais", "cuál", "cuáles", "quel", "quelle", "quels", "quelles")
+	romanceCopula   = set("è", "é", "sono", "são", "es", "son", "est", "sont", "era", "erano", "fue", "foi", "était", "eram", "eran")
+	romanceArticles = set("il", "la", "lo", "i", "gli", "le", "l", "o", "a", "os", "as", "el", "los", "las", "del", "della", "dello", "dei", "delle", "al", "alla", "nel", "nella", "sul", "sulla", "do", "da", "dos", "das", "no", "na", "nos", "nas", "lequel", "laquelle")
+)
+
+// hindiJoiners join a clause to the next after its verb: and, that, then.
+var hindiJoiners = set("और", "कि", "फिर", "तथा", "एवं")
+
+// frenchDeterminers follow a French imperative as its object's start.
+var frenchDeterminers = set("un", "une", "le", "la", "les", "des", "du", "ce", "cet", "cette", "ces", "moi", "nous", "leur", "lui", "votre", "vos", "mon", "ma", "mes", "tout", "tous", "toutes")
+
+// germanPolite address the reader when written with a capital mid-sentence.
+var germanPolite = set("Sie", "Ihnen", "Ihr", "Ihre", "Ihren", "Ihrem", "Ihrer", "Ihres")
+
+var (
+	hindiNotOrder   = set("में", "हमें", "उन्हें", "इन्हें", "जिन्हें", "किन्हें", "तुम्हें", "दिए", "किए", "गए", "पिए", "जो", "को", "सो", "दो", "वो", "यो", "हो", "चाहिए")
+	bengaliNotOrder = set("নতুন", "আগুন", "খুন", "গুন")
+	turkishNotOrder = set("bugün", "için", "kendin", "sonun", "üzerin", "önün", "ilgin")
+)
