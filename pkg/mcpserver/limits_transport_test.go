@@ -179,7 +179,9 @@ func (c *scriptedConn) Write(context.Context, jsonrpc.Message) error { return ni
 // the bound passes with no answer (a stuck handler).
 func TestDrainWaitsWhileAnswersCome(t *testing.T) {
 	t.Parallel()
-	const calls, idle = 6, 200 * time.Millisecond
+	// A gap of idle/10 leaves a busy machine's scheduler nine tenths of the
+	// bound; 15 gaps add up to 1.5 × idle.
+	const calls, idle = 15, time.Second
 	for _, stuck := range []bool{false, true} {
 		inner := &scriptedConn{}
 		var ids []jsonrpc.ID
@@ -203,8 +205,7 @@ func TestDrainWaitsWhileAnswersCome(t *testing.T) {
 		}
 		go func() {
 			for _, id := range answers {
-				// Every gap is under the bound; together they exceed it.
-				time.Sleep(idle / 2)
+				time.Sleep(idle / 10)
 				c.Write(t.Context(), &jsonrpc.Response{ID: id})
 			}
 		}()
@@ -222,7 +223,7 @@ func TestDrainWaitsWhileAnswersCome(t *testing.T) {
 		if left != want {
 			t.Errorf("stuck=%v: the end of the input came with %d call(s) unanswered, want %d", stuck, left, want)
 		}
-		if waited := time.Since(start); waited < time.Duration(len(answers))*idle/2 {
+		if waited := time.Since(start); waited < time.Duration(len(answers))*idle/10 {
 			t.Errorf("stuck=%v: drained after %v, before the answers were written", stuck, waited)
 		}
 	}
