@@ -12,6 +12,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"net"
 	"net/http"
 	"net/http/httputil"
@@ -23,6 +24,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"gopkg.in/yaml.v3"
 )
 
 func TestConformance(t *testing.T) {
@@ -100,6 +103,8 @@ func TestConformance(t *testing.T) {
 	// are not a revision and are not run. Each run also checks every message
 	// mem sends against the revision's JSON schema (wire-schema-valid).
 	bin := filepath.Join(dir, "node_modules", ".bin")
+	results := filepath.Join(dir, "results")
+	os.RemoveAll(results) // only this run's, for the check of the baseline below
 	for _, revision := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run(revision, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
@@ -108,7 +113,7 @@ func TestConformance(t *testing.T) {
 				"--url", "http://"+ln.Addr().String()+"/mcp",
 				"--suite", "all", "--spec-version", revision,
 				"--expected-failures", must(filepath.Abs("expected-failures.yml")),
-				"-o", filepath.Join(dir, "results", revision)) // each scenario's checks.json, kept for a look after a failure
+				"-o", filepath.Join(results, revision)) // each scenario's checks.json, kept for a look after a failure
 			cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 			var out bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &out
@@ -118,6 +123,47 @@ func TestConformance(t *testing.T) {
 				t.Fatalf("conformance: %v (an unexpected failure, or an expected one that now passes: update expected-failures.yml)", err)
 			}
 		})
+	}
+	if !t.Failed() {
+		checkBaseline(t, results)
+	}
+}
+
+// checkBaseline fails on an entry of expected-failures.yml that failed at
+// neither revision: the suite tolerates a baselined check that is absent
+// (a scenario that stopped early), so a renamed check or a misspelt entry
+// would otherwise stay in the file unnoticed.
+func checkBaseline(t *testing.T, results string) {
+	var baseline struct{ Server []string }
+	data, err := os.ReadFile("expected-failures.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(data, &baseline); err != nil {
+		t.Fatal(err)
+	}
+	failed := map[string]bool{}
+	dirName := regexp.MustCompile(`^server-(.+)-\d{4}-\d\d-\d\dT[\d-]+Z$`)
+	files, _ := filepath.Glob(filepath.Join(results, "*", "server-*", "checks.json"))
+	for _, f := range files {
+		m := dirName.FindStringSubmatch(filepath.Base(filepath.Dir(f)))
+		if m == nil {
+			t.Fatalf("%s: not a scenario's results directory", f)
+		}
+		var checks []struct{ ID, Status string }
+		if data, err := os.ReadFile(f); err != nil || json.Unmarshal(data, &checks) != nil {
+			t.Fatalf("%s: cannot read the checks (%v)", f, err)
+		}
+		for _, c := range checks {
+			if c.Status == "FAILURE" || c.Status == "WARNING" {
+				failed[m[1]+":"+c.ID] = true
+			}
+		}
+	}
+	for _, e := range baseline.Server {
+		if !failed[e] {
+			t.Errorf("expected-failures.yml: %s failed at neither revision: remove it, or name the check that fails", e)
+		}
 	}
 }
 
