@@ -408,15 +408,12 @@ func (r *Repo) fetch(url string, branch gitrepo.RefName) (gitrepo.Hash, error) {
 	if err != nil {
 		return gitrepo.ZeroHash, fmt.Errorf("fetch from %s: %w", url, err)
 	}
-	h := gitrepo.NewHash(strings.TrimSpace(out))
-	if !r.git.Has(h) {
-		// The packs are listed once: a fetch that kept a new pack (over
-		// 100 objects) is only seen by a fresh open.
-		if err := r.git.Reopen(); err != nil {
-			return gitrepo.ZeroHash, fmt.Errorf("%s: reopen after fetching: %w", r.gitDir, err)
-		}
-	}
-	return h, nil
+	// A fetch keeps what it brings (over 100 objects) as a new pack, and
+	// its git gc --auto may repack this vault's objects, this sync's own
+	// commit's among them, into another and delete the loose files and
+	// packs they were in: the reads must list the packs again.
+	r.git.Refresh()
+	return gitrepo.NewHash(strings.TrimSpace(out)), nil
 }
 
 // mergeHeads returns the commit the vault's branch should hold: head
