@@ -180,7 +180,6 @@ func TestSyncPushesAWideCommitItsReadsDidNotList(t *testing.T) {
 			_, b, remote := twoMachines(t)
 			if gc != nil {
 				run(t, b.Root, "git", "config", gc[0], gc[1])
-				run(t, b.Root, "git", "config", "gc.autoDetach", "false") // gc runs before the fetch returns
 			}
 			for i := range packThreshold {
 				memory(t, b, fmt.Sprintf("memory/payload-%d.md", i), "fact", "", fmt.Sprintf("payload %d", i))
