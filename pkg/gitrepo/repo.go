@@ -24,9 +24,8 @@ import (
 // the work; its callers see only the layer's types.
 type Repo struct {
 	g      *git.Repository
-	gitDir string // absolute, symlinks resolved
-	top    string // the work tree root; "" for a bare repository
-	open   func() (*git.Repository, error)
+	gitDir string  // absolute, symlinks resolved
+	top    string  // the work tree root; "" for a bare repository
 	prog   Program // for what the git program does faster (the commit graph)
 	keep   bool    // KeepPacks: reads keep each pack file open
 }
@@ -37,10 +36,7 @@ var ErrNotExist = errors.New("not inside a git repository")
 // Open opens the repository whose work tree holds dir (dir or any
 // ancestor may hold .git); prog is how it runs git when it does.
 func Open(dir string, prog Program) (*Repo, error) {
-	open := func() (*git.Repository, error) {
-		return git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true})
-	}
-	g, err := open()
+	g, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true})
 	if errors.Is(err, git.ErrRepositoryNotExists) {
 		return nil, ErrNotExist
 	}
@@ -51,7 +47,7 @@ func Open(dir string, prog Program) (*Repo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the git repository has no worktree: %w", err)
 	}
-	r, err := newRepo(g, open, prog)
+	r, err := newRepo(g, prog)
 	if err != nil {
 		return nil, err
 	}
@@ -62,20 +58,19 @@ func Open(dir string, prog Program) (*Repo, error) {
 // OpenAt opens the repository at path exactly (a bare backup, a clone's
 // source), looking in no parent folder.
 func OpenAt(path string, prog Program) (*Repo, error) {
-	open := func() (*git.Repository, error) { return git.PlainOpen(path) }
-	g, err := open()
+	g, err := git.PlainOpen(path)
 	if err != nil {
 		return nil, err
 	}
-	return newRepo(g, open, prog)
+	return newRepo(g, prog)
 }
 
-func newRepo(g *git.Repository, open func() (*git.Repository, error), prog Program) (*Repo, error) {
+func newRepo(g *git.Repository, prog Program) (*Repo, error) {
 	st, ok := g.Storer.(*filesystem.Storage)
 	if !ok {
 		return nil, errors.New("unsupported git storage")
 	}
-	return &Repo{g: g, gitDir: realPath(st.Filesystem().Root()), open: open, prog: prog}, nil
+	return &Repo{g: g, gitDir: realPath(st.Filesystem().Root()), prog: prog}, nil
 }
 
 // Init makes dir a git repository unless it already lies inside one, and
@@ -97,7 +92,7 @@ func InitBare(dir string, prog Program) (*Repo, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newRepo(g, func() (*git.Repository, error) { return git.PlainOpen(dir) }, prog)
+	return newRepo(g, prog)
 }
 
 func realPath(p string) string {
@@ -116,27 +111,22 @@ func (r *Repo) GitDir() string { return r.gitDir }
 // Top is the absolute path of the work tree root ("" when bare).
 func (r *Repo) Top() string { return r.top }
 
-// Reopen reads the repository afresh: go-git lists the packs once, so a
-// pack another process (a fetch) added is seen only by a new open.
-func (r *Repo) Reopen() error {
-	g, err := r.open()
-	if err != nil {
-		return err
+// Refresh makes the reads see the object store as it is now. go-git lists
+// the packs at its first read and looks nowhere else afterwards, so without
+// it a pack written since (one of ours, a fetch's or a push's) is "not
+// found", and so is every object a repack since (git gc --auto, which a
+// fetch or a commit by the git program runs) moved out of a listed pack or
+// a loose file. Object contents never change, so what is cached stays.
+func (r *Repo) Refresh() {
+	if st, ok := r.g.Storer.(*filesystem.Storage); ok {
+		st.Reindex()
 	}
-	if r.keep {
-		if g, err = withPacksKept(g, true); err != nil {
-			return err
-		}
-		r.closePacks()
-	}
-	r.g = g
-	return nil
 }
 
 // KeepPacks makes the reads keep each pack file open until release:
 // go-git otherwise opens the pack again (and resolves its path) for every
 // object it reads, a quarter of the CPU of a sync taking one commit of
-// 10,000 memories (issue 41). Reopen keeps the mode.
+// 10,000 memories (issue 41).
 func (r *Repo) KeepPacks() (release func(), err error) {
 	g, err := withPacksKept(r.g, true)
 	if err != nil {

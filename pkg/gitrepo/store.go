@@ -17,13 +17,16 @@ import (
 // Objects writes the objects of one commit or merge through gitfmt
 // (loose objects, a pack, durability); go-git answers for the objects
 // already in packs and alternates.
-type Objects struct{ w *gitfmt.Objects }
+type Objects struct {
+	w *gitfmt.Objects
+	r *Repo
+}
 
 // NewObjects is the object writer of one commit or merge.
 func (r *Repo) NewObjects() *Objects {
 	return &Objects{gitfmt.NewObjects(r.gitDir, func(h plumbing.Hash) bool {
 		return r.g.Storer.HasEncodedObject(h) == nil
-	})}
+	}), r}
 }
 
 // Write stores data as an object of type t, compressed now.
@@ -45,7 +48,10 @@ func (o *Objects) Wait() error { return o.w.Wait() }
 func (o *Objects) Sync() error { return o.w.Sync() }
 
 // Pack is one pack being written (a first commit's thousands of blobs).
-type Pack struct{ p *gitfmt.Pack }
+type Pack struct {
+	p *gitfmt.Pack
+	r *Repo
+}
 
 // NewPack starts a pack.
 func (o *Objects) NewPack() (*Pack, error) {
@@ -53,7 +59,7 @@ func (o *Objects) NewPack() (*Pack, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Pack{p}, nil
+	return &Pack{p, o.r}, nil
 }
 
 // Write adds an object to the pack; safe from several goroutines.
@@ -62,8 +68,16 @@ func (p *Pack) Write(t ObjectType, data []byte) (Hash, error) {
 	return Hash(h), err
 }
 
-// Finish writes the pack's index and moves it into place.
-func (p *Pack) Finish() error { return p.p.Finish() }
+// Finish writes the pack's index and moves it into place, where the
+// repository's reads see it (Refresh): the writes' own checks for
+// objects already stored have listed the packs before it existed.
+func (p *Pack) Finish() error {
+	if err := p.p.Finish(); err != nil {
+		return err
+	}
+	p.r.Refresh()
+	return nil
+}
 
 // Abort drops an unfinished pack; a no-op once finished.
 func (p *Pack) Abort() { p.p.Abort() }

@@ -249,12 +249,9 @@ func (r *Repo) readBack(tgt *backupTarget, res *BackupResult) (back *gitrepo.Rep
 	back, dir = tgt.repo, res.URL
 	if back != nil {
 		if res.Pushed && !res.Created {
-			// go-git lists a repository's packs when it opens it, and git
-			// keeps a push of 100 objects or more as a new pack: the copy
-			// opened before the push would not find what the push wrote.
-			if err := back.Reopen(); err != nil {
-				return nil, "", nil, fmt.Errorf("%s: reopen after pushing: %w", res.URL, err)
-			}
+			// git keeps a push of 100 objects or more as a new pack,
+			// which the copy read before the push has not listed.
+			back.Refresh()
 		}
 		return back, dir, func() {}, nil
 	}

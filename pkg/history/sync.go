@@ -388,12 +388,19 @@ func syncRefusal(err error) error {
 	return err
 }
 
+// gcInForeground makes the git gc --auto a fetch ends with (through git
+// maintenance run --auto) finish before the fetch returns: run in the
+// background, as git runs it by default, it would delete the packs and
+// loose files this sync reads next while it reads them.
+var gcInForeground = []string{"-c", "gc.autoDetach=false", "-c", "maintenance.autoDetach=false"}
+
 // fetch brings the remote's branch into the object store and returns its
 // head (zero when the remote has no such branch yet). It names no ref
 // (FETCH_HEAD only), so a fetch left running by a killed sync can never
 // hold a ref lock the next sync needs.
 func (r *Repo) fetch(url string, branch gitrepo.RefName) (gitrepo.Hash, error) {
-	_, err := r.env.Git().Run(r.gitDir, append(fetchFsck, "fetch", "--quiet", "--no-tags", url, branch.String())...)
+	args := append(slices.Concat(fetchFsck, gcInForeground), "fetch", "--quiet", "--no-tags", url, branch.String())
+	_, err := r.env.Git().Run(r.gitDir, args...)
 	if err != nil {
 		var ge *gitrepo.Error
 		if errors.As(err, &ge) && strings.Contains(ge.Stderr, "couldn't find remote ref") {
@@ -408,15 +415,12 @@ func (r *Repo) fetch(url string, branch gitrepo.RefName) (gitrepo.Hash, error) {
 	if err != nil {
 		return gitrepo.ZeroHash, fmt.Errorf("fetch from %s: %w", url, err)
 	}
-	h := gitrepo.NewHash(strings.TrimSpace(out))
-	if !r.git.Has(h) {
-		// The packs are listed once: a fetch that kept a new pack (over
-		// 100 objects) is only seen by a fresh open.
-		if err := r.git.Reopen(); err != nil {
-			return gitrepo.ZeroHash, fmt.Errorf("%s: reopen after fetching: %w", r.gitDir, err)
-		}
-	}
-	return h, nil
+	// A fetch keeps what it brings (over 100 objects) as a new pack, and
+	// its git gc --auto may repack this vault's objects, this sync's own
+	// commit's among them, into another and delete the loose files and
+	// packs they were in: the reads must list the packs again.
+	r.git.Refresh()
+	return gitrepo.NewHash(strings.TrimSpace(out)), nil
 }
 
 // mergeHeads returns the commit the vault's branch should hold: head

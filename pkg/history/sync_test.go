@@ -3,6 +3,7 @@ package history
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -163,4 +164,40 @@ func TestSyncKilledInAFolderStage(t *testing.T) {
 		t.Fatalf("git status after the recovered sync:\n%s", st)
 	}
 	fsck(t, a)
+}
+
+// A sync of a commit of packThreshold new files (the commit writes them
+// as one pack after its reads listed the packs) checks and pushes them,
+// and so does one whose fetch's git gc --auto repacks them and deletes
+// the files they were in (gc.autoPackLimit 1: the clone's pack and the
+// commit's make two). Both failed once with "missing or corrupt object",
+// while git fsck was clean and the next sync pushed.
+func TestSyncPushesAWideCommitItsReadsDidNotList(t *testing.T) {
+	t.Parallel()
+	for name, gc := range map[string][]string{"pack": nil, "repacked by the fetch": {"gc.autoPackLimit", "1"}} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			_, b, remote := twoMachines(t)
+			if gc != nil {
+				run(t, b.Root, "git", "config", gc[0], gc[1])
+			}
+			for i := range packThreshold {
+				memory(t, b, fmt.Sprintf("memory/payload-%d.md", i), "fact", "", fmt.Sprintf("payload %d", i))
+			}
+			res, err := Sync(b, SyncOptions{Env: testEnv(), Remote: remote, Now: t0.Add(time.Hour)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.Pushed || res.Out.Added != packThreshold {
+				t.Fatalf("want %d memories pushed, got %+v", packThreshold, res)
+			}
+			if gc != nil {
+				packs, _ := filepath.Glob(filepath.Join(b.Root, ".git", "objects", "pack", "*.pack"))
+				if len(packs) != 1 {
+					t.Fatalf("the fetch's gc did not repack (packs %v): the test checks nothing", packs)
+				}
+			}
+			fsck(t, b)
+		})
+	}
 }
