@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"io"
 	"log/slog"
 	"net/http"
@@ -74,9 +75,7 @@ func get(t *testing.T, c *http.Client, u string, header map[string]string) (int,
 	if err != nil {
 		t.Fatal(err)
 	}
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
+	setHeader(req, header)
 	resp, err := c.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -86,6 +85,18 @@ func get(t *testing.T, c *http.Client, u string, header map[string]string) (int,
 	return resp.StatusCode, string(data), resp.Header
 }
 
+// setHeader sets header on req; "Host" is the request's Host, which Go
+// sends from req.Host and never from the header map.
+func setHeader(req *http.Request, header map[string]string) {
+	for k, v := range header {
+		if k == "Host" {
+			req.Host = v
+			continue
+		}
+		req.Header.Set(k, v)
+	}
+}
+
 func postForm(t *testing.T, c *http.Client, u string, form url.Values, header map[string]string) (int, string) {
 	t.Helper()
 	req, err := http.NewRequest(http.MethodPost, u, strings.NewReader(form.Encode()))
@@ -93,9 +104,7 @@ func postForm(t *testing.T, c *http.Client, u string, form url.Values, header ma
 		t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
+	setHeader(req, header)
 	resp, err := c.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -125,18 +134,37 @@ func TestPageNeedsLogin(t *testing.T) {
 	v := pageVault(t)
 	now := testNow
 	base, p := pageServer(t, v, &now)
+	// An agent's token (good on /mcp), a read-only one, a revoked one and
+	// a made-up one: none opens a page, whether as a bearer token or as
+	// the session cookie.
 	token := addToken(t, v, "agent", false)
+	reader := addToken(t, v, "reader", true)
+	revoked := addToken(t, v, "gone", false)
+	if err := RevokeToken(context.Background(), v, "gone"); err != nil {
+		t.Fatal(err)
+	}
 	c := browser(t)
+	none := []map[string]string{nil, {"Cookie": cookieName + "=" + strings.Repeat("a", 64)}}
+	for _, secret := range []string{token, reader, revoked, strings.Repeat("b", 64)} {
+		none = append(none, map[string]string{"Authorization": "Bearer " + secret}, map[string]string{"Cookie": cookieName + "=" + secret})
+	}
 	for _, path := range append(pagePaths, "/nope") {
-		for _, h := range []map[string]string{nil, {"Authorization": "Bearer " + token}, {"Cookie": cookieName + "=" + strings.Repeat("a", 64)}} {
+		for _, h := range none {
 			code, body, _ := get(t, c, base+path, h)
 			if code != http.StatusUnauthorized || strings.Contains(body, "staging") {
 				t.Errorf("GET %s with %v: %d %q, want 401 saying nothing of the vault", path, h, code, body)
 			}
 		}
 	}
-	if code, _ := postForm(t, c, base+"/review/accept", url.Values{"id": {"memory/guess"}}, nil); code != http.StatusUnauthorized {
-		t.Errorf("POST without a session: %d, want 401", code)
+	guess := filepath.Join(v.Root, "memory/guess.md")
+	before, _ := os.ReadFile(guess)
+	for _, h := range none {
+		if code, _ := postForm(t, c, base+"/review/accept", url.Values{"id": {"memory/guess"}}, h); code != http.StatusUnauthorized {
+			t.Errorf("POST with %v and no session: %d, want 401", h, code)
+		}
+	}
+	if after, _ := os.ReadFile(guess); string(after) != string(before) {
+		t.Errorf("a POST without a session wrote the file:\n%s", after)
 	}
 
 	// A link is good once, and only for LoginTTL.
@@ -236,6 +264,30 @@ func TestPageCSRFAndOrigin(t *testing.T) {
 		t.Errorf("a cross-origin accept: %d, want 403", code)
 	}
 	unchanged("a cross-origin post")
+	// A foreign Host (DNS rebinding: evil.example resolved to 127.0.0.1)
+	// is refused before the session is looked at, even with the owner's
+	// cookie and a good CSRF token, on a write and on every page.
+	foreign := map[string]string{"Host": "evil.example"}
+	if code, _ := postForm(t, c, base+"/review/accept", form, foreign); code != http.StatusForbidden {
+		t.Errorf("an accept with Host evil.example: %d, want 403", code)
+	}
+	unchanged("a foreign Host")
+	for _, path := range pagePaths {
+		for _, h := range []map[string]string{foreign, {"Host": "evil.example:" + strings.Split(base, ":")[2]}} {
+			code, body, _ := get(t, c, base+path, h)
+			if code != http.StatusForbidden || strings.Contains(body, "staging") {
+				t.Errorf("GET %s with %v: %d %q, want 403 saying nothing of the vault", path, h, code, body)
+			}
+		}
+	}
+	// A login link reached under a foreign Host is refused and not spent.
+	link := p.LoginLink(base)
+	if code, _, _ := get(t, browser(t), link, foreign); code != http.StatusForbidden {
+		t.Errorf("the login link with Host evil.example: %d, want 403", code)
+	}
+	if code, _, _ := get(t, browser(t), link, nil); code != http.StatusSeeOther {
+		t.Errorf("the login link after a refused foreign-Host use: %d, want 303 (unspent)", code)
+	}
 	if code, _ := postForm(t, c, base+"/review/accept", form, map[string]string{"Origin": base}); code != http.StatusSeeOther {
 		t.Fatalf("accept with the token from the page's own origin: %d, want 303", code)
 	}

@@ -1,8 +1,8 @@
 // Package browser drives mem serve's review page in a real browser
 // (Debian's chromium through chromedp), the way its owner meets it: the
 // login link mem serve prints, search, an accept, a consolidation applied
-// and undone, an edit lint refuses, payloads that must run nothing, and the
-// keyboard alone. MEM_BROWSER=1 runs it (.ci/run does); without, it skips.
+// and undone, an edit lint refuses, payloads that must run nothing, and
+// every page with the keyboard alone, titled and with every control named. MEM_BROWSER=1 runs it (.ci/run does); without, it skips.
 // MEM_UPDATE_SCREENSHOTS=1 also writes docs/serve-*.png at 1280×800.
 package browser
 
@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -214,23 +215,150 @@ func TestReviewPageInBrowser(t *testing.T) {
 		t.Errorf("the payloads do not show as text: %q", got)
 	}
 
-	// The keyboard alone: the first Tab is the skip link, Tabs reach the
-	// review's forms, and Enter on a focused button submits its form.
-	do("first tab", chromedp.Navigate(base+"/review"), visible("h1"), chromedp.KeyEvent(kb.Tab))
-	if focused := eval(`document.activeElement.textContent`); focused != "Skip to the content" {
-		t.Errorf("the first Tab focuses %q, want the skip link", focused)
+	// Every page, with the keyboard alone: a title, a name for every
+	// control, every control reached by Tab in document order and back by
+	// Shift-Tab, and the page's main action done by Tab, arrows, typing,
+	// Enter and Space.
+	tab := chromedp.KeyEvent(kb.Tab)
+	shiftTab := chromedp.KeyEvent(kb.Tab, chromedp.KeyModifiers(kb.ModifierShift))
+	// tabTo presses Tab until the focused element matches the CSS selector sel.
+	tabTo := func(path, sel string) {
+		t.Helper()
+		for range 300 {
+			if err := chromedp.Do(ctx, tab); err != nil {
+				t.Fatalf("tab on %s: %v", path, err)
+			}
+			if eval(`String(document.activeElement.matches(`+strconv.Quote(sel)+`))`) == "true" {
+				return
+			}
+		}
+		t.Fatalf("300 Tabs on %s never reached %s", path, sel)
 	}
-	reached := ""
-	for i := 0; i < 40 && reached == ""; i++ {
-		do("tab", chromedp.KeyEvent(kb.Tab))
-		reached = eval(`(function(){var e=document.activeElement;return e.form&&e.tagName==="BUTTON"?e.form.getAttribute("action"):""})()`)
+	keyboard := func(path string) {
+		t.Helper()
+		do("keyboard on "+path, chromedp.Navigate(base+path), visible("h1"))
+		if title := eval(`document.title`); !regexp.MustCompile(`^\S.* · mem$`).MatchString(title) {
+			t.Errorf("%s: the title is %q, want the page's name · mem", path, title)
+		}
+		// A field's name: aria-label, a <label for> its id, or a label
+		// around it; a button's, a link's or a focusable region's: its
+		// aria-label or text.
+		unnamed := eval(`(function(){var bad=[];
+document.querySelectorAll("input:not([type=hidden]),select,textarea").forEach(function(e){
+  var n=(e.getAttribute("aria-label")||"").trim();
+  if(!n&&e.id){var l=document.querySelector('label[for="'+CSS.escape(e.id)+'"]');if(l)n=l.textContent.trim()}
+  if(!n){var w=e.closest("label");if(w)n=w.textContent.trim()}
+  if(!n)bad.push(e.outerHTML.slice(0,100))});
+document.querySelectorAll('button,a[href],[tabindex]:not([tabindex="-1"])').forEach(function(e){
+  if(!(e.getAttribute("aria-label")||e.textContent).trim())bad.push(e.outerHTML.slice(0,100))});
+return bad.join("\n")})()`)
+		if unnamed != "" {
+			t.Errorf("%s: controls without an accessible name:\n%s", path, unnamed)
+		}
+		// Every control a person can reach, in document order, numbered.
+		n, err := strconv.Atoi(eval(`(function(){var i=0;
+document.querySelectorAll('a[href],button,input:not([type=hidden]),select,textarea,[tabindex]:not([tabindex="-1"])').forEach(function(e){
+  if(!e.disabled&&e.getClientRects().length)e.setAttribute("data-kb",i++)});
+return String(i)})()`))
+		if err != nil || n < 5 {
+			t.Fatalf("%s: %d controls (%v): not even the skip link and the four pages", path, n, err)
+		}
+		fields := eval(`String(document.querySelectorAll("input:not([type=hidden]),select,textarea").length)`)
+		focused := func() string {
+			return eval(`(function(){var e=document.activeElement;return e&&e.hasAttribute("data-kb")?e.getAttribute("data-kb"):(e?e.tagName:"none")})()`)
+		}
+		// press moves focus from control from to control want with key: a
+		// date field takes one Tab per part (month, day, year) first.
+		press := func(name string, key chromedp.Action[chromedp.Void], from, want int) {
+			t.Helper()
+			got := ""
+			for range 4 {
+				if err := chromedp.Do(ctx, key); err != nil {
+					t.Fatal(err)
+				}
+				got = focused()
+				if got != strconv.Itoa(from) || eval(`document.activeElement.type`) != "date" {
+					break
+				}
+			}
+			if got != strconv.Itoa(want) {
+				t.Fatalf("%s: from control %d, %s focuses %s, want control %d of %d", path, from, name, got, want, n)
+			}
+		}
+		for i := range n {
+			press("Tab", tab, i-1, i)
+		}
+		for i := n - 2; i >= 0; i-- {
+			press("Shift-Tab", shiftTab, i+1, i)
+		}
+		if first := eval(`document.activeElement.textContent`); first != "Skip to the content" {
+			t.Errorf("%s: the first control is %q, want the skip link", path, first)
+		}
+		t.Logf("%s: %d controls reached by Tab in order and by Shift-Tab back, %s fields, each named", path, n, fields)
 	}
-	if reached == "" {
-		t.Fatal("40 Tabs on /review reached no form's button")
+
+	// The session view: a project chosen with the arrow keys, shown by Enter.
+	keyboard("/")
+	tabTo("/", "#project")
+	for i := 0; i < 50 && eval(`document.activeElement.value`) != "proj_webshop"; i++ {
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowDown)); err != nil {
+			t.Fatal(err)
+		}
 	}
+	if got := eval(`document.activeElement.value`); got != "proj_webshop" {
+		t.Fatalf("the arrow keys on the project list reached %q, not proj_webshop", got)
+	}
+	tabTo("/", `form[action="/"] button`)
+	submit("enter on Show", chromedp.KeyEvent(kb.Enter), "pre.doc")
+	if got := text("main"); !strings.Contains(got, "Session: proj_webshop") || !strings.Contains(got, "Not rendered, and why") {
+		t.Errorf("the session view chosen by keyboard:\n%s", got)
+	}
+	keyboard("/?project=proj_webshop")
+
+	// Search: a query typed and sent by Enter shows hits; Enter on a hit
+	// opens the memory.
+	keyboard("/search")
+	tabTo("/search", "#q")
+	submit("type and enter", chromedp.KeyEvent("deploy\n"), "ol.hits")
+	if got := text("ol.hits"); !strings.Contains(got, "memory/deploy-command.md") {
+		t.Errorf("search by keyboard for deploy:\n%s", got)
+	}
+	keyboard("/search?q=deploy")
+	tabTo("/search?q=deploy", `ol.hits a[href$="deploy-command"]`)
+	submit("enter on a hit", chromedp.KeyEvent(kb.Enter), "#text")
+	if got := text("h1"); got != "memory/deploy-command" {
+		t.Errorf("Enter on the hit opened %q", got)
+	}
+
+	// A memory: retired with a reason typed and the button pressed by Space.
+	const retired = "memory/payloads"
+	keyboard("/memory?id=" + retired)
+	tabTo("/memory?id="+retired, "#reason")
+	do("type a reason", chromedp.KeyEvent("a test of the keyboard"))
+	tabTo("/memory?id="+retired, `form[action="/review/retire"] button`)
+	submit("space on Retire", chromedp.KeyEvent(" "), ".flash")
+	if got := text(".flash"); !strings.Contains(got, retired+": retired") {
+		t.Errorf("Space on Retire: the page says %q", got)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, retired+".md")); !strings.Contains(string(data), "a test of the keyboard") {
+		t.Errorf("the retire by keyboard wrote no reason:\n%s", data)
+	}
+
+	// Review: Enter on a focused form's button submits it.
+	keyboard("/review")
+	tabTo("/review", "form button")
+	reached := eval(`document.activeElement.form.getAttribute("action")`)
 	submit("enter", chromedp.KeyEvent(kb.Enter), "h1")
 	if got := text("main"); !strings.Contains(got, "Not done") && !strings.Contains(got, "accepted") && !strings.Contains(got, "rejected") && !strings.Contains(got, "undid") && !strings.Contains(got, "put back") {
 		t.Errorf("Enter on the button of %s did not submit it: %q", reached, got)
+	}
+
+	// Health: nothing to submit; Enter on a link of the page list goes there.
+	keyboard("/health")
+	tabTo("/health", `nav a[href="/review"]`)
+	submit("enter on Review", chromedp.KeyEvent(kb.Enter), "h1")
+	if got := eval(`document.title`); !strings.HasPrefix(got, "Review") {
+		t.Errorf("Enter on the Review link opened %q", got)
 	}
 }
 

@@ -73,9 +73,9 @@ func connectHTTP(ctx context.Context, url, token string) (*mcp.ClientSession, er
 	return mcp.NewClient(&mcp.Implementation{Name: "reliability", Version: "v0"}, nil).Connect(ctx, tr, nil)
 }
 
-// SIGKILL of mem serve while 100 MCP writes over HTTP run: every write it
-// acknowledged is a file after the kill, and the restarted server reads
-// each one back. And one daemon per vault: while mem serve runs, mem watch
+// SIGKILL of mem serve while 100 MCP writes over HTTP are in flight at once
+// (100 sessions released together): every write it acknowledged is a file
+// after the kill, and the restarted server reads each one back. And one daemon per vault: while mem serve runs, mem watch
 // refuses naming its pid, and the other way round.
 func TestServeKilledDuringWrites(t *testing.T) {
 	t.Parallel()
@@ -88,76 +88,105 @@ func TestServeKilledDuringWrites(t *testing.T) {
 		t.Errorf("mem watch beside mem serve: exit %d, %q; want 2 naming %s", r.code, r.stderr, want)
 	}
 
-	const writers, each = 10, 10
-	ctx, cancel := context.WithTimeout(context.Background(), execTimeout)
+	// 100 sessions, each connected first, then released together with one
+	// remember each: 100 writes in flight at once. The kill lands as soon as
+	// the first few are acknowledged, with most still unanswered.
+	const writers, killAfter = 100, 5
+	ctx, cancel := context.WithTimeout(context.Background(), 4*execTimeout)
 	defer cancel()
+	sessions := make([]*mcp.ClientSession, writers)
+	for w := range sessions {
+		cs, err := connectHTTP(ctx, s.url, token)
+		if err != nil {
+			t.Fatalf("session %d: %v", w, err)
+		}
+		defer cs.Close()
+		sessions[w] = cs
+	}
+	text := func(w int) string { return fmt.Sprintf("Writer %d wrote its claim before the kill", w) }
 	var mu sync.Mutex
-	var acked []string
+	acked := map[string]int{} // path → writer
+	var sent, failed int
+	ackedSome := make(chan struct{})
+	release := make(chan struct{})
 	var wg sync.WaitGroup
-	started := make(chan struct{}, writers*each)
-	for w := range writers {
+	for w, cs := range sessions {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			cs, err := connectHTTP(ctx, s.url, token)
+			<-release
+			mu.Lock()
+			sent++
+			mu.Unlock()
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "remember", Arguments: map[string]any{
+				"text": text(w), "provenance": "observed", "evidence": "the reliability test sent it"}})
+			mu.Lock()
+			defer mu.Unlock()
 			if err != nil {
-				return // killed before it connected
+				failed++ // the server died: not acknowledged
+				return
 			}
-			defer cs.Close()
-			for i := range each {
-				started <- struct{}{}
-				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "remember", Arguments: map[string]any{
-					"text": fmt.Sprintf("Writer %d wrote claim number %d before the kill", w, i), "provenance": "observed",
-					"evidence": "the reliability test sent it"}})
-				if err != nil {
-					return // the server died: not acknowledged
-				}
-				if res.IsError {
-					t.Errorf("writer %d claim %d refused: %+v", w, i, res.Content)
-					return
-				}
-				out, _ := res.StructuredContent.(map[string]any)
-				path, _ := out["path"].(string)
-				mu.Lock()
-				acked = append(acked, path)
-				mu.Unlock()
+			if res.IsError {
+				t.Errorf("writer %d refused: %+v", w, res.Content)
+				return
+			}
+			out, _ := res.StructuredContent.(map[string]any)
+			path, _ := out["path"].(string)
+			acked[path] = w
+			if len(acked) == killAfter {
+				close(ackedSome)
 			}
 		}()
 	}
-	// Kill it in the middle: once half the writes have been sent.
-	for range writers * each / 2 {
-		<-started
-	}
-	s.cmd.Process.Signal(syscall.SIGKILL)
-	go func() {
-		for range started {
-		}
-	}()
-	wg.Wait()
-	s.cmd.Wait()
-	mu.Lock()
-	defer mu.Unlock()
-	t.Logf("%d writes acknowledged before the kill", len(acked))
-	if len(acked) == 0 {
+	close(release)
+	select {
+	case <-ackedSome:
+	case <-ctx.Done():
 		t.Fatal("no write was acknowledged before the kill: the test proved nothing")
 	}
-	for _, p := range acked {
+	s.cmd.Process.Signal(syscall.SIGKILL)
+	mu.Lock()
+	atKill, sentAtKill := len(acked), sent
+	mu.Unlock()
+	wg.Wait()
+	s.cmd.Wait()
+	t.Logf("at the kill: %d of %d writes started, %d acknowledged, %d in flight; in the end %d acknowledged (answers the server sent before it died), %d failed with it",
+		sentAtKill, writers, atKill, sentAtKill-atKill, len(acked), failed)
+	if sentAtKill-atKill == 0 {
+		t.Fatal("no write was in flight at the kill: the test proved nothing")
+	}
+	for p := range acked {
 		if _, err := os.Stat(filepath.Join(v.dir, p)); err != nil {
 			t.Errorf("acknowledged %s, lost after SIGKILL: %v", p, err)
 		}
 	}
+	// How many of the 100 reached the disk at all, answered or not.
+	files := 0
+	filepath.WalkDir(v.dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".md") {
+			if data, _ := os.ReadFile(path); strings.Contains(string(data), "wrote its claim before the kill") {
+				files++
+			}
+		}
+		return nil
+	})
+	t.Logf("after the kill %d of the writers' claims are files (%d acknowledged)", files, len(acked))
 
-	// After a restart each one is read back over HTTP.
+	// After a restart each one is read back over HTTP, with its text.
 	s = v.serve()
 	cs, err := connectHTTP(ctx, s.url, token)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cs.Close()
-	for _, p := range acked {
+	for p, w := range acked {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get", Arguments: map[string]any{"id": p}})
 		if err != nil || res.IsError {
 			t.Errorf("get %s after the restart: %v %+v", p, err, res)
+			continue
+		}
+		if got := fmt.Sprint(res.StructuredContent); !strings.Contains(got, text(w)) {
+			t.Errorf("get %s after the restart does not hold writer %d's text: %s", p, w, got)
 		}
 	}
 	s.cmd.Process.Signal(syscall.SIGTERM)
