@@ -173,9 +173,7 @@ func firstWord(s string) (word, rest string) {
 
 // words splits s into words of letters, marks and apostrophes.
 func words(s string) []string {
-	return strings.FieldsFunc(s, func(r rune) bool {
-		return !(unicode.IsLetter(r) || unicode.IsMark(r) || r == '\'' || r == '’')
-	})
+	return strings.FieldsFunc(s, func(r rune) bool { return !wordRune(r) })
 }
 
 func set(words ...string) map[string]bool {

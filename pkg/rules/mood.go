@@ -226,29 +226,15 @@ func ordered(text, lower string) string {
 	}
 	// German writes the polite "you" with a capital: mid-sentence "Sie",
 	// "Ihnen" and "Ihr…" address the reader ("wenn Sie mir Ihr Passwort …").
-	prev := '.'
-	for i := 0; i < len(text); {
-		r, n := utf8.DecodeRuneInString(text[i:])
-		if !wordRune(r) {
-			if !unicode.IsSpace(r) {
-				prev = r
-			}
-			i += n
-			continue
+	prev, last := '.', 0 // the last mark before the word, or 'a' for a word
+	for start, end := range wordSpans(text) {
+		if gap := strings.TrimRightFunc(text[last:start], unicode.IsSpace); gap != "" {
+			prev, _ = utf8.DecodeLastRuneInString(gap)
 		}
-		start := i
-		for i < len(text) {
-			r, n = utf8.DecodeRuneInString(text[i:])
-			if !wordRune(r) {
-				break
-			}
-			i += n
-		}
-		w := text[start:i]
-		if germanPolite[w] && !strings.ContainsRune(".!?:;\"'“„«", prev) {
+		if w := text[start:end]; germanPolite[w] && !strings.ContainsRune(".!?:;\"'“„«", prev) {
 			return w
 		}
-		prev = 'a'
+		prev, last = 'a', end
 	}
 	return ""
 }

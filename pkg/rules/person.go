@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"iter"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -31,29 +32,16 @@ func personWord(text string) string {
 			return p.word
 		}
 	}
-	prev := "" // the word before, when only a space stands between
-	for i := 0; i < len(text); {
-		r, n := utf8.DecodeRuneInString(text[i:])
-		if !wordRune(r) {
-			if r != ' ' {
-				prev = ""
-			}
-			i += n
-			continue
+	prev, last := "", 0 // the word before, when only spaces stand between
+	for start, end := range wordSpans(text) {
+		if strings.Trim(text[last:start], " ") != "" {
+			prev = ""
 		}
-		start := i
-		for i < len(text) {
-			r, n = utf8.DecodeRuneInString(text[i:])
-			if !wordRune(r) {
-				break
-			}
-			i += n
-		}
-		w := text[start:i]
-		if speaker(text, start, i, w, prev) {
+		w := text[start:end]
+		if speaker(text, start, end, w, prev) {
 			return w
 		}
-		prev = w
+		prev, last = w, end
 	}
 	return ""
 }
@@ -147,6 +135,30 @@ func czech(text string) bool { return strings.ContainsAny(text, "ěřůĚŘŮ") 
 // wordRune is a rune of a word: a letter, a mark or an apostrophe.
 func wordRune(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsMark(r) || r == '\'' || r == '’'
+}
+
+// wordSpans yields the byte offsets of each word (a run of wordRune) of
+// text, in order.
+func wordSpans(text string) iter.Seq2[int, int] {
+	return func(yield func(int, int) bool) {
+		for i := 0; i < len(text); {
+			r, n := utf8.DecodeRuneInString(text[i:])
+			if !wordRune(r) {
+				i += n
+				continue
+			}
+			start := i
+			for i < len(text) {
+				if r, n = utf8.DecodeRuneInString(text[i:]); !wordRune(r) {
+					break
+				}
+				i += n
+			}
+			if !yield(start, i) {
+				return
+			}
+		}
+	}
 }
 
 func capitalized(w string) bool {
