@@ -14,17 +14,7 @@ import (
 // folder, a file, a path neither tree has); Changed says whether it
 // lists anything.
 func TestDiffIsGitDiffTree(t *testing.T) {
-	dir := t.TempDir()
-	p := Program{Env: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t"}}
-	git := func(args ...string) string {
-		t.Helper()
-		out, err := p.InWorkTree(dir, args...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return strings.TrimSpace(out)
-	}
+	dir, p, git := scratchGit(t)
 	write := func(rel, data string) {
 		t.Helper()
 		abs := filepath.Join(dir, rel)

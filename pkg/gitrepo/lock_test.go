@@ -10,8 +10,9 @@ import (
 	"testing"
 )
 
-// lockRepo is a repository with one commit on main, and how to run git in it.
-func lockRepo(t *testing.T) (*Repo, func(args ...string) string) {
+// scratchGit is an empty folder, a git Program with its own HOME and an
+// identity, and how to run git in the folder (its output trimmed).
+func scratchGit(t *testing.T) (string, Program, func(args ...string) string) {
 	t.Helper()
 	dir := t.TempDir()
 	p := Program{Env: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "GIT_CONFIG_NOSYSTEM=1",
@@ -24,6 +25,13 @@ func lockRepo(t *testing.T) (*Repo, func(args ...string) string) {
 		}
 		return strings.TrimSpace(out)
 	}
+	return dir, p, git
+}
+
+// lockRepo is a repository with one commit on main, and how to run git in it.
+func lockRepo(t *testing.T) (*Repo, func(args ...string) string) {
+	t.Helper()
+	dir, p, git := scratchGit(t)
 	git("init", "--quiet", "--initial-branch=main")
 	git("commit", "--quiet", "--allow-empty", "-m", "first")
 	r, err := Open(dir, p)

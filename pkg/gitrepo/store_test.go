@@ -11,15 +11,7 @@ import (
 // other: a sync's check of what it is about to push read "object not found"
 // for each, in a repository git fsck found whole.
 func TestBlobOfAPackWrittenAfterTheFirstRead(t *testing.T) {
-	dir := t.TempDir()
-	p := Program{Env: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t"}}
-	git := func(args ...string) {
-		t.Helper()
-		if _, err := p.InWorkTree(dir, args...); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir, p, git := scratchGit(t)
 	git("init", "--quiet")
 	if err := os.WriteFile(filepath.Join(dir, "a.md"), []byte("a\n"), 0o644); err != nil {
 		t.Fatal(err)
