@@ -7,6 +7,8 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -227,4 +229,58 @@ func TestDrainWaitsWhileAnswersCome(t *testing.T) {
 			t.Errorf("stuck=%v: drained after %v, before the answers were written", stuck, waited)
 		}
 	}
+}
+
+// boundCalls lets n tool calls run at once and the others wait their
+// turn; every call is answered, and other methods are not held.
+func TestBoundCalls(t *testing.T) {
+	t.Parallel()
+	const n, calls = 2, 20
+	var running, most atomic.Int32
+	release := make(chan struct{})
+	slow := boundCalls(n)(func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == "tools/call" {
+			now := running.Add(1)
+			for m := most.Load(); now > m && !most.CompareAndSwap(m, now); m = most.Load() {
+			}
+			<-release
+			running.Add(-1)
+		}
+		return &mcp.CallToolResult{}, nil
+	})
+	var wg sync.WaitGroup
+	for range calls {
+		wg.Go(func() {
+			if _, err := slow(t.Context(), "tools/call", &mcp.CallToolRequest{}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	// A ping is answered while the tool calls hold every turn.
+	for running.Load() < n {
+		time.Sleep(time.Millisecond)
+	}
+	if _, err := slow(t.Context(), "ping", nil); err != nil {
+		t.Fatal(err)
+	}
+	close(release)
+	wg.Wait()
+	if m := most.Load(); m != n {
+		t.Errorf("%d tool calls ran at once, want %d", m, n)
+	}
+	// A call waiting for a turn ends with its context.
+	started, hold := make(chan struct{}), make(chan struct{})
+	held := boundCalls(1)(func(context.Context, string, mcp.Request) (mcp.Result, error) {
+		close(started)
+		<-hold
+		return nil, nil
+	})
+	go held(t.Context(), "tools/call", nil)
+	<-started
+	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := held(ctx, "tools/call", nil); err == nil {
+		t.Error("a call waiting for its turn did not end with its context")
+	}
+	close(hold)
 }

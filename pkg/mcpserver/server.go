@@ -22,6 +22,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sync"
 	"time"
@@ -135,7 +136,7 @@ func New(opts Options) *mcp.Server {
 			"The same evidence from the same session is recorded once."}, nil, s.signal)
 	s.addDaytwo(srv)
 	s.addClean(srv, readOnly)
-	srv.AddReceivingMiddleware(checkArguments(s.inputs))
+	srv.AddReceivingMiddleware(checkArguments(s.inputs), boundCalls(runtime.GOMAXPROCS(0)))
 	if opts.ReadOnly {
 		srv.RemoveTools(slices.Sorted(maps.Keys(s.writes))...)
 		srv.AddReceivingMiddleware(refuseWrites(s.writes))
@@ -261,6 +262,29 @@ func arguments(schema *jsonschema.Resolved, raw json.RawMessage, in any) error {
 		return err
 	}
 	return json.Unmarshal(data, in)
+}
+
+// boundCalls runs at most n tool calls of a session at once, the rest
+// waiting their turn: the SDK starts a handler for every request it reads,
+// and each search or recall without a daemon scans and loads the vault, so
+// 1,004 searches piped into mem mcp at 50,000 files ran at once and grew
+// past 9 GB.
+func boundCalls(n int) mcp.Middleware {
+	turns := make(chan struct{}, max(n, 1))
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method != "tools/call" {
+				return next(ctx, method, req)
+			}
+			select {
+			case turns <- struct{}{}:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			defer func() { <-turns }()
+			return next(ctx, method, req)
+		}
+	}
 }
 
 // refuseWrites answers a call of a writing tool with a tool error saying
