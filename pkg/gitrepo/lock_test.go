@@ -6,27 +6,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
-
-// scratchGit is an empty folder, a git Program with its own HOME and an
-// identity, and how to run git in the folder (its output trimmed).
-func scratchGit(t *testing.T) (string, Program, func(args ...string) string) {
-	t.Helper()
-	dir := t.TempDir()
-	p := Program{Env: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t"}}
-	git := func(args ...string) string {
-		t.Helper()
-		out, err := p.InWorkTree(dir, args...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return strings.TrimSpace(out)
-	}
-	return dir, p, git
-}
 
 // lockRepo is a repository with one commit on main, and how to run git in it.
 func lockRepo(t *testing.T) (*Repo, func(args ...string) string) {
