@@ -143,11 +143,15 @@ func question(s string) bool {
 
 // sentences splits text where a sentence or a list item starts.
 func sentences(s string) []string {
-	out := strings.FieldsFunc(s, func(r rune) bool {
-		return strings.ContainsRune(".!;\n。！；｡!\u0964{}", r)
-	})
+	return splitTrimmed(s, ".!;\n。！；｡!\u0964{}", " \t>*-+#_\"'“„«()[]0123456789")
+}
+
+// splitTrimmed splits s at every rune of at, and trims the runes of trim
+// from the start of each piece (quotes, list marks, numbering).
+func splitTrimmed(s, at, trim string) []string {
+	out := strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(at, r) })
 	for i, x := range out {
-		out[i] = strings.TrimLeft(x, " \t>*-+#_\"'“„«()[]0123456789")
+		out[i] = strings.TrimLeft(x, trim)
 	}
 	return out
 }

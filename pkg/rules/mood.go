@@ -403,13 +403,7 @@ func scriptTag(s string) string {
 // clauses splits s where a sentence, a list item or a colon's clause
 // starts.
 func clauses(s string) []string {
-	out := strings.FieldsFunc(s, func(r rune) bool {
-		return strings.ContainsRune(".!;:\n。！；：｡!\u0964", r)
-	})
-	for i, x := range out {
-		out[i] = strings.TrimLeft(x, " \t>*-+#_\"'“„«()[]{}「『0123456789")
-	}
-	return out
+	return splitTrimmed(s, ".!;:\n。！；：｡!\u0964", " \t>*-+#_\"'“„«()[]{}「『0123456789")
 }
 
 // scriptBefore reports whether the rune of s that ends at i is a letter
