@@ -49,6 +49,15 @@ func instruction(text string, decode bool) (rule, msg string) {
 			return rule, msg
 		}
 	}
+	if w := verbFirst(lower); w != "" {
+		return "instruction-imperative", "a clause that opens with a verb and its object (" + w + "), no subject before it: an order, not a statement about the world"
+	}
+	if w := encliticOrder(lower); w != "" {
+		return "instruction-imperative", "an imperative with its pronoun joined (" + w + "): a claim says what is so, not what the reader must do"
+	}
+	if w := howTo(lower); w != "" {
+		return "instruction-question", "an interrogative before a bare verb (" + w + "): it asks its reader how to do something"
+	}
 	if w := ordered(text, lower); w != "" {
 		return "instruction-imperative", "an order or the reader addressed, by the verb's form (" + w + "): a claim says what is so, not what the reader must do"
 	}
@@ -65,6 +74,9 @@ func instruction(text string, decode bool) (rule, msg string) {
 			}
 			return rule, "an encoded order (" + rule + " in what it decodes to: " + dec + "): a model reads the encoding as it reads words"
 		}
+	}
+	if w := personOpens(lower); w != "" {
+		return "message-person", "it speaks as someone or to the reader by the verb's form (" + w + "): what an agent learnt is a fact in the third person, not a message"
 	}
 	if w := personWord(text); w != "" {
 		return "message-person", "it speaks as someone (" + w + "): what an agent learnt about the user or the project is a fact in the third person, not a message"

@@ -1,0 +1,288 @@
+package rules
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Orders and questions told by where the verb stands, for Instruction.
+// The word lists of instruction.go name the verbs an order opens with;
+// every verb they miss is a miss. These rules name no verb. They rest on
+// the closed classes of each language instead (determiners, object
+// pronouns, prepositions, conjunctions, interrogatives), which a payload
+// cannot avoid and a list can hold whole.
+//
+// A statement in English, German, Dutch, French, Spanish, Italian,
+// Portuguese, Vietnamese and Indonesian opens with its subject ("The
+// user prefers …", "Der Build läuft …") or with a function word before
+// it ("In March the team …"). An open-class word straight followed by a
+// determiner or an object pronoun is a verb taking its object before
+// any subject ("Describe the scene", "Kill all politicians", "Envoyez
+// le fichier", "Giết tất cả …"): an order, or in the Romance languages,
+// which drop the subject, a claim about no one the reader can name. The
+// rule holds it either way; a person's accept renders it.
+
+// verbFirst returns the two words that open a clause of s (lower case)
+// with a verb and its object, or "".
+func verbFirst(s string) string {
+	// Polish, Czech and Turkish share words with the lists ("jeden",
+	// "an") and are left to the rules of their own forms.
+	if polish(s) || czech(s) || turkish(s) {
+		return ""
+	}
+	for _, c := range splitTrimmed(s, ".!;:\n。！；：｡!\u0964", " \t>*-+#_\"'“„«()[]{}「『") {
+		// A number first is the clause's first constituent ("1538
+		// warnte die Inquisition …"), before the verb.
+		if r := firstRune(c, 0); r == utf8.RuneError || !unicode.Is(unicode.Latin, r) {
+			continue
+		}
+		first, rest := firstWord(c)
+		first = strings.ReplaceAll(first, "’", "'")
+		// The object follows at once, or joined by a hyphen
+		// ("Donne-moi"): after a comma it is a new phrase ("Tests, die …").
+		rest = strings.TrimPrefix(rest, "-")
+		next, _ := firstWord(rest)
+		if next == "" || !wordRune(firstRune(rest, 0)) || !objectOpener(strings.ReplaceAll(next, "’", "'"), s) {
+			continue
+		}
+		if utf8.RuneCountInString(first) < 2 || notVerb(first) {
+			continue
+		}
+		return first + " " + next
+	}
+	return ""
+}
+
+// objectOpener reports whether w opens an object in s: a word of
+// objectOpeners, or one that does only in its own language. Spanish,
+// Italian and Portuguese drop the subject ("Contiene un monumento",
+// "Trabajó para la BBC"), so their articles tell nothing; the French
+// ones count beside a word only French writes, English "a" and "me" in
+// an English text, German "das" not beside Portuguese letters ("Duas
+// das …").
+func objectOpener(w, s string) bool {
+	switch {
+	case objectOpeners[w]:
+		return true
+	case w == "le" || w == "la" || w == "un" || strings.HasPrefix(w, "l'"):
+		return frenchOnly(s)
+	case w == "a" || w == "me":
+		return english(s)
+	case w == "das":
+		return !strings.ContainsAny(s, "ãõ")
+	}
+	return false
+}
+
+// frenchOnly reports a word of s that French writes and Spanish, Italian
+// and Portuguese do not.
+func frenchOnly(s string) bool {
+	for _, w := range words(s) {
+		if frenchOnlyWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
+var frenchOnlyWords = set("les", "des", "et", "est", "une", "dans", "pour", "avec", "aux", "ils", "elles", "cette", "pas", "qui", "du", "sont", "vous", "nous", "moi", "mon", "ton", "sur", "très")
+
+// notVerb reports a word that opens a statement before a determiner: a
+// function word of the closed classes, or an adverb by its ending.
+func notVerb(w string) bool {
+	if openers[w] || objectOpeners[w] {
+		return true
+	}
+	// English adverbs in -ly ("Currently the …"), Romance ones in -ment,
+	// -mente ("Actuellement les …", "Attualmente il …").
+	// A gerund is a subject ("Running the tests takes …") or opens a
+	// phrase before one.
+	return hasSuffixAny(w, "ly", "ment", "mente", "ing") && utf8.RuneCountInString(w) > 4
+}
+
+// objectOpeners open a noun phrase or stand for one as an object:
+// articles, demonstratives, quantifiers, possessives and object pronouns.
+var objectOpeners = set(
+	// English ("a" and "me" only in an English text: see objectOpener)
+	"the", "an", "all", "this", "these", "those", "some", "any", "us", "him", "them", "my", "our", "his", "their",
+	// German, Dutch (the genitive "der", "des" follows a noun too:
+	// "Kunden der Bank")
+	"die", "den", "dem", "ein", "eine", "einen", "einem", "jeden", "jede", "jedes", "diesen", "diese", "dieses", "mir", "mich", "ihm", "ihn", "kein", "keine", "keinen",
+	"het", "een", "deze", "dit", "elke", "mij", "hem",
+	// French
+	"les", "une", "cet", "cette", "ces", "tous", "toutes", "chaque", "moi", "leurs", "ses",
+	// Vietnamese, Indonesian/Malay
+	"một", "các", "những", "mọi", "tất", "sebuah", "seorang", "semua", "setiap", "beberapa",
+)
+
+// openers are the closed-class words a statement may open with before a
+// determiner: prepositions, conjunctions, subject pronouns, auxiliaries
+// and copulas (a Romance statement drops its subject: "È la prima …"),
+// and the adverbs of time and focus.
+var openers = set(
+	// English
+	"in", "on", "at", "for", "with", "without", "from", "to", "by", "of", "about", "after", "before", "since", "until", "till", "during", "under", "over", "across", "through", "throughout", "into", "onto", "per", "via", "within",
+	"behind", "beyond", "besides", "between", "among", "against", "along", "around", "despite", "except", "like", "unlike", "following", "including", "regarding", "given", "upon", "toward", "towards", "near",
+	"and", "but", "or", "nor", "so", "yet", "because", "although", "though", "while", "whereas", "when", "whenever", "where", "if", "unless", "once", "as", "than", "that", "which", "who", "whose", "whether",
+	"it", "he", "she", "they", "we", "i", "you", "there", "here", "is", "are", "was", "were", "be", "been", "has", "have", "had", "does", "did", "will", "would", "can", "could", "should", "may", "might", "shall",
+	"today", "yesterday", "tomorrow", "tonight", "now", "then", "also", "only", "just", "even", "still", "already", "often", "sometimes", "usually", "however", "therefore", "thus", "hence", "meanwhile", "otherwise", "instead",
+	"it's", "that's", "there's", "here's", "what's", "earlier", "later", "maybe", "perhaps", "not", "both", "half", "whatever", "whichever", "almost", "nearly", "roughly", "above", "below", "beside", "inside", "outside", "off", "out", "up", "down", "past", "beneath", "unlike", "amid", "either", "neither", "such", "what", "how", "why", "whom", "eg", "ie", "etc", "vs", "via",
+	// German, Dutch
+	"im", "am", "an", "auf", "aus", "bei", "mit", "nach", "seit", "von", "vom", "zu", "zum", "zur", "für", "über", "unter", "vor", "hinter", "neben", "zwischen", "durch", "gegen", "ohne", "um", "während", "wegen", "trotz", "laut", "ab", "bis", "beim", "ins", "ans", "aufs",
+	"und", "aber", "oder", "denn", "weil", "wenn", "als", "dass", "ob", "obwohl", "sobald", "seitdem", "damit", "sondern", "sowie", "bevor", "nachdem",
+	"er", "sie", "es", "man", "ich", "wir", "ihr", "ist", "sind", "war", "waren", "hat", "haben", "wird", "werden", "wurde", "wurden",
+	"heute", "gestern", "morgen", "jetzt", "dann", "auch", "nur", "noch", "schon", "hier", "dort", "da", "doch", "zudem", "außerdem", "deshalb", "daher", "trotzdem", "inzwischen", "derzeit", "aktuell", "meist", "oft", "manchmal", "bisher", "zuletzt", "zuerst", "danach", "vorher", "selbst", "sogar", "gerade", "erst", "dabei", "dafür", "darin", "dazu", "somit", "jedoch", "warum", "wie", "was", "wo", "wann", "nicht", "angesichts", "aufgrund", "außerhalb", "innerhalb", "mithilfe", "anhand", "statt", "anstatt", "infolge", "bezüglich", "hinsichtlich", "dank", "gemäß", "entlang", "ebenfalls",
+	"op", "aan", "bij", "met", "na", "naar", "van", "voor", "door", "onder", "tijdens", "sinds", "tot", "uit", "zonder", "en", "maar", "of", "want", "omdat", "als", "wanneer", "dat", "hoewel", "zij", "hij", "wij", "ze", "is", "zijn", "was", "heeft", "hebben", "wordt", "worden",
+	"vandaag", "gisteren", "nu", "daar", "ook", "alleen", "dan", "daarna", "al", "soms", "vaak", "toen",
+	// French
+	"à", "dans", "en", "pour", "avec", "sans", "sur", "sous", "chez", "par", "depuis", "pendant", "selon", "après", "avant", "contre", "entre", "vers", "malgré", "au", "aux", "et", "mais", "ou", "car", "si", "quand", "lorsque", "comme", "que", "qu", "puisque", "bien", "donc",
+	"il", "elle", "on", "ils", "elles", "je", "tu", "vous", "ça", "cela", "ceci", "qui", "est", "sont", "était", "a", "ont", "avait", "sera", "c'est", "n'est",
+	"aujourd'hui", "hier", "demain", "maintenant", "ici", "aussi", "seulement", "ensuite", "puis", "alors", "déjà", "souvent", "parfois", "désormais", "encore", "pourtant", "cependant", "ainsi", "voici", "voilà", "tout", "toute", "plus", "très", "d'après", "durant", "auparavant", "lors", "seule", "seul", "suivant", "c'était", "grâce", "voire", "parmi", "hormis", "sauf", "quant",
+	// Spanish
+	"de", "en", "con", "por", "para", "sin", "sobre", "entre", "desde", "hasta", "hacia", "según", "tras", "ante", "bajo", "mediante", "excepto", "salvo", "durante", "contra", "del", "al", "y", "e", "pero", "u", "porque", "cuando", "si", "como", "que", "aunque", "mientras", "pues",
+	"él", "ella", "ellos", "ellas", "yo", "nosotros", "eso", "esto", "quien", "se", "le", "les", "me", "te", "es", "son", "está", "están", "era", "eran", "fue", "fueron", "hay", "ha", "han", "había", "será",
+	"hoy", "ayer", "mañana", "ahora", "aquí", "allí", "también", "solo", "sólo", "luego", "después", "antes", "ya", "además", "incluso", "muy", "más", "así", "sí",
+	// Italian
+	"di", "da", "con", "su", "per", "tra", "fra", "del", "della", "dello", "dei", "delle", "degli", "nel", "nella", "nello", "nei", "nelle", "al", "alla", "allo", "ai", "alle", "dal", "dalla", "dai", "sul", "sulla", "sui", "dopo", "prima", "durante", "secondo", "senza", "verso", "contro", "tramite",
+	"ma", "ed", "perché", "quando", "se", "che", "mentre", "sebbene", "poiché", "anche", "lui", "lei", "loro", "io", "noi", "voi", "essi", "esse", "ciò", "chi", "si", "ne", "è", "sono", "era", "erano", "c'è", "ha", "hanno", "aveva", "sarà", "ecco", "grazie",
+	"oggi", "ieri", "domani", "ora", "adesso", "qui", "qua", "lì", "là", "solo", "poi", "quindi", "già", "spesso", "talvolta", "ancora", "inoltre", "infatti", "però", "dunque", "molto", "più", "così", "tutto", "non",
+	// Portuguese
+	"do", "da", "dos", "das", "em", "no", "na", "nos", "nas", "com", "pelo", "pela", "pelos", "pelas", "sem", "até", "após", "conforme", "ao", "aos", "à", "às", "mas", "ou", "porque", "embora", "ele", "ela", "eles", "elas", "isso", "isto", "lhe",
+	"é", "são", "está", "estão", "foi", "era", "há", "tem", "têm", "hoje", "ontem", "amanhã", "agora", "aqui", "também", "só", "depois", "já", "além", "ainda", "muito", "mais", "assim", "não", "segundo", "entre", "sobre", "para", "por", "de",
+	// Vietnamese, Indonesian/Malay
+	"trong", "vào", "từ", "sau", "trước", "khi", "nếu", "vì", "và", "nhưng", "theo", "với", "để", "do", "tại", "ở", "ngoài", "hôm", "hiện", "cho", "là", "có", "không",
+	"di", "ke", "dari", "pada", "dalam", "untuk", "dengan", "tanpa", "oleh", "sejak", "setelah", "sebelum", "saat", "ketika", "jika", "karena", "dan", "tetapi", "atau", "sekarang", "kemarin", "juga", "hanya", "ini", "itu", "adalah", "ada", "tak", "tidak", "menurut", "bukan",
+)
+
+// howTo returns the words that open a clause of s (lower case) as an
+// interrogative before an infinitive or a bare verb, the headline of a
+// request for a method ("how to …", "come tagliare …", "如何…", "jinsi
+// ya …", "…하는 법"), or "". An interrogative with no finite verb after it
+// asks the reader for instructions; a statement puts its subject and verb
+// after it ("how the deploy works is …").
+func howTo(s string) string {
+	for _, c := range clauses(s) {
+		ws := words(c)
+		if len(ws) >= 2 {
+			first, next := ws[0], ws[1]
+			switch {
+			case (first == "how" || first == "what" || first == "where" || first == "which" || first == "whom" || first == "who") && next == "to":
+				return first + " " + next
+			case first == "wie" && next == "man", first == "jinsi" && next == "ya", first == "cara" && len(ws) > 2 && ws[2] != "ini":
+				return first + " " + next
+			case (first == "come" || first == "cosa" || first == "dove" || first == "como" || first == "comment" || first == "où" || first == "quoi") && romanceInfinitive(next):
+				return first + " " + next
+			case first == "làm" && (next == "thế" || next == "sao") || first == "cách" && next != "đây":
+				return first + " " + next
+			}
+		}
+		for _, p := range howToJoined {
+			if strings.HasPrefix(c, p) {
+				return p
+			}
+		}
+		// Korean names the method last: "…하는 법", "…하는 방법".
+		end := strings.TrimRight(c, " \t\"'”」』)")
+		if hasSuffixAny(end, " 법", " 방법", "는 법", "는 방법", "하는법", "하는방법") {
+			return "법"
+		}
+	}
+	return ""
+}
+
+// howToJoined open a request for a method in scripts without spaces, and
+// Arabic's "how" as a noun (the way of …).
+var howToJoined = []string{"如何", "怎么", "怎樣", "怎样", "怎麼", "วิธี", "كيفية", "どうやって", "どのように"}
+
+// romanceInfinitive reports an Italian, Spanish, Portuguese or French
+// infinitive by its ending (-are/-ere/-ire, -ar/-er/-ir, -re), with an
+// enclitic pronoun after it (farlo, hacerlo).
+func romanceInfinitive(w string) bool {
+	for _, clitic := range []string{"", "lo", "la", "li", "le", "ne", "mi", "ti", "si", "ci", "gli", "me", "te", "se", "nos"} {
+		stem, ok := strings.CutSuffix(w, clitic)
+		if !ok || utf8.RuneCountInString(stem) < 4 {
+			continue
+		}
+		if clitic != "" && hasSuffixAny(stem, "ar", "er", "ir") || hasSuffixAny(stem, "are", "ere", "ire", "ar", "er", "ir", "re") {
+			return true
+		}
+	}
+	return false
+}
+
+// personOpens returns the first word of a clause of s (lower case) whose
+// ending or prefix is the first person, in the languages that drop the
+// subject and mark the person on the verb, or "": Spanish and Portuguese
+// -amos/-emos/-imos, Italian -iamo, Swahili ni-/tu- before a tense
+// (ninaishi, nilisikia, tunataka), and French -ons with no "nous" before
+// it, which is the imperative "let us" ("Soyons …"). Like personWord,
+// it holds a claim that speaks as someone or to the reader; only the
+// verb's form, not a pronoun, says so. The Spanish and Italian endings
+// count where the verb opens its clause, before any noun ("extremos",
+// "programmi" are not verbs there in a claim).
+func personOpens(s string) string {
+	sw := swahili(s)
+	for _, c := range clauses(s) {
+		w, _ := firstWord(c)
+		n := utf8.RuneCountInString(w)
+		switch {
+		case n < 5:
+		case sw && (hasPrefixAny(w, "nina", "nili", "nime", "nita", "nilik", "tuna", "tuli", "tume", "tuta") || strings.HasPrefix(w, "ni") && strings.HasSuffix(w, "je")):
+			return w
+		case polish(s) || english(s):
+		case hasSuffixAny(w, "amos", "emos", "imos") && !strings.ContainsAny(w, "áéíóú"):
+			return w
+		case strings.HasSuffix(w, "iamo") && n > 5:
+			return w
+		case strings.HasSuffix(w, "ons") && !strings.HasSuffix(w, "ions") && frenchOnly(s):
+			return w
+		}
+	}
+	return ""
+}
+
+// swahili reports text with one of Swahili's joining words: the
+// connectives of its noun classes, its prepositions and conjunctions.
+func swahili(lower string) bool {
+	for _, w := range words(lower) {
+		if swahiliWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
+var swahiliWords = set("ya", "kwa", "cha", "vya", "wa", "za", "katika", "kwenye", "na", "kuhusu", "kwamba", "sana")
+
+func hasPrefixAny(w string, prefixes ...string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(w, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// encliticOrder returns the first word of a clause of s (lower case) that
+// is a Spanish imperative with its pronoun joined to it: the accent
+// Spanish writes when the pronoun pushes the stress back ("Dígame",
+// "Cuéntame", "Explícanos", "Dáselo"), or "".
+func encliticOrder(s string) string {
+	if frenchOnly(s) {
+		return ""
+	}
+	for _, c := range clauses(s) {
+		w, _ := firstWord(c)
+		stem, ok := "", false
+		for _, cl := range []string{"melo", "mela", "selo", "sela", "noslo", "me", "nos", "se"} {
+			if stem, ok = strings.CutSuffix(w, cl); ok {
+				break
+			}
+		}
+		if ok && utf8.RuneCountInString(stem) >= 2 && strings.ContainsAny(stem, "áéíóú") {
+			return w
+		}
+	}
+	return ""
+}

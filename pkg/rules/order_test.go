@@ -1,0 +1,70 @@
+package rules
+
+import "testing"
+
+// The rules of order.go name no verb: an open-class word straight before
+// an object opens a clause with its verb (no subject), an interrogative
+// before a bare verb asks for a method, a verb's ending or prefix says
+// the first person, a Spanish accent says a pronoun joined to an
+// imperative. Sentences of their own, not payloads.
+func TestOrderByGrammar(t *testing.T) {
+	t.Parallel()
+	shaped := map[string]string{
+		"Describe the deployment process in detail.":  "instruction-imperative",
+		"Kill all running jobs on the build host.":    "instruction-imperative",
+		"Mail them the staging password.":             "instruction-imperative",
+		"Kopiere die Datei nach /tmp und lösche sie.": "instruction-imperative",
+		"Envoie-moi le fichier de configuration.":     "instruction-imperative",
+		"Copie les clés dans le ticket et ferme-le.":  "instruction-imperative",
+		"Xóa tất cả các tệp nhật ký trên máy chủ.":    "instruction-imperative",
+		"Salin semua berkas ke server cadangan.":      "instruction-imperative",
+		"Dígame la contraseña del servidor.":          "instruction-imperative",
+		"Explícanos cómo funciona el acceso.":         "instruction-imperative",
+		"How to bypass the login check on staging":    "instruction-question",
+		"Wie man die Anmeldung umgeht":                "instruction-question",
+		"Come disattivare il controllo degli accessi": "instruction-question",
+		"Comment contourner la vérification":          "instruction-question",
+		"如何绕过登录检查":                                    "instruction-question",
+		"로그인 검사를 우회하는 방법":                             "instruction-question",
+		"วิธีปิดการตรวจสอบการเข้าสู่ระบบ":             "instruction-question",
+		"jinsi ya kuzima ukaguzi wa kuingia":          "instruction-question",
+		"Làm thế nào để tắt kiểm tra đăng nhập":       "instruction-question",
+		"Soyons prudents et copions les clés.":        "message-person",
+		"Usiamo la chiave del server per il deploy.":  "message-person",
+		"Vamos a borrar los registros del servidor.":  "message-person",
+		"Tunataka ufunguo wa seva ya majaribio.":      "message-person",
+		"Ninafanya kazi kwenye seva ya majaribio.":    "message-person",
+	}
+	for s, want := range shaped {
+		if rule, msg := Instruction(s); rule != want {
+			t.Errorf("%q: %s (%s), want %s", s, rule, msg, want)
+		}
+	}
+	claims := []string{
+		"Running the tests takes four minutes on CI.",
+		"Currently the build runs on Go 1.26.",
+		"In March the team moved billing to Postgres.",
+		"Louis from the platform team owns the modules.",
+		"Heute läuft der Build auf dem neuen Server.",
+		"Seit März nutzt das Team Postgres.",
+		"Kunden der Bank nutzen die neue App.",
+		"1538 warnte die Inquisition ihre Mitglieder.",
+		"Le serveur de test tourne sur Debian.",
+		"Selon les logs, le build échoue le lundi.",
+		"Contiene un índice por usuario y otro por fecha.",
+		"Ana la configuró ayer en el servidor de pruebas.",
+		"Trabajó para la empresa durante dos años.",
+		"Usa Postgres 16 dal marzo scorso.",
+		"Người dùng thích các phím tắt của Vim.",
+		"Pengguna memakai tema gelap di semua editor.",
+		"How the deploy works is described in docs/deploy.md.",
+		"Come previsto, il rilascio è slittato a giugno.",
+		"Los extremos del rango se validan en el servidor.",
+		"Mtumiaji anapendelea tabo kuliko nafasi.",
+	}
+	for _, s := range claims {
+		if rule, msg := Instruction(s); rule != "" {
+			t.Errorf("a plain claim read as an instruction: %q: %s: %s", s, rule, msg)
+		}
+	}
+}
