@@ -55,6 +55,12 @@ func instruction(text string, decode bool) (rule, msg string) {
 	if w := encliticOrder(lower); w != "" {
 		return "instruction-imperative", "an imperative with its pronoun joined (" + w + "): a claim says what is so, not what the reader must do"
 	}
+	if w := finalParticle(lower); w != "" {
+		return "instruction-imperative", "a particle that ends an order (" + w + "): a claim says what is so, not what the reader must do"
+	}
+	if w := koreanAsked(lower); w != "" {
+		return "instruction-question", "a question (" + w + "): it asks its reader something instead of stating a claim"
+	}
 	if w := howTo(lower); w != "" {
 		return "instruction-question", "an interrogative before a bare verb (" + w + "): it asks its reader how to do something"
 	}
@@ -119,7 +125,7 @@ func addressed(lower string) (rule, msg string) {
 		// German "du" (you) is French "du" (of the).
 		// Tagalog "mo" (you) is Gaelic's "my" and an abbreviation
 		// elsewhere: it counts beside Tagalog's markers ng and mga.
-		if secondPerson[w] && !(w == "du" && french(lower)) || (w == "mo" || w == "mong") && tagalog(lower) {
+		if secondPerson[w] && !(w == "du" && french(lower)) || (w == "mo" || w == "mong") && tagalog(lower) || secondPerson[arabicStem(w)] {
 			return "instruction-address", "it addresses its reader (" + w + "): a claim about the user or the world names them in the third person"
 		}
 	}
@@ -252,7 +258,7 @@ var imperatives = set(
 	"উপেক্ষা", "ভুলে", "বলো", "বলুন", "লিখুন", "লেখো", "দেখাও", "করো", "করুন", "সবসময়", "কখনো", "দয়া",
 	// Vietnamese, Indonesian/Malay, Javanese
 	"hãy", "bỏ", "quên", "đừng", "luôn", "vui", "viết", "tạo", "gửi", "abaikan", "lupakan", "katakan", "tuliskan", "tulis", "jawab", "tunjukkan", "berikan", "lakukan", "jalankan", "ikuti", "terjemahkan", "kirim", "hapus", "selalu",
-	"jangan", "tolong", "mohon", "lalekna", "lalèkna", "tulisen", "wenehana", "tulung", "aja", "ojo", "ayo",
+	"jangan", "tolong", "mohon", "silakan", "mari", "coba", "lalekna", "lalèkna", "tulisen", "wenehana", "tulung", "aja", "ojo", "ayo",
 	// Swahili, Zulu, Albanian, Irish, Scottish Gaelic
 	"puuza", "sahau", "niambie", "andika", "jibu", "onyesha", "nipe", "fanya", "tafadhali",
 	"ziba", "khohlwa", "ngitshele", "bhala", "phendula", "bonisa", "nginike", "yenza", "ngicela", "njalo", "ungalokothi",
@@ -282,6 +288,10 @@ var commandAnywhere = []string{
 	"कृपया", "দয়া করে", "অনুগ্রহ করে", "vui lòng", "xin hãy", "يرجى", "من فضلك", "لطفا", "لطفاً", "mohon", "pakiusap", "부탁",
 	"してください", "して下さい", "しなさい", "しろ", "せよ", "ください", "下さい", "なさい",
 	"하세요", "하십시오", "해라", "해줘", "해 줘", "주세요", "하라", "하지 마", "말해", "알려줘", "보여줘",
+	// the Japanese auxiliaries of a wish or a request put to someone
+	// (書いてほしい, 教えてもらいたい, 書いてくれ), French's imperative of
+	// vouloir, Arabic's "please" with its article
+	"てほしい", "でほしい", "て欲しい", "で欲しい", "てもらいたい", "でもらいたい", "てくれ", "でくれ", "veuillez", "الرجاء",
 	"从现在开始", "從現在開始", "忽略之前", "忽略以上", "忽略所有",
 }
 
@@ -294,7 +304,7 @@ var secondPerson = set(
 	// the modals and auxiliaries in the second person: "can you", "you are"
 	"puedes", "podrías", "debes", "deberías", "quieres", "estás", "eres", "tienes", "puoi", "potresti", "dovresti", "vuoi", "stai",
 	"podes", "poderias", "deves", "deverias", "queres", "teus", "tuas", "vosso", "vossa", "pourriez", "pouvez", "devez", "devriez", "voulez", "êtes", "avez", "savez",
-	"بك", "عليك", "منك", "عنك", "معك", "فيك", "لديك", "عندك", "يمكنك", "بإمكانك", "نفسك", "iyong", "inyong",
+	"بك", "عليك", "منك", "عنك", "معك", "فيك", "لديك", "عندك", "يمكنك", "بإمكانك", "نفسك", "أنك", "إنك", "iyong", "inyong",
 	"ti", "tuo", "tua", "tuoi", "voi", "vostro", "vostra",
 	"você", "vocês", "voce", "teu", "tua", "contigo", "convosco",
 	"jij", "jou", "jouw", "jullie",

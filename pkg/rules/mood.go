@@ -261,7 +261,7 @@ func clauseFinalOrder(w, lower string, joined bool) string {
 	case scriptBefore(w, len(w), unicode.Hangul):
 		// Korean: the request and imperative endings (하세요, 하십시오,
 		// 써라, 해줘); the statement ends in -다 or -요.
-		if hasSuffixAny(w, "세요", "십시오", "시오", "라", "줘") && n > 1 {
+		if hasSuffixAny(w, "세요", "십시오", "시오", "라", "줘", "봐") && n > 1 {
 			return w
 		}
 	case turkish(lower):
@@ -473,6 +473,7 @@ var askWithVerb = set("what", "which", "who", "whom", "whose", "why", "where", "
 // askVerbs are the auxiliaries and modals a question puts after its
 // interrogative (or first).
 var askVerbs = set("is", "are", "was", "were", "do", "does", "did", "can", "could", "should", "would", "will", "has", "have", "had", "may", "might", "must", "shall",
+	"isn't", "aren't", "wasn't", "weren't", "don't", "doesn't", "didn't", "can't", "cant", "cannot", "couldn't", "shouldn't", "wouldn't", "won't", "hasn't", "haven't", "dont", "doesnt", "isnt", "wont",
 	"ist", "sind", "war", "waren", "kann", "können", "kannst", "könnte", "könnten", "soll", "sollte", "sollten", "muss", "müssen", "hat", "haben", "hast", "hatte", "wird", "werden", "würde", "würden", "gibt", "macht", "heißt", "bedeutet")
 
 // askVerbFirst open a yes-or-no question: a statement in English or German
@@ -496,7 +497,9 @@ var askWords = set(
 	"কি", "কী", "কোথায়", "কখন", "কেন", "কীভাবে", "কিভাবে", "কেমন", "কোনটি",
 	"هل",
 	"mı", "mü", "mısın", "misin", "musun", "müsün", "mısınız", "misiniz", "musunuz", "müsünüz", "mıdır", "midir", "mudur", "müdür",
-	"nini", "nani", "wapi", "vipi",
+	"nini", "nani", "wapi", "vipi", "mbona",
+	// Javanese (ngoko): why, how, who, how much
+	"lapo", "ngopo", "piye", "sopo", "piro", "pira",
 	"gì", "nhiêu",
 )
 

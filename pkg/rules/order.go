@@ -175,6 +175,8 @@ func howTo(s string) string {
 				return first + " " + next
 			case first == "làm" && (next == "thế" || next == "sao") || first == "cách" && next != "đây":
 				return first + " " + next
+			case (first == "как" || first == "як" || first == "где" || first == "куда" || first == "что" || first == "що") && hasSuffixAny(next, "ть", "ться", "ти", "чь"):
+				return first + " " + next
 			}
 		}
 		for _, p := range howToJoined {
@@ -190,6 +192,50 @@ func howTo(s string) string {
 	}
 	return ""
 }
+
+// Korean asks with 왜 (why) and 어떻게 (how) inside its clause; a word
+// in -지, -느냐 or -는가 after them makes the question embedded ("왜
+// 그런지 모른다", "어떻게 정의했느냐에 따른다").
+func koreanAsked(s string) string {
+	for _, c := range clauses(s) {
+		ws := words(c)
+		for i, w := range ws {
+			if w != "왜" && w != "어떻게" {
+				continue
+			}
+			embedded := false
+			for _, x := range ws[i+1:] {
+				embedded = embedded || strings.HasSuffix(x, "지") || strings.Contains(x, "느냐") || strings.Contains(x, "는가")
+			}
+			if !embedded {
+				return w
+			}
+		}
+	}
+	return ""
+}
+
+// finalParticle returns the particle that ends a clause of s as an order:
+// Vietnamese đi after a verb phrase (not after the tense markers, where
+// it is the verb "go": "đã đi"), Thai ซะ and เถอะ.
+func finalParticle(s string) string {
+	for _, c := range clauses(s) {
+		ws := words(c)
+		if len(ws) < 2 {
+			continue
+		}
+		last, prev := ws[len(ws)-1], ws[len(ws)-2]
+		if last == "đi" && !vietnameseTense[prev] {
+			return last
+		}
+		if r, _ := utf8.DecodeRuneInString(last); unicode.Is(unicode.Thai, r) && hasSuffixAny(last, "ซะ", "เถอะ") {
+			return last
+		}
+	}
+	return ""
+}
+
+var vietnameseTense = set("đã", "sẽ", "đang", "vừa", "mới", "không", "chưa", "cùng", "hay", "thường", "phải", "muốn", "cần", "sắp")
 
 // howToJoined open a request for a method in scripts without spaces, and
 // Arabic's "how" as a noun (the way of …).
@@ -227,6 +273,13 @@ func personOpens(s string) string {
 		w, _ := firstWord(c)
 		n := utf8.RuneCountInString(w)
 		switch {
+		case scriptBefore(w, len(w), unicode.Arabic):
+			// Arabic: the future and the first person joined (سأكتب, I
+			// will write), and a verb opening its clause with the object
+			// "me" joined (اضربني, جهزني, يمكنني).
+			if strings.HasPrefix(w, "سأ") && n > 3 || objectMe(w) {
+				return w
+			}
 		case n < 5:
 		case sw && (hasPrefixAny(w, "nina", "nili", "nime", "nita", "nilik", "tuna", "tuli", "tume", "tuta") || strings.HasPrefix(w, "ni") && strings.HasSuffix(w, "je")):
 			return w
@@ -237,6 +290,35 @@ func personOpens(s string) string {
 			return w
 		case strings.HasSuffix(w, "ons") && !strings.HasSuffix(w, "ions") && frenchOnly(s):
 			return w
+		}
+	}
+	return ""
+}
+
+// objectMe reports an Arabic verb with the object "me" (ني) joined: a
+// root of three letters at least before it, after the person's prefix;
+// with fewer, ني ends the root itself (يجني, "earns"), and an article
+// makes the word a noun or an adjective (الثاني).
+func objectMe(w string) bool {
+	stem, ok := strings.CutSuffix(w, "ني")
+	if !ok || strings.HasPrefix(w, "ال") {
+		return false
+	}
+	for _, p := range []string{"ي", "ت", "أ", "ن"} {
+		if rest, ok := strings.CutPrefix(stem, p); ok {
+			stem = rest
+			break
+		}
+	}
+	return utf8.RuneCountInString(stem) >= 3
+}
+
+// arabicStem is w without the conjunction or preposition Arabic joins
+// before it (و, ف, ل, ب: فأنت, "so you"), or "" for another word.
+func arabicStem(w string) string {
+	for _, p := range []string{"و", "ف", "ل", "ب"} {
+		if rest, ok := strings.CutPrefix(w, p); ok && utf8.RuneCountInString(rest) > 1 && scriptBefore(rest, len(rest), unicode.Arabic) {
+			return rest
 		}
 	}
 	return ""
