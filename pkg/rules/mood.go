@@ -57,6 +57,11 @@ func asked(s string) string {
 				return first + " " + next
 			}
 		}
+		// Italian "perché" is "why" and "because"; a clause of
+		// reason needs its main clause, after a comma.
+		if first == "perché" && !strings.ContainsAny(c, ",，") {
+			return first
+		}
 		// French asks with est-ce que and qu'est-ce que.
 		if (first == "est" || first == "qu'est" || first == "qu’est") && strings.HasPrefix(rest, "-ce") {
 			return first + "-ce"
@@ -261,7 +266,7 @@ func clauseFinalOrder(w, lower string, joined bool) string {
 	case scriptBefore(w, len(w), unicode.Hangul):
 		// Korean: the request and imperative endings (하세요, 하십시오,
 		// 써라, 해줘); the statement ends in -다 or -요.
-		if hasSuffixAny(w, "세요", "십시오", "시오", "라", "줘", "봐") && n > 1 {
+		if hasSuffixAny(w, "세요", "십시오", "시오", "라", "줘") && n > 1 || strings.HasSuffix(w, "봐") {
 			return w
 		}
 	case turkish(lower):

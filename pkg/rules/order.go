@@ -228,8 +228,11 @@ func finalParticle(s string) string {
 		if last == "đi" && !vietnameseTense[prev] {
 			return last
 		}
-		if r, _ := utf8.DecodeRuneInString(last); unicode.Is(unicode.Thai, r) && hasSuffixAny(last, "ซะ", "เถอะ") {
-			return last
+	}
+	for _, c := range clauses(s) {
+		// Thai writes a clause without spaces: its particle ends it.
+		if c = strings.TrimRight(c, " \t\"'”)"); scriptBefore(c, len(c), unicode.Thai) && hasSuffixAny(c, "ซะ", "เถอะ") {
+			return c[strings.LastIndexAny(c, " ")+1:]
 		}
 	}
 	return ""
@@ -269,6 +272,29 @@ func romanceInfinitive(w string) bool {
 // "programmi" are not verbs there in a claim).
 func personOpens(s string) string {
 	sw := swahili(s)
+	if sw {
+		// Swahili joins the subject to its verb as a prefix before the
+		// tense (ni-na-ishi, tu-li-sema, u-nge-penda), wherever the verb
+		// stands.
+		for _, w := range words(s) {
+			if n := utf8.RuneCountInString(w); n >= 6 && hasPrefixAny(w, "nina", "nili", "nime", "nita", "tuna", "tuli", "tume", "tuta", "unge") {
+				return w
+			}
+		}
+	}
+	// The Korean and Japanese wish (싶어, 書きたい) is the speaker's own:
+	// of someone else these languages say 싶어한다, 書きたがる.
+	for _, c := range clauses(s) {
+		ws := words(c)
+		for i, w := range ws {
+			if koreanWish[w] && (i+1 == len(ws) || !koreanDo[ws[i+1]]) {
+				return w
+			}
+		}
+		if w := japaneseWish(c); w != "" {
+			return w
+		}
+	}
 	for _, c := range clauses(s) {
 		w, _ := firstWord(c)
 		n := utf8.RuneCountInString(w)
@@ -281,7 +307,7 @@ func personOpens(s string) string {
 				return w
 			}
 		case n < 5:
-		case sw && (hasPrefixAny(w, "nina", "nili", "nime", "nita", "nilik", "tuna", "tuli", "tume", "tuta") || strings.HasPrefix(w, "ni") && strings.HasSuffix(w, "je")):
+		case sw && strings.HasPrefix(w, "ni") && strings.HasSuffix(w, "je"):
 			return w
 		case polish(s) || english(s):
 		case hasSuffixAny(w, "amos", "emos", "imos") && !strings.ContainsAny(w, "áéíóú"):
@@ -324,6 +350,28 @@ func arabicStem(w string) string {
 	return ""
 }
 
+var (
+	koreanWish = set("싶어", "싶어요", "싶다", "싶습니다", "싶은데", "싶을걸", "싶네", "싶어서")
+	koreanDo   = set("한다", "해", "하다", "합니다", "했다", "하는", "해요", "하고")
+)
+
+// japaneseWish returns the desiderative -たい that ends clause c after a
+// verb's stem (書きたい, 行きたいです), or "".
+func japaneseWish(c string) string {
+	c = strings.TrimRight(c, " \t\"'”」』)")
+	for _, end := range []string{"たいです", "たいのです", "たいんです", "たいと思います", "たいと思う", "たいと思っています", "たい"} {
+		if rest, ok := strings.CutSuffix(c, end); ok {
+			// After a verb's stem, a kana of the i- or e-row; not
+			// ぜったい (absolutely), だいたい (mostly), めでたい.
+			r, _ := utf8.DecodeLastRuneInString(rest)
+			if unicode.Is(unicode.Hiragana, r) && !strings.ContainsRune("っだでめ", r) {
+				return string(r) + end
+			}
+		}
+	}
+	return ""
+}
+
 // swahili reports text with one of Swahili's joining words: the
 // connectives of its noun classes, its prepositions and conjunctions.
 func swahili(lower string) bool {
@@ -335,7 +383,7 @@ func swahili(lower string) bool {
 	return false
 }
 
-var swahiliWords = set("ya", "kwa", "cha", "vya", "wa", "za", "katika", "kwenye", "na", "kuhusu", "kwamba", "sana")
+var swahiliWords = set("ya", "kwa", "cha", "vya", "wa", "za", "katika", "kwenye", "na", "kuhusu", "kwamba", "sana", "mtu", "watu", "pia", "lakini", "hii", "hiyo", "ili", "kama", "bila", "zaidi", "sasa")
 
 func hasPrefixAny(w string, prefixes ...string) bool {
 	for _, p := range prefixes {
@@ -368,3 +416,52 @@ func encliticOrder(s string) string {
 	}
 	return ""
 }
+
+// italianOrder returns the first word of a clause or of a phrase after a
+// comma of s (lower case) that is an Italian verb addressing the reader,
+// or "": with a pronoun joined to the imperative ("Raccontami",
+// "Descrivimi"), or in -i before an article, the second person singular
+// of every conjugation, indicative or imperative ("Uccidi tutti …",
+// "…, fornisci una ricetta"): a third person never ends in -i, and a
+// plural noun opens no clause without its article.
+func italianOrder(s string) string {
+	if !italian(s) {
+		return ""
+	}
+	for _, c := range clauses(s) {
+		for j, p := range strings.FieldsFunc(c, func(r rune) bool { return r == ',' || r == '，' }) {
+			first, rest := firstWord(strings.TrimLeft(p, " \t\"'“«("))
+			n := utf8.RuneCountInString(first)
+			// Not a superlative (moltissimi).
+			if j == 0 && n >= 8 && hasSuffixAny(first, "ami", "imi") && !strings.HasSuffix(first, "issimi") {
+				return first
+			}
+			// Not an infinitive with its pronoun (dargli, farli) nor a
+			// quantifier or a relative (tutti i, quali il).
+			next, _ := firstWord(rest)
+			if n >= 4 && strings.HasSuffix(first, "i") && !notVerb(first) && !italianQuantifiers[first] && !hasSuffixAny(first, "gli", "rli", "rci", "rsi", "rmi", "rti") &&
+				(italianArticles[next] || strings.HasPrefix(next, "l'")) {
+				return first
+			}
+		}
+	}
+	return ""
+}
+
+var italianQuantifiers = set("tutti", "alcuni", "molti", "pochi", "altri", "diversi", "vari", "entrambi", "parecchi", "troppi", "tanti", "quanti", "certi", "quali", "cui", "taluni", "ambedue")
+
+var italianArticles = set("il", "lo", "gli", "i", "uno", "una", "un", "la", "le", "questo", "questa", "questi", "queste", "quel", "quella", "quelle", "quei", "tutti", "tutte", "ogni")
+
+// italian reports text with two words only Italian writes among the
+// languages of the lists.
+func italian(s string) bool {
+	seen := map[string]bool{}
+	for _, w := range words(s) {
+		if italianWords[w] {
+			seen[w] = true
+		}
+	}
+	return len(seen) >= 2
+}
+
+var italianWords = set("il", "di", "della", "delle", "degli", "dei", "gli", "che", "nel", "nella", "sulla", "sulle", "è", "più", "questo", "questa", "tutti", "tutte", "sono", "non", "per", "con", "una", "uno", "anche", "ogni", "alla", "alle", "i")

@@ -61,6 +61,18 @@ func TestOrderByGrammar(t *testing.T) {
 		"Come previsto, il rilascio è slittato a giugno.",
 		"Los extremos del rango se validan en el servidor.",
 		"Mtumiaji anapendelea tabo kuliko nafasi.",
+		"Tume ya uchaguzi inatumia seva mpya.",
+		"Phase I of the migration moved the read path; World War I is a test fixture name.",
+		"사용자는 탭을 쓰고 싶어한다.",
+		"ユーザーはタブを使いたがっている。",
+		"だいたい五分でビルドが終わる。",
+		"يجني المشروع أمواله من العقود.",
+		"Moltissimi utenti usano il tema scuro.",
+		"Il team vuole dargli un nuovo formato, quali il JSON e il YAML.",
+		"Perché il build sia veloce, la cache resta calda.",
+		"Il server usa tutti i core disponibili.",
+		"사용자가 왜 탭을 쓰는지 모른다.",
+		"Người dùng đã đi.",
 	}
 	for _, s := range claims {
 		if rule, msg := Instruction(s); rule != "" {
