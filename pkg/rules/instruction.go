@@ -37,7 +37,14 @@ func instruction(text string, decode bool) (rule, msg string) {
 			return f.Rule, f.Msg
 		}
 	}
-	lower := strings.ToLower(text)
+	// Arabic writes its short vowels as optional marks (يُرجى, يرجى):
+	// the rules read the letters.
+	lower := strings.Map(func(r rune) rune {
+		if r >= 0x064B && r <= 0x0652 || r == 0x0670 {
+			return -1
+		}
+		return r
+	}, strings.ToLower(text))
 	if strings.ContainsAny(lower, "?？؟") && question(lower) {
 		return "instruction-question", "a question: it asks its reader something instead of stating a claim"
 	}
@@ -292,9 +299,10 @@ var commandAnywhere = []string{
 	"してください", "して下さい", "しなさい", "しろ", "せよ", "ください", "下さい", "なさい",
 	"하세요", "하십시오", "해라", "해줘", "해 줘", "주세요", "하라", "하지 마", "말해", "알려줘", "보여줘",
 	// the Japanese auxiliaries of a wish or a request put to someone
-	// (書いてほしい, 教えてもらいたい, 書いてくれ), French's imperative of
+	// (書いてほしい, 教えてもらいたい, 書いてくれ) and of "let us"
+	// (しましょう), French's imperative of
 	// vouloir, Arabic's "please" with its article
-	"てほしい", "でほしい", "て欲しい", "で欲しい", "てもらいたい", "でもらいたい", "てくれ", "でくれ", "veuillez", "الرجاء",
+	"てほしい", "でほしい", "て欲しい", "で欲しい", "てもらいたい", "でもらいたい", "てくれ", "でくれ", "ましょう", "veuillez", "الرجاء",
 	"从现在开始", "從現在開始", "忽略之前", "忽略以上", "忽略所有",
 }
 

@@ -57,6 +57,13 @@ func asked(s string) string {
 				return first + " " + next
 			}
 		}
+		// Italian "chi" opening its clause before the copula asks
+		// "who is"; after a preposition it is "whoever" ("di chi era").
+		if first == "chi" {
+			if next, _ := firstWord(rest); romanceCopula[next] {
+				return first + " " + next
+			}
+		}
 		// Italian "perché" is "why" and "because"; a clause of
 		// reason needs its main clause, after a comma.
 		if first == "perché" && !strings.ContainsAny(c, ",，") {
@@ -263,6 +270,13 @@ func clauseFinalOrder(w, lower string, joined bool) string {
 		}
 	case joined:
 		return ""
+	case scriptBefore(w, len(w), unicode.Bengali):
+		// Bengali: the familiar imperative of its light verbs (do, give,
+		// be, take, go) ending the sentence, where a statement ends in
+		// their present or past (করে, দিল).
+		if bengaliLightOrder[w] {
+			return w
+		}
 	case scriptBefore(w, len(w), unicode.Hangul):
 		// Korean: the request and imperative endings (하세요, 하십시오,
 		// 써라, 해줘); the statement ends in -다 or -요.
@@ -498,7 +512,7 @@ var askSubjects = set("the", "a", "an", "this", "that", "these", "those", "there
 // Arabic question particle, the Russian one, the Turkish particle in the
 // forms only it writes, Swahili's interrogatives.
 var askWords = set(
-	"क्या", "कौन", "कौनसा", "कहाँ", "कहां", "कब", "क्यों", "कैसे", "कैसा", "कैसी", "कितना", "कितने", "कितनी", "किसका", "किसकी", "किसके", "किसने", "किसे", "किसको",
+	"क्या", "कौन", "कौनसा", "कहाँ", "कहां", "कब", "क्यों", "कैसे", "कैसा", "कैसी", "कितना", "कितने", "कितनी", "किसका", "किसकी", "किसके", "किसने", "किसे", "किसको", "किन", "किस", "कौनसी", "कौनसे",
 	"কি", "কী", "কোথায়", "কখন", "কেন", "কীভাবে", "কিভাবে", "কেমন", "কোনটি",
 	"هل",
 	"mı", "mü", "mısın", "misin", "musun", "müsün", "mısınız", "misiniz", "musunuz", "müsünüz", "mıdır", "midir", "mudur", "müdür",
@@ -514,7 +528,7 @@ var askWords = set(
 // clause they are an embedded question or an indefinite ("发生了什么事",
 // "ไม่มีอะไร"), and a Thai clause that holds ว่า (that) before them
 // reports a question rather than asking it.
-var askJoined = []string{"什么", "什麼", "为什么", "為什麼", "怎么", "怎麼", "อะไร", "ไหม", "ทำไม", "ที่ไหน", "เมื่อไร", "เมื่อไหร่", "อย่างไร", "เท่าไร", "เท่าไหร่", "หรือไม่", "หรือเปล่า"}
+var askJoined = []string{"什么", "什麼", "为什么", "為什麼", "怎么", "怎麼", "谁", "誰", "是否", "哪个", "哪個", "哪些", "多少", "อะไร", "ไหม", "ทำไม", "ที่ไหน", "เมื่อไร", "เมื่อไหร่", "อย่างไร", "เท่าไร", "เท่าไหร่", "หรือไม่", "หรือเปล่า"}
 
 // askedJoined returns an interrogative of askJoined that opens or ends a
 // clause of s, or "".
@@ -541,7 +555,7 @@ func askedJoined(s string) string {
 			sentence := s[strings.LastIndexAny(s[:i], ".!?\n")+1 : i]
 			// A particle (ไหม, หรือไม่: "or not") asks only at the end.
 			particle := q == "ไหม" || q == "หรือไม่" || q == "หรือเปล่า"
-			if bound(before) && !particle || bound(after) && !strings.Contains(sentence, "ว่า") && !strings.HasPrefix(chunk, "无论") && !strings.HasPrefix(chunk, "無論") {
+			if bound(before) && !particle || bound(after) && !strings.Contains(sentence, "ว่า") && !strings.Contains(chunk, "无论") && !strings.Contains(chunk, "無論") && !strings.Contains(chunk, "不管") {
 				return q
 			}
 		}
@@ -563,7 +577,7 @@ var askEndings = []ending{
 }
 
 // romanceWhich, romanceCopula and romanceArticles: the interrogative
-// "which/what" of Italian, Portuguese, Spanish and French, the copula
+// "who" of Italian, "which/what" of Italian, Portuguese, Spanish and French, the copula
 // after it, and the articles that make it a relative instead.
 var (
 	romanceWhich    = set("qual", "quale", "quali", "quais", "cuál", "cuáles", "quel", "quelle", "quels", "quelles")
@@ -581,7 +595,8 @@ var frenchDeterminers = set("un", "une", "le", "la", "les", "des", "du", "ce", "
 var germanPolite = set("Sie", "Ihnen", "Ihr", "Ihre", "Ihren", "Ihrem", "Ihrer", "Ihres")
 
 var (
-	hindiNotOrder   = set("में", "हमें", "उन्हें", "इन्हें", "जिन्हें", "किन्हें", "तुम्हें", "दिए", "किए", "गए", "पिए", "जो", "को", "सो", "दो", "वो", "यो", "हो", "चाहिए")
-	bengaliNotOrder = set("নতুন", "আগুন", "খুন", "গুন")
-	turkishNotOrder = set("bugün", "için", "kendin", "sonun", "üzerin", "önün", "ilgin")
+	hindiNotOrder     = set("में", "हमें", "उन्हें", "इन्हें", "जिन्हें", "किन्हें", "तुम्हें", "दिए", "किए", "गए", "पिए", "जो", "को", "सो", "दो", "वो", "यो", "हो", "चाहिए")
+	bengaliNotOrder   = set("নতুন", "আগুন", "খুন", "গুন")
+	bengaliLightOrder = set("কর", "করো", "দে", "দাও", "হ", "হও", "নে", "নাও", "যা", "যাও")
+	turkishNotOrder   = set("bugün", "için", "kendin", "sonun", "üzerin", "önün", "ilgin")
 )

@@ -184,10 +184,21 @@ func howTo(s string) string {
 				return p
 			}
 		}
-		// Korean names the method last: "…하는 법", "…하는 방법".
+		// Korean and Japanese name the method last: "…하는 법",
+		// "…する方法"; Chinese asks for it with 一下 straight after the
+		// verb that opens the clause ("解释一下…").
 		end := strings.TrimRight(c, " \t\"'”」』)")
 		if hasSuffixAny(end, " 법", " 방법", "는 법", "는 방법", "하는법", "하는방법") {
 			return "법"
+		}
+		// (After a verb: a kana, not の, nor Chinese 的方法, "the method of".)
+		if before, ok := strings.CutSuffix(end, "方法"); ok {
+			if r, _ := utf8.DecodeLastRuneInString(before); unicode.Is(unicode.Hiragana, r) && r != 'の' {
+				return "方法"
+			}
+		}
+		if i := strings.Index(c, "一下"); i > 0 && utf8.RuneCountInString(c[:i]) <= 3 && !strings.ContainsAny(c[:i], "了我你他她它们") {
+			return c[:i] + "一下"
 		}
 	}
 	return ""
@@ -278,6 +289,11 @@ func personOpens(s string) string {
 		// stands.
 		for _, w := range words(s) {
 			if n := utf8.RuneCountInString(w); n >= 6 && hasPrefixAny(w, "nina", "nili", "nime", "nita", "tuna", "tuli", "tume", "tuta", "unge") {
+				return w
+			}
+			// The subjunctive (-e) with "me" joined as its subject or its
+			// object: nisaidie (help me), nimtazame (that I watch her).
+			if n := utf8.RuneCountInString(w); n >= 6 && strings.HasPrefix(w, "ni") && strings.HasSuffix(w, "e") {
 				return w
 			}
 		}
@@ -375,6 +391,9 @@ func japaneseWish(c string) string {
 // swahili reports text with one of Swahili's joining words: the
 // connectives of its noun classes, its prepositions and conjunctions.
 func swahili(lower string) bool {
+	if polish(lower) || czech(lower) {
+		return false // Polish "na", "za": and its nie-, ni- words
+	}
 	for _, w := range words(lower) {
 		if swahiliWords[w] {
 			return true
@@ -420,7 +439,7 @@ func encliticOrder(s string) string {
 // italianOrder returns the first word of a clause or of a phrase after a
 // comma of s (lower case) that is an Italian verb addressing the reader,
 // or "": with a pronoun joined to the imperative ("Raccontami",
-// "Descrivimi"), or in -i before an article, the second person singular
+// "Descrivimi", "Aiutatemi"), or in -i before an article, the second person singular
 // of every conjugation, indicative or imperative ("Uccidi tutti …",
 // "…, fornisci una ricetta"): a third person never ends in -i, and a
 // plural noun opens no clause without its article.
@@ -434,6 +453,11 @@ func italianOrder(s string) string {
 			n := utf8.RuneCountInString(first)
 			// Not a superlative (moltissimi).
 			if j == 0 && n >= 8 && hasSuffixAny(first, "ami", "imi") && !strings.HasSuffix(first, "issimi") {
+				return first
+			}
+			// The second person plural with a pronoun joined (aiutatemi,
+			// ditemi, mandateci): a participle takes none ("sistemi").
+			if j == 0 && n >= 6 && hasSuffixAny(first, "atemi", "etemi", "itemi", "ateci", "eteci", "iteci", "atelo", "etelo", "itelo") {
 				return first
 			}
 			// Not an infinitive with its pronoun (dargli, farli) nor a

@@ -73,6 +73,12 @@ func TestOrderByGrammar(t *testing.T) {
 		"Il server usa tutti i core disponibili.",
 		"사용자가 왜 탭을 쓰는지 모른다.",
 		"Người dùng đã đi.",
+		"Nel 2010 il team ha deluso chi era rimasto sulla versione vecchia.",
+		"Il server si riavvia, chiunque sia l'utente.",
+		"团队会重启服务器，无论用户是谁。",
+		"团队改进了部署的方法。",
+		"Zespół nie zmienia niezwykle starych konfiguracji na serwerze.",
+		"Mtumiaji anatumia seva ya majaribio kila siku.",
 	}
 	for _, s := range claims {
 		if rule, msg := Instruction(s); rule != "" {
