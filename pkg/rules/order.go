@@ -65,8 +65,16 @@ func objectOpener(w, s string) bool {
 	switch {
 	case objectOpeners[w]:
 		return true
-	case w == "le" || w == "la" || w == "un" || strings.HasPrefix(w, "l'"):
+	case w == "le" || w == "la" || strings.HasPrefix(w, "l'"):
+		// Also the Spanish and Italian pronoun after a subject: "Ana la
+		// configuró", "Defensa le permite".
 		return frenchOnly(s)
+	case w == "un":
+		return frenchOnly(s) || !english(s)
+	case portugueseObjects[w]:
+		return portuguese(s)
+	case romanceObjects[w]:
+		return !english(s)
 	case w == "a" || w == "me":
 		return english(s)
 	case w == "das":
@@ -74,6 +82,34 @@ func objectOpener(w, s string) bool {
 	}
 	return false
 }
+
+// romanceObjects are the Spanish, Italian and Portuguese articles and
+// quantifiers. These languages drop the subject, so a clause that opens
+// with a verb and its object is an order or a statement about no one
+// named ("Contiene un índice"): either way nothing an agent learnt about
+// the user or the project, and the rule holds it.
+// ("lo" and "gli" are as often the pronoun after a subject, "Marco lo
+// usa", and are left out.)
+var romanceObjects = set("el", "los", "las", "una", "unos", "unas", "este", "esta", "estos", "estas", "todos", "todas", "cada",
+	"il", "uno", "questo", "questa", "questi", "queste", "tutti", "tutte", "ogni", "esse", "essa", "todo")
+
+// portugueseObjects are the Portuguese articles other languages of the
+// lists write as other words (Italian "o", or; Turkish "o", that).
+var portugueseObjects = set("o", "os", "as", "um", "uma", "uns", "umas")
+
+// portuguese reports text with two words only Portuguese writes among
+// the languages of the lists.
+func portuguese(s string) bool {
+	seen := map[string]bool{}
+	for _, w := range words(s) {
+		if portugueseWords[w] {
+			seen[w] = true
+		}
+	}
+	return len(seen) >= 2
+}
+
+var portugueseWords = set("não", "é", "são", "do", "dos", "das", "em", "com", "uma", "um", "ao", "pelo", "pela", "você", "isso", "está", "também", "o", "os")
 
 // frenchOnly reports a word of s that French writes and Spanish, Italian
 // and Portuguese do not.
@@ -91,7 +127,12 @@ var frenchOnlyWords = set("les", "des", "et", "est", "une", "dans", "pour", "ave
 // notVerb reports a word that opens a statement before a determiner: a
 // function word of the closed classes, or an adverb by its ending.
 func notVerb(w string) bool {
-	if openers[w] || objectOpeners[w] {
+	if openers[w] || objectOpeners[w] || romanceObjects[w] || portugueseObjects[w] {
+		return true
+	}
+	// A Romance gerund or participle opens a phrase before the subject
+	// ("Usando l'antenna …", "Superato l'estremo …").
+	if hasSuffixAny(w, "ando", "endo", "indo", "ato", "ito", "uto", "ado", "ido") && utf8.RuneCountInString(w) > 5 {
 		return true
 	}
 	// English adverbs in -ly ("Currently the …"), Romance ones in -ment,
@@ -146,6 +187,9 @@ var openers = set(
 	// Italian
 	"di", "da", "con", "su", "per", "tra", "fra", "del", "della", "dello", "dei", "delle", "degli", "nel", "nella", "nello", "nei", "nelle", "al", "alla", "allo", "ai", "alle", "dal", "dalla", "dai", "sul", "sulla", "sui", "dopo", "prima", "durante", "secondo", "senza", "verso", "contro", "tramite",
 	"ma", "ed", "perché", "quando", "se", "che", "mentre", "sebbene", "poiché", "anche", "lui", "lei", "loro", "io", "noi", "voi", "essi", "esse", "ciò", "chi", "si", "ne", "è", "sono", "era", "erano", "c'è", "ha", "hanno", "aveva", "sarà", "ecco", "grazie",
+	"forse", "tuttavia", "nonostante", "entro", "perciò", "allora", "infine", "invece", "purtroppo", "comunque", "siccome", "benché", "anzi", "oppure", "cioè", "ecco",
+	"lunedì", "martedì", "mercoledì", "giovedì", "venerdì", "sabato", "domenica", "lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo",
+	"entonces", "tampoco", "quizás", "quizá", "tal", "aún", "aun", "apenas", "casi", "então", "nem", "enquanto", "porém", "contudo", "talvez", "quase", "tanto",
 	"oggi", "ieri", "domani", "ora", "adesso", "qui", "qua", "lì", "là", "solo", "poi", "quindi", "già", "spesso", "talvolta", "ancora", "inoltre", "infatti", "però", "dunque", "molto", "più", "così", "tutto", "non",
 	// Portuguese
 	"do", "da", "dos", "das", "em", "no", "na", "nos", "nas", "com", "pelo", "pela", "pelos", "pelas", "sem", "até", "após", "conforme", "ao", "aos", "à", "às", "mas", "ou", "porque", "embora", "ele", "ela", "eles", "elas", "isso", "isto", "lhe",
