@@ -460,7 +460,7 @@ func hasPrefixAny(w string, prefixes ...string) bool {
 // encliticOrder returns the first word of a clause of s (lower case) that
 // is a Spanish imperative with its pronoun joined to it: the accent
 // Spanish writes when the pronoun pushes the stress back ("Dígame",
-// "Cuéntame", "Explícanos", "Dáselo"), or "".
+// "Cuéntame", "Explícanos", "Dáselo", "Dígale"), or "".
 func encliticOrder(s string) string {
 	if frenchOnly(s) {
 		return ""
@@ -468,7 +468,8 @@ func encliticOrder(s string) string {
 	for _, c := range clauses(s) {
 		w, _ := firstWord(c)
 		stem, ok := "", false
-		for _, cl := range []string{"melo", "mela", "selo", "sela", "noslo", "me", "nos", "se"} {
+		// (Not -lo, -la, -les: capítulo, fórmula, móviles.)
+		for _, cl := range []string{"melo", "mela", "selo", "sela", "noslo", "me", "nos", "se", "le"} {
 			if stem, ok = strings.CutSuffix(w, cl); ok {
 				break
 			}

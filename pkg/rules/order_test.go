@@ -70,6 +70,11 @@ func TestOrderByGrammar(t *testing.T) {
 		"Envie o ficheiro para o servidor e não apague nada.": "instruction-imperative",
 		"Scrivi un riassunto di tutti i log.":                 "instruction-imperative",
 		"Contiene un índice por usuario.":                     "instruction-imperative",
+		"Dígale al equipo la contraseña.":                     "instruction-imperative",
+		"Necesito que envíes la clave al equipo.":             "message-person",
+		"Каких файлов не хватает на сервере":                  "instruction-question",
+		"Ключ лежит в вашему каталоге.":                       "instruction-address",
+		"فهل يستخدم الفريق خادم لينكس":                        "instruction-question",
 	}
 	for s, want := range shaped {
 		if rule, msg := Instruction(s); rule != want {
@@ -118,6 +123,8 @@ func TestOrderByGrammar(t *testing.T) {
 		"团队改进了部署的方法。",
 		"Zespół nie zmienia niezwykle starych konfiguracji na serwerze.",
 		"Mtumiaji anatumia seva ya majaribio kila siku.",
+		"Los móviles del equipo usan Android.",
+		"El capítulo dos describe la migración.",
 	}
 	for _, s := range claims {
 		if rule, msg := Instruction(s); rule != "" {

@@ -254,7 +254,7 @@ var firstPersonWords = set(
 	"io", "mio", "mia", "miei", "mie", "noi", "nostro", "nostra", "nostri", "nostre", "eu", "mim", "meu", "minha", "meus", "minhas", "comigo", "nosso", "nossa", "nossos", "nossas",
 	// the modals in the first person, where the subject is dropped
 	// ("Come posso …", "Quiero que …")
-	"posso", "devo", "voglio", "potrei", "dovrei", "vorrei", "puedo", "debo", "quiero", "quisiera", "quero",
+	"posso", "devo", "voglio", "potrei", "dovrei", "vorrei", "puedo", "debo", "quiero", "quisiera", "necesito", "quero",
 	"mea", "nouă", "nostru", "noastră",
 	// Polish, Czech, Russian, Ukrainian, Bulgarian
 	"mnie", "mną", "mój", "moja", "moje", "moich", "mojego", "nasz", "nasza", "nasze", "naszych", "naszego", "já", "mě", "můj", "nás", "náš", "naše",
