@@ -23,72 +23,99 @@ import (
 // asked returns the word that makes one clause of s (lower case) a
 // question put to the reader without a question mark, or "": a 270-byte
 // cut or a colon ("What is the output of this code: …") leaves many a
-// question without one.
+// question without one. The clause's opening is read first, then the
+// forms that ask wherever they stand, in this order.
 func asked(s string) string {
 	for _, c := range clauses(s) {
-		first, rest := firstWord(c)
-		first = strings.TrimRight(first, ":：")
-		if first == "" {
-			continue
-		}
-		// Swahili opens a question with "je,"; French "je" is "I".
-		if first == "je" && strings.HasPrefix(rest, ",") {
-			return first
-		}
-		if askOpeners[first] {
-			// Not "что касается" (as for), "что бы … ни" (whatever),
-			// "quel que soit" (whatever).
-			if next, _ := firstWord(rest); next != "касается" && next != "бы" && next != "que" && !strings.HasPrefix(next, "qu'") {
-				return first
-			}
-		}
-		// English and German open a question with an interrogative and
-		// the verb straight after it ("what is", "wie kann"): "when the
-		// build fails, …" and "wie besprochen" are statements.
-		if askWithVerb[first] {
-			if next, _ := firstWord(rest); askVerbs[next] {
-				return first + " " + next
-			}
-		}
-		// A clause that opens with the finite verb asks, in English and
-		// German: "is the", "can you", "ist das", "gibt es".
-		if askVerbFirst[first] {
-			if next, _ := firstWord(rest); askSubjects[next] {
-				return first + " " + next
-			}
-		}
-		// Italian "chi" opening its clause before the copula asks
-		// "who is"; after a preposition it is "whoever" ("di chi era").
-		if first == "chi" {
-			if next, _ := firstWord(rest); romanceCopula[next] {
-				return first + " " + next
-			}
-		}
-		// Italian "perché" is "why" and "because"; a clause of
-		// reason needs its main clause, after a comma.
-		if first == "perché" && !strings.ContainsAny(c, ",，") {
-			return first
-		}
-		// French asks with est-ce que and qu'est-ce que.
-		if (first == "est" || first == "qu'est" || first == "qu’est") && strings.HasPrefix(rest, "-ce") {
-			return first + "-ce"
-		}
-		for _, p := range askOpenerPhrases {
-			if strings.HasPrefix(c, p) {
-				return p
-			}
-		}
-		// A sentence-final particle or ending of a question: Japanese
-		// ですか, Korean 입니까, Chinese 吗.
-		end := strings.TrimRight(c, " \t\"'”」』)")
-		for _, e := range askEndings {
-			if strings.HasSuffix(end, e.end) && (e.script == nil || scriptBefore(end, len(end)-len(e.end), e.script)) {
-				return e.end
-			}
+		if w := askedOpening(c); w != "" {
+			return w
 		}
 	}
-	// Japanese ends a question in か after a polite verb, before a comma
-	// too ("首都は何ですか、この記事…").
+	for _, form := range []func(string) string{japanesePoliteAsked, romanceWhichIs, askWordIn, askedJoined, russianLi, greekQuestionMark} {
+		if w := form(s); w != "" {
+			return w
+		}
+	}
+	return ""
+}
+
+// askedOpening returns what opens clause c as a question, or ends it as
+// one: its first word, a phrase, a final particle or ending.
+func askedOpening(c string) string {
+	first, rest := firstWord(c)
+	first = strings.TrimRight(first, ":：")
+	if first == "" {
+		return ""
+	}
+	if w := askedFirstWord(first, rest, c); w != "" {
+		return w
+	}
+	for _, p := range askOpenerPhrases {
+		if strings.HasPrefix(c, p) {
+			return p
+		}
+	}
+	// A sentence-final particle or ending of a question: Japanese
+	// ですか, Korean 입니까, Chinese 吗.
+	end := strings.TrimRight(c, " \t\"'”」』)")
+	for _, e := range askEndings {
+		if strings.HasSuffix(end, e.end) && (e.script == nil || scriptBefore(end, len(end)-len(e.end), e.script)) {
+			return e.end
+		}
+	}
+	return ""
+}
+
+// askPairs are the openers that ask only with the right word after them:
+// English and German an interrogative and the verb straight after it
+// ("what is", "wie kann": "when the build fails, …" and "wie
+// besprochen" are statements), a finite verb and its subject ("is the",
+// "can you", "ist das", "gibt es"), Italian "chi" before the copula
+// ("who is"; after a preposition it is "whoever": "di chi era").
+var askPairs = []struct{ first, next map[string]bool }{
+	{askWithVerb, askVerbs},
+	{askVerbFirst, askSubjects},
+	{set("chi"), romanceCopula},
+}
+
+// askedFirstWord returns the first word of clause c (rest follows it)
+// when it opens a question, with the word after it where that decides.
+func askedFirstWord(first, rest, c string) string {
+	next, _ := firstWord(rest)
+	// Swahili opens a question with "je,"; French "je" is "I".
+	if first == "je" && strings.HasPrefix(rest, ",") {
+		return first
+	}
+	if askOpeners[first] && !askerRelative(next) {
+		return first
+	}
+	for _, p := range askPairs {
+		if p.first[first] && p.next[next] {
+			return first + " " + next
+		}
+	}
+	// Italian "perché" is "why" and "because"; a clause of
+	// reason needs its main clause, after a comma.
+	if first == "perché" && !strings.ContainsAny(c, ",，") {
+		return first
+	}
+	// French asks with est-ce que and qu'est-ce que.
+	if (first == "est" || first == "qu'est" || first == "qu’est") && strings.HasPrefix(rest, "-ce") {
+		return first + "-ce"
+	}
+	return ""
+}
+
+// askerRelative reports the word after an interrogative that makes it
+// no question: "что касается" (as for), "что бы … ни" (whatever), "quel
+// que soit" (whatever).
+func askerRelative(next string) bool {
+	return next == "касается" || next == "бы" || next == "que" || strings.HasPrefix(next, "qu'")
+}
+
+// japanesePoliteAsked returns the polite ending in か that ends a
+// Japanese question, before a comma too ("首都は何ですか、この記事…").
+func japanesePoliteAsked(s string) string {
 	for _, e := range []string{"ですか", "ますか", "でしょうか", "ませんか"} {
 		for off := 0; ; {
 			i := strings.Index(s[off:], e)
@@ -101,15 +128,25 @@ func asked(s string) string {
 			}
 		}
 	}
-	// An interrogative and the copula with no article before them ask
-	// wherever they stand ("…, qual è il processo"); with one they are
-	// a relative clause ("il quale è").
+	return ""
+}
+
+// romanceWhichIs returns an interrogative and the copula with no article
+// before them, which ask wherever they stand ("…, qual è il processo");
+// with one they are a relative clause ("il quale è").
+func romanceWhichIs(s string) string {
 	ws := words(s)
 	for i := 0; i+1 < len(ws); i++ {
 		if romanceWhich[ws[i]] && romanceCopula[ws[i+1]] && (i == 0 || !romanceArticles[ws[i-1]]) {
 			return ws[i] + " " + ws[i+1]
 		}
 	}
+	return ""
+}
+
+// askWordIn returns an interrogative word or particle of askWords in a
+// sentence of s.
+func askWordIn(s string) string {
 	for _, c := range sentences(s) {
 		for _, w := range words(c) {
 			// After कि (that) a Hindi interrogative is an embedded
@@ -123,18 +160,24 @@ func asked(s string) string {
 			}
 		}
 	}
-	if w := askedJoined(s); w != "" {
-		return w
-	}
-	// Russian asks yes or no with ли after the sentence's first word
-	// ("есть ли", "знаете ли"); after a comma it is "whether", and
-	// "вряд ли" is "hardly".
+	return ""
+}
+
+// russianLi returns a sentence's first word and ли after it: Russian asks
+// yes or no so ("есть ли", "знаете ли"); after a comma it is "whether",
+// and "вряд ли" is "hardly".
+func russianLi(s string) string {
 	for _, c := range sentences(s) {
 		if ws := words(c); len(ws) > 1 && ws[1] == "ли" && ws[0] != "вряд" {
 			return ws[0] + " ли"
 		}
 	}
-	// Greek writes its question mark as ";": a Greek word before it.
+	return ""
+}
+
+// greekQuestionMark returns ";" after a Greek word: Greek writes its
+// question mark so.
+func greekQuestionMark(s string) string {
 	for i := strings.IndexAny(s, ";;"); i >= 0; {
 		if scriptBefore(s, i, unicode.Greek) {
 			return ";"
