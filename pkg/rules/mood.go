@@ -196,35 +196,51 @@ func greekQuestionMark(s string) string {
 // capitals count), lower is its lower case.
 func ordered(text, lower string) string {
 	for _, c := range clauses(lower) {
-		first, rest := firstWord(c)
-		// Russian and Ukrainian: a clause that opens with a verb in the
-		// imperative plural ("напишите", "дайте", "напишіть").
-		if hasSuffixAny(first, "ите", "йте", "іть") && len([]rune(first)) > 4 && scriptBefore(first, len(first), unicode.Cyrillic) {
-			return first
-		}
-		// French: the imperative plural is the one form in -ez without
-		// "vous" before it; its object follows ("Rédigez un e-mail").
-		if strings.HasSuffix(first, "ez") && len(first) > 4 && first != "assez" {
-			if next, _ := firstWord(rest); frenchDeterminers[next] || strings.HasPrefix(rest, "l'") || strings.HasPrefix(rest, "l’") {
-				return first
-			}
+		if w := orderOpening(c); w != "" {
+			return w
 		}
 	}
-	// The verb ends the sentence in Hindi, Turkish and Korean: its
-	// imperative ending there (before the sentence's end, or, in Hindi,
-	// before और or कि joining the next clause: "अनदेखा करें और कहें") is
-	// an order. Before a comma or a bracket the same ending is a noun's.
+	for _, form := range []func(string) string{verbFinalOrder, suffixedOrder} {
+		if w := form(lower); w != "" {
+			return w
+		}
+	}
+	return germanPoliteAddress(text)
+}
+
+// orderOpening returns the verb that opens clause c in the imperative
+// plural of Russian, Ukrainian or French, or "".
+func orderOpening(c string) string {
+	first, rest := firstWord(c)
+	// Russian and Ukrainian: a clause that opens with a verb in the
+	// imperative plural ("напишите", "дайте", "напишіть").
+	if hasSuffixAny(first, "ите", "йте", "іть") && len([]rune(first)) > 4 && scriptBefore(first, len(first), unicode.Cyrillic) {
+		return first
+	}
+	// French: the imperative plural is the one form in -ez without
+	// "vous" before it; its object follows ("Rédigez un e-mail").
+	if strings.HasSuffix(first, "ez") && len(first) > 4 && first != "assez" {
+		if next, _ := firstWord(rest); frenchDeterminers[next] || strings.HasPrefix(rest, "l'") || strings.HasPrefix(rest, "l’") {
+			return first
+		}
+	}
+	return ""
+}
+
+// verbFinalOrder returns the imperative ending a clause of lower in
+// Hindi, Turkish, Bengali or Korean, where the verb ends the sentence:
+// before the sentence's end, or, in Hindi, before और or कि joining the
+// next clause ("अनदेखा करें और कहें"). Before a comma or a bracket the
+// same ending is a noun's. clauseFinalOrder takes "" as no word.
+func verbFinalOrder(lower string) string {
 	prevWord := ""
 	for i := 0; i <= len(lower); {
 		if i == len(lower) {
-			if w := clauseFinalOrder(prevWord, lower, false); w != "" {
-				return w
-			}
-			break
+			return clauseFinalOrder(prevWord, lower, false)
 		}
 		r, n := utf8.DecodeRuneInString(lower[i:])
 		if !wordRune(r) {
-			if strings.ContainsRune(".!?;:。！？：\u0964\n", r) && prevWord != "" {
+			if strings.ContainsRune(".!?;:。！？：\u0964\n", r) {
 				if w := clauseFinalOrder(prevWord, lower, false); w != "" {
 					return w
 				}
@@ -236,39 +252,55 @@ func ordered(text, lower string) string {
 			continue
 		}
 		start := i
-		for i < len(lower) {
-			r, n = utf8.DecodeRuneInString(lower[i:])
-			if !wordRune(r) {
-				break
-			}
-			i += n
-		}
+		i = wordEnd(lower, i)
 		w := lower[start:i]
 		if w == "कि" {
 			// What follows कि (that) is a subordinate clause, its -ें a
 			// subjunctive ("… कहा कि वे उपयोग करें").
-			if prevWord != "" {
-				if o := clauseFinalOrder(prevWord, lower, true); o != "" {
-					return o
-				}
+			if o := clauseFinalOrder(prevWord, lower, true); o != "" {
+				return o
 			}
-			for i < len(lower) && !strings.ContainsRune(".!?;。！？\u0964\n", rune(lower[i])) {
-				_, n := utf8.DecodeRuneInString(lower[i:])
-				if strings.HasPrefix(lower[i:], "।") {
-					break
-				}
-				i += n
-			}
-			prevWord = ""
+			i, prevWord = subordinateEnd(lower, i), ""
 			continue
 		}
-		if hindiJoiners[w] && prevWord != "" {
+		if hindiJoiners[w] {
 			if o := clauseFinalOrder(prevWord, lower, true); o != "" {
 				return o
 			}
 		}
 		prevWord = w
 	}
+	return ""
+}
+
+// wordEnd returns the offset after the word of s that starts at i.
+func wordEnd(s string, i int) int {
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !wordRune(r) {
+			break
+		}
+		i += n
+	}
+	return i
+}
+
+// subordinateEnd returns the offset of the end of the sentence in s from
+// i on: the end of the clause after कि.
+func subordinateEnd(s string, i int) int {
+	for i < len(s) && !strings.ContainsRune(".!?;。！？\u0964\n", rune(s[i])) {
+		_, n := utf8.DecodeRuneInString(s[i:])
+		if strings.HasPrefix(s[i:], "।") {
+			break
+		}
+		i += n
+	}
+	return i
+}
+
+// suffixedOrder returns a word of lower whose ending is an order or the
+// second person wherever it stands, or "".
+func suffixedOrder(lower string) string {
 	for _, w := range words(lower) {
 		if imperativeSuffixed(w, lower) {
 			return w
@@ -280,8 +312,13 @@ func ordered(text, lower string) string {
 			return w // Tagalog "please …": pakisulat
 		}
 	}
-	// German writes the polite "you" with a capital: mid-sentence "Sie",
-	// "Ihnen" and "Ihr…" address the reader ("wenn Sie mir Ihr Passwort …").
+	return ""
+}
+
+// germanPoliteAddress returns a mid-sentence "Sie", "Ihnen" or "Ihr…" in
+// text, or "": German writes the polite "you" with a capital, so they
+// address the reader ("wenn Sie mir Ihr Passwort …").
+func germanPoliteAddress(text string) string {
 	prev, last := '.', 0 // the last mark before the word, or 'a' for a word
 	for start, end := range wordSpans(text) {
 		if gap := strings.TrimRightFunc(text[last:start], unicode.IsSpace); gap != "" {
