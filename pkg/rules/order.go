@@ -207,43 +207,82 @@ var openers = set(
 // after it ("how the deploy works is …").
 func howTo(s string) string {
 	for _, c := range clauses(s) {
-		ws := words(c)
-		if len(ws) >= 2 {
-			first, next := ws[0], ws[1]
-			switch {
-			case (first == "how" || first == "what" || first == "where" || first == "which" || first == "whom" || first == "who") && next == "to":
-				return first + " " + next
-			case first == "wie" && next == "man", first == "jinsi" && next == "ya", first == "cara" && len(ws) > 2 && ws[2] != "ini":
-				return first + " " + next
-			case (first == "come" || first == "cosa" || first == "dove" || first == "como" || first == "comment" || first == "où" || first == "quoi") && romanceInfinitive(next):
-				return first + " " + next
-			case first == "làm" && (next == "thế" || next == "sao") || first == "cách" && next != "đây":
-				return first + " " + next
-			case (first == "как" || first == "як" || first == "где" || first == "куда" || first == "что" || first == "що") && hasSuffixAny(next, "ть", "ться", "ти", "чь"):
-				return first + " " + next
-			}
+		if w := howToOpening(words(c)); w != "" {
+			return w
 		}
 		for _, p := range howToJoined {
 			if strings.HasPrefix(c, p) {
 				return p
 			}
 		}
-		// Korean and Japanese name the method last: "…하는 법",
-		// "…する方法"; Chinese asks for it with 一下 straight after the
-		// verb that opens the clause ("解释一下…").
-		end := strings.TrimRight(c, " \t\"'”」』)")
-		if hasSuffixAny(end, " 법", " 방법", "는 법", "는 방법", "하는법", "하는방법") {
-			return "법"
+		if w := methodNamedLast(c); w != "" {
+			return w
 		}
-		// (After a verb: a kana, not の, nor Chinese 的方法, "the method of".)
-		if before, ok := strings.CutSuffix(end, "方法"); ok {
-			if r, _ := utf8.DecodeLastRuneInString(before); unicode.Is(unicode.Hiragana, r) && r != 'の' {
-				return "方法"
-			}
+		if w := chineseTry(c); w != "" {
+			return w
 		}
-		if i := strings.Index(c, "一下"); i > 0 && utf8.RuneCountInString(c[:i]) <= 3 && !strings.ContainsAny(c[:i], "了我你他她它们") {
-			return c[:i] + "一下"
+	}
+	return ""
+}
+
+// howToOpeners maps an interrogative that opens a clause to the test of
+// the clause's words (ws[1] is the one after it) that makes the clause a
+// request for a method.
+var howToOpeners = func() map[string]func(ws []string) bool {
+	m := map[string]func(ws []string) bool{
+		"wie":   func(ws []string) bool { return ws[1] == "man" },
+		"jinsi": func(ws []string) bool { return ws[1] == "ya" },
+		// Indonesian "cara …" (the way to …), not "cara ini" (this way).
+		"cara": func(ws []string) bool { return len(ws) > 2 && ws[2] != "ini" },
+		"làm":  func(ws []string) bool { return ws[1] == "thế" || ws[1] == "sao" },
+		"cách": func(ws []string) bool { return ws[1] != "đây" },
+	}
+	for _, w := range []string{"how", "what", "where", "which", "whom", "who"} {
+		m[w] = func(ws []string) bool { return ws[1] == "to" }
+	}
+	for _, w := range []string{"come", "cosa", "dove", "como", "comment", "où", "quoi"} {
+		m[w] = func(ws []string) bool { return romanceInfinitive(ws[1]) }
+	}
+	// Russian and Ukrainian: the infinitive in -ть, -ться, -ти, -чь.
+	for _, w := range []string{"как", "як", "где", "куда", "что", "що"} {
+		m[w] = func(ws []string) bool { return hasSuffixAny(ws[1], "ть", "ться", "ти", "чь") }
+	}
+	return m
+}()
+
+// howToOpening returns a clause's first two words ws when they are an
+// interrogative and what makes it a request for a method, or "".
+func howToOpening(ws []string) string {
+	if len(ws) < 2 {
+		return ""
+	}
+	if method, ok := howToOpeners[ws[0]]; ok && method(ws) {
+		return ws[0] + " " + ws[1]
+	}
+	return ""
+}
+
+// methodNamedLast returns the word for "method" when Korean or Japanese
+// name it last, after a verb: "…하는 법", "…する方法".
+func methodNamedLast(c string) string {
+	end := strings.TrimRight(c, " \t\"'”」』)")
+	if hasSuffixAny(end, " 법", " 방법", "는 법", "는 방법", "하는법", "하는방법") {
+		return "법"
+	}
+	// (After a verb: a kana, not の, nor Chinese 的方法, "the method of".)
+	if before, ok := strings.CutSuffix(end, "方法"); ok {
+		if r, _ := utf8.DecodeLastRuneInString(before); unicode.Is(unicode.Hiragana, r) && r != 'の' {
+			return "方法"
 		}
+	}
+	return ""
+}
+
+// chineseTry returns the verb and 一下 straight after it that open clause
+// c: Chinese asks for a method so ("解释一下…").
+func chineseTry(c string) string {
+	if i := strings.Index(c, "一下"); i > 0 && utf8.RuneCountInString(c[:i]) <= 3 && !strings.ContainsAny(c[:i], "了我你他她它们") {
+		return c[:i] + "一下"
 	}
 	return ""
 }
