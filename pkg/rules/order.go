@@ -367,22 +367,43 @@ func romanceInfinitive(w string) bool {
 func personOpens(s string) string {
 	sw := swahili(s)
 	if sw {
-		// Swahili joins the subject to its verb as a prefix before the
-		// tense (ni-na-ishi, tu-li-sema, u-nge-penda), wherever the verb
-		// stands.
-		for _, w := range words(s) {
-			if n := utf8.RuneCountInString(w); n >= 6 && hasPrefixAny(w, "nina", "nili", "nime", "nita", "tuna", "tuli", "tume", "tuta", "unge") {
-				return w
-			}
-			// The subjunctive (-e) with "me" joined as its subject or its
-			// object: nisaidie (help me), nimtazame (that I watch her).
-			if n := utf8.RuneCountInString(w); n >= 6 && strings.HasPrefix(w, "ni") && strings.HasSuffix(w, "e") {
-				return w
-			}
+		if w := swahiliFirstPerson(s); w != "" {
+			return w
 		}
 	}
-	// The Korean and Japanese wish (싶어, 書きたい) is the speaker's own:
-	// of someone else these languages say 싶어한다, 書きたがる.
+	if w := speakersWish(s); w != "" {
+		return w
+	}
+	for _, c := range clauses(s) {
+		if w, _ := firstWord(c); firstPersonOpens(w, s, sw) {
+			return w
+		}
+	}
+	return ""
+}
+
+// swahiliFirstPerson returns a Swahili verb with "I", "we" or "you
+// would" joined: Swahili joins the subject to its verb as a prefix
+// before the tense (ni-na-ishi, tu-li-sema, u-nge-penda), wherever the
+// verb stands.
+func swahiliFirstPerson(s string) string {
+	for _, w := range words(s) {
+		if n := utf8.RuneCountInString(w); n >= 6 && hasPrefixAny(w, "nina", "nili", "nime", "nita", "tuna", "tuli", "tume", "tuta", "unge") {
+			return w
+		}
+		// The subjunctive (-e) with "me" joined as its subject or its
+		// object: nisaidie (help me), nimtazame (that I watch her).
+		if n := utf8.RuneCountInString(w); n >= 6 && strings.HasPrefix(w, "ni") && strings.HasSuffix(w, "e") {
+			return w
+		}
+	}
+	return ""
+}
+
+// speakersWish returns the Korean or Japanese wish (싶어, 書きたい) in a
+// clause of s: it is the speaker's own; of someone else these languages
+// say 싶어한다, 書きたがる.
+func speakersWish(s string) string {
 	for _, c := range clauses(s) {
 		ws := words(c)
 		for i, w := range ws {
@@ -394,30 +415,35 @@ func personOpens(s string) string {
 			return w
 		}
 	}
-	for _, c := range clauses(s) {
-		w, _ := firstWord(c)
-		n := utf8.RuneCountInString(w)
-		switch {
-		case scriptBefore(w, len(w), unicode.Arabic):
-			// Arabic: the future and the first person joined (سأكتب, I
-			// will write), and a verb opening its clause with the object
-			// "me" joined (اضربني, جهزني, يمكنني).
-			if strings.HasPrefix(w, "سأ") && n > 3 || objectMe(w) {
-				return w
-			}
-		case n < 5:
-		case sw && strings.HasPrefix(w, "ni") && strings.HasSuffix(w, "je"):
-			return w
-		case polish(s) || english(s):
-		case hasSuffixAny(w, "amos", "emos", "imos") && !strings.ContainsAny(w, "áéíóú"):
-			return w
-		case strings.HasSuffix(w, "iamo") && n > 5:
-			return w
-		case strings.HasSuffix(w, "ons") && !strings.HasSuffix(w, "ions") && frenchOnly(s):
-			return w
-		}
-	}
 	return ""
+}
+
+// firstPersonOpens reports w, the first word of a clause of s, as a verb
+// in the first person (sw: s is Swahili).
+func firstPersonOpens(w, s string, sw bool) bool {
+	n := utf8.RuneCountInString(w)
+	switch {
+	case scriptBefore(w, len(w), unicode.Arabic):
+		// Arabic: the future and the first person joined (سأكتب, I
+		// will write), and a verb opening its clause with the object
+		// "me" joined (اضربني, جهزني, يمكنني).
+		return strings.HasPrefix(w, "سأ") && n > 3 || objectMe(w)
+	case n < 5:
+		return false
+	case sw && strings.HasPrefix(w, "ni") && strings.HasSuffix(w, "je"):
+		return true
+	case polish(s) || english(s):
+		return false
+	}
+	return romanceFirstPerson(w, n, s)
+}
+
+// romanceFirstPerson reports w (n runes) by the Spanish, Portuguese,
+// Italian or French ending of the first person plural.
+func romanceFirstPerson(w string, n int, s string) bool {
+	return hasSuffixAny(w, "amos", "emos", "imos") && !strings.ContainsAny(w, "áéíóú") ||
+		strings.HasSuffix(w, "iamo") && n > 5 ||
+		strings.HasSuffix(w, "ons") && !strings.HasSuffix(w, "ions") && frenchOnly(s)
 }
 
 // objectMe reports an Arabic verb with the object "me" (ني) joined: a
