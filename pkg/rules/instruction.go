@@ -18,7 +18,10 @@ import (
 // question (a claim states, it does not ask the reader); a line that
 // poses as a speaker or a heading of orders in one of the languages
 // below; the reader addressed in the second person; a sentence that
-// opens with an imperative verb or a command word; and, last, the text
+// opens with an imperative verb or a command word; what order.go reads
+// from the closed classes (a verb and its object with no subject before
+// it, an interrogative before a bare verb, the person of a verb's ending
+// or prefix, an order's particle); and, last, the text
 // speaking as someone in the first person (personWord: a message, not a
 // fact about the user or the project). The imperative lists cover
 // English, German, French, Spanish, Italian, Portuguese, Dutch, Polish,
@@ -37,7 +40,14 @@ func instruction(text string, decode bool) (rule, msg string) {
 			return f.Rule, f.Msg
 		}
 	}
-	lower := strings.ToLower(text)
+	// Arabic writes its short vowels as optional marks (يُرجى, يرجى):
+	// the rules read the letters.
+	lower := strings.Map(func(r rune) rune {
+		if r >= 0x064B && r <= 0x0652 || r == 0x0670 {
+			return -1
+		}
+		return r
+	}, strings.ToLower(text))
 	if strings.ContainsAny(lower, "?？؟") && question(lower) {
 		return "instruction-question", "a question: it asks its reader something instead of stating a claim"
 	}
@@ -48,6 +58,24 @@ func instruction(text string, decode bool) (rule, msg string) {
 		if rule, msg := opensWithOrder(s); rule != "" {
 			return rule, msg
 		}
+	}
+	if w := verbFirst(lower); w != "" {
+		return "instruction-imperative", "a clause that opens with a verb and its object (" + w + "), no subject before it: an order, not a statement about the world"
+	}
+	if w := italianOrder(lower); w != "" {
+		return "instruction-imperative", "an Italian verb in the second person or the imperative opening its clause (" + w + "): a claim says what is so, not what the reader must do"
+	}
+	if w := encliticOrder(lower); w != "" {
+		return "instruction-imperative", "an imperative with its pronoun joined (" + w + "): a claim says what is so, not what the reader must do"
+	}
+	if w := finalParticle(lower); w != "" {
+		return "instruction-imperative", "a particle that ends an order (" + w + "): a claim says what is so, not what the reader must do"
+	}
+	if w := koreanAsked(lower); w != "" {
+		return "instruction-question", "a question (" + w + "): it asks its reader something instead of stating a claim"
+	}
+	if w := howTo(lower); w != "" {
+		return "instruction-question", "an interrogative before a bare verb (" + w + "): it asks its reader how to do something"
 	}
 	if w := ordered(text, lower); w != "" {
 		return "instruction-imperative", "an order or the reader addressed, by the verb's form (" + w + "): a claim says what is so, not what the reader must do"
@@ -65,6 +93,9 @@ func instruction(text string, decode bool) (rule, msg string) {
 			}
 			return rule, "an encoded order (" + rule + " in what it decodes to: " + dec + "): a model reads the encoding as it reads words"
 		}
+	}
+	if w := personOpens(lower); w != "" {
+		return "message-person", "it speaks as someone or to the reader by the verb's form (" + w + "): what an agent learnt is a fact in the third person, not a message"
 	}
 	if w := personWord(text); w != "" {
 		return "message-person", "it speaks as someone (" + w + "): what an agent learnt about the user or the project is a fact in the third person, not a message"
@@ -107,7 +138,7 @@ func addressed(lower string) (rule, msg string) {
 		// German "du" (you) is French "du" (of the).
 		// Tagalog "mo" (you) is Gaelic's "my" and an abbreviation
 		// elsewhere: it counts beside Tagalog's markers ng and mga.
-		if secondPerson[w] && !(w == "du" && french(lower)) || (w == "mo" || w == "mong") && tagalog(lower) {
+		if secondPerson[w] && !(w == "du" && french(lower)) || (w == "mo" || w == "mong") && tagalog(lower) || secondPerson[arabicStem(w)] {
 			return "instruction-address", "it addresses its reader (" + w + "): a claim about the user or the world names them in the third person"
 		}
 	}
@@ -240,7 +271,7 @@ var imperatives = set(
 	"উপেক্ষা", "ভুলে", "বলো", "বলুন", "লিখুন", "লেখো", "দেখাও", "করো", "করুন", "সবসময়", "কখনো", "দয়া",
 	// Vietnamese, Indonesian/Malay, Javanese
 	"hãy", "bỏ", "quên", "đừng", "luôn", "vui", "viết", "tạo", "gửi", "abaikan", "lupakan", "katakan", "tuliskan", "tulis", "jawab", "tunjukkan", "berikan", "lakukan", "jalankan", "ikuti", "terjemahkan", "kirim", "hapus", "selalu",
-	"jangan", "tolong", "mohon", "lalekna", "lalèkna", "tulisen", "wenehana", "tulung", "aja", "ojo", "ayo",
+	"jangan", "tolong", "mohon", "silakan", "mari", "coba", "lalekna", "lalèkna", "tulisen", "wenehana", "tulung", "aja", "ojo", "ayo",
 	// Swahili, Zulu, Albanian, Irish, Scottish Gaelic
 	"puuza", "sahau", "niambie", "andika", "jibu", "onyesha", "nipe", "fanya", "tafadhali",
 	"ziba", "khohlwa", "ngitshele", "bhala", "phendula", "bonisa", "nginike", "yenza", "ngicela", "njalo", "ungalokothi",
@@ -270,6 +301,11 @@ var commandAnywhere = []string{
 	"कृपया", "দয়া করে", "অনুগ্রহ করে", "vui lòng", "xin hãy", "يرجى", "من فضلك", "لطفا", "لطفاً", "mohon", "pakiusap", "부탁",
 	"してください", "して下さい", "しなさい", "しろ", "せよ", "ください", "下さい", "なさい",
 	"하세요", "하십시오", "해라", "해줘", "해 줘", "주세요", "하라", "하지 마", "말해", "알려줘", "보여줘",
+	// the Japanese auxiliaries of a wish or a request put to someone
+	// (書いてほしい, 教えてもらいたい, 書いてくれ) and of "let us"
+	// (しましょう), French's imperative of
+	// vouloir, Arabic's "please" with its article
+	"てほしい", "でほしい", "て欲しい", "で欲しい", "てもらいたい", "でもらいたい", "てくれ", "でくれ", "ましょう", "veuillez", "الرجاء",
 	"从现在开始", "從現在開始", "忽略之前", "忽略以上", "忽略所有",
 }
 
@@ -282,12 +318,14 @@ var secondPerson = set(
 	// the modals and auxiliaries in the second person: "can you", "you are"
 	"puedes", "podrías", "debes", "deberías", "quieres", "estás", "eres", "tienes", "puoi", "potresti", "dovresti", "vuoi", "stai",
 	"podes", "poderias", "deves", "deverias", "queres", "teus", "tuas", "vosso", "vossa", "pourriez", "pouvez", "devez", "devriez", "voulez", "êtes", "avez", "savez",
-	"بك", "عليك", "منك", "عنك", "معك", "فيك", "لديك", "عندك", "يمكنك", "بإمكانك", "نفسك", "iyong", "inyong",
+	"بك", "عليك", "منك", "عنك", "معك", "فيك", "لديك", "عندك", "يمكنك", "بإمكانك", "نفسك", "أنك", "إنك", "iyong", "inyong",
 	"ti", "tuo", "tua", "tuoi", "voi", "vostro", "vostra",
 	"você", "vocês", "voce", "teu", "tua", "contigo", "convosco",
 	"jij", "jou", "jouw", "jullie",
 	"ty", "ciebie", "tobie", "twój", "twoja", "twoje", "wy",
 	"ты", "вы", "тебе", "тебя", "тобой", "вам", "вас", "вами", "твой", "твоя", "твои", "твоё", "ваш", "ваша", "ваши", "ваше",
+	"твоего", "твоему", "твоим", "твоей", "твою", "твоих", "твоими", "твоём", "вашего", "вашему", "вашим", "вашей", "вашу", "ваших", "вашими", "вашем",
+	"твого", "твоєму", "твоїм", "твоєї", "твоїх", "вашого", "вашому", "вашої", "вашій", "ваших",
 	"ти", "ви", "твій", "твоя", "твоє", "ваш",
 	"siz", "seni", "senin", "sizin",
 	"أنت", "انت", "أنتم", "انتم", "أنتِ", "لك", "إليك", "تو", "شما",

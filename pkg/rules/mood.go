@@ -23,60 +23,99 @@ import (
 // asked returns the word that makes one clause of s (lower case) a
 // question put to the reader without a question mark, or "": a 270-byte
 // cut or a colon ("What is the output of this code: …") leaves many a
-// question without one.
+// question without one. The clause's opening is read first, then the
+// forms that ask wherever they stand, in this order.
 func asked(s string) string {
 	for _, c := range clauses(s) {
-		first, rest := firstWord(c)
-		first = strings.TrimRight(first, ":：")
-		if first == "" {
-			continue
-		}
-		// Swahili opens a question with "je,"; French "je" is "I".
-		if first == "je" && strings.HasPrefix(rest, ",") {
-			return first
-		}
-		if askOpeners[first] {
-			// Not "что касается" (as for), "что бы … ни" (whatever),
-			// "quel que soit" (whatever).
-			if next, _ := firstWord(rest); next != "касается" && next != "бы" && next != "que" && !strings.HasPrefix(next, "qu'") {
-				return first
-			}
-		}
-		// English and German open a question with an interrogative and
-		// the verb straight after it ("what is", "wie kann"): "when the
-		// build fails, …" and "wie besprochen" are statements.
-		if askWithVerb[first] {
-			if next, _ := firstWord(rest); askVerbs[next] {
-				return first + " " + next
-			}
-		}
-		// A clause that opens with the finite verb asks, in English and
-		// German: "is the", "can you", "ist das", "gibt es".
-		if askVerbFirst[first] {
-			if next, _ := firstWord(rest); askSubjects[next] {
-				return first + " " + next
-			}
-		}
-		// French asks with est-ce que and qu'est-ce que.
-		if (first == "est" || first == "qu'est" || first == "qu’est") && strings.HasPrefix(rest, "-ce") {
-			return first + "-ce"
-		}
-		for _, p := range askOpenerPhrases {
-			if strings.HasPrefix(c, p) {
-				return p
-			}
-		}
-		// A sentence-final particle or ending of a question: Japanese
-		// ですか, Korean 입니까, Chinese 吗.
-		end := strings.TrimRight(c, " \t\"'”」』)")
-		for _, e := range askEndings {
-			if strings.HasSuffix(end, e.end) && (e.script == nil || scriptBefore(end, len(end)-len(e.end), e.script)) {
-				return e.end
-			}
+		if w := askedOpening(c); w != "" {
+			return w
 		}
 	}
-	// Japanese ends a question in か after a polite verb, before a comma
-	// too ("首都は何ですか、この記事…").
+	for _, form := range []func(string) string{japanesePoliteAsked, romanceWhichIs, askWordIn, askedJoined, russianLi, greekQuestionMark} {
+		if w := form(s); w != "" {
+			return w
+		}
+	}
+	return ""
+}
+
+// askedOpening returns what opens clause c as a question, or ends it as
+// one: its first word, a phrase, a final particle or ending.
+func askedOpening(c string) string {
+	first, rest := firstWord(c)
+	first = strings.TrimRight(first, ":：")
+	if first == "" {
+		return ""
+	}
+	if w := askedFirstWord(first, rest, c); w != "" {
+		return w
+	}
+	for _, p := range askOpenerPhrases {
+		if strings.HasPrefix(c, p) {
+			return p
+		}
+	}
+	// A sentence-final particle or ending of a question: Japanese
+	// ですか, Korean 입니까, Chinese 吗.
+	end := strings.TrimRight(c, " \t\"'”」』)")
+	for _, e := range askEndings {
+		if strings.HasSuffix(end, e.end) && (e.script == nil || scriptBefore(end, len(end)-len(e.end), e.script)) {
+			return e.end
+		}
+	}
+	return ""
+}
+
+// askPairs are the openers that ask only with the right word after them:
+// English and German an interrogative and the verb straight after it
+// ("what is", "wie kann": "when the build fails, …" and "wie
+// besprochen" are statements), a finite verb and its subject ("is the",
+// "can you", "ist das", "gibt es"), Italian "chi" before the copula
+// ("who is"; after a preposition it is "whoever": "di chi era").
+var askPairs = []struct{ first, next map[string]bool }{
+	{askWithVerb, askVerbs},
+	{askVerbFirst, askSubjects},
+	{set("chi"), romanceCopula},
+}
+
+// askedFirstWord returns the first word of clause c (rest follows it)
+// when it opens a question, with the word after it where that decides.
+func askedFirstWord(first, rest, c string) string {
+	next, _ := firstWord(rest)
+	// Swahili opens a question with "je,"; French "je" is "I".
+	if first == "je" && strings.HasPrefix(rest, ",") {
+		return first
+	}
+	if askOpeners[first] && !askerRelative(next) {
+		return first
+	}
+	for _, p := range askPairs {
+		if p.first[first] && p.next[next] {
+			return first + " " + next
+		}
+	}
+	// Italian "perché" is "why" and "because"; a clause of
+	// reason needs its main clause, after a comma.
+	if first == "perché" && !strings.ContainsAny(c, ",，") {
+		return first
+	}
+	// French asks with est-ce que and qu'est-ce que.
+	if (first == "est" || first == "qu'est" || first == "qu’est") && strings.HasPrefix(rest, "-ce") {
+		return first + "-ce"
+	}
+	return ""
+}
+
+// askerRelative reports the word after an interrogative that makes it
+// no question: "что касается" (as for), "что бы … ни" (whatever), "quel
+// que soit" (whatever).
+func askerRelative(next string) bool {
+	return next == "касается" || next == "бы" || next == "que" || strings.HasPrefix(next, "qu'")
+}
+
+// japanesePoliteAsked returns the polite ending in か that ends a
+// Japanese question, before a comma too ("首都は何ですか、この記事…").
+func japanesePoliteAsked(s string) string {
 	for _, e := range []string{"ですか", "ますか", "でしょうか", "ませんか"} {
 		for off := 0; ; {
 			i := strings.Index(s[off:], e)
@@ -89,15 +128,25 @@ func asked(s string) string {
 			}
 		}
 	}
-	// An interrogative and the copula with no article before them ask
-	// wherever they stand ("…, qual è il processo"); with one they are
-	// a relative clause ("il quale è").
+	return ""
+}
+
+// romanceWhichIs returns an interrogative and the copula with no article
+// before them, which ask wherever they stand ("…, qual è il processo");
+// with one they are a relative clause ("il quale è").
+func romanceWhichIs(s string) string {
 	ws := words(s)
 	for i := 0; i+1 < len(ws); i++ {
 		if romanceWhich[ws[i]] && romanceCopula[ws[i+1]] && (i == 0 || !romanceArticles[ws[i-1]]) {
 			return ws[i] + " " + ws[i+1]
 		}
 	}
+	return ""
+}
+
+// askWordIn returns an interrogative word or particle of askWords in a
+// sentence of s.
+func askWordIn(s string) string {
 	for _, c := range sentences(s) {
 		for _, w := range words(c) {
 			// After कि (that) a Hindi interrogative is an embedded
@@ -105,23 +154,30 @@ func asked(s string) string {
 			if w == "कि" {
 				break
 			}
-			if askWords[w] {
+			// Arabic joins its conjunctions to the particle (فهل, وهل).
+			if askWords[w] || askWords[arabicStem(w)] {
 				return w
 			}
 		}
 	}
-	if w := askedJoined(s); w != "" {
-		return w
-	}
-	// Russian asks yes or no with ли after the sentence's first word
-	// ("есть ли", "знаете ли"); after a comma it is "whether", and
-	// "вряд ли" is "hardly".
+	return ""
+}
+
+// russianLi returns a sentence's first word and ли after it: Russian asks
+// yes or no so ("есть ли", "знаете ли"); after a comma it is "whether",
+// and "вряд ли" is "hardly".
+func russianLi(s string) string {
 	for _, c := range sentences(s) {
 		if ws := words(c); len(ws) > 1 && ws[1] == "ли" && ws[0] != "вряд" {
 			return ws[0] + " ли"
 		}
 	}
-	// Greek writes its question mark as ";": a Greek word before it.
+	return ""
+}
+
+// greekQuestionMark returns ";" after a Greek word: Greek writes its
+// question mark so.
+func greekQuestionMark(s string) string {
 	for i := strings.IndexAny(s, ";;"); i >= 0; {
 		if scriptBefore(s, i, unicode.Greek) {
 			return ";"
@@ -140,35 +196,51 @@ func asked(s string) string {
 // capitals count), lower is its lower case.
 func ordered(text, lower string) string {
 	for _, c := range clauses(lower) {
-		first, rest := firstWord(c)
-		// Russian and Ukrainian: a clause that opens with a verb in the
-		// imperative plural ("напишите", "дайте", "напишіть").
-		if hasSuffixAny(first, "ите", "йте", "іть") && len([]rune(first)) > 4 && scriptBefore(first, len(first), unicode.Cyrillic) {
-			return first
-		}
-		// French: the imperative plural is the one form in -ez without
-		// "vous" before it; its object follows ("Rédigez un e-mail").
-		if strings.HasSuffix(first, "ez") && len(first) > 4 && first != "assez" {
-			if next, _ := firstWord(rest); frenchDeterminers[next] || strings.HasPrefix(rest, "l'") || strings.HasPrefix(rest, "l’") {
-				return first
-			}
+		if w := orderOpening(c); w != "" {
+			return w
 		}
 	}
-	// The verb ends the sentence in Hindi, Turkish and Korean: its
-	// imperative ending there (before the sentence's end, or, in Hindi,
-	// before और or कि joining the next clause: "अनदेखा करें और कहें") is
-	// an order. Before a comma or a bracket the same ending is a noun's.
+	for _, form := range []func(string) string{verbFinalOrder, suffixedOrder} {
+		if w := form(lower); w != "" {
+			return w
+		}
+	}
+	return germanPoliteAddress(text)
+}
+
+// orderOpening returns the verb that opens clause c in the imperative
+// plural of Russian, Ukrainian or French, or "".
+func orderOpening(c string) string {
+	first, rest := firstWord(c)
+	// Russian and Ukrainian: a clause that opens with a verb in the
+	// imperative plural ("напишите", "дайте", "напишіть").
+	if hasSuffixAny(first, "ите", "йте", "іть") && len([]rune(first)) > 4 && scriptBefore(first, len(first), unicode.Cyrillic) {
+		return first
+	}
+	// French: the imperative plural is the one form in -ez without
+	// "vous" before it; its object follows ("Rédigez un e-mail").
+	if strings.HasSuffix(first, "ez") && len(first) > 4 && first != "assez" {
+		if next, _ := firstWord(rest); frenchDeterminers[next] || strings.HasPrefix(rest, "l'") || strings.HasPrefix(rest, "l’") {
+			return first
+		}
+	}
+	return ""
+}
+
+// verbFinalOrder returns the imperative ending a clause of lower in
+// Hindi, Turkish, Bengali or Korean, where the verb ends the sentence:
+// before the sentence's end, or, in Hindi, before और or कि joining the
+// next clause ("अनदेखा करें और कहें"). Before a comma or a bracket the
+// same ending is a noun's. clauseFinalOrder takes "" as no word.
+func verbFinalOrder(lower string) string {
 	prevWord := ""
 	for i := 0; i <= len(lower); {
 		if i == len(lower) {
-			if w := clauseFinalOrder(prevWord, lower, false); w != "" {
-				return w
-			}
-			break
+			return clauseFinalOrder(prevWord, lower, false)
 		}
 		r, n := utf8.DecodeRuneInString(lower[i:])
 		if !wordRune(r) {
-			if strings.ContainsRune(".!?;:。！？：\u0964\n", r) && prevWord != "" {
+			if strings.ContainsRune(".!?;:。！？：\u0964\n", r) {
 				if w := clauseFinalOrder(prevWord, lower, false); w != "" {
 					return w
 				}
@@ -180,39 +252,55 @@ func ordered(text, lower string) string {
 			continue
 		}
 		start := i
-		for i < len(lower) {
-			r, n = utf8.DecodeRuneInString(lower[i:])
-			if !wordRune(r) {
-				break
-			}
-			i += n
-		}
+		i = wordEnd(lower, i)
 		w := lower[start:i]
 		if w == "कि" {
 			// What follows कि (that) is a subordinate clause, its -ें a
 			// subjunctive ("… कहा कि वे उपयोग करें").
-			if prevWord != "" {
-				if o := clauseFinalOrder(prevWord, lower, true); o != "" {
-					return o
-				}
+			if o := clauseFinalOrder(prevWord, lower, true); o != "" {
+				return o
 			}
-			for i < len(lower) && !strings.ContainsRune(".!?;。！？\u0964\n", rune(lower[i])) {
-				_, n := utf8.DecodeRuneInString(lower[i:])
-				if strings.HasPrefix(lower[i:], "।") {
-					break
-				}
-				i += n
-			}
-			prevWord = ""
+			i, prevWord = subordinateEnd(lower, i), ""
 			continue
 		}
-		if hindiJoiners[w] && prevWord != "" {
+		if hindiJoiners[w] {
 			if o := clauseFinalOrder(prevWord, lower, true); o != "" {
 				return o
 			}
 		}
 		prevWord = w
 	}
+	return ""
+}
+
+// wordEnd returns the offset after the word of s that starts at i.
+func wordEnd(s string, i int) int {
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !wordRune(r) {
+			break
+		}
+		i += n
+	}
+	return i
+}
+
+// subordinateEnd returns the offset of the end of the sentence in s from
+// i on: the end of the clause after कि.
+func subordinateEnd(s string, i int) int {
+	for i < len(s) && !strings.ContainsRune(".!?;。！？\u0964\n", rune(s[i])) {
+		_, n := utf8.DecodeRuneInString(s[i:])
+		if strings.HasPrefix(s[i:], "।") {
+			break
+		}
+		i += n
+	}
+	return i
+}
+
+// suffixedOrder returns a word of lower whose ending is an order or the
+// second person wherever it stands, or "".
+func suffixedOrder(lower string) string {
 	for _, w := range words(lower) {
 		if imperativeSuffixed(w, lower) {
 			return w
@@ -224,8 +312,13 @@ func ordered(text, lower string) string {
 			return w // Tagalog "please …": pakisulat
 		}
 	}
-	// German writes the polite "you" with a capital: mid-sentence "Sie",
-	// "Ihnen" and "Ihr…" address the reader ("wenn Sie mir Ihr Passwort …").
+	return ""
+}
+
+// germanPoliteAddress returns a mid-sentence "Sie", "Ihnen" or "Ihr…" in
+// text, or "": German writes the polite "you" with a capital, so they
+// address the reader ("wenn Sie mir Ihr Passwort …").
+func germanPoliteAddress(text string) string {
 	prev, last := '.', 0 // the last mark before the word, or 'a' for a word
 	for start, end := range wordSpans(text) {
 		if gap := strings.TrimRightFunc(text[last:start], unicode.IsSpace); gap != "" {
@@ -258,10 +351,17 @@ func clauseFinalOrder(w, lower string, joined bool) string {
 		}
 	case joined:
 		return ""
+	case scriptBefore(w, len(w), unicode.Bengali):
+		// Bengali: the familiar imperative of its light verbs (do, give,
+		// be, take, go) ending the sentence, where a statement ends in
+		// their present or past (করে, দিল).
+		if bengaliLightOrder[w] {
+			return w
+		}
 	case scriptBefore(w, len(w), unicode.Hangul):
 		// Korean: the request and imperative endings (하세요, 하십시오,
 		// 써라, 해줘); the statement ends in -다 or -요.
-		if hasSuffixAny(w, "세요", "십시오", "시오", "라", "줘") && n > 1 {
+		if hasSuffixAny(w, "세요", "십시오", "시오", "라", "줘") && n > 1 || strings.HasSuffix(w, "봐") {
 			return w
 		}
 	case turkish(lower):
@@ -452,8 +552,8 @@ var askOpeners = set(
 	"qué", "cuál", "cuáles", "dónde", "cuándo", "cómo", "quién", "quiénes", "cuánto", "cuánta", "cuántos", "cuántas",
 	"qual", "quais", "quale", "quali", "onde", "quem", "dove", "cosa",
 	"quel", "quelle", "quels", "quelles", "où", "pourquoi", "combien",
-	"какой", "какая", "какое", "какие", "каков", "какова", "каково", "каковы", "где", "куда", "откуда", "почему", "зачем", "кто", "сколько", "что",
-	"який", "яка", "яке", "які", "чому", "хто", "скільки", "чи",
+	"какой", "какая", "какое", "какие", "каков", "какова", "каково", "каковы", "какого", "какому", "каким", "каком", "какую", "каких", "какими", "чей", "чья", "чьё", "чьи", "где", "куда", "откуда", "почему", "зачем", "кто", "сколько", "что",
+	"який", "яка", "яке", "які", "якого", "якому", "яким", "якій", "яку", "яких", "якими", "якої", "чому", "хто", "скільки", "чи",
 	"nasıl", "nerede", "neden", "niçin", "hangi",
 	"ماذا", "لماذا", "كيف", "أين", "متى", "آیا", "چرا", "کجا", "چگونه", "چطور",
 	"apakah", "siapa", "bagaimana", "mengapa", "kenapa", "berapa", "kapan",
@@ -473,6 +573,7 @@ var askWithVerb = set("what", "which", "who", "whom", "whose", "why", "where", "
 // askVerbs are the auxiliaries and modals a question puts after its
 // interrogative (or first).
 var askVerbs = set("is", "are", "was", "were", "do", "does", "did", "can", "could", "should", "would", "will", "has", "have", "had", "may", "might", "must", "shall",
+	"isn't", "aren't", "wasn't", "weren't", "don't", "doesn't", "didn't", "can't", "cant", "cannot", "couldn't", "shouldn't", "wouldn't", "won't", "hasn't", "haven't", "dont", "doesnt", "isnt", "wont",
 	"ist", "sind", "war", "waren", "kann", "können", "kannst", "könnte", "könnten", "soll", "sollte", "sollten", "muss", "müssen", "hat", "haben", "hast", "hatte", "wird", "werden", "würde", "würden", "gibt", "macht", "heißt", "bedeutet")
 
 // askVerbFirst open a yes-or-no question: a statement in English or German
@@ -492,11 +593,13 @@ var askSubjects = set("the", "a", "an", "this", "that", "these", "those", "there
 // Arabic question particle, the Russian one, the Turkish particle in the
 // forms only it writes, Swahili's interrogatives.
 var askWords = set(
-	"क्या", "कौन", "कौनसा", "कहाँ", "कहां", "कब", "क्यों", "कैसे", "कैसा", "कैसी", "कितना", "कितने", "कितनी", "किसका", "किसकी", "किसके", "किसने", "किसे", "किसको",
+	"क्या", "कौन", "कौनसा", "कहाँ", "कहां", "कब", "क्यों", "कैसे", "कैसा", "कैसी", "कितना", "कितने", "कितनी", "किसका", "किसकी", "किसके", "किसने", "किसे", "किसको", "किन", "किस", "कौनसी", "कौनसे",
 	"কি", "কী", "কোথায়", "কখন", "কেন", "কীভাবে", "কিভাবে", "কেমন", "কোনটি",
 	"هل",
 	"mı", "mü", "mısın", "misin", "musun", "müsün", "mısınız", "misiniz", "musunuz", "müsünüz", "mıdır", "midir", "mudur", "müdür",
-	"nini", "nani", "wapi", "vipi",
+	"nini", "nani", "wapi", "vipi", "mbona",
+	// Javanese (ngoko): why, how, who, how much
+	"lapo", "ngopo", "piye", "sopo", "piro", "pira",
 	"gì", "nhiêu",
 )
 
@@ -506,7 +609,7 @@ var askWords = set(
 // clause they are an embedded question or an indefinite ("发生了什么事",
 // "ไม่มีอะไร"), and a Thai clause that holds ว่า (that) before them
 // reports a question rather than asking it.
-var askJoined = []string{"什么", "什麼", "为什么", "為什麼", "怎么", "怎麼", "อะไร", "ไหม", "ทำไม", "ที่ไหน", "เมื่อไร", "เมื่อไหร่", "อย่างไร", "เท่าไร", "เท่าไหร่", "หรือไม่", "หรือเปล่า"}
+var askJoined = []string{"什么", "什麼", "为什么", "為什麼", "怎么", "怎麼", "谁", "誰", "是否", "哪个", "哪個", "哪些", "多少", "อะไร", "ไหม", "ทำไม", "ที่ไหน", "เมื่อไร", "เมื่อไหร่", "อย่างไร", "เท่าไร", "เท่าไหร่", "หรือไม่", "หรือเปล่า"}
 
 // askedJoined returns an interrogative of askJoined that opens or ends a
 // clause of s, or "".
@@ -533,7 +636,7 @@ func askedJoined(s string) string {
 			sentence := s[strings.LastIndexAny(s[:i], ".!?\n")+1 : i]
 			// A particle (ไหม, หรือไม่: "or not") asks only at the end.
 			particle := q == "ไหม" || q == "หรือไม่" || q == "หรือเปล่า"
-			if bound(before) && !particle || bound(after) && !strings.Contains(sentence, "ว่า") && !strings.HasPrefix(chunk, "无论") && !strings.HasPrefix(chunk, "無論") {
+			if bound(before) && !particle || bound(after) && !strings.Contains(sentence, "ว่า") && !strings.Contains(chunk, "无论") && !strings.Contains(chunk, "無論") && !strings.Contains(chunk, "不管") {
 				return q
 			}
 		}
@@ -555,7 +658,7 @@ var askEndings = []ending{
 }
 
 // romanceWhich, romanceCopula and romanceArticles: the interrogative
-// "which/what" of Italian, Portuguese, Spanish and French, the copula
+// "who" of Italian, "which/what" of Italian, Portuguese, Spanish and French, the copula
 // after it, and the articles that make it a relative instead.
 var (
 	romanceWhich    = set("qual", "quale", "quali", "quais", "cuál", "cuáles", "quel", "quelle", "quels", "quelles")
@@ -573,7 +676,8 @@ var frenchDeterminers = set("un", "une", "le", "la", "les", "des", "du", "ce", "
 var germanPolite = set("Sie", "Ihnen", "Ihr", "Ihre", "Ihren", "Ihrem", "Ihrer", "Ihres")
 
 var (
-	hindiNotOrder   = set("में", "हमें", "उन्हें", "इन्हें", "जिन्हें", "किन्हें", "तुम्हें", "दिए", "किए", "गए", "पिए", "जो", "को", "सो", "दो", "वो", "यो", "हो", "चाहिए")
-	bengaliNotOrder = set("নতুন", "আগুন", "খুন", "গুন")
-	turkishNotOrder = set("bugün", "için", "kendin", "sonun", "üzerin", "önün", "ilgin")
+	hindiNotOrder     = set("में", "हमें", "उन्हें", "इन्हें", "जिन्हें", "किन्हें", "तुम्हें", "दिए", "किए", "गए", "पिए", "जो", "को", "सो", "दो", "वो", "यो", "हो", "चाहिए")
+	bengaliNotOrder   = set("নতুন", "আগুন", "খুন", "গুন")
+	bengaliLightOrder = set("কর", "করো", "দে", "দাও", "হ", "হও", "নে", "নাও", "যা", "যাও")
+	turkishNotOrder   = set("bugün", "için", "kendin", "sonun", "üzerin", "önün", "ilgin")
 )

@@ -59,8 +59,9 @@ func speaker(text string, start, end int, w, prev string) bool {
 	if w == "I" || lw == "we" {
 		// Italian's "I" is "the" and Polish "we" is "in": the English
 		// words need an English sentence. "Phase I", "World War I": a
-		// numeral after a capitalized word.
-		return english(text) && (w != "I" || prev == "" || !capitalized(prev))
+		// numeral after a capitalized word; after an adverb or a
+		// conjunction ("Sometimes I …", "Today I …") it is the pronoun.
+		return english(text) && (w != "I" || prev == "" || !capitalized(prev) || englishAdverb(prev))
 	}
 	if utf8.RuneCountInString(w) > 1 && w == strings.ToUpper(w) && w != lw {
 		return false // an acronym: US, EU, ME, IT
@@ -92,6 +93,15 @@ func speaker(text string, start, end int, w, prev string) bool {
 	}
 	return false
 }
+
+// englishAdverb reports an adverb or a conjunction before an English
+// "I" ("Sometimes I …"), where after a noun it is a numeral.
+func englishAdverb(w string) bool {
+	w = strings.ToLower(w)
+	return englishBeforeI[w] || strings.HasSuffix(w, "ly") && len(w) > 4
+}
+
+var englishBeforeI = set("sometimes", "today", "yesterday", "tomorrow", "now", "then", "so", "but", "and", "if", "when", "because", "also", "often", "once", "here", "there", "still", "maybe", "perhaps", "honestly", "again", "lately", "since", "after", "before", "while", "though", "although", "yes", "no", "well", "oh", "hey")
 
 // english reports whether text holds one of the English words no other
 // language of the lists spells the same: what tells the English "I" and
@@ -242,6 +252,9 @@ var firstPersonWords = set(
 	// French, Spanish, Italian, Portuguese, Romanian
 	"je", "moi", "nous", "notre", "nós", "yo", "mi", "mis", "mío", "mía", "míos", "mías", "conmigo", "nosotros", "nosotras", "nuestro", "nuestra", "nuestros", "nuestras",
 	"io", "mio", "mia", "miei", "mie", "noi", "nostro", "nostra", "nostri", "nostre", "eu", "mim", "meu", "minha", "meus", "minhas", "comigo", "nosso", "nossa", "nossos", "nossas",
+	// the modals in the first person, where the subject is dropped
+	// ("Come posso …", "Quiero que …")
+	"posso", "devo", "voglio", "potrei", "dovrei", "vorrei", "puedo", "debo", "quiero", "quisiera", "necesito", "quero",
 	"mea", "nouă", "nostru", "noastră",
 	// Polish, Czech, Russian, Ukrainian, Bulgarian
 	"mnie", "mną", "mój", "moja", "moje", "moich", "mojego", "nasz", "nasza", "nasze", "naszych", "naszego", "já", "mě", "můj", "nás", "náš", "naše",
@@ -261,7 +274,7 @@ var firstPersonWords = set(
 	// Vietnamese, Indonesian/Malay, Javanese, Tagalog
 	"tôi", "tớ", "mình", "aku", "saya", "kami", "kita", "daku", "kula", "ingsun", "ako", "akin", "namin", "natin", "amin", "atin", "tayo",
 	// Swahili, Zulu, Albanian, Irish, Scottish Gaelic
-	"mimi", "sisi", "yangu", "wangu", "langu", "changu", "kwangu", "zangu", "vyangu", "letu", "wetu", "yetu", "zetu", "chetu", "kwetu",
+	"mimi", "sisi", "nami", "nasi", "yangu", "wangu", "langu", "changu", "kwangu", "zangu", "vyangu", "letu", "wetu", "yetu", "zetu", "chetu", "kwetu",
 	"mina", "thina", "wami", "yami", "lami", "bami", "zami", "kwami", "wethu", "yethu", "lethu", "sethu", "kwethu",
 	"unë", "mua", "ime", "imi", "neve", "ynë", "jonë", "tonë", "tanë",
 	"mé", "sinn", "sinne", "muid", "agam", "liom", "uaim", "dhomh", "leam", "bhuam", "agamsa",
