@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/pelletier/go-toml/v2"
 	"github.com/zricethezav/gitleaks/v8/config"
 )
 
@@ -79,9 +78,9 @@ type engine struct {
 const assignment = `(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)`
 
 // rules is the engine, built on first use: most commands never scan a
-// text. Building it parses gitleaks' default configuration (config.go's
-// TOML, decoded as gitleaks' viper decodes it: TestEngineIsGitleaksConfig)
-// and indexes the keywords; each rule is translated when it first runs.
+// text. Building it reads gitleaks' default configuration (config.go's
+// TOML as gitleaks' viper decodes it, decoded at generation:
+// gitleaksConfig) and indexes the keywords; each rule is translated when it first runs.
 var rules = sync.OnceValue(newEngine)
 
 func newEngine() *engine {
@@ -174,14 +173,91 @@ func (e *engine) index() {
 }
 
 // gitleaksConfig is gitleaks' default configuration as gitleaks' viper
-// decodes it, without viper: its TOML decoded by go-toml, which viper
-// itself uses, into gitleaks' own ViperConfig (a third of the time).
+// decodes it (TestEngineIsGitleaksConfig), made from gitleaksDefault: its
+// TOML decoded once, by go-toml in gen_gitleaks.go, into Go data, so a
+// process that scans does not decode the TOML (a third of building the
+// engine).
 func gitleaksConfig() config.ViperConfig {
-	var vc config.ViperConfig
-	if err := toml.Unmarshal([]byte(config.DefaultConfig), &vc); err != nil {
-		panic("secrets: gitleaks' default configuration: " + err.Error())
+	d := &gitleaksDefault
+	vc := config.ViperConfig{Title: d.Title, Description: d.Description, MinVersion: d.MinVersion}
+	if d.Rules != nil {
+		vc.Rules = makeLike(vc.Rules, len(d.Rules))
+	}
+	for i, s := range d.Rules {
+		r := &vc.Rules[i]
+		r.ID, r.Description, r.Path, r.Regex = s.ID, s.Description, s.Path, s.Regex
+		r.SecretGroup, r.Entropy, r.Keywords, r.Tags, r.SkipReport = s.SecretGroup, s.Entropy, s.Keywords, s.Tags, s.SkipReport
+		if s.Allowlists != nil {
+			r.Allowlists = makeLike(r.Allowlists, 0)
+		}
+		for k, sa := range slices.Concat([]*glAllowlist{s.AllowList}, s.Allowlists) {
+			if sa == nil {
+				continue
+			}
+			a := newOf(r.Allowlists)
+			a.Description, a.Condition, a.Commits, a.Paths = sa.Description, sa.Condition, sa.Commits, sa.Paths
+			a.RegexTarget, a.Regexes, a.StopWords = sa.RegexTarget, sa.Regexes, sa.StopWords
+			if k == 0 {
+				//lint:ignore SA1019 the older spelling of a rule's allowlist, as the TOML has it
+				r.AllowList = a
+			} else {
+				r.Allowlists = append(r.Allowlists, a)
+			}
+		}
+	}
+	if d.Allowlists != nil {
+		vc.Allowlists = makeLike(vc.Allowlists, 0)
+	}
+	for k, sa := range slices.Concat([]*glAllowlist{d.AllowList}, d.Allowlists) {
+		if sa == nil {
+			continue
+		}
+		a := newOf(vc.Allowlists)
+		a.TargetRules, a.Description, a.Condition, a.Commits, a.Paths = sa.TargetRules, sa.Description, sa.Condition, sa.Commits, sa.Paths
+		a.RegexTarget, a.Regexes, a.StopWords = sa.RegexTarget, sa.Regexes, sa.StopWords
+		if k == 0 {
+			//lint:ignore SA1019 gitleaks' default configuration spells its global allowlist the older way, [allowlist]
+			vc.AllowList = a
+		} else {
+			vc.Allowlists = append(vc.Allowlists, a)
+		}
 	}
 	return vc
+}
+
+// newOf and makeLike make a new element of a slice of pointers and a
+// slice of s's type: gitleaks' ViperConfig holds its rules and allowlists
+// in types it does not export, which inference names.
+func newOf[E any](_ []*E) *E { return new(E) }
+
+func makeLike[S ~[]E, E any](_ S, n int) S { return make(S, n) }
+
+// glConfig is gitleaks' ViperConfig as Go data (gitleaks_default.go): the
+// same fields, by the same names, in types this package can spell.
+type glConfig struct {
+	Title, Description, MinVersion string
+	Rules                          []glConfigRule
+	AllowList                      *glAllowlist
+	Allowlists                     []*glAllowlist
+}
+
+type glConfigRule struct {
+	ID, Description, Path, Regex string
+	SecretGroup                  int
+	Entropy                      float64
+	Keywords, Tags               []string
+	AllowList                    *glAllowlist
+	Allowlists                   []*glAllowlist
+	SkipReport                   bool
+}
+
+// glAllowlist is a rule's allowlist or a global one (TargetRules).
+type glAllowlist struct {
+	TargetRules            []string
+	Description, Condition string
+	Commits, Paths         []string
+	RegexTarget            string
+	Regexes, StopWords     []string
 }
 
 // translate is gitleaks' Translate of part of its configuration: one rule
