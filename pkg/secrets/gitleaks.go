@@ -49,9 +49,11 @@ type glRule struct {
 	// assignments: it has no relaxed copy.
 	generic bool
 	// rule is the rule as gitleaks' Translate builds it (its regexp, secret
-	// group, entropy floor and allowlists, the global allowlists that
-	// target it included).
+	// group and entropy floor), without its allowlists.
 	rule func() *config.Rule
+	// allowlists are the rule's allowlists as Translate builds them, the
+	// global allowlists that target it included.
+	allowlists func() []*config.Allowlist
 	// relaxed is the rule's regexp without its boundaries, for a key glued
 	// to a word or inside a URL (match's token pass; see relax); nil for
 	// the generic rules.
@@ -115,14 +117,24 @@ func newEngine() *engine {
 		for _, w := range vr.Keywords {
 			g.keywords = append(g.keywords, strings.ToLower(w))
 		}
-		one := config.ViperConfig{Rules: vc.Rules[i : i+1 : i+1]}
+		// The rule and its allowlists are translated apart: a text that
+		// holds a keyword needs the regexp, only a match needs the
+		// allowlists, whose stop words (generic-api-key's ~1,500, a trie)
+		// cost more to build than the regexp.
+		bare := config.ViperConfig{Rules: slices.Clone(vc.Rules[i : i+1])}
+		//lint:ignore SA1019 the older spelling of a rule's allowlist goes with the newer one
+		bare.Rules[0].AllowList, bare.Rules[0].Allowlists = nil, nil
+		lists := ruleAllowlists(vc, i)
 		for _, n := range targeted[vr.ID] {
-			one.Allowlists = append(one.Allowlists, all[n])
+			a := *all[n]
+			a.TargetRules = nil
+			lists.Allowlists = append(lists.Allowlists, &a)
 		}
 		g.rule = sync.OnceValue(func() *config.Rule {
-			r := translate(one).Rules[vr.ID]
+			r := translate(bare).Rules[vr.ID]
 			return &r
 		})
+		g.allowlists = sync.OnceValue(func() []*config.Allowlist { return translate(lists).Allowlists })
 		if strings.Contains(vr.ID, "generic") {
 			g.generic = true
 			g.query = sync.OnceValue(func() *regexp.Regexp { return inQuery(vr.Regex) })
@@ -186,7 +198,8 @@ func gitleaksConfig() config.ViperConfig {
 	for i, s := range d.Rules {
 		r := &vc.Rules[i]
 		r.ID, r.Description, r.Path, r.Regex = s.ID, s.Description, s.Path, s.Regex
-		r.SecretGroup, r.Entropy, r.Keywords, r.Tags, r.SkipReport = s.SecretGroup, s.Entropy, s.Keywords, s.Tags, s.SkipReport
+		r.SecretGroup, r.Entropy, r.Tags, r.SkipReport = s.SecretGroup, s.Entropy, s.Tags, s.SkipReport
+		r.Keywords = slices.Clone(s.Keywords) // Translate lowers them in place
 		if s.Allowlists != nil {
 			r.Allowlists = makeLike(r.Allowlists, 0)
 		}
@@ -258,6 +271,27 @@ type glAllowlist struct {
 	Commits, Paths         []string
 	RegexTarget            string
 	Regexes, StopWords     []string
+}
+
+// ruleAllowlists is a configuration whose global allowlists are rule i's
+// own, in the order Translate gives them to the rule (the older spelling
+// first): Translate parses a rule's allowlists and the global ones alike
+// (parseAllowlist), and a rule would have its regexp built.
+func ruleAllowlists(vc config.ViperConfig, i int) config.ViperConfig {
+	r := vc.Rules[i]
+	own := r.Allowlists
+	//lint:ignore SA1019 the older spelling of a rule's allowlist
+	if r.AllowList != nil {
+		own = append(append(own[:0:0], r.AllowList), own...)
+	}
+	var out config.ViperConfig
+	for _, a := range own {
+		g := newOf(out.Allowlists)
+		g.Description, g.Condition, g.Commits, g.Paths = a.Description, a.Condition, a.Commits, a.Paths
+		g.RegexTarget, g.Regexes, g.StopWords = a.RegexTarget, a.Regexes, a.StopWords
+		out.Allowlists = append(out.Allowlists, g)
+	}
+	return out
 }
 
 // translate is gitleaks' Translate of part of its configuration: one rule
@@ -391,7 +425,7 @@ func (e *engine) glMatches(g *glRule, re *regexp.Regexp, text string, w span, fn
 		if w.start+me > le {
 			le = lineEnd(text, w.start+me)
 		}
-		if allowed(e.global(), secret, sub[ms:me], text[ls:le], true) || allowed(r.Allowlists, secret, sub[ms:me], text[ls:le], true) {
+		if allowed(e.global(), secret, sub[ms:me], text[ls:le], true) || allowed(g.allowlists(), secret, sub[ms:me], text[ls:le], true) {
 			continue
 		}
 		fn(w.start+ss, w.start+se)
