@@ -740,7 +740,7 @@ func lineEnd(text string, at int) int {
 
 // matches calls fn with each secret of mem's rule r in text[w.start:w.end].
 func (r *memRule) matches(text string, w span, fn func(start, end int)) {
-	for _, m := range r.re.FindAllStringSubmatchIndex(text[w.start:w.end], -1) {
+	for _, m := range r.re().FindAllStringSubmatchIndex(text[w.start:w.end], -1) {
 		s, end := m[2*r.group], m[2*r.group+1]
 		if s >= 0 && (r.allow == nil || !r.allow(text[w.start+s:w.start+end])) {
 			fn(w.start+s, w.start+end)
