@@ -53,7 +53,6 @@ func main() {
 			field(&b, "Entropy", flt(r.Entropy))
 			field(&b, "Keywords", strs(r.Keywords))
 			field(&b, "Tags", strs(r.Tags))
-			//lint:ignore SA1019 gitleaks' default configuration may spell a rule's allowlist the older way
 			if a := r.AllowList; a != nil {
 				b.WriteString("AllowList: &glAllowlist")
 				allowlist(&b, nil, a.Description, a.Condition, a.Commits, a.Paths, a.RegexTarget, a.Regexes, a.StopWords)

@@ -122,7 +122,6 @@ func newEngine() *engine {
 		// allowlists, whose stop words (generic-api-key's ~1,500, a trie)
 		// cost more to build than the regexp.
 		bare := config.ViperConfig{Rules: slices.Clone(vc.Rules[i : i+1])}
-		//lint:ignore SA1019 the older spelling of a rule's allowlist goes with the newer one
 		bare.Rules[0].AllowList, bare.Rules[0].Allowlists = nil, nil
 		lists := ruleAllowlists(vc, i)
 		for _, n := range targeted[vr.ID] {
@@ -211,7 +210,6 @@ func gitleaksConfig() config.ViperConfig {
 			a.Description, a.Condition, a.Commits, a.Paths = sa.Description, sa.Condition, sa.Commits, sa.Paths
 			a.RegexTarget, a.Regexes, a.StopWords = sa.RegexTarget, sa.Regexes, sa.StopWords
 			if k == 0 {
-				//lint:ignore SA1019 the older spelling of a rule's allowlist, as the TOML has it
 				r.AllowList = a
 			} else {
 				r.Allowlists = append(r.Allowlists, a)
@@ -280,7 +278,6 @@ type glAllowlist struct {
 func ruleAllowlists(vc config.ViperConfig, i int) config.ViperConfig {
 	r := vc.Rules[i]
 	own := r.Allowlists
-	//lint:ignore SA1019 the older spelling of a rule's allowlist
 	if r.AllowList != nil {
 		own = append(append(own[:0:0], r.AllowList), own...)
 	}
