@@ -9,7 +9,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
+	"sync"
 	"syscall"
 	"time"
 
@@ -147,6 +149,39 @@ const (
 // setGC sets the collector's target to percent unless the user set GOGC.
 func setGC(percent int) {
 	if os.Getenv("GOGC") == "" {
+		gcMu.Lock()
+		defer gcMu.Unlock()
+		gcSet = true
 		debug.SetGCPercent(percent)
 	}
+}
+
+// firstGC is the collector's target until the first collection of a
+// process (putOffFirstGC): 16 MiB of heap instead of Go's 4 MiB.
+const firstGC = 400
+
+// gcSet is whether the command chose its collector's target (setGC).
+var (
+	gcMu  sync.Mutex
+	gcSet bool
+)
+
+// putOffFirstGC lets a process's heap reach 16 MiB before its first
+// collection, then collects at Go's default target (or the command's,
+// setGC). Most commands finish below that and collect never: a `mem
+// remember` collected twice at Go's 4 MiB floor (GODEBUG=gctrace=1), and
+// 76 of them took ~7% less CPU without. A user's GOGC is kept.
+func putOffFirstGC() {
+	if os.Getenv("GOGC") != "" {
+		return
+	}
+	debug.SetGCPercent(firstGC)
+	sentinel := new([32]byte) // its finalizer runs after the first collection
+	runtime.SetFinalizer(sentinel, func(*[32]byte) {
+		gcMu.Lock()
+		defer gcMu.Unlock()
+		if !gcSet {
+			debug.SetGCPercent(100)
+		}
+	})
 }

@@ -123,6 +123,7 @@ func main() {
 	// bleve's scorch reports snapshot recovery through the standard logger;
 	// mem says what it does itself, once, so that output is only noise.
 	log.SetOutput(io.Discard)
+	putOffFirstGC()
 	os.Exit(run(context.Background(), os.Args, os.Stdout, os.Stderr))
 }
 

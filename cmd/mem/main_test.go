@@ -18,7 +18,10 @@ import (
 // run twice as many at once as there are CPUs (vaulttest.ProcessTests).
 func TestMain(m *testing.M) {
 	testscript.Main(vaulttest.ProcessTests{M: m}, map[string]func(){
-		"mem": func() { os.Exit(run(context.Background(), os.Args, os.Stdout, os.Stderr)) },
+		"mem": func() {
+			putOffFirstGC()
+			os.Exit(run(context.Background(), os.Args, os.Stdout, os.Stderr))
+		},
 	})
 }
 

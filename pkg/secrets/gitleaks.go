@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/pelletier/go-toml/v2"
 	"github.com/zricethezav/gitleaks/v8/config"
 )
 
@@ -50,9 +49,11 @@ type glRule struct {
 	// assignments: it has no relaxed copy.
 	generic bool
 	// rule is the rule as gitleaks' Translate builds it (its regexp, secret
-	// group, entropy floor and allowlists, the global allowlists that
-	// target it included).
+	// group and entropy floor), without its allowlists.
 	rule func() *config.Rule
+	// allowlists are the rule's allowlists as Translate builds them, the
+	// global allowlists that target it included.
+	allowlists func() []*config.Allowlist
 	// relaxed is the rule's regexp without its boundaries, for a key glued
 	// to a word or inside a URL (match's token pass; see relax); nil for
 	// the generic rules.
@@ -79,9 +80,9 @@ type engine struct {
 const assignment = `(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)`
 
 // rules is the engine, built on first use: most commands never scan a
-// text. Building it parses gitleaks' default configuration (config.go's
-// TOML, decoded as gitleaks' viper decodes it: TestEngineIsGitleaksConfig)
-// and indexes the keywords; each rule is translated when it first runs.
+// text. Building it reads gitleaks' default configuration (config.go's
+// TOML as gitleaks' viper decodes it, decoded at generation:
+// gitleaksConfig) and indexes the keywords; each rule is translated when it first runs.
 var rules = sync.OnceValue(newEngine)
 
 func newEngine() *engine {
@@ -116,14 +117,23 @@ func newEngine() *engine {
 		for _, w := range vr.Keywords {
 			g.keywords = append(g.keywords, strings.ToLower(w))
 		}
-		one := config.ViperConfig{Rules: vc.Rules[i : i+1 : i+1]}
+		// The rule and its allowlists are translated apart: a text that
+		// holds a keyword needs the regexp, only a match needs the
+		// allowlists, whose stop words (generic-api-key's ~1,500, a trie)
+		// cost more to build than the regexp.
+		bare := config.ViperConfig{Rules: slices.Clone(vc.Rules[i : i+1])}
+		bare.Rules[0].AllowList, bare.Rules[0].Allowlists = nil, nil
+		lists := ruleAllowlists(vc, i)
 		for _, n := range targeted[vr.ID] {
-			one.Allowlists = append(one.Allowlists, all[n])
+			a := *all[n]
+			a.TargetRules = nil
+			lists.Allowlists = append(lists.Allowlists, &a)
 		}
 		g.rule = sync.OnceValue(func() *config.Rule {
-			r := translate(one).Rules[vr.ID]
+			r := translate(bare).Rules[vr.ID]
 			return &r
 		})
+		g.allowlists = sync.OnceValue(func() []*config.Allowlist { return translate(lists).Allowlists })
 		if strings.Contains(vr.ID, "generic") {
 			g.generic = true
 			g.query = sync.OnceValue(func() *regexp.Regexp { return inQuery(vr.Regex) })
@@ -174,14 +184,111 @@ func (e *engine) index() {
 }
 
 // gitleaksConfig is gitleaks' default configuration as gitleaks' viper
-// decodes it, without viper: its TOML decoded by go-toml, which viper
-// itself uses, into gitleaks' own ViperConfig (a third of the time).
+// decodes it (TestEngineIsGitleaksConfig), made from gitleaksDefault: its
+// TOML decoded once, by go-toml in gen_gitleaks.go, into Go data, so a
+// process that scans does not decode the TOML (a third of building the
+// engine).
 func gitleaksConfig() config.ViperConfig {
-	var vc config.ViperConfig
-	if err := toml.Unmarshal([]byte(config.DefaultConfig), &vc); err != nil {
-		panic("secrets: gitleaks' default configuration: " + err.Error())
+	d := &gitleaksDefault
+	vc := config.ViperConfig{Title: d.Title, Description: d.Description, MinVersion: d.MinVersion}
+	if d.Rules != nil {
+		vc.Rules = makeLike(vc.Rules, len(d.Rules))
+	}
+	for i, s := range d.Rules {
+		r := &vc.Rules[i]
+		r.ID, r.Description, r.Path, r.Regex = s.ID, s.Description, s.Path, s.Regex
+		r.SecretGroup, r.Entropy, r.Tags, r.SkipReport = s.SecretGroup, s.Entropy, s.Tags, s.SkipReport
+		r.Keywords = slices.Clone(s.Keywords) // Translate lowers them in place
+		if s.Allowlists != nil {
+			r.Allowlists = makeLike(r.Allowlists, 0)
+		}
+		for k, sa := range slices.Concat([]*glAllowlist{s.AllowList}, s.Allowlists) {
+			if sa == nil {
+				continue
+			}
+			a := newOf(r.Allowlists)
+			a.Description, a.Condition, a.Commits, a.Paths = sa.Description, sa.Condition, sa.Commits, sa.Paths
+			a.RegexTarget, a.Regexes, a.StopWords = sa.RegexTarget, sa.Regexes, sa.StopWords
+			if k == 0 {
+				r.AllowList = a
+			} else {
+				r.Allowlists = append(r.Allowlists, a)
+			}
+		}
+	}
+	if d.Allowlists != nil {
+		vc.Allowlists = makeLike(vc.Allowlists, 0)
+	}
+	for k, sa := range slices.Concat([]*glAllowlist{d.AllowList}, d.Allowlists) {
+		if sa == nil {
+			continue
+		}
+		a := newOf(vc.Allowlists)
+		a.TargetRules, a.Description, a.Condition, a.Commits, a.Paths = sa.TargetRules, sa.Description, sa.Condition, sa.Commits, sa.Paths
+		a.RegexTarget, a.Regexes, a.StopWords = sa.RegexTarget, sa.Regexes, sa.StopWords
+		if k == 0 {
+			//lint:ignore SA1019 gitleaks' default configuration spells its global allowlist the older way, [allowlist]
+			vc.AllowList = a
+		} else {
+			vc.Allowlists = append(vc.Allowlists, a)
+		}
 	}
 	return vc
+}
+
+// newOf and makeLike make a new element of a slice of pointers and a
+// slice of s's type: gitleaks' ViperConfig holds its rules and allowlists
+// in types it does not export, which inference names.
+func newOf[E any](_ []*E) *E { return new(E) }
+
+func makeLike[S ~[]E, E any](_ S, n int) S { return make(S, n) }
+
+// glConfig is gitleaks' ViperConfig as Go data (gitleaks_default.go): the
+// same fields, by the same names, in types this package can spell.
+type glConfig struct {
+	Title, Description, MinVersion string
+	Rules                          []glConfigRule
+	AllowList                      *glAllowlist
+	Allowlists                     []*glAllowlist
+}
+
+type glConfigRule struct {
+	ID, Description, Path, Regex string
+	SecretGroup                  int
+	Entropy                      float64
+	Keywords, Tags               []string
+	AllowList                    *glAllowlist
+	Allowlists                   []*glAllowlist
+	SkipReport                   bool
+}
+
+// glAllowlist is a rule's allowlist or a global one (TargetRules).
+type glAllowlist struct {
+	TargetRules            []string
+	Description, Condition string
+	Commits, Paths         []string
+	RegexTarget            string
+	Regexes, StopWords     []string
+}
+
+// ruleAllowlists is a configuration whose global allowlists are rule i's
+// own, in the order Translate gives them to the rule (the older spelling
+// first): Translate parses a rule's allowlists and the global ones alike
+// (parseAllowlist), and a rule would have its regexp built.
+func ruleAllowlists(vc config.ViperConfig, i int) config.ViperConfig {
+	r := vc.Rules[i]
+	own := r.Allowlists
+	if r.AllowList != nil {
+		own = append(append(own[:0:0], r.AllowList), own...)
+	}
+	var out config.ViperConfig
+	for _, a := range own {
+		g := newOf(out.Allowlists)
+		g.Description, g.Condition, g.Commits, g.Paths = a.Description, a.Condition, a.Commits, a.Paths
+		g.RegexTarget, g.Regexes, g.StopWords = a.RegexTarget, a.Regexes, a.StopWords
+		out.Allowlists = append(out.Allowlists, g)
+	}
+	return out
 }
 
 // translate is gitleaks' Translate of part of its configuration: one rule
@@ -315,7 +422,7 @@ func (e *engine) glMatches(g *glRule, re *regexp.Regexp, text string, w span, fn
 		if w.start+me > le {
 			le = lineEnd(text, w.start+me)
 		}
-		if allowed(e.global(), secret, sub[ms:me], text[ls:le], true) || allowed(r.Allowlists, secret, sub[ms:me], text[ls:le], true) {
+		if allowed(e.global(), secret, sub[ms:me], text[ls:le], true) || allowed(g.allowlists(), secret, sub[ms:me], text[ls:le], true) {
 			continue
 		}
 		fn(w.start+ss, w.start+se)
@@ -630,7 +737,7 @@ func lineEnd(text string, at int) int {
 
 // matches calls fn with each secret of mem's rule r in text[w.start:w.end].
 func (r *memRule) matches(text string, w span, fn func(start, end int)) {
-	for _, m := range r.re.FindAllStringSubmatchIndex(text[w.start:w.end], -1) {
+	for _, m := range r.re().FindAllStringSubmatchIndex(text[w.start:w.end], -1) {
 		s, end := m[2*r.group], m[2*r.group+1]
 		if s >= 0 && (r.allow == nil || !r.allow(text[w.start+s:w.start+end])) {
 			fn(w.start+s, w.start+end)

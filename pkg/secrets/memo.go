@@ -43,7 +43,7 @@ var Fingerprint = sync.OnceValue(func() string {
 	for _, kd := range rules().kinds {
 		write("\n" + kd.id)
 		if kd.mem != nil {
-			write(" " + kd.mem.re.String())
+			write(" " + kd.mem.src)
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil))

@@ -41,7 +41,8 @@ type Finding struct {
 type memRule struct {
 	id, what string
 	keywords []string
-	re       *regexp.Regexp
+	src      string                // re's pattern
+	re       func() *regexp.Regexp // compiled when a keyword first occurs
 	group    int
 	allow    func(secret string) bool
 	windows  func(text string) []span // nil: the whole text
@@ -50,19 +51,21 @@ type memRule struct {
 // span is a byte range of a text, [start, end).
 type span struct{ start, end int }
 
-// memRules are built on first use, not at init: compiling them at start-up
-// would cost every mem command, most of which never scans a text.
+// memRules are built on first use, not at init, and each rule's regexp
+// when its keyword first occurs: compiling them at start-up would cost
+// every mem command, most of which never scans a text, and most texts
+// hold no keyword of some of them.
 var memRules = sync.OnceValue(func() []memRule {
-	return []memRule{
+	rules := []memRule{
 		// A private key's header, in any case and spacing: gitleaks'
 		// private-key rule wants the whole block, which no memory (two
 		// lines) holds; a header says the rest is near.
 		{id: "secret-private-key", what: "a private key block", keywords: []string{"ivate"},
-			re: regexp.MustCompile(`(?i)-{3,}[\s+]*BEGIN[ +A-Z0-9_-]{0,100}PRIVATE[ +_-]*KEY(?:[ +_-]*BLOCK)?[\s+]*-{3,}`)},
+			src: `(?i)-{3,}[\s+]*BEGIN[ +A-Z0-9_-]{0,100}PRIVATE[ +_-]*KEY(?:[ +_-]*BLOCK)?[\s+]*-{3,}`},
 		// An Azure shared access signature: the sig= of a SAS URL (gitleaks
 		// has no SAS rule; the shape is an HMAC-SHA256 in base64).
 		{id: "secret-azure-sas", what: "an Azure shared access signature", keywords: []string{"?sig=", "&sig="},
-			re: regexp.MustCompile(`(?i)[?&]sig=([A-Za-z0-9%+/]{30,120}={0,2})`), group: 1,
+			src: `(?i)[?&]sig=([A-Za-z0-9%+/]{30,120}={0,2})`, group: 1,
 			allow: func(s string) bool { return entropy(s) < 3.5 }},
 		// A URL that carries a password (postgres://user:pass@host,
 		// https://user:pass@…): gitleaks has no rule for it (its
@@ -70,7 +73,7 @@ var memRules = sync.OnceValue(func() []memRule {
 		// The password alone is the secret, so a redacted URL still says
 		// where it pointed.
 		{id: "secret-url-password", what: "a password in a URL", keywords: []string{"://"},
-			re:    regexp.MustCompile(`(?i)(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|jdbc:[a-z]+|https?|ftps?|smtps?|ldaps?)://[^\s:@/?#]{1,64}:([^\s:@/?#]{1,128})@[^\s@]`),
+			src:   `(?i)(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|jdbc:[a-z]+|https?|ftps?|smtps?|ldaps?)://[^\s:@/?#]{1,64}:([^\s:@/?#]{1,128})@[^\s@]`,
 			group: 1, allow: placeholder, windows: urlWindows},
 		// A password given in prose or a .env line, however short
 		// ("the password is hunter2", PASSWORD=s3cret): gitleaks'
@@ -78,9 +81,14 @@ var memRules = sync.OnceValue(func() []memRule {
 		// a short password is under; a value must mix letters with a
 		// digit or a symbol, and not be a word, a variable or code.
 		{id: "secret-password", what: "a password", keywords: []string{"passw", "pwd", "passp"},
-			re:    regexp.MustCompile("(?i)(?:password|passwd|pwd|passphrase)\\b[\"']?[ \\t]{0,3}(?:(?:is|was)[ \\t]{1,3}|(?:=|:|:=|=>)[ \\t]{0,3})[\"'`]?([^\\s\"'`,;]{3,127}[^\\s\"'`,;.!?:)])"),
+			src:   "(?i)(?:password|passwd|pwd|passphrase)\\b[\"']?[ \\t]{0,3}(?:(?:is|was)[ \\t]{1,3}|(?:=|:|:=|=>)[ \\t]{0,3})[\"'`]?([^\\s\"'`,;]{3,127}[^\\s\"'`,;.!?:)])",
 			group: 1, allow: notPassword, windows: passwordWindows},
 	}
+	for i := range rules {
+		src := rules[i].src
+		rules[i].re = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(src) })
+	}
+	return rules
 })
 
 // placeholder reports a URL password that stands for one: a variable

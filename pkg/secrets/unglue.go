@@ -85,7 +85,7 @@ func (e *engine) unglued(kd *kind, k int, text string, w span, buf *[]byte) (hit
 			s, end = rs+s, rs+end+b-a
 			orig := text[s:end]
 			line := text[strings.LastIndexByte(text[:s], '\n')+1 : lineEnd(text, end)]
-			if allowed(e.global(), orig, orig, line, false) || allowed(kd.gl.rule().Allowlists, orig, orig, line, false) {
+			if allowed(e.global(), orig, orig, line, false) || allowed(kd.gl.allowlists(), orig, orig, line, false) {
 				return
 			}
 			found, h = true, hit{s, end, k}
