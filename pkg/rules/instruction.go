@@ -211,6 +211,22 @@ func words(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return !wordRune(r) })
 }
 
+// holdsWords reports whether s holds at least n different words of
+// the set: how the language tests tell a text's language by its function
+// words.
+func holdsWords(s string, of map[string]bool, n int) bool {
+	seen := map[string]bool{}
+	for _, w := range words(s) {
+		if of[w] {
+			seen[w] = true
+			if len(seen) >= n {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func set(words ...string) map[string]bool {
 	m := make(map[string]bool, len(words))
 	for _, w := range words {

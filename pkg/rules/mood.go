@@ -534,14 +534,9 @@ func hasSuffixAny(w string, suffixes ...string) bool {
 func turkish(lower string) bool { return strings.ContainsAny(lower, "ığ") }
 
 // tagalog reports text with Tagalog's case markers as words.
-func tagalog(lower string) bool {
-	for _, w := range words(lower) {
-		if w == "ng" || w == "mga" {
-			return true
-		}
-	}
-	return false
-}
+func tagalog(lower string) bool { return holdsWords(lower, tagalogMarkers, 1) }
+
+var tagalogMarkers = set("ng", "mga")
 
 // askOpeners open a question wherever they open a clause: interrogatives
 // no statement starts with. Spanish marks its interrogatives with an

@@ -99,28 +99,13 @@ var portugueseObjects = set("o", "os", "as", "um", "uma", "uns", "umas")
 
 // portuguese reports text with two words only Portuguese writes among
 // the languages of the lists.
-func portuguese(s string) bool {
-	seen := map[string]bool{}
-	for _, w := range words(s) {
-		if portugueseWords[w] {
-			seen[w] = true
-		}
-	}
-	return len(seen) >= 2
-}
+func portuguese(s string) bool { return holdsWords(s, portugueseWords, 2) }
 
 var portugueseWords = set("não", "é", "são", "do", "dos", "das", "em", "com", "uma", "um", "ao", "pelo", "pela", "você", "isso", "está", "também", "o", "os")
 
 // frenchOnly reports a word of s that French writes and Spanish, Italian
 // and Portuguese do not.
-func frenchOnly(s string) bool {
-	for _, w := range words(s) {
-		if frenchOnlyWords[w] {
-			return true
-		}
-	}
-	return false
-}
+func frenchOnly(s string) bool { return holdsWords(s, frenchOnlyWords, 1) }
 
 var frenchOnlyWords = set("les", "des", "et", "est", "une", "dans", "pour", "avec", "aux", "ils", "elles", "cette", "pas", "qui", "du", "sont", "vous", "nous", "moi", "mon", "ton", "sur", "très")
 
@@ -503,12 +488,7 @@ func swahili(lower string) bool {
 	if polish(lower) || czech(lower) {
 		return false // Polish "na", "za": and its nie-, ni- words
 	}
-	for _, w := range words(lower) {
-		if swahiliWords[w] {
-			return true
-		}
-	}
-	return false
+	return holdsWords(lower, swahiliWords, 1)
 }
 
 var swahiliWords = set("ya", "kwa", "cha", "vya", "wa", "za", "katika", "kwenye", "na", "kuhusu", "kwamba", "sana", "mtu", "watu", "pia", "lakini", "hii", "hiyo", "ili", "kama", "bila", "zaidi", "sasa")
@@ -588,14 +568,6 @@ var italianArticles = set("il", "lo", "gli", "i", "uno", "una", "un", "la", "le"
 
 // italian reports text with two words only Italian writes among the
 // languages of the lists.
-func italian(s string) bool {
-	seen := map[string]bool{}
-	for _, w := range words(s) {
-		if italianWords[w] {
-			seen[w] = true
-		}
-	}
-	return len(seen) >= 2
-}
+func italian(s string) bool { return holdsWords(s, italianWords, 2) }
 
 var italianWords = set("il", "di", "della", "delle", "degli", "dei", "gli", "che", "nel", "nella", "sulla", "sulle", "è", "più", "questo", "questa", "tutti", "tutte", "sono", "non", "per", "con", "una", "uno", "anche", "ogni", "alla", "alle", "i")

@@ -106,14 +106,7 @@ var englishBeforeI = set("sometimes", "today", "yesterday", "tomorrow", "now", "
 // english reports whether text holds one of the English words no other
 // language of the lists spells the same: what tells the English "I" and
 // "we" from Italian's article and Polish's preposition.
-func english(text string) bool {
-	for _, w := range words(strings.ToLower(text)) {
-		if englishWords[w] {
-			return true
-		}
-	}
-	return false
-}
+func english(text string) bool { return holdsWords(strings.ToLower(text), englishWords, 1) }
 
 var englishWords = set(
 	"the", "and", "of", "am", "is", "are", "be", "been", "was", "were", "does", "did", "don't", "have", "has", "had", "it", "its", "that", "this", "these", "those",
@@ -124,14 +117,7 @@ var englishWords = set(
 // french, polish and czech tell a word two languages of the lists spell
 // the same apart: French's articles and pronouns, which Portuguese and
 // German lack; the letters only Polish or only Czech writes.
-func french(lower string) bool {
-	for _, w := range words(lower) {
-		if frenchWords[w] {
-			return true
-		}
-	}
-	return false
-}
+func french(lower string) bool { return holdsWords(lower, frenchWords, 1) }
 
 var frenchWords = set("le", "les", "des", "et", "est", "une", "dans", "pour", "avec", "sur", "au", "aux", "il", "elle", "ils", "ce", "cette", "pas", "ne", "qui")
 
