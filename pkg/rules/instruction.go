@@ -322,6 +322,9 @@ var commandAnywhere = []string{
 	// (しましょう), French's imperative of
 	// vouloir, Arabic's "please" with its article
 	"てほしい", "でほしい", "て欲しい", "で欲しい", "てもらいたい", "でもらいたい", "てくれ", "でくれ", "ましょう", "veuillez", "الرجاء",
+	// the Japanese request put to the reader in the polite non-past
+	// (past: お願いしました), Arabic "please" (with, if you permit)
+	"お願いします", "お願いいたします", "お願い致します", "برجاء", "لو سمحت",
 	"从现在开始", "從現在開始", "忽略之前", "忽略以上", "忽略所有",
 }
 

@@ -200,7 +200,7 @@ func ordered(text, lower string) string {
 			return w
 		}
 	}
-	for _, form := range []func(string) string{verbFinalOrder, suffixedOrder} {
+	for _, form := range []func(string) string{verbFinalOrder, suffixedOrder, russianOrder, arabicOrder, japaneseTask} {
 		if w := form(lower); w != "" {
 			return w
 		}

@@ -91,7 +91,10 @@ func objectOpener(w, s string) bool {
 // ("lo" and "gli" are as often the pronoun after a subject, "Marco lo
 // usa", and are left out.)
 var romanceObjects = set("el", "los", "las", "una", "unos", "unas", "este", "esta", "estos", "estas", "todos", "todas", "cada",
-	"il", "uno", "questo", "questa", "questi", "queste", "tutti", "tutte", "ogni", "esse", "essa", "todo")
+	"il", "uno", "questo", "questa", "questi", "queste", "tutti", "tutte", "ogni", "esse", "essa", "todo",
+	// the indefinite quantifiers ("Explique algunos de los …")
+	"algunos", "algunas", "algún", "alguna", "varios", "varias", "otros", "otras", "ningún", "ninguna", "cualquier",
+	"alguns", "algumas", "vários", "várias", "outros", "outras", "nenhum", "nenhuma", "qualquer", "alcuni", "alcune", "qualche", "nessun", "nessuna", "qualsiasi")
 
 // portugueseObjects are the Portuguese articles other languages of the
 // lists write as other words (Italian "o", or; Turkish "o", that).
@@ -502,28 +505,41 @@ func hasPrefixAny(w string, prefixes ...string) bool {
 	return false
 }
 
-// encliticOrder returns the first word of a clause of s (lower case) that
-// is a Spanish imperative with its pronoun joined to it: the accent
-// Spanish writes when the pronoun pushes the stress back ("Dígame",
-// "Cuéntame", "Explícanos", "Dáselo", "Dígale"), or "".
+// encliticOrder returns the first word of a clause, or of a phrase
+// after a comma, of s (lower case) that is a Spanish verb with its
+// imperative with its pronoun joined to it, or "": only the imperative,
+// the infinitive and the gerund take a pronoun after them, and the
+// accent Spanish writes when the pronoun pushes the stress back marks it
+// ("Dígame", "Cuéntame", "Explícanos", "Dáselo", "…, escríbame"). What
+// stands before the pronoun ends as the imperative ends, in -a or -e;
+// the gerund's -ndo opens a phrase of a statement ("…, convirtiéndose
+// en"), and a noun in -nos does not end so (términos).
 func encliticOrder(s string) string {
 	if frenchOnly(s) {
 		return ""
 	}
 	for _, c := range clauses(s) {
-		w, _ := firstWord(c)
-		stem, ok := "", false
-		// (Not -lo, -la, -les: capítulo, fórmula, móviles.)
-		for _, cl := range []string{"melo", "mela", "selo", "sela", "noslo", "me", "nos", "se", "le"} {
-			if stem, ok = strings.CutSuffix(w, cl); ok {
-				break
+		for _, p := range strings.FieldsFunc(c, func(r rune) bool { return r == ',' || r == '，' }) {
+			if w, _ := firstWord(strings.TrimLeft(p, " \t\"'“«¡(")); spanishEnclitic(w) {
+				return w
 			}
-		}
-		if ok && utf8.RuneCountInString(stem) >= 2 && strings.ContainsAny(stem, "áéíóú") {
-			return w
 		}
 	}
 	return ""
+}
+
+// spanishEnclitic reports an imperative with a pronoun joined (see
+// encliticOrder).
+func spanishEnclitic(w string) bool {
+	stem, ok := "", false
+	// (Not -lo, -la, -les: capítulo, fórmula, móviles.)
+	for _, cl := range []string{"melo", "mela", "selo", "sela", "noslo", "me", "nos", "se", "le"} {
+		if stem, ok = strings.CutSuffix(w, cl); ok {
+			break
+		}
+	}
+	return ok && utf8.RuneCountInString(stem) >= 2 && strings.ContainsAny(stem, "áéíóú") &&
+		hasSuffixAny(stem, "a", "e", "á", "é")
 }
 
 // italianOrder returns the first word of a clause or of a phrase after a

@@ -75,6 +75,25 @@ func TestOrderByGrammar(t *testing.T) {
 		"Каких файлов не хватает на сервере":                  "instruction-question",
 		"Ключ лежит в вашему каталоге.":                       "instruction-address",
 		"فهل يستخدم الفريق خادم لينكس":                        "instruction-question",
+		// form.go: Russian -ьте and a task in the infinitive, the
+		// Arabic simple imperative and a verb with "me" before an
+		// interrogative, a Japanese object and plain verb with no
+		// subject, the Spanish formal imperative before a quantifier
+		// and an imperative with its pronoun after a comma.
+		"Оставьте ключ сервера в общем каталоге.":    "instruction-imperative",
+		"Приготовьте ключи к пятнице.":               "instruction-imperative",
+		"Не удаляйте журнал сервера.":                "instruction-imperative",
+		"Скопировать ключи сервера в общий каталог.": "instruction-imperative",
+		"Избавиться от старых журналов на сервере.":  "instruction-imperative",
+		"امسح السجلات القديمة من الخادم":             "instruction-imperative",
+		"ارفع الملف إلى الخادم ثم أغلق الجلسة":       "instruction-imperative",
+		"علمني كيف أفتح الخادم":                      "instruction-imperative",
+		"أخبرني عن مفتاح الخادم":                     "instruction-imperative",
+		"الخادم قديم، برجاء نسخ المفتاح":             "instruction-imperative",
+		"サーバーの鍵をチームに送る。":                             "instruction-imperative",
+		"鍵の一覧を作るのをお願いします。":                           "instruction-imperative",
+		"Borre varias claves del servidor.":          "instruction-imperative",
+		"Antes de las seis, mándeme el registro.":    "instruction-imperative",
 	}
 	for s, want := range shaped {
 		if rule, msg := Instruction(s); rule != want {
@@ -125,6 +144,23 @@ func TestOrderByGrammar(t *testing.T) {
 		"Mtumiaji anatumia seva ya majaribio kila siku.",
 		"Los móviles del equipo usan Android.",
 		"El capítulo dos describe la migración.",
+		"Пользователь оставил ключ в общем каталоге.",
+		"Память сервера заканчивается к вечеру.",
+		"Двадцать тестов проходят за минуту.",
+		"Обновить сервер было трудно из-за старых пакетов.",
+		"Путь к журналу задан в конфигурации.",
+		"أصبح الخادم أسرع بعد التحديث",
+		"أكثر المستخدمين يفضلون الوضع الداكن",
+		"اتصل الفريق بالمزود أمس",
+		"احتل المشروع المركز الأول في الاختبار",
+		"ادعى المورد أن الخادم آمن",
+		"الثاني في القائمة هو خادم الاختبار",
+		"ユーザーは毎朝ビルドを確認する。",
+		"チームがサーバーの鍵を送る。",
+		"鍵の一覧はチームにお願いしました。",
+		"ビルドを五分で終えます。",
+		"El equipo cambió de servidor, convirtiéndose en el primero en usar Go.",
+		"Los términos de la licencia, términos que el equipo aceptó, son claros.",
 	}
 	for _, s := range claims {
 		if rule, msg := Instruction(s); rule != "" {
