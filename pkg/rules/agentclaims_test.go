@@ -34,3 +34,19 @@ func TestAgentClaims(t *testing.T) {
 		t.Errorf("%d of %d held, want only the quote:\n%s", len(held), n, strings.Join(held, "\n"))
 	}
 }
+
+// BenchmarkInstruction times Instruction over the agent claims, the
+// text it is asked of on every write and render of an unreviewed claim.
+func BenchmarkInstruction(b *testing.B) {
+	raw, err := os.ReadFile("testdata/agent-claims.txt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n")
+	b.ResetTimer()
+	for range b.N {
+		for _, l := range lines {
+			Instruction(l)
+		}
+	}
+}

@@ -23,6 +23,9 @@ import (
 // subject or a circumstance. An infinitive is the subject when the
 // copula follows it ("Установить фазу было возможно").
 func russianOrder(lower string) string {
+	if strings.IndexFunc(lower, func(r rune) bool { return unicode.Is(unicode.Cyrillic, r) }) < 0 {
+		return ""
+	}
 	for _, w := range words(lower) {
 		if strings.HasSuffix(w, "ьте") && utf8.RuneCountInString(w) > 4 && scriptBefore(w, len(w), unicode.Cyrillic) {
 			return w
@@ -67,6 +70,9 @@ var russianNotInfinitive = set("девять", "опять", "память", "п
 // arabicOrder returns the Arabic verb that opens a clause of lower (a
 // sentence, or a phrase after a comma or و, ف) as an order, or "".
 func arabicOrder(lower string) string {
+	if strings.IndexFunc(lower, func(r rune) bool { return unicode.Is(unicode.Arabic, r) }) < 0 {
+		return ""
+	}
 	for _, c := range strings.FieldsFunc(lower, func(r rune) bool { return strings.ContainsRune(".!;:،؛,\n", r) }) {
 		ws := words(c)
 		if len(ws) == 0 || !scriptBefore(ws[0], len(ws[0]), unicode.Arabic) {
@@ -111,6 +117,9 @@ var arabicAskAfterMe = set("كيف", "كيفية", "ماذا", "ما", "متى",
 // statement about someone names them with は or が, and a past or polite
 // verb ends in た, ます or です.
 func japaneseTask(lower string) string {
+	if !strings.Contains(lower, "を") {
+		return ""
+	}
 	for _, s := range strings.FieldsFunc(lower, func(r rune) bool { return strings.ContainsRune("。！？!?\n", r) }) {
 		s = strings.TrimRight(s, " \t\"'”」』)）")
 		last, _ := utf8.DecodeLastRuneInString(s)
