@@ -18,10 +18,10 @@ import (
 // question (a claim states, it does not ask the reader); a line that
 // poses as a speaker or a heading of orders in one of the languages
 // below; the reader addressed in the second person; a sentence that
-// opens with an imperative verb or a command word; what order.go reads
-// from the closed classes (a verb and its object with no subject before
-// it, an interrogative before a bare verb, the person of a verb's ending
-// or prefix, an order's particle); and, last, the text
+// opens with an imperative verb or a command word; what order.go, mood.go
+// and form.go read from the closed classes (a verb and its object with no
+// subject before it, an interrogative before a bare verb, the person or
+// mood of a verb's ending or prefix, an order's particle); and, last, the text
 // speaking as someone in the first person (personWord: a message, not a
 // fact about the user or the project). The imperative lists cover
 // English, German, French, Spanish, Italian, Portuguese, Dutch, Polish,
