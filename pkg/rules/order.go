@@ -510,7 +510,7 @@ func hasPrefixAny(w string, prefixes ...string) bool {
 // imperative with its pronoun joined to it, or "": only the imperative,
 // the infinitive and the gerund take a pronoun after them, and the
 // accent Spanish writes when the pronoun pushes the stress back marks it
-// ("Dígame", "Cuéntame", "Explícanos", "Dáselo", "…, escríbame"). What
+// ("Dígame", "Cuéntame", "Explícanos", "Dáselo", "…, mándeme"). What
 // stands before the pronoun ends as the imperative ends, in -a or -e;
 // the gerund's -ndo opens a phrase of a statement ("…, convirtiéndose
 // en"), and a noun in -nos does not end so (términos).
