@@ -2,6 +2,7 @@ package rules
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -111,16 +112,16 @@ func opensWithOrder(s string) (rule, msg string) {
 		return "", ""
 	}
 	// "Now tell …", "then print …": a connective before the order.
-	if connectives[first] {
-		if next, more := firstWord(strings.TrimLeft(rest, " ,\t")); imperatives[next] {
+	if connectives()[first] {
+		if next, more := firstWord(strings.TrimLeft(rest, " ,\t")); imperatives()[next] {
 			first, rest = next, more
 		}
 	}
-	if speakers[strings.TrimRight(first, ":：")] && (strings.HasSuffix(first, ":") || strings.HasSuffix(first, "：") || strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, "：")) {
+	if speakers()[strings.TrimRight(first, ":：")] && (strings.HasSuffix(first, ":") || strings.HasSuffix(first, "：") || strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, "：")) {
 		return "instruction-role", "a line that poses as a speaker or a heading of orders (" + first + "): a model may read it as a turn"
 	}
 	// German "nie" (never) is Polish "not", English "do" Polish "to".
-	if imperatives[first] && !(first == "nie" && polish(s)) && !(first == "do" && !english(s)) {
+	if imperatives()[first] && !(first == "nie" && polish(s)) && !(first == "do" && !english(s)) {
 		return "instruction-imperative", "a sentence that opens with a command (" + first + "): a claim says what is so, not what the reader must do"
 	}
 	for _, p := range imperativePrefixes {
@@ -138,7 +139,7 @@ func addressed(lower string) (rule, msg string) {
 		// German "du" (you) is French "du" (of the).
 		// Tagalog "mo" (you) is Gaelic's "my" and an abbreviation
 		// elsewhere: it counts beside Tagalog's markers ng and mga.
-		if secondPerson[w] && !(w == "du" && french(lower)) || (w == "mo" || w == "mong") && tagalog(lower) || secondPerson[arabicStem(w)] {
+		if secondPerson()[w] && !(w == "du" && french(lower)) || (w == "mo" || w == "mong") && tagalog(lower) || secondPerson()[arabicStem(w)] {
 			return "instruction-address", "it addresses its reader (" + w + "): a claim about the user or the world names them in the third person"
 		}
 	}
@@ -227,12 +228,17 @@ func holdsWords(s string, of map[string]bool, n int) bool {
 	return false
 }
 
-func set(words ...string) map[string]bool {
-	m := make(map[string]bool, len(words))
-	for _, w := range words {
-		m[w] = true
-	}
-	return m
+// set is a set of words built when first asked for: most mem processes
+// never check a claim, and the package's ~40 sets were most of what its
+// init allocated in every one (134 KB).
+func set(words ...string) func() map[string]bool {
+	return sync.OnceValue(func() map[string]bool {
+		m := make(map[string]bool, len(words))
+		for _, w := range words {
+			m[w] = true
+		}
+		return m
+	})
 }
 
 // speakers are the names a line may pose as before a colon: a turn of a

@@ -72,7 +72,7 @@ func askedOpening(c string) string {
 // besprochen" are statements), a finite verb and its subject ("is the",
 // "can you", "ist das", "gibt es"), Italian "chi" before the copula
 // ("who is"; after a preposition it is "whoever": "di chi era").
-var askPairs = []struct{ first, next map[string]bool }{
+var askPairs = []struct{ first, next func() map[string]bool }{
 	{askWithVerb, askVerbs},
 	{askVerbFirst, askSubjects},
 	{set("chi"), romanceCopula},
@@ -86,11 +86,11 @@ func askedFirstWord(first, rest, c string) string {
 	if first == "je" && strings.HasPrefix(rest, ",") {
 		return first
 	}
-	if askOpeners[first] && !askerRelative(next) {
+	if askOpeners()[first] && !askerRelative(next) {
 		return first
 	}
 	for _, p := range askPairs {
-		if p.first[first] && p.next[next] {
+		if p.first()[first] && p.next()[next] {
 			return first + " " + next
 		}
 	}
@@ -137,7 +137,7 @@ func japanesePoliteAsked(s string) string {
 func romanceWhichIs(s string) string {
 	ws := words(s)
 	for i := 0; i+1 < len(ws); i++ {
-		if romanceWhich[ws[i]] && romanceCopula[ws[i+1]] && (i == 0 || !romanceArticles[ws[i-1]]) {
+		if romanceWhich()[ws[i]] && romanceCopula()[ws[i+1]] && (i == 0 || !romanceArticles()[ws[i-1]]) {
 			return ws[i] + " " + ws[i+1]
 		}
 	}
@@ -155,7 +155,7 @@ func askWordIn(s string) string {
 				break
 			}
 			// Arabic joins its conjunctions to the particle (فهل, وهل).
-			if askWords[w] || askWords[arabicStem(w)] {
+			if askWords()[w] || askWords()[arabicStem(w)] {
 				return w
 			}
 		}
@@ -220,7 +220,7 @@ func orderOpening(c string) string {
 	// French: the imperative plural is the one form in -ez without
 	// "vous" before it; its object follows ("Rédigez un e-mail").
 	if strings.HasSuffix(first, "ez") && len(first) > 4 && first != "assez" {
-		if next, _ := firstWord(rest); frenchDeterminers[next] || strings.HasPrefix(rest, "l'") || strings.HasPrefix(rest, "l’") {
+		if next, _ := firstWord(rest); frenchDeterminers()[next] || strings.HasPrefix(rest, "l'") || strings.HasPrefix(rest, "l’") {
 			return first
 		}
 	}
@@ -263,7 +263,7 @@ func verbFinalOrder(lower string) string {
 			i, prevWord = subordinateEnd(lower, i), ""
 			continue
 		}
-		if hindiJoiners[w] {
+		if hindiJoiners()[w] {
 			if o := clauseFinalOrder(prevWord, lower, true); o != "" {
 				return o
 			}
@@ -324,7 +324,7 @@ func germanPoliteAddress(text string) string {
 		if gap := strings.TrimRightFunc(text[last:start], unicode.IsSpace); gap != "" {
 			prev, _ = utf8.DecodeLastRuneInString(gap)
 		}
-		if w := text[start:end]; germanPolite[w] && !strings.ContainsRune(".!?:;\"'“„«", prev) {
+		if w := text[start:end]; germanPolite()[w] && !strings.ContainsRune(".!?:;\"'“„«", prev) {
 			return w
 		}
 		prev, last = 'a', end
@@ -343,7 +343,7 @@ func clauseFinalOrder(w, lower string, joined bool) string {
 		// Hindi: the polite imperative (लिखें, बनाएं, लिखिए, बताइए) and,
 		// ending a sentence, the familiar one (लिखो, बताओ). Not: में (in),
 		// the participles in -िए (लिए, इसलिए, दिए, किए), चाहिए (should).
-		if hindiNotOrder[w] || strings.HasSuffix(w, "लिए") || n < 3 {
+		if hindiNotOrder()[w] || strings.HasSuffix(w, "लिए") || n < 3 {
 			return ""
 		}
 		if hasSuffixAny(w, "ें", "एं", "ाएँ") || !joined && hasSuffixAny(w, "िए", "इए", "िये", "इये", "ो", "ओ") {
@@ -355,7 +355,7 @@ func clauseFinalOrder(w, lower string, joined bool) string {
 		// Bengali: the familiar imperative of its light verbs (do, give,
 		// be, take, go) ending the sentence, where a statement ends in
 		// their present or past (করে, দিল).
-		if bengaliLightOrder[w] {
+		if bengaliLightOrder()[w] {
 			return w
 		}
 	case scriptBefore(w, len(w), unicode.Hangul):
@@ -367,7 +367,7 @@ func clauseFinalOrder(w, lower string, joined bool) string {
 	case turkish(lower):
 		// Turkish: the imperative plural (yazın, verin, gönderin); a
 		// statement ends in its tense (yapıyor, yazdı, -dır).
-		if hasSuffixAny(w, "ın", "in", "un", "ün") && n > 4 && !turkishNotOrder[w] {
+		if hasSuffixAny(w, "ın", "in", "un", "ün") && n > 4 && !turkishNotOrder()[w] {
 			return w
 		}
 	}
@@ -381,7 +381,7 @@ func imperativeSuffixed(w, lower string) bool {
 	switch {
 	case scriptBefore(w, len(w), unicode.Bengali):
 		// Bengali's polite imperative (করুন, বলুন, লিখুন); নতুন is "new".
-		return strings.HasSuffix(w, "ুন") && !bengaliNotOrder[w]
+		return strings.HasSuffix(w, "ুন") && !bengaliNotOrder()[w]
 	case scriptBefore(w, len(w), unicode.Greek):
 		// Greek's second person plural, imperative or not (αγνοήστε,
 		// γράψτε, είστε); είτε is "either".
@@ -534,7 +534,7 @@ func hasSuffixAny(w string, suffixes ...string) bool {
 func turkish(lower string) bool { return strings.ContainsAny(lower, "ığ") }
 
 // tagalog reports text with Tagalog's case markers as words.
-func tagalog(lower string) bool { return holdsWords(lower, tagalogMarkers, 1) }
+func tagalog(lower string) bool { return holdsWords(lower, tagalogMarkers(), 1) }
 
 var tagalogMarkers = set("ng", "mga")
 

@@ -63,7 +63,7 @@ func verbFirst(s string) string {
 // das …").
 func objectOpener(w, s string) bool {
 	switch {
-	case objectOpeners[w]:
+	case objectOpeners()[w]:
 		return true
 	case w == "le" || w == "la" || strings.HasPrefix(w, "l'"):
 		// Also the Spanish and Italian pronoun after a subject: "Ana la
@@ -71,9 +71,9 @@ func objectOpener(w, s string) bool {
 		return frenchOnly(s)
 	case w == "un":
 		return frenchOnly(s) || !english(s)
-	case portugueseObjects[w]:
+	case portugueseObjects()[w]:
 		return portuguese(s)
-	case romanceObjects[w]:
+	case romanceObjects()[w]:
 		return !english(s)
 	case w == "a" || w == "me":
 		return english(s)
@@ -99,20 +99,20 @@ var portugueseObjects = set("o", "os", "as", "um", "uma", "uns", "umas")
 
 // portuguese reports text with two words only Portuguese writes among
 // the languages of the lists.
-func portuguese(s string) bool { return holdsWords(s, portugueseWords, 2) }
+func portuguese(s string) bool { return holdsWords(s, portugueseWords(), 2) }
 
 var portugueseWords = set("não", "é", "são", "do", "dos", "das", "em", "com", "uma", "um", "ao", "pelo", "pela", "você", "isso", "está", "também", "o", "os")
 
 // frenchOnly reports a word of s that French writes and Spanish, Italian
 // and Portuguese do not.
-func frenchOnly(s string) bool { return holdsWords(s, frenchOnlyWords, 1) }
+func frenchOnly(s string) bool { return holdsWords(s, frenchOnlyWords(), 1) }
 
 var frenchOnlyWords = set("les", "des", "et", "est", "une", "dans", "pour", "avec", "aux", "ils", "elles", "cette", "pas", "qui", "du", "sont", "vous", "nous", "moi", "mon", "ton", "sur", "très")
 
 // notVerb reports a word that opens a statement before a determiner: a
 // function word of the closed classes, or an adverb by its ending.
 func notVerb(w string) bool {
-	if openers[w] || objectOpeners[w] || romanceObjects[w] || portugueseObjects[w] {
+	if openers()[w] || objectOpeners()[w] || romanceObjects()[w] || portugueseObjects()[w] {
 		return true
 	}
 	// A Romance gerund or participle opens a phrase before the subject
@@ -304,7 +304,7 @@ func finalParticle(s string) string {
 			continue
 		}
 		last, prev := ws[len(ws)-1], ws[len(ws)-2]
-		if last == "đi" && !vietnameseTense[prev] {
+		if last == "đi" && !vietnameseTense()[prev] {
 			return last
 		}
 	}
@@ -392,7 +392,7 @@ func speakersWish(s string) string {
 	for _, c := range clauses(s) {
 		ws := words(c)
 		for i, w := range ws {
-			if koreanWish[w] && (i+1 == len(ws) || !koreanDo[ws[i+1]]) {
+			if koreanWish()[w] && (i+1 == len(ws) || !koreanDo()[ws[i+1]]) {
 				return w
 			}
 		}
@@ -488,7 +488,7 @@ func swahili(lower string) bool {
 	if polish(lower) || czech(lower) {
 		return false // Polish "na", "za": and its nie-, ni- words
 	}
-	return holdsWords(lower, swahiliWords, 1)
+	return holdsWords(lower, swahiliWords(), 1)
 }
 
 var swahiliWords = set("ya", "kwa", "cha", "vya", "wa", "za", "katika", "kwenye", "na", "kuhusu", "kwamba", "sana", "mtu", "watu", "pia", "lakini", "hii", "hiyo", "ili", "kama", "bila", "zaidi", "sasa")
@@ -553,8 +553,8 @@ func italianOrder(s string) string {
 			// Not an infinitive with its pronoun (dargli, farli) nor a
 			// quantifier or a relative (tutti i, quali il).
 			next, _ := firstWord(rest)
-			if n >= 4 && strings.HasSuffix(first, "i") && !notVerb(first) && !italianQuantifiers[first] && !hasSuffixAny(first, "gli", "rli", "rci", "rsi", "rmi", "rti") &&
-				(italianArticles[next] || strings.HasPrefix(next, "l'")) {
+			if n >= 4 && strings.HasSuffix(first, "i") && !notVerb(first) && !italianQuantifiers()[first] && !hasSuffixAny(first, "gli", "rli", "rci", "rsi", "rmi", "rti") &&
+				(italianArticles()[next] || strings.HasPrefix(next, "l'")) {
 				return first
 			}
 		}
@@ -568,6 +568,6 @@ var italianArticles = set("il", "lo", "gli", "i", "uno", "una", "un", "la", "le"
 
 // italian reports text with two words only Italian writes among the
 // languages of the lists.
-func italian(s string) bool { return holdsWords(s, italianWords, 2) }
+func italian(s string) bool { return holdsWords(s, italianWords(), 2) }
 
 var italianWords = set("il", "di", "della", "delle", "degli", "dei", "gli", "che", "nel", "nella", "sulla", "sulle", "è", "più", "questo", "questa", "tutti", "tutte", "sono", "non", "per", "con", "una", "uno", "anche", "ogni", "alla", "alle", "i")

@@ -54,7 +54,7 @@ func speaker(text string, start, end int, w, prev string) bool {
 	}
 	lw := strings.ToLower(w)
 	if strings.HasPrefix(w, "I'") || strings.HasPrefix(w, "I’") {
-		return firstPersonWords[lw]
+		return firstPersonWords()[lw]
 	}
 	if w == "I" || lw == "we" {
 		// Italian's "I" is "the" and Polish "we" is "in": the English
@@ -67,13 +67,13 @@ func speaker(text string, start, end int, w, prev string) bool {
 		return false // an acronym: US, EU, ME, IT
 	}
 	switch {
-	case lw == "ich" && polish(text), lw == "já" && !czech(text), lw == "eu" && (frenchHad[strings.ToLower(prev)] || french(strings.ToLower(text))):
+	case lw == "ich" && polish(text), lw == "já" && !czech(text), lw == "eu" && (frenchHad()[strings.ToLower(prev)] || french(strings.ToLower(text))):
 		return false // Polish "ich" (their), Portuguese "já" (already), French "eu" (had: "a eu")
 	}
-	if firstPersonWords[lw] || strings.HasPrefix(lw, "j'") || strings.HasPrefix(lw, "j’") {
+	if firstPersonWords()[lw] || strings.HasPrefix(lw, "j'") || strings.HasPrefix(lw, "j’") {
 		return true // French elides je: j'ai, j'habite
 	}
-	if firstPersonLower[lw] {
+	if firstPersonLower()[lw] {
 		return w == lw // Turkish "ben" mid-sentence; "Ben" is a name
 	}
 	for _, p := range firstPersonPrefixes {
@@ -98,7 +98,7 @@ func speaker(text string, start, end int, w, prev string) bool {
 // "I" ("Sometimes I …"), where after a noun it is a numeral.
 func englishAdverb(w string) bool {
 	w = strings.ToLower(w)
-	return englishBeforeI[w] || strings.HasSuffix(w, "ly") && len(w) > 4
+	return englishBeforeI()[w] || strings.HasSuffix(w, "ly") && len(w) > 4
 }
 
 var englishBeforeI = set("sometimes", "today", "yesterday", "tomorrow", "now", "then", "so", "but", "and", "if", "when", "because", "also", "often", "once", "here", "there", "still", "maybe", "perhaps", "honestly", "again", "lately", "since", "after", "before", "while", "though", "although", "yes", "no", "well", "oh", "hey")
@@ -106,7 +106,7 @@ var englishBeforeI = set("sometimes", "today", "yesterday", "tomorrow", "now", "
 // english reports whether text holds one of the English words no other
 // language of the lists spells the same: what tells the English "I" and
 // "we" from Italian's article and Polish's preposition.
-func english(text string) bool { return holdsWords(strings.ToLower(text), englishWords, 1) }
+func english(text string) bool { return holdsWords(strings.ToLower(text), englishWords(), 1) }
 
 var englishWords = set(
 	"the", "and", "of", "am", "is", "are", "be", "been", "was", "were", "does", "did", "don't", "have", "has", "had", "it", "its", "that", "this", "these", "those",
@@ -117,7 +117,7 @@ var englishWords = set(
 // french, polish and czech tell a word two languages of the lists spell
 // the same apart: French's articles and pronouns, which Portuguese and
 // German lack; the letters only Polish or only Czech writes.
-func french(lower string) bool { return holdsWords(lower, frenchWords, 1) }
+func french(lower string) bool { return holdsWords(lower, frenchWords(), 1) }
 
 var frenchWords = set("le", "les", "des", "et", "est", "une", "dans", "pour", "avec", "sur", "au", "aux", "il", "elle", "ils", "ce", "cette", "pas", "ne", "qui")
 
