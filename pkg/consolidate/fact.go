@@ -56,7 +56,7 @@ const (
 // of pronouns and function words only.
 func ParseFact(text string) (f Fact, ok bool) {
 	ws := split(text)
-	if len(ws) < 2 || question[ws[0].lower] {
+	if len(ws) < 2 || question()[ws[0].lower] {
 		return f, false
 	}
 	v := verbAt(ws)
@@ -115,7 +115,7 @@ func (f Fact) Contradicts(g Fact) bool {
 func (f Fact) multi() bool {
 	parts := strings.Fields(f.Relation)
 	verb := parts[0]
-	if manyPreposition[parts[len(parts)-1]] || len(parts) == 1 && manyVerb[verb] {
+	if manyPreposition()[parts[len(parts)-1]] || len(parts) == 1 && manyVerb()[verb] {
 		return true
 	}
 	return verb == "be" && len(f.Value) > 0 && (f.Value[0].text == "a" || f.Value[0].text == "an" || f.Value[0].text == "one")
@@ -141,7 +141,7 @@ func slotDiffers(a, b []token) bool {
 
 // content is a value without its determiners.
 func content(v []token) []token {
-	return slices.DeleteFunc(slices.Clone(v), func(t token) bool { return determiner[t.text] })
+	return slices.DeleteFunc(slices.Clone(v), func(t token) bool { return determiner()[t.text] })
 }
 
 func sameWords(a, b []token) bool {
@@ -170,7 +170,7 @@ type word struct {
 func (w word) token() token {
 	t := token{text: w.lower}
 	switch {
-	case strings.ContainsFunc(w.raw, unicode.IsDigit) || numberWord[w.lower]:
+	case strings.ContainsFunc(w.raw, unicode.IsDigit) || numberWord()[w.lower]:
 		t.kind = number
 	case w.code || !w.first && startsUpper(w.raw) || strings.ContainsAny(w.raw, "/_@"):
 		t.kind = name
@@ -217,13 +217,13 @@ func verbAt(ws []word) int {
 		if ws[i].code || ws[i-1].colon {
 			continue
 		}
-		if auxiliary[w] {
+		if auxiliary()[w] {
 			return i
 		}
-		if determiner[prev] || prev == "to" {
+		if determiner()[prev] || prev == "to" {
 			continue
 		}
-		if lemma, ok := inflected()[w]; ok && (lemma != w || pronoun[prev] || strings.HasSuffix(prev, "s") && !strings.HasSuffix(prev, "ss")) {
+		if lemma, ok := inflected()[w]; ok && (lemma != w || pronoun()[prev] || strings.HasSuffix(prev, "s") && !strings.HasSuffix(prev, "ss")) {
 			return i
 		}
 	}
@@ -234,11 +234,11 @@ func subject(ws []word) string {
 	var parts []string
 	named := false
 	for _, w := range ws {
-		if len(parts) == 0 && determiner[w.lower] {
+		if len(parts) == 0 && determiner()[w.lower] {
 			continue
 		}
 		parts = append(parts, w.lower)
-		named = named || !functionWord[w.lower] && !pronoun[w.lower]
+		named = named || !functionWord()[w.lower] && !pronoun()[w.lower]
 	}
 	if !named || len(parts) > maxSubject {
 		return ""
@@ -260,11 +260,11 @@ func relation(ws []word) (rel string, rest []word, neg bool) {
 			parts = append(parts, part)
 		}
 	}
-	for particle[p.next()] {
+	for particle()[p.next()] {
 		parts = append(parts, p.next())
 		p.i++
 	}
-	if p.i < len(ws)-1 && preposition[p.next()] {
+	if p.i < len(ws)-1 && preposition()[p.next()] {
 		parts = append(parts, p.next())
 		p.i++
 	}
@@ -293,7 +293,7 @@ func (p *phrase) next() string {
 func (p *phrase) verb() string {
 	verb := p.ws[0].lower
 	switch {
-	case modal[verb] || verb == "do" || verb == "does" || verb == "did":
+	case modal()[verb] || verb == "do" || verb == "does" || verb == "did":
 		p.skipAdverbs()
 		if l, ok := inflected()[p.next()]; ok {
 			verb = l
@@ -318,7 +318,7 @@ func (p *phrase) skipAdverbs() {
 		case w == "no" && p.i+1 < len(p.ws) && p.ws[p.i+1].lower == "longer":
 			p.neg = true
 			p.i++
-		case adverb[w]:
+		case adverb()[w]:
 		default:
 			return
 		}
@@ -342,7 +342,7 @@ func (p *phrase) passive() (string, bool) {
 }
 
 func participle(w string) bool {
-	return irregularParticiple[w] || len(w) > 4 && strings.HasSuffix(w, "ed") && !adjectiveEd[w]
+	return irregularParticiple()[w] || len(w) > 4 && strings.HasSuffix(w, "ed") && !adjectiveEd()[w]
 }
 
 // opposite turns a value word that is the denial of another ("disabled",
@@ -364,12 +364,16 @@ func canonical(w string) (string, bool) {
 	return w, false
 }
 
-func set(words string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(words) {
-		m[w] = true
-	}
-	return m
+// set is a set of words built when first asked for, as pkg/rules' are:
+// only consolidate and audit read a claim's parts.
+func set(words string) func() map[string]bool {
+	return sync.OnceValue(func() map[string]bool {
+		m := map[string]bool{}
+		for _, w := range strings.Fields(words) {
+			m[w] = true
+		}
+		return m
+	})
 }
 
 var (
