@@ -364,39 +364,40 @@ func canonical(w string) (string, bool) {
 	return w, false
 }
 
-// set is a set of words built when first asked for, as pkg/rules' are:
+// set returns what builds the set of words; each set is
+// sync.OnceValue(set(…)), built when first asked for, as pkg/rules' are:
 // only consolidate and audit read a claim's parts.
 func set(words string) func() map[string]bool {
-	return sync.OnceValue(func() map[string]bool {
+	return func() map[string]bool {
 		m := map[string]bool{}
 		for _, w := range strings.Fields(words) {
 			m[w] = true
 		}
 		return m
-	})
+	}
 }
 
 var (
-	question   = set("who what when where why how which whose whom if does do did is are can could should would will")
-	determiner = set("the a an our my your his her their its this that these those every each some any all")
-	pronoun    = set("i we you they he she it who")
+	question   = sync.OnceValue(set("who what when where why how which whose whom if does do did is are can could should would will"))
+	determiner = sync.OnceValue(set("the a an our my your his her their its this that these those every each some any all"))
+	pronoun    = sync.OnceValue(set("i we you they he she it who"))
 	// functionWord are the words that name nothing by themselves.
-	functionWord = set("a an the to of in on at by and or but for with from after before when while if this that these those it its is are was be as so then than")
-	auxiliary    = set("is are am was were isn't aren't wasn't weren't has have had hasn't haven't will would can could should must may might shall does do did doesn't don't didn't won't can't")
-	modal        = set("will would can could should must may might shall won't can't")
-	adverb       = set("always usually often also still now currently mostly only just already normally typically generally")
-	particle     = set("up down out off over back away")
-	preposition  = set("on in at to from with by for of under behind via into onto after before until since during through across within without between as per about near inside outside")
+	functionWord = sync.OnceValue(set("a an the to of in on at by and or but for with from after before when while if this that these those it its is are was be as so then than"))
+	auxiliary    = sync.OnceValue(set("is are am was were isn't aren't wasn't weren't has have had hasn't haven't will would can could should must may might shall does do did doesn't don't didn't won't can't"))
+	modal        = sync.OnceValue(set("will would can could should must may might shall won't can't"))
+	adverb       = sync.OnceValue(set("always usually often also still now currently mostly only just already normally typically generally"))
+	particle     = sync.OnceValue(set("up down out off over back away"))
+	preposition  = sync.OnceValue(set("on in at to from with by for of under behind via into onto after before until since during through across within without between as per about near inside outside"))
 	// manyVerb holds many values at once: "uses Slack" and "uses Jira"
 	// are both true.
-	manyVerb = set("have had use support include contain like love enjoy know speak need require cache serve handle own read write store call expose emit publish eat drink run import export prefer depend watch follow visit play")
+	manyVerb = sync.OnceValue(set("have had use support include contain like love enjoy know speak need require cache serve handle own read write store call expose emit publish eat drink run import export prefer depend watch follow visit play"))
 	// manyPreposition: "built with Hugo" and "built with Tailwind", "used for
 	// chat" and "used for alerts".
-	manyPreposition     = set("with for about and alongside including")
-	numberWord          = set("zero one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred thousand million once twice thrice half dozen")
-	irregularParticiple = set("built written kept held made taken run set put paid taught spoken known given shown done seen hidden bound sent spent lent sold told found left begun broken chosen driven frozen grown thrown worn hung led met read won")
+	manyPreposition     = sync.OnceValue(set("with for about and alongside including"))
+	numberWord          = sync.OnceValue(set("zero one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred thousand million once twice thrice half dozen"))
+	irregularParticiple = sync.OnceValue(set("built written kept held made taken run set put paid taught spoken known given shown done seen hidden bound sent spent lent sold told found left begun broken chosen driven frozen grown thrown worn hung led met read won"))
 	// adjectiveEd are -ed words that name a state, not an action.
-	adjectiveEd = set("need red bed speed seed feed")
+	adjectiveEd = sync.OnceValue(set("need red bed speed seed feed"))
 	opposites   = map[string]string{
 		"disabled": "enabled", "off": "on", "closed": "open", "private": "public", "optional": "required",
 		"inactive": "active", "offline": "online", "forbidden": "allowed", "denied": "allowed", "unlocked": "locked",
