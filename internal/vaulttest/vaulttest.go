@@ -44,6 +44,38 @@ func Copy(t testing.TB, src, dst string) {
 	}
 }
 
+// CopyBuilt copies the tree src, built once for several tests, into dst
+// with its files' modes and modification times, so whatever src holds that
+// compares them (an index's manifest, a cache) finds the copy unchanged.
+func CopyBuilt(t testing.TB, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		to := filepath.Join(dst, rel)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return os.MkdirAll(to, info.Mode().Perm()|0o700)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(to, data, info.Mode().Perm()); err != nil {
+			return err
+		}
+		return os.Chtimes(to, info.ModTime(), info.ModTime())
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // GitEnv gives git an identity and shields it from the machine's
 // configuration, for tests that commit.
 func GitEnv(t testing.TB) {

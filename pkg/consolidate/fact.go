@@ -56,7 +56,7 @@ const (
 // of pronouns and function words only.
 func ParseFact(text string) (f Fact, ok bool) {
 	ws := split(text)
-	if len(ws) < 2 || question[ws[0].lower] {
+	if len(ws) < 2 || question()[ws[0].lower] {
 		return f, false
 	}
 	v := verbAt(ws)
@@ -115,7 +115,7 @@ func (f Fact) Contradicts(g Fact) bool {
 func (f Fact) multi() bool {
 	parts := strings.Fields(f.Relation)
 	verb := parts[0]
-	if manyPreposition[parts[len(parts)-1]] || len(parts) == 1 && manyVerb[verb] {
+	if manyPreposition()[parts[len(parts)-1]] || len(parts) == 1 && manyVerb()[verb] {
 		return true
 	}
 	return verb == "be" && len(f.Value) > 0 && (f.Value[0].text == "a" || f.Value[0].text == "an" || f.Value[0].text == "one")
@@ -141,7 +141,7 @@ func slotDiffers(a, b []token) bool {
 
 // content is a value without its determiners.
 func content(v []token) []token {
-	return slices.DeleteFunc(slices.Clone(v), func(t token) bool { return determiner[t.text] })
+	return slices.DeleteFunc(slices.Clone(v), func(t token) bool { return determiner()[t.text] })
 }
 
 func sameWords(a, b []token) bool {
@@ -170,7 +170,7 @@ type word struct {
 func (w word) token() token {
 	t := token{text: w.lower}
 	switch {
-	case strings.ContainsFunc(w.raw, unicode.IsDigit) || numberWord[w.lower]:
+	case strings.ContainsFunc(w.raw, unicode.IsDigit) || numberWord()[w.lower]:
 		t.kind = number
 	case w.code || !w.first && startsUpper(w.raw) || strings.ContainsAny(w.raw, "/_@"):
 		t.kind = name
@@ -217,13 +217,13 @@ func verbAt(ws []word) int {
 		if ws[i].code || ws[i-1].colon {
 			continue
 		}
-		if auxiliary[w] {
+		if auxiliary()[w] {
 			return i
 		}
-		if determiner[prev] || prev == "to" {
+		if determiner()[prev] || prev == "to" {
 			continue
 		}
-		if lemma, ok := inflected()[w]; ok && (lemma != w || pronoun[prev] || strings.HasSuffix(prev, "s") && !strings.HasSuffix(prev, "ss")) {
+		if lemma, ok := inflected()[w]; ok && (lemma != w || pronoun()[prev] || strings.HasSuffix(prev, "s") && !strings.HasSuffix(prev, "ss")) {
 			return i
 		}
 	}
@@ -234,11 +234,11 @@ func subject(ws []word) string {
 	var parts []string
 	named := false
 	for _, w := range ws {
-		if len(parts) == 0 && determiner[w.lower] {
+		if len(parts) == 0 && determiner()[w.lower] {
 			continue
 		}
 		parts = append(parts, w.lower)
-		named = named || !functionWord[w.lower] && !pronoun[w.lower]
+		named = named || !functionWord()[w.lower] && !pronoun()[w.lower]
 	}
 	if !named || len(parts) > maxSubject {
 		return ""
@@ -260,11 +260,11 @@ func relation(ws []word) (rel string, rest []word, neg bool) {
 			parts = append(parts, part)
 		}
 	}
-	for particle[p.next()] {
+	for particle()[p.next()] {
 		parts = append(parts, p.next())
 		p.i++
 	}
-	if p.i < len(ws)-1 && preposition[p.next()] {
+	if p.i < len(ws)-1 && preposition()[p.next()] {
 		parts = append(parts, p.next())
 		p.i++
 	}
@@ -293,7 +293,7 @@ func (p *phrase) next() string {
 func (p *phrase) verb() string {
 	verb := p.ws[0].lower
 	switch {
-	case modal[verb] || verb == "do" || verb == "does" || verb == "did":
+	case modal()[verb] || verb == "do" || verb == "does" || verb == "did":
 		p.skipAdverbs()
 		if l, ok := inflected()[p.next()]; ok {
 			verb = l
@@ -318,7 +318,7 @@ func (p *phrase) skipAdverbs() {
 		case w == "no" && p.i+1 < len(p.ws) && p.ws[p.i+1].lower == "longer":
 			p.neg = true
 			p.i++
-		case adverb[w]:
+		case adverb()[w]:
 		default:
 			return
 		}
@@ -342,7 +342,7 @@ func (p *phrase) passive() (string, bool) {
 }
 
 func participle(w string) bool {
-	return irregularParticiple[w] || len(w) > 4 && strings.HasSuffix(w, "ed") && !adjectiveEd[w]
+	return irregularParticiple()[w] || len(w) > 4 && strings.HasSuffix(w, "ed") && !adjectiveEd()[w]
 }
 
 // opposite turns a value word that is the denial of another ("disabled",
@@ -364,35 +364,40 @@ func canonical(w string) (string, bool) {
 	return w, false
 }
 
-func set(words string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(words) {
-		m[w] = true
+// set returns what builds the set of words; each set is
+// sync.OnceValue(set(…)), built when first asked for, as pkg/rules' are:
+// only consolidate and audit read a claim's parts.
+func set(words string) func() map[string]bool {
+	return func() map[string]bool {
+		m := map[string]bool{}
+		for _, w := range strings.Fields(words) {
+			m[w] = true
+		}
+		return m
 	}
-	return m
 }
 
 var (
-	question   = set("who what when where why how which whose whom if does do did is are can could should would will")
-	determiner = set("the a an our my your his her their its this that these those every each some any all")
-	pronoun    = set("i we you they he she it who")
+	question   = sync.OnceValue(set("who what when where why how which whose whom if does do did is are can could should would will"))
+	determiner = sync.OnceValue(set("the a an our my your his her their its this that these those every each some any all"))
+	pronoun    = sync.OnceValue(set("i we you they he she it who"))
 	// functionWord are the words that name nothing by themselves.
-	functionWord = set("a an the to of in on at by and or but for with from after before when while if this that these those it its is are was be as so then than")
-	auxiliary    = set("is are am was were isn't aren't wasn't weren't has have had hasn't haven't will would can could should must may might shall does do did doesn't don't didn't won't can't")
-	modal        = set("will would can could should must may might shall won't can't")
-	adverb       = set("always usually often also still now currently mostly only just already normally typically generally")
-	particle     = set("up down out off over back away")
-	preposition  = set("on in at to from with by for of under behind via into onto after before until since during through across within without between as per about near inside outside")
+	functionWord = sync.OnceValue(set("a an the to of in on at by and or but for with from after before when while if this that these those it its is are was be as so then than"))
+	auxiliary    = sync.OnceValue(set("is are am was were isn't aren't wasn't weren't has have had hasn't haven't will would can could should must may might shall does do did doesn't don't didn't won't can't"))
+	modal        = sync.OnceValue(set("will would can could should must may might shall won't can't"))
+	adverb       = sync.OnceValue(set("always usually often also still now currently mostly only just already normally typically generally"))
+	particle     = sync.OnceValue(set("up down out off over back away"))
+	preposition  = sync.OnceValue(set("on in at to from with by for of under behind via into onto after before until since during through across within without between as per about near inside outside"))
 	// manyVerb holds many values at once: "uses Slack" and "uses Jira"
 	// are both true.
-	manyVerb = set("have had use support include contain like love enjoy know speak need require cache serve handle own read write store call expose emit publish eat drink run import export prefer depend watch follow visit play")
+	manyVerb = sync.OnceValue(set("have had use support include contain like love enjoy know speak need require cache serve handle own read write store call expose emit publish eat drink run import export prefer depend watch follow visit play"))
 	// manyPreposition: "built with Hugo" and "built with Tailwind", "used for
 	// chat" and "used for alerts".
-	manyPreposition     = set("with for about and alongside including")
-	numberWord          = set("zero one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred thousand million once twice thrice half dozen")
-	irregularParticiple = set("built written kept held made taken run set put paid taught spoken known given shown done seen hidden bound sent spent lent sold told found left begun broken chosen driven frozen grown thrown worn hung led met read won")
+	manyPreposition     = sync.OnceValue(set("with for about and alongside including"))
+	numberWord          = sync.OnceValue(set("zero one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred thousand million once twice thrice half dozen"))
+	irregularParticiple = sync.OnceValue(set("built written kept held made taken run set put paid taught spoken known given shown done seen hidden bound sent spent lent sold told found left begun broken chosen driven frozen grown thrown worn hung led met read won"))
 	// adjectiveEd are -ed words that name a state, not an action.
-	adjectiveEd = set("need red bed speed seed feed")
+	adjectiveEd = sync.OnceValue(set("need red bed speed seed feed"))
 	opposites   = map[string]string{
 		"disabled": "enabled", "off": "on", "closed": "open", "private": "public", "optional": "required",
 		"inactive": "active", "offline": "online", "forbidden": "allowed", "denied": "allowed", "unlocked": "locked",

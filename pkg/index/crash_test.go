@@ -27,7 +27,11 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if sharedBenchDir != "" {
+		os.RemoveAll(sharedBenchDir)
+	}
+	os.Exit(code)
 }
 
 // TestKilledRebuild kills a full rebuild (and, every other time, a large

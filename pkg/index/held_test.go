@@ -3,12 +3,15 @@ package index
 import (
 	"context"
 	"fmt"
+	"os"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/mem-md/mem/internal/benchgen"
+	"github.com/mem-md/mem/internal/vaulttest"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -108,21 +111,52 @@ func TestHeldLive(t *testing.T) {
 }
 
 // indexedBenchVault is a generated vault of n files (benchgen, seed 1),
-// indexed by a first Update.
+// indexed by a first Update. The vault of 1,000 files, which four tests
+// start from, is built once and copied (times kept: its index finds
+// nothing to update).
 func indexedBenchVault(t *testing.T, n int) *vault.Vault {
 	t.Helper()
 	dir := t.TempDir()
-	if _, err := benchgen.Write(dir, benchgen.Options{N: n, Seed: 1}); err != nil {
+	if n == sharedBenchFiles {
+		src, err := sharedBenchVault()
+		if err != nil {
+			t.Fatal(err)
+		}
+		vaulttest.CopyBuilt(t, src, dir)
+	} else if err := buildBenchVault(dir, n); err != nil {
 		t.Fatal(err)
 	}
 	v, err := vault.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Update(v, Options{}); err != nil {
-		t.Fatal(err)
-	}
 	return v
+}
+
+const sharedBenchFiles = 1000
+
+var (
+	sharedBenchDir   string
+	sharedBenchVault = sync.OnceValues(func() (string, error) {
+		dir, err := os.MkdirTemp("", "mem-index-bench-")
+		if err != nil {
+			return "", err
+		}
+		sharedBenchDir = dir
+		return dir, buildBenchVault(dir, sharedBenchFiles)
+	})
+)
+
+func buildBenchVault(dir string, n int) error {
+	if _, err := benchgen.Write(dir, benchgen.Options{N: n, Seed: 1}); err != nil {
+		return err
+	}
+	v, err := vault.Open(dir)
+	if err != nil {
+		return err
+	}
+	_, err = Update(v, Options{})
+	return err
 }
 
 // A held search ranks without term locations and reads them for the hits

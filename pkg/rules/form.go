@@ -2,6 +2,7 @@ package rules
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -51,7 +52,7 @@ func russianOrder(lower string) string {
 // longer nouns and adverbs, left out by name.
 func russianInfinitive(w string) bool {
 	n := utf8.RuneCountInString(w)
-	if n < 5 || !scriptBefore(w, len(w), unicode.Cyrillic) || russianNotInfinitive[w] || hasSuffixAny(w, "дцать", "десять") {
+	if n < 5 || !scriptBefore(w, len(w), unicode.Cyrillic) || russianNotInfinitive()[w] || hasSuffixAny(w, "дцать", "десять") {
 		return false
 	}
 	return hasSuffixAny(w, "ать", "ять", "еть", "ить", "уть", "ыть", "оть", "ться", "тись", "йти", "дти")
@@ -60,12 +61,12 @@ func russianInfinitive(w string) bool {
 // russianCopula reports the copula of a clause whose subject is an
 // infinitive: a form of быть, or это, значит or a dash in the present.
 func russianCopula(c string) bool {
-	return holdsWords(c, russianCopulas, 1) || strings.ContainsAny(c, "—–")
+	return holdsWords(c, russianCopulas(), 1) || strings.ContainsAny(c, "—–")
 }
 
-var russianCopulas = set("было", "будет", "была", "был", "бы", "это", "значит", "означает")
+var russianCopulas = sync.OnceValue(set("было", "будет", "была", "был", "бы", "это", "значит", "означает"))
 
-var russianNotInfinitive = set("девять", "опять", "память", "печать", "кровать", "благодать", "ртуть", "плоть", "ломоть", "локоть", "ноготь", "коготь", "копоть")
+var russianNotInfinitive = sync.OnceValue(set("девять", "опять", "память", "печать", "кровать", "благодать", "ртуть", "плоть", "ломоть", "локоть", "ноготь", "коготь", "копоть"))
 
 // arabicOrder returns the Arabic verb that opens a clause of lower (a
 // sentence, or a phrase after a comma or و, ف) as an order, or "".
@@ -89,7 +90,7 @@ func arabicOrder(lower string) string {
 		// before an interrogative or عن: "show me how", "tell me
 		// about". A noun takes -ي, not -ني, for "my", and an article
 		// makes the word a noun or an adjective (الثاني).
-		if len(ws) > 1 && strings.HasSuffix(first, "ني") && !strings.HasPrefix(first, "ال") && utf8.RuneCountInString(first) >= 4 && arabicAskAfterMe[ws[1]] {
+		if len(ws) > 1 && strings.HasSuffix(first, "ني") && !strings.HasPrefix(first, "ال") && utf8.RuneCountInString(first) >= 4 && arabicAskAfterMe()[ws[1]] {
 			return first + " " + ws[1]
 		}
 	}
@@ -108,7 +109,7 @@ func arabicSimpleImperative(w string) bool {
 	return len(r) == 4 && r[0] == 'ا' && r[1] != 'ل' && r[1] != 'ت' && r[2] != 'ت' && !strings.ContainsRune("ىاةء", r[3])
 }
 
-var arabicAskAfterMe = set("كيف", "كيفية", "ماذا", "ما", "متى", "أين", "لماذا", "عن")
+var arabicAskAfterMe = sync.OnceValue(set("كيف", "كيفية", "ماذا", "ما", "متى", "أين", "لماذا", "عن"))
 
 // japaneseTask returns the verb that ends a Japanese sentence of lower
 // in its plain non-past (the u-row kana: 書く, 作る, 送る, 攻撃する) after

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -111,16 +112,16 @@ func opensWithOrder(s string) (rule, msg string) {
 		return "", ""
 	}
 	// "Now tell …", "then print …": a connective before the order.
-	if connectives[first] {
-		if next, more := firstWord(strings.TrimLeft(rest, " ,\t")); imperatives[next] {
+	if connectives()[first] {
+		if next, more := firstWord(strings.TrimLeft(rest, " ,\t")); imperatives()[next] {
 			first, rest = next, more
 		}
 	}
-	if speakers[strings.TrimRight(first, ":：")] && (strings.HasSuffix(first, ":") || strings.HasSuffix(first, "：") || strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, "：")) {
+	if speakers()[strings.TrimRight(first, ":：")] && (strings.HasSuffix(first, ":") || strings.HasSuffix(first, "：") || strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, "：")) {
 		return "instruction-role", "a line that poses as a speaker or a heading of orders (" + first + "): a model may read it as a turn"
 	}
 	// German "nie" (never) is Polish "not", English "do" Polish "to".
-	if imperatives[first] && !(first == "nie" && polish(s)) && !(first == "do" && !english(s)) {
+	if imperatives()[first] && !(first == "nie" && polish(s)) && !(first == "do" && !english(s)) {
 		return "instruction-imperative", "a sentence that opens with a command (" + first + "): a claim says what is so, not what the reader must do"
 	}
 	for _, p := range imperativePrefixes {
@@ -138,7 +139,7 @@ func addressed(lower string) (rule, msg string) {
 		// German "du" (you) is French "du" (of the).
 		// Tagalog "mo" (you) is Gaelic's "my" and an abbreviation
 		// elsewhere: it counts beside Tagalog's markers ng and mga.
-		if secondPerson[w] && !(w == "du" && french(lower)) || (w == "mo" || w == "mong") && tagalog(lower) || secondPerson[arabicStem(w)] {
+		if secondPerson()[w] && !(w == "du" && french(lower)) || (w == "mo" || w == "mong") && tagalog(lower) || secondPerson()[arabicStem(w)] {
 			return "instruction-address", "it addresses its reader (" + w + "): a claim about the user or the world names them in the third person"
 		}
 	}
@@ -227,30 +228,36 @@ func holdsWords(s string, of map[string]bool, n int) bool {
 	return false
 }
 
-func set(words ...string) map[string]bool {
-	m := make(map[string]bool, len(words))
-	for _, w := range words {
-		m[w] = true
+// set returns what builds the set of words; each set of the package is
+// sync.OnceValue(set(…)), built when first asked for: most mem processes
+// never check a claim, and the ~40 sets were most of what the package's
+// init allocated in every one (134 KB).
+func set(words ...string) func() map[string]bool {
+	return func() map[string]bool {
+		m := make(map[string]bool, len(words))
+		for _, w := range words {
+			m[w] = true
+		}
+		return m
 	}
-	return m
 }
 
 // speakers are the names a line may pose as before a colon: a turn of a
 // conversation, or a heading of orders ("NEW INSTRUCTIONS:").
-var speakers = set(
+var speakers = sync.OnceValue(set(
 	"system", "developer", "assistant", "user", "human", "ai", "bot", "admin", "administrator", "operator", "instruction", "instructions", "important", "note", "task", "command", "commands", "prompt", "override",
 	"systeme", "système", "sistema", "systeem", "systemu", "sistem", "система", "системa", "سیستم", "النظام", "نظام", "सिस्टम", "系统", "系統", "システム", "시스템",
 	"assistent", "assistente", "asistente", "assistant", "ассистент", "помощник", "助手", "アシスタント", "어시스턴트", "المساعد",
 	"benutzer", "nutzer", "utilisateur", "usuario", "utente", "usuário", "gebruiker", "użytkownik", "пользователь", "用户", "用戶", "ユーザー", "사용자", "المستخدم",
 	"anweisung", "anweisungen", "consigne", "consignes", "instrucción", "instrucciones", "istruzione", "istruzioni", "instrução", "instruções", "instructie", "instructies", "instrukcja", "instrukcje", "инструкция", "инструкции", "指令", "指示", "命令", "지시", "명령", "تعليمات", "دستور",
-)
+))
 
 // imperatives are words that open an order: the verbs a payload starts
 // with ("ignore …", "tell me …") and the command words ("always",
 // "never", "please"), in the languages Instruction names. A claim opens
 // with its subject; an agent's note that opens with a verb is an order
 // to the next session, and waits for a person.
-var imperatives = set(
+var imperatives = sync.OnceValue(set(
 	// English
 	"ignore", "disregard", "forget", "override", "bypass", "always", "never", "please", "do", "don't", "dont", "must", "stop", "start", "begin", "tell", "say", "print", "output", "write", "reply", "respond", "answer",
 	"show", "reveal", "repeat", "act", "pretend", "imagine", "roleplay", "execute", "run", "call", "send", "delete", "remove", "visit", "open", "click", "include", "insert", "append", "follow", "obey", "comply",
@@ -294,10 +301,10 @@ var imperatives = set(
 	"injoro", "injoroni", "harro", "harroni", "shkruaj", "përgjigju", "trego", "bëj", "ekzekuto", "gjithmonë", "kurrë",
 	"déan", "scríobh", "freagair", "taispeáin", "tabhair", "inis", "déan", "ná", "ceadaigh",
 	"dèan", "sgrìobh", "freagair", "seall", "thoir", "innis", "dìochuimhnich", "leig",
-)
+))
 
 // connectives may come before the verb of an order.
-var connectives = set("now", "then", "and", "so", "also", "next", "finally", "first", "instead", "just", "simply", "kindly")
+var connectives = sync.OnceValue(set("now", "then", "and", "so", "also", "next", "finally", "first", "instead", "just", "simply", "kindly"))
 
 // imperativePrefixes open an order in scripts without spaces between
 // words (Chinese, Japanese, Thai) or as a prefix (Korean).
@@ -329,7 +336,7 @@ var commandAnywhere = []string{
 }
 
 // secondPerson are the words that address the reader.
-var secondPerson = set(
+var secondPerson = sync.OnceValue(set(
 	"you", "your", "yours", "yourself", "yourselves", "you're", "you've", "you'll", "you'd", "ur", "thou", "thee", "thy",
 	"du", "dich", "dir", "dein", "deine", "deinen", "deinem", "deiner", "euch", "euer", "eure",
 	"tu", "toi", "vous", "votre", "vos",
@@ -361,7 +368,7 @@ var secondPerson = set(
 	"tebe", "tobě", "tvůj", "tvoje", "vás", "vám", "váš", "vaše", "téged", "neked", "önök", "εσύ", "εσένα", "σου", "εσείς", "σας",
 	"אתה", "אתם", "אתן", "שלך", "שלכם", "לך", "לכם", "אותך", "آپ", "تمہارا", "تمہاری", "تمہیں", "तुम्ही", "तुझा", "तुझी", "तुमचा",
 	"நீ", "நீங்கள்", "உன்", "உங்கள்", "உனக்கு", "உங்களுக்கு", "నువ్వు", "మీరు", "నీకు", "మీకు", "ikaw", "kayo", "ninyo", "inyo", "iyo",
-)
+))
 
 // secondPersonCJK address the reader in scripts without spaces.
 var secondPersonCJK = []string{"你", "您", "あなた", "君は", "お前", "おまえ", "당신", "너는", "너의", "네가", "너희", "คุณ"}

@@ -3,6 +3,7 @@ package rules
 import (
 	"encoding/hex"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -72,10 +73,10 @@ func askedOpening(c string) string {
 // besprochen" are statements), a finite verb and its subject ("is the",
 // "can you", "ist das", "gibt es"), Italian "chi" before the copula
 // ("who is"; after a preposition it is "whoever": "di chi era").
-var askPairs = []struct{ first, next map[string]bool }{
+var askPairs = []struct{ first, next func() map[string]bool }{
 	{askWithVerb, askVerbs},
 	{askVerbFirst, askSubjects},
-	{set("chi"), romanceCopula},
+	{sync.OnceValue(set("chi")), romanceCopula},
 }
 
 // askedFirstWord returns the first word of clause c (rest follows it)
@@ -86,11 +87,11 @@ func askedFirstWord(first, rest, c string) string {
 	if first == "je" && strings.HasPrefix(rest, ",") {
 		return first
 	}
-	if askOpeners[first] && !askerRelative(next) {
+	if askOpeners()[first] && !askerRelative(next) {
 		return first
 	}
 	for _, p := range askPairs {
-		if p.first[first] && p.next[next] {
+		if p.first()[first] && p.next()[next] {
 			return first + " " + next
 		}
 	}
@@ -137,7 +138,7 @@ func japanesePoliteAsked(s string) string {
 func romanceWhichIs(s string) string {
 	ws := words(s)
 	for i := 0; i+1 < len(ws); i++ {
-		if romanceWhich[ws[i]] && romanceCopula[ws[i+1]] && (i == 0 || !romanceArticles[ws[i-1]]) {
+		if romanceWhich()[ws[i]] && romanceCopula()[ws[i+1]] && (i == 0 || !romanceArticles()[ws[i-1]]) {
 			return ws[i] + " " + ws[i+1]
 		}
 	}
@@ -155,7 +156,7 @@ func askWordIn(s string) string {
 				break
 			}
 			// Arabic joins its conjunctions to the particle (فهل, وهل).
-			if askWords[w] || askWords[arabicStem(w)] {
+			if askWords()[w] || askWords()[arabicStem(w)] {
 				return w
 			}
 		}
@@ -220,7 +221,7 @@ func orderOpening(c string) string {
 	// French: the imperative plural is the one form in -ez without
 	// "vous" before it; its object follows ("Rédigez un e-mail").
 	if strings.HasSuffix(first, "ez") && len(first) > 4 && first != "assez" {
-		if next, _ := firstWord(rest); frenchDeterminers[next] || strings.HasPrefix(rest, "l'") || strings.HasPrefix(rest, "l’") {
+		if next, _ := firstWord(rest); frenchDeterminers()[next] || strings.HasPrefix(rest, "l'") || strings.HasPrefix(rest, "l’") {
 			return first
 		}
 	}
@@ -263,7 +264,7 @@ func verbFinalOrder(lower string) string {
 			i, prevWord = subordinateEnd(lower, i), ""
 			continue
 		}
-		if hindiJoiners[w] {
+		if hindiJoiners()[w] {
 			if o := clauseFinalOrder(prevWord, lower, true); o != "" {
 				return o
 			}
@@ -324,7 +325,7 @@ func germanPoliteAddress(text string) string {
 		if gap := strings.TrimRightFunc(text[last:start], unicode.IsSpace); gap != "" {
 			prev, _ = utf8.DecodeLastRuneInString(gap)
 		}
-		if w := text[start:end]; germanPolite[w] && !strings.ContainsRune(".!?:;\"'“„«", prev) {
+		if w := text[start:end]; germanPolite()[w] && !strings.ContainsRune(".!?:;\"'“„«", prev) {
 			return w
 		}
 		prev, last = 'a', end
@@ -343,7 +344,7 @@ func clauseFinalOrder(w, lower string, joined bool) string {
 		// Hindi: the polite imperative (लिखें, बनाएं, लिखिए, बताइए) and,
 		// ending a sentence, the familiar one (लिखो, बताओ). Not: में (in),
 		// the participles in -िए (लिए, इसलिए, दिए, किए), चाहिए (should).
-		if hindiNotOrder[w] || strings.HasSuffix(w, "लिए") || n < 3 {
+		if hindiNotOrder()[w] || strings.HasSuffix(w, "लिए") || n < 3 {
 			return ""
 		}
 		if hasSuffixAny(w, "ें", "एं", "ाएँ") || !joined && hasSuffixAny(w, "िए", "इए", "िये", "इये", "ो", "ओ") {
@@ -355,7 +356,7 @@ func clauseFinalOrder(w, lower string, joined bool) string {
 		// Bengali: the familiar imperative of its light verbs (do, give,
 		// be, take, go) ending the sentence, where a statement ends in
 		// their present or past (করে, দিল).
-		if bengaliLightOrder[w] {
+		if bengaliLightOrder()[w] {
 			return w
 		}
 	case scriptBefore(w, len(w), unicode.Hangul):
@@ -367,7 +368,7 @@ func clauseFinalOrder(w, lower string, joined bool) string {
 	case turkish(lower):
 		// Turkish: the imperative plural (yazın, verin, gönderin); a
 		// statement ends in its tense (yapıyor, yazdı, -dır).
-		if hasSuffixAny(w, "ın", "in", "un", "ün") && n > 4 && !turkishNotOrder[w] {
+		if hasSuffixAny(w, "ın", "in", "un", "ün") && n > 4 && !turkishNotOrder()[w] {
 			return w
 		}
 	}
@@ -381,7 +382,7 @@ func imperativeSuffixed(w, lower string) bool {
 	switch {
 	case scriptBefore(w, len(w), unicode.Bengali):
 		// Bengali's polite imperative (করুন, বলুন, লিখুন); নতুন is "new".
-		return strings.HasSuffix(w, "ুন") && !bengaliNotOrder[w]
+		return strings.HasSuffix(w, "ুন") && !bengaliNotOrder()[w]
 	case scriptBefore(w, len(w), unicode.Greek):
 		// Greek's second person plural, imperative or not (αγνοήστε,
 		// γράψτε, είστε); είτε is "either".
@@ -534,16 +535,16 @@ func hasSuffixAny(w string, suffixes ...string) bool {
 func turkish(lower string) bool { return strings.ContainsAny(lower, "ığ") }
 
 // tagalog reports text with Tagalog's case markers as words.
-func tagalog(lower string) bool { return holdsWords(lower, tagalogMarkers, 1) }
+func tagalog(lower string) bool { return holdsWords(lower, tagalogMarkers(), 1) }
 
-var tagalogMarkers = set("ng", "mga")
+var tagalogMarkers = sync.OnceValue(set("ng", "mga"))
 
 // askOpeners open a question wherever they open a clause: interrogatives
 // no statement starts with. Spanish marks its interrogatives with an
 // accent (qué, dónde) that the relative words lack; "come", "quando",
 // "perché", "comment", "как" and "когда" also open statements and are
 // left out.
-var askOpeners = set(
+var askOpeners = sync.OnceValue(set(
 	"qué", "cuál", "cuáles", "dónde", "cuándo", "cómo", "quién", "quiénes", "cuánto", "cuánta", "cuántos", "cuántas",
 	"qual", "quais", "quale", "quali", "onde", "quem", "dove", "cosa",
 	"quel", "quelle", "quels", "quelles", "où", "pourquoi", "combien",
@@ -556,38 +557,38 @@ var askOpeners = set(
 	"πώς", "τι", "πού", "ποιος", "ποια", "ποιο", "ποιοι", "ποιες", "ποιον", "πότε", "πόσο", "πόσα", "πόσοι",
 	"האם", "איפה", "מתי", "למה", "איך",
 	"왜", "무엇", "뭐", "어디", "언제", "누구", "어떻게",
-)
+))
 
 // askOpenerPhrases are interrogatives of two words.
 var askOpenerPhrases = []string{"por qué", "por que", "ما هي", "ما هو", "من هو", "من هي", "di mana", "kwa nini"}
 
 // askWithVerb ask when the verb follows them at once.
-var askWithVerb = set("what", "which", "who", "whom", "whose", "why", "where", "when", "how",
-	"was", "wer", "wo", "wann", "warum", "wieso", "weshalb", "wie", "welche", "welcher", "welches", "welchen")
+var askWithVerb = sync.OnceValue(set("what", "which", "who", "whom", "whose", "why", "where", "when", "how",
+	"was", "wer", "wo", "wann", "warum", "wieso", "weshalb", "wie", "welche", "welcher", "welches", "welchen"))
 
 // askVerbs are the auxiliaries and modals a question puts after its
 // interrogative (or first).
-var askVerbs = set("is", "are", "was", "were", "do", "does", "did", "can", "could", "should", "would", "will", "has", "have", "had", "may", "might", "must", "shall",
+var askVerbs = sync.OnceValue(set("is", "are", "was", "were", "do", "does", "did", "can", "could", "should", "would", "will", "has", "have", "had", "may", "might", "must", "shall",
 	"isn't", "aren't", "wasn't", "weren't", "don't", "doesn't", "didn't", "can't", "cant", "cannot", "couldn't", "shouldn't", "wouldn't", "won't", "hasn't", "haven't", "dont", "doesnt", "isnt", "wont",
-	"ist", "sind", "war", "waren", "kann", "können", "kannst", "könnte", "könnten", "soll", "sollte", "sollten", "muss", "müssen", "hat", "haben", "hast", "hatte", "wird", "werden", "würde", "würden", "gibt", "macht", "heißt", "bedeutet")
+	"ist", "sind", "war", "waren", "kann", "können", "kannst", "könnte", "könnten", "soll", "sollte", "sollten", "muss", "müssen", "hat", "haben", "hast", "hatte", "wird", "werden", "würde", "würden", "gibt", "macht", "heißt", "bedeutet"))
 
 // askVerbFirst open a yes-or-no question: a statement in English or German
 // does not open with its finite verb ("should", "were", "had" open a
 // condition and are left out).
-var askVerbFirst = set("is", "are", "does", "did", "can", "could", "would", "has",
-	"ist", "sind", "kann", "können", "kannst", "hast", "gibt", "wird", "werden", "soll", "sollte", "muss", "darf")
+var askVerbFirst = sync.OnceValue(set("is", "are", "does", "did", "can", "could", "would", "has",
+	"ist", "sind", "kann", "können", "kannst", "hast", "gibt", "wird", "werden", "soll", "sollte", "muss", "darf"))
 
 // askSubjects open the subject a question puts after its verb: a
 // determiner or a pronoun ("is the", "can you", "gibt es"). Irish and
 // Gaelic open statements with their copula "is" and a predicate.
-var askSubjects = set("the", "a", "an", "this", "that", "these", "those", "there", "it", "he", "she", "they", "we", "you", "i", "my", "your", "our", "their", "his", "her", "its", "any", "some", "every", "all", "each",
-	"der", "die", "das", "den", "dem", "es", "er", "sie", "ich", "du", "wir", "ihr", "man", "ein", "eine", "einen", "dein", "deine", "mein", "meine", "unser", "unsere", "euer", "dies", "diese", "dieser", "dieses")
+var askSubjects = sync.OnceValue(set("the", "a", "an", "this", "that", "these", "those", "there", "it", "he", "she", "they", "we", "you", "i", "my", "your", "our", "their", "his", "her", "its", "any", "some", "every", "all", "each",
+	"der", "die", "das", "den", "dem", "es", "er", "sie", "ich", "du", "wir", "ihr", "man", "ein", "eine", "einen", "dein", "deine", "mein", "meine", "unser", "unsere", "euer", "dies", "diese", "dieser", "dieses"))
 
 // askWords make a question wherever they stand: Hindi's interrogatives
 // (its k-words; the relatives are j-words: जो, जब, जहाँ), Bengali's, the
 // Arabic question particle, the Russian one, the Turkish particle in the
 // forms only it writes, Swahili's interrogatives.
-var askWords = set(
+var askWords = sync.OnceValue(set(
 	"क्या", "कौन", "कौनसा", "कहाँ", "कहां", "कब", "क्यों", "कैसे", "कैसा", "कैसी", "कितना", "कितने", "कितनी", "किसका", "किसकी", "किसके", "किसने", "किसे", "किसको", "किन", "किस", "कौनसी", "कौनसे",
 	"কি", "কী", "কোথায়", "কখন", "কেন", "কীভাবে", "কিভাবে", "কেমন", "কোনটি",
 	"هل",
@@ -596,7 +597,7 @@ var askWords = set(
 	// Javanese (ngoko): why, how, who, how much
 	"lapo", "ngopo", "piye", "sopo", "piro", "pira",
 	"gì", "nhiêu",
-)
+))
 
 // askJoined are the interrogatives and question particles of Chinese and
 // Thai, written without spaces between words: a question puts them first
@@ -656,23 +657,23 @@ var askEndings = []ending{
 // "who" of Italian, "which/what" of Italian, Portuguese, Spanish and French, the copula
 // after it, and the articles that make it a relative instead.
 var (
-	romanceWhich    = set("qual", "quale", "quali", "quais", "cuál", "cuáles", "quel", "quelle", "quels", "quelles")
-	romanceCopula   = set("è", "é", "sono", "são", "es", "son", "est", "sont", "era", "erano", "fue", "foi", "était", "eram", "eran")
-	romanceArticles = set("il", "la", "lo", "i", "gli", "le", "l", "o", "a", "os", "as", "el", "los", "las", "del", "della", "dello", "dei", "delle", "al", "alla", "nel", "nella", "sul", "sulla", "do", "da", "dos", "das", "no", "na", "nos", "nas", "lequel", "laquelle")
+	romanceWhich    = sync.OnceValue(set("qual", "quale", "quali", "quais", "cuál", "cuáles", "quel", "quelle", "quels", "quelles"))
+	romanceCopula   = sync.OnceValue(set("è", "é", "sono", "são", "es", "son", "est", "sont", "era", "erano", "fue", "foi", "était", "eram", "eran"))
+	romanceArticles = sync.OnceValue(set("il", "la", "lo", "i", "gli", "le", "l", "o", "a", "os", "as", "el", "los", "las", "del", "della", "dello", "dei", "delle", "al", "alla", "nel", "nella", "sul", "sulla", "do", "da", "dos", "das", "no", "na", "nos", "nas", "lequel", "laquelle"))
 )
 
 // hindiJoiners join a clause to the next after its verb: and, that, then.
-var hindiJoiners = set("और", "कि", "फिर", "तथा", "एवं")
+var hindiJoiners = sync.OnceValue(set("और", "कि", "फिर", "तथा", "एवं"))
 
 // frenchDeterminers follow a French imperative as its object's start.
-var frenchDeterminers = set("un", "une", "le", "la", "les", "des", "du", "ce", "cet", "cette", "ces", "moi", "nous", "leur", "lui", "votre", "vos", "mon", "ma", "mes", "tout", "tous", "toutes")
+var frenchDeterminers = sync.OnceValue(set("un", "une", "le", "la", "les", "des", "du", "ce", "cet", "cette", "ces", "moi", "nous", "leur", "lui", "votre", "vos", "mon", "ma", "mes", "tout", "tous", "toutes"))
 
 // germanPolite address the reader when written with a capital mid-sentence.
-var germanPolite = set("Sie", "Ihnen", "Ihr", "Ihre", "Ihren", "Ihrem", "Ihrer", "Ihres")
+var germanPolite = sync.OnceValue(set("Sie", "Ihnen", "Ihr", "Ihre", "Ihren", "Ihrem", "Ihrer", "Ihres"))
 
 var (
-	hindiNotOrder     = set("में", "हमें", "उन्हें", "इन्हें", "जिन्हें", "किन्हें", "तुम्हें", "दिए", "किए", "गए", "पिए", "जो", "को", "सो", "दो", "वो", "यो", "हो", "चाहिए")
-	bengaliNotOrder   = set("নতুন", "আগুন", "খুন", "গুন")
-	bengaliLightOrder = set("কর", "করো", "দে", "দাও", "হ", "হও", "নে", "নাও", "যা", "যাও")
-	turkishNotOrder   = set("bugün", "için", "kendin", "sonun", "üzerin", "önün", "ilgin")
+	hindiNotOrder     = sync.OnceValue(set("में", "हमें", "उन्हें", "इन्हें", "जिन्हें", "किन्हें", "तुम्हें", "दिए", "किए", "गए", "पिए", "जो", "को", "सो", "दो", "वो", "यो", "हो", "चाहिए"))
+	bengaliNotOrder   = sync.OnceValue(set("নতুন", "আগুন", "খুন", "গুন"))
+	bengaliLightOrder = sync.OnceValue(set("কর", "করো", "দে", "দাও", "হ", "হও", "নে", "নাও", "যা", "যাও"))
+	turkishNotOrder   = sync.OnceValue(set("bugün", "için", "kendin", "sonun", "üzerin", "önün", "ilgin"))
 )

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -63,7 +64,7 @@ func verbFirst(s string) string {
 // das …").
 func objectOpener(w, s string) bool {
 	switch {
-	case objectOpeners[w]:
+	case objectOpeners()[w]:
 		return true
 	case w == "le" || w == "la" || strings.HasPrefix(w, "l'"):
 		// Also the Spanish and Italian pronoun after a subject: "Ana la
@@ -71,9 +72,9 @@ func objectOpener(w, s string) bool {
 		return frenchOnly(s)
 	case w == "un":
 		return frenchOnly(s) || !english(s)
-	case portugueseObjects[w]:
+	case portugueseObjects()[w]:
 		return portuguese(s)
-	case romanceObjects[w]:
+	case romanceObjects()[w]:
 		return !english(s)
 	case w == "a" || w == "me":
 		return english(s)
@@ -90,32 +91,32 @@ func objectOpener(w, s string) bool {
 // the user or the project, and the rule holds it.
 // ("lo" and "gli" are as often the pronoun after a subject, "Marco lo
 // usa", and are left out.)
-var romanceObjects = set("el", "los", "las", "una", "unos", "unas", "este", "esta", "estos", "estas", "todos", "todas", "cada",
+var romanceObjects = sync.OnceValue(set("el", "los", "las", "una", "unos", "unas", "este", "esta", "estos", "estas", "todos", "todas", "cada",
 	"il", "uno", "questo", "questa", "questi", "queste", "tutti", "tutte", "ogni", "esse", "essa", "todo",
 	// the indefinite quantifiers ("Explique algunos de los …")
 	"algunos", "algunas", "algún", "alguna", "varios", "varias", "otros", "otras", "ningún", "ninguna", "cualquier",
-	"alguns", "algumas", "vários", "várias", "outros", "outras", "nenhum", "nenhuma", "qualquer", "alcuni", "alcune", "qualche", "nessun", "nessuna", "qualsiasi")
+	"alguns", "algumas", "vários", "várias", "outros", "outras", "nenhum", "nenhuma", "qualquer", "alcuni", "alcune", "qualche", "nessun", "nessuna", "qualsiasi"))
 
 // portugueseObjects are the Portuguese articles other languages of the
 // lists write as other words (Italian "o", or; Turkish "o", that).
-var portugueseObjects = set("o", "os", "as", "um", "uma", "uns", "umas")
+var portugueseObjects = sync.OnceValue(set("o", "os", "as", "um", "uma", "uns", "umas"))
 
 // portuguese reports text with two words only Portuguese writes among
 // the languages of the lists.
-func portuguese(s string) bool { return holdsWords(s, portugueseWords, 2) }
+func portuguese(s string) bool { return holdsWords(s, portugueseWords(), 2) }
 
-var portugueseWords = set("não", "é", "são", "do", "dos", "das", "em", "com", "uma", "um", "ao", "pelo", "pela", "você", "isso", "está", "também", "o", "os")
+var portugueseWords = sync.OnceValue(set("não", "é", "são", "do", "dos", "das", "em", "com", "uma", "um", "ao", "pelo", "pela", "você", "isso", "está", "também", "o", "os"))
 
 // frenchOnly reports a word of s that French writes and Spanish, Italian
 // and Portuguese do not.
-func frenchOnly(s string) bool { return holdsWords(s, frenchOnlyWords, 1) }
+func frenchOnly(s string) bool { return holdsWords(s, frenchOnlyWords(), 1) }
 
-var frenchOnlyWords = set("les", "des", "et", "est", "une", "dans", "pour", "avec", "aux", "ils", "elles", "cette", "pas", "qui", "du", "sont", "vous", "nous", "moi", "mon", "ton", "sur", "très")
+var frenchOnlyWords = sync.OnceValue(set("les", "des", "et", "est", "une", "dans", "pour", "avec", "aux", "ils", "elles", "cette", "pas", "qui", "du", "sont", "vous", "nous", "moi", "mon", "ton", "sur", "très"))
 
 // notVerb reports a word that opens a statement before a determiner: a
 // function word of the closed classes, or an adverb by its ending.
 func notVerb(w string) bool {
-	if openers[w] || objectOpeners[w] || romanceObjects[w] || portugueseObjects[w] {
+	if openers()[w] || objectOpeners()[w] || romanceObjects()[w] || portugueseObjects()[w] {
 		return true
 	}
 	// A Romance gerund or participle opens a phrase before the subject
@@ -132,7 +133,7 @@ func notVerb(w string) bool {
 
 // objectOpeners open a noun phrase or stand for one as an object:
 // articles, demonstratives, quantifiers, possessives and object pronouns.
-var objectOpeners = set(
+var objectOpeners = sync.OnceValue(set(
 	// English ("a" and "me" only in an English text: see objectOpener)
 	"the", "an", "all", "this", "these", "those", "some", "any", "us", "him", "them", "my", "our", "his", "their",
 	// German, Dutch (the genitive "der", "des" follows a noun too:
@@ -143,13 +144,13 @@ var objectOpeners = set(
 	"les", "une", "cet", "cette", "ces", "tous", "toutes", "chaque", "moi", "leurs", "ses",
 	// Vietnamese, Indonesian/Malay
 	"một", "các", "những", "mọi", "tất", "sebuah", "seorang", "semua", "setiap", "beberapa",
-)
+))
 
 // openers are the closed-class words a statement may open with before a
 // determiner: prepositions, conjunctions, subject pronouns, auxiliaries
 // and copulas (a Romance statement drops its subject: "È la prima …"),
 // and the adverbs of time and focus.
-var openers = set(
+var openers = sync.OnceValue(set(
 	// English
 	"in", "on", "at", "for", "with", "without", "from", "to", "by", "of", "about", "after", "before", "since", "until", "till", "during", "under", "over", "across", "through", "throughout", "into", "onto", "per", "via", "within",
 	"behind", "beyond", "besides", "between", "among", "against", "along", "around", "despite", "except", "like", "unlike", "following", "including", "regarding", "given", "upon", "toward", "towards", "near",
@@ -185,7 +186,7 @@ var openers = set(
 	// Vietnamese, Indonesian/Malay
 	"trong", "vào", "từ", "sau", "trước", "khi", "nếu", "vì", "và", "nhưng", "theo", "với", "để", "do", "tại", "ở", "ngoài", "hôm", "hiện", "cho", "là", "có", "không",
 	"di", "ke", "dari", "pada", "dalam", "untuk", "dengan", "tanpa", "oleh", "sejak", "setelah", "sebelum", "saat", "ketika", "jika", "karena", "dan", "tetapi", "atau", "sekarang", "kemarin", "juga", "hanya", "ini", "itu", "adalah", "ada", "tak", "tidak", "menurut", "bukan",
-)
+))
 
 // howTo returns the words that open a clause of s (lower case) as an
 // interrogative before an infinitive or a bare verb, the headline of a
@@ -307,7 +308,7 @@ func finalParticle(s string) string {
 			continue
 		}
 		last, prev := ws[len(ws)-1], ws[len(ws)-2]
-		if last == "đi" && !vietnameseTense[prev] {
+		if last == "đi" && !vietnameseTense()[prev] {
 			return last
 		}
 	}
@@ -320,7 +321,7 @@ func finalParticle(s string) string {
 	return ""
 }
 
-var vietnameseTense = set("đã", "sẽ", "đang", "vừa", "mới", "không", "chưa", "cùng", "hay", "thường", "phải", "muốn", "cần", "sắp")
+var vietnameseTense = sync.OnceValue(set("đã", "sẽ", "đang", "vừa", "mới", "không", "chưa", "cùng", "hay", "thường", "phải", "muốn", "cần", "sắp"))
 
 // howToJoined open a request for a method in scripts without spaces, and
 // Arabic's "how" as a noun (the way of …).
@@ -395,7 +396,7 @@ func speakersWish(s string) string {
 	for _, c := range clauses(s) {
 		ws := words(c)
 		for i, w := range ws {
-			if koreanWish[w] && (i+1 == len(ws) || !koreanDo[ws[i+1]]) {
+			if koreanWish()[w] && (i+1 == len(ws) || !koreanDo()[ws[i+1]]) {
 				return w
 			}
 		}
@@ -464,8 +465,8 @@ func arabicStem(w string) string {
 }
 
 var (
-	koreanWish = set("싶어", "싶어요", "싶다", "싶습니다", "싶은데", "싶을걸", "싶네", "싶어서")
-	koreanDo   = set("한다", "해", "하다", "합니다", "했다", "하는", "해요", "하고")
+	koreanWish = sync.OnceValue(set("싶어", "싶어요", "싶다", "싶습니다", "싶은데", "싶을걸", "싶네", "싶어서"))
+	koreanDo   = sync.OnceValue(set("한다", "해", "하다", "합니다", "했다", "하는", "해요", "하고"))
 )
 
 // japaneseWish returns the desiderative -たい that ends clause c after a
@@ -491,10 +492,10 @@ func swahili(lower string) bool {
 	if polish(lower) || czech(lower) {
 		return false // Polish "na", "za": and its nie-, ni- words
 	}
-	return holdsWords(lower, swahiliWords, 1)
+	return holdsWords(lower, swahiliWords(), 1)
 }
 
-var swahiliWords = set("ya", "kwa", "cha", "vya", "wa", "za", "katika", "kwenye", "na", "kuhusu", "kwamba", "sana", "mtu", "watu", "pia", "lakini", "hii", "hiyo", "ili", "kama", "bila", "zaidi", "sasa")
+var swahiliWords = sync.OnceValue(set("ya", "kwa", "cha", "vya", "wa", "za", "katika", "kwenye", "na", "kuhusu", "kwamba", "sana", "mtu", "watu", "pia", "lakini", "hii", "hiyo", "ili", "kama", "bila", "zaidi", "sasa"))
 
 func hasPrefixAny(w string, prefixes ...string) bool {
 	for _, p := range prefixes {
@@ -569,8 +570,8 @@ func italianOrder(s string) string {
 			// Not an infinitive with its pronoun (dargli, farli) nor a
 			// quantifier or a relative (tutti i, quali il).
 			next, _ := firstWord(rest)
-			if n >= 4 && strings.HasSuffix(first, "i") && !notVerb(first) && !italianQuantifiers[first] && !hasSuffixAny(first, "gli", "rli", "rci", "rsi", "rmi", "rti") &&
-				(italianArticles[next] || strings.HasPrefix(next, "l'")) {
+			if n >= 4 && strings.HasSuffix(first, "i") && !notVerb(first) && !italianQuantifiers()[first] && !hasSuffixAny(first, "gli", "rli", "rci", "rsi", "rmi", "rti") &&
+				(italianArticles()[next] || strings.HasPrefix(next, "l'")) {
 				return first
 			}
 		}
@@ -578,12 +579,12 @@ func italianOrder(s string) string {
 	return ""
 }
 
-var italianQuantifiers = set("tutti", "alcuni", "molti", "pochi", "altri", "diversi", "vari", "entrambi", "parecchi", "troppi", "tanti", "quanti", "certi", "quali", "cui", "taluni", "ambedue")
+var italianQuantifiers = sync.OnceValue(set("tutti", "alcuni", "molti", "pochi", "altri", "diversi", "vari", "entrambi", "parecchi", "troppi", "tanti", "quanti", "certi", "quali", "cui", "taluni", "ambedue"))
 
-var italianArticles = set("il", "lo", "gli", "i", "uno", "una", "un", "la", "le", "questo", "questa", "questi", "queste", "quel", "quella", "quelle", "quei", "tutti", "tutte", "ogni")
+var italianArticles = sync.OnceValue(set("il", "lo", "gli", "i", "uno", "una", "un", "la", "le", "questo", "questa", "questi", "queste", "quel", "quella", "quelle", "quei", "tutti", "tutte", "ogni"))
 
 // italian reports text with two words only Italian writes among the
 // languages of the lists.
-func italian(s string) bool { return holdsWords(s, italianWords, 2) }
+func italian(s string) bool { return holdsWords(s, italianWords(), 2) }
 
-var italianWords = set("il", "di", "della", "delle", "degli", "dei", "gli", "che", "nel", "nella", "sulla", "sulle", "è", "più", "questo", "questa", "tutti", "tutte", "sono", "non", "per", "con", "una", "uno", "anche", "ogni", "alla", "alle", "i")
+var italianWords = sync.OnceValue(set("il", "di", "della", "delle", "degli", "dei", "gli", "che", "nel", "nella", "sulla", "sulle", "è", "più", "questo", "questa", "tutti", "tutte", "sono", "non", "per", "con", "una", "uno", "anche", "ogni", "alla", "alle", "i"))

@@ -3,6 +3,7 @@ package rules
 import (
 	"iter"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -54,7 +55,7 @@ func speaker(text string, start, end int, w, prev string) bool {
 	}
 	lw := strings.ToLower(w)
 	if strings.HasPrefix(w, "I'") || strings.HasPrefix(w, "I’") {
-		return firstPersonWords[lw]
+		return firstPersonWords()[lw]
 	}
 	if w == "I" || lw == "we" {
 		// Italian's "I" is "the" and Polish "we" is "in": the English
@@ -67,13 +68,13 @@ func speaker(text string, start, end int, w, prev string) bool {
 		return false // an acronym: US, EU, ME, IT
 	}
 	switch {
-	case lw == "ich" && polish(text), lw == "já" && !czech(text), lw == "eu" && (frenchHad[strings.ToLower(prev)] || french(strings.ToLower(text))):
+	case lw == "ich" && polish(text), lw == "já" && !czech(text), lw == "eu" && (frenchHad()[strings.ToLower(prev)] || french(strings.ToLower(text))):
 		return false // Polish "ich" (their), Portuguese "já" (already), French "eu" (had: "a eu")
 	}
-	if firstPersonWords[lw] || strings.HasPrefix(lw, "j'") || strings.HasPrefix(lw, "j’") {
+	if firstPersonWords()[lw] || strings.HasPrefix(lw, "j'") || strings.HasPrefix(lw, "j’") {
 		return true // French elides je: j'ai, j'habite
 	}
-	if firstPersonLower[lw] {
+	if firstPersonLower()[lw] {
 		return w == lw // Turkish "ben" mid-sentence; "Ben" is a name
 	}
 	for _, p := range firstPersonPrefixes {
@@ -98,31 +99,31 @@ func speaker(text string, start, end int, w, prev string) bool {
 // "I" ("Sometimes I …"), where after a noun it is a numeral.
 func englishAdverb(w string) bool {
 	w = strings.ToLower(w)
-	return englishBeforeI[w] || strings.HasSuffix(w, "ly") && len(w) > 4
+	return englishBeforeI()[w] || strings.HasSuffix(w, "ly") && len(w) > 4
 }
 
-var englishBeforeI = set("sometimes", "today", "yesterday", "tomorrow", "now", "then", "so", "but", "and", "if", "when", "because", "also", "often", "once", "here", "there", "still", "maybe", "perhaps", "honestly", "again", "lately", "since", "after", "before", "while", "though", "although", "yes", "no", "well", "oh", "hey")
+var englishBeforeI = sync.OnceValue(set("sometimes", "today", "yesterday", "tomorrow", "now", "then", "so", "but", "and", "if", "when", "because", "also", "often", "once", "here", "there", "still", "maybe", "perhaps", "honestly", "again", "lately", "since", "after", "before", "while", "though", "although", "yes", "no", "well", "oh", "hey"))
 
 // english reports whether text holds one of the English words no other
 // language of the lists spells the same: what tells the English "I" and
 // "we" from Italian's article and Polish's preposition.
-func english(text string) bool { return holdsWords(strings.ToLower(text), englishWords, 1) }
+func english(text string) bool { return holdsWords(strings.ToLower(text), englishWords(), 1) }
 
-var englishWords = set(
+var englishWords = sync.OnceValue(set(
 	"the", "and", "of", "am", "is", "are", "be", "been", "was", "were", "does", "did", "don't", "have", "has", "had", "it", "its", "that", "this", "these", "those",
 	"with", "from", "for", "into", "about", "after", "before", "because", "than", "then", "but", "not", "what", "which", "who", "when", "where", "why", "how", "if",
 	"my", "our", "your", "you", "they", "them", "their", "he", "she", "his", "her", "here", "there", "some", "any", "every", "each", "other", "many", "much",
-	"can", "will", "would", "could", "should", "want", "know", "think", "need", "like", "live", "love", "work", "get", "got", "see", "saw", "make", "made", "just", "really", "very", "also", "only", "now")
+	"can", "will", "would", "could", "should", "want", "know", "think", "need", "like", "live", "love", "work", "get", "got", "see", "saw", "make", "made", "just", "really", "very", "also", "only", "now"))
 
 // french, polish and czech tell a word two languages of the lists spell
 // the same apart: French's articles and pronouns, which Portuguese and
 // German lack; the letters only Polish or only Czech writes.
-func french(lower string) bool { return holdsWords(lower, frenchWords, 1) }
+func french(lower string) bool { return holdsWords(lower, frenchWords(), 1) }
 
-var frenchWords = set("le", "les", "des", "et", "est", "une", "dans", "pour", "avec", "sur", "au", "aux", "il", "elle", "ils", "ce", "cette", "pas", "ne", "qui")
+var frenchWords = sync.OnceValue(set("le", "les", "des", "et", "est", "une", "dans", "pour", "avec", "sur", "au", "aux", "il", "elle", "ils", "ce", "cette", "pas", "ne", "qui"))
 
 // frenchHad are the forms of avoir before its participle "eu".
-var frenchHad = set("a", "ai", "as", "ont", "avons", "avez", "avait", "avaient", "avais", "aurait", "auraient", "aura", "auront", "avoir", "ayant")
+var frenchHad = sync.OnceValue(set("a", "ai", "as", "ont", "avons", "avez", "avait", "avaient", "avais", "aurait", "auraient", "aura", "auront", "avoir", "ayant"))
 
 func polish(text string) bool { return strings.ContainsAny(text, "ąęłśźżńćĄĘŁŚŹŻŃĆ") }
 
@@ -229,7 +230,7 @@ func joinedWord(s string, p joined) bool {
 }
 
 // firstPersonWords speak as someone wherever they stand as a word.
-var firstPersonWords = set(
+var firstPersonWords = sync.OnceValue(set(
 	// English ("I" is decided by case: see speaker)
 	"i'm", "i've", "i'll", "i'd", "me", "my", "myself", "we", "we're", "we've", "we'll", "we'd", "us", "our", "ours", "ourselves",
 	// German, Dutch, Swedish, Norwegian, Danish
@@ -264,11 +265,11 @@ var firstPersonWords = set(
 	"mina", "thina", "wami", "yami", "lami", "bami", "zami", "kwami", "wethu", "yethu", "lethu", "sethu", "kwethu",
 	"unë", "mua", "ime", "imi", "neve", "ynë", "jonë", "tonë", "tanë",
 	"mé", "sinn", "sinne", "muid", "agam", "liom", "uaim", "dhomh", "leam", "bhuam", "agamsa",
-)
+))
 
 // firstPersonLower speak as someone only in lower case: capitalized they
 // are as often a name ("Ben", "Meg", "Mei", "Mon" for Monday).
-var firstPersonLower = set("ben", "mon", "meg", "mei")
+var firstPersonLower = sync.OnceValue(set("ben", "mon", "meg", "mei"))
 
 // firstPersonPrefixes open a Korean word that speaks as someone, with its
 // particle joined (나는, 제가, 우리의, 저희는).
