@@ -9,6 +9,7 @@ import (
 
 	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/gitrepo"
+	"github.com/mem-md/mem/pkg/vault"
 )
 
 // What a remote sends is foreign (spec §8, last row): a commit that another
@@ -86,6 +87,8 @@ func nameRule(name string) (rule, why string) {
 		return "slash-in-name", "a name holds '/', so it would be written in another folder"
 	case isDotGit(name):
 		return "dotgit", "a path component is git's own folder (.git, in some case or an NTFS/HFS+ spelling git refuses)"
+	case isMemOwn(name):
+		return "mem-own", "a path component is mem's own folder (.mem: this machine's caches, locks and serve tokens) or a temp name: a remote never writes them"
 	case len(name) > maxNameBytes:
 		return "name-too-long", fmt.Sprintf("a name of %d bytes, over the %d a file system takes", len(name), maxNameBytes)
 	}
@@ -100,16 +103,31 @@ func nameRule(name string) (rule, why string) {
 // isDotGit is git's test for a component that names .git: in any case, on
 // NTFS also with trailing dots or spaces, an alternate data stream, or the
 // 8.3 short name GIT~1; on HFS+ also with Unicode characters it ignores.
-func isDotGit(name string) bool {
+func isDotGit(name string) bool { return isDotName(name, ".git", "git~1") }
+
+// isMemOwn reports a component naming what is mem's own on this machine
+// (vault.IsOwn): its state folder .mem, spelt as isDotGit spells .git
+// (a checkout on a case-insensitive disk writes .MEM into .mem), or a
+// temp file's name. The loader never reads them, so what a remote put
+// there would be trusted without a check: a .mem/tokens.json would give
+// its token to this machine's mem serve.
+func isMemOwn(name string) bool {
+	return isDotName(name, ".mem", "mem~1") || strings.HasPrefix(strings.ToLower(name), vault.TempPrefix)
+}
+
+// isDotName reports whether name names dot (".git") on some file system:
+// in any case, on NTFS with trailing dots or spaces, an alternate data
+// stream or the 8.3 short name, on HFS+ with the characters it ignores.
+func isDotName(name, dot, short string) bool {
 	lower := strings.ToLower(name)
-	if lower == ".git" {
+	if lower == dot {
 		return true
 	}
 	ntfs := lower
 	if i := strings.IndexByte(ntfs, ':'); i >= 0 {
 		ntfs = ntfs[:i]
 	}
-	if ntfs = strings.TrimRight(ntfs, ". "); ntfs == ".git" || ntfs == "git~1" {
+	if ntfs = strings.TrimRight(ntfs, ". "); ntfs == dot || ntfs == short {
 		return true
 	}
 	return strings.Map(func(r rune) rune {
@@ -117,7 +135,7 @@ func isDotGit(name string) bool {
 			return -1
 		}
 		return r
-	}, lower) == ".git"
+	}, lower) == dot
 }
 
 // hfsIgnored are the code points HFS+ drops when it compares names (git's

@@ -304,6 +304,19 @@ var remoteCases = []remoteCase{
 	{"ntfs-short-name", 1, `GIT~1: dotgit`, func(a *attacker) string { return a.bad(a.dotgitAt("GIT~1")) }},
 	{"ntfs-stream", 1, `dotgit`, func(a *attacker) string { return a.bad(a.dotgitAt(".git::$INDEX_ALLOCATION")) }},
 	{"hfs-ignorable", 1, `dotgit`, func(a *attacker) string { return a.bad(a.dotgitAt(".g\u200cit\ufeff")) }},
+	{"dotmem-tokens", 1, `commit [0-9a-f]{7}: \.mem: mem-own`, func(a *attacker) string {
+		// .mem is ignored here, so a checkout wrote it and the next
+		// commit dropped it: the remote's token stayed, and this
+		// machine's mem serve took it.
+		tokens := `{"tokens":[{"name":"mallory","sha256":"` + strings.Repeat("ab", 32) + `","created":"2026-11-01T00:00:00Z"}]}`
+		return a.bad(ent{"40000", ".mem", a.tree([]ent{{"100644", "tokens.json", a.blob(tokens)}})})
+	}},
+	{"dotmem-upper-nested", 1, `memory/\.MEM: mem-own`, func(a *attacker) string {
+		return a.badMem(ent{"40000", ".MEM", a.tree([]ent{{"100644", "hidden.md", a.blob(memFile("A fact mem never reads."))}})})
+	}},
+	{"mem-temp-name", 1, `memory/\.mem-tmp-x: mem-own`, func(a *attacker) string {
+		return a.badMem(ent{"100644", ".mem-tmp-x", a.blob("x")})
+	}},
 	{"slash-in-name", 1, `slash-in-name`, func(a *attacker) string {
 		return a.badMem(ent{"100644", "../../pwned.md", a.payload("slash")})
 	}},
