@@ -3,7 +3,9 @@ package history
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -149,6 +151,11 @@ func hfsIgnored(r rune) bool {
 type incoming struct {
 	r       *Repo
 	maxFile int64
+	// maxPath is the longest repository path this machine can write: the
+	// file system's limit counts the worktree's own folder, the NUL, and
+	// the temp name a write goes through first (vault.TempPrefix and a
+	// uint64 in base 36, in place of the file's or a new folder's name).
+	maxPath int
 	done    map[string]bool // dir + "\x00" + tree hash, checked
 }
 
@@ -185,7 +192,8 @@ func (r *Repo) checkIncoming(have, tip gitrepo.Hash, url string) error {
 // before or is have's: a long history costs what it changes, not its
 // length times the vault.
 func (r *Repo) checkCommits(commits []string, ref gitrepo.Hash, chain bool, url string) error {
-	in := &incoming{r: r, maxFile: r.v.Config.Lint.MaxFileSize, done: map[string]bool{}}
+	in := &incoming{r: r, maxFile: r.v.Config.Lint.MaxFileSize, done: map[string]bool{},
+		maxPath: maxPathBytes - len(r.top) - len("/") - len("\x00") - len(vault.TempPrefix) - len(strconv.FormatUint(math.MaxUint64, 36))}
 	for _, h := range commits {
 		c, err := r.git.Commit(gitrepo.NewHash(h))
 		if err != nil {
@@ -223,7 +231,7 @@ func (in *incoming) tree(h, ref gitrepo.Hash, dir string) (p, rule, why string, 
 	seen := make(map[string]bool, len(t.Entries))
 	for _, e := range t.Entries {
 		p := join(dir, e.Name)
-		if p, rule, why := entryName(e.Name, p, seen); rule != "" {
+		if p, rule, why := entryName(e.Name, p, seen, in.maxPath); rule != "" {
 			return p, rule, why, nil
 		}
 		old, had := known[e.Name]
@@ -254,7 +262,7 @@ func (in *incoming) entries(ref gitrepo.Hash) map[string]gitrepo.TreeEntry {
 
 // entryName checks the name of the entry at p: one mem writes, listed
 // once in its folder (seen), in a path a file system takes.
-func entryName(name, p string, seen map[string]bool) (string, string, string) {
+func entryName(name, p string, seen map[string]bool, maxPath int) (string, string, string) {
 	if rule, why := nameRule(name); rule != "" {
 		return p, rule, why
 	}
@@ -262,8 +270,8 @@ func entryName(name, p string, seen map[string]bool) (string, string, string) {
 		return p, "duplicate-name", "the folder lists this name twice"
 	}
 	seen[name] = true
-	if len(p) > maxPathBytes {
-		return p[:64] + "…", "path-too-long", fmt.Sprintf("a path of %d bytes, over the %d a file system takes", len(p), maxPathBytes)
+	if len(p) > maxPath {
+		return p[:64] + "…", "path-too-long", fmt.Sprintf("a path of %d bytes, over the %d a file system takes in this vault's folder (%d with the folder and a temp name)", len(p), max(maxPath, 0), maxPathBytes)
 	}
 	return "", "", ""
 }

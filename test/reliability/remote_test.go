@@ -348,6 +348,20 @@ var remoteCases = []remoteCase{
 		}
 		return a.badMem(ent{"40000", "deep", sub})
 	}},
+	{"path-too-long-here", 1, `path-too-long: a path of 40[0-9]{2} bytes`, func(a *attacker) string {
+		// Within git's and the old limit of 4096 as a repository path,
+		// over it once this vault's own folder is in front: the checkout
+		// failed (exit 2) after the merge was journalled, and every later
+		// sync failed the same way.
+		sub := a.tree([]ent{{"100644", "d.md", a.blob(memFile("Deep."))}})
+		rest := 4090 - len("memory/deep/d.md") // each level adds its name and a '/'
+		for rest > 0 {
+			n := min(rest, 254) - 1
+			sub = a.tree([]ent{{"40000", strings.Repeat("d", n), sub}})
+			rest -= n + 1
+		}
+		return a.badMem(ent{"40000", "deep", sub})
+	}},
 	{"symlink-out", 1, `memory/link\.md: symlink`, func(a *attacker) string {
 		return a.badMem(ent{"120000", "link.md", a.blob("/etc/passwd")})
 	}},
