@@ -87,7 +87,7 @@ func writeState(v *vault.Vault, s state) error {
 	if err := os.MkdirAll(v.StateDir(), 0o700); err != nil {
 		return err
 	}
-	return vault.WriteFileAtomic(stateFile(v), append(data, '\n'), vault.FileMode())
+	return vault.WriteFileAtomic(stateFile(v), append(data, '\n'), vault.StateFileMode)
 }
 
 // Saved is one file as it was before the batch (Before nil: it did not
@@ -254,7 +254,7 @@ func saveBatch(v *vault.Vault, b *Batch) error {
 	if err := os.MkdirAll(v.StateDir(), 0o700); err != nil {
 		return err
 	}
-	return vault.WriteFileAtomic(batchFile(v), append(data, '\n'), vault.FileMode())
+	return vault.WriteFileAtomic(batchFile(v), append(data, '\n'), vault.StateFileMode)
 }
 
 // apply is one proposal; it returns the vault-relative files it wrote.
@@ -452,7 +452,7 @@ func (b *Batch) restore(v *vault.Vault) error {
 // restoreState puts the view sizes file back as it was before the batch.
 func (b *Batch) restoreState(v *vault.Vault) error {
 	if b.State != nil {
-		return vault.WriteFileAtomic(stateFile(v), []byte(*b.State), vault.FileMode())
+		return vault.WriteFileAtomic(stateFile(v), []byte(*b.State), vault.StateFileMode)
 	}
 	if err := os.Remove(stateFile(v)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err

@@ -127,7 +127,7 @@ func recordBackup(v *vault.Vault, rec *BackupRecord) error {
 	if err := os.MkdirAll(v.StateDir(), 0o700); err != nil {
 		return err
 	}
-	return vault.WriteFileAtomic(filepath.Join(v.StateDir(), BackupStateFile), append(data, '\n'), vault.FileMode())
+	return vault.WriteFileAtomic(filepath.Join(v.StateDir(), BackupStateFile), append(data, '\n'), vault.StateFileMode)
 }
 
 // Backup pushes every branch and tag to the backup, then reads it back.

@@ -124,7 +124,7 @@ func (r *Repo) saveHeld(held []HeldFile) error {
 	if err := os.MkdirAll(r.v.StateDir(), 0o700); err != nil {
 		return err
 	}
-	return vault.WriteFileAtomic(p, append(data, '\n'), vault.FileMode())
+	return vault.WriteFileAtomic(p, append(data, '\n'), vault.StateFileMode)
 }
 
 // diskHash is the blob hash of the file at repository path p in the work

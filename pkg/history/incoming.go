@@ -3,12 +3,15 @@ package history
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/gitrepo"
+	"github.com/mem-md/mem/pkg/vault"
 )
 
 // What a remote sends is foreign (spec §8, last row): a commit that another
@@ -86,6 +89,8 @@ func nameRule(name string) (rule, why string) {
 		return "slash-in-name", "a name holds '/', so it would be written in another folder"
 	case isDotGit(name):
 		return "dotgit", "a path component is git's own folder (.git, in some case or an NTFS/HFS+ spelling git refuses)"
+	case isMemOwn(name):
+		return "mem-own", "a path component is mem's own folder (.mem: this machine's caches, locks and serve tokens) or a temp name: a remote never writes them"
 	case len(name) > maxNameBytes:
 		return "name-too-long", fmt.Sprintf("a name of %d bytes, over the %d a file system takes", len(name), maxNameBytes)
 	}
@@ -100,16 +105,31 @@ func nameRule(name string) (rule, why string) {
 // isDotGit is git's test for a component that names .git: in any case, on
 // NTFS also with trailing dots or spaces, an alternate data stream, or the
 // 8.3 short name GIT~1; on HFS+ also with Unicode characters it ignores.
-func isDotGit(name string) bool {
+func isDotGit(name string) bool { return isDotName(name, ".git", "git~1") }
+
+// isMemOwn reports a component naming what is mem's own on this machine
+// (vault.IsOwn): its state folder .mem, spelt as isDotGit spells .git
+// (a checkout on a case-insensitive disk writes .MEM into .mem), or a
+// temp file's name. The loader never reads them, so what a remote put
+// there would be trusted without a check: a .mem/tokens.json would give
+// its token to this machine's mem serve.
+func isMemOwn(name string) bool {
+	return isDotName(name, ".mem", "mem~1") || strings.HasPrefix(strings.ToLower(name), vault.TempPrefix)
+}
+
+// isDotName reports whether name names dot (".git") on some file system:
+// in any case, on NTFS with trailing dots or spaces, an alternate data
+// stream or the 8.3 short name, on HFS+ with the characters it ignores.
+func isDotName(name, dot, short string) bool {
 	lower := strings.ToLower(name)
-	if lower == ".git" {
+	if lower == dot {
 		return true
 	}
 	ntfs := lower
 	if i := strings.IndexByte(ntfs, ':'); i >= 0 {
 		ntfs = ntfs[:i]
 	}
-	if ntfs = strings.TrimRight(ntfs, ". "); ntfs == ".git" || ntfs == "git~1" {
+	if ntfs = strings.TrimRight(ntfs, ". "); ntfs == dot || ntfs == short {
 		return true
 	}
 	return strings.Map(func(r rune) rune {
@@ -117,7 +137,7 @@ func isDotGit(name string) bool {
 			return -1
 		}
 		return r
-	}, lower) == ".git"
+	}, lower) == dot
 }
 
 // hfsIgnored are the code points HFS+ drops when it compares names (git's
@@ -131,6 +151,11 @@ func hfsIgnored(r rune) bool {
 type incoming struct {
 	r       *Repo
 	maxFile int64
+	// maxPath is the longest repository path this machine can write: the
+	// file system's limit counts the worktree's own folder, the NUL, and
+	// the temp name a write goes through first (vault.TempPrefix and a
+	// uint64 in base 36, in place of the file's or a new folder's name).
+	maxPath int
 	done    map[string]bool // dir + "\x00" + tree hash, checked
 }
 
@@ -167,7 +192,8 @@ func (r *Repo) checkIncoming(have, tip gitrepo.Hash, url string) error {
 // before or is have's: a long history costs what it changes, not its
 // length times the vault.
 func (r *Repo) checkCommits(commits []string, ref gitrepo.Hash, chain bool, url string) error {
-	in := &incoming{r: r, maxFile: r.v.Config.Lint.MaxFileSize, done: map[string]bool{}}
+	in := &incoming{r: r, maxFile: r.v.Config.Lint.MaxFileSize, done: map[string]bool{},
+		maxPath: maxPathBytes - len(r.top) - len("/") - len("\x00") - len(vault.TempPrefix) - len(strconv.FormatUint(math.MaxUint64, 36))}
 	for _, h := range commits {
 		c, err := r.git.Commit(gitrepo.NewHash(h))
 		if err != nil {
@@ -205,7 +231,7 @@ func (in *incoming) tree(h, ref gitrepo.Hash, dir string) (p, rule, why string, 
 	seen := make(map[string]bool, len(t.Entries))
 	for _, e := range t.Entries {
 		p := join(dir, e.Name)
-		if p, rule, why := entryName(e.Name, p, seen); rule != "" {
+		if p, rule, why := entryName(e.Name, p, seen, in.maxPath); rule != "" {
 			return p, rule, why, nil
 		}
 		old, had := known[e.Name]
@@ -236,7 +262,7 @@ func (in *incoming) entries(ref gitrepo.Hash) map[string]gitrepo.TreeEntry {
 
 // entryName checks the name of the entry at p: one mem writes, listed
 // once in its folder (seen), in a path a file system takes.
-func entryName(name, p string, seen map[string]bool) (string, string, string) {
+func entryName(name, p string, seen map[string]bool, maxPath int) (string, string, string) {
 	if rule, why := nameRule(name); rule != "" {
 		return p, rule, why
 	}
@@ -244,8 +270,8 @@ func entryName(name, p string, seen map[string]bool) (string, string, string) {
 		return p, "duplicate-name", "the folder lists this name twice"
 	}
 	seen[name] = true
-	if len(p) > maxPathBytes {
-		return p[:64] + "…", "path-too-long", fmt.Sprintf("a path of %d bytes, over the %d a file system takes", len(p), maxPathBytes)
+	if len(p) > maxPath {
+		return p[:64] + "…", "path-too-long", fmt.Sprintf("a path of %d bytes, over the %d a file system takes in this vault's folder (%d with the folder and a temp name)", len(p), max(maxPath, 0), maxPathBytes)
 	}
 	return "", "", ""
 }

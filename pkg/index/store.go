@@ -93,7 +93,7 @@ func newGeneration(v *vault.Vault) *generation {
 // publish makes g the live generation. The rename inside WriteFileAtomic is
 // the moment of the swap.
 func publish(v *vault.Vault, g *generation) error {
-	return vault.WriteFileAtomic(filepath.Join(Dir(v), currentFile), []byte(g.name+"\n"), vault.FileMode())
+	return vault.WriteFileAtomic(filepath.Join(Dir(v), currentFile), []byte(g.name+"\n"), vault.StateFileMode)
 }
 
 // sweep removes everything under .mem/index but CURRENT and the live

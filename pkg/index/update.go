@@ -172,7 +172,7 @@ func update(v *vault.Vault, opts Options, verify bool) (Stats, error) {
 				g.man.set(rel, e)
 			}
 			g.man.scanned = d.scanned
-			if err := vault.WriteFileAtomic(filepath.Join(g.dir, manifestFile), g.man.encode(), vault.FileMode()); err != nil {
+			if err := vault.WriteFileAtomic(filepath.Join(g.dir, manifestFile), g.man.encode(), vault.StateFileMode); err != nil {
 				return st, err
 			}
 		}
@@ -252,7 +252,7 @@ func apply(v *vault.Vault, idx bleve.Index, g *generation, d *diff, opts Options
 	if err := finish(idx, b, g.man.seq); err != nil {
 		return st, err
 	}
-	return st, vault.WriteFileAtomic(filepath.Join(g.dir, manifestFile), g.man.encode(), vault.FileMode())
+	return st, vault.WriteFileAtomic(filepath.Join(g.dir, manifestFile), g.man.encode(), vault.StateFileMode)
 }
 
 // indexFiles loads rels in chunks and indexes them into idx, noting each
@@ -501,6 +501,11 @@ func build(v *vault.Vault, opts Options, reason string) (Stats, error) {
 		os.RemoveAll(g.dir)
 		return st, err
 	}
+	// bleve writes its index_meta.json 0666 less the umask; every file
+	// under .mem is 0600 (vault.StateFileMode).
+	if err := os.Chmod(filepath.Join(g.blevePath(), "index_meta.json"), vault.StateFileMode); err != nil {
+		return fail(err)
+	}
 	b := idx.NewBatch()
 	if err := indexFiles(v, idx, b, rels, table, nil, &st, opts.progress(0, len(rels)), opts.interrupted); err != nil {
 		return fail(fmt.Errorf("%s: %w", g.dir, err))
@@ -519,7 +524,7 @@ func build(v *vault.Vault, opts Options, reason string) (Stats, error) {
 		return st, fmt.Errorf("%s: %w", g.dir, err)
 	}
 	g.man.order, g.man.entries = table.sorted()
-	if err := vault.WriteFileAtomic(filepath.Join(g.dir, manifestFile), g.man.encode(), vault.FileMode()); err != nil {
+	if err := vault.WriteFileAtomic(filepath.Join(g.dir, manifestFile), g.man.encode(), vault.StateFileMode); err != nil {
 		os.RemoveAll(g.dir)
 		return st, err
 	}

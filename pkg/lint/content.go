@@ -78,13 +78,51 @@ func (c *check) rules() {
 	} else {
 		found = rules.Secrets(c.text) // a file that did not parse still holds no key
 	}
-	sev := c.contentSeverity()
 	for _, f := range found {
-		switch {
-		case f.Kind == rules.Secret, f.Rule == "unicode-bidi", f.Rule == "unicode-tag", f.Rule == "control-character":
-			c.add(f.Rule, Error, c.at(f.Off), "%s", f.Msg)
-		default:
-			c.add(f.Rule, sev, c.at(f.Off), "%s", f.Msg)
+		c.addRule(f, c.at(f.Off))
+	}
+	if c.doc != nil {
+		c.decodedRules(found)
+	}
+}
+
+// addRule reports f at pos: secrets and the characters that make a reader
+// and a model see different text are errors anywhere; the rest is an
+// error in a memory and a warning in a note (contentSeverity).
+func (c *check) addRule(f rules.Finding, pos frontmatter.Pos) {
+	switch {
+	case f.Kind == rules.Secret, f.Rule == "unicode-bidi", f.Rule == "unicode-tag", f.Rule == "control-character":
+		c.add(f.Rule, Error, pos, "%s", f.Msg)
+	default:
+		c.add(f.Rule, c.contentSeverity(), pos, "%s", f.Msg)
+	}
+}
+
+// decodedRules applies the rules to each frontmatter value YAML decoded
+// into text the file does not hold as it is written: a double-quoted
+// "\e]8;;…\a", "\x9b" or "\u202e" is plain ASCII on disk and a control
+// or bidi character in every reader, as the writer checks it (writer.Check
+// runs the rules on each value). A rule the raw scan already reported for
+// the file is not reported twice.
+func (c *check) decodedRules(raw []rules.Finding) {
+	head := c.text
+	if off := c.bodyOffset(); off >= 0 {
+		head = c.text[:off]
+	}
+	seen := map[string]bool{}
+	for _, f := range raw {
+		seen[f.Rule] = true
+	}
+	// The id too: the writer makes it, a hand-written file may hold any.
+	for _, t := range append(c.doc.Texts(), frontmatter.Text{Key: "id", Name: "id", Value: c.doc.Meta.ID}) {
+		if strings.TrimSpace(t.Value) == "" || strings.Contains(head, t.Value) {
+			continue
+		}
+		for _, f := range rules.Text(t.Value) {
+			if !seen[f.Rule] {
+				seen[f.Rule] = true
+				c.addRule(f, c.keyPos(t.Key))
+			}
 		}
 	}
 }

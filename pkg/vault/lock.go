@@ -82,7 +82,7 @@ func (v *Vault) LockWait(ctx context.Context, name string, wait time.Duration, o
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, StateFileMode)
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,11 @@ import (
 // Folders are made 0777 and the kernel applies the umask.
 func FileMode() os.FileMode { return 0o666 &^ Umask() }
 
+// StateFileMode is the mode of every file mem creates under .mem, whatever
+// the umask: this machine's caches, index, locks and state are its user's
+// alone (docs/security.md), as the 0700 folders they are in.
+const StateFileMode os.FileMode = 0o600
+
 // Umask is the process's umask, read once. On Linux it is read from
 // /proc/self/status, which changes nothing; elsewhere it is set and
 // restored once (umask(2) can only be read by setting it), at the first

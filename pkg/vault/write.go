@@ -134,7 +134,7 @@ func writeCacheFile(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	tmp, _, err := writeTemp(filepath.Dir(path), data, 0o600, false)
+	tmp, _, err := writeTemp(filepath.Dir(path), data, StateFileMode, false)
 	if err != nil {
 		return err
 	}
@@ -464,7 +464,7 @@ func (v *Vault) CreatePair(noteDir, noteSlug string, note *frontmatter.Document,
 // release removes both, the journal first.
 func (v *Vault) journal(data []byte) (release func(), err error) {
 	base := filepath.Join(v.pendingDir(), randomSuffix())
-	lockFile, err := os.OpenFile(base+".lock", os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	lockFile, err := os.OpenFile(base+".lock", os.O_RDWR|os.O_CREATE|os.O_EXCL, StateFileMode)
 	if err != nil {
 		return nil, err
 	}
@@ -479,7 +479,7 @@ func (v *Vault) journal(data []byte) (release func(), err error) {
 		unlockFile(lockFile)
 		lockFile.Close()
 	}
-	if err := WriteFileAtomic(base+".pending", data, FileMode()); err != nil {
+	if err := WriteFileAtomic(base+".pending", data, StateFileMode); err != nil {
 		release()
 		return nil, err
 	}

@@ -15,33 +15,13 @@ import (
 type field struct{ name, value string }
 
 // fields lists every string of doc a person or model could read: each
-// frontmatter value and the body. The names are the writer's own (the MCP
-// tools' arguments); Front.Name turns them into a front end's.
+// frontmatter value (Document.Texts) and the body. The names are the
+// writer's own (the MCP tools' arguments); Front.Name turns them into a
+// front end's.
 func fields(doc *frontmatter.Document) []field {
-	m := &doc.Meta
-	out := []field{
-		{"title", m.Title}, {"description", m.Description}, {"project", m.Project}, {"section", m.Section},
-		{"key", m.Key}, {"source", m.Source}, {"session", m.Session}, {"status", m.Status},
-		{"evidence", m.Evidence},
-	}
-	for _, group := range []struct {
-		name string
-		vals []string
-	}{{"tags", m.Tags}, {"supersedes", m.Supersedes}, {"aliases", m.Aliases}, {"roots", m.Roots}} {
-		for _, s := range group.vals {
-			out = append(out, field{group.name, s})
-		}
-	}
-	for _, s := range m.Sources {
-		out = append(out, field{"sources", s.Resource}, field{"sources", s.ID}, field{"sources", s.Title}, field{"sources", s.Author})
-	}
-	for _, s := range m.Signals {
-		out = append(out, field{"session", s.Session}, field{"evidence", s.Evidence})
-	}
-	for _, kv := range doc.Extra {
-		for _, s := range kv.Value.Texts() {
-			out = append(out, field{kv.Key, s})
-		}
+	var out []field
+	for _, t := range doc.Texts() {
+		out = append(out, field{t.Name, t.Value})
 	}
 	return append(out, field{bodyField(doc), doc.Body})
 }

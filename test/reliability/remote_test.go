@@ -304,6 +304,19 @@ var remoteCases = []remoteCase{
 	{"ntfs-short-name", 1, `GIT~1: dotgit`, func(a *attacker) string { return a.bad(a.dotgitAt("GIT~1")) }},
 	{"ntfs-stream", 1, `dotgit`, func(a *attacker) string { return a.bad(a.dotgitAt(".git::$INDEX_ALLOCATION")) }},
 	{"hfs-ignorable", 1, `dotgit`, func(a *attacker) string { return a.bad(a.dotgitAt(".g\u200cit\ufeff")) }},
+	{"dotmem-tokens", 1, `commit [0-9a-f]{7}: \.mem: mem-own`, func(a *attacker) string {
+		// .mem is ignored here, so a checkout wrote it and the next
+		// commit dropped it: the remote's token stayed, and this
+		// machine's mem serve took it.
+		tokens := `{"tokens":[{"name":"mallory","sha256":"` + strings.Repeat("ab", 32) + `","created":"2026-11-01T00:00:00Z"}]}`
+		return a.bad(ent{"40000", ".mem", a.tree([]ent{{"100644", "tokens.json", a.blob(tokens)}})})
+	}},
+	{"dotmem-upper-nested", 1, `memory/\.MEM: mem-own`, func(a *attacker) string {
+		return a.badMem(ent{"40000", ".MEM", a.tree([]ent{{"100644", "hidden.md", a.blob(memFile("A fact mem never reads."))}})})
+	}},
+	{"mem-temp-name", 1, `memory/\.mem-tmp-x: mem-own`, func(a *attacker) string {
+		return a.badMem(ent{"100644", ".mem-tmp-x", a.blob("x")})
+	}},
 	{"slash-in-name", 1, `slash-in-name`, func(a *attacker) string {
 		return a.badMem(ent{"100644", "../../pwned.md", a.payload("slash")})
 	}},
@@ -332,6 +345,20 @@ var remoteCases = []remoteCase{
 		sub := a.tree([]ent{{"100644", "deep.md", a.blob(memFile("Deep."))}})
 		for range 22 {
 			sub = a.tree([]ent{{"40000", strings.Repeat("d", 200), sub}})
+		}
+		return a.badMem(ent{"40000", "deep", sub})
+	}},
+	{"path-too-long-here", 1, `path-too-long: a path of 40[0-9]{2} bytes`, func(a *attacker) string {
+		// Within git's and the old limit of 4096 as a repository path,
+		// over it once this vault's own folder is in front: the checkout
+		// failed (exit 2) after the merge was journalled, and every later
+		// sync failed the same way.
+		sub := a.tree([]ent{{"100644", "d.md", a.blob(memFile("Deep."))}})
+		rest := 4090 - len("memory/deep/d.md") // each level adds its name and a '/'
+		for rest > 0 {
+			n := min(rest, 254) - 1
+			sub = a.tree([]ent{{"40000", strings.Repeat("d", n), sub}})
+			rest -= n + 1
 		}
 		return a.badMem(ent{"40000", "deep", sub})
 	}},
