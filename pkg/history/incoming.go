@@ -11,6 +11,7 @@ import (
 
 	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/gitrepo"
+	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -164,8 +165,31 @@ type incoming struct {
 // oldest first, against have's trees, and refuses the whole of tip at the
 // first bad entry.
 func (r *Repo) checkIncoming(have, tip gitrepo.Hash, url string) error {
+	commits, ref, err := r.newCommits(have, tip)
+	if err != nil || len(commits) == 0 {
+		return err
+	}
+	return r.checkCommits(commits, ref, true, url)
+}
+
+// checkFetched is checkIncoming for what a sync fetched, which must also
+// add no secret (what this machine pushes, checkSecrets has read).
+func (r *Repo) checkFetched(have, tip gitrepo.Hash, url string) error {
+	commits, ref, err := r.newCommits(have, tip)
+	if err != nil || len(commits) == 0 {
+		return err
+	}
+	if err := r.checkCommits(commits, ref, true, url); err != nil {
+		return err
+	}
+	return r.incomingSecrets(commits, url)
+}
+
+// newCommits lists the commits tip has and have lacks, parents first, and
+// have's tree (zero when have is).
+func (r *Repo) newCommits(have, tip gitrepo.Hash) ([]string, gitrepo.Hash, error) {
 	if tip.IsZero() || tip == have {
-		return nil
+		return nil, gitrepo.ZeroHash, nil
 	}
 	args := []string{"rev-list", "--reverse", "--topo-order", tip.String()}
 	if !have.IsZero() {
@@ -173,17 +197,46 @@ func (r *Repo) checkIncoming(have, tip gitrepo.Hash, url string) error {
 	}
 	out, err := r.env.Git().Run(r.gitDir, args...)
 	if err != nil {
-		return err
+		return nil, gitrepo.ZeroHash, err
 	}
 	ref := gitrepo.ZeroHash
 	if !have.IsZero() {
 		hc, err := r.git.Commit(have)
 		if err != nil {
-			return r.damagedObject("commit", have, "", err)
+			return nil, gitrepo.ZeroHash, r.damagedObject("commit", have, "", err)
 		}
 		ref = hc.TreeHash
 	}
-	return r.checkCommits(strings.Fields(out), ref, true, url)
+	return strings.Fields(out), ref, nil
+}
+
+// incomingSecrets refuses commits that add a secret to the vault folder,
+// as checkSecrets refuses to push them (spec §8, the last row): a secret
+// never enters this vault from a remote either, and one merged here would
+// also stop every later backup. Each commit's added blobs are scanned once
+// (what it adds against its first parent, as for a push).
+func (r *Repo) incomingSecrets(commits []string, url string) error {
+	scanned := map[gitrepo.Hash][]rules.Finding{}
+	var found []string
+	for _, h := range commits {
+		c, err := r.git.Commit(gitrepo.NewHash(h))
+		if err != nil {
+			return r.damagedObject("commit", gitrepo.NewHash(h), "fetched from "+url, err)
+		}
+		fs, err := r.addedSecrets(c, scanned, url)
+		if err != nil {
+			return err
+		}
+		found = append(found, fs...)
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	if len(found) > maxListed {
+		found = append(found[:maxListed], fmt.Sprintf("… and %d more", len(found)-maxListed))
+	}
+	return &RefusedError{fmt.Sprintf("refused %s: commits it sends add secrets:\n  %s\nNothing here changed. Remove the secret from those commits on the remote (rewrite them), revoke the key, then run 'mem sync' again",
+		url, strings.Join(found, "\n  "))}
 }
 
 // checkCommits checks the trees of commits against the tree ref. With

@@ -245,7 +245,7 @@ func (r *Repo) fetchAndMerge(st *syncState) (remote, merged gitrepo.Hash, behind
 	if err != nil {
 		return remote, merged, false, err
 	}
-	if err := r.checkIncoming(st.head, remote, st.url); err != nil {
+	if err := r.checkFetched(st.head, remote, st.url); err != nil {
 		return remote, merged, false, err
 	}
 	if err := r.tellOverruled(st.head, remote, st.res); err != nil {
