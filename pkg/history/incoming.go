@@ -95,10 +95,8 @@ func nameRule(name string) (rule, why string) {
 	case len(name) > maxNameBytes:
 		return "name-too-long", fmt.Sprintf("a name of %d bytes, over the %d a file system takes", len(name), maxNameBytes)
 	}
-	for i := 0; i < len(name); i++ {
-		if c := name[i]; c < 0x20 || c == 0x7f {
-			return "control-character", fmt.Sprintf("a name holds the control character %#02x", c)
-		}
+	if i := rules.NameControl(name); i >= 0 {
+		return "control-character", fmt.Sprintf("a name holds the control character %#02x", name[i])
 	}
 	return "", ""
 }

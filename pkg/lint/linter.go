@@ -757,6 +757,9 @@ func (c *check) unquotedLinks() {
 }
 
 func (c *check) basename() {
+	if i := rules.NameControl(c.m.Rel); i >= 0 {
+		c.add("control-character", Error, frontmatter.Pos{}, "the file name holds the control character %#02x: a terminal acts on it and every other machine's mem sync refuses the commit that adds it; rename the file", c.m.Rel[i])
+	}
 	if reserved(c.m.Rel) != "" {
 		return
 	}

@@ -71,3 +71,16 @@ func RedactPath(p string) string {
 	}
 	return Redaction(found[0].Rule) + ext
 }
+
+// NameControl is the offset of the first control byte (C0 or DEL) in a
+// path, or -1: a name no sync takes from a remote (a tree entry so named
+// is refused), so lint refuses it here before a commit makes it one that
+// every other machine would refuse.
+func NameControl(p string) int {
+	for i := 0; i < len(p); i++ {
+		if c := p[i]; c < 0x20 || c == 0x7f {
+			return i
+		}
+	}
+	return -1
+}
