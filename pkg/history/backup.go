@@ -680,6 +680,15 @@ func (r *Repo) verify(back *gitrepo.Repo, dir string, branch gitrepo.RefName, he
 // maxListed caps the problems one check lists; a count follows.
 const maxListed = 10
 
+// listed joins report lines for a message, one per line under a heading:
+// the first maxListed, then how many more there are.
+func listed(lines []string) string {
+	if len(lines) > maxListed {
+		lines = append(lines[:maxListed:maxListed], fmt.Sprintf("… and %d more", len(lines)-maxListed))
+	}
+	return strings.Join(lines, "\n  ")
+}
+
 // fsckBackup runs `git fsck` on the backup repository at dir and returns what it
 // found, each object git names at head labelled with its file (paths).
 // full reads and hashes every object (0.19 s for a 10k-memory backup,
@@ -887,8 +896,7 @@ func (r *Repo) checkSecrets(has func(gitrepo.Hash) bool, url string) error {
 			return r.damaged(h.String(), "commit: "+err.Error(), url)
 		}
 		queue = append(queue, c.ParentHashes...)
-		found = append(found, secretLines(c, "its message", rules.Secrets(c.Message))...)
-		fs, err := r.addedSecrets(c, scanned, url)
+		fs, err := r.commitSecrets(c, scanned, url)
 		if err != nil {
 			return err
 		}
@@ -897,11 +905,15 @@ func (r *Repo) checkSecrets(has func(gitrepo.Hash) bool, url string) error {
 	if len(found) == 0 {
 		return nil
 	}
-	if len(found) > maxListed {
-		found = append(found[:maxListed], fmt.Sprintf("… and %d more", len(found)-maxListed))
-	}
 	return &RefusedError{fmt.Sprintf("refused to push to %s: commits not yet in the backup add secrets:\n  %s\nNothing was pushed. Remove the secret from those commits (rewrite them, e.g. 'git rebase -i' from before the oldest; 'git commit --amend' for the last one), revoke the key, then run 'mem backup' again",
-		url, strings.Join(found, "\n  "))}
+		url, listed(found))}
+}
+
+// commitSecrets are the secrets commit c adds: in its message, in the
+// files it adds and in their names.
+func (r *Repo) commitSecrets(c *gitrepo.Commit, scanned map[gitrepo.Hash][]rules.Finding, url string) ([]string, error) {
+	fs, err := r.addedSecrets(c, scanned, url)
+	return append(secretLines(c, "its message", rules.Secrets(c.Message)), fs...), err
 }
 
 // addedSecrets are the secrets the files commit c adds hold, or their

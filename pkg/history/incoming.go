@@ -208,11 +208,12 @@ func (r *Repo) newCommits(have, tip gitrepo.Hash) ([]string, gitrepo.Hash, error
 	return strings.Fields(out), ref, nil
 }
 
-// incomingSecrets refuses commits that add a secret to the vault folder,
-// as checkSecrets refuses to push them (spec §8, the last row): a secret
-// never enters this vault from a remote either, and one merged here would
-// also stop every later backup. Each commit's added blobs are scanned once
-// (what it adds against its first parent, as for a push).
+// incomingSecrets refuses commits that add a secret to the vault folder
+// or hold one in their message, as checkSecrets refuses to push them
+// (spec §8, the last row): a secret never enters this vault from a remote
+// either, and one merged here would also stop every later backup. Each
+// commit's added blobs are scanned once (what it adds against its first
+// parent, as for a push).
 func (r *Repo) incomingSecrets(commits []string, url string) error {
 	scanned := map[gitrepo.Hash][]rules.Finding{}
 	var found []string
@@ -221,7 +222,7 @@ func (r *Repo) incomingSecrets(commits []string, url string) error {
 		if err != nil {
 			return r.damagedObject("commit", gitrepo.NewHash(h), "fetched from "+url, err)
 		}
-		fs, err := r.addedSecrets(c, scanned, url)
+		fs, err := r.commitSecrets(c, scanned, url)
 		if err != nil {
 			return err
 		}
@@ -230,11 +231,8 @@ func (r *Repo) incomingSecrets(commits []string, url string) error {
 	if len(found) == 0 {
 		return nil
 	}
-	if len(found) > maxListed {
-		found = append(found[:maxListed], fmt.Sprintf("… and %d more", len(found)-maxListed))
-	}
 	return &RefusedError{fmt.Sprintf("refused %s: commits it sends add secrets:\n  %s\nNothing here changed. Remove the secret from those commits on the remote (rewrite them), revoke the key, then run 'mem sync' again",
-		url, strings.Join(found, "\n  "))}
+		url, listed(found))}
 }
 
 // checkCommits checks the trees of commits against the tree ref. With
