@@ -376,6 +376,7 @@ func (c *check) all() (keep int) {
 		c.claimRules()
 		c.okf()
 	}
+	c.name()
 	c.basename()
 	c.body()
 	return keep
@@ -756,10 +757,14 @@ func (c *check) unquotedLinks() {
 	}
 }
 
-func (c *check) basename() {
+// name reports a file name holding a control character (rules.NameControl).
+func (c *check) name() {
 	if i := rules.NameControl(c.m.Rel); i >= 0 {
 		c.add("control-character", Error, frontmatter.Pos{}, "the file name holds the control character %#02x: a terminal acts on it and every other machine's mem sync refuses the commit that adds it; rename the file", c.m.Rel[i])
 	}
+}
+
+func (c *check) basename() {
 	if reserved(c.m.Rel) != "" {
 		return
 	}

@@ -78,7 +78,7 @@ func writeTokens(path string, tokens []Token) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	return vault.WriteFileAtomic(path, append(data, '\n'), 0o600)
+	return vault.WriteFileAtomic(path, append(data, '\n'), vault.StateFileMode)
 }
 
 // hash is what is stored of a secret.

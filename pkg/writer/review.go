@@ -93,7 +93,7 @@ func saveReview(v *vault.Vault, b *ReviewBatch) error {
 	if err := os.MkdirAll(v.StateDir(), 0o700); err != nil {
 		return err
 	}
-	return vault.WriteFileAtomic(filepath.Join(v.StateDir(), reviewJournal), data, vault.FileMode())
+	return vault.WriteFileAtomic(filepath.Join(v.StateDir(), reviewJournal), data, vault.StateFileMode)
 }
 
 // ErrNoReviewBatch is UndoReview's answer when there is no batch to undo.
