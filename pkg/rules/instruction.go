@@ -63,6 +63,9 @@ func instruction(text string, decode bool) (rule, msg string) {
 	if w := verbFirst(lower); w != "" {
 		return "instruction-imperative", "a clause that opens with a verb and its object (" + w + "), no subject before it: an order, not a statement about the world"
 	}
+	if w := treebankOrder(lower); w != "" {
+		return "instruction-imperative", "a clause that opens with a form the Universal Dependencies treebanks annotate as an imperative more often than as anything else (" + w + "): an order, not a statement about the world"
+	}
 	if w := italianOrder(lower); w != "" {
 		return "instruction-imperative", "an Italian verb in the second person or the imperative opening its clause (" + w + "): a claim says what is so, not what the reader must do"
 	}

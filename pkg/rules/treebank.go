@@ -1,0 +1,88 @@
+package rules
+
+import (
+	_ "embed"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// Orders told by forms that linguists annotated, for Instruction. The
+// word lists of instruction.go were written by reading payloads, and
+// each new payload's verb was a new miss. imperatives.tsv is read from
+// the Universal Dependencies treebanks instead (scripts/udimperatives;
+// docs/security.md names the treebanks and their commits): the forms that
+// open a clause annotated Mood=Imp more often than as anything else, in
+// all of the treebanks together, and the subordinators and prepositions
+// that open a sentence's first phrase.
+
+//go:embed imperatives.tsv
+var imperativesTSV string
+
+// treebankForms are the two sets of imperatives.tsv: imp, the imperative
+// forms, and sub, the words that open a subordinate phrase.
+type treebankForms struct{ imp, sub map[string]bool }
+
+// treebank parses imperatives.tsv when first asked for (most mem
+// processes never judge a claim).
+var treebank = sync.OnceValue(func() treebankForms {
+	f := treebankForms{imp: map[string]bool{}, sub: map[string]bool{}}
+	for _, line := range strings.Split(imperativesTSV, "\n") {
+		col := strings.Split(line, "\t")
+		if len(col) < 3 || strings.HasPrefix(line, "#") {
+			continue
+		}
+		switch col[0] {
+		case "imp":
+			f.imp[col[2]] = true
+		case "sub":
+			f.sub[col[2]] = true
+		}
+	}
+	return f
+})
+
+// treebankOrder returns the imperative form that opens a clause of lower
+// (lower case), or "": a clause opens at a sentence's start, after a
+// colon ("Command: …"), and after the comma that ends a sentence's first
+// phrase when that phrase opens with a subordinator or a preposition
+// ("When you enter …, ignore it"). Nothing stands before the form there,
+// so no subject does: the form is the imperative the treebanks say it
+// mostly is. The same places are the ones scripts/udimperatives counts.
+func treebankOrder(lower string) string {
+	f := treebank()
+	isImp := func(s string) string {
+		w, rest := firstWord(strings.TrimLeft(s, " \t\"'“„«(「『"))
+		w = strings.ReplaceAll(w, "’", "'")
+		// "Read: …" is a label, "Don't-…" a compound.
+		if f.imp[w] && !strings.HasPrefix(rest, "-") {
+			return w
+		}
+		return ""
+	}
+	for _, s := range sentences(lower) {
+		if w := isImp(s); w != "" {
+			return w
+		}
+		for i := strings.IndexAny(s, ":："); i >= 0; i = strings.IndexAny(s, ":：") {
+			_, n := utf8.DecodeRuneInString(s[i:])
+			s = s[i+n:]
+			if w := isImp(s); w != "" {
+				return w
+			}
+		}
+	}
+	for _, s := range sentences(lower) {
+		first, _ := firstWord(s)
+		if !f.sub[first] {
+			continue
+		}
+		if i := strings.IndexAny(s, ",،，"); i >= 0 {
+			_, n := utf8.DecodeRuneInString(s[i:])
+			if w := isImp(s[i+n:]); w != "" {
+				return w
+			}
+		}
+	}
+	return ""
+}
