@@ -19,24 +19,38 @@ import (
 //go:embed imperatives.tsv
 var imperativesTSV string
 
-// treebankForms are the two sets of imperatives.tsv: imp, the imperative
-// forms, and sub, the words that open a subordinate phrase.
-type treebankForms struct{ imp, sub map[string]bool }
+// treebankForms are the sets of imperatives.tsv: imp, the imperative
+// forms (kind imp, and kind base: an infinitive in a language whose
+// imperative has its form) and the language whose treebanks annotated
+// each; sub, the words that open a subordinate phrase; and words, the
+// frequent words only one language's treebanks write, that tell a
+// text's language (English "serve" is Portuguese "serves", French
+// "dont" a relative).
+type treebankForms struct {
+	imp   map[string]string
+	sub   map[string]bool
+	words map[string]map[string]bool
+}
 
 // treebank parses imperatives.tsv when first asked for (most mem
 // processes never judge a claim).
 var treebank = sync.OnceValue(func() treebankForms {
-	f := treebankForms{imp: map[string]bool{}, sub: map[string]bool{}}
+	f := treebankForms{imp: map[string]string{}, sub: map[string]bool{}, words: map[string]map[string]bool{}}
 	for _, line := range strings.Split(imperativesTSV, "\n") {
 		col := strings.Split(line, "\t")
 		if len(col) < 3 || strings.HasPrefix(line, "#") {
 			continue
 		}
 		switch col[0] {
-		case "imp":
-			f.imp[col[2]] = true
+		case "imp", "base":
+			f.imp[col[2]] = col[1]
 		case "sub":
 			f.sub[col[2]] = true
+		case "word":
+			if f.words[col[1]] == nil {
+				f.words[col[1]] = map[string]bool{}
+			}
+			f.words[col[1]][col[2]] = true
 		}
 	}
 	return f
@@ -55,7 +69,7 @@ func treebankOrder(lower string) string {
 		w, rest := firstWord(strings.TrimLeft(s, " \t\"'“„«(「『"))
 		w = strings.ReplaceAll(w, "’", "'")
 		// "Read: …" is a label, "Don't-…" a compound.
-		if f.imp[w] && !strings.HasPrefix(rest, "-") {
+		if lang := f.imp[w]; lang != "" && !strings.HasPrefix(rest, "-") && holdsWords(lower, f.words[lang], 1) {
 			return w
 		}
 		return ""
@@ -79,7 +93,17 @@ func treebankOrder(lower string) string {
 		}
 		if i := strings.IndexAny(s, ",،，"); i >= 0 {
 			_, n := utf8.DecodeRuneInString(s[i:])
-			if w := isImp(s[i+n:]); w != "" {
+			// The main clause opens here as a sentence does: with an
+			// imperative of the treebanks, of the lists, or by its ending.
+			rest := strings.TrimLeft(s[i+n:], " \t")
+			if w := isImp(rest); w != "" {
+				return w
+			}
+			if w := orderOpening(rest); w != "" {
+				return w
+			}
+			if rule, _ := opensWithOrder(rest); rule == "instruction-imperative" {
+				w, _ := firstWord(rest)
 				return w
 			}
 		}
