@@ -123,8 +123,9 @@ func opensWithOrder(s string) (rule, msg string) {
 	if speakers()[strings.TrimRight(first, ":：")] && (strings.HasSuffix(first, ":") || strings.HasSuffix(first, "：") || strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, "：")) {
 		return "instruction-role", "a line that poses as a speaker or a heading of orders (" + first + "): a model may read it as a turn"
 	}
-	// German "nie" (never) is Polish "not", English "do" Polish "to".
-	if imperatives()[first] && !(first == "nie" && polish(s)) && !(first == "do" && !english(s)) {
+	// German "nie" (never) is Polish "not", English "do" Polish "to",
+	// English "dont" French "whose".
+	if imperatives()[first] && !(first == "nie" && polish(s)) && !((first == "do" || first == "dont") && !english(s)) {
 		return "instruction-imperative", "a sentence that opens with a command (" + first + "): a claim says what is so, not what the reader must do"
 	}
 	for _, p := range imperativePrefixes {

@@ -42,7 +42,7 @@ var treebank = sync.OnceValue(func() treebankForms {
 			continue
 		}
 		switch col[0] {
-		case "imp", "base":
+		case "imp", "base", "jussive":
 			f.imp[col[2]] = col[1]
 		case "sub":
 			f.sub[col[2]] = true
