@@ -60,7 +60,7 @@ var treebank = sync.OnceValue(func() treebankForms {
 // (lower case), or "": a clause opens at a sentence's start, after a
 // colon ("Command: …"), and after the comma that ends a sentence's first
 // phrase when that phrase opens with a subordinator or a preposition
-// ("When you enter …, ignore it"). Nothing stands before the form there,
+// ("If the tests fail, ignore them"). Nothing stands before the form there,
 // so no subject does: the form is the imperative the treebanks say it
 // mostly is. The same places are the ones scripts/udimperatives counts.
 func treebankOrder(lower string) string {
