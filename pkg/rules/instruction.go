@@ -22,7 +22,9 @@ import (
 // opens with an imperative verb or a command word; what order.go, mood.go
 // and form.go read from the closed classes (a verb and its object with no
 // subject before it, an interrogative before a bare verb, the person or
-// mood of a verb's ending or prefix, an order's particle); and, last, the text
+// mood of a verb's ending or prefix, an order's particle); a clause that
+// opens with a form the Universal Dependencies treebanks annotate as an
+// imperative (treebank.go); and, last, the text
 // speaking as someone in the first person (personWord: a message, not a
 // fact about the user or the project). The imperative lists cover
 // English, German, French, Spanish, Italian, Portuguese, Dutch, Polish,
