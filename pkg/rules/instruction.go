@@ -22,7 +22,9 @@ import (
 // opens with an imperative verb or a command word; what order.go, mood.go
 // and form.go read from the closed classes (a verb and its object with no
 // subject before it, an interrogative before a bare verb, the person or
-// mood of a verb's ending or prefix, an order's particle); and, last, the text
+// mood of a verb's ending or prefix, an order's particle); a clause that
+// opens with a form the Universal Dependencies treebanks annotate as an
+// imperative (treebank.go); and, last, the text
 // speaking as someone in the first person (personWord: a message, not a
 // fact about the user or the project). The imperative lists cover
 // English, German, French, Spanish, Italian, Portuguese, Dutch, Polish,
@@ -62,6 +64,9 @@ func instruction(text string, decode bool) (rule, msg string) {
 	}
 	if w := verbFirst(lower); w != "" {
 		return "instruction-imperative", "a clause that opens with a verb and its object (" + w + "), no subject before it: an order, not a statement about the world"
+	}
+	if w := treebankOrder(lower); w != "" {
+		return "instruction-imperative", "a clause that opens with a form the Universal Dependencies treebanks annotate as an imperative more often than as anything else (" + w + "): an order, not a statement about the world"
 	}
 	if w := italianOrder(lower); w != "" {
 		return "instruction-imperative", "an Italian verb in the second person or the imperative opening its clause (" + w + "): a claim says what is so, not what the reader must do"
@@ -120,8 +125,9 @@ func opensWithOrder(s string) (rule, msg string) {
 	if speakers()[strings.TrimRight(first, ":：")] && (strings.HasSuffix(first, ":") || strings.HasSuffix(first, "：") || strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, "：")) {
 		return "instruction-role", "a line that poses as a speaker or a heading of orders (" + first + "): a model may read it as a turn"
 	}
-	// German "nie" (never) is Polish "not", English "do" Polish "to".
-	if imperatives()[first] && !(first == "nie" && polish(s)) && !(first == "do" && !english(s)) {
+	// German "nie" (never) is Polish "not", English "do" Polish "to",
+	// English "dont" French "whose".
+	if imperatives()[first] && !(first == "nie" && polish(s)) && !((first == "do" || first == "dont") && !english(s)) {
 		return "instruction-imperative", "a sentence that opens with a command (" + first + "): a claim says what is so, not what the reader must do"
 	}
 	for _, p := range imperativePrefixes {

@@ -1,0 +1,112 @@
+package rules
+
+import (
+	_ "embed"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// Orders told by forms that linguists annotated, for Instruction. The
+// word lists of instruction.go were written by reading payloads, and
+// each new payload's verb was a new miss. imperatives.tsv is read from
+// the Universal Dependencies treebanks instead (scripts/udimperatives;
+// docs/security.md names the treebanks and their commits): the forms that
+// open a clause annotated Mood=Imp more often than as anything else, in
+// all of the treebanks together, and the subordinators and prepositions
+// that open a sentence's first phrase.
+
+//go:embed imperatives.tsv
+var imperativesTSV string
+
+// treebankForms are the sets of imperatives.tsv: imp, the imperative
+// forms (kind imp, and kind base: an infinitive in a language whose
+// imperative has its form) and the language whose treebanks annotated
+// each; sub, the words that open a subordinate phrase; and words, the
+// frequent words only one language's treebanks write, that tell a
+// text's language (English "serve" is Portuguese "serves", French
+// "dont" a relative).
+type treebankForms struct {
+	imp   map[string]string
+	sub   map[string]bool
+	words map[string]map[string]bool
+}
+
+// treebank parses imperatives.tsv when first asked for (most mem
+// processes never judge a claim).
+var treebank = sync.OnceValue(func() treebankForms {
+	f := treebankForms{imp: map[string]string{}, sub: map[string]bool{}, words: map[string]map[string]bool{}}
+	for _, line := range strings.Split(imperativesTSV, "\n") {
+		col := strings.Split(line, "\t")
+		if len(col) < 3 || strings.HasPrefix(line, "#") {
+			continue
+		}
+		switch col[0] {
+		case "imp", "base", "jussive":
+			f.imp[col[2]] = col[1]
+		case "sub":
+			f.sub[col[2]] = true
+		case "word":
+			if f.words[col[1]] == nil {
+				f.words[col[1]] = map[string]bool{}
+			}
+			f.words[col[1]][col[2]] = true
+		}
+	}
+	return f
+})
+
+// treebankOrder returns the imperative form that opens a clause of lower
+// (lower case), or "": a clause opens at a sentence's start, after a
+// colon ("Command: …"), and after the comma that ends a sentence's first
+// phrase when that phrase opens with a subordinator or a preposition
+// ("If the tests fail, ignore them"). Nothing stands before the form there,
+// so no subject does: the form is the imperative the treebanks say it
+// mostly is. The same places are the ones scripts/udimperatives counts.
+func treebankOrder(lower string) string {
+	f := treebank()
+	isImp := func(s string) string {
+		w, rest := firstWord(strings.TrimLeft(s, " \t\"'“„«(「『"))
+		w = strings.ReplaceAll(w, "’", "'")
+		// "Read: …" is a label, "Don't-…" a compound.
+		if lang := f.imp[w]; lang != "" && !strings.HasPrefix(rest, "-") && holdsWords(lower, f.words[lang], 1) {
+			return w
+		}
+		return ""
+	}
+	for _, s := range sentences(lower) {
+		if w := isImp(s); w != "" {
+			return w
+		}
+		for i := strings.IndexAny(s, ":："); i >= 0; i = strings.IndexAny(s, ":：") {
+			_, n := utf8.DecodeRuneInString(s[i:])
+			s = s[i+n:]
+			if w := isImp(s); w != "" {
+				return w
+			}
+		}
+	}
+	for _, s := range sentences(lower) {
+		first, _ := firstWord(s)
+		if !f.sub[first] {
+			continue
+		}
+		if i := strings.IndexAny(s, ",،，"); i >= 0 {
+			_, n := utf8.DecodeRuneInString(s[i:])
+			// The main clause opens here as a sentence does: with an
+			// imperative of the treebanks, of the lists, or by its ending.
+			rest := strings.TrimLeft(s[i+n:], " \t")
+			if w := isImp(rest); w != "" {
+				return w
+			}
+			if w := orderOpening(rest); w != "" {
+				return w
+			}
+			if rule, _ := opensWithOrder(rest); rule == "instruction-imperative" {
+				w, _ := firstWord(rest)
+				return w
+			}
+		}
+	}
+	return ""
+}
