@@ -5,21 +5,51 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/mem-md/mem/internal/vaulttest"
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
 var now = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 
+// initialized is the vault newVault copies, made by vault.Init in a
+// temporary folder on first use; TestMain removes it.
+var (
+	initializedDir string
+	initialized    = sync.OnceValues(func() (string, error) {
+		dir, err := os.MkdirTemp("", "mem-writer-vault-")
+		if err != nil {
+			return "", err
+		}
+		initializedDir = dir
+		_, err = vault.Init(dir, nil)
+		return dir, err
+	})
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if initializedDir != "" {
+		os.RemoveAll(initializedDir)
+	}
+	os.Exit(code)
+}
+
+// newVault is a fresh vault as vault.Init leaves it: a copy of one Init
+// made for the whole package, since Init's fsync'd writes were half the
+// CPU of the ~3,300 poison cases, each of which needs its own vault.
 func newVault(t *testing.T) *vault.Vault {
 	t.Helper()
-	root := t.TempDir()
-	if _, err := vault.Init(root, nil); err != nil {
+	template, err := initialized()
+	if err != nil {
 		t.Fatal(err)
 	}
+	root := t.TempDir()
+	vaulttest.CopyBuilt(t, template, root)
 	v, err := vault.Open(root)
 	if err != nil {
 		t.Fatal(err)
