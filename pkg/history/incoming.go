@@ -289,14 +289,19 @@ func (r *Repo) isMemoryPath(p string) bool {
 	return ok && r.v.IsMemoryPath(rel)
 }
 
+// maxPath is the longest repository path this machine can write (see
+// incoming.maxPath).
+func (r *Repo) maxPath() int {
+	return maxPathBytes - len(r.top) - len("/") - len("\x00") - len(vault.TempPrefix) - len(strconv.FormatUint(math.MaxUint64, 36))
+}
+
 // checkCommits checks the trees of commits against the tree ref. With
 // chain, commits come parents first (rev-list --reverse) and each is
 // checked against its first parent's tree instead, which was checked just
 // before or is have's: a long history costs what it changes, not its
 // length times the vault.
 func (r *Repo) checkCommits(commits []string, ref gitrepo.Hash, chain bool, url string) error {
-	in := &incoming{r: r, maxFile: r.v.Config.Lint.MaxFileSize, done: map[string]bool{},
-		maxPath: maxPathBytes - len(r.top) - len("/") - len("\x00") - len(vault.TempPrefix) - len(strconv.FormatUint(math.MaxUint64, 36))}
+	in := &incoming{r: r, maxFile: r.v.Config.Lint.MaxFileSize, done: map[string]bool{}, maxPath: r.maxPath()}
 	for _, h := range commits {
 		c, err := r.git.Commit(gitrepo.NewHash(h))
 		if err != nil {
