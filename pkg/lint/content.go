@@ -94,6 +94,9 @@ func (c *check) rules() {
 // what a remote sends with it, so a vault takes from a remote no file
 // that lint would fail on here. memo (nil: none) recalls secret scans.
 func Content(m *vault.Memory, memo *rules.Memo) []Problem {
+	if m.View {
+		return nil // a view mem rendered: lint reads none (check.run)
+	}
 	c := &check{l: &Linter{memo: memo}, m: m}
 	c.text, c.doc = normalize(m.Raw), m.Doc
 	if fileErr, _ := m.Err.(*frontmatter.Error); c.text != "" && (fileErr == nil || fileErr.Rule != "file-binary") {
