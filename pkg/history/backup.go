@@ -896,7 +896,7 @@ func (r *Repo) checkSecrets(has func(gitrepo.Hash) bool, url string) error {
 			return r.damaged(h.String(), "commit: "+err.Error(), url)
 		}
 		queue = append(queue, c.ParentHashes...)
-		fs, err := r.commitSecrets(c, scanned, url)
+		fs, _, err := r.commitSecrets(c, scanned, url)
 		if err != nil {
 			return err
 		}
@@ -910,25 +910,26 @@ func (r *Repo) checkSecrets(has func(gitrepo.Hash) bool, url string) error {
 }
 
 // commitSecrets are the secrets commit c adds: in its message, in the
-// files it adds and in their names.
-func (r *Repo) commitSecrets(c *gitrepo.Commit, scanned map[gitrepo.Hash][]rules.Finding, url string) ([]string, error) {
-	fs, err := r.addedSecrets(c, scanned, url)
-	return append(secretLines(c, "its message", rules.Secrets(c.Message)), fs...), err
+// files it adds and in their names; added are those files.
+func (r *Repo) commitSecrets(c *gitrepo.Commit, scanned map[gitrepo.Hash][]rules.Finding, url string) (found []string, added []addedBlob, err error) {
+	fs, added, err := r.addedSecrets(c, scanned, url)
+	return append(secretLines(c, "its message", rules.Secrets(c.Message)), fs...), added, err
 }
 
 // addedSecrets are the secrets the files commit c adds hold, or their
-// names (each blob scanned once: scanned keeps what was found).
-func (r *Repo) addedSecrets(c *gitrepo.Commit, scanned map[gitrepo.Hash][]rules.Finding, url string) ([]string, error) {
+// names (each blob scanned once: scanned keeps what was found), and the
+// files it adds.
+func (r *Repo) addedSecrets(c *gitrepo.Commit, scanned map[gitrepo.Hash][]rules.Finding, url string) ([]string, []addedBlob, error) {
 	added, err := r.addedBlobs(c)
 	if err != nil {
-		return nil, r.damaged("in commit "+c.Hash.String(), err.Error(), url)
+		return nil, nil, r.damaged("in commit "+c.Hash.String(), err.Error(), url)
 	}
 	var found []string
 	for _, a := range added {
 		fs, ok := scanned[a.hash]
 		if !ok {
 			if fs, err = scanBlob(r.git, a.hash); err != nil {
-				return nil, r.damaged(a.hash.String(), fmt.Sprintf("%s in commit %s: %v", a.path, short(c.Hash), err), url)
+				return nil, nil, r.damaged(a.hash.String(), fmt.Sprintf("%s in commit %s: %v", a.path, short(c.Hash), err), url)
 			}
 			scanned[a.hash] = fs
 		}
@@ -940,7 +941,7 @@ func (r *Repo) addedSecrets(c *gitrepo.Commit, scanned map[gitrepo.Hash][]rules.
 		}
 		found = append(found, secretLines(c, rules.RedactPath(a.path), fs)...) // a file name must not leak the secret either
 	}
-	return found, nil
+	return found, added, nil
 }
 
 // secretLines are the findings fs in where of commit c, as reported.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/gitrepo"
+	"github.com/mem-md/mem/pkg/lint"
 	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -171,7 +172,8 @@ func (r *Repo) checkIncoming(have, tip gitrepo.Hash, url string) error {
 }
 
 // checkFetched is checkIncoming for what a sync fetched, which must also
-// add no secret (what this machine pushes, checkSecrets has read).
+// add no secret (what this machine pushes, checkSecrets has read) and no
+// memory that lint would fail on here (incomingContent).
 func (r *Repo) checkFetched(have, tip gitrepo.Hash, url string) error {
 	commits, ref, err := r.newCommits(have, tip)
 	if err != nil || len(commits) == 0 {
@@ -180,7 +182,7 @@ func (r *Repo) checkFetched(have, tip gitrepo.Hash, url string) error {
 	if err := r.checkCommits(commits, ref, true, url); err != nil {
 		return err
 	}
-	return r.incomingSecrets(commits, url)
+	return r.incomingContent(commits, ref, tip, url)
 }
 
 // newCommits lists the commits tip has and have lacks, parents first, and
@@ -208,31 +210,89 @@ func (r *Repo) newCommits(have, tip gitrepo.Hash) ([]string, gitrepo.Hash, error
 	return strings.Fields(out), ref, nil
 }
 
-// incomingSecrets refuses commits that add a secret to the vault folder
-// or hold one in their message, as checkSecrets refuses to push them
-// (spec §8, the last row): a secret never enters this vault from a remote
-// either, and one merged here would also stop every later backup. Each
-// commit's added blobs are scanned once (what it adds against its first
-// parent, as for a push).
-func (r *Repo) incomingSecrets(commits []string, url string) error {
+// incomingContent refuses what a remote's commits hold against the
+// content rules of spec §8 (the last row), in one pass over the files they
+// add. Secrets: a commit that adds one to the vault folder or holds one in
+// its message is refused, as checkSecrets refuses to push it: a secret
+// never enters this vault from a remote either, and one merged here would
+// stop every later backup; every commit counts, as git keeps them all.
+// Injection and control characters: a memory file the merge would write
+// here — one the commits add or change that the remote's head (tip) still
+// holds and this machine's head (whose tree is ref) does not — is refused
+// when lint.Content finds an error in it, so what lint fails on here never
+// comes in from a remote. Only the head's version counts: a file fixed by
+// a later commit is taken (nothing needs rewriting), and one this machine
+// already holds is not read again.
+func (r *Repo) incomingContent(commits []string, ref, tip gitrepo.Hash, url string) error {
 	scanned := map[gitrepo.Hash][]rules.Finding{}
 	var found []string
+	by := map[addedBlob]gitrepo.Hash{} // each memory version added, by the first commit adding it
 	for _, h := range commits {
 		c, err := r.git.Commit(gitrepo.NewHash(h))
 		if err != nil {
 			return r.damagedObject("commit", gitrepo.NewHash(h), "fetched from "+url, err)
 		}
-		fs, err := r.commitSecrets(c, scanned, url)
+		fs, added, err := r.commitSecrets(c, scanned, url)
 		if err != nil {
 			return err
 		}
 		found = append(found, fs...)
+		for _, a := range added {
+			if _, ok := by[a]; !ok && r.isMemoryPath(a.path) {
+				by[a] = c.Hash
+			}
+		}
+	}
+	if len(found) > 0 {
+		return &RefusedError{fmt.Sprintf("refused %s: commits it sends add secrets:\n  %s\nNothing here changed. Remove the secret from those commits on the remote (rewrite them), revoke the key, then run 'mem sync' again",
+			url, listed(found))}
+	}
+	if len(by) == 0 {
+		return nil
+	}
+	tc, err := r.git.Commit(tip)
+	if err != nil {
+		return r.damagedObject("commit", tip, "fetched from "+url, err)
+	}
+	changes, err := r.git.Diff(ref, tc.TreeHash, r.prefix)
+	if err != nil {
+		return r.damaged("the fetched head "+tip.String(), err.Error(), url)
+	}
+	for _, ch := range changes {
+		a := addedBlob{path: ch.Path, hash: ch.New}
+		commit, ok := by[a]
+		if ch.Deleted() || !ok {
+			continue
+		}
+		data, err := r.blob(a.hash)
+		if err != nil {
+			return r.damagedObject("blob", a.hash, "fetched, at "+quotePath(a.path), err)
+		}
+		rel, _ := r.vaultRel(a.path)
+		for _, p := range lint.Content(r.v.Parsed(rel, data), nil) {
+			if p.Severity == lint.Error {
+				found = append(found, fmt.Sprintf("commit %s adds %s:%d: %s: %s", short(commit), quotePath(a.path), p.Line, p.Rule, p.Message))
+			}
+		}
 	}
 	if len(found) == 0 {
 		return nil
 	}
-	return &RefusedError{fmt.Sprintf("refused %s: commits it sends add secrets:\n  %s\nNothing here changed. Remove the secret from those commits on the remote (rewrite them), revoke the key, then run 'mem sync' again",
+	return &RefusedError{fmt.Sprintf("refused %s: files it sends break the content rules ('mem lint' fails on them):\n  %s\nNothing here changed. Fix or delete those files on the machine that wrote them ('mem lint' there names the same lines; a hand-written file is committed and sent as it is) and sync there; a new commit is enough, the history need not be rewritten. Then run 'mem sync' here again",
 		url, listed(found))}
+}
+
+// isMemoryPath reports a repository path the loader reads as a memory or
+// note of this vault.
+func (r *Repo) isMemoryPath(p string) bool {
+	rel, ok := r.vaultRel(p)
+	return ok && r.v.IsMemoryPath(rel)
+}
+
+// maxPath is the longest repository path this machine can write (see
+// incoming.maxPath).
+func (r *Repo) maxPath() int {
+	return maxPathBytes - len(r.top) - len("/") - len("\x00") - len(vault.TempPrefix) - len(strconv.FormatUint(math.MaxUint64, 36))
 }
 
 // checkCommits checks the trees of commits against the tree ref. With
@@ -241,8 +301,7 @@ func (r *Repo) incomingSecrets(commits []string, url string) error {
 // before or is have's: a long history costs what it changes, not its
 // length times the vault.
 func (r *Repo) checkCommits(commits []string, ref gitrepo.Hash, chain bool, url string) error {
-	in := &incoming{r: r, maxFile: r.v.Config.Lint.MaxFileSize, done: map[string]bool{},
-		maxPath: maxPathBytes - len(r.top) - len("/") - len("\x00") - len(vault.TempPrefix) - len(strconv.FormatUint(math.MaxUint64, 36))}
+	in := &incoming{r: r, maxFile: r.v.Config.Lint.MaxFileSize, done: map[string]bool{}, maxPath: r.maxPath()}
 	for _, h := range commits {
 		c, err := r.git.Commit(gitrepo.NewHash(h))
 		if err != nil {
@@ -354,7 +413,7 @@ func (in *incoming) fileSize(h gitrepo.Hash, p string) (string, string, string, 
 		return "", "", "", in.r.damagedObject("blob", h, "fetched, at "+quotePath(p), err)
 	}
 	limit, what := int64(maxOtherFile), "the 100 MiB mem takes for a file outside the memories"
-	if rel, ok := in.r.vaultRel(p); ok && in.r.v.IsMemoryPath(rel) {
+	if in.r.isMemoryPath(p) {
 		limit, what = in.maxFile, "lint.max_file_size in this machine's mem.yaml"
 	}
 	if size > limit {

@@ -1042,7 +1042,7 @@ func (r *Repo) finishMerge(j journal, now time.Time) (map[string]writtenFile, er
 	if err != nil {
 		return nil, err
 	}
-	if err := r.checkMergeNames(chs, new); err != nil {
+	if err := r.checkMergePaths(chs, j); err != nil {
 		return nil, err
 	}
 	written, err := r.writeMerge(chs)
@@ -1061,20 +1061,83 @@ func (r *Repo) finishMerge(j journal, now time.Time) (map[string]writtenFile, er
 	return written, os.Remove(filepath.Join(r.gitDir, syncJournal))
 }
 
-// checkMergeNames refuses a merge that writes a name holding a secret or
-// one git must not check out. Checked before the merge was built; checked
-// again before the first write, as a journal names a merge this process
-// may not have built.
-func (r *Repo) checkMergeNames(chs []gitrepo.Change, new gitrepo.Hash) error {
+// checkMergePaths refuses a merge that writes a path this machine must
+// not or cannot write: a name git must not check out, or a path over what
+// the file system takes under this vault's folder. Checked before the
+// merge was built; checked again before the first write, as a journal
+// names a merge this process may not have built (a killed sync's from
+// before a check existed: a path too long here made every later sync fail
+// with exit 2). Such a merge is abandoned (abandonMerge).
+func (r *Repo) checkMergePaths(chs []gitrepo.Change, j journal) error {
+	maxPath := r.maxPath()
 	for _, c := range chs {
-		for _, name := range strings.Split(c.Path, "/") {
-			if rule, why := nameRule(name); rule != "" {
-				return fmt.Errorf("%s: the merge it records (%s) writes %s: %s: %s; nothing was written: remove %s and run 'mem sync' again",
-					filepath.Join(r.gitDir, syncJournal), short(new), quotePath(c.Path), rule, why, filepath.Join(r.gitDir, syncJournal))
+		if rule, why := mergePathRule(c.Path, maxPath); rule != "" {
+			shown := quotePath(c.Path)
+			if len(shown) > 80 {
+				shown = shown[:64] + "…"
 			}
+			return r.abandonMerge(chs, j, maxPath, fmt.Sprintf("writes %s: %s: %s", shown, rule, why))
 		}
 	}
 	return nil
+}
+
+// mergePathRule says why the repository path p may not be written here,
+// or "".
+func mergePathRule(p string, maxPath int) (rule, why string) {
+	for _, name := range strings.Split(p, "/") {
+		if rule, why := nameRule(name); rule != "" {
+			return rule, why
+		}
+	}
+	if len(p) > maxPath {
+		return "path-too-long", fmt.Sprintf("a path of %d bytes, over the %d a file system takes in this vault's folder", len(p), max(maxPath, 0))
+	}
+	return "", ""
+}
+
+// abandonMerge gives up the merge j records, which writes what this
+// machine refuses (refused says what): every file a killed run of it
+// already wrote or removed gets its version at j.Old back (one edited
+// since is kept, as writeMerge keeps it), the journal goes, and the
+// branch, never moved before the last write, stays at j.Old. The vault is
+// then as it was before the merge, and the next sync fetches again and
+// refuses that path with the commit that sends it.
+func (r *Repo) abandonMerge(chs []gitrepo.Change, j journal, maxPath int, refused string) error {
+	var batch vault.Batch
+	defer batch.Abort()
+	for _, c := range chs {
+		if rule, _ := mergePathRule(c.Path, maxPath); rule != "" || c.NewMode == gitrepo.Submodule || c.OldMode == gitrepo.Submodule {
+			continue // never written
+		}
+		p := filepath.Join(r.top, filepath.FromSlash(c.Path))
+		cur, err := r.currentBlob(p)
+		if err != nil {
+			return err
+		}
+		if cur == c.Old || cur != c.New { // as before, or edited since
+			continue
+		}
+		if c.Added() {
+			if err := batch.RemoveNow(p); err != nil {
+				return err
+			}
+			continue
+		}
+		back := gitrepo.Change{Path: c.Path, New: c.Old, NewMode: c.OldMode}
+		if _, err := r.addMerged(&batch, back, p); err != nil {
+			return err
+		}
+	}
+	if err := batch.Commit(); err != nil {
+		return err
+	}
+	jp := filepath.Join(r.gitDir, syncJournal)
+	if err := os.Remove(jp); err != nil {
+		return err
+	}
+	return &RefusedError{fmt.Sprintf("%s: the merge it recorded (%s) %s; this machine cannot write it, so that merge is abandoned: the vault is as it was before it (%s; a file edited since is kept). Run 'mem sync' again: a remote that still sends that path is refused, naming the commit to remove there",
+		jp, short(gitrepo.NewHash(j.New)), refused, short(gitrepo.NewHash(j.Old)))}
 }
 
 // writeMerge brings the working tree to the merge: each changed file that

@@ -86,6 +86,25 @@ func (c *check) rules() {
 	}
 }
 
+// Content is what lint reports of m under the §8 content rules alone —
+// secrets, injection and control characters, in the file as read and in
+// each frontmatter value as YAML decodes it — at the severity lint gives
+// them (in a memory every one is an error; in a note secrets, control,
+// bidi and tag characters are). It needs no other file: mem sync checks
+// what a remote sends with it, so a vault takes from a remote no file
+// that lint would fail on here. memo (nil: none) recalls secret scans.
+func Content(m *vault.Memory, memo *rules.Memo) []Problem {
+	if m.View {
+		return nil // a view mem rendered: lint reads none (check.run)
+	}
+	c := &check{l: &Linter{memo: memo}, m: m}
+	c.text, c.doc = normalize(m.Raw), m.Doc
+	if fileErr, _ := m.Err.(*frontmatter.Error); c.text != "" && (fileErr == nil || fileErr.Rule != "file-binary") {
+		c.rules()
+	}
+	return c.out
+}
+
 // addRule reports f at pos: secrets and the characters that make a reader
 // and a model see different text are errors anywhere; the rest is an
 // error in a memory and a warning in a note (contentSeverity).

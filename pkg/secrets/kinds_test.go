@@ -94,3 +94,34 @@ func TestSeam(t *testing.T) {
 		}
 	}
 }
+
+// A key split between a word of a field (an alias, a tag) and a word of
+// the body, in either order and wherever the word is, is found as two
+// hits; prose and mem's own fields are not.
+func TestSeamPairs(t *testing.T) {
+	t.Parallel()
+	const a, b = "ghp_R8s2Kd9mXq4Lw7Zp", "1Nv6Bt3Hc5Yj0Fg8Ua2E"
+	head := "---\nid: memory/the-deploy-token-f4838a\ntype: fact\nprovenance: stated\nvalid_at: 2026-12-06T09:18:27Z\n"
+	tail := "generated:\n  by: process:t\n  at: 2026-12-06T09:18:27Z\n---\n"
+	for _, c := range []struct{ text, field, body string }{
+		{head + "aliases:\n  - " + b + "\n" + tail + "the deploy token is " + a + "\n", b, a},
+		{head + "tags:\n  - " + b + "\n" + tail + "the CI token is " + a + "\n", b, a},
+		{head + "aliases:\n  - " + a + "\n" + tail + "the build token ends with " + b + ", as CI says\n", a, b},
+	} {
+		got := Find(c.text)
+		if len(got) != 2 || got[0].Rule != "secret-github-pat" || c.text[got[0].Start:got[0].End] != c.field || c.text[got[1].Start:got[1].End] != c.body {
+			t.Errorf("%q: Find = %+v", c.text, got)
+		}
+		if r := Redact(c.text); has(r) || strings.Contains(r, c.field) || strings.Contains(r, c.body) {
+			t.Errorf("Redact = %q", r)
+		}
+	}
+	for _, clean := range []string{
+		head + "aliases:\n  - deploy token v2\n" + tail + "The deploy token rotates every 90 days; commit 3f786850e387550fdab836ed7e6dc881de23001b.\n",
+		head + "tags:\n  - api-v2\n" + tail + "Use the API key from the vault (key id K1a2B3c4D5).\n",
+	} {
+		if got := Find(clean); len(got) > 0 {
+			t.Errorf("%q: found %+v", clean, got)
+		}
+	}
+}

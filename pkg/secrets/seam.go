@@ -16,6 +16,15 @@ func seam(text string) []hit {
 	if !ok {
 		return nil
 	}
+	if hits := seamFirst(text, headEnd, first); hits != nil {
+		return hits
+	}
+	return seamPairs(text, headEnd, first)
+}
+
+// seamFirst finds a key whose head is the last word of a field and whose
+// rest opens the body (the body's first line, which may hold it in groups).
+func seamFirst(text string, headEnd, first int) []hit {
 	line := text[first:]
 	if nl := strings.IndexByte(line, '\n'); nl >= 0 {
 		line = line[:nl]
@@ -120,4 +129,64 @@ func keyChars(s string) bool {
 // keyByte reports a character of keyChars' alphabet.
 func keyByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("_-+/=~.", c) >= 0
+}
+
+// maxSeamBody bounds the body seamPairs reads: a memory (280 characters)
+// is read whole, and so is a note of this size or less.
+const maxSeamBody = 8 << 10
+
+// seamPairs finds a key whose two parts are a word of a frontmatter line
+// (a title, an alias, a tag) and a word anywhere in the body, in either
+// order: "the deploy token is ghp_R8s2…" with an alias "1Nv6…", or an
+// alias "ghp_R8s2…" and a body that ends "…with 1Nv6…". The parts are
+// joined as they are; a hit must take from both. Only pairs of which one
+// part holds a rule's keyword are scanned.
+func seamPairs(text string, headEnd, first int) []hit {
+	end := min(len(text), first+maxSeamBody)
+	if !rules().words.any(text[:end]) {
+		return nil // most texts: one pass, no piece listed
+	}
+	head := keyPieces(text, 0, headEnd)
+	body := keyPieces(text, first, end)
+	for _, h := range head {
+		for _, b := range body {
+			if !h.keyword && !b.keyword {
+				continue
+			}
+			for _, p := range [2][2]piece{{h, b}, {b, h}} {
+				x, y := text[p[0].start:p[0].end], text[p[1].start:p[1].end]
+				if hits := scan(x+y, 0); len(hits) > 0 && hits[0].start < len(x) && hits[0].end > len(x) {
+					return []hit{{h.start, h.end, hits[0].rule}, {b.start, b.end, hits[0].rule}}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// piece is a word of text that can be part of a key (keyPiece), and
+// whether it holds a rule's keyword.
+type piece struct {
+	start, end int
+	keyword    bool
+}
+
+// keyPieces lists the pieces of text[from:to].
+func keyPieces(text string, from, to int) []piece {
+	var out []piece
+	for i := from; i < to; {
+		if !keyByte(text[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < to && keyByte(text[j]) {
+			j++
+		}
+		if w := text[i:j]; keyPiece(w) {
+			out = append(out, piece{i, j, rules().words.any(w)})
+		}
+		i = j
+	}
+	return out
 }
