@@ -896,7 +896,7 @@ func (r *Repo) checkSecrets(has func(gitrepo.Hash) bool, url string) error {
 			return r.damaged(h.String(), "commit: "+err.Error(), url)
 		}
 		queue = append(queue, c.ParentHashes...)
-		fs, _, err := r.commitSecrets(c, scanned, url)
+		fs, _, err := r.commitSecrets(c, scanned, nil, url)
 		if err != nil {
 			return err
 		}
@@ -910,16 +910,17 @@ func (r *Repo) checkSecrets(has func(gitrepo.Hash) bool, url string) error {
 }
 
 // commitSecrets are the secrets commit c adds: in its message, in the
-// files it adds and in their names; added are those files.
-func (r *Repo) commitSecrets(c *gitrepo.Commit, scanned map[gitrepo.Hash][]rules.Finding, url string) (found []string, added []addedBlob, err error) {
-	fs, added, err := r.addedSecrets(c, scanned, url)
+// files it adds and in their names; added are those files. memo (nil:
+// none) keeps the blobs' scans for a caller that reads them again.
+func (r *Repo) commitSecrets(c *gitrepo.Commit, scanned map[gitrepo.Hash][]rules.Finding, memo *rules.Memo, url string) (found []string, added []addedBlob, err error) {
+	fs, added, err := r.addedSecrets(c, scanned, memo, url)
 	return append(secretLines(c, "its message", rules.Secrets(c.Message)), fs...), added, err
 }
 
 // addedSecrets are the secrets the files commit c adds hold, or their
 // names (each blob scanned once: scanned keeps what was found), and the
 // files it adds.
-func (r *Repo) addedSecrets(c *gitrepo.Commit, scanned map[gitrepo.Hash][]rules.Finding, url string) ([]string, []addedBlob, error) {
+func (r *Repo) addedSecrets(c *gitrepo.Commit, scanned map[gitrepo.Hash][]rules.Finding, memo *rules.Memo, url string) ([]string, []addedBlob, error) {
 	added, err := r.addedBlobs(c)
 	if err != nil {
 		return nil, nil, r.damaged("in commit "+c.Hash.String(), err.Error(), url)
@@ -928,7 +929,7 @@ func (r *Repo) addedSecrets(c *gitrepo.Commit, scanned map[gitrepo.Hash][]rules.
 	for _, a := range added {
 		fs, ok := scanned[a.hash]
 		if !ok {
-			if fs, err = scanBlob(r.git, a.hash); err != nil {
+			if fs, err = scanBlob(r.git, a.hash, memo); err != nil {
 				return nil, nil, r.damaged(a.hash.String(), fmt.Sprintf("%s in commit %s: %v", a.path, short(c.Hash), err), url)
 			}
 			scanned[a.hash] = fs
@@ -985,7 +986,7 @@ func (r *Repo) addedBlobs(c *gitrepo.Commit) ([]addedBlob, error) {
 
 // scanBlob returns the secrets in a text blob; a binary one (a NUL in its
 // first 8000 bytes, git's own test) holds no text to scan.
-func scanBlob(g *gitrepo.Repo, h gitrepo.Hash) ([]rules.Finding, error) {
+func scanBlob(g *gitrepo.Repo, h gitrepo.Hash, memo *rules.Memo) ([]rules.Finding, error) {
 	data, err := g.Blob(h)
 	if err != nil {
 		return nil, err
@@ -993,7 +994,7 @@ func scanBlob(g *gitrepo.Repo, h gitrepo.Hash) ([]rules.Finding, error) {
 	if bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
 		return nil, nil
 	}
-	return rules.Secrets(string(data)), nil
+	return rules.SecretsRecalled(string(data), memo), nil
 }
 
 // BackupCheck is what reading the last verified backup again found.

@@ -225,6 +225,7 @@ func (r *Repo) newCommits(have, tip gitrepo.Hash) ([]string, gitrepo.Hash, error
 // already holds is not read again.
 func (r *Repo) incomingContent(commits []string, ref, tip gitrepo.Hash, url string) error {
 	scanned := map[gitrepo.Hash][]rules.Finding{}
+	memo := rules.NewMemo() // lint.Content recalls the secret scans of the files it reads again
 	var found []string
 	by := map[addedBlob]gitrepo.Hash{} // each memory version added, by the first commit adding it
 	for _, h := range commits {
@@ -232,7 +233,7 @@ func (r *Repo) incomingContent(commits []string, ref, tip gitrepo.Hash, url stri
 		if err != nil {
 			return r.damagedObject("commit", gitrepo.NewHash(h), "fetched from "+url, err)
 		}
-		fs, added, err := r.commitSecrets(c, scanned, url)
+		fs, added, err := r.commitSecrets(c, scanned, memo, url)
 		if err != nil {
 			return err
 		}
@@ -269,7 +270,7 @@ func (r *Repo) incomingContent(commits []string, ref, tip gitrepo.Hash, url stri
 			return r.damagedObject("blob", a.hash, "fetched, at "+quotePath(a.path), err)
 		}
 		rel, _ := r.vaultRel(a.path)
-		for _, p := range lint.Content(r.v.Parsed(rel, data), nil) {
+		for _, p := range lint.Content(r.v.Parsed(rel, data), memo) {
 			if p.Severity == lint.Error {
 				found = append(found, fmt.Sprintf("commit %s adds %s:%d: %s: %s", short(commit), quotePath(a.path), p.Line, p.Rule, p.Message))
 			}

@@ -263,6 +263,15 @@ func Text(text string) []Finding { return scan(text, 0, nil, true, secrets.Find)
 // Secrets reports every secret in text, gitleaks-style.
 func Secrets(text string) []Finding { return secretFindings(secrets.Find(text)) }
 
+// SecretsRecalled is Secrets through memo (nil: none), which recalls a
+// text it has scanned and keeps the scan of one it has not.
+func SecretsRecalled(text string, memo *Memo) []Finding {
+	if memo == nil {
+		return Secrets(text)
+	}
+	return secretFindings(memo.Find(text))
+}
+
 func secretFindings(found []secrets.Finding) []Finding {
 	var out []Finding
 	for _, f := range found {
