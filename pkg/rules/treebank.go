@@ -20,14 +20,15 @@ import (
 var imperativesTSV string
 
 // treebankForms are the sets of imperatives.tsv: imp, the imperative
-// forms (kind imp, and kind base: an infinitive in a language whose
-// imperative has its form) and the language whose treebanks annotated
-// each; sub, the words that open a subordinate phrase; and words, the
+// forms (kind imp; kind base, an infinitive in a language whose
+// imperative has its form; kind jussive, the Romance polite imperative;
+// kind verb, the forms the regular paradigm makes of a verb the
+// treebanks annotate) and the languages whose treebanks gave each; sub, the words that open a subordinate phrase; and words, the
 // frequent words only one language's treebanks write, that tell a
 // text's language (English "serve" is Portuguese "serves", French
 // "dont" a relative).
 type treebankForms struct {
-	imp   map[string]string
+	imp   map[string][]string
 	sub   map[string]bool
 	words map[string]map[string]bool
 }
@@ -35,15 +36,15 @@ type treebankForms struct {
 // treebank parses imperatives.tsv when first asked for (most mem
 // processes never judge a claim).
 var treebank = sync.OnceValue(func() treebankForms {
-	f := treebankForms{imp: map[string]string{}, sub: map[string]bool{}, words: map[string]map[string]bool{}}
+	f := treebankForms{imp: map[string][]string{}, sub: map[string]bool{}, words: map[string]map[string]bool{}}
 	for _, line := range strings.Split(imperativesTSV, "\n") {
 		col := strings.Split(line, "\t")
 		if len(col) < 3 || strings.HasPrefix(line, "#") {
 			continue
 		}
 		switch col[0] {
-		case "imp", "base", "jussive":
-			f.imp[col[2]] = col[1]
+		case "imp", "base", "jussive", "verb":
+			f.imp[col[2]] = append(f.imp[col[2]], col[1])
 		case "sub":
 			f.sub[col[2]] = true
 		case "word":
@@ -64,13 +65,25 @@ var treebank = sync.OnceValue(func() treebankForms {
 // so no subject does: the form is the imperative the treebanks say it
 // mostly is. The same places are the ones scripts/udimperatives counts.
 func treebankOrder(lower string) string {
+	// Polish, Czech and Turkish have no treebank here and share forms
+	// with the Romance paradigms (Polish "dobre", good, is Portuguese
+	// "double!"): they are left to the rules of their own forms, as in
+	// verbFirst.
+	if polish(lower) || czech(lower) || turkish(lower) {
+		return ""
+	}
 	f := treebank()
 	isImp := func(s string) string {
 		w, rest := firstWord(strings.TrimLeft(s, " \t\"'“„«(「『"))
 		w = strings.ReplaceAll(w, "’", "'")
 		// "Read: …" is a label, "Don't-…" a compound.
-		if lang := f.imp[w]; lang != "" && !strings.HasPrefix(rest, "-") && holdsWords(lower, f.words[lang], 1) {
-			return w
+		if strings.HasPrefix(rest, "-") {
+			return ""
+		}
+		for _, lang := range f.imp[w] {
+			if holdsWords(lower, f.words[lang], 1) {
+				return w
+			}
 		}
 		return ""
 	}
