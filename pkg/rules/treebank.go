@@ -27,12 +27,13 @@ var imperativesTSV string
 // forms (kind imp; kind base, an infinitive in a language whose
 // imperative has its form; kind jussive, the Romance polite imperative;
 // kind verb, the forms the regular paradigm makes of a verb the
-// treebanks annotate) and the languages whose treebanks gave each; sub, the words that open a subordinate phrase; and words, the
+// treebanks annotate) and the languages whose treebanks gave each,
+// separated by spaces; sub, the words that open a subordinate phrase; and words, the
 // frequent words only one language's treebanks write, that tell a
 // text's language (English "serve" is Portuguese "serves", French
 // "dont" a relative).
 type treebankForms struct {
-	imp   map[string][]string
+	imp   map[string]string
 	sub   map[string]bool
 	words map[string]map[string]bool
 }
@@ -40,22 +41,32 @@ type treebankForms struct {
 // treebank parses imperatives.tsv when first asked for (most mem
 // processes never judge a claim).
 var treebank = sync.OnceValue(func() treebankForms {
-	f := treebankForms{imp: map[string][]string{}, sub: map[string]bool{}, words: map[string]map[string]bool{}}
-	for _, line := range strings.Split(imperativesTSV, "\n") {
-		col := strings.Split(line, "\t")
-		if len(col) < 3 || strings.HasPrefix(line, "#") {
+	// About 32,000 lines: cut in place (the fields are substrings of the
+	// embedded table), not split into slices.
+	f := treebankForms{imp: make(map[string]string, 1<<15), sub: map[string]bool{}, words: map[string]map[string]bool{}}
+	for rest := imperativesTSV; rest != ""; {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		kind, line, _ := strings.Cut(line, "\t")
+		lang, line, _ := strings.Cut(line, "\t")
+		form, _, ok := strings.Cut(line, "\t")
+		if !ok && form == "" {
 			continue
 		}
-		switch col[0] {
+		switch kind {
 		case "imp", "base", "jussive", "verb":
-			f.imp[col[2]] = append(f.imp[col[2]], col[1])
-		case "sub":
-			f.sub[col[2]] = true
-		case "word":
-			if f.words[col[1]] == nil {
-				f.words[col[1]] = map[string]bool{}
+			// (Most forms are one language's: a string, not a slice each.)
+			if f.imp[form] != "" {
+				lang = f.imp[form] + " " + lang
 			}
-			f.words[col[1]][col[2]] = true
+			f.imp[form] = lang
+		case "sub":
+			f.sub[form] = true
+		case "word":
+			if f.words[lang] == nil {
+				f.words[lang] = map[string]bool{}
+			}
+			f.words[lang][form] = true
 		}
 	}
 	return f
@@ -84,7 +95,7 @@ func treebankOrder(lower string) string {
 		if strings.HasPrefix(rest, "-") {
 			return ""
 		}
-		for _, lang := range f.imp[w] {
+		for lang := range strings.FieldsSeq(f.imp[w]) {
 			if holdsWords(lower, f.words[lang], 1) {
 				return w
 			}
