@@ -86,6 +86,10 @@ func TestVerbLexiconOrder(t *testing.T) {
 		{"Construya con cuidado una lista de pasos y después pruébela.", "construya"},
 		{"Expliquen con calma cómo funciona la red.", "expliquen"},
 		{"Entregad mañana sin falta los informes.", "entregad"},
+		// the stem the treebanks' present indicative shows: Spanish
+		// encuentra encuentre, Italian mantengo mantenga
+		{"Encuentre primero a sus clientes más fieles.", "encuentre"},
+		{"Mantenga sempre i file della squadra in un posto sicuro.", "mantenga"},
 		// Portuguese: você (-ger -ja), vocês (-car -quem)
 		{"Proteja sempre com senha os arquivos da equipe.", "proteja"},
 		{"Publiquem já os resultados do teste, isso é urgente.", "publiquem"},
