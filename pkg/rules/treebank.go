@@ -28,10 +28,10 @@ var imperativesTSV string
 // imperative has its form; kind jussive, the Romance polite imperative;
 // kind verb, the forms the regular paradigm makes of a verb the
 // treebanks annotate) and the languages whose treebanks gave each,
-// separated by spaces; sub, the words that open a subordinate phrase; and words, the
-// frequent words only one language's treebanks write, that tell a
-// text's language (English "serve" is Portuguese "serves", French
-// "dont" a relative).
+// separated by spaces; sub, the words that open a subordinate phrase;
+// and words, the frequent words only one language's treebanks write,
+// that tell a text's language (English "serve" is Portuguese "serves",
+// French "dont" a relative).
 type treebankForms struct {
 	imp   map[string]string
 	sub   map[string]bool
@@ -41,7 +41,7 @@ type treebankForms struct {
 // treebank parses imperatives.tsv when first asked for (most mem
 // processes never judge a claim).
 var treebank = sync.OnceValue(func() treebankForms {
-	// About 32,000 lines: cut in place (the fields are substrings of the
+	// About 29,000 lines: cut in place (the fields are substrings of the
 	// embedded table), not split into slices.
 	f := treebankForms{imp: make(map[string]string, 1<<15), sub: map[string]bool{}, words: map[string]map[string]bool{}}
 	for rest := imperativesTSV; rest != ""; {
@@ -49,8 +49,8 @@ var treebank = sync.OnceValue(func() treebankForms {
 		line, rest, _ = strings.Cut(rest, "\n")
 		kind, line, _ := strings.Cut(line, "\t")
 		lang, line, _ := strings.Cut(line, "\t")
-		form, _, ok := strings.Cut(line, "\t")
-		if !ok && form == "" {
+		form, _, _ := strings.Cut(line, "\t")
+		if form == "" {
 			continue
 		}
 		switch kind {
