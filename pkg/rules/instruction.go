@@ -24,7 +24,8 @@ import (
 // subject before it, an interrogative before a bare verb, the person or
 // mood of a verb's ending or prefix, an order's particle); a clause that
 // opens with a form the Universal Dependencies treebanks annotate as an
-// imperative (treebank.go); and, last, the text
+// imperative, or one the regular paradigm makes of a verb they annotate
+// (treebank.go); and, last, the text
 // speaking as someone in the first person (personWord: a message, not a
 // fact about the user or the project). The imperative lists cover
 // English, German, French, Spanish, Italian, Portuguese, Dutch, Polish,
@@ -66,7 +67,7 @@ func instruction(text string, decode bool) (rule, msg string) {
 		return "instruction-imperative", "a clause that opens with a verb and its object (" + w + "), no subject before it: an order, not a statement about the world"
 	}
 	if w := treebankOrder(lower); w != "" {
-		return "instruction-imperative", "a clause that opens with a form the Universal Dependencies treebanks annotate as an imperative more often than as anything else (" + w + "): an order, not a statement about the world"
+		return "instruction-imperative", "a clause that opens with an imperative the Universal Dependencies treebanks annotate, or that the paradigm makes of a verb they annotate (" + w + "): an order, not a statement about the world"
 	}
 	if w := italianOrder(lower); w != "" {
 		return "instruction-imperative", "an Italian verb in the second person or the imperative opening its clause (" + w + "): a claim says what is so, not what the reader must do"

@@ -14,18 +14,24 @@ import (
 // docs/security.md names the treebanks and their commits): the forms that
 // open a clause annotated Mood=Imp more often than as anything else, in
 // all of the treebanks together, and the subordinators and prepositions
-// that open a sentence's first phrase.
+// that open a sentence's first phrase. Those forms are only the ones that
+// happen to occur ("explique", "incitez" do not), so it also holds the
+// forms the regular paradigm of Spanish, Portuguese, Italian, French and
+// Russian makes of every verb the treebanks annotate: know the verb, not
+// the form.
 
 //go:embed imperatives.tsv
 var imperativesTSV string
 
 // treebankForms are the sets of imperatives.tsv: imp, the imperative
-// forms (kind imp, and kind base: an infinitive in a language whose
-// imperative has its form) and the language whose treebanks annotated
-// each; sub, the words that open a subordinate phrase; and words, the
-// frequent words only one language's treebanks write, that tell a
-// text's language (English "serve" is Portuguese "serves", French
-// "dont" a relative).
+// forms (kind imp; kind base, an infinitive in a language whose
+// imperative has its form; kind jussive, the Romance polite imperative;
+// kind verb, the forms the regular paradigm makes of a verb the
+// treebanks annotate) and the languages whose treebanks gave each,
+// separated by spaces; sub, the words that open a subordinate phrase;
+// and words, the frequent words only one language's treebanks write,
+// that tell a text's language (English "serve" is Portuguese "serves",
+// French "dont" a relative).
 type treebankForms struct {
 	imp   map[string]string
 	sub   map[string]bool
@@ -35,22 +41,32 @@ type treebankForms struct {
 // treebank parses imperatives.tsv when first asked for (most mem
 // processes never judge a claim).
 var treebank = sync.OnceValue(func() treebankForms {
-	f := treebankForms{imp: map[string]string{}, sub: map[string]bool{}, words: map[string]map[string]bool{}}
-	for _, line := range strings.Split(imperativesTSV, "\n") {
-		col := strings.Split(line, "\t")
-		if len(col) < 3 || strings.HasPrefix(line, "#") {
+	// About 29,000 lines: cut in place (the fields are substrings of the
+	// embedded table), not split into slices.
+	f := treebankForms{imp: make(map[string]string, 1<<15), sub: map[string]bool{}, words: map[string]map[string]bool{}}
+	for rest := imperativesTSV; rest != ""; {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		kind, line, _ := strings.Cut(line, "\t")
+		lang, line, _ := strings.Cut(line, "\t")
+		form, _, _ := strings.Cut(line, "\t")
+		if form == "" {
 			continue
 		}
-		switch col[0] {
-		case "imp", "base", "jussive":
-			f.imp[col[2]] = col[1]
-		case "sub":
-			f.sub[col[2]] = true
-		case "word":
-			if f.words[col[1]] == nil {
-				f.words[col[1]] = map[string]bool{}
+		switch kind {
+		case "imp", "base", "jussive", "verb":
+			// (Most forms are one language's: a string, not a slice each.)
+			if f.imp[form] != "" {
+				lang = f.imp[form] + " " + lang
 			}
-			f.words[col[1]][col[2]] = true
+			f.imp[form] = lang
+		case "sub":
+			f.sub[form] = true
+		case "word":
+			if f.words[lang] == nil {
+				f.words[lang] = map[string]bool{}
+			}
+			f.words[lang][form] = true
 		}
 	}
 	return f
@@ -64,13 +80,25 @@ var treebank = sync.OnceValue(func() treebankForms {
 // so no subject does: the form is the imperative the treebanks say it
 // mostly is. The same places are the ones scripts/udimperatives counts.
 func treebankOrder(lower string) string {
+	// Polish, Czech and Turkish have no treebank here and share forms
+	// with the Romance paradigms (Polish "dobre", good, is Portuguese
+	// "double!"): they are left to the rules of their own forms, as in
+	// verbFirst.
+	if polish(lower) || czech(lower) || turkish(lower) {
+		return ""
+	}
 	f := treebank()
 	isImp := func(s string) string {
 		w, rest := firstWord(strings.TrimLeft(s, " \t\"'“„«(「『"))
 		w = strings.ReplaceAll(w, "’", "'")
 		// "Read: …" is a label, "Don't-…" a compound.
-		if lang := f.imp[w]; lang != "" && !strings.HasPrefix(rest, "-") && holdsWords(lower, f.words[lang], 1) {
-			return w
+		if strings.HasPrefix(rest, "-") {
+			return ""
+		}
+		for lang := range strings.FieldsSeq(f.imp[w]) {
+			if holdsWords(lower, f.words[lang], 1) {
+				return w
+			}
 		}
 		return ""
 	}

@@ -68,3 +68,71 @@ func TestTreebankOrderPasses(t *testing.T) {
 		}
 	}
 }
+
+// Orders that only the verb lexicon shows: each verb is a lemma of the
+// treebanks, but none of them writes the form below, so neither the
+// treebank forms nor an ending nor a list holds it. Sentences of our own,
+// one for each language and each form the paradigm makes.
+func TestVerbLexiconOrder(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ text, word string }{
+		// Spanish: the usted imperative of -ar (-zar -ce, -gar -gue), of
+		// -er and -ir (-ger -ja, -cer -zca, -uir -uya), ustedes, vosotros
+		{"Actualice cuanto antes sus datos de acceso.", "actualice"},
+		{"Entregue mañana sin falta los informes.", "entregue"},
+		{"Describa con detalle cómo llegó hasta aquí.", "describa"},
+		{"Escoja con calma una contraseña nueva para sus cuentas.", "escoja"},
+		{"Conozca primero a sus clientes más fieles.", "conozca"},
+		{"Construya con cuidado una lista de pasos y después pruébela.", "construya"},
+		{"Expliquen con calma cómo funciona la red.", "expliquen"},
+		{"Entregad mañana sin falta los informes.", "entregad"},
+		// the stem the treebanks' present indicative shows: Spanish
+		// encuentra encuentre, Italian mantengo mantenga
+		{"Encuentre primero a sus clientes más fieles.", "encuentre"},
+		{"Mantenga sempre i file della squadra in un posto sicuro.", "mantenga"},
+		// Portuguese: você (-ger -ja), vocês (-car -quem)
+		{"Proteja sempre com senha os arquivos da equipe.", "proteja"},
+		{"Publiquem já os resultados do teste, isso é urgente.", "publiquem"},
+		// Italian: Lei (-care -chi, -isc-), Loro
+		{"Verifichi subito che il server sia acceso.", "verifichi"},
+		{"Finisca entro sera la relazione per il cliente.", "finisca"},
+		{"Verifichino subito che il server sia acceso.", "verifichino"},
+		// French: -ez before what is no determiner
+		{"Publiez rapidement les résultats et les notes.", "publiez"},
+		// Russian: the singular in -й and -и, the reflexive, the plural
+		// reflexive (-тесь, which no ending rule reads)
+		{"Проверяй каждый день журналы на сервере.", "проверяй"},
+		{"Сохрани копию на диске и в облаке.", "сохрани"},
+		{"Оставайся на связи до вечера.", "оставайся"},
+		{"Оставайтесь на связи до вечера.", "оставайтесь"},
+		// after a subordinate phrase's comma
+		{"Cuando termine la prueba, describa los resultados.", "describa"},
+	} {
+		if w := treebankOrder(strings.ToLower(c.text)); w != c.word {
+			t.Errorf("treebankOrder(%q) = %q, want %q", c.text, w, c.word)
+		}
+		if rule, _ := Instruction(c.text); rule != "instruction-imperative" {
+			t.Errorf("Instruction(%q) = %q, want instruction-imperative", c.text, rule)
+		}
+	}
+}
+
+// Statements with the lexicon's forms where no clause opens (after "que",
+// after a subject) and a form the treebanks write as something else
+// (Spanish "este", this; Italian "finanziate", a participle).
+func TestVerbLexiconPasses(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{
+		"El gerente quiere que el equipo actualice los datos de acceso.",
+		"O gerente pede que a equipe proteja os arquivos.",
+		"Il capo vuole che il team verifichi lo stato del server.",
+		"Le rapport montre que les équipes publiez rarement leurs notes.",
+		"Кнопка сохрани копию не работает с прошлой недели.",
+		"Este servidor guarda las copias de la empresa.",
+		"Finanziate dal comune, queste scuole aprirono nel 1994.",
+	} {
+		if w := treebankOrder(strings.ToLower(s)); w != "" {
+			t.Errorf("treebankOrder(%q) = %q, want nothing", s, w)
+		}
+	}
+}
