@@ -896,7 +896,7 @@ func (r *Repo) checkSecrets(has func(gitrepo.Hash) bool, url string) error {
 			return r.damaged(h.String(), "commit: "+err.Error(), url)
 		}
 		queue = append(queue, c.ParentHashes...)
-		fs, _, err := r.commitSecrets(c, scanned, nil, url)
+		fs, _, err := r.commitSecrets(c, scanned, nil, url, nil)
 		if err != nil {
 			return err
 		}
@@ -911,16 +911,18 @@ func (r *Repo) checkSecrets(has func(gitrepo.Hash) bool, url string) error {
 
 // commitSecrets are the secrets commit c adds: in its message, in the
 // files it adds and in their names; added are those files. memo (nil:
-// none) keeps the blobs' scans for a caller that reads them again.
-func (r *Repo) commitSecrets(c *gitrepo.Commit, scanned map[gitrepo.Hash][]rules.Finding, memo *rules.Memo, url string) (found []string, added []addedBlob, err error) {
-	fs, added, err := r.addedSecrets(c, scanned, memo, url)
+// none) keeps the blobs' scans for a caller that reads them again, and
+// read (nil: none) is given each blob's content as it is read (a blob
+// scanned before, under any name, is not read again).
+func (r *Repo) commitSecrets(c *gitrepo.Commit, scanned map[gitrepo.Hash][]rules.Finding, memo *rules.Memo, url string, read func(addedBlob, []byte)) (found []string, added []addedBlob, err error) {
+	fs, added, err := r.addedSecrets(c, scanned, memo, url, read)
 	return append(secretLines(c, "its message", rules.Secrets(c.Message)), fs...), added, err
 }
 
 // addedSecrets are the secrets the files commit c adds hold, or their
 // names (each blob scanned once: scanned keeps what was found), and the
 // files it adds.
-func (r *Repo) addedSecrets(c *gitrepo.Commit, scanned map[gitrepo.Hash][]rules.Finding, memo *rules.Memo, url string) ([]string, []addedBlob, error) {
+func (r *Repo) addedSecrets(c *gitrepo.Commit, scanned map[gitrepo.Hash][]rules.Finding, memo *rules.Memo, url string, read func(addedBlob, []byte)) ([]string, []addedBlob, error) {
 	added, err := r.addedBlobs(c)
 	if err != nil {
 		return nil, nil, r.damaged("in commit "+c.Hash.String(), err.Error(), url)
@@ -929,10 +931,14 @@ func (r *Repo) addedSecrets(c *gitrepo.Commit, scanned map[gitrepo.Hash][]rules.
 	for _, a := range added {
 		fs, ok := scanned[a.hash]
 		if !ok {
-			if fs, err = scanBlob(r.git, a.hash, memo); err != nil {
+			var data []byte
+			if data, fs, err = scanBlob(r.git, a.hash, memo); err != nil {
 				return nil, nil, r.damaged(a.hash.String(), fmt.Sprintf("%s in commit %s: %v", a.path, short(c.Hash), err), url)
 			}
 			scanned[a.hash] = fs
+			if read != nil {
+				read(a, data)
+			}
 		}
 		// A commit adding a file so named adds the secret: line 0, as
 		// mem commit names it.
@@ -984,17 +990,17 @@ func (r *Repo) addedBlobs(c *gitrepo.Commit) ([]addedBlob, error) {
 	return out, nil
 }
 
-// scanBlob returns the secrets in a text blob; a binary one (a NUL in its
-// first 8000 bytes, git's own test) holds no text to scan.
-func scanBlob(g *gitrepo.Repo, h gitrepo.Hash, memo *rules.Memo) ([]rules.Finding, error) {
+// scanBlob returns a blob's content and the secrets in it; a binary one (a
+// NUL in its first 8000 bytes, git's own test) holds no text to scan.
+func scanBlob(g *gitrepo.Repo, h gitrepo.Hash, memo *rules.Memo) ([]byte, []rules.Finding, error) {
 	data, err := g.Blob(h)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
-		return nil, nil
+		return data, nil, nil
 	}
-	return rules.SecretsRecalled(string(data), memo), nil
+	return data, rules.SecretsRecalled(string(data), memo), nil
 }
 
 // BackupCheck is what reading the last verified backup again found.

@@ -222,35 +222,9 @@ func (r *Repo) newCommits(have, tip gitrepo.Hash) ([]string, gitrepo.Hash, error
 // when lint.Content finds an error in it, so what lint fails on here never
 // comes in from a remote. Only the head's version counts: a file fixed by
 // a later commit is taken (nothing needs rewriting), and one this machine
-// already holds is not read again.
+// already holds is not read again. Each such file is linted as the secrets
+// scan reads it, so a blob is read from git once.
 func (r *Repo) incomingContent(commits []string, ref, tip gitrepo.Hash, url string) error {
-	scanned := map[gitrepo.Hash][]rules.Finding{}
-	memo := rules.NewMemo() // lint.Content recalls the secret scans of the files it reads again
-	var found []string
-	by := map[addedBlob]gitrepo.Hash{} // each memory version added, by the first commit adding it
-	for _, h := range commits {
-		c, err := r.git.Commit(gitrepo.NewHash(h))
-		if err != nil {
-			return r.damagedObject("commit", gitrepo.NewHash(h), "fetched from "+url, err)
-		}
-		fs, added, err := r.commitSecrets(c, scanned, memo, url)
-		if err != nil {
-			return err
-		}
-		found = append(found, fs...)
-		for _, a := range added {
-			if _, ok := by[a]; !ok && r.isMemoryPath(a.path) {
-				by[a] = c.Hash
-			}
-		}
-	}
-	if len(found) > 0 {
-		return &RefusedError{fmt.Sprintf("refused %s: commits it sends add secrets:\n  %s\nNothing here changed. Remove the secret from those commits on the remote (rewrite them), revoke the key, then run 'mem sync' again",
-			url, listed(found))}
-	}
-	if len(by) == 0 {
-		return nil
-	}
 	tc, err := r.git.Commit(tip)
 	if err != nil {
 		return r.damagedObject("commit", tip, "fetched from "+url, err)
@@ -259,22 +233,67 @@ func (r *Repo) incomingContent(commits []string, ref, tip gitrepo.Hash, url stri
 	if err != nil {
 		return r.damaged("the fetched head "+tip.String(), err.Error(), url)
 	}
-	for _, ch := range changes {
-		a := addedBlob{path: ch.Path, hash: ch.New}
+	// The memory files the merge would write, each with the problems lint
+	// finds in it once a commit adds it.
+	written := map[addedBlob]int{}
+	for i, ch := range changes {
+		if !ch.Deleted() && r.isMemoryPath(ch.Path) {
+			written[addedBlob{path: ch.Path, hash: ch.New}] = i
+		}
+	}
+	memo := rules.NewMemo() // lint.Content recalls the secret scans of the files it reads again
+	problems := make([][]string, len(changes))
+	linted := map[addedBlob]bool{}
+	lintBlob := func(c gitrepo.Hash, a addedBlob, data []byte) {
+		rel, _ := r.vaultRel(a.path)
+		linted[a] = true
+		for _, p := range lint.Content(r.v.Parsed(rel, data), memo) {
+			if p.Severity == lint.Error {
+				problems[written[a]] = append(problems[written[a]], fmt.Sprintf("commit %s adds %s:%d: %s: %s", short(c), quotePath(a.path), p.Line, p.Rule, p.Message))
+			}
+		}
+	}
+	scanned := map[gitrepo.Hash][]rules.Finding{}
+	var found []string
+	by := map[addedBlob]gitrepo.Hash{} // each file the merge writes, by the first commit adding it
+	for _, h := range commits {
+		c, err := r.git.Commit(gitrepo.NewHash(h))
+		if err != nil {
+			return r.damagedObject("commit", gitrepo.NewHash(h), "fetched from "+url, err)
+		}
+		fs, added, err := r.commitSecrets(c, scanned, memo, url, func(a addedBlob, data []byte) {
+			if _, ok := written[a]; ok && !linted[a] {
+				lintBlob(c.Hash, a, data)
+			}
+		})
+		if err != nil {
+			return err
+		}
+		found = append(found, fs...)
+		for _, a := range added {
+			if _, ok := by[a]; !ok {
+				by[a] = c.Hash
+			}
+		}
+	}
+	if len(found) > 0 {
+		return &RefusedError{fmt.Sprintf("refused %s: commits it sends add secrets:\n  %s\nNothing here changed. Remove the secret from those commits on the remote (rewrite them), revoke the key, then run 'mem sync' again",
+			url, listed(found))}
+	}
+	for a := range written {
 		commit, ok := by[a]
-		if ch.Deleted() || !ok {
+		if !ok || linted[a] {
 			continue
 		}
+		// Its blob was scanned under another name first, and not kept.
 		data, err := r.blob(a.hash)
 		if err != nil {
 			return r.damagedObject("blob", a.hash, "fetched, at "+quotePath(a.path), err)
 		}
-		rel, _ := r.vaultRel(a.path)
-		for _, p := range lint.Content(r.v.Parsed(rel, data), memo) {
-			if p.Severity == lint.Error {
-				found = append(found, fmt.Sprintf("commit %s adds %s:%d: %s: %s", short(commit), quotePath(a.path), p.Line, p.Rule, p.Message))
-			}
-		}
+		lintBlob(commit, a, data)
+	}
+	for _, ps := range problems {
+		found = append(found, ps...)
 	}
 	if len(found) == 0 {
 		return nil
