@@ -1162,7 +1162,11 @@ func (r *Repo) abandonMerge(chs []gitrepo.Change, j journal, maxPath int, refuse
 // or is removed; one edited since is left for the next commit. The new
 // files are written first and replace the old ones together, with one
 // flush: an fsync per file made a wide commit's sync ten times slower than
-// git's checkout of it. It returns what it wrote, by repository path.
+// git's checkout of it. A rendered view (the root MEMORY.md, a
+// render.outputs file) is never written: it is what an agent reads at
+// session boot, render alone writes it, and a remote's copy would stand
+// there, unchecked, until the next render. It returns what it wrote, by
+// repository path.
 func (r *Repo) writeMerge(chs []gitrepo.Change) (map[string]writtenFile, error) {
 	var batch vault.Batch
 	defer batch.Abort()
@@ -1170,6 +1174,9 @@ func (r *Repo) writeMerge(chs []gitrepo.Change) (map[string]writtenFile, error) 
 	for _, c := range chs {
 		if c.NewMode == gitrepo.Submodule || c.OldMode == gitrepo.Submodule {
 			continue // git's business
+		}
+		if rel, ok := r.vaultRel(c.Path); ok && r.v.IsRenderedOutput(rel) {
+			continue
 		}
 		p := filepath.Join(r.top, filepath.FromSlash(c.Path))
 		// A folder that was missing holds only what the batch writes: no
