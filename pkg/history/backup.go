@@ -928,9 +928,9 @@ func (r *Repo) checkSecrets(has func(gitrepo.Hash) bool, url string, cc *content
 
 // sendWarnings adds to warnings a line for each memory a push to url sent
 // that lint.Content fails on (cc): nothing refuses it here, where the file
-// is the truth and was committed as it is (by hand, or with --no-verify),
-// but every machine's sync from url refuses it (incomingContent) until a
-// new commit here fixes it.
+// is the truth (a hand-written file mem commit takes as it is, or a plain
+// git commit), but every machine's sync from url refuses it
+// (incomingContent) until a new commit here fixes it.
 func (r *Repo) sendWarnings(cc *contentCheck, url string, warnings *[]string) error {
 	found, err := cc.finish()
 	if err != nil {
@@ -945,8 +945,8 @@ func (r *Repo) sendWarnings(cc *contentCheck, url string, warnings *[]string) er
 // commitSecrets are the secrets commit c adds: in its message, in the
 // files it adds and in their names; added are those files. memo (nil:
 // none) keeps the blobs' scans for a caller that reads them again, and
-// read (nil: none) is given each blob's content as it is read (a blob
-// scanned before, under any name, is not read again).
+// read is given each blob's content as it is read (a blob scanned before,
+// under any name, is not read again).
 func (r *Repo) commitSecrets(c *gitrepo.Commit, scanned map[gitrepo.Hash][]rules.Finding, memo *rules.Memo, url string, read func(addedBlob, []byte)) (found []string, added []addedBlob, err error) {
 	fs, added, err := r.addedSecrets(c, scanned, memo, url, read)
 	return append(secretLines(c, "its message", rules.Secrets(c.Message)), fs...), added, err
@@ -969,9 +969,7 @@ func (r *Repo) addedSecrets(c *gitrepo.Commit, scanned map[gitrepo.Hash][]rules.
 				return nil, nil, r.damaged(a.hash.String(), fmt.Sprintf("%s in commit %s: %v", a.path, short(c.Hash), err), url)
 			}
 			scanned[a.hash] = fs
-			if read != nil {
-				read(a, data)
-			}
+			read(a, data)
 		}
 		// A commit adding a file so named adds the secret: line 0, as
 		// mem commit names it.

@@ -311,6 +311,8 @@ func (cc *contentCheck) added(c gitrepo.Hash, added []addedBlob) {
 	}
 }
 
+// lint records lint.Content's errors in the file a, whose content is
+// data, as added by commit c.
 func (cc *contentCheck) lint(c gitrepo.Hash, a addedBlob, data []byte) {
 	cc.linted[a] = true
 	rel, _ := cc.r.vaultRel(a.path)
