@@ -186,7 +186,7 @@ func (r *Repo) Backup(opts BackupOptions) (*BackupResult, error) {
 		return nil, r.damaged("under head "+head.String(), err.Error(), res.URL)
 	}
 	if !opts.VerifyOnly {
-		if err := r.send(tgt, branch, res, opts); err != nil {
+		if err := r.send(tgt, branch, head, res, opts); err != nil {
 			return nil, err
 		}
 	}
@@ -213,8 +213,8 @@ func (r *Repo) Backup(opts BackupOptions) (*BackupResult, error) {
 
 // send brings the backup up to the vault: the checks that may refuse it
 // (a mass delete, secrets the backup does not hold yet), then the first
-// copy made or a push.
-func (r *Repo) send(tgt *backupTarget, branch gitrepo.RefName, res *BackupResult, opts BackupOptions) error {
+// copy made or a push of head.
+func (r *Repo) send(tgt *backupTarget, branch gitrepo.RefName, head gitrepo.Hash, res *BackupResult, opts BackupOptions) error {
 	if tgt.repo != nil {
 		torn, err := gitrepo.RemoveEmptyRefs(res.URL) // left by a go-git push that was killed
 		if err != nil {
@@ -231,7 +231,19 @@ func (r *Repo) send(tgt *backupTarget, branch gitrepo.RefName, res *BackupResult
 	if err := r.checkDrop(old, res, opts.AllowMassDelete); err != nil {
 		return err
 	}
-	if err := r.checkSecrets(has, res.URL); err != nil {
+	// The memories the push sends over the backup's head: all of head's
+	// when that head is no commit of the vault's (git refuses the push).
+	ref := gitrepo.ZeroHash
+	if oc, err := r.git.Commit(old); err == nil {
+		ref = oc.TreeHash
+	} else if !old.IsZero() && !errors.Is(err, gitrepo.ErrObjectNotFound) {
+		return r.damagedObject("commit", old, "", err)
+	}
+	cc, err := r.newContentCheck(ref, head)
+	if err != nil {
+		return err
+	}
+	if err := r.checkSecrets(has, res.URL, cc); err != nil {
 		return err
 	}
 	if tgt.create {
@@ -239,7 +251,10 @@ func (r *Repo) send(tgt *backupTarget, branch gitrepo.RefName, res *BackupResult
 	} else {
 		res.Pushed, err = r.push(res.URL)
 	}
-	return err
+	if err != nil || !res.Pushed && !res.Created {
+		return err
+	}
+	return r.sendWarnings(cc, res.URL, &res.Warnings)
 }
 
 // readBack opens what the backup holds now, to verify: the local backup
@@ -865,8 +880,9 @@ func (r *Repo) branchesAndTags() ([]ref, error) {
 // folder (spec §8), whoever made them: mem commit leaves such a file out,
 // but a plain `git commit` does not. Only commits the backup lacks are
 // read (has), and only the blobs each adds against its first parent, so
-// an hourly backup reads a handful of files. Each blob is scanned once.
-func (r *Repo) checkSecrets(has func(gitrepo.Hash) bool, url string) error {
+// an hourly backup reads a handful of files. Each blob is scanned once,
+// and the memories among them that cc lists are linted as they are read.
+func (r *Repo) checkSecrets(has func(gitrepo.Hash) bool, url string, cc *contentCheck) error {
 	refs, err := r.branchesAndTags()
 	if err != nil {
 		return err
@@ -896,11 +912,12 @@ func (r *Repo) checkSecrets(has func(gitrepo.Hash) bool, url string) error {
 			return r.damaged(h.String(), "commit: "+err.Error(), url)
 		}
 		queue = append(queue, c.ParentHashes...)
-		fs, _, err := r.commitSecrets(c, scanned, nil, url)
+		fs, added, err := r.commitSecrets(c, scanned, cc.memo, url, cc.reader(c.Hash))
 		if err != nil {
 			return err
 		}
 		found = append(found, fs...)
+		cc.added(c.Hash, added)
 	}
 	if len(found) == 0 {
 		return nil
@@ -909,18 +926,36 @@ func (r *Repo) checkSecrets(has func(gitrepo.Hash) bool, url string) error {
 		url, listed(found))}
 }
 
+// sendWarnings adds to warnings a line for each memory a push to url sent
+// that lint.Content fails on (cc): nothing refuses it here, where the file
+// is the truth (a hand-written file mem commit takes as it is, or a plain
+// git commit), but every machine's sync from url refuses it
+// (incomingContent) until a new commit here fixes it.
+func (r *Repo) sendWarnings(cc *contentCheck, url string, warnings *[]string) error {
+	found, err := cc.finish()
+	if err != nil {
+		return r.damaged("a blob pushed", err.Error(), url)
+	}
+	for _, f := range found {
+		*warnings = append(*warnings, fmt.Sprintf("pushed %s; every other machine's sync from %s refuses it until it is fixed here: fix or delete the file ('mem lint' names the line) and sync again", f, url))
+	}
+	return nil
+}
+
 // commitSecrets are the secrets commit c adds: in its message, in the
 // files it adds and in their names; added are those files. memo (nil:
-// none) keeps the blobs' scans for a caller that reads them again.
-func (r *Repo) commitSecrets(c *gitrepo.Commit, scanned map[gitrepo.Hash][]rules.Finding, memo *rules.Memo, url string) (found []string, added []addedBlob, err error) {
-	fs, added, err := r.addedSecrets(c, scanned, memo, url)
+// none) keeps the blobs' scans for a caller that reads them again, and
+// read is given each blob's content as it is read (a blob scanned before,
+// under any name, is not read again).
+func (r *Repo) commitSecrets(c *gitrepo.Commit, scanned map[gitrepo.Hash][]rules.Finding, memo *rules.Memo, url string, read func(addedBlob, []byte)) (found []string, added []addedBlob, err error) {
+	fs, added, err := r.addedSecrets(c, scanned, memo, url, read)
 	return append(secretLines(c, "its message", rules.Secrets(c.Message)), fs...), added, err
 }
 
 // addedSecrets are the secrets the files commit c adds hold, or their
 // names (each blob scanned once: scanned keeps what was found), and the
 // files it adds.
-func (r *Repo) addedSecrets(c *gitrepo.Commit, scanned map[gitrepo.Hash][]rules.Finding, memo *rules.Memo, url string) ([]string, []addedBlob, error) {
+func (r *Repo) addedSecrets(c *gitrepo.Commit, scanned map[gitrepo.Hash][]rules.Finding, memo *rules.Memo, url string, read func(addedBlob, []byte)) ([]string, []addedBlob, error) {
 	added, err := r.addedBlobs(c)
 	if err != nil {
 		return nil, nil, r.damaged("in commit "+c.Hash.String(), err.Error(), url)
@@ -929,10 +964,12 @@ func (r *Repo) addedSecrets(c *gitrepo.Commit, scanned map[gitrepo.Hash][]rules.
 	for _, a := range added {
 		fs, ok := scanned[a.hash]
 		if !ok {
-			if fs, err = scanBlob(r.git, a.hash, memo); err != nil {
+			var data []byte
+			if data, fs, err = scanBlob(r.git, a.hash, memo); err != nil {
 				return nil, nil, r.damaged(a.hash.String(), fmt.Sprintf("%s in commit %s: %v", a.path, short(c.Hash), err), url)
 			}
 			scanned[a.hash] = fs
+			read(a, data)
 		}
 		// A commit adding a file so named adds the secret: line 0, as
 		// mem commit names it.
@@ -984,17 +1021,17 @@ func (r *Repo) addedBlobs(c *gitrepo.Commit) ([]addedBlob, error) {
 	return out, nil
 }
 
-// scanBlob returns the secrets in a text blob; a binary one (a NUL in its
-// first 8000 bytes, git's own test) holds no text to scan.
-func scanBlob(g *gitrepo.Repo, h gitrepo.Hash, memo *rules.Memo) ([]rules.Finding, error) {
+// scanBlob returns a blob's content and the secrets in it; a binary one (a
+// NUL in its first 8000 bytes, git's own test) holds no text to scan.
+func scanBlob(g *gitrepo.Repo, h gitrepo.Hash, memo *rules.Memo) ([]byte, []rules.Finding, error) {
 	data, err := g.Blob(h)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
-		return nil, nil
+		return data, nil, nil
 	}
-	return rules.SecretsRecalled(string(data), memo), nil
+	return data, rules.SecretsRecalled(string(data), memo), nil
 }
 
 // BackupCheck is what reading the last verified backup again found.

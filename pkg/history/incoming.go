@@ -222,65 +222,127 @@ func (r *Repo) newCommits(have, tip gitrepo.Hash) ([]string, gitrepo.Hash, error
 // when lint.Content finds an error in it, so what lint fails on here never
 // comes in from a remote. Only the head's version counts: a file fixed by
 // a later commit is taken (nothing needs rewriting), and one this machine
-// already holds is not read again.
+// already holds is not read again. Each such file is linted as the secrets
+// scan reads it, so a blob is read from git once.
 func (r *Repo) incomingContent(commits []string, ref, tip gitrepo.Hash, url string) error {
+	cc, err := r.newContentCheck(ref, tip)
+	if err != nil {
+		return r.damaged("the fetched head "+tip.String(), err.Error(), url)
+	}
 	scanned := map[gitrepo.Hash][]rules.Finding{}
-	memo := rules.NewMemo() // lint.Content recalls the secret scans of the files it reads again
 	var found []string
-	by := map[addedBlob]gitrepo.Hash{} // each memory version added, by the first commit adding it
 	for _, h := range commits {
 		c, err := r.git.Commit(gitrepo.NewHash(h))
 		if err != nil {
 			return r.damagedObject("commit", gitrepo.NewHash(h), "fetched from "+url, err)
 		}
-		fs, added, err := r.commitSecrets(c, scanned, memo, url)
+		fs, added, err := r.commitSecrets(c, scanned, cc.memo, url, cc.reader(c.Hash))
 		if err != nil {
 			return err
 		}
 		found = append(found, fs...)
-		for _, a := range added {
-			if _, ok := by[a]; !ok && r.isMemoryPath(a.path) {
-				by[a] = c.Hash
-			}
-		}
+		cc.added(c.Hash, added)
 	}
 	if len(found) > 0 {
 		return &RefusedError{fmt.Sprintf("refused %s: commits it sends add secrets:\n  %s\nNothing here changed. Remove the secret from those commits on the remote (rewrite them), revoke the key, then run 'mem sync' again",
 			url, listed(found))}
 	}
-	if len(by) == 0 {
-		return nil
-	}
-	tc, err := r.git.Commit(tip)
-	if err != nil {
-		return r.damagedObject("commit", tip, "fetched from "+url, err)
-	}
-	changes, err := r.git.Diff(ref, tc.TreeHash, r.prefix)
-	if err != nil {
-		return r.damaged("the fetched head "+tip.String(), err.Error(), url)
-	}
-	for _, ch := range changes {
-		a := addedBlob{path: ch.Path, hash: ch.New}
-		commit, ok := by[a]
-		if ch.Deleted() || !ok {
-			continue
-		}
-		data, err := r.blob(a.hash)
-		if err != nil {
-			return r.damagedObject("blob", a.hash, "fetched, at "+quotePath(a.path), err)
-		}
-		rel, _ := r.vaultRel(a.path)
-		for _, p := range lint.Content(r.v.Parsed(rel, data), memo) {
-			if p.Severity == lint.Error {
-				found = append(found, fmt.Sprintf("commit %s adds %s:%d: %s: %s", short(commit), quotePath(a.path), p.Line, p.Rule, p.Message))
-			}
-		}
+	if found, err = cc.finish(); err != nil {
+		return r.damaged("a fetched blob", err.Error(), url)
 	}
 	if len(found) == 0 {
 		return nil
 	}
 	return &RefusedError{fmt.Sprintf("refused %s: files it sends break the content rules ('mem lint' fails on them):\n  %s\nNothing here changed. Fix or delete those files on the machine that wrote them ('mem lint' there names the same lines; a hand-written file is committed and sent as it is) and sync there; a new commit is enough, the history need not be rewritten. Then run 'mem sync' here again",
 		url, listed(found))}
+}
+
+// contentCheck lints, with lint.Content, the memory files that bringing a
+// head (tip) onto a tree (ref) writes: those tip holds and ref does not.
+// It is fed the blobs a walk of the commits between them reads for their
+// secrets (reader), so each is read from git once; a file is linted only
+// if one of those commits adds it (added), and named with that commit.
+type contentCheck struct {
+	r        *Repo
+	memo     *rules.Memo                // lint.Content recalls the secret scans of the files it reads again
+	written  map[addedBlob]int          // the files, by their place in the diff
+	by       map[addedBlob]gitrepo.Hash // the commit adding each, the first one given
+	linted   map[addedBlob]bool
+	problems [][]string // lint's errors, by the file's place in the diff
+}
+
+// newContentCheck lists the memory files tip (a commit) writes over the
+// tree ref (zero: none).
+func (r *Repo) newContentCheck(ref, tip gitrepo.Hash) (*contentCheck, error) {
+	tc, err := r.git.Commit(tip)
+	if err != nil {
+		return nil, err
+	}
+	changes, err := r.git.Diff(ref, tc.TreeHash, r.prefix)
+	if err != nil {
+		return nil, err
+	}
+	cc := &contentCheck{r: r, memo: rules.NewMemo(), written: map[addedBlob]int{}, by: map[addedBlob]gitrepo.Hash{},
+		linted: map[addedBlob]bool{}, problems: make([][]string, len(changes))}
+	for i, ch := range changes {
+		if !ch.Deleted() && r.isMemoryPath(ch.Path) {
+			cc.written[addedBlob{path: ch.Path, hash: ch.New}] = i
+		}
+	}
+	return cc, nil
+}
+
+// reader lints each file commit c adds that the check lists, as its blob
+// is read (commitSecrets' read).
+func (cc *contentCheck) reader(c gitrepo.Hash) func(addedBlob, []byte) {
+	return func(a addedBlob, data []byte) {
+		if _, ok := cc.written[a]; ok && !cc.linted[a] {
+			cc.lint(c, a, data)
+		}
+	}
+}
+
+// added records the files commit c adds.
+func (cc *contentCheck) added(c gitrepo.Hash, added []addedBlob) {
+	for _, a := range added {
+		if _, ok := cc.by[a]; !ok {
+			cc.by[a] = c
+		}
+	}
+}
+
+// lint records lint.Content's errors in the file a, whose content is
+// data, as added by commit c.
+func (cc *contentCheck) lint(c gitrepo.Hash, a addedBlob, data []byte) {
+	cc.linted[a] = true
+	rel, _ := cc.r.vaultRel(a.path)
+	i := cc.written[a]
+	for _, p := range lint.Content(cc.r.v.Parsed(rel, data), cc.memo) {
+		if p.Severity == lint.Error {
+			cc.problems[i] = append(cc.problems[i], fmt.Sprintf("commit %s adds %s:%d: %s: %s", short(c), quotePath(a.path), p.Line, p.Rule, p.Message))
+		}
+	}
+}
+
+// finish lints the files added whose blob the walk had read under another
+// name first (and did not keep), and returns every problem, in path order.
+func (cc *contentCheck) finish() ([]string, error) {
+	for a := range cc.written {
+		c, ok := cc.by[a]
+		if !ok || cc.linted[a] {
+			continue
+		}
+		data, err := cc.r.blob(a.hash)
+		if err != nil {
+			return nil, fmt.Errorf("blob %s at %s: %w", short(a.hash), quotePath(a.path), err)
+		}
+		cc.lint(c, a, data)
+	}
+	var out []string
+	for _, ps := range cc.problems {
+		out = append(out, ps...)
+	}
+	return out, nil
 }
 
 // isMemoryPath reports a repository path the loader reads as a memory or

@@ -303,7 +303,8 @@ func (r *Repo) applyRound(st *syncState, merged, remote gitrepo.Hash) error {
 // pushRound checks and pushes this machine's head over remote (the head
 // fetched); rejected is true when the remote moved since.
 func (r *Repo) pushRound(st *syncState, remote gitrepo.Hash) (rejected bool, err error) {
-	if err := r.pushCheck(remote, st.head, st.url, st.opts); err != nil {
+	cc, err := r.pushCheck(remote, st.head, st.url, st.opts)
+	if err != nil {
 		return false, err
 	}
 	rejected, err = r.pushBranch(st.url, st.branch)
@@ -315,6 +316,7 @@ func (r *Repo) pushRound(st *syncState, remote gitrepo.Hash) (rejected bool, err
 	}
 	if !rejected {
 		st.res.Pushed = true
+		return false, r.sendWarnings(cc, st.url, &st.res.Warnings)
 	}
 	return rejected, nil
 }
@@ -367,7 +369,11 @@ func (r *Repo) createRemote(p string, branch gitrepo.RefName, head gitrepo.Hash,
 		res.Warnings = append(res.Warnings, p+" does not exist: a sync would create it as a bare repository")
 		return nil
 	}
-	if err := r.checkSecrets(func(gitrepo.Hash) bool { return false }, p); err != nil {
+	cc, err := r.newContentCheck(gitrepo.ZeroHash, head)
+	if err != nil {
+		return err
+	}
+	if err := r.checkSecrets(func(gitrepo.Hash) bool { return false }, p, cc); err != nil {
 		return syncRefusal(err)
 	}
 	br := &BackupResult{}
@@ -376,7 +382,7 @@ func (r *Repo) createRemote(p string, branch gitrepo.RefName, head gitrepo.Hash,
 	}
 	res.Created, res.Pushed = br.Created, br.Pushed
 	res.Warnings = append(res.Warnings, br.Warnings...)
-	return nil
+	return r.sendWarnings(cc, p, &res.Warnings)
 }
 
 // syncRefusal words a backup refusal for sync.
@@ -466,25 +472,27 @@ func (r *Repo) mergeHeads(head, remote gitrepo.Hash, url string, res *SyncResult
 // diffTrees lists the files that differ between two commits (zero: the
 // empty tree), renames as a deletion and an addition.
 func (r *Repo) diffTrees(a, b gitrepo.Hash) ([]gitrepo.Change, error) {
-	tree := func(h gitrepo.Hash) (gitrepo.Hash, error) {
-		if h.IsZero() {
-			return h, nil
-		}
-		c, err := r.git.Commit(h)
-		if err != nil {
-			return h, r.damagedObject("commit", h, "", err)
-		}
-		return c.TreeHash, nil
-	}
-	ta, err := tree(a)
+	ta, err := r.commitTree(a)
 	if err != nil {
 		return nil, err
 	}
-	tb, err := tree(b)
+	tb, err := r.commitTree(b)
 	if err != nil {
 		return nil, err
 	}
 	return r.git.Diff(ta, tb, "")
+}
+
+// commitTree is the tree of commit h (zero: the empty tree's zero).
+func (r *Repo) commitTree(h gitrepo.Hash) (gitrepo.Hash, error) {
+	if h.IsZero() {
+		return h, nil
+	}
+	c, err := r.git.Commit(h)
+	if err != nil {
+		return h, r.damagedObject("commit", h, "", err)
+	}
+	return c.TreeHash, nil
 }
 
 // mergeCommit merges remote into head against base, file by file (spec
@@ -882,13 +890,15 @@ func retired(r *Repo, old, new gitrepo.Hash) bool {
 
 // pushCheck runs the §8 push rules on what the remote lacks: no commit
 // that adds a secret, and no head that drops more than the mass-delete
-// share of the remote's memories.
-func (r *Repo) pushCheck(remote, merged gitrepo.Hash, url string, opts SyncOptions) error {
+// share of the remote's memories. The push goes on with a memory that
+// lint.Content fails on (the file is the truth here); cc lists them, for
+// the warnings (sendWarnings).
+func (r *Repo) pushCheck(remote, merged gitrepo.Hash, url string, opts SyncOptions) (cc *contentCheck, err error) {
 	has := func(gitrepo.Hash) bool { return false }
 	if !remote.IsZero() {
 		out, err := r.env.Git().Run(r.gitDir, "rev-list", remote.String())
 		if err != nil {
-			return err
+			return nil, err
 		}
 		seen := map[gitrepo.Hash]bool{}
 		for _, h := range strings.Fields(out) {
@@ -896,8 +906,15 @@ func (r *Repo) pushCheck(remote, merged gitrepo.Hash, url string, opts SyncOptio
 		}
 		has = func(h gitrepo.Hash) bool { return seen[h] }
 	}
-	if err := r.checkSecrets(has, url); err != nil {
-		return syncRefusal(err)
+	ref, err := r.commitTree(remote)
+	if err != nil {
+		return nil, err
+	}
+	if cc, err = r.newContentCheck(ref, merged); err != nil {
+		return nil, err
+	}
+	if err := r.checkSecrets(has, url, cc); err != nil {
+		return nil, syncRefusal(err)
 	}
 	// What the other machines would refuse is not sent: refused there, it
 	// would stop every one of them from syncing.
@@ -907,24 +924,24 @@ func (r *Repo) pushCheck(remote, merged gitrepo.Hash, url string, opts SyncOptio
 			ie.Out = true
 			ie.Then = "nothing was pushed: the other machines would refuse it. Rewrite that commit without it (e.g. 'git rebase -i' from before it; 'git commit --amend' for the last one), then run 'mem sync' again"
 		}
-		return err
+		return nil, err
 	}
 	if remote.IsZero() || opts.AllowMassDelete {
-		return nil
+		return cc, nil
 	}
 	chs, err := r.diffTrees(remote, merged)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	removed := r.lostMemories(chs)
 	if removed < r.v.Config.Lint.MassDeleteMin {
-		return nil
+		return cc, nil
 	}
 	before, err := r.memoryCount(remote)
 	if err == nil && r.v.Config.Lint.IsMassDeletion(removed, before) {
-		return &MassDeleteError{Removed: removed, Of: before, Share: r.v.Config.Lint.MassDeleteShare, What: fmt.Sprintf("pushing %s to %s", short(merged), url)}
+		return nil, &MassDeleteError{Removed: removed, Of: before, Share: r.v.Config.Lint.MassDeleteShare, What: fmt.Sprintf("pushing %s to %s", short(merged), url)}
 	}
-	return err
+	return cc, err
 }
 
 // pushBranch pushes the vault's branch, never forcing; rejected is true
@@ -1145,7 +1162,11 @@ func (r *Repo) abandonMerge(chs []gitrepo.Change, j journal, maxPath int, refuse
 // or is removed; one edited since is left for the next commit. The new
 // files are written first and replace the old ones together, with one
 // flush: an fsync per file made a wide commit's sync ten times slower than
-// git's checkout of it. It returns what it wrote, by repository path.
+// git's checkout of it. A rendered view (the root MEMORY.md, a
+// render.outputs file) is never written: it is what an agent reads at
+// session boot, render alone writes it, and a remote's copy would stand
+// there, unchecked, until the next render. It returns what it wrote, by
+// repository path.
 func (r *Repo) writeMerge(chs []gitrepo.Change) (map[string]writtenFile, error) {
 	var batch vault.Batch
 	defer batch.Abort()
@@ -1153,6 +1174,9 @@ func (r *Repo) writeMerge(chs []gitrepo.Change) (map[string]writtenFile, error) 
 	for _, c := range chs {
 		if c.NewMode == gitrepo.Submodule || c.OldMode == gitrepo.Submodule {
 			continue // git's business
+		}
+		if rel, ok := r.vaultRel(c.Path); ok && r.v.IsRenderedOutput(rel) {
+			continue
 		}
 		p := filepath.Join(r.top, filepath.FromSlash(c.Path))
 		// A folder that was missing holds only what the batch writes: no

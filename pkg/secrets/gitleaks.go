@@ -45,6 +45,10 @@ type glRule struct {
 	// assigned: the regexp is gitleaks' semi-generic shape, a name, an
 	// operator and a value (see worthRunning).
 	assigned bool
+	// operator: every match of the regexp (and of its relaxed and query
+	// copies, which keep the operator) holds a byte of an operator
+	// (withOperator), decided on first use.
+	operator func() bool
 	// generic: one of gitleaks' generic rules, whose matches are
 	// assignments: it has no relaxed copy.
 	generic bool
@@ -114,6 +118,7 @@ func newEngine() *engine {
 			continue // a rule on file paths only, or one part of a composite
 		}
 		g := &glRule{multiline: multiline(vr.Regex), assigned: strings.Contains(vr.Regex, assignment)}
+		g.operator = sync.OnceValue(func() bool { return g.assigned && needsOperator(vr.Regex) })
 		for _, w := range vr.Keywords {
 			g.keywords = append(g.keywords, strings.ToLower(w))
 		}
@@ -628,7 +633,75 @@ func (e *engine) windows(text string, occs []occurrence) map[int][]span {
 			wins[k] = ws
 		}
 	}
+	// A window with no operator cannot hold a match of a rule whose every
+	// match has one, nor can it once a glued word is cut out of it
+	// (unglued): a run of key characters after a keyword ("…-password-
+	// ae6349…", a path, or two parts seamPairs joins) passes worthRunning,
+	// and the generic rule's cuts of it cost a millisecond.
+	for k, ws := range wins {
+		if g := e.kinds[k].gl; g == nil || !g.operator() {
+			continue
+		}
+		kept := ws[:0]
+		for _, w := range ws {
+			if strings.ContainsAny(text[w.start:w.end], operatorBytes) {
+				kept = append(kept, w)
+			}
+		}
+		if len(kept) == 0 {
+			delete(wins, k)
+		} else {
+			wins[k] = kept
+		}
+	}
 	return wins
+}
+
+// operatorBytes are the bytes of the semi-generic rules' operators
+// (assignment): each of its alternatives holds one.
+const operatorBytes = "=>:|,"
+
+// needsOperator reports whether every match of the regexp src holds a byte
+// of operatorBytes. It answers false when unsure: a rule that has a branch
+// without the operator (atlassian-api-token's ATATT3 key) runs everywhere.
+func needsOperator(src string) bool {
+	re, err := syntax.Parse(src, syntax.Perl)
+	if err != nil {
+		panic("secrets: gitleaks' regexp " + src + ": " + err.Error())
+	}
+	return holdsOperator(re.Simplify())
+}
+
+// holdsOperator reports whether every match of re holds a byte of
+// operatorBytes.
+func holdsOperator(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return strings.ContainsAny(string(re.Rune), operatorBytes)
+	case syntax.OpCharClass:
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			for r := re.Rune[i]; r <= re.Rune[i+1]; r++ {
+				if r > 0x7f || !strings.ContainsRune(operatorBytes, r) {
+					return false
+				}
+			}
+		}
+		return len(re.Rune) > 0
+	case syntax.OpCapture, syntax.OpPlus:
+		return holdsOperator(re.Sub[0])
+	case syntax.OpRepeat:
+		return re.Min >= 1 && holdsOperator(re.Sub[0])
+	case syntax.OpConcat:
+		return slices.ContainsFunc(re.Sub, holdsOperator)
+	case syntax.OpAlternate:
+		for _, sub := range re.Sub {
+			if !holdsOperator(sub) {
+				return false
+			}
+		}
+		return len(re.Sub) > 0
+	}
+	return false
 }
 
 // around is the window of gitleaks' rules at an occurrence at text[at]

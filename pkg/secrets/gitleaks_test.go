@@ -127,3 +127,37 @@ func sameAllowlists(t *testing.T, id string, got, want []*config.Allowlist) {
 		}
 	}
 }
+
+// A rule whose every match holds an operator (gitleaks' semi-generic
+// shape) is not run, nor cut into by the unglue pass, where its keyword
+// starts a run of key characters with no operator around it: a path or a
+// slug ("…-password-ae6349"), which seamPairs joins by the dozen. A rule
+// with a branch that needs none still runs there, and an operator brings
+// the rule back.
+func TestWindowsNeedAnOperator(t *testing.T) {
+	t.Parallel()
+	e := rules()
+	kind := func(id string) int {
+		k := slices.IndexFunc(e.kinds, func(kd kind) bool { return kd.id == id })
+		if k < 0 {
+			t.Fatalf("no rule %s", id)
+		}
+		return k
+	}
+	generic, atlassian := kind("secret-generic-api-key"), kind("secret-atlassian-api-token")
+	if !e.kinds[generic].gl.operator() || e.kinds[atlassian].gl.operator() {
+		t.Fatalf("operator: generic-api-key %v, atlassian-api-token %v; want true, false", e.kinds[generic].gl.operator(), e.kinds[atlassian].gl.operator())
+	}
+	wins := func(text string) map[int][]span {
+		var occs []occurrence
+		e.words.each(text, func(at, w int) bool { occs = append(occs, occurrence{at, w}); return true })
+		return e.windows(text, occs)
+	}
+	slug := "memory/sofenhu-password-ae6349memory/jira-and-730d00"
+	if w := wins(slug); w[generic] != nil || w[atlassian] == nil {
+		t.Errorf("%q: windows %v", slug, w)
+	}
+	if w := wins("password=" + slug); w[generic] == nil {
+		t.Errorf("with an operator: windows %v", w)
+	}
+}
