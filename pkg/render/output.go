@@ -92,6 +92,12 @@ func readTarget(path string) (resolved string, old []byte, perm fs.FileMode, err
 	fi, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
+		// A view is written beside its folder's other files, never into
+		// a folder made for it: a missing one is a moved project or a
+		// typo in render.outputs, not something to create.
+		if dir := filepath.Dir(path); !isDir(dir) {
+			return path, nil, perm, fmt.Errorf("%s: its folder %s does not exist: create it, or fix the path (-o, or render.outputs in mem.yaml)", path, dir)
+		}
 		return path, nil, perm, nil
 	case err != nil:
 		return path, nil, perm, err
@@ -103,6 +109,11 @@ func readTarget(path string) (resolved string, old []byte, perm fs.FileMode, err
 		old = []byte{} // exists but empty: not "missing"
 	}
 	return path, old, fi.Mode().Perm(), err
+}
+
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
 }
 
 // restamp moves doc's time line to now: a kept render served again says
