@@ -14,6 +14,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v3"
 
@@ -97,7 +98,7 @@ type syntaxError struct{ msg string }
 func (e syntaxError) Error() string { return e.msg }
 
 // generatedDefault is the default urfave/cli appends to a flag's help.
-var generatedDefault = regexp.MustCompile(` \(default: [^)]*\)`)
+var generatedDefault = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` \(default: [^)]*\)`) })
 
 func init() {
 	cli.VersionPrinter = printVersion
@@ -113,7 +114,7 @@ func init() {
 	cli.FlagStringer = func(f cli.Flag) string {
 		s := stringer(f)
 		if df, ok := f.(cli.DocGenerationFlag); ok && strings.Contains(df.GetUsage(), "(default") {
-			s = generatedDefault.ReplaceAllString(s, "")
+			s = generatedDefault().ReplaceAllString(s, "")
 		}
 		return s
 	}
@@ -224,17 +225,19 @@ func nearestCommand(commands []*cli.Command, name string) string {
 
 // undefinedFlag finds the flag in urfave/cli's "flag provided but not
 // defined: -limt".
-var undefinedFlag = regexp.MustCompile(`not defined: -+([^\s=]+)`)
+var undefinedFlag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`not defined: -+([^\s=]+)`) })
 
 // invalidNumber is urfave/cli's error for a number flag given no number:
 // `invalid value "high" for flag -importance: strconv.ParseInt: ...`.
-var invalidNumber = regexp.MustCompile(`^invalid value "(.*)" for flag -+([^\s:]+): strconv\.Parse`)
+var invalidNumber = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^invalid value "(.*)" for flag -+([^\s:]+): strconv\.Parse`)
+})
 
 // badNumber says, for a number flag given something else, which flag
 // wants what — "--importance takes a number, 1–10 (default 5): "high" is
 // none" — instead of Go's parser error; "" for any other error.
 func badNumber(cmd *cli.Command, err error) string {
-	m := invalidNumber.FindStringSubmatch(err.Error())
+	m := invalidNumber().FindStringSubmatch(err.Error())
 	if m == nil {
 		return ""
 	}
@@ -252,7 +255,7 @@ func badNumber(cmd *cli.Command, err error) string {
 // suggestFlag is ": did you mean --limit?" for a mistyped flag of cmd (or
 // a global one), or "".
 func suggestFlag(cmd *cli.Command, err error) string {
-	m := undefinedFlag.FindStringSubmatch(err.Error())
+	m := undefinedFlag().FindStringSubmatch(err.Error())
 	if m == nil {
 		return ""
 	}

@@ -82,7 +82,7 @@ func TestFilesAreValid(t *testing.T) {
 		}
 		if m.Project != "" {
 			withProject++
-			if !vault.ProjectIDPattern.MatchString(m.Project) {
+			if !vault.ProjectIDPattern().MatchString(m.Project) {
 				t.Errorf("%s: bad project %q", rel, m.Project)
 			}
 		}

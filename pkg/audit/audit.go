@@ -396,7 +396,7 @@ func (t *tally) importDay(meta *frontmatter.Meta, source string) {
 // project is malformed or has no project note.
 func (t *tally) project(m *vault.Memory, meta *frontmatter.Meta) {
 	t.scoped++
-	if vault.ProjectIDPattern.MatchString(meta.Project) && vault.FindProject(t.projects, meta.Project) != nil {
+	if vault.ProjectIDPattern().MatchString(meta.Project) && vault.FindProject(t.projects, meta.Project) != nil {
 		return
 	}
 	o := t.orphans[meta.Project]

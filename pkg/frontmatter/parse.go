@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -87,7 +88,7 @@ type Document struct {
 
 var (
 	bom       = []byte("\xEF\xBB\xBF")
-	yamlLine  = regexp.MustCompile(`^yaml: line (\d+): `)
+	yamlLine  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): `) })
 	errNoYAML = errors.New("no frontmatter")
 )
 
@@ -273,7 +274,7 @@ func yamlError(err error) *Error {
 	// yaml.v3 names no line for a parser error on the block's first line
 	// (its line 0): that is the file's line 2, after the fence.
 	line := 2
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+	if m := yamlLine().FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		msg = msg[len(m[0]):]
 		// yaml.v3 counts a scanner error's line from 1 but a parser

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	sysclock "github.com/mem-md/mem/pkg/clock" // the tests name their fixed time clock
@@ -139,12 +140,12 @@ func Backup(v *vault.Vault, opts BackupOptions) (*BackupResult, error) {
 	return r.Backup(opts)
 }
 
-var scpLike = regexp.MustCompile(`^[\w.-]+@[\w.-]+:`)
+var scpLike = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[\w.-]+@[\w.-]+:`) })
 
 // isPath reports whether a remote is a path on this machine (or a file://
 // URL), not an ssh or https URL.
 func isPath(url string) bool {
-	return !(strings.Contains(url, "://") && !strings.HasPrefix(url, "file://") || scpLike.MatchString(url))
+	return !(strings.Contains(url, "://") && !strings.HasPrefix(url, "file://") || scpLike().MatchString(url))
 }
 
 // pushCmd is git push to url. For a path git runs the receiving end here,
@@ -480,7 +481,7 @@ type BackupError struct{ Msg string }
 
 func (e *BackupError) Error() string { return e.Msg }
 
-var objectName = regexp.MustCompile(`\b[0-9a-f]{40}\b`)
+var objectName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b[0-9a-f]{40}\b`) })
 
 // push runs `git push` of every branch and tag to url, never forced, and
 // reports whether any ref moved. It is git's, not go-git's: go-git's push
@@ -544,8 +545,8 @@ func (r *Repo) pushFailed(url, out string, refused []string, err error) error {
 	}
 	// git names the object it could not read on its own side.
 	for _, line := range local {
-		if (strings.HasPrefix(line, "fatal:") || strings.HasPrefix(line, "error:")) && objectName.MatchString(line) && !strings.Contains(line, "remote") {
-			return r.damaged(objectName.FindString(line), "git: "+line, url)
+		if (strings.HasPrefix(line, "fatal:") || strings.HasPrefix(line, "error:")) && objectName().MatchString(line) && !strings.Contains(line, "remote") {
+			return r.damaged(objectName().FindString(line), "git: "+line, url)
 		}
 	}
 	why := strings.Join(append(remote, local...), "; ")
@@ -727,7 +728,7 @@ func fsckBackup(env Env, dir string, full bool, paths map[gitrepo.Hash]string) [
 	var problems []string
 	seen := map[string]bool{}
 	for _, line := range lines {
-		names := objectName.FindAllString(line, -1)
+		names := objectName().FindAllString(line, -1)
 		if strings.HasPrefix(line, "broken link from ") && len(names) == 2 && missing[names[1]] || seen[line] {
 			continue
 		}
@@ -758,7 +759,7 @@ func fsckLines(report string) (lines []string, missing map[string]bool) {
 			lines[len(lines)-1] += " " + line
 			continue
 		case strings.HasPrefix(line, "missing "):
-			missing[objectName.FindString(line)] = true
+			missing[objectName().FindString(line)] = true
 		}
 		lines = append(lines, line)
 	}

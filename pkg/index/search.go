@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -212,7 +213,7 @@ func (q Query) Check() error {
 		return bad("limit", "must be at least 1")
 	case q.Provenance != "" && !slices.Contains(frontmatter.Provenances, q.Provenance):
 		return bad("provenance", "%q: want one of %s", q.Provenance, strings.Join(frontmatter.Provenances, ", "))
-	case q.Project != "" && !vault.ProjectIDPattern.MatchString(q.Project):
+	case q.Project != "" && !vault.ProjectIDPattern().MatchString(q.Project):
 		return bad("project", "%q: a project id looks like proj_name", q.Project)
 	}
 	return nil
@@ -783,7 +784,7 @@ func explain(m *search.DocumentMatch) (matched, parts []string) {
 		if x == nil {
 			return
 		}
-		msg := internalID.ReplaceAllString(x.Message, ")")
+		msg := internalID().ReplaceAllString(x.Message, ")")
 		parts = append(parts, fmt.Sprintf("%s%.4g %s", strings.Repeat("  ", depth), x.Value, msg))
 		for _, c := range x.Children {
 			walk(c, depth+1)
@@ -798,7 +799,7 @@ func explain(m *search.DocumentMatch) (matched, parts []string) {
 
 // internalID is the " in <bytes>)" where bleve's explanation names its
 // own binary document number; the hit already says which file it is.
-var internalID = regexp.MustCompile(` in [^)]*\)`)
+var internalID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` in [^)]*\)`) })
 
 // scoreOf is the score bleve explained.
 func scoreOf(x *search.Explanation) float64 {

@@ -164,7 +164,7 @@ func (f Filter) Check(name func(string) string) error {
 	if f.Status != "" && !slices.Contains(Statuses, f.Status) {
 		return fmt.Errorf("%s %q: use one of %s", name("status"), f.Status, strings.Join(Statuses, ", "))
 	}
-	if f.Project != "" && f.Project != "none" && !vault.ProjectIDPattern.MatchString(f.Project) {
+	if f.Project != "" && f.Project != "none" && !vault.ProjectIDPattern().MatchString(f.Project) {
 		return fmt.Errorf("%s %q: a project id looks like proj_name, or use none for global memories", name("project"), f.Project)
 	}
 	return nil

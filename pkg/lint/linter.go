@@ -652,7 +652,7 @@ func (c *check) projects() {
 	meta := c.meta
 	if _, ok := c.doc.Keys["project"]; ok && !c.bad["project"] {
 		switch {
-		case !vault.ProjectIDPattern.MatchString(meta.Project):
+		case !vault.ProjectIDPattern().MatchString(meta.Project):
 			c.add("project-shape", Error, c.keyPos("project"), "project %q is not a project id: write proj_ then a-z, 0-9, _ or - (e.g. proj_mem), or remove the key for a global memory", meta.Project)
 		case !c.l.isProject(meta.Project):
 			c.add("project-unknown", Error, c.keyPos("project"), "project %s names no project note: create one with 'type: project' and 'id: %s', or fix the id", meta.Project, meta.Project)
@@ -663,7 +663,7 @@ func (c *check) projects() {
 		// mem's project note.
 		c.add("project-memory", Warning, c.keyPos("type"), "type: project without 'id: proj_…' and roots is a memory about a project (Claude Code's type), not a project note: write type: fact with project: proj_<name>, or make it a project note with id: proj_<name> and roots: [~/src/name]")
 	} else if meta.Type == frontmatter.TypeProject {
-		if !vault.ProjectIDPattern.MatchString(c.m.ID) {
+		if !vault.ProjectIDPattern().MatchString(c.m.ID) {
 			c.add("project-id-shape", Warning, c.keyPos("id"), "project note id %q is not a project id, so no memory can name it: add 'id: proj_<name>'", c.m.ID)
 		}
 		if len(meta.Roots) == 0 && !c.bad["roots"] {

@@ -17,17 +17,18 @@ import (
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 )
 
 // reader is goldmark's CommonMark block and inline parser with the
 // Obsidian extension; it is safe for concurrent use (each Parse has its
-// own context).
-var reader = goldmark.New(goldmark.WithExtensions(Obsidian)).Parser()
+// own context). Built on first use: most mem processes parse no markdown.
+var reader = sync.OnceValue(func() parser.Parser { return goldmark.New(goldmark.WithExtensions(Obsidian)).Parser() })
 
 // Parse reads src as CommonMark with Obsidian's additions. Every node's segments are byte offsets of
 // src, so what a walk finds can be reported at its place in the file.
-func Parse(src []byte) ast.Node { return reader.Parse(text.NewReader(src)) }
+func Parse(src []byte) ast.Node { return reader().Parse(text.NewReader(src)) }
 
 // LinesOf joins the source lines of a block node (a paragraph, a heading),
 // each trimmed, with single spaces; "" for a node without lines.

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -65,14 +66,14 @@ type recallHit struct {
 }
 
 // pointerBody is the body vault.PointerText writes.
-var pointerBody = regexp.MustCompile(`^[^\n]*: see \[\[[^\]\n]+\]\]\s*$`)
+var pointerBody = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[^\n]*: see \[\[[^\]\n]+\]\]\s*$`) })
 
 // store labels a hit by the file it cites.
 func store(m *vault.Memory) string {
 	switch {
 	case m == nil || !frontmatter.IsMemoryType(m.Meta().Type):
 		return "note"
-	case m.Doc != nil && pointerBody.MatchString(m.Doc.Body):
+	case m.Doc != nil && pointerBody().MatchString(m.Doc.Body):
 		return "pointer"
 	}
 	return "memory"

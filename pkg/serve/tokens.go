@@ -51,7 +51,7 @@ type tokenFile struct {
 func TokenPath(v *vault.Vault) string { return filepath.Join(v.StateDir(), TokensFile) }
 
 // validName keeps a token's name to what generated.by can carry as is.
-var validName = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,31}$`)
+var validName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,31}$`) })
 
 // readTokens reads the token file; a missing one holds no token.
 func readTokens(path string) ([]Token, error) {
@@ -91,7 +91,7 @@ func hash(secret string) string {
 // shown once and never stored. The work is one small file: ctx is checked
 // once, with the lock held, before the file is written.
 func AddToken(ctx context.Context, v *vault.Vault, name string, readOnly bool, now time.Time) (string, error) {
-	if !validName.MatchString(name) {
+	if !validName().MatchString(name) {
 		return "", fail.As(fail.Usage, fmt.Errorf("token name %q: use 1 to 32 lower-case letters, digits, '.', '_' or '-', starting with a letter or digit", name))
 	}
 	unlock, err := v.Lock("tokens")

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/mem-md/mem/pkg/audit"
 	"github.com/mem-md/mem/pkg/consolidate"
@@ -302,7 +303,9 @@ func (x claimIndex) compare(data []byte) (shared, conflict []Match) {
 }
 
 // listMarker is what a markdown line starts with before its text.
-var listMarker = regexp.MustCompile(`^\s*(?:[-*+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+|#+\s+|>\s*)`)
+var listMarker = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(?:[-*+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+|#+\s+|>\s*)`)
+})
 
 // normalise is a line's text as audit compares claims, without its list
 // marker and emphasis.
@@ -312,6 +315,6 @@ func normalise(line string) string {
 
 // strip is a line's text without its list marker and emphasis.
 func strip(line string) string {
-	line = listMarker.ReplaceAllString(line, "")
+	line = listMarker().ReplaceAllString(line, "")
 	return strings.TrimSpace(strings.NewReplacer("**", "", "__", "").Replace(line))
 }

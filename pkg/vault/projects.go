@@ -5,12 +5,13 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
 )
 
 // ProjectIDPattern is the shape of a project id (spec §3).
-var ProjectIDPattern = regexp.MustCompile(`^proj_[a-z0-9_-]+$`)
+var ProjectIDPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^proj_[a-z0-9_-]+$`) })
 
 // Project is a project note: its id, display name and resolved roots.
 type Project struct {
@@ -30,7 +31,7 @@ type Project struct {
 // (lint's project-memory). mem reads it as another tool's note.
 func IsProjectMemory(m *Memory) bool {
 	meta := m.Meta()
-	return m.OK() && meta.Type == frontmatter.TypeProject && !ProjectIDPattern.MatchString(m.ID) && len(meta.Roots) == 0
+	return m.OK() && meta.Type == frontmatter.TypeProject && !ProjectIDPattern().MatchString(m.ID) && len(meta.Roots) == 0
 }
 
 // Projects collects the project notes (type: project) of a loaded vault,

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -63,12 +64,12 @@ type NewMemory struct {
 	Title      string
 }
 
-var ttlPattern = regexp.MustCompile(`^(\d+)([dwmy])$`)
+var ttlPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d+)([dwmy])$`) })
 
 // ParseTTL reads a time-to-live like 30d, 2w, 6m or 1y and returns the date
 // it ends, counted from now.
 func ParseTTL(s string, now time.Time) (frontmatter.Time, error) {
-	m := ttlPattern.FindStringSubmatch(strings.TrimSpace(s))
+	m := ttlPattern().FindStringSubmatch(strings.TrimSpace(s))
 	if m == nil {
 		return frontmatter.Time{}, fmt.Errorf("--ttl %q: write a number and a unit, like 30d, 2w, 6m or 1y", s)
 	}

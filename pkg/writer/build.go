@@ -107,7 +107,7 @@ func resolveProject(f Front, flag, typ, cwd string, projects []vault.Project) (s
 	case "none":
 		return "", nil
 	}
-	if !vault.ProjectIDPattern.MatchString(flag) {
+	if !vault.ProjectIDPattern().MatchString(flag) {
 		return "", fmt.Errorf("%s %q: a project id looks like proj_name (proj_ then a-z, 0-9, _ or -); or use auto or none", f.name("project"), flag)
 	}
 	if vault.FindProject(projects, flag) == nil {

@@ -239,7 +239,7 @@ type NewProject struct {
 // machine the vault syncs to; a root of / or the home folder itself is
 // refused (it would claim every directory).
 func AddProject(v *vault.Vault, f Front, p NewProject, now time.Time) (*vault.Memory, error) {
-	if !vault.ProjectIDPattern.MatchString(p.ID) {
+	if !vault.ProjectIDPattern().MatchString(p.ID) {
 		return nil, fmt.Errorf("%s %q: a project id looks like proj_name (proj_ then a-z, 0-9, _ or -)", f.name("id"), p.ID)
 	}
 	if len(p.Roots) == 0 {

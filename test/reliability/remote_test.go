@@ -27,9 +27,10 @@ import (
 
 // A hostile remote (issue 28): whoever controls one machine or the shared
 // bare repository crafts objects byte by byte (blobs, trees git's mktree
-// would refuse, commits; written as git hash-object writes them), pushes
-// with a forced update of the branch and plants hooks and config in the
-// bare repository; the victim
+// would refuse, commits; written as git hash-object writes them) straight
+// into the bare repository, moves its branch (what a forced push leaves
+// there, without a push's processes: the victim fetches the same objects
+// either way) and plants hooks and config in it; the victim
 // runs mem sync. Each case asserts: exit code as wanted (1, naming the
 // rule, for content mem refuses), nothing written outside the vault or into
 // its .git, no hook ran, no memory lost or silenced, the vault's files
@@ -42,7 +43,9 @@ type ent struct {
 	mode, name, hash string
 }
 
-// attacker is a plain git clone of the shared remote.
+// attacker is a git clone of the shared remote whose object store is the
+// remote's (a symbolic link, newVictim): what it writes, with git or
+// byte by byte, is in the remote at once.
 type attacker struct {
 	t      *testing.T
 	v      *tv // runs git with the tests' environment
@@ -175,9 +178,12 @@ func (a *attacker) commit(tree, msg string, parent ...string) string {
 	return a.object("commit", []byte(b.String()))
 }
 
-// push force-moves the remote's branch to c, as a hostile admin would.
+// push force-moves the remote's branch to c, as a hostile admin would:
+// c's objects are in the remote already (the shared store), so this is
+// the ref file a forced push would leave (a loose ref wins over
+// packed-refs).
 func (a *attacker) push(c string) {
-	a.git(nil, "push", "-q", "-f", a.remote, c+":refs/heads/"+a.branch)
+	must(a.t, os.WriteFile(filepath.Join(a.remote, "refs", "heads", a.branch), []byte(c+"\n"), 0o644))
 }
 
 // edit commits, in the attacker's work tree reset to the good head, what
@@ -324,13 +330,9 @@ var remoteCases = []remoteCase{
 		return a.bad(ent{"100644", "/tmp/pwned-by-mem-sync", a.payload("absolute")})
 	}},
 	{"empty-name", 1, `empty filename in tree entry`, func(a *attacker) string {
-		// git's own transport refuses to carry it: written straight into
-		// the bare repository, as its admin could.
-		a.dir, a.remote = a.remote, a.dir
-		defer func() { a.dir, a.remote = a.remote, a.dir }()
-		c := a.badMem(ent{"100644", "", a.blob("x")})
-		a.git(nil, "update-ref", "refs/heads/"+a.branch, c)
-		return ""
+		// git's own transport refuses to carry it; its admin writes it
+		// straight into the bare repository, as every case here does.
+		return a.badMem(ent{"100644", "", a.blob("x")})
 	}},
 	{"newline-in-name", 1, `control-character`, func(a *attacker) string {
 		return a.badMem(ent{"100644", "evil\nname.md", a.blob(memFile("A fact with a newline in its name."))})
@@ -615,6 +617,10 @@ func newVictim(t *testing.T, base string, n int) *victimState {
 	s := &victimState{v: v, base: base, view: v.must("render")}
 	a := s.attacker(t)
 	v.git("clone", "-q", a.remote, a.dir)
+	// The attacker's objects are the remote's (relative, so a copy of
+	// base is a world of its own).
+	must(t, os.RemoveAll(filepath.Join(a.dir, ".git", "objects")))
+	must(t, os.Symlink(filepath.Join("..", "..", filepath.Base(a.remote), "objects"), filepath.Join(a.dir, ".git", "objects")))
 	s.good = a.git(nil, "rev-parse", "HEAD")
 	s.branch = a.git(nil, "rev-parse", "--abbrev-ref", "HEAD")
 	a.good = s.good
