@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -533,15 +534,30 @@ func encliticOrder(s string) string {
 // encliticOrder).
 func spanishEnclitic(w string) bool {
 	stem, ok := "", false
-	// (Not -lo, -la, -les: capítulo, fórmula, móviles.)
+	// (-lo, -la, -les below: capítulo, fórmula, móviles end so too.)
 	for _, cl := range []string{"melo", "mela", "selo", "sela", "noslo", "me", "nos", "se", "le"} {
 		if stem, ok = strings.CutSuffix(w, cl); ok {
 			break
 		}
 	}
-	return ok && utf8.RuneCountInString(stem) >= 2 && strings.ContainsAny(stem, "áéíóú") &&
-		hasSuffixAny(stem, "a", "e", "á", "é")
+	if ok && utf8.RuneCountInString(stem) >= 2 && strings.ContainsAny(stem, "áéíóú") &&
+		hasSuffixAny(stem, "a", "e", "á", "é") {
+		return true
+	}
+	// -lo, -la, -los, -las, -les end nouns too, so there the accented
+	// stem must be a form the paradigm makes of a verb the treebanks
+	// annotate (treebank.go): amenácelos amenace, explíquelo explique.
+	for _, cl := range []string{"selos", "selas", "melos", "melas", "noslos", "noslas", "los", "las", "les", "lo", "la"} {
+		if stem, ok := strings.CutSuffix(w, cl); ok && strings.ContainsAny(stem, "áéíóú") &&
+			slices.Contains(strings.Fields(treebank().imp[unaccent.Replace(stem)]), "Spanish") {
+			return true
+		}
+	}
+	return false
 }
+
+// unaccent takes the written accent off a Spanish vowel.
+var unaccent = strings.NewReplacer("á", "a", "é", "e", "í", "i", "ó", "o", "ú", "u")
 
 // italianOrder returns the first word of a clause or of a phrase after a
 // comma of s (lower case) that is an Italian verb addressing the reader,
