@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 )
@@ -73,6 +74,27 @@ func CopyBuilt(t testing.TB, src, dst string) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Once returns get, which builds a tree into a new temporary folder
+// (named from prefix) on its first call and gives that folder on every
+// call, for the tests of a package to copy (CopyBuilt); and remove, which
+// deletes the folder, for TestMain after m.Run.
+func Once(prefix string, build func(dir string) error) (get func() (string, error), remove func()) {
+	var dir string
+	get = sync.OnceValues(func() (string, error) {
+		d, err := os.MkdirTemp("", prefix)
+		if err != nil {
+			return "", err
+		}
+		dir = d
+		return d, build(d)
+	})
+	return get, func() {
+		if dir != "" {
+			os.RemoveAll(dir)
+		}
 	}
 }
 

@@ -28,9 +28,7 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	}
 	code := m.Run()
-	if sharedBenchDir != "" {
-		os.RemoveAll(sharedBenchDir)
-	}
+	removeSharedBenchVault()
 	os.Exit(code)
 }
 

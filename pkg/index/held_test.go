@@ -3,10 +3,8 @@ package index
 import (
 	"context"
 	"fmt"
-	"os"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -138,17 +136,9 @@ func indexedBenchVault(t *testing.T, n int) *vault.Vault {
 
 const sharedBenchFiles = 1000
 
-var (
-	sharedBenchDir   string
-	sharedBenchVault = sync.OnceValues(func() (string, error) {
-		dir, err := os.MkdirTemp("", "mem-index-bench-")
-		if err != nil {
-			return "", err
-		}
-		sharedBenchDir = dir
-		return dir, buildBenchVault(dir, sharedBenchFiles)
-	})
-)
+var sharedBenchVault, removeSharedBenchVault = vaulttest.Once("mem-index-bench-", func(dir string) error {
+	return buildBenchVault(dir, sharedBenchFiles)
+})
 
 func buildBenchVault(dir string, n int) error {
 	if _, err := benchgen.Write(dir, benchgen.Options{N: n, Seed: 1}); err != nil {

@@ -95,7 +95,8 @@ func readTarget(path string) (resolved string, old []byte, perm fs.FileMode, err
 		// A view is written beside its folder's other files, never into
 		// a folder made for it: a missing one is a moved project or a
 		// typo in render.outputs, not something to create.
-		if dir := filepath.Dir(path); !isDir(dir) {
+		dir := filepath.Dir(path)
+		if di, err := os.Stat(dir); err != nil || !di.IsDir() {
 			return path, nil, perm, fmt.Errorf("%s: its folder %s does not exist: create it, or fix the path (-o, or render.outputs in mem.yaml)", path, dir)
 		}
 		return path, nil, perm, nil
@@ -109,11 +110,6 @@ func readTarget(path string) (resolved string, old []byte, perm fs.FileMode, err
 		old = []byte{} // exists but empty: not "missing"
 	}
 	return path, old, fi.Mode().Perm(), err
-}
-
-func isDir(path string) bool {
-	fi, err := os.Stat(path)
-	return err == nil && fi.IsDir()
 }
 
 // restamp moves doc's time line to now: a kept render served again says

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,26 +15,16 @@ import (
 
 var now = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 
-// initialized is the vault newVault copies, made by vault.Init in a
-// temporary folder on first use; TestMain removes it.
-var (
-	initializedDir string
-	initialized    = sync.OnceValues(func() (string, error) {
-		dir, err := os.MkdirTemp("", "mem-writer-vault-")
-		if err != nil {
-			return "", err
-		}
-		initializedDir = dir
-		_, err = vault.Init(dir, nil)
-		return dir, err
-	})
-)
+// initialized is the vault newVault copies, made by vault.Init on first
+// use; TestMain removes it.
+var initialized, removeInitialized = vaulttest.Once("mem-writer-vault-", func(dir string) error {
+	_, err := vault.Init(dir, nil)
+	return err
+})
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if initializedDir != "" {
-		os.RemoveAll(initializedDir)
-	}
+	removeInitialized()
 	os.Exit(code)
 }
 
