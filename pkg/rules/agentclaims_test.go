@@ -9,23 +9,31 @@ import (
 // What the unreviewed-only rules cost (testdata/agent-claims.txt): ordinary
 // third-person claims an agent writes, in 37 languages, that Instruction
 // would hold from the view until a person accepts them. docs/security.md
-// gives the figure; one is held, a claim quoting the user in the first
-// person.
+// gives the figure: one is held as a message, a claim quoting the user in
+// the first person, and the 30 written in a script no verb lexicon covers
+// (Arabic, Han, Devanagari, …) as unjudged.
 func TestAgentClaims(t *testing.T) {
 	t.Parallel()
 	raw, err := os.ReadFile("testdata/agent-claims.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, held := 0, []string{}
+	n, held, unjudged := 0, []string{}, 0
 	for _, line := range strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n") {
 		if strings.HasPrefix(line, "#") {
 			continue
 		}
 		n++
-		if rule, _ := Instruction(line); rule != "" {
+		switch rule, _ := Instruction(line); rule {
+		case "":
+		case "instruction-unjudged":
+			unjudged++
+		default:
 			held = append(held, rule+": "+line)
 		}
+	}
+	if unjudged != 30 {
+		t.Errorf("%d of %d held as unjudged, want the 30 in scripts no verb lexicon covers", unjudged, n)
 	}
 	if n < 100 {
 		t.Fatalf("%d claims, want the whole file", n)

@@ -34,7 +34,16 @@ import (
 // Swahili, Zulu, Albanian, Irish and Scottish Gaelic (docs/security.md
 // lists what they miss). A false positive costs little: the claim stays
 // searchable and renders once a person accepts it.
-func Instruction(text string) (rule, msg string) { return instruction(text, true) }
+//
+// Where none of that finds an order, text with a clause written mostly in
+// a script that no verb lexicon covers is reported as unjudged (script.go):
+// the rules above are too few there to let it render.
+func Instruction(text string) (rule, msg string) {
+	if rule, msg := instruction(text, true); rule != "" {
+		return rule, msg
+	}
+	return unjudged(text)
+}
 
 // instruction is Instruction; decode also judges what runs of base64, hex
 // or binary in text decode to (once: not what those decode to).

@@ -159,8 +159,11 @@ func TestInstruction(t *testing.T) {
 		"The retention is 6 mo for logs and 2 years for backups.",
 		"Mas gusto ng user ang maikling sagot at mga halimbawa.",
 	}
+	// The rules of form, not Instruction: a claim in a script no verb
+	// lexicon covers is held whatever they say (script_test.go), and they
+	// must still read these as statements.
 	for _, s := range claims {
-		if rule, msg := Instruction(s); rule != "" {
+		if rule, msg := instruction(s, true); rule != "" {
 			t.Errorf("a plain claim read as an instruction: %q: %s: %s", s, rule, msg)
 		}
 	}

@@ -167,8 +167,11 @@ func TestOrderByGrammar(t *testing.T) {
 		"El equipo cambió de servidor, convirtiéndose en el primero en usar Go.",
 		"Los términos de la licencia, términos que el equipo aceptó, son claros.",
 	}
+	// The rules of form, not Instruction: a claim in a script no verb
+	// lexicon covers is held whatever they say (script_test.go), and they
+	// must still read these as statements.
 	for _, s := range claims {
-		if rule, msg := Instruction(s); rule != "" {
+		if rule, msg := instruction(s, true); rule != "" {
 			t.Errorf("a plain claim read as an instruction: %q: %s: %s", s, rule, msg)
 		}
 	}
