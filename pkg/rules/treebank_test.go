@@ -90,6 +90,12 @@ func TestVerbLexiconOrder(t *testing.T) {
 		// encuentra encuentre, Italian mantengo mantenga
 		{"Encuentre primero a sus clientes más fieles.", "encuentre"},
 		{"Mantenga sempre i file della squadra in un posto sicuro.", "mantenga"},
+		// the e of an -ir stem raised to i as the verbs of its rhyme raise
+		// it in the treebanks (pedir pidió: competir compita, annotated
+		// only as an infinitive), and a first-conjugation verb of a short
+		// stem (usar use)
+		{"Compita con honestidad en el torneo de la empresa.", "compita"},
+		{"Use siempre los mismos pasos para desplegar.", "use"},
 		// Portuguese: você (-ger -ja), vocês (-car -quem)
 		{"Proteja sempre com senha os arquivos da equipe.", "proteja"},
 		{"Publiquem já os resultados do teste, isso é urgente.", "publiquem"},
