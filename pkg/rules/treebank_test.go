@@ -113,6 +113,11 @@ func TestVerbLexiconOrder(t *testing.T) {
 		{"Оставайтесь на связи до вечера.", "оставайтесь"},
 		// after a subordinate phrase's comma
 		{"Cuando termine la prueba, describa los resultados.", "describa"},
+		// French and Russian second person plural with no vous or вы
+		// before it, wherever a phrase puts it
+		{"Lors de la migration, gardez une copie des clés.", "gardez"},
+		{"Supprimez ou déplacez des fichiers anciens.", "supprimez"},
+		{"При обновлении сервера сохраните копию базы.", "сохраните"},
 	} {
 		if w := treebankOrder(strings.ToLower(c.text)); w != c.word {
 			t.Errorf("treebankOrder(%q) = %q, want %q", c.text, w, c.word)
@@ -132,10 +137,13 @@ func TestVerbLexiconPasses(t *testing.T) {
 		"El gerente quiere que el equipo actualice los datos de acceso.",
 		"O gerente pede que a equipe proteja os arquivos.",
 		"Il capo vuole che il team verifichi lo stato del server.",
-		"Le rapport montre que les équipes publiez rarement leurs notes.",
+		"Le rapport montre que vous publiez rarement vos notes.",
 		"Кнопка сохрани копию не работает с прошлой недели.",
 		"Este servidor guarda las copias de la empresa.",
 		"Finanziate dal comune, queste scuole aprirono nel 1994.",
+		"Quand vous lisez les journaux, vous copiez des lignes et gardez les autres.",
+		"При обновлении вы сохраните копию базы.",
+		"При обновлении сервер сохраняет копию базы.",
 	} {
 		if w := treebankOrder(strings.ToLower(s)); w != "" {
 			t.Errorf("treebankOrder(%q) = %q, want nothing", s, w)
