@@ -322,6 +322,24 @@ func finalParticle(s string) string {
 	return ""
 }
 
+// chinesePlease returns the 请 (please) that opens a clause of s after a
+// comma, or "": Chinese chains its clauses with the comma, and 请 opens an
+// order there as it opens a sentence (…，请列出…; imperativePrefixes).
+// 请求 (to request) is a verb of its own, as the Chinese treebank segments
+// it, and 请 before a third person is the verb "ask someone to"
+// ("…，请他们试用"): a statement's clause may open with either.
+func chinesePlease(s string) string {
+	for _, c := range clauses(s) {
+		for j, p := range strings.FieldsFunc(c, func(r rune) bool { return r == ',' || r == '，' }) {
+			p = strings.TrimLeft(p, " \t\"'“「『")
+			if j > 0 && hasPrefixAny(p, "请", "請") && !hasPrefixAny(p, "请求", "請求", "请他", "请她", "请它", "請他", "請她", "請它") {
+				return p[:len("请")]
+			}
+		}
+	}
+	return ""
+}
+
 var vietnameseTense = sync.OnceValue(set("đã", "sẽ", "đang", "vừa", "mới", "không", "chưa", "cùng", "hay", "thường", "phải", "muốn", "cần", "sắp"))
 
 // howToJoined open a request for a method in scripts without spaces, and
