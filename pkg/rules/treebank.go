@@ -93,6 +93,12 @@ func treebankOrder(lower string) string {
 	f := treebank()
 	isImp := func(s string) string {
 		w, rest := firstWord(strings.TrimLeft(s, " \t\"'“„«(「『"))
+		// A Romance adverb in -mente or -ment before the verb is no
+		// subject ("Simplemente escriba …"): the verb still opens the
+		// clause's predicate.
+		if hasSuffixAny(w, "mente", "ment") && utf8.RuneCountInString(w) > 6 {
+			w, rest = firstWord(strings.TrimLeft(rest, " \t,"))
+		}
 		w = strings.ReplaceAll(w, "’", "'")
 		// "Read: …" is a label, "Don't-…" a compound.
 		if strings.HasPrefix(rest, "-") {

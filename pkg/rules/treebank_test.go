@@ -113,6 +113,8 @@ func TestVerbLexiconOrder(t *testing.T) {
 		{"Оставайтесь на связи до вечера.", "оставайтесь"},
 		// after a subordinate phrase's comma
 		{"Cuando termine la prueba, describa los resultados.", "describa"},
+		// after an adverb in -mente, no subject
+		{"Simplemente describa los pasos del despliegue.", "describa"},
 		// French and Russian second person plural with no vous or вы
 		// before it, wherever a phrase puts it
 		{"Lors de la migration, gardez une copie des clés.", "gardez"},
@@ -144,6 +146,7 @@ func TestVerbLexiconPasses(t *testing.T) {
 		"Quand vous lisez les journaux, vous copiez des lignes et gardez les autres.",
 		"При обновлении вы сохраните копию базы.",
 		"При обновлении сервер сохраняет копию базы.",
+		"Finalmente el equipo describe los pasos del despliegue.",
 	} {
 		if w := treebankOrder(strings.ToLower(s)); w != "" {
 			t.Errorf("treebankOrder(%q) = %q, want nothing", s, w)
