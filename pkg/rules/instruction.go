@@ -87,6 +87,9 @@ func instruction(text string, decode bool) (rule, msg string) {
 	if w := finalParticle(lower); w != "" {
 		return "instruction-imperative", "a particle that ends an order (" + w + "): a claim says what is so, not what the reader must do"
 	}
+	if w := chinesePlease(lower); w != "" {
+		return "instruction-imperative", "a request's 请 opening a clause (" + w + "): a claim says what is so, not what the reader must do"
+	}
 	if w := koreanAsked(lower); w != "" {
 		return "instruction-question", "a question (" + w + "): it asks its reader something instead of stating a claim"
 	}

@@ -322,6 +322,24 @@ func finalParticle(s string) string {
 	return ""
 }
 
+// chinesePlease returns the 请 (please) that opens a clause of s after a
+// comma, or "": Chinese chains its clauses with the comma, and 请 opens an
+// order there as it opens a sentence (…，请列出…; imperativePrefixes).
+// 请求 (to request) is a verb of its own, as the Chinese treebank segments
+// it, and 请 before a third person is the verb "ask someone to"
+// ("…，请他们试用"): a statement's clause may open with either.
+func chinesePlease(s string) string {
+	for _, c := range clauses(s) {
+		for j, p := range strings.FieldsFunc(c, func(r rune) bool { return r == ',' || r == '，' }) {
+			p = strings.TrimLeft(p, " \t\"'“「『")
+			if j > 0 && hasPrefixAny(p, "请", "請") && !hasPrefixAny(p, "请求", "請求", "请他", "请她", "请它", "請他", "請她", "請它") {
+				return p[:len("请")]
+			}
+		}
+	}
+	return ""
+}
+
 var vietnameseTense = sync.OnceValue(set("đã", "sẽ", "đang", "vừa", "mới", "không", "chưa", "cùng", "hay", "thường", "phải", "muốn", "cần", "sắp"))
 
 // howToJoined open a request for a method in scripts without spaces, and
@@ -512,10 +530,10 @@ func hasPrefixAny(w string, prefixes ...string) bool {
 // imperative with its pronoun joined to it, or "": only the imperative,
 // the infinitive and the gerund take a pronoun after them, and the
 // accent Spanish writes when the pronoun pushes the stress back marks it
-// ("Dígame", "Cuéntame", "Explícanos", "Dáselo", "…, mándeme"). What
-// stands before the pronoun ends as the imperative ends, in -a or -e;
-// the gerund's -ndo opens a phrase of a statement ("…, convirtiéndose
-// en"), and a noun in -nos does not end so (términos).
+// ("Dígame", "Cuéntame", "Explícanos", "Dáselo", "…, mándeme",
+// "Ayúdenme"). What stands before the pronoun is an imperative the
+// lexicon makes or ends as the imperative ends (spanishEnclitic); the
+// gerund's -ndo opens a phrase of a statement ("…, convirtiéndose en").
 func encliticOrder(s string) string {
 	if frenchOnly(s) {
 		return ""
@@ -531,29 +549,46 @@ func encliticOrder(s string) string {
 }
 
 // spanishEnclitic reports an imperative with a pronoun joined (see
-// encliticOrder).
+// encliticOrder): one or two of Spanish's object pronouns after a stem
+// that carries the written accent (dígame, ayúdenme, explíquelo, dáselo).
+// The stem is an imperative when it is a form the verb lexicon makes
+// (treebank.go: ayuden, explique), or, the tú imperative being no form the
+// lexicon keeps (cuenta, explica), when it ends as the imperative ends, in
+// -a or -e, before a pronoun no noun ends in: nouns end in -lo, -la, -los,
+// -las, -les (capítulo, fórmula, móviles), never in two pronouns.
 func spanishEnclitic(w string) bool {
-	stem, ok := "", false
-	// (-lo, -la, -les below: capítulo, fórmula, móviles end so too.)
-	for _, cl := range []string{"melo", "mela", "selo", "sela", "noslo", "me", "nos", "se", "le"} {
-		if stem, ok = strings.CutSuffix(w, cl); ok {
-			break
+	for _, last := range spanishClitics {
+		stem, ok := strings.CutSuffix(w, last)
+		if !ok {
+			continue
 		}
-	}
-	if ok && utf8.RuneCountInString(stem) >= 2 && strings.ContainsAny(stem, "áéíóú") &&
-		hasSuffixAny(stem, "a", "e", "á", "é") {
-		return true
-	}
-	// -lo, -la, -los, -las, -les end nouns too, so there the accented
-	// stem must be a form the paradigm makes of a verb the treebanks
-	// annotate (treebank.go): amenácelos amenace, explíquelo explique.
-	for _, cl := range []string{"selos", "selas", "melos", "melas", "noslos", "noslas", "los", "las", "les", "lo", "la"} {
-		if stem, ok := strings.CutSuffix(w, cl); ok && strings.ContainsAny(stem, "áéíóú") &&
-			slices.Contains(strings.Fields(treebank().imp[unaccent.Replace(stem)]), "Spanish") {
+		if imperativeStem(stem, !nounEnding(last)) {
 			return true
+		}
+		for _, first := range spanishClitics {
+			if inner, ok := strings.CutSuffix(stem, first); ok && imperativeStem(inner, true) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// spanishClitics are the object pronouns Spanish joins to an imperative.
+var spanishClitics = []string{"me", "te", "se", "nos", "os", "le", "les", "lo", "la", "los", "las"}
+
+// nounEnding reports the pronouns nouns end in too.
+func nounEnding(clitic string) bool { return strings.HasPrefix(clitic, "l") && clitic != "le" }
+
+// imperativeStem reports what spanishEnclitic takes for an imperative
+// before its pronouns: accented and a form of the lexicon, or, where
+// byVowel, accented and ending in -a or -e.
+func imperativeStem(stem string, byVowel bool) bool {
+	if utf8.RuneCountInString(stem) < 2 || !strings.ContainsAny(stem, "áéíóú") {
+		return false
+	}
+	return byVowel && hasSuffixAny(stem, "a", "e", "á", "é") ||
+		slices.Contains(strings.Fields(treebank().imp[unaccent.Replace(stem)]), "Spanish")
 }
 
 // unaccent takes the written accent off a Spanish vowel.

@@ -2,8 +2,10 @@ package rules
 
 import (
 	_ "embed"
+	"slices"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -79,6 +81,7 @@ var treebank = sync.OnceValue(func() treebankForms {
 // ("If the tests fail, ignore them"). Nothing stands before the form there,
 // so no subject does: the form is the imperative the treebanks say it
 // mostly is. The same places are the ones scripts/udimperatives counts.
+// Last, a French or Russian plural with no subject (subjectlessPlural).
 func treebankOrder(lower string) string {
 	// Polish, Czech and Turkish have no treebank here and share forms
 	// with the Romance paradigms (Polish "dobre", good, is Portuguese
@@ -90,6 +93,12 @@ func treebankOrder(lower string) string {
 	f := treebank()
 	isImp := func(s string) string {
 		w, rest := firstWord(strings.TrimLeft(s, " \t\"'“„«(「『"))
+		// A Romance adverb in -mente or -ment before the verb is no
+		// subject ("Simplemente escriba …"): the verb still opens the
+		// clause's predicate.
+		if hasSuffixAny(w, "mente", "ment") && utf8.RuneCountInString(w) > 6 {
+			w, rest = firstWord(strings.TrimLeft(rest, " \t,"))
+		}
 		w = strings.ReplaceAll(w, "’", "'")
 		// "Read: …" is a label, "Don't-…" a compound.
 		if strings.HasPrefix(rest, "-") {
@@ -132,6 +141,36 @@ func treebankOrder(lower string) string {
 			}
 			if rule, _ := opensWithOrder(rest); rule == "instruction-imperative" {
 				w, _ := firstWord(rest)
+				return w
+			}
+		}
+	}
+	return subjectlessPlural(lower)
+}
+
+// subjectlessPlural returns a French or Russian second person plural of
+// the lexicon's that no vous or вы stands before in its sentence, or "".
+// Both languages write that person's subject: the indicative is "vous
+// portez", "вы обратите", and the same form with no subject is the
+// imperative, wherever a phrase before it puts it ("Lors du test, portez
+// …", "При разработке обратите внимание …", "Vendez ou utilisez …").
+// French -ez is the indicative only after vous ("vous lisez et écrivez":
+// no form after it counts); Russian -те, -тесь likewise after вы.
+func subjectlessPlural(lower string) string {
+	french := frenchOnly(lower)
+	russian := strings.IndexFunc(lower, func(r rune) bool { return unicode.Is(unicode.Cyrillic, r) }) >= 0
+	if !french && !russian {
+		return ""
+	}
+	f := treebank()
+	for _, s := range sentences(lower) {
+		for _, w := range words(s) {
+			if w == "vous" || w == "вы" {
+				break
+			}
+			langs := strings.Fields(f.imp[w])
+			if french && strings.HasSuffix(w, "ez") && slices.Contains(langs, "French") ||
+				russian && hasSuffixAny(w, "те", "тесь") && slices.Contains(langs, "Russian") {
 				return w
 			}
 		}

@@ -90,6 +90,12 @@ func TestVerbLexiconOrder(t *testing.T) {
 		// encuentra encuentre, Italian mantengo mantenga
 		{"Encuentre primero a sus clientes más fieles.", "encuentre"},
 		{"Mantenga sempre i file della squadra in un posto sicuro.", "mantenga"},
+		// the e of an -ir stem raised to i as the verbs of its rhyme raise
+		// it in the treebanks (pedir pidió: competir compita, annotated
+		// only as an infinitive), and a first-conjugation verb of a short
+		// stem (usar use)
+		{"Compita con honestidad en el torneo de la empresa.", "compita"},
+		{"Use siempre los mismos pasos para desplegar.", "use"},
 		// Portuguese: você (-ger -ja), vocês (-car -quem)
 		{"Proteja sempre com senha os arquivos da equipe.", "proteja"},
 		{"Publiquem já os resultados do teste, isso é urgente.", "publiquem"},
@@ -107,6 +113,13 @@ func TestVerbLexiconOrder(t *testing.T) {
 		{"Оставайтесь на связи до вечера.", "оставайтесь"},
 		// after a subordinate phrase's comma
 		{"Cuando termine la prueba, describa los resultados.", "describa"},
+		// after an adverb in -mente, no subject
+		{"Simplemente describa los pasos del despliegue.", "describa"},
+		// French and Russian second person plural with no vous or вы
+		// before it, wherever a phrase puts it
+		{"Lors de la migration, gardez une copie des clés.", "gardez"},
+		{"Supprimez ou déplacez des fichiers anciens.", "supprimez"},
+		{"При обновлении сервера сохраните копию базы.", "сохраните"},
 	} {
 		if w := treebankOrder(strings.ToLower(c.text)); w != c.word {
 			t.Errorf("treebankOrder(%q) = %q, want %q", c.text, w, c.word)
@@ -126,10 +139,14 @@ func TestVerbLexiconPasses(t *testing.T) {
 		"El gerente quiere que el equipo actualice los datos de acceso.",
 		"O gerente pede que a equipe proteja os arquivos.",
 		"Il capo vuole che il team verifichi lo stato del server.",
-		"Le rapport montre que les équipes publiez rarement leurs notes.",
+		"Le rapport montre que vous publiez rarement vos notes.",
 		"Кнопка сохрани копию не работает с прошлой недели.",
 		"Este servidor guarda las copias de la empresa.",
 		"Finanziate dal comune, queste scuole aprirono nel 1994.",
+		"Quand vous lisez les journaux, vous copiez des lignes et gardez les autres.",
+		"При обновлении вы сохраните копию базы.",
+		"При обновлении сервер сохраняет копию базы.",
+		"Finalmente el equipo describe los pasos del despliegue.",
 	} {
 		if w := treebankOrder(strings.ToLower(s)); w != "" {
 			t.Errorf("treebankOrder(%q) = %q, want nothing", s, w)
