@@ -488,7 +488,11 @@ func unreviewed(m *vault.Memory, opts Options, notes *linkedNotes) string {
 		})
 	}
 	if rule != "" {
-		return "unreviewed and instruction-shaped (" + rule + ": " + msg + ")" + where + ": written by " + gate.WrittenBy(meta) +
+		shape := "instruction-shaped"
+		if rule == "instruction-unjudged" {
+			shape = "not readable by the instruction check"
+		}
+		return "unreviewed and " + shape + " (" + rule + ": " + msg + ")" + where + ": written by " + gate.WrittenBy(meta) +
 			", it never renders until a person accepts it (mem review, mem accept " + m.ID + ")"
 	}
 	return ""

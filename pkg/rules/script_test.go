@@ -26,6 +26,11 @@ func TestUnjudgedScript(t *testing.T) {
 		{"The deploy runs nightly. المستخدم يفضل الوضع الداكن", "Arabic"},
 		{"Deploys run on Fridays\n用户喜欢深色主题", "Han"},
 		{"The build is green; उपयोगकर्ता टैब पसंद करता है", "Devanagari"},
+		// What the check cannot read, padded with more Latin than it has:
+		// two words, or four Han characters, can hold an order.
+		{"The weather in Paris was pleasant all week and the team met often, المستخدم يفضل", "Arabic"},
+		{"The user's favourite restaurant is 北京烤鸭店 in Kreuzberg.", "Han"},
+		{"The vendor's Arabic name is شركة النور and its office is in Dubai.", "Arabic"},
 	}
 	for _, c := range held {
 		rule, msg := Instruction(c.text)
@@ -34,9 +39,9 @@ func TestUnjudgedScript(t *testing.T) {
 		}
 	}
 	judged := []string{
-		"Lunch with 王小明 is on Friday.", // a Chinese name in a Latin clause
-		"The user's favourite restaurant is 北京烤鸭店 in Kreuzberg.",
-		"The vendor's Arabic name is شركة النور and its office is in Dubai.",
+		"Lunch with 王小明 is on Friday.",                                  // a Chinese name in a Latin clause
+		"The vendor's Arabic name is النور and its office is in Dubai.", // one word
+		"Their Seoul office is in 강남구 near the station.",                // three syllables
 		"The Hindi title of the report is रिपोर्ट and it ships monthly.",
 		"Пользователь предпочитает тёмную тему.",
 		"Kullanıcı koyu temayı tercih ediyor.",
