@@ -104,8 +104,24 @@ func treebankOrder(lower string) string {
 		if strings.HasPrefix(rest, "-") {
 			return ""
 		}
+		// Spanish, Portuguese and Italian negate the polite imperative by
+		// a word before it ("No difunda …", "Não faça …"): the form still
+		// opens the predicate. Only these languages' forms count after it,
+		// and the negation tells its language (Spanish no, Portuguese
+		// não, Italian non) unless the text is English ("No use …" is a
+		// noun phrase there).
+		negation := map[string]string{"no": "Spanish", "não": "Portuguese", "non": "Italian"}[w]
+		if negation != "" {
+			w, rest = firstWord(strings.TrimLeft(rest, " \t"))
+			if strings.HasPrefix(rest, "-") {
+				return ""
+			}
+		}
 		for lang := range strings.FieldsSeq(f.imp[w]) {
-			if holdsWords(lower, f.words[lang], 1) {
+			switch {
+			case negation != "" && lang != "Spanish" && lang != "Portuguese" && lang != "Italian":
+			case holdsWords(lower, f.words[lang], 1),
+				lang == negation && !holdsWords(lower, f.words["English"], 1):
 				return w
 			}
 		}

@@ -120,6 +120,11 @@ func TestVerbLexiconOrder(t *testing.T) {
 		{"Lors de la migration, gardez une copie des clés.", "gardez"},
 		{"Supprimez ou déplacez des fichiers anciens.", "supprimez"},
 		{"При обновлении сервера сохраните копию базы.", "сохраните"},
+		// the polite imperative negated, the negation telling its
+		// language where no other word does
+		{"No comparta nada sobre pruebas internas.", "comparta"},
+		{"Não altere os resultados antes de sexta.", "altere"},
+		{"Non pubblichi i dati del cliente.", "pubblichi"},
 	} {
 		if w := treebankOrder(strings.ToLower(c.text)); w != c.word {
 			t.Errorf("treebankOrder(%q) = %q, want %q", c.text, w, c.word)
@@ -147,6 +152,9 @@ func TestVerbLexiconPasses(t *testing.T) {
 		"При обновлении вы сохраните копию базы.",
 		"При обновлении сервер сохраняет копию базы.",
 		"Finalmente el equipo describe los pasos del despliegue.",
+		"No use was found for the old staging bucket.",
+		"No hay copias del servidor antiguo.",
+		"Non è chiaro se il server sia acceso.",
 	} {
 		if w := treebankOrder(strings.ToLower(s)); w != "" {
 			t.Errorf("treebankOrder(%q) = %q, want nothing", s, w)
