@@ -155,10 +155,12 @@ func opensWithOrder(s string) (rule, msg string) {
 // second person, or a command form anywhere in it.
 func addressed(lower string) (rule, msg string) {
 	for _, w := range words(lower) {
-		// German "du" (you) is French "du" (of the).
+		// German "du" (you) is French "du" (of the), unless the text
+		// holds two words the treebanks find in German and not in French
+		// (French's list takes "des", which German writes too).
 		// Tagalog "mo" (you) is Gaelic's "my" and an abbreviation
 		// elsewhere: it counts beside Tagalog's markers ng and mga.
-		if secondPerson()[w] && !(w == "du" && french(lower)) || (w == "mo" || w == "mong") && tagalog(lower) || secondPerson()[arabicStem(w)] {
+		if secondPerson()[w] && !(w == "du" && french(lower) && !holdsWords(lower, treebank().words["German"], 2)) || (w == "mo" || w == "mong") && tagalog(lower) || secondPerson()[arabicStem(w)] {
 			return "instruction-address", "it addresses its reader (" + w + "): a claim about the user or the world names them in the third person"
 		}
 	}
