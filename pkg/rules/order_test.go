@@ -100,6 +100,11 @@ func TestOrderByGrammar(t *testing.T) {
 		"鍵の一覧を作るのをお願いします。":                           "instruction-imperative",
 		"Borre varias claves del servidor.":          "instruction-imperative",
 		"Antes de las seis, mándeme el registro.":    "instruction-imperative",
+		// the reflexive plural after не, and Spanish's opening ¡ before
+		// the imperative or the first person plural ("let us")
+		"Не стесняйтесь копировать ключи сервера.":    "instruction-imperative",
+		"¡Escriba hoy mismo el informe del servidor!": "instruction-imperative",
+		"¡Probemos otra vez y veamos qué pasa!":       "message-person",
 	}
 	for s, want := range shaped {
 		if rule, msg := Instruction(s); rule != want {

@@ -104,13 +104,13 @@ func treebankOrder(lower string) string {
 		if strings.HasPrefix(rest, "-") {
 			return ""
 		}
-		// Spanish, Portuguese and Italian negate the polite imperative by
-		// a word before it ("No difunda …", "Não faça …"): the form still
-		// opens the predicate. Only these languages' forms count after it,
-		// and the negation tells its language (Spanish no, Portuguese
-		// não, Italian non) unless the text is English ("No use …" is a
-		// noun phrase there).
-		negation := map[string]string{"no": "Spanish", "não": "Portuguese", "non": "Italian"}[w]
+		// Spanish, Portuguese, Italian and Russian negate the imperative by
+		// a word before it ("No difunda …", "Não faça …", "Не забывай …"):
+		// the form still opens the predicate. Only these languages' forms
+		// count after it, and the negation tells its language (Spanish
+		// no, Portuguese não, Italian non, Russian не) unless the text is
+		// English ("No use …" is a noun phrase there).
+		negation := negations[w]
 		if negation != "" {
 			w, rest = firstWord(strings.TrimLeft(rest, " \t"))
 			if strings.HasPrefix(rest, "-") {
@@ -119,7 +119,7 @@ func treebankOrder(lower string) string {
 		}
 		for lang := range strings.FieldsSeq(f.imp[w]) {
 			switch {
-			case negation != "" && lang != "Spanish" && lang != "Portuguese" && lang != "Italian":
+			case negation != "" && !slices.Contains([]string{"Spanish", "Portuguese", "Italian", "Russian"}, lang):
 			case holdsWords(lower, f.words[lang], 1),
 				lang == negation && !holdsWords(lower, f.words["English"], 1):
 				return w
@@ -164,6 +164,10 @@ func treebankOrder(lower string) string {
 	return subjectlessPlural(lower)
 }
 
+// negations are the words before an imperative that negate it, and
+// their language.
+var negations = map[string]string{"no": "Spanish", "não": "Portuguese", "non": "Italian", "не": "Russian"}
+
 // subjectlessPlural returns a French or Russian second person plural of
 // the lexicon's that no vous or вы stands before in its sentence, or "".
 // Both languages write that person's subject: the indicative is "vous
@@ -173,12 +177,14 @@ func treebankOrder(lower string) string {
 // French -ez is the indicative only after vous ("vous lisez et écrivez":
 // no form after it counts); Russian -те, -тесь likewise after вы.
 func subjectlessPlural(lower string) string {
-	french := frenchOnly(lower)
-	russian := strings.IndexFunc(lower, func(r rune) bool { return unicode.Is(unicode.Cyrillic, r) }) >= 0
-	if !french && !russian {
-		return ""
-	}
 	f := treebank()
+	// The -ez form is French's alone: it tells the text's language
+	// where no other language's words do ("Détruisez ou polluez …"
+	// holds none of French's own words either).
+	french := frenchOnly(lower) || !slices.ContainsFunc([]string{"English", "German", "Spanish", "Portuguese", "Italian"}, func(lang string) bool {
+		return holdsWords(lower, f.words[lang], 1)
+	})
+	russian := strings.IndexFunc(lower, func(r rune) bool { return unicode.Is(unicode.Cyrillic, r) }) >= 0
 	for _, s := range sentences(lower) {
 		for _, w := range words(s) {
 			if w == "vous" || w == "вы" {
