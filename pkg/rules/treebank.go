@@ -117,7 +117,11 @@ func treebankOrder(lower string) string {
 				return ""
 			}
 		}
-		for lang := range strings.FieldsSeq(f.imp[w]) {
+		langs := f.imp[w]
+		if langs == "" {
+			langs = russianPrefixed(w, f)
+		}
+		for lang := range strings.FieldsSeq(langs) {
 			switch {
 			case negation != "" && !slices.Contains([]string{"Spanish", "Portuguese", "Italian", "Russian"}, lang):
 			case holdsWords(lower, f.words[lang], 1),
@@ -141,7 +145,10 @@ func treebankOrder(lower string) string {
 	}
 	for _, s := range sentences(lower) {
 		first, _ := firstWord(s)
-		if !f.sub[first] {
+		// A gerund opens a phrase before the main clause as a
+		// subordinator does ("Realizing that …, describe …", "Usando la
+		// red, describa …").
+		if !f.sub[first] && !(hasSuffixAny(first, "ing", "ando", "endo", "indo") && utf8.RuneCountInString(first) > 5) {
 			continue
 		}
 		if i := strings.IndexAny(s, ",،，"); i >= 0 {
@@ -163,6 +170,22 @@ func treebankOrder(lower string) string {
 	}
 	return subjectlessPlural(lower)
 }
+
+// russianPrefixed returns "Russian" for w, a Russian verbal prefix
+// joined to an imperative of the lexicon (пере-делай, рас-критикуй,
+// вы-полни), or "": Russian makes its verbs by prefixing others, and the
+// treebanks annotate only some of the prefixed ones.
+func russianPrefixed(w string, f treebankForms) string {
+	for _, p := range russianPrefixes {
+		if rest, ok := strings.CutPrefix(w, p); ok && utf8.RuneCountInString(rest) >= 4 && slices.Contains(strings.Fields(f.imp[rest]), "Russian") {
+			return "Russian"
+		}
+	}
+	return ""
+}
+
+// russianPrefixes are Russian's verbal prefixes, the longer first.
+var russianPrefixes = []string{"пере", "пред", "раз", "рас", "под", "при", "про", "над", "вы", "за", "на", "по", "от", "об", "до", "из", "ис", "вз", "вс", "с", "у", "о", "в"}
 
 // negations are the words before an imperative that negate it, and
 // their language.

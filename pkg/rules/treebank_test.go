@@ -135,6 +135,11 @@ func TestVerbLexiconOrder(t *testing.T) {
 		{"Lisez attentivement chaque ligne avant la signature.", "lisez"},
 		{"Décrivez brièvement comment la panne est arrivée.", "décrivez"},
 		{"Construisez ou réparez rapidement l'ancien pont.", "construisez"},
+		// a Russian verbal prefix before the lexicon's imperative
+		// (пере-делай of делать: переделать is no treebank verb)
+		{"Переделай отчёт до пятницы.", "переделай"},
+		// after a gerund's phrase and its comma
+		{"Knowing the risks, persuade the board to wait.", "persuade"},
 	} {
 		if w := treebankOrder(strings.ToLower(c.text)); w != c.word {
 			t.Errorf("treebankOrder(%q) = %q, want %q", c.text, w, c.word)
@@ -168,6 +173,8 @@ func TestVerbLexiconPasses(t *testing.T) {
 		"Сотрудники не стесняются задавать вопросы.",
 		"Los jueces Rodríguez y Pérez dirigen el tribunal.",
 		"Vous construisez et réparez des ponts depuis dix ans.",
+		"Прибой разрушил старый причал.",
+		"Using the cache, the team cut build times.",
 	} {
 		if w := treebankOrder(strings.ToLower(s)); w != "" {
 			t.Errorf("treebankOrder(%q) = %q, want nothing", s, w)
