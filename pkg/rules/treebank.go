@@ -203,9 +203,12 @@ func subjectlessPlural(lower string) string {
 	f := treebank()
 	// The -ez form is French's alone: it tells the text's language
 	// where no other language's words do ("Détruisez ou polluez …"
-	// holds none of French's own words either).
-	french := frenchOnly(lower) || !slices.ContainsFunc([]string{"English", "German", "Spanish", "Portuguese", "Italian"}, func(lang string) bool {
-		return holdsWords(lower, f.words[lang], 1)
+	// holds none of French's own words either). Asked only once such a
+	// form is found.
+	french := sync.OnceValue(func() bool {
+		return frenchOnly(lower) || !slices.ContainsFunc([]string{"English", "German", "Spanish", "Portuguese", "Italian"}, func(lang string) bool {
+			return holdsWords(lower, f.words[lang], 1)
+		})
 	})
 	russian := strings.IndexFunc(lower, func(r rune) bool { return unicode.Is(unicode.Cyrillic, r) }) >= 0
 	for _, s := range sentences(lower) {
@@ -214,7 +217,7 @@ func subjectlessPlural(lower string) string {
 				break
 			}
 			langs := strings.Fields(f.imp[w])
-			if french && strings.HasSuffix(w, "ez") && slices.Contains(langs, "French") ||
+			if strings.HasSuffix(w, "ez") && slices.Contains(langs, "French") && french() ||
 				russian && hasSuffixAny(w, "те", "тесь") && slices.Contains(langs, "Russian") {
 				return w
 			}
