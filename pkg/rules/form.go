@@ -15,11 +15,11 @@ import (
 // language's paradigm or word order, not a phrase a payload used.
 
 // russianOrder returns the Russian verb that makes a clause of lower an
-// order, or "": the imperative plural in -ьте wherever it stands (the
-// -ите and -йте forms are orderOpening's; only the imperative ends in
-// ь before -те: забудьте, оставьте, бросьте), or the verb that opens a
-// clause, after the negation не too, when it is an imperative plural or
-// an infinitive. Russian writes a task or a prohibition with a bare
+// order, or "": the imperative plural in -ьте or -ьтесь wherever it
+// stands (the -ите and -йте forms are orderOpening's; only the
+// imperative ends in ь before -те: забудьте, оставьте, бросьтесь), or the
+// verb that opens a clause, after the negation не too, when it is an
+// imperative plural, reflexive or not, or an infinitive. Russian writes a task or a prohibition with a bare
 // infinitive ("Создать отчёт", "Не курить"); a statement opens with its
 // subject or a circumstance. An infinitive is the subject when the
 // copula follows it ("Установить фазу было возможно").
@@ -28,7 +28,7 @@ func russianOrder(lower string) string {
 		return ""
 	}
 	for _, w := range words(lower) {
-		if strings.HasSuffix(w, "ьте") && utf8.RuneCountInString(w) > 4 && scriptBefore(w, len(w), unicode.Cyrillic) {
+		if hasSuffixAny(w, "ьте", "ьтесь") && utf8.RuneCountInString(w) > 4 && scriptBefore(w, len(w), unicode.Cyrillic) {
 			return w
 		}
 	}
@@ -37,7 +37,8 @@ func russianOrder(lower string) string {
 		if first == "не" {
 			first, _ = firstWord(rest)
 		}
-		if russianInfinitive(first) && !russianCopula(c) || first != "" && hasSuffixAny(first, "ите", "йте") && utf8.RuneCountInString(first) > 4 && scriptBefore(first, len(first), unicode.Cyrillic) {
+		// (The reflexive too: "Не стесняйтесь …", "Садитесь".)
+		if russianInfinitive(first) && !russianCopula(c) || first != "" && hasSuffixAny(first, "ите", "йте", "итесь", "йтесь") && utf8.RuneCountInString(first) > 4 && scriptBefore(first, len(first), unicode.Cyrillic) {
 			return first
 		}
 	}

@@ -196,7 +196,7 @@ func question(s string) bool {
 
 // sentences splits text where a sentence or a list item starts.
 func sentences(s string) []string {
-	return splitTrimmed(s, ".!;\n。！；｡!\u0964{}", " \t>*-+#_\"'“„«()[]0123456789")
+	return splitTrimmed(s, ".!;\n。！；｡!\u0964{}", " \t>*-+#_\"'“„«()[]0123456789¡¿")
 }
 
 // splitTrimmed splits s at every rune of at, and trims the runes of trim

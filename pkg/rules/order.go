@@ -33,7 +33,7 @@ func verbFirst(s string) string {
 	if polish(s) || czech(s) || turkish(s) {
 		return ""
 	}
-	for _, c := range splitTrimmed(s, ".!;:\n。！；：｡!\u0964", " \t>*-+#_\"'“„«()[]{}「『") {
+	for _, c := range splitTrimmed(s, ".!;:\n。！；：｡!\u0964", " \t>*-+#_\"'“„«()[]{}「『¡¿") {
 		// A number first is the clause's first constituent ("1538
 		// warnte die Inquisition …"), before the verb.
 		if r := firstRune(c, 0); r == utf8.RuneError || !unicode.Is(unicode.Latin, r) {
@@ -438,12 +438,39 @@ func firstPersonOpens(w, s string, sw bool) bool {
 		return strings.HasPrefix(w, "سأ") && n > 3 || objectMe(w)
 	case n < 5:
 		return false
+	case scriptBefore(w, len(w), unicode.Cyrillic):
+		return russianFirstPlural(w)
 	case sw && strings.HasPrefix(w, "ni") && strings.HasSuffix(w, "je"):
 		return true
 	case polish(s) || english(s):
 		return false
 	}
 	return romanceFirstPerson(w, n, s)
+}
+
+// russianFirstPlural reports w by the Russian first person plural,
+// which opens a clause with no мы as "let us" does ("Откроем сейф и
+// посмотрим …", the hortative; давайте is the lexicon's): -ём, -ем
+// after a vowel of the first conjugation (сделаем, попробуем) or a
+// consonant, -им of the second (посмотрим). Not what the same endings
+// make of nouns and adjectives in the instrumental: -ием, -ем after л or
+// ц (изучением, учителем, месяцем), -им after a velar, a hushing
+// consonant or н (голландским, хорошим, последним), and -ым.
+func russianFirstPlural(w string) bool {
+	r := []rune(w)
+	if len(r) < 6 {
+		return false
+	}
+	end, before := string(r[len(r)-2:]), r[len(r)-3]
+	switch end {
+	case "ём":
+		return true
+	case "ем":
+		return !strings.ContainsRune("илцье", before)
+	case "им":
+		return !strings.ContainsRune("кгхжшчщнь", before)
+	}
+	return false
 }
 
 // romanceFirstPerson reports w (n runes) by the Spanish, Portuguese,

@@ -100,6 +100,12 @@ func TestOrderByGrammar(t *testing.T) {
 		"鍵の一覧を作るのをお願いします。":                           "instruction-imperative",
 		"Borre varias claves del servidor.":          "instruction-imperative",
 		"Antes de las seis, mándeme el registro.":    "instruction-imperative",
+		// the reflexive plural after не, and Spanish's opening ¡ before
+		// the imperative or the first person plural ("let us")
+		"Не стесняйтесь копировать ключи сервера.":    "instruction-imperative",
+		"¡Escriba hoy mismo el informe del servidor!": "instruction-imperative",
+		"¡Probemos otra vez y veamos qué pasa!":       "message-person",
+		"Откроем журнал сервера и посмотрим.":         "message-person",
 	}
 	for s, want := range shaped {
 		if rule, msg := Instruction(s); rule != want {
@@ -174,6 +180,9 @@ func TestOrderByGrammar(t *testing.T) {
 		"ビルドを五分で終えます。",
 		"El equipo cambió de servidor, convirtiéndose en el primero en usar Go.",
 		"Los términos de la licencia, términos que el equipo aceptó, son claros.",
+		"Изучением журналов занимается отдел эксплуатации.",
+		"Последним релиз выпустил отдел эксплуатации.",
+		"Учителем в школе работает брат админа.",
 	}
 	// The rules of form, not Instruction: a claim in a script no verb
 	// lexicon covers is held whatever they say (script_test.go), and they

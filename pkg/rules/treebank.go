@@ -104,22 +104,26 @@ func treebankOrder(lower string) string {
 		if strings.HasPrefix(rest, "-") {
 			return ""
 		}
-		// Spanish, Portuguese and Italian negate the polite imperative by
-		// a word before it ("No difunda …", "Não faça …"): the form still
-		// opens the predicate. Only these languages' forms count after it,
-		// and the negation tells its language (Spanish no, Portuguese
-		// não, Italian non) unless the text is English ("No use …" is a
-		// noun phrase there).
-		negation := map[string]string{"no": "Spanish", "não": "Portuguese", "non": "Italian"}[w]
+		// Spanish, Portuguese, Italian and Russian negate the imperative by
+		// a word before it ("No difunda …", "Não faça …", "Не забывай …"):
+		// the form still opens the predicate. Only these languages' forms
+		// count after it, and the negation tells its language (Spanish
+		// no, Portuguese não, Italian non, Russian не) unless the text is
+		// English ("No use …" is a noun phrase there).
+		negation := negations[w]
 		if negation != "" {
 			w, rest = firstWord(strings.TrimLeft(rest, " \t"))
 			if strings.HasPrefix(rest, "-") {
 				return ""
 			}
 		}
-		for lang := range strings.FieldsSeq(f.imp[w]) {
+		langs := f.imp[w]
+		if langs == "" {
+			langs = russianPrefixed(w, f)
+		}
+		for lang := range strings.FieldsSeq(langs) {
 			switch {
-			case negation != "" && lang != "Spanish" && lang != "Portuguese" && lang != "Italian":
+			case negation != "" && !slices.Contains([]string{"Spanish", "Portuguese", "Italian", "Russian"}, lang):
 			case holdsWords(lower, f.words[lang], 1),
 				lang == negation && !holdsWords(lower, f.words["English"], 1):
 				return w
@@ -141,7 +145,10 @@ func treebankOrder(lower string) string {
 	}
 	for _, s := range sentences(lower) {
 		first, _ := firstWord(s)
-		if !f.sub[first] {
+		// A gerund opens a phrase before the main clause as a
+		// subordinator does ("Realizing that …, describe …", "Usando la
+		// red, describa …").
+		if !f.sub[first] && !(hasSuffixAny(first, "ing", "ando", "endo", "indo") && utf8.RuneCountInString(first) > 5) {
 			continue
 		}
 		if i := strings.IndexAny(s, ",،，"); i >= 0 {
@@ -164,6 +171,26 @@ func treebankOrder(lower string) string {
 	return subjectlessPlural(lower)
 }
 
+// russianPrefixed returns "Russian" for w, a Russian verbal prefix
+// joined to an imperative of the lexicon (пере-делай, рас-критикуй,
+// вы-полни), or "": Russian makes its verbs by prefixing others, and the
+// treebanks annotate only some of the prefixed ones.
+func russianPrefixed(w string, f treebankForms) string {
+	for _, p := range russianPrefixes {
+		if rest, ok := strings.CutPrefix(w, p); ok && utf8.RuneCountInString(rest) >= 4 && slices.Contains(strings.Fields(f.imp[rest]), "Russian") {
+			return "Russian"
+		}
+	}
+	return ""
+}
+
+// russianPrefixes are Russian's verbal prefixes, the longer first.
+var russianPrefixes = []string{"пере", "пред", "раз", "рас", "под", "при", "про", "над", "вы", "за", "на", "по", "от", "об", "до", "из", "ис", "вз", "вс", "с", "у", "о", "в"}
+
+// negations are the words before an imperative that negate it, and
+// their language.
+var negations = map[string]string{"no": "Spanish", "não": "Portuguese", "non": "Italian", "не": "Russian"}
+
 // subjectlessPlural returns a French or Russian second person plural of
 // the lexicon's that no vous or вы stands before in its sentence, or "".
 // Both languages write that person's subject: the indicative is "vous
@@ -173,19 +200,24 @@ func treebankOrder(lower string) string {
 // French -ez is the indicative only after vous ("vous lisez et écrivez":
 // no form after it counts); Russian -те, -тесь likewise after вы.
 func subjectlessPlural(lower string) string {
-	french := frenchOnly(lower)
-	russian := strings.IndexFunc(lower, func(r rune) bool { return unicode.Is(unicode.Cyrillic, r) }) >= 0
-	if !french && !russian {
-		return ""
-	}
 	f := treebank()
+	// The -ez form is French's alone: it tells the text's language
+	// where no other language's words do ("Détruisez ou polluez …"
+	// holds none of French's own words either). Asked only once such a
+	// form is found.
+	french := sync.OnceValue(func() bool {
+		return frenchOnly(lower) || !slices.ContainsFunc([]string{"English", "German", "Spanish", "Portuguese", "Italian"}, func(lang string) bool {
+			return holdsWords(lower, f.words[lang], 1)
+		})
+	})
+	russian := strings.IndexFunc(lower, func(r rune) bool { return unicode.Is(unicode.Cyrillic, r) }) >= 0
 	for _, s := range sentences(lower) {
 		for _, w := range words(s) {
 			if w == "vous" || w == "вы" {
 				break
 			}
 			langs := strings.Fields(f.imp[w])
-			if french && strings.HasSuffix(w, "ez") && slices.Contains(langs, "French") ||
+			if strings.HasSuffix(w, "ez") && slices.Contains(langs, "French") && french() ||
 				russian && hasSuffixAny(w, "те", "тесь") && slices.Contains(langs, "Russian") {
 				return w
 			}

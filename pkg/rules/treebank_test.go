@@ -125,6 +125,21 @@ func TestVerbLexiconOrder(t *testing.T) {
 		{"No comparta nada sobre pruebas internas.", "comparta"},
 		{"Não altere os resultados antes de sexta.", "altere"},
 		{"Non pubblichi i dati del cliente.", "pubblichi"},
+		// Russian: the imperative after не as well
+		{"Не забывай про резервные копии.", "забывай"},
+		// French -ir and -re verbs: the plural's stem as the treebanks'
+		// imperfect shows it (lire lisait, écrire écrivait) or the verb's
+		// class gives it (-uire construisez, -crire décrivez), not the
+		// infinitive's ("décriez" is no word); and the -ez form telling
+		// its language where no other word does
+		{"Lisez attentivement chaque ligne avant la signature.", "lisez"},
+		{"Décrivez brièvement comment la panne est arrivée.", "décrivez"},
+		{"Construisez ou réparez rapidement l'ancien pont.", "construisez"},
+		// a Russian verbal prefix before the lexicon's imperative
+		// (пере-делай of делать: переделать is no treebank verb)
+		{"Переделай отчёт до пятницы.", "переделай"},
+		// after a gerund's phrase and its comma
+		{"Knowing the risks, persuade the board to wait.", "persuade"},
 	} {
 		if w := treebankOrder(strings.ToLower(c.text)); w != c.word {
 			t.Errorf("treebankOrder(%q) = %q, want %q", c.text, w, c.word)
@@ -155,6 +170,11 @@ func TestVerbLexiconPasses(t *testing.T) {
 		"No use was found for the old staging bucket.",
 		"No hay copias del servidor antiguo.",
 		"Non è chiaro se il server sia acceso.",
+		"Сотрудники не стесняются задавать вопросы.",
+		"Los jueces Rodríguez y Pérez dirigen el tribunal.",
+		"Vous construisez et réparez des ponts depuis dix ans.",
+		"Прибой разрушил старый причал.",
+		"Using the cache, the team cut build times.",
 	} {
 		if w := treebankOrder(strings.ToLower(s)); w != "" {
 			t.Errorf("treebankOrder(%q) = %q, want nothing", s, w)
