@@ -1,6 +1,12 @@
 package rules
 
-import "unicode"
+import (
+	_ "embed"
+	"slices"
+	"strings"
+	"sync"
+	"unicode"
+)
 
 // clauseEnds are where unjudged cuts a text into clauses: the ends of
 // sentences in the scripts mem meets (Latin, CJK full-width, Devanagari
@@ -60,8 +66,70 @@ func unjudged(text string) (rule, msg string) {
 		if other > judged || long {
 			return "instruction-unjudged", "written in " + scriptName(first) + " script, which the instruction check has no verb model for: it cannot tell an order there from a statement, so the claim counts as possibly an order"
 		}
+		if lang, seen := uncoveredLanguage(clause); lang != "" {
+			return "instruction-unjudged", "written in " + lang + " (" + strings.Join(seen, ", ") + "), a language the instruction check has no verb model for: it cannot tell an order there from a statement, so the claim counts as possibly an order"
+		}
 	}
 	return "", ""
+}
+
+// languages.tsv is scripts/udlanguages' output: the words that tell a
+// clause's language, drawn from the UD treebanks (never PUD's). A
+// "covered" word is frequent in a language the verb lexicon covers and
+// rare in every Latin- or Cyrillic-script language it does not; an
+// "uncovered" word the other way round (Swahili "katika", Turkish "için",
+// Vietnamese "của", Polish "się").
+//
+//go:embed languages.tsv
+var languagesTSV string
+
+// tellingWords maps each word of languages.tsv to the languages it tells,
+// "" for a covered one; parsed when first asked for (most mem processes
+// never judge a claim).
+var tellingWords = sync.OnceValue(func() map[string][]string {
+	m := make(map[string][]string, 5000)
+	for rest := languagesTSV; rest != ""; {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		kind, line, _ := strings.Cut(line, "\t")
+		lang, word, _ := strings.Cut(line, "\t")
+		if kind == "covered" {
+			lang = ""
+		}
+		m[word] = append(m[word], lang)
+	}
+	return m
+})
+
+// uncoveredLanguage names the Latin- or Cyrillic-script language clause
+// is written in when the verb lexicon does not cover it, and the telling
+// words that say so: at least two different words of that language, and
+// more than the covered languages' words in the clause. The rules made
+// for English, German, Spanish, Portuguese, Italian, French and Russian
+// read its orders by chance ("Eleza …", "Gợi ý …" render), so the clause
+// is unjudged, as one in an unread script is. A name or a borrowed word
+// is one word; an agent's claim in a covered language holds its
+// language's own words ("the", "und", "que") and few or none of these.
+func uncoveredLanguage(clause string) (lang string, seen []string) {
+	telling := tellingWords()
+	covered := 0
+	found := map[string][]string{}
+	for _, w := range words(strings.ToLower(clause)) {
+		for _, l := range telling[w] {
+			switch {
+			case l == "":
+				covered++
+			case !slices.Contains(found[l], w):
+				found[l] = append(found[l], w)
+			}
+		}
+	}
+	for l, ws := range found {
+		if len(ws) >= 2 && len(ws) > covered && (len(ws) > len(seen) || len(ws) == len(seen) && l < lang) {
+			lang, seen = l, ws
+		}
+	}
+	return lang, seen
 }
 
 // scriptName is the Unicode name of r's script ("Arabic", "Han").
