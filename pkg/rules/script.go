@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 )
 
 // clauseEnds are where unjudged cuts a text into clauses: the ends of
@@ -73,54 +74,83 @@ func unjudged(text string) (rule, msg string) {
 	return "", ""
 }
 
-// languages.tsv is scripts/udlanguages' output: the words that tell a
-// clause's language, drawn from the UD treebanks (never PUD's). A
-// "covered" word is frequent in a language the verb lexicon covers and
-// rare in every Latin- or Cyrillic-script language it does not; an
-// "uncovered" word the other way round (Swahili "katika", Turkish "için",
-// Vietnamese "của", Polish "się").
+// languages.tsv is scripts/udlanguages' output: what tells a clause's
+// language, drawn from the UD treebanks (never PUD's). A "covered" word
+// is frequent in a language the verb lexicon covers and rare in every
+// Latin- or Cyrillic-script language it does not; an "uncovered" word the
+// other way round (Swahili "katika", Turkish "için", Vietnamese "của",
+// Polish "się"); a "letter" is one an uncovered language writes often and
+// the covered languages almost never (Turkish ı, Polish ł, Czech ř,
+// Vietnamese ư).
 //
 //go:embed languages.tsv
 var languagesTSV string
 
-// tellingWords maps each word of languages.tsv to the languages it tells,
-// "" for a covered one; parsed when first asked for (most mem processes
-// never judge a claim).
-var tellingWords = sync.OnceValue(func() map[string][]string {
-	m := make(map[string][]string, 5000)
+// languageSigns are languages.tsv parsed: each word and letter with the
+// languages it tells, "" for a covered one.
+type languageSigns struct {
+	words   map[string][]string
+	letters map[rune][]string
+}
+
+// tellingSigns parses languages.tsv when first asked for (most mem
+// processes never judge a claim).
+var tellingSigns = sync.OnceValue(func() languageSigns {
+	s := languageSigns{words: make(map[string][]string, 5000), letters: map[rune][]string{}}
 	for rest := languagesTSV; rest != ""; {
 		var line string
 		line, rest, _ = strings.Cut(rest, "\n")
 		kind, line, _ := strings.Cut(line, "\t")
-		lang, word, _ := strings.Cut(line, "\t")
-		if kind == "covered" {
-			lang = ""
+		lang, sign, _ := strings.Cut(line, "\t")
+		switch kind {
+		case "covered":
+			s.words[sign] = append(s.words[sign], "")
+		case "uncovered":
+			s.words[sign] = append(s.words[sign], lang)
+		case "letter":
+			r, _ := utf8.DecodeRuneInString(sign)
+			s.letters[r] = append(s.letters[r], lang)
 		}
-		m[word] = append(m[word], lang)
 	}
-	return m
+	return s
 })
 
 // uncoveredLanguage names the Latin- or Cyrillic-script language clause
-// is written in when the verb lexicon does not cover it, and the telling
-// words that say so: at least two different words of that language, and
-// more than the covered languages' words in the clause. The rules made
-// for English, German, Spanish, Portuguese, Italian, French and Russian
-// read its orders by chance ("Eleza …", "Gợi ý …" render), so the clause
-// is unjudged, as one in an unread script is. A name or a borrowed word
-// is one word; an agent's claim in a covered language holds its
-// language's own words ("the", "und", "que") and few or none of these.
+// is written in when the verb lexicon does not cover it, and the words
+// that say so: at least two different words that are that language's
+// telling words or, written in lower case, hold one of its letters, and
+// more of them than the covered languages' telling words in the clause.
+// The rules made for English, German, Spanish, Portuguese, Italian,
+// French and Russian read its orders by chance ("Eleza …", "Gợi ý …"
+// render), so the clause is unjudged, as one in an unread script is. A
+// capitalised word is not asked for its letters: a name (Erdoğan, Łódź)
+// is written in any language; and a claim in a covered language holds its
+// own words ("the", "und", "que").
 func uncoveredLanguage(clause string) (lang string, seen []string) {
-	telling := tellingWords()
+	signs := tellingSigns()
 	covered := 0
 	found := map[string][]string{}
-	for _, w := range words(strings.ToLower(clause)) {
-		for _, l := range telling[w] {
-			switch {
-			case l == "":
+	add := func(l, w string) {
+		if !slices.Contains(found[l], w) {
+			found[l] = append(found[l], w)
+		}
+	}
+	for _, w := range words(clause) {
+		first, _ := utf8.DecodeRuneInString(w)
+		lower := strings.ToLower(w)
+		for _, l := range signs.words[lower] {
+			if l == "" {
 				covered++
-			case !slices.Contains(found[l], w):
-				found[l] = append(found[l], w)
+			} else {
+				add(l, lower)
+			}
+		}
+		if !unicode.IsLower(first) {
+			continue
+		}
+		for _, r := range w {
+			for _, l := range signs.letters[r] {
+				add(l, w)
 			}
 		}
 	}
