@@ -154,12 +154,20 @@ func uncoveredLanguage(clause string) (lang string, seen []string) {
 			}
 		}
 	}
+	// Languages as close as Danish and Norwegian, or Dutch and Afrikaans,
+	// share their words: every language with the most is named.
+	var langs []string
 	for l, ws := range found {
-		if len(ws) >= 2 && len(ws) > covered && (len(ws) > len(seen) || len(ws) == len(seen) && l < lang) {
-			lang, seen = l, ws
+		switch {
+		case len(ws) < 2 || len(ws) <= covered || len(ws) < len(seen):
+		case len(ws) > len(seen):
+			langs, seen = []string{l}, ws
+		default:
+			langs = append(langs, l)
 		}
 	}
-	return lang, seen
+	slices.Sort(langs)
+	return strings.Join(langs, " or "), seen
 }
 
 // scriptName is the Unicode name of r's script ("Arabic", "Han").
