@@ -129,8 +129,11 @@ var tellingSigns = sync.OnceValue(func() languageSigns {
 func uncoveredLanguage(clause string) (lang string, seen []string) {
 	signs := tellingSigns()
 	covered := 0
-	found := map[string][]string{}
+	var found map[string][]string // made at the first sign: most clauses hold none
 	add := func(l, w string) {
+		if found == nil {
+			found = map[string][]string{}
+		}
 		if !slices.Contains(found[l], w) {
 			found[l] = append(found[l], w)
 		}
