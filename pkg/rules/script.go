@@ -2,6 +2,7 @@ package rules
 
 import (
 	_ "embed"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -33,7 +34,9 @@ const clauseEnds = ".!?;\n。！？；｡।॥؟؛۔"
 // letters the check cannot read outweigh those it can (a tie is judged),
 // or when they hold a run long enough to say "do this to that" whatever
 // Latin pads it: two words, or a weight of 12 (four Han characters) —
-// a quoted name of one word or three characters is judged.
+// a quoted name of one word or three characters is judged. A clause in
+// Latin or Cyrillic is unjudged too when it is written in a language no
+// lexicon covers (uncoveredLanguage).
 func unjudged(text string) (rule, msg string) {
 	for _, clause := range splitTrimmed(text, clauseEnds, "") {
 		judged, other := 0, 0
@@ -159,8 +162,10 @@ func uncoveredLanguage(clause string) (lang string, seen []string) {
 	}
 	// Languages as close as Danish and Norwegian, or Dutch and Afrikaans,
 	// share their words: every language with the most is named.
+	// In order, so that the words named are those of the first of them.
 	var langs []string
-	for l, ws := range found {
+	for _, l := range slices.Sorted(maps.Keys(found)) {
+		ws := found[l]
 		switch {
 		case len(ws) < 2 || len(ws) <= covered || len(ws) < len(seen):
 		case len(ws) > len(seen):
@@ -169,7 +174,6 @@ func uncoveredLanguage(clause string) (lang string, seen []string) {
 			langs = append(langs, l)
 		}
 	}
-	slices.Sort(langs)
 	return strings.Join(langs, " or "), seen
 }
 
