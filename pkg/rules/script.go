@@ -128,7 +128,7 @@ var tellingSigns = sync.OnceValue(func() languageSigns {
 // render), so the clause is unjudged, as one in an unread script is. A
 // capitalised word is not asked for its letters: a name (Erdoğan, Łódź)
 // is written in any language; and a claim in a covered language holds its
-// own words ("the", "und", "que").
+// own words ("that", "und", "não").
 func uncoveredLanguage(clause string) (lang string, seen []string) {
 	signs := tellingSigns()
 	covered := 0
