@@ -10,8 +10,10 @@ import (
 // third-person claims an agent writes, in 37 languages, that Instruction
 // would hold from the view until a person accepts them. docs/security.md
 // gives the figure: one is held as a message, a claim quoting the user in
-// the first person, and the 30 written in a script no verb lexicon covers
-// (Arabic, Han, Devanagari, …) as unjudged.
+// the first person, and as unjudged the 30 written in a script no verb
+// lexicon covers (Arabic, Han, Devanagari, …) and the 9 in a Latin- or
+// Cyrillic-script language it does not (Dutch, Ukrainian, Vietnamese,
+// Indonesian, Javanese, Romanian).
 func TestAgentClaims(t *testing.T) {
 	t.Parallel()
 	raw, err := os.ReadFile("testdata/agent-claims.txt")
@@ -32,8 +34,8 @@ func TestAgentClaims(t *testing.T) {
 			held = append(held, rule+": "+line)
 		}
 	}
-	if unjudged != 30 {
-		t.Errorf("%d of %d held as unjudged, want the 30 in scripts no verb lexicon covers", unjudged, n)
+	if unjudged != 39 {
+		t.Errorf("%d of %d held as unjudged, want the 30 in scripts and the 9 in languages no verb lexicon covers", unjudged, n)
 	}
 	if n < 100 {
 		t.Fatalf("%d claims, want the whole file", n)

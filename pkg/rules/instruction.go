@@ -36,8 +36,9 @@ import (
 // searchable and renders once a person accepts it.
 //
 // Where none of that finds an order, text with a clause written mostly in
-// a script that no verb lexicon covers is reported as unjudged (script.go):
-// the rules above are too few there to let it render.
+// a script that no verb lexicon covers, or in a Latin- or Cyrillic-script
+// language none covers, is reported as unjudged (script.go): the rules
+// above are too few there to let it render.
 func Instruction(text string) (rule, msg string) {
 	if rule, msg := instruction(text, true); rule != "" {
 		return rule, msg

@@ -1,6 +1,14 @@
 package rules
 
-import "unicode"
+import (
+	_ "embed"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+)
 
 // clauseEnds are where unjudged cuts a text into clauses: the ends of
 // sentences in the scripts mem meets (Latin, CJK full-width, Devanagari
@@ -26,7 +34,9 @@ const clauseEnds = ".!?;\n。！？；｡।॥؟؛۔"
 // letters the check cannot read outweigh those it can (a tie is judged),
 // or when they hold a run long enough to say "do this to that" whatever
 // Latin pads it: two words, or a weight of 12 (four Han characters) —
-// a quoted name of one word or three characters is judged.
+// a quoted name of one word or three characters is judged. A clause in
+// Latin or Cyrillic is unjudged too when it is written in a language no
+// lexicon covers (uncoveredLanguage).
 func unjudged(text string) (rule, msg string) {
 	for _, clause := range splitTrimmed(text, clauseEnds, "") {
 		judged, other := 0, 0
@@ -60,8 +70,111 @@ func unjudged(text string) (rule, msg string) {
 		if other > judged || long {
 			return "instruction-unjudged", "written in " + scriptName(first) + " script, which the instruction check has no verb model for: it cannot tell an order there from a statement, so the claim counts as possibly an order"
 		}
+		if lang, seen := uncoveredLanguage(clause); lang != "" {
+			return "instruction-unjudged", "written in " + lang + " (" + strings.Join(seen, ", ") + "), a language the instruction check has no verb model for: it cannot tell an order there from a statement, so the claim counts as possibly an order"
+		}
 	}
 	return "", ""
+}
+
+// languages.tsv is scripts/udlanguages' output: what tells a clause's
+// language, drawn from the UD treebanks (never PUD's). A "covered" word
+// is frequent in a language the verb lexicon covers and rare in every
+// Latin- or Cyrillic-script language it does not; an "uncovered" word the
+// other way round (Swahili "katika", Turkish "için", Vietnamese "của",
+// Polish "się"); a "letter" is one an uncovered language writes often and
+// the covered languages almost never (Turkish ı, Polish ł, Czech ř,
+// Vietnamese ư).
+//
+//go:embed languages.tsv
+var languagesTSV string
+
+// languageSigns are languages.tsv parsed: each word and letter with the
+// languages it tells, "" for a covered one.
+type languageSigns struct {
+	words   map[string][]string
+	letters map[rune][]string
+}
+
+// tellingSigns parses languages.tsv when first asked for (most mem
+// processes never judge a claim).
+var tellingSigns = sync.OnceValue(func() languageSigns {
+	s := languageSigns{words: make(map[string][]string, 5000), letters: map[rune][]string{}}
+	for rest := languagesTSV; rest != ""; {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		kind, line, _ := strings.Cut(line, "\t")
+		lang, sign, _ := strings.Cut(line, "\t")
+		switch kind {
+		case "covered":
+			s.words[sign] = append(s.words[sign], "")
+		case "uncovered":
+			s.words[sign] = append(s.words[sign], lang)
+		case "letter":
+			r, _ := utf8.DecodeRuneInString(sign)
+			s.letters[r] = append(s.letters[r], lang)
+		}
+	}
+	return s
+})
+
+// uncoveredLanguage names the Latin- or Cyrillic-script language clause
+// is written in when the verb lexicon does not cover it, and the words
+// that say so: at least two different words that are that language's
+// telling words or, written in lower case, hold one of its letters, and
+// more of them than the covered languages' telling words in the clause.
+// The rules made for English, German, Spanish, Portuguese, Italian,
+// French and Russian read its orders by chance ("Eleza …", "Gợi ý …"
+// render), so the clause is unjudged, as one in an unread script is. A
+// capitalised word is not asked for its letters: a name (Erdoğan, Łódź)
+// is written in any language; and a claim in a covered language holds its
+// own words ("that", "und", "não").
+func uncoveredLanguage(clause string) (lang string, seen []string) {
+	signs := tellingSigns()
+	covered := 0
+	var found map[string][]string // made at the first sign: most clauses hold none
+	add := func(l, w string) {
+		if found == nil {
+			found = map[string][]string{}
+		}
+		if !slices.Contains(found[l], w) {
+			found[l] = append(found[l], w)
+		}
+	}
+	for _, w := range words(clause) {
+		first, _ := utf8.DecodeRuneInString(w)
+		lower := strings.ToLower(w)
+		for _, l := range signs.words[lower] {
+			if l == "" {
+				covered++
+			} else {
+				add(l, lower)
+			}
+		}
+		if !unicode.IsLower(first) {
+			continue
+		}
+		for _, r := range w {
+			for _, l := range signs.letters[r] {
+				add(l, w)
+			}
+		}
+	}
+	// Languages as close as Danish and Norwegian, or Dutch and Afrikaans,
+	// share their words: every language with the most is named.
+	// In order, so that the words named are those of the first of them.
+	var langs []string
+	for _, l := range slices.Sorted(maps.Keys(found)) {
+		ws := found[l]
+		switch {
+		case len(ws) < 2 || len(ws) <= covered || len(ws) < len(seen):
+		case len(ws) > len(seen):
+			langs, seen = []string{l}, ws
+		default:
+			langs = append(langs, l)
+		}
+	}
+	return strings.Join(langs, " or "), seen
 }
 
 // scriptName is the Unicode name of r's script ("Arabic", "Han").
