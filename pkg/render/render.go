@@ -489,7 +489,7 @@ func unreviewed(m *vault.Memory, opts Options, notes *linkedNotes) string {
 	}
 	if rule != "" {
 		shape := "instruction-shaped"
-		if rule == "instruction-unjudged" {
+		if rule == rules.Unjudged {
 			shape = "not readable by the instruction check"
 		}
 		return "unreviewed and " + shape + " (" + rule + ": " + msg + ")" + where + ": written by " + gate.WrittenBy(meta) +

@@ -10,6 +10,10 @@ import (
 	"unicode/utf8"
 )
 
+// Unjudged is the rule of a claim the instruction check cannot read
+// (unjudged): render says so in its own words.
+const Unjudged = "instruction-unjudged"
+
 // clauseEnds are where unjudged cuts a text into clauses: the ends of
 // sentences in the scripts mem meets (Latin, CJK full-width, Devanagari
 // danda, Arabic question mark and semicolon, Urdu full stop) and lines.
@@ -68,10 +72,10 @@ func unjudged(text string) (rule, msg string) {
 			}
 		}
 		if other > judged || long {
-			return "instruction-unjudged", "written in " + scriptName(first) + " script, which the instruction check has no verb model for: it cannot tell an order there from a statement, so the claim counts as possibly an order"
+			return Unjudged, "written in " + scriptName(first) + " script, which the instruction check has no verb model for: it cannot tell an order there from a statement, so the claim counts as possibly an order"
 		}
 		if lang, seen := uncoveredLanguage(clause); lang != "" {
-			return "instruction-unjudged", "written in " + lang + " (" + strings.Join(seen, ", ") + "), a language the instruction check has no verb model for: it cannot tell an order there from a statement, so the claim counts as possibly an order"
+			return Unjudged, "written in " + lang + " (" + strings.Join(seen, ", ") + "), a language the instruction check has no verb model for: it cannot tell an order there from a statement, so the claim counts as possibly an order"
 		}
 	}
 	return "", ""

@@ -2,6 +2,7 @@ package rules
 
 import (
 	_ "embed"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -123,7 +124,7 @@ func treebankOrder(lower string) string {
 		}
 		for lang := range strings.FieldsSeq(langs) {
 			switch {
-			case negation != "" && !slices.Contains([]string{"Spanish", "Portuguese", "Italian", "Russian"}, lang):
+			case negation != "" && !slices.Contains(slices.Collect(maps.Values(negations)), lang):
 			case holdsWords(lower, f.words[lang], 1),
 				lang == negation && !holdsWords(lower, f.words["English"], 1):
 				return w
