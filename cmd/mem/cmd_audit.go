@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/mem-md/mem/pkg/audit"
+	"github.com/mem-md/mem/pkg/auditstate"
 	"github.com/mem-md/mem/pkg/render"
 )
 
@@ -35,7 +36,8 @@ func runAudit(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	r, err := audit.Run(v, audit.Options{Now: now(), Views: views, Context: ctx})
+	t := now()
+	r, err := audit.Run(v, audit.Options{Now: t, Views: views, State: auditstate.Read(v, t), Context: ctx})
 	if err != nil {
 		return err
 	}

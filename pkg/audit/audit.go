@@ -2,9 +2,11 @@
 // were found: by counting (spec §7). It reads the state other packages own
 // and never re-implements their rules: the content rules of spec §8 come
 // from pkg/rules, conflicts from gate.Reconcile,
-// rendered views and their growth from render.Render, index freshness from
-// index.Freshness, the last commit and the last verified backup from
-// pkg/history.
+// rendered views and their growth from render.Render. What other commands
+// leave behind (the index's freshness, the last commit, the held files,
+// the last verified backup) it judges but does not read: the caller hands
+// it as Options.State (pkg/auditstate reads it), so the audit links
+// neither the index nor the git layer.
 //
 // Counts are over memories: every file of one of mem's types that parses
 // except project notes and OKF's reserved index.md/log.md; files of other
@@ -42,6 +44,9 @@ type Options struct {
 	// Views are the rendered views to check (mem.yaml render.outputs, as
 	// render.Outputs reads them). Nil checks none.
 	Views []render.Target
+	// State is what other commands left behind (auditstate.Read). The zero
+	// State is a vault with no index, never committed and never backed up.
+	State State
 	// Context, when done (Ctrl-C, a daemon's shutdown), stops the audit
 	// while it reads the vault or between its stages, with a
 	// fail.Interrupted error. Nil never stops.
@@ -83,12 +88,10 @@ type Report struct {
 	Duplicates     []Duplicate `json:"duplicates"`
 	Views          []ViewState `json:"views"`
 	Growth         []Growth    `json:"growth"`
-	Index          Index       `json:"index"`
-	Commit         Commit      `json:"commit"`
-	Backup         Backup      `json:"backup"`
-	// Held are a remote's changes to this machine's files that mem sync
-	// holds back until 'mem sync --accept-config' (docs/sync.md).
-	Held []string `json:"held,omitempty"`
+	// State is Options.State as the audit judged it: the index, the last
+	// commit, the last backup and the held files, in the report's JSON
+	// as fields of its own.
+	State
 }
 
 // Finding is one check past its threshold (mem.yaml audit:).
@@ -243,7 +246,7 @@ func limitsOf(c vault.AuditConfig) limits {
 }
 
 // Run audits the vault: one load, one reconciliation, two renders per view
-// (now and 30 days ago), one stat walk for the index, and git's HEAD.
+// (now and 30 days ago), and the judgement of opts.State.
 func Run(v *vault.Vault, opts Options) (*Report, error) {
 	mems, err := v.Load(vault.LoadOptions{Raw: true, Context: opts.Context})
 	if err != nil {
@@ -259,7 +262,7 @@ func Run(v *vault.Vault, opts Options) (*Report, error) {
 	if err := fail.Stopped(opts.Context, "the audit"); err != nil {
 		return nil, err
 	}
-	r.checkState(v, opts.Now)
+	r.State = opts.State
 	r.judge(limitsOf(v.Config.Audit))
 	return r, nil
 }

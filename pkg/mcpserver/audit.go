@@ -7,23 +7,26 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mem-md/mem/pkg/audit"
+	"github.com/mem-md/mem/pkg/auditstate"
 	"github.com/mem-md/mem/pkg/render"
 )
 
 // AuditInput takes nothing; the struct gives the tool an object schema.
 type AuditInput struct{}
 
-// audit runs `mem audit` (pkg/audit) over the vault and the views mem.yaml
-// lists. The text is the report `mem audit` prints; the structured content
-// is its JSON report. The report publishes no output schema: its nullable
-// fields (a measure with nothing to measure is null) would not survive the
-// one-type schemas other tools use.
+// audit runs `mem audit` (pkg/audit, with the state pkg/auditstate reads)
+// over the vault and the views mem.yaml lists. The text is the report
+// `mem audit` prints; the structured content is its JSON report. The
+// report publishes no output schema: its nullable fields (a measure with
+// nothing to measure is null) would not survive the one-type schemas
+// other tools use.
 func (s *server) audit(ctx context.Context, _ *mcp.CallToolRequest, _ AuditInput) (*mcp.CallToolResult, any, error) {
 	views, err := render.Outputs(s.Vault)
 	if err != nil {
 		return nil, nil, err
 	}
-	r, err := audit.Run(s.Vault, audit.Options{Now: s.Now(), Views: views, Context: ctx})
+	now := s.Now()
+	r, err := audit.Run(s.Vault, audit.Options{Now: now, Views: views, State: auditstate.Read(s.Vault, now), Context: ctx})
 	if err != nil {
 		return nil, nil, err
 	}

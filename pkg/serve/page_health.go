@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mem-md/mem/pkg/audit"
+	"github.com/mem-md/mem/pkg/auditstate"
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/render"
 	"github.com/mem-md/mem/pkg/vault"
@@ -51,7 +52,7 @@ func (p *Page) healthData() (*healthData, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep, err := audit.Run(v, audit.Options{Now: now, Views: views})
+	rep, err := audit.Run(v, audit.Options{Now: now, Views: views, State: auditstate.Read(v, now)})
 	if err != nil {
 		return nil, err
 	}
