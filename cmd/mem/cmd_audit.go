@@ -7,8 +7,8 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/mem-md/mem/pkg/audit"
-	"github.com/mem-md/mem/pkg/auditstate"
 	"github.com/mem-md/mem/pkg/render"
+	"github.com/mem-md/mem/pkg/wiring"
 )
 
 func auditCommand() *cli.Command {
@@ -37,7 +37,7 @@ func runAudit(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	t := now()
-	r, err := audit.Run(v, audit.Options{Now: t, Views: views, State: auditstate.Read(v, t), Context: ctx})
+	r, err := audit.Run(v, audit.Options{Now: t, Views: views, State: wiring.AuditState(v, t), Context: ctx})
 	if err != nil {
 		return err
 	}

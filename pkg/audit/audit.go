@@ -5,7 +5,7 @@
 // rendered views and their growth from render.Render. What other commands
 // leave behind (the index's freshness, the last commit, the held files,
 // the last verified backup) it judges but does not read: the caller hands
-// it as Options.State (pkg/auditstate reads it), so the audit links
+// it as Options.State (wiring.AuditState reads it), so the audit links
 // neither the index nor the git layer.
 //
 // Counts are over memories: every file of one of mem's types that parses
@@ -44,7 +44,7 @@ type Options struct {
 	// Views are the rendered views to check (mem.yaml render.outputs, as
 	// render.Outputs reads them). Nil checks none.
 	Views []render.Target
-	// State is what other commands left behind (auditstate.Read). The zero
+	// State is what other commands left behind (wiring.AuditState). The zero
 	// State is a vault with no index, never committed and never backed up.
 	State State
 	// Context, when done (Ctrl-C, a daemon's shutdown), stops the audit

@@ -56,7 +56,7 @@ type Growth struct {
 
 // State is what other commands leave behind, which the audit judges:
 // the index manifest, the git HEAD (no history walk), the sync's held
-// files and the backup record. pkg/auditstate reads it.
+// files and the backup record. wiring.AuditState reads it.
 type State struct {
 	Index  Index  `json:"index"`
 	Commit Commit `json:"commit"`

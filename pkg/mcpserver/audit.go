@@ -7,14 +7,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mem-md/mem/pkg/audit"
-	"github.com/mem-md/mem/pkg/auditstate"
 	"github.com/mem-md/mem/pkg/render"
+	"github.com/mem-md/mem/pkg/wiring"
 )
 
 // AuditInput takes nothing; the struct gives the tool an object schema.
 type AuditInput struct{}
 
-// audit runs `mem audit` (pkg/audit, with the state pkg/auditstate reads)
+// audit runs `mem audit` (pkg/audit, with the state wiring.AuditState reads)
 // over the vault and the views mem.yaml lists. The text is the report
 // `mem audit` prints; the structured content is its JSON report. The
 // report publishes no output schema: its nullable fields (a measure with
@@ -26,7 +26,7 @@ func (s *server) audit(ctx context.Context, _ *mcp.CallToolRequest, _ AuditInput
 		return nil, nil, err
 	}
 	now := s.Now()
-	r, err := audit.Run(s.Vault, audit.Options{Now: now, Views: views, State: auditstate.Read(s.Vault, now), Context: ctx})
+	r, err := audit.Run(s.Vault, audit.Options{Now: now, Views: views, State: wiring.AuditState(s.Vault, now), Context: ctx})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"github.com/mem-md/mem/pkg/audit"
-	"github.com/mem-md/mem/pkg/auditstate"
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/render"
 	"github.com/mem-md/mem/pkg/vault"
+	"github.com/mem-md/mem/pkg/wiring"
 )
 
 // chart is an SVG drawn from shapes the template writes out attribute by
@@ -52,7 +52,7 @@ func (p *Page) healthData() (*healthData, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep, err := audit.Run(v, audit.Options{Now: now, Views: views, State: auditstate.Read(v, now)})
+	rep, err := audit.Run(v, audit.Options{Now: now, Views: views, State: wiring.AuditState(v, now)})
 	if err != nil {
 		return nil, err
 	}

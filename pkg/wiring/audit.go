@@ -1,12 +1,4 @@
-// Package auditstate reads for the audit what other commands leave behind:
-// the index's freshness (index.Freshness), the last commit and the sync's
-// held files (pkg/history), and the last verified backup (its record). It
-// is the audit's one door to the index and the git layer, so pkg/audit
-// judges a vault, and pkg/consolidate and pkg/stores use its pure
-// functions, without linking bleve or go-git; the commands that audit
-// (mem audit, the MCP tool, the review page) call Read and hand its
-// answer to audit.Run.
-package auditstate
+package wiring
 
 import (
 	"math"
@@ -18,10 +10,11 @@ import (
 	"github.com/mem-md/mem/pkg/vault"
 )
 
-// Read reads the index manifest, git's HEAD (no history walk), the held
-// files and the backup record, with ages at now. A record that cannot be
+// AuditState reads for the audit what other commands leave behind: the
+// index manifest, git's HEAD (no history walk), the held files and the
+// backup record, with ages at now. A record that cannot be
 // read is that part's Problem, not an error: the audit reports it.
-func Read(v *vault.Vault, now time.Time) audit.State {
+func AuditState(v *vault.Vault, now time.Time) audit.State {
 	var s audit.State
 	st, err := index.Freshness(v)
 	switch {

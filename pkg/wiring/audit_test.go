@@ -1,4 +1,4 @@
-package auditstate
+package wiring
 
 import (
 	"os"
@@ -32,10 +32,10 @@ func newVault(t *testing.T) *vault.Vault {
 
 // Outside git, with no index and no backup: each said as its part's
 // problem, not an error.
-func TestReadNothingYet(t *testing.T) {
+func TestAuditStateNothingYet(t *testing.T) {
 	t.Parallel()
 	v := newVault(t)
-	s := Read(v, now)
+	s := AuditState(v, now)
 	if s.Commit.Committed || !strings.Contains(s.Commit.Problem, "not inside a git repository") {
 		t.Errorf("commit = %+v", s.Commit)
 	}
@@ -50,7 +50,7 @@ func TestReadNothingYet(t *testing.T) {
 
 // The state commit, backup and the index leave, with its ages at now, as
 // the audit reports it.
-func TestRead(t *testing.T) {
+func TestAuditState(t *testing.T) {
 	vaulttest.GitEnv(t)
 	v := newVault(t)
 	if out, err := exec.Command("git", "init", "-q", "-b", "main", v.Root).CombinedOutput(); err != nil {
@@ -69,7 +69,7 @@ func TestRead(t *testing.T) {
 	}
 	vaulttest.Write(t, v.Root, "memory/c.md", "---\ntype: fact\nprovenance: stated\nvalid_at: 2026-11-29\n---\nGamma, not yet indexed.\n")
 
-	s := Read(v, now)
+	s := AuditState(v, now)
 	if !s.Commit.Committed || s.Commit.AgeHours != 2 || len(s.Commit.Hash) != 40 {
 		t.Errorf("commit = %+v", s.Commit)
 	}
@@ -102,7 +102,7 @@ func TestRead(t *testing.T) {
 	if _, err := history.Commit(v, history.CommitOptions{Env: history.Env{Vars: os.Environ()}, Now: now.Add(-time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
-	if s := Read(v, now); !s.Backup.Behind || s.Commit.AgeHours != 1 {
+	if s := AuditState(v, now); !s.Backup.Behind || s.Commit.AgeHours != 1 {
 		t.Errorf("after a commit: commit %+v, backup %+v", s.Commit, s.Backup)
 	}
 }
