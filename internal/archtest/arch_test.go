@@ -119,6 +119,17 @@ func TestNeverArrows(t *testing.T) {
 			t.Errorf("%s imports %s: %s", c.from, c.to, c.why)
 		}
 	}
+	// What judges or changes a vault by pure functions links neither the
+	// index nor the git layer: what it needs of them its caller hands it
+	// (pkg/wiring: audit.State, consolidate.Commit), so its tests link
+	// in seconds, not beside bleve and go-git.
+	for _, from := range []string{"pkg/audit", "pkg/consolidate", "pkg/stores"} {
+		for _, to := range []string{module + "pkg/index", module + "pkg/history", "github.com/blevesearch/", "github.com/go-git/"} {
+			if reaches(g, from, to) {
+				t.Errorf("%s imports %s: the audit, consolidate and stores take the index's and git's state and commits from their caller (pkg/wiring)", from, to)
+			}
+		}
+	}
 	for p, imps := range g {
 		for _, imp := range imps {
 			switch {
