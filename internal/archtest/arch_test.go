@@ -110,6 +110,7 @@ func TestNeverArrows(t *testing.T) {
 		{"pkg/secrets", module + "pkg/", "the scanner is a leaf"},
 		{"pkg/viewfmt", module + "pkg/", "the view format is a leaf: the store and render both take it"},
 		{"pkg/markdown", module + "pkg/", "the body reader is a leaf"},
+		{"pkg/claimtext", module + "pkg/", "what a claim's text states (the same fact, a contradiction) is read with no vault: a leaf"},
 		{"pkg/merge", module + "pkg/history", "the memory merge takes bytes and knows no git"},
 		{"pkg/merge", "github.com/go-git/", "the memory merge takes bytes and knows no git"},
 		{"pkg/writer", module + "pkg/lint", "every write (the MCP tools' too) links no linter: an edit takes lint's verdict from its caller (writer.Lint)"},

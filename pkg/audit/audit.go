@@ -15,7 +15,6 @@
 package audit
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"fmt"
@@ -26,9 +25,8 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
+	"github.com/mem-md/mem/pkg/claimtext"
 	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
@@ -348,7 +346,7 @@ func (t *tally) add(m *vault.Memory, meta *frontmatter.Meta, now time.Time) {
 		return // a retired claim stands for nothing: not stale, not in conflict, not a duplicate
 	}
 	t.live = append(t.live, m)
-	if t.buf = normalise(t.buf, m.Doc.Body); len(t.buf) > 0 {
+	if t.buf = claimtext.AppendNormalised(t.buf[:0], m.Doc.Body); len(t.buf) > 0 {
 		h := maphash.Bytes(t.seed, t.buf)
 		t.texts[h] = append(t.texts[h], m)
 	}
@@ -521,39 +519,6 @@ func aboutCurrentState(meta *frontmatter.Meta) bool {
 	return meta.StaleAfter.IsZero() && meta.Type == frontmatter.TypeFact && meta.Provenance == frontmatter.Observed
 }
 
-// normalise appends to buf[:0] the text two files must share to store
-// the same fact: case-folded, runs of white space made one space, trailing
-// full stops dropped ("Uses Go." and "uses  go" are one fact, and so is
-// "uses go ."). A buffer,
-// not a string, because every memory of the vault goes through it.
-func normalise(buf []byte, body string) []byte {
-	buf = buf[:0]
-	space := false
-	for _, c := range body {
-		switch {
-		case unicode.IsSpace(c):
-			space = len(buf) > 0
-			continue
-		case space:
-			buf, space = append(buf, ' '), false
-		}
-		switch {
-		case 'A' <= c && c <= 'Z':
-			buf = append(buf, byte(c+'a'-'A'))
-		case c < utf8.RuneSelf:
-			buf = append(buf, byte(c))
-		default:
-			buf = utf8.AppendRune(buf, unicode.ToLower(c))
-		}
-	}
-	return bytes.TrimRight(buf, ". ")
-}
-
-// Normalise is the text two claims must share to state the same fact, as
-// audit's duplicate count compares them: consolidate and stores match
-// texts by it too, so "the same fact" means one thing everywhere.
-func Normalise(text string) string { return string(normalise(nil, text)) }
-
 // duplicates turns the memories grouped by the hash of their normalised
 // text into groups of the same text (a hash collision splits apart here),
 // most copies first.
@@ -567,12 +532,12 @@ func duplicates(byHash map[uint64][]*vault.Memory) []Duplicate {
 		byText := map[string][]string{}
 		shown := map[string]string{} // the text as the report may print it
 		for _, m := range ms {
-			buf = normalise(buf, m.Doc.Body)
+			buf = claimtext.AppendNormalised(buf[:0], m.Doc.Body)
 			byText[string(buf)] = append(byText[string(buf)], m.Rel)
 			if _, ok := shown[string(buf)]; !ok {
 				// A report is a read (spec §8): redacted before the case
 				// folding, which would hide an upper-case key from the scan.
-				shown[string(buf)] = string(normalise(nil, rules.Redact(m.Doc.Body)))
+				shown[string(buf)] = claimtext.Normalise(rules.Redact(m.Doc.Body))
 			}
 		}
 		for t, paths := range byText {

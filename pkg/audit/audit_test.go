@@ -364,40 +364,6 @@ func TestWriteText(t *testing.T) {
 	}
 }
 
-func TestNormalise(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct{ in, want string }{
-		{"Uses Go.", "uses go"},
-		{"  uses\tGO \n", "uses go"},
-		{"Uses Go...", "uses go"},
-		{"Ünïcode ÇASE", "ünïcode çase"},
-		{"a . .", "a"},
-		{"\n\n", ""},
-		{"v1.2 is out.", "v1.2 is out"},
-	} {
-		if got := string(normalise(nil, tc.in)); got != tc.want {
-			t.Errorf("normalise(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
-// Normalising twice changes nothing, and the result never starts or ends
-// with a space: two texts that normalise alike stay alike.
-func FuzzNormalise(f *testing.F) {
-	for _, s := range []string{"Uses Go.", "a . .", "Ünïcode\u00a0ÇASE", " \t", "x\u2028y"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		once := string(normalise(nil, s))
-		if twice := string(normalise(nil, once)); twice != once {
-			t.Errorf("normalise(%q) = %q, but normalise(%q) = %q", s, once, once, twice)
-		}
-		if strings.HasPrefix(once, " ") || strings.HasSuffix(once, " ") {
-			t.Errorf("normalise(%q) = %q has an outer space", s, once)
-		}
-	})
-}
-
 // Other tools' files are kept as written (spec §3): the audit counts them
 // by their own type and never as memories missing valid_at or as an
 // import's collapse; Claude Code's type: project memory is no project.

@@ -2,8 +2,8 @@
 // the records they do not own: the index and the git layer. pkg/audit
 // judges the state other commands leave (audit.State) and pkg/consolidate
 // commits a batch through the commit it is handed (consolidate.Commit);
-// neither imports pkg/index or pkg/history, so they, and pkg/stores, which
-// uses their pure functions, link neither bleve nor go-git. What the
-// commands that audit or consolidate share of that wiring (mem audit and
-// mem consolidate, the MCP tool, the review page) is here, once.
+// neither imports pkg/index or pkg/history, so neither links bleve or
+// go-git. What the commands that audit or consolidate share of that
+// wiring (mem audit and mem consolidate, the MCP tool, the review page)
+// is here, once.
 package wiring
