@@ -220,7 +220,7 @@ func TestThresholds(t *testing.T) {
 }
 
 // The rendered views: their fossils and growth, judged beside a state
-// that fails nothing (pkg/wiring's tests read a real one).
+// that fails nothing (cmd/mem's audit_state script reads a real one).
 func TestViews(t *testing.T) {
 	const config = `render:
   outputs:
