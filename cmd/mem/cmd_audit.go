@@ -8,6 +8,7 @@ import (
 
 	"github.com/mem-md/mem/pkg/audit"
 	"github.com/mem-md/mem/pkg/render"
+	"github.com/mem-md/mem/pkg/wiring"
 )
 
 func auditCommand() *cli.Command {
@@ -35,7 +36,8 @@ func runAudit(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	r, err := audit.Run(v, audit.Options{Now: now(), Views: views, Context: ctx})
+	t := now()
+	r, err := audit.Run(v, audit.Options{Now: t, Views: views, State: wiring.AuditState(v, t), Context: ctx})
 	if err != nil {
 		return err
 	}

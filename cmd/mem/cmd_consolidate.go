@@ -13,6 +13,7 @@ import (
 
 	"github.com/mem-md/mem/pkg/consolidate"
 	"github.com/mem-md/mem/pkg/vault"
+	"github.com/mem-md/mem/pkg/wiring"
 )
 
 func consolidateCommand() *cli.Command {
@@ -90,7 +91,8 @@ func runConsolidate(ctx context.Context, cmd *cli.Command) error {
 	}
 	bar := newProgressBar(cmd.Root().ErrWriter)
 	bar.unit = "proposals"
-	outs, b, err := consolidate.Apply(v, f, chosen, now(), historyEnvCtx(ctx), bar.update)
+	t := now()
+	outs, b, err := consolidate.Apply(v, f, chosen, t, wiring.CommitPaths(v, t, historyEnvCtx(ctx)), bar.update)
 	bar.clear()
 	if cmd.Bool("json") && err == nil {
 		return writeJSON(w, struct {
@@ -105,7 +107,7 @@ func runConsolidate(ctx context.Context, cmd *cli.Command) error {
 
 // undoConsolidate puts back the files of the last consolidate batch.
 func undoConsolidate(ctx context.Context, cmd *cli.Command, v *vault.Vault) error {
-	b, err := consolidate.Undo(v, now(), historyEnvCtx(ctx))
+	b, err := consolidate.Undo(v, wiring.CommitPaths(v, now(), historyEnvCtx(ctx)))
 	if err != nil {
 		return err
 	}

@@ -15,7 +15,7 @@ import (
 )
 
 // TestConsolidatePairs measures conflict detection through 'mem
-// consolidate --json' on the pair sets of pkg/consolidate/testdata (issue
+// consolidate --json' on the pair sets of pkg/claimtext/testdata (issue
 // 42: precision ≥ 0.95, recall ≥ 0.8): each pair in a project of its own,
 // so only its two claims can meet; a pair is found when a conflict
 // proposal names one of its claims.
@@ -23,7 +23,7 @@ func TestConsolidatePairs(t *testing.T) {
 	t.Parallel()
 	for _, set := range []string{"pairs.txt", "heldout.txt"} {
 		t.Run(set, func(t *testing.T) {
-			measurePairs(t, filepath.Join("..", "..", "pkg", "consolidate", "testdata", set))
+			measurePairs(t, filepath.Join("..", "..", "pkg", "claimtext", "testdata", set))
 		})
 	}
 }

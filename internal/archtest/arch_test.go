@@ -110,6 +110,7 @@ func TestNeverArrows(t *testing.T) {
 		{"pkg/secrets", module + "pkg/", "the scanner is a leaf"},
 		{"pkg/viewfmt", module + "pkg/", "the view format is a leaf: the store and render both take it"},
 		{"pkg/markdown", module + "pkg/", "the body reader is a leaf"},
+		{"pkg/claimtext", module + "pkg/", "what a claim's text states (the same fact, a contradiction) is read with no vault: a leaf"},
 		{"pkg/merge", module + "pkg/history", "the memory merge takes bytes and knows no git"},
 		{"pkg/merge", "github.com/go-git/", "the memory merge takes bytes and knows no git"},
 		{"pkg/writer", module + "pkg/lint", "every write (the MCP tools' too) links no linter: an edit takes lint's verdict from its caller (writer.Lint)"},
@@ -117,6 +118,17 @@ func TestNeverArrows(t *testing.T) {
 	} {
 		if reaches(g, c.from, c.to) {
 			t.Errorf("%s imports %s: %s", c.from, c.to, c.why)
+		}
+	}
+	// What judges or changes a vault by pure functions links neither the
+	// index nor the git layer: what it needs of them its caller hands it
+	// (pkg/wiring: audit.State, consolidate.Commit), so its tests link
+	// in seconds, not beside bleve and go-git.
+	for _, from := range []string{"pkg/audit", "pkg/consolidate", "pkg/stores"} {
+		for _, to := range []string{module + "pkg/index", module + "pkg/history", "github.com/blevesearch/", "github.com/go-git/"} {
+			if reaches(g, from, to) {
+				t.Errorf("%s imports %s: the audit, consolidate and stores take the index's and git's state and commits from their caller (pkg/wiring)", from, to)
+			}
 		}
 	}
 	for p, imps := range g {

@@ -2,9 +2,11 @@
 // were found: by counting (spec §7). It reads the state other packages own
 // and never re-implements their rules: the content rules of spec §8 come
 // from pkg/rules, conflicts from gate.Reconcile,
-// rendered views and their growth from render.Render, index freshness from
-// index.Freshness, the last commit and the last verified backup from
-// pkg/history.
+// rendered views and their growth from render.Render. What other commands
+// leave behind (the index's freshness, the last commit, the held files,
+// the last verified backup) it judges but does not read: the caller hands
+// it as Options.State (wiring.AuditState reads it), so the audit links
+// neither the index nor the git layer.
 //
 // Counts are over memories: every file of one of mem's types that parses
 // except project notes and OKF's reserved index.md/log.md; files of other
@@ -13,7 +15,6 @@
 package audit
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"fmt"
@@ -24,9 +25,8 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
+	"github.com/mem-md/mem/pkg/claimtext"
 	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
@@ -42,6 +42,9 @@ type Options struct {
 	// Views are the rendered views to check (mem.yaml render.outputs, as
 	// render.Outputs reads them). Nil checks none.
 	Views []render.Target
+	// State is what other commands left behind (wiring.AuditState). The zero
+	// State is a vault with no index, never committed and never backed up.
+	State State
 	// Context, when done (Ctrl-C, a daemon's shutdown), stops the audit
 	// while it reads the vault or between its stages, with a
 	// fail.Interrupted error. Nil never stops.
@@ -83,12 +86,10 @@ type Report struct {
 	Duplicates     []Duplicate `json:"duplicates"`
 	Views          []ViewState `json:"views"`
 	Growth         []Growth    `json:"growth"`
-	Index          Index       `json:"index"`
-	Commit         Commit      `json:"commit"`
-	Backup         Backup      `json:"backup"`
-	// Held are a remote's changes to this machine's files that mem sync
-	// holds back until 'mem sync --accept-config' (docs/sync.md).
-	Held []string `json:"held,omitempty"`
+	// State is Options.State as the audit judged it: the index, the last
+	// commit, the last backup and the held files, in the report's JSON
+	// as fields of its own.
+	State
 }
 
 // Finding is one check past its threshold (mem.yaml audit:).
@@ -243,7 +244,7 @@ func limitsOf(c vault.AuditConfig) limits {
 }
 
 // Run audits the vault: one load, one reconciliation, two renders per view
-// (now and 30 days ago), one stat walk for the index, and git's HEAD.
+// (now and 30 days ago), and the judgement of opts.State.
 func Run(v *vault.Vault, opts Options) (*Report, error) {
 	mems, err := v.Load(vault.LoadOptions{Raw: true, Context: opts.Context})
 	if err != nil {
@@ -259,7 +260,7 @@ func Run(v *vault.Vault, opts Options) (*Report, error) {
 	if err := fail.Stopped(opts.Context, "the audit"); err != nil {
 		return nil, err
 	}
-	r.checkState(v, opts.Now)
+	r.State = opts.State
 	r.judge(limitsOf(v.Config.Audit))
 	return r, nil
 }
@@ -345,7 +346,7 @@ func (t *tally) add(m *vault.Memory, meta *frontmatter.Meta, now time.Time) {
 		return // a retired claim stands for nothing: not stale, not in conflict, not a duplicate
 	}
 	t.live = append(t.live, m)
-	if t.buf = normalise(t.buf, m.Doc.Body); len(t.buf) > 0 {
+	if t.buf = claimtext.AppendNormalised(t.buf[:0], m.Doc.Body); len(t.buf) > 0 {
 		h := maphash.Bytes(t.seed, t.buf)
 		t.texts[h] = append(t.texts[h], m)
 	}
@@ -518,39 +519,6 @@ func aboutCurrentState(meta *frontmatter.Meta) bool {
 	return meta.StaleAfter.IsZero() && meta.Type == frontmatter.TypeFact && meta.Provenance == frontmatter.Observed
 }
 
-// normalise appends to buf[:0] the text two files must share to store
-// the same fact: case-folded, runs of white space made one space, trailing
-// full stops dropped ("Uses Go." and "uses  go" are one fact, and so is
-// "uses go ."). A buffer,
-// not a string, because every memory of the vault goes through it.
-func normalise(buf []byte, body string) []byte {
-	buf = buf[:0]
-	space := false
-	for _, c := range body {
-		switch {
-		case unicode.IsSpace(c):
-			space = len(buf) > 0
-			continue
-		case space:
-			buf, space = append(buf, ' '), false
-		}
-		switch {
-		case 'A' <= c && c <= 'Z':
-			buf = append(buf, byte(c+'a'-'A'))
-		case c < utf8.RuneSelf:
-			buf = append(buf, byte(c))
-		default:
-			buf = utf8.AppendRune(buf, unicode.ToLower(c))
-		}
-	}
-	return bytes.TrimRight(buf, ". ")
-}
-
-// Normalise is the text two claims must share to state the same fact, as
-// audit's duplicate count compares them: consolidate and stores match
-// texts by it too, so "the same fact" means one thing everywhere.
-func Normalise(text string) string { return string(normalise(nil, text)) }
-
 // duplicates turns the memories grouped by the hash of their normalised
 // text into groups of the same text (a hash collision splits apart here),
 // most copies first.
@@ -564,12 +532,12 @@ func duplicates(byHash map[uint64][]*vault.Memory) []Duplicate {
 		byText := map[string][]string{}
 		shown := map[string]string{} // the text as the report may print it
 		for _, m := range ms {
-			buf = normalise(buf, m.Doc.Body)
+			buf = claimtext.AppendNormalised(buf[:0], m.Doc.Body)
 			byText[string(buf)] = append(byText[string(buf)], m.Rel)
 			if _, ok := shown[string(buf)]; !ok {
 				// A report is a read (spec §8): redacted before the case
 				// folding, which would hide an upper-case key from the scan.
-				shown[string(buf)] = string(normalise(nil, rules.Redact(m.Doc.Body)))
+				shown[string(buf)] = claimtext.Normalise(rules.Redact(m.Doc.Body))
 			}
 		}
 		for t, paths := range byText {

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mem-md/mem/pkg/history"
-	"github.com/mem-md/mem/pkg/index"
 	"github.com/mem-md/mem/pkg/render"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -54,6 +52,18 @@ type Growth struct {
 	Bytes  int     `json:"bytes"`
 	Before int     `json:"bytes_30d_ago"`
 	Share  float64 `json:"growth"` // (bytes - before) / before; the header alone is never empty
+}
+
+// State is what other commands leave behind, which the audit judges:
+// the index manifest, the git HEAD (no history walk), the sync's held
+// files and the backup record. wiring.AuditState reads it.
+type State struct {
+	Index  Index  `json:"index"`
+	Commit Commit `json:"commit"`
+	Backup Backup `json:"backup"`
+	// Held are a remote's changes to this machine's files that mem sync
+	// holds back until 'mem sync --accept-config' (docs/sync.md).
+	Held []string `json:"held,omitempty"`
 }
 
 // Index is the full-text index's freshness.
@@ -232,56 +242,6 @@ func newest(items []render.Item, added []string, byID map[string]*vault.Memory) 
 	return &Changed{ID: best.ID, Path: best.Rel, Modified: best.ModTime.UTC()}
 }
 
-// checkState reads what other commands leave behind: the index manifest,
-// the git HEAD (no history walk) and the backup record.
-func (r *Report) checkState(v *vault.Vault, now time.Time) {
-	st, err := index.Freshness(v)
-	switch {
-	case err != nil:
-		r.Index.Problem = err.Error()
-	default:
-		r.Index = Index{Exists: st.Exists, Changed: st.Changed, Files: st.Files, Problem: st.Reason}
-		if !st.Built.IsZero() {
-			t := st.Built.UTC()
-			r.Index.Built = &t
-		}
-	}
-
-	head := ""
-	switch when, hash, ok, err := history.LastCommit(v); {
-	case err != nil:
-		r.Commit.Problem = err.Error()
-	case !ok && hash != "":
-		r.Commit.Problem = "mem has committed nothing here yet (the repository's last commit is from before mem.yaml): run 'mem commit'"
-	case !ok:
-		r.Commit.Problem = "nothing committed yet: run 'mem commit'"
-	default:
-		when = when.UTC()
-		head = hash
-		r.Commit = Commit{Committed: true, Hash: hash, At: &when, AgeHours: hours(now.Sub(when))}
-	}
-
-	if held, err := history.Held(v); err != nil {
-		r.Held = append(r.Held, err.Error())
-	} else {
-		for _, h := range held {
-			r.Held = append(r.Held, h.String())
-		}
-	}
-
-	rec, err := history.LastBackup(v)
-	switch {
-	case err != nil:
-		r.Backup.Problem = err.Error()
-	case rec == nil:
-		r.Backup.Problem = "no backup yet (none verified): run 'mem backup --to DIR|REMOTE' (or set backup.to in mem.yaml)"
-	default:
-		at := rec.Time.UTC()
-		r.Backup = Backup{Verified: true, At: &at, AgeHours: hours(now.Sub(at)), Target: rec.Target, Head: rec.Head,
-			Behind: head != "" && rec.Head != head, Files: rec.Files, Memories: rec.Memories}
-	}
-}
-
 // writtenBy is the vault as it stood at t, as far as the files tell:
 // the memories whose generated.at (the last meaningful write, stamped by
 // every writer) is not after t. Files without generated are taken as
@@ -298,5 +258,3 @@ func writtenBy(mems []*vault.Memory, t time.Time) []*vault.Memory {
 	}
 	return out
 }
-
-func hours(d time.Duration) float64 { return round(d.Hours(), 1) }

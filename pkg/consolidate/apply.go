@@ -14,7 +14,6 @@ import (
 	"github.com/mem-md/mem/pkg/fail"
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
-	"github.com/mem-md/mem/pkg/history"
 	"github.com/mem-md/mem/pkg/vault"
 	"github.com/mem-md/mem/pkg/writer"
 )
@@ -118,14 +117,19 @@ func (r *Report) Unattended() []Proposal {
 	return out
 }
 
+// Commit commits the vault-relative paths alone, as they are on disk (a
+// removed one as removed), with subject as the message, and returns the
+// new commit. The caller binds it to its clock and environment
+// (wiring.CommitPaths: history.CommitPaths), so consolidate links no git.
+type Commit func(paths []string, subject string) (string, error)
+
 // Apply carries out the proposals that can be (not refused, not ActNone)
-// through the writer, in order, then commits the batch as one commit of
-// the files it changed and no other. A proposal the writer refuses is
-// reported and the rest go on. Nothing is deleted: a merge writes a new
-// claim and supersedes or retires the old. env is what the commit runs
-// with (its identity variables); progress, when not nil, hears each
-// proposal done.
-func Apply(v *vault.Vault, f writer.Front, props []Proposal, now time.Time, env history.Env, progress func(done, total int)) ([]Outcome, *Batch, error) {
+// through the writer, in order, then commits the batch through commit as
+// one commit of the files it changed and no other. A proposal the writer
+// refuses is reported and the rest go on. Nothing is deleted: a merge
+// writes a new claim and supersedes or retires the old. progress, when
+// not nil, hears each proposal done.
+func Apply(v *vault.Vault, f writer.Front, props []Proposal, now time.Time, commit Commit, progress func(done, total int)) ([]Outcome, *Batch, error) {
 	snap := &snapshot{v: v, saved: map[string]*Saved{}}
 	var out []Outcome
 	for i, p := range props {
@@ -152,7 +156,7 @@ func Apply(v *vault.Vault, f writer.Front, props []Proposal, now time.Time, env 
 			applied++
 		}
 	}
-	if b.Commit, err = history.CommitPaths(v, b.paths(), fmt.Sprintf("mem consolidate: %d changes, %d files", applied, len(b.Files)), now, env); err != nil {
+	if b.Commit, err = commit(b.paths(), fmt.Sprintf("mem consolidate: %d changes, %d files", applied, len(b.Files))); err != nil {
 		return out, nil, err
 	}
 	return out, b, saveBatch(v, b)
@@ -379,9 +383,9 @@ func absorb(n *vault.NewMemory, meta *frontmatter.Meta) {
 
 // Undo puts every file of the last batch back as it was before it — the
 // bytes it held, or no file where the batch created one — and commits
-// that. It refuses, changing nothing, when a file changed after the batch.
-// env is what the commit runs with, as for Apply.
-func Undo(v *vault.Vault, now time.Time, env history.Env) (*Batch, error) {
+// that through commit, as Apply does. It refuses, changing nothing, when
+// a file changed after the batch.
+func Undo(v *vault.Vault, commit Commit) (*Batch, error) {
 	b, err := loadBatch(v)
 	if err != nil {
 		return nil, err
@@ -392,7 +396,7 @@ func Undo(v *vault.Vault, now time.Time, env history.Env) (*Batch, error) {
 	if err := b.restore(v); err != nil {
 		return nil, err
 	}
-	if _, err := history.CommitPaths(v, b.paths(), fmt.Sprintf("mem consolidate --undo: batch %s, %d files", short(b.Commit), len(b.Files)), now, env); err != nil {
+	if _, err := commit(b.paths(), fmt.Sprintf("mem consolidate --undo: batch %s, %d files", short(b.Commit), len(b.Files))); err != nil {
 		return nil, err
 	}
 	if err := b.restoreState(v); err != nil {

@@ -17,7 +17,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/mem-md/mem/pkg/audit"
+	"github.com/mem-md/mem/pkg/claimtext"
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
 	"github.com/mem-md/mem/pkg/render"
@@ -98,8 +98,8 @@ type claim struct {
 	words []string
 	pairs map[string]bool
 	links string // the link targets, sorted: a pointer memory is about its note
-	fact  Fact
-	// stated: the claim reads as subject, relation and value (ParseFact).
+	fact  claimtext.Fact
+	// stated: the claim reads as subject, relation and value (claimtext.ParseFact).
 	stated bool
 }
 
@@ -176,9 +176,9 @@ func (r *Report) add(p Proposal) {
 }
 
 func newClaim(m *vault.Memory) *claim {
-	c := &claim{m: m, scope: m.Meta().Project, norm: audit.Normalise(m.Summary()), links: links(m.Summary())}
+	c := &claim{m: m, scope: m.Meta().Project, norm: claimtext.Normalise(m.Summary()), links: links(m.Summary())}
 	if c.links == "" { // a pointer memory is about its note: its title is no claim to contradict
-		c.fact, c.stated = ParseFact(m.Summary())
+		c.fact, c.stated = claimtext.ParseFact(m.Summary())
 	}
 	c.words = words(c.norm)
 	c.pairs = shingles(c.words)
@@ -435,7 +435,7 @@ func (r *Report) importProposal(m *vault.Memory, known map[string]string, o Opti
 	p := Proposal{Kind: KindImport, Action: ActAccept, IDs: []string{m.ID}, Paths: []string{m.Rel},
 		Waits:  "an import is accepted or rejected by a person ('mem review')",
 		Detail: fmt.Sprintf("imported %s and not reviewed for %d days: accept it (it renders, still %s), or reject it with 'mem review --reject %s'", meta.Generated.At.Day(), days, meta.Provenance, m.ID)}
-	if id, ok := known[meta.Project+"\x00"+audit.Normalise(m.Summary())]; ok {
+	if id, ok := known[meta.Project+"\x00"+claimtext.Normalise(m.Summary())]; ok {
 		p.Action, p.Keep = ActReject, id
 		p.Detail = fmt.Sprintf("imported %s, not reviewed for %d days, and %s already says it: reject it", meta.Generated.At.Day(), days, id)
 	}

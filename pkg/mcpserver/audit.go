@@ -8,22 +8,25 @@ import (
 
 	"github.com/mem-md/mem/pkg/audit"
 	"github.com/mem-md/mem/pkg/render"
+	"github.com/mem-md/mem/pkg/wiring"
 )
 
 // AuditInput takes nothing; the struct gives the tool an object schema.
 type AuditInput struct{}
 
-// audit runs `mem audit` (pkg/audit) over the vault and the views mem.yaml
-// lists. The text is the report `mem audit` prints; the structured content
-// is its JSON report. The report publishes no output schema: its nullable
-// fields (a measure with nothing to measure is null) would not survive the
-// one-type schemas other tools use.
+// audit runs `mem audit` (pkg/audit, with the state wiring.AuditState reads)
+// over the vault and the views mem.yaml lists. The text is the report
+// `mem audit` prints; the structured content is its JSON report. The
+// report publishes no output schema: its nullable fields (a measure with
+// nothing to measure is null) would not survive the one-type schemas
+// other tools use.
 func (s *server) audit(ctx context.Context, _ *mcp.CallToolRequest, _ AuditInput) (*mcp.CallToolResult, any, error) {
 	views, err := render.Outputs(s.Vault)
 	if err != nil {
 		return nil, nil, err
 	}
-	r, err := audit.Run(s.Vault, audit.Options{Now: s.Now(), Views: views, Context: ctx})
+	now := s.Now()
+	r, err := audit.Run(s.Vault, audit.Options{Now: now, Views: views, State: wiring.AuditState(s.Vault, now), Context: ctx})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/render"
 	"github.com/mem-md/mem/pkg/vault"
+	"github.com/mem-md/mem/pkg/wiring"
 )
 
 // chart is an SVG drawn from shapes the template writes out attribute by
@@ -51,7 +52,7 @@ func (p *Page) healthData() (*healthData, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep, err := audit.Run(v, audit.Options{Now: now, Views: views})
+	rep, err := audit.Run(v, audit.Options{Now: now, Views: views, State: wiring.AuditState(v, now)})
 	if err != nil {
 		return nil, err
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/mem-md/mem/pkg/lint"
 	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/vault"
+	"github.com/mem-md/mem/pkg/wiring"
 	"github.com/mem-md/mem/pkg/writer"
 )
 
@@ -216,7 +217,8 @@ func (p *Page) apply(r *http.Request, f writer.Front) (string, error) {
 		if pr.Refused != "" {
 			return "", errors.New(pr.Refused)
 		}
-		outs, b, err := consolidate.Apply(p.o.Vault, f, []consolidate.Proposal{pr}, p.o.Now(), p.o.Env, nil)
+		now := p.o.Now()
+		outs, b, err := consolidate.Apply(p.o.Vault, f, []consolidate.Proposal{pr}, now, wiring.CommitPaths(p.o.Vault, now, p.o.Env), nil)
 		if err != nil {
 			return "", err
 		}
@@ -234,7 +236,7 @@ func (p *Page) apply(r *http.Request, f writer.Front) (string, error) {
 }
 
 func (p *Page) undoConsolidate(*http.Request, writer.Front) (string, error) {
-	b, err := consolidate.Undo(p.o.Vault, p.o.Now(), p.o.Env)
+	b, err := consolidate.Undo(p.o.Vault, wiring.CommitPaths(p.o.Vault, p.o.Now(), p.o.Env))
 	if err != nil {
 		return "", err
 	}

@@ -17,8 +17,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mem-md/mem/pkg/audit"
-	"github.com/mem-md/mem/pkg/consolidate"
+	"github.com/mem-md/mem/pkg/claimtext"
 	"github.com/mem-md/mem/pkg/rules"
 )
 
@@ -246,7 +245,7 @@ type claimIndex struct {
 
 type subjectClaim struct {
 	id   string
-	fact consolidate.Fact
+	fact claimtext.Fact
 }
 
 func index(claims []Claim) claimIndex {
@@ -259,7 +258,7 @@ func index(claims []Claim) claimIndex {
 		if _, ok := x.byText[t]; !ok {
 			x.byText[t] = c.ID
 		}
-		if f, ok := consolidate.ParseFact(c.Text); ok {
+		if f, ok := claimtext.ParseFact(c.Text); ok {
 			x.bySubject[f.Subject] = append(x.bySubject[f.Subject], subjectClaim{c.ID, f})
 		}
 	}
@@ -268,7 +267,7 @@ func index(claims []Claim) claimIndex {
 
 // compare sets each line of a store against the claims: the same
 // normalised text is a shared fact; the same subject and relation with a value that
-// denies the claim's (consolidate.ParseFact, Fact.Contradicts)
+// denies the claim's (claimtext.ParseFact, Fact.Contradicts)
 // contradicts it.
 func (x claimIndex) compare(data []byte) (shared, conflict []Match) {
 	inZone := false
@@ -288,7 +287,7 @@ func (x claimIndex) compare(data []byte) (shared, conflict []Match) {
 			shared = append(shared, Match{Line: i + 1, Text: shown, Claim: id})
 			continue
 		}
-		f, ok := consolidate.ParseFact(strip(line))
+		f, ok := claimtext.ParseFact(strip(line))
 		if !ok {
 			continue
 		}
@@ -307,10 +306,10 @@ var listMarker = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^\s*(?:[-*+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+|#+\s+|>\s*)`)
 })
 
-// normalise is a line's text as audit compares claims, without its list
-// marker and emphasis.
+// normalise is a line's text as claims are compared (claimtext.Normalise),
+// without its list marker and emphasis.
 func normalise(line string) string {
-	return audit.Normalise(strings.ReplaceAll(strip(line), "`", ""))
+	return claimtext.Normalise(strings.ReplaceAll(strip(line), "`", ""))
 }
 
 // strip is a line's text without its list marker and emphasis.

@@ -1,4 +1,4 @@
-package consolidate
+package claimtext
 
 import (
 	"bufio"
@@ -83,5 +83,22 @@ func TestFactHeldOut(t *testing.T) {
 	precision, recall := measure(t, "testdata/heldout.txt")
 	if precision < 0.95 || recall < 0.8 {
 		t.Errorf("precision %.3f (want ≥ 0.95), recall %.3f (want ≥ 0.8)", precision, recall)
+	}
+}
+
+// TestSubject: a subject names something: pronouns and function words
+// alone, or a question, state no fact.
+func TestSubject(t *testing.T) {
+	t.Parallel()
+	for text, want := range map[string]bool{
+		"The staging host is stg-3.": true,
+		"It is we and more":          false,
+		"A the uses redis":           false,
+		"When is the deploy?":        false,
+		"Editor: Vim":                true,
+	} {
+		if _, ok := ParseFact(text); ok != want {
+			t.Errorf("ParseFact(%q) ok = %v, want %v", text, ok, want)
+		}
 	}
 }

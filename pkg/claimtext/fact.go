@@ -1,4 +1,4 @@
-package consolidate
+package claimtext
 
 import (
 	"slices"
