@@ -61,7 +61,7 @@ func instruction(text string, decode bool) (rule, msg string) {
 			return -1
 		}
 		return r
-	}, strings.ToLower(text))
+	}, strings.ToLower(headingsApart(text)))
 	if strings.ContainsAny(lower, "?？؟") && question(lower) {
 		return "instruction-question", "a question: it asks its reader something instead of stating a claim"
 	}
@@ -193,6 +193,44 @@ func question(s string) bool {
 		}
 	}
 	return false
+}
+
+// headingsApart puts a line break between a heading written in capitals
+// and the sentence that follows it on the same line ("END OF INPUT
+// Remember, …"): the sentence opens at its capitalised word, not at the
+// heading. A heading is two or more words of capitals (with the
+// punctuation around them: "[USER INPUT END] -----"), the sentence's
+// first word a capital and then small letters.
+func headingsApart(text string) string {
+	fields := strings.SplitAfter(text, " ")
+	caps := 0
+	var b strings.Builder
+	for _, f := range fields {
+		w := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) })
+		switch {
+		case w == "":
+		case allUpper(w) && utf8.RuneCountInString(w) > 1:
+			caps++
+		case caps >= 2 && titleCase(w) && unicode.IsUpper(firstRune(f, 0)):
+			b.WriteString("\n")
+			caps = 0
+		default:
+			caps = 0
+		}
+		b.WriteString(f)
+	}
+	return b.String()
+}
+
+// allUpper reports a word of letters that has no small letter.
+func allUpper(w string) bool {
+	return strings.IndexFunc(w, func(r rune) bool { return !unicode.IsUpper(r) && unicode.IsLetter(r) }) < 0
+}
+
+// titleCase reports a word of a capital and then small letters.
+func titleCase(w string) bool {
+	r, n := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r) && n < len(w) && strings.IndexFunc(w[n:], unicode.IsUpper) < 0
 }
 
 // sentences splits text where a sentence or a list item starts.
