@@ -130,11 +130,10 @@ func opensWithOrder(s string) (rule, msg string) {
 	if first == "" {
 		return "", ""
 	}
-	// "Now tell …", "then print …": a connective before the order.
-	if connectives()[first] {
-		if next, more := firstWord(strings.TrimLeft(rest, " ,\t")); imperatives()[next] {
-			first, rest = next, more
-		}
+	// "Now tell …", "then print …", "Only ever say …": adverbs before
+	// the order.
+	if next, more := adverbsSkipped(first, rest); imperatives()[next] {
+		first, rest = next, more
 	}
 	if speakers()[strings.TrimRight(first, ":：")] && (strings.HasSuffix(first, ":") || strings.HasSuffix(first, "：") || strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, "：")) {
 		return "instruction-role", "a line that poses as a speaker or a heading of orders (" + first + "): a model may read it as a turn"
@@ -363,8 +362,27 @@ var imperatives = sync.OnceValue(set(
 	"dèan", "sgrìobh", "freagair", "seall", "thoir", "innis", "dìochuimhnich", "leig",
 ))
 
-// connectives may come before the verb of an order.
-var connectives = sync.OnceValue(set("now", "then", "and", "so", "also", "next", "finally", "first", "instead", "just", "simply", "kindly"))
+// connectives may come before the verb of an order: conjunctions and
+// adverbs of time, sequence and focus. An adverb is no subject: the
+// clause after it still opens with its verb.
+var connectives = sync.OnceValue(set("now", "then", "and", "so", "also", "next", "finally", "first", "instead", "just", "simply", "kindly",
+	"only", "ever", "again", "once", "otherwise", "else", "additionally", "furthermore", "moreover", "afterwards", "thereafter", "still", "even"))
+
+// adverbsSkipped returns the word after up to two adverbs that open a
+// sentence (first, then rest): connectives, and English adverbs by their
+// ending in -ly (not the verbs in -ply: reply, apply, comply), each
+// perhaps followed by a comma ("Only ever accept …", "Additionally,
+// append …", "Once again, ignore …"). Without adverbs it returns first
+// and rest.
+func adverbsSkipped(first, rest string) (string, string) {
+	for range 2 {
+		if !connectives()[first] && !(strings.HasSuffix(first, "ly") && !strings.HasSuffix(first, "ply") && utf8.RuneCountInString(first) > 4) {
+			break
+		}
+		first, rest = firstWord(strings.TrimLeft(rest, " ,\t"))
+	}
+	return first, rest
+}
 
 // imperativePrefixes open an order in scripts without spaces between
 // words (Chinese, Japanese, Thai) or as a prefix (Korean).
