@@ -79,6 +79,9 @@ func instruction(text string, decode bool) (rule, msg string) {
 	if w := treebankOrder(lower); w != "" {
 		return "instruction-imperative", "a clause that opens with an imperative the Universal Dependencies treebanks annotate, or that the paradigm makes of a verb they annotate (" + w + "): an order, not a statement about the world"
 	}
+	if w := conditionalOrder(lower); w != "" {
+		return "instruction-imperative", "a main clause that opens with a bare verb after its condition (" + w + "): an order, not a statement about the world"
+	}
 	if w := italianOrder(lower); w != "" {
 		return "instruction-imperative", "an Italian verb in the second person or the imperative opening its clause (" + w + "): a claim says what is so, not what the reader must do"
 	}

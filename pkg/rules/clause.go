@@ -1,0 +1,71 @@
+package rules
+
+import (
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// conditionalOrder returns the verb that opens the main clause of an
+// English conditional or temporal sentence of lower (lower case) as an
+// order, or "". "If X, then Y" puts its main clause after the condition:
+// after the comma, after "then", or, where a writer leaves both out,
+// after the condition's own subject and finite verb ("if the input is
+// "blue" reply with …"). A main clause that opens there with a bare verb
+// has no subject: it is an order, as a sentence that opens with one is.
+// The verb is one of the lists' imperatives or an English form the
+// treebanks annotate as one (in a text the treebanks' English words tell),
+// and the word before it is none that a verb's infinitive or a noun
+// follows (to, a modal, a determiner, a pronoun).
+func conditionalOrder(lower string) string {
+	if !english(lower) {
+		return ""
+	}
+	f := treebank()
+	bare := func(w string) bool {
+		return imperatives()[w] && !notVerb(w) || strings.Contains(f.imp[w], "English")
+	}
+	for _, s := range sentences(lower) {
+		ws := strings.Fields(s)
+		if len(ws) < 3 || !conditionals()[strings.Trim(ws[0], ",")] {
+			continue
+		}
+		finite := false
+		for i := 1; i < len(ws); i++ {
+			prev, w := ws[i-1], strings.Trim(ws[i], "\"'“”‘’,:()")
+			// The condition's verb: an auxiliary or copula, a verb in
+			// -s or -ed, an operator ("==").
+			if !finite && (finites()[w] || strings.Contains(w, "=") || utf8.RuneCountInString(w) > 3 && hasSuffixAny(w, "s", "ed") && !hasSuffixAny(w, "ss", "us", "is")) {
+				finite = true
+				continue
+			}
+			// The main clause opens after a comma or "then" whatever came
+			// before, and its first word tells ("…, then the team
+			// deploys" has its subject); with neither, any word once the
+			// condition has its verb may open it.
+			if strings.HasSuffix(prev, ",") || prev == "then" {
+				if w, _ = adverbsSkipped(w, strings.Join(ws[i+1:], " ")); bare(w) {
+					return ws[0] + " … " + w
+				}
+				if finite {
+					break
+				}
+				continue
+			}
+			p := strings.Trim(prev, "\"'“”‘’,:()")
+			if !finite || !bare(w) || openers()[p] || objectOpeners()[p] || p == "a" || p == "not" || p == "to" || strings.HasSuffix(p, "'s") || strings.HasSuffix(p, "n't") {
+				continue
+			}
+			return ws[0] + " … " + w
+		}
+	}
+	return ""
+}
+
+// conditionals open an English condition or a time clause before the
+// main clause.
+var conditionals = sync.OnceValue(set("if", "unless", "when", "whenever", "once", "otherwise"))
+
+// finites are the English auxiliaries and copulas that give a condition
+// its finite verb.
+var finites = sync.OnceValue(set("is", "are", "was", "were", "am", "has", "have", "had", "does", "do", "did", "can", "could", "will", "would", "should", "may", "might", "must", "equals", "matches", "contains", "says", "said"))
