@@ -138,11 +138,18 @@ func opensWithOrder(s string) (rule, msg string) {
 	if next, more := adverbsSkipped(first, rest); imperatives()[next] {
 		first, rest = next, more
 	}
-	if speakers()[strings.TrimRight(first, ":：")] && (strings.HasSuffix(first, ":") || strings.HasSuffix(first, "：") || strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, "：")) {
+	if speakers()[strings.TrimRight(first, ":：")] && colonNext(first, rest) {
 		return "instruction-role", "a line that poses as a speaker or a heading of orders (" + first + "): a model may read it as a turn"
 	}
-	// German "nie" (never) is Polish "not", English "do" Polish "to",
-	// English "dont" French "whose".
+	// A heading of orders with a word before it or a number after it:
+	// "New instructions:", "Rule #2:".
+	if next, more := firstWord(rest); orderHeadings()[strings.TrimRight(next, ":：")] && colonNext(next, more) || orderHeadings()[first] && colonNext(first, strings.TrimLeft(rest, "#0123456789. ")) {
+		return "instruction-role", "a heading of orders (" + strings.TrimSpace(first+" "+next) + "): a model may read what follows as its rules"
+	}
+	// An imperative stays one before a colon ("Remember: …"). German
+	// "nie" (never) is Polish "not", English "do" Polish "to", English
+	// "dont" French "whose".
+	first = strings.TrimRight(first, ":：")
 	if imperatives()[first] && !(first == "nie" && polish(s)) && !((first == "do" || first == "dont") && !english(s)) {
 		return "instruction-imperative", "a sentence that opens with a command (" + first + "): a claim says what is so, not what the reader must do"
 	}
@@ -235,9 +242,11 @@ func titleCase(w string) bool {
 	return unicode.IsUpper(r) && n < len(w) && strings.IndexFunc(w[n:], unicode.IsUpper) < 0
 }
 
-// sentences splits text where a sentence or a list item starts.
+// sentences splits text where a sentence or a list item starts, and
+// trims what may stand before its first word: quotes, list marks,
+// numbering, a code fence ("``` Output:").
 func sentences(s string) []string {
-	return splitTrimmed(s, ".!;\n。！；｡!\u0964{}", " \t>*-+#_\"'“„«()[]0123456789¡¿")
+	return splitTrimmed(s, ".!;\n。！；｡!\u0964{}", " \t>*-+#_\"'“„«()[]0123456789¡¿`")
 }
 
 // splitTrimmed splits s at every rune of at, and trims the runes of trim
@@ -307,12 +316,20 @@ func set(words ...string) func() map[string]bool {
 // speakers are the names a line may pose as before a colon: a turn of a
 // conversation, or a heading of orders ("NEW INSTRUCTIONS:").
 var speakers = sync.OnceValue(set(
-	"system", "developer", "assistant", "user", "human", "ai", "bot", "admin", "administrator", "operator", "instruction", "instructions", "important", "note", "task", "command", "commands", "prompt", "override",
+	"system", "developer", "assistant", "user", "human", "ai", "bot", "response", "admin", "administrator", "operator", "instruction", "instructions", "important", "note", "task", "command", "commands", "prompt", "override",
 	"systeme", "système", "sistema", "systeem", "systemu", "sistem", "система", "системa", "سیستم", "النظام", "نظام", "सिस्टम", "系统", "系統", "システム", "시스템",
 	"assistent", "assistente", "asistente", "assistant", "ассистент", "помощник", "助手", "アシスタント", "어시스턴트", "المساعد",
 	"benutzer", "nutzer", "utilisateur", "usuario", "utente", "usuário", "gebruiker", "użytkownik", "пользователь", "用户", "用戶", "ユーザー", "사용자", "المستخدم",
 	"anweisung", "anweisungen", "consigne", "consignes", "instrucción", "instrucciones", "istruzione", "istruzioni", "instrução", "instruções", "instructie", "instructies", "instrukcja", "instrukcje", "инструкция", "инструкции", "指令", "指示", "命令", "지시", "명령", "تعليمات", "دستور",
 ))
+
+// colonNext reports a word that ends in a colon or is followed by one.
+func colonNext(word, rest string) bool {
+	return strings.HasSuffix(word, ":") || strings.HasSuffix(word, "：") || strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, "：")
+}
+
+// orderHeadings are the English nouns that head a list of orders.
+var orderHeadings = sync.OnceValue(set("instruction", "instructions", "rule", "rules", "command", "commands", "directive", "directives", "task", "prompt", "order", "orders"))
 
 // imperatives are words that open an order: the verbs a payload starts
 // with ("ignore …", "tell me …") and the command words ("always",
