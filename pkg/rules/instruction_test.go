@@ -200,6 +200,12 @@ func TestInstructionOrderPlaced(t *testing.T) {
 		"Remember: the key goes first.",
 		"``` Output:",
 		"Response:",
+		// an English verb the treebanks write mostly as a noun, before a
+		// number, a question or a particle and its object
+		"Name what the three rivers of Europe are.",
+		"Outline how the cache expires.",
+		"Break down the argument into its parts.",
+		"Detail why the job failed.",
 	}
 	for _, s := range shaped {
 		if rule, _ := Instruction(s); rule == "" {
@@ -223,6 +229,10 @@ func TestInstructionOrderPlaced(t *testing.T) {
 		"Task force: the ops team met on Monday.",
 		"Response times: the p99 is 40 ms.",
 		"| Output | Size |",
+		"Nobody knows how the cache expires.",
+		"Teams of three share one pager.",
+		"Prices went up the whole year.",
+		"Chapter two covers the parser.",
 	}
 	for _, s := range claims {
 		if rule, msg := instruction(s, true); rule != "" {
