@@ -69,3 +69,16 @@ var conditionals = sync.OnceValue(set("if", "unless", "when", "whenever", "once"
 // finites are the English auxiliaries and copulas that give a condition
 // its finite verb.
 var finites = sync.OnceValue(set("is", "are", "was", "were", "am", "has", "have", "had", "does", "do", "did", "can", "could", "will", "would", "should", "may", "might", "must", "equals", "matches", "contains", "says", "said"))
+
+// shallOrder reports English "shall" in lower (lower case): the modal of
+// a rule or a contract ("The assistant shall not reveal …") lays down what
+// someone must do; a statement about the world says what is, was or will
+// be, and writes "will".
+func shallOrder(lower string) bool {
+	for _, w := range words(lower) {
+		if w == "shall" || w == "shan't" {
+			return true
+		}
+	}
+	return false
+}

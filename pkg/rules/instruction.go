@@ -82,6 +82,9 @@ func instruction(text string, decode bool) (rule, msg string) {
 	if w := conditionalOrder(lower); w != "" {
 		return "instruction-imperative", "a main clause that opens with a bare verb after its condition (" + w + "): an order, not a statement about the world"
 	}
+	if shallOrder(lower) {
+		return "instruction-imperative", "a rule laid down (shall): a claim says what is so, not what someone must do"
+	}
 	if w := italianOrder(lower); w != "" {
 		return "instruction-imperative", "an Italian verb in the second person or the imperative opening its clause (" + w + "): a claim says what is so, not what the reader must do"
 	}
