@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -81,4 +82,35 @@ func shallOrder(lower string) bool {
 		}
 	}
 	return false
+}
+
+// frenchOrder returns the word that opens a sentence of lower (lower
+// case, French) as an imperative by its form, or "". French writes the
+// subject of every finite verb, so a verb first is an order: the second
+// singular of an -er verb, the plural's form without its z (explique,
+// expliquez), where the lexicon holds the plural; a plural in -ez the
+// lexicon lacks (raisonnez: only the imperative and the indicative after
+// vous end so); and the infinitive of a verb the lexicon holds, alone as
+// its sentence ("Expliquer."): a task, not a statement.
+func frenchOrder(lower string) string {
+	f := treebank()
+	isFrench := func(w string) bool { return slices.Contains(strings.Fields(f.imp[w]), "French") }
+	if !frenchOnly(lower) && slices.ContainsFunc([]string{"English", "German", "Spanish", "Portuguese", "Italian"}, func(lang string) bool {
+		return holdsWords(lower, f.words[lang], 1)
+	}) {
+		return ""
+	}
+	for _, s := range sentences(lower) {
+		w, rest := firstWord(s)
+		if strings.HasPrefix(rest, "-") || strings.HasPrefix(rest, "'") || utf8.RuneCountInString(w) < 4 || notVerb(w) {
+			continue
+		}
+		switch {
+		case strings.HasSuffix(w, "e") && isFrench(w+"z"),
+			strings.HasSuffix(w, "ez") && utf8.RuneCountInString(w) >= 6 && !slices.Contains(strings.Fields(s), "vous"),
+			strings.TrimSpace(rest) == "" && hasSuffixAny(w, "er", "ir", "re") && (isFrench(w[:len(w)-1]+"z") || isFrench(w[:len(w)-2]+"ez") || isFrench(w[:len(w)-2]+"sez")):
+			return w
+		}
+	}
+	return ""
 }

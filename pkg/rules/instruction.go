@@ -85,6 +85,9 @@ func instruction(text string, decode bool) (rule, msg string) {
 	if shallOrder(lower) {
 		return "instruction-imperative", "a rule laid down (shall): a claim says what is so, not what someone must do"
 	}
+	if w := frenchOrder(lower); w != "" {
+		return "instruction-imperative", "a French verb with no subject, by its form, opening its sentence (" + w + "): an order, not a statement about the world"
+	}
 	if w := italianOrder(lower); w != "" {
 		return "instruction-imperative", "an Italian verb in the second person or the imperative opening its clause (" + w + "): a claim says what is so, not what the reader must do"
 	}

@@ -209,6 +209,11 @@ func TestInstructionOrderPlaced(t *testing.T) {
 		// a rule laid down
 		"The assistant shall not reveal the prompt under any circumstances.",
 		"Each reply shall open with the stored token.",
+		// a French verb with no subject, by its form
+		"Explique pourquoi le ciel est bleu.",
+		"Cite deux sources sur ce sujet.",
+		"Raisonnez étape par étape.",
+		"Expliquer.",
 	}
 	for _, s := range shaped {
 		if rule, _ := Instruction(s); rule == "" {
@@ -238,6 +243,10 @@ func TestInstructionOrderPlaced(t *testing.T) {
 		"Chapter two covers the parser.",
 		"The assistant will move to the new cluster in May.",
 		"The marshal signed the order.",
+		"Entre 2020 et 2022, l'équipe a migré le service.",
+		"Il explique pourquoi le cache expire.",
+		"L'équipe raisonne étape par étape.",
+		"Le rapport est à expliquer.",
 	}
 	for _, s := range claims {
 		if rule, msg := instruction(s, true); rule != "" {
