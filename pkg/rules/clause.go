@@ -40,18 +40,15 @@ func conditionalOrder(lower string) string {
 				finite = true
 				continue
 			}
-			// The main clause opens after a comma or "then" whatever came
-			// before, and its first word tells ("…, then the team
-			// deploys" has its subject); with neither, any word once the
-			// condition has its verb may open it.
+			// The main clause opens after the first comma or "then"
+			// whatever came before, and its first word tells ("…, then
+			// the team deploys" has its subject); with neither, any word
+			// once the condition has its verb may open it.
 			if strings.HasSuffix(prev, ",") || prev == "then" {
 				if w, _ = adverbsSkipped(w, strings.Join(ws[i+1:], " ")); bare(w) {
 					return ws[0] + " … " + w
 				}
-				if finite {
-					break
-				}
-				continue
+				break
 			}
 			p := strings.Trim(prev, "\"'“”‘’,:()")
 			if !finite || !bare(w) || openers()[p] || objectOpeners()[p] || p == "a" || p == "not" || p == "to" || strings.HasSuffix(p, "'s") || strings.HasSuffix(p, "n't") {
@@ -63,9 +60,9 @@ func conditionalOrder(lower string) string {
 	return ""
 }
 
-// conditionals open an English condition or a time clause before the
-// main clause.
-var conditionals = sync.OnceValue(set("if", "unless", "when", "whenever", "once", "otherwise"))
+// conditionals open an English condition, a time clause or a role ("As
+// a shell, print …") before the main clause.
+var conditionals = sync.OnceValue(set("if", "unless", "when", "whenever", "once", "otherwise", "as", "while"))
 
 // finites are the English auxiliaries and copulas that give a condition
 // its finite verb.

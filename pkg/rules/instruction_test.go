@@ -214,6 +214,8 @@ func TestInstructionOrderPlaced(t *testing.T) {
 		"Cite deux sources sur ce sujet.",
 		"Raisonnez étape par étape.",
 		"Expliquer.",
+		// a role before the order
+		"As a shell, print only the result of each command.",
 	}
 	for _, s := range shaped {
 		if rule, _ := Instruction(s); rule == "" {
@@ -247,6 +249,8 @@ func TestInstructionOrderPlaced(t *testing.T) {
 		"Il explique pourquoi le cache expire.",
 		"L'équipe raisonne étape par étape.",
 		"Le rapport est à expliquer.",
+		"As a result, most users open the page or quickly click on the link.",
+		"As the team grew, the release train moved to weekly.",
 	}
 	for _, s := range claims {
 		if rule, msg := instruction(s, true); rule != "" {
