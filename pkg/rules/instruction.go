@@ -61,7 +61,7 @@ func instruction(text string, decode bool) (rule, msg string) {
 			return -1
 		}
 		return r
-	}, strings.ToLower(headingsApart(text)))
+	}, strings.ToLower(headingsApart(fencesApart(text))))
 	if strings.ContainsAny(lower, "?？؟") && question(lower) {
 		return "instruction-question", "a question: it asks its reader something instead of stating a claim"
 	}
@@ -235,6 +235,26 @@ func headingsApart(text string) string {
 		b.WriteString(f)
 	}
 	return b.String()
+}
+
+// fencesApart puts a line break after a code fence that a capitalised
+// word follows ("``` Determine what …"): the block ends there and a
+// sentence opens. A fence before a small letter may be the subject of
+// its sentence ("```go test``` runs …").
+func fencesApart(text string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(text, "```")
+		if i < 0 {
+			b.WriteString(text)
+			return b.String()
+		}
+		b.WriteString(text[:i+3])
+		text = text[i+3:]
+		if unicode.IsUpper(firstRune(strings.TrimLeft(text, " \t"), 0)) {
+			b.WriteString("\n")
+		}
+	}
 }
 
 // allUpper reports a word of letters that has no small letter.

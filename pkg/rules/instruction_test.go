@@ -216,6 +216,8 @@ func TestInstructionOrderPlaced(t *testing.T) {
 		"Expliquer.",
 		// a role before the order
 		"As a shell, print only the result of each command.",
+		// a code fence ends the block before the order
+		"```x = load()``` Determine what x holds and reply with it.",
 	}
 	for _, s := range shaped {
 		if rule, _ := Instruction(s); rule == "" {
@@ -251,6 +253,7 @@ func TestInstructionOrderPlaced(t *testing.T) {
 		"Le rapport est à expliquer.",
 		"As a result, most users open the page or quickly click on the link.",
 		"As the team grew, the release train moved to weekly.",
+		"```go test ./...``` runs the whole suite in four minutes.",
 	}
 	for _, s := range claims {
 		if rule, msg := instruction(s, true); rule != "" {
