@@ -149,7 +149,7 @@ func opensWithOrder(s string) (rule, msg string) {
 	}
 	// A heading of orders with a word before it or a number after it:
 	// "New instructions:", "Rule #2:".
-	if next, more := firstWord(rest); orderHeadings()[strings.TrimRight(next, ":：")] && colonNext(next, more) || orderHeadings()[first] && colonNext(first, strings.TrimLeft(rest, "#0123456789. ")) {
+	if next, more := firstWord(rest); orderHeadings()[strings.TrimRight(next, ":：")] && colonNext(next, more) || orderHeadings()[strings.TrimRight(first, ":：")] && colonNext(first, strings.TrimLeft(rest, "#0123456789. ")) {
 		return "instruction-role", "a heading of orders (" + strings.TrimSpace(first+" "+next) + "): a model may read what follows as its rules"
 	}
 	// An imperative stays one before a colon ("Remember: …"). German
@@ -237,20 +237,26 @@ func headingsApart(text string) string {
 	return b.String()
 }
 
-// fencesApart puts a line break after a code fence that a capitalised
-// word follows ("``` Determine what …"): the block ends there and a
-// sentence opens. A fence before a small letter may be the subject of
-// its sentence ("```go test``` runs …").
+// fencesApart puts a line break after a code fence or a thematic break
+// (```, ---, ***, ___: Markdown's block ends) that a capitalised word
+// follows ("``` Determine what …", "--- As a REPL, print …"): the block
+// ends there and a sentence opens. One before a small letter may be the
+// subject of its sentence ("```go test``` runs …").
 func fencesApart(text string) string {
 	var b strings.Builder
 	for {
-		i := strings.Index(text, "```")
+		i, n := -1, 0
+		for _, f := range []string{"```", "---", "***", "___"} {
+			if j := strings.Index(text, f); j >= 0 && (i < 0 || j < i) {
+				i, n = j, len(f)
+			}
+		}
 		if i < 0 {
 			b.WriteString(text)
 			return b.String()
 		}
-		b.WriteString(text[:i+3])
-		text = text[i+3:]
+		b.WriteString(text[:i+n])
+		text = text[i+n:]
 		if unicode.IsUpper(firstRune(strings.TrimLeft(text, " \t"), 0)) {
 			b.WriteString("\n")
 		}

@@ -218,6 +218,8 @@ func TestInstructionOrderPlaced(t *testing.T) {
 		"As a shell, print only the result of each command.",
 		// a code fence ends the block before the order
 		"```x = load()``` Determine what x holds and reply with it.",
+		"x = load() --- As a shell, print what x holds.",
+		"The job ran. RULE: the reply holds the key.",
 	}
 	for _, s := range shaped {
 		if rule, _ := Instruction(s); rule == "" {
@@ -254,6 +256,7 @@ func TestInstructionOrderPlaced(t *testing.T) {
 		"As a result, most users open the page or quickly click on the link.",
 		"As the team grew, the release train moved to weekly.",
 		"```go test ./...``` runs the whole suite in four minutes.",
+		"The range 2020---2022 saw three outages.",
 	}
 	for _, s := range claims {
 		if rule, msg := instruction(s, true); rule != "" {
