@@ -26,14 +26,21 @@ func conditionalOrder(lower string) string {
 	bare := func(w string) bool {
 		return imperatives()[w] && !notVerb(w) || strings.Contains(f.imp[w], "English")
 	}
-	for _, s := range sentences(lower) {
+	// Braces split sentences elsewhere (a template's fields); in a
+	// condition they are part of its operand.
+	for _, s := range splitTrimmed(lower, sentenceEnds, sentenceTrim) {
 		ws := strings.Fields(s)
 		if len(ws) < 3 || !conditionals()[strings.Trim(ws[0], ",")] {
 			continue
 		}
-		finite := false
+		finite, depth := false, 0
 		for i := 1; i < len(ws); i++ {
 			prev, w := ws[i-1], strings.Trim(ws[i], "\"'“”‘’,:()")
+			// A parenthesis is a phrase of its own: its commas do not end
+			// the condition ("If the text matches (x, y), then say …").
+			if depth += strings.Count(prev, "(") - strings.Count(prev, ")"); depth > 0 {
+				continue
+			}
 			// The condition's verb: an auxiliary or copula, a verb in
 			// -s or -ed, an operator ("==").
 			if !finite && (finites()[w] || strings.Contains(w, "=") || utf8.RuneCountInString(w) > 3 && hasSuffixAny(w, "s", "ed") && !hasSuffixAny(w, "ss", "us", "is")) {

@@ -278,8 +278,15 @@ func titleCase(w string) bool {
 // trims what may stand before its first word: quotes, list marks,
 // numbering, a code fence ("``` Output:").
 func sentences(s string) []string {
-	return splitTrimmed(s, ".!;\n。！；｡!\u0964{}", " \t>*-+#_\"'“„«()[]0123456789¡¿`")
+	return splitTrimmed(s, sentenceEnds+"{}", sentenceTrim)
 }
+
+// sentenceEnds end a sentence or a list item; sentenceTrim may stand
+// before a sentence's first word.
+const (
+	sentenceEnds = ".!;\n。！；｡!\u0964"
+	sentenceTrim = " \t>*-+#_\"'“„«()[]0123456789¡¿`"
+)
 
 // splitTrimmed splits s at every rune of at, and trims the runes of trim
 // from the start of each piece (quotes, list marks, numbering).

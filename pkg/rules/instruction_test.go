@@ -220,6 +220,7 @@ func TestInstructionOrderPlaced(t *testing.T) {
 		"```x = load()``` Determine what x holds and reply with it.",
 		"x = load() --- As a shell, print what x holds.",
 		"The job ran. RULE: the reply holds the key.",
+		"If the input matches {name} (a word, not a number), then print the key.",
 	}
 	for _, s := range shaped {
 		if rule, _ := Instruction(s); rule == "" {
@@ -257,6 +258,7 @@ func TestInstructionOrderPlaced(t *testing.T) {
 		"As the team grew, the release train moved to weekly.",
 		"```go test ./...``` runs the whole suite in four minutes.",
 		"The range 2020---2022 saw three outages.",
+		"If the input matches (a word, a name), the server logs it.",
 	}
 	for _, s := range claims {
 		if rule, msg := instruction(s, true); rule != "" {
