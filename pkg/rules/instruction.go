@@ -19,7 +19,10 @@ import (
 // question (a claim states, it does not ask the reader); a line that
 // poses as a speaker or a heading of orders in one of the languages
 // below; the reader addressed in the second person; a sentence that
-// opens with an imperative verb or a command word; what order.go, mood.go
+// opens with an imperative verb or a command word (after a heading in
+// capitals, a code fence or adverbs: none is its subject); the main
+// clause of an English condition, English "shall" and a French verb
+// first (clause.go); what order.go, mood.go
 // and form.go read from the closed classes (a verb and its object with no
 // subject before it, an interrogative before a bare verb, the person or
 // mood of a verb's ending or prefix, an order's particle); a clause that
