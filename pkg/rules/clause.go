@@ -88,6 +88,16 @@ func shallOrder(lower string) bool {
 	return false
 }
 
+// infinitiveKnown reports a French infinitive whose plural imperative
+// the lexicon holds: -er (expliquer expliquez), -ir (partir partez,
+// finir finissez), -re (lire lisez).
+func infinitiveKnown(w string, isFrench func(string) bool) bool {
+	stem := w[:len(w)-2]
+	return strings.HasSuffix(w, "er") && isFrench(stem+"ez") ||
+		strings.HasSuffix(w, "ir") && (isFrench(stem+"ez") || isFrench(stem+"issez")) ||
+		strings.HasSuffix(w, "re") && (isFrench(stem+"ez") || isFrench(stem+"sez"))
+}
+
 // frenchOrder returns the word that opens a sentence of lower (lower
 // case, French) as an imperative by its form, or "". French writes the
 // subject of every finite verb, so a verb first is an order: the second
@@ -112,7 +122,7 @@ func frenchOrder(lower string) string {
 		switch {
 		case strings.HasSuffix(w, "e") && isFrench(w+"z"),
 			strings.HasSuffix(w, "ez") && utf8.RuneCountInString(w) >= 6 && !slices.Contains(strings.Fields(s), "vous"),
-			strings.TrimSpace(rest) == "" && hasSuffixAny(w, "er", "ir", "re") && (isFrench(w[:len(w)-1]+"z") || isFrench(w[:len(w)-2]+"ez") || isFrench(w[:len(w)-2]+"sez")):
+			strings.TrimSpace(rest) == "" && infinitiveKnown(w, isFrench):
 			return w
 		}
 	}

@@ -214,6 +214,7 @@ func TestInstructionOrderPlaced(t *testing.T) {
 		"Cite deux sources sur ce sujet.",
 		"Raisonnez étape par étape.",
 		"Expliquer.",
+		"Réfléchir.",
 		// a role before the order
 		"As a shell, print only the result of each command.",
 		// a code fence ends the block before the order
