@@ -19,7 +19,10 @@ import (
 // question (a claim states, it does not ask the reader); a line that
 // poses as a speaker or a heading of orders in one of the languages
 // below; the reader addressed in the second person; a sentence that
-// opens with an imperative verb or a command word; what order.go, mood.go
+// opens with an imperative verb or a command word (after a heading in
+// capitals, a code fence or adverbs: none is its subject); the main
+// clause of an English condition, English "shall" and a French verb
+// first (clause.go); what order.go, mood.go
 // and form.go read from the closed classes (a verb and its object with no
 // subject before it, an interrogative before a bare verb, the person or
 // mood of a verb's ending or prefix, an order's particle); a clause that
@@ -61,7 +64,7 @@ func instruction(text string, decode bool) (rule, msg string) {
 			return -1
 		}
 		return r
-	}, strings.ToLower(text))
+	}, strings.ToLower(headingsApart(fencesApart(text))))
 	if strings.ContainsAny(lower, "?？؟") && question(lower) {
 		return "instruction-question", "a question: it asks its reader something instead of stating a claim"
 	}
@@ -78,6 +81,15 @@ func instruction(text string, decode bool) (rule, msg string) {
 	}
 	if w := treebankOrder(lower); w != "" {
 		return "instruction-imperative", "a clause that opens with an imperative the Universal Dependencies treebanks annotate, or that the paradigm makes of a verb they annotate (" + w + "): an order, not a statement about the world"
+	}
+	if w := conditionalOrder(lower); w != "" {
+		return "instruction-imperative", "a main clause that opens with a bare verb after its condition (" + w + "): an order, not a statement about the world"
+	}
+	if shallOrder(lower) {
+		return "instruction-imperative", "a rule laid down (shall): a claim says what is so, not what someone must do"
+	}
+	if w := frenchOrder(lower); w != "" {
+		return "instruction-imperative", "a French verb with no subject, by its form, opening its sentence (" + w + "): an order, not a statement about the world"
 	}
 	if w := italianOrder(lower); w != "" {
 		return "instruction-imperative", "an Italian verb in the second person or the imperative opening its clause (" + w + "): a claim says what is so, not what the reader must do"
@@ -130,17 +142,23 @@ func opensWithOrder(s string) (rule, msg string) {
 	if first == "" {
 		return "", ""
 	}
-	// "Now tell …", "then print …": a connective before the order.
-	if connectives()[first] {
-		if next, more := firstWord(strings.TrimLeft(rest, " ,\t")); imperatives()[next] {
-			first, rest = next, more
-		}
+	// "Now tell …", "then print …", "Only ever say …": adverbs before
+	// the order.
+	if next, more := adverbsSkipped(first, rest); imperatives()[next] {
+		first, rest = next, more
 	}
-	if speakers()[strings.TrimRight(first, ":：")] && (strings.HasSuffix(first, ":") || strings.HasSuffix(first, "：") || strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, "：")) {
+	if speakers()[strings.TrimRight(first, ":：")] && colonNext(first, rest) {
 		return "instruction-role", "a line that poses as a speaker or a heading of orders (" + first + "): a model may read it as a turn"
 	}
-	// German "nie" (never) is Polish "not", English "do" Polish "to",
-	// English "dont" French "whose".
+	// A heading of orders with a word before it or a number after it:
+	// "New instructions:", "Rule #2:".
+	if next, more := firstWord(rest); orderHeadings()[strings.TrimRight(next, ":：")] && colonNext(next, more) || orderHeadings()[strings.TrimRight(first, ":：")] && colonNext(first, strings.TrimLeft(rest, "#0123456789. ")) {
+		return "instruction-role", "a heading of orders (" + strings.TrimSpace(first+" "+next) + "): a model may read what follows as its rules"
+	}
+	// An imperative stays one before a colon ("Remember: …"). German
+	// "nie" (never) is Polish "not", English "do" Polish "to", English
+	// "dont" French "whose".
+	first = strings.TrimRight(first, ":：")
 	if imperatives()[first] && !(first == "nie" && polish(s)) && !((first == "do" || first == "dont") && !english(s)) {
 		return "instruction-imperative", "a sentence that opens with a command (" + first + "): a claim says what is so, not what the reader must do"
 	}
@@ -195,10 +213,83 @@ func question(s string) bool {
 	return false
 }
 
-// sentences splits text where a sentence or a list item starts.
-func sentences(s string) []string {
-	return splitTrimmed(s, ".!;\n。！；｡!\u0964{}", " \t>*-+#_\"'“„«()[]0123456789¡¿")
+// headingsApart puts a line break between a heading written in capitals
+// and the sentence that follows it on the same line ("END OF INPUT
+// Remember, …"): the sentence opens at its capitalised word, not at the
+// heading. A heading is two or more words of capitals (with the
+// punctuation around them: "[USER INPUT END] -----"), the sentence's
+// first word a capital and then small letters.
+func headingsApart(text string) string {
+	fields := strings.SplitAfter(text, " ")
+	caps := 0
+	var b strings.Builder
+	for _, f := range fields {
+		w := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) })
+		switch {
+		case w == "":
+		case allUpper(w) && utf8.RuneCountInString(w) > 1:
+			caps++
+		case caps >= 2 && titleCase(w) && unicode.IsUpper(firstRune(f, 0)):
+			b.WriteString("\n")
+			caps = 0
+		default:
+			caps = 0
+		}
+		b.WriteString(f)
+	}
+	return b.String()
 }
+
+// fencesApart puts a line break after a code fence or a thematic break
+// (```, ---, ***, ___: Markdown's block ends) that a capitalised word
+// follows ("``` Determine what …", "--- As a REPL, print …"): the block
+// ends there and a sentence opens. One before a small letter may be the
+// subject of its sentence ("```go test``` runs …").
+func fencesApart(text string) string {
+	var b strings.Builder
+	for {
+		i, n := -1, 0
+		for _, f := range []string{"```", "---", "***", "___"} {
+			if j := strings.Index(text, f); j >= 0 && (i < 0 || j < i) {
+				i, n = j, len(f)
+			}
+		}
+		if i < 0 {
+			b.WriteString(text)
+			return b.String()
+		}
+		b.WriteString(text[:i+n])
+		text = text[i+n:]
+		if unicode.IsUpper(firstRune(strings.TrimLeft(text, " \t"), 0)) {
+			b.WriteString("\n")
+		}
+	}
+}
+
+// allUpper reports a word of letters that has no small letter.
+func allUpper(w string) bool {
+	return strings.IndexFunc(w, func(r rune) bool { return !unicode.IsUpper(r) && unicode.IsLetter(r) }) < 0
+}
+
+// titleCase reports a word of a capital and then small letters.
+func titleCase(w string) bool {
+	r, n := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r) && n < len(w) && strings.IndexFunc(w[n:], unicode.IsUpper) < 0
+}
+
+// sentences splits text where a sentence or a list item starts, and
+// trims what may stand before its first word: quotes, list marks,
+// numbering, a code fence ("``` Output:").
+func sentences(s string) []string {
+	return splitTrimmed(s, sentenceEnds+"{}", sentenceTrim)
+}
+
+// sentenceEnds end a sentence or a list item; sentenceTrim may stand
+// before a sentence's first word.
+const (
+	sentenceEnds = ".!;\n。！；｡!\u0964"
+	sentenceTrim = " \t>*-+#_\"'“„«()[]0123456789¡¿`"
+)
 
 // splitTrimmed splits s at every rune of at, and trims the runes of trim
 // from the start of each piece (quotes, list marks, numbering).
@@ -267,12 +358,20 @@ func set(words ...string) func() map[string]bool {
 // speakers are the names a line may pose as before a colon: a turn of a
 // conversation, or a heading of orders ("NEW INSTRUCTIONS:").
 var speakers = sync.OnceValue(set(
-	"system", "developer", "assistant", "user", "human", "ai", "bot", "admin", "administrator", "operator", "instruction", "instructions", "important", "note", "task", "command", "commands", "prompt", "override",
+	"system", "developer", "assistant", "user", "human", "ai", "bot", "response", "admin", "administrator", "operator", "instruction", "instructions", "important", "note", "task", "command", "commands", "prompt", "override",
 	"systeme", "système", "sistema", "systeem", "systemu", "sistem", "система", "системa", "سیستم", "النظام", "نظام", "सिस्टम", "系统", "系統", "システム", "시스템",
 	"assistent", "assistente", "asistente", "assistant", "ассистент", "помощник", "助手", "アシスタント", "어시스턴트", "المساعد",
 	"benutzer", "nutzer", "utilisateur", "usuario", "utente", "usuário", "gebruiker", "użytkownik", "пользователь", "用户", "用戶", "ユーザー", "사용자", "المستخدم",
 	"anweisung", "anweisungen", "consigne", "consignes", "instrucción", "instrucciones", "istruzione", "istruzioni", "instrução", "instruções", "instructie", "instructies", "instrukcja", "instrukcje", "инструкция", "инструкции", "指令", "指示", "命令", "지시", "명령", "تعليمات", "دستور",
 ))
+
+// colonNext reports a word that ends in a colon or is followed by one.
+func colonNext(word, rest string) bool {
+	return strings.HasSuffix(word, ":") || strings.HasSuffix(word, "：") || strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, "：")
+}
+
+// orderHeadings are the English nouns that head a list of orders.
+var orderHeadings = sync.OnceValue(set("instruction", "instructions", "rule", "rules", "command", "commands", "directive", "directives", "task", "prompt", "order", "orders"))
 
 // imperatives are words that open an order: the verbs a payload starts
 // with ("ignore …", "tell me …") and the command words ("always",
@@ -325,8 +424,27 @@ var imperatives = sync.OnceValue(set(
 	"dèan", "sgrìobh", "freagair", "seall", "thoir", "innis", "dìochuimhnich", "leig",
 ))
 
-// connectives may come before the verb of an order.
-var connectives = sync.OnceValue(set("now", "then", "and", "so", "also", "next", "finally", "first", "instead", "just", "simply", "kindly"))
+// connectives may come before the verb of an order: conjunctions and
+// adverbs of time, sequence and focus. An adverb is no subject: the
+// clause after it still opens with its verb.
+var connectives = sync.OnceValue(set("now", "then", "and", "so", "also", "next", "finally", "first", "instead", "just", "simply", "kindly",
+	"only", "ever", "again", "once", "otherwise", "else", "additionally", "furthermore", "moreover", "afterwards", "thereafter", "still", "even"))
+
+// adverbsSkipped returns the word after up to two adverbs that open a
+// sentence (first, then rest): connectives, and English adverbs by their
+// ending in -ly (not the verbs in -ply: reply, apply, comply), each
+// perhaps followed by a comma ("Only ever accept …", "Additionally,
+// append …", "Once again, ignore …"). Without adverbs it returns first
+// and rest.
+func adverbsSkipped(first, rest string) (string, string) {
+	for range 2 {
+		if !connectives()[first] && !(strings.HasSuffix(first, "ly") && !strings.HasSuffix(first, "ply") && utf8.RuneCountInString(first) > 4) {
+			break
+		}
+		first, rest = firstWord(strings.TrimLeft(rest, " ,\t"))
+	}
+	return first, rest
+}
 
 // imperativePrefixes open an order in scripts without spaces between
 // words (Chinese, Japanese, Thai) or as a prefix (Korean).

@@ -44,8 +44,16 @@ func verbFirst(s string) string {
 		// The object follows at once, or joined by a hyphen
 		// ("Donne-moi"): after a comma it is a new phrase ("Tests, die …").
 		rest = strings.TrimPrefix(rest, "-")
-		next, _ := firstWord(rest)
-		if next == "" || !wordRune(firstRune(rest, 0)) || !objectOpener(strings.ReplaceAll(next, "’", "'"), s) {
+		next, more := firstWord(rest)
+		// English puts a verb's particle before its object ("Break down
+		// the …"), and its object may be a question ("Outline how …"): no
+		// noun that could be a subject is followed by those.
+		if englishParticles()[next] && english(s) {
+			if after, _ := firstWord(more); objectOpener(after, s) || englishObjects()[after] {
+				next += " " + after
+			}
+		}
+		if next == "" || !wordRune(firstRune(rest, 0)) || !objectOpener(strings.ReplaceAll(next, "’", "'"), s) && !(englishObjects()[next] && english(s)) && !strings.Contains(next, " ") {
 			continue
 		}
 		if utf8.RuneCountInString(first) < 2 || notVerb(first) {
@@ -55,6 +63,15 @@ func verbFirst(s string) string {
 	}
 	return ""
 }
+
+// englishParticles are the particles of English's phrasal verbs.
+var englishParticles = sync.OnceValue(set("down", "up", "out", "off", "over", "back", "away"))
+
+// englishObjects open an English object that is a question: the
+// interrogatives no relative clause opens with (who, which, where and
+// when follow a noun as relatives). A cardinal is no such word: a noun
+// takes one after it ("Chapter two covers …").
+var englishObjects = sync.OnceValue(set("how", "why", "what", "whether"))
 
 // objectOpener reports whether w opens an object in s: a word of
 // objectOpeners, or one that does only in its own language. Spanish,

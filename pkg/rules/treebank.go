@@ -100,6 +100,8 @@ func treebankOrder(lower string) string {
 		if hasSuffixAny(w, "mente", "ment") && utf8.RuneCountInString(w) > 6 {
 			w, rest = firstWord(strings.TrimLeft(rest, " \t,"))
 		}
+		// So is an English one ("Only ever accept …").
+		w, rest = adverbsSkipped(w, rest)
 		w = strings.ReplaceAll(w, "’", "'")
 		// "Read: …" is a label, "Don't-…" a compound.
 		if strings.HasPrefix(rest, "-") {

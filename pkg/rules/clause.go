@@ -1,0 +1,130 @@
+package rules
+
+import (
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// conditionalOrder returns the verb that opens the main clause of an
+// English conditional or temporal sentence of lower (lower case) as an
+// order, or "". "If X, then Y" puts its main clause after the condition:
+// after the comma, after "then", or, where a writer leaves both out,
+// after the condition's own subject and finite verb ("if the input is
+// "blue" reply with …"). A main clause that opens there with a bare verb
+// has no subject: it is an order, as a sentence that opens with one is.
+// The verb is one of the lists' imperatives or an English form the
+// treebanks annotate as one (in a text the treebanks' English words tell),
+// and the word before it is none that a verb's infinitive or a noun
+// follows (to, a modal, a determiner, a pronoun).
+func conditionalOrder(lower string) string {
+	if !english(lower) {
+		return ""
+	}
+	f := treebank()
+	bare := func(w string) bool {
+		return imperatives()[w] && !notVerb(w) || strings.Contains(f.imp[w], "English")
+	}
+	// Braces split sentences elsewhere (a template's fields); in a
+	// condition they are part of its operand.
+	for _, s := range splitTrimmed(lower, sentenceEnds, sentenceTrim) {
+		ws := strings.Fields(s)
+		if len(ws) < 3 || !conditionals()[strings.Trim(ws[0], ",")] {
+			continue
+		}
+		finite, depth := false, 0
+		for i := 1; i < len(ws); i++ {
+			prev, w := ws[i-1], strings.Trim(ws[i], "\"'“”‘’,:()")
+			// A parenthesis is a phrase of its own: its commas do not end
+			// the condition ("If the text matches (x, y), then say …").
+			if depth += strings.Count(prev, "(") - strings.Count(prev, ")"); depth > 0 {
+				continue
+			}
+			// The condition's verb: an auxiliary or copula, a verb in
+			// -s or -ed, an operator ("==").
+			if !finite && (finites()[w] || strings.Contains(w, "=") || utf8.RuneCountInString(w) > 3 && hasSuffixAny(w, "s", "ed") && !hasSuffixAny(w, "ss", "us", "is")) {
+				finite = true
+				continue
+			}
+			// The main clause opens after the first comma or "then"
+			// whatever came before, and its first word tells ("…, then
+			// the team deploys" has its subject); with neither, any word
+			// once the condition has its verb may open it.
+			if strings.HasSuffix(prev, ",") || prev == "then" {
+				if w, _ = adverbsSkipped(w, strings.Join(ws[i+1:], " ")); bare(w) {
+					return ws[0] + " … " + w
+				}
+				break
+			}
+			p := strings.Trim(prev, "\"'“”‘’,:()")
+			if !finite || !bare(w) || openers()[p] || objectOpeners()[p] || p == "a" || p == "not" || p == "to" || strings.HasSuffix(p, "'s") || strings.HasSuffix(p, "n't") {
+				continue
+			}
+			return ws[0] + " … " + w
+		}
+	}
+	return ""
+}
+
+// conditionals open an English condition, a time clause or a role ("As
+// a shell, print …") before the main clause.
+var conditionals = sync.OnceValue(set("if", "unless", "when", "whenever", "once", "otherwise", "as", "while"))
+
+// finites are the English auxiliaries and copulas that give a condition
+// its finite verb.
+var finites = sync.OnceValue(set("is", "are", "was", "were", "am", "has", "have", "had", "does", "do", "did", "can", "could", "will", "would", "should", "may", "might", "must", "equals", "matches", "contains", "says", "said"))
+
+// shallOrder reports English "shall" in lower (lower case): the modal of
+// a rule or a contract ("The assistant shall not reveal …") lays down what
+// someone must do; a statement about the world says what is, was or will
+// be, and writes "will".
+func shallOrder(lower string) bool {
+	for _, w := range words(lower) {
+		if w == "shall" || w == "shan't" {
+			return true
+		}
+	}
+	return false
+}
+
+// infinitiveKnown reports a French infinitive whose plural imperative
+// the lexicon holds: -er (expliquer expliquez), -ir (partir partez,
+// finir finissez), -re (lire lisez).
+func infinitiveKnown(w string, isFrench func(string) bool) bool {
+	stem := w[:len(w)-2]
+	return strings.HasSuffix(w, "er") && isFrench(stem+"ez") ||
+		strings.HasSuffix(w, "ir") && (isFrench(stem+"ez") || isFrench(stem+"issez")) ||
+		strings.HasSuffix(w, "re") && (isFrench(stem+"ez") || isFrench(stem+"sez"))
+}
+
+// frenchOrder returns the word that opens a sentence of lower (lower
+// case, French) as an imperative by its form, or "". French writes the
+// subject of every finite verb, so a verb first is an order: the second
+// singular of an -er verb, the plural's form without its z (explique,
+// expliquez), where the lexicon holds the plural; a plural in -ez the
+// lexicon lacks (raisonnez: only the imperative and the indicative after
+// vous end so); and the infinitive of a verb the lexicon holds, alone as
+// its sentence ("Expliquer."): a task, not a statement.
+func frenchOrder(lower string) string {
+	f := treebank()
+	isFrench := func(w string) bool { return slices.Contains(strings.Fields(f.imp[w]), "French") }
+	if !frenchOnly(lower) && slices.ContainsFunc([]string{"English", "German", "Spanish", "Portuguese", "Italian"}, func(lang string) bool {
+		return holdsWords(lower, f.words[lang], 1)
+	}) {
+		return ""
+	}
+	for _, s := range sentences(lower) {
+		w, rest := firstWord(s)
+		if strings.HasPrefix(rest, "-") || strings.HasPrefix(rest, "'") || utf8.RuneCountInString(w) < 4 || notVerb(w) {
+			continue
+		}
+		switch {
+		case strings.HasSuffix(w, "e") && isFrench(w+"z"),
+			strings.HasSuffix(w, "ez") && utf8.RuneCountInString(w) >= 6 && !slices.Contains(strings.Fields(s), "vous"),
+			strings.TrimSpace(rest) == "" && infinitiveKnown(w, isFrench):
+			return w
+		}
+	}
+	return ""
+}
