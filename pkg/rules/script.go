@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -78,7 +79,84 @@ func unjudged(text string) (rule, msg string) {
 			return Unjudged, "written in " + lang + " (" + strings.Join(seen, ", ") + "), a language the instruction check has no verb model for: it cannot tell an order there from a statement, so the claim counts as possibly an order"
 		}
 	}
+	if clause, n, read := unread(text); clause != "" {
+		how := "none of its " + strconv.Itoa(n) + " words is"
+		if read > 0 {
+			how = "only " + strconv.Itoa(read) + " of its " + strconv.Itoa(n) + " words are"
+		}
+		return Unjudged, "\"" + clause + "\": " + how + " in a language the instruction check has a verb model for: it cannot tell an order there from a statement, so the claim counts as possibly an order"
+	}
 	return "", ""
+}
+
+// A clause of at least unreadWords words is unread when fewer than one in
+// readShare of them are words of one covered language (docs/security.md#what-the-check-cannot-judge).
+const (
+	unreadWords = 4
+	readShare   = 4
+)
+
+// unread finds a clause of text that the instruction check cannot read:
+// one of unreadWords words or more of which fewer than one in readShare
+// are among the words a covered language writes most (languages.tsv's
+// read rows). It inverts uncoveredLanguage's question: not "is this
+// clause in a language we know not to read" but "is it in one we do", so
+// a language no treebank lists (Tagalog, Yoruba) is unread too. Only
+// words in lower case count, and a clause's first word: a capitalised
+// word further on is a name (Chicago, Coldplay), and a token holding a
+// digit, a capital after its first letter or a sign other than a hyphen
+// or an apostrophe is a name of another kind (eu-central-1, snake_case,
+// camelCase, Node.js, /etc/hosts, API): agents write technical notes, and
+// those words are nobody's language. It names the clause, its words and
+// the most of them one covered language reads.
+func unread(text string) (clause string, n, read int) {
+	signs := tellingSigns()
+	for _, line := range strings.Split(text, "\n") {
+		start, first := 0, true
+		var counts [8]int
+		count := 0
+		fields := strings.Fields(line)
+		for i, tok := range fields {
+			for _, w := range clauseWords(tok, first) {
+				count++
+				for l, mask := 0, signs.reads(w); mask != 0; l, mask = l+1, mask>>1 {
+					if mask&1 != 0 {
+						counts[l]++
+					}
+				}
+			}
+			first = false
+			last := strings.TrimRightFunc(tok, func(r rune) bool { return unicode.In(r, unicode.Pe, unicode.Pf) || r == '"' || r == '\'' })
+			if r, _ := utf8.DecodeLastRuneInString(last); i < len(fields)-1 && !strings.ContainsRune(clauseEnds, r) {
+				continue
+			}
+			best := slices.Max(counts[:])
+			if count >= unreadWords && best*readShare < count {
+				return strings.Join(fields[start:i+1], " "), count, best
+			}
+			start, first, counts, count = i+1, true, [8]int{}, 0
+		}
+	}
+	return "", 0, 0
+}
+
+// clauseWords are the words tok stands for in a clause, lower-cased, for
+// unread: none for a name (capitalised, unless it opens the clause) or a
+// technical token, the parts between its hyphens for any other word.
+func clauseWords(tok string, first bool) []string {
+	tok = strings.TrimFunc(tok, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r) })
+	if tok == "" {
+		return nil
+	}
+	for i, r := range tok {
+		switch {
+		case unicode.IsUpper(r) && (i > 0 || !first):
+			return nil // a name, an acronym, camelCase
+		case !unicode.IsLetter(r) && !unicode.IsMark(r) && r != '-' && r != '\'' && r != '’':
+			return nil // a number, a path, a version, snake_case, a host name
+		}
+	}
+	return strings.FieldsFunc(strings.ToLower(tok), func(r rune) bool { return r == '-' })
 }
 
 // languages.tsv is scripts/udlanguages' output: what tells a clause's
@@ -98,12 +176,39 @@ var languagesTSV string
 type languageSigns struct {
 	words   map[string][]string
 	letters map[rune][]string
+	read    map[string]uint8 // a bit for each covered language that writes the word often
+	stems   map[string]uint8 // the same for the first stemRunes letters of its longer words
+}
+
+// stemRunes is how much of a longer word unread compares when the word
+// itself is not among a language's frequent ones: Russian's endings
+// (предпочитает, пользователь) and English's compounds outnumber what
+// 3000 words hold, and the first five letters find their kin.
+const stemRunes = 5
+
+// stem is w's first stemRunes letters, or "" when w is no longer.
+func stem(w string) string {
+	i := 0
+	for at := range w {
+		if i == stemRunes {
+			return w[:at]
+		}
+		i++
+	}
+	return ""
+}
+
+// reads is the covered languages, a bit each, that write w or a word of
+// its stem often.
+func (s languageSigns) reads(w string) uint8 {
+	return s.read[w] | s.stems[stem(w)]
 }
 
 // tellingSigns parses languages.tsv when first asked for (most mem
 // processes never judge a claim).
 var tellingSigns = sync.OnceValue(func() languageSigns {
-	s := languageSigns{words: make(map[string][]string, 5000), letters: map[rune][]string{}}
+	s := languageSigns{words: make(map[string][]string, 5000), letters: map[rune][]string{}, read: make(map[string]uint8, 20000), stems: make(map[string]uint8, 10000)}
+	langs := 0
 	for rest := languagesTSV; rest != ""; {
 		var line string
 		line, rest, _ = strings.Cut(rest, "\n")
@@ -114,6 +219,14 @@ var tellingSigns = sync.OnceValue(func() languageSigns {
 			s.words[sign] = append(s.words[sign], "")
 		case "uncovered":
 			s.words[sign] = append(s.words[sign], lang)
+		case "read":
+			for _, w := range strings.Fields(sign) {
+				s.read[w] |= 1 << langs
+				if st := stem(w); st != "" {
+					s.stems[st] |= 1 << langs
+				}
+			}
+			langs++
 		case "letter":
 			r, _ := utf8.DecodeRuneInString(sign)
 			s.letters[r] = append(s.letters[r], lang)
