@@ -93,7 +93,7 @@ func unjudged(text string) (rule, msg string) {
 // readShare of them are words of one covered language (docs/security.md#what-the-check-cannot-judge).
 const (
 	unreadWords = 4
-	readShare   = 4
+	readShare   = 3
 )
 
 // unread finds a clause of text that the instruction check cannot read:
@@ -183,7 +183,7 @@ type languageSigns struct {
 // stemRunes is how much of a longer word unread compares when the word
 // itself is not among a language's frequent ones: Russian's endings
 // (предпочитает, пользователь) and English's compounds outnumber what
-// 3000 words hold, and the first five letters find their kin.
+// 5000 words hold, and the first five letters find their kin.
 const stemRunes = 5
 
 // stem is w's first stemRunes letters, or "" when w is no longer.
