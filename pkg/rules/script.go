@@ -79,18 +79,20 @@ func unjudged(text string) (rule, msg string) {
 			return Unjudged, "written in " + lang + " (" + strings.Join(seen, ", ") + "), a language the instruction check has no verb model for: it cannot tell an order there from a statement, so the claim counts as possibly an order"
 		}
 	}
-	if clause, n, read := unread(text); clause != "" {
-		how := "none of its " + strconv.Itoa(n) + " words is"
+	if n, read := unread(text); n > 0 {
+		how := "none of the " + strconv.Itoa(n) + " words of a clause is"
 		if read > 0 {
-			how = "only " + strconv.Itoa(read) + " of its " + strconv.Itoa(n) + " words are"
+			how = "only " + strconv.Itoa(read) + " of the " + strconv.Itoa(n) + " words of a clause are"
 		}
-		return Unjudged, "\"" + clause + "\": " + how + " in a language the instruction check has a verb model for: it cannot tell an order there from a statement, so the claim counts as possibly an order"
+		return Unjudged, how + " in a language the instruction check has a verb model for: it cannot tell an order there from a statement, so the claim counts as possibly an order"
 	}
 	return "", ""
 }
 
 // A clause of at least unreadWords words is unread when fewer than one in
-// readShare of them are words of one covered language (docs/security.md#what-the-check-cannot-judge).
+// readShare of them are words of one covered language: the figures that
+// held the most Tagalog, Swahili and Yoruba and the fewest covered-language
+// sentences of PUD (docs/security.md#what-the-check-cannot-judge).
 const (
 	unreadWords = 4
 	readShare   = 3
@@ -107,17 +109,18 @@ const (
 // digit, a capital after its first letter or a sign other than a hyphen
 // or an apostrophe is a name of another kind (eu-central-1, snake_case,
 // camelCase, Node.js, /etc/hosts, API): agents write technical notes, and
-// those words are nobody's language. It names the clause, its words and
-// the most of them one covered language reads.
-func unread(text string) (clause string, n, read int) {
+// those words are nobody's language. It returns the first such clause's
+// words and the most of them one covered language reads (n 0: none).
+func unread(text string) (n, read int) {
 	signs := tellingSigns()
 	for _, line := range strings.Split(text, "\n") {
-		start, first := 0, true
-		var counts [8]int
+		first := true
+		var counts [8]int // the clause's words each covered language reads
 		count := 0
 		fields := strings.Fields(line)
 		for i, tok := range fields {
-			for _, w := range clauseWords(tok, first) {
+			ws := clauseWords(tok, first)
+			for _, w := range ws {
 				count++
 				for l, mask := 0, signs.reads(w); mask != 0; l, mask = l+1, mask>>1 {
 					if mask&1 != 0 {
@@ -125,19 +128,19 @@ func unread(text string) (clause string, n, read int) {
 					}
 				}
 			}
-			first = false
+			first = first && ws == nil && !strings.ContainsFunc(tok, unicode.IsLetter) // a bullet or a number does not open it
 			last := strings.TrimRightFunc(tok, func(r rune) bool { return unicode.In(r, unicode.Pe, unicode.Pf) || r == '"' || r == '\'' })
 			if r, _ := utf8.DecodeLastRuneInString(last); i < len(fields)-1 && !strings.ContainsRune(clauseEnds, r) {
 				continue
 			}
 			best := slices.Max(counts[:])
 			if count >= unreadWords && best*readShare < count {
-				return strings.Join(fields[start:i+1], " "), count, best
+				return count, best
 			}
-			start, first, counts, count = i+1, true, [8]int{}, 0
+			first, counts, count = true, [8]int{}, 0
 		}
 	}
-	return "", 0, 0
+	return 0, 0
 }
 
 // clauseWords are the words tok stands for in a clause, lower-cased, for
