@@ -169,13 +169,15 @@ func clauseWords(tok string, first bool) []string {
 // other way round (Swahili "katika", Turkish "için", Vietnamese "của",
 // Polish "się"); a "letter" is one an uncovered language writes often and
 // the covered languages almost never (Turkish ı, Polish ł, Czech ř,
-// Vietnamese ư).
+// Vietnamese ư); a "read" row is a covered language's 5000 most frequent
+// words, on one line (unread).
 //
 //go:embed languages.tsv
 var languagesTSV string
 
 // languageSigns are languages.tsv parsed: each word and letter with the
-// languages it tells, "" for a covered one.
+// languages it tells, "" for a covered one, and the words (and stems)
+// each covered language reads, a bit per read row in the table's order.
 type languageSigns struct {
 	words   map[string][]string
 	letters map[rune][]string
