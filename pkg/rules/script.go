@@ -212,7 +212,7 @@ func (s languageSigns) reads(w string) uint8 {
 // tellingSigns parses languages.tsv when first asked for (most mem
 // processes never judge a claim).
 var tellingSigns = sync.OnceValue(func() languageSigns {
-	s := languageSigns{words: make(map[string][]string, 5000), letters: map[rune][]string{}, read: make(map[string]uint8, 20000), stems: make(map[string]uint8, 10000)}
+	s := languageSigns{words: make(map[string][]string, 5000), letters: map[rune][]string{}, read: make(map[string]uint8, 32000), stems: make(map[string]uint8, 11000)}
 	langs := 0
 	for rest := languagesTSV; rest != ""; {
 		var line string
@@ -225,7 +225,7 @@ var tellingSigns = sync.OnceValue(func() languageSigns {
 		case "uncovered":
 			s.words[sign] = append(s.words[sign], lang)
 		case "read":
-			for _, w := range strings.Fields(sign) {
+			for w := range strings.FieldsSeq(sign) {
 				s.read[w] |= 1 << langs
 				if st := stem(w); st != "" {
 					s.stems[st] |= 1 << langs
