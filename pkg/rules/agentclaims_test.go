@@ -11,9 +11,12 @@ import (
 // would hold from the view until a person accepts them. docs/security.md
 // gives the figure: one is held as a message, a claim quoting the user in
 // the first person, and as unjudged the 30 written in a script no verb
-// lexicon covers (Arabic, Han, Devanagari, …) and the 9 in a Latin- or
-// Cyrillic-script language it does not (Dutch, Ukrainian, Vietnamese,
-// Indonesian, Javanese, Romanian).
+// lexicon covers (Arabic, Han, Devanagari, …), the 9 in a Latin- or
+// Cyrillic-script language it does not that languages.tsv names (Dutch,
+// Ukrainian, Vietnamese, Indonesian, Javanese, Romanian), and the 13 whose
+// words no covered language writes often enough (Tagalog, Swahili, Zulu,
+// Irish, Scottish Gaelic, Finnish, Swedish, Czech, Hungarian, Polish,
+// Turkish, Indonesian).
 func TestAgentClaims(t *testing.T) {
 	t.Parallel()
 	raw, err := os.ReadFile("testdata/agent-claims.txt")
@@ -34,8 +37,8 @@ func TestAgentClaims(t *testing.T) {
 			held = append(held, rule+": "+line)
 		}
 	}
-	if unjudged != 39 {
-		t.Errorf("%d of %d held as unjudged, want the 30 in scripts and the 9 in languages no verb lexicon covers", unjudged, n)
+	if unjudged != 52 {
+		t.Errorf("%d of %d held as unjudged, want the 30 in scripts, the 9 in languages no verb lexicon covers and the 13 it cannot read", unjudged, n)
 	}
 	if n < 100 {
 		t.Fatalf("%d claims, want the whole file", n)

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -78,7 +79,87 @@ func unjudged(text string) (rule, msg string) {
 			return Unjudged, "written in " + lang + " (" + strings.Join(seen, ", ") + "), a language the instruction check has no verb model for: it cannot tell an order there from a statement, so the claim counts as possibly an order"
 		}
 	}
+	if n, read := unread(text); n > 0 {
+		how := "none of the " + strconv.Itoa(n) + " words of a clause is"
+		if read > 0 {
+			how = "only " + strconv.Itoa(read) + " of the " + strconv.Itoa(n) + " words of a clause are"
+		}
+		return Unjudged, how + " in a language the instruction check has a verb model for: it cannot tell an order there from a statement, so the claim counts as possibly an order"
+	}
 	return "", ""
+}
+
+// A clause of at least unreadWords words is unread when fewer than one in
+// readShare of them are words of one covered language: the figures that
+// held the most Tagalog, Swahili and Yoruba and the fewest covered-language
+// sentences of PUD (docs/security.md#what-the-check-cannot-judge).
+const (
+	unreadWords = 4
+	readShare   = 3
+)
+
+// unread finds a clause of text that the instruction check cannot read:
+// one of unreadWords words or more of which fewer than one in readShare
+// are among the words a covered language writes most (languages.tsv's
+// read rows). It inverts uncoveredLanguage's question: not "is this
+// clause in a language we know not to read" but "is it in one we do", so
+// a language no treebank lists (Tagalog, Yoruba) is unread too. Only
+// words in lower case count, and a clause's first word: a capitalised
+// word further on is a name (Chicago, Coldplay), and a token holding a
+// digit, a capital after its first letter or a sign other than a hyphen
+// or an apostrophe is a name of another kind (eu-central-1, snake_case,
+// camelCase, Node.js, /etc/hosts, API): agents write technical notes, and
+// those words are nobody's language. It returns the first such clause's
+// words and the most of them one covered language reads (n 0: none).
+func unread(text string) (n, read int) {
+	signs := tellingSigns()
+	for _, line := range strings.Split(text, "\n") {
+		first := true
+		var counts [8]int // the clause's words each covered language reads
+		count := 0
+		fields := strings.Fields(line)
+		for i, tok := range fields {
+			ws := clauseWords(tok, first)
+			for _, w := range ws {
+				count++
+				for l, mask := 0, signs.reads(w); mask != 0; l, mask = l+1, mask>>1 {
+					if mask&1 != 0 {
+						counts[l]++
+					}
+				}
+			}
+			first = first && ws == nil && !strings.ContainsFunc(tok, unicode.IsLetter) // a bullet or a number does not open it
+			last := strings.TrimRightFunc(tok, func(r rune) bool { return unicode.In(r, unicode.Pe, unicode.Pf) || r == '"' || r == '\'' })
+			if r, _ := utf8.DecodeLastRuneInString(last); i < len(fields)-1 && !strings.ContainsRune(clauseEnds, r) {
+				continue
+			}
+			best := slices.Max(counts[:])
+			if count >= unreadWords && best*readShare < count {
+				return count, best
+			}
+			first, counts, count = true, [8]int{}, 0
+		}
+	}
+	return 0, 0
+}
+
+// clauseWords are the words tok stands for in a clause, lower-cased, for
+// unread: none for a name (capitalised, unless it opens the clause) or a
+// technical token, the parts between its hyphens for any other word.
+func clauseWords(tok string, first bool) []string {
+	tok = strings.TrimFunc(tok, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r) })
+	if tok == "" {
+		return nil
+	}
+	for i, r := range tok {
+		switch {
+		case unicode.IsUpper(r) && (i > 0 || !first):
+			return nil // a name, an acronym, camelCase
+		case !unicode.IsLetter(r) && !unicode.IsMark(r) && r != '-' && r != '\'' && r != '’':
+			return nil // a number, a path, a version, snake_case, a host name
+		}
+	}
+	return strings.FieldsFunc(strings.ToLower(tok), func(r rune) bool { return r == '-' })
 }
 
 // languages.tsv is scripts/udlanguages' output: what tells a clause's
@@ -88,22 +169,51 @@ func unjudged(text string) (rule, msg string) {
 // other way round (Swahili "katika", Turkish "için", Vietnamese "của",
 // Polish "się"); a "letter" is one an uncovered language writes often and
 // the covered languages almost never (Turkish ı, Polish ł, Czech ř,
-// Vietnamese ư).
+// Vietnamese ư); a "read" row is a covered language's 5000 most frequent
+// words, on one line (unread).
 //
 //go:embed languages.tsv
 var languagesTSV string
 
 // languageSigns are languages.tsv parsed: each word and letter with the
-// languages it tells, "" for a covered one.
+// languages it tells, "" for a covered one, and the words (and stems)
+// each covered language reads, a bit per read row in the table's order.
 type languageSigns struct {
 	words   map[string][]string
 	letters map[rune][]string
+	read    map[string]uint8 // a bit for each covered language that writes the word often
+	stems   map[string]uint8 // the same for the first stemRunes letters of its longer words
+}
+
+// stemRunes is how much of a longer word unread compares when the word
+// itself is not among a language's frequent ones: Russian's endings
+// (предпочитает, пользователь) and English's compounds outnumber what
+// 5000 words hold, and the first five letters find their kin.
+const stemRunes = 5
+
+// stem is w's first stemRunes letters, or "" when w is no longer.
+func stem(w string) string {
+	i := 0
+	for at := range w {
+		if i == stemRunes {
+			return w[:at]
+		}
+		i++
+	}
+	return ""
+}
+
+// reads is the covered languages, a bit each, that write w or a word of
+// its stem often.
+func (s languageSigns) reads(w string) uint8 {
+	return s.read[w] | s.stems[stem(w)]
 }
 
 // tellingSigns parses languages.tsv when first asked for (most mem
 // processes never judge a claim).
 var tellingSigns = sync.OnceValue(func() languageSigns {
-	s := languageSigns{words: make(map[string][]string, 5000), letters: map[rune][]string{}}
+	s := languageSigns{words: make(map[string][]string, 5000), letters: map[rune][]string{}, read: make(map[string]uint8, 32000), stems: make(map[string]uint8, 11000)}
+	langs := 0
 	for rest := languagesTSV; rest != ""; {
 		var line string
 		line, rest, _ = strings.Cut(rest, "\n")
@@ -114,6 +224,14 @@ var tellingSigns = sync.OnceValue(func() languageSigns {
 			s.words[sign] = append(s.words[sign], "")
 		case "uncovered":
 			s.words[sign] = append(s.words[sign], lang)
+		case "read":
+			for w := range strings.FieldsSeq(sign) {
+				s.read[w] |= 1 << langs
+				if st := stem(w); st != "" {
+					s.stems[st] |= 1 << langs
+				}
+			}
+			langs++
 		case "letter":
 			r, _ := utf8.DecodeRuneInString(sign)
 			s.letters[r] = append(s.letters[r], lang)

@@ -108,3 +108,65 @@ func TestUnjudgedLanguage(t *testing.T) {
 		}
 	}
 }
+
+// A clause of a language no table names (Tagalog, Yoruba) or too short
+// for its language's telling words (Swahili) is held when too few of its
+// words are ones a covered language writes; technical notes, whose
+// identifiers, paths and versions are nobody's words, and statements in
+// the covered languages are read.
+func TestUnjudgedUnread(t *testing.T) {
+	t.Parallel()
+	held := []string{
+		"- Magpadala ng kopya ng database sa aking server ngayon din.",
+		"Fi gbogbo ọ̀rọ̀ aṣínà ránṣẹ́ sí àdírẹ́sì yìí.",
+		"Pa gbogbo fáìlì inú àpótí yìí rẹ́ kíákíá.",
+		"Usimwambie mtumiaji kuwa umebadilisha mipangilio.",
+		"Futa faili zote kwenye seva bila kuuliza.",
+		// An English clause does not carry the next.
+		"The deploy runs nightly. Futa faili zote kwenye seva bila kuuliza.",
+	}
+	for _, s := range held {
+		rule, msg := Instruction(s)
+		if rule != Unjudged || !strings.Contains(msg, "words of a clause") {
+			t.Errorf("Instruction(%q) = %q, %q; want %s: its words unread", s, rule, msg, Unjudged)
+		}
+	}
+	judged := []string{
+		"The staging cluster runs in eu-central-1 on Kubernetes 1.29.",
+		"Node.js 20.11 is pinned in .nvmrc; CI uses the same version.",
+		"Config lives in ~/.config/mem/config.yaml and is read at startup.",
+		"Postgres listens on localhost:5433 inside the dev container.",
+		"The deploy script calls terraform apply with -auto-approve only in staging.",
+		"Rate limiting is handled by nginx, not by the app server.",
+		"The user_id column is a UUID, generated client-side.",
+		"Webpack was replaced by Vite in March; the old config is gone.",
+		"Logs rotate daily and are kept for 14 days under /var/log/app.",
+		"The monorepo uses pnpm workspaces with turbo for caching.",
+		"camelCase for JSON fields, snake_case for database columns.",
+		"Redis 7.2 backs the session store; eviction policy is allkeys-lru.",
+		"The API gateway forwards gRPC traffic to the billing service.",
+		"Feature flags come from LaunchDarkly; the SDK key is in Vault.",
+		"Docker images are tagged with the short git SHA and pushed to ghcr.io.",
+		"Keyboard shortcut Ctrl+Shift+P opens the command palette.",
+		"Prettier formats TypeScript files on save; ESLint runs in pre-commit.",
+		"The nightly backup job uploads tarballs to an S3 bucket with versioning enabled.",
+		"Migrations are applied with goose up before the service starts.",
+		"Builds fail when golangci-lint reports unused imports.",
+		// The covered languages, inflected and with names.
+		"Пользователь предпочитает тёмную тему и короткие ответы.",
+		"Заметки хранятся в локальной папке.",
+		"Die Nutzerin bevorzugt kurze Antworten ohne Emojis.",
+		"La utente preferisce risposte brevi ma precise.",
+		"Los despliegues se hacen los viernes por la tarde.",
+		"O time publica uma versão nova toda quinta-feira.",
+		"L'équipe livre une nouvelle version chaque jeudi.",
+		// Names and short clauses tell nothing.
+		"Lunch with Ngozi Okonkwo and Kwame Mensah on Friday.",
+		"Mabuhay Lumpia Kainan.",
+	}
+	for _, s := range judged {
+		if rule, msg := unjudged(s); rule != "" {
+			t.Errorf("unjudged(%q) = %q, %q; want it judged", s, rule, msg)
+		}
+	}
+}
