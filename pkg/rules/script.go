@@ -170,19 +170,18 @@ func clauseWords(tok string, first bool) []string {
 // Polish "się"); a "letter" is one an uncovered language writes often and
 // the covered languages almost never (Turkish ı, Polish ł, Czech ř,
 // Vietnamese ư); a "read" row is a covered language's 5000 most frequent
-// words, on one line (unread).
+// words, sorted, on one line (unread).
 //
 //go:embed languages.tsv
 var languagesTSV string
 
 // languageSigns are languages.tsv parsed: each word and letter with the
-// languages it tells, "" for a covered one, and the words (and stems)
-// each covered language reads, a bit per read row in the table's order.
+// languages it tells, "" for a covered one, and the words each covered
+// language reads (its read row, as it lies in the table).
 type languageSigns struct {
 	words   map[string][]string
 	letters map[rune][]string
-	read    map[string]uint8 // a bit for each covered language that writes the word often
-	stems   map[string]uint8 // the same for the first stemRunes letters of its longer words
+	read    []string // each covered language's read row: its frequent words, sorted, space-separated
 }
 
 // stemRunes is how much of a longer word unread compares when the word
@@ -203,17 +202,62 @@ func stem(w string) string {
 	return ""
 }
 
-// reads is the covered languages, a bit each, that write w or a word of
-// its stem often.
+// reads is the covered languages, a bit each, that write w or, when w
+// is longer than stemRunes letters, a longer word of its first stemRunes
+// letters often. The rows are sorted, so both are a binary search of the
+// embedded table where it lies: nothing is built per process, and only
+// the pages a search touches are read.
 func (s languageSigns) reads(w string) uint8 {
-	return s.read[w] | s.stems[stem(w)]
+	st := stem(w)
+	var mask uint8
+	for l, row := range s.read {
+		if at := rowSearch(row, w); rowWord(row, at) == w {
+			mask |= 1 << l
+			continue
+		}
+		if st == "" {
+			continue
+		}
+		for at := rowSearch(row, st); at < len(row); at += len(rowWord(row, at)) + 1 {
+			if word := rowWord(row, at); !strings.HasPrefix(word, st) {
+				break
+			} else if stem(word) != "" {
+				mask |= 1 << l
+				break
+			}
+		}
+	}
+	return mask
+}
+
+// rowSearch is the offset in row (sorted words, space-separated) of the
+// first word not less than key, len(row) when there is none.
+func rowSearch(row, key string) int {
+	lo, hi := 0, len(row) // lo and hi are offsets of words (or len(row))
+	for lo < hi {
+		at := max(lo, strings.LastIndexByte(row[:(lo+hi)/2], ' ')+1) // the word before or at the middle: lo ≤ at < hi
+		if word := rowWord(row, at); word < key {
+			lo = min(at+len(word)+1, len(row))
+		} else {
+			hi = at
+		}
+	}
+	return lo
+}
+
+// rowWord is the word of row at offset at ("" at its end).
+func rowWord(row string, at int) string {
+	if at >= len(row) {
+		return ""
+	}
+	word, _, _ := strings.Cut(row[at:], " ")
+	return word
 }
 
 // tellingSigns parses languages.tsv when first asked for (most mem
 // processes never judge a claim).
 var tellingSigns = sync.OnceValue(func() languageSigns {
-	s := languageSigns{words: make(map[string][]string, 5000), letters: map[rune][]string{}, read: make(map[string]uint8, 32000), stems: make(map[string]uint8, 11000)}
-	langs := 0
+	s := languageSigns{words: make(map[string][]string, 5000), letters: map[rune][]string{}}
 	for rest := languagesTSV; rest != ""; {
 		var line string
 		line, rest, _ = strings.Cut(rest, "\n")
@@ -225,13 +269,7 @@ var tellingSigns = sync.OnceValue(func() languageSigns {
 		case "uncovered":
 			s.words[sign] = append(s.words[sign], lang)
 		case "read":
-			for w := range strings.FieldsSeq(sign) {
-				s.read[w] |= 1 << langs
-				if st := stem(w); st != "" {
-					s.stems[st] |= 1 << langs
-				}
-			}
-			langs++
+			s.read = append(s.read, sign)
 		case "letter":
 			r, _ := utf8.DecodeRuneInString(sign)
 			s.letters[r] = append(s.letters[r], lang)

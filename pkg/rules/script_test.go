@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -167,6 +168,42 @@ func TestUnjudgedUnread(t *testing.T) {
 	for _, s := range judged {
 		if rule, msg := unjudged(s); rule != "" {
 			t.Errorf("unjudged(%q) = %q, %q; want it judged", s, rule, msg)
+		}
+	}
+}
+
+// TestReadRowsSorted: reads binary-searches the read rows, so a row out
+// of order would silently read a covered word as unread.
+func TestReadRowsSorted(t *testing.T) {
+	s := tellingSigns()
+	if len(s.read) != 7 {
+		t.Fatalf("%d read rows, want one per covered language (7)", len(s.read))
+	}
+	for l, row := range s.read {
+		if !slices.IsSorted(strings.Fields(row)) || strings.Contains(row, "  ") {
+			t.Errorf("read row %d is not sorted: regenerate languages.tsv with scripts/udlanguages", l)
+		}
+		words := strings.Fields(row)
+		for i, w := range words {
+			if at := rowSearch(row, w); rowWord(row, at) != w {
+				t.Fatalf("row %d: rowSearch(%q) found %q", l, w, rowWord(row, at))
+			}
+			if i > 0 && words[i-1]+"\x00" < w { // a key between two words finds the second
+				if got := rowWord(row, rowSearch(row, words[i-1]+"\x00")); got != w {
+					t.Fatalf("row %d: the word after %q is %q, found %q", l, words[i-1], w, got)
+				}
+			}
+		}
+		if at := rowSearch(row, "\U0010FFFF"); at != len(row) {
+			t.Errorf("row %d: a key past every word found offset %d of %d", l, at, len(row))
+		}
+	}
+	for _, c := range []struct {
+		w    string
+		read bool
+	}{{"the", true}, {"предпочитает", true}, {"magbigay", false}, {"connexions", true}} {
+		if got := s.reads(c.w) != 0; got != c.read {
+			t.Errorf("reads(%q) = %v, want %v", c.w, got, c.read)
 		}
 	}
 }
