@@ -513,18 +513,18 @@ func (r *Repo) diagnose(url string, branch gitrepo.RefName, stderr string) error
 	if _, err := r.env.Git().Run(tmp, "fetch", "--quiet", "--no-tags", url, branch.String()); err != nil {
 		return refused
 	}
-	out, err := r.env.Git().Run(tmp, "rev-parse", "--verify", "FETCH_HEAD^{commit}")
+	g, err := gitrepo.OpenAt(tmp, r.env.Git())
 	if err != nil {
 		return refused
 	}
-	g, err := gitrepo.OpenAt(tmp, r.env.Git())
+	head, err := g.FetchHead()
 	if err != nil {
 		return refused
 	}
 	q := *r
 	q.git, q.gitDir = g, tmp
 	var ie *IncomingError
-	if err := q.checkIncoming(gitrepo.ZeroHash, gitrepo.NewHash(strings.TrimSpace(out)), url); errors.As(err, &ie) {
+	if err := q.checkIncoming(gitrepo.ZeroHash, head, url); errors.As(err, &ie) {
 		return err
 	}
 	return refused

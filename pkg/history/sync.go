@@ -417,16 +417,16 @@ func (r *Repo) fetch(url string, branch gitrepo.RefName) (gitrepo.Hash, error) {
 		}
 		return gitrepo.ZeroHash, fmt.Errorf("fetch from %s: %w (is the remote reachable? nothing here changed)", url, err)
 	}
-	out, err := r.env.Git().Run(r.gitDir, "rev-parse", "--verify", "FETCH_HEAD^{commit}")
-	if err != nil {
-		return gitrepo.ZeroHash, fmt.Errorf("fetch from %s: %w", url, err)
-	}
 	// A fetch keeps what it brings (over 100 objects) as a new pack, and
 	// its git gc --auto may repack this vault's objects, this sync's own
 	// commit's among them, into another and delete the loose files and
 	// packs they were in: the reads must list the packs again.
 	r.git.Refresh()
-	return gitrepo.NewHash(strings.TrimSpace(out)), nil
+	head, err := r.git.FetchHead()
+	if err != nil {
+		return gitrepo.ZeroHash, fmt.Errorf("fetch from %s: %w", url, err)
+	}
+	return head, nil
 }
 
 // mergeHeads returns the commit the vault's branch should hold: head
