@@ -1,6 +1,7 @@
 package history
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -60,4 +61,31 @@ func TestSyncGitProcesses(t *testing.T) {
 	sync(b, "a local commit to push", "fetch", "merge-base", "rev-list", "for-each-ref", "push")
 	sync(a, "the remote ahead", "fetch", "merge-base", "rev-list")
 	sync(a, "nothing on either side", "fetch")
+}
+
+// What the remote holds is read from the outgoing commits' rev-list; a
+// branch or tag the secret scan starts from outside them is answered from
+// the remote's whole history, as before: a secret on another branch the
+// remote lacks is still refused, and a tag on a commit it holds is not
+// scanned again.
+func TestSyncSecretScanBeyondTheBranch(t *testing.T) {
+	t.Parallel()
+	_, b, remote := twoMachines(t)
+	run(t, b.Root, "git", "tag", "old", "HEAD")
+	run(t, b.Root, "git", "checkout", "-q", "-b", "side")
+	os.WriteFile(filepath.Join(b.Root, "memory", "deploy.md"), []byte("---\ntype: fact\nprovenance: stated\n---\nThe deploy key is "+awsKey+".\n"), 0o644)
+	run(t, b.Root, "git", "add", "memory/deploy.md")
+	run(t, b.Root, "git", "commit", "-q", "-m", "deploy notes")
+	bad := run(t, b.Root, "git", "rev-parse", "--short=7", "HEAD")
+	run(t, b.Root, "git", "checkout", "-q", "main")
+	memory(t, b, "memory/three.md", "fact", "", "three")
+	_, err := Sync(b, SyncOptions{Env: testEnv(), Remote: remote, Now: t0.Add(time.Hour)})
+	var refused *RefusedError
+	if !errors.As(err, &refused) || !strings.Contains(err.Error(), "commit "+bad+" adds memory/deploy.md") {
+		t.Fatalf("a secret on another branch: %v, want a refusal naming commit %s", err, bad)
+	}
+	run(t, b.Root, "git", "branch", "-q", "-D", "side")
+	if res, err := Sync(b, SyncOptions{Env: testEnv(), Remote: remote, Now: t0.Add(2 * time.Hour)}); err != nil || !res.Pushed {
+		t.Fatalf("with the branch gone: %+v %v", res, err)
+	}
 }
