@@ -329,6 +329,45 @@ func (r *Repo) MergeBase(a, b Hash) (Hash, error) {
 	return ZeroHash, err
 }
 
+// FetchHead is the commit the last fetch brought, read as `git rev-parse
+// --verify FETCH_HEAD^{commit}` reads it (without starting a git): the
+// object named at the start of FETCH_HEAD's first line, annotated tags
+// peeled; an object of any other kind is an error. Call Refresh after the
+// fetch first: the objects it brought are in a pack go-git has not listed.
+func (r *Repo) FetchHead() (Hash, error) {
+	p := filepath.Join(r.gitDir, "FETCH_HEAD")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return ZeroHash, err
+	}
+	// git's parse_loose_ref_contents: an object name, then the end or a
+	// space or tab.
+	const n = 2 * len(Hash{})
+	if len(data) < n || !IsHash(strings.ToLower(string(data[:n]))) || len(data) > n && !isSpace(data[n]) {
+		return ZeroHash, fmt.Errorf("%s: does not start with an object name", p)
+	}
+	h := NewHash(strings.ToLower(string(data[:n])))
+	for {
+		o, err := r.g.Storer.EncodedObject(plumbing.AnyObject, plumbing.Hash(h))
+		if err != nil {
+			return ZeroHash, fmt.Errorf("%s names %s: %w", p, h, err)
+		}
+		switch o.Type() {
+		case plumbing.CommitObject:
+			return h, nil
+		case plumbing.TagObject:
+			if h, err = r.TagTarget(h); err != nil {
+				return ZeroHash, fmt.Errorf("%s names tag %s: %w", p, Hash(o.Hash()), err)
+			}
+		default:
+			return ZeroHash, fmt.Errorf("%s names %s, a %s, not a commit", p, h, o.Type())
+		}
+	}
+}
+
+// isSpace is git's own isspace (sane-ctype): space, tab, CR and LF.
+func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
+
 // Ref is the commit the ref name points at, following symbolic refs.
 func (r *Repo) Ref(name RefName) (Hash, error) {
 	ref, err := r.g.Reference(plumbing.ReferenceName(name), true)

@@ -113,35 +113,67 @@ func (r *Repo) LostVersions(rel string) ([]Decision, error) {
 // machine: the version that lost is in head's history and the one that
 // won is not (a merge of two versions this machine had already merged
 // itself tells it nothing new). It is how the machine whose edit lost is
-// told (spec §9).
-func (r *Repo) tellOverruled(head, remote gitrepo.Hash, res *SyncResult) error {
-	if head.IsZero() || remote.IsZero() || head == remote {
+// told (spec §9). in are the commits remote brings (checkFetched): when no
+// merge among them records a decision, there is nothing to tell and git
+// is not asked which of them it finds.
+func (r *Repo) tellOverruled(head, remote gitrepo.Hash, in []string, res *SyncResult) error {
+	if head.IsZero() || remote.IsZero() || head == remote || !anyDecision(r.git, in) {
 		return nil
 	}
 	out, err := r.env.Git().Run(r.gitDir, "rev-list", "--merges", "--fixed-strings", "--grep", decisionsHeader, head.String()+".."+remote.String(), "--")
 	if err != nil {
 		return err
 	}
+	var ds []Decision
 	for _, h := range strings.Fields(out) {
 		c, err := r.git.Commit(gitrepo.NewHash(h))
 		if err != nil {
 			return r.damagedObject("commit", gitrepo.NewHash(h), "the remote's history", err)
 		}
-		for _, d := range decisionsOf(c) {
-			lost, err := r.git.IsAncestor(gitrepo.NewHash(d.Lost), head)
-			if err != nil {
-				return err
-			}
-			won, err := r.git.IsAncestor(d.won, head)
-			if err != nil {
-				return err
-			}
-			if lost && !won {
-				res.Overruled = append(res.Overruled, toldLine(d))
+		ds = append(ds, decisionsOf(c)...)
+	}
+	if len(ds) == 0 {
+		return nil
+	}
+	// Which sides head holds, asked of git once for all (a side is a
+	// merge's parent: each merge's two are asked once): rev-list lists what
+	// the sides hold and head does not, so a side it does not list is in
+	// head's history, as git merge-base --is-ancestor would say.
+	args, asked := []string{"rev-list"}, map[gitrepo.Hash]bool{}
+	for _, d := range ds {
+		for _, side := range []gitrepo.Hash{gitrepo.NewHash(d.Lost), d.won} {
+			if !asked[side] {
+				asked[side] = true
+				args = append(args, side.String())
 			}
 		}
 	}
+	out, err = r.env.Git().Run(r.gitDir, append(args, "--not", head.String(), "--")...)
+	if err != nil {
+		return err
+	}
+	outside := map[gitrepo.Hash]bool{}
+	for _, h := range strings.Fields(out) {
+		outside[gitrepo.NewHash(h)] = true
+	}
+	for _, d := range ds {
+		if !outside[gitrepo.NewHash(d.Lost)] && outside[d.won] {
+			res.Overruled = append(res.Overruled, toldLine(d))
+		}
+	}
 	return nil
+}
+
+// anyDecision reports whether a commit of list records a decision
+// (decisionsOf): the commits git's search for them can return are among
+// them, and only their decisions are told.
+func anyDecision(g *gitrepo.Repo, list []string) bool {
+	for _, h := range list {
+		if c, err := g.Commit(gitrepo.NewHash(h)); err != nil || len(decisionsOf(c)) > 0 {
+			return true // unreadable: the search and its reads say what
+		}
+	}
+	return false
 }
 
 // toldLine words d for the machine whose version lost: the labels of the

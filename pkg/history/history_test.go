@@ -41,18 +41,31 @@ func runEnv(t *testing.T, dir string, env []string, args ...string) string {
 
 // TestMain gives the tests git's identity and an empty home folder once
 // for the process (vaulttest.ProcessGitEnv), so they can run in parallel:
-// they wait on git more than they compute (vaulttest.ProcessTests).
+// they wait on git more than they compute (vaulttest.ProcessTests). The
+// test binaries it starts (the kill and lock-holder children) inherit
+// that folder through homeVar instead of making their own, which the
+// kill that ends them would leave behind.
 func TestMain(m *testing.M) {
-	home, err := os.MkdirTemp("", "mem-history-home-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
+	home := os.Getenv(homeVar)
+	own := home == ""
+	if own {
+		var err error
+		if home, err = os.MkdirTemp("", "mem-history-home-"); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		os.Setenv(homeVar, home)
 	}
 	vaulttest.ProcessGitEnv(home)
 	code := vaulttest.ProcessTests{M: m}.Run()
-	os.RemoveAll(home)
+	if own {
+		os.RemoveAll(home)
+	}
 	os.Exit(code)
 }
+
+// homeVar names the test process's home folder to its children.
+const homeVar = "MEM_HISTORY_TEST_HOME"
 
 // newVault makes a vault in a fresh git repository; sub is the vault's
 // folder inside the repository ("" for the root).

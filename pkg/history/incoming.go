@@ -164,50 +164,82 @@ type incoming struct {
 // oldest first, against have's trees, and refuses the whole of tip at the
 // first bad entry.
 func (r *Repo) checkIncoming(have, tip gitrepo.Hash, url string) error {
-	commits, ref, err := r.newCommits(have, tip)
-	if err != nil || len(commits) == 0 {
+	sp, err := r.newCommits(have, tip)
+	if err != nil {
 		return err
 	}
-	return r.checkCommits(commits, ref, true, url)
+	return r.checkSpan(sp, url)
+}
+
+// checkSpan is checkIncoming of the commits newCommits listed.
+func (r *Repo) checkSpan(sp span, url string) error {
+	if len(sp.commits) == 0 {
+		return nil
+	}
+	return r.checkCommits(sp.commits, sp.ref, true, url)
 }
 
 // checkFetched is checkIncoming for what a sync fetched, which must also
 // add no secret (what this machine pushes, checkSecrets has read) and no
-// memory that lint would fail on here (incomingContent).
-func (r *Repo) checkFetched(have, tip gitrepo.Hash, url string) error {
-	commits, ref, err := r.newCommits(have, tip)
-	if err != nil || len(commits) == 0 {
-		return err
+// memory that lint would fail on here (incomingContent). It returns the
+// commits it checked, parents first.
+func (r *Repo) checkFetched(have, tip gitrepo.Hash, url string) ([]string, error) {
+	sp, err := r.newCommits(have, tip)
+	if err != nil || len(sp.commits) == 0 {
+		return nil, err
 	}
-	if err := r.checkCommits(commits, ref, true, url); err != nil {
-		return err
+	if err := r.checkCommits(sp.commits, sp.ref, true, url); err != nil {
+		return nil, err
 	}
-	return r.incomingContent(commits, ref, tip, url)
+	return sp.commits, r.incomingContent(sp.commits, sp.ref, tip, url)
 }
 
-// newCommits lists the commits tip has and have lacks, parents first, and
-// have's tree (zero when have is).
-func (r *Repo) newCommits(have, tip gitrepo.Hash) ([]string, gitrepo.Hash, error) {
+// span is what newCommits lists.
+type span struct {
+	commits []string // the commits tip has and have lacks, parents first
+	// rim are the parents of those commits that are not among them:
+	// commits of tip's history that have holds.
+	rim map[gitrepo.Hash]bool
+	ref gitrepo.Hash // have's tree (zero when have is)
+}
+
+// newCommits lists the commits tip has and have lacks, parents first,
+// their parents as git reads them, and have's tree.
+func (r *Repo) newCommits(have, tip gitrepo.Hash) (span, error) {
+	var sp span
 	if tip.IsZero() || tip == have {
-		return nil, gitrepo.ZeroHash, nil
+		return sp, nil
 	}
-	args := []string{"rev-list", "--reverse", "--topo-order", tip.String()}
+	args := []string{"rev-list", "--reverse", "--topo-order", "--parents", tip.String()}
 	if !have.IsZero() {
 		args = append(args, "--not", have.String())
 	}
 	out, err := r.env.Git().Run(r.gitDir, args...)
 	if err != nil {
-		return nil, gitrepo.ZeroHash, err
+		return sp, err
 	}
-	ref := gitrepo.ZeroHash
+	var parents []string
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Fields(line); len(f) > 0 {
+			sp.commits = append(sp.commits, f[0])
+			parents = append(parents, f[1:]...)
+		}
+	}
+	sp.rim = map[gitrepo.Hash]bool{}
+	for _, p := range parents {
+		sp.rim[gitrepo.NewHash(p)] = true
+	}
+	for _, h := range sp.commits {
+		delete(sp.rim, gitrepo.NewHash(h))
+	}
 	if !have.IsZero() {
 		hc, err := r.git.Commit(have)
 		if err != nil {
-			return nil, gitrepo.ZeroHash, r.damagedObject("commit", have, "", err)
+			return sp, r.damagedObject("commit", have, "", err)
 		}
-		ref = hc.TreeHash
+		sp.ref = hc.TreeHash
 	}
-	return strings.Fields(out), ref, nil
+	return sp, nil
 }
 
 // incomingContent refuses what a remote's commits hold against the
@@ -513,18 +545,18 @@ func (r *Repo) diagnose(url string, branch gitrepo.RefName, stderr string) error
 	if _, err := r.env.Git().Run(tmp, "fetch", "--quiet", "--no-tags", url, branch.String()); err != nil {
 		return refused
 	}
-	out, err := r.env.Git().Run(tmp, "rev-parse", "--verify", "FETCH_HEAD^{commit}")
+	g, err := gitrepo.OpenAt(tmp, r.env.Git())
 	if err != nil {
 		return refused
 	}
-	g, err := gitrepo.OpenAt(tmp, r.env.Git())
+	head, err := g.FetchHead()
 	if err != nil {
 		return refused
 	}
 	q := *r
 	q.git, q.gitDir = g, tmp
 	var ie *IncomingError
-	if err := q.checkIncoming(gitrepo.ZeroHash, gitrepo.NewHash(strings.TrimSpace(out)), url); errors.As(err, &ie) {
+	if err := q.checkIncoming(gitrepo.ZeroHash, head, url); errors.As(err, &ie) {
 		return err
 	}
 	return refused

@@ -245,20 +245,27 @@ func (r *Repo) fetchAndMerge(st *syncState) (remote, merged gitrepo.Hash, behind
 	if err != nil {
 		return remote, merged, false, err
 	}
-	if err := r.checkFetched(st.head, remote, st.url); err != nil {
+	base, err := r.mergeBase(st.head, remote)
+	if err != nil {
 		return remote, merged, false, err
 	}
-	if err := r.tellOverruled(st.head, remote, st.res); err != nil {
-		return remote, merged, false, err
-	}
-	if merged, err = r.mergeHeads(st.head, remote, st.url, st.res, st.opts); err != nil {
-		return remote, merged, false, err
-	}
-	if merged == st.head && !remote.IsZero() && remote != st.head {
-		if behind, err = r.git.IsAncestor(st.head, remote); err != nil {
+	// A remote whose head is in this machine's history brings nothing:
+	// there is nothing to check or tell.
+	if base != remote {
+		in, err := r.checkFetched(st.head, remote, st.url)
+		if err != nil {
+			return remote, merged, false, err
+		}
+		if err := r.tellOverruled(st.head, remote, in, st.res); err != nil {
 			return remote, merged, false, err
 		}
 	}
+	if merged, err = r.mergeHeads(st.head, remote, base, st.url, st.res, st.opts); err != nil {
+		return remote, merged, false, err
+	}
+	// Staying on a head that is the base: this machine's head is in the
+	// remote's history, which is ahead.
+	behind = merged == st.head && !remote.IsZero() && remote != st.head && base == st.head
 	if st.res.In, err = r.counts(st.head, merged); err != nil {
 		return remote, merged, behind, err
 	}
@@ -417,35 +424,36 @@ func (r *Repo) fetch(url string, branch gitrepo.RefName) (gitrepo.Hash, error) {
 		}
 		return gitrepo.ZeroHash, fmt.Errorf("fetch from %s: %w (is the remote reachable? nothing here changed)", url, err)
 	}
-	out, err := r.env.Git().Run(r.gitDir, "rev-parse", "--verify", "FETCH_HEAD^{commit}")
-	if err != nil {
-		return gitrepo.ZeroHash, fmt.Errorf("fetch from %s: %w", url, err)
-	}
 	// A fetch keeps what it brings (over 100 objects) as a new pack, and
 	// its git gc --auto may repack this vault's objects, this sync's own
 	// commit's among them, into another and delete the loose files and
 	// packs they were in: the reads must list the packs again.
 	r.git.Refresh()
-	return gitrepo.NewHash(strings.TrimSpace(out)), nil
+	head, err := r.git.FetchHead()
+	if err != nil {
+		return gitrepo.ZeroHash, fmt.Errorf("fetch from %s: %w", url, err)
+	}
+	return head, nil
+}
+
+// mergeBase is the best common ancestor of this machine's head and the
+// remote's, zero when either is zero, when they are the same, or when
+// their histories are unrelated (merged against the empty tree). It is
+// the one git process that tells how the two stand: head is in the
+// remote's history when it is the base, and the other way round.
+func (r *Repo) mergeBase(head, remote gitrepo.Hash) (gitrepo.Hash, error) {
+	if head.IsZero() || remote.IsZero() || remote == head {
+		return gitrepo.ZeroHash, nil
+	}
+	return r.git.MergeBase(head, remote)
 }
 
 // mergeHeads returns the commit the vault's branch should hold: head
-// itself, the remote's head (a fast-forward), or a new merge commit. An
-// incoming change that removes too many memories is refused here, before
-// anything local changes.
-func (r *Repo) mergeHeads(head, remote gitrepo.Hash, url string, res *SyncResult, opts SyncOptions) (gitrepo.Hash, error) {
-	if remote.IsZero() || remote == head {
-		return head, nil
-	}
-	base := gitrepo.ZeroHash
-	if !head.IsZero() {
-		// Unrelated histories (zero) are merged against the empty tree.
-		var err error
-		if base, err = r.git.MergeBase(head, remote); err != nil {
-			return gitrepo.ZeroHash, err
-		}
-	}
-	if base == remote {
+// itself, the remote's head (a fast-forward), or a new merge commit over
+// base (mergeBase). An incoming change that removes too many memories is
+// refused here, before anything local changes.
+func (r *Repo) mergeHeads(head, remote, base gitrepo.Hash, url string, res *SyncResult, opts SyncOptions) (gitrepo.Hash, error) {
+	if remote.IsZero() || remote == head || base == remote {
 		return head, nil
 	}
 	merged := remote
@@ -894,18 +902,11 @@ func retired(r *Repo, old, new gitrepo.Hash) bool {
 // lint.Content fails on (the file is the truth here); cc lists them, for
 // the warnings (sendWarnings).
 func (r *Repo) pushCheck(remote, merged gitrepo.Hash, url string, opts SyncOptions) (cc *contentCheck, err error) {
-	has := func(gitrepo.Hash) bool { return false }
-	if !remote.IsZero() {
-		out, err := r.env.Git().Run(r.gitDir, "rev-list", remote.String())
-		if err != nil {
-			return nil, err
-		}
-		seen := map[gitrepo.Hash]bool{}
-		for _, h := range strings.Fields(out) {
-			seen[gitrepo.NewHash(h)] = true
-		}
-		has = func(h gitrepo.Hash) bool { return seen[h] }
+	out, err := r.newCommits(remote, merged)
+	if err != nil {
+		return nil, err
 	}
+	has, hasErr := r.remoteHas(remote, merged, out)
 	ref, err := r.commitTree(remote)
 	if err != nil {
 		return nil, err
@@ -913,12 +914,16 @@ func (r *Repo) pushCheck(remote, merged gitrepo.Hash, url string, opts SyncOptio
 	if cc, err = r.newContentCheck(ref, merged); err != nil {
 		return nil, err
 	}
-	if err := r.checkSecrets(has, url, cc); err != nil {
+	err = r.checkSecrets(has, url, cc)
+	if err := hasErr(); err != nil {
+		return nil, err
+	}
+	if err != nil {
 		return nil, syncRefusal(err)
 	}
 	// What the other machines would refuse is not sent: refused there, it
 	// would stop every one of them from syncing.
-	if err := r.checkIncoming(remote, merged, url); err != nil {
+	if err := r.checkSpan(out, url); err != nil {
 		var ie *IncomingError
 		if errors.As(err, &ie) {
 			ie.Out = true
@@ -942,6 +947,45 @@ func (r *Repo) pushCheck(remote, merged gitrepo.Hash, url string, opts SyncOptio
 		return nil, &MassDeleteError{Removed: removed, Of: before, Share: r.v.Config.Lint.MassDeleteShare, What: fmt.Sprintf("pushing %s to %s", short(merged), url)}
 	}
 	return cc, err
+}
+
+// remoteHas is the test of whether the remote, whose head is remote (zero:
+// no branch yet), holds a commit, for checkSecrets; out are the commits
+// tip has and remote lacks (newCommits). A commit of tip's history is
+// answered from out: the remote lacks exactly those, and holds their rim
+// and tip itself when out is empty. Asked about any other commit (one of
+// another branch or tag), it lists the remote's whole history with git,
+// once; err is that listing's error.
+func (r *Repo) remoteHas(remote, tip gitrepo.Hash, out span) (has func(gitrepo.Hash) bool, err func() error) {
+	if remote.IsZero() {
+		return func(gitrepo.Hash) bool { return false }, func() error { return nil }
+	}
+	lacks := map[gitrepo.Hash]bool{}
+	for _, h := range out.commits {
+		lacks[gitrepo.NewHash(h)] = true
+	}
+	var all map[gitrepo.Hash]bool
+	var listErr error
+	has = func(h gitrepo.Hash) bool {
+		switch {
+		case lacks[h]:
+			return false
+		case h == tip || out.rim[h]:
+			return true
+		}
+		if all == nil && listErr == nil {
+			var list string
+			if list, listErr = r.env.Git().Run(r.gitDir, "rev-list", remote.String()); listErr != nil {
+				return true // stop the walk: the error is returned
+			}
+			all = map[gitrepo.Hash]bool{}
+			for _, c := range strings.Fields(list) {
+				all[gitrepo.NewHash(c)] = true
+			}
+		}
+		return listErr != nil || all[h]
+	}
+	return has, func() error { return listErr }
 }
 
 // pushBranch pushes the vault's branch, never forcing; rejected is true
