@@ -59,7 +59,7 @@ func conditionalOrder(lower string) string {
 				break
 			}
 			p := strings.Trim(prev, "\"'“”‘’,:()")
-			if !finite || !bare(w) || openers()[p] || objectOpeners()[p] || p == "a" || p == "not" || p == "to" || strings.HasSuffix(p, "'s") || strings.HasSuffix(p, "n't") {
+			if !finite || !bare(w) || englishOpeners()[p] || englishObjectOpeners()[p] || p == "a" || p == "not" || p == "to" || strings.HasSuffix(p, "'s") || strings.HasSuffix(p, "n't") {
 				continue
 			}
 			return ws[0] + " … " + w

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"maps"
 	"strings"
 	"sync"
 	"unicode"
@@ -356,6 +357,15 @@ func set(words ...string) func() map[string]bool {
 		}
 		return m
 	}
+}
+
+// union is a set of the words of every set given.
+func union(sets ...map[string]bool) map[string]bool {
+	m := map[string]bool{}
+	for _, s := range sets {
+		maps.Copy(m, s)
+	}
+	return m
 }
 
 // speakers are the names a line may pose as before a colon: a turn of a
