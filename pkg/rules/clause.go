@@ -183,9 +183,13 @@ func readerSubject(ws []string) string {
 			continue
 		}
 		rule := obligations()[modal] || (modal == "is" || modal == "are") && ws[i+2] == "to" || modal == "will" && (byName || next)
-		// "will be retrained", "must be updated": a passive about the
-		// reader.
-		if !rule || ws[i+2] == "be" && i+3 < len(ws) && strings.HasSuffix(ws[i+3], "ed") {
+		// "will be retrained", "must not be updated": a passive about
+		// the reader.
+		j := i + 2
+		if j+1 < len(ws) && (ws[j] == "not" || ws[j] == "never") {
+			j++
+		}
+		if !rule || ws[j] == "be" && j+1 < len(ws) && strings.HasSuffix(ws[j+1], "ed") {
 			continue
 		}
 		return noun + " " + modal

@@ -265,6 +265,7 @@ func TestInstructionOrderPlaced(t *testing.T) {
 		"The build will fail on Go 1.25.",
 		"The model is trained on the 2024 logs.",
 		"The language model will be retrained next week.",
+		"ChatGPT should not be used for customer data.",
 		"The AI team will meet on Monday.",
 		"The next release will ship on Monday.",
 		"Warnings from the vendored code can be ignored.",
