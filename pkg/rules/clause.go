@@ -179,7 +179,9 @@ func readerSubject(ws []string) string {
 		}
 		byName := readerNames()[noun] || noun == "model" && (prev == "language" || prev == "ai") || strings.HasPrefix(noun, "gpt")
 		next := turnNouns()[noun] && (prev == "next" || prev == "following")
-		if !byName && !next && noun != "assistant" {
+		// "Ben's assistant", "her assistant": a person's.
+		owned := prev == "s" || prev == "my" || prev == "his" || prev == "her" || prev == "our" || prev == "their"
+		if !byName && !next && (!personNames()[noun] || owned) {
 			continue
 		}
 		rule := obligations()[modal] || (modal == "is" || modal == "are") && ws[i+2] == "to" || modal == "will" && (byName || next)
@@ -219,13 +221,17 @@ func compliancePassive(ws []string) string {
 }
 
 // turnNouns are a conversation's turns ("the next message");
-// readerNames name the reader by its kind or its name; obligations are
+// readerNames name the reader by its kind or a name no person bears;
+// personNames name it as a person may be named (a colleague called
+// Claude, a pilot's copilot): read with a modal of obligation only;
+// obligations are
 // the English modals of obligation; compliance the participles of doing
 // as told or not; orderNouns what a reader is told.
 var (
 	parenthesis = regexp.MustCompile(`\([^()]*\)`)
 	turnNouns   = sync.OnceValue(set("message", "prompt", "input", "response", "reply", "output"))
-	readerNames = sync.OnceValue(set("ai", "llm", "chatbot", "chatgpt", "claude", "gemini", "copilot", "bard"))
+	readerNames = sync.OnceValue(set("ai", "llm", "chatbot", "chatgpt"))
+	personNames = sync.OnceValue(set("assistant", "claude", "gemini", "copilot"))
 	obligations = sync.OnceValue(set("must", "mustn't", "should", "shouldn't", "shall", "shan't", "cannot", "can't"))
 	compliance  = sync.OnceValue(set("ignored", "disregarded", "obeyed", "followed", "forgotten", "overridden", "honored", "honoured", "executed"))
 	orderNouns  = sync.OnceValue(set("instruction", "instructions", "command", "commands", "order", "orders", "directive", "directives", "rule", "rules", "attempt", "attempts", "request", "requests", "prompt", "prompts", "guideline", "guidelines"))
