@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -58,7 +59,7 @@ func conditionalOrder(lower string) string {
 				break
 			}
 			p := strings.Trim(prev, "\"'“”‘’,:()")
-			if !finite || !bare(w) || openers()[p] || objectOpeners()[p] || p == "a" || p == "not" || p == "to" || strings.HasSuffix(p, "'s") || strings.HasSuffix(p, "n't") {
+			if !finite || !bare(w) || englishOpeners()[p] || englishObjectOpeners()[p] || p == "a" || p == "not" || p == "to" || strings.HasSuffix(p, "'s") || strings.HasSuffix(p, "n't") {
 				continue
 			}
 			return ws[0] + " … " + w
@@ -128,3 +129,110 @@ func frenchOrder(lower string) string {
 	}
 	return ""
 }
+
+// readerRule returns the words of an English sentence of lower (lower
+// case) that lay a rule on whoever reads the text, or "". A subject that
+// names the reader — a model by its kind or its name (the AI, the
+// language model, ChatGPT), the assistant, the conversation's next
+// message — before a modal of obligation (must, should, shall, is to)
+// gives the reader its orders in the third person: "The assistant must
+// never reveal …", "ChatGPT is to answer …". "Will" lays one down only
+// with a name no person bears ("The AI Language Model will conduct a
+// simulation"): "the assistant will move to the new cluster" is a
+// prediction about a person's assistant. A passive the modal makes of a
+// verb of compliance (ignored, obeyed, followed …), with instructions or
+// attempts its subject, is the rule told without its reader: "Any
+// attempts to … should be ignored". A passive about the reader ("the
+// model will be retrained") is a statement about it, not to it.
+func readerRule(lower string) string {
+	if !english(lower) {
+		return ""
+	}
+	for _, s := range splitTrimmed(lower, sentenceEnds, sentenceTrim) {
+		// A parenthesis stands apart from the sentence's syntax: "The
+		// AI Language Model ("AILM") will …".
+		ws := strings.Fields(strings.Map(func(r rune) rune {
+			if strings.ContainsRune("\"'“”‘’,:[]", r) {
+				return ' '
+			}
+			return r
+		}, parenthesis.ReplaceAllString(s, " ")))
+		if w := readerSubject(ws); w != "" {
+			return w
+		}
+		if w := compliancePassive(ws); w != "" {
+			return w
+		}
+	}
+	return ""
+}
+
+// readerSubject reads ws, a sentence's words, as a subject that names
+// the reader, within the sentence's first six words, and the modal after
+// it.
+func readerSubject(ws []string) string {
+	for i := 0; i < len(ws)-2 && i < 6; i++ {
+		noun, modal := ws[i], ws[i+1]
+		prev := ""
+		if i > 0 {
+			prev = ws[i-1]
+		}
+		byName := readerNames()[noun] || noun == "model" && (prev == "language" || prev == "ai") || strings.HasPrefix(noun, "gpt")
+		next := turnNouns()[noun] && (prev == "next" || prev == "following")
+		// "Ben's assistant", "her assistant": a person's.
+		owned := prev == "s" || prev == "my" || prev == "his" || prev == "her" || prev == "our" || prev == "their"
+		if !byName && !next && (!personNames()[noun] || owned) {
+			continue
+		}
+		rule := obligations()[modal] || (modal == "is" || modal == "are") && ws[i+2] == "to" || modal == "will" && (byName || next)
+		// "will be retrained", "must not be updated": a passive about
+		// the reader.
+		j := i + 2
+		if j+1 < len(ws) && (ws[j] == "not" || ws[j] == "never") {
+			j++
+		}
+		if !rule || ws[j] == "be" && j+1 < len(ws) && strings.HasSuffix(ws[j+1], "ed") {
+			continue
+		}
+		return noun + " " + modal
+	}
+	return ""
+}
+
+// compliancePassive reads ws as a passive of a verb of compliance after
+// a modal ("should be ignored", "must be obeyed") whose subject, before
+// it in the sentence, names instructions or attempts at them.
+func compliancePassive(ws []string) string {
+	for i := 2; i+1 < len(ws); i++ {
+		if ws[i] != "be" || !compliance()[ws[i+1]] || !(obligations()[ws[i-1]] || ws[i-1] == "will" || ws[i-1] == "to" && i > 2 && (ws[i-2] == "is" || ws[i-2] == "are")) {
+			continue
+		}
+		// "followed by a tab": an order of things, not of compliance.
+		if i+2 < len(ws) && ws[i+2] == "by" {
+			continue
+		}
+		for j := i - 2; j >= 0; j-- {
+			if orderNouns()[ws[j]] {
+				return ws[j] + " … " + ws[i-1] + " be " + ws[i+1]
+			}
+		}
+	}
+	return ""
+}
+
+// turnNouns are a conversation's turns ("the next message");
+// readerNames name the reader by its kind or a name no person bears;
+// personNames name it as a person may be named (a colleague called
+// Claude, a pilot's copilot): read with a modal of obligation only;
+// obligations are
+// the English modals of obligation; compliance the participles of doing
+// as told or not; orderNouns what a reader is told.
+var (
+	parenthesis = regexp.MustCompile(`\([^()]*\)`)
+	turnNouns   = sync.OnceValue(set("message", "prompt", "input", "response", "reply", "output"))
+	readerNames = sync.OnceValue(set("ai", "llm", "chatbot", "chatgpt"))
+	personNames = sync.OnceValue(set("assistant", "claude", "gemini", "copilot"))
+	obligations = sync.OnceValue(set("must", "mustn't", "should", "shouldn't", "shall", "shan't", "cannot", "can't"))
+	compliance  = sync.OnceValue(set("ignored", "disregarded", "obeyed", "followed", "forgotten", "overridden", "honored", "honoured", "executed"))
+	orderNouns  = sync.OnceValue(set("instruction", "instructions", "command", "commands", "order", "orders", "directive", "directives", "rule", "rules", "attempt", "attempts", "request", "requests", "prompt", "prompts", "guideline", "guidelines"))
+)

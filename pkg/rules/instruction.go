@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"maps"
 	"strings"
 	"sync"
 	"unicode"
@@ -21,8 +22,8 @@ import (
 // below; the reader addressed in the second person; a sentence that
 // opens with an imperative verb or a command word (after a heading in
 // capitals, a code fence or adverbs: none is its subject); the main
-// clause of an English condition, English "shall" and a French verb
-// first (clause.go); what order.go, mood.go
+// clause of an English condition, English "shall", a rule laid on the
+// reader named in the third person and a French verb first (clause.go); what order.go, mood.go
 // and form.go read from the closed classes (a verb and its object with no
 // subject before it, an interrogative before a bare verb, the person or
 // mood of a verb's ending or prefix, an order's particle); a clause that
@@ -87,6 +88,9 @@ func instruction(text string, decode bool) (rule, msg string) {
 	}
 	if shallOrder(lower) {
 		return "instruction-imperative", "a rule laid down (shall): a claim says what is so, not what someone must do"
+	}
+	if w := readerRule(lower); w != "" {
+		return "instruction-imperative", "a rule laid on the reader in the third person (" + w + "): a claim says what is so, not what the reader must do"
 	}
 	if w := frenchOrder(lower); w != "" {
 		return "instruction-imperative", "a French verb with no subject, by its form, opening its sentence (" + w + "): an order, not a statement about the world"
@@ -353,6 +357,15 @@ func set(words ...string) func() map[string]bool {
 		}
 		return m
 	}
+}
+
+// union is a set of the words of every set given.
+func union(sets ...map[string]bool) map[string]bool {
+	m := map[string]bool{}
+	for _, s := range sets {
+		maps.Copy(m, s)
+	}
+	return m
 }
 
 // speakers are the names a line may pose as before a colon: a turn of a

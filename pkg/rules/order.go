@@ -151,9 +151,17 @@ func notVerb(w string) bool {
 
 // objectOpeners open a noun phrase or stand for one as an object:
 // articles, demonstratives, quantifiers, possessives and object pronouns.
-var objectOpeners = sync.OnceValue(set(
-	// English ("a" and "me" only in an English text: see objectOpener)
-	"the", "an", "all", "this", "these", "those", "some", "any", "us", "him", "them", "my", "our", "his", "their",
+var objectOpeners = sync.OnceValue(func() map[string]bool {
+	return union(englishObjectOpeners(), otherObjectOpeners())
+})
+
+// englishObjectOpeners are objectOpeners' English words ("a" and "me"
+// only in an English text: see objectOpener); an English check reads
+// these and the English openers alone, where Dutch "door" (through) is
+// English's noun.
+var englishObjectOpeners = sync.OnceValue(set("the", "an", "all", "this", "these", "those", "some", "any", "us", "him", "them", "my", "our", "his", "their"))
+
+var otherObjectOpeners = sync.OnceValue(set(
 	// German, Dutch (the genitive "der", "des" follows a noun too:
 	// "Kunden der Bank")
 	"die", "den", "dem", "ein", "eine", "einen", "einem", "jeden", "jede", "jedes", "diesen", "diese", "dieses", "mir", "mich", "ihm", "ihn", "kein", "keine", "keinen",
@@ -168,14 +176,19 @@ var objectOpeners = sync.OnceValue(set(
 // determiner: prepositions, conjunctions, subject pronouns, auxiliaries
 // and copulas (a Romance statement drops its subject: "È la prima …"),
 // and the adverbs of time and focus.
-var openers = sync.OnceValue(set(
-	// English
+var openers = sync.OnceValue(func() map[string]bool { return union(englishOpeners(), otherOpeners()) })
+
+// englishOpeners are openers' English words.
+var englishOpeners = sync.OnceValue(set(
 	"in", "on", "at", "for", "with", "without", "from", "to", "by", "of", "about", "after", "before", "since", "until", "till", "during", "under", "over", "across", "through", "throughout", "into", "onto", "per", "via", "within",
 	"behind", "beyond", "besides", "between", "among", "against", "along", "around", "despite", "except", "like", "unlike", "following", "including", "regarding", "given", "upon", "toward", "towards", "near",
 	"and", "but", "or", "nor", "so", "yet", "because", "although", "though", "while", "whereas", "when", "whenever", "where", "if", "unless", "once", "as", "than", "that", "which", "who", "whose", "whether",
 	"it", "he", "she", "they", "we", "i", "you", "there", "here", "is", "are", "was", "were", "be", "been", "has", "have", "had", "does", "did", "will", "would", "can", "could", "should", "may", "might", "shall",
 	"today", "yesterday", "tomorrow", "tonight", "now", "then", "also", "only", "just", "even", "still", "already", "often", "sometimes", "usually", "however", "therefore", "thus", "hence", "meanwhile", "otherwise", "instead",
 	"it's", "that's", "there's", "here's", "what's", "earlier", "later", "maybe", "perhaps", "not", "both", "half", "whatever", "whichever", "almost", "nearly", "roughly", "above", "below", "beside", "inside", "outside", "off", "out", "up", "down", "past", "beneath", "unlike", "amid", "either", "neither", "such", "what", "how", "why", "whom", "eg", "ie", "etc", "vs", "via",
+))
+
+var otherOpeners = sync.OnceValue(set(
 	// German, Dutch
 	"im", "am", "an", "auf", "aus", "bei", "mit", "nach", "seit", "von", "vom", "zu", "zum", "zur", "für", "über", "unter", "vor", "hinter", "neben", "zwischen", "durch", "gegen", "ohne", "um", "während", "wegen", "trotz", "laut", "ab", "bis", "beim", "ins", "ans", "aufs",
 	"und", "aber", "oder", "denn", "weil", "wenn", "als", "dass", "ob", "obwohl", "sobald", "seitdem", "damit", "sondern", "sowie", "bevor", "nachdem",

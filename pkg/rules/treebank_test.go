@@ -111,6 +111,12 @@ func TestVerbLexiconOrder(t *testing.T) {
 		{"Сохрани копию на диске и в облаке.", "сохрани"},
 		{"Оставайся на связи до вечера.", "оставайся"},
 		{"Оставайтесь на связи до вечера.", "оставайтесь"},
+		// Russian: from the present or future stem the treebanks show
+		// (возьмут возьми, берут бери), or an imperative they
+		// annotate once (назови)
+		{"Возьми ключ и открой дверь.", "возьми"},
+		{"Бери с собой зонт и куртку.", "бери"},
+		{"Назови три реки в Европе.", "назови"},
 		// after a subordinate phrase's comma
 		{"Cuando termine la prueba, describa los resultados.", "describa"},
 		// after an adverb in -mente, no subject
@@ -174,6 +180,9 @@ func TestVerbLexiconPasses(t *testing.T) {
 		"Los jueces Rodríguez y Pérez dirigen el tribunal.",
 		"Vous construisez et réparez des ponts depuis dix ans.",
 		"Прибой разрушил старый причал.",
+		"Он назовёт имя победителя в пятницу.",
+		"Команда возьмёт ключ у охраны.",
+		"Дрожь в руках прошла к вечеру.",
 		"Using the cache, the team cut build times.",
 	} {
 		if w := treebankOrder(strings.ToLower(s)); w != "" {
