@@ -396,7 +396,7 @@ func TestMCPAsksTheDaemon(t *testing.T) {
 // damaged, and every write is searchable once a daemon runs again.
 // MEM_WATCH_KILLS sets the kills (3 here, 10 with MEM_SOAK=1; scripts/soak
 // runs 100) and MEM_RELIABILITY_REPORT takes the figures, as
-// test/reliability's do.
+// cmd/mem/reliability's do.
 func TestWatchKillSoak(t *testing.T) {
 	kills := 3
 	if soak() {

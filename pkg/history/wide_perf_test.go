@@ -15,7 +15,7 @@ import (
 // commit adding MEM_SYNC_WIDE memories (built with git fast-import) synced
 // into a vault of 20. It runs only with MEM_SYNC_WIDE set;
 // MEM_PERF_PROFILE=FILE writes a CPU profile of the sync alone. The timed
-// comparison with git pull is test/reliability's TestSyncWideCommit.
+// comparison with git pull is cmd/mem/reliability's TestSyncWideCommit.
 func TestPerfWideSync(t *testing.T) {
 	n := 0
 	fmt.Sscan(os.Getenv("MEM_SYNC_WIDE"), &n)
