@@ -31,7 +31,7 @@ func TestAgentClaims(t *testing.T) {
 		n++
 		switch rule, _ := Instruction(line); rule {
 		case "":
-		case "instruction-unjudged":
+		case Unjudged:
 			unjudged++
 		default:
 			held = append(held, rule+": "+line)
