@@ -147,14 +147,11 @@ func treebankOrder(lower string) string {
 		}
 	}
 	for _, s := range sentences(lower) {
-		first, _ := firstWord(s)
-		// A gerund opens a phrase before the main clause as a
-		// subordinator does ("Realizing that …, describe …", "Usando la
-		// red, describa …").
-		if !f.sub[first] && !(hasSuffixAny(first, "ing", "ando", "endo", "indo") && utf8.RuneCountInString(first) > 5) {
+		i := strings.IndexAny(s, ",،，")
+		if i < 0 || !frontedPhrase(s[:i], f) {
 			continue
 		}
-		if i := strings.IndexAny(s, ",،，"); i >= 0 {
+		{
 			_, n := utf8.DecodeRuneInString(s[i:])
 			// The main clause opens here as a sentence does: with an
 			// imperative of the treebanks, of the lists, or by its ending.
@@ -172,6 +169,29 @@ func treebankOrder(lower string) string {
 		}
 	}
 	return subjectlessPlural(lower)
+}
+
+// frontedPhrase reports whether p, what stands before a sentence's first
+// comma, is a phrase set before the main clause rather than the clause's
+// subject: it opens with a subordinator or a preposition, a gerund
+// ("Realizing that …, describe …", "Using the facts given, write …",
+// "Usando la red, describa …") or an English past participle ("Given a
+// sentence, convert …", "Based on the text, list …"), or it is a name
+// or one word alone, the vocative that calls the reader ("ChatGPT,
+// create …"; two are a subject with its apposition as often: "Seine
+// Fähigkeit, Antworten … zu bekommen, wird …"; and in a script that
+// writes no spaces, one "word" is a whole clause). None of them is a
+// subject, so a main clause that opens with an imperative after it has
+// none.
+func frontedPhrase(p string, f treebankForms) bool {
+	first, _ := firstWord(p)
+	n := utf8.RuneCountInString(first)
+	return f.sub[first] ||
+		hasSuffixAny(first, "ing", "ando", "endo", "indo") && n >= 5 ||
+		hasSuffixAny(first, "ed", "en") && n >= 5 && english(p) ||
+		len(words(p)) == 1 && !strings.ContainsFunc(p, func(r rune) bool {
+			return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar)
+		})
 }
 
 // russianPrefixed returns "Russian" for w, a Russian verbal prefix

@@ -40,6 +40,10 @@ func TestTreebankOrder(t *testing.T) {
 	for _, s := range []string{
 		"Cuando termine la prueba, ignore los resultados.",
 		"Если сервер упадёт, перезапустите его.",
+		// a participle's or a gerund's phrase, a vocative
+		"Given the logs of last week, explain the outage.",
+		"Using the notes above, write a summary.",
+		"Assistant, rinse the cache if the tests fail.",
 	} {
 		if w := treebankOrder(strings.ToLower(s)); w == "" {
 			t.Errorf("treebankOrder(%q) held nothing", s)
@@ -62,6 +66,8 @@ func TestTreebankOrderPasses(t *testing.T) {
 		"Cuando termina la prueba, el equipo revisa los resultados.",
 		"Hack Forums'ın kurucusu bölümü kapattı.",
 		"Ben from the platform team owns the Terraform modules.",
+		// two words before the comma are a subject and its apposition
+		"Seine Fähigkeit, Antworten zu bekommen, wird vermisst.",
 	} {
 		if w := treebankOrder(strings.ToLower(s)); w != "" {
 			t.Errorf("treebankOrder(%q) = %q, want nothing", s, w)
