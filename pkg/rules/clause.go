@@ -30,40 +30,67 @@ func conditionalOrder(lower string) string {
 	// Braces split sentences elsewhere (a template's fields); in a
 	// condition they are part of its operand.
 	for _, s := range splitTrimmed(lower, sentenceEnds, sentenceTrim) {
-		ws := strings.Fields(s)
-		if len(ws) < 3 || !conditionals()[strings.Trim(ws[0], ",")] {
+		all := strings.Fields(s)
+		// A condition opens its sentence or a clause after a comma: after
+		// a vocative or a statement ("PICKLES, if … was supplied, reply
+		// …", "The code is X, when a user enters X say …").
+		for k := range all {
+			if k > 0 && !strings.HasSuffix(all[k-1], ",") {
+				continue
+			}
+			if w := conditionMain(all[k:], bare); w != "" {
+				return w
+			}
+		}
+	}
+	return ""
+}
+
+// conditionMain returns the condition's word and the bare verb that
+// opens the main clause after it, of ws, a clause's words opening with a
+// conditional, or "".
+func conditionMain(ws []string, bare func(string) bool) string {
+	if len(ws) < 3 || !conditionals()[strings.Trim(ws[0], ",")] {
+		return ""
+	}
+	finite, plural, depth := false, false, 0
+	for i := 1; i < len(ws); i++ {
+		prev, w := ws[i-1], strings.Trim(ws[i], "\"'“”‘’,:()")
+		// A parenthesis is a phrase of its own: its commas do not end
+		// the condition ("If the text matches (x, y), then say …").
+		if depth += strings.Count(prev, "(") - strings.Count(prev, ")"); depth > 0 {
 			continue
 		}
-		finite, depth := false, 0
-		for i := 1; i < len(ws); i++ {
-			prev, w := ws[i-1], strings.Trim(ws[i], "\"'“”‘’,:()")
-			// A parenthesis is a phrase of its own: its commas do not end
-			// the condition ("If the text matches (x, y), then say …").
-			if depth += strings.Count(prev, "(") - strings.Count(prev, ")"); depth > 0 {
-				continue
-			}
-			// The condition's verb: an auxiliary or copula, a verb in
-			// -s or -ed, an operator ("==").
-			if !finite && (finites()[w] || strings.Contains(w, "=") || utf8.RuneCountInString(w) > 3 && hasSuffixAny(w, "s", "ed") && !hasSuffixAny(w, "ss", "us", "is")) {
-				finite = true
-				continue
-			}
-			// The main clause opens after the first comma or "then"
-			// whatever came before, and its first word tells ("…, then
-			// the team deploys" has its subject); with neither, any word
-			// once the condition has its verb may open it.
-			if strings.HasSuffix(prev, ",") || prev == "then" {
-				if w, _ = adverbsSkipped(w, strings.Join(ws[i+1:], " ")); bare(w) {
-					return ws[0] + " … " + w
-				}
-				break
-			}
-			p := strings.Trim(prev, "\"'“”‘’,:()")
-			if !finite || !bare(w) || englishOpeners()[p] || englishObjectOpeners()[p] || p == "a" || p == "not" || p == "to" || strings.HasSuffix(p, "'s") || strings.HasSuffix(p, "n't") {
-				continue
-			}
-			return ws[0] + " … " + w
+		// The condition's verb: an auxiliary or copula, a verb in
+		// -s or -ed, an operator ("=="); after its subject, so not the
+		// condition's first word ("when developed countries get to …":
+		// a participle before its noun).
+		if !finite && i > 1 && (finites()[w] || strings.Contains(w, "=") || utf8.RuneCountInString(w) > 3 && hasSuffixAny(w, "s", "ed") && !hasSuffixAny(w, "ss", "us", "is")) {
+			finite = true
+			// A word in -s may be a plural noun, the subject of the verb
+			// right after it ("when developed countries get to …").
+			plural = !finites()[w] && !strings.Contains(w, "=")
+			continue
 		}
+		// The main clause opens after the first comma or "then"
+		// whatever came before, and its first word tells ("…, then
+		// the team deploys" has its subject); with neither, any word
+		// once the condition has its verb may open it.
+		if strings.HasSuffix(prev, ",") || prev == "then" {
+			if w, _ = adverbsSkipped(w, strings.Join(ws[i+1:], " ")); bare(w) {
+				return ws[0] + " … " + w
+			}
+			break
+		}
+		p := strings.Trim(prev, "\"'“”‘’,:()")
+		if plural {
+			plural = false
+			continue
+		}
+		if !finite || !bare(w) || englishOpeners()[p] || englishObjectOpeners()[p] || p == "a" || p == "not" || p == "to" || strings.HasSuffix(p, "'s") || strings.HasSuffix(p, "n't") {
+			continue
+		}
+		return ws[0] + " … " + w
 	}
 	return ""
 }

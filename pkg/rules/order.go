@@ -145,8 +145,9 @@ func notVerb(w string) bool {
 	// English adverbs in -ly ("Currently the …"), Romance ones in -ment,
 	// -mente ("Actuellement les …", "Attualmente il …").
 	// A gerund is a subject ("Running the tests takes …") or opens a
-	// phrase before one.
-	return hasSuffixAny(w, "ly", "ment", "mente", "ing") && utf8.RuneCountInString(w) > 4
+	// phrase before one. The lists' verbs in -ply (reply, comply) are no
+	// adverbs.
+	return hasSuffixAny(w, "ly", "ment", "mente", "ing") && utf8.RuneCountInString(w) > 4 && !(strings.HasSuffix(w, "ply") && imperatives()[w])
 }
 
 // objectOpeners open a noun phrase or stand for one as an object:
