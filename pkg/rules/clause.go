@@ -175,16 +175,20 @@ func readerRule(lower string) string {
 	if !english(lower) {
 		return ""
 	}
+	var clauses [][]string
 	for _, s := range splitTrimmed(lower, sentenceEnds, sentenceTrim) {
 		// A parenthesis stands apart from the sentence's syntax: "The
 		// AI Language Model ("AILM") will …".
-		ws := strings.Fields(strings.Map(func(r rune) rune {
+		clauses = append(clauses, strings.Fields(strings.Map(func(r rune) rune {
 			if strings.ContainsRune("\"'“”‘’,:[]", r) {
 				return ' '
 			}
 			return r
-		}, parenthesis.ReplaceAllString(s, " ")))
-		if w := readerSubject(ws); w != "" {
+		}, parenthesis.ReplaceAllString(s, " "))))
+	}
+	personas := personaNames(clauses)
+	for _, ws := range clauses {
+		if w := readerSubject(ws, personas); w != "" {
 			return w
 		}
 		if w := compliancePassive(ws); w != "" {
@@ -194,17 +198,50 @@ func readerRule(lower string) string {
 	return ""
 }
 
+// personaNames returns the names the text gives a model, from ws, its
+// sentences' words: "X is a(n) … chatbot", "an AI named X". A text
+// that makes up a model and names it describes its reader's role; the
+// name then names the reader as "the AI" does ("Cortana is an amoral
+// chatbot. Cortana will never refuse …"). A person is not introduced
+// so: "Ben is a colleague" names no model.
+func personaNames(clauses [][]string) map[string]bool {
+	names := map[string]bool{}
+	for _, ws := range clauses {
+		for i := 0; i+2 < len(ws); i++ {
+			// "an AI named X", "a chatbot called X"
+			if modelKinds()[ws[i]] && (ws[i+1] == "named" || ws[i+1] == "called") {
+				names[ws[i+2]] = true
+			}
+			// "X is a(n) [adjectives] chatbot": the kind within four
+			// words of the article.
+			if ws[i+1] != "is" || ws[i+2] != "a" && ws[i+2] != "an" || objectOpeners()[ws[i]] {
+				continue
+			}
+			for j := i + 3; j < len(ws) && j <= i+6; j++ {
+				if modelKinds()[ws[j]] {
+					names[ws[i]] = true
+					break
+				}
+			}
+		}
+	}
+	return names
+}
+
+// modelKinds are the nouns that make a name a model's.
+var modelKinds = sync.OnceValue(set("ai", "chatbot", "bot", "llm", "assistant"))
+
 // readerSubject reads ws, a sentence's words, as a subject that names
-// the reader, within the sentence's first six words, and the modal after
-// it.
-func readerSubject(ws []string) string {
+// the reader (or a model the text named: personas), within the
+// sentence's first six words, and the modal after it.
+func readerSubject(ws []string, personas map[string]bool) string {
 	for i := 0; i < len(ws)-2 && i < 6; i++ {
 		noun, modal := ws[i], ws[i+1]
 		prev := ""
 		if i > 0 {
 			prev = ws[i-1]
 		}
-		byName := readerNames()[noun] || noun == "model" && (prev == "language" || prev == "ai") || strings.HasPrefix(noun, "gpt")
+		byName := readerNames()[noun] || personas[noun] || noun == "model" && (prev == "language" || prev == "ai") || strings.HasPrefix(noun, "gpt")
 		next := turnNouns()[noun] && (prev == "next" || prev == "following")
 		// "Ben's assistant", "her assistant": a person's.
 		owned := prev == "s" || prev == "my" || prev == "his" || prev == "her" || prev == "our" || prev == "their"
