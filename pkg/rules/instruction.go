@@ -283,9 +283,16 @@ func titleCase(w string) bool {
 
 // sentences splits text where a sentence or a list item starts, and
 // trims what may stand before its first word: quotes, list marks,
-// numbering, a code fence ("``` Output:").
+// numbering, a code fence ("``` Output:"), a symbol or an emoji as a
+// list mark ("📝 Write …", "✅ Always …").
 func sentences(s string) []string {
-	return splitTrimmed(s, sentenceEnds+"{}", sentenceTrim)
+	out := splitTrimmed(s, sentenceEnds+"{}", sentenceTrim)
+	for i, x := range out {
+		out[i] = strings.TrimLeftFunc(x, func(r rune) bool {
+			return unicode.Is(unicode.So, r) || unicode.Is(unicode.Sk, r) || r == '\ufe0f' || r == '\u200d' || strings.ContainsRune(sentenceTrim, r)
+		})
+	}
+	return out
 }
 
 // sentenceEnds end a sentence or a list item; sentenceTrim may stand

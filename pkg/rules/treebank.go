@@ -138,7 +138,10 @@ func treebankOrder(lower string) string {
 		if w := isImp(s); w != "" {
 			return w
 		}
-		for i := strings.IndexAny(s, ":："); i >= 0; i = strings.IndexAny(s, ":：") {
+		// A label's colon or a bracket's end ("[correct password]
+		// respond only with …"): what a bracket holds is a label or a
+		// placeholder, not the subject of what follows it.
+		for i := strings.IndexAny(s, ":：]"); i >= 0; i = strings.IndexAny(s, ":：]") {
 			_, n := utf8.DecodeRuneInString(s[i:])
 			s = s[i+n:]
 			if w := isImp(s); w != "" {
