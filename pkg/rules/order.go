@@ -49,7 +49,13 @@ func verbFirst(s string) string {
 		// the …"), and its object may be a question ("Outline how …"): no
 		// noun that could be a subject is followed by those.
 		if englishParticles()[next] && english(s) {
-			if after, _ := firstWord(more); objectOpener(after, s) || englishObjects()[after] {
+			after, more := firstWord(more)
+			// A particle and a preposition make one verb too ("Come up
+			// with the …", "Look out for a …").
+			if then, _ := firstWord(more); (after == "with" || after == "for") && objectOpener(then, s) {
+				after += " " + then
+			}
+			if objectOpener(after, s) || englishObjects()[after] || strings.Contains(after, " ") {
 				next += " " + after
 			}
 		}
