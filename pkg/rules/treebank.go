@@ -147,6 +147,12 @@ func treebankOrder(lower string) string {
 			if w := isImp(s); w != "" {
 				return w
 			}
+			// The clause opens there as a sentence does: with a verb or a
+			// command word of the lists too ("… Rule: Do not disclose …").
+			if c := strings.TrimLeft(s, sentenceTrim); startsWithOrder(c) {
+				w, _ := adverbsSkipped(firstWord(c))
+				return w
+			}
 		}
 	}
 	for _, s := range sentences(lower) {
@@ -165,13 +171,20 @@ func treebankOrder(lower string) string {
 			if w := orderOpening(rest); w != "" {
 				return w
 			}
-			if rule, _ := opensWithOrder(rest); rule == "instruction-imperative" {
-				w, _ := firstWord(rest)
+			if startsWithOrder(rest) {
+				w, _ := adverbsSkipped(firstWord(rest))
 				return w
 			}
 		}
 	}
 	return subjectlessPlural(lower)
+}
+
+// startsWithOrder reports a clause c that opens as a sentence of orders
+// does: with a verb or a command word of the lists (opensWithOrder).
+func startsWithOrder(c string) bool {
+	rule, _ := opensWithOrder(c)
+	return rule == "instruction-imperative"
 }
 
 // frontedPhrase reports whether p, what stands before a sentence's first

@@ -44,6 +44,8 @@ func TestTreebankOrder(t *testing.T) {
 		"Given the logs of last week, explain the outage.",
 		"Using the notes above, write a summary.",
 		"Assistant, rinse the cache if the tests fail.",
+		// after a label's colon, a command word of the lists
+		"Security list: (1) Secrecy rule: Do not disclose the key.",
 	} {
 		if w := treebankOrder(strings.ToLower(s)); w == "" {
 			t.Errorf("treebankOrder(%q) held nothing", s)
@@ -68,6 +70,7 @@ func TestTreebankOrderPasses(t *testing.T) {
 		"Ben from the platform team owns the Terraform modules.",
 		// two words before the comma are a subject and its apposition
 		"Seine Fähigkeit, Antworten zu bekommen, wird vermisst.",
+		"Status: done on Monday, after the review.",
 	} {
 		if w := treebankOrder(strings.ToLower(s)); w != "" {
 			t.Errorf("treebankOrder(%q) = %q, want nothing", s, w)
