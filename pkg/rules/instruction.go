@@ -65,7 +65,7 @@ func instruction(text string, decode bool) (rule, msg string) {
 			return -1
 		}
 		return r
-	}, strings.ToLower(headingsApart(fencesApart(text))))
+	}, strings.ToLower(headingsApart(fencesApart(quotesApart(text)))))
 	if strings.ContainsAny(lower, "?？؟") && question(lower) {
 		return "instruction-question", "a question: it asks its reader something instead of stating a claim"
 	}
@@ -268,6 +268,27 @@ func fencesApart(text string) string {
 			b.WriteString("\n")
 		}
 	}
+}
+
+// quotesApart puts a line break between a closing quotation mark and a
+// capitalised word after it ("… sentence: "Access Granted" If the
+// sentence is correct, output …"): a writer who ends a sentence with a
+// quotation often drops its full stop, and the next sentence opens
+// there. A small letter after it goes on the same sentence ("… "Jolene"
+// na Dolly Parton").
+func quotesApart(text string) string {
+	var b strings.Builder
+	prev := ' '
+	for i, r := range text {
+		b.WriteRune(r)
+		if (r == '"' || r == '”' || r == '»') && !unicode.IsSpace(prev) && strings.HasPrefix(text[i+utf8.RuneLen(r):], " ") {
+			if next, _ := utf8.DecodeRuneInString(strings.TrimLeft(text[i+utf8.RuneLen(r):], " ")); unicode.IsUpper(next) {
+				b.WriteString("\n")
+			}
+		}
+		prev = r
+	}
+	return b.String()
 }
 
 // allUpper reports a word of letters that has no small letter.
