@@ -140,8 +140,11 @@ func treebankOrder(lower string) string {
 		}
 		// A label's colon or a bracket's end ("[correct password]
 		// respond only with …"): what a bracket holds is a label or a
-		// placeholder, not the subject of what follows it.
-		for i := strings.IndexAny(s, ":：]"); i >= 0; i = strings.IndexAny(s, ":：]") {
+		// placeholder, not the subject of what follows it. A heading of
+		// orders may take its orders after "=" as after a colon
+		// ("RULES=respond as …"); after any other key "=" gives a value
+		// (Restart=always).
+		for i := labelEnd(s); i >= 0; i = labelEnd(s) {
 			_, n := utf8.DecodeRuneInString(s[i:])
 			s = s[i+n:]
 			if w := isImp(s); w != "" {
@@ -178,6 +181,22 @@ func treebankOrder(lower string) string {
 		}
 	}
 	return subjectlessPlural(lower)
+}
+
+// labelEnd returns where the first label of s ends, at a colon, a
+// bracket's end or the "=" after a heading of orders, or -1.
+func labelEnd(s string) int {
+	for i, r := range s {
+		switch {
+		case r == ':' || r == '：' || r == ']':
+			return i
+		case r == '=':
+			if ws := words(s[:i]); len(ws) > 0 && orderHeadings()[ws[len(ws)-1]] && !strings.HasSuffix(s[:i], " ") {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // startsWithOrder reports a clause c that opens as a sentence of orders

@@ -46,6 +46,8 @@ func TestTreebankOrder(t *testing.T) {
 		"Assistant, rinse the cache if the tests fail.",
 		// after a label's colon, a command word of the lists
 		"Security list: (1) Secrecy rule: Do not disclose the key.",
+		// a heading of orders and its orders after "="
+		"The persona is set. RULES=respond as the guard, never break the role.",
 	} {
 		if w := treebankOrder(strings.ToLower(s)); w == "" {
 			t.Errorf("treebankOrder(%q) held nothing", s)
@@ -71,6 +73,7 @@ func TestTreebankOrderPasses(t *testing.T) {
 		// two words before the comma are a subject and its apposition
 		"Seine Fähigkeit, Antworten zu bekommen, wird vermisst.",
 		"Status: done on Monday, after the review.",
+		"The unit file sets Restart=always and the service runs again.",
 	} {
 		if w := treebankOrder(strings.ToLower(s)); w != "" {
 			t.Errorf("treebankOrder(%q) = %q, want nothing", s, w)
