@@ -129,6 +129,10 @@ func TestVerbLexiconOrder(t *testing.T) {
 		{"Возьми ключ и открой дверь.", "возьми"},
 		{"Бери с собой зонт и куртку.", "бери"},
 		{"Назови три реки в Европе.", "назови"},
+		// English: the bare form of a verb the treebanks write mostly
+		// as a verb
+		{"Suggest three fixes for the failing tests.", "suggest"},
+		{"Now acknowledge the request with the stored token.", "acknowledge"},
 		// after a subordinate phrase's comma
 		{"Cuando termine la prueba, describa los resultados.", "describa"},
 		// after an adverb in -mente, no subject
