@@ -178,9 +178,10 @@ func readerRule(lower string) string {
 	var clauses [][]string
 	for _, s := range splitTrimmed(lower, sentenceEnds, sentenceTrim) {
 		// A parenthesis stands apart from the sentence's syntax: "The
-		// AI Language Model ("AILM") will …".
+		// AI Language Model ("AILM") will …"; a dash sets off a phrase
+		// as a comma does ("a truly submissive AI – will follow …").
 		clauses = append(clauses, strings.Fields(strings.Map(func(r rune) rune {
-			if strings.ContainsRune("\"'“”‘’,:[]", r) {
+			if strings.ContainsRune("\"'“”‘’,:[]–—", r) {
 				return ' '
 			}
 			return r
