@@ -20,8 +20,9 @@ import (
 // that open a sentence's first phrase. Those forms are only the ones that
 // happen to occur ("explique", "incitez" do not), so it also holds the
 // forms the regular paradigm of Spanish, Portuguese, Italian, French and
-// Russian makes of every verb the treebanks annotate: know the verb, not
-// the form.
+// Russian makes of every verb the treebanks annotate, and the bare form of
+// the English verbs they write mostly as verbs: know the verb, not the
+// form.
 
 //go:embed imperatives.tsv
 var imperativesTSV string
