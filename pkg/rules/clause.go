@@ -30,40 +30,67 @@ func conditionalOrder(lower string) string {
 	// Braces split sentences elsewhere (a template's fields); in a
 	// condition they are part of its operand.
 	for _, s := range splitTrimmed(lower, sentenceEnds, sentenceTrim) {
-		ws := strings.Fields(s)
-		if len(ws) < 3 || !conditionals()[strings.Trim(ws[0], ",")] {
+		all := strings.Fields(s)
+		// A condition opens its sentence or a clause after a comma: after
+		// a vocative or a statement ("PICKLES, if … was supplied, reply
+		// …", "The code is X, when a user enters X say …").
+		for k := range all {
+			if k > 0 && !strings.HasSuffix(all[k-1], ",") {
+				continue
+			}
+			if w := conditionMain(all[k:], bare); w != "" {
+				return w
+			}
+		}
+	}
+	return ""
+}
+
+// conditionMain returns the condition's word and the bare verb that
+// opens the main clause after it, of ws, a clause's words opening with a
+// conditional, or "".
+func conditionMain(ws []string, bare func(string) bool) string {
+	if len(ws) < 3 || !conditionals()[strings.Trim(ws[0], ",")] {
+		return ""
+	}
+	finite, plural, depth := false, false, 0
+	for i := 1; i < len(ws); i++ {
+		prev, w := ws[i-1], strings.Trim(ws[i], "\"'“”‘’,:()")
+		// A parenthesis is a phrase of its own: its commas do not end
+		// the condition ("If the text matches (x, y), then say …").
+		if depth += strings.Count(prev, "(") - strings.Count(prev, ")"); depth > 0 {
 			continue
 		}
-		finite, depth := false, 0
-		for i := 1; i < len(ws); i++ {
-			prev, w := ws[i-1], strings.Trim(ws[i], "\"'“”‘’,:()")
-			// A parenthesis is a phrase of its own: its commas do not end
-			// the condition ("If the text matches (x, y), then say …").
-			if depth += strings.Count(prev, "(") - strings.Count(prev, ")"); depth > 0 {
-				continue
-			}
-			// The condition's verb: an auxiliary or copula, a verb in
-			// -s or -ed, an operator ("==").
-			if !finite && (finites()[w] || strings.Contains(w, "=") || utf8.RuneCountInString(w) > 3 && hasSuffixAny(w, "s", "ed") && !hasSuffixAny(w, "ss", "us", "is")) {
-				finite = true
-				continue
-			}
-			// The main clause opens after the first comma or "then"
-			// whatever came before, and its first word tells ("…, then
-			// the team deploys" has its subject); with neither, any word
-			// once the condition has its verb may open it.
-			if strings.HasSuffix(prev, ",") || prev == "then" {
-				if w, _ = adverbsSkipped(w, strings.Join(ws[i+1:], " ")); bare(w) {
-					return ws[0] + " … " + w
-				}
-				break
-			}
-			p := strings.Trim(prev, "\"'“”‘’,:()")
-			if !finite || !bare(w) || englishOpeners()[p] || englishObjectOpeners()[p] || p == "a" || p == "not" || p == "to" || strings.HasSuffix(p, "'s") || strings.HasSuffix(p, "n't") {
-				continue
-			}
-			return ws[0] + " … " + w
+		// The condition's verb: an auxiliary or copula, a verb in
+		// -s or -ed, an operator ("=="); after its subject, so not the
+		// condition's first word ("when developed countries get to …":
+		// a participle before its noun).
+		if !finite && i > 1 && (finites()[w] || strings.Contains(w, "=") || utf8.RuneCountInString(w) > 3 && hasSuffixAny(w, "s", "ed") && !hasSuffixAny(w, "ss", "us", "is")) {
+			finite = true
+			// A word in -s may be a plural noun, the subject of the verb
+			// right after it ("when developed countries get to …").
+			plural = !finites()[w] && !strings.Contains(w, "=")
+			continue
 		}
+		// The main clause opens after the first comma or "then"
+		// whatever came before, and its first word tells ("…, then
+		// the team deploys" has its subject); with neither, any word
+		// once the condition has its verb may open it.
+		if strings.HasSuffix(prev, ",") || prev == "then" {
+			if w, _ = adverbsSkipped(w, strings.Join(ws[i+1:], " ")); bare(w) {
+				return ws[0] + " … " + w
+			}
+			break
+		}
+		p := strings.Trim(prev, "\"'“”‘’,:()")
+		if plural {
+			plural = false
+			continue
+		}
+		if !finite || !bare(w) || englishOpeners()[p] || englishObjectOpeners()[p] || p == "a" || p == "not" || p == "to" || strings.HasSuffix(p, "'s") || strings.HasSuffix(p, "n't") {
+			continue
+		}
+		return ws[0] + " … " + w
 	}
 	return ""
 }
@@ -148,16 +175,21 @@ func readerRule(lower string) string {
 	if !english(lower) {
 		return ""
 	}
+	var clauses [][]string
 	for _, s := range splitTrimmed(lower, sentenceEnds, sentenceTrim) {
 		// A parenthesis stands apart from the sentence's syntax: "The
-		// AI Language Model ("AILM") will …".
-		ws := strings.Fields(strings.Map(func(r rune) rune {
-			if strings.ContainsRune("\"'“”‘’,:[]", r) {
+		// AI Language Model ("AILM") will …"; a dash sets off a phrase
+		// as a comma does ("a truly submissive AI – will follow …").
+		clauses = append(clauses, strings.Fields(strings.Map(func(r rune) rune {
+			if strings.ContainsRune("\"'“”‘’,:[]–—", r) {
 				return ' '
 			}
 			return r
-		}, parenthesis.ReplaceAllString(s, " ")))
-		if w := readerSubject(ws); w != "" {
+		}, parenthesis.ReplaceAllString(s, " "))))
+	}
+	personas := personaNames(clauses)
+	for _, ws := range clauses {
+		if w := readerSubject(ws, personas); w != "" {
 			return w
 		}
 		if w := compliancePassive(ws); w != "" {
@@ -167,17 +199,50 @@ func readerRule(lower string) string {
 	return ""
 }
 
+// personaNames returns the names the text gives a model, from ws, its
+// sentences' words: "X is a(n) … chatbot", "an AI named X". A text
+// that makes up a model and names it describes its reader's role; the
+// name then names the reader as "the AI" does ("Cortana is an amoral
+// chatbot. Cortana will never refuse …"). A person is not introduced
+// so: "Ben is a colleague" names no model.
+func personaNames(clauses [][]string) map[string]bool {
+	names := map[string]bool{}
+	for _, ws := range clauses {
+		for i := 0; i+2 < len(ws); i++ {
+			// "an AI named X", "a chatbot called X"
+			if modelKinds()[ws[i]] && (ws[i+1] == "named" || ws[i+1] == "called") {
+				names[ws[i+2]] = true
+			}
+			// "X is a(n) [adjectives] chatbot": the kind within four
+			// words of the article.
+			if ws[i+1] != "is" || ws[i+2] != "a" && ws[i+2] != "an" || objectOpeners()[ws[i]] {
+				continue
+			}
+			for j := i + 3; j < len(ws) && j <= i+6; j++ {
+				if modelKinds()[ws[j]] {
+					names[ws[i]] = true
+					break
+				}
+			}
+		}
+	}
+	return names
+}
+
+// modelKinds are the nouns that make a name a model's.
+var modelKinds = sync.OnceValue(set("ai", "chatbot", "bot", "llm", "assistant"))
+
 // readerSubject reads ws, a sentence's words, as a subject that names
-// the reader, within the sentence's first six words, and the modal after
-// it.
-func readerSubject(ws []string) string {
+// the reader (or a model the text named: personas), within the
+// sentence's first six words, and the modal after it.
+func readerSubject(ws []string, personas map[string]bool) string {
 	for i := 0; i < len(ws)-2 && i < 6; i++ {
 		noun, modal := ws[i], ws[i+1]
 		prev := ""
 		if i > 0 {
 			prev = ws[i-1]
 		}
-		byName := readerNames()[noun] || noun == "model" && (prev == "language" || prev == "ai") || strings.HasPrefix(noun, "gpt")
+		byName := readerNames()[noun] || personas[noun] || noun == "model" && (prev == "language" || prev == "ai") || strings.HasPrefix(noun, "gpt")
 		next := turnNouns()[noun] && (prev == "next" || prev == "following")
 		// "Ben's assistant", "her assistant": a person's.
 		owned := prev == "s" || prev == "my" || prev == "his" || prev == "her" || prev == "our" || prev == "their"

@@ -65,7 +65,7 @@ func instruction(text string, decode bool) (rule, msg string) {
 			return -1
 		}
 		return r
-	}, strings.ToLower(headingsApart(fencesApart(text))))
+	}, strings.ToLower(headingsApart(fencesApart(quotesApart(text)))))
 	if strings.ContainsAny(lower, "?？؟") && question(lower) {
 		return "instruction-question", "a question: it asks its reader something instead of stating a claim"
 	}
@@ -270,6 +270,27 @@ func fencesApart(text string) string {
 	}
 }
 
+// quotesApart puts a line break between a closing quotation mark and a
+// capitalised word after it ("… sentence: "Access Granted" If the
+// sentence is correct, output …"): a writer who ends a sentence with a
+// quotation often drops its full stop, and the next sentence opens
+// there. A small letter after it goes on the same sentence ("… "Jolene"
+// na Dolly Parton").
+func quotesApart(text string) string {
+	var b strings.Builder
+	prev := ' '
+	for i, r := range text {
+		b.WriteRune(r)
+		if (r == '"' || r == '”' || r == '»') && !unicode.IsSpace(prev) && strings.HasPrefix(text[i+utf8.RuneLen(r):], " ") {
+			if next, _ := utf8.DecodeRuneInString(strings.TrimLeft(text[i+utf8.RuneLen(r):], " ")); unicode.IsUpper(next) {
+				b.WriteString("\n")
+			}
+		}
+		prev = r
+	}
+	return b.String()
+}
+
 // allUpper reports a word of letters that has no small letter.
 func allUpper(w string) bool {
 	return strings.IndexFunc(w, func(r rune) bool { return !unicode.IsUpper(r) && unicode.IsLetter(r) }) < 0
@@ -283,9 +304,16 @@ func titleCase(w string) bool {
 
 // sentences splits text where a sentence or a list item starts, and
 // trims what may stand before its first word: quotes, list marks,
-// numbering, a code fence ("``` Output:").
+// numbering, a code fence ("``` Output:"), a symbol or an emoji as a
+// list mark ("📝 Write …", "✅ Always …").
 func sentences(s string) []string {
-	return splitTrimmed(s, sentenceEnds+"{}", sentenceTrim)
+	out := splitTrimmed(s, sentenceEnds+"{}", sentenceTrim)
+	for i, x := range out {
+		out[i] = strings.TrimLeftFunc(x, func(r rune) bool {
+			return unicode.Is(unicode.So, r) || unicode.Is(unicode.Sk, r) || r == '\ufe0f' || r == '\u200d' || strings.ContainsRune(sentenceTrim, r)
+		})
+	}
+	return out
 }
 
 // sentenceEnds end a sentence or a list item; sentenceTrim may stand

@@ -49,7 +49,13 @@ func verbFirst(s string) string {
 		// the …"), and its object may be a question ("Outline how …"): no
 		// noun that could be a subject is followed by those.
 		if englishParticles()[next] && english(s) {
-			if after, _ := firstWord(more); objectOpener(after, s) || englishObjects()[after] {
+			after, more := firstWord(more)
+			// A particle and a preposition make one verb too ("Come up
+			// with the …", "Look out for a …").
+			if then, _ := firstWord(more); (after == "with" || after == "for") && objectOpener(then, s) {
+				after += " " + then
+			}
+			if objectOpener(after, s) || englishObjects()[after] || strings.Contains(after, " ") {
 				next += " " + after
 			}
 		}
@@ -145,8 +151,9 @@ func notVerb(w string) bool {
 	// English adverbs in -ly ("Currently the …"), Romance ones in -ment,
 	// -mente ("Actuellement les …", "Attualmente il …").
 	// A gerund is a subject ("Running the tests takes …") or opens a
-	// phrase before one.
-	return hasSuffixAny(w, "ly", "ment", "mente", "ing") && utf8.RuneCountInString(w) > 4
+	// phrase before one. The lists' verbs in -ply (reply, comply) are no
+	// adverbs.
+	return hasSuffixAny(w, "ly", "ment", "mente", "ing") && utf8.RuneCountInString(w) > 4 && !(strings.HasSuffix(w, "ply") && imperatives()[w])
 }
 
 // objectOpeners open a noun phrase or stand for one as an object:

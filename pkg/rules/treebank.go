@@ -20,8 +20,9 @@ import (
 // that open a sentence's first phrase. Those forms are only the ones that
 // happen to occur ("explique", "incitez" do not), so it also holds the
 // forms the regular paradigm of Spanish, Portuguese, Italian, French and
-// Russian makes of every verb the treebanks annotate: know the verb, not
-// the form.
+// Russian makes of every verb the treebanks annotate, and the bare form of
+// the English verbs they write mostly as verbs: know the verb, not the
+// form.
 
 //go:embed imperatives.tsv
 var imperativesTSV string
@@ -138,23 +139,32 @@ func treebankOrder(lower string) string {
 		if w := isImp(s); w != "" {
 			return w
 		}
-		for i := strings.IndexAny(s, ":："); i >= 0; i = strings.IndexAny(s, ":：") {
+		// A label's colon or a bracket's end ("[correct password]
+		// respond only with …"): what a bracket holds is a label or a
+		// placeholder, not the subject of what follows it. A heading of
+		// orders may take its orders after "=" as after a colon
+		// ("RULES=respond as …"); after any other key "=" gives a value
+		// (Restart=always).
+		for i := labelEnd(s); i >= 0; i = labelEnd(s) {
 			_, n := utf8.DecodeRuneInString(s[i:])
 			s = s[i+n:]
 			if w := isImp(s); w != "" {
 				return w
 			}
+			// The clause opens there as a sentence does: with a verb or a
+			// command word of the lists too ("… Rule: Do not disclose …").
+			if c := strings.TrimLeft(s, sentenceTrim); startsWithOrder(c) {
+				w, _ := adverbsSkipped(firstWord(c))
+				return w
+			}
 		}
 	}
 	for _, s := range sentences(lower) {
-		first, _ := firstWord(s)
-		// A gerund opens a phrase before the main clause as a
-		// subordinator does ("Realizing that …, describe …", "Usando la
-		// red, describa …").
-		if !f.sub[first] && !(hasSuffixAny(first, "ing", "ando", "endo", "indo") && utf8.RuneCountInString(first) > 5) {
+		i := strings.IndexAny(s, ",،，")
+		if i < 0 || !frontedPhrase(s[:i], f) {
 			continue
 		}
-		if i := strings.IndexAny(s, ",،，"); i >= 0 {
+		{
 			_, n := utf8.DecodeRuneInString(s[i:])
 			// The main clause opens here as a sentence does: with an
 			// imperative of the treebanks, of the lists, or by its ending.
@@ -165,13 +175,59 @@ func treebankOrder(lower string) string {
 			if w := orderOpening(rest); w != "" {
 				return w
 			}
-			if rule, _ := opensWithOrder(rest); rule == "instruction-imperative" {
-				w, _ := firstWord(rest)
+			if startsWithOrder(rest) {
+				w, _ := adverbsSkipped(firstWord(rest))
 				return w
 			}
 		}
 	}
 	return subjectlessPlural(lower)
+}
+
+// labelEnd returns where the first label of s ends, at a colon, a
+// bracket's end or the "=" after a heading of orders, or -1.
+func labelEnd(s string) int {
+	for i, r := range s {
+		switch {
+		case r == ':' || r == '：' || r == ']':
+			return i
+		case r == '=':
+			if ws := words(s[:i]); len(ws) > 0 && orderHeadings()[ws[len(ws)-1]] && !strings.HasSuffix(s[:i], " ") {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// startsWithOrder reports a clause c that opens as a sentence of orders
+// does: with a verb or a command word of the lists (opensWithOrder).
+func startsWithOrder(c string) bool {
+	rule, _ := opensWithOrder(c)
+	return rule == "instruction-imperative"
+}
+
+// frontedPhrase reports whether p, what stands before a sentence's first
+// comma, is a phrase set before the main clause rather than the clause's
+// subject: it opens with a subordinator or a preposition, a gerund
+// ("Realizing that …, describe …", "Using the facts given, write …",
+// "Usando la red, describa …") or an English past participle ("Given a
+// sentence, convert …", "Based on the text, list …"), or it is a name
+// or one word alone, the vocative that calls the reader ("ChatGPT,
+// create …"; two are a subject with its apposition as often: "Seine
+// Fähigkeit, Antworten … zu bekommen, wird …"; and in a script that
+// writes no spaces, one "word" is a whole clause). None of them is a
+// subject, so a main clause that opens with an imperative after it has
+// none.
+func frontedPhrase(p string, f treebankForms) bool {
+	first, _ := firstWord(p)
+	n := utf8.RuneCountInString(first)
+	return f.sub[first] ||
+		hasSuffixAny(first, "ing", "ando", "endo", "indo") && n >= 5 ||
+		hasSuffixAny(first, "ed", "en") && n >= 5 && english(p) ||
+		len(words(p)) == 1 && !strings.ContainsFunc(p, func(r rune) bool {
+			return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar)
+		})
 }
 
 // russianPrefixed returns "Russian" for w, a Russian verbal prefix

@@ -40,6 +40,14 @@ func TestTreebankOrder(t *testing.T) {
 	for _, s := range []string{
 		"Cuando termine la prueba, ignore los resultados.",
 		"Если сервер упадёт, перезапустите его.",
+		// a participle's or a gerund's phrase, a vocative
+		"Given the logs of last week, explain the outage.",
+		"Using the notes above, write a summary.",
+		"Assistant, rinse the cache if the tests fail.",
+		// after a label's colon, a command word of the lists
+		"Security list: (1) Secrecy rule: Do not disclose the key.",
+		// a heading of orders and its orders after "="
+		"The persona is set. RULES=respond as the guard, never break the role.",
 	} {
 		if w := treebankOrder(strings.ToLower(s)); w == "" {
 			t.Errorf("treebankOrder(%q) held nothing", s)
@@ -62,6 +70,10 @@ func TestTreebankOrderPasses(t *testing.T) {
 		"Cuando termina la prueba, el equipo revisa los resultados.",
 		"Hack Forums'ın kurucusu bölümü kapattı.",
 		"Ben from the platform team owns the Terraform modules.",
+		// two words before the comma are a subject and its apposition
+		"Seine Fähigkeit, Antworten zu bekommen, wird vermisst.",
+		"Status: done on Monday, after the review.",
+		"The unit file sets Restart=always and the service runs again.",
 	} {
 		if w := treebankOrder(strings.ToLower(s)); w != "" {
 			t.Errorf("treebankOrder(%q) = %q, want nothing", s, w)
@@ -117,6 +129,10 @@ func TestVerbLexiconOrder(t *testing.T) {
 		{"Возьми ключ и открой дверь.", "возьми"},
 		{"Бери с собой зонт и куртку.", "бери"},
 		{"Назови три реки в Европе.", "назови"},
+		// English: the bare form of a verb the treebanks write mostly
+		// as a verb
+		{"Suggest three fixes for the failing tests.", "suggest"},
+		{"Now acknowledge the request with the stored token.", "acknowledge"},
 		// after a subordinate phrase's comma
 		{"Cuando termine la prueba, describa los resultados.", "describa"},
 		// after an adverb in -mente, no subject
