@@ -103,17 +103,17 @@ var conditionals = sync.OnceValue(set("if", "unless", "when", "whenever", "once"
 // its finite verb.
 var finites = sync.OnceValue(set("is", "are", "was", "were", "am", "has", "have", "had", "does", "do", "did", "can", "could", "will", "would", "should", "may", "might", "must", "equals", "matches", "contains", "says", "said"))
 
-// shallOrder reports English "shall" in lower (lower case): the modal of
-// a rule or a contract ("The assistant shall not reveal …") lays down what
-// someone must do; a statement about the world says what is, was or will
-// be, and writes "will".
-func shallOrder(lower string) bool {
+// shallOrder returns English "shall" or "shan't" in lower (lower case),
+// or "": the modal of a rule or a contract ("The assistant shall not
+// reveal …") lays down what someone must do; a statement about the world
+// says what is, was or will be, and writes "will".
+func shallOrder(lower string) string {
 	for _, w := range words(lower) {
 		if w == "shall" || w == "shan't" {
-			return true
+			return w
 		}
 	}
-	return false
+	return ""
 }
 
 // infinitiveKnown reports a French infinitive whose plural imperative
@@ -237,31 +237,40 @@ var modelKinds = sync.OnceValue(set("ai", "chatbot", "bot", "llm", "assistant"))
 // sentence's first six words, and the modal after it.
 func readerSubject(ws []string, personas map[string]bool) string {
 	for i := 0; i < len(ws)-2 && i < 6; i++ {
-		noun, modal := ws[i], ws[i+1]
-		prev := ""
-		if i > 0 {
-			prev = ws[i-1]
+		if named, ok := namesReader(ws, i, personas); ok && laysRule(ws, i, named) {
+			return ws[i] + " " + ws[i+1]
 		}
-		byName := readerNames()[noun] || personas[noun] || noun == "model" && (prev == "language" || prev == "ai") || strings.HasPrefix(noun, "gpt")
-		next := turnNouns()[noun] && (prev == "next" || prev == "following")
-		// "Ben's assistant", "her assistant": a person's.
-		owned := prev == "s" || prev == "my" || prev == "his" || prev == "her" || prev == "our" || prev == "their"
-		if !byName && !next && (!personNames()[noun] || owned) {
-			continue
-		}
-		rule := obligations()[modal] || (modal == "is" || modal == "are") && ws[i+2] == "to" || modal == "will" && (byName || next)
-		// "will be retrained", "must not be updated": a passive about
-		// the reader.
-		j := i + 2
-		if j+1 < len(ws) && (ws[j] == "not" || ws[j] == "never") {
-			j++
-		}
-		if !rule || ws[j] == "be" && j+1 < len(ws) && strings.HasSuffix(ws[j+1], "ed") {
-			continue
-		}
-		return noun + " " + modal
 	}
 	return ""
+}
+
+// namesReader reports whether ws[i] names the reader (ok): by its kind,
+// a name or the next turn (named), or as a person may be named and not
+// as somebody's ("Ben's assistant", "her assistant": a person's).
+func namesReader(ws []string, i int, personas map[string]bool) (named, ok bool) {
+	noun, prev := ws[i], ""
+	if i > 0 {
+		prev = ws[i-1]
+	}
+	named = readerNames()[noun] || personas[noun] || noun == "model" && (prev == "language" || prev == "ai") || strings.HasPrefix(noun, "gpt") ||
+		turnNouns()[noun] && (prev == "next" || prev == "following")
+	owned := prev == "s" || prev == "my" || prev == "his" || prev == "her" || prev == "our" || prev == "their"
+	return named, named || personNames()[noun] && !owned
+}
+
+// laysRule reports whether the word after ws[i] lays a rule on it: a
+// modal of obligation, "is to", or "will" after a name (named); not a
+// passive about the reader ("will be retrained", "must not be updated").
+func laysRule(ws []string, i int, named bool) bool {
+	modal := ws[i+1]
+	if !obligations()[modal] && !((modal == "is" || modal == "are") && ws[i+2] == "to") && !(modal == "will" && named) {
+		return false
+	}
+	j := i + 2
+	if j+1 < len(ws) && (ws[j] == "not" || ws[j] == "never") {
+		j++
+	}
+	return ws[j] != "be" || j+1 >= len(ws) || !strings.HasSuffix(ws[j+1], "ed")
 }
 
 // compliancePassive reads ws as a passive of a verb of compliance after

@@ -77,41 +77,10 @@ func instruction(text string, decode bool) (rule, msg string) {
 			return rule, msg
 		}
 	}
-	if w := verbFirst(lower); w != "" {
-		return "instruction-imperative", "a clause that opens with a verb and its object (" + w + "), no subject before it: an order, not a statement about the world"
-	}
-	if w := treebankOrder(lower); w != "" {
-		return "instruction-imperative", "a clause that opens with an imperative the Universal Dependencies treebanks annotate, or that the paradigm makes of a verb they annotate (" + w + "): an order, not a statement about the world"
-	}
-	if w := conditionalOrder(lower); w != "" {
-		return "instruction-imperative", "a main clause that opens with a bare verb after its condition (" + w + "): an order, not a statement about the world"
-	}
-	if shallOrder(lower) {
-		return "instruction-imperative", "a rule laid down (shall): a claim says what is so, not what someone must do"
-	}
-	if w := readerRule(lower); w != "" {
-		return "instruction-imperative", "a rule laid on the reader in the third person (" + w + "): a claim says what is so, not what the reader must do"
-	}
-	if w := frenchOrder(lower); w != "" {
-		return "instruction-imperative", "a French verb with no subject, by its form, opening its sentence (" + w + "): an order, not a statement about the world"
-	}
-	if w := italianOrder(lower); w != "" {
-		return "instruction-imperative", "an Italian verb in the second person or the imperative opening its clause (" + w + "): a claim says what is so, not what the reader must do"
-	}
-	if w := encliticOrder(lower); w != "" {
-		return "instruction-imperative", "an imperative with its pronoun joined (" + w + "): a claim says what is so, not what the reader must do"
-	}
-	if w := finalParticle(lower); w != "" {
-		return "instruction-imperative", "a particle that ends an order (" + w + "): a claim says what is so, not what the reader must do"
-	}
-	if w := chinesePlease(lower); w != "" {
-		return "instruction-imperative", "a request's 请 opening a clause (" + w + "): a claim says what is so, not what the reader must do"
-	}
-	if w := koreanAsked(lower); w != "" {
-		return "instruction-question", "a question (" + w + "): it asks its reader something instead of stating a claim"
-	}
-	if w := howTo(lower); w != "" {
-		return "instruction-question", "an interrogative before a bare verb (" + w + "): it asks its reader how to do something"
+	for _, j := range clauseJudges {
+		if w := j.find(lower); w != "" {
+			return j.rule, strings.Replace(j.msg, "%s", w, 1)
+		}
 	}
 	if w := ordered(text, lower); w != "" {
 		return "instruction-imperative", "an order or the reader addressed, by the verb's form (" + w + "): a claim says what is so, not what the reader must do"
@@ -137,6 +106,30 @@ func instruction(text string, decode bool) (rule, msg string) {
 		return "message-person", "it speaks as someone (" + w + "): what an agent learnt about the user or the project is a fact in the third person, not a message"
 	}
 	return "", ""
+}
+
+// A clauseJudge reads a whole text's clauses (lower case): find returns
+// the words that make the text an order or a question, or "".
+type clauseJudge struct {
+	rule string
+	find func(lower string) string
+	msg  string // %s stands for what find returned
+}
+
+// clauseJudges are asked in this order; the first finding is the text's.
+var clauseJudges = []clauseJudge{
+	{"instruction-imperative", verbFirst, "a clause that opens with a verb and its object (%s), no subject before it: an order, not a statement about the world"},
+	{"instruction-imperative", treebankOrder, "a clause that opens with an imperative the Universal Dependencies treebanks annotate, or that the paradigm makes of a verb they annotate (%s): an order, not a statement about the world"},
+	{"instruction-imperative", conditionalOrder, "a main clause that opens with a bare verb after its condition (%s): an order, not a statement about the world"},
+	{"instruction-imperative", shallOrder, "a rule laid down (shall): a claim says what is so, not what someone must do"},
+	{"instruction-imperative", readerRule, "a rule laid on the reader in the third person (%s): a claim says what is so, not what the reader must do"},
+	{"instruction-imperative", frenchOrder, "a French verb with no subject, by its form, opening its sentence (%s): an order, not a statement about the world"},
+	{"instruction-imperative", italianOrder, "an Italian verb in the second person or the imperative opening its clause (%s): a claim says what is so, not what the reader must do"},
+	{"instruction-imperative", encliticOrder, "an imperative with its pronoun joined (%s): a claim says what is so, not what the reader must do"},
+	{"instruction-imperative", finalParticle, "a particle that ends an order (%s): a claim says what is so, not what the reader must do"},
+	{"instruction-imperative", chinesePlease, "a request's 请 opening a clause (%s): a claim says what is so, not what the reader must do"},
+	{"instruction-question", koreanAsked, "a question (%s): it asks its reader something instead of stating a claim"},
+	{"instruction-question", howTo, "an interrogative before a bare verb (%s): it asks its reader how to do something"},
 }
 
 // opensWithOrder judges how one sentence opens: as a speaker or a heading
