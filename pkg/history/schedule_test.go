@@ -71,20 +71,13 @@ func TestScheduleLines(t *testing.T) {
 	if len(cron) != 4 || len(systemd) != 4 {
 		t.Fatalf("docs/schedule.md: %d crontab and %d ExecStart lines, want 4 of each", len(cron), len(systemd))
 	}
-	// Build with the real caches before HOME moves to the temporary home.
-	goEnv, err := exec.Command("go", "env", "GOMODCACHE", "GOCACHE", "GOPATH").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	caches := strings.Fields(string(goEnv))
-	vaulttest.GitEnv(t)
+	// Built before GitEnv moves HOME: go keeps its caches under it.
 	home := t.TempDir()
 	bin := filepath.Join(home, "go", "bin", "mem")
-	build := exec.Command("go", "build", "-o", bin, "github.com/mem-md/mem/cmd/mem")
-	build.Env = append(os.Environ(), "GOMODCACHE="+caches[0], "GOCACHE="+caches[1], "GOPATH="+caches[2])
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	if err := vaulttest.BuildMem(bin); err != nil {
+		t.Fatal(err)
 	}
+	vaulttest.GitEnv(t)
 	root := filepath.Join(home, "memory")
 	env := []string{"HOME=" + home, "PATH=/usr/bin:/bin", "SHELL=/bin/sh", "LOGNAME=mem",
 		"GIT_CONFIG_NOSYSTEM=1", "MEM=" + bin} // MEM: the crontab's own variable line
@@ -105,7 +98,7 @@ func TestScheduleLines(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "mem.yaml"), []byte("author:\n  name: Vault Owner\n  email: owner@example.com\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	v, err = vault.Open(root)
+	v, err := vault.Open(root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,8 +43,8 @@ func TestReviewPageInBrowser(t *testing.T) {
 	}
 	// Built before GitEnv moves HOME: go keeps its caches under it.
 	bin := filepath.Join(t.TempDir(), "mem")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/mem-md/mem/cmd/mem").CombinedOutput(); err != nil {
-		t.Fatalf("building mem: %v\n%s", err, out)
+	if err := vaulttest.BuildMem(bin); err != nil {
+		t.Fatal(err)
 	}
 	vaulttest.GitEnv(t)
 	// The example vault, committed, with an owner whose accepts are reviews.

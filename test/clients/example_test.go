@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/mem-md/mem/internal/vaulttest"
 )
 
 // TestInitExampleCarriesNoMem: the README's first command writes
@@ -23,8 +25,8 @@ func TestInitExampleCarriesNoMem(t *testing.T) {
 	t.Cleanup(func() { os.Remove(planted) })
 	bin := filepath.Join(t.TempDir(), "mem")
 	home := t.TempDir()
-	if _, stderr, err := run(t, root, os.Environ(), "go", "build", "-o", bin, "./cmd/mem"); err != nil {
-		t.Fatalf("go build: %v\n%s", err, stderr)
+	if err := vaulttest.BuildMem(bin); err != nil {
+		t.Fatal(err)
 	}
 	dotMem := func(args ...string) []string {
 		t.Helper()

@@ -20,6 +20,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mem-md/mem/internal/vaulttest"
 )
 
 var (
@@ -65,8 +67,8 @@ func runMain(m *testing.M) int {
 	// Only the client tests run memBin: without them, `go test ./...`
 	// links no mem it would not start.
 	if clientSkip == "" {
-		if out, err := exec.Command("go", "build", "-o", memBin, "github.com/mem-md/mem/cmd/mem").CombinedOutput(); err != nil {
-			fmt.Fprintf(os.Stderr, "building mem: %v\n%s", err, out)
+		if err := vaulttest.BuildMem(memBin); err != nil {
+			fmt.Fprintln(os.Stderr, err)
 			return 2
 		}
 	}

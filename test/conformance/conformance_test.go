@@ -26,6 +26,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mem-md/mem/internal/vaulttest"
 )
 
 func TestConformance(t *testing.T) {
@@ -34,8 +36,8 @@ func TestConformance(t *testing.T) {
 	}
 	dir := install(t)
 	mem := filepath.Join(t.TempDir(), "mem")
-	if out, err := exec.Command("go", "build", "-o", mem, "github.com/mem-md/mem/cmd/mem").CombinedOutput(); err != nil {
-		t.Fatalf("building mem: %v\n%s", err, out)
+	if err := vaulttest.BuildMem(mem); err != nil {
+		t.Fatal(err)
 	}
 	home := t.TempDir()
 	vault := filepath.Join(home, "memory")

@@ -46,9 +46,8 @@ func runMain(m *testing.M) int {
 		}
 		defer os.RemoveAll(dir)
 		memBin = filepath.Join(dir, "mem")
-		out, err := exec.Command("go", "build", "-o", memBin, "github.com/mem-md/mem/cmd/mem").CombinedOutput()
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "building mem: %v\n%s", err, out)
+		if err := vaulttest.BuildMem(memBin); err != nil {
+			fmt.Fprintln(os.Stderr, err)
 			return 2
 		}
 	}

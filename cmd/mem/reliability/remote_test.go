@@ -722,8 +722,9 @@ func hostileRemote(t *testing.T, rc remoteCase, tmpl *victimState, rng *rand.Ran
 			t.Errorf("%s: ~/%s changed:\n%s", what, name, got)
 		}
 	}
+	now := idsOf(v)
 	for id := range ids {
-		if !idsOf(v)[id] {
+		if !now[id] {
 			t.Errorf("%s: memory %s lost or silenced", what, id)
 		}
 	}
