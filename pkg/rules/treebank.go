@@ -21,8 +21,8 @@ import (
 // happen to occur ("explique", "incitez" do not), so it also holds the
 // forms the regular paradigm of Spanish, Portuguese, Italian, French and
 // Russian makes of every verb the treebanks annotate, and the bare form of
-// the English verbs they write mostly as verbs: know the verb, not the
-// form.
+// the English verbs they write mostly as verbs, or that WordNet's sense
+// tags read mostly as verbs: know the verb, not the form.
 
 //go:embed imperatives.tsv
 var imperativesTSV string
