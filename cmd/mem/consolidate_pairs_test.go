@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mem-md/mem/internal/vaulttest"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -30,11 +30,6 @@ func TestConsolidatePairs(t *testing.T) {
 
 func measurePairs(t *testing.T, path string) {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	dir := t.TempDir()
 	if _, err := vault.Init(dir, nil); err != nil {
 		t.Fatal(err)
@@ -45,21 +40,12 @@ func measurePairs(t *testing.T, path string) {
 		}
 	}
 	conflict := map[string]bool{} // pair name → labelled a conflict
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		parts := strings.Split(line, "|")
-		if len(parts) != 3 {
-			t.Fatalf("%s:%d: want LABEL | CLAIM | CLAIM", path, n)
-		}
-		name := fmt.Sprintf("p%03d", n)
-		conflict[name] = strings.TrimSpace(parts[0]) == "conflict"
-		write("projects/"+name+".md", fmt.Sprintf("---\ntype: project\nid: proj_%s\nroots: [/nowhere/%s]\n---\nPair %d.\n", name, name, n))
-		for i, text := range parts[1:] {
-			write(fmt.Sprintf("memory/%s-%c.md", name, 'a'+i), fmt.Sprintf("---\ntype: fact\nprovenance: stated\nproject: proj_%s\nvalid_at: 2026-03-0%dT00:00:00Z\n---\n%s\n", name, i+1, strings.TrimSpace(text)))
+	for _, p := range vaulttest.ReadPairs(t, path) {
+		name := fmt.Sprintf("p%03d", p.Line)
+		conflict[name] = p.Conflict
+		write("projects/"+name+".md", fmt.Sprintf("---\ntype: project\nid: proj_%s\nroots: [/nowhere/%s]\n---\nPair %d.\n", name, name, p.Line))
+		for i, text := range []string{p.A, p.B} {
+			write(fmt.Sprintf("memory/%s-%c.md", name, 'a'+i), fmt.Sprintf("---\ntype: fact\nprovenance: stated\nproject: proj_%s\nvalid_at: 2026-03-0%dT00:00:00Z\n---\n%s\n", name, i+1, text))
 		}
 	}
 	var out, errOut bytes.Buffer

@@ -1,47 +1,10 @@
 package claimtext
 
 import (
-	"bufio"
-	"os"
-	"strings"
 	"testing"
+
+	"github.com/mem-md/mem/internal/vaulttest"
 )
-
-// Pair is one line of testdata/pairs.txt: two claims about one subject
-// and whether they cannot both be true.
-type Pair struct {
-	Line     int
-	Conflict bool
-	A, B     string
-}
-
-// ReadPairs reads the pair set (LABEL | CLAIM A | CLAIM B per line).
-func ReadPairs(t testing.TB, path string) []Pair {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []Pair
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		parts := strings.Split(line, "|")
-		if len(parts) != 3 {
-			t.Fatalf("%s:%d: want LABEL | CLAIM | CLAIM", path, n)
-		}
-		label := strings.TrimSpace(parts[0])
-		if label != "conflict" && label != "compatible" {
-			t.Fatalf("%s:%d: label %q is neither conflict nor compatible", path, n, label)
-		}
-		out = append(out, Pair{Line: n, Conflict: label == "conflict", A: strings.TrimSpace(parts[1]), B: strings.TrimSpace(parts[2])})
-	}
-	return out
-}
 
 // TestFactPairs: the extraction alone on the pair set, each error named
 // (cmd/mem's TestConsolidatePairs measures the same through
@@ -56,7 +19,7 @@ func TestFactPairs(t *testing.T) {
 
 func measure(t *testing.T, path string) (precision, recall float64) {
 	var tp, fp, fn int
-	for _, p := range ReadPairs(t, path) {
+	for _, p := range vaulttest.ReadPairs(t, path) {
 		a, oka := ParseFact(p.A)
 		b, okb := ParseFact(p.B)
 		got := oka && okb && a.Contradicts(b)

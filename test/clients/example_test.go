@@ -16,13 +16,21 @@ import (
 // test plants a file there, builds mem, and looks for it in a new vault.
 func TestInitExampleCarriesNoMem(t *testing.T) {
 	planted := filepath.Join(root, "examples", "vault", ".mem", "cache", "planted-by-test-clients")
+	// Leave the source tree as it was: remove the folders made here too.
+	made := planted
+	for d := filepath.Dir(planted); ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); err == nil {
+			break
+		}
+		made = d
+	}
 	if err := os.MkdirAll(filepath.Dir(planted), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { os.RemoveAll(made) })
 	if err := os.WriteFile(planted, []byte("from the build machine\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.Remove(planted) })
 	bin := filepath.Join(t.TempDir(), "mem")
 	home := t.TempDir()
 	if err := vaulttest.BuildMem(bin); err != nil {
