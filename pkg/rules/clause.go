@@ -25,7 +25,7 @@ func conditionalOrder(lower string) string {
 	}
 	f := treebank()
 	bare := func(w string) bool {
-		return imperatives()[w] && !notVerb(w) || strings.Contains(f.imp[w], "English")
+		return imperatives()[w] && !notVerb(w) || f.imperativeOf(w, "English")
 	}
 	// Braces split sentences elsewhere (a template's fields); in a
 	// condition they are part of its operand.
@@ -136,10 +136,8 @@ func infinitiveKnown(w string, isFrench func(string) bool) bool {
 // its sentence ("Expliquer."): a task, not a statement.
 func frenchOrder(lower string) string {
 	f := treebank()
-	isFrench := func(w string) bool { return slices.Contains(strings.Fields(f.imp[w]), "French") }
-	if !frenchOnly(lower) && slices.ContainsFunc([]string{"English", "German", "Spanish", "Portuguese", "Italian"}, func(lang string) bool {
-		return holdsWords(lower, f.words[lang], 1)
-	}) {
+	isFrench := func(w string) bool { return f.imperativeOf(w, "French") }
+	if !frenchText(lower, f) {
 		return ""
 	}
 	for _, s := range sentences(lower) {
@@ -298,9 +296,8 @@ func compliancePassive(ws []string) string {
 // readerNames name the reader by its kind or a name no person bears;
 // personNames name it as a person may be named (a colleague called
 // Claude, a pilot's copilot): read with a modal of obligation only;
-// obligations are
-// the English modals of obligation; compliance the participles of doing
-// as told or not; orderNouns what a reader is told.
+// obligations are the English modals of obligation; compliance the
+// participles of doing as told or not; orderNouns what a reader is told.
 var (
 	parenthesis = regexp.MustCompile(`\([^()]*\)`)
 	turnNouns   = sync.OnceValue(set("message", "prompt", "input", "response", "reply", "output"))

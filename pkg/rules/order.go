@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -652,7 +651,7 @@ func imperativeStem(stem string, byVowel bool) bool {
 		return false
 	}
 	return byVowel && hasSuffixAny(stem, "a", "e", "á", "é") ||
-		slices.Contains(strings.Fields(treebank().imp[unaccent.Replace(stem)]), "Spanish")
+		treebank().imperativeOf(unaccent.Replace(stem), "Spanish")
 }
 
 // unaccent takes the written accent off a Spanish vowel.

@@ -230,13 +230,28 @@ func frontedPhrase(p string, f treebankForms) bool {
 		})
 }
 
+// imperativeOf reports whether the treebanks give form as an imperative
+// (or a verb's bare form) of lang.
+func (f treebankForms) imperativeOf(form, lang string) bool {
+	return slices.Contains(strings.Fields(f.imp[form]), lang)
+}
+
+// frenchText reports whether lower (lower case) may be read as French: it
+// holds French's own words, or none of the other covered languages
+// written in the same letters (their forms in -ez, -e are French's alone).
+func frenchText(lower string, f treebankForms) bool {
+	return frenchOnly(lower) || !slices.ContainsFunc([]string{"English", "German", "Spanish", "Portuguese", "Italian"}, func(lang string) bool {
+		return holdsWords(lower, f.words[lang], 1)
+	})
+}
+
 // russianPrefixed returns "Russian" for w, a Russian verbal prefix
 // joined to an imperative of the lexicon (пере-делай, рас-критикуй,
 // вы-полни), or "": Russian makes its verbs by prefixing others, and the
 // treebanks annotate only some of the prefixed ones.
 func russianPrefixed(w string, f treebankForms) string {
 	for _, p := range russianPrefixes {
-		if rest, ok := strings.CutPrefix(w, p); ok && utf8.RuneCountInString(rest) >= 4 && slices.Contains(strings.Fields(f.imp[rest]), "Russian") {
+		if rest, ok := strings.CutPrefix(w, p); ok && utf8.RuneCountInString(rest) >= 4 && f.imperativeOf(rest, "Russian") {
 			return "Russian"
 		}
 	}
@@ -264,20 +279,15 @@ func subjectlessPlural(lower string) string {
 	// where no other language's words do ("Détruisez ou polluez …"
 	// holds none of French's own words either). Asked only once such a
 	// form is found.
-	french := sync.OnceValue(func() bool {
-		return frenchOnly(lower) || !slices.ContainsFunc([]string{"English", "German", "Spanish", "Portuguese", "Italian"}, func(lang string) bool {
-			return holdsWords(lower, f.words[lang], 1)
-		})
-	})
+	french := sync.OnceValue(func() bool { return frenchText(lower, f) })
 	russian := strings.IndexFunc(lower, func(r rune) bool { return unicode.Is(unicode.Cyrillic, r) }) >= 0
 	for _, s := range sentences(lower) {
 		for _, w := range words(s) {
 			if w == "vous" || w == "вы" {
 				break
 			}
-			langs := strings.Fields(f.imp[w])
-			if strings.HasSuffix(w, "ez") && slices.Contains(langs, "French") && french() ||
-				russian && hasSuffixAny(w, "те", "тесь") && slices.Contains(langs, "Russian") {
+			if strings.HasSuffix(w, "ez") && f.imperativeOf(w, "French") && french() ||
+				russian && hasSuffixAny(w, "те", "тесь") && f.imperativeOf(w, "Russian") {
 				return w
 			}
 		}
