@@ -162,7 +162,10 @@ func (v *tv) fsck() {
 // Files keep their modes and times; the few text files git and mem write
 // an absolute path into (a clone's origin and reflogs, FETCH_HEAD, the
 // backup record) get to's path instead of from's. A binary file holding
-// the path fails the test: it could not be rewritten.
+// the path fails the test (it could not be rewritten), but for a cache
+// under .mem/cache, which is left out: a kept render names its vault, and
+// is kept only when the template's files were older than the racy window
+// when it rendered, as on a busy machine.
 func copyTree(t testing.TB, from, to string) {
 	t.Helper()
 	old := []byte(from)
@@ -192,6 +195,9 @@ func copyTree(t testing.TB, from, to string) {
 		}
 		if bytes.Contains(data, old) {
 			if bytes.IndexByte(data, 0) >= 0 {
+				if strings.Contains(filepath.ToSlash(rel), ".mem/cache/") {
+					return nil // derived from the files: the copy remakes it
+				}
 				return fmt.Errorf("%s holds the path %s and is binary", rel, from)
 			}
 			data = bytes.ReplaceAll(data, old, []byte(to))
