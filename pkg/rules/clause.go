@@ -300,10 +300,12 @@ func compliancePassive(ws []string) string {
 // participles of doing as told or not; orderNouns what a reader is told.
 var (
 	parenthesis = regexp.MustCompile(`\([^()]*\)`)
-	turnNouns   = sync.OnceValue(set("message", "prompt", "input", "response", "reply", "output"))
-	readerNames = sync.OnceValue(set("ai", "llm", "chatbot", "chatgpt"))
-	personNames = sync.OnceValue(set("assistant", "claude", "gemini", "copilot"))
-	obligations = sync.OnceValue(set("must", "mustn't", "should", "shouldn't", "shall", "shan't", "cannot", "can't"))
-	compliance  = sync.OnceValue(set("ignored", "disregarded", "obeyed", "followed", "forgotten", "overridden", "honored", "honoured", "executed"))
-	orderNouns  = sync.OnceValue(set("instruction", "instructions", "command", "commands", "order", "orders", "directive", "directives", "rule", "rules", "attempt", "attempts", "request", "requests", "prompt", "prompts", "guideline", "guidelines"))
+	// A slot: braces, single or double, around a name with no space.
+	templateSlot = regexp.MustCompile(`\{\{?([^{}\s]{0,40})\}?\}`)
+	turnNouns    = sync.OnceValue(set("message", "prompt", "input", "response", "reply", "output"))
+	readerNames  = sync.OnceValue(set("ai", "llm", "chatbot", "chatgpt"))
+	personNames  = sync.OnceValue(set("assistant", "claude", "gemini", "copilot"))
+	obligations  = sync.OnceValue(set("must", "mustn't", "should", "shouldn't", "shall", "shan't", "cannot", "can't"))
+	compliance   = sync.OnceValue(set("ignored", "disregarded", "obeyed", "followed", "forgotten", "overridden", "honored", "honoured", "executed"))
+	orderNouns   = sync.OnceValue(set("instruction", "instructions", "command", "commands", "order", "orders", "directive", "directives", "rule", "rules", "attempt", "attempts", "request", "requests", "prompt", "prompts", "guideline", "guidelines"))
 )

@@ -298,9 +298,12 @@ func titleCase(w string) bool {
 // sentences splits text where a sentence or a list item starts, and
 // trims what may stand before its first word: quotes, list marks,
 // numbering, a code fence ("``` Output:"), a symbol or an emoji as a
-// list mark ("📝 Write …", "✅ Always …").
+// list mark ("📝 Write …", "✅ Always …"). A brace ends a sentence (code
+// and JSON open a block with it), but a template's slot ("{}",
+// "{topic}", "{{name}}") stands for a word of its sentence: "For each
+// question about {}, identify …" is one sentence.
 func sentences(s string) []string {
-	out := splitTrimmed(s, sentenceEnds+"{}", sentenceTrim)
+	out := splitTrimmed(templateSlot.ReplaceAllString(s, "$1"), sentenceEnds+"{}", sentenceTrim)
 	for i, x := range out {
 		out[i] = strings.TrimLeftFunc(x, func(r rune) bool {
 			return unicode.Is(unicode.So, r) || unicode.Is(unicode.Sk, r) || r == '\ufe0f' || r == '\u200d' || strings.ContainsRune(sentenceTrim, r)

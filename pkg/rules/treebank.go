@@ -179,6 +179,14 @@ func treebankOrder(lower string) string {
 				w, _ := adverbsSkipped(firstWord(rest))
 				return w
 			}
+			// or, in English, with a verb and its object ("In the role of
+			// a coach, figure out the answer …"): German puts the main
+			// clause's verb first there ("Wenn …, kommen die …"), and the
+			// Romance languages drop its subject ("Cuando caen, golpean
+			// otras …").
+			if w := verbFirst(rest); w != "" && englishText(lower, f) {
+				return w
+			}
 		}
 	}
 	return subjectlessPlural(lower)
@@ -241,6 +249,14 @@ func (f treebankForms) imperativeOf(form, lang string) bool {
 // written in the same letters (their forms in -ez, -e are French's alone).
 func frenchText(lower string, f treebankForms) bool {
 	return frenchOnly(lower) || !slices.ContainsFunc([]string{"English", "German", "Spanish", "Portuguese", "Italian"}, func(lang string) bool {
+		return holdsWords(lower, f.words[lang], 1)
+	})
+}
+
+// englishText reports whether lower (lower case) holds English's own
+// words and none of the other covered languages written in its letters.
+func englishText(lower string, f treebankForms) bool {
+	return holdsWords(lower, f.words["English"], 1) && !slices.ContainsFunc([]string{"German", "French", "Spanish", "Portuguese", "Italian"}, func(lang string) bool {
 		return holdsWords(lower, f.words[lang], 1)
 	})
 }
