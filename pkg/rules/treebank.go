@@ -19,8 +19,8 @@ import (
 // all of the treebanks together, and the subordinators and prepositions
 // that open a sentence's first phrase. Those forms are only the ones that
 // happen to occur ("explique", "incitez" do not), so it also holds the
-// forms the regular paradigm of Spanish, Portuguese, Italian, French and
-// Russian makes of every verb the treebanks annotate, and the bare form of
+// forms the regular paradigm of Spanish, Portuguese, Italian, French,
+// Russian and German makes of every verb the treebanks annotate, and the bare form of
 // the English verbs they write mostly as verbs, or that WordNet's sense
 // tags read mostly as verbs: know the verb, not the form.
 
@@ -128,6 +128,11 @@ func treebankOrder(lower string) string {
 		for lang := range strings.FieldsSeq(langs) {
 			switch {
 			case negation != "" && !slices.Contains(slices.Collect(maps.Values(negations)), lang):
+			// German's singular imperative is also the first singular,
+			// which comes first with its subject after it: a question, or
+			// the main clause after a subordinate one ("Wenn es regnet,
+			// bleibe ich …").
+			case lang == "German" && strings.HasPrefix(rest, "ich") && !wordRune(firstRune(rest, len("ich"))):
 			case holdsWords(lower, f.words[lang], 1),
 				lang == negation && !holdsWords(lower, f.words["English"], 1):
 				return w
