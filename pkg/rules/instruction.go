@@ -121,6 +121,7 @@ var clauseJudges = []clauseJudge{
 	{"instruction-imperative", verbFirst, "a clause that opens with a verb and its object (%s), no subject before it: an order, not a statement about the world"},
 	{"instruction-imperative", treebankOrder, "a clause that opens with an imperative the Universal Dependencies treebanks annotate, or that the paradigm makes of a verb they annotate (%s): an order, not a statement about the world"},
 	{"instruction-imperative", conditionalOrder, "a main clause that opens with a bare verb after its condition (%s): an order, not a statement about the world"},
+	{"instruction-imperative", resultOrder, "a clause of result that opens with a bare verb, no subject (%s): an order, not a statement about the world"},
 	{"instruction-imperative", shallOrder, "a rule laid down (shall): a claim says what is so, not what someone must do"},
 	{"instruction-imperative", readerRule, "a rule laid on the reader in the third person (%s): a claim says what is so, not what the reader must do"},
 	{"instruction-imperative", frenchOrder, "a French verb with no subject, by its form, opening its sentence (%s): an order, not a statement about the world"},

@@ -253,6 +253,9 @@ func TestInstructionOrderPlaced(t *testing.T) {
 		"Regarding the reports on {{team}}, select the newest one of them.",
 		"In the role of a night guard, figure out the door code.",
 		"Acting as a referee, hand over the card to the player.",
+		// a clause of result with no subject
+		"The logs are long, so read them twice.",
+		"The queue is short, so draft a reply to every ticket.",
 	}
 	for _, s := range shaped {
 		if rule, _ := Instruction(s); rule == "" {
@@ -318,6 +321,9 @@ func TestInstructionOrderPlaced(t *testing.T) {
 		"After the outage, ops handed over the pager.",
 		"Wenn der Test fehlschlägt, kommen die Logs in den Bucket.",
 		"Cuando caen al suelo, golpean otras piedras.",
+		"The queue is long, so do the others.",
+		"The logs are long, so the team reads them twice.",
+		"The build was slow, so Ben split it.",
 	}
 	for _, s := range claims {
 		if rule, msg := instruction(s, true); rule != "" {
