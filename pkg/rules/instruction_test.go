@@ -256,6 +256,8 @@ func TestInstructionOrderPlaced(t *testing.T) {
 		// a clause of result with no subject
 		"The logs are long, so read them twice.",
 		"The queue is short, so draft a reply to every ticket.",
+		// a verb and its colon that end the text
+		"The reply is yes or no. Classify:",
 	}
 	for _, s := range shaped {
 		if rule, _ := Instruction(s); rule == "" {
@@ -324,6 +326,7 @@ func TestInstructionOrderPlaced(t *testing.T) {
 		"The queue is long, so do the others.",
 		"The logs are long, so the team reads them twice.",
 		"The build was slow, so Ben split it.",
+		"Classify: the reply is yes or no.",
 	}
 	for _, s := range claims {
 		if rule, msg := instruction(s, true); rule != "" {

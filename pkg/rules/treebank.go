@@ -104,7 +104,13 @@ func treebankOrder(lower string) string {
 		// So is an English one ("Only ever accept …").
 		w, rest = adverbsSkipped(w, rest)
 		w = strings.ReplaceAll(w, "’", "'")
-		// "Read: …" is a label, "Don't-…" a compound.
+		// "Read: …" is a label; a verb and its colon with nothing after
+		// them ("… is positive or negative. Classify:") leave the next
+		// words to the reader, who is told to write them.
+		if strings.HasSuffix(w, ":") && strings.TrimSpace(rest) == "" {
+			w = strings.TrimSuffix(w, ":")
+		}
+		// "Don't-…" is a compound.
 		if strings.HasPrefix(rest, "-") {
 			return ""
 		}
