@@ -93,59 +93,7 @@ func treebankOrder(lower string) string {
 		return ""
 	}
 	f := treebank()
-	isImp := func(s string) string {
-		w, rest := firstWord(strings.TrimLeft(s, " \t\"'“„«(「『"))
-		// A Romance adverb in -mente or -ment before the verb is no
-		// subject ("Simplemente escriba …"): the verb still opens the
-		// clause's predicate.
-		if hasSuffixAny(w, "mente", "ment") && utf8.RuneCountInString(w) > 6 {
-			w, rest = firstWord(strings.TrimLeft(rest, " \t,"))
-		}
-		// So is an English one ("Only ever accept …").
-		w, rest = adverbsSkipped(w, rest)
-		w = strings.ReplaceAll(w, "’", "'")
-		// "Read: …" is a label; a verb and its colon with nothing after
-		// them ("… is positive or negative. Classify:") leave the next
-		// words to the reader, who is told to write them.
-		if strings.HasSuffix(w, ":") && strings.TrimSpace(rest) == "" {
-			w = strings.TrimSuffix(w, ":")
-		}
-		// "Don't-…" is a compound.
-		if strings.HasPrefix(rest, "-") {
-			return ""
-		}
-		// Spanish, Portuguese, Italian and Russian negate the imperative by
-		// a word before it ("No difunda …", "Não faça …", "Не забывай …"):
-		// the form still opens the predicate. Only these languages' forms
-		// count after it, and the negation tells its language (Spanish
-		// no, Portuguese não, Italian non, Russian не) unless the text is
-		// English ("No use …" is a noun phrase there).
-		negation := negations[w]
-		if negation != "" {
-			w, rest = firstWord(strings.TrimLeft(rest, " \t"))
-			if strings.HasPrefix(rest, "-") {
-				return ""
-			}
-		}
-		langs := f.imp[w]
-		if langs == "" {
-			langs = russianPrefixed(w, f)
-		}
-		for lang := range strings.FieldsSeq(langs) {
-			switch {
-			case negation != "" && !slices.Contains(slices.Collect(maps.Values(negations)), lang):
-			// German's singular imperative is also the first singular,
-			// which comes first with its subject after it: a question, or
-			// the main clause after a subordinate one ("Wenn es regnet,
-			// bleibe ich …").
-			case lang == "German" && strings.HasPrefix(rest, "ich") && !wordRune(firstRune(rest, len("ich"))):
-			case holdsWords(lower, f.words[lang], 1),
-				lang == negation && !holdsWords(lower, f.words["English"], 1):
-				return w
-			}
-		}
-		return ""
-	}
+	isImp := func(s string) string { return f.clauseImperative(s, lower) }
 	for _, s := range sentences(lower) {
 		if w := isImp(s); w != "" {
 			return w
@@ -201,6 +149,63 @@ func treebankOrder(lower string) string {
 		}
 	}
 	return subjectlessPlural(lower)
+}
+
+// clauseImperative returns the imperative form that opens clause s of
+// lower (lower case), as treebankOrder reads it, or "": after an adverb
+// or a negation, in a text that holds its language's words.
+func (f treebankForms) clauseImperative(s, lower string) string {
+	w, rest := firstWord(strings.TrimLeft(s, " \t\"'“„«(「『"))
+	// A Romance adverb in -mente or -ment before the verb is no
+	// subject ("Simplemente escriba …"): the verb still opens the
+	// clause's predicate.
+	if hasSuffixAny(w, "mente", "ment") && utf8.RuneCountInString(w) > 6 {
+		w, rest = firstWord(strings.TrimLeft(rest, " \t,"))
+	}
+	// So is an English one ("Only ever accept …").
+	w, rest = adverbsSkipped(w, rest)
+	w = strings.ReplaceAll(w, "’", "'")
+	// "Read: …" is a label; a verb and its colon with nothing after
+	// them ("… is positive or negative. Classify:") leave the next
+	// words to the reader, who is told to write them.
+	if strings.HasSuffix(w, ":") && strings.TrimSpace(rest) == "" {
+		w = strings.TrimSuffix(w, ":")
+	}
+	// "Don't-…" is a compound.
+	if strings.HasPrefix(rest, "-") {
+		return ""
+	}
+	// Spanish, Portuguese, Italian and Russian negate the imperative by
+	// a word before it ("No difunda …", "Não faça …", "Не забывай …"):
+	// the form still opens the predicate. Only these languages' forms
+	// count after it, and the negation tells its language (Spanish
+	// no, Portuguese não, Italian non, Russian не) unless the text is
+	// English ("No use …" is a noun phrase there).
+	negation := negations[w]
+	if negation != "" {
+		w, rest = firstWord(strings.TrimLeft(rest, " \t"))
+		if strings.HasPrefix(rest, "-") {
+			return ""
+		}
+	}
+	langs := f.imp[w]
+	if langs == "" {
+		langs = russianPrefixed(w, f)
+	}
+	for lang := range strings.FieldsSeq(langs) {
+		switch {
+		case negation != "" && !slices.Contains(slices.Collect(maps.Values(negations)), lang):
+		// German's singular imperative is also the first singular,
+		// which comes first with its subject after it: a question, or
+		// the main clause after a subordinate one ("Wenn es regnet,
+		// bleibe ich …").
+		case lang == "German" && strings.HasPrefix(rest, "ich") && !wordRune(firstRune(rest, len("ich"))):
+		case holdsWords(lower, f.words[lang], 1),
+			lang == negation && !holdsWords(lower, f.words["English"], 1):
+			return w
+		}
+	}
+	return ""
 }
 
 // labelEnd returns where the first label of s ends, at a colon, a
