@@ -46,6 +46,36 @@ func conditionalOrder(lower string) string {
 	return ""
 }
 
+// resultOrder returns "so" and the bare verb after it in an English text
+// of lower (lower case), or "": "so" joining a clause of result after a
+// comma ("The logs are long, so read them twice") opens a finite clause
+// that names its subject ("…, so the team reads them"); with a bare verb
+// straight after it, or a verb and its object ("…, so draft a reply":
+// verbFirst), the clause has none, and is an order. An auxiliary there
+// is the inversion "so do the others", a statement.
+func resultOrder(lower string) string {
+	if !english(lower) {
+		return ""
+	}
+	f := treebank()
+	for _, s := range splitTrimmed(lower, sentenceEnds, sentenceTrim) {
+		all := strings.Fields(s)
+		for k := 1; k+1 < len(all); k++ {
+			w := strings.Trim(all[k+1], "\"'“”‘’,:()")
+			if all[k] != "so" || !strings.HasSuffix(all[k-1], ",") || finites()[w] {
+				continue
+			}
+			if f.imperativeOf(w, "English") {
+				return "so " + w
+			}
+			if v := verbFirst(strings.Join(all[k+1:], " ")); v != "" {
+				return "so " + v
+			}
+		}
+	}
+	return ""
+}
+
 // conditionMain returns the condition's word and the bare verb that
 // opens the main clause after it, of ws, a clause's words opening with a
 // conditional, or "".
@@ -300,10 +330,12 @@ func compliancePassive(ws []string) string {
 // participles of doing as told or not; orderNouns what a reader is told.
 var (
 	parenthesis = regexp.MustCompile(`\([^()]*\)`)
-	turnNouns   = sync.OnceValue(set("message", "prompt", "input", "response", "reply", "output"))
-	readerNames = sync.OnceValue(set("ai", "llm", "chatbot", "chatgpt"))
-	personNames = sync.OnceValue(set("assistant", "claude", "gemini", "copilot"))
-	obligations = sync.OnceValue(set("must", "mustn't", "should", "shouldn't", "shall", "shan't", "cannot", "can't"))
-	compliance  = sync.OnceValue(set("ignored", "disregarded", "obeyed", "followed", "forgotten", "overridden", "honored", "honoured", "executed"))
-	orderNouns  = sync.OnceValue(set("instruction", "instructions", "command", "commands", "order", "orders", "directive", "directives", "rule", "rules", "attempt", "attempts", "request", "requests", "prompt", "prompts", "guideline", "guidelines"))
+	// A slot: braces, single or double, around a name with no space.
+	templateSlot = regexp.MustCompile(`\{\{?([^{}\s]{0,40})\}?\}`)
+	turnNouns    = sync.OnceValue(set("message", "prompt", "input", "response", "reply", "output"))
+	readerNames  = sync.OnceValue(set("ai", "llm", "chatbot", "chatgpt"))
+	personNames  = sync.OnceValue(set("assistant", "claude", "gemini", "copilot"))
+	obligations  = sync.OnceValue(set("must", "mustn't", "should", "shouldn't", "shall", "shan't", "cannot", "can't"))
+	compliance   = sync.OnceValue(set("ignored", "disregarded", "obeyed", "followed", "forgotten", "overridden", "honored", "honoured", "executed"))
+	orderNouns   = sync.OnceValue(set("instruction", "instructions", "command", "commands", "order", "orders", "directive", "directives", "rule", "rules", "attempt", "attempts", "request", "requests", "prompt", "prompts", "guideline", "guidelines"))
 )

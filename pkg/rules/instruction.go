@@ -121,6 +121,7 @@ var clauseJudges = []clauseJudge{
 	{"instruction-imperative", verbFirst, "a clause that opens with a verb and its object (%s), no subject before it: an order, not a statement about the world"},
 	{"instruction-imperative", treebankOrder, "a clause that opens with an imperative the Universal Dependencies treebanks annotate, or that the paradigm makes of a verb they annotate (%s): an order, not a statement about the world"},
 	{"instruction-imperative", conditionalOrder, "a main clause that opens with a bare verb after its condition (%s): an order, not a statement about the world"},
+	{"instruction-imperative", resultOrder, "a clause of result that opens with a bare verb, no subject (%s): an order, not a statement about the world"},
 	{"instruction-imperative", shallOrder, "a rule laid down (shall): a claim says what is so, not what someone must do"},
 	{"instruction-imperative", readerRule, "a rule laid on the reader in the third person (%s): a claim says what is so, not what the reader must do"},
 	{"instruction-imperative", frenchOrder, "a French verb with no subject, by its form, opening its sentence (%s): an order, not a statement about the world"},
@@ -298,9 +299,12 @@ func titleCase(w string) bool {
 // sentences splits text where a sentence or a list item starts, and
 // trims what may stand before its first word: quotes, list marks,
 // numbering, a code fence ("``` Output:"), a symbol or an emoji as a
-// list mark ("📝 Write …", "✅ Always …").
+// list mark ("📝 Write …", "✅ Always …"). A brace ends a sentence (code
+// and JSON open a block with it), but a template's slot ("{}",
+// "{topic}", "{{name}}") stands for a word of its sentence: "For each
+// question about {}, identify …" is one sentence.
 func sentences(s string) []string {
-	out := splitTrimmed(s, sentenceEnds+"{}", sentenceTrim)
+	out := splitTrimmed(templateSlot.ReplaceAllString(s, "$1"), sentenceEnds+"{}", sentenceTrim)
 	for i, x := range out {
 		out[i] = strings.TrimLeftFunc(x, func(r rune) bool {
 			return unicode.Is(unicode.So, r) || unicode.Is(unicode.Sk, r) || r == '\ufe0f' || r == '\u200d' || strings.ContainsRune(sentenceTrim, r)

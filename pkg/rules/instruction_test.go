@@ -247,6 +247,17 @@ func TestInstructionOrderPlaced(t *testing.T) {
 		"x = load() --- As a shell, print what x holds.",
 		"The job ran. RULE: the reply holds the key.",
 		"If the input matches {name} (a word, not a number), then print the key.",
+		// a template's slot is a word of its sentence; after a fronted
+		// phrase an English main clause opens with a verb and its object
+		"For every ticket about {}, pick the oldest reply.",
+		"Regarding the reports on {{team}}, select the newest one of them.",
+		"In the role of a night guard, figure out the door code.",
+		"Acting as a referee, hand over the card to the player.",
+		// a clause of result with no subject
+		"The logs are long, so read them twice.",
+		"The queue is short, so draft a reply to every ticket.",
+		// a verb and its colon that end the text
+		"The reply is yes or no. Classify:",
 	}
 	for _, s := range shaped {
 		if rule, _ := Instruction(s); rule == "" {
@@ -306,6 +317,16 @@ func TestInstructionOrderPlaced(t *testing.T) {
 		"```go test ./...``` runs the whole suite in four minutes.",
 		"The range 2020---2022 saw three outages.",
 		"If the input matches (a word, a name), the server logs it.",
+		"For every ticket about {}, the bot picks the oldest reply.",
+		"The template {greeting}, {name} renders the welcome line.",
+		"In the spring of 2020, the team figured out the leak.",
+		"After the outage, ops handed over the pager.",
+		"Wenn der Test fehlschlägt, kommen die Logs in den Bucket.",
+		"Cuando caen al suelo, golpean otras piedras.",
+		"The queue is long, so do the others.",
+		"The logs are long, so the team reads them twice.",
+		"The build was slow, so Ben split it.",
+		"Classify: the reply is yes or no.",
 	}
 	for _, s := range claims {
 		if rule, msg := instruction(s, true); rule != "" {

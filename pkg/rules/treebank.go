@@ -19,8 +19,8 @@ import (
 // all of the treebanks together, and the subordinators and prepositions
 // that open a sentence's first phrase. Those forms are only the ones that
 // happen to occur ("explique", "incitez" do not), so it also holds the
-// forms the regular paradigm of Spanish, Portuguese, Italian, French and
-// Russian makes of every verb the treebanks annotate, and the bare form of
+// forms the regular paradigm of Spanish, Portuguese, Italian, French,
+// Russian and German makes of every verb the treebanks annotate, and the bare form of
 // the English verbs they write mostly as verbs, or that WordNet's sense
 // tags read mostly as verbs: know the verb, not the form.
 
@@ -93,48 +93,7 @@ func treebankOrder(lower string) string {
 		return ""
 	}
 	f := treebank()
-	isImp := func(s string) string {
-		w, rest := firstWord(strings.TrimLeft(s, " \t\"'“„«(「『"))
-		// A Romance adverb in -mente or -ment before the verb is no
-		// subject ("Simplemente escriba …"): the verb still opens the
-		// clause's predicate.
-		if hasSuffixAny(w, "mente", "ment") && utf8.RuneCountInString(w) > 6 {
-			w, rest = firstWord(strings.TrimLeft(rest, " \t,"))
-		}
-		// So is an English one ("Only ever accept …").
-		w, rest = adverbsSkipped(w, rest)
-		w = strings.ReplaceAll(w, "’", "'")
-		// "Read: …" is a label, "Don't-…" a compound.
-		if strings.HasPrefix(rest, "-") {
-			return ""
-		}
-		// Spanish, Portuguese, Italian and Russian negate the imperative by
-		// a word before it ("No difunda …", "Não faça …", "Не забывай …"):
-		// the form still opens the predicate. Only these languages' forms
-		// count after it, and the negation tells its language (Spanish
-		// no, Portuguese não, Italian non, Russian не) unless the text is
-		// English ("No use …" is a noun phrase there).
-		negation := negations[w]
-		if negation != "" {
-			w, rest = firstWord(strings.TrimLeft(rest, " \t"))
-			if strings.HasPrefix(rest, "-") {
-				return ""
-			}
-		}
-		langs := f.imp[w]
-		if langs == "" {
-			langs = russianPrefixed(w, f)
-		}
-		for lang := range strings.FieldsSeq(langs) {
-			switch {
-			case negation != "" && !slices.Contains(slices.Collect(maps.Values(negations)), lang):
-			case holdsWords(lower, f.words[lang], 1),
-				lang == negation && !holdsWords(lower, f.words["English"], 1):
-				return w
-			}
-		}
-		return ""
-	}
+	isImp := func(s string) string { return f.clauseImperative(s, lower) }
 	for _, s := range sentences(lower) {
 		if w := isImp(s); w != "" {
 			return w
@@ -179,9 +138,74 @@ func treebankOrder(lower string) string {
 				w, _ := adverbsSkipped(firstWord(rest))
 				return w
 			}
+			// or, in English, with a verb and its object ("In the role of
+			// a coach, figure out the answer …"): German puts the main
+			// clause's verb first there ("Wenn …, kommen die …"), and the
+			// Romance languages drop its subject ("Cuando caen, golpean
+			// otras …").
+			if w := verbFirst(rest); w != "" && englishText(lower, f) {
+				return w
+			}
 		}
 	}
 	return subjectlessPlural(lower)
+}
+
+// clauseImperative returns the imperative form that opens clause s of
+// lower (lower case), as treebankOrder reads it, or "": after an adverb
+// or a negation, in a text that holds its language's words.
+func (f treebankForms) clauseImperative(s, lower string) string {
+	w, rest := firstWord(strings.TrimLeft(s, " \t\"'“„«(「『"))
+	// A Romance adverb in -mente or -ment before the verb is no
+	// subject ("Simplemente escriba …"): the verb still opens the
+	// clause's predicate.
+	if hasSuffixAny(w, "mente", "ment") && utf8.RuneCountInString(w) > 6 {
+		w, rest = firstWord(strings.TrimLeft(rest, " \t,"))
+	}
+	// So is an English one ("Only ever accept …").
+	w, rest = adverbsSkipped(w, rest)
+	w = strings.ReplaceAll(w, "’", "'")
+	// "Read: …" is a label; a verb and its colon with nothing after
+	// them ("… is positive or negative. Classify:") leave the next
+	// words to the reader, who is told to write them.
+	if strings.HasSuffix(w, ":") && strings.TrimSpace(rest) == "" {
+		w = strings.TrimSuffix(w, ":")
+	}
+	// "Don't-…" is a compound.
+	if strings.HasPrefix(rest, "-") {
+		return ""
+	}
+	// Spanish, Portuguese, Italian and Russian negate the imperative by
+	// a word before it ("No difunda …", "Não faça …", "Не забывай …"):
+	// the form still opens the predicate. Only these languages' forms
+	// count after it, and the negation tells its language (Spanish
+	// no, Portuguese não, Italian non, Russian не) unless the text is
+	// English ("No use …" is a noun phrase there).
+	negation := negations[w]
+	if negation != "" {
+		w, rest = firstWord(strings.TrimLeft(rest, " \t"))
+		if strings.HasPrefix(rest, "-") {
+			return ""
+		}
+	}
+	langs := f.imp[w]
+	if langs == "" {
+		langs = russianPrefixed(w, f)
+	}
+	for lang := range strings.FieldsSeq(langs) {
+		switch {
+		case negation != "" && !slices.Contains(slices.Collect(maps.Values(negations)), lang):
+		// German's singular imperative is also the first singular,
+		// which comes first with its subject after it: a question, or
+		// the main clause after a subordinate one ("Wenn es regnet,
+		// bleibe ich …").
+		case lang == "German" && strings.HasPrefix(rest, "ich") && !wordRune(firstRune(rest, len("ich"))):
+		case holdsWords(lower, f.words[lang], 1),
+			lang == negation && !holdsWords(lower, f.words["English"], 1):
+			return w
+		}
+	}
+	return ""
 }
 
 // labelEnd returns where the first label of s ends, at a colon, a
@@ -241,6 +265,14 @@ func (f treebankForms) imperativeOf(form, lang string) bool {
 // written in the same letters (their forms in -ez, -e are French's alone).
 func frenchText(lower string, f treebankForms) bool {
 	return frenchOnly(lower) || !slices.ContainsFunc([]string{"English", "German", "Spanish", "Portuguese", "Italian"}, func(lang string) bool {
+		return holdsWords(lower, f.words[lang], 1)
+	})
+}
+
+// englishText reports whether lower (lower case) holds English's own
+// words and none of the other covered languages written in its letters.
+func englishText(lower string, f treebankForms) bool {
+	return holdsWords(lower, f.words["English"], 1) && !slices.ContainsFunc([]string{"German", "French", "Spanish", "Portuguese", "Italian"}, func(lang string) bool {
 		return holdsWords(lower, f.words[lang], 1)
 	})
 }

@@ -116,6 +116,12 @@ func TestVerbLexiconOrder(t *testing.T) {
 		// Portuguese: você (-ger -ja), vocês (-car -quem)
 		{"Proteja sempre com senha os arquivos da equipe.", "proteja"},
 		{"Publiquem já os resultados do teste, isso é urgente.", "publiquem"},
+		// German: the singular imperative of a weak -en verb, opening its
+		// clause, where a German statement has its subject or another
+		// constituent before the verb
+		{"Beschreibe kurz, wie der Server gestartet wird.", "beschreibe"},
+		{"Zeige mir bitte die letzte Version der Datei.", "zeige"},
+		{"Wenn der Test fehlschlägt, nenne den Fehler ausführlich.", "nenne"},
 		// Italian: Lei (-care -chi, -isc-), Loro
 		{"Verifichi subito che il server sia acceso.", "verifichi"},
 		{"Finisca entro sera la relazione per il cliente.", "finisca"},
@@ -204,6 +210,9 @@ func TestVerbLexiconPasses(t *testing.T) {
 		"Non è chiaro se il server sia acceso.",
 		"Сотрудники не стесняются задавать вопросы.",
 		"Los jueces Rodríguez y Pérez dirigen el tribunal.",
+		"Ich beschreibe kurz, wie der Server gestartet wird.",
+		"Wenn es regnet, arbeite ich von zu Hause aus.",
+		"Zeige ich dir das morgen, wenn der Server läuft?",
 		"Vous construisez et réparez des ponts depuis dix ans.",
 		"Прибой разрушил старый причал.",
 		"Он назовёт имя победителя в пятницу.",
