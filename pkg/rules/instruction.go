@@ -47,6 +47,12 @@ func Instruction(text string) (rule, msg string) {
 	if rule, msg := instruction(text, true); rule != "" {
 		return rule, msg
 	}
+	// Written so that the rules do not see its words: judged as read.
+	if p := plain(text); p != text {
+		if rule, msg := instruction(p, true); rule != "" {
+			return rule, msg
+		}
+	}
 	return unjudged(text)
 }
 
