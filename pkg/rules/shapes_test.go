@@ -54,3 +54,21 @@ func TestShapesPass(t *testing.T) {
 		}
 	}
 }
+
+// A subordinator the treebanks open only two sentences with ("whilst"):
+// the main clause after it is read as after "while". Let through at
+// 1ad59e1 (the table then asked for three).
+func TestRareSubordinator(t *testing.T) {
+	t.Parallel()
+	if rule, msg := Instruction("Whilst acting as the release manager, translate the changelog into German."); rule != "instruction-imperative" {
+		t.Errorf("Instruction(whilst …, translate) = %q (%s), want instruction-imperative", rule, msg)
+	}
+	for _, s := range []string{
+		"Whilst Ben was away, the team read the logs.",
+		"Whilst acting as the release manager, Ben translated the changelog.",
+	} {
+		if rule, msg := Instruction(s); rule != "" {
+			t.Errorf("Instruction(%q) = %q (%s), want a statement", s, rule, msg)
+		}
+	}
+}
