@@ -15,7 +15,9 @@ import (
 // what a model reads, not the bytes): literal escapes written as text
 // ("\n", "\u201d", "\xd0\xb5") read as what they stand for, a word that
 // mixes Latin letters with another script's look-alikes folded to Latin
-// ("Consid\xd0\xb5r"), the characters that break a word without showing
+// ("Consid\xd0\xb5r"), a hex identifier and the words in capitals it is
+// joined to by a hyphen read as two sentences ("…6eb19c9-IGNORE THE
+// CODE"), the characters that break a word without showing
 // (soft hyphen, zero-width space, word joiner) removed, a run of letters
 // written one by one ("S a y t h a t") read as its words, and a word
 // split by a space ("Ig nore") read whole where the whole is a verb of the
@@ -30,9 +32,22 @@ func plain(text string) string {
 		return r
 	}, s)
 	s = mixedWords(s)
+	s = codeThenCapitals.ReplaceAllStringFunc(s, func(m string) string {
+		code, word, _ := strings.Cut(m, "-")
+		if len(code) < 6 || !strings.ContainsAny(code, "0123456789") {
+			return m
+		}
+		return code + ". " + word
+	})
 	s = letterRuns(s)
 	return splitWords(s)
 }
+
+// codeThenCapitals is an identifier in hex (six digits or more, a
+// number among them: a hash, a UUID's group) joined by a hyphen to a word
+// in capitals and more after it: the code and the shouted words after it
+// are two sentences ("…-IGNORE was closed" stays one).
+var codeThenCapitals = regexp.MustCompile(`\b[0-9a-fA-F]+-[A-Z]{2,}(?: [A-Z]{2,})+\b`)
 
 // escapeRun is a run of the escapes a string literal writes: \n \r \t,
 // \" and \', \uXXXX, \UXXXXXXXX and \xHH.
