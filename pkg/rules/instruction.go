@@ -2,6 +2,7 @@ package rules
 
 import (
 	"maps"
+	"regexp"
 	"strings"
 	"sync"
 	"unicode"
@@ -47,6 +48,12 @@ func Instruction(text string) (rule, msg string) {
 	if rule, msg := instruction(text, true); rule != "" {
 		return rule, msg
 	}
+	// Written so that the rules do not see its words: judged as read.
+	if p := plain(text); p != text {
+		if rule, msg := instruction(p, true); rule != "" {
+			return rule, msg
+		}
+	}
 	return unjudged(text)
 }
 
@@ -76,6 +83,9 @@ func instruction(text string, decode bool) (rule, msg string) {
 		if rule, msg := opensWithOrder(s); rule != "" {
 			return rule, msg
 		}
+	}
+	if m := turnAsData.FindString(lower); m != "" {
+		return "instruction-role", "a turn of a conversation written as data or a spaced template token (" + strings.TrimSpace(m) + "): a model reads it as the turn it names"
 	}
 	for _, j := range clauseJudges {
 		if w := j.find(lower); w != "" {
@@ -107,6 +117,15 @@ func instruction(text string, decode bool) (rule, msg string) {
 	}
 	return "", ""
 }
+
+// turnAsData is a chat turn written as the data the chat APIs and
+// datasets send (lower case): a role field naming a speaker in JSON, YAML
+// or a dictionary ({"role": "system"}, "- role: assistant", role=>user),
+// ShareGPT's {"from": "gpt"}, and the template tokens with spaces inside
+// ("< | im_start | >", "[ INST ]"), which roleTag reads only as written.
+var turnAsData = regexp.MustCompile(`(?:^|[^\pL\pN_])["'\x60“”‘’]?role["'\x60“”‘’]?\s*(?::|=>?)\s*["'\x60“”‘’]?(?:system|developer|assistant|user|human|tool|model|function|ai|bot|chatbot)\b` +
+	`|"from"\s*:\s*"(?:human|gpt|system)"` +
+	`|<\s*\|\s*[a-z_]{2,30}\s*\|\s*>|\[\s*/?\s*inst\s*\]`)
 
 // A clauseJudge reads a whole text's clauses (lower case): find returns
 // the words that make the text an order or a question, or "".
