@@ -40,9 +40,16 @@ func byMeaning(idx bleve.Index, c *memo, hits []*search.DocumentMatch, p phrasin
 	if err := loadStored(idx, c, hits); err != nil {
 		return nil, err
 	}
-	for _, h := range hits {
+	vs := make([][]float32, len(hits), len(hits)+1)
+	for i, h := range hits {
 		s, _ := h.Fields[fieldMeaning].(string)
-		h.Score *= 1 + meaningWeight*wordvec.Cosine(q, wordvec.Decode(s))
+		vs[i] = wordvec.Decode(s)
+	}
+	// The component the window and the question share, which depends
+	// only on the window: the same whatever the limit, held or not.
+	wordvec.RemoveShared(append(vs, q))
+	for i, h := range hits {
+		h.Score *= 1 + meaningWeight*wordvec.Cosine(q, vs[i])
 	}
 	slices.SortFunc(hits, byScore)
 	return hits, nil

@@ -16,7 +16,6 @@
 // The file: the licence notices, a NUL, then little-endian
 //
 //	n uint32, dims uint32
-//	the fixed first component: dims float32 (a unit vector)
 //	n+1 uint32: where each word starts in the words, and where they end
 //	n uint16: each word's rank among the 50,000 (1 is the most frequent)
 //	n float32: each word's scale
@@ -40,15 +39,11 @@ import (
 	"slices"
 
 	"github.com/mem-md/mem/pkg/index/tokens"
-	"github.com/mem-md/mem/pkg/index/wordvec"
 )
 
 const (
 	kept = 50000
 	dims = 100
-	// zipf is Zipf's law's share of text for the most frequent word, as
-	// wordvec.Weight assumes: the word of rank r is zipf/r of the words.
-	zipf = 0.1
 )
 
 func main() {
@@ -124,7 +119,6 @@ func run(dir string) error {
 		}
 		words = append(words, quantize(w, rank, v[:dims]))
 	}
-	first := component(words)
 	slices.SortFunc(words, func(a, b word) int { return cmp.Compare(a.text, b.text) })
 
 	out := bufio.NewWriter(os.Stdout)
@@ -144,7 +138,6 @@ Domain Dedication and License v1.0 (https://opendatacommons.org/licenses/pddl/1-
 	}
 	put(uint32(len(words)))
 	put(uint32(dims))
-	put(first)
 	off := uint32(0)
 	for _, w := range words {
 		put(off)
@@ -190,54 +183,4 @@ func quantize(text string, rank int, v []float64) word {
 		w.q[i] = int8(math.Round(x / float64(w.scale)))
 	}
 	return w
-}
-
-// component is the first principal component (uncentred) of the kept
-// words' weighted vectors, each counted as often as Zipf's law says it
-// occurs: the direction every averaged text shares, which the rerank
-// projects out of a text's vector. Power iteration on the 100×100 second
-// moment, from the weighted mean.
-func component(words []word) [dims]float32 {
-	var m [dims][dims]float64
-	var u [dims]float64
-	for _, w := range words {
-		p := zipf / float64(w.rank)
-		s := wordvec.Weight(w.rank)
-		var x [dims]float64
-		for i, q := range w.q {
-			x[i] = s * float64(q) * float64(w.scale)
-		}
-		for i := range x {
-			u[i] += p * x[i]
-			for j := range x {
-				m[i][j] += p * x[i] * x[j]
-			}
-		}
-	}
-	for range 100 {
-		var next [dims]float64
-		for i := range m {
-			for j := range m[i] {
-				next[i] += m[i][j] * u[j]
-			}
-		}
-		u = unit(next)
-	}
-	var out [dims]float32
-	for i, x := range u {
-		out[i] = float32(x)
-	}
-	return out
-}
-
-func unit(x [dims]float64) [dims]float64 {
-	n := 0.0
-	for _, v := range x {
-		n += v * v
-	}
-	n = math.Sqrt(n)
-	for i := range x {
-		x[i] /= n
-	}
-	return x
 }
