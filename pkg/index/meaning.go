@@ -6,6 +6,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search"
+	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/mem-md/mem/pkg/index/wordvec"
 )
@@ -37,12 +38,25 @@ func byMeaning(idx bleve.Index, c *memo, hits []*search.DocumentMatch, p phrasin
 	if q == nil || len(hits) == 0 {
 		return hits, nil
 	}
-	if err := loadStored(idx, c, hits); err != nil {
-		return nil, err
-	}
 	vs := make([][]float32, len(hits), len(hits)+1)
+	var r bleveindex.IndexReader
 	for i, h := range hits {
 		s, _ := h.Fields[fieldMeaning].(string)
+		if h.Fields == nil {
+			// Ranked without its stored fields (a held index): through
+			// the memo, which keeps the vector for the next search.
+			if r == nil {
+				var err error
+				if r, err = c.reader(idx); err != nil {
+					return nil, err
+				}
+				defer r.Close()
+			}
+			var err error
+			if s, err = c.meaning(r, h.ID); err != nil {
+				return nil, err
+			}
+		}
 		vs[i] = wordvec.Decode(s)
 	}
 	// The component the window and the question share, which depends
