@@ -35,7 +35,7 @@ import (
 // pairs of characters: pkg/index/tokens); TF-IDF scoring again; exact, a
 // file's names as a query equal to one is compared (tokens.ExactKey).
 // 8: no term, and no exact name, over tokens.MaxTerm bytes.
-// 9: meaning, the vector of a file's title and body (wordvec.go), stored
+// 9: meaning, the vector of a file's title and body (pkg/index/wordvec), stored
 // for the rerank by meaning.
 const schemaVersion = 9
 

