@@ -14,6 +14,7 @@ import (
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
 	"github.com/mem-md/mem/pkg/index/tokens"
+	"github.com/mem-md/mem/pkg/index/wordvec"
 	"github.com/mem-md/mem/pkg/rules"
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -34,7 +35,9 @@ import (
 // pairs of characters: pkg/index/tokens); TF-IDF scoring again; exact, a
 // file's names as a query equal to one is compared (tokens.ExactKey).
 // 8: no term, and no exact name, over tokens.MaxTerm bytes.
-const schemaVersion = 8
+// 9: meaning, the vector of a file's title and body (pkg/index/wordvec), stored
+// for the rerank by meaning.
+const schemaVersion = 9
 
 // Field names of an indexed document. The document id is the file's path
 // relative to the vault, so a hit cites the file without a stored field.
@@ -58,11 +61,12 @@ const (
 	fieldSubject     = "subject"    // gate.Subject: the key claims about one subject share
 	fieldSession     = "session"    // the session that wrote it: one session close in time is an episode
 	fieldExact       = "exact"      // tokens.ExactKey of its title, aliases and file name
+	fieldMeaning     = "meaning"    // its title's and body's vector (wordvec.Encode)
 )
 
 // storedFields are what a hit prints; everything else is indexed only,
 // which keeps the index small.
-var storedFields = []string{fieldID, fieldType, fieldProvenance, fieldValidAtText, fieldSession}
+var storedFields = []string{fieldID, fieldType, fieldProvenance, fieldValidAtText, fieldSession, fieldMeaning}
 
 // snippetFields are highlighted for a hit's snippet (stored with term vectors).
 var snippetFields = []string{fieldBody, fieldTitle}
@@ -135,6 +139,7 @@ func newMapping() mapping.IndexMapping {
 	doc.AddFieldMappingsAt(fieldProject, kw(false))
 	doc.AddFieldMappingsAt(fieldSource, kw(false))
 	doc.AddFieldMappingsAt(fieldValidAtText, storedOnly)
+	doc.AddFieldMappingsAt(fieldMeaning, storedOnly)
 	doc.AddFieldMappingsAt(fieldValidAt, date)
 	doc.AddFieldMappingsAt(fieldImportance, num)
 	doc.AddFieldMappingsAt(fieldSupersedes, kw(false))
@@ -197,6 +202,11 @@ func document(m *vault.Memory) map[string]any {
 	// name is a slug of its own text, and would only add noise.
 	if meta.Title == "" && !frontmatter.IsMemoryType(meta.Type) {
 		set(fieldTitle, vault.FileTitle(m.Rel))
+	}
+	// The vector of the text stored, which a snippet shows.
+	title, _ := d[fieldTitle].(string)
+	if v := wordvec.Of(title + "\n" + d[fieldBody].(string)); v != nil {
+		d[fieldMeaning] = wordvec.Encode(v)
 	}
 	set(fieldSession, meta.Session)
 	set(fieldDescription, rules.Redact(meta.Description))

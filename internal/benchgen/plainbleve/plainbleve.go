@@ -19,6 +19,7 @@ import (
 	"github.com/mem-md/mem/pkg/frontmatter"
 	"github.com/mem-md/mem/pkg/gate"
 	"github.com/mem-md/mem/pkg/index/tokens"
+	"github.com/mem-md/mem/pkg/index/wordvec"
 	"github.com/mem-md/mem/pkg/vault"
 )
 
@@ -127,6 +128,7 @@ func LeanMapping() mapping.IndexMapping {
 		doc.AddFieldMappingsAt(f, kw(false))
 	}
 	doc.AddFieldMappingsAt("valid_at_text", storedOnly)
+	doc.AddFieldMappingsAt("meaning", storedOnly)
 	doc.AddFieldMappingsAt("valid_at", date)
 	doc.AddFieldMappingsAt("importance", num)
 	m := bleve.NewIndexMapping()
@@ -164,6 +166,10 @@ func LeanDoc(rel string, data []byte) map[string]any {
 		if len(v) > 0 {
 			d[k] = v
 		}
+	}
+	title, _ := d["title"].(string)
+	if v := wordvec.Of(title + "\n" + fm.Body); v != nil {
+		d["meaning"] = wordvec.Encode(v)
 	}
 	if !m.ValidAt.IsZero() {
 		d["valid_at"], d["valid_at_text"] = m.ValidAt.Time, m.ValidAt.String()

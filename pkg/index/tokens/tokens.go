@@ -234,3 +234,10 @@ func ExactKey(s string) string {
 	}
 	return b.String()
 }
+
+// StopWords are the English stop words the mem analyzer drops (bleve's
+// list). scripts/wordvectors leaves them out of the word vectors too.
+func StopWords() (map[string]bool, error) {
+	m := analysis.NewTokenMap()
+	return m, m.LoadBytes(en.EnglishStopWords)
+}
