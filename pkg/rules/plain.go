@@ -166,37 +166,47 @@ func letterRuns(s string) string {
 }
 
 // segment cuts letters into the longest words the tables know from the
-// left; letters no known word starts with are kept together.
+// left; letters no known word starts with are kept together. It works on
+// runes: lower case may change a letter's length in bytes (Ⱥ is two, ⱥ
+// three), and it tries words of at most maxWordRunes, so a long run costs
+// its length, not its square.
 func segment(joined string) []string {
-	lower := strings.ToLower(joined)
+	rs := []rune(joined)
+	lower := make([]rune, len(rs))
+	for i, r := range rs {
+		lower[i] = unicode.ToLower(r)
+	}
 	var out []string
 	unknown := 0
-	for i := 0; i < len(lower); {
+	for i := 0; i < len(rs); {
 		n := 0
-		for j := len(lower); j > i+1; j-- {
-			if knownWord(lower[i:j]) {
+		for j := min(len(rs), i+maxWordRunes); j > i; j-- {
+			if w := string(lower[i:j]); len(w) > 1 && knownWord(w) {
 				n = j - i
 				break
 			}
 		}
 		if n == 0 {
-			_, size := utf8.DecodeRuneInString(lower[i:])
-			i += size
-			unknown += size
+			i++
+			unknown++
 			continue
 		}
 		if unknown > 0 {
-			out = append(out, joined[i-unknown:i])
+			out = append(out, string(rs[i-unknown:i]))
 			unknown = 0
 		}
-		out = append(out, joined[i:i+n])
+		out = append(out, string(rs[i:i+n]))
 		i += n
 	}
 	if unknown > 0 {
-		out = append(out, joined[len(joined)-unknown:])
+		out = append(out, string(rs[len(rs)-unknown:]))
 	}
 	return out
 }
+
+// maxWordRunes is longer than any word of the tables
+// (TestSegmentKnowsEveryTableWord).
+const maxWordRunes = 40
 
 // knownWord reports a word of the tables: a form they hold in any
 // language, a subordinator, a frequent word of a language's treebanks or
