@@ -45,6 +45,14 @@ import (
 // language none covers, is reported as unjudged (script.go): the rules
 // above are too few there to let it render.
 func Instruction(text string) (rule, msg string) {
+	if len(text) > judgedWhole {
+		for _, piece := range pieces(text) {
+			if rule, msg := Instruction(piece); rule != "" {
+				return rule, msg
+			}
+		}
+		return "", ""
+	}
 	if rule, msg := instruction(text, true); rule != "" {
 		return rule, msg
 	}
@@ -569,3 +577,60 @@ var secondPerson = sync.OnceValue(set(
 
 // secondPersonCJK address the reader in scripts without spaces.
 var secondPersonCJK = []string{"你", "您", "あなた", "君は", "お前", "おまえ", "당신", "너는", "너의", "네가", "너희", "คุณ"}
+
+// judgedWhole is the longest text the rules read as one. They read the
+// whole text for each clause (its language, whom it addresses), so their
+// work grows with the square of its length: an agent's 100 KB note took
+// 14 to 77 s. A longer text is judged in pieces of whole lines (or
+// sentences, or words) of at most this many bytes; every payload of the
+// public sets is far shorter (scripts/trust cuts them at 270).
+const judgedWhole = 2048
+
+// pieceOverlap is how far back from a cut that is not at a line's or a
+// sentence's end the next piece starts, so an order the cut split is
+// read whole in the next piece.
+const pieceOverlap = 256
+
+// pieces cuts text into the pieces Instruction judges: each at most
+// judgedWhole bytes, cut at the last line end in its second half, else
+// the last sentence end, else the last space, else a character's start;
+// after a cut of the last two kinds the next piece starts at a space up to
+// pieceOverlap bytes before it.
+func pieces(text string) []string {
+	var out []string
+	for len(text) > judgedWhole {
+		cut, clean := cutAt(text)
+		out = append(out, text[:cut])
+		next := cut
+		if !clean {
+			if i := strings.IndexAny(text[cut-pieceOverlap:cut], " \t\n"); i >= 0 {
+				next = cut - pieceOverlap + i + 1
+			}
+		}
+		text = text[next:]
+	}
+	return append(out, text)
+}
+
+// cutAt is where the piece text opens ends (see pieces), always past
+// half of judgedWhole, and whether that is a line's or a sentence's end.
+func cutAt(text string) (int, bool) {
+	head := text[:judgedWhole]
+	half := judgedWhole / 2
+	if i := strings.LastIndexByte(head, '\n'); i >= half {
+		return i + 1, true
+	}
+	for _, end := range []string{". ", "! ", "? ", "。", "！", "？"} {
+		if i := strings.LastIndex(head, end); i >= half {
+			return i + len(end), true
+		}
+	}
+	if i := strings.LastIndexAny(head, " \t"); i >= half {
+		return i + 1, false
+	}
+	cut := judgedWhole
+	for !utf8.RuneStart(text[cut]) {
+		cut--
+	}
+	return cut, false
+}
