@@ -208,10 +208,7 @@ func RemoveShared(vs [][]float32) {
 			if v == nil {
 				continue
 			}
-			var d float64
-			for i, x := range v {
-				d += float64(x) * u[i]
-			}
+			d := dot(v, u)
 			for i, x := range v {
 				next[i] += d * float64(x)
 			}
@@ -232,10 +229,7 @@ func RemoveShared(vs [][]float32) {
 		if v == nil {
 			continue
 		}
-		var d float64
-		for i, x := range v {
-			d += float64(x) * u[i]
-		}
+		d := dot(v, u)
 		for i := range v {
 			v[i] -= float32(d * u[i])
 		}
@@ -251,6 +245,15 @@ const (
 	powerSteps = 50
 	settled    = 1e-14
 )
+
+// dot is v·u, summed in float64.
+func dot(v []float32, u []float64) float64 {
+	var d float64
+	for i, x := range v {
+		d += float64(x) * u[i]
+	}
+	return d
+}
 
 // normalize makes x a unit vector; false when it is zero.
 func normalize(x []float64) bool {
