@@ -43,8 +43,8 @@ func byMeaning(idx bleve.Index, c *memo, hits []*search.DocumentMatch, p phrasin
 	for i, h := range hits {
 		s, _ := h.Fields[fieldMeaning].(string)
 		if h.Fields == nil {
-			// Ranked without its stored fields (a held index): through
-			// the memo, which keeps the vector for the next search.
+			// Ranked without its stored fields (a held index): read
+			// through the memo, which keeps the document for the next search.
 			if r == nil {
 				var err error
 				if r, err = c.reader(idx); err != nil {
@@ -53,7 +53,7 @@ func byMeaning(idx bleve.Index, c *memo, hits []*search.DocumentMatch, p phrasin
 				defer r.Close()
 			}
 			var err error
-			if s, err = c.meaning(r, h.ID); err != nil {
+			if s, err = storedMeaning(r, h.ID); err != nil {
 				return nil, err
 			}
 		}
@@ -67,4 +67,20 @@ func byMeaning(idx bleve.Index, c *memo, hits []*search.DocumentMatch, p phrasin
 	}
 	slices.SortFunc(hits, byScore)
 	return hits, nil
+}
+
+// storedMeaning is document id's stored vector (wordvec.Encode; "" for
+// none), read by r.
+func storedMeaning(r bleveindex.IndexReader, id string) (string, error) {
+	doc, err := r.Document(id)
+	if err != nil || doc == nil {
+		return "", err
+	}
+	var s string
+	doc.VisitFields(func(f bleveindex.Field) {
+		if t, ok := f.(bleveindex.TextField); ok && f.Name() == fieldMeaning {
+			s = t.Text()
+		}
+	})
+	return s, nil
 }

@@ -47,8 +47,6 @@ type memo struct {
 	// docs: the stored documents searches read, by id (a hit's title and
 	// body for its snippet, an episode seed's session and date).
 	docs map[string]bleveindex.Document
-	// meanings: the stored vector of each document a rerank read.
-	meanings map[string]string
 	// held: for the fields annotate asks, how many documents hold a term,
 	// counted on the first search that asks.
 	held map[fieldTerm]holding
@@ -187,30 +185,6 @@ func (c *memo) text(id, full string) []rules.Finding {
 	return memoized(&c.mu, c.found, id, func() []rules.Finding { return rules.Text(full) })
 }
 
-// meaning is document id's stored vector (wordvec.Encode; "" for none),
-// read by r (through the memo: a reader from c.reader) and kept.
-func (c *memo) meaning(r bleveindex.IndexReader, id string) (string, error) {
-	c.mu.Lock()
-	s, ok := c.meanings[id]
-	c.mu.Unlock()
-	if ok {
-		return s, nil
-	}
-	doc, err := r.Document(id)
-	if err != nil {
-		return "", err
-	}
-	if doc != nil {
-		doc.VisitFields(func(f bleveindex.Field) {
-			if t, ok := f.(bleveindex.TextField); ok && f.Name() == fieldMeaning {
-				s = t.Text()
-			}
-		})
-	}
-	memoized(&c.mu, c.meanings, id, func() string { return s })
-	return s, nil
-}
-
 // unmarkable is markdown.Unmarkable of text, the stored field key names
 // (document id and field), through the memo.
 func (c *memo) unmarkable(key string, text []byte) []markdown.Span {
@@ -245,7 +219,7 @@ func OpenReader(v *vault.Vault) (*Reader, error) {
 	}
 	return &Reader{v: v, name: g.name, idx: idx, current: current,
 		memo: &memo{files: map[string]*vault.Memory{}, found: map[string][]rules.Finding{}, marks: map[string][]markdown.Span{}, held: map[fieldTerm]holding{},
-			docs: map[string]bleveindex.Document{}, meanings: map[string]string{}}}, nil
+			docs: map[string]bleveindex.Document{}}}, nil
 }
 
 // Live says whether r is still the live generation: a full build by
