@@ -2,7 +2,9 @@ package index
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -15,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -129,57 +132,72 @@ func (m *manifest) encode() []byte {
 	return b.Bytes()
 }
 
+// manifestHeader is what a manifest's first lines say.
+type manifestHeader struct {
+	schema, seq, scanned, files int64
+}
+
+// lineReader hands out a text's lines, counting them; every line ends in a
+// newline, so a missing one is truncation.
+type lineReader struct {
+	rest string
+	line int
+}
+
+func (r *lineReader) next() (string, bool) {
+	i := strings.IndexByte(r.rest, '\n')
+	if i < 0 {
+		return "", false
+	}
+	r.line++
+	l := r.rest[:i]
+	r.rest = r.rest[i+1:]
+	return l, true
+}
+
+// decodeHeader reads the header's lines from r, leaving r at the first
+// file's line.
+func decodeHeader(r *lineReader) (manifestHeader, error) {
+	var h manifestHeader
+	if s, ok := r.next(); !ok || s != manifestMagic {
+		return h, fmt.Errorf("line 1: not a mem index manifest")
+	}
+	for _, f := range []struct {
+		key string
+		to  *int64
+	}{{"schema", &h.schema}, {"seq", &h.seq}, {"scanned", &h.scanned}, {"files", &h.files}} {
+		s, ok := r.next()
+		v, found := strings.CutPrefix(s, f.key+" ")
+		if !ok || !found {
+			return h, fmt.Errorf("line %d: want %q", r.line+1, f.key)
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return h, err
+		}
+		*f.to = n
+	}
+	return h, nil
+}
+
 // decodeManifest parses what encode wrote. Any damage is an error: the
 // caller then rebuilds the index rather than trusting part of a manifest.
-// It runs on every search, so it copies the data once and slices it.
-func decodeManifest(data []byte) (*manifest, error) {
-	rest := string(data)
-	line := 0
-	next := func() (string, bool) {
-		i := strings.IndexByte(rest, '\n')
-		if i < 0 { // every line ends in a newline; a missing one is truncation
-			return "", false
-		}
-		line++
-		l := rest[:i]
-		rest = rest[i+1:]
-		return l, true
-	}
-	header := func(key string) (int64, error) {
-		s, ok := next()
-		v, found := strings.CutPrefix(s, key+" ")
-		if !ok || !found {
-			return 0, fmt.Errorf("line %d: want %q", line+1, key)
-		}
-		return strconv.ParseInt(v, 10, 64)
-	}
-	if s, ok := next(); !ok || s != manifestMagic {
-		return nil, fmt.Errorf("line 1: not a mem index manifest")
-	}
-	schema, err := header("schema")
+// It runs on every search, so it slices data rather than copying lines.
+func decodeManifest(data string) (*manifest, error) {
+	r := &lineReader{rest: data}
+	h, err := decodeHeader(r)
 	if err != nil {
 		return nil, err
 	}
-	seq, err := header("seq")
-	if err != nil {
-		return nil, err
-	}
-	scanned, err := header("scanned")
-	if err != nil {
-		return nil, err
-	}
-	n, err := header("files")
-	if err != nil {
-		return nil, err
-	}
+	n := h.files
 	if n < 0 || n > int64(len(data)) {
-		return nil, fmt.Errorf("line %d: bad file count %d", line, n)
+		return nil, fmt.Errorf("line %d: bad file count %d", r.line, n)
 	}
-	m := &manifest{schema: int(schema), seq: seq, scanned: time.Unix(0, scanned), order: make([]string, 0, n), entries: make([]entry, 0, n)}
-	for rest != "" {
-		s, ok := next()
+	m := &manifest{schema: int(h.schema), seq: h.seq, scanned: time.Unix(0, h.scanned), order: make([]string, 0, n), entries: make([]entry, 0, n)}
+	for r.rest != "" {
+		s, ok := r.next()
 		if !ok {
-			return nil, fmt.Errorf("line %d: truncated", line+1)
+			return nil, fmt.Errorf("line %d: truncated", r.line+1)
 		}
 		size, s, ok1 := strings.Cut(s, " ")
 		mtime, s, ok2 := strings.Cut(s, " ")
@@ -192,13 +210,13 @@ func decodeManifest(data []byte) (*manifest, error) {
 			rel, err3 = strconv.Unquote(rel)
 		}
 		if !ok1 || !ok2 || !ok3 || err1 != nil || err2 != nil || err3 != nil || rel == "" {
-			return nil, fmt.Errorf("line %d: want size mtime hash path", line)
+			return nil, fmt.Errorf("line %d: want size mtime hash path", r.line)
 		}
 		if hash != "-" {
 			e.hash = hash
 		}
 		if k := len(m.order); k > 0 && m.order[k-1] >= rel {
-			return nil, fmt.Errorf("line %d: paths out of order or repeated", line)
+			return nil, fmt.Errorf("line %d: paths out of order or repeated", r.line)
 		}
 		m.order = append(m.order, rel)
 		m.entries = append(m.entries, e)
@@ -209,12 +227,37 @@ func decodeManifest(data []byte) (*manifest, error) {
 	return m, nil
 }
 
+// readHeader reads the manifest's header alone, not its list of files: a
+// search opens the index right after comparing the whole manifest with the
+// vault (at 50,000 files a 7 MB read and parse), and the open needs only
+// the schema and seq.
+func readHeader(path string) (*manifest, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf := make([]byte, 256) // the header is under 120 bytes
+	n, err := io.ReadFull(f, buf)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return nil, err
+	}
+	h, err := decodeHeader(&lineReader{rest: string(buf[:n])})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &manifest{schema: int(h.schema), seq: h.seq, scanned: time.Unix(0, h.scanned)}, nil
+}
+
+// readManifest reads the file and parses it in place: at 50,000 files a
+// 7 MB read, which a string copy of the bytes would fault in twice. The
+// bytes are never written after the read, as a string needs.
 func readManifest(path string) (*manifest, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	m, err := decodeManifest(data)
+	m, err := decodeManifest(unsafe.String(unsafe.SliceData(data), len(data)))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

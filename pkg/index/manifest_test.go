@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -22,7 +24,7 @@ func TestManifestRoundTrip(t *testing.T) {
 		"trailing space .md ":      {size: 5, mTime: 6, hash: "w"},
 	}
 	m := withFiles(&manifest{schema: schemaVersion, seq: 42, scanned: time.Unix(0, 1764412800123456789)}, files)
-	got, err := decodeManifest(m.encode())
+	got, err := decodeManifest(string(m.encode()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +50,7 @@ func TestManifestRejectsDamage(t *testing.T) {
 		"repeated path": strings.Replace(good, "files 1\n1 2 h a.md\n", "files 2\n1 2 h a.md\n1 2 h a.md\n", 1),
 		"out of order":  strings.Replace(good, "files 1\n1 2 h a.md\n", "files 2\n1 2 h b.md\n1 2 h a.md\n", 1),
 	} {
-		if _, err := decodeManifest([]byte(data)); err == nil {
+		if _, err := decodeManifest(data); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}
@@ -57,14 +59,14 @@ func TestManifestRejectsDamage(t *testing.T) {
 // FuzzDecodeManifest: any bytes either fail cleanly or decode to a
 // manifest that encodes and decodes to itself.
 func FuzzDecodeManifest(f *testing.F) {
-	f.Add(withFiles(&manifest{schema: 1, seq: 3}, map[string]entry{"a.md": {size: 1, mTime: 2, hash: "h"}, "b c.md": {}}).encode())
-	f.Add([]byte("mem-index-manifest 1\nschema 1\nseq 1\nscanned 0\nfiles 0\n"))
-	f.Fuzz(func(t *testing.T, data []byte) {
+	f.Add(string(withFiles(&manifest{schema: 1, seq: 3}, map[string]entry{"a.md": {size: 1, mTime: 2, hash: "h"}, "b c.md": {}}).encode()))
+	f.Add("mem-index-manifest 1\nschema 1\nseq 1\nscanned 0\nfiles 0\n")
+	f.Fuzz(func(t *testing.T, data string) {
 		m, err := decodeManifest(data)
 		if err != nil {
 			return
 		}
-		again, err := decodeManifest(m.encode())
+		again, err := decodeManifest(string(m.encode()))
 		if err != nil {
 			t.Fatalf("re-decode: %v", err)
 		}
@@ -86,7 +88,7 @@ func TestManifestChangesMergeAsTheMapWould(t *testing.T) {
 		for range rng.IntN(40) {
 			files[fmt.Sprintf("memory/%02d.md", rng.IntN(60))] = entry{size: rng.Int64N(100), mTime: rng.Int64(), hash: "h"}
 		}
-		data := withFiles(&manifest{schema: schemaVersion, seq: 3, scanned: time.Unix(0, 99)}, files).encode()
+		data := string(withFiles(&manifest{schema: schemaVersion, seq: 3, scanned: time.Unix(0, 99)}, files).encode())
 		merged, err := decodeManifest(data)
 		if err != nil {
 			t.Fatal(err)
@@ -135,4 +137,37 @@ func filesOf(m *manifest) map[string]entry {
 		files[rel] = entries[i]
 	}
 	return files
+}
+
+// TestReadHeader: the header alone gives what the manifest's whole read
+// gives of schema, seq and scanned, however many files follow it; a cut
+// header is an error.
+func TestReadHeader(t *testing.T) {
+	t.Parallel()
+	files := map[string]entry{}
+	for i := range 5000 {
+		files[fmt.Sprintf("memory/%05d.md", i)] = entry{size: int64(i), mTime: int64(i) << 20, hash: "0123456789abcdef"}
+	}
+	data := withFiles(&manifest{schema: schemaVersion, seq: 12, scanned: time.Unix(0, 1796610602104450542)}, files).encode()
+	path := filepath.Join(t.TempDir(), manifestFile)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	whole, err := readManifest(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, err := readHeader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if head.schema != whole.schema || head.seq != whole.seq || !head.scanned.Equal(whole.scanned) || len(whole.order) != 5000 || head.order != nil {
+		t.Errorf("header %+v, whole manifest schema %d seq %d scanned %v with %d files", head, whole.schema, whole.seq, whole.scanned, len(whole.order))
+	}
+	if err := os.WriteFile(path, data[:40], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readHeader(path); err == nil {
+		t.Error("a header cut after 40 bytes was read")
+	}
 }

@@ -932,11 +932,12 @@ func openReader(v *vault.Vault) (bleve.Index, error) {
 	return idx, err
 }
 
-// openLive is openReader, also returning the generation it opened.
+// openLive is openReader, also returning the generation it opened (its
+// manifest not read: see current).
 func openLive(v *vault.Vault) (*generation, bleve.Index, error) {
 	var lastErr error
 	for range 3 {
-		g, reason := live(v)
+		g, reason := current(v)
 		if g == nil {
 			return nil, nil, errors.New(reason)
 		}
@@ -945,7 +946,7 @@ func openLive(v *vault.Vault) (*generation, bleve.Index, error) {
 			return g, idx, nil
 		}
 		lastErr = err
-		if g2, _ := live(v); g2 == nil || g2.name == g.name {
+		if g2, _ := current(v); g2 == nil || g2.name == g.name {
 			break
 		}
 	}

@@ -53,7 +53,7 @@ func Dir(v *vault.Vault) string { return filepath.Join(v.StateDir(), "index") }
 type generation struct {
 	name string
 	dir  string
-	man  *manifest
+	man  *manifest // from current, the header alone
 }
 
 func (g *generation) blevePath() string { return filepath.Join(g.dir, bleveDir) }
@@ -61,9 +61,21 @@ func (g *generation) blevePath() string { return filepath.Join(g.dir, bleveDir) 
 // noIndex is live's reason when no index was ever built.
 const noIndex = "no index yet"
 
-// live reads the live generation. It returns (nil, reason) when there is
-// none to use, reason saying why in words fit to print before rebuilding.
+// live reads the live generation and its manifest. It returns (nil,
+// reason) when there is none to use, reason saying why in words fit to
+// print before rebuilding.
 func live(v *vault.Vault) (*generation, string) {
+	return liveWith(v, readManifest)
+}
+
+// current is live with the manifest's header alone (no files): which
+// generation is live, its schema and seq. Opening the index to search
+// needs no more.
+func current(v *vault.Vault) (*generation, string) {
+	return liveWith(v, readHeader)
+}
+
+func liveWith(v *vault.Vault, read func(path string) (*manifest, error)) (*generation, string) {
 	data, err := os.ReadFile(filepath.Join(Dir(v), currentFile))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, noIndex
@@ -73,7 +85,7 @@ func live(v *vault.Vault) (*generation, string) {
 		return nil, fmt.Sprintf("%s is damaged", filepath.Join(Dir(v), currentFile))
 	}
 	g := &generation{name: name, dir: filepath.Join(Dir(v), name)}
-	g.man, err = readManifest(filepath.Join(g.dir, manifestFile))
+	g.man, err = read(filepath.Join(g.dir, manifestFile))
 	if err != nil {
 		return nil, fmt.Sprintf("the index in %s is incomplete (%v)", g.dir, err)
 	}
