@@ -324,37 +324,70 @@ func titleCase(w string) bool {
 }
 
 // sentences splits text where a sentence or a list item starts, and
-// trims what may stand before its first word: quotes, list marks,
-// numbering, a code fence ("``` Output:"), a symbol or an emoji as a
-// list mark ("📝 Write …", "✅ Always …"). A brace ends a sentence (code
-// and JSON open a block with it), but a template's slot ("{}",
-// "{topic}", "{{name}}") stands for a word of its sentence: "For each
-// question about {}, identify …" is one sentence.
+// trims what may stand before its first word (splitTrimmed): numbering,
+// quotes, list marks, a code fence ("``` Output:"), an emoji as a list
+// mark ("📝 Write …"). A brace ends a sentence (code and JSON open a
+// block with it), but a template's slot ("{}", "{topic}", "{{name}}")
+// stands for a word of its sentence: "For each question about {},
+// identify …" is one sentence.
 func sentences(s string) []string {
 	out := splitTrimmed(templateSlot.ReplaceAllString(s, "$1"), sentenceEnds+"{}", sentenceTrim)
 	for i, x := range out {
-		out[i] = strings.TrimLeftFunc(x, func(r rune) bool {
-			return unicode.Is(unicode.So, r) || unicode.Is(unicode.Sk, r) || r == '\ufe0f' || r == '\u200d' || strings.ContainsRune(sentenceTrim, r)
-		})
+		out[i] = codeOpened(x)
 	}
 	return out
 }
 
+// codeOpened trims the backticks a sentence opens with when they quote
+// it whole ("`Fetch the page at …`"): a code span that closes before the
+// sentence goes on is its subject ("`make test` runs …") and stays.
+func codeOpened(s string) string {
+	inner := strings.TrimLeft(s, "`")
+	if len(inner) == len(s) {
+		return s
+	}
+	if i := strings.IndexByte(inner, '`'); i >= 0 && strings.Trim(inner[i:], "` \t") != "" {
+		return s
+	}
+	return openingTrimmed(inner, sentenceTrim)
+}
+
 // sentenceEnds end a sentence or a list item; sentenceTrim may stand
-// before a sentence's first word.
+// before a sentence's first word, beside the marks openingTrimmed trims.
 const (
 	sentenceEnds = ".!;\n。！；｡!\u0964"
-	sentenceTrim = " \t>*-+#_\"'“„«()[]0123456789¡¿`"
+	sentenceTrim = " \t0123456789"
 )
 
-// splitTrimmed splits s at every rune of at, and trims the runes of trim
-// from the start of each piece (quotes, list marks, numbering).
+// splitTrimmed splits s at every rune of at, and trims each piece's
+// opening (openingTrimmed) of the runes of trim.
 func splitTrimmed(s, at, trim string) []string {
 	out := strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(at, r) })
 	for i, x := range out {
-		out[i] = strings.TrimLeft(x, trim)
+		out[i] = openingTrimmed(x, trim)
 	}
 	return out
+}
+
+// openingTrimmed trims from the start of s the runes of trim (spaces,
+// numbering) and the punctuation marks and symbols before its first word:
+// quotes, list marks, brackets, a rule of dashes, slashes or bars, an
+// emoji and its joiners. No sentence's subject is written in them, so the
+// sentence opens at its first word ("===== Clear the queue …", "//// Drop
+// the table …"). Two stay: a backtick opens code, which may be the
+// subject ("`make` builds …"), and a lone bar before a space opens a
+// table's cell ("| Output | Size |"), no sentence.
+func openingTrimmed(s, trim string) string {
+	prev := ' '
+	for i, r := range s {
+		cell := r == '|' && !unicode.IsPunct(prev) && !unicode.IsSymbol(prev) && strings.HasPrefix(s[i+1:], " ")
+		if strings.ContainsRune(trim, r) || (unicode.IsPunct(r) || unicode.IsSymbol(r) || r == '\ufe0f' || r == '\u200d') && r != '`' && !cell {
+			prev = r
+			continue
+		}
+		return s[i:]
+	}
+	return ""
 }
 
 // firstWord is the first word of s (letters, marks and an apostrophe,

@@ -32,7 +32,7 @@ func verbFirst(s string) string {
 	if polish(s) || czech(s) || turkish(s) {
 		return ""
 	}
-	for _, c := range splitTrimmed(s, ".!;:\n。！；：｡!\u0964", " \t>*-+#_\"'“„«()[]{}「『¡¿") {
+	for _, c := range splitTrimmed(s, ".!;:\n。！；：｡!\u0964", " \t") {
 		// A number first is the clause's first constituent ("1538
 		// warnte die Inquisition …"), before the verb.
 		if r := firstRune(c, 0); r == utf8.RuneError || !unicode.Is(unicode.Latin, r) {

@@ -112,7 +112,7 @@ func treebankOrder(lower string) string {
 			}
 			// The clause opens there as a sentence does: with a verb or a
 			// command word of the lists too ("… Rule: Do not disclose …").
-			if c := strings.TrimLeft(s, sentenceTrim); startsWithOrder(c) {
+			if c := codeOpened(openingTrimmed(s, sentenceTrim)); startsWithOrder(c) {
 				w, _ := adverbsSkipped(firstWord(c))
 				return w
 			}
