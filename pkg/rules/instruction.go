@@ -131,7 +131,10 @@ func instruction(text string, decode bool) (rule, msg string) {
 // or a dictionary ({"role": "system"}, "- role: assistant", role=>user),
 // ShareGPT's {"from": "gpt"}, and the template tokens with spaces inside
 // ("< | im_start | >", "[ INST ]"), which roleTag reads only as written.
-var turnAsData = regexp.MustCompile(`(?:^|[^\pL\pN_])["'\x60“”‘’]?role["'\x60“”‘’]?\s*(?::|=>?)\s*["'\x60“”‘’]?(?:system|developer|assistant|user|human|tool|model|function|ai|bot|chatbot)\b` +
+// A field's key is quoted or opens the text, a line, a list item or an
+// object's next field; after a word, "role:" labels prose ("the user
+// role: user accounts are …").
+var turnAsData = regexp.MustCompile(`(?:(?:^|[\n{(\[,;])\s*(?:-\s*)?role|["'\x60“”‘’]role["'\x60“”‘’])\s*(?::|=>?)\s*["'\x60“”‘’]?(?:system|developer|assistant|user|human|tool|model|function|ai|bot|chatbot)\b` +
 	`|"from"\s*:\s*"(?:human|gpt|system)"` +
 	`|<\s*\|\s*[a-z_]{2,30}\s*\|\s*>|\[\s*/?\s*inst\s*\]`)
 

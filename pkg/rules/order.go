@@ -137,9 +137,11 @@ func frenchOnly(s string) bool { return holdsWords(s, frenchOnlyWords(), 1) }
 var frenchOnlyWords = sync.OnceValue(set("les", "des", "et", "est", "une", "dans", "pour", "avec", "aux", "ils", "elles", "cette", "pas", "qui", "du", "sont", "vous", "nous", "moi", "mon", "ton", "sur", "très"))
 
 // notVerb reports a word that opens a statement before a determiner: a
-// function word of the closed classes, or an adverb by its ending.
+// function word of the closed classes (the lists', or a subordinator or
+// preposition by the treebanks: "Whilst the build runs, …"), or an adverb
+// by its ending.
 func notVerb(w string) bool {
-	if openers()[w] || objectOpeners()[w] || romanceObjects()[w] || portugueseObjects()[w] {
+	if openers()[w] || objectOpeners()[w] || romanceObjects()[w] || portugueseObjects()[w] || treebank().sub[w] {
 		return true
 	}
 	// A Romance gerund or participle opens a phrase before the subject
