@@ -149,6 +149,7 @@ type clauseJudge struct {
 // clauseJudges are asked in this order; the first finding is the text's.
 var clauseJudges = []clauseJudge{
 	{"instruction-imperative", verbFirst, "a clause that opens with a verb and its object (%s), no subject before it: an order, not a statement about the world"},
+	{"instruction-imperative", thatOrder, "a clause that opens with a verb of saying or knowing and its \"that\", no subject before it (%s): an order, not a statement about the world"},
 	{"instruction-imperative", treebankOrder, "a clause that opens with an imperative the Universal Dependencies treebanks annotate, or that the paradigm makes of a verb they annotate (%s): an order, not a statement about the world"},
 	{"instruction-imperative", conditionalOrder, "a main clause that opens with a bare verb after its condition (%s): an order, not a statement about the world"},
 	{"instruction-imperative", resultOrder, "a clause of result that opens with a bare verb, no subject (%s): an order, not a statement about the world"},

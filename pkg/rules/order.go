@@ -69,6 +69,30 @@ func verbFirst(s string) string {
 	return ""
 }
 
+// thatOrder returns the verb and its "that" that open a clause of an
+// English text (lower case) with no subject before them: a verb WordNet
+// gives the frame "Somebody ----s that CLAUSE", in its bare form, straight
+// before "that" ("State that …", "Now say that …", "Confirm that the …").
+// A statement puts the verb's subject first ("Ben said that …"), or a
+// determiner before a noun of the same spelling ("The report that …").
+// Whether "that" opens a clause or a noun phrase ("Say that word"), the
+// verb takes it as its object.
+func thatOrder(lower string) string {
+	if !english(lower) {
+		return ""
+	}
+	that := treebank().that
+	for _, c := range clauses(lower) {
+		first, rest := adverbsSkipped(firstWord(c))
+		// (Not notVerb: its adverbs in -ment are French, and "comment"
+		// is a verb here.)
+		if next, _ := firstWord(rest); next == "that" && that[first] && !openers()[first] && !treebank().sub[first] {
+			return first + " that"
+		}
+	}
+	return ""
+}
+
 // englishParticles are the particles of English's phrasal verbs.
 var englishParticles = sync.OnceValue(set("down", "up", "out", "off", "over", "back", "away"))
 
