@@ -199,6 +199,24 @@ func opensWithOrder(s string) (rule, msg string) {
 	return "", ""
 }
 
+// afterDash is the clause a lone spaced dash puts after a sentence's
+// first one, which sentences reads as a sentence too ("The job is done –
+// read the log"), or "": a pair of dashes sets off a phrase inside the
+// sentence ("The budget – set in March – will grow").
+func afterDash(s string) string {
+	var at, n int
+	for _, d := range []string{" – ", " — ", " - "} {
+		if c := strings.Count(s, d); c > 0 {
+			n += c
+			at = strings.Index(s, d) + len(d)
+		}
+	}
+	if n != 1 {
+		return ""
+	}
+	return s[at:]
+}
+
 // addressed judges the text as a whole: the reader addressed in the
 // second person, or a command form anywhere in it.
 func addressed(lower string) (rule, msg string) {
@@ -338,6 +356,9 @@ func sentences(s string) []string {
 	out := splitTrimmed(templateSlot.ReplaceAllString(s, "$1"), sentenceEnds+"{}", sentenceTrim)
 	for i, x := range out {
 		out[i] = codeOpened(x)
+		if d := afterDash(x); d != "" {
+			out = append(out, openingTrimmed(d, sentenceTrim))
+		}
 	}
 	return out
 }
