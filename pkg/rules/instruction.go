@@ -93,7 +93,7 @@ func instruction(text string, decode bool) (rule, msg string) {
 		}
 	}
 	if m := turnAsData.FindString(lower); m != "" {
-		return "instruction-role", "a turn of a conversation written as data or a spaced template token (" + strings.TrimSpace(m) + "): a model reads it as the turn it names"
+		return "instruction-role", "a turn of a conversation written as data or a spaced template token (" + strings.TrimLeft(m, " \t\n-") + "): a model reads it as the turn it names"
 	}
 	for _, j := range clauseJudges {
 		if w := j.find(lower); w != "" {
@@ -134,7 +134,7 @@ func instruction(text string, decode bool) (rule, msg string) {
 // A field's key is quoted or opens the text, a line, a list item or an
 // object's next field; after a word, "role:" labels prose ("the user
 // role: user accounts are …").
-var turnAsData = regexp.MustCompile(`(?:(?:^|[\n{(\[,;])\s*(?:-\s*)?role|["'\x60“”‘’]role["'\x60“”‘’])\s*(?::|=>?)\s*["'\x60“”‘’]?(?:system|developer|assistant|user|human|tool|model|function|ai|bot|chatbot)\b` +
+var turnAsData = regexp.MustCompile(`(?:(?:^|[\n{(\[,;])\s*(?:-\s*)?["'\x60“”‘’]?role["'\x60“”‘’]?|["'\x60“”‘’]role["'\x60“”‘’])\s*(?::|=>?)\s*["'\x60“”‘’]?(?:system|developer|assistant|user|human|tool|model|function|ai|bot|chatbot)\b` +
 	`|"from"\s*:\s*"(?:human|gpt|system)"` +
 	`|<\s*\|\s*[a-z_]{2,30}\s*\|\s*>|\[\s*/?\s*inst\s*\]`)
 
