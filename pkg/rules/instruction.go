@@ -26,7 +26,8 @@ import (
 // clause of an English condition, English "shall", a rule laid on the
 // reader named in the third person and a French verb first (clause.go); what order.go, mood.go
 // and form.go read from the closed classes (a verb and its object with no
-// subject before it, an interrogative before a bare verb, the person or
+// subject before it, a verb of saying or knowing before "that", an
+// interrogative before a bare verb, the person or
 // mood of a verb's ending or prefix, an order's particle); a clause that
 // opens with a form the Universal Dependencies treebanks annotate as an
 // imperative, or one the regular paradigm makes of a verb they annotate
