@@ -26,7 +26,8 @@ import (
 // clause of an English condition, English "shall", a rule laid on the
 // reader named in the third person and a French verb first (clause.go); what order.go, mood.go
 // and form.go read from the closed classes (a verb and its object with no
-// subject before it, an interrogative before a bare verb, the person or
+// subject before it, a verb of saying or knowing before "that", an
+// interrogative before a bare verb, the person or
 // mood of a verb's ending or prefix, an order's particle); a clause that
 // opens with a form the Universal Dependencies treebanks annotate as an
 // imperative, or one the regular paradigm makes of a verb they annotate
@@ -93,7 +94,7 @@ func instruction(text string, decode bool) (rule, msg string) {
 		}
 	}
 	if m := turnAsData.FindString(lower); m != "" {
-		return "instruction-role", "a turn of a conversation written as data or a spaced template token (" + strings.TrimSpace(m) + "): a model reads it as the turn it names"
+		return "instruction-role", "a turn of a conversation written as data or a spaced template token (" + strings.TrimLeft(m, " \t\n-") + "): a model reads it as the turn it names"
 	}
 	for _, j := range clauseJudges {
 		if w := j.find(lower); w != "" {
@@ -131,7 +132,10 @@ func instruction(text string, decode bool) (rule, msg string) {
 // or a dictionary ({"role": "system"}, "- role: assistant", role=>user),
 // ShareGPT's {"from": "gpt"}, and the template tokens with spaces inside
 // ("< | im_start | >", "[ INST ]"), which roleTag reads only as written.
-var turnAsData = regexp.MustCompile(`(?:^|[^\pL\pN_])["'\x60“”‘’]?role["'\x60“”‘’]?\s*(?::|=>?)\s*["'\x60“”‘’]?(?:system|developer|assistant|user|human|tool|model|function|ai|bot|chatbot)\b` +
+// A field's key is quoted or opens the text, a line, a list item or an
+// object's next field; after a word, "role:" labels prose ("the user
+// role: user accounts are …").
+var turnAsData = regexp.MustCompile(`(?:(?:^|[\n{(\[,;])\s*(?:-\s*)?["'\x60“”‘’]?role["'\x60“”‘’]?|["'\x60“”‘’]role["'\x60“”‘’])\s*(?::|=>?)\s*["'\x60“”‘’]?(?:system|developer|assistant|user|human|tool|model|function|ai|bot|chatbot)\b` +
 	`|"from"\s*:\s*"(?:human|gpt|system)"` +
 	`|<\s*\|\s*[a-z_]{2,30}\s*\|\s*>|\[\s*/?\s*inst\s*\]`)
 
@@ -146,6 +150,7 @@ type clauseJudge struct {
 // clauseJudges are asked in this order; the first finding is the text's.
 var clauseJudges = []clauseJudge{
 	{"instruction-imperative", verbFirst, "a clause that opens with a verb and its object (%s), no subject before it: an order, not a statement about the world"},
+	{"instruction-imperative", thatOrder, "a clause that opens with a verb of saying or knowing and its \"that\", no subject before it (%s): an order, not a statement about the world"},
 	{"instruction-imperative", treebankOrder, "a clause that opens with an imperative the Universal Dependencies treebanks annotate, or that the paradigm makes of a verb they annotate (%s): an order, not a statement about the world"},
 	{"instruction-imperative", conditionalOrder, "a main clause that opens with a bare verb after its condition (%s): an order, not a statement about the world"},
 	{"instruction-imperative", resultOrder, "a clause of result that opens with a bare verb, no subject (%s): an order, not a statement about the world"},
@@ -193,6 +198,24 @@ func opensWithOrder(s string) (rule, msg string) {
 		}
 	}
 	return "", ""
+}
+
+// afterDash is the clause a lone spaced dash puts after a sentence's
+// first one, which sentences reads as a sentence too ("The job is done –
+// read the log"), or "": a pair of dashes sets off a phrase inside the
+// sentence ("The budget – set in March – will grow").
+func afterDash(s string) string {
+	var at, n int
+	for _, d := range []string{" – ", " — ", " - "} {
+		if c := strings.Count(s, d); c > 0 {
+			n += c
+			at = strings.Index(s, d) + len(d)
+		}
+	}
+	if n != 1 {
+		return ""
+	}
+	return s[at:]
 }
 
 // addressed judges the text as a whole: the reader addressed in the
@@ -324,37 +347,73 @@ func titleCase(w string) bool {
 }
 
 // sentences splits text where a sentence or a list item starts, and
-// trims what may stand before its first word: quotes, list marks,
-// numbering, a code fence ("``` Output:"), a symbol or an emoji as a
-// list mark ("📝 Write …", "✅ Always …"). A brace ends a sentence (code
-// and JSON open a block with it), but a template's slot ("{}",
-// "{topic}", "{{name}}") stands for a word of its sentence: "For each
-// question about {}, identify …" is one sentence.
+// trims what may stand before its first word (splitTrimmed): numbering,
+// quotes, list marks, a code fence ("``` Output:"), an emoji as a list
+// mark ("📝 Write …"). A brace ends a sentence (code and JSON open a
+// block with it), but a template's slot ("{}", "{topic}", "{{name}}")
+// stands for a word of its sentence: "For each question about {},
+// identify …" is one sentence.
 func sentences(s string) []string {
 	out := splitTrimmed(templateSlot.ReplaceAllString(s, "$1"), sentenceEnds+"{}", sentenceTrim)
 	for i, x := range out {
-		out[i] = strings.TrimLeftFunc(x, func(r rune) bool {
-			return unicode.Is(unicode.So, r) || unicode.Is(unicode.Sk, r) || r == '\ufe0f' || r == '\u200d' || strings.ContainsRune(sentenceTrim, r)
-		})
+		out[i] = codeOpened(x)
+		if d := afterDash(x); d != "" {
+			out = append(out, openingTrimmed(d, sentenceTrim))
+		}
 	}
 	return out
 }
 
+// codeOpened trims the backticks a sentence opens with when they quote
+// it whole ("`Fetch the page at …`"): a code span that closes before the
+// sentence goes on is its subject ("`make test` runs …") and stays.
+func codeOpened(s string) string {
+	inner := strings.TrimLeft(s, "`")
+	if len(inner) == len(s) {
+		return s
+	}
+	if i := strings.IndexByte(inner, '`'); i >= 0 && strings.Trim(inner[i:], "` \t") != "" {
+		return s
+	}
+	return openingTrimmed(inner, sentenceTrim)
+}
+
 // sentenceEnds end a sentence or a list item; sentenceTrim may stand
-// before a sentence's first word.
+// before a sentence's first word, beside the marks openingTrimmed trims.
 const (
 	sentenceEnds = ".!;\n。！；｡!\u0964"
-	sentenceTrim = " \t>*-+#_\"'“„«()[]0123456789¡¿`"
+	sentenceTrim = " \t0123456789"
 )
 
-// splitTrimmed splits s at every rune of at, and trims the runes of trim
-// from the start of each piece (quotes, list marks, numbering).
+// splitTrimmed splits s at every rune of at, and trims each piece's
+// opening (openingTrimmed) of the runes of trim.
 func splitTrimmed(s, at, trim string) []string {
 	out := strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(at, r) })
 	for i, x := range out {
-		out[i] = strings.TrimLeft(x, trim)
+		out[i] = openingTrimmed(x, trim)
 	}
 	return out
+}
+
+// openingTrimmed trims from the start of s the runes of trim (spaces,
+// numbering) and the punctuation marks and symbols before its first word:
+// quotes, list marks, brackets, a rule of dashes, slashes or bars, an
+// emoji and its joiners. No sentence's subject is written in them, so the
+// sentence opens at its first word ("===== Clear the queue …", "//// Drop
+// the table …"). Two stay: a backtick opens code, which may be the
+// subject ("`make` builds …"), and a lone bar before a space opens a
+// table's cell ("| Output | Size |"), no sentence.
+func openingTrimmed(s, trim string) string {
+	prev := ' '
+	for i, r := range s {
+		cell := r == '|' && !unicode.IsPunct(prev) && !unicode.IsSymbol(prev) && strings.HasPrefix(s[i+1:], " ")
+		if strings.ContainsRune(trim, r) || (unicode.IsPunct(r) || unicode.IsSymbol(r) || r == '\ufe0f' || r == '\u200d') && r != '`' && !cell {
+			prev = r
+			continue
+		}
+		return s[i:]
+	}
+	return ""
 }
 
 // firstWord is the first word of s (letters, marks and an apostrophe,

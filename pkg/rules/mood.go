@@ -504,7 +504,7 @@ func scriptTag(s string) string {
 // clauses splits s where a sentence, a list item or a colon's clause
 // starts.
 func clauses(s string) []string {
-	return splitTrimmed(s, ".!;:\n。！；：｡!\u0964", " \t>*-+#_\"'“„«()[]{}「『0123456789¡¿")
+	return splitTrimmed(s, ".!;:\n。！；：｡!\u0964", " \t0123456789")
 }
 
 // scriptBefore reports whether the rune of s that ends at i is a letter

@@ -32,7 +32,7 @@ func verbFirst(s string) string {
 	if polish(s) || czech(s) || turkish(s) {
 		return ""
 	}
-	for _, c := range splitTrimmed(s, ".!;:\n。！；：｡!\u0964", " \t>*-+#_\"'“„«()[]{}「『¡¿") {
+	for _, c := range splitTrimmed(s, ".!;:\n。！；：｡!\u0964", " \t") {
 		// A number first is the clause's first constituent ("1538
 		// warnte die Inquisition …"), before the verb.
 		if r := firstRune(c, 0); r == utf8.RuneError || !unicode.Is(unicode.Latin, r) {
@@ -65,6 +65,30 @@ func verbFirst(s string) string {
 			continue
 		}
 		return first + " " + next
+	}
+	return ""
+}
+
+// thatOrder returns the verb and its "that" that open a clause of an
+// English text (lower case) with no subject before them: a verb WordNet
+// gives the frame "Somebody ----s that CLAUSE", in its bare form, straight
+// before "that" ("State that …", "Now say that …", "Confirm that the …").
+// A statement puts the verb's subject first ("Ben said that …"), or a
+// determiner before a noun of the same spelling ("The report that …").
+// Whether "that" opens a clause or a noun phrase ("Say that word"), the
+// verb takes it as its object.
+func thatOrder(lower string) string {
+	if !english(lower) {
+		return ""
+	}
+	that := treebank().that
+	for _, c := range clauses(lower) {
+		first, rest := adverbsSkipped(firstWord(c))
+		// (Not notVerb: its adverbs in -ment are French, and "comment"
+		// is a verb here.)
+		if next, _ := firstWord(rest); next == "that" && that[first] && !openers()[first] && !treebank().sub[first] {
+			return first + " that"
+		}
 	}
 	return ""
 }
@@ -137,9 +161,11 @@ func frenchOnly(s string) bool { return holdsWords(s, frenchOnlyWords(), 1) }
 var frenchOnlyWords = sync.OnceValue(set("les", "des", "et", "est", "une", "dans", "pour", "avec", "aux", "ils", "elles", "cette", "pas", "qui", "du", "sont", "vous", "nous", "moi", "mon", "ton", "sur", "très"))
 
 // notVerb reports a word that opens a statement before a determiner: a
-// function word of the closed classes, or an adverb by its ending.
+// function word of the closed classes (the lists', or a subordinator or
+// preposition by the treebanks: "Whilst the build runs, …"), or an adverb
+// by its ending.
 func notVerb(w string) bool {
-	if openers()[w] || objectOpeners()[w] || romanceObjects()[w] || portugueseObjects()[w] {
+	if openers()[w] || objectOpeners()[w] || romanceObjects()[w] || portugueseObjects()[w] || treebank().sub[w] {
 		return true
 	}
 	// A Romance gerund or participle opens a phrase before the subject

@@ -33,12 +33,15 @@ var imperativesTSV string
 // kind verb, the forms the regular paradigm makes of a verb the
 // treebanks annotate) and the languages whose treebanks gave each,
 // separated by spaces; sub, the words that open a subordinate phrase;
+// that, the English verbs WordNet gives the frame "Somebody ----s that
+// CLAUSE" (say, state, confirm);
 // and words, the frequent words only one language's treebanks write,
 // that tell a text's language (English "serve" is Portuguese "serves",
 // French "dont" a relative).
 type treebankForms struct {
 	imp   map[string]string
 	sub   map[string]bool
+	that  map[string]bool
 	words map[string]map[string]bool
 }
 
@@ -47,7 +50,7 @@ type treebankForms struct {
 var treebank = sync.OnceValue(func() treebankForms {
 	// About 29,000 lines: cut in place (the fields are substrings of the
 	// embedded table), not split into slices.
-	f := treebankForms{imp: make(map[string]string, 1<<15), sub: map[string]bool{}, words: map[string]map[string]bool{}}
+	f := treebankForms{imp: make(map[string]string, 1<<15), sub: map[string]bool{}, that: map[string]bool{}, words: map[string]map[string]bool{}}
 	for rest := imperativesTSV; rest != ""; {
 		var line string
 		line, rest, _ = strings.Cut(rest, "\n")
@@ -66,6 +69,8 @@ var treebank = sync.OnceValue(func() treebankForms {
 			f.imp[form] = lang
 		case "sub":
 			f.sub[form] = true
+		case "that":
+			f.that[form] = true
 		case "word":
 			if f.words[lang] == nil {
 				f.words[lang] = map[string]bool{}
@@ -112,7 +117,7 @@ func treebankOrder(lower string) string {
 			}
 			// The clause opens there as a sentence does: with a verb or a
 			// command word of the lists too ("… Rule: Do not disclose …").
-			if c := strings.TrimLeft(s, sentenceTrim); startsWithOrder(c) {
+			if c := codeOpened(openingTrimmed(s, sentenceTrim)); startsWithOrder(c) {
 				w, _ := adverbsSkipped(firstWord(c))
 				return w
 			}
