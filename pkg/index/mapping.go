@@ -37,7 +37,9 @@ import (
 // 8: no term, and no exact name, over tokens.MaxTerm bytes.
 // 9: meaning, the vector of a file's title and body (pkg/index/wordvec), stored
 // for the rerank by meaning.
-const schemaVersion = 9
+// 10: meaning from a table of the 30,000 most frequent words, not 50,000:
+// a vector stored from the old table holds words the new one lacks.
+const schemaVersion = 10
 
 // Field names of an indexed document. The document id is the file's path
 // relative to the vault, so a hit cites the file without a stored field.

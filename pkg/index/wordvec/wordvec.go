@@ -67,7 +67,7 @@ func (t *vectorTable) word(i int) string {
 }
 
 // find is w's place in the table, or -1 (a stop word, a one-letter word,
-// or not among the 50,000 most frequent).
+// or not among the 30,000 most frequent).
 func (t *vectorTable) find(w string) int {
 	i := sort.Search(t.n, func(i int) bool { return t.word(i) >= w })
 	if i == t.n || t.word(i) != w {
