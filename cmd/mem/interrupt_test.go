@@ -1,6 +1,6 @@
 //go:build unix
 
-package reliability
+package main
 
 import (
 	"bytes"
@@ -50,7 +50,7 @@ func TestInterruptLongCommands(t *testing.T) {
 		"GIT_AUTHOR_NAME=mem test", "GIT_AUTHOR_EMAIL=test@example.com", "GIT_COMMITTER_NAME=mem test", "GIT_COMMITTER_EMAIL=test@example.com")
 	run := func(t *testing.T, dir string, args ...string) string {
 		t.Helper()
-		cmd := exec.Command(memBin, args...)
+		cmd := exec.Command("mem", args...)
 		cmd.Dir, cmd.Env = dir, env
 		out, err := cmd.CombinedOutput()
 		if err != nil {
@@ -63,7 +63,7 @@ func TestInterruptLongCommands(t *testing.T) {
 	// stderr.
 	interrupt := func(t *testing.T, dir string, working func(pid int) bool, args ...string) (int, time.Duration, string) {
 		t.Helper()
-		cmd := exec.Command(memBin, args...)
+		cmd := exec.Command("mem", args...)
 		var stderr bytes.Buffer
 		cmd.Dir, cmd.Env, cmd.Stderr = dir, env, &stderr
 		if err := cmd.Start(); err != nil {
