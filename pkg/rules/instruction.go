@@ -687,8 +687,12 @@ func cutAt(text string) (int, bool) {
 	if i := strings.LastIndexAny(head, " \t"); i >= half {
 		return i + 1, false
 	}
+	// A character is at most utf8.UTFMax bytes: where no rune starts
+	// within them the text is not UTF-8 there, and any byte will do
+	// (stepping further back would let invalid bytes shrink a piece to
+	// nothing).
 	cut := judgedWhole
-	for !utf8.RuneStart(text[cut]) {
+	for cut > judgedWhole-utf8.UTFMax+1 && !utf8.RuneStart(text[cut]) {
 		cut--
 	}
 	return cut, false
