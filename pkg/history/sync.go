@@ -125,7 +125,7 @@ func (r *Repo) sync(opts SyncOptions) (*SyncResult, error) {
 		return nil, err
 	}
 	res.URL = url
-	if err := r.resumeSync(res); err != nil {
+	if err := r.resumeSync(res, opts.Now); err != nil {
 		return nil, err
 	}
 	st := &syncState{url: url, res: res, opts: opts}
@@ -167,12 +167,13 @@ type syncState struct {
 }
 
 // resumeSync pins git's attributes off the vault and finishes a merge an
-// interrupted sync left half-applied, before anything else happens.
-func (r *Repo) resumeSync(res *SyncResult) error {
+// interrupted sync left half-applied, before anything else happens, at the
+// sync's own time.
+func (r *Repo) resumeSync(res *SyncResult, now time.Time) error {
 	if err := gitrepo.PinAttributes(r.gitDir, vault.NoTransform); err != nil {
 		return fmt.Errorf("%s: %w", r.gitDir, err)
 	}
-	if done, err := r.finishJournal(); err != nil {
+	if done, err := r.finishJournal(now); err != nil {
 		return err
 	} else if done {
 		res.Recovered = true
@@ -1061,7 +1062,7 @@ func (r *Repo) refreshIndex(now time.Time, written map[string]writtenFile) error
 }
 
 // finishJournal completes a merge an interrupted sync left half-applied.
-func (r *Repo) finishJournal() (bool, error) {
+func (r *Repo) finishJournal(now time.Time) (bool, error) {
 	p := filepath.Join(r.gitDir, syncJournal)
 	data, err := os.ReadFile(p)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -1081,14 +1082,14 @@ func (r *Repo) finishJournal() (bool, error) {
 	}
 	var written map[string]writtenFile
 	if err = r.clearKilledLocks(); err == nil {
-		written, err = r.finishMerge(j, sysclock.Now())
+		written, err = r.finishMerge(j, now)
 		r.forgetLocks()
 	}
 	unlock()
 	if err != nil {
 		return true, err
 	}
-	return true, r.refreshIndex(sysclock.Now(), written)
+	return true, r.refreshIndex(now, written)
 }
 
 // finishMerge writes new's version of every file that differs between

@@ -156,6 +156,11 @@ func TestSyncKilledInAFolderStage(t *testing.T) {
 	if !res.Recovered {
 		t.Fatalf("want recovered, got %+v", res)
 	}
+	// The recovery moves the branch at the sync's own time, not the
+	// system clock's.
+	if log := run(t, a.Root, "git", "reflog", "show", "--date=unix", "--format=%gd %gs", "refs/heads/main"); !strings.Contains(log, fmt.Sprintf("main@{%d} mem sync: ", t0.Add(3*time.Hour).Unix())) {
+		t.Fatalf("the recovery's reflog entry is not dated by SyncOptions.Now (%s):\n%s", t0.Add(3*time.Hour), log)
+	}
 	got, err := os.ReadFile(filepath.Join(a.Root, "memory", "new", "deep", "one.md"))
 	if want := run(t, a.Root, "git", "show", dry.Head+":memory/new/deep/one.md") + "\n"; err != nil || string(got) != want {
 		t.Fatalf("memory/new/deep/one.md = %q (%v), want %q", got, err, want)
