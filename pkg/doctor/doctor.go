@@ -194,23 +194,19 @@ func checkLocks(gitDir string, fix bool) Check {
 	if gitDir == "" {
 		return c
 	}
-	for _, p := range gitrepo.LockFiles(gitDir) {
-		fi, err := os.Lstat(p)
-		if err != nil {
-			continue
-		}
+	for _, l := range gitrepo.LockFiles(gitDir) {
 		// A lock mem wrote names its process: if that process is gone the
 		// lock is stale whatever its age.
-		if pid, ok := memLockPid(p); ok && !pidAlive(pid) {
-			if fix && os.Remove(p) == nil {
-				c.Fixed = append(c.Fixed, fmt.Sprintf("removed %s, left by mem process %d, which is gone", p, pid))
+		if l.MemPid > 0 && !pidAlive(l.MemPid) {
+			if fix && l.Remove() == nil {
+				c.Fixed = append(c.Fixed, fmt.Sprintf("removed %s, left by mem process %d, which is gone", l.Path, l.MemPid))
 			} else {
-				c.Problems = append(c.Problems, fmt.Sprintf("%s: git lock file left by mem process %d, which is gone: every commit waits on it (rm %s, or run 'mem doctor --fix')", p, pid, p))
+				c.Problems = append(c.Problems, fmt.Sprintf("%s: git lock file left by mem process %d, which is gone: every commit waits on it (rm %s, or run 'mem doctor --fix')", l.Path, l.MemPid, l.Path))
 			}
 			continue
 		}
-		if age := time.Since(fi.ModTime()); age >= staleAfter {
-			c.Problems = append(c.Problems, fmt.Sprintf("%s: git lock file %s old; if no git or mem process is running, remove it (rm %s)", p, age.Round(time.Second), p))
+		if age := time.Since(l.ModTime); age >= staleAfter {
+			c.Problems = append(c.Problems, fmt.Sprintf("%s: git lock file %s old; if no git or mem process is running, remove it (rm %s)", l.Path, age.Round(time.Second), l.Path))
 		}
 	}
 	return c
@@ -433,22 +429,6 @@ func pidName(pid int) string {
 		return "its process"
 	}
 	return "pid " + strconv.Itoa(pid)
-}
-
-// memLockPid reads the "mem pid N" line mem writes into a git lock it
-// creates.
-func memLockPid(p string) (int, bool) {
-	data, err := os.ReadFile(p)
-	if err != nil {
-		return 0, false
-	}
-	line, _, _ := strings.Cut(string(data), "\n")
-	n, ok := strings.CutPrefix(line, "mem pid ")
-	if !ok {
-		return 0, false
-	}
-	pid, err := strconv.Atoi(n)
-	return pid, err == nil
 }
 
 // pidAlive reports whether a process with this id may still exist (where

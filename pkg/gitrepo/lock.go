@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
@@ -148,6 +149,10 @@ func (l *Locks) ClearStale() ([]string, error) {
 	return removed, nil
 }
 
+// memPidPrefix opens the line naming the mem process that holds the
+// index's lock (lockHolder reads it back).
+const memPidPrefix = "mem pid "
+
 // IndexLock is git's index.lock, held so no git command changes the index
 // underneath its holder. The new index is written into it and renamed over
 // the index, exactly as git does.
@@ -165,7 +170,7 @@ func (l *Locks) Index() (*IndexLock, error) {
 		return nil, err
 	}
 	// Name the holder for whoever finds the lock after a crash.
-	fmt.Fprintf(f, "mem pid %d\n", os.Getpid())
+	fmt.Fprintf(f, "%s%d\n", memPidPrefix, os.Getpid())
 	return &IndexLock{path: p, index: filepath.Join(l.gitDir, "index"), f: f}, nil
 }
 
@@ -243,23 +248,57 @@ func (rl *RefLock) Release() {
 	}
 }
 
+// A LockFile is a git lock file present in a repository.
+type LockFile struct {
+	Path    string
+	ModTime time.Time
+	// MemPid is the mem process that took it, read from the line Index
+	// writes into the index's lock; 0 when another program took it.
+	MemPid int
+}
+
+// Remove deletes the lock file, for a caller that knows its holder is
+// gone.
+func (f LockFile) Remove() error { return os.Remove(f.Path) }
+
 // LockFiles lists the git lock files present in the repository at gitDir:
 // the index's, HEAD's, the config's, packed-refs' and any ref's.
-func LockFiles(gitDir string) []string {
-	var found []string
-	for _, name := range []string{"index.lock", "HEAD.lock", "config.lock", "packed-refs.lock"} {
-		p := filepath.Join(gitDir, name)
-		if _, err := os.Lstat(p); err == nil {
-			found = append(found, p)
+func LockFiles(gitDir string) []LockFile {
+	var found []LockFile
+	add := func(p string) {
+		if fi, err := os.Lstat(p); err == nil && !fi.IsDir() {
+			found = append(found, LockFile{Path: p, ModTime: fi.ModTime(), MemPid: lockHolder(p)})
 		}
+	}
+	for _, name := range []string{"index.lock", "HEAD.lock", "config.lock", "packed-refs.lock"} {
+		add(filepath.Join(gitDir, name))
 	}
 	filepath.WalkDir(filepath.Join(gitDir, "refs"), func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".lock") {
-			found = append(found, p)
+			add(p)
 		}
 		return nil
 	})
 	return found
+}
+
+// lockHolder reads the "mem pid N" line Index writes into the lock it
+// takes: N, or 0 when the file holds no such line.
+func lockHolder(p string) int {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return 0
+	}
+	line, _, _ := strings.Cut(string(data), "\n")
+	n, ok := strings.CutPrefix(line, memPidPrefix)
+	if !ok {
+		return 0
+	}
+	pid, err := strconv.Atoi(n)
+	if err != nil || pid <= 0 {
+		return 0
+	}
+	return pid
 }
 
 // busyMarkers are the files git leaves while an operation is in progress.

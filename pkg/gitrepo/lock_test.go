@@ -44,8 +44,10 @@ func TestLocksRecordAndClear(t *testing.T) {
 	if _, err := r.Locks(record + ".other").Ref(main); !errors.As(err, &held) || held.Path != filepath.Join(r.GitDir(), "refs", "heads", "main.lock") {
 		t.Fatalf("second lock of main: %v, want it held", err)
 	}
-	if got := LockFiles(r.GitDir()); len(got) != 2 {
-		t.Fatalf("LockFiles = %q, want the index's and main's", got)
+	// The index's lock names this process; a ref's lock names none.
+	if got := LockFiles(r.GitDir()); len(got) != 2 || got[0].Path != filepath.Join(r.GitDir(), "index.lock") || got[0].MemPid != os.Getpid() ||
+		got[1].Path != filepath.Join(r.GitDir(), "refs", "heads", "main.lock") || got[1].MemPid != 0 {
+		t.Fatalf("LockFiles = %+v, want the index's (pid %d) and main's", got, os.Getpid())
 	}
 	if p, _ := r.Busy(); p != filepath.Join(r.GitDir(), "index.lock") {
 		t.Fatalf("Busy = %q, want the index lock", p)
@@ -57,7 +59,7 @@ func TestLocksRecordAndClear(t *testing.T) {
 		t.Fatalf("ClearStale = %q, %v", removed, err)
 	}
 	if got := LockFiles(r.GitDir()); len(got) != 0 {
-		t.Fatalf("left after ClearStale: %q", got)
+		t.Fatalf("left after ClearStale: %+v", got)
 	}
 
 	git("commit", "--quiet", "--allow-empty", "-m", "second")
@@ -98,4 +100,21 @@ func TestLeftPrivateLockIsNoRef(t *testing.T) {
 		t.Fatalf("git sees these refs: %q", refs)
 	}
 	git("fsck", "--strict", "--no-progress")
+}
+
+func TestLockHolder(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	p := filepath.Join(dir, "index.lock")
+	for content, want := range map[string]int{"mem pid 42\n": 42, "mem pid 42": 42, "mem pid x\n": 0, "mem pid -3\n": 0, "DIRC\x00\x00": 0, "": 0} {
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := lockHolder(p); got != want {
+			t.Errorf("%q: holder %d, want %d", content, got, want)
+		}
+	}
+	if got := lockHolder(filepath.Join(dir, "none.lock")); got != 0 {
+		t.Errorf("a missing lock: holder %d, want 0", got)
+	}
 }
