@@ -51,8 +51,7 @@ const freeAfter = 5 * time.Second
 // and tries it again).
 const mergeMax = 10 * time.Minute
 
-// Variables for the tests, which wait less, on a smaller index.
-var (
+const (
 	mergeIdle = 10 * time.Second
 	mergeMin  = 4
 )
@@ -120,13 +119,17 @@ type Daemon struct {
 	// what takes work to write stops it first (lockWork).
 	mergeMu sync.Mutex
 	merging *mergeRun
-	ctx     context.Context
+	// idle and minSegments are when a merge starts (mergeIdle,
+	// mergeMin); the tests wait less, on a smaller index.
+	idle        time.Duration
+	minSegments int
+	ctx         context.Context
 }
 
 // New is the daemon of cfg.Vault; Run runs it, Once does one cycle.
 func New(cfg Config) *Daemon {
 	d := &Daemon{cfg: cfg, root: cfg.Vault.Root, v: cfg.Vault, again: make(chan struct{}, 1),
-		reads: make(chan struct{}, max(runtime.GOMAXPROCS(0), 1)), ctx: context.Background()}
+		reads: make(chan struct{}, max(runtime.GOMAXPROCS(0), 1)), idle: mergeIdle, minSegments: mergeMin, ctx: context.Background()}
 	d.st = Status{Vault: d.root, PID: os.Getpid(), Version: Version(), Started: cfg.Now().UTC()}
 	// The daemon's own scans are held too (a reload keeps its Options),
 	// and so are the scans of the commands it answers.
@@ -200,17 +203,17 @@ func (d *Daemon) Run(ctx context.Context, reload <-chan struct{}) error {
 	defer syncT.stop()
 	syncT.set(d.SyncInterval())
 	d.cycle(ctx)
-	idle := time.NewTimer(mergeIdle)
+	idle := time.NewTimer(d.idle)
 	defer idle.Stop()
 	for {
 		select {
 		case <-d.fw.Changes():
 			d.settle()
 			d.cycle(ctx)
-			idle.Reset(mergeIdle)
+			idle.Reset(d.idle)
 		case <-d.again:
 			d.cycle(ctx)
-			idle.Reset(mergeIdle)
+			idle.Reset(d.idle)
 		case <-idle.C:
 			d.startMerge(ctx)
 		case <-commitT.C:
@@ -225,7 +228,7 @@ func (d *Daemon) Run(ctx context.Context, reload <-chan struct{}) error {
 			}
 			syncT.set(d.SyncInterval())
 			d.cycle(ctx)
-			idle.Reset(mergeIdle)
+			idle.Reset(d.idle)
 		case <-ctx.Done():
 			d.logf("stopped (%v): %s", context.Cause(ctx), d.stop())
 			return nil
@@ -478,8 +481,8 @@ func (d *Daemon) cycle(ctx context.Context) {
 				d.heldGen = gen
 				n := d.held.Segments()
 				d.mu.Lock()
-				if n >= mergeMin {
-					d.st.Merge = Event{Result: fmt.Sprintf("due: the index's %d segments, once the vault is quiet for %s", n, mergeIdle)}
+				if n >= d.minSegments {
+					d.st.Merge = Event{Result: fmt.Sprintf("due: the index's %d segments, once the vault is quiet for %s", n, d.idle)}
 				} else if d.st.Merge.At.IsZero() {
 					d.st.Merge = Event{} // not due any more
 				}

@@ -39,7 +39,7 @@ func (d *Daemon) stopMerge() {
 }
 
 // startMerge merges the held index into one segment, off the request path,
-// when it is fresh and has mergeMin segments or more: searches go on from
+// when it is fresh and has minSegments or more: searches go on from
 // the held index meanwhile, and the merged one replaces it under work. A
 // cycle, a commit, a sync, a reload or a search that finds the index
 // stale stops it (lockWork), and so does ctx (the daemon's end). The
@@ -53,7 +53,7 @@ func (d *Daemon) startMerge(ctx context.Context) {
 		n = held.Segments()
 	}
 	d.work.RUnlock()
-	if n < mergeMin {
+	if n < d.minSegments {
 		return
 	}
 	mctx, cancel := context.WithTimeout(ctx, mergeMax)

@@ -20,9 +20,12 @@ import (
 // segmentedDaemon is exampleDaemon with 1,000 generated files more and an
 // index of several segments: a build, then updates in place, each adding
 // one.
-func segmentedDaemon(t *testing.T) *Daemon {
+func segmentedDaemon(t *testing.T, idle time.Duration) *Daemon {
 	t.Helper()
 	d, _ := exampleDaemon(t)
+	// It merges once quiet for idle, from 2 segments (bleve's own merges
+	// leave a small index 3 or so).
+	d.idle, d.minSegments = idle, 2
 	v := d.vault()
 	if _, err := benchgen.Generate(benchgen.Options{N: 1000, Seed: 1}, func(rel string, data []byte) error {
 		p := filepath.Join(d.root, filepath.FromSlash(rel))
@@ -84,22 +87,13 @@ func (d *Daemon) answers(t *testing.T) [][]inspect.Hit {
 	return out
 }
 
-// setMergeIdle sets when the daemon merges (mergeIdle) and from how many
-// segments (2: bleve's own merges leave a small index 3 or so).
-func setMergeIdle(t *testing.T, idle time.Duration) {
-	prevIdle, prevMin := mergeIdle, mergeMin
-	mergeIdle, mergeMin = idle, 2
-	t.Cleanup(func() { mergeIdle, mergeMin = prevIdle, prevMin })
-}
-
 // Once the vault is quiet, the daemon merges the index it holds into one
 // segment, and searches answer from it exactly as before.
 func TestIdleMerge(t *testing.T) {
-	setMergeIdle(t, 2*time.Second)
-	d := segmentedDaemon(t)
+	d := segmentedDaemon(t, 2*time.Second)
 	start(t, d)
-	if n := d.heldSegments(); n < mergeMin {
-		t.Fatalf("the held index has %d segments; the test wants %d or more", n, mergeMin)
+	if n := d.heldSegments(); n < d.minSegments {
+		t.Fatalf("the held index has %d segments; the test wants %d or more", n, d.minSegments)
 	}
 	if st := d.Status().Merge; !strings.HasPrefix(st.Result, "due: ") {
 		t.Errorf("before the merge: %+v", st)
@@ -142,8 +136,7 @@ func lockIndex(t *testing.T, d *Daemon) (unlock func()) {
 // A merge finding the index lock held (a mem rebuild-index in another
 // process) gives up after a second; the held index answers on.
 func TestMergeGivesWay(t *testing.T) {
-	setMergeIdle(t, time.Hour) // started by the test, once it holds the lock
-	d := segmentedDaemon(t)
+	d := segmentedDaemon(t, time.Hour) // started by the test, once it holds the lock
 	start(t, d)
 	lockIndex(t, d)
 	before := d.answers(t)
@@ -156,7 +149,7 @@ func TestMergeGivesWay(t *testing.T) {
 		}
 		return !st.At.IsZero()
 	})
-	if n := d.heldSegments(); n < mergeMin {
+	if n := d.heldSegments(); n < d.minSegments {
 		t.Fatalf("the held index has %d segments", n)
 	}
 	warm := d.Status().Warm
@@ -168,8 +161,7 @@ func TestMergeGivesWay(t *testing.T) {
 // A merge under way when the daemon stops ends with it, and leaves the
 // index as it was: readable, with nothing left beside it.
 func TestMergeStoppedByShutdown(t *testing.T) {
-	setMergeIdle(t, time.Hour) // started by the test, once it holds the lock
-	d := segmentedDaemon(t)
+	d := segmentedDaemon(t, time.Hour) // started by the test, once it holds the lock
 	stop, done := start(t, d)
 	unlock := lockIndex(t, d) // holds the merge at its start
 	before := d.answers(t)
@@ -195,7 +187,7 @@ func TestMergeStoppedByShutdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	if n := r.Segments(); n < mergeMin {
+	if n := r.Segments(); n < d.minSegments {
 		t.Errorf("the index has %d segments after a stopped merge", n)
 	}
 	res, err := index.Search(context.Background(), v, index.Query{Text: "okapi", Limit: 10, Now: testNow, NoRefresh: true})
