@@ -42,6 +42,9 @@ func runInit(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	if res.hookLeft != "" {
+		fmt.Fprintln(cmd.Root().ErrWriter, "mem: "+res.hookLeft)
+	}
 	if cmd.Bool("json") {
 		return writeJSON(cmd.Root().Writer, struct {
 			Created           []string `json:"created"`
@@ -59,7 +62,8 @@ func runInit(ctx context.Context, cmd *cli.Command) error {
 // repository and the hook it created, and the vault's absolute path.
 type initResult struct {
 	vault.InitResult
-	abs string
+	abs      string
+	hookLeft string // what to say of a pre-commit hook left as it was
 }
 
 // initVault creates the vault in dir (with the example vault), its git
@@ -96,10 +100,11 @@ func initVault(ctx context.Context, dir string, example, hooks bool) (initResult
 	if err := fail.Stopped(ctx, kept); err != nil {
 		return res, err
 	}
-	hook, err := installHook(res.abs)
+	hook, left, err := lint.InstallHook(res.abs)
 	if hook != "" {
 		res.Created = append(res.Created, hook)
 	}
+	res.hookLeft = left
 	return res, err
 }
 
@@ -119,54 +124,9 @@ func printInit(w io.Writer, res initResult) {
 	}
 }
 
-// hookMark is the line of lint.PreCommitHook that says mem wrote it.
-const hookMark = "# Written by 'mem init --hooks'."
-
 func nonNil[T any](s []T) []T {
 	if s == nil {
 		return []T{}
 	}
 	return s
-}
-
-// installHook writes the plain pre-commit hook into the repository that holds
-// vaultDir, unless a pre-commit hook is already there (it is never replaced).
-// When the vault is a sub-folder of the repository the hook points
-// MEM_VAULT at it, since git runs hooks from the repository's top.
-func installHook(vaultDir string) (string, error) {
-	top := vaultDir
-	for {
-		if fi, err := os.Stat(filepath.Join(top, ".git")); err == nil && fi.IsDir() {
-			break
-		}
-		parent := filepath.Dir(top)
-		if parent == top {
-			return "", fmt.Errorf("%s: not inside a git repository with a .git folder; run git init first", vaultDir)
-		}
-		top = parent
-	}
-	path := filepath.Join(top, ".git", "hooks", "pre-commit")
-	script := lint.PreCommitHook
-	if rel, err := filepath.Rel(top, vaultDir); err == nil && rel != "." {
-		script = strings.Replace(script, "\n", fmt.Sprintf("\nexport MEM_VAULT=\"$(git rev-parse --show-toplevel)/%s\"\n", filepath.ToSlash(rel)), 1)
-	}
-	if _, err := os.Lstat(path); err == nil {
-		old, _ := os.ReadFile(path)
-		switch {
-		case string(old) == script:
-			// mem's own hook, as this run would write it: nothing to do.
-		case strings.Contains(string(old), hookMark):
-			fmt.Fprintf(os.Stderr, "mem: %s is mem's hook from an earlier 'mem init --hooks'; left as it is\n", path)
-		default:
-			fmt.Fprintf(os.Stderr, "mem: %s exists; left as it is (add 'mem lint --staged' to it by hand)\n", path)
-		}
-		return "", nil
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return "", err
-	}
-	if err := vault.WriteFileAtomic(path, []byte(script), 0o755); err != nil {
-		return "", err
-	}
-	return ".git/hooks/pre-commit", nil
 }

@@ -472,9 +472,5 @@ func PinAttributes(gitDir, line string) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
 		return err
 	}
-	tmp := p + ".mem-tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, p)
+	return writeReplace(p, data, 0o644)
 }
