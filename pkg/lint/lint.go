@@ -161,7 +161,7 @@ func runLoaded(v *vault.Vault, snap *vault.Snapshot, ctx context, memo *rules.Me
 	}
 	// Rendered views are not memory files; they are checked for hand edits
 	// in a whole-vault run, or when named.
-	viewRels := views(v)
+	viewRels := v.ViewRels()
 	if len(opts.Paths) > 0 {
 		// A named view is checked (for hand edits), so it counts as linted.
 		viewRels, rep.Skipped = splitViews(v, rep.Skipped)

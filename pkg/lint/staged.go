@@ -105,7 +105,7 @@ func (sc *StagedCommit) massDeletion(v *vault.Vault, git gitrepo.Program, delete
 // emptiedViews adds a problem for each view mem rendered in HEAD that the
 // commit empties.
 func (sc *StagedCommit) emptiedViews(v *vault.Vault, git gitrepo.Program) {
-	for _, rel := range views(v) {
+	for _, rel := range v.ViewRels() {
 		before, err := git.InWorkTree(v.Root, "show", "HEAD:./"+rel)
 		if err != nil || strings.TrimSpace(viewText([]byte(before))) == "" {
 			continue // not tracked, or already empty
@@ -120,18 +120,6 @@ func (sc *StagedCommit) emptiedViews(v *vault.Vault, git gitrepo.Program) {
 		sc.Problems = append(sc.Problems, Problem{Path: rel, Line: 1, Column: 1, Severity: Error, Rule: "render-emptied",
 			Message: "this commit empties a rendered memory view that HEAD has: re-run 'mem render' (or restore it with 'git restore --staged --worktree " + rel + "')"})
 	}
-}
-
-// views are the rendered outputs inside the vault: MEMORY.md and the
-// configured render outputs.
-func views(v *vault.Vault) []string {
-	out := []string{"MEMORY.md"}
-	for _, rel := range v.OutputRels() {
-		if rel != "MEMORY.md" {
-			out = append(out, rel)
-		}
-	}
-	return out
 }
 
 // viewText is what mem renders in a file: the spliced zone when there is

@@ -31,7 +31,7 @@ const NoTransform = "* -text -filter -ident -working-tree-encoding"
 
 // gitignoreLines keep machine state, a killed writer's temp files and
 // the rendered view out of git.
-var gitignoreLines = []string{".mem/", TempPrefix + "*", "/MEMORY.md"}
+var gitignoreLines = []string{".mem/", TempPrefix + "*", "/" + DefaultView}
 
 // InitResult is what Init did: the paths it created and, per existing file
 // it changed, what it changed (only .gitignore ever is: lines appended).
@@ -74,7 +74,7 @@ func (o Options) Init(dir string, example fs.FS) (res InitResult, err error) {
 		created = append(created, ConfigFile)
 	}
 	lines := gitignoreLines
-	if data, err := readHead(filepath.Join(dir, "MEMORY.md"), len(viewfmt.Header)); err == nil && !viewfmt.IsView(data) {
+	if data, err := readHead(filepath.Join(dir, DefaultView), len(viewfmt.Header)); err == nil && !viewfmt.IsView(data) {
 		lines = lines[:len(lines)-1] // a hand-kept MEMORY.md stays tracked
 	}
 	existed, added, err := ensureLines(filepath.Join(dir, ".gitignore"), lines)

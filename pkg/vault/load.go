@@ -214,12 +214,15 @@ func IsReserved(rel string) bool {
 	return base == "index.md" || base == "log.md"
 }
 
+// DefaultView is the default view's place: the vault's root MEMORY.md.
+const DefaultView = "MEMORY.md"
+
 // IsRenderedOutput reports whether rel (slash path relative to the vault) is
 // a view mem writes — the root MEMORY.md unless one mem did not render is
 // there, or a render.outputs file — and so never a memory, never committed
 // as one.
 func (v *Vault) IsRenderedOutput(rel string) bool {
-	if rel == "MEMORY.md" {
+	if rel == DefaultView {
 		// The default view's place. A MEMORY.md there that mem did not
 		// render (a Claude Code folder's hand-kept index) is an ordinary
 		// file to every reader (spec §2); absent, empty or torn within
@@ -227,19 +230,23 @@ func (v *Vault) IsRenderedOutput(rel string) bool {
 		data, err := readHead(filepath.Join(v.Root, rel), len(viewfmt.Header))
 		return err != nil || viewfmt.MayBeHeader(data)
 	}
-	return slices.Contains(v.OutputRels(), rel)
+	return slices.Contains(v.outputRels(nil), rel)
 }
 
-// OutputRels are the render.outputs files inside the vault, as slash paths
-// from its root. Each entry's path is read with Path, as render.Outputs
-// reads it, so the loader, lint and render agree on which file is a view.
-func (v *Vault) OutputRels() []string {
-	var out []string
+// ViewRels are the places of the views inside the vault, as slash paths
+// from its root: the default view's and the render.outputs files'. Each
+// output's path is read with Path, as render.Outputs reads it, so the
+// loader, lint and render agree on which file is a view.
+func (v *Vault) ViewRels() []string {
+	return v.outputRels([]string{DefaultView})
+}
+
+func (v *Vault) outputRels(out []string) []string {
 	for _, o := range v.Config.Render.Outputs {
 		if o.Path == "" {
 			continue
 		}
-		if rel := v.Rel(v.Path(o.Path)); rel != ".." && !strings.HasPrefix(rel, "../") {
+		if rel := v.Rel(v.Path(o.Path)); rel != ".." && !strings.HasPrefix(rel, "../") && !slices.Contains(out, rel) {
 			out = append(out, rel)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -429,6 +430,11 @@ func TestPath(t *testing.T) {
 
 func TestIsRenderedOutput(t *testing.T) {
 	t.Parallel()
+	// The views inside the vault, each once.
+	vr := newVault(t, map[string]string{"mem.yaml": "render:\n  outputs:\n    - {path: views/CLAUDE.md}\n    - {path: ../outside.md}\n    - {path: MEMORY.md}\n"})
+	if got := vr.ViewRels(); !slices.Equal(got, []string{"MEMORY.md", "views/CLAUDE.md"}) {
+		t.Errorf("ViewRels = %q", got)
+	}
 	v := newVault(t, map[string]string{"mem.yaml": "render:\n  outputs:\n    - {path: views/CLAUDE.md}\n    - {path: ~/elsewhere.md}\n"})
 	for rel, want := range map[string]bool{"MEMORY.md": true, "views/CLAUDE.md": true, "sub/MEMORY.md": false, "elsewhere.md": false} {
 		if got := v.IsRenderedOutput(rel); got != want {
