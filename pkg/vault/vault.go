@@ -33,9 +33,9 @@ type Options struct {
 	// vouch for it (see defaultRacyWindow); negative makes every file
 	// settled, for tests of the caches that must not sleep it out.
 	RacyWindow time.Duration
-	// HeldScan, when set, stands in for Scan: mem watch, which watches the
-	// files, hands the commands it runs in process its last scan while no
-	// file changed since (cmd/mem/cmd_watch.go); scan is the real one.
+	// HeldScan, when set, stands in for Scan: the daemon, which watches
+	// the files, hands the commands it answers its last scan while no file
+	// changed since (pkg/daemon); scan is the real one.
 	HeldScan func(v *Vault, scan func() (*Snapshot, error)) (*Snapshot, error)
 	// SecretInName names the secret rule a vault path holds, "" for none
 	// (cmd/mem hands in rules.NameRule: the store knows no scanner). A
