@@ -197,6 +197,9 @@ func (f treebankForms) clauseImperative(s, lower string) string {
 	if langs == "" {
 		langs = russianPrefixed(w, f)
 	}
+	if langs == "" && russianIruj(w) {
+		langs = "Russian"
+	}
 	for lang := range strings.FieldsSeq(langs) {
 		switch {
 		case negation != "" && !slices.Contains(slices.Collect(maps.Values(negations)), lang):
@@ -206,7 +209,8 @@ func (f treebankForms) clauseImperative(s, lower string) string {
 		// bleibe ich …").
 		case lang == "German" && strings.HasPrefix(rest, "ich") && !wordRune(firstRune(rest, len("ich"))):
 		case holdsWords(lower, f.words[lang], 1),
-			lang == negation && !holdsWords(lower, f.words["English"], 1):
+			lang == negation && !holdsWords(lower, f.words["English"], 1),
+			lang == "Russian" && russianScript(s):
 			return w
 		}
 	}
@@ -293,6 +297,37 @@ func russianPrefixed(w string, f treebankForms) string {
 		}
 	}
 	return ""
+}
+
+// russianIruj reports w, the singular imperative of a Russian verb of
+// the -ировать class (сгенерируй, классифицируй, отсортируй,
+// проанализируйся): the class that takes in every borrowed verb, whose
+// members the treebanks attest only some of. Its ending -ируй is no
+// noun's or adjective's.
+func russianIruj(w string) bool {
+	return utf8.RuneCountInString(w) >= 7 && hasSuffixAny(w, "ируй", "ируйся") && strings.IndexFunc(w, func(r rune) bool { return !unicode.Is(unicode.Cyrillic, r) }) < 0
+}
+
+// russianScript reports whether clause s may be read as Russian by its
+// letters alone: it holds Cyrillic letters and none that an uncovered
+// Cyrillic language writes and Russian does not (Ukrainian і, ї, є,
+// Belarusian ў, Kazakh ә, ң: languages.tsv's letter rows); Latin words
+// are names and terms ("Сгенерируй JSON …"). Russian is the one Cyrillic
+// language the lexicon covers, so a short order ("Объясни поведение
+// человека.") that holds none of its frequent function words is still
+// Russian.
+func russianScript(s string) bool {
+	letters, cyrillic := tellingSigns().letters, false
+	for _, r := range s {
+		switch {
+		case !unicode.Is(unicode.Cyrillic, r):
+		case len(letters[r]) > 0, strings.ContainsRune("іїєґў", r):
+			return false
+		default:
+			cyrillic = true
+		}
+	}
+	return cyrillic
 }
 
 // russianPrefixes are Russian's verbal prefixes, the longer first.
