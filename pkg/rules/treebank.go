@@ -176,8 +176,10 @@ func (f treebankForms) clauseImperative(s, lower string) string {
 	if strings.HasSuffix(w, ":") && strings.TrimSpace(rest) == "" {
 		w = strings.TrimSuffix(w, ":")
 	}
-	// "Don't-…" is a compound.
-	if strings.HasPrefix(rest, "-") {
+	// "Don't-…" is a compound; a French imperative takes its object
+	// pronoun after a hyphen ("reformule-la", "dis-moi"), which no
+	// compound ends in.
+	if strings.HasPrefix(rest, "-") && !frenchClitic(rest) {
 		return ""
 	}
 	// Spanish, Portuguese, Italian and Russian negate the imperative by
@@ -210,11 +212,24 @@ func (f treebankForms) clauseImperative(s, lower string) string {
 		case lang == "German" && strings.HasPrefix(rest, "ich") && !wordRune(firstRune(rest, len("ich"))):
 		case holdsWords(lower, f.words[lang], 1),
 			lang == negation && !holdsWords(lower, f.words["English"], 1),
+			lang == "French" && !strings.HasSuffix(w, "ons") && frenchText(lower, f),
 			lang == "Russian" && russianScript(s):
 			return w
 		}
 	}
 	return ""
+}
+
+// frenchClitic reports rest, what follows a word, opening with a hyphen
+// and the object pronoun a French imperative joins so ("-la", "-moi",
+// "-en", "-les-lui").
+func frenchClitic(rest string) bool {
+	w, _ := firstWord(strings.TrimPrefix(rest, "-"))
+	switch strings.TrimSuffix(w, ".") {
+	case "moi", "toi", "le", "la", "les", "lui", "leur", "nous", "vous", "en", "y":
+		return true
+	}
+	return false
 }
 
 // labelEnd returns where the first label of s ends, at a colon, a
@@ -257,6 +272,9 @@ func frontedPhrase(p string, f treebankForms) bool {
 	n := utf8.RuneCountInString(first)
 	return f.sub[first] ||
 		hasSuffixAny(first, "ing", "ando", "endo", "indo") && n >= 5 ||
+		// French's present participle ("Étant donné …, trouve …",
+		// "En te basant sur …" opens with the preposition).
+		strings.HasSuffix(first, "ant") && n >= 5 && frenchText(p, f) ||
 		hasSuffixAny(first, "ed", "en") && n >= 5 && english(p) ||
 		len(words(p)) == 1 && !strings.ContainsFunc(p, func(r rune) bool {
 			return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar)
