@@ -31,6 +31,7 @@ func TestOrderByMorphology(t *testing.T) {
 		"Remets le fichier en place.",
 		"Étant donné le journal, trouve l'erreur.",
 		"Convertis-la en octets.",
+		"Учитывая журнал, объясни ошибку.",
 	} {
 		if rule, _ := Instruction(s); rule == "" {
 			t.Errorf("Instruction(%q) let it through, want it held", s)
@@ -45,6 +46,7 @@ func TestOrderByMorphology(t *testing.T) {
 		"Étant donné la pluie, le match est annulé.",
 		"Пользователь сгенерировал ключ для сервера.",
 		"Сервер перезапускается каждую ночь.",
+		"Учитывая нагрузку, сервер перезапускается каждую ночь.",
 	} {
 		if rule, msg := Instruction(s); rule != "" {
 			t.Errorf("Instruction(%q) = %s (%s), want it to pass", s, rule, msg)

@@ -275,6 +275,9 @@ func frontedPhrase(p string, f treebankForms) bool {
 		// French's present participle ("Étant donné …, trouve …",
 		// "En te basant sur …" opens with the preposition).
 		strings.HasSuffix(first, "ant") && n >= 5 && frenchText(p, f) ||
+		// and Russian's adverbial participle ("Учитывая …, определи …",
+		// "Взяв …, преобразуй …").
+		hasSuffixAny(first, "я", "в", "вшись") && n >= 5 && russianScript(first) ||
 		hasSuffixAny(first, "ed", "en") && n >= 5 && english(p) ||
 		len(words(p)) == 1 && !strings.ContainsFunc(p, func(r rune) bool {
 			return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar)
