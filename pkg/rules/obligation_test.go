@@ -31,7 +31,7 @@ func TestOrderByMorphology(t *testing.T) {
 		"Remets le fichier en place.",
 		"Étant donné le journal, trouve l'erreur.",
 		"Convertis-la en octets.",
-		"Учитывая журнал, объясни ошибку.",
+		"Учитывая журнал сервера, объясни, почему он упал.",
 	} {
 		if rule, _ := Instruction(s); rule == "" {
 			t.Errorf("Instruction(%q) let it through, want it held", s)
