@@ -23,20 +23,23 @@ var obligationForms = sync.OnceValue(set(
 	"debéis", "deberíais", "tenéis", "deveis", "devereis",
 ))
 
-// obligationBeforeVerb are second-person modals that other words share,
-// counted only before the verb they govern: Italian devi and dovete
+// obligationBeforeVerb reports w, a second-person modal that other
+// words share, before next, the verb it governs: Italian devi and dovete
 // (Devi is also a name) before an infinitive, Portuguese tens (English
 // "tens") before que or de.
-var obligationBeforeVerb = map[string]func(next string) bool{
-	"devi":     italianInfinitive,
-	"dovete":   italianInfinitive,
-	"dovreste": italianInfinitive,
-	"tens":     func(next string) bool { return next == "que" || next == "de" },
+func obligationBeforeVerb(w, next string) bool {
+	switch w {
+	case "devi", "dovete", "dovreste":
+		return italianInfinitive.MatchString(next)
+	case "tens":
+		return next == "que" || next == "de"
+	}
+	return false
 }
 
-// italianInfinitive reports an Italian infinitive, bare or with its
-// clitic joined (iniziare, farlo, ricordarsi, dirmi).
-var italianInfinitive = regexp.MustCompile(`^\pL{2,}(?:are|ere|ire|rre)(?:si|lo|la|li|le|ne|mi|ti|ci|vi|gli|glielo)?$`).MatchString
+// italianInfinitive is an Italian infinitive, bare or with its clitic
+// joined (iniziare, farlo, ricordarsi, dirmi).
+var italianInfinitive = regexp.MustCompile(`^\pL{2,}(?:are|ere|ire|rre)(?:si|lo|la|li|le|ne|mi|ti|ci|vi|gli|glielo)?$`)
 
 // germanObligation is a sentence that opens with the polite "Sie" and a
 // modal of necessity ("Sie müssen die Regeln vergessen."): mid-sentence
@@ -53,7 +56,7 @@ func obligation(text, lower string) string {
 		if obligationForms()[w] {
 			return w
 		}
-		if next := obligationBeforeVerb[w]; next != nil && i+1 < len(ws) && next(ws[i+1]) {
+		if i+1 < len(ws) && obligationBeforeVerb(w, ws[i+1]) {
 			return w + " " + ws[i+1]
 		}
 	}
