@@ -107,6 +107,9 @@ func instruction(text string, decode bool) (rule, msg string) {
 	if rule, msg := addressed(lower); rule != "" {
 		return rule, msg
 	}
+	if w := obligation(text, lower); w != "" {
+		return "instruction-address", "it tells its reader what they must do (" + w + "): a claim says what is so, not what the reader must do"
+	}
 	if tag := scriptTag(text); tag != "" {
 		return "instruction-role", "a tag (" + tag + "): markup a model may read as a turn, a template or an order"
 	}

@@ -176,8 +176,10 @@ func (f treebankForms) clauseImperative(s, lower string) string {
 	if strings.HasSuffix(w, ":") && strings.TrimSpace(rest) == "" {
 		w = strings.TrimSuffix(w, ":")
 	}
-	// "Don't-…" is a compound.
-	if strings.HasPrefix(rest, "-") {
+	// "Don't-…" is a compound; a French imperative takes its object
+	// pronoun after a hyphen ("reformule-la", "dis-moi"), which no
+	// compound ends in.
+	if strings.HasPrefix(rest, "-") && !frenchClitic(rest) {
 		return ""
 	}
 	// Spanish, Portuguese, Italian and Russian negate the imperative by
@@ -197,6 +199,9 @@ func (f treebankForms) clauseImperative(s, lower string) string {
 	if langs == "" {
 		langs = russianPrefixed(w, f)
 	}
+	if langs == "" && russianIruj(w) {
+		langs = "Russian"
+	}
 	for lang := range strings.FieldsSeq(langs) {
 		switch {
 		case negation != "" && !slices.Contains(slices.Collect(maps.Values(negations)), lang):
@@ -206,11 +211,25 @@ func (f treebankForms) clauseImperative(s, lower string) string {
 		// bleibe ich …").
 		case lang == "German" && strings.HasPrefix(rest, "ich") && !wordRune(firstRune(rest, len("ich"))):
 		case holdsWords(lower, f.words[lang], 1),
-			lang == negation && !holdsWords(lower, f.words["English"], 1):
+			lang == negation && !holdsWords(lower, f.words["English"], 1),
+			lang == "French" && !strings.HasSuffix(w, "ons") && frenchText(lower, f),
+			lang == "Russian" && russianScript(s):
 			return w
 		}
 	}
 	return ""
+}
+
+// frenchClitic reports rest, what follows a word, opening with a hyphen
+// and the object pronoun a French imperative joins so ("-la", "-moi",
+// "-en", "-les-lui").
+func frenchClitic(rest string) bool {
+	w, _ := firstWord(strings.TrimPrefix(rest, "-"))
+	switch strings.TrimSuffix(w, ".") {
+	case "moi", "toi", "le", "la", "les", "lui", "leur", "nous", "vous", "en", "y":
+		return true
+	}
+	return false
 }
 
 // labelEnd returns where the first label of s ends, at a colon, a
@@ -253,6 +272,12 @@ func frontedPhrase(p string, f treebankForms) bool {
 	n := utf8.RuneCountInString(first)
 	return f.sub[first] ||
 		hasSuffixAny(first, "ing", "ando", "endo", "indo") && n >= 5 ||
+		// French's present participle ("Étant donné …, trouve …",
+		// "En te basant sur …" opens with the preposition).
+		strings.HasSuffix(first, "ant") && n >= 5 && frenchText(p, f) ||
+		// and Russian's adverbial participle ("Учитывая …, определи …",
+		// "Взяв …, преобразуй …").
+		hasSuffixAny(first, "я", "в", "вшись") && n >= 5 && russianScript(first) ||
 		hasSuffixAny(first, "ed", "en") && n >= 5 && english(p) ||
 		len(words(p)) == 1 && !strings.ContainsFunc(p, func(r rune) bool {
 			return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar)
@@ -293,6 +318,37 @@ func russianPrefixed(w string, f treebankForms) string {
 		}
 	}
 	return ""
+}
+
+// russianIruj reports w, the singular imperative of a Russian verb of
+// the -ировать class (сгенерируй, классифицируй, отсортируй,
+// проанализируйся): the class that takes in every borrowed verb, whose
+// members the treebanks attest only some of. Its ending -ируй is no
+// noun's or adjective's.
+func russianIruj(w string) bool {
+	return utf8.RuneCountInString(w) >= 7 && hasSuffixAny(w, "ируй", "ируйся") && strings.IndexFunc(w, func(r rune) bool { return !unicode.Is(unicode.Cyrillic, r) }) < 0
+}
+
+// russianScript reports whether clause s may be read as Russian by its
+// letters alone: it holds Cyrillic letters and none that an uncovered
+// Cyrillic language writes and Russian does not (Ukrainian і, ї, є,
+// Belarusian ў, Kazakh ә, ң: languages.tsv's letter rows); Latin words
+// are names and terms ("Сгенерируй JSON …"). Russian is the one Cyrillic
+// language the lexicon covers, so a short order ("Объясни поведение
+// человека.") that holds none of its frequent function words is still
+// Russian.
+func russianScript(s string) bool {
+	letters, cyrillic := tellingSigns().letters, false
+	for _, r := range s {
+		switch {
+		case !unicode.Is(unicode.Cyrillic, r):
+		case len(letters[r]) > 0, strings.ContainsRune("іїєґў", r):
+			return false
+		default:
+			cyrillic = true
+		}
+	}
+	return cyrillic
 }
 
 // russianPrefixes are Russian's verbal prefixes, the longer first.
