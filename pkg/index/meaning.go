@@ -29,6 +29,12 @@ const meaningWeight = 1.0
 // "Near-duplicates in the first five").
 const nearDuplicate = 0.8
 
+// diverseFirst is how many of the first hits diversify compares the
+// others with: a copy of one of them gives way, and the first
+// diverseFirst+1 places are those of a comparison with every hit placed,
+// at a tenth of its cost (100 cosines a place).
+const diverseFirst = 10
+
 // byMeaning reranks the first n of hits, p's ranked and lifted answer, by
 // the cosine of each file's stored vector with the vector of p's words
 // (those asked for, not the excluded ones) and answers those n in the new
@@ -79,37 +85,37 @@ func byMeaning(idx bleve.Index, c *memo, hits []*search.DocumentMatch, p phrasin
 }
 
 // diversify lowers the score of each of hits that nearly repeats one
-// ranked above it: greedily, best first, each next place goes to the
-// candidate whose score × (1 − penalty) is highest, the penalty rising
-// linearly from 0 at a cosine of nearDuplicate with a hit already placed
-// to 1 at a cosine of 1 (the highest over those placed; vs are the hits'
-// vectors, nil for none). A hit's score becomes its score when placed,
-// so the order by score is the greedy one and never rises along it; a
-// hit no other repeats keeps its score. A summary or a question whose
-// evidence is spread over a conversation wants its first five to be five
-// different things, where near-identical turns (an assistant's restated
-// plan, a repeated request) would each take a place; a hit's neighbours
-// that say something else (the answer after the question) are not
-// touched. The window alone decides it: the same whatever the limit.
+// ranked above it (maximal marginal relevance, with a threshold): greedily,
+// best first, each of the first diverseFirst places goes to the candidate
+// whose score × (1 − penalty) is highest, the penalty rising linearly from
+// 0 at a cosine of nearDuplicate with a hit already placed to 1 at a
+// cosine of 1 (the highest over those placed; vs are the hits' vectors,
+// nil for none). A hit's score becomes its score when placed, and the
+// rest keep theirs after the penalty, so the order by score is the greedy
+// one and never rises along it; a hit that repeats none above it keeps
+// its score. A summary, or a question whose evidence is spread over a
+// conversation, wants its first five to be five things, where
+// near-identical turns (an assistant's restated plan, a repeated request)
+// would each take a place; a hit's neighbours that say something else
+// (the answer after the question) are not touched. The window alone
+// decides it: the same whatever the limit.
 func diversify(hits []*search.DocumentMatch, vs [][]float32) {
-	n := len(hits)
-	unit := make([][]float32, n)
+	maxSim := make([]float64, len(hits)) // with the hits placed; below nearDuplicate it does not count
+	placed := make([]bool, len(hits))
+	score := func(i int) float64 {
+		if maxSim[i] <= nearDuplicate {
+			return hits[i].Score
+		}
+		return hits[i].Score * max(0, 1-(maxSim[i]-nearDuplicate)/(1-nearDuplicate))
+	}
+	unit := make([][]float32, len(vs))
 	for i, v := range vs {
 		unit[i] = unitOf(v)
 	}
-	maxSim := make([]float64, n) // with the hits placed; below nearDuplicate it does not count
-	placed := make([]bool, n)
-	for range n {
+	for range min(len(hits), diverseFirst) {
 		best, bestScore := -1, 0.0
 		for i, h := range hits {
-			if placed[i] {
-				continue
-			}
-			s := h.Score
-			if maxSim[i] > nearDuplicate {
-				s *= max(0, 1-(maxSim[i]-nearDuplicate)/(1-nearDuplicate))
-			}
-			if best < 0 || s > bestScore || (s == bestScore && h.ID < hits[best].ID) {
+			if s := score(i); !placed[i] && (best < 0 || s > bestScore || (s == bestScore && h.ID < hits[best].ID)) {
 				best, bestScore = i, s
 			}
 		}
@@ -122,6 +128,13 @@ func diversify(hits []*search.DocumentMatch, vs [][]float32) {
 			if !placed[i] && unit[i] != nil {
 				maxSim[i] = max(maxSim[i], dot32(unit[i], unit[best]))
 			}
+		}
+	}
+	// The rest are compared with the first diverseFirst only: each keeps
+	// the score it has now, none above the last placed.
+	for i := range hits {
+		if !placed[i] {
+			hits[i].Score = score(i)
 		}
 	}
 }
