@@ -23,11 +23,18 @@ import (
 const meaningWeight = 1.0
 
 // nearDuplicate is the cosine above which a candidate repeats a hit
-// ranked above it (diversify): from it its score falls linearly, to
-// nothing at 1. On the three sets of mem-bench recall 0.8 raised BEAM and
-// REALTALK and kept LoCoMo; 0.7 lost LoCoMo a question (docs/index.md,
-// "Near-duplicates in the first five").
+// ranked above it (diversify): from it its score falls linearly, by
+// duplicateCost at 1. On the three sets of mem-bench recall 0.8 raised
+// BEAM and REALTALK and kept LoCoMo; 0.7 lost LoCoMo a question
+// (docs/index.md, "Near-duplicates in the first five").
 const nearDuplicate = 0.8
+
+// duplicateCost is the share of its score a hit loses at a cosine of 1
+// with one above it: half, so a copy gives way to a memory that says
+// something else and matches nearly as well, never to one that lacks the
+// question's words (at 1 a copy fell below memories that matched a filter
+// alone). On the suite it found what 1 found and a REALTALK question more.
+const duplicateCost = 0.5
 
 // diverseFirst is how many of the first hits diversify compares the
 // others with: a copy of one of them gives way, and the first
@@ -88,8 +95,8 @@ func byMeaning(idx bleve.Index, c *memo, hits []*search.DocumentMatch, p phrasin
 // ranked above it (maximal marginal relevance, with a threshold): greedily,
 // best first, each of the first diverseFirst places goes to the candidate
 // whose score × (1 − penalty) is highest, the penalty rising linearly from
-// 0 at a cosine of nearDuplicate with a hit already placed to 1 at a
-// cosine of 1 (the highest over those placed; vs are the hits' vectors,
+// 0 at a cosine of nearDuplicate with a hit already placed to
+// duplicateCost at a cosine of 1 (the highest over those placed; vs are the hits' vectors,
 // nil for none). A hit's score becomes its score when placed, and the
 // rest keep theirs after the penalty, so the order by score is the greedy
 // one and never rises along it; a hit that repeats none above it keeps
@@ -106,7 +113,7 @@ func diversify(hits []*search.DocumentMatch, vs [][]float32) {
 		if maxSim[i] <= nearDuplicate {
 			return hits[i].Score
 		}
-		return hits[i].Score * max(0, 1-(maxSim[i]-nearDuplicate)/(1-nearDuplicate))
+		return hits[i].Score * (1 - duplicateCost*(maxSim[i]-nearDuplicate)/(1-nearDuplicate))
 	}
 	unit := make([][]float32, len(vs))
 	for i, v := range vs {

@@ -90,7 +90,7 @@ func TestNearDuplicateGivesWay(t *testing.T) {
 
 // diversify keeps the order of hits that repeat nothing, and lowers a
 // near copy of a hit above it by how near it is: at a cosine of 0.9 (half
-// way from nearDuplicate to 1) to half its score.
+// way from nearDuplicate to 1) by half of duplicateCost.
 func TestDiversify(t *testing.T) {
 	t.Parallel()
 	hit := func(id string, score float64) *search.DocumentMatch {
@@ -101,7 +101,7 @@ func TestDiversify(t *testing.T) {
 	hits := []*search.DocumentMatch{hit("a", 10), hit("b", 9), hit("c", 6), hit("d", 4)}
 	vs := [][]float32{{1, 0, 0}, {x, y, 0}, {0, 0, 1}, nil}
 	diversify(hits, vs)
-	want := map[string]float64{"a": 10, "b": 4.5, "c": 6, "d": 4}
+	want := map[string]float64{"a": 10, "b": 9 * (1 - duplicateCost/2), "c": 6, "d": 4}
 	for _, h := range hits {
 		if math.Abs(h.Score-want[h.ID]) > 1e-5 {
 			t.Errorf("%s: score %v, want %v", h.ID, h.Score, want[h.ID])
