@@ -96,8 +96,8 @@ func byMeaning(idx bleve.Index, c *memo, hits []*search.DocumentMatch, p phrasin
 // best first, each of the first diverseFirst places goes to the candidate
 // whose score × (1 − penalty) is highest, the penalty rising linearly from
 // 0 at a cosine of nearDuplicate with a hit already placed to
-// duplicateCost at a cosine of 1 (the highest over those placed; vs are the hits' vectors,
-// nil for none). A hit's score becomes its score when placed, and the
+// duplicateCost at a cosine of 1 (the highest over those placed; vs are
+// the hits' vectors, nil for none). A hit's score becomes its score when placed, and the
 // rest keep theirs after the penalty, so the order by score is the greedy
 // one and never rises along it; a hit that repeats none above it keeps
 // its score. A summary, or a question whose evidence is spread over a
