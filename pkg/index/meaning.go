@@ -1,6 +1,7 @@
 package index
 
 import (
+	"math"
 	"slices"
 	"strings"
 
@@ -20,6 +21,26 @@ import (
 // (docs/index.md, "Word vectors shipped"); before the lift BEAM lost, and
 // from 2 the vectors outweighed the words on LoCoMo.
 const meaningWeight = 1.0
+
+// nearDuplicate is the cosine above which a candidate repeats a hit
+// ranked above it (diversify): from it its score falls linearly, by
+// duplicateCost at 1. On the three sets of mem-bench recall 0.8 raised
+// BEAM and REALTALK and kept LoCoMo; 0.7 lost LoCoMo a question
+// (docs/index.md, "Near-duplicates in the first five").
+const nearDuplicate = 0.8
+
+// duplicateCost is the share of its score a hit loses at a cosine of 1
+// with one above it: half, so a copy gives way to a memory that says
+// something else and matches nearly as well, never to one that lacks the
+// question's words (at 1 a copy fell below memories that matched a filter
+// alone). On the suite it found what 1 found and a REALTALK question more.
+const duplicateCost = 0.5
+
+// diverseFirst is how many of the first hits diversify compares the
+// others with: a copy of one of them gives way, and the first
+// diverseFirst+1 places are those of a comparison with every hit placed,
+// at a tenth of its cost (100 cosines a place).
+const diverseFirst = 10
 
 // byMeaning reranks the first n of hits, p's ranked and lifted answer, by
 // the cosine of each file's stored vector with the vector of p's words
@@ -65,8 +86,89 @@ func byMeaning(idx bleve.Index, c *memo, hits []*search.DocumentMatch, p phrasin
 	for i, h := range hits {
 		h.Score *= 1 + meaningWeight*wordvec.Cosine(q, vs[i])
 	}
+	diversify(hits, vs)
 	slices.SortFunc(hits, byScore)
 	return hits, nil
+}
+
+// diversify lowers the score of each of hits that nearly repeats one
+// ranked above it (maximal marginal relevance, with a threshold): greedily,
+// best first, each of the first diverseFirst places goes to the candidate
+// whose score × (1 − penalty) is highest, the penalty rising linearly from
+// 0 at a cosine of nearDuplicate with a hit already placed to
+// duplicateCost at a cosine of 1 (the highest over those placed; vs are
+// the hits' vectors, nil for none). A hit's score becomes its score when placed, and the
+// rest keep theirs after the penalty, so the order by score is the greedy
+// one and never rises along it; a hit that repeats none above it keeps
+// its score. A summary, or a question whose evidence is spread over a
+// conversation, wants its first five to be five things, where
+// near-identical turns (an assistant's restated plan, a repeated request)
+// would each take a place; a hit's neighbours that say something else
+// (the answer after the question) are not touched. The window alone
+// decides it: the same whatever the limit.
+func diversify(hits []*search.DocumentMatch, vs [][]float32) {
+	maxSim := make([]float64, len(hits)) // with the hits placed; below nearDuplicate it does not count
+	placed := make([]bool, len(hits))
+	score := func(i int) float64 {
+		if maxSim[i] <= nearDuplicate {
+			return hits[i].Score
+		}
+		return hits[i].Score * (1 - duplicateCost*(maxSim[i]-nearDuplicate)/(1-nearDuplicate))
+	}
+	unit := make([][]float32, len(vs))
+	for i, v := range vs {
+		unit[i] = unitOf(v)
+	}
+	for range min(len(hits), diverseFirst) {
+		best, bestScore := -1, 0.0
+		for i, h := range hits {
+			if s := score(i); !placed[i] && (best < 0 || s > bestScore || (s == bestScore && h.ID < hits[best].ID)) {
+				best, bestScore = i, s
+			}
+		}
+		placed[best] = true
+		hits[best].Score = bestScore
+		if unit[best] == nil {
+			continue
+		}
+		for i := range hits {
+			if !placed[i] && unit[i] != nil {
+				maxSim[i] = max(maxSim[i], dot32(unit[i], unit[best]))
+			}
+		}
+	}
+	// The rest are compared with the first diverseFirst only: each keeps
+	// the score it has now, none above the last placed.
+	for i := range hits {
+		if !placed[i] {
+			hits[i].Score = score(i)
+		}
+	}
+}
+
+// unitOf is v scaled to length 1: nil for nil or zero.
+func unitOf(v []float32) []float32 {
+	var vv float64
+	for _, x := range v {
+		vv += float64(x) * float64(x)
+	}
+	if vv == 0 {
+		return nil
+	}
+	k := float32(1 / math.Sqrt(vv))
+	u := make([]float32, len(v))
+	for i, x := range v {
+		u[i] = x * k
+	}
+	return u
+}
+
+func dot32(a, b []float32) float64 {
+	var s float32
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return float64(s)
 }
 
 // storedMeaning is document id's stored vector (wordvec.Encode; "" for

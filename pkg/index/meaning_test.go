@@ -2,8 +2,11 @@ package index
 
 import (
 	"context"
+	"math"
 	"reflect"
 	"testing"
+
+	"github.com/blevesearch/bleve/v2/search"
 
 	"github.com/mem-md/mem/pkg/vault"
 )
@@ -49,5 +52,67 @@ func TestMeaningReranksTheWindow(t *testing.T) {
 	}
 	if !reflect.DeepEqual(held.Hits, files.Hits) {
 		t.Fatalf("held:\n%+v\nfrom the files:\n%+v", held.Hits, files.Hits)
+	}
+}
+
+// Two memories that say the same thing take one place among the first
+// hits, not two: the copy ranks below a memory that says something else,
+// though its words alone rank it second (it repeats the best hit's words).
+// Asked with a limit of 2 and of 3, the first two are the same.
+func TestNearDuplicateGivesWay(t *testing.T) {
+	t.Parallel()
+	v := newVault(t)
+	plan := "Ada planned the garden beds: tomatoes, beans and basil along the south wall."
+	write(t, v, "memory/a.md", memory("fact", "stated", "", plan))
+	write(t, v, "memory/b.md", memory("fact", "stated", "", plan))
+	write(t, v, "memory/c.md", memory("fact", "stated", "", "Ada will paint the garden fence green next spring."))
+	write(t, v, "memory/d.md", memory("fact", "stated", "", "The invoice from the plumber arrived on Tuesday."))
+	var first []string
+	for _, limit := range []int{3, 2} {
+		res, err := Search(context.Background(), v, Query{Text: "What did Ada plan for the garden beds?", Limit: limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, h := range res.Hits {
+			got = append(got, h.Path)
+		}
+		if len(got) < 2 || got[1] != "memory/c.md" || (got[0] != "memory/a.md" && got[0] != "memory/b.md") {
+			t.Fatalf("limit %d: got %v, want a copy of the plan, then memory/c.md", limit, got)
+		}
+		if first == nil {
+			first = got[:2]
+		} else if !reflect.DeepEqual(got, first) {
+			t.Fatalf("limit 2 answers %v, limit 3 began %v", got, first)
+		}
+	}
+}
+
+// diversify keeps the order of hits that repeat nothing, and lowers a
+// near copy of a hit above it by how near it is: at a cosine of 0.9 (half
+// way from nearDuplicate to 1) by half of duplicateCost.
+func TestDiversify(t *testing.T) {
+	t.Parallel()
+	hit := func(id string, score float64) *search.DocumentMatch {
+		return &search.DocumentMatch{ID: id, Score: score}
+	}
+	// a and b at a cosine of 0.9; c orthogonal to both; d has no vector.
+	x, y := float32(0.9), float32(math.Sqrt(1-0.81))
+	hits := []*search.DocumentMatch{hit("a", 10), hit("b", 9), hit("c", 6), hit("d", 4)}
+	vs := [][]float32{{1, 0, 0}, {x, y, 0}, {0, 0, 1}, nil}
+	diversify(hits, vs)
+	want := map[string]float64{"a": 10, "b": 9 * (1 - duplicateCost/2), "c": 6, "d": 4}
+	for _, h := range hits {
+		if math.Abs(h.Score-want[h.ID]) > 1e-5 {
+			t.Errorf("%s: score %v, want %v", h.ID, h.Score, want[h.ID])
+		}
+	}
+	// Hits that repeat nothing keep their scores.
+	hits = []*search.DocumentMatch{hit("a", 3), hit("c", 2), hit("d", 1)}
+	diversify(hits, [][]float32{{1, 0, 0}, {0, 0, 1}, nil})
+	for i, s := range []float64{3, 2, 1} {
+		if hits[i].Score != s {
+			t.Errorf("%s: score %v, want %v", hits[i].ID, hits[i].Score, s)
+		}
 	}
 }
