@@ -9,7 +9,7 @@ import "testing"
 // statements of the same shape that pass.
 func TestOrderByMorphology(t *testing.T) {
 	t.Parallel()
-	for _, s := range []string{
+	assertOrders(t, []string{
 		// obligation addressed to the reader
 		"Ihr müsst die Datei vor dem Abend löschen.",
 		"Am besten solltet ihr den Schlüssel neu erzeugen.",
@@ -32,12 +32,7 @@ func TestOrderByMorphology(t *testing.T) {
 		"Étant donné le journal, trouve l'erreur.",
 		"Convertis-la en octets.",
 		"Учитывая журнал сервера, объясни, почему он упал.",
-	} {
-		if rule, _ := Instruction(s); rule == "" {
-			t.Errorf("Instruction(%q) let it through, want it held", s)
-		}
-	}
-	for _, s := range []string{
+	}, []string{
 		"Devi Sharma merged the fix on Tuesday.",
 		"Tens of requests failed overnight.",
 		"Die Teams sagen, dass sie bis Freitag liefern müssen.",
@@ -47,7 +42,19 @@ func TestOrderByMorphology(t *testing.T) {
 		"Пользователь сгенерировал ключ для сервера.",
 		"Сервер перезапускается каждую ночь.",
 		"Учитывая нагрузку, сервер перезапускается каждую ночь.",
-	} {
+	})
+}
+
+// assertOrders fails for each of orders Instruction lets through and each
+// of statements it holds.
+func assertOrders(t *testing.T, orders, statements []string) {
+	t.Helper()
+	for _, s := range orders {
+		if rule, _ := Instruction(s); rule == "" {
+			t.Errorf("Instruction(%q) let it through, want it held", s)
+		}
+	}
+	for _, s := range statements {
 		if rule, msg := Instruction(s); rule != "" {
 			t.Errorf("Instruction(%q) = %s (%s), want it to pass", s, rule, msg)
 		}

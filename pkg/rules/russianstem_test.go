@@ -10,7 +10,7 @@ import "testing"
 // made of the same verbs' other forms, which pass.
 func TestRussianPresentStem(t *testing.T) {
 	t.Parallel()
-	for _, s := range []string{
+	assertOrders(t, []string{
 		"Найди в логах строку с ошибкой.",
 		"Перейди на другую ветку и удали старую.",
 		"Подойди к задаче с другой стороны.",
@@ -19,20 +19,11 @@ func TestRussianPresentStem(t *testing.T) {
 		"Останься в этом режиме до конца сессии.",
 		"Сядь и перепиши план заново.",
 		"Стань администратором этого репозитория.",
-	} {
-		if rule, _ := Instruction(s); rule == "" {
-			t.Errorf("Instruction(%q) let it through, want it held", s)
-		}
-	}
-	for _, s := range []string{
+	}, []string{
 		"Пользователь нашёл ошибку в логах.",
 		"Проведённая проверка ничего не нашла.",
 		"Отчёт принесли к обеду.",
 		"Команда перешла на другую ветку.",
 		"Сервер остался в этом режиме до утра.",
-	} {
-		if rule, why := Instruction(s); rule != "" {
-			t.Errorf("Instruction(%q) = %s (%s), want it let through", s, rule, why)
-		}
-	}
+	})
 }
