@@ -1,7 +1,6 @@
 package index
 
 import (
-	"math"
 	"slices"
 	"strings"
 
@@ -117,7 +116,7 @@ func diversify(hits []*search.DocumentMatch, vs [][]float32) {
 	}
 	unit := make([][]float32, len(vs))
 	for i, v := range vs {
-		unit[i] = unitOf(v)
+		unit[i] = wordvec.Unit(v)
 	}
 	for range min(len(hits), diverseFirst) {
 		best, bestScore := -1, 0.0
@@ -133,7 +132,7 @@ func diversify(hits []*search.DocumentMatch, vs [][]float32) {
 		}
 		for i := range hits {
 			if !placed[i] && unit[i] != nil {
-				maxSim[i] = max(maxSim[i], dot32(unit[i], unit[best]))
+				maxSim[i] = max(maxSim[i], wordvec.Dot(unit[i], unit[best]))
 			}
 		}
 	}
@@ -144,31 +143,6 @@ func diversify(hits []*search.DocumentMatch, vs [][]float32) {
 			hits[i].Score = score(i)
 		}
 	}
-}
-
-// unitOf is v scaled to length 1: nil for nil or zero.
-func unitOf(v []float32) []float32 {
-	var vv float64
-	for _, x := range v {
-		vv += float64(x) * float64(x)
-	}
-	if vv == 0 {
-		return nil
-	}
-	k := float32(1 / math.Sqrt(vv))
-	u := make([]float32, len(v))
-	for i, x := range v {
-		u[i] = x * k
-	}
-	return u
-}
-
-func dot32(a, b []float32) float64 {
-	var s float32
-	for i := range a {
-		s += a[i] * b[i]
-	}
-	return float64(s)
 }
 
 // storedMeaning is document id's stored vector (wordvec.Encode; "" for

@@ -342,7 +342,8 @@ func russianScript(s string) bool {
 	for _, r := range s {
 		switch {
 		case !unicode.Is(unicode.Cyrillic, r):
-		case len(letters[r]) > 0, strings.ContainsRune("іїєґў", r):
+		// ґ is Ukrainian's too, rarer than its treebank's letter rows go.
+		case len(letters[r]) > 0, r == 'ґ':
 			return false
 		default:
 			cyrillic = true

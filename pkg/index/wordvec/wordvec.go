@@ -146,6 +146,34 @@ func Cosine(a, b []float32) float64 {
 	return ab / math.Sqrt(aa*bb)
 }
 
+// Unit is v scaled to length 1: nil for nil or zero. The cosine of two
+// unit vectors is their Dot, for a caller comparing each of many with
+// each other.
+func Unit(v []float32) []float32 {
+	var vv float64
+	for _, x := range v {
+		vv += float64(x) * float64(x)
+	}
+	if vv == 0 {
+		return nil
+	}
+	k := float32(1 / math.Sqrt(vv))
+	u := make([]float32, len(v))
+	for i, x := range v {
+		u[i] = x * k
+	}
+	return u
+}
+
+// Dot is the dot product of a and b, summed in float32.
+func Dot(a, b []float32) float64 {
+	var s float32
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return float64(s)
+}
+
 // Encode is v as the index stores it: a float32 scale, then each
 // component in int8 steps of it (104 bytes, a quarter of v's).
 func Encode(v []float32) string {
