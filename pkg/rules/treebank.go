@@ -39,10 +39,13 @@ var imperativesTSV string
 // that tell a text's language (English "serve" is Portuguese "serves",
 // French "dont" a relative).
 type treebankForms struct {
-	imp   map[string]string
-	sub   map[string]bool
-	that  map[string]bool
-	words map[string]map[string]bool
+	imp map[string]string
+	sub map[string]bool
+	// itLemma holds the infinitives of the Italian verb rows (their last
+	// column), for italianEnclitic.
+	itLemma map[string]bool
+	that    map[string]bool
+	words   map[string]map[string]bool
 }
 
 // treebank parses imperatives.tsv when first asked for (most mem
@@ -50,7 +53,7 @@ type treebankForms struct {
 var treebank = sync.OnceValue(func() treebankForms {
 	// About 29,000 lines: cut in place (the fields are substrings of the
 	// embedded table), not split into slices.
-	f := treebankForms{imp: make(map[string]string, 1<<15), sub: map[string]bool{}, that: map[string]bool{}, words: map[string]map[string]bool{}}
+	f := treebankForms{imp: make(map[string]string, 1<<15), sub: map[string]bool{}, that: map[string]bool{}, words: map[string]map[string]bool{}, itLemma: map[string]bool{}}
 	for rest := imperativesTSV; rest != ""; {
 		var line string
 		line, rest, _ = strings.Cut(rest, "\n")
@@ -59,6 +62,9 @@ var treebank = sync.OnceValue(func() treebankForms {
 		form, _, _ := strings.Cut(line, "\t")
 		if form == "" {
 			continue
+		}
+		if kind == "verb" && lang == "Italian" {
+			f.itLemma[line[strings.LastIndexByte(line, '\t')+1:]] = true
 		}
 		switch kind {
 		case "imp", "base", "jussive", "verb":
@@ -202,6 +208,15 @@ func (f treebankForms) clauseImperative(s, lower string) string {
 	if langs == "" && russianIruj(w) {
 		langs = "Russian"
 	}
+	if langs == "" && frenchIfier(w) {
+		langs = "French"
+	}
+	// An Italian imperative with its pronoun joined is no other covered
+	// language's form: it tells its language (outside an English text).
+	enclitic := langs == "" && f.italianEnclitic(w)
+	if enclitic {
+		langs = "Italian"
+	}
 	for lang := range strings.FieldsSeq(langs) {
 		switch {
 		case negation != "" && !slices.Contains(slices.Collect(maps.Values(negations)), lang):
@@ -213,7 +228,8 @@ func (f treebankForms) clauseImperative(s, lower string) string {
 		case holdsWords(lower, f.words[lang], 1),
 			lang == negation && !holdsWords(lower, f.words["English"], 1),
 			lang == "French" && !strings.HasSuffix(w, "ons") && frenchText(lower, f),
-			lang == "Russian" && russianScript(s):
+			lang == "Russian" && russianScript(s),
+			enclitic && !englishText(lower, f):
 			return w
 		}
 	}
@@ -309,11 +325,21 @@ func englishText(lower string, f treebankForms) bool {
 
 // russianPrefixed returns "Russian" for w, a Russian verbal prefix
 // joined to an imperative of the lexicon (пере-делай, рас-критикуй,
-// вы-полни), or "": Russian makes its verbs by prefixing others, and the
-// treebanks annotate only some of the prefixed ones.
+// вы-полни), or to a stem an imperative of the lexicon holds after
+// another prefix (до-полни as за-полни, из-влеки as при-влеки), or "":
+// Russian makes its verbs by prefixing others, and the treebanks
+// annotate only some of the prefixed ones. The exchange is between
+// prefixes of two letters or more: a one-letter one opens adverbs and
+// nouns as often (в-близи, "nearby", is not с-близи).
 func russianPrefixed(w string, f treebankForms) string {
 	for _, p := range russianPrefixes {
-		if rest, ok := strings.CutPrefix(w, p); ok && utf8.RuneCountInString(rest) >= 4 && f.imperativeOf(rest, "Russian") {
+		rest, ok := strings.CutPrefix(w, p)
+		if !ok || utf8.RuneCountInString(rest) < 4 {
+			continue
+		}
+		if f.imperativeOf(rest, "Russian") || utf8.RuneCountInString(p) >= 2 && slices.ContainsFunc(russianPrefixes, func(q string) bool {
+			return q != p && utf8.RuneCountInString(q) >= 2 && f.imperativeOf(q+rest, "Russian")
+		}) {
 			return "Russian"
 		}
 	}
@@ -380,7 +406,7 @@ func subjectlessPlural(lower string) string {
 			if w == "vous" || w == "вы" {
 				break
 			}
-			if strings.HasSuffix(w, "ez") && f.imperativeOf(w, "French") && french() ||
+			if strings.HasSuffix(w, "ez") && (f.imperativeOf(w, "French") || frenchIfier(w)) && french() ||
 				russian && hasSuffixAny(w, "те", "тесь") && f.imperativeOf(w, "Russian") {
 				return w
 			}
