@@ -1,6 +1,7 @@
 package index
 
 import (
+	"fmt"
 	"slices"
 	"time"
 
@@ -101,9 +102,14 @@ func episodes(idx bleve.Index, c *memo, hits []*search.DocumentMatch, p phrasing
 		}
 		if h := byID[n.ID]; h != nil {
 			h.Score += lift
+			explainStep(h, "lifted by its episode: plus %.4g (same session, within %s of a better hit)", lift, episodeWindow)
 			continue
 		}
 		n.Score = lift
+		if hits[0].Expl != nil {
+			// Found by its episode alone: nothing of its own to explain.
+			n.Expl = &search.Explanation{Value: lift, Message: fmt.Sprintf("lifted by its episode alone (same session, within %s of a better hit)", episodeWindow)}
+		}
 		byID[n.ID] = n
 		hits = append(hits, n)
 	}

@@ -79,11 +79,28 @@ func byMeaning(idx bleve.Index, c *memo, hits []*search.DocumentMatch, p phrasin
 		}
 		vs[i] = wordvec.Decode(s)
 	}
+	// One vector beside the question's is their shared component and
+	// what is left of the two points opposite ways (a cosine of −1 that
+	// says nothing): a window with one memory in the table's words has
+	// nothing to reorder by meaning, and its score stays what its words
+	// gave it, not nearly nothing below the hits without a vector.
+	withVector := 0
+	for _, v := range vs {
+		if v != nil {
+			withVector++
+		}
+	}
+	if withVector < 2 {
+		return hits, nil
+	}
 	// The component the window and the question share, which depends
 	// only on the window: the same whatever the limit, held or not.
 	wordvec.RemoveShared(append(vs, q))
 	for i, h := range hits {
-		h.Score *= 1 + meaningWeight*wordvec.Cosine(q, vs[i])
+		if cos := wordvec.Cosine(q, vs[i]); cos != 0 {
+			h.Score *= 1 + meaningWeight*cos
+			explainStep(h, "times %.4g by meaning (the cosine of the question's and the memory's word vectors, %.3f)", 1+meaningWeight*cos, cos)
+		}
 	}
 	diversify(hits, vs)
 	slices.SortFunc(hits, byScore)
@@ -108,11 +125,18 @@ func byMeaning(idx bleve.Index, c *memo, hits []*search.DocumentMatch, p phrasin
 func diversify(hits []*search.DocumentMatch, vs [][]float32) {
 	maxSim := make([]float64, len(hits)) // with the hits placed; below nearDuplicate it does not count
 	placed := make([]bool, len(hits))
-	score := func(i int) float64 {
+	penalty := func(i int) float64 { // the factor of hits[i]'s score
 		if maxSim[i] <= nearDuplicate {
-			return hits[i].Score
+			return 1
 		}
-		return hits[i].Score * (1 - duplicateCost*(maxSim[i]-nearDuplicate)/(1-nearDuplicate))
+		return 1 - duplicateCost*(maxSim[i]-nearDuplicate)/(1-nearDuplicate)
+	}
+	score := func(i int) float64 { return hits[i].Score * penalty(i) }
+	lower := func(i int) {
+		if f := penalty(i); f != 1 {
+			hits[i].Score *= f
+			explainStep(hits[i], "times %.4g: nearly repeats a hit placed above it (cosine %.3f)", f, maxSim[i])
+		}
 	}
 	unit := make([][]float32, len(vs))
 	for i, v := range vs {
@@ -126,7 +150,7 @@ func diversify(hits []*search.DocumentMatch, vs [][]float32) {
 			}
 		}
 		placed[best] = true
-		hits[best].Score = bestScore
+		lower(best)
 		if unit[best] == nil {
 			continue
 		}
@@ -140,7 +164,7 @@ func diversify(hits []*search.DocumentMatch, vs [][]float32) {
 	// the score it has now, none above the last placed.
 	for i := range hits {
 		if !placed[i] {
-			hits[i].Score = score(i)
+			lower(i)
 		}
 	}
 }

@@ -2,8 +2,10 @@ package index
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/blevesearch/bleve/v2/search"
@@ -114,5 +116,68 @@ func TestDiversify(t *testing.T) {
 		if hits[i].Score != s {
 			t.Errorf("%s: score %v, want %v", hits[i].ID, hits[i].Score, s)
 		}
+	}
+}
+
+// With Explain, a hit's breakdown adds up to the score it is answered
+// with: each step after bleve's ranking is a line of its own above
+// bleve's, named for what it did. Before, whatever the rerank by meaning
+// and a near-duplicate's penalty changed was shown as an episode's lift,
+// though these memories have no session.
+func TestExplainNamesEachStep(t *testing.T) {
+	t.Parallel()
+	v := newVault(t)
+	plan := "Ada planned the garden beds: tomatoes, beans and basil along the south wall."
+	write(t, v, "memory/a.md", memory("fact", "stated", "", plan))
+	write(t, v, "memory/b.md", memory("fact", "stated", "", plan))
+	write(t, v, "memory/c.md", memory("fact", "stated", "", "Ada will paint the garden fence green next spring."))
+	res, err := Search(context.Background(), v, Query{Text: "What did Ada plan for the garden beds?", Limit: 3, Explain: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	repeats := 0
+	for _, h := range res.Hits {
+		if len(h.Explain) == 0 {
+			t.Fatalf("%s: no explanation", h.Path)
+		}
+		var top float64
+		if _, err := fmt.Sscan(strings.TrimSpace(h.Explain[0]), &top); err != nil || math.Abs(top-h.Score) > 1e-3*h.Score {
+			t.Errorf("%s: the breakdown's first line %q, the score %g", h.Path, h.Explain[0], h.Score)
+		}
+		all := strings.Join(h.Explain, "\n")
+		if strings.Contains(all, "episode") {
+			t.Errorf("%s: an episode named with no session:\n%s", h.Path, all)
+		}
+		if !strings.Contains(all, "by meaning") {
+			t.Errorf("%s: the rerank by meaning not named:\n%s", h.Path, all)
+		}
+		if strings.Contains(all, "nearly repeats") {
+			repeats++
+		}
+	}
+	if repeats != 1 {
+		t.Errorf("%d hits say they repeat one above, want the copy alone", repeats)
+	}
+}
+
+// A window with one memory whose words the table knows has nothing to
+// reorder by meaning: with the question's vector, the shared component
+// of two vectors leaves them pointing opposite ways, and the memory's
+// score fell to nearly nothing, below a memory the table knows no word
+// of, though its words matched better.
+func TestMeaningNeedsTwoVectors(t *testing.T) {
+	t.Parallel()
+	v := newVault(t)
+	write(t, v, "memory/a.md", memory("fact", "stated", "", "The lake key."))
+	write(t, v, "memory/b.md", memory("fact", "stated", "", "Zorblaxq qwyxxv plimfq dravvoq snurkq gleebq wumpaq xyzzyq."))
+	res, err := Search(context.Background(), v, Query{Text: "lake zorblaxq", Limit: 2, Explain: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) != 2 || res.Hits[0].Path != "memory/a.md" {
+		t.Fatalf("got %+v, want memory/a.md first (its words match better)", res.Hits)
+	}
+	if all := strings.Join(res.Hits[0].Explain, "\n"); strings.Contains(all, "by meaning") {
+		t.Errorf("a rerank by meaning of one vector:\n%s", all)
 	}
 }

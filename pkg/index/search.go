@@ -7,10 +7,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -680,6 +678,7 @@ func candidates(ctx context.Context, idx bleve.Index, c *memo, qs []phrasing, n 
 	out := make([]*search.DocumentMatch, 0, len(fused))
 	for id, h := range fused {
 		h.Score = score[id]
+		explainStep(h, "fused by reciprocal rank over %d phrasings (the breakdown below is the first that found it)", len(lists))
 		out = append(out, h)
 	}
 	slices.SortFunc(out, byScore)
@@ -739,7 +738,8 @@ func exactFirst(ctx context.Context, idx bleve.Index, hits []*search.DocumentMat
 	}
 	t := bleve.NewTermQuery(key)
 	t.SetField(fieldExact)
-	req := bleve.NewSearchRequestOptions(query.NewBooleanQueryForQueryString(append([]query.Query{t}, p.required...), nil, p.excluded), exactMax, 0, false)
+	explaining := len(hits) > 0 && hits[0].Expl != nil
+	req := bleve.NewSearchRequestOptions(query.NewBooleanQueryForQueryString(append([]query.Query{t}, p.required...), nil, p.excluded), exactMax, 0, explaining)
 	req.Fields = fields
 	named, _, err := best(ctx, idx, req)
 	if err != nil || len(named) == 0 {
@@ -758,6 +758,7 @@ func exactFirst(ctx context.Context, idx bleve.Index, hits []*search.DocumentMat
 			e = hits[i]
 		}
 		e.Score = top + 1
+		explainStep(e, "named exactly by the query (its title, an alias or its file name): first")
 		first = append(first, e)
 	}
 	slices.SortFunc(first, func(a, b *search.DocumentMatch) int { return cmp.Compare(a.ID, b.ID) })
@@ -782,34 +783,38 @@ func explain(m *search.DocumentMatch) (matched, parts []string) {
 		}
 	}
 	slices.Sort(matched)
+	// bleve's explanation names its own binary document number (" in
+	// <bytes>)", "doc=<bytes>)"); the hit already says which file it is.
+	id := string(m.IndexInternalID)
 	var walk func(x *search.Explanation, depth int)
 	walk = func(x *search.Explanation, depth int) {
 		if x == nil {
 			return
 		}
-		msg := internalID().ReplaceAllString(x.Message, ")")
+		msg := x.Message
+		if id != "" {
+			msg = strings.ReplaceAll(strings.ReplaceAll(msg, " in "+id+")", ")"), ", doc="+id+")", ")")
+		}
 		parts = append(parts, fmt.Sprintf("%s%.4g %s", strings.Repeat("  ", depth), x.Value, msg))
 		for _, c := range x.Children {
 			walk(c, depth+1)
 		}
 	}
 	walk(m.Expl, 0)
-	if s := m.Score - scoreOf(m.Expl); s > 1e-9 {
-		parts = append(parts, fmt.Sprintf("%.4g lifted by its episode (same session, within %s of a better hit)", s, episodeWindow))
-	}
 	return matched, parts
 }
 
-// internalID is the " in <bytes>)" where bleve's explanation names its
-// own binary document number; the hit already says which file it is.
-var internalID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` in [^)]*\)`) })
-
-// scoreOf is the score bleve explained.
-func scoreOf(x *search.Explanation) float64 {
-	if x == nil {
-		return 0
+// explainStep records on h a step that changed its score after bleve
+// ranked it (the episode lift, the rerank by meaning, a near-duplicate's
+// penalty, fusion, an exact name): the step becomes the root of h's
+// explanation, with what came before below it, so the breakdown adds up
+// to the score the hit is answered with. Only a search asked to explain
+// has explanations (bleve gives them or not per request), so the steps of
+// any other search record nothing.
+func explainStep(h *search.DocumentMatch, format string, a ...any) {
+	if h.Expl != nil {
+		h.Expl = &search.Explanation{Value: h.Score, Message: fmt.Sprintf(format, a...), Children: []*search.Explanation{h.Expl}}
 	}
-	return x.Value
 }
 
 // snippets gives each hit its snippet from its match, highlighted as
