@@ -1,7 +1,9 @@
 package rules
 
 import (
+	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -78,3 +80,188 @@ var italianShortEnclitic = map[string]bool{
 	"dimmi": true, "dicci": true, "dillo": true, "dimmelo": true,
 	"stammi": true,
 }
+
+// italianSingular returns the word that opens a clause of lower (lower
+// case) as the singular imperative of an Italian verb the lexicon has,
+// with a determiner straight after it, or "": "Imposta la sveglia",
+// "Aggiungi l'album", "Cerca la serie", "Riproduci la canzone". The
+// -ere and -ire singular (aggiungi, metti) is also a plural noun's
+// ending (leggi, parti, fondi) and the -are singular (imposta, cerca)
+// the third person singular, which opens a statement in a language that
+// drops its subject; but a plural noun opening a sentence is not followed
+// by an article, and a third person whose subject is dropped is, as
+// often as not, in a text long enough to hold Italian's own words, where
+// italianOrder reads the -i form and the -a form is left alone. So this
+// reads only a text too short to hold them: no telling word of Italian
+// or any other covered language written in its letters, save English
+// words of a title. The verbs in -durre (riproduci, traduci) are told by
+// their class alone: no noun ends in -duci.
+func italianSingular(lower string) string {
+	f := treebank()
+	if slices.ContainsFunc([]string{"German", "French", "Spanish", "Portuguese"}, func(lang string) bool {
+		return holdsWords(lower, f.words[lang], 1)
+	}) {
+		return ""
+	}
+	for _, c := range clauses(lower) {
+		w, rest := firstWord(strings.TrimLeft(c, " \t\"'“«("))
+		if utf8.RuneCountInString(w) >= 6 && strings.HasSuffix(w, "duci") {
+			return w
+		}
+		next, _ := firstWord(rest)
+		if !italianDeterminer(next) {
+			continue
+		}
+		if italianShortSingular[w] || f.italianSingularForm(w) {
+			return w
+		}
+	}
+	return ""
+}
+
+// italianSingularForm reports w, the stem of an Italian verb of the
+// lexicon with the singular imperative's ending: -a (-are), -i (-ere,
+// -ire), -isci (-ire of the finire class).
+func (f treebankForms) italianSingularForm(w string) bool {
+	if utf8.RuneCountInString(w) < 4 || notVerb(w) || italianQuantifiers()[w] {
+		return false
+	}
+	for _, e := range []struct{ ending, infinitive string }{{"isci", "ire"}, {"a", "are"}, {"i", "ere"}, {"i", "ire"}} {
+		if stem, ok := strings.CutSuffix(w, e.ending); ok && f.itLemma[stem+e.infinitive] {
+			return true
+		}
+	}
+	return false
+}
+
+// italianDeterminer reports w, an Italian article or demonstrative, with
+// its elided forms (l'album, un'ora, quest'anno).
+func italianDeterminer(w string) bool {
+	w = strings.ReplaceAll(w, "’", "'")
+	return italianArticles()[w] || hasPrefixAny(w, "l'", "un'", "quest'", "quell'")
+}
+
+// italianShortSingular are the singular imperatives of dare, fare and
+// stare before a determiner ("Dai un voto", "Fai una lista"): "dai" is
+// also "from the", which no article follows.
+var italianShortSingular = map[string]bool{"dai": true, "fai": true, "stai": true}
+
+// germanInfinitiveOrder returns the infinitive that ends a clause of text
+// as German's impersonal order ("Wecker für 2 Stunden stellen", "alle
+// Wecker löschen", "Bitte nicht rauchen"), or "": a clause of no comma
+// whose last word, written in lower case as a verb is and a noun is not,
+// is the infinitive of a German verb of the lexicon (or of one that
+// shares its stem with another prefix: stellen as vor-stellen,
+// ver-werfen as werfen), with no subject, no finite auxiliary or modal
+// and no "zu" before it. A German main clause puts its finite verb
+// second and a subordinate clause opens with its conjunction, so such a
+// clause has no finite verb: what ends it is the infinitive of an order.
+// A plural subject and its verb alone ("Die Kinder spielen") read the
+// same, and need what the grammar cannot give: the clause must hold a
+// word that is German's alone (a noun's capital after the first word,
+// ä, ö, ü, ß, or one of German's telling words) and none of another
+// covered language's.
+func germanInfinitiveOrder(text string) string {
+	f := treebank()
+	for _, c := range germanSentences(text) {
+		if strings.ContainsAny(c, ",，") {
+			continue
+		}
+		ws := words(c)
+		n := len(ws)
+		if n < 2 {
+			continue
+		}
+		last := ws[n-1]
+		if last != strings.ToLower(last) || germanFinite()[last] || !f.germanVerb(last) {
+			continue
+		}
+		lower := strings.ToLower(c)
+		if slices.ContainsFunc([]string{"English", "French", "Spanish", "Portuguese", "Italian"}, func(lang string) bool {
+			return holdsWords(lower, f.words[lang], 1)
+		}) {
+			continue
+		}
+		german := strings.ContainsAny(lower, "äöüß") || holdsWords(lower, f.words["German"], 1)
+		finite := false
+		for i, w := range ws[:n-1] {
+			lw := strings.ToLower(w)
+			if germanFinite()[lw] || i == 0 && germanClauseOpeners()[lw] {
+				finite = true
+				break
+			}
+			if i > 0 && unicode.IsUpper(firstRune(w, 0)) {
+				german = true
+			}
+		}
+		if !finite && german {
+			return last
+		}
+	}
+	return ""
+}
+
+// germanSentences splits text at the marks that end a sentence or a
+// clause, but not at the point of a number (1. Dezember, 15.001) nor in
+// a quotation, which stays part of the clause that holds it.
+func germanSentences(text string) []string {
+	var out []string
+	start, prev := 0, ' '
+	for i, r := range text {
+		if strings.ContainsRune(".!?;:\n", r) && !(r == '.' && unicode.IsDigit(prev)) {
+			out = append(out, text[start:i])
+			start = i + utf8.RuneLen(r)
+		}
+		prev = r
+	}
+	return append(out, text[start:])
+}
+
+// germanVerb reports w, the infinitive of a German verb of the lexicon,
+// or of a verb that shares its stem with one under another prefix.
+func (f treebankForms) germanVerb(w string) bool {
+	if !hasSuffixAny(w, "en", "ern", "eln") || utf8.RuneCountInString(w) < 5 {
+		return false
+	}
+	if f.deLemma[w] {
+		return true
+	}
+	for _, p := range germanPrefixes {
+		if f.deLemma[p+w] {
+			return true
+		}
+		rest, ok := strings.CutPrefix(w, p)
+		if !ok || utf8.RuneCountInString(rest) < 5 {
+			continue
+		}
+		if f.deLemma[rest] || slices.ContainsFunc(germanPrefixes, func(q string) bool { return q != p && f.deLemma[q+rest] }) {
+			return true
+		}
+	}
+	return false
+}
+
+// germanPrefixes are German's verbal prefixes, separable and not (ge-
+// is the participle's and left out).
+var germanPrefixes = []string{"zusammen", "zurück", "hinzu", "heraus", "herein", "hinaus", "wieder", "durch", "fest", "fort", "nach", "über", "unter", "ab", "an", "auf", "aus", "bei", "ein", "her", "hin", "los", "mit", "vor", "weg", "zu", "dar", "um", "be", "ent", "er", "ver", "zer", "emp", "miss"}
+
+// germanFinite are the words that give a German clause its subject or a
+// finite verb that an infinitive at its end depends on: the personal
+// pronouns, the auxiliaries and the modals, and "zu", "um" of an
+// infinitive's phrase.
+var germanFinite = sync.OnceValue(set("ich", "du", "er", "es", "wir", "ihr", "man",
+	"bin", "bist", "ist", "sind", "seid", "war", "warst", "waren", "wart", "sei", "wäre", "wären",
+	"habe", "hast", "hat", "haben", "habt", "hatte", "hatten", "hätte", "hätten",
+	"werde", "wirst", "wird", "werden", "werdet", "wurde", "wurden", "würde", "würden",
+	"kann", "kannst", "können", "könnt", "konnte", "konnten", "könnte", "könnten",
+	"muss", "musst", "müssen", "müsst", "musste", "mussten", "müsste", "müssten",
+	"soll", "sollst", "sollen", "sollt", "sollte", "sollten",
+	"will", "willst", "wollen", "wollt", "wollte", "wollten",
+	"darf", "darfst", "dürfen", "dürft", "durfte", "durften", "dürfte",
+	"mag", "magst", "mögen", "möchte", "möchtest", "möchten", "lass", "lässt", "ließ",
+	"zu", "um"))
+
+// germanClauseOpeners are the words that open a subordinate clause or a
+// question, whose verb comes last, and the articles of a subject in the
+// nominative ("Die Kinder spielen"): a clause so opened is no order.
+var germanClauseOpeners = sync.OnceValue(set("dass", "daß", "weil", "wenn", "ob", "als", "obwohl", "damit", "bevor", "nachdem", "während", "sobald", "bis", "falls", "da", "wie", "was", "wo", "wann", "warum", "wer", "welche", "welcher", "welches", "der", "die", "das"))
