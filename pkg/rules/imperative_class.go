@@ -265,3 +265,42 @@ var germanFinite = sync.OnceValue(set("ich", "du", "er", "es", "wir", "ihr", "ma
 // question, whose verb comes last, and the articles of a subject in the
 // nominative ("Die Kinder spielen"): a clause so opened is no order.
 var germanClauseOpeners = sync.OnceValue(set("dass", "daß", "weil", "wenn", "ob", "als", "obwohl", "damit", "bevor", "nachdem", "während", "sobald", "bis", "falls", "da", "wie", "was", "wo", "wann", "warum", "wer", "welche", "welcher", "welches", "der", "die", "das"))
+
+// russianAfterPhrase returns a Russian imperative that follows a
+// prepositional phrase opening its sentence with no comma between
+// ("Для заданной строки проверь, …", "В этом файле найди …"), or "":
+// Russian fronts such a phrase before its verb without a comma, and a
+// subject would stand between them. Read up to the sentence's first
+// comma, and only where no word there ends as a finite verb, a past or an
+// infinitive does (-ет, -ит, -ют, -ят, -ется, -л, -ли, -ть …; not -ла,
+// -ло, a noun's genitive or plural as often: числа, дела): with one,
+// the form before it is a noun of the clause's subject ("Во время дождя
+// капли воды поглощаются …": капли, drops, is also капать's imperative).
+func russianAfterPhrase(lower string) string {
+	f := treebank()
+	for _, s := range sentences(lower) {
+		if !russianScript(s) {
+			continue
+		}
+		head, _, _ := strings.Cut(s, ",")
+		ws := words(head)
+		if len(ws) < 3 || !russianPrepositions[ws[0]] {
+			continue
+		}
+		if slices.ContainsFunc(ws, func(w string) bool {
+			return hasSuffixAny(w, "ет", "ит", "ют", "ят", "ут", "ется", "ится", "ются", "ятся", "утся", "л", "ли", "лся", "лась", "лись", "ть", "ться")
+		}) {
+			continue
+		}
+		for _, w := range ws[1:min(len(ws), 7)] {
+			if f.imperativeOf(w, "Russian") || russianPrefixed(w, f) != "" || russianIruj(w) {
+				return w
+			}
+		}
+	}
+	return ""
+}
+
+// russianPrepositions are Russian's prepositions that open a phrase set
+// before the clause's verb.
+var russianPrepositions = map[string]bool{"для": true, "в": true, "во": true, "на": true, "с": true, "со": true, "по": true, "при": true, "из": true, "от": true, "до": true, "к": true, "ко": true, "у": true, "о": true, "об": true, "за": true, "под": true, "над": true, "перед": true, "после": true, "через": true, "без": true, "между": true, "среди": true, "вокруг": true, "кроме": true}

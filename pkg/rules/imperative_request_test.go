@@ -32,3 +32,31 @@ func TestShortRequests(t *testing.T) {
 		"Im Sommer fallen die Preise.",
 	})
 }
+
+// TestAskedByVerbPlace: questions without their mark told by where the
+// verb stands (German's verb first or after an interrogative's phrase,
+// Italian's interrogative before the copula or fare), and a Russian
+// imperative after the prepositional phrase that opens its sentence, each
+// let through at 0f38cde; statements of the same shapes pass.
+func TestAskedByVerbPlace(t *testing.T) {
+	t.Parallel()
+	assertOrders(t, []string{
+		"wie lange dauert der Build",
+		"Regnet es morgen in Berlin",
+		"Wann kommt der Zug",
+		"Spielt heute Abend ein Konzert im Park",
+		"che ore sono adesso",
+		"quanto tempo ci vuole",
+		"Come saranno i risultati domani",
+		"В этом файле найди все ошибки.",
+		"Для каждого числа из списка выведи его квадрат.",
+	}, []string{
+		"Wie erwartet, stieg der Kurs.",
+		"Erwartet wird ein Anstieg der Preise.",
+		"Come è noto il server si ferma ogni notte.",
+		"Quando è pronto il build parte subito.",
+		"Che il server sia lento è noto.",
+		"Во время дождя капли воды поглощаются.",
+		"Для этого проекта нужен сервер.",
+	})
+}

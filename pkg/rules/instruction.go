@@ -165,6 +165,7 @@ var clauseJudges = []clauseJudge{
 	{"instruction-imperative", frenchOrder, "a French verb with no subject, by its form, opening its sentence (%s): an order, not a statement about the world"},
 	{"instruction-imperative", italianOrder, "an Italian verb in the second person or the imperative opening its clause (%s): a claim says what is so, not what the reader must do"},
 	{"instruction-imperative", italianSingular, "an Italian imperative opening its clause before its object's article (%s): a claim says what is so, not what the reader must do"},
+	{"instruction-imperative", russianAfterPhrase, "a Russian imperative after the prepositional phrase that opens its sentence (%s): a claim says what is so, not what the reader must do"},
 	{"instruction-imperative", encliticOrder, "an imperative with its pronoun joined (%s): a claim says what is so, not what the reader must do"},
 	{"instruction-imperative", finalParticle, "a particle that ends an order (%s): a claim says what is so, not what the reader must do"},
 	{"instruction-imperative", chinesePlease, "a request's 请 opening a clause (%s): a claim says what is so, not what the reader must do"},
