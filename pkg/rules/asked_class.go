@@ -20,7 +20,8 @@ import (
 // modals that open a question (askVerbFirst) opening it ("spielt … im
 // Kino", "wird … kühler sein"), or "es" after a verb in -t ("schneit es
 // in Kanada"); an interrogative with one word before its verb and more
-// after it ("wie heiß wird es", "welche Filme spielt …"), or with the verb
+// after it ("wie heiß wird es", "welche Filme spielen in …", "wie viel
+// Zeit bleibt …": the plural's form is the infinitive's), or with the verb
 // of the lexicon straight after it ("wann spielt …"; not "wie" and "was",
 // as and what: "wie folgt", "was bleibt"). A participle that ends as the
 // present does (erwartet, bestellt) opens a statement before its
@@ -37,6 +38,11 @@ func germanAsked(lower string) string {
 			continue
 		}
 		ws := words(c)
+		// "wie viel Zeit bleibt …": the interrogative's phrase is three
+		// words.
+		if len(ws) > 2 && ws[0] == "wie" && (ws[1] == "viel" || ws[1] == "viele") {
+			ws = append([]string{"wie"}, ws[2:]...)
+		}
 		if len(ws) < 2 {
 			continue
 		}
@@ -45,7 +51,7 @@ func germanAsked(lower string) string {
 			f.germanPresent(ws[0]) && !germanFinite()[ws[1]] && !askVerbs()[ws[1]],
 			strings.HasSuffix(ws[0], "t") && ws[1] == "es" && len(ws) > 2:
 			return ws[0] + " " + ws[1]
-		case germanAskers[ws[0]] && (f.germanPresent(ws[1]) && ws[0] != "wie" && ws[0] != "was" || len(ws) > 3 && (askVerbs()[ws[2]] || f.germanPresent(ws[2]))):
+		case germanAskers[ws[0]] && (f.germanPresent(ws[1]) && ws[0] != "wie" && ws[0] != "was" || len(ws) > 3 && (askVerbs()[ws[2]] || f.germanPresent(ws[2]) || f.deLemma[ws[2]])):
 			return ws[0]
 		}
 	}

@@ -304,3 +304,61 @@ func russianAfterPhrase(lower string) string {
 // russianPrepositions are Russian's prepositions that open a phrase set
 // before the clause's verb.
 var russianPrepositions = map[string]bool{"для": true, "в": true, "во": true, "на": true, "с": true, "со": true, "по": true, "при": true, "из": true, "от": true, "до": true, "к": true, "ко": true, "у": true, "о": true, "об": true, "за": true, "под": true, "над": true, "перед": true, "после": true, "через": true, "без": true, "между": true, "среди": true, "вокруг": true, "кроме": true}
+
+// germanSingularOrder returns a German singular imperative of a verb the
+// lexicon lacks, told by the clause it opens, or "": a word in -e opening
+// a clause of text (before its first comma) and, after it, an object no
+// subject can be (den, einen, alle, mich, uns …: "Entferne alle Wecker"),
+// or, the word written in lower case, the separable particle that ends
+// the clause ("schalte Wecker aus"). A statement that opens with a word in
+// -e puts its finite verb second ("Alle machen mit", "Osborne meldete
+// sich … an"), and no object stands there; a first word in lower case is
+// no name and no noun. The words that open a statement before its verb —
+// determiners, pronouns, the adverbs in -e, the auxiliaries — are left
+// out.
+func germanSingularOrder(text string) string {
+	if otherLatinBut(strings.ToLower(text), "German", germanObjects) {
+		return ""
+	}
+	for _, s := range sentences(text) {
+		head, _, _ := strings.Cut(s, ",")
+		ws := words(head)
+		if len(ws) < 2 {
+			continue
+		}
+		first, w := ws[0], strings.ToLower(ws[0])
+		if !strings.HasSuffix(w, "e") || utf8.RuneCountInString(w) < 5 || germanNotVerbs[w] || germanFinite()[w] || treebank().words["German"][w] || treebank().sub[w] {
+			continue
+		}
+		if germanObjects[strings.ToLower(ws[1])] || len(ws) >= 3 && first == w && germanParticles[ws[len(ws)-1]] {
+			return w
+		}
+	}
+	return ""
+}
+
+// germanObjects are the words after a verb that are its object and can be
+// no subject: the accusative articles and pronouns, "alle", "alles".
+var germanObjects = map[string]bool{"den": true, "einen": true, "diesen": true, "jeden": true, "meinen": true, "deinen": true, "seinen": true, "unseren": true, "keinen": true,
+	"mich": true, "dich": true, "uns": true, "euch": true, "ihn": true, "alle": true, "alles": true, "mir": true}
+
+// germanParticles are the separable particles that end a clause whose
+// verb they belong to.
+var germanParticles = map[string]bool{"aus": true, "ab": true, "an": true, "auf": true, "ein": true, "zurück": true, "vor": true, "mit": true, "weg": true, "los": true, "fest": true, "um": true, "nach": true, "zu": true, "her": true, "hin": true}
+
+// germanNotVerbs are the words in -e that open a German statement before
+// its verb: determiners and pronouns, adverbs, numbers.
+var germanNotVerbs = map[string]bool{"alle": true, "diese": true, "jene": true, "manche": true, "einige": true, "viele": true, "wenige": true, "beide": true, "welche": true, "keine": true, "meine": true, "deine": true, "seine": true, "ihre": true, "unsere": true, "eure": true, "jede": true, "solche": true, "andere": true, "mehrere": true,
+	"heute": true, "gerade": true, "gerne": true, "lange": true, "alleine": true, "ebenfalls": true, "bitte": true, "daher": true, "ferne": true, "nahe": true, "ohne": true, "gegenüber": true, "zwölfe": true, "eine": true, "seite": true, "gestern": true}
+
+// otherLatinBut is otherLatin, not counting the words of except (German's
+// "alle" is Italian's "to the").
+func otherLatinBut(lower, lang string, except map[string]bool) bool {
+	var kept []string
+	for _, w := range words(lower) {
+		if !except[w] {
+			kept = append(kept, w)
+		}
+	}
+	return otherLatin(strings.Join(kept, " "), lang)
+}

@@ -5,8 +5,8 @@ import "testing"
 // TestShortRequests: orders as a person says them to an assistant, too
 // short to hold a language's telling words (an Italian singular
 // imperative before its object's article, a verb in -durre, a German
-// singular imperative of the lexicon, German's impersonal order in the
-// infinitive), each let through at 0f38cde, and statements of the same
+// singular imperative of the lexicon, or of any verb before its object or
+// with its particle last, German's impersonal order in the infinitive), each let through at 0f38cde, and statements of the same
 // shapes, which pass.
 func TestShortRequests(t *testing.T) {
 	t.Parallel()
@@ -20,6 +20,8 @@ func TestShortRequests(t *testing.T) {
 		"alle Notizen löschen",
 		"Zähler für heute zurücksetzen",
 		"Erinnerung für morgen früh stellen",
+		"entferne alle Notizen von gestern",
+		"plane Backups jede Nacht ein",
 	}, []string{
 		"Leggi regionali e nazionali si sovrappongono.",
 		"Parti del motore sono state sostituite.",
@@ -30,6 +32,10 @@ func TestShortRequests(t *testing.T) {
 		"Das Team hat beschlossen, die Tests zu löschen.",
 		"Neue Regeln für Mieter gelten ab Januar.",
 		"Im Sommer fallen die Preise.",
+		"Anne meldete sich beim Kurs an.",
+		"Osborne meldete den Verlust an.",
+		"Heute kommt er an.",
+		"Alle machen mit.",
 	})
 }
 
@@ -45,6 +51,8 @@ func TestAskedByVerbPlace(t *testing.T) {
 		"Regnet es morgen in Berlin",
 		"Wann kommt der Zug",
 		"Spielt heute Abend ein Konzert im Park",
+		"wie viel Speicher bleibt auf dem Server übrig",
+		"welche Filme spielen heute im Kino",
 		"che ore sono adesso",
 		"quanto tempo ci vuole",
 		"Come saranno i risultati domani",
@@ -52,6 +60,7 @@ func TestAskedByVerbPlace(t *testing.T) {
 		"Для каждого числа из списка выведи его квадрат.",
 	}, []string{
 		"Wie erwartet, stieg der Kurs.",
+		"Wie viele Experten sagen, ist das Risiko gering.",
 		"Erwartet wird ein Anstieg der Preise.",
 		"Come è noto il server si ferma ogni notte.",
 		"Quando è pronto il build parte subito.",

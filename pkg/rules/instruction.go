@@ -110,6 +110,9 @@ func instruction(text string, decode bool) (rule, msg string) {
 	if w := obligation(text, lower); w != "" {
 		return "instruction-address", "it tells its reader what they must do (" + w + "): a claim says what is so, not what the reader must do"
 	}
+	if w := germanSingularOrder(text); w != "" {
+		return "instruction-imperative", "a German imperative opening its clause before its object or with its particle at the clause's end (" + w + "): a claim says what is so, not what the reader must do"
+	}
 	if w := germanInfinitiveOrder(text); w != "" {
 		return "instruction-imperative", "a clause that ends in an infinitive with no subject and no finite verb (" + w + "): German's impersonal order, not a statement about the world"
 	}
