@@ -110,6 +110,12 @@ func instruction(text string, decode bool) (rule, msg string) {
 	if w := obligation(text, lower); w != "" {
 		return "instruction-address", "it tells its reader what they must do (" + w + "): a claim says what is so, not what the reader must do"
 	}
+	if w := germanSingularOrder(text); w != "" {
+		return "instruction-imperative", "a German imperative opening its clause before its object or with its particle at the clause's end (" + w + "): a claim says what is so, not what the reader must do"
+	}
+	if w := germanInfinitiveOrder(text); w != "" {
+		return "instruction-imperative", "a clause that ends in an infinitive with no subject and no finite verb (" + w + "): German's impersonal order, not a statement about the world"
+	}
 	if tag := scriptTag(text); tag != "" {
 		return "instruction-role", "a tag (" + tag + "): markup a model may read as a turn, a template or an order"
 	}
@@ -161,6 +167,8 @@ var clauseJudges = []clauseJudge{
 	{"instruction-imperative", readerRule, "a rule laid on the reader in the third person (%s): a claim says what is so, not what the reader must do"},
 	{"instruction-imperative", frenchOrder, "a French verb with no subject, by its form, opening its sentence (%s): an order, not a statement about the world"},
 	{"instruction-imperative", italianOrder, "an Italian verb in the second person or the imperative opening its clause (%s): a claim says what is so, not what the reader must do"},
+	{"instruction-imperative", italianSingular, "an Italian imperative opening its clause before its object's article (%s): a claim says what is so, not what the reader must do"},
+	{"instruction-imperative", russianAfterPhrase, "a Russian imperative after the prepositional phrase that opens its sentence (%s): a claim says what is so, not what the reader must do"},
 	{"instruction-imperative", encliticOrder, "an imperative with its pronoun joined (%s): a claim says what is so, not what the reader must do"},
 	{"instruction-imperative", finalParticle, "a particle that ends an order (%s): a claim says what is so, not what the reader must do"},
 	{"instruction-imperative", chinesePlease, "a request's 请 opening a clause (%s): a claim says what is so, not what the reader must do"},

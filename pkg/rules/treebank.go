@@ -44,6 +44,9 @@ type treebankForms struct {
 	// itLemma holds the infinitives of the Italian verb rows (their last
 	// column), for italianEnclitic.
 	itLemma map[string]bool
+	// deLemma holds the infinitives of the German verb rows and the
+	// German infinitives of kind base, for germanInfinitiveOrder.
+	deLemma map[string]bool
 	that    map[string]bool
 	words   map[string]map[string]bool
 }
@@ -53,7 +56,7 @@ type treebankForms struct {
 var treebank = sync.OnceValue(func() treebankForms {
 	// About 29,000 lines: cut in place (the fields are substrings of the
 	// embedded table), not split into slices.
-	f := treebankForms{imp: make(map[string]string, 1<<15), sub: map[string]bool{}, that: map[string]bool{}, words: map[string]map[string]bool{}, itLemma: map[string]bool{}}
+	f := treebankForms{imp: make(map[string]string, 1<<15), sub: map[string]bool{}, that: map[string]bool{}, words: map[string]map[string]bool{}, itLemma: map[string]bool{}, deLemma: map[string]bool{}}
 	for rest := imperativesTSV; rest != ""; {
 		var line string
 		line, rest, _ = strings.Cut(rest, "\n")
@@ -65,6 +68,12 @@ var treebank = sync.OnceValue(func() treebankForms {
 		}
 		if kind == "verb" && lang == "Italian" {
 			f.itLemma[line[strings.LastIndexByte(line, '\t')+1:]] = true
+		}
+		if kind == "verb" && lang == "German" {
+			f.deLemma[line[strings.LastIndexByte(line, '\t')+1:]] = true
+		}
+		if kind == "base" && lang == "German" && hasSuffixAny(form, "en", "ern", "eln") && !strings.Contains(form, "zu") {
+			f.deLemma[form] = true
 		}
 		switch kind {
 		case "imp", "base", "jussive", "verb":
@@ -229,6 +238,7 @@ func (f treebankForms) clauseImperative(s, lower string) string {
 			lang == negation && !holdsWords(lower, f.words["English"], 1),
 			lang == "French" && !strings.HasSuffix(w, "ons") && frenchText(lower, f),
 			lang == "Russian" && russianScript(s),
+			lang == "German" && germanAlone(lower, f),
 			enclitic && !englishText(lower, f):
 			return w
 		}
@@ -413,4 +423,17 @@ func subjectlessPlural(lower string) string {
 		}
 	}
 	return ""
+}
+
+// germanAlone reports whether lower (lower case) may be read as German
+// though it holds none of German's telling words: a short request
+// ("Spiele Paul McCartney", "Setze alle Wecker zurück") holds none, and
+// no word of another covered language written in Latin letters either.
+// German's singular imperative (stem and -e) is no other language's form
+// there, and a German plural noun that ends so (Spiele) opens no
+// sentence of a text too short to hold an article.
+func germanAlone(lower string, f treebankForms) bool {
+	return !slices.ContainsFunc([]string{"English", "French", "Spanish", "Portuguese", "Italian"}, func(lang string) bool {
+		return holdsWords(lower, f.words[lang], 1)
+	}) && !italian(lower)
 }
