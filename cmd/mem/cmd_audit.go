@@ -7,7 +7,6 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/mem-md/mem/pkg/audit"
-	"github.com/mem-md/mem/pkg/render"
 	"github.com/mem-md/mem/pkg/wiring"
 )
 
@@ -32,12 +31,7 @@ func runAudit(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	views, err := render.Outputs(v)
-	if err != nil {
-		return err
-	}
-	t := now()
-	r, err := audit.Run(v, audit.Options{Now: t, Views: views, State: wiring.AuditState(v, t), Context: ctx})
+	r, err := wiring.Audit(ctx, v, now())
 	if err != nil {
 		return err
 	}

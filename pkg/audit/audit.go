@@ -49,6 +49,9 @@ type Options struct {
 	// while it reads the vault or between its stages, with a
 	// fail.Interrupted error. Nil never stops.
 	Context context.Context
+	// Secrets recalls the secret scan of each text it has seen (lint's
+	// whole-vault cache: wiring.Audit); nil scans every file.
+	Secrets *rules.Memo
 }
 
 // Report is the audit's answer, in the JSON shape `mem audit --json` prints.
@@ -252,7 +255,7 @@ func Run(v *vault.Vault, opts Options) (*Report, error) {
 	}
 	projects := v.Projects(mems)
 	r := measure(mems, projects, opts.Now)
-	r.Rules = ruleBreaks(mems, opts.Now, v.Config.Gate)
+	r.Rules = ruleBreaks(mems, opts.Now, v.Config.Gate, opts.Secrets)
 	if err := fail.Stopped(opts.Context, "the audit"); err != nil {
 		return nil, err
 	}
@@ -461,7 +464,7 @@ func (r *Report) ages(live []*vault.Memory, res gate.Resolution, now time.Time) 
 // note (read only on demand), a project note, a reserved file or a file
 // that does not parse is held to the secret rules alone, since a secret
 // must not be in any file that is committed and pushed.
-func ruleBreaks(mems []*vault.Memory, now time.Time, cfg vault.GateConfig) []RuleBreak {
+func ruleBreaks(mems []*vault.Memory, now time.Time, cfg vault.GateConfig, memo *rules.Memo) []RuleBreak {
 	// Scanning every file is most of an audit's CPU: one worker per core,
 	// each taking every n-th file; the counting after is in order.
 	found := make([][]rules.Finding, len(mems))
@@ -475,9 +478,9 @@ func ruleBreaks(mems []*vault.Memory, now time.Time, cfg vault.GateConfig) []Rul
 				case m.Raw == "":
 				case !m.OK() || vault.IsReserved(m.Rel) || meta.Type == frontmatter.TypeProject ||
 					frontmatter.EffectiveType(meta.Type) == frontmatter.TypeNote:
-					found[i] = rules.Secrets(m.Raw)
+					found[i] = rules.SecretsRecalled(m.Raw, memo)
 				default:
-					found[i] = rules.Memory(m.Raw, m.Doc, now, cfg)
+					found[i] = rules.MemoryRecalled(m.Raw, m.Doc, now, cfg, memo)
 				}
 			}
 		})

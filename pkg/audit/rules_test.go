@@ -3,9 +3,12 @@ package audit
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mem-md/mem/pkg/rules"
 )
 
 // TestRuleBreaks (spec §8): the audit counts the files that break a rule,
@@ -78,5 +81,52 @@ func TestRuleBreaks(t *testing.T) {
 	}
 	if !strings.Contains(text.String(), "rules: files that break a rule (docs/security.md)") || !strings.Contains(text.String(), "FAIL rules") {
 		t.Errorf("text report:\n%s", text.String())
+	}
+}
+
+// With a memo of the secret scan (lint's whole-vault cache, which
+// wiring.Audit hands it), an audit recalls the texts an earlier run
+// scanned: a second audit scans none and breaks the same rules, a
+// changed file alone is scanned again, and a secret is found either way.
+func TestRuleBreaksRecalled(t *testing.T) {
+	t.Parallel()
+	const key = "ghp_R8s2Kd9mXq4Lw7Zp1Nv6Bt3Hc5Yj0Fg8Ua2E"
+	v := newVault(t, "")
+	put(t, v.Root, "memory/a.md", fact(), "A clean claim.")
+	put(t, v.Root, "memory/b.md", fact(), "The token is "+key)
+	put(t, v.Root, "notes/n.md", "type: note", "A note with "+key)
+	memo := rules.NewMemo()
+	first, err := Run(v, Options{Now: now, Secrets: memo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if memo.Scans() == 0 {
+		t.Fatal("the first audit scanned nothing")
+	}
+	saved, err := memo.AppendBinary(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := func() (*Report, int) {
+		m, err := rules.DecodeMemo(saved)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Run(v, Options{Now: now, Secrets: m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r, m.Scans()
+	}
+	second, scans := again()
+	if scans != 0 {
+		t.Errorf("the second audit scanned %d texts, want 0", scans)
+	}
+	if !reflect.DeepEqual(first.Rules, second.Rules) || len(second.Rules) == 0 {
+		t.Errorf("recalled: %+v\nscanned: %+v", second.Rules, first.Rules)
+	}
+	put(t, v.Root, "memory/a.md", fact(), "A changed claim.")
+	if _, scans := again(); scans != 1 {
+		t.Errorf("after one file changed the audit scanned %d texts, want 1", scans)
 	}
 }

@@ -93,7 +93,7 @@ func Run(v *vault.Vault, opts Options) (*Report, error) {
 	var memo chan *rules.Memo
 	if len(opts.Paths) == 0 {
 		memo = make(chan *rules.Memo, 1)
-		go func() { memo <- readSecrets(v) }()
+		go func() { memo <- ReadSecrets(v) }()
 	}
 	snap, err := v.Scan()
 	if err != nil {
@@ -108,7 +108,7 @@ func Run(v *vault.Vault, opts Options) (*Report, error) {
 	} else {
 		m := <-memo
 		rep = runLoaded(v, snap, ctx, m, opts)
-		saveSecrets(v, m)
+		SaveSecrets(v, m)
 		rep.secretScans = m.Scans()
 	}
 	uncacheSecrets(v, rep)

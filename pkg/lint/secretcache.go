@@ -28,8 +28,10 @@ var secretsRel = filepath.Join("cache", "secrets")
 
 func secretsPath(v *vault.Vault) string { return filepath.Join(v.StateDir(), secretsRel) }
 
-// readSecrets reads the memo; an empty one when there is none usable.
-func readSecrets(v *vault.Vault) *rules.Memo {
+// ReadSecrets reads the memo; an empty one when there is none usable. A
+// whole-vault run reads it, and so does the audit (wiring.Audit), which
+// scans the same texts.
+func ReadSecrets(v *vault.Vault) *rules.Memo {
 	if payload, ok := vault.ReadCache(secretsPath(v), secretsMagic); ok {
 		if m, err := rules.DecodeMemo(payload); err == nil {
 			return m
@@ -38,9 +40,9 @@ func readSecrets(v *vault.Vault) *rules.Memo {
 	return rules.NewMemo()
 }
 
-// saveSecrets writes the memo when it changed. Failing to write is not an
+// SaveSecrets writes the memo when it changed. Failing to write is not an
 // error of the run: the next one scans again.
-func saveSecrets(v *vault.Vault, m *rules.Memo) {
+func SaveSecrets(v *vault.Vault, m *rules.Memo) {
 	if !m.Changed() {
 		return
 	}

@@ -7,7 +7,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mem-md/mem/pkg/audit"
-	"github.com/mem-md/mem/pkg/render"
 	"github.com/mem-md/mem/pkg/wiring"
 )
 
@@ -21,12 +20,7 @@ type AuditInput struct{}
 // nothing to measure is null) would not survive the one-type schemas
 // other tools use.
 func (s *server) audit(ctx context.Context, _ *mcp.CallToolRequest, _ AuditInput) (*mcp.CallToolResult, any, error) {
-	views, err := render.Outputs(s.Vault)
-	if err != nil {
-		return nil, nil, err
-	}
-	now := s.Now()
-	r, err := audit.Run(s.Vault, audit.Options{Now: now, Views: views, State: wiring.AuditState(s.Vault, now), Context: ctx})
+	r, err := wiring.Audit(ctx, s.Vault, s.Now())
 	if err != nil {
 		return nil, nil, err
 	}

@@ -751,11 +751,17 @@ func FutureUntil(t frontmatter.Time) time.Time {
 // Memory applies every rule to a file: File on its raw text, Claim on its
 // fields. Offsets of Claim's body findings are into the body.
 func Memory(raw string, doc *frontmatter.Document, now time.Time, cfg vault.GateConfig) []Finding {
+	return MemoryRecalled(raw, doc, now, cfg, nil)
+}
+
+// MemoryRecalled is Memory with its secret scan through memo (nil: none),
+// as FileScanned's.
+func MemoryRecalled(raw string, doc *frontmatter.Document, now time.Time, cfg vault.GateConfig, memo *Memo) []Finding {
 	bodyOff := -1
 	if doc != nil && len(doc.Body) <= len(raw) {
 		bodyOff = len(raw) - len(doc.Body)
 	}
-	out := File(raw, bodyOff)
+	out := FileScanned(raw, bodyOff, nil, memo)
 	if doc != nil && doc.HasFrontmatter {
 		for _, f := range Claim(&doc.Meta, doc.Body, now, cfg) {
 			if bodyOff >= 0 {

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -48,11 +49,7 @@ const maxSources = 5
 
 func (p *Page) healthData() (*healthData, error) {
 	v, now := p.o.Vault, p.o.Now()
-	views, err := render.Outputs(v)
-	if err != nil {
-		return nil, err
-	}
-	rep, err := audit.Run(v, audit.Options{Now: now, Views: views, State: wiring.AuditState(v, now)})
+	rep, err := wiring.Audit(context.Background(), v, now)
 	if err != nil {
 		return nil, err
 	}
