@@ -25,15 +25,19 @@ func NameRule(rel string) string {
 // ".md" glued to it is none), and the file's name again on a line of its
 // own (as a listing shows it: a rule that wants a key to start a line or
 // follow a blank does not take a slash), each with what to do about a file
-// so named. One scan of both: its cost is the call, not the bytes.
+// so named. The two are scanned apart: joined by a line break, the
+// scanner's pass for a key split over two lines tried the path's end and
+// the name as one wrapped key, and a name cost 9 times both scans (a cold
+// render of 50,000 generated files spent 40% of its CPU there).
 func Name(rel string) []Finding {
 	text := strings.TrimSuffix(rel, path.Ext(rel))
+	found := Secrets(text)
 	if i := strings.LastIndexByte(text, '/'); i >= 0 {
-		text += "\n" + text[i+1:]
+		found = append(found, Secrets(text[i+1:])...)
 	}
 	// The name is scanned twice over: a rule found in both is one finding.
 	seen := map[string]bool{}
-	found := slices.DeleteFunc(Secrets(text), func(f Finding) bool {
+	found = slices.DeleteFunc(found, func(f Finding) bool {
 		dup := seen[f.Rule]
 		seen[f.Rule] = true
 		return dup
