@@ -128,7 +128,8 @@ var englishNotObject = sync.OnceValue(set("of", "for", "on", "to", "from", "with
 // English question without its mark, or "": a modal the question puts
 // before its subject pronoun ("will it snow today", "should i wear a
 // coat"; askVerbFirst leaves these out, as they open a condition, which
-// a comma closes), an interrogative and one word before the verb and
+// a comma closes), "is" or "are" before a subject and its verb in -ing
+// ("is Tarzan of the Apes playing at …"), an interrogative and one word before the verb and
 // its subject ("how hot is it", "what time is …"), or an interrogative joined to its verb
 // ("what's the weather").
 func englishAsked(lower string) string {
@@ -146,11 +147,26 @@ func englishAsked(lower string) string {
 			return first + " " + second
 		case (first == "how" || first == "what" || first == "which") && askVerbs()[third] && !askVerbs()[second] && !englishVerbForm(second, third) && len(ws) > 3:
 			return first + " " + second + " " + third
+		case (first == "is" || first == "are") && englishProgressive(ws[2:]) && !otherLatin(lower, "English"):
+			return first
 		case first == "what's" || first == "how's" || first == "where's" || first == "when's" || first == "who's" || first == "what’s":
 			return first
 		}
 	}
 	return ""
+}
+
+// englishProgressive reports a verb in -ing among ws, what follows an
+// opening "is" and the subject's first word ("is Tarzan of the Apes
+// playing at …"): the auxiliary stands before its subject only in a
+// question, and English opens no statement with it.
+func englishProgressive(ws []string) bool {
+	for _, w := range ws {
+		if strings.HasSuffix(w, "ing") && utf8.RuneCountInString(w) >= 5 {
+			return true
+		}
+	}
+	return false
 }
 
 // englishVerbForm reports second, the word after an interrogative, as

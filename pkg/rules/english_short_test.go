@@ -18,6 +18,7 @@ func TestEnglishShortOrders(t *testing.T) {
 		"Should I restart the server",
 		"how long is the build",
 		"how big is the cache",
+		"is Dune playing at the AMC",
 		"What's the status of the deploy",
 	}, []string{
 		"Commit 3f2a1b landed on Friday",
@@ -35,6 +36,7 @@ func TestEnglishShortOrders(t *testing.T) {
 		"| Print queue | 4 jobs |",
 		"Will Smith stars in the film",
 		"Should the cache fill, the job restarts",
+		"Irish gaelic is spoken in Galway",
 	})
 }
 
