@@ -116,6 +116,9 @@ func instruction(text string, decode bool) (rule, msg string) {
 	if w := germanInfinitiveOrder(text); w != "" {
 		return "instruction-imperative", "a clause that ends in an infinitive with no subject and no finite verb (" + w + "): German's impersonal order, not a statement about the world"
 	}
+	if w := englishBareOrder(text); w != "" {
+		return "instruction-imperative", "an English verb's bare form opening a clause with no finite verb after it (" + w + "): an order, not a statement about the world"
+	}
 	if tag := scriptTag(text); tag != "" {
 		return "instruction-role", "a tag (" + tag + "): markup a model may read as a turn, a template or an order"
 	}

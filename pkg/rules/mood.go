@@ -32,7 +32,7 @@ func asked(s string) string {
 			return w
 		}
 	}
-	for _, form := range []func(string) string{japanesePoliteAsked, romanceWhichIs, askWordIn, askedJoined, russianLi, greekQuestionMark, germanAsked, italianAsked} {
+	for _, form := range []func(string) string{japanesePoliteAsked, romanceWhichIs, askWordIn, askedJoined, russianLi, greekQuestionMark, germanAsked, italianAsked, englishAsked} {
 		if w := form(s); w != "" {
 			return w
 		}

@@ -1,0 +1,183 @@
+package rules
+
+import (
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+)
+
+// englishBareOrder returns the English verb that opens a clause of text
+// with no finite verb after it, or "": a short order to an assistant
+// ("turn off alarm", "Play music on Itunes") holds none of English's
+// telling words, which the lexicon's imperative needs otherwise
+// (clauseImperative). English writes the subject of every finite verb,
+// so a clause that opens with a verb's bare form and holds no finite
+// verb has no subject and is an order; "Commit 3f2a1b landed on Friday"
+// (a past), "Search results ranking uses BM25" (a third singular),
+// "Commit messages follow …" (a plural's present after its noun) and
+// "Deploy window is …" (an auxiliary) are statements. A noun phrase
+// whose head is also a verb ("Update on the billing refactor", "Fix for
+// …") puts a preposition straight after it, which an order's object does
+// not; a title written in capitals word by word is a title. The text
+// must hold no telling word of another covered language written in
+// Latin letters (Portuguese "Serve como …").
+func englishBareOrder(text string) string {
+	lower := strings.ToLower(text)
+	// Code in backticks splits where its dots stand ("```go test
+	// ./...``` runs …"): what opens a piece there is code, no verb.
+	if otherLatin(lower, "English") || italian(lower) || strings.ContainsRune(text, '`') {
+		return ""
+	}
+	f := treebank()
+	for _, s := range sentences(text) {
+		// A table's cell ("| Print queue | 4 jobs |") opens with a
+		// mark, no verb.
+		if !unicode.IsLetter(firstRune(s, 0)) {
+			continue
+		}
+		head, _, _ := strings.Cut(s, ",")
+		ws := words(head)
+		if len(ws) < 2 || titledWords(ws) && unicode.IsUpper(firstRune(ws[0], 0)) {
+			continue
+		}
+		w := strings.ToLower(ws[0])
+		if !f.imperativeOf(w, "English") || hasSuffixAny(w, "ed", "ing") || strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+			continue
+		}
+		if englishNotObject()[strings.ToLower(ws[1])] || englishFiniteIn(ws[1:], f) {
+			continue
+		}
+		// A verb before a bare plural, and more after it, is a noun
+		// compound's first half as often ("Merge conflicts in go.sum
+		// after the bump", "Load tests for …"): the plural alone is
+		// the object ("Cancel alarms").
+		if len(ws) > 2 && bareNounPlural(ws[1]) {
+			continue
+		}
+		return w
+	}
+	return ""
+}
+
+// titledWords reports ws, a clause's words, written as a title: every word
+// of four letters or more opens with a capital.
+func titledWords(ws []string) bool {
+	n := 0
+	for _, w := range ws {
+		if utf8.RuneCountInString(w) < 4 {
+			continue
+		}
+		if !unicode.IsUpper(firstRune(w, 0)) {
+			return false
+		}
+		n++
+	}
+	return n >= 2
+}
+
+// englishFiniteIn reports a finite verb among ws, the words after a
+// clause's first: an auxiliary or a modal, a past in -ed, or, past the
+// word straight after the opening verb (its object: "Cancel alarms"), a
+// third singular in -s of a lexicon verb or a lexicon verb's bare form
+// after a plural noun ("Commit messages follow …").
+func englishFiniteIn(ws []string, f treebankForms) bool {
+	for i, w := range ws {
+		w = strings.ToLower(w)
+		if englishFinite()[w] || hasSuffixAny(w, "n't", "'re", "'ve", "'ll", "'d", "’re", "’ll") {
+			return true
+		}
+		// A past in -ed, unless the object opens with a determiner
+		// straight after the verb: then it is the participle of a phrase after a
+		// noun ("Find a trailer called Storm Center").
+		if strings.HasSuffix(w, "ed") && utf8.RuneCountInString(w) >= 4 && !englishDeterminer()[strings.ToLower(ws[0])] {
+			return true
+		}
+		if i == 0 {
+			continue
+		}
+		if stem, ok := strings.CutSuffix(w, "s"); ok && !strings.HasSuffix(stem, "s") && (f.imperativeOf(stem, "English") || strings.HasSuffix(stem, "e") && f.imperativeOf(strings.TrimSuffix(stem, "e"), "English")) {
+			return true
+		}
+		prev := strings.ToLower(ws[i-1])
+		if f.imperativeOf(w, "English") && strings.HasSuffix(prev, "s") && !strings.HasSuffix(prev, "ss") && !strings.HasSuffix(prev, "'s") {
+			return true
+		}
+	}
+	return false
+}
+
+// bareNounPlural reports w, a word in lower case ending in -s as a
+// plural does (not -ss, not a possessive).
+func bareNounPlural(w string) bool {
+	return w == strings.ToLower(w) && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.ContainsAny(w, "'’")
+}
+
+// englishDeterminer are the determiners that open an object.
+var englishDeterminer = sync.OnceValue(set("a", "an", "the", "this", "that", "these", "those", "my", "your", "our", "their", "his", "her", "its", "some", "any", "every", "each", "all"))
+
+// englishFinite are the finite auxiliaries and modals.
+var englishFinite = sync.OnceValue(set("is", "are", "was", "were", "am", "has", "have", "had", "does", "did", "do", "will", "would", "can", "could", "should", "must", "may", "might", "shall", "won't", "can't", "cannot"))
+
+// englishNotObject are the words that cannot open a verb's object: the
+// prepositions a noun phrase whose head is also a verb puts after it
+// ("Update on …", "Fix for …", "Change of plans"), and the conjunctions.
+var englishNotObject = sync.OnceValue(set("of", "for", "on", "to", "from", "with", "at", "by", "about", "in", "into", "after", "before", "during", "since", "until", "between", "under", "across", "per", "via", "vs", "like", "as", "than", "and", "or", "but", "is", "are", "was", "were"))
+
+// englishAsked returns what opens clause c of lower (lower case) as an
+// English question without its mark, or "": a modal the question puts
+// before its subject pronoun ("will it snow today", "should i wear a
+// coat"; askVerbFirst leaves these out, as they open a condition, which
+// a comma closes), "is" or "are" before a subject and its verb in -ing
+// ("is Tarzan of the Apes playing at …"), an interrogative and one word before the verb and
+// its subject ("how hot is it", "what time is …"), or an interrogative joined to its verb
+// ("what's the weather").
+func englishAsked(lower string) string {
+	for _, c := range clauses(lower) {
+		if strings.ContainsAny(c, ",，") {
+			continue
+		}
+		ws := words(c)
+		if len(ws) < 3 {
+			continue
+		}
+		first, second, third := ws[0], ws[1], ws[2]
+		switch {
+		case (first == "will" || first == "should" || first == "shall") && englishSubjectPronoun()[second]:
+			return first + " " + second
+		case (first == "how" || first == "what" || first == "which") && askVerbs()[third] && !askVerbs()[second] && !englishVerbForm(second, third) && len(ws) > 3:
+			return first + " " + second + " " + third
+		case (first == "is" || first == "are") && englishProgressive(ws[2:]) && !otherLatin(lower, "English"):
+			return first
+		case first == "what's" || first == "how's" || first == "where's" || first == "when's" || first == "who's" || first == "what’s":
+			return first
+		}
+	}
+	return ""
+}
+
+// englishProgressive reports a verb in -ing among ws, what follows an
+// opening "is" and the subject's first word ("is Tarzan of the Apes
+// playing at …"): the auxiliary stands before its subject only in a
+// question, and English opens no statement with it.
+func englishProgressive(ws []string) bool {
+	for _, w := range ws {
+		if strings.HasSuffix(w, "ing") && utf8.RuneCountInString(w) >= 5 {
+			return true
+		}
+	}
+	return false
+}
+
+// englishVerbForm reports second, the word after an interrogative, as
+// a verb's past, or as a third singular in -s before a singular verb
+// (a plural noun takes "are": "what songs are …"): "what follows is
+// …", "what matters is …" are a subject clause and its verb, no
+// question.
+func englishVerbForm(second, third string) bool {
+	singular := third == "is" || third == "was" || third == "has" || third == "does"
+	return strings.HasSuffix(second, "ed") || singular && strings.HasSuffix(second, "s") && !strings.HasSuffix(second, "ss")
+}
+
+// englishSubjectPronoun are the subject pronouns and "there".
+var englishSubjectPronoun = sync.OnceValue(set("i", "you", "it", "there", "we", "they", "he", "she"))

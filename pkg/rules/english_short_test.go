@@ -1,0 +1,86 @@
+package rules
+
+import "testing"
+
+// TestEnglishShortOrders: English orders and questions as a person says
+// them to an assistant, too short to hold English's telling words (a
+// verb's bare form opening a clause with no finite verb after it, a modal
+// before its subject pronoun, an interrogative and one word before its
+// verb), each let through at 1c5da8d, and statements and note titles of
+// the same shapes, which pass.
+func TestEnglishShortOrders(t *testing.T) {
+	t.Parallel()
+	assertOrders(t, []string{
+		"turn off notifications",
+		"Find a config file called settings.yaml",
+		"Check disk usage on the build host",
+		"will it rain tomorrow",
+		"Should I restart the server",
+		"how long is the build",
+		"how big is the cache",
+		"is Dune playing at the AMC",
+		"What's the status of the deploy",
+	}, []string{
+		"Commit 3f2a1b landed on Friday",
+		"Update landed on Monday",
+		"Fix landed in commit 9f3c2a1",
+		"Release branch is cut on Mondays",
+		"Commit messages follow Conventional Commits",
+		"Search results ranking uses BM25",
+		"Update on the billing refactor",
+		"Merge conflicts in go.sum after the bump",
+		"Test coverage dropped below 70 percent",
+		"Snooze feature for reminders ships next sprint",
+		"What matters is speed",
+		"What follows is a list",
+		"| Print queue | 4 jobs |",
+		"Will Smith stars in the film",
+		"Should the cache fill, the job restarts",
+		"Irish gaelic is spoken in Galway",
+	})
+}
+
+// TestEnglishNoteTitles: agent-style notes and titles that open with a
+// noun that is also a verb ("Update on …", "Release notes …", "Fix
+// landed …"), written before the rule of englishBareOrder; each passed
+// at 1c5da8d and passes still.
+func TestEnglishNoteTitles(t *testing.T) {
+	t.Parallel()
+	assertOrders(t, nil, []string{
+		"Update on the billing refactor",
+		"Release notes for v1.2",
+		"Release notes draft lives in docs/release.md",
+		"Merge conflicts in go.sum after the bump",
+		"Test coverage dropped below 70 percent",
+		"Commit 3f2a1b landed on Friday",
+		"Commit messages follow Conventional Commits",
+		"Checks on pull requests take 12 minutes",
+		"Setup of the staging cluster",
+		"Reviews happen on Thursdays",
+		"Support for Windows paths in the importer",
+		"Search index rebuild takes about 3 minutes",
+		"Search results ranking uses BM25",
+		"Book club notes from the user",
+		"Backup schedule for the vault",
+		"Patch for CVE-2024-1234 in the parser",
+		"Report of the security audit",
+		"Rollout of the feature flag to 10 percent",
+		"Cleanup of the old buckets",
+		"Request for a larger runner",
+		"Plan for the schema change",
+		"Alarm service restarts every night at 03:00",
+		"Order of the middleware matters for auth",
+		"Turn-around time for reviews is two days",
+		"Load tests for the API gateway",
+		"Import of the legacy notes",
+		"Release branch is cut on Mondays",
+		"Fix landed in commit 9f3c2a1",
+		"Update landed on Monday",
+		"Builds run on self-hosted runners",
+		"Tests pass on Linux and macOS",
+		"Reminder emails go out at 9am",
+		"Weather widget uses the OpenWeather API",
+		"Snooze feature for reminders ships next sprint",
+		"Book recommendations from the user's reading list",
+	})
+}
