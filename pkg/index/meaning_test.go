@@ -63,12 +63,7 @@ func TestMeaningReranksTheWindow(t *testing.T) {
 // Asked with a limit of 2 and of 3, the first two are the same.
 func TestNearDuplicateGivesWay(t *testing.T) {
 	t.Parallel()
-	v := newVault(t)
-	plan := "Ada planned the garden beds: tomatoes, beans and basil along the south wall."
-	write(t, v, "memory/a.md", memory("fact", "stated", "", plan))
-	write(t, v, "memory/b.md", memory("fact", "stated", "", plan))
-	write(t, v, "memory/c.md", memory("fact", "stated", "", "Ada will paint the garden fence green next spring."))
-	write(t, v, "memory/d.md", memory("fact", "stated", "", "The invoice from the plumber arrived on Tuesday."))
+	v := gardenVault(t)
 	var first []string
 	for _, limit := range []int{3, 2} {
 		res, err := Search(context.Background(), v, Query{Text: "What did Ada plan for the garden beds?", Limit: limit})
@@ -88,6 +83,19 @@ func TestNearDuplicateGivesWay(t *testing.T) {
 			t.Fatalf("limit 2 answers %v, limit 3 began %v", got, first)
 		}
 	}
+}
+
+// gardenVault holds a plan twice (memory/a.md, memory/b.md), a memory
+// that shares some of its words and says something else (memory/c.md),
+// and one that shares none (memory/d.md).
+func gardenVault(t *testing.T) *vault.Vault {
+	v := newVault(t)
+	plan := "Ada planned the garden beds: tomatoes, beans and basil along the south wall."
+	write(t, v, "memory/a.md", memory("fact", "stated", "", plan))
+	write(t, v, "memory/b.md", memory("fact", "stated", "", plan))
+	write(t, v, "memory/c.md", memory("fact", "stated", "", "Ada will paint the garden fence green next spring."))
+	write(t, v, "memory/d.md", memory("fact", "stated", "", "The invoice from the plumber arrived on Tuesday."))
+	return v
 }
 
 // diversify keeps the order of hits that repeat nothing, and lowers a
@@ -126,11 +134,7 @@ func TestDiversify(t *testing.T) {
 // though these memories have no session.
 func TestExplainNamesEachStep(t *testing.T) {
 	t.Parallel()
-	v := newVault(t)
-	plan := "Ada planned the garden beds: tomatoes, beans and basil along the south wall."
-	write(t, v, "memory/a.md", memory("fact", "stated", "", plan))
-	write(t, v, "memory/b.md", memory("fact", "stated", "", plan))
-	write(t, v, "memory/c.md", memory("fact", "stated", "", "Ada will paint the garden fence green next spring."))
+	v := gardenVault(t)
 	res, err := Search(context.Background(), v, Query{Text: "What did Ada plan for the garden beds?", Limit: 3, Explain: true})
 	if err != nil {
 		t.Fatal(err)
