@@ -1,6 +1,7 @@
 package rules
 
 import (
+	_ "embed"
 	"strings"
 	"sync"
 	"unicode"
@@ -42,7 +43,7 @@ func englishBareOrder(text string) string {
 			continue
 		}
 		w := strings.ToLower(ws[0])
-		if !f.imperativeOf(w, "English") || hasSuffixAny(w, "ed", "ing") || strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+		if !englishVerb(w, ws[1:], f) || hasSuffixAny(w, "ed", "ing") || strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
 			continue
 		}
 		if englishNotObject()[strings.ToLower(ws[1])] || englishFiniteIn(ws[1:], f) {
@@ -181,3 +182,52 @@ func englishVerbForm(second, third string) bool {
 
 // englishSubjectPronoun are the subject pronouns and "there".
 var englishSubjectPronoun = sync.OnceValue(set("i", "you", "it", "there", "we", "they", "he", "she"))
+
+//go:embed englishverbs.txt
+var englishVerbsTxt string
+
+// wordnetVerbs are the one-word lemmas of WordNet 3.1's verb index
+// (englishverbs.txt, scripts/wordnetverbs).
+var wordnetVerbs = sync.OnceValue(func() map[string]bool {
+	m := make(map[string]bool, 8500)
+	for _, line := range strings.Split(englishVerbsTxt, "\n") {
+		if line != "" && line[0] != '#' {
+			m[line] = true
+		}
+	}
+	return m
+})
+
+// englishVerb reports w (lower case), a clause's first word, as an
+// English verb whose bare form may open an order before rest, the words
+// after it: a verb of imperatives.tsv's English rows, or one of
+// WordNet's verb index ("book", "rate", "snooze", which the treebanks
+// write too seldom or mostly as nouns) before a determiner or an object
+// pronoun that opens its object ("Book a table for two", "Rate this
+// album 4 stars", "Snooze it"). Most of WordNet's verbs are nouns as
+// often, and open a note's title as its head noun ("Rate card for the
+// contractors", "Table layout for …"); a noun is followed by no
+// determiner, so only an object that opens with one tells the verb. Not
+// a determiner before a time ("Demo this Friday"): an adverbial, not an
+// object. The auxiliaries and modals WordNet lists as verbs ("will",
+// "can") open a question, no order.
+func englishVerb(w string, rest []string, f treebankForms) bool {
+	if f.imperativeOf(w, "English") {
+		return true
+	}
+	if !wordnetVerbs()[w] || englishFinite()[w] {
+		return false
+	}
+	next := strings.ToLower(rest[0])
+	if englishObjectPronoun()[next] {
+		return true
+	}
+	return englishDeterminer()[next] && (len(rest) < 2 || !englishTime()[strings.ToLower(rest[1])])
+}
+
+// englishTime are the nouns of time a determiner opens an adverbial with
+// ("this Friday", "every morning").
+var englishTime = sync.OnceValue(set("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "morning", "afternoon", "evening", "night", "day", "week", "weekend", "month", "quarter", "year", "time", "sprint", "release", "cycle"))
+
+// englishObjectPronoun are the object pronouns.
+var englishObjectPronoun = sync.OnceValue(set("me", "us", "it", "them", "him"))
