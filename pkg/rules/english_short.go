@@ -135,7 +135,17 @@ var englishNotObject = sync.OnceValue(set("of", "for", "on", "to", "from", "with
 // ("what's the weather").
 func englishAsked(lower string) string {
 	for _, c := range clauses(lower) {
-		if strings.ContainsAny(c, ",，") {
+		if head, _, cut := strings.Cut(c, ","); cut {
+			// An interrogative's inversion is told before the comma
+			// ("what time is it in houston, tx").
+			if ws := words(head); len(ws) >= 3 {
+				if w := englishInverted(ws); w != "" {
+					return w
+				}
+			}
+			continue
+		}
+		if strings.ContainsRune(c, '，') {
 			continue
 		}
 		ws := words(c)
@@ -150,12 +160,51 @@ func englishAsked(lower string) string {
 			return first + " " + second + " " + third
 		case (first == "is" || first == "are") && englishProgressive(ws[2:]) && !otherLatin(lower, "English"):
 			return first
+		case (first == "does" || first == "did") && second != "not":
+			return first
 		case first == "what's" || first == "how's" || first == "where's" || first == "when's" || first == "who's" || first == "what’s":
 			return first
+		}
+		if w := englishInverted(ws); w != "" {
+			return w
 		}
 	}
 	return ""
 }
+
+// englishInverted returns the interrogative and the auxiliary of ws, a
+// clause's words, put as a question: an interrogative, a phrase of up to
+// three words with neither a determiner nor a verb in it ("how much
+// money", "what kind of gas"), then an auxiliary before its subject
+// pronoun ("how much money have i spent", "what song am i listening
+// to"), or "do", "does" or "did" before any subject ("how many calories
+// does a big mac have"), or the auxiliary that closes the clause with
+// one word after it ("how much time is left"). English puts the
+// auxiliary before its subject only in a question; a subject clause puts
+// its subject first ("What the user wants is …", "How much memory the
+// indexer uses depends on …"), and a determiner opens it.
+func englishInverted(ws []string) string {
+	if !englishInterrogative()[ws[0]] {
+		return ""
+	}
+	for i := 1; i < len(ws)-1 && i <= 4; i++ {
+		w := ws[i]
+		if englishFinite()[w] {
+			next := ws[i+1]
+			if englishSubjectPronoun()[next] || (w == "do" || w == "does" || w == "did") && i > 1 || i > 2 && i+2 == len(ws) {
+				return ws[0] + " " + w
+			}
+			return ""
+		}
+		if englishDeterminer()[w] || englishSubjectPronoun()[w] || englishNotObject()[w] && w != "of" || hasSuffixAny(w, "ed", "ing") {
+			return ""
+		}
+	}
+	return ""
+}
+
+// englishInterrogative are the interrogatives that open a question.
+var englishInterrogative = sync.OnceValue(set("how", "what", "which", "where", "when", "who", "why", "whats"))
 
 // englishProgressive reports a verb in -ing among ws, what follows an
 // opening "is" and the subject's first word ("is Tarzan of the Apes
