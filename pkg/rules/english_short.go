@@ -43,6 +43,9 @@ func englishBareOrder(text string) string {
 			continue
 		}
 		w := strings.ToLower(ws[0])
+		if englishPhrasalOrder(ws, f) {
+			return w
+		}
 		if !englishVerb(w, ws[1:], f) || hasSuffixAny(w, "ed", "ing") || strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
 			continue
 		}
@@ -84,6 +87,9 @@ func titledWords(ws []string) bool {
 // after a plural noun ("Commit messages follow …").
 func englishFiniteIn(ws []string, f treebankForms) bool {
 	for i, w := range ws {
+		// A capital inside the clause opens a name, no verb ("Play a
+		// Bob Burns song").
+		named := i > 0 && unicode.IsUpper(firstRune(w, 0))
 		w = strings.ToLower(w)
 		if englishFinite()[w] || hasSuffixAny(w, "n't", "'re", "'ve", "'ll", "'d", "’re", "’ll") {
 			return true
@@ -97,7 +103,7 @@ func englishFiniteIn(ws []string, f treebankForms) bool {
 		if i == 0 {
 			continue
 		}
-		if stem, ok := strings.CutSuffix(w, "s"); ok && !strings.HasSuffix(stem, "s") && (f.imperativeOf(stem, "English") || strings.HasSuffix(stem, "e") && f.imperativeOf(strings.TrimSuffix(stem, "e"), "English")) {
+		if stem, ok := strings.CutSuffix(w, "s"); ok && !named && !strings.HasSuffix(stem, "s") && (f.imperativeOf(stem, "English") || strings.HasSuffix(stem, "e") && f.imperativeOf(strings.TrimSuffix(stem, "e"), "English")) {
 			return true
 		}
 		prev := strings.ToLower(ws[i-1])
@@ -280,3 +286,48 @@ var englishTime = sync.OnceValue(set("monday", "tuesday", "wednesday", "thursday
 
 // englishObjectPronoun are the object pronouns.
 var englishObjectPronoun = sync.OnceValue(set("me", "us", "it", "them", "him"))
+
+// englishPhrasalOrder reports ws, a clause's words, as an order that
+// opens with a verb whose preposition is its particle ("search for the
+// game", "look for a song", "listen to Bob Dylan"), or a request that
+// opens with "looking for" and no subject: a determiner, an object
+// pronoun or a name after the preposition, and no finite verb after
+// ("Search for the root cause took most of the sprint" is a
+// statement). A noun phrase whose head is also a verb puts its
+// preposition after it too ("Plan for Q3", "Fix for the login bug"),
+// so only the verbs that take the preposition as their particle count.
+func englishPhrasalOrder(ws []string, f treebankForms) bool {
+	if len(ws) < 3 {
+		return false
+	}
+	i := 0
+	if strings.EqualFold(ws[0], "am") {
+		i = 1
+	}
+	v, prep := strings.ToLower(ws[i]), strings.ToLower(ws[i+1])
+	if !englishParticle[v+" "+prep] || i+2 >= len(ws) {
+		return false
+	}
+	obj := ws[i+2]
+	lo := strings.ToLower(obj)
+	name := unicode.IsUpper(firstRune(obj, 0)) && obj[1:] == strings.ToLower(obj[1:])
+	if !englishDeterminer()[lo] && !englishObjectPronoun()[lo] && !name {
+		return false
+	}
+	for _, w := range ws[i+2:] {
+		if englishIrregularPast[strings.ToLower(w)] {
+			return false
+		}
+	}
+	return !englishFiniteIn(ws[i+2:], f)
+}
+
+// englishIrregularPast are the pasts of English's irregular verbs that
+// are not also their bare forms: a finite verb after a subject that opens
+// with a particle verb's noun ("search for the root cause took most of
+// the sprint").
+var englishIrregularPast = map[string]bool{"took": true, "made": true, "went": true, "came": true, "got": true, "gave": true, "saw": true, "ran": true, "said": true, "told": true, "kept": true, "left": true, "felt": true, "brought": true, "thought": true, "began": true, "broke": true, "fell": true, "won": true, "lost": true, "sent": true, "spent": true, "built": true, "held": true, "wrote": true, "became": true, "stood": true, "found": true, "knew": true, "grew": true, "drove": true, "chose": true, "bought": true, "caught": true, "taught": true, "sold": true, "paid": true, "led": true, "met": true, "meant": true, "showed": true, "turned": true}
+
+// englishParticle are the verbs whose preposition is their particle, and
+// "looking for".
+var englishParticle = map[string]bool{"search for": true, "look for": true, "looking for": true, "listen to": true, "ask for": true, "wait for": true, "look up": true, "look at": true}
