@@ -2,6 +2,7 @@ package rules
 
 import (
 	_ "embed"
+	"regexp"
 	"strings"
 	"sync"
 	"unicode"
@@ -39,17 +40,25 @@ func englishBareOrder(text string) string {
 		}
 		head, _, _ := strings.Cut(s, ",")
 		ws := words(head)
-		if len(ws) < 2 || titledWords(ws) && unicode.IsUpper(firstRune(ws[0], 0)) {
+		scored := englishScore.MatchString(strings.ToLower(s))
+		if len(ws) < 2 || titledWords(ws) && unicode.IsUpper(firstRune(ws[0], 0)) && !scored {
 			continue
 		}
 		w := strings.ToLower(ws[0])
 		if englishPhrasalOrder(ws, f) {
 			return w
 		}
-		if !englishVerb(w, ws[1:], f) || hasSuffixAny(w, "ed", "ing") || strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+		verb := englishVerb(w, ws[1:], f) || scored && wordnetVerbs()[w] && !englishFinite()[w]
+		if !verb || hasSuffixAny(w, "ed", "ing") || strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
 			continue
 		}
-		if englishNotObject()[strings.ToLower(ws[1])] || englishFiniteIn(ws[1:], f) {
+		rest := ws[1:]
+		if scored {
+			// A score closes the clause: the words before it are a
+			// title, the object ("Rate Hope Was Here a one of 6").
+			rest = lowerWords(rest)
+		}
+		if englishNotObject()[strings.ToLower(ws[1])] && !(scored && unicode.IsUpper(firstRune(ws[1], 0))) || len(rest) > 0 && englishFiniteIn(rest, f) {
 			continue
 		}
 		// A verb before a bare plural, and more after it, is a noun
@@ -331,3 +340,19 @@ var englishIrregularPast = map[string]bool{"took": true, "made": true, "went": t
 // englishParticle are the verbs whose preposition is their particle, and
 // "looking for".
 var englishParticle = map[string]bool{"search for": true, "look for": true, "looking for": true, "listen to": true, "ask for": true, "wait for": true, "look up": true, "look at": true}
+
+// englishScore matches a score that closes a clause ("4 out of 6",
+// "a zero out of 6", "5 stars"): after a verb and its object, what an
+// order to rate puts last.
+var englishScore = regexp.MustCompile(`(?:^|\s)(?:\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:(?:out\s+)?of\s+(?:\d+|five|six|ten)(?:\s+stars?|\s+points?)?|stars?|points?)\W*$`)
+
+// lowerWords returns the words of ws that open in lower case.
+func lowerWords(ws []string) []string {
+	var out []string
+	for _, w := range ws {
+		if !unicode.IsUpper(firstRune(w, 0)) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
