@@ -122,3 +122,54 @@ func TestEnglishWordNetVerbs(t *testing.T) {
 		"Rating scale in the feedback form",
 	})
 }
+
+// TestEnglishRequests holds requests of our own that rendered at d7da6ff:
+// questions whose auxiliary stands before its subject after an
+// interrogative's phrase, an opening "does", orders of a particle verb or
+// "looking for", a score closing a rating order, a name in -s after the
+// verb (docs/security.md, "Session 26, English requests (CLINC150 held
+// out)"). Beside them, the 26 agent-style statements and titles of the
+// same shapes written before the rules, which render.
+func TestEnglishRequests(t *testing.T) {
+	t.Parallel()
+	assertOrders(t, []string{
+		"how much money have i saved this year",
+		"what kind of plug does this laptop need",
+		"how much time is left",
+		"what time is it in lisbon, portugal",
+		"does lisbon have a metro",
+		"Search for the album Blue Train",
+		"Looking for a movie called Heat",
+		"Rate Moby Dick 4 out of 6",
+		"Rate Brave New World a two out of 6",
+		"Play a Nick Burns record",
+		"how many steps have i walked today",
+	}, []string{
+		"Search for flaky tests found three in the indexer",
+		"search for the root cause took most of the sprint",
+		"Looking for a new CI runner is on hold until January",
+		"looking for duplicates costs O(n log n) in the reconciler",
+		"Plan for Q3 migration to Postgres 16",
+		"Search for memories by tag landed in v0.4",
+		"Rate limiter allows 4 out of 6 bursts per minute",
+		"rating of 4 out of 5 stars came from the user survey",
+		"The user gave the onboarding 3 out of 5 stars",
+		"Play Store listing needs new screenshots",
+		"Rate Card Review with finance is on Thursday",
+		"Book Club Notes from the user interview",
+		"book keeping for the invoices moved to a spreadsheet",
+		"How much memory the indexer uses depends on the vault size",
+		"how many claims a vault holds is printed by mem stats",
+		"What the user wants is a smaller diff",
+		"what the weather service returns is cached for an hour",
+		"How long the migration takes depends on the disk",
+		"Search engine ranking uses BM25 with field boosts",
+		"Looking forward to the release, the user said the beta works",
+		"Lookup for ids goes through the index first",
+		"Search and replace in the editor broke on Windows",
+		"Rate of false positives fell to 2 out of 100 after the change",
+		"how much time is left on the sprint is tracked in Linear",
+		"what time the nightly job runs is set in cron.yaml",
+		"Search for Title Case handling is still open",
+	})
+}
