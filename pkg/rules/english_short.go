@@ -151,12 +151,8 @@ var englishNotObject = sync.OnceValue(set("of", "for", "on", "to", "from", "with
 func englishAsked(lower string) string {
 	for _, c := range clauses(lower) {
 		if head, _, cut := strings.Cut(c, ","); cut {
-			// An interrogative's inversion is told before the comma
-			// ("what time is it in houston, tx").
-			if ws := words(head); len(ws) >= 3 {
-				if w := englishInverted(ws); w != "" {
-					return w
-				}
+			if w := englishInvertedHead(head); w != "" {
+				return w
 			}
 			continue
 		}
@@ -177,12 +173,25 @@ func englishAsked(lower string) string {
 			return first
 		case (first == "does" || first == "did") && second != "not":
 			return first
-		case first == "what's" || first == "how's" || first == "where's" || first == "when's" || first == "who's" || first == "what’s":
+		case englishJoinedAsk()[first]:
 			return first
 		}
 		if w := englishInverted(ws); w != "" {
 			return w
 		}
+	}
+	return ""
+}
+
+// englishJoinedAsk are the interrogatives joined to "is".
+var englishJoinedAsk = sync.OnceValue(set("what's", "how's", "where's", "when's", "who's", "what’s"))
+
+// englishInvertedHead returns what englishInverted finds in head, a
+// clause's words before its comma: an interrogative's inversion is told
+// before it ("what time is it in houston, tx").
+func englishInvertedHead(head string) string {
+	if ws := words(head); len(ws) >= 3 {
+		return englishInverted(ws)
 	}
 	return ""
 }
