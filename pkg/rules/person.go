@@ -54,8 +54,15 @@ func speaker(text string, start, end int, w, prev string) bool {
 		return false
 	}
 	lw := strings.ToLower(w)
-	if strings.HasPrefix(w, "I'") || strings.HasPrefix(w, "I’") {
-		return firstPersonWords()[lw]
+	if strings.HasPrefix(lw, "i'") || strings.HasPrefix(lw, "i’") {
+		return firstPersonWords()[lw] // I'm, i'd: typed in lower case too
+	}
+	if w == "i" {
+		// Typed in lower case ("i need a table for two"): the pronoun
+		// when a verb follows it in an English text. Italian's article
+		// and Polish's "and" take a noun after them ("i dati", "kot i
+		// pies").
+		return english(text) && englishAfterI(nextWord(text, end))
 	}
 	if w == "I" || lw == "we" {
 		// Italian's "I" is "the" and Polish "we" is "in": the English
@@ -93,6 +100,36 @@ func speaker(text string, start, end int, w, prev string) bool {
 		}
 	}
 	return false
+}
+
+// englishAfterI reports w (lower case) as what follows the pronoun "i" in
+// English: a finite auxiliary or modal but the third person's ("i is" is
+// a variable: "the index i is reset"), a verb of WordNet's, one of the
+// adverbs that come between them ("i just want"), or a negation.
+func englishAfterI(w string) bool {
+	if w == "is" || w == "has" || w == "does" {
+		return false
+	}
+	return englishFinite()[w] || wordnetVerbs()[w] || englishBetweenIAndVerb()[w] ||
+		strings.HasSuffix(w, "n't") || strings.HasSuffix(w, "n’t")
+}
+
+var englishBetweenIAndVerb = sync.OnceValue(set("just", "really", "also", "never", "always", "still", "only", "already", "actually", "definitely", "probably", "usually", "often", "sometimes", "recently", "don't"))
+
+// nextWord is the word of text after the offset end when only spaces
+// stand between, in lower case; "" when none.
+func nextWord(text string, end int) string {
+	rest := strings.TrimLeft(text[end:], " ")
+	if len(rest) == len(text[end:]) && end < len(text) {
+		return ""
+	}
+	for start, e := range wordSpans(rest) {
+		if start != 0 {
+			return ""
+		}
+		return strings.ToLower(rest[:e])
+	}
+	return ""
 }
 
 // englishAdverb reports an adverb or a conjunction before an English
