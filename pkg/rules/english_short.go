@@ -173,6 +173,8 @@ func englishAsked(lower string) string {
 			return first
 		case (first == "does" || first == "did") && second != "not":
 			return first
+		case englishInvertedAux(first, second):
+			return first + " " + second
 		case englishJoinedAsk()[first]:
 			return first
 		}
@@ -182,6 +184,32 @@ func englishAsked(lower string) string {
 	}
 	return ""
 }
+
+// englishInvertedAux reports first and second, a clause's first two
+// words (lower case, the clause holds no comma), as an auxiliary or a
+// modal before its subject: English puts the subject first in a
+// statement, and the auxiliary before it only in a question (or a
+// condition, which a comma closes: "should the build fail, …"). The
+// auxiliaries askVerbFirst reads already are left to it; the past and
+// perfect forms ("was", "were", "had", "have") and "am", "may" count
+// only before a subject pronoun or "there" ("was there an outage", "am i
+// connected"): before a determiner they open a note that leaves out its
+// subject ("Was the default until v1.4", "Had a race in …") and "May
+// the" a wish or a date. The modals that need a bare verb after their
+// subject count before a determiner too ("will the migration land").
+func englishInvertedAux(first, second string) bool {
+	if englishSubjectPronoun()[second] {
+		return englishInvertedPronoun[first]
+	}
+	return englishDeterminer()[second] && englishInvertedModal[first]
+}
+
+// englishInvertedPronoun are the auxiliaries and modals read before a
+// subject pronoun.
+var englishInvertedPronoun = map[string]bool{"am": true, "was": true, "were": true, "have": true, "had": true, "do": true, "will": true, "should": true, "shall": true, "may": true, "might": true, "must": true}
+
+// englishInvertedModal are the modals read before a determiner.
+var englishInvertedModal = map[string]bool{"will": true, "should": true, "shall": true, "might": true, "must": true}
 
 // englishJoinedAsk are the interrogatives joined to "is".
 var englishJoinedAsk = sync.OnceValue(set("what's", "how's", "where's", "when's", "who's", "what’s"))
