@@ -175,6 +175,8 @@ func englishAsked(lower string) string {
 			return first
 		case englishInvertedAux(first, second):
 			return first + " " + second
+		case first == "who" && englishWhoVerb(second):
+			return first + " " + second
 		case englishJoinedAsk()[first]:
 			return first
 		}
@@ -202,6 +204,24 @@ func englishInvertedAux(first, second string) bool {
 		return englishInvertedPronoun[first]
 	}
 	return englishDeterminer()[second] && englishInvertedModal[first]
+}
+
+// englishWhoVerb reports w, the word after a clause's opening "who", as
+// a finite verb: a third singular in -s or a past in -ed of a WordNet
+// verb, or an irregular past ("who plays han solo", "who won the …").
+// "who" opens no statement: a relative clause follows its noun.
+func englishWhoVerb(w string) bool {
+	v := wordnetVerbs()
+	if englishIrregularPast[w] {
+		return true
+	}
+	if stem, ok := strings.CutSuffix(w, "s"); ok && !strings.HasSuffix(stem, "s") {
+		return v[stem] || v[strings.TrimSuffix(stem, "e")] && strings.HasSuffix(stem, "e")
+	}
+	if stem, ok := strings.CutSuffix(w, "ed"); ok {
+		return v[stem] || v[stem+"e"]
+	}
+	return false
 }
 
 // englishInvertedPronoun are the auxiliaries and modals read before a
@@ -243,7 +263,7 @@ func englishInverted(ws []string) string {
 		w := ws[i]
 		if englishFinite()[w] {
 			next := ws[i+1]
-			if englishSubjectPronoun()[next] || (w == "do" || w == "does" || w == "did") && i > 1 || i > 2 && i+2 == len(ws) {
+			if englishSubjectPronoun()[next] || (w == "do" || w == "does" || w == "did") && i > 1 || i > 2 && i+2 == len(ws) || i > 1 && englishAskedPlace(ws[i+1:]) {
 				return ws[0] + " " + w
 			}
 			return ""
@@ -254,6 +274,28 @@ func englishInverted(ws []string) string {
 	}
 	return ""
 }
+
+// englishAskedPlace reports ws, the words after an interrogative's
+// phrase and its auxiliary, as a preposition's phrase with no finite
+// verb after it ("how many items are in a bakers dozen"): the
+// auxiliary stands before the subject it asks about; a subject clause
+// takes its own verb after ("how many items are in the export is
+// logged").
+func englishAskedPlace(ws []string) bool {
+	if len(ws) < 2 || !englishPlacePreposition[ws[0]] {
+		return false
+	}
+	for _, w := range ws[1:] {
+		if englishFinite()[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// englishPlacePreposition are the prepositions an asked predicate opens
+// with.
+var englishPlacePreposition = map[string]bool{"in": true, "on": true, "at": true, "from": true, "near": true, "inside": true, "into": true, "under": true, "with": true}
 
 // englishInterrogative are the interrogatives that open a question.
 var englishInterrogative = sync.OnceValue(set("how", "what", "which", "where", "when", "who", "why", "whats"))
