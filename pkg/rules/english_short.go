@@ -418,7 +418,7 @@ var englishIrregularPast = map[string]bool{"took": true, "made": true, "went": t
 
 // englishParticle are the verbs whose preposition is their particle, and
 // "looking for".
-var englishParticle = map[string]bool{"search for": true, "look for": true, "looking for": true, "listen to": true, "ask for": true, "wait for": true, "look up": true, "look at": true}
+var englishParticle = map[string]bool{"search for": true, "look for": true, "looking for": true, "listen to": true, "ask for": true, "wait for": true, "look up": true, "look at": true, "turn on": true, "turn off": true, "turn up": true, "turn down": true, "switch on": true, "switch off": true}
 
 // englishScore matches a score that closes a clause ("4 out of 6",
 // "a zero out of 6", "5 stars"): after a verb and its object, what an
