@@ -173,3 +173,39 @@ func TestEnglishRequests(t *testing.T) {
 		"Search for Title Case handling is still open",
 	})
 }
+
+// TestEnglishQuestions holds English questions that put the auxiliary
+// before its subject, "who" before its verb, an interrogative's
+// auxiliary before a place, and particle orders with "turn on", each let
+// through at f5425c7; statements and titles that open with the same
+// words still pass (docs/security.md, "Session 26, English questions
+// (HWU64 held out)").
+func TestEnglishQuestions(t *testing.T) {
+	t.Parallel()
+	assertOrders(t, []string{
+		"am i safe to go to africa",
+		"was there any progress on my vacation request",
+		"Was there an outage on Tuesday",
+		"Will the migration land before Friday",
+		"might there be a leak in the watcher",
+		"who plays han solo",
+		"who won the patriots game last night",
+		"how many items are in a bakers dozen",
+		"turn on the roomba",
+	}, []string{
+		"Was the default until v1.4",
+		"May the 4th release notes",
+		"May release checklist",
+		"Will Rogers quotes for the talk",
+		"Will Smith's talk notes",
+		"Can opener broke again in the office kitchen",
+		"Has-many associations in the ORM",
+		"What changed in the 2.0 release",
+		"What happened during the outage",
+		"Turn on the fly indexing was dropped",
+		"how many items are in the export is logged nightly",
+		"what kind of storage the indexer uses depends on the config",
+		"Should the build fail, the cache is kept",
+		"Had a race in the flush path until v0.3",
+	})
+}
