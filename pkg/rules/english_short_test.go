@@ -184,7 +184,7 @@ func TestEnglishQuestions(t *testing.T) {
 	t.Parallel()
 	assertOrders(t, []string{
 		"am i safe to go to africa",
-		"was there any progress on my vacation request",
+		"was there an accident on the highway",
 		"Was there an outage on Tuesday",
 		"Will the migration land before Friday",
 		"might there be a leak in the watcher",
