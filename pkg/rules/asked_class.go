@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"iter"
 	"slices"
 	"strings"
 	"sync"
@@ -33,11 +34,7 @@ func germanAsked(lower string) string {
 	if otherLatin(lower, "German") {
 		return ""
 	}
-	for _, c := range clauses(lower) {
-		if strings.ContainsAny(c, ",，") {
-			continue
-		}
-		ws := words(c)
+	for ws := range commaFree(clauses(lower)) {
 		// "wie viel Zeit bleibt …": the interrogative's phrase is three
 		// words.
 		if len(ws) > 2 && ws[0] == "wie" && (ws[1] == "viel" || ws[1] == "viele") {
@@ -94,11 +91,7 @@ func italianAsked(lower string) string {
 	if otherLatin(lower, "Italian") {
 		return ""
 	}
-	for _, c := range clauses(lower) {
-		if strings.ContainsAny(c, ",，") {
-			continue
-		}
-		ws := words(c)
+	for ws := range commaFree(clauses(lower)) {
 		if len(ws) >= 3 && ws[0] == "a" {
 			ws = ws[1:]
 		}
@@ -126,6 +119,19 @@ var italianAskers = map[string]bool{"che": true, "quanto": true, "quanta": true,
 var italianAskVerbs = sync.OnceValue(set("è", "sarà", "saranno", "sono", "era", "erano", "fa", "farà", "fanno", "faranno", "sta", "starà", "c'è", "ci"))
 
 var italianFutureAskVerbs = sync.OnceValue(set("sarà", "saranno", "farà", "faranno", "starà"))
+
+// commaFree yields the words of each of cs that holds no comma: a clause
+// a subordinate one opens takes its main clause after a comma ("Wie
+// erwartet, stieg …"), and what its first words say is not the main one's.
+func commaFree(cs []string) iter.Seq[[]string] {
+	return func(yield func([]string) bool) {
+		for _, c := range cs {
+			if !strings.ContainsAny(c, ",，") && !yield(words(c)) {
+				return
+			}
+		}
+	}
+}
 
 // otherLatin reports lower (lower case) holding a telling word of a
 // covered language written in Latin letters other than lang.
