@@ -132,12 +132,3 @@ func commaFree(cs []string) iter.Seq[[]string] {
 		}
 	}
 }
-
-// otherLatin reports lower (lower case) holding a telling word of a
-// covered language written in Latin letters other than lang.
-func otherLatin(lower, lang string) bool {
-	f := treebank()
-	return slices.ContainsFunc([]string{"English", "German", "French", "Spanish", "Portuguese", "Italian"}, func(l string) bool {
-		return l != lang && holdsWords(lower, f.words[l], 1)
-	})
-}

@@ -167,7 +167,7 @@ func infinitiveKnown(w string, isFrench func(string) bool) bool {
 func frenchOrder(lower string) string {
 	f := treebank()
 	isFrench := func(w string) bool { return f.imperativeOf(w, "French") }
-	if !frenchText(lower, f) {
+	if !frenchText(lower) {
 		return ""
 	}
 	for _, s := range sentences(lower) {

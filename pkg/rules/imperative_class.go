@@ -177,9 +177,7 @@ func germanInfinitiveOrder(text string) string {
 			continue
 		}
 		lower := strings.ToLower(c)
-		if slices.ContainsFunc([]string{"English", "French", "Spanish", "Portuguese", "Italian"}, func(lang string) bool {
-			return holdsWords(lower, f.words[lang], 1)
-		}) {
+		if otherLatin(lower, "German") {
 			continue
 		}
 		german := strings.ContainsAny(lower, "äöüß") || holdsWords(lower, f.words["German"], 1)

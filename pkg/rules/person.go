@@ -114,13 +114,13 @@ func englishAfterI(w string) bool {
 		strings.HasSuffix(w, "n't") || strings.HasSuffix(w, "n’t")
 }
 
-var englishBetweenIAndVerb = sync.OnceValue(set("just", "really", "also", "never", "always", "still", "only", "already", "actually", "definitely", "probably", "usually", "often", "sometimes", "recently", "don't"))
+var englishBetweenIAndVerb = sync.OnceValue(set("just", "really", "also", "never", "always", "still", "only", "already", "actually", "definitely", "probably", "usually", "often", "sometimes", "recently"))
 
 // nextWord is the word of text after the offset end when only spaces
 // stand between, in lower case; "" when none.
 func nextWord(text string, end int) string {
 	rest := strings.TrimLeft(text[end:], " ")
-	if len(rest) == len(text[end:]) && end < len(text) {
+	if len(rest) == len(text[end:]) {
 		return ""
 	}
 	for start, e := range wordSpans(rest) {

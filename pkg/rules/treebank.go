@@ -236,9 +236,9 @@ func (f treebankForms) clauseImperative(s, lower string) string {
 		case lang == "German" && strings.HasPrefix(rest, "ich") && !wordRune(firstRune(rest, len("ich"))):
 		case holdsWords(lower, f.words[lang], 1),
 			lang == negation && !holdsWords(lower, f.words["English"], 1),
-			lang == "French" && !strings.HasSuffix(w, "ons") && frenchText(lower, f),
+			lang == "French" && !strings.HasSuffix(w, "ons") && frenchText(lower),
 			lang == "Russian" && russianScript(s),
-			lang == "German" && germanAlone(lower, f),
+			lang == "German" && germanAlone(lower),
 			enclitic && !englishText(lower, f):
 			return w
 		}
@@ -300,7 +300,7 @@ func frontedPhrase(p string, f treebankForms) bool {
 		hasSuffixAny(first, "ing", "ando", "endo", "indo") && n >= 5 ||
 		// French's present participle ("Étant donné …, trouve …",
 		// "En te basant sur …" opens with the preposition).
-		strings.HasSuffix(first, "ant") && n >= 5 && frenchText(p, f) ||
+		strings.HasSuffix(first, "ant") && n >= 5 && frenchText(p) ||
 		// and Russian's adverbial participle ("Учитывая …, определи …",
 		// "Взяв …, преобразуй …").
 		hasSuffixAny(first, "я", "в", "вшись") && n >= 5 && russianScript(first) ||
@@ -319,17 +319,22 @@ func (f treebankForms) imperativeOf(form, lang string) bool {
 // frenchText reports whether lower (lower case) may be read as French: it
 // holds French's own words, or none of the other covered languages
 // written in the same letters (their forms in -ez, -e are French's alone).
-func frenchText(lower string, f treebankForms) bool {
-	return frenchOnly(lower) || !slices.ContainsFunc([]string{"English", "German", "Spanish", "Portuguese", "Italian"}, func(lang string) bool {
-		return holdsWords(lower, f.words[lang], 1)
-	})
+func frenchText(lower string) bool {
+	return frenchOnly(lower) || !otherLatin(lower, "French")
 }
 
 // englishText reports whether lower (lower case) holds English's own
 // words and none of the other covered languages written in its letters.
 func englishText(lower string, f treebankForms) bool {
-	return holdsWords(lower, f.words["English"], 1) && !slices.ContainsFunc([]string{"German", "French", "Spanish", "Portuguese", "Italian"}, func(lang string) bool {
-		return holdsWords(lower, f.words[lang], 1)
+	return holdsWords(lower, f.words["English"], 1) && !otherLatin(lower, "English")
+}
+
+// otherLatin reports lower (lower case) holding a telling word of a
+// covered language written in Latin letters other than lang.
+func otherLatin(lower, lang string) bool {
+	f := treebank()
+	return slices.ContainsFunc([]string{"English", "German", "French", "Spanish", "Portuguese", "Italian"}, func(l string) bool {
+		return l != lang && holdsWords(lower, f.words[l], 1)
 	})
 }
 
@@ -409,7 +414,7 @@ func subjectlessPlural(lower string) string {
 	// where no other language's words do ("Détruisez ou polluez …"
 	// holds none of French's own words either). Asked only once such a
 	// form is found.
-	french := sync.OnceValue(func() bool { return frenchText(lower, f) })
+	french := sync.OnceValue(func() bool { return frenchText(lower) })
 	russian := strings.IndexFunc(lower, func(r rune) bool { return unicode.Is(unicode.Cyrillic, r) }) >= 0
 	for _, s := range sentences(lower) {
 		for _, w := range words(s) {
@@ -432,8 +437,6 @@ func subjectlessPlural(lower string) string {
 // German's singular imperative (stem and -e) is no other language's form
 // there, and a German plural noun that ends so (Spiele) opens no
 // sentence of a text too short to hold an article.
-func germanAlone(lower string, f treebankForms) bool {
-	return !slices.ContainsFunc([]string{"English", "French", "Spanish", "Portuguese", "Italian"}, func(lang string) bool {
-		return holdsWords(lower, f.words[lang], 1)
-	}) && !italian(lower)
+func germanAlone(lower string) bool {
+	return !otherLatin(lower, "German") && !italian(lower)
 }
