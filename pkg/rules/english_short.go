@@ -25,6 +25,15 @@ import (
 // must hold no telling word of another covered language written in
 // Latin letters (Portuguese "Serve como …").
 func englishBareOrder(text string) string {
+	if w := englishBareOrderOf(text); w != "" {
+		return w
+	}
+	return englishVocativeOrder(text)
+}
+
+// englishBareOrderOf is englishBareOrder without the name or the
+// interjection before the verb.
+func englishBareOrderOf(text string) string {
 	lower := strings.ToLower(text)
 	// Code in backticks splits where its dots stand ("```go test
 	// ./...``` runs …"): what opens a piece there is code, no verb.
@@ -48,7 +57,8 @@ func englishBareOrder(text string) string {
 		if englishPhrasalOrder(ws, f) {
 			return w
 		}
-		verb := englishVerb(w, ws[1:], f) || scored && wordnetVerbs()[w] && !englishFinite()[w]
+		typed := unicode.IsLower(firstRune(ws[0], 0)) && englishNumeral()[strings.ToLower(ws[1])]
+		verb := englishVerb(w, ws[1:], f) || (scored || typed) && wordnetVerbs()[w] && !englishFinite()[w]
 		if !verb || hasSuffixAny(w, "ed", "ing") || strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
 			continue
 		}
