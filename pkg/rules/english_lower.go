@@ -29,11 +29,14 @@ func englishTypedAsked(text string) string {
 		return ""
 	}
 	for _, s := range sentences(text) {
+		head, _, _ := strings.Cut(strings.ToLower(s), ",")
+		ws := words(head)
+		if w := englishHowIsThe(ws); w != "" {
+			return w
+		}
 		if !unicode.IsLower(firstRune(s, 0)) {
 			continue
 		}
-		head, _, _ := strings.Cut(strings.ToLower(s), ",")
-		ws := words(head)
 		if len(ws) < 3 || !englishTypedSubject(ws[1]) {
 			continue
 		}
@@ -44,6 +47,55 @@ func englishTypedAsked(text string) string {
 			return ws[0]
 		case (ws[0] == "is" || ws[0] == "are") && englishDeterminer()[ws[2]]:
 			return ws[0]
+		case englishCopula[ws[0]] && len(ws) <= 5 && englishParticipleLast(ws[2:]):
+			return ws[0]
+		}
+	}
+	return ""
+}
+
+// englishCopula are the forms of "be" that open a question before their
+// subject.
+var englishCopula = map[string]bool{"is": true, "are": true, "was": true, "were": true}
+
+// englishParticipleLast reports ws, what follows a copula and its
+// subject's first word, as more of the subject with no determiner or
+// preposition, then a participle in -ed that closes the clause ("was
+// einstein married", "were the beatles knighted" is read elsewhere).
+func englishParticipleLast(ws []string) bool {
+	for _, w := range ws[:len(ws)-1] {
+		if englishDeterminer()[w] || englishNotObject()[w] || englishFinite()[w] || englishDegree()[w] || strings.HasSuffix(w, "ly") {
+			return false
+		}
+	}
+	last := ws[len(ws)-1]
+	return strings.HasSuffix(last, "ed") && len(last) > 4
+}
+
+// englishHowIsThe returns "how" and the copula of ws, a clause's words,
+// when a phrase of one to three words after "how" stands before "is",
+// "are", "was" or "were" and a determiner, with no finite verb after
+// ("how far away is the sun"): a statement puts the subject before the
+// copula ("how far away the sun is …").
+func englishHowIsThe(ws []string) string {
+	if len(ws) < 4 || ws[0] != "how" {
+		return ""
+	}
+	for i := 1; i < len(ws)-1 && i <= 4; i++ {
+		w := ws[i]
+		if englishCopula[w] {
+			if i < 2 || !englishDeterminer()[ws[i+1]] {
+				return ""
+			}
+			for _, v := range ws[i+2:] {
+				if englishFinite()[v] {
+					return ""
+				}
+			}
+			return "how " + w
+		}
+		if englishDeterminer()[w] || englishSubjectPronoun()[w] || englishObjectPronoun()[w] || englishNotObject()[w] || englishFinite()[w] || hasSuffixAny(w, "ed", "ing") {
+			return ""
 		}
 	}
 	return ""
