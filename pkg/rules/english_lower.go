@@ -42,8 +42,9 @@ func englishTypedAsked(text string) string {
 		}
 		switch {
 		// After a modal, a verb of WordNet's in its bare form is no
-		// subject: the sentence drops its subject ("will try harder").
-		case englishTypedModal[ws[0]] && englishTypedVerbAfter(ws[2:]) && (!wordnetVerbs()[ws[1]] || bareNounPlural(ws[1])):
+		// subject, unless "be" follows it: the sentence drops its
+		// subject ("will try harder").
+		case englishTypedModal[ws[0]] && englishTypedVerbAfter(ws[2:]) && (!wordnetVerbs()[ws[1]] || bareNounPlural(ws[1]) || englishBeAfter(ws[2:])):
 			return ws[0]
 		case (ws[0] == "is" || ws[0] == "are") && englishDeterminer()[ws[2]]:
 			return ws[0]
@@ -99,6 +100,12 @@ func englishHowIsThe(ws []string) string {
 		}
 	}
 	return ""
+}
+
+// englishBeAfter reports "be" among the first two of ws: a verb of
+// WordNet's before it is a noun, the subject ("can google pay be used").
+func englishBeAfter(ws []string) bool {
+	return ws[0] == "be" || len(ws) > 1 && ws[1] == "be"
 }
 
 // englishTypedModal are the modals read before a subject typed in lower
@@ -162,6 +169,17 @@ func englishVocativeOrder(text string) string {
 			continue
 		}
 		first, rest, ok := strings.Cut(s, " ")
+		// "search and play a radio station": two verbs joined, the
+		// second an order.
+		if and, more, two := strings.Cut(rest, " "); two && and == "and" && wordnetVerbs()[first] && !englishFinite()[first] {
+			if w := englishBareOrderOf(more); w != "" {
+				return first + " and " + w
+			}
+		}
+		// "hey olly turn up the lights": an interjection and a name.
+		if second, more, two := strings.Cut(rest, " "); two && englishInterjection()[first] && englishVocative(second) && !englishInterjection()[second] {
+			rest = more
+		}
 		ws := words(rest)
 		if !ok || len(ws) < 2 || !unicode.IsLower(firstRune(rest, 0)) || !englishVocative(first) || englishPastAsBare[ws[0]] {
 			continue
@@ -210,3 +228,19 @@ var englishBareSubject = sync.OnceValue(set("people", "police", "children", "men
 // englishNumeral are the numerals written in letters that open an
 // object typed in lower case ("order two wings"), as a determiner does.
 var englishNumeral = sync.OnceValue(set("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twelve", "twenty", "fifty", "hundred"))
+
+// englishTypedObject reports lo (lower case), the word after a particle
+// verb (verb, the clause's first word, as written), as its object when
+// the clause is typed in lower case: a bare noun ("turn on kitchen
+// light", "search for therapist in san jose") or an indefinite pronoun;
+// a title opens with a capital ("Search for Title Case handling"), and
+// a gerund opens a subject as often ("looking for duplicates costs …").
+func englishTypedObject(verb, lo string) bool {
+	if englishIndefinite()[lo] {
+		return true
+	}
+	return unicode.IsLower(firstRune(verb, 0)) && !strings.HasSuffix(verb, "ing") && !englishNotObject()[lo] && !englishFinite()[lo] && !englishSubjectPronoun()[lo]
+}
+
+// englishIndefinite are the indefinite pronouns that open an object.
+var englishIndefinite = sync.OnceValue(set("something", "anything", "everything", "someone", "anyone", "somebody", "anybody", "somewhere", "anywhere"))

@@ -52,3 +52,32 @@ func TestEnglishTypedLower(t *testing.T) {
 		"Order two of the spare disks arrived today",
 	})
 }
+
+// TestEnglishTypedLowerMore: the second round of "Session 27": a particle
+// verb before a bare noun typed in lower case, two verbs joined, an
+// interjection and a name before an order, a subject that is also a verb
+// before "be", and a longer interrogative's phrase; each let through at
+// 1354691, beside statements and titles that pass.
+func TestEnglishTypedLowerMore(t *testing.T) {
+	t.Parallel()
+	assertOrders(t, []string{
+		"turn on porch light",
+		"search for vegan bakeries nearby",
+		"Search for something cheaper",
+		"reshuffle and play some jazz",
+		"hey siri dim the lights",
+		"can cloud storage be shared",
+		"whats fifteen percent of forty",
+		"whos on call tonight",
+		"who sang yesterday",
+		"how many cups of flour are there",
+	}, []string{
+		"looking for duplicates costs O(n log n) in the reconciler",
+		"Search for Title Case handling is still open",
+		"Turn on rate limiting landed in v2",
+		"search for the root cause took most of the sprint",
+		"hey siri is a voice assistant",
+		"can opener broke again",
+		"will try to be there",
+	})
+}
