@@ -37,7 +37,7 @@ func englishTypedAsked(text string) string {
 		if !unicode.IsLower(firstRune(s, 0)) {
 			continue
 		}
-		if len(ws) < 3 || !englishTypedSubject(ws[1]) {
+		if len(ws) < 3 || !englishTypedSubject(ws[1]) && ws[0] != "what" {
 			continue
 		}
 		switch {
@@ -50,6 +50,10 @@ func englishTypedAsked(text string) string {
 			return ws[0]
 		case englishCopula[ws[0]] && len(ws) <= 5 && englishParticipleLast(ws[2:]):
 			return ws[0]
+		case (ws[0] == "has" || ws[0] == "have") && englishPerfectAfter(ws[2:]):
+			return ws[0]
+		case ws[0] == "what" && englishWhoVerb(ws[1]) && !englishFiniteAmong(ws[2:]):
+			return "what " + ws[1]
 		}
 	}
 	return ""
@@ -71,6 +75,35 @@ func englishParticipleLast(ws []string) bool {
 	}
 	last := ws[len(ws)-1]
 	return strings.HasSuffix(last, "ed") && len(last) > 4
+}
+
+// englishPerfectAfter reports a participle in -ed or an irregular past
+// among the first two of ws, the words after "has" or "have" and its
+// subject's first word ("has mary posted anything today"); a sentence
+// that drops its subject has the participle straight after the
+// auxiliary ("has been great").
+func englishPerfectAfter(ws []string) bool {
+	for i, w := range ws {
+		if i > 1 || englishDeterminer()[w] || englishNotObject()[w] || englishFinite()[w] {
+			return false
+		}
+		if strings.HasSuffix(w, "ed") && len(w) > 4 || englishIrregularPast[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// englishFiniteAmong reports an auxiliary or a modal among ws: "what"
+// and its verb are a subject clause when a finite verb follows ("what
+// happened was …").
+func englishFiniteAmong(ws []string) bool {
+	for _, w := range ws {
+		if englishFinite()[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // englishHowIsThe returns "how" and the copula of ws, a clause's words,
@@ -190,6 +223,34 @@ func englishVocativeOrder(text string) string {
 		}
 		if w := englishBareOrderOf(rest); w != "" {
 			return first + " " + w
+		}
+	}
+	return englishCommaOrder(text)
+}
+
+// englishCommaOrder returns the verb of an order typed in lower case
+// after the one comma of a sentence, which closes a reply or a call
+// ("that's enough, cancel it", "alexa, buy a new television"), or "".
+// A list of verbs has more commas ("… wear out, fall out, or spread
+// out"), and a reply or a call before the order is short: after a long
+// statement the order is a wish in passing ("… the sauce is the best,
+// keep them coming").
+func englishCommaOrder(text string) string {
+	lower := strings.ToLower(text)
+	if otherLatin(lower, "English") || italian(lower) {
+		return ""
+	}
+	for _, s := range sentences(text) {
+		parts := strings.Split(s, ",")
+		if !unicode.IsLower(firstRune(s, 0)) || len(parts) != 2 || len(words(parts[0])) > 6 {
+			continue
+		}
+		p := strings.TrimSpace(parts[1])
+		if !unicode.IsLower(firstRune(p, 0)) {
+			continue
+		}
+		if w := englishBareOrderOf(p); w != "" {
+			return w
 		}
 	}
 	return ""

@@ -81,3 +81,25 @@ func TestEnglishTypedLowerMore(t *testing.T) {
 		"will try to be there",
 	})
 }
+
+// TestEnglishTypedLowerThird: the third round of "Session 27": an order
+// after the one comma of a short reply or call, "has" before its subject
+// and a participle, "what" before a finite verb with no auxiliary after;
+// each let through at 0b320ab, beside statements that pass.
+func TestEnglishTypedLowerThird(t *testing.T) {
+	t.Parallel()
+	assertOrders(t, []string{
+		"that's enough, stop the music",
+		"siri, mute the speakers",
+		"has dana reviewed the patch",
+		"what causes hiccups",
+		"what happened at the game last night",
+	}, []string{
+		"the build failed twice, then passed",
+		"what happened was a mess",
+		"has been a long week",
+		"great dinner, loved the dessert",
+		"What changed in the 2.0 release",
+		"the sauce is the best and the staff are friendly and the place is clean, keep them coming",
+	})
+}
