@@ -79,7 +79,8 @@ var dutchSubjects = sync.OnceValue(set("het", "er", "de", "je", "jij", "u", "ik"
 //     "m'n", or "alle" where the text is not Italian ("alle" is "to the"
 //     there), or the article "de" (in lower case: "De" is a name's, Jos
 //     De Haes) and a noun in lower case, where no Romance function word
-//     is ("de" is Romance's "of": "Líderes de empresas como …").
+//     is ("de" is Romance's "of": "Líderes de empresas como …") and the
+//     clause is spelt as Dutch (dutchSpelling: not "Plan de travail").
 //
 // A text with an English telling word written in lower case (a title's
 // words are capitalised) is left to the English rules.
@@ -96,6 +97,9 @@ func dutchOrder(text, lower string) string {
 		if dutchLearnedVerb(first) {
 			return first
 		}
+		if w := dutchParticleOrder(c); w != "" {
+			return w
+		}
 		next, after := firstWord(rest)
 		if !dutchConsonantEnd(first) || utf8.RuneCountInString(first) < 3 || strings.HasPrefix(rest, ",") {
 			continue
@@ -108,7 +112,7 @@ func dutchOrder(text, lower string) string {
 			}
 		case "de":
 			obj, _ := firstWord(after)
-			if next != "de" || obj == "" || !unicode.IsLower(firstRune(obj, 0)) || holdsWords(lower, romanceFunction(), 1) {
+			if next != "de" || obj == "" || !unicode.IsLower(firstRune(obj, 0)) || holdsWords(lower, romanceFunction(), 1) || !dutchSpelling(c) {
 				continue
 			}
 		default:
@@ -117,6 +121,58 @@ func dutchOrder(text, lower string) string {
 		return first + " " + strings.ToLower(next)
 	}
 	return ""
+}
+
+// dutchParticleOrder returns the verb and the particle of a Dutch
+// separable verb in clause c (original case) when the verb opens it and
+// the particle ends it ("zet wekker uit", "wekker aan"): Dutch sends the
+// particle of a verb in second place to the clause's end ("de wekker
+// gaat af", "hij zet hem uit"), so with the particle last the first word
+// is the verb itself, or the subject before a finite verb. Read: the
+// particles only Dutch writes (uit, toe, af, mee, terug, neer, aan; not
+// German's aus, an, ab, mit, zurück, weg), a first word ending in a
+// consonant that is no opener, interrogative or subject, and a second
+// word that is no finite verb (dutchFinite, or in -t, the present's
+// third person: "Jan zet …", "wekker gaat …") and no plural in -en.
+func dutchParticleOrder(c string) string {
+	if strings.ContainsAny(c, ",，") {
+		return ""
+	}
+	ws := words(strings.ToLower(c))
+	if len(ws) < 2 || len(ws) > 7 || !dutchParticles()[ws[len(ws)-1]] {
+		return ""
+	}
+	first := ws[0]
+	if notVerb(first) || dutchInterrogatives()[first] || dutchSubjects()[first] || !dutchConsonantEnd(first) || utf8.RuneCountInString(first) < 3 {
+		return ""
+	}
+	if len(ws) > 2 {
+		second := ws[1]
+		if dutchFinite()[second] || strings.HasSuffix(second, "t") || strings.HasSuffix(second, "en") {
+			return ""
+		}
+	}
+	return first + " … " + ws[len(ws)-1]
+}
+
+// dutchParticles are the separable particles only Dutch writes among the
+// covered languages.
+var dutchParticles = sync.OnceValue(set("uit", "toe", "af", "mee", "terug", "neer", "aan"))
+
+// dutchSpelling reports a clause with a word in lower case that holds
+// one of Dutch's long vowels or diphthongs written double (aa, ee, oo,
+// uu, oe, ij: "speel", "voor", "afbeelding", "vijftien") or that is a
+// Dutch telling word of languages.tsv. The Romance languages write
+// them seldom; "ui" is left out (French lui, nuit).
+func dutchSpelling(clause string) bool {
+	for _, w := range lowerWords(words(clause)) {
+		w = strings.ToLower(w)
+		if utf8.RuneCountInString(w) >= 3 && (strings.Contains(w, "aa") || strings.Contains(w, "ee") || strings.Contains(w, "oo") || strings.Contains(w, "uu") || strings.Contains(w, "oe") || strings.Contains(w, "ij")) ||
+			slices.Contains(tellingSigns().words[w], "Dutch") {
+			return true
+		}
+	}
+	return false
 }
 
 // romanceFunction are the articles, prepositions and conjunctions of
