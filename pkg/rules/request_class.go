@@ -83,12 +83,20 @@ var dutchSubjects = sync.OnceValue(set("het", "er", "de", "je", "jij", "u", "ik"
 //     clause is spelt as Dutch (dutchSpelling: not "Plan de travail").
 //
 // A text with an English telling word written in lower case (a title's
-// words are capitalised) is left to the English rules.
+// words are capitalised) is left to the English rules, but for the
+// particle's clause, which asks that of its words up to the particle.
 func dutchOrder(text, lower string) string {
-	if turkish(lower) || holdsWords(strings.Join(lowerWords(words(text)), " "), englishWords(), 1) {
+	if turkish(lower) {
 		return ""
 	}
+	english := holdsWords(strings.Join(lowerWords(words(text)), " "), englishWords(), 1)
 	for _, c := range clauses(text) {
+		if w := dutchParticleOrder(c); w != "" {
+			return w
+		}
+		if english {
+			continue
+		}
 		first, rest := firstWord(c)
 		first = strings.ToLower(first)
 		if first == "" || notVerb(first) || dutchInterrogatives()[first] || strings.ContainsAny(first, "'’") {
@@ -96,9 +104,6 @@ func dutchOrder(text, lower string) string {
 		}
 		if dutchLearnedVerb(first) {
 			return first
-		}
-		if w := dutchParticleOrder(c); w != "" {
-			return w
 		}
 		next, after := firstWord(rest)
 		if !dutchConsonantEnd(first) || utf8.RuneCountInString(first) < 3 || strings.HasPrefix(rest, ",") {
@@ -131,28 +136,41 @@ func dutchOrder(text, lower string) string {
 // is the verb itself, or the subject before a finite verb. Read: the
 // particles only Dutch writes (uit, toe, af, mee, terug, neer, aan; not
 // German's aus, an, ab, mit, zurück, weg), a first word ending in a
-// consonant that is no opener, interrogative or subject, and a second
-// word that is no finite verb (dutchFinite, or in -t, the present's
-// third person: "Jan zet …", "wekker gaat …") and no plural in -en.
+// consonant that is no opener, interrogative or subject, and after it
+// no word in lower case that may be a finite verb (dutchFinite, or in
+// -t, the present's third person: "Jan zet …", "wekker gaat …") nor,
+// straight after it, a plural in -en;
+// "toe" before "aan" ends the verb too ("voeg … toe aan …"). Words of
+// English in lower case before the particle leave the clause to the
+// English rules.
 func dutchParticleOrder(c string) string {
 	if strings.ContainsAny(c, ",，") {
 		return ""
 	}
-	ws := words(strings.ToLower(c))
-	if len(ws) < 2 || len(ws) > 7 || !dutchParticles()[ws[len(ws)-1]] {
+	ws := words(c)
+	for i, w := range ws {
+		// "toe" before its "aan" ends the clause's verb ("voeg … toe aan
+		// de lijst"): what follows is the phrase Dutch puts after it.
+		if strings.EqualFold(w, "toe") && i+1 < len(ws) && strings.EqualFold(ws[i+1], "aan") {
+			ws = ws[:i+1]
+			break
+		}
+	}
+	if len(ws) < 2 || len(ws) > 7 || !dutchParticles()[strings.ToLower(ws[len(ws)-1])] ||
+		holdsWords(strings.Join(lowerWords(ws), " "), englishWords(), 1) {
 		return ""
 	}
-	first := ws[0]
+	first := strings.ToLower(ws[0])
 	if notVerb(first) || dutchInterrogatives()[first] || dutchSubjects()[first] || !dutchConsonantEnd(first) || utf8.RuneCountInString(first) < 3 {
 		return ""
 	}
-	if len(ws) > 2 {
-		second := ws[1]
-		if dutchFinite()[second] || strings.HasSuffix(second, "t") || strings.HasSuffix(second, "en") {
+	for i, w := range ws[1 : len(ws)-1] {
+		// A name (capitalised) is no verb; a word in lower case may be.
+		if unicode.IsLower(firstRune(w, 0)) && (dutchFinite()[w] || strings.HasSuffix(w, "t") || i == 0 && strings.HasSuffix(w, "en")) {
 			return ""
 		}
 	}
-	return first + " … " + ws[len(ws)-1]
+	return first + " … " + strings.ToLower(ws[len(ws)-1])
 }
 
 // dutchParticles are the separable particles only Dutch writes among the
@@ -320,6 +338,9 @@ func turkishOrder(text, lower string) string {
 		if turkishLightVerbs()[last] {
 			return prev + " " + last
 		}
+		if len(ws) > 2 && turkishGenitive(ws[len(ws)-3]) && !turkishBuffered(prev) {
+			continue // "Çocukların işi zor": a possessive after its genitive, then a predicate
+		}
 		if (turkishAccusative(prev) || turkishDative(prev)) && (turkishBareStem(last) || turkishLeStem(last)) {
 			return prev + " " + last
 		}
@@ -345,6 +366,17 @@ func turkishAccusative(w string) bool {
 	before, _ := utf8.DecodeLastRuneInString(w[:len(w)-n])
 	return !strings.ContainsRune("aeıioöuü", before)
 }
+
+// turkishGenitive reports w ending in the genitive (-ın, -in, -un, -ün,
+// -nın …: çocukların, Dana'nın): the word after it is its possessed noun,
+// whose -ı is the possessive's, not the accusative's.
+func turkishGenitive(w string) bool {
+	return utf8.RuneCountInString(w) >= 3 && hasSuffixAny(w, "ın", "in", "un", "ün")
+}
+
+// turkishBuffered reports w ending in the accusative after the
+// possessive, with its n (resmini, şarkılarını, shadowplay'ini).
+func turkishBuffered(w string) bool { return hasSuffixAny(w, "nı", "ni", "nu", "nü") }
 
 // turkishDative reports w ending in the dative: -a, -e after a
 // consonant or y (listeme, romana, puccini'ye, jams'e).
