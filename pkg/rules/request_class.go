@@ -90,6 +90,8 @@ func dutchOrder(text, lower string) string {
 		return ""
 	}
 	english := holdsWords(strings.Join(lowerWords(words(text)), " "), englishWords(), 1)
+	// Asked once a text, not once a clause: the rules stay linear.
+	romance, italianText := holdsWords(lower, romanceFunction(), 1), italian(lower)
 	for _, c := range clauses(text) {
 		if w := dutchParticleOrder(c); w != "" {
 			return w
@@ -112,12 +114,12 @@ func dutchOrder(text, lower string) string {
 		switch strings.ToLower(next) {
 		case "mijn", "m'n":
 		case "alle":
-			if italian(lower) {
+			if italianText {
 				continue
 			}
 		case "de":
 			obj, _ := firstWord(after)
-			if next != "de" || obj == "" || !unicode.IsLower(firstRune(obj, 0)) || holdsWords(lower, romanceFunction(), 1) || !dutchSpelling(c) {
+			if next != "de" || obj == "" || !unicode.IsLower(firstRune(obj, 0)) || romance || !dutchSpelling(c) {
 				continue
 			}
 		default:
