@@ -119,6 +119,9 @@ func instruction(text string, decode bool) (rule, msg string) {
 	if w := englishBareOrder(text); w != "" {
 		return "instruction-imperative", "an English verb's bare form opening a clause with no finite verb after it (" + w + "): an order, not a statement about the world"
 	}
+	if rule, msg := requestClass(text, lower); rule != "" {
+		return rule, msg
+	}
 	if tag := scriptTag(text); tag != "" {
 		return "instruction-role", "a tag (" + tag + "): markup a model may read as a turn, a template or an order"
 	}
