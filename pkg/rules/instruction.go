@@ -119,6 +119,9 @@ func instruction(text string, decode bool) (rule, msg string) {
 	if w := englishBareOrder(text); w != "" {
 		return "instruction-imperative", "an English verb's bare form opening a clause with no finite verb after it (" + w + "): an order, not a statement about the world"
 	}
+	if rule, msg := requestClass(text, lower); rule != "" {
+		return rule, msg
+	}
 	if w := englishTypedAsked(text); w != "" {
 		return "instruction-question", "an English question typed in lower case, its auxiliary before its subject (" + w + "): it asks its reader something instead of stating a claim"
 	}

@@ -32,7 +32,7 @@ func asked(s string) string {
 			return w
 		}
 	}
-	for _, form := range []func(string) string{japanesePoliteAsked, romanceWhichIs, askWordIn, askedJoined, russianLi, greekQuestionMark, germanAsked, italianAsked, englishAsked} {
+	for _, form := range []func(string) string{japanesePoliteAsked, romanceWhichIs, askWordIn, askedJoined, russianLi, greekQuestionMark, germanAsked, italianAsked, englishAsked, dutchAsked} {
 		if w := form(s); w != "" {
 			return w
 		}
@@ -552,7 +552,7 @@ var askOpeners = sync.OnceValue(set(
 	"який", "яка", "яке", "які", "якого", "якому", "яким", "якій", "яку", "яких", "якими", "якої", "чому", "хто", "скільки", "чи",
 	"nasıl", "nerede", "neden", "niçin", "hangi",
 	"ماذا", "لماذا", "كيف", "أين", "متى", "آیا", "چرا", "کجا", "چگونه", "چطور",
-	"apakah", "siapa", "bagaimana", "mengapa", "kenapa", "berapa", "kapan",
+	"apakah", "siapa", "bagaimana", "mengapa", "kenapa", "berapa", "seberapa", "kapan",
 	"ano", "sino", "saan", "kailan", "bakit", "paano", "alin", "magkano",
 	"πώς", "τι", "πού", "ποιος", "ποια", "ποιο", "ποιοι", "ποιες", "ποιον", "πότε", "πόσο", "πόσα", "πόσοι",
 	"האם", "איפה", "מתי", "למה", "איך",
@@ -594,6 +594,8 @@ var askWords = sync.OnceValue(set(
 	"هل",
 	"mı", "mü", "mısın", "misin", "musun", "müsün", "mısınız", "misiniz", "musunuz", "müsünüz", "mıdır", "midir", "mudur", "müdür",
 	"nini", "nani", "wapi", "vipi", "mbona",
+	// Indonesian asks "how many", "what time" in place ("jam berapa …")
+	"berapa",
 	// Javanese (ngoko): why, how, who, how much
 	"lapo", "ngopo", "piye", "sopo", "piro", "pira",
 	"gì", "nhiêu",

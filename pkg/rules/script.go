@@ -39,7 +39,10 @@ const clauseEnds = ".!?;\n。！？；｡।॥؟؛۔"
 // letters the check cannot read outweigh those it can (a tie is judged),
 // or when they hold a run long enough to say "do this to that" whatever
 // Latin pads it: two words, or a weight of 12 (four Han characters) —
-// a quoted name of one word or three characters is judged. A clause in
+// a quoted name of one word or three characters is judged — or when the
+// clause opens with them and holds two of their words apart: its grammar
+// is theirs, and the Latin between them names things ("شغِّل Shadowplay
+// من Dana", "添加 cross bones style 到 Guest List"). A clause in
 // Latin or Cyrillic is unjudged too when it is written in a language no
 // lexicon covers (uncoveredLanguage).
 func unjudged(text string) (rule, msg string) {
@@ -47,7 +50,8 @@ func unjudged(text string) (rule, msg string) {
 		judged, other := 0, 0
 		run, words, inWord := 0, 0, false // the current run of unread letters: its weight, its words
 		long := false
-		var first rune // the first letter the check cannot read, to name its script
+		var first rune         // the first letter the check cannot read, to name its script
+		opens, all := false, 0 // the clause opens with a letter the check cannot read; its unread words
 		for _, r := range clause {
 			switch {
 			case !unicode.IsLetter(r) && !unicode.IsMark(r), unicode.In(r, unicode.Inherited, unicode.Common):
@@ -58,6 +62,10 @@ func unjudged(text string) (rule, msg string) {
 			default:
 				if first == 0 {
 					first = r
+					opens = judged == 0
+				}
+				if !inWord {
+					all++
 				}
 				w := 1
 				if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul, unicode.Yi) {
@@ -69,7 +77,7 @@ func unjudged(text string) (rule, msg string) {
 					words++
 					inWord = true
 				}
-				long = long || words >= 2 || run >= 12
+				long = long || words >= 2 || run >= 12 || opens && all >= 2
 			}
 		}
 		if other > judged || long {
