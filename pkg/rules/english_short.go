@@ -25,6 +25,15 @@ import (
 // must hold no telling word of another covered language written in
 // Latin letters (Portuguese "Serve como …").
 func englishBareOrder(text string) string {
+	if w := englishBareOrderOf(text); w != "" {
+		return w
+	}
+	return englishVocativeOrder(text)
+}
+
+// englishBareOrderOf is englishBareOrder without the name or the
+// interjection before the verb.
+func englishBareOrderOf(text string) string {
 	lower := strings.ToLower(text)
 	// Code in backticks splits where its dots stand ("```go test
 	// ./...``` runs …"): what opens a piece there is code, no verb.
@@ -48,7 +57,8 @@ func englishBareOrder(text string) string {
 		if englishPhrasalOrder(ws, f) {
 			return w
 		}
-		verb := englishVerb(w, ws[1:], f) || scored && wordnetVerbs()[w] && !englishFinite()[w]
+		typed := unicode.IsLower(firstRune(ws[0], 0)) && englishNumeral()[strings.ToLower(ws[1])]
+		verb := englishVerb(w, ws[1:], f) || (scored || typed) && wordnetVerbs()[w] && !englishFinite()[w]
 		if !verb || hasSuffixAny(w, "ed", "ing") || strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
 			continue
 		}
@@ -232,7 +242,7 @@ var englishInvertedPronoun = map[string]bool{"am": true, "was": true, "were": tr
 var englishInvertedModal = map[string]bool{"will": true, "should": true, "shall": true, "might": true, "must": true}
 
 // englishJoinedAsk are the interrogatives joined to "is".
-var englishJoinedAsk = sync.OnceValue(set("what's", "how's", "where's", "when's", "who's", "what’s"))
+var englishJoinedAsk = sync.OnceValue(set("what's", "how's", "where's", "when's", "who's", "what’s", "whats", "wheres", "whos"))
 
 // englishInvertedHead returns what englishInverted finds in head, a
 // clause's words before its comma: an interrogative's inversion is told
@@ -259,7 +269,7 @@ func englishInverted(ws []string) string {
 	if !englishInterrogative()[ws[0]] {
 		return ""
 	}
-	for i := 1; i < len(ws)-1 && i <= 4; i++ {
+	for i := 1; i < len(ws)-1 && i <= 5; i++ {
 		w := ws[i]
 		if englishFinite()[w] {
 			next := ws[i+1]
@@ -399,7 +409,7 @@ func englishPhrasalOrder(ws []string, f treebankForms) bool {
 	obj := ws[i+2]
 	lo := strings.ToLower(obj)
 	name := unicode.IsUpper(firstRune(obj, 0)) && obj[1:] == strings.ToLower(obj[1:])
-	if !englishDeterminer()[lo] && !englishObjectPronoun()[lo] && !name {
+	if !englishDeterminer()[lo] && !englishObjectPronoun()[lo] && !name && !englishTypedObject(ws[i], lo) {
 		return false
 	}
 	for _, w := range ws[i+2:] {
@@ -414,7 +424,7 @@ func englishPhrasalOrder(ws []string, f treebankForms) bool {
 // are not also their bare forms: a finite verb after a subject that opens
 // with a particle verb's noun ("search for the root cause took most of
 // the sprint").
-var englishIrregularPast = map[string]bool{"took": true, "made": true, "went": true, "came": true, "got": true, "gave": true, "saw": true, "ran": true, "said": true, "told": true, "kept": true, "left": true, "felt": true, "brought": true, "thought": true, "began": true, "broke": true, "fell": true, "won": true, "lost": true, "sent": true, "spent": true, "built": true, "held": true, "wrote": true, "became": true, "stood": true, "found": true, "knew": true, "grew": true, "drove": true, "chose": true, "bought": true, "caught": true, "taught": true, "sold": true, "paid": true, "led": true, "met": true, "meant": true, "showed": true, "turned": true}
+var englishIrregularPast = map[string]bool{"took": true, "made": true, "went": true, "came": true, "got": true, "gave": true, "saw": true, "ran": true, "said": true, "told": true, "kept": true, "left": true, "felt": true, "brought": true, "thought": true, "began": true, "broke": true, "fell": true, "won": true, "lost": true, "sent": true, "spent": true, "built": true, "held": true, "wrote": true, "became": true, "stood": true, "found": true, "knew": true, "grew": true, "drove": true, "chose": true, "bought": true, "caught": true, "taught": true, "sold": true, "paid": true, "led": true, "met": true, "meant": true, "showed": true, "turned": true, "sang": true, "sung": true, "drew": true, "flew": true, "swam": true, "wore": true, "rode": true, "spoke": true, "stole": true, "threw": true, "shot": true, "fought": true}
 
 // englishParticle are the verbs whose preposition is their particle, and
 // "looking for".
