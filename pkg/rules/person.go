@@ -66,10 +66,23 @@ func speaker(text string, start, end int, w, prev string) bool {
 	}
 	if w == "I" || lw == "we" {
 		// Italian's "I" is "the" and Polish "we" is "in": the English
-		// words need an English sentence. "Phase I", "World War I": a
-		// numeral after a capitalized word; after an adverb or a
-		// conjunction ("Sometimes I …", "Today I …") it is the pronoun.
-		return english(text) && (w != "I" || prev == "" || !capitalized(prev) || englishAdverb(prev))
+		// words need an English sentence, or, for "I", an English verb
+		// after it in a text no other Latin-script language's words
+		// tell ("I wish to book a cab"; Italian's article takes a noun:
+		// "I rilasci avvengono"). "Phase I", "World War I": a numeral
+		// after a capitalized word; after an adverb, a conjunction or a
+		// greeting ("Sometimes I …", "Hi I …") it is the pronoun.
+		if w == "I" && prev != "" && capitalized(prev) && !englishAdverb(prev) {
+			return false
+		}
+		return english(text) || w == "I" && englishVerbAfterI(text, end)
+	}
+	if lw == "im" {
+		// "Im" typed without its apostrophe before a verb's -ing or a
+		// negation ("Im looking for a movie"); German's "im" (in the)
+		// takes a noun or an adjective.
+		next := nextWord(text, end)
+		return english(text) && (next == "not" || englishBetweenIAndVerb()[next] || len(next) > 4 && strings.HasSuffix(next, "ing"))
 	}
 	if utf8.RuneCountInString(w) > 1 && w == strings.ToUpper(w) && w != lw {
 		return false // an acronym: US, EU, ME, IT
@@ -111,10 +124,41 @@ func englishAfterI(w string) bool {
 		return false
 	}
 	return englishFinite()[w] || wordnetVerbs()[w] || englishBetweenIAndVerb()[w] ||
-		strings.HasSuffix(w, "n't") || strings.HasSuffix(w, "n’t")
+		strings.HasSuffix(w, "n't") || strings.HasSuffix(w, "n’t") || englishPast(w)
 }
 
-var englishBetweenIAndVerb = sync.OnceValue(set("just", "really", "also", "never", "always", "still", "only", "already", "actually", "definitely", "probably", "usually", "often", "sometimes", "recently"))
+// englishVerbAfterI reports the capital "I" ending at text[end] as the
+// English pronoun in a text english does not tell: a negated auxiliary
+// after it ("I couldn't …"), or a verb and then an English word ("I wish
+// to …", "I found an …"), where Italian's article "I" takes a noun and
+// then its verb ("I test passano", "I log vengono ruotati"), in a text
+// no other Latin-script language's words tell.
+func englishVerbAfterI(text string, end int) bool {
+	next := nextWord(text, end)
+	if !englishAfterI(next) || otherLatin(strings.ToLower(text), "English") {
+		return false
+	}
+	if strings.HasSuffix(next, "n't") || strings.HasSuffix(next, "n’t") {
+		return true
+	}
+	i := strings.Index(strings.ToLower(text[end:]), next) + end + len(next)
+	third := nextWord(text, i)
+	return englishWords()[third] || englishAfterVerb()[third]
+}
+
+// englishAfterVerb are words English puts after a verb that the
+// languages english tells it from do not write.
+var englishAfterVerb = sync.OnceValue(set("to", "an", "up", "out", "off", "on", "something", "someone", "somewhere", "anything", "anyone"))
+
+// englishPast reports a regular past in -ed, spelt right or not
+// ("transfered"), as a verb after "i".
+func englishPast(w string) bool {
+	return len(w) > 4 && strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed")
+}
+
+var englishBetweenIAndVerb = sync.OnceValue(set("just", "really", "also", "never", "always", "still", "only", "already", "actually", "definitely", "probably", "usually", "often", "sometimes", "recently",
+	// and what a chat types without its apostrophe
+	"wanna", "gonna", "gotta", "dont", "cant", "didnt", "wont", "wasnt", "havent", "couldnt", "wouldnt", "shouldnt"))
 
 // nextWord is the word of text after the offset end when only spaces
 // stand between, in lower case; "" when none.
@@ -139,7 +183,7 @@ func englishAdverb(w string) bool {
 	return englishBeforeI()[w] || strings.HasSuffix(w, "ly") && len(w) > 4
 }
 
-var englishBeforeI = sync.OnceValue(set("sometimes", "today", "yesterday", "tomorrow", "now", "then", "so", "but", "and", "if", "when", "because", "also", "often", "once", "here", "there", "still", "maybe", "perhaps", "honestly", "again", "lately", "since", "after", "before", "while", "though", "although", "yes", "no", "well", "oh", "hey"))
+var englishBeforeI = sync.OnceValue(set("sometimes", "today", "yesterday", "tomorrow", "now", "then", "so", "but", "and", "if", "when", "because", "also", "often", "once", "here", "there", "still", "maybe", "perhaps", "honestly", "again", "lately", "since", "after", "before", "while", "though", "although", "yes", "no", "well", "oh", "hey", "hi", "hello", "ok", "okay", "yeah", "please"))
 
 // english reports whether text holds one of the English words no other
 // language of the lists spells the same: what tells the English "I" and
