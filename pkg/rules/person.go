@@ -57,32 +57,8 @@ func speaker(text string, start, end int, w, prev string) bool {
 	if strings.HasPrefix(lw, "i'") || strings.HasPrefix(lw, "i’") {
 		return firstPersonWords()[lw] // I'm, i'd: typed in lower case too
 	}
-	if w == "i" {
-		// Typed in lower case ("i need a table for two"): the pronoun
-		// when a verb follows it in an English text. Italian's article
-		// and Polish's "and" take a noun after them ("i dati", "kot i
-		// pies").
-		return english(text) && englishAfterI(nextWord(text, end))
-	}
-	if w == "I" || lw == "we" {
-		// Italian's "I" is "the" and Polish "we" is "in": the English
-		// words need an English sentence, or, for "I", an English verb
-		// after it in a text no other Latin-script language's words
-		// tell ("I wish to book a cab"; Italian's article takes a noun:
-		// "I rilasci avvengono"). "Phase I", "World War I": a numeral
-		// after a capitalized word; after an adverb, a conjunction or a
-		// greeting ("Sometimes I …", "Hi I …") it is the pronoun.
-		if w == "I" && prev != "" && capitalized(prev) && !englishAdverb(prev) {
-			return false
-		}
-		return english(text) || w == "I" && englishVerbAfterI(text, end)
-	}
-	if lw == "im" {
-		// "Im" typed without its apostrophe before a verb's -ing or a
-		// negation ("Im looking for a movie"); German's "im" (in the)
-		// takes a noun or an adjective.
-		next := nextWord(text, end)
-		return english(text) && (next == "not" || englishBetweenIAndVerb()[next] || len(next) > 4 && strings.HasSuffix(next, "ing"))
+	if is, ok := englishSpeaker(text, end, w, lw, prev); ok {
+		return is
 	}
 	if utf8.RuneCountInString(w) > 1 && w == strings.ToUpper(w) && w != lw {
 		return false // an acronym: US, EU, ME, IT
@@ -113,6 +89,39 @@ func speaker(text string, start, end int, w, prev string) bool {
 		}
 	}
 	return false
+}
+
+// englishSpeaker judges the English first-person forms another language
+// spells alike ("i", "I", "we", "im"); ok is false for any other word.
+func englishSpeaker(text string, end int, w, lw, prev string) (is, ok bool) {
+	if w == "i" {
+		// Typed in lower case ("i need a table for two"): the pronoun
+		// when a verb follows it in an English text. Italian's article
+		// and Polish's "and" take a noun after them ("i dati", "kot i
+		// pies").
+		return english(text) && englishAfterI(nextWord(text, end)), true
+	}
+	if w == "I" || lw == "we" {
+		// Italian's "I" is "the" and Polish "we" is "in": the English
+		// words need an English sentence, or, for "I", an English verb
+		// after it in a text no other Latin-script language's words
+		// tell ("I wish to book a cab"; Italian's article takes a noun:
+		// "I rilasci avvengono"). "Phase I", "World War I": a numeral
+		// after a capitalized word; after an adverb, a conjunction or a
+		// greeting ("Sometimes I …", "Hi I …") it is the pronoun.
+		if w == "I" && prev != "" && capitalized(prev) && !englishAdverb(prev) {
+			return false, true
+		}
+		return english(text) || w == "I" && englishVerbAfterI(text, end), true
+	}
+	if lw == "im" {
+		// "Im" typed without its apostrophe before a verb's -ing or a
+		// negation ("Im looking for a movie"); German's "im" (in the)
+		// takes a noun or an adjective.
+		next := nextWord(text, end)
+		return english(text) && (next == "not" || englishBetweenIAndVerb()[next] || len(next) > 4 && strings.HasSuffix(next, "ing")), true
+	}
+	return false, false
 }
 
 // englishAfterI reports w (lower case) as what follows the pronoun "i" in
