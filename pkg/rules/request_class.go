@@ -26,11 +26,7 @@ import (
 // one phrase, never first, and an interrogative opens no statement
 // before its verb ("wat er gebeurde is …" has its subject between).
 func dutchAsked(lower string) string {
-	for _, c := range clauses(lower) {
-		if strings.ContainsAny(c, ",，") {
-			continue
-		}
-		ws := words(c)
+	for ws := range commaFree(clauses(lower)) {
 		if len(ws) < 2 {
 			continue
 		}
@@ -328,11 +324,7 @@ func turkishOrder(text, lower string) string {
 	if !turkishText(text, lower) {
 		return ""
 	}
-	for _, c := range clauses(lower) {
-		if strings.ContainsAny(c, ",，") {
-			continue
-		}
-		ws := words(c)
+	for ws := range commaFree(clauses(lower)) {
 		if len(ws) < 2 {
 			continue
 		}
