@@ -1,6 +1,7 @@
 package rules
 
 import (
+	_ "embed"
 	"slices"
 	"strings"
 	"sync"
@@ -92,6 +93,7 @@ func dutchOrder(text, lower string) string {
 	english := holdsWords(strings.Join(lowerWords(words(text)), " "), englishWords(), 1)
 	// Asked once a text, not once a clause: the rules stay linear.
 	romance, italianText := holdsWords(lower, romanceFunction(), 1), italian(lower)
+	other := otherLatin(lower, "Dutch") || italianText
 	for _, c := range clauses(text) {
 		if w := dutchParticleOrder(c); w != "" {
 			return w
@@ -108,6 +110,19 @@ func dutchOrder(text, lower string) string {
 			return first
 		}
 		next, after := firstWord(rest)
+		// A verb's stem of the treebanks (stems.tsv) opening the clause
+		// before another word: Dutch puts a statement's finite verb
+		// second, and the stem first is the imperative ("Speel iets op
+		// …", "Zoek films …", "Vind …"), or a question with its subject
+		// after it ("Zie je …"), but for "ik" after it, the first person
+		// with its object dropped ("Vind ik ook"). The clause is spelt as
+		// Dutch, in the stem itself or a word after it ("Speel Paul …",
+		// "Vind films dichtbij"): English writes some of the stems as
+		// words ("Red Robin", "Test Plan").
+		if next != "" && udStems()["Dutch"][first] && !strings.EqualFold(next, "ik") && !strings.HasPrefix(rest, ",") && !other &&
+			(dutchSpelling(first) || dutchSpelling(c)) {
+			return first
+		}
 		if !dutchConsonantEnd(first) || utf8.RuneCountInString(first) < 3 || strings.HasPrefix(rest, ",") {
 			continue
 		}
@@ -346,6 +361,14 @@ func turkishOrder(text, lower string) string {
 		if (turkishAccusative(prev) || turkishDative(prev)) && (turkishBareStem(last) || turkishLeStem(last)) {
 			return prev + " " + last
 		}
+		// A verb's stem of the treebanks (stems.tsv) last, after any
+		// word: a bare object or a name ("alarm kur", "müzik çal",
+		// "Paul Mccartney çal"). A statement's verb carries its tense
+		// and person; a stem that is also a word of another class more
+		// often (aç, hungry; ara, between) is not in the table.
+		if udStems()["Turkish"][last] {
+			return prev + " " + last
+		}
 	}
 	return ""
 }
@@ -417,6 +440,30 @@ func turkishBareStem(w string) bool {
 	}
 	return true
 }
+
+//go:embed stems.tsv
+var stemsTSV string
+
+// udStems are stems.tsv's imperatives by language ("Dutch", "Turkish"):
+// the bare stem of each verb the UD treebanks annotate
+// (scripts/udstems), less the forms the treebanks write more often as
+// another class where the rules read them.
+var udStems = sync.OnceValue(func() map[string]map[string]bool {
+	m := map[string]map[string]bool{"Dutch": {}, "Turkish": {}}
+	for rest := stemsTSV; rest != ""; {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		lang, line, _ := strings.Cut(line, "\t")
+		form, _, _ := strings.Cut(line, "\t")
+		if m[lang] != nil && form != "" {
+			m[lang][form] = true
+		}
+	}
+	return m
+})
 
 // requestClass is Instruction's reading of the short requests above.
 func requestClass(text, lower string) (rule, msg string) {
