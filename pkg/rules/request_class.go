@@ -42,6 +42,10 @@ func dutchAsked(lower string) string {
 			return strings.Join(ws[:3], " ")
 		case dutchFinite()[ws[0]] && dutchSubjects()[ws[1]]:
 			return ws[0] + " " + ws[1]
+		// A verb's present in -t first (its stem in stems.tsv, spelt as
+		// Dutch), before its subject: "Speelt Babar …" (is … playing).
+		case strings.HasSuffix(ws[0], "t") && udStems()["Dutch"][strings.TrimSuffix(ws[0], "t")] && dutchSpelling(ws[0]) && !dutchSubjects()[ws[1]] && ws[1] != "ik":
+			return ws[0]
 		}
 	}
 	return ""
@@ -98,29 +102,19 @@ func dutchOrder(text, lower string) string {
 		if w := dutchParticleOrder(c); w != "" {
 			return w
 		}
+		first, rest := firstWord(c)
+		first = strings.ToLower(first)
+		next, after := firstWord(rest)
+		if w := dutchStemOrder(c, first, next, rest, english, other); w != "" {
+			return w
+		}
 		if english {
 			continue
 		}
-		first, rest := firstWord(c)
-		first = strings.ToLower(first)
 		if first == "" || notVerb(first) || dutchInterrogatives()[first] || strings.ContainsAny(first, "'’") {
 			continue
 		}
 		if dutchLearnedVerb(first) {
-			return first
-		}
-		next, after := firstWord(rest)
-		// A verb's stem of the treebanks (stems.tsv) opening the clause
-		// before another word: Dutch puts a statement's finite verb
-		// second, and the stem first is the imperative ("Speel iets op
-		// …", "Zoek films …", "Vind …"), or a question with its subject
-		// after it ("Zie je …"), but for "ik" after it, the first person
-		// with its object dropped ("Vind ik ook"). The clause is spelt as
-		// Dutch, in the stem itself or a word after it ("Speel Paul …",
-		// "Vind films dichtbij"): English writes some of the stems as
-		// words ("Red Robin", "Test Plan").
-		if next != "" && udStems()["Dutch"][first] && !strings.EqualFold(next, "ik") && !strings.HasPrefix(rest, ",") && !other &&
-			(dutchSpelling(first) || dutchSpelling(c)) {
 			return first
 		}
 		if !dutchConsonantEnd(first) || utf8.RuneCountInString(first) < 3 || strings.HasPrefix(rest, ",") {
@@ -143,6 +137,35 @@ func dutchOrder(text, lower string) string {
 		return first + " " + strings.ToLower(next)
 	}
 	return ""
+}
+
+// dutchStemOrder returns what opens clause c (original case; first, its
+// first word in lower case, next the word after it, rest what follows
+// first) as a Dutch order by a verb's stem of the treebanks (stems.tsv):
+// Dutch puts a statement's finite verb second, and the stem first before
+// another word is the imperative ("Speel iets op …", "Zoek films …",
+// "Vind …"), or a question with its subject after it ("Zie je …"), but
+// for "ik" after it, the first person with its object dropped ("Vind ik
+// ook"); "Laten we" (let us) exhorts. The clause is spelt as Dutch, in
+// the stem itself or a word after it ("Speel Paul …", "Vind films
+// dichtbij"), and holds no other covered language's telling word
+// (other): English writes some of the stems as words ("Red Robin"). In a
+// text with English words in lower case (english: a title's, "Zoek The
+// Sound of …"), only a stem spelt as Dutch that is no English verb.
+func dutchStemOrder(c, first, next, rest string, english, other bool) string {
+	if next == "" || other || strings.HasPrefix(rest, ",") {
+		return ""
+	}
+	if first == "laten" && (next == "we" || next == "wij") {
+		return first + " " + next
+	}
+	if !udStems()["Dutch"][first] || strings.EqualFold(next, "ik") {
+		return ""
+	}
+	if english && (!dutchSpelling(first) || wordnetVerbs()[first]) || !dutchSpelling(first) && !dutchSpelling(c) {
+		return ""
+	}
+	return first
 }
 
 // dutchParticleOrder returns the verb and the particle of a Dutch
@@ -340,7 +363,7 @@ func turkishAsked(text, lower string) string {
 // possessive's too, but a noun phrase ends in its head noun's
 // possessive (hava durumu), a vowel.
 func turkishOrder(text, lower string) string {
-	if !turkishText(text, lower) {
+	if !turkishText(text, lower) && !turkishStemText(lower) {
 		return ""
 	}
 	for _, c := range clauses(lower) {
@@ -366,11 +389,82 @@ func turkishOrder(text, lower string) string {
 		// "Paul Mccartney çal"). A statement's verb carries its tense
 		// and person; a stem that is also a word of another class more
 		// often (aç, hungry; ara, between) is not in the table.
-		if udStems()["Turkish"][last] {
+		if udStems()["Turkish"][last] || (turkishAccusative(prev) || turkishDative(prev)) && udStems()["Turkish-object"][last] {
 			return prev + " " + last
 		}
 	}
 	return ""
+}
+
+// turkishStemText reports a text that holds no other covered language's
+// telling word and a clause that ends in a Turkish verb's stem of
+// stems.tsv, written with a letter Turkish has and English lacks (çal)
+// or after a word that is (albümünü çal) or that ends in the accusative
+// after the possessive (resmini bul): a request typed without ı or ğ.
+func turkishStemText(lower string) bool {
+	if otherLatin(lower, "Turkish") {
+		return false
+	}
+	for _, c := range clauses(lower) {
+		ws := words(c)
+		if len(ws) < 2 {
+			continue
+		}
+		last, prev := ws[len(ws)-1], ws[len(ws)-2]
+		if !udStems()["Turkish"][last] && !udStems()["Turkish-object"][last] {
+			continue
+		}
+		if strings.ContainsAny(last+prev, "çşğıöü") || turkishBuffered(prev) {
+			return true
+		}
+	}
+	return false
+}
+
+// turkishPerson returns the verb that ends a clause of a Turkish text in
+// the first person singular, as personOpens reads "I" in the other
+// languages: a stem of stems.tsv and the present's -(i)yorum
+// ("istiyorum", I want; "oynuyorum"), the aorist's -(i)rim ("isterim",
+// "veririm"), or "gerekiyor" (is needed) after a verbal noun of the
+// first person singular ("eklemem gerekiyor", I need to add); or the
+// optative's -(y)elim, -(y)alım ("dinleyelim", let us), an exhortation.
+// Turkish writes the person in the verb's ending, and a note's fact is in
+// the third. The plural's "we" is not read (as in English).
+func turkishPerson(text, lower string) string {
+	if !turkishText(text, lower) && !turkishStemText(lower) {
+		return ""
+	}
+	for _, c := range clauses(lower) {
+		ws := words(c)
+		if len(ws) == 0 {
+			continue
+		}
+		last := ws[len(ws)-1]
+		if last == "gerekiyor" && len(ws) > 1 && hasSuffixAny(ws[len(ws)-2], "mam", "mem") {
+			return ws[len(ws)-2] + " " + last
+		}
+		for _, end := range turkishFirstPerson {
+			if stem, ok := strings.CutSuffix(last, end); ok && turkishStemOf(stem) {
+				return last
+			}
+		}
+	}
+	return ""
+}
+
+// turkishFirstPerson are the first person's endings turkishPerson reads,
+// with their buffer vowel or consonant, the longer first.
+var turkishFirstPerson = []string{
+	"iyorum", "ıyorum", "uyorum", "üyorum", "yorum",
+	"arım", "erim", "ırım", "irim", "urum", "ürüm", "rım", "rim", "rum", "rüm",
+	"yalım", "yelim", "alım", "elim"}
+
+// turkishStemOf reports stem, what is left of a verb without its ending,
+// as a stem of stems.tsv, or one whose last vowel the present's -iyor
+// took (ist-iyorum: iste; oyn-uyorum: oyna).
+func turkishStemOf(stem string) bool {
+	t := udStems()["Turkish"]
+	return utf8.RuneCountInString(stem) >= 2 && (t[stem] || t[stem+"a"] || t[stem+"e"])
 }
 
 // turkishLightVerbs are the stems of the verbs Turkish joins to a noun
@@ -447,9 +541,10 @@ var stemsTSV string
 // udStems are stems.tsv's imperatives by language ("Dutch", "Turkish"):
 // the bare stem of each verb the UD treebanks annotate
 // (scripts/udstems), less the forms the treebanks write more often as
-// another class where the rules read them.
+// another class where the rules read them; "Turkish-object" holds those
+// of Turkish read only after an object in the accusative (ara, dur).
 var udStems = sync.OnceValue(func() map[string]map[string]bool {
-	m := map[string]map[string]bool{"Dutch": {}, "Turkish": {}}
+	m := map[string]map[string]bool{"Dutch": {}, "Turkish": {}, "Turkish-object": {}}
 	for rest := stemsTSV; rest != ""; {
 		var line string
 		line, rest, _ = strings.Cut(rest, "\n")
@@ -457,7 +552,10 @@ var udStems = sync.OnceValue(func() map[string]map[string]bool {
 			continue
 		}
 		lang, line, _ := strings.Cut(line, "\t")
-		form, _, _ := strings.Cut(line, "\t")
+		form, line, _ := strings.Cut(line, "\t")
+		if _, kind, _ := strings.Cut(line, "\t"); kind == "object" {
+			lang += "-object"
+		}
 		if m[lang] != nil && form != "" {
 			m[lang][form] = true
 		}
@@ -474,6 +572,9 @@ func requestClass(text, lower string) (rule, msg string) {
 		if w := f(text, lower); w != "" {
 			return "instruction-imperative", "an imperative by its form and place (" + w + "): a claim says what is so, not what the reader must do"
 		}
+	}
+	if w := turkishPerson(text, lower); w != "" {
+		return "message-person", "it speaks as someone by the verb's form (" + w + "): what an agent learnt is a fact in the third person, not a message"
 	}
 	return "", ""
 }
