@@ -97,7 +97,7 @@ func dutchOrder(text, lower string) string {
 	english := holdsWords(strings.Join(lowerWords(words(text)), " "), englishWords(), 1)
 	// Asked once a text, not once a clause: the rules stay linear.
 	romance, italianText := holdsWords(lower, romanceFunction(), 1), italian(lower)
-	other := otherLatin(lower, "Dutch") || italianText
+	other := otherLatin(lower, "English") || italianText
 	for _, c := range clauses(text) {
 		if w := dutchParticleOrder(c); w != "" {
 			return w
@@ -146,12 +146,14 @@ func dutchOrder(text, lower string) string {
 // another word is the imperative ("Speel iets op …", "Zoek films …",
 // "Vind …"), or a question with its subject after it ("Zie je …"), but
 // for "ik" after it, the first person with its object dropped ("Vind ik
-// ook"); "Laten we" (let us) exhorts. The clause is spelt as Dutch, in
+// ook"), and "van" after it, a noun's complement (the stem is a noun too:
+// "Herstel van vertrouwen …"); "Laten we" (let us) exhorts. The clause is spelt as Dutch, in
 // the stem itself or a word after it ("Speel Paul …", "Vind films
 // dichtbij"), and holds no other covered language's telling word
-// (other): English writes some of the stems as words ("Red Robin"). In a
-// text with English words in lower case (english: a title's, "Zoek The
-// Sound of …"), only a stem spelt as Dutch that is no English verb.
+// but English's (other): English writes some of the stems as words ("Red
+// Robin"). In a text with English words in lower case (english: a
+// title's, "Zoek The Sound of …"), only a stem that is no English verb,
+// spelt as Dutch or in a clause with a Dutch telling word.
 func dutchStemOrder(c, first, next, rest string, english, other bool) string {
 	if next == "" || other || strings.HasPrefix(rest, ",") {
 		return ""
@@ -159,13 +161,21 @@ func dutchStemOrder(c, first, next, rest string, english, other bool) string {
 	if first == "laten" && (next == "we" || next == "wij") {
 		return first + " " + next
 	}
-	if !udStems()["Dutch"][first] || strings.EqualFold(next, "ik") {
+	if !udStems()["Dutch"][first] || strings.EqualFold(next, "ik") || strings.EqualFold(next, "van") {
 		return ""
 	}
-	if english && (!dutchSpelling(first) || wordnetVerbs()[first]) || !dutchSpelling(first) && !dutchSpelling(c) {
+	if english && (wordnetVerbs()[first] || !dutchSpelling(first) && !dutchTold(c)) || !dutchSpelling(first) && !dutchSpelling(c) {
 		return ""
 	}
 	return first
+}
+
+// dutchTold reports clause c holding a Dutch telling word of
+// languages.tsv in lower case.
+func dutchTold(c string) bool {
+	return slices.ContainsFunc(lowerWords(words(c)), func(w string) bool {
+		return slices.Contains(tellingSigns().words[w], "Dutch")
+	})
 }
 
 // dutchParticleOrder returns the verb and the particle of a Dutch
@@ -396,13 +406,15 @@ func turkishOrder(text, lower string) string {
 	return ""
 }
 
-// turkishStemText reports a text that holds no other covered language's
-// telling word and a clause that ends in a Turkish verb's stem of
-// stems.tsv, written with a letter Turkish has and English lacks (çal)
-// or after a word that is (albümünü çal) or that ends in the accusative
-// after the possessive (resmini bul): a request typed without ı or ğ.
+// turkishStemText reports a text that holds no telling word of a covered
+// language but English (whose words are a title's: "From Where to
+// Eternity şovunu …") and a clause that ends in a Turkish verb's stem of
+// stems.tsv, written with a letter Turkish has and English lacks
+// (Paul Mccartney çal, albümünü çal, üzerinden … ver), or with a word
+// before it that ends in a case after its buffer consonant (resmini
+// bul, dakikaya alarm kur): a request typed without ı or ğ.
 func turkishStemText(lower string) bool {
-	if otherLatin(lower, "Turkish") {
+	if otherLatin(lower, "English") {
 		return false
 	}
 	for _, c := range clauses(lower) {
@@ -410,11 +422,13 @@ func turkishStemText(lower string) bool {
 		if len(ws) < 2 {
 			continue
 		}
-		last, prev := ws[len(ws)-1], ws[len(ws)-2]
+		last := ws[len(ws)-1]
 		if !udStems()["Turkish"][last] && !udStems()["Turkish-object"][last] {
 			continue
 		}
-		if strings.ContainsAny(last+prev, "çşğıöü") || turkishBuffered(prev) {
+		if strings.ContainsAny(c, "çşğıöü") || slices.ContainsFunc(ws[:len(ws)-1], func(w string) bool {
+			return utf8.RuneCountInString(w) >= 4 && hasSuffixAny(w, "nı", "ni", "nu", "nü", "ya", "ye", "yı", "yi", "yu", "yü")
+		}) {
 			return true
 		}
 	}
