@@ -414,6 +414,13 @@ func turkishOrder(text, lower string) string {
 // before it that ends in a case after its buffer consonant (resmini
 // bul, dakikaya alarm kur): a request typed without ı or ğ.
 func turkishStemText(lower string) bool {
+	return turkishEndText(lower, func(last string) bool { return udStems()["Turkish"][last] || udStems()["Turkish-object"][last] })
+}
+
+// turkishEndText reports a text that holds no telling word of a covered
+// language but English and a clause whose last word verb accepts, marked
+// as turkishStemText says.
+func turkishEndText(lower string, verb func(string) bool) bool {
 	if otherLatin(lower, "English") {
 		return false
 	}
@@ -422,8 +429,7 @@ func turkishStemText(lower string) bool {
 		if len(ws) < 2 {
 			continue
 		}
-		last := ws[len(ws)-1]
-		if !udStems()["Turkish"][last] && !udStems()["Turkish-object"][last] {
+		if !verb(ws[len(ws)-1]) {
 			continue
 		}
 		if strings.ContainsAny(c, "çşğıöü") || slices.ContainsFunc(ws[:len(ws)-1], func(w string) bool {
@@ -445,7 +451,7 @@ func turkishStemText(lower string) bool {
 // Turkish writes the person in the verb's ending, and a note's fact is in
 // the third. The plural's "we" is not read (as in English).
 func turkishPerson(text, lower string) string {
-	if !turkishText(text, lower) && !turkishStemText(lower) {
+	if !turkishText(text, lower) && !turkishEndText(lower, func(last string) bool { return turkishFirstPersonOf(last) != "" }) {
 		return ""
 	}
 	for _, c := range clauses(lower) {
@@ -457,10 +463,19 @@ func turkishPerson(text, lower string) string {
 		if last == "gerekiyor" && len(ws) > 1 && hasSuffixAny(ws[len(ws)-2], "mam", "mem") {
 			return ws[len(ws)-2] + " " + last
 		}
-		for _, end := range turkishFirstPerson {
-			if stem, ok := strings.CutSuffix(last, end); ok && turkishStemOf(stem) {
-				return last
-			}
+		if w := turkishFirstPersonOf(last); w != "" {
+			return w
+		}
+	}
+	return ""
+}
+
+// turkishFirstPersonOf returns w when it is a stem of stems.tsv and an
+// ending of turkishFirstPerson, or "".
+func turkishFirstPersonOf(w string) string {
+	for _, end := range turkishFirstPerson {
+		if stem, ok := strings.CutSuffix(w, end); ok && turkishStemOf(stem) {
+			return w
 		}
 	}
 	return ""
