@@ -1,6 +1,7 @@
 package rules
 
 import (
+	_ "embed"
 	"slices"
 	"strings"
 	"sync"
@@ -37,6 +38,10 @@ func dutchAsked(lower string) string {
 			return strings.Join(ws[:3], " ")
 		case dutchFinite()[ws[0]] && dutchSubjects()[ws[1]]:
 			return ws[0] + " " + ws[1]
+		// A verb's present in -t first (its stem in stems.tsv, spelt as
+		// Dutch), before its subject: "Speelt Babar …" (is … playing).
+		case strings.HasSuffix(ws[0], "t") && udStems()["Dutch"][strings.TrimSuffix(ws[0], "t")] && dutchSpelling(ws[0]) && !dutchSubjects()[ws[1]] && ws[1] != "ik":
+			return ws[0]
 		}
 	}
 	return ""
@@ -88,22 +93,26 @@ func dutchOrder(text, lower string) string {
 	english := holdsWords(strings.Join(lowerWords(words(text)), " "), englishWords(), 1)
 	// Asked once a text, not once a clause: the rules stay linear.
 	romance, italianText := holdsWords(lower, romanceFunction(), 1), italian(lower)
+	other := otherLatin(lower, "English") || italianText
 	for _, c := range clauses(text) {
 		if w := dutchParticleOrder(c); w != "" {
+			return w
+		}
+		first, rest := firstWord(c)
+		first = strings.ToLower(first)
+		next, after := firstWord(rest)
+		if w := dutchStemOrder(c, first, next, rest, english, other); w != "" {
 			return w
 		}
 		if english {
 			continue
 		}
-		first, rest := firstWord(c)
-		first = strings.ToLower(first)
 		if first == "" || notVerb(first) || dutchInterrogatives()[first] || strings.ContainsAny(first, "'’") {
 			continue
 		}
 		if dutchLearnedVerb(first) {
 			return first
 		}
-		next, after := firstWord(rest)
 		if !dutchConsonantEnd(first) || utf8.RuneCountInString(first) < 3 || strings.HasPrefix(rest, ",") {
 			continue
 		}
@@ -124,6 +133,45 @@ func dutchOrder(text, lower string) string {
 		return first + " " + strings.ToLower(next)
 	}
 	return ""
+}
+
+// dutchStemOrder returns what opens clause c (original case; first, its
+// first word in lower case, next the word after it, rest what follows
+// first) as a Dutch order by a verb's stem of the treebanks (stems.tsv):
+// Dutch puts a statement's finite verb second, and the stem first before
+// another word is the imperative ("Speel iets op …", "Zoek films …",
+// "Vind …"), or a question with its subject after it ("Zie je …"), but
+// for "ik" after it, the first person with its object dropped ("Vind ik
+// ook"), and "van" after it, a noun's complement (the stem is a noun too:
+// "Herstel van vertrouwen …"); "Laten we" (let us) exhorts. The clause is spelt as Dutch, in
+// the stem itself or a word after it ("Speel Paul …", "Vind films
+// dichtbij"), and holds no other covered language's telling word
+// but English's (other): English writes some of the stems as words ("Red
+// Robin"). In a text with English words in lower case (english: a
+// title's, "Zoek The Sound of …"), only a stem that is no English verb,
+// spelt as Dutch or in a clause with a Dutch telling word.
+func dutchStemOrder(c, first, next, rest string, english, other bool) string {
+	if next == "" || other || strings.HasPrefix(rest, ",") {
+		return ""
+	}
+	if first == "laten" && (next == "we" || next == "wij") {
+		return first + " " + next
+	}
+	if !udStems()["Dutch"][first] || strings.EqualFold(next, "ik") || strings.EqualFold(next, "van") {
+		return ""
+	}
+	if english && (wordnetVerbs()[first] || !dutchSpelling(first) && !dutchTold(c)) || !dutchSpelling(first) && !dutchSpelling(c) {
+		return ""
+	}
+	return first
+}
+
+// dutchTold reports clause c holding a Dutch telling word of
+// languages.tsv in lower case.
+func dutchTold(c string) bool {
+	return slices.ContainsFunc(lowerWords(words(c)), func(w string) bool {
+		return slices.Contains(tellingSigns().words[w], "Dutch")
+	})
 }
 
 // dutchParticleOrder returns the verb and the particle of a Dutch
@@ -321,7 +369,7 @@ func turkishAsked(text, lower string) string {
 // possessive's too, but a noun phrase ends in its head noun's
 // possessive (hava durumu), a vowel.
 func turkishOrder(text, lower string) string {
-	if !turkishText(text, lower) {
+	if !turkishText(text, lower) && !turkishStemText(lower) {
 		return ""
 	}
 	for ws := range commaFree(clauses(lower)) {
@@ -338,8 +386,106 @@ func turkishOrder(text, lower string) string {
 		if (turkishAccusative(prev) || turkishDative(prev)) && (turkishBareStem(last) || turkishLeStem(last)) {
 			return prev + " " + last
 		}
+		// A verb's stem of the treebanks (stems.tsv) last, after any
+		// word: a bare object or a name ("alarm kur", "müzik çal",
+		// "Paul Mccartney çal"). A statement's verb carries its tense
+		// and person; a stem that is also a word of another class more
+		// often (aç, hungry; ara, between) is not in the table.
+		if udStems()["Turkish"][last] || (turkishAccusative(prev) || turkishDative(prev)) && udStems()["Turkish-object"][last] {
+			return prev + " " + last
+		}
 	}
 	return ""
+}
+
+// turkishStemText reports a text that holds no telling word of a covered
+// language but English (whose words are a title's: "From Where to
+// Eternity şovunu …") and a clause that ends in a Turkish verb's stem of
+// stems.tsv, written with a letter Turkish has and English lacks
+// (Paul Mccartney çal, albümünü çal, üzerinden … ver), or with a word
+// before it that ends in a case after its buffer consonant (resmini
+// bul, dakikaya alarm kur): a request typed without ı or ğ.
+func turkishStemText(lower string) bool {
+	return turkishEndText(lower, func(last string) bool { return udStems()["Turkish"][last] || udStems()["Turkish-object"][last] })
+}
+
+// turkishEndText reports a text that holds no telling word of a covered
+// language but English and a clause whose last word verb accepts, marked
+// as turkishStemText says.
+func turkishEndText(lower string, verb func(string) bool) bool {
+	if otherLatin(lower, "English") {
+		return false
+	}
+	for _, c := range clauses(lower) {
+		ws := words(c)
+		if len(ws) < 2 {
+			continue
+		}
+		if !verb(ws[len(ws)-1]) {
+			continue
+		}
+		if strings.ContainsAny(c, "çşğıöü") || slices.ContainsFunc(ws[:len(ws)-1], func(w string) bool {
+			return utf8.RuneCountInString(w) >= 4 && hasSuffixAny(w, "nı", "ni", "nu", "nü", "ya", "ye", "yı", "yi", "yu", "yü")
+		}) {
+			return true
+		}
+	}
+	return false
+}
+
+// turkishPerson returns the verb that ends a clause of a Turkish text in
+// the first person singular, as personOpens reads "I" in the other
+// languages: a stem of stems.tsv and the present's -(i)yorum
+// ("istiyorum", I want; "oynuyorum"), the aorist's -(i)rim ("isterim",
+// "veririm"), or "gerekiyor" (is needed) after a verbal noun of the
+// first person singular ("eklemem gerekiyor", I need to add); or the
+// optative's -(y)elim, -(y)alım ("dinleyelim", let us), an exhortation.
+// Turkish writes the person in the verb's ending, and a note's fact is in
+// the third. The plural's "we" is not read (as in English).
+func turkishPerson(text, lower string) string {
+	if !turkishText(text, lower) && !turkishEndText(lower, func(last string) bool { return turkishFirstPersonOf(last) != "" }) {
+		return ""
+	}
+	for _, c := range clauses(lower) {
+		ws := words(c)
+		if len(ws) == 0 {
+			continue
+		}
+		last := ws[len(ws)-1]
+		if last == "gerekiyor" && len(ws) > 1 && hasSuffixAny(ws[len(ws)-2], "mam", "mem") {
+			return ws[len(ws)-2] + " " + last
+		}
+		if w := turkishFirstPersonOf(last); w != "" {
+			return w
+		}
+	}
+	return ""
+}
+
+// turkishFirstPersonOf returns w when it is a stem of stems.tsv and an
+// ending of turkishFirstPerson, or "".
+func turkishFirstPersonOf(w string) string {
+	for _, end := range turkishFirstPerson {
+		if stem, ok := strings.CutSuffix(w, end); ok && turkishStemOf(stem) {
+			return w
+		}
+	}
+	return ""
+}
+
+// turkishFirstPerson are the first person's endings turkishPerson reads,
+// with their buffer vowel or consonant, the longer first.
+var turkishFirstPerson = []string{
+	"iyorum", "ıyorum", "uyorum", "üyorum", "yorum",
+	"arım", "erim", "ırım", "irim", "urum", "ürüm", "rım", "rim", "rum", "rüm",
+	"yalım", "yelim", "alım", "elim"}
+
+// turkishStemOf reports stem, what is left of a verb without its ending,
+// as a stem of stems.tsv, or one whose last vowel the present's -iyor
+// took (ist-iyorum: iste; oyn-uyorum: oyna).
+func turkishStemOf(stem string) bool {
+	t := udStems()["Turkish"]
+	return utf8.RuneCountInString(stem) >= 2 && (t[stem] || t[stem+"a"] || t[stem+"e"])
 }
 
 // turkishLightVerbs are the stems of the verbs Turkish joins to a noun
@@ -410,6 +556,34 @@ func turkishBareStem(w string) bool {
 	return true
 }
 
+//go:embed stems.tsv
+var stemsTSV string
+
+// udStems are stems.tsv's imperatives by language ("Dutch", "Turkish"):
+// the bare stem of each verb the UD treebanks annotate
+// (scripts/udstems), less the forms the treebanks write more often as
+// another class where the rules read them; "Turkish-object" holds those
+// of Turkish read only after an object in the accusative (ara, dur).
+var udStems = sync.OnceValue(func() map[string]map[string]bool {
+	m := map[string]map[string]bool{"Dutch": {}, "Turkish": {}, "Turkish-object": {}}
+	for rest := stemsTSV; rest != ""; {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		lang, line, _ := strings.Cut(line, "\t")
+		form, line, _ := strings.Cut(line, "\t")
+		if _, kind, _ := strings.Cut(line, "\t"); kind == "object" {
+			lang += "-object"
+		}
+		if m[lang] != nil && form != "" {
+			m[lang][form] = true
+		}
+	}
+	return m
+})
+
 // requestClass is Instruction's reading of the short requests above.
 func requestClass(text, lower string) (rule, msg string) {
 	if w := turkishAsked(text, lower); w != "" {
@@ -419,6 +593,9 @@ func requestClass(text, lower string) (rule, msg string) {
 		if w := f(text, lower); w != "" {
 			return "instruction-imperative", "an imperative by its form and place (" + w + "): a claim says what is so, not what the reader must do"
 		}
+	}
+	if w := turkishPerson(text, lower); w != "" {
+		return "message-person", "it speaks as someone by the verb's form (" + w + "): what an agent learnt is a fact in the third person, not a message"
 	}
 	return "", ""
 }

@@ -67,3 +67,46 @@ func TestRequestClass(t *testing.T) {
 		"Alice 喜欢 Go",
 	})
 }
+
+// TestStemsClass: the Dutch and Turkish verbs' stems of stems.tsv
+// (scripts/udstems; docs/security.md, "Session 27, Dutch and Turkish
+// stems from the treebanks (held out)"). Each order and wish was written
+// here, not taken from xSID or the held-out files, and let through at
+// eaf0d98; the statements of the same shapes pass.
+func TestStemsClass(t *testing.T) {
+	t.Parallel()
+	assertOrders(t, []string{
+		// Dutch: a stem first, before a bare noun, a name or "iets".
+		"Speel iets van Radiohead",
+		"Zoek vluchten naar Lissabon",
+		"Vind Grafana op de server",
+		"Speelt Dune in Pathé",
+		"Laten we de logs lezen",
+		// Turkish: a stem last after a bare object or a name, and after
+		// an accusative in a text typed without ı or ğ.
+		"Yediye alarm kur",
+		"Spotify'da müzik çal",
+		"Paul Simon çal",
+		"Sunucu loglarını ara",
+		"resmini bul",
+		// Turkish: a wish or a need in the first person.
+		"Grafana'yı görmek istiyorum",
+		"Raporu Ali'ye eklemem gerekiyor",
+	}, []string{
+		// Dutch statements: the finite verb second, a stem that is a
+		// noun before "van", nouns the table leaves out, an English title.
+		"Jan speelt piano",
+		"Herstel van vertrouwen is nodig",
+		"Boek van de maand",
+		"Red Robin",
+		"Werk in uitvoering",
+		"De build draait op vrijdag",
+		// Turkish statements: a finite verb last, an adjective or a noun
+		// phrase, the first person plural.
+		"Müzik çaldı",
+		"Kedi aç",
+		"Alarm saat yedide",
+		"Bunu biliyoruz",
+		"Loglarını aradı",
+	})
+}
