@@ -333,8 +333,9 @@ func englishText(lower string, f treebankForms) bool {
 // covered language written in Latin letters other than lang.
 func otherLatin(lower, lang string) bool {
 	f := treebank()
+	ws := words(lower) // once, not once a language: many rules ask it of every clause
 	return slices.ContainsFunc([]string{"English", "German", "French", "Spanish", "Portuguese", "Italian"}, func(l string) bool {
-		return l != lang && holdsWords(lower, f.words[l], 1)
+		return l != lang && slices.ContainsFunc(ws, func(w string) bool { return f.words[l][w] })
 	})
 }
 
