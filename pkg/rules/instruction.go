@@ -122,11 +122,8 @@ func instruction(text string, decode bool) (rule, msg string) {
 	if rule, msg := requestClass(text, lower); rule != "" {
 		return rule, msg
 	}
-	if w := spanishInfinitiveOrder(text); w != "" {
-		return "instruction-imperative", "a Spanish infinitive opening a clause with no finite verb after it (" + w + "): a request, not a statement about the world"
-	}
-	if w := spanishTuOrder(text); w != "" {
-		return "instruction-imperative", "a Spanish imperative opening a clause before its object or with its pronoun joined (" + w + "): an order, not a statement about the world"
+	if rule, msg := spanishRequest(text); rule != "" {
+		return rule, msg
 	}
 	if w := englishTypedAsked(text); w != "" {
 		return "instruction-question", "an English question typed in lower case, its auxiliary before its subject (" + w + "): it asks its reader something instead of stating a claim"

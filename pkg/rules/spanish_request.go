@@ -12,6 +12,19 @@ import (
 // infinitive makes it the subject of a finite verb ("Comer bien es
 // sano"). docs/security.md, "Session 27, requests in Spanish (held out)".
 
+// spanishRequest judges text's Spanish requests for Instruction: an
+// infinitive opening a clause with no finite verb after it, or a tú
+// imperative where its place tells the mood.
+func spanishRequest(text string) (rule, msg string) {
+	if w := spanishInfinitiveOrder(text); w != "" {
+		return "instruction-imperative", "a Spanish infinitive opening a clause with no finite verb after it (" + w + "): a request, not a statement about the world"
+	}
+	if w := spanishTuOrder(text); w != "" {
+		return "instruction-imperative", "a Spanish imperative opening a clause before its object or with its pronoun joined (" + w + "): an order, not a statement about the world"
+	}
+	return "", ""
+}
+
 // spanishLemmas holds the infinitives of the Spanish verb rows of
 // imperatives.tsv (their last column): the verbs the treebanks annotate.
 var spanishLemmas = sync.OnceValue(func() map[string]bool {
