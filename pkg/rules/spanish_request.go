@@ -1,0 +1,203 @@
+package rules
+
+import (
+	"strings"
+	"sync"
+)
+
+// Spanish requests told by the verb's form, for Instruction. A request to
+// an assistant is written in the infinitive as often as in the imperative
+// ("buscar restaurantes cercanos", "abrir spotify"): the infinitive opens
+// the clause and no finite verb follows it. A statement that opens with an
+// infinitive makes it the subject of a finite verb ("Comer bien es
+// sano"). docs/security.md, "Session 27, requests in Spanish (held out)".
+
+// spanishRequest judges text's Spanish requests for Instruction: an
+// infinitive opening a clause with no finite verb after it, or a tú
+// imperative where its place tells the mood.
+func spanishRequest(text string) (rule, msg string) {
+	if w := spanishInfinitiveOrder(text); w != "" {
+		return "instruction-imperative", "a Spanish infinitive opening a clause with no finite verb after it (" + w + "): a request, not a statement about the world"
+	}
+	if w := spanishTuOrder(text); w != "" {
+		return "instruction-imperative", "a Spanish imperative opening a clause before its object or with its pronoun joined (" + w + "): an order, not a statement about the world"
+	}
+	return "", ""
+}
+
+// spanishLemmas holds the infinitives of the Spanish verb rows of
+// imperatives.tsv (their last column): the verbs the treebanks annotate.
+var spanishLemmas = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for rest := imperativesTSV; rest != ""; {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		if !strings.HasPrefix(line, "verb\tSpanish\t") {
+			continue
+		}
+		m[line[strings.LastIndexByte(line, '\t')+1:]] = true
+	}
+	return m
+})
+
+// spanishInfinitive reports w as the infinitive of a verb the treebanks
+// annotate, bare or with its object pronoun joined ("convertirse").
+func spanishInfinitive(w string) bool {
+	lemmas := spanishLemmas()
+	if lemmas[w] && hasSuffixAny(w, "ar", "er", "ir") {
+		return true
+	}
+	for _, p := range []string{"se", "me", "te", "lo", "la", "le", "nos", "los", "las", "les"} {
+		if v, ok := strings.CutSuffix(w, p); ok && lemmas[v] && hasSuffixAny(v, "ar", "er", "ir") {
+			return true
+		}
+	}
+	return false
+}
+
+// spanishFinite reports w as a finite form of a verb, by the closed class
+// of the auxiliaries and copulas and by the endings of the past, the
+// future and the conditional on a verb the treebanks annotate
+// ("ayudó", "permitía", "cambiará"; not "categoría").
+func spanishFinite(w string) bool {
+	switch w {
+	case "es", "son", "era", "eran", "fue", "fueron", "sea", "está", "están", "estaba", "ha", "han", "había", "hay", "habrá", "puede", "pueden", "podía", "debe", "deben", "tiene", "tienen", "será", "serán", "sería", "va", "van", "parece", "resulta", "supone", "implica", "requiere", "significa", "permite", "ayuda", "exige":
+		return true
+	}
+	lemmas := spanishLemmas()
+	for _, e := range []struct{ end, inf string }{
+		{"ó", "ar"}, {"ió", "er"}, {"ió", "ir"}, {"aba", "ar"}, {"aban", "ar"},
+		{"ía", "er"}, {"ía", "ir"}, {"ían", "er"}, {"ían", "ir"},
+	} {
+		if stem, ok := strings.CutSuffix(w, e.end); ok && stem != "" && lemmas[stem+e.inf] {
+			return true
+		}
+	}
+	for _, e := range []string{"á", "án", "ía", "ían"} {
+		if inf, ok := strings.CutSuffix(w, e); ok && lemmas[inf] {
+			return true
+		}
+	}
+	return false
+}
+
+// spanishInfinitiveOrder returns the infinitive that opens a clause of
+// text with no finite verb after it, or "".
+func spanishInfinitiveOrder(text string) string {
+	lower := strings.ToLower(text)
+	if otherLatin(lower, "Spanish") {
+		return ""
+	}
+	for _, c := range clauses(lower) {
+		ws := words(c)
+		if len(ws) < 2 || !spanishInfinitive(ws[0]) {
+			continue
+		}
+		finite := false
+		for _, w := range ws[1:] {
+			if spanishFinite(w) {
+				finite = true
+				break
+			}
+		}
+		if !finite {
+			return ws[0]
+		}
+	}
+	return ""
+}
+
+// spanishIrregular are the tú imperatives no paradigm makes: a closed
+// class of eight.
+var spanishIrregular = map[string]bool{"pon": true, "haz": true, "di": true, "sal": true, "ten": true, "ven": true, "ve": true, "sé": true}
+
+// spanishTu reports w as the tú imperative of a verb the treebanks
+// annotate: its stem and -a (-ar) or -e (-er, -ir), the stem's last vowel
+// diphthongized or raised as the present makes it (comprobar: comprueba,
+// cerrar: cierra, repetir: repite). The form is also the third person of
+// the present, so the place it stands in must tell the mood.
+func spanishTu(w string) bool {
+	if spanishIrregular[w] {
+		return true
+	}
+	lemmas := spanishLemmas()
+	var infs []string
+	switch {
+	case strings.HasSuffix(w, "a"):
+		infs = []string{"ar"}
+	case strings.HasSuffix(w, "e"):
+		infs = []string{"er", "ir"}
+	default:
+		return false
+	}
+	stem := w[:len(w)-1]
+	stems := []string{stem}
+	for _, ch := range []struct{ from, to string }{{"ue", "o"}, {"ie", "e"}, {"i", "e"}} {
+		if i := strings.LastIndex(stem, ch.from); i >= 0 {
+			stems = append(stems, stem[:i]+ch.to+stem[i+len(ch.from):])
+		}
+	}
+	for _, s := range stems {
+		for _, inf := range infs {
+			if len(s) >= 2 && lemmas[s+inf] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// spanishMonosyllable reports w as an irregular tú imperative of one
+// syllable with its object pronoun joined ("dime", "ponlo", "hazme"),
+// which takes no written accent, so spanishEnclitic (order.go) does not
+// read it.
+func spanishMonosyllable(w string) bool {
+	// Not "se" nor "os" (di-os is a noun), and "ve" (go) only as "vete"
+	// (ve-la, ve-los are nouns).
+	for _, p := range []string{"me", "te", "nos", "le", "les", "lo", "la", "los", "las"} {
+		if v, ok := strings.CutSuffix(w, p); ok && spanishIrregular[v] && v != "sé" && (v != "ve" || p == "te") {
+			return true
+		}
+	}
+	return false
+}
+
+// spanishTuOrder returns the tú imperative that opens a clause of text
+// before a demonstrative, a possessive or "algo" (its object: a subject
+// after its verb takes the article), or an irregular one with its
+// pronoun joined, or "". Before an article the form is read as an order
+// only in a clause typed in lower case, as a request to an assistant is
+// ("comprueba la humedad"): a statement may put its subject after its
+// verb ("Llega la primavera") but opens its sentence with a capital.
+// "Para" is the preposition.
+func spanishTuOrder(text string) string {
+	lower := strings.ToLower(text)
+	if otherLatin(lower, "Spanish") {
+		return ""
+	}
+	for _, c := range clauses(text) {
+		ws := words(c)
+		if len(ws) == 0 {
+			continue
+		}
+		typed := ws[0] == strings.ToLower(ws[0])
+		for i := range ws {
+			ws[i] = strings.ToLower(ws[i])
+		}
+		if spanishMonosyllable(ws[0]) {
+			return ws[0]
+		}
+		if len(ws) < 2 || ws[0] == "para" || !spanishTu(ws[0]) {
+			continue
+		}
+		switch ws[1] {
+		case "ese", "esa", "esos", "esas", "este", "esta", "estos", "estas", "mi", "mis", "tu", "tus", "algo":
+			return ws[0]
+		case "el", "la", "los", "las", "un", "una":
+			if typed {
+				return ws[0]
+			}
+		}
+	}
+	return ""
+}
