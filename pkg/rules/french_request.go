@@ -53,7 +53,8 @@ func frenchTu(w string) bool {
 	if frenchIrregular()[w] {
 		return true
 	}
-	if !strings.HasSuffix(w, "e") || utf8.RuneCountInString(w) < 4 {
+	// The prepositions entre, contre and outre are no imperatives.
+	if !strings.HasSuffix(w, "e") || utf8.RuneCountInString(w) < 4 || w == "entre" || w == "contre" || w == "outre" {
 		return false
 	}
 	lemmas := romanceLemmas()["French"]

@@ -16,6 +16,7 @@ var (
 	portugueseFiniteClosed = sync.OnceValue(set("é", "são", "era", "eram", "foi", "foram", "está", "estão", "estava", "estavam", "tem", "têm", "tinha", "tinham", "há", "havia", "pode", "podem", "podia", "deve", "devem", "vai", "vão", "será", "serão", "seria", "faz", "fazem", "fica", "ficam", "parece", "permite", "ajuda", "significa", "exige", "requer", "implica", "ele", "ela", "eles", "elas", "eu", "nós", "você"))
 	portugueseStrong       = sync.OnceValue(set("esse", "essa", "esses", "essas", "este", "esta", "estes", "estas", "meu", "minha", "meus", "minhas", "todo", "toda", "todos", "todas", "tudo"))
 	portugueseWeak         = sync.OnceValue(set("o", "a", "os", "as", "um", "uma", "uns", "umas"))
+	portuguesePrepositions = sync.OnceValue(set("para", "entre", "conforme", "sobre", "contra", "consoante", "segundo", "mediante", "perante", "desde", "durante", "tirante"))
 	// portugueseIrregular are imperatives no paradigm makes.
 	portugueseIrregular = sync.OnceValue(set("põe", "ponha", "faz", "faça", "diz", "diga", "traz", "traga", "dá", "dê", "vê", "veja"))
 )
@@ -47,8 +48,9 @@ func portugueseTu(w string) bool {
 	if portugueseIrregular()[w] {
 		return true
 	}
-	// "Para" is the preposition before it is parar's imperative.
-	if utf8.RuneCountInString(w) < 4 || w == "para" {
+	// A preposition before it is an imperative ("para", "entre",
+	// "conforme", "sobre").
+	if utf8.RuneCountInString(w) < 4 || portuguesePrepositions()[w] {
 		return false
 	}
 	return lemmaEnding(w, "Portuguese", [2]string{"a", "ar"}, [2]string{"e", "er"}, [2]string{"e", "ir"},
