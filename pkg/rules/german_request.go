@@ -44,8 +44,19 @@ func germanStemVerb(w string, f treebankForms) bool {
 	if utf8.RuneCountInString(w) < 4 {
 		return false
 	}
-	return f.germanVerb(w+"en") || hasSuffixAny(w, "el", "er") && f.germanVerb(w+"n") || strings.HasSuffix(w, "e") && f.germanVerb(w+"n")
+	return f.germanVerb(w+"en") || hasSuffixAny(w, "el", "er") && f.germanVerb(w+"n") || strings.HasSuffix(w, "e") && germanTypedVerb(w+"n", f)
 }
+
+// germanTypedVerb reports inf as the infinitive of a verb the lexicon
+// holds, or of one in -ieren, the class German makes its borrowed verbs in
+// (pausieren, aktivieren).
+func germanTypedVerb(inf string, f treebankForms) bool {
+	return f.germanVerb(inf) || strings.HasSuffix(inf, "ieren") && utf8.RuneCountInString(inf) >= 8
+}
+
+// germanTypedPhrase open a phrase after a verb that opens its clause: a
+// preposition with its article joined, and the determiners of an object.
+var germanTypedPhrase = sync.OnceValue(set("im", "am", "zum", "zur", "vom", "beim", "ins", "die", "das", "den", "dem", "alle", "sämtliche", "jeden", "jede", "meine", "meinen", "unsere", "unseren"))
 
 // germanTVerb reports w as a verb's form in -t or -et (schaltet, befindet),
 // its stem's umlaut taken off (hält: halten).
@@ -68,8 +79,11 @@ func germanTVerb(w string, f treebankForms) bool {
 func germanTypedOrder(text string) string {
 	s := strings.TrimSpace(text)
 	head, _, _ := strings.Cut(s, ",")
+	head, _, _ = strings.Cut(head, ":")
 	ws := words(head)
-	if len(ws) < 2 || ws[0] != strings.ToLower(ws[0]) || utf8.RuneCountInString(ws[0]) < 2 {
+	// The text opens with its word, not a number before it ("1538
+	// warnte …").
+	if len(ws) < 2 || !strings.HasPrefix(s, ws[0]) || ws[0] != strings.ToLower(ws[0]) || utf8.RuneCountInString(ws[0]) < 2 {
 		return ""
 	}
 	if otherLatinBut(strings.ToLower(s), "German", germanObjects) || !germanWritten(ws) {
@@ -86,7 +100,7 @@ func germanTypedOrder(text string) string {
 	case germanTypedArticles()[first]:
 		// Not before a comma: "die Richtlinien bestimmen, dass …" is a
 		// plural subject and its verb.
-		if len(ws) >= 4 && !strings.ContainsAny(s, ",;") && last == strings.ToLower(last) && f.germanVerb(last) {
+		if len(ws) >= 4 && !strings.ContainsAny(s, ",;") && last == strings.ToLower(last) && germanTypedVerb(last, f) {
 			return last
 		}
 	case germanNotVerbs[first] || germanFinite()[first] || germanClauseOpeners()[first] || f.sub[first]:
@@ -96,6 +110,13 @@ func germanTypedOrder(text string) string {
 		if germanTypedSubjects()[ws[1]] || len(ws) >= 3 && germanTypedParticles()[last] {
 			return first
 		}
+	// A form in -et the lexicon lacks opening the text before the
+	// particle that ends it (schaltet … aus), or one in -e before a
+	// phrase (stoppe im Wohnzimmer …, beende sämtliche Timer): no finite
+	// verb follows, so no noun is its subject.
+	case strings.HasSuffix(first, "et") && len(ws) >= 3 && germanTypedParticles()[last],
+		strings.HasSuffix(first, "e") && utf8.RuneCountInString(first) >= 5 && germanTypedPhrase()[ws[1]] && !treebank().words["German"][first]:
+		return first
 	}
 	return ""
 }
