@@ -59,7 +59,7 @@ func germanTypedVerb(inf string, f treebankForms) bool {
 var germanTypedPhrase = sync.OnceValue(set("im", "am", "zum", "zur", "vom", "beim", "ins", "die", "das", "den", "dem", "alle", "sämtliche", "jeden", "jede", "meine", "meinen", "unsere", "unseren"))
 
 // germanTVerb reports w as a verb's form in -t or -et (schaltet, befindet),
-// its stem's umlaut taken off (hält: halten).
+// its stem's umlaut taken off (fährt: fahren).
 func germanTVerb(w string, f treebankForms) bool {
 	stem, ok := strings.CutSuffix(w, "t")
 	if !ok || utf8.RuneCountInString(stem) < 3 {

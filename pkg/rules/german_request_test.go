@@ -12,17 +12,20 @@ func TestGermanTypedOrder(t *testing.T) {
 	t.Parallel()
 	assertOrders(t, []string{
 		// A verb's stem, with its -e or without it, opening the text.
-		"fahr das Auto in die Garage",
-		"halte den Zug an",
+		"fahr im Hof die Rollos runter",
+		"halt im Büro die Uhr an",
 		"aktiviere im Büro die Heizung",
+		"stoppe im Flur die Musik",
+		"beende im Büro sämtliche Timer",
 		// A form in -t before "sich" or with the particle ending it.
 		"befindet sich jemand im Büro",
 		"schaltet im Flur das Licht aus",
 		// An article opening the text, an infinitive ending it.
 		"die Heizung im Büro auf 20 Grad stellen",
+		"die Fenster im Bad schließen",
 		// English questions typed without their mark.
 		"is anyone in the office",
-		"how many tickets are open",
+		"how much money is left on the card",
 	}, []string{
 		// A capital, a finite verb after the first word, a number first,
 		// a comma after a plural subject and its verb.

