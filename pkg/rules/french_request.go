@@ -43,7 +43,7 @@ func frenchFinite(w string) bool {
 }
 
 func frenchInfinitiveOrder(text string) string {
-	return infinitiveOrder(text, "French", frenchInfinitive, frenchFinite)
+	return infinitiveOrder(text, frenchInfinitive, frenchFinite)
 }
 
 // frenchTu reports w as the second singular imperative of a French -er
@@ -66,5 +66,5 @@ func frenchTu(w string) bool {
 // opens its sentence with the verb before its object ("Mets le minuteur
 // en pause").
 func frenchTuOrder(text string) string {
-	return tuOrder(text, "French", frenchTu, frenchObject(), nil)
+	return tuOrder(text, frenchTu, frenchObject(), nil)
 }

@@ -34,7 +34,7 @@ func italianFinite(w string) bool {
 }
 
 func italianInfinitiveOrder(text string) string {
-	return infinitiveOrder(text, "Italian", italianInf, italianFinite)
+	return infinitiveOrder(text, italianInf, italianFinite)
 }
 
 // italianTu reports w as the imperative of tu of a verb the treebanks
@@ -47,5 +47,5 @@ func italianTu(w string) bool {
 }
 
 func italianTuOrder(text string) string {
-	return tuOrder(text, "Italian", italianTu, italianStrong(), italianWeak())
+	return tuOrder(text, italianTu, italianStrong(), italianWeak())
 }

@@ -38,7 +38,7 @@ func portugueseFinite(w string) bool {
 }
 
 func portugueseInfinitiveOrder(text string) string {
-	return infinitiveOrder(text, "Portuguese", portugueseInfinitive, portugueseFinite)
+	return infinitiveOrder(text, portugueseInfinitive, portugueseFinite)
 }
 
 // portugueseTu reports w as the imperative of tu (-a of -ar, -e of -er
@@ -58,5 +58,5 @@ func portugueseTu(w string) bool {
 }
 
 func portugueseTuOrder(text string) string {
-	return tuOrder(text, "Portuguese", portugueseTu, portugueseStrong(), portugueseWeak())
+	return tuOrder(text, portugueseTu, portugueseStrong(), portugueseWeak())
 }

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"strings"
 	"sync"
 )
@@ -13,19 +14,37 @@ import (
 // Assistant's requests in French, Portuguese, Italian, German and English
 // (held out)".
 
-// romanceRequest judges text's French, Portuguese and Italian requests.
+// romanceRequest judges text's French, Portuguese and Italian requests:
+// each language's rules only where text holds no telling word of another
+// covered language written in Latin letters (otherLatin), read once.
 func romanceRequest(text string) (rule, msg string) {
+	f := treebank()
+	var tells []string
+	for _, w := range words(strings.ToLower(text)) {
+		for _, l := range []string{"English", "German", "French", "Spanish", "Portuguese", "Italian"} {
+			if f.words[l][w] && !slices.Contains(tells, l) {
+				tells = append(tells, l)
+			}
+		}
+	}
+	if len(tells) > 1 {
+		return "", ""
+	}
 	for _, j := range []struct {
+		lang string
 		find func(string) string
 		msg  string
 	}{
-		{frenchInfinitiveOrder, "a French infinitive opening a clause with no finite verb after it (%s): a request, not a statement about the world"},
-		{frenchTuOrder, "a French imperative opening a clause before its object (%s): an order, not a statement about the world"},
-		{portugueseInfinitiveOrder, "a Portuguese infinitive opening a clause with no finite verb after it (%s): a request, not a statement about the world"},
-		{portugueseTuOrder, "a Portuguese imperative opening a clause before its object (%s): an order, not a statement about the world"},
-		{italianInfinitiveOrder, "an Italian infinitive opening a clause with no finite verb after it (%s): a request, not a statement about the world"},
-		{italianTuOrder, "an Italian imperative opening a clause before its object (%s): an order, not a statement about the world"},
+		{"French", frenchInfinitiveOrder, "a French infinitive opening a clause with no finite verb after it (%s): a request, not a statement about the world"},
+		{"French", frenchTuOrder, "a French imperative opening a clause before its object (%s): an order, not a statement about the world"},
+		{"Portuguese", portugueseInfinitiveOrder, "a Portuguese infinitive opening a clause with no finite verb after it (%s): a request, not a statement about the world"},
+		{"Portuguese", portugueseTuOrder, "a Portuguese imperative opening a clause before its object (%s): an order, not a statement about the world"},
+		{"Italian", italianInfinitiveOrder, "an Italian infinitive opening a clause with no finite verb after it (%s): a request, not a statement about the world"},
+		{"Italian", italianTuOrder, "an Italian imperative opening a clause before its object (%s): an order, not a statement about the world"},
 	} {
+		if len(tells) == 1 && tells[0] != j.lang {
+			continue
+		}
 		if w := j.find(text); w != "" {
 			return "instruction-imperative", strings.Replace(j.msg, "%s", w, 1)
 		}
@@ -54,15 +73,12 @@ var romanceLemmas = sync.OnceValue(func() map[string]map[string]bool {
 })
 
 // infinitiveOrder returns the infinitive (by isInf) that opens a clause
-// of text with no finite verb (by finite) after it, or "", text being
-// in lang and no other covered language written in Latin letters. A
+// of text with no finite verb (by finite) after it, or "" (romanceRequest
+// has asked that text hold no other language's telling word). A
 // clause after a colon is left alone: there an infinitive explains what
 // came before ("une seule chance : battre l'Angleterre").
-func infinitiveOrder(text, lang string, isInf, finite func(string) bool) string {
+func infinitiveOrder(text string, isInf, finite func(string) bool) string {
 	lower := strings.ToLower(text)
-	if otherLatin(lower, lang) {
-		return ""
-	}
 	for _, c := range splitTrimmed(lower, ".!;\n。！；", " \t0123456789") {
 		c, _, _ = strings.Cut(c, ":")
 		ws := words(c)
@@ -103,10 +119,7 @@ func lemmaEnding(w, lang string, pairs ...[2]string) bool {
 // before a word of weak (an article) in a clause typed in lower case, as
 // a request to an assistant is: a statement may put its subject after its
 // verb but opens its sentence with a capital.
-func tuOrder(text, lang string, isImp func(string) bool, strong, weak map[string]bool) string {
-	if otherLatin(strings.ToLower(text), lang) {
-		return ""
-	}
+func tuOrder(text string, isImp func(string) bool, strong, weak map[string]bool) string {
 	for _, c := range clauses(text) {
 		ws := words(c)
 		if len(ws) < 2 {
