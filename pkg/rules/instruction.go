@@ -122,17 +122,8 @@ func instruction(text string, decode bool) (rule, msg string) {
 	if rule, msg := requestClass(text, lower); rule != "" {
 		return rule, msg
 	}
-	if rule, msg := spanishRequest(text); rule != "" {
+	if rule, msg := formRequest(text); rule != "" {
 		return rule, msg
-	}
-	if rule, msg := romanceRequest(text); rule != "" {
-		return rule, msg
-	}
-	if w := germanTypedOrder(text); w != "" {
-		return "instruction-imperative", "a German text typed in lower case that opens with a verb or ends with its infinitive (" + w + "): an order or a question, not a statement about the world"
-	}
-	if w := englishTypedQuestion(text); w != "" {
-		return "instruction-question", "an English question typed in lower case (" + w + "): it asks its reader something instead of stating a claim"
 	}
 	if w := englishTypedAsked(text); w != "" {
 		return "instruction-question", "an English question typed in lower case, its auxiliary before its subject (" + w + "): it asks its reader something instead of stating a claim"
