@@ -125,6 +125,9 @@ func instruction(text string, decode bool) (rule, msg string) {
 	if rule, msg := spanishRequest(text); rule != "" {
 		return rule, msg
 	}
+	if rule, msg := slavicRequest(text); rule != "" {
+		return rule, msg
+	}
 	if w := englishTypedAsked(text); w != "" {
 		return "instruction-question", "an English question typed in lower case, its auxiliary before its subject (" + w + "): it asks its reader something instead of stating a claim"
 	}
