@@ -139,8 +139,9 @@ func slavicTypedI(s string) bool {
 	before, _ := utf8.DecodeLastRuneInString(strings.TrimSuffix(first, "и"))
 	// After a vowel the form is an adjective's or a noun's; after к, г, х
 	// the plural of the nouns in -ка, -га, -ха (чашки, дороги), the
-	// commonest there is.
-	if strings.ContainsRune("аеёиоуыэюяіїєьйкгх", before) {
+	// commonest there is, after т the plural or the genitive of the nouns
+	// in -ть (новости, части).
+	if strings.ContainsRune("аеёиоуыэюяіїєьйкгхт", before) {
 		return false
 	}
 	// The object follows the verb: a preposition, a conjunction, a
