@@ -13,7 +13,8 @@ import (
 // and Ukrainian -увати (-уй), the negated imperative, and the lexicon's
 // Russian imperatives opening a Ukrainian clause, which russianScript
 // keeps from the Russian rules. docs/security.md, "Session 27, Home
-// Assistant's requests in Russian, Ukrainian … (held out)".
+// Assistant's requests in Russian, Ukrainian and 13 other languages (held
+// out)".
 
 // formRequest asks the Spanish and then the Russian and Ukrainian
 // readings of a request by the verb's form (one call, so that instruction

@@ -4,28 +4,29 @@ import "testing"
 
 // TestSlavicRequest: Russian and Ukrainian requests told by the
 // imperative's form (docs/security.md, "Session 27, Home Assistant's
-// requests in Russian, Ukrainian … (held out)"). Each order was written
-// here, not taken from Home Assistant's sentences, and let through at
-// fd6939b; the statements of the same shapes pass.
+// requests in Russian, Ukrainian and 13 other languages (held out)").
+// Each order was written here, not taken from Home Assistant's
+// sentences, and let through at fd6939b; the statements of the same
+// shapes pass.
 func TestSlavicRequest(t *testing.T) {
 	t.Parallel()
 	assertOrders(t, []string{
-		// -нять's imperative in -ими, -ми, -йми.
+		// -нять's imperative in -ими.
 		"сними пальто",
-		"подними руку",
 		// -уй, -юй with its object.
 		"Активуй режим сну",
 		// не before an imperative in -ай, -яй.
-		"не забывай ключи",
+		"не зважай на шум",
 		// The Russian lexicon's imperative opening a Ukrainian clause.
-		"Включи світло в кімнаті",
+		"Включи настільний вентилятор",
+		"Открой гаражні ворота",
 		// A prefix and a root whose imperative is the root and -ий.
 		"налий воду",
 		// -и after a consonant, typed in lower case, no finite verb.
 		"вимкни світло",
 		"обнови список покупок",
 		// A preposition and the interrogative adjective: a question.
-		"о котрій годині схід сонця",
+		"в каком ящике ключи",
 		"в каком году основан город",
 	}, []string{
 		// A noun that ends as an imperative, with its verb after it.
