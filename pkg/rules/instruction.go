@@ -122,7 +122,7 @@ func instruction(text string, decode bool) (rule, msg string) {
 	if rule, msg := requestClass(text, lower); rule != "" {
 		return rule, msg
 	}
-	if rule, msg := spanishRequest(text); rule != "" {
+	if rule, msg := formRequest(text); rule != "" {
 		return rule, msg
 	}
 	if w := englishTypedAsked(text); w != "" {
