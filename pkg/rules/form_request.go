@@ -1,16 +1,12 @@
 package rules
 
-// formRequest asks, in order, the Spanish rules (spanish_request.go, one
-// call in instruction so that its complexity stays in bounds) and the rules
-// of "Session 27, Home Assistant's requests in French, Portuguese, Italian,
-// German and English (held out)" (docs/security.md): the French, Portuguese and Italian infinitive and
+// latinRequest asks, in order, the rules of "Session 27, Home Assistant's
+// requests in French, Portuguese, Italian, German and English (held out)"
+// (docs/security.md): the French, Portuguese and Italian infinitive and
 // familiar imperative (romance_request.go), German typed in lower case
 // (german_request.go), English questions typed without their mark
-// (english_typed_question.go).
-func formRequest(text string) (rule, msg string) {
-	if rule, msg := spanishRequest(text); rule != "" {
-		return rule, msg
-	}
+// (english_typed_question.go). formRequest (slavic_request.go) asks it.
+func latinRequest(text string) (rule, msg string) {
 	if rule, msg := romanceRequest(text); rule != "" {
 		return rule, msg
 	}

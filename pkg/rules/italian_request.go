@@ -34,7 +34,7 @@ func italianFinite(w string) bool {
 }
 
 func italianInfinitiveOrder(text string) string {
-	return infinitiveOrder(text, italianInf, italianFinite)
+	return infinitiveOrder(text, italianInf, func(w string) bool { return italianFinite(w) || spanishFinite(w) })
 }
 
 // italianTu reports w as the imperative of tu of a verb the treebanks

@@ -38,7 +38,7 @@ func portugueseFinite(w string) bool {
 }
 
 func portugueseInfinitiveOrder(text string) string {
-	return infinitiveOrder(text, portugueseInfinitive, portugueseFinite)
+	return infinitiveOrder(text, portugueseInfinitive, func(w string) bool { return portugueseFinite(w) || spanishFinite(w) })
 }
 
 // portugueseTu reports w as the imperative of tu (-a of -ar, -e of -er

@@ -73,8 +73,11 @@ var romanceLemmas = sync.OnceValue(func() map[string]map[string]bool {
 })
 
 // infinitiveOrder returns the infinitive (by isInf) that opens a clause
-// of text with no finite verb (by finite) after it, or "" (romanceRequest
-// has asked that text hold no other language's telling word). A
+// of text with no finite verb (by finite: the language's, and for
+// Portuguese and Italian Spanish's too, whose infinitives they share,
+// "Buscar errores … ayudó") after it,
+// or "" (romanceRequest has asked that text hold no other language's
+// telling word). A
 // clause after a colon is left alone: there an infinitive explains what
 // came before ("une seule chance : battre l'Angleterre").
 func infinitiveOrder(text string, isInf, finite func(string) bool) string {
