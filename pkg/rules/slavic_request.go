@@ -23,6 +23,9 @@ func formRequest(text string) (rule, msg string) {
 	if rule, msg := spanishRequest(text); rule != "" {
 		return rule, msg
 	}
+	if rule, msg := latinRequest(text); rule != "" {
+		return rule, msg
+	}
 	return slavicRequest(text)
 }
 

@@ -1,0 +1,144 @@
+package rules
+
+import (
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Requests to an assistant in French, Portuguese and Italian told by the
+// verb's form, for Instruction: an infinitive opening a clause with no
+// finite verb after it ("activer le ventilateur", "cancelar o
+// temporizador", "fermare i timer"), and the familiar imperative opening
+// a clause before its object. docs/security.md, "Session 27, Home
+// Assistant's requests in French, Portuguese, Italian, German and English
+// (held out)".
+
+// romanceRequest judges text's French, Portuguese and Italian requests:
+// each language's rules only where text holds no telling word of another
+// covered language written in Latin letters (otherLatin), read once.
+func romanceRequest(text string) (rule, msg string) {
+	f := treebank()
+	var tells []string
+	for _, w := range words(strings.ToLower(text)) {
+		for _, l := range []string{"English", "German", "French", "Spanish", "Portuguese", "Italian"} {
+			if f.words[l][w] && !slices.Contains(tells, l) {
+				tells = append(tells, l)
+			}
+		}
+	}
+	if len(tells) > 1 {
+		return "", ""
+	}
+	for _, j := range []struct {
+		lang string
+		find func(string) string
+		msg  string
+	}{
+		{"French", frenchInfinitiveOrder, "a French infinitive opening a clause with no finite verb after it (%s): a request, not a statement about the world"},
+		{"French", frenchTuOrder, "a French imperative opening a clause before its object (%s): an order, not a statement about the world"},
+		{"Portuguese", portugueseInfinitiveOrder, "a Portuguese infinitive opening a clause with no finite verb after it (%s): a request, not a statement about the world"},
+		{"Portuguese", portugueseTuOrder, "a Portuguese imperative opening a clause before its object (%s): an order, not a statement about the world"},
+		{"Italian", italianInfinitiveOrder, "an Italian infinitive opening a clause with no finite verb after it (%s): a request, not a statement about the world"},
+		{"Italian", italianTuOrder, "an Italian imperative opening a clause before its object (%s): an order, not a statement about the world"},
+	} {
+		if len(tells) == 1 && tells[0] != j.lang {
+			continue
+		}
+		if w := j.find(text); w != "" {
+			return "instruction-imperative", strings.Replace(j.msg, "%s", w, 1)
+		}
+	}
+	return "", ""
+}
+
+// romanceLemmas holds the infinitives of each language's verb rows of
+// imperatives.tsv (their last column): the verbs the treebanks annotate.
+var romanceLemmas = sync.OnceValue(func() map[string]map[string]bool {
+	m := map[string]map[string]bool{}
+	for rest := imperativesTSV; rest != ""; {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		kind, tail, _ := strings.Cut(line, "\t")
+		if kind != "verb" {
+			continue
+		}
+		lang, _, _ := strings.Cut(tail, "\t")
+		if m[lang] == nil {
+			m[lang] = map[string]bool{}
+		}
+		m[lang][line[strings.LastIndexByte(line, '\t')+1:]] = true
+	}
+	return m
+})
+
+// infinitiveOrder returns the infinitive (by isInf) that opens a clause
+// of text with no finite verb (by finite: the language's, and for
+// Portuguese and Italian Spanish's too, whose infinitives they share,
+// "Buscar errores … ayudó") after it,
+// or "" (romanceRequest has asked that text hold no other language's
+// telling word). A
+// clause after a colon is left alone: there an infinitive explains what
+// came before ("une seule chance : battre l'Angleterre").
+func infinitiveOrder(text string, isInf, finite func(string) bool) string {
+	lower := strings.ToLower(text)
+	for _, c := range splitTrimmed(lower, ".!;\n。！；", " \t0123456789") {
+		c, _, _ = strings.Cut(c, ":")
+		ws := words(c)
+		if len(ws) < 2 || !isInf(ws[0]) {
+			continue
+		}
+		if !anyWord(ws[1:], finite) {
+			return ws[0]
+		}
+	}
+	return ""
+}
+
+func anyWord(ws []string, f func(string) bool) bool {
+	for _, w := range ws {
+		if f(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// lemmaEnding reports w as a lemma of lang minus one of the infinitive
+// endings, plus one of the given endings: stem+end where stem+inf is a
+// lemma, for each {end, inf} pair.
+func lemmaEnding(w, lang string, pairs ...[2]string) bool {
+	lemmas := romanceLemmas()[lang]
+	for _, p := range pairs {
+		if stem, ok := strings.CutSuffix(w, p[0]); ok && len(stem) >= 2 && lemmas[stem+p[1]] {
+			return true
+		}
+	}
+	return false
+}
+
+// tuOrder returns the imperative (by isImp) that opens a clause of text
+// before a word of strong (a demonstrative, a possessive: its object), or
+// before a word of weak (an article) in a clause typed in lower case, as
+// a request to an assistant is: a statement may put its subject after its
+// verb but opens its sentence with a capital.
+func tuOrder(text string, isImp func(string) bool, strong, weak map[string]bool) string {
+	for _, c := range clauses(text) {
+		ws := words(c)
+		if len(ws) < 2 {
+			continue
+		}
+		typed := ws[0] == strings.ToLower(ws[0])
+		first, next := strings.ToLower(ws[0]), strings.ToLower(ws[1])
+		if i := strings.IndexAny(next, "'’"); i > 0 {
+			next = next[:i] + "'" // French elides its article: l'interrupteur
+		}
+		if !isImp(first) {
+			continue
+		}
+		if strong[next] || typed && weak[next] {
+			return first
+		}
+	}
+	return ""
+}
