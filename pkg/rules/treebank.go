@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
@@ -332,11 +333,47 @@ func englishText(lower string, f treebankForms) bool {
 // otherLatin reports lower (lower case) holding a telling word of a
 // covered language written in Latin letters other than lang.
 func otherLatin(lower, lang string) bool {
+	return latinTelling(lower)&^latinBit(lang) != 0
+}
+
+// latinLanguages are the covered languages written in Latin letters, in
+// the order of latinTelling's bits.
+var latinLanguages = []string{"English", "German", "French", "Spanish", "Portuguese", "Italian"}
+
+func latinBit(lang string) uint8 {
+	if i := slices.Index(latinLanguages, lang); i >= 0 {
+		return 1 << i
+	}
+	return 0
+}
+
+// latinMemo is the last text latinTelling read: a dozen rules ask
+// otherLatin of the same text in one Instruction, and splitting it into
+// words each time was a seventh of the check's time.
+type latinMemo struct {
+	text string
+	mask uint8
+}
+
+var lastLatin atomic.Pointer[latinMemo]
+
+// latinTelling returns a bit (latinBit) for each covered Latin-script
+// language whose telling words lower holds.
+func latinTelling(lower string) uint8 {
+	if m := lastLatin.Load(); m != nil && m.text == lower {
+		return m.mask
+	}
 	f := treebank()
-	ws := words(lower) // once, not once a language: many rules ask it of every clause
-	return slices.ContainsFunc([]string{"English", "German", "French", "Spanish", "Portuguese", "Italian"}, func(l string) bool {
-		return l != lang && slices.ContainsFunc(ws, func(w string) bool { return f.words[l][w] })
-	})
+	var mask uint8
+	for _, w := range words(lower) {
+		for i, l := range latinLanguages {
+			if f.words[l][w] {
+				mask |= 1 << i
+			}
+		}
+	}
+	lastLatin.Store(&latinMemo{lower, mask})
+	return mask
 }
 
 // russianPrefixed returns "Russian" for w, a Russian verbal prefix
