@@ -22,7 +22,8 @@ import (
 // statement puts its subject first, and a sentence that drops its
 // subject ("will try harder", "could use some help", "was such a fun
 // day") has a verb, an adverb or a degree word straight after the
-// auxiliary, no subject.
+// auxiliary, no subject. The "how … is the" question (englishHowIsThe)
+// counts whatever the case: no title opens so.
 func englishTypedAsked(text string) string {
 	lower := strings.ToLower(text)
 	if otherLatin(lower, "English") || italian(lower) || strings.ContainsRune(text, '`') {
@@ -197,6 +198,9 @@ func englishTypedVerbAfter(ws []string) bool {
 // numeral, unless an interjection calls ("hey order food"); and not a
 // verb whose past is its bare form ("mom put the kids to bed").
 func englishVocativeOrder(text string) string {
+	if lower := strings.ToLower(text); otherLatin(lower, "English") || italian(lower) {
+		return ""
+	}
 	for _, s := range sentences(text) {
 		if !unicode.IsLower(firstRune(s, 0)) {
 			continue

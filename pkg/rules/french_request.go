@@ -28,7 +28,7 @@ var (
 // frenchInfinitive reports w as the infinitive of a French verb the
 // treebanks annotate.
 func frenchInfinitive(w string) bool {
-	return hasSuffixAny(w, "er", "ir", "re") && utf8.RuneCountInString(w) >= 4 && romanceLemmas()["French"][w]
+	return hasSuffixAny(w, "er", "ir", "re") && utf8.RuneCountInString(w) >= 4 && treebank().lemmas["French"][w]
 }
 
 // frenchFinite reports w as a finite French verb or a subject pronoun:
@@ -57,7 +57,7 @@ func frenchTu(w string) bool {
 	if !strings.HasSuffix(w, "e") || utf8.RuneCountInString(w) < 4 || w == "entre" || w == "contre" || w == "outre" {
 		return false
 	}
-	lemmas := romanceLemmas()["French"]
+	lemmas := treebank().lemmas["French"]
 	return lemmas[w+"r"] || lemmas[strings.Replace(w, "è", "e", 1)+"r"]
 }
 

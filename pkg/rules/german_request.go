@@ -58,6 +58,8 @@ func germanTypedVerb(inf string, f treebankForms) bool {
 // preposition with its article joined, and the determiners of an object.
 var germanTypedPhrase = sync.OnceValue(set("im", "am", "zum", "zur", "vom", "beim", "ins", "die", "das", "den", "dem", "alle", "sämtliche", "jeden", "jede", "meine", "meinen", "unsere", "unseren"))
 
+var germanUmlautOff = strings.NewReplacer("ä", "a", "ö", "o", "ü", "u")
+
 // germanTVerb reports w as a verb's form in -t or -et (schaltet, befindet),
 // its stem's umlaut taken off (fährt: fahren).
 func germanTVerb(w string, f treebankForms) bool {
@@ -66,7 +68,7 @@ func germanTVerb(w string, f treebankForms) bool {
 		return false
 	}
 	for _, s := range []string{stem, strings.TrimSuffix(stem, "e")} {
-		plain := strings.NewReplacer("ä", "a", "ö", "o", "ü", "u").Replace(s)
+		plain := germanUmlautOff.Replace(s)
 		if f.germanVerb(s+"en") || f.germanVerb(plain+"en") || hasSuffixAny(s, "el", "er") && f.germanVerb(s+"n") {
 			return true
 		}

@@ -47,7 +47,7 @@ func (f treebankForms) italianEnclitic(w string) bool {
 			if c == "ci" && e.ending == "i" {
 				continue
 			}
-			if stem, ok := strings.CutSuffix(base, e.ending); ok && f.itLemma[stem+e.infinitive] {
+			if stem, ok := strings.CutSuffix(base, e.ending); ok && f.lemmas["Italian"][stem+e.infinitive] {
 				return true
 			}
 		}
@@ -127,7 +127,7 @@ func (f treebankForms) italianSingularForm(w string) bool {
 		return false
 	}
 	for _, e := range []struct{ ending, infinitive string }{{"isci", "ire"}, {"a", "are"}, {"i", "ere"}, {"i", "ire"}} {
-		if stem, ok := strings.CutSuffix(w, e.ending); ok && f.itLemma[stem+e.infinitive] {
+		if stem, ok := strings.CutSuffix(w, e.ending); ok && f.lemmas["Italian"][stem+e.infinitive] {
 			return true
 		}
 	}

@@ -18,7 +18,7 @@ var (
 )
 
 func italianInf(w string) bool {
-	return hasSuffixAny(w, "are", "ere", "ire", "rre") && utf8.RuneCountInString(w) >= 5 && romanceLemmas()["Italian"][w]
+	return hasSuffixAny(w, "are", "ere", "ire", "rre") && utf8.RuneCountInString(w) >= 5 && treebank().lemmas["Italian"][w]
 }
 
 // italianFinite reports w as a finite Italian verb or a subject pronoun:

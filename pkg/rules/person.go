@@ -143,14 +143,13 @@ func englishAfterI(w string) bool {
 // then its verb ("I test passano", "I log vengono ruotati"), in a text
 // no other Latin-script language's words tell.
 func englishVerbAfterI(text string, end int) bool {
-	next := nextWord(text, end)
+	next, i := nextWordAt(text, end)
 	if !englishAfterI(next) || otherLatin(strings.ToLower(text), "English") {
 		return false
 	}
 	if strings.HasSuffix(next, "n't") || strings.HasSuffix(next, "n’t") {
 		return true
 	}
-	i := strings.Index(strings.ToLower(text[end:]), next) + end + len(next)
 	third := nextWord(text, i)
 	return englishWords()[third] || englishAfterVerb()[third]
 }
@@ -172,17 +171,25 @@ var englishBetweenIAndVerb = sync.OnceValue(set("just", "really", "also", "never
 // nextWord is the word of text after the offset end when only spaces
 // stand between, in lower case; "" when none.
 func nextWord(text string, end int) string {
+	w, _ := nextWordAt(text, end)
+	return w
+}
+
+// nextWordAt is nextWord and the offset in text where that word ends
+// (end when there is none): measured in text, since lower case may
+// change a letter's length in bytes (Ⱥ, ⱥ).
+func nextWordAt(text string, end int) (string, int) {
 	rest := strings.TrimLeft(text[end:], " ")
 	if len(rest) == len(text[end:]) {
-		return ""
+		return "", end
 	}
 	for start, e := range wordSpans(rest) {
 		if start != 0 {
-			return ""
+			return "", end
 		}
-		return strings.ToLower(rest[:e])
+		return strings.ToLower(rest[:e]), len(text) - len(rest) + e
 	}
-	return ""
+	return "", end
 }
 
 // englishAdverb reports an adverb or a conjunction before an English

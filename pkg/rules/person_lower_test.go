@@ -28,6 +28,8 @@ func TestFirstPersonTypedLower(t *testing.T) {
 		"Phase I covers the storage layout.",
 		"Im Januar wird der Server erneuert.",
 		"im Rahmen des Projekts laufen die Tests nachts.",
+		"I ȺȺȺed", // a letter longer in lower case: once a panic
+		"hi I ȺȺed",
 		"The loop resets i after each batch.",
 		"The user said i is the loop index.",
 		"i dati del progetto sono pronti.",

@@ -22,7 +22,7 @@ var (
 )
 
 func portugueseInfinitive(w string) bool {
-	return hasSuffixAny(w, "ar", "er", "ir", "or") && utf8.RuneCountInString(w) >= 4 && romanceLemmas()["Portuguese"][w]
+	return hasSuffixAny(w, "ar", "er", "ir", "or") && utf8.RuneCountInString(w) >= 4 && treebank().lemmas["Portuguese"][w]
 }
 
 // portugueseFinite reports w as a finite Portuguese verb or a subject
@@ -34,7 +34,7 @@ func portugueseFinite(w string) bool {
 	}
 	return lemmaEnding(w, "Portuguese", [2]string{"ou", "ar"}, [2]string{"aram", "ar"}, [2]string{"eu", "er"}, [2]string{"iu", "ir"},
 		[2]string{"ava", "ar"}, [2]string{"avam", "ar"}, [2]string{"ia", "er"}, [2]string{"ia", "ir"}, [2]string{"iam", "er"}, [2]string{"iam", "ir"},
-		[2]string{"ará", "ar"}, [2]string{"erá", "er"}, [2]string{"irá", "ir"}, [2]string{"ará", "ar"}, [2]string{"arão", "ar"})
+		[2]string{"ará", "ar"}, [2]string{"erá", "er"}, [2]string{"irá", "ir"}, [2]string{"arão", "ar"})
 }
 
 func portugueseInfinitiveOrder(text string) string {

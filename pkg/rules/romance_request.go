@@ -3,7 +3,6 @@ package rules
 import (
 	"slices"
 	"strings"
-	"sync"
 )
 
 // Requests to an assistant in French, Portuguese and Italian told by the
@@ -52,26 +51,6 @@ func romanceRequest(text string) (rule, msg string) {
 	return "", ""
 }
 
-// romanceLemmas holds the infinitives of each language's verb rows of
-// imperatives.tsv (their last column): the verbs the treebanks annotate.
-var romanceLemmas = sync.OnceValue(func() map[string]map[string]bool {
-	m := map[string]map[string]bool{}
-	for rest := imperativesTSV; rest != ""; {
-		var line string
-		line, rest, _ = strings.Cut(rest, "\n")
-		kind, tail, _ := strings.Cut(line, "\t")
-		if kind != "verb" {
-			continue
-		}
-		lang, _, _ := strings.Cut(tail, "\t")
-		if m[lang] == nil {
-			m[lang] = map[string]bool{}
-		}
-		m[lang][line[strings.LastIndexByte(line, '\t')+1:]] = true
-	}
-	return m
-})
-
 // infinitiveOrder returns the infinitive (by isInf) that opens a clause
 // of text with no finite verb (by finite: the language's, and for
 // Portuguese and Italian Spanish's too, whose infinitives they share,
@@ -108,7 +87,7 @@ func anyWord(ws []string, f func(string) bool) bool {
 // endings, plus one of the given endings: stem+end where stem+inf is a
 // lemma, for each {end, inf} pair.
 func lemmaEnding(w, lang string, pairs ...[2]string) bool {
-	lemmas := romanceLemmas()[lang]
+	lemmas := treebank().lemmas[lang]
 	for _, p := range pairs {
 		if stem, ok := strings.CutSuffix(w, p[0]); ok && len(stem) >= 2 && lemmas[stem+p[1]] {
 			return true

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -192,7 +191,7 @@ func slavicFinite(s string) bool {
 // сними, поднять: подними) and in -ми or -йми after a vowel (принять:
 // прими, понять: пойми).
 func russianNimi(w string) bool {
-	lemmas := russianLemmas()
+	lemmas := treebank().lemmas["Russian"]
 	for _, e := range []struct{ end, inf string }{{"ими", "ять"}, {"ми", "нять"}, {"йми", "нять"}} {
 		if stem, ok := strings.CutSuffix(w, e.end); ok && utf8.RuneCountInString(stem) >= 2 && lemmas[stem+e.inf] {
 			return true
@@ -200,20 +199,6 @@ func russianNimi(w string) bool {
 	}
 	return false
 }
-
-// russianLemmas holds the infinitives of the Russian verb rows of
-// imperatives.tsv (their last column).
-var russianLemmas = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for rest := imperativesTSV; rest != ""; {
-		var line string
-		line, rest, _ = strings.Cut(rest, "\n")
-		if strings.HasPrefix(line, "verb\tRussian\t") {
-			m[line[strings.LastIndexByte(line, '\t')+1:]] = true
-		}
-	}
-	return m
-})
 
 // cyrillicWord reports w as a word of Cyrillic letters alone.
 func cyrillicWord(w string) bool {

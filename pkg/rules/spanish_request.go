@@ -2,7 +2,6 @@ package rules
 
 import (
 	"strings"
-	"sync"
 )
 
 // Spanish requests told by the verb's form, for Instruction. A request to
@@ -25,25 +24,10 @@ func spanishRequest(text string) (rule, msg string) {
 	return "", ""
 }
 
-// spanishLemmas holds the infinitives of the Spanish verb rows of
-// imperatives.tsv (their last column): the verbs the treebanks annotate.
-var spanishLemmas = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for rest := imperativesTSV; rest != ""; {
-		var line string
-		line, rest, _ = strings.Cut(rest, "\n")
-		if !strings.HasPrefix(line, "verb\tSpanish\t") {
-			continue
-		}
-		m[line[strings.LastIndexByte(line, '\t')+1:]] = true
-	}
-	return m
-})
-
 // spanishInfinitive reports w as the infinitive of a verb the treebanks
 // annotate, bare or with its object pronoun joined ("convertirse").
 func spanishInfinitive(w string) bool {
-	lemmas := spanishLemmas()
+	lemmas := treebank().lemmas["Spanish"]
 	if lemmas[w] && hasSuffixAny(w, "ar", "er", "ir") {
 		return true
 	}
@@ -64,7 +48,7 @@ func spanishFinite(w string) bool {
 	case "es", "son", "era", "eran", "fue", "fueron", "sea", "está", "están", "estaba", "ha", "han", "había", "hay", "habrá", "puede", "pueden", "podía", "debe", "deben", "tiene", "tienen", "será", "serán", "sería", "va", "van", "parece", "resulta", "supone", "implica", "requiere", "significa", "permite", "ayuda", "exige":
 		return true
 	}
-	lemmas := spanishLemmas()
+	lemmas := treebank().lemmas["Spanish"]
 	for _, e := range []struct{ end, inf string }{
 		{"ó", "ar"}, {"ió", "er"}, {"ió", "ir"}, {"aba", "ar"}, {"aban", "ar"},
 		{"ía", "er"}, {"ía", "ir"}, {"ían", "er"}, {"ían", "ir"},
@@ -120,7 +104,7 @@ func spanishTu(w string) bool {
 	if spanishIrregular[w] {
 		return true
 	}
-	lemmas := spanishLemmas()
+	lemmas := treebank().lemmas["Spanish"]
 	var infs []string
 	switch {
 	case strings.HasSuffix(w, "a"):

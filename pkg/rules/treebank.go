@@ -42,9 +42,9 @@ var imperativesTSV string
 type treebankForms struct {
 	imp map[string]string
 	sub map[string]bool
-	// itLemma holds the infinitives of the Italian verb rows (their last
-	// column), for italianEnclitic.
-	itLemma map[string]bool
+	// lemmas holds each language's infinitives of its verb rows (their
+	// last column): the verbs the treebanks annotate.
+	lemmas map[string]map[string]bool
 	// deLemma holds the infinitives of the German verb rows and the
 	// German infinitives of kind base, for germanInfinitiveOrder.
 	deLemma map[string]bool
@@ -57,7 +57,7 @@ type treebankForms struct {
 var treebank = sync.OnceValue(func() treebankForms {
 	// About 29,000 lines: cut in place (the fields are substrings of the
 	// embedded table), not split into slices.
-	f := treebankForms{imp: make(map[string]string, 1<<15), sub: map[string]bool{}, that: map[string]bool{}, words: map[string]map[string]bool{}, itLemma: map[string]bool{}, deLemma: map[string]bool{}}
+	f := treebankForms{imp: make(map[string]string, 1<<15), sub: map[string]bool{}, that: map[string]bool{}, words: map[string]map[string]bool{}, lemmas: map[string]map[string]bool{}, deLemma: map[string]bool{}}
 	for rest := imperativesTSV; rest != ""; {
 		var line string
 		line, rest, _ = strings.Cut(rest, "\n")
@@ -67,8 +67,11 @@ var treebank = sync.OnceValue(func() treebankForms {
 		if form == "" {
 			continue
 		}
-		if kind == "verb" && lang == "Italian" {
-			f.itLemma[line[strings.LastIndexByte(line, '\t')+1:]] = true
+		if kind == "verb" {
+			if f.lemmas[lang] == nil {
+				f.lemmas[lang] = map[string]bool{}
+			}
+			f.lemmas[lang][line[strings.LastIndexByte(line, '\t')+1:]] = true
 		}
 		if kind == "verb" && lang == "German" {
 			f.deLemma[line[strings.LastIndexByte(line, '\t')+1:]] = true
