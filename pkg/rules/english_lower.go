@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -53,7 +54,7 @@ func englishTypedAsked(text string) string {
 			return ws[0]
 		case (ws[0] == "has" || ws[0] == "have") && englishPerfectAfter(ws[2:]):
 			return ws[0]
-		case ws[0] == "what" && englishWhoVerb(ws[1]) && !englishFiniteAmong(ws[2:]):
+		case ws[0] == "what" && englishWhoVerb(ws[1]) && !slices.ContainsFunc(ws[2:], func(w string) bool { return englishFinite()[w] }):
 			return "what " + ws[1]
 		}
 	}
@@ -89,18 +90,6 @@ func englishPerfectAfter(ws []string) bool {
 			return false
 		}
 		if strings.HasSuffix(w, "ed") && len(w) > 4 || englishIrregularPast[w] {
-			return true
-		}
-	}
-	return false
-}
-
-// englishFiniteAmong reports an auxiliary or a modal among ws: "what"
-// and its verb are a subject clause when a finite verb follows ("what
-// happened was …").
-func englishFiniteAmong(ws []string) bool {
-	for _, w := range ws {
-		if englishFinite()[w] {
 			return true
 		}
 	}

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -43,7 +44,7 @@ func englishTypedQuestion(text string) string {
 		// tracked in …").
 		for i := 2; i < min(len(ws)-1, 5); i++ {
 			if englishHowAux[ws[i]] {
-				if anyWord(ws[i+1:], func(w string) bool { return englishHowAux[w] || englishFinite()[w] }) {
+				if slices.ContainsFunc(ws[i+1:], func(w string) bool { return englishHowAux[w] || englishFinite()[w] }) {
 					return ""
 				}
 				return "how " + ws[1]

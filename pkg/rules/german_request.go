@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -94,7 +95,7 @@ func germanTypedOrder(text string) string {
 	f := treebank()
 	// A finite verb after the first word makes the first a subject's or
 	// an adverb's (nicht alle … waren; anfang Oktober nutzte …).
-	if anyWord(ws[1:], func(w string) bool { return germanFinite()[w] || germanPast(w, f) }) {
+	if slices.ContainsFunc(ws[1:], func(w string) bool { return germanFinite()[w] || germanPast(w, f) }) {
 		return ""
 	}
 	first, last := ws[0], ws[len(ws)-1]

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"math/bits"
 	"slices"
 	"strings"
 )
@@ -15,18 +16,10 @@ import (
 
 // romanceRequest judges text's French, Portuguese and Italian requests:
 // each language's rules only where text holds no telling word of another
-// covered language written in Latin letters (otherLatin), read once.
+// covered language written in Latin letters (latinTelling).
 func romanceRequest(text string) (rule, msg string) {
-	f := treebank()
-	var tells []string
-	for _, w := range words(strings.ToLower(text)) {
-		for _, l := range []string{"English", "German", "French", "Spanish", "Portuguese", "Italian"} {
-			if f.words[l][w] && !slices.Contains(tells, l) {
-				tells = append(tells, l)
-			}
-		}
-	}
-	if len(tells) > 1 {
+	tells := latinTelling(strings.ToLower(text))
+	if bits.OnesCount8(tells) > 1 {
 		return "", ""
 	}
 	for _, j := range []struct {
@@ -41,7 +34,7 @@ func romanceRequest(text string) (rule, msg string) {
 		{"Italian", italianInfinitiveOrder, "an Italian infinitive opening a clause with no finite verb after it (%s): a request, not a statement about the world"},
 		{"Italian", italianTuOrder, "an Italian imperative opening a clause before its object (%s): an order, not a statement about the world"},
 	} {
-		if len(tells) == 1 && tells[0] != j.lang {
+		if tells != 0 && tells != latinBit(j.lang) {
 			continue
 		}
 		if w := j.find(text); w != "" {
@@ -67,20 +60,11 @@ func infinitiveOrder(text string, isInf, finite func(string) bool) string {
 		if len(ws) < 2 || !isInf(ws[0]) {
 			continue
 		}
-		if !anyWord(ws[1:], finite) {
+		if !slices.ContainsFunc(ws[1:], finite) {
 			return ws[0]
 		}
 	}
 	return ""
-}
-
-func anyWord(ws []string, f func(string) bool) bool {
-	for _, w := range ws {
-		if f(w) {
-			return true
-		}
-	}
-	return false
 }
 
 // lemmaEnding reports w as a lemma of lang minus one of the infinitive
