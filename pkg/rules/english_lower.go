@@ -284,7 +284,8 @@ var englishBareSubject = sync.OnceValue(set("people", "police", "children", "men
 var englishNumeral = sync.OnceValue(set("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twelve", "twenty", "fifty", "hundred"))
 
 // englishTypedObject reports lo (lower case), the word after a particle
-// verb (verb, the clause's first word, as written), as its object when
+// verb (verb, the clause's first word, or its second after "am", as
+// written), as its object when
 // the clause is typed in lower case: a bare noun ("turn on kitchen
 // light", "search for therapist in san jose") or an indefinite pronoun;
 // a title opens with a capital ("Search for Title Case handling"), and

@@ -216,8 +216,8 @@ func englishInvertedAux(first, second string) bool {
 	return englishDeterminer()[second] && englishInvertedModal[first]
 }
 
-// englishWhoVerb reports w, the word after a clause's opening "who", as
-// a finite verb: a third singular in -s or a past in -ed of a WordNet
+// englishWhoVerb reports w, the word after a clause's opening "who" (or
+// "what", englishTypedAsked), as a finite verb: a third singular in -s or a past in -ed of a WordNet
 // verb, or an irregular past ("who plays han solo", "who won the …").
 // "who" opens no statement: a relative clause follows its noun.
 func englishWhoVerb(w string) bool {
@@ -256,7 +256,7 @@ func englishInvertedHead(head string) string {
 
 // englishInverted returns the interrogative and the auxiliary of ws, a
 // clause's words, put as a question: an interrogative, a phrase of up to
-// three words with neither a determiner nor a verb in it ("how much
+// four words with neither a determiner nor a verb in it ("how much
 // money", "what kind of gas"), then an auxiliary before its subject
 // pronoun ("how much money have i spent", "what song am i listening
 // to"), or "do", "does" or "did" before any subject ("how many calories

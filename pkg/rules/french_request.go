@@ -17,7 +17,7 @@ var (
 	// copulas and commonest verbs, and its subject pronouns: a finite
 	// verb follows them.
 	frenchFiniteClosed = sync.OnceValue(set("est", "sont", "était", "étaient", "fut", "sera", "seront", "serait", "a", "ont", "avait", "avaient", "aura", "peut", "peuvent", "pouvait", "doit", "doivent", "devait", "fait", "font", "va", "vont", "permet", "permettent", "reste", "semble", "devient", "demande", "exige", "suffit", "signifie", "consiste", "je", "j'", "il", "elle", "on", "ils", "elles", "nous", "vous", "c'est", "n'est", "s'est", "qu'il", "qu'elle", "qu'on"))
-	// frenchObjectStart open the object of a French imperative: a
+	// frenchObject open the object of a French imperative: a
 	// determiner, a demonstrative, a possessive.
 	frenchObject = sync.OnceValue(set("ce", "cet", "cette", "ces", "mon", "ma", "mes", "ton", "ta", "tes", "tout", "toutes", "tous", "le", "la", "les", "l'", "un", "une", "des", "du"))
 	// frenchIrregular are second-singular imperatives of -re and -ir

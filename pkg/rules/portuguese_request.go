@@ -48,7 +48,7 @@ func portugueseTu(w string) bool {
 	if portugueseIrregular()[w] {
 		return true
 	}
-	// A preposition before it is an imperative ("para", "entre",
+	// A preposition spelt as an imperative is none ("para", "entre",
 	// "conforme", "sobre").
 	if utf8.RuneCountInString(w) < 4 || portuguesePrepositions()[w] {
 		return false

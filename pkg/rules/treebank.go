@@ -408,7 +408,7 @@ func russianPrefixed(w string, f treebankForms) string {
 // members the treebanks attest only some of. Its ending -ируй is no
 // noun's or adjective's.
 func russianIruj(w string) bool {
-	return utf8.RuneCountInString(w) >= 7 && hasSuffixAny(w, "ируй", "ируйся") && strings.IndexFunc(w, func(r rune) bool { return !unicode.Is(unicode.Cyrillic, r) }) < 0
+	return utf8.RuneCountInString(w) >= 7 && hasSuffixAny(w, "ируй", "ируйся") && cyrillicWord(w)
 }
 
 // russianScript reports whether clause s may be read as Russian by its
