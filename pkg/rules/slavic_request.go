@@ -15,19 +15,6 @@ import (
 // Assistant's requests in Russian, Ukrainian and 13 other languages (held
 // out)".
 
-// formRequest asks the Spanish and then the Russian and Ukrainian
-// readings of a request by the verb's form (one call, so that instruction
-// stays within gocyclo's limit).
-func formRequest(text string) (rule, msg string) {
-	if rule, msg := spanishRequest(text); rule != "" {
-		return rule, msg
-	}
-	if rule, msg := latinRequest(text); rule != "" {
-		return rule, msg
-	}
-	return slavicRequest(text)
-}
-
 // slavicRequest judges text's Russian and Ukrainian requests.
 func slavicRequest(text string) (rule, msg string) {
 	typed := strings.TrimLeftFunc(text, func(r rune) bool { return !unicode.IsLetter(r) })
