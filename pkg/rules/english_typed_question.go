@@ -17,6 +17,8 @@ import (
 
 var englishTypedSubjects = map[string]bool{"anyone": true, "anybody": true, "someone": true, "somebody": true, "everyone": true, "everybody": true, "nobody": true, "anything": true, "something": true, "there": true}
 
+// englishHowAux are the auxiliaries a "how much" question puts after its
+// noun (all of them englishFinite).
 var englishHowAux = map[string]bool{"is": true, "are": true, "was": true, "were": true, "do": true, "does": true, "did": true, "can": true, "will": true, "should": true, "has": true, "have": true}
 
 // englishTypedQuestion returns the words that open text as a question
@@ -44,7 +46,7 @@ func englishTypedQuestion(text string) string {
 		// tracked in …").
 		for i := 2; i < min(len(ws)-1, 5); i++ {
 			if englishHowAux[ws[i]] {
-				if slices.ContainsFunc(ws[i+1:], func(w string) bool { return englishHowAux[w] || englishFinite()[w] }) {
+				if slices.ContainsFunc(ws[i+1:], func(w string) bool { return englishFinite()[w] }) {
 					return ""
 				}
 				return "how " + ws[1]

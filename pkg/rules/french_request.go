@@ -66,5 +66,5 @@ func frenchTu(w string) bool {
 // opens its sentence with the verb before its object ("Mets le minuteur
 // en pause").
 func frenchTuOrder(text string) string {
-	return tuOrder(text, frenchTu, frenchObject(), nil)
+	return tuOrder(text, frenchTu, nil, frenchObject(), nil)
 }

@@ -47,5 +47,5 @@ func italianTu(w string) bool {
 }
 
 func italianTuOrder(text string) string {
-	return tuOrder(text, italianTu, italianStrong(), italianWeak())
+	return tuOrder(text, italianTu, nil, italianStrong(), italianWeak())
 }

@@ -58,5 +58,5 @@ func portugueseTu(w string) bool {
 }
 
 func portugueseTuOrder(text string) string {
-	return tuOrder(text, portugueseTu, portugueseStrong(), portugueseWeak())
+	return tuOrder(text, portugueseTu, nil, portugueseStrong(), portugueseWeak())
 }

@@ -84,10 +84,14 @@ func lemmaEnding(w, lang string, pairs ...[2]string) bool {
 // before a word of strong (a demonstrative, a possessive: its object), or
 // before a word of weak (an article) in a clause typed in lower case, as
 // a request to an assistant is: a statement may put its subject after its
-// verb but opens its sentence with a capital.
-func tuOrder(text string, isImp func(string) bool, strong, weak map[string]bool) string {
+// verb but opens its sentence with a capital. joined, when not nil, reads
+// a clause's first word alone as an imperative with its pronoun joined.
+func tuOrder(text string, isImp, joined func(string) bool, strong, weak map[string]bool) string {
 	for _, c := range clauses(text) {
 		ws := words(c)
+		if len(ws) > 0 && joined != nil && joined(strings.ToLower(ws[0])) {
+			return strings.ToLower(ws[0])
+		}
 		if len(ws) < 2 {
 			continue
 		}

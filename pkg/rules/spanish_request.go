@@ -2,6 +2,7 @@ package rules
 
 import (
 	"strings"
+	"sync"
 )
 
 // Spanish requests told by the verb's form, for Instruction. A request to
@@ -155,33 +156,17 @@ func spanishMonosyllable(w string) bool {
 // verb ("Llega la primavera") but opens its sentence with a capital.
 // "Para" is the preposition.
 func spanishTuOrder(text string) string {
-	lower := strings.ToLower(text)
-	if otherLatin(lower, "Spanish") {
+	if otherLatin(strings.ToLower(text), "Spanish") {
 		return ""
 	}
-	for _, c := range clauses(text) {
-		ws := words(c)
-		if len(ws) == 0 {
-			continue
-		}
-		typed := ws[0] == strings.ToLower(ws[0])
-		for i := range ws {
-			ws[i] = strings.ToLower(ws[i])
-		}
-		if spanishMonosyllable(ws[0]) {
-			return ws[0]
-		}
-		if len(ws) < 2 || ws[0] == "para" || !spanishTu(ws[0]) {
-			continue
-		}
-		switch ws[1] {
-		case "ese", "esa", "esos", "esas", "este", "esta", "estos", "estas", "mi", "mis", "tu", "tus", "algo":
-			return ws[0]
-		case "el", "la", "los", "las", "un", "una":
-			if typed {
-				return ws[0]
-			}
-		}
-	}
-	return ""
+	return tuOrder(text, func(w string) bool { return w != "para" && spanishTu(w) }, spanishMonosyllable, spanishStrong(), spanishWeak())
 }
+
+var (
+	// spanishStrong open a tú imperative's object: a demonstrative, a
+	// possessive, "algo".
+	spanishStrong = sync.OnceValue(set("ese", "esa", "esos", "esas", "este", "esta", "estos", "estas", "mi", "mis", "tu", "tus", "algo"))
+	// spanishWeak are the articles, read after the imperative only in a
+	// clause typed in lower case.
+	spanishWeak = sync.OnceValue(set("el", "la", "los", "las", "un", "una"))
+)
