@@ -652,6 +652,9 @@ func candidates(ctx context.Context, idx bleve.Index, c *memo, qs []phrasing, n 
 		}
 		more = more || total > n
 		if p.lift {
+			if hits, err = byDay(idx, hits, p); err != nil {
+				return nil, false, err
+			}
 			if hits, err = episodes(idx, c, hits, p); err != nil {
 				return nil, false, err
 			}

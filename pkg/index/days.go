@@ -1,0 +1,258 @@
+package index
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/mem-md/mem/pkg/frontmatter"
+)
+
+// A question that names a day ("what did Kate cook on 29 Dec 2023?") asks
+// about what was valid then: the day's memories that match its words gain
+// dayWeight of their score, the lift falling linearly to nothing a day
+// beyond the named one (a conversation runs past midnight, an event is
+// told the next morning, the asker's time zone is not the writer's).
+const (
+	dayWeight = 3.0
+	dayFade   = 24 * time.Hour
+	// dayMost is how many of a named day's matching memories are read.
+	dayMost = 1000
+)
+
+// day is a calendar day as written, in no time zone: a memory's valid_at
+// is compared in its own offset, the day its writer lived.
+type day struct {
+	year  int
+	month time.Month
+	day   int
+}
+
+func (d day) start() time.Time { return time.Date(d.year, d.month, d.day, 0, 0, 0, 0, time.UTC) }
+
+// namedDays are the days text names with its year: 2024-01-07 (or
+// 2024/01/07), 7 Jan 2024, 7th of January, 2024, January 7th 2024, Jan. 7,
+// 2024, and 07.01.2024 (dots: day first). A slashed date with the year
+// last, 01/07/2024, is read both ways where both are days. A day without
+// its year, a weekday or a relative day ("yesterday") names none: which
+// one it is depends on when it was said.
+func namedDays(text string) []day {
+	words := dateWords(text)
+	var out []day
+	add := func(y, m, d int) {
+		if y < 1000 || y > 9999 || m < 1 || m > 12 || d < 1 || d > 31 {
+			return
+		}
+		dd := day{y, time.Month(m), d}
+		if dd.start().Day() != d { // 31 April
+			return
+		}
+		if !slices.Contains(out, dd) {
+			out = append(out, dd)
+		}
+	}
+	for i, w := range words {
+		if n := numericDate(w); n != nil {
+			for _, d := range n {
+				add(d[0], d[1], d[2])
+			}
+			continue
+		}
+		m := monthNamed(w)
+		if m == 0 {
+			continue
+		}
+		// Day before the month: 7 Jan 2024, 7th of January 2024.
+		if i >= 1 && i+1 < len(words) {
+			before := i - 1
+			if words[before] == "of" && i >= 2 {
+				before = i - 2
+			}
+			if d, ok := dayNumber(words[before]); ok {
+				if y, ok := yearNumber(words[i+1]); ok {
+					add(y, m, d)
+					continue
+				}
+			}
+		}
+		// Month before the day: January 7th, 2024.
+		if i+2 < len(words) {
+			if d, ok := dayNumber(words[i+1]); ok {
+				if y, ok := yearNumber(words[i+2]); ok {
+					add(y, m, d)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// dateWords is text cut into words at spaces and at the commas and
+// periods that follow a word ("Jan. 7, 2024"), lower case; a word's own
+// dots and slashes stay (07.01.2024).
+func dateWords(text string) []string {
+	fields := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune(",;:!?()[]\"'", r)
+	})
+	for i, f := range fields {
+		fields[i] = strings.TrimRight(f, ".")
+	}
+	return fields
+}
+
+var monthNames = map[string]time.Month{
+	"jan": 1, "january": 1, "feb": 2, "february": 2, "mar": 3, "march": 3, "apr": 4, "april": 4,
+	"may": 5, "jun": 6, "june": 6, "jul": 7, "july": 7, "aug": 8, "august": 8,
+	"sep": 9, "sept": 9, "september": 9, "oct": 10, "october": 10, "nov": 11, "november": 11,
+	"dec": 12, "december": 12,
+}
+
+func monthNamed(w string) int { return int(monthNames[w]) }
+
+// dayNumber reads 7, 07 and 7th (1st, 2nd, 3rd).
+func dayNumber(w string) (int, bool) {
+	for _, suffix := range []string{"st", "nd", "rd", "th"} {
+		if s, ok := strings.CutSuffix(w, suffix); ok {
+			w = s
+			break
+		}
+	}
+	if len(w) == 0 || len(w) > 2 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(w)
+	return n, err == nil && n >= 1 && n <= 31
+}
+
+func yearNumber(w string) (int, bool) {
+	if len(w) != 4 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(w)
+	return n, err == nil
+}
+
+// numericDate reads one word as year, month and day: YYYY-MM-DD,
+// YYYY/MM/DD, DD.MM.YYYY, and DD/MM/YYYY or MM/DD/YYYY (both, where both
+// are dates).
+func numericDate(w string) [][3]int {
+	for _, sep := range []string{"-", "/", "."} {
+		parts := strings.Split(w, sep)
+		if len(parts) != 3 {
+			continue
+		}
+		var n [3]int
+		for i, p := range parts {
+			if len(p) == 0 || len(p) > 4 {
+				return nil
+			}
+			v, err := strconv.Atoi(p)
+			if err != nil {
+				return nil
+			}
+			n[i] = v
+		}
+		switch {
+		case len(parts[0]) == 4 && sep != ".":
+			return [][3]int{{n[0], n[1], n[2]}}
+		case len(parts[2]) == 4 && sep == ".":
+			return [][3]int{{n[2], n[1], n[0]}}
+		case len(parts[2]) == 4 && sep == "/":
+			if n[0] == n[1] {
+				return [][3]int{{n[2], n[1], n[0]}}
+			}
+			return [][3]int{{n[2], n[1], n[0]}, {n[2], n[0], n[1]}}
+		}
+		return nil
+	}
+	return nil
+}
+
+// dayLift is how much of its score a memory valid at t gains from days:
+// dayWeight within a named day (in t's own offset), falling linearly to
+// nothing dayFade beyond it; the nearest day counts.
+func dayLift(t frontmatter.Time, days []day) float64 {
+	y, m, d := t.Time.Date()
+	hh, mm, ss := t.Time.Clock()
+	wall := time.Date(y, m, d, hh, mm, ss, 0, time.UTC)
+	best := 0.0
+	for _, dd := range days {
+		start := dd.start()
+		end := start.Add(24 * time.Hour)
+		var off time.Duration
+		switch {
+		case wall.Before(start):
+			off = start.Sub(wall)
+		case !wall.Before(end):
+			off = wall.Sub(end) + time.Second
+		}
+		best = math.Max(best, dayWeight*(1-float64(off)/float64(dayFade)))
+	}
+	return best
+}
+
+// byDay lifts, in a ranked answer to p, the memories valid on a day p's
+// text names: each of those matching p (its words, required clauses and
+// filters) gains dayLift of its own score, found among the best dayMost
+// of them whether or not it was among hits. The date range asked of the
+// index is widened by 14 hours each side, the furthest a UTC offset goes,
+// and each memory is then judged in its own offset.
+func byDay(idx bleve.Index, hits []*search.DocumentMatch, p phrasing) ([]*search.DocumentMatch, error) {
+	days := namedDays(p.text)
+	if len(days) == 0 {
+		return hits, nil
+	}
+	slack := dayFade + 14*time.Hour
+	ranges := make([]query.Query, 0, len(days))
+	for _, d := range days {
+		from, to := d.start().Add(-slack), d.start().Add(24*time.Hour+slack)
+		r := bleve.NewDateRangeQuery(from, to)
+		r.SetField(fieldValidAt)
+		// The range decides which memories, not how well they match:
+		// its part of the conjunction's score is made negligible.
+		r.SetBoost(1e-9)
+		ranges = append(ranges, r)
+	}
+	q := bleve.NewConjunctionQuery(p.query, bleve.NewDisjunctionQuery(ranges...))
+	req := bleve.NewSearchRequestOptions(q, dayMost, 0, len(hits) > 0 && hits[0].Expl != nil)
+	req.Fields = storedFields
+	sr, err := idx.Search(req)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]*search.DocumentMatch, len(hits))
+	for _, h := range hits {
+		byID[h.ID] = h
+	}
+	for _, n := range sr.Hits {
+		text, _ := n.Fields[fieldValidAtText].(string)
+		at, err := frontmatter.ParseTime(text)
+		if err != nil {
+			continue
+		}
+		lift := dayLift(at, days)
+		if lift <= 0 {
+			continue
+		}
+		h := byID[n.ID]
+		if h == nil {
+			h = n
+			hits = append(hits, h)
+		}
+		h.Score *= 1 + lift
+		explainStep(h, "times %.3g: valid on or near a day the query names", 1+lift)
+	}
+	slices.SortFunc(hits, byScore)
+	return hits, nil
+}
+
+// String is the day as YYYY-MM-DD, for tests and --explain.
+func (d day) String() string { return fmt.Sprintf("%04d-%02d-%02d", d.year, d.month, d.day) }
