@@ -28,35 +28,49 @@ const (
 	dayMost = 1000
 )
 
-// day is a calendar day as written, in no time zone: a memory's valid_at
-// is compared in its own offset, the day its writer lived.
-type day struct {
-	year  int
-	month time.Month
-	day   int
+// span is a calendar day or month as written, in no time zone: a
+// memory's valid_at is compared in its own offset, the day its writer
+// lived. months is 0 for a day, 1 for a month.
+type span struct {
+	year   int
+	month  time.Month
+	day    int
+	months int
 }
 
-func (d day) start() time.Time { return time.Date(d.year, d.month, d.day, 0, 0, 0, 0, time.UTC) }
+func (s span) start() time.Time {
+	return time.Date(s.year, s.month, max(s.day, 1), 0, 0, 0, 0, time.UTC)
+}
 
-// namedDays are the days text names with its year: 2024-01-07 (or
-// 2024/01/07), 7 Jan 2024, 7th of January, 2024, January 7th 2024, Jan. 7,
-// 2024, and 07.01.2024 (dots: day first). A slashed date with the year
-// last, 01/07/2024, is read both ways where both are days. A day without
-// its year, a weekday or a relative day ("yesterday") names none: which
-// one it is depends on when it was said.
-func namedDays(text string) []day {
+func (s span) end() time.Time {
+	if s.months > 0 {
+		return s.start().AddDate(0, s.months, 0)
+	}
+	return s.start().Add(24 * time.Hour)
+}
+
+// namedSpans are the days and months text names with their year: a day as
+// 2024-01-07 (or 2024/01/07), 7 Jan 2024, 7th of January, 2024, January
+// 7th 2024, Jan. 7, 2024, and 07.01.2024 (dots: day first; a slashed date
+// with the year last, 01/07/2024, is read both ways where both are days);
+// a month as January 2024 or Jan 2024. A day or month without its year, a
+// weekday or a relative day ("yesterday") names none: which one it is
+// depends on when it was said.
+func namedSpans(text string) []span {
 	words := dateWords(text)
-	var out []day
+	var out []span
 	add := func(y, m, d int) {
-		if y < 1000 || y > 9999 || m < 1 || m > 12 || d < 1 || d > 31 {
+		if y < 1000 || y > 9999 || m < 1 || m > 12 || d < 0 || d > 31 {
 			return
 		}
-		dd := day{y, time.Month(m), d}
-		if dd.start().Day() != d { // 31 April
+		s := span{year: y, month: time.Month(m), day: d}
+		if d == 0 {
+			s.months = 1
+		} else if s.start().Day() != d { // 31 April
 			return
 		}
-		if !slices.Contains(out, dd) {
-			out = append(out, dd)
+		if !slices.Contains(out, s) {
+			out = append(out, s)
 		}
 	}
 	for i, w := range words {
@@ -88,7 +102,14 @@ func namedDays(text string) []day {
 			if d, ok := dayNumber(words[i+1]); ok {
 				if y, ok := yearNumber(words[i+2]); ok {
 					add(y, m, d)
+					continue
 				}
+			}
+		}
+		// The month alone: January 2024.
+		if i+1 < len(words) {
+			if y, ok := yearNumber(words[i+1]); ok {
+				add(y, m, 0)
 			}
 		}
 	}
@@ -176,17 +197,16 @@ func numericDate(w string) [][3]int {
 	return nil
 }
 
-// dayLift is how much of its score a memory valid at t gains from days:
-// dayWeight within a named day (in t's own offset), falling linearly to
-// nothing dayFade beyond it; the nearest day counts.
-func dayLift(t frontmatter.Time, days []day) float64 {
+// dayLift is how much of its score a memory valid at t gains from spans:
+// dayWeight within a named day or month (in t's own offset), falling
+// linearly to nothing dayFade beyond it; the nearest counts.
+func dayLift(t frontmatter.Time, spans []span) float64 {
 	y, m, d := t.Time.Date()
 	hh, mm, ss := t.Time.Clock()
 	wall := time.Date(y, m, d, hh, mm, ss, 0, time.UTC)
 	best := 0.0
-	for _, dd := range days {
-		start := dd.start()
-		end := start.Add(24 * time.Hour)
+	for _, sp := range spans {
+		start, end := sp.start(), sp.end()
 		var off time.Duration
 		switch {
 		case wall.Before(start):
@@ -206,14 +226,14 @@ func dayLift(t frontmatter.Time, days []day) float64 {
 // index is widened by 14 hours each side, the furthest a UTC offset goes,
 // and each memory is then judged in its own offset.
 func byDay(idx bleve.Index, hits []*search.DocumentMatch, p phrasing) ([]*search.DocumentMatch, error) {
-	days := namedDays(p.text)
-	if len(days) == 0 {
+	spans := namedSpans(p.text)
+	if len(spans) == 0 {
 		return hits, nil
 	}
 	slack := dayFade + 14*time.Hour
-	ranges := make([]query.Query, 0, len(days))
-	for _, d := range days {
-		from, to := d.start().Add(-slack), d.start().Add(24*time.Hour+slack)
+	ranges := make([]query.Query, 0, len(spans))
+	for _, sp := range spans {
+		from, to := sp.start().Add(-slack), sp.end().Add(slack)
 		r := bleve.NewDateRangeQuery(from, to)
 		r.SetField(fieldValidAt)
 		// The range decides which memories, not how well they match:
@@ -238,7 +258,7 @@ func byDay(idx bleve.Index, hits []*search.DocumentMatch, p phrasing) ([]*search
 		if err != nil {
 			continue
 		}
-		lift := dayLift(at, days)
+		lift := dayLift(at, spans)
 		if lift <= 0 {
 			continue
 		}
@@ -254,5 +274,10 @@ func byDay(idx bleve.Index, hits []*search.DocumentMatch, p phrasing) ([]*search
 	return hits, nil
 }
 
-// String is the day as YYYY-MM-DD, for tests and --explain.
-func (d day) String() string { return fmt.Sprintf("%04d-%02d-%02d", d.year, d.month, d.day) }
+// String is the span as YYYY-MM-DD or YYYY-MM, for tests.
+func (s span) String() string {
+	if s.months > 0 {
+		return fmt.Sprintf("%04d-%02d", s.year, s.month)
+	}
+	return fmt.Sprintf("%04d-%02d-%02d", s.year, s.month, s.day)
+}

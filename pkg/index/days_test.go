@@ -10,7 +10,7 @@ import (
 	"github.com/mem-md/mem/pkg/vault"
 )
 
-func TestNamedDays(t *testing.T) {
+func TestNamedSpans(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		text string
@@ -29,25 +29,27 @@ func TestNamedDays(t *testing.T) {
 		// No day: without its year, relative, a month alone, no such day.
 		{"What did we decide on January 6?", nil},
 		{"What happened yesterday, on Friday?", nil},
-		{"Were they both sick in January 2024?", nil},
+		{"Were they both sick in January 2024?", []string{"2024-01"}},
+		{"in Dec 2023, and on 3 June, 2023", []string{"2023-12", "2023-06-03"}},
+		{"Were they both sick in January?", nil},
 		{"31 April 2024 and 30 February 2023", nil},
 		{"may 5 people come in 2024", nil},
 		{"version 1.2.3 and eu-central-1", nil},
 		{"", nil},
 	} {
 		var got []string
-		for _, d := range namedDays(c.text) {
+		for _, d := range namedSpans(c.text) {
 			got = append(got, d.String())
 		}
 		if !reflect.DeepEqual(got, c.want) {
-			t.Errorf("namedDays(%q) = %v, want %v", c.text, got, c.want)
+			t.Errorf("namedSpans(%q) = %v, want %v", c.text, got, c.want)
 		}
 	}
 }
 
 func TestDayLift(t *testing.T) {
 	t.Parallel()
-	days := []day{{2024, 1, 7}}
+	days := []span{{year: 2024, month: 1, day: 7}}
 	for _, c := range []struct {
 		at   string
 		want float64
@@ -117,13 +119,13 @@ func TestQuestionNamingADay(t *testing.T) {
 	}
 }
 
-func FuzzNamedDays(f *testing.F) {
+func FuzzNamedSpans(f *testing.F) {
 	for _, s := range []string{"on 29 Dec 2023", "January 4th, 2024", "10.01.2024", "01/07/2024", "2024-01-07", "7th of May 2024", "of of 1st"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		for _, d := range namedDays(s) {
-			if st := d.start(); st.Year() != d.year || st.Month() != d.month || st.Day() != d.day {
+		for _, d := range namedSpans(s) {
+			if st := d.start(); st.Year() != d.year || st.Month() != d.month || st.Day() != max(d.day, 1) || !d.end().After(st) {
 				t.Fatalf("%q: %v is no calendar day", s, d)
 			}
 		}
