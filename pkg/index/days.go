@@ -219,56 +219,88 @@ func dayLift(t frontmatter.Time, spans []span) float64 {
 	return best
 }
 
+// relativeDays are the words by which a memory speaks of a day other than
+// its own: said on the 8th, "yesterday" is the 7th.
+var relativeDays = []struct {
+	word  string
+	shift time.Duration
+}{{"", 0}, {"yesterday", -24 * time.Hour}, {"tomorrow", 24 * time.Hour}}
+
 // byDay lifts, in a ranked answer to p, the memories valid on a day p's
-// text names: each of those matching p (its words, required clauses and
-// filters) gains dayLift of its own score, found among the best dayMost
-// of them whether or not it was among hits. The date range asked of the
-// index is widened by 14 hours each side, the furthest a UTC offset goes,
-// and each memory is then judged in its own offset.
+// text names, or that speak of it as yesterday or tomorrow: each of those
+// matching p (its words, required clauses and filters) gains dayLift of
+// its own score, found among the best dayMost of them whether or not it
+// was among hits. The date range asked of the index is widened by 14
+// hours each side, the furthest a UTC offset goes, and each memory is then
+// judged in its own offset.
 func byDay(idx bleve.Index, hits []*search.DocumentMatch, p phrasing) ([]*search.DocumentMatch, error) {
 	spans := namedSpans(p.text)
 	if len(spans) == 0 {
 		return hits, nil
 	}
-	slack := dayFade + 14*time.Hour
-	ranges := make([]query.Query, 0, len(spans))
-	for _, sp := range spans {
-		from, to := sp.start().Add(-slack), sp.end().Add(slack)
-		r := bleve.NewDateRangeQuery(from, to)
-		r.SetField(fieldValidAt)
-		// The range decides which memories, not how well they match:
-		// its part of the conjunction's score is made negligible.
-		r.SetBoost(1e-9)
-		ranges = append(ranges, r)
+	type lifted struct {
+		match *search.DocumentMatch
+		lift  float64
 	}
-	q := bleve.NewConjunctionQuery(p.query, bleve.NewDisjunctionQuery(ranges...))
-	req := bleve.NewSearchRequestOptions(q, dayMost, 0, len(hits) > 0 && hits[0].Expl != nil)
-	req.Fields = storedFields
-	sr, err := idx.Search(req)
-	if err != nil {
-		return nil, err
+	found := map[string]*lifted{}
+	var order []string
+	slack := dayFade + 14*time.Hour
+	for _, rel := range relativeDays {
+		ranges := make([]query.Query, 0, len(spans))
+		for _, sp := range spans {
+			from, to := sp.start().Add(-rel.shift-slack), sp.end().Add(-rel.shift+slack)
+			r := bleve.NewDateRangeQuery(from, to)
+			r.SetField(fieldValidAt)
+			// The range decides which memories, not how well they
+			// match: its part of the conjunction's score is negligible.
+			r.SetBoost(1e-9)
+			ranges = append(ranges, r)
+		}
+		parts := []query.Query{p.query, bleve.NewDisjunctionQuery(ranges...)}
+		if rel.word != "" {
+			w := bleve.NewMatchQuery(rel.word)
+			w.SetField(fieldBody)
+			w.SetBoost(1e-9)
+			parts = append(parts, w)
+		}
+		req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(parts...), dayMost, 0, len(hits) > 0 && hits[0].Expl != nil)
+		req.Fields = storedFields
+		sr, err := idx.Search(req)
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range sr.Hits {
+			text, _ := n.Fields[fieldValidAtText].(string)
+			at, err := frontmatter.ParseTime(text)
+			if err != nil {
+				continue
+			}
+			at.Time = at.Time.Add(rel.shift)
+			lift := dayLift(at, spans)
+			if lift <= 0 {
+				continue
+			}
+			if l := found[n.ID]; l == nil {
+				found[n.ID] = &lifted{n, lift}
+				order = append(order, n.ID)
+			} else {
+				l.lift = max(l.lift, lift)
+			}
+		}
 	}
 	byID := make(map[string]*search.DocumentMatch, len(hits))
 	for _, h := range hits {
 		byID[h.ID] = h
 	}
-	for _, n := range sr.Hits {
-		text, _ := n.Fields[fieldValidAtText].(string)
-		at, err := frontmatter.ParseTime(text)
-		if err != nil {
-			continue
-		}
-		lift := dayLift(at, spans)
-		if lift <= 0 {
-			continue
-		}
-		h := byID[n.ID]
+	for _, id := range order {
+		l := found[id]
+		h := byID[id]
 		if h == nil {
-			h = n
+			h = l.match
 			hits = append(hits, h)
 		}
-		h.Score *= 1 + lift
-		explainStep(h, "times %.3g: valid on or near a day the query names", 1+lift)
+		h.Score *= 1 + l.lift
+		explainStep(h, "times %.3g: valid on or near a day or month the query names, or speaking of it as yesterday or tomorrow", 1+l.lift)
 	}
 	slices.SortFunc(hits, byScore)
 	return hits, nil

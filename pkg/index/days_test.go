@@ -131,3 +131,26 @@ func FuzzNamedSpans(f *testing.F) {
 		}
 	})
 }
+
+// A memory that speaks of the named day as yesterday or tomorrow is of
+// that day: said on the evening after, "yesterday" ranks it above a
+// memory of the same evening with the same words that speaks of its own
+// day.
+func TestRelativeDay(t *testing.T) {
+	t.Parallel()
+	v := newVault(t)
+	write(t, v, "memory/a-today.md", memory("fact", "stated", "2024-01-08T20:00:00Z", "Kate made pasta with ham today."))
+	write(t, v, "memory/b-yesterday.md", memory("fact", "stated", "2024-01-08T20:00:00Z", "Kate made pasta with ham yesterday."))
+	write(t, v, "memory/c-tomorrow.md", memory("fact", "stated", "2024-01-06T20:00:00Z", "Kate makes pasta with ham tomorrow."))
+	res, err := Search(context.Background(), v, Query{Text: "What pasta did Kate make on 7 Jan 2024?", Limit: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, h := range res.Hits {
+		got = append(got, h.Path)
+	}
+	if len(got) != 3 || got[2] != "memory/a-today.md" {
+		t.Fatalf("got %v, want memory/a-today.md last", got)
+	}
+}
