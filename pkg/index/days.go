@@ -229,42 +229,37 @@ var relativeDays = []struct {
 // byDay lifts, in a ranked answer to p, the memories valid on a day p's
 // text names, or that speak of it as yesterday or tomorrow: each of those
 // matching p (its words, required clauses and filters) gains dayLift of
-// its own score, found among the best dayMost of them whether or not it
-// was among hits. The date range asked of the index is widened by 14
-// hours each side, the furthest a UTC offset goes, and each memory is then
-// judged in its own offset.
+// its own score, whether or not it was among hits. The date range asked
+// of the index is widened by 14 hours each side, the furthest a UTC
+// offset goes, and each memory is then judged in its own offset.
+//
+// The days' memories are found first, unscored (at most dayMost a
+// reading), and only those of them not among hits are then scored
+// against p: a conjunction led by their ids, which costs what they are,
+// not what p matches in the whole index.
 func byDay(idx bleve.Index, hits []*search.DocumentMatch, p phrasing) ([]*search.DocumentMatch, error) {
 	spans := namedSpans(p.text)
-	if len(spans) == 0 {
+	if len(spans) == 0 || len(hits) == 0 {
 		return hits, nil
 	}
-	type lifted struct {
-		match *search.DocumentMatch
-		lift  float64
-	}
-	found := map[string]*lifted{}
-	var order []string
+	lifts := map[string]float64{}
 	slack := dayFade + 14*time.Hour
 	for _, rel := range relativeDays {
 		ranges := make([]query.Query, 0, len(spans))
 		for _, sp := range spans {
-			from, to := sp.start().Add(-rel.shift-slack), sp.end().Add(-rel.shift+slack)
-			r := bleve.NewDateRangeQuery(from, to)
+			r := bleve.NewDateRangeQuery(sp.start().Add(-rel.shift-slack), sp.end().Add(-rel.shift+slack))
 			r.SetField(fieldValidAt)
-			// The range decides which memories, not how well they
-			// match: its part of the conjunction's score is negligible.
-			r.SetBoost(1e-9)
 			ranges = append(ranges, r)
 		}
-		parts := []query.Query{p.query, bleve.NewDisjunctionQuery(ranges...)}
+		var q query.Query = bleve.NewDisjunctionQuery(ranges...)
 		if rel.word != "" {
 			w := bleve.NewMatchQuery(rel.word)
 			w.SetField(fieldBody)
-			w.SetBoost(1e-9)
-			parts = append(parts, w)
+			q = bleve.NewConjunctionQuery(q, w)
 		}
-		req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(parts...), dayMost, 0, len(hits) > 0 && hits[0].Expl != nil)
-		req.Fields = storedFields
+		req := bleve.NewSearchRequestOptions(q, dayMost, 0, false)
+		req.Fields = []string{fieldValidAtText}
+		req.Score = "none"
 		sr, err := idx.Search(req)
 		if err != nil {
 			return nil, err
@@ -276,31 +271,43 @@ func byDay(idx bleve.Index, hits []*search.DocumentMatch, p phrasing) ([]*search
 				continue
 			}
 			at.Time = at.Time.Add(rel.shift)
-			lift := dayLift(at, spans)
-			if lift <= 0 {
-				continue
-			}
-			if l := found[n.ID]; l == nil {
-				found[n.ID] = &lifted{n, lift}
-				order = append(order, n.ID)
-			} else {
-				l.lift = max(l.lift, lift)
+			if lift := dayLift(at, spans); lift > 0 {
+				lifts[n.ID] = max(lifts[n.ID], lift)
 			}
 		}
 	}
-	byID := make(map[string]*search.DocumentMatch, len(hits))
+	if len(lifts) == 0 {
+		return hits, nil
+	}
+	var outside []string
+	in := make(map[string]bool, len(hits))
 	for _, h := range hits {
-		byID[h.ID] = h
+		in[h.ID] = true
 	}
-	for _, id := range order {
-		l := found[id]
-		h := byID[id]
-		if h == nil {
-			h = l.match
-			hits = append(hits, h)
+	for id := range lifts {
+		if !in[id] {
+			outside = append(outside, id)
 		}
-		h.Score *= 1 + l.lift
-		explainStep(h, "times %.3g: valid on or near a day or month the query names, or speaking of it as yesterday or tomorrow", 1+l.lift)
+	}
+	if len(outside) > 0 {
+		// Scored as the window was: the ids decide which, not how well.
+		ids := bleve.NewDocIDQuery(outside)
+		ids.SetBoost(1e-9)
+		req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(p.query, ids), len(outside), 0, hits[0].Expl != nil)
+		if hits[0].Fields != nil {
+			req.Fields = storedFields
+		}
+		sr, err := idx.Search(req)
+		if err != nil {
+			return nil, err
+		}
+		hits = append(hits, sr.Hits...)
+	}
+	for _, h := range hits {
+		if lift := lifts[h.ID]; lift > 0 {
+			h.Score *= 1 + lift
+			explainStep(h, "times %.3g: valid on or near a day or month the query names, or speaking of it as yesterday or tomorrow", 1+lift)
+		}
 	}
 	slices.SortFunc(hits, byScore)
 	return hits, nil
