@@ -51,8 +51,11 @@ func englishLowerOrder(text string) string {
 		if englishLowerPreposition[ws[1]] && len(ws) > 2 && englishVerbFirstOrLexicon(ws[0], f) && englishPrepObject(ws[2:]) {
 			return ws[0] + " " + ws[1]
 		}
-		if englishNounVerbOrder(ws) {
+		if englishNounVerbOrder(ws) || englishNounVerbParticle(ws) {
 			return ws[0]
+		}
+		if w := englishFrontedOrder(ws, f); w != "" {
+			return w
 		}
 		if !englishLowerVerb(ws[0], f) {
 			continue
@@ -186,6 +189,41 @@ func englishNounVerbOrder(ws []string) bool {
 		return false
 	}
 	return englishLowerPreposition[ws[2]] || !englishNotObject()[ws[2]] && englishLowerPreposition[ws[3]]
+}
+
+// englishNounVerbParticle reports ws as a verb WordNet reads as a noun
+// first before a particle no noun takes after it and its object ("queue
+// up ymca", "back up photos").
+func englishNounVerbParticle(ws []string) bool {
+	return len(ws) >= 3 && englishVerbsNoun()[ws[0]] && englishLowerOpener(ws[0]) && englishNounParticle[ws[1]] && englishPrepObject(ws[2:])
+}
+
+// englishNounParticle are the particles that follow a verb, not a noun
+// read as its head.
+var englishNounParticle = map[string]bool{"up": true, "down": true, "off": true, "out": true, "back": true, "away": true}
+
+// englishFrontedOrder returns the verb of an order typed in lower case
+// after a phrase that says where ("on the tv increase the volume", "in
+// the living room play the last song again"), or "": a preposition, a
+// determiner and one to three words with no verb, pronoun or plural
+// among them, then a verb's bare form (englishVerbFirstOrLexicon, not
+// one whose past is its bare form) and what opens its object. A
+// statement puts its subject there ("in the end users decide", "on the
+// table lay a book" is a past).
+func englishFrontedOrder(ws []string, f treebankForms) string {
+	if len(ws) < 5 || !englishLowerPreposition[ws[0]] || !englishDeterminer()[ws[1]] {
+		return ""
+	}
+	for i := 2; i < len(ws)-1 && i <= 4; i++ {
+		w := ws[i]
+		if !englishLowerOpener(w) || strings.HasSuffix(w, "s") || englishObjectPronoun()[w] || englishNumeral()[w] {
+			return ""
+		}
+		if i > 2 && englishVerbFirstOrLexicon(w, f) && !englishPastAsBare[w] && !englishIrregularPast[w] && englishPrepObject(ws[i+1:]) {
+			return w
+		}
+	}
+	return ""
 }
 
 // englishLowerPreposition are the prepositions that say where, whence,
