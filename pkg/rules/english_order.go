@@ -48,9 +48,6 @@ func englishLowerOrder(text string) string {
 		if ws[1] == "to" && englishLowerTo[ws[0]] && len(ws) > 2 && englishPrepObject(ws[2:]) {
 			return ws[0] + " to"
 		}
-		if englishLowerPreposition[ws[1]] && len(ws) > 2 && englishVerbFirstOrLexicon(ws[0], f) && englishPrepObject(ws[2:]) {
-			return ws[0] + " " + ws[1]
-		}
 		if englishNounVerbOrder(ws) || englishNounVerbParticle(ws) {
 			return ws[0]
 		}
@@ -109,8 +106,9 @@ func englishAfterVerbFinite(ws []string, f treebankForms) bool {
 }
 
 // englishLowerTo are the verbs whose "to" says where the change goes:
-// before it they open an order ("switch to dark mode"), where a noun
-// puts its preposition after it as well ("update on …").
+// typed in lower case before "to" and a noun phrase they open an order
+// ("switch to dark mode", "transition to party mode"). Any other word
+// before a preposition is read as a noun's head ("update on email").
 var englishLowerTo = map[string]bool{"switch": true, "change": true, "transition": true, "move": true, "go": true, "skip": true, "jump": true, "navigate": true, "revert": true, "convert": true}
 
 // englishLowerVerb reports w (lower case), a clause's first word, as a
@@ -238,10 +236,7 @@ func englishPrepObject(ws []string) bool {
 }
 
 // englishVerbFirstOrLexicon reports w as a verb WordNet reads as a verb
-// first or a verb of the lexicon: before a preposition it is the verb
-// the preposition completes ("post to facebook", "skip on the tv"),
-// not a noun's head ("update on …", which WordNet reads as a noun
-// first).
+// first or a verb of the lexicon.
 func englishVerbFirstOrLexicon(w string, f treebankForms) bool {
 	return englishLowerVerb(w, f) && (englishVerbsFirst()[w] || f.imperativeOf(w, "English"))
 }

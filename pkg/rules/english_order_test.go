@@ -16,8 +16,6 @@ func TestEnglishLowerOrder(t *testing.T) {
 		"clear everything from the calendar",
 		"unpause TV",
 		"bring up a new shopping list",
-		"skip on the TV",
-		"post to facebook at the spa",
 		"search jack in contacts",
 	}, []string{
 		"slow service",
@@ -27,6 +25,8 @@ func TestEnglishLowerOrder(t *testing.T) {
 		"best place for snowboard eva.",
 		"long lines on the weekends but worth it",
 		"5 star detail job",
+		"update on email",
+		"update on the billing refactor",
 		"Lock contention in the writer",
 		"Clear winner among the options",
 		"lock screen shows ads now",
