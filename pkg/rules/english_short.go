@@ -28,7 +28,10 @@ func englishBareOrder(text string) string {
 	if w := englishBareOrderOf(text); w != "" {
 		return w
 	}
-	return englishVocativeOrder(text)
+	if w := englishVocativeOrder(text); w != "" {
+		return w
+	}
+	return englishLowerOrder(text)
 }
 
 // englishBareOrderOf is englishBareOrder without the name or the
@@ -37,7 +40,7 @@ func englishBareOrderOf(text string) string {
 	lower := strings.ToLower(text)
 	// Code in backticks splits where its dots stand ("```go test
 	// ./...``` runs …"): what opens a piece there is code, no verb.
-	if otherLatin(lower, "English") || italian(lower) || strings.ContainsRune(text, '`') {
+	if englishOtherLatin(lower) || italian(lower) || strings.ContainsRune(text, '`') {
 		return ""
 	}
 	f := treebank()
@@ -57,7 +60,10 @@ func englishBareOrderOf(text string) string {
 		if englishPhrasalOrder(ws, f) {
 			return w
 		}
-		typed := unicode.IsLower(firstRune(ws[0], 0)) && englishNumeral()[strings.ToLower(ws[1])]
+		// A numeral, in letters or digits, opens an object typed in lower
+		// case as a determiner does ("increase 1 hour timer").
+		fs := strings.Fields(head)
+		typed := unicode.IsLower(firstRune(ws[0], 0)) && (englishNumeral()[strings.ToLower(ws[1])] || len(fs) > 1 && englishDigits(fs[1]))
 		verb := englishVerb(w, ws[1:], f) || (scored || typed) && wordnetVerbs()[w] && !englishFinite()[w]
 		if !verb || hasSuffixAny(w, "ed", "ing") || strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
 			continue
@@ -100,11 +106,23 @@ func titledWords(ws []string) bool {
 }
 
 // englishFiniteIn reports a finite verb among ws, the words after a
-// clause's first: an auxiliary or a modal, a past in -ed, or, past the
-// word straight after the opening verb (its object: "Cancel alarms"), a
-// third singular in -s of a lexicon verb or a lexicon verb's bare form
-// after a plural noun ("Commit messages follow …").
+// clause's first: an auxiliary or a modal, a past in -ed (not an
+// adjective in -ed, englishAdjectiveEd), or, past the word straight
+// after the opening verb (its object: "Cancel alarms"), a third singular
+// in -s of a lexicon verb, or a lexicon
+// verb's bare form after a plural noun ("Commit messages follow …"), not
+// a noun closing a preposition's phrase (englishNounLast).
 func englishFiniteIn(ws []string, f treebankForms) bool {
+	return englishFiniteFrom(ws, f, false)
+}
+
+// englishFiniteFrom is englishFiniteIn; typed, for a clause typed in
+// lower case as an order (englishLowerOrder), reads a word in -s straight
+// after a preposition as its object's noun ("search jack in contacts"),
+// where a statement's subject may hold a plural before its verb's
+// third singular ("Like the majority of sites in …, the finding dates
+// …" is read whole).
+func englishFiniteFrom(ws []string, f treebankForms, typed bool) bool {
 	for i, w := range ws {
 		// A capital inside the clause opens a name, no verb ("Play a
 		// Bob Burns song").
@@ -116,17 +134,20 @@ func englishFiniteIn(ws []string, f treebankForms) bool {
 		// A past in -ed, unless the object opens with a determiner
 		// straight after the verb: then it is the participle of a phrase after a
 		// noun ("Find a trailer called Storm Center").
-		if strings.HasSuffix(w, "ed") && utf8.RuneCountInString(w) >= 4 && !englishDeterminer()[strings.ToLower(ws[0])] {
+		if strings.HasSuffix(w, "ed") && utf8.RuneCountInString(w) >= 4 && !englishDeterminer()[strings.ToLower(ws[0])] && !englishAdjectiveEd(w, ws[i+1:]) {
 			return true
 		}
 		if i == 0 {
 			continue
 		}
-		if stem, ok := strings.CutSuffix(w, "s"); ok && !named && !strings.HasSuffix(stem, "s") && (f.imperativeOf(stem, "English") || strings.HasSuffix(stem, "e") && f.imperativeOf(strings.TrimSuffix(stem, "e"), "English")) {
+		// After a preposition, in a clause typed as an order, a word in
+		// -s is its object's noun ("search jack in contacts").
+		after := typed && englishNotObject()[strings.ToLower(ws[i-1])]
+		if stem, ok := strings.CutSuffix(w, "s"); ok && !named && !after && !strings.HasSuffix(stem, "s") && (f.imperativeOf(stem, "English") || strings.HasSuffix(stem, "e") && f.imperativeOf(strings.TrimSuffix(stem, "e"), "English")) {
 			return true
 		}
 		prev := strings.ToLower(ws[i-1])
-		if f.imperativeOf(w, "English") && strings.HasSuffix(prev, "s") && !strings.HasSuffix(prev, "ss") && !strings.HasSuffix(prev, "'s") {
+		if f.imperativeOf(w, "English") && strings.HasSuffix(prev, "s") && !strings.HasSuffix(prev, "ss") && !strings.HasSuffix(prev, "'s") && !englishNounLast(ws, i) {
 			return true
 		}
 	}
@@ -424,7 +445,7 @@ func englishPhrasalOrder(ws []string, f treebankForms) bool {
 // are not also their bare forms: a finite verb after a subject that opens
 // with a particle verb's noun ("search for the root cause took most of
 // the sprint").
-var englishIrregularPast = map[string]bool{"took": true, "made": true, "went": true, "came": true, "got": true, "gave": true, "saw": true, "ran": true, "said": true, "told": true, "kept": true, "left": true, "felt": true, "brought": true, "thought": true, "began": true, "broke": true, "fell": true, "won": true, "lost": true, "sent": true, "spent": true, "built": true, "held": true, "wrote": true, "became": true, "stood": true, "found": true, "knew": true, "grew": true, "drove": true, "chose": true, "bought": true, "caught": true, "taught": true, "sold": true, "paid": true, "led": true, "met": true, "meant": true, "showed": true, "turned": true, "sang": true, "sung": true, "drew": true, "flew": true, "swam": true, "wore": true, "rode": true, "spoke": true, "stole": true, "threw": true, "shot": true, "fought": true}
+var englishIrregularPast = map[string]bool{"took": true, "made": true, "went": true, "came": true, "got": true, "gave": true, "saw": true, "ran": true, "said": true, "told": true, "kept": true, "left": true, "felt": true, "brought": true, "thought": true, "began": true, "broke": true, "fell": true, "won": true, "lost": true, "sent": true, "spent": true, "built": true, "held": true, "wrote": true, "became": true, "stood": true, "found": true, "knew": true, "grew": true, "drove": true, "chose": true, "bought": true, "caught": true, "taught": true, "sold": true, "paid": true, "led": true, "met": true, "meant": true, "showed": true, "turned": true, "sang": true, "sung": true, "drew": true, "flew": true, "swam": true, "wore": true, "rode": true, "spoke": true, "stole": true, "threw": true, "shot": true, "fought": true, "lay": true}
 
 // englishParticle are the verbs whose preposition is their particle, and
 // "looking for".
