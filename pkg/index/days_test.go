@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -152,5 +153,39 @@ func TestRelativeDay(t *testing.T) {
 	}
 	if len(got) != 3 || got[2] != "memory/a-today.md" {
 		t.Fatalf("got %v, want memory/a-today.md last", got)
+	}
+}
+
+// A memory of the named day that its words rank below the window (the
+// best candidateWindow) still comes in, scored as the window was.
+func TestNamedDayBelowTheWindow(t *testing.T) {
+	t.Parallel()
+	v := newVault(t)
+	for i := range candidateWindow + 20 {
+		write(t, v, fmt.Sprintf("memory/other-%03d.md", i), memory("fact", "stated", fmt.Sprintf("2023-%02d-%02dT10:00:00Z", 1+i%6, 1+i%28),
+			fmt.Sprintf("Kate made fresh pasta, pasta again, %d.", i)))
+	}
+	write(t, v, "memory/day.md", memory("fact", "stated", "2024-01-07T10:00:00Z",
+		"Kate cooked a long dinner with friends and family: soup, bread, a salad, wine, a cake, and some pasta."))
+	find := func(text string, limit int) int {
+		t.Helper()
+		res, err := Search(context.Background(), v, Query{Text: text, Limit: limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, h := range res.Hits {
+			if h.Path == "memory/day.md" {
+				return i
+			}
+		}
+		return -1
+	}
+	// Its words rank it last of all: below the window, which a search of
+	// limit 10 ranks (candidateWindow).
+	if at := find("pasta kate", 10); at != -1 {
+		t.Fatalf("no day named: memory/day.md at %d, want it below the first 10", at)
+	}
+	if at := find("pasta kate 7 Jan 2024", 10); at == -1 {
+		t.Fatal("the day named: memory/day.md not in the first 10")
 	}
 }
