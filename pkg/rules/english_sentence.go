@@ -156,3 +156,23 @@ func englishCountOrder(text, s string) string {
 	}
 	return ""
 }
+
+// englishAboutQuestion returns the words that open ws, the words of s, a sentence of text
+// that opens it or follows a sentence's end, as a proposal put as a
+// question without its mark ("How about a college to visit in the same
+// area.", "Sure, how about one that serves indian food"), or "": "how about"
+// or "what about" opening it, after a reply word or a conjunction at
+// most. A statement does not open with either; it puts them after its
+// verb ("asked how about …" is no English).
+func englishAboutQuestion(text, s string, ws []string) string {
+	if !englishOpensSentence(text, s) {
+		return ""
+	}
+	if len(ws) > 2 && (englishReply()[ws[0]] || ws[0] == "and" || ws[0] == "or" || ws[0] == "so") {
+		ws = ws[1:]
+	}
+	if len(ws) > 2 && (ws[0] == "how" || ws[0] == "what") && ws[1] == "about" {
+		return ws[0] + " about"
+	}
+	return ""
+}
