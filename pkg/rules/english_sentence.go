@@ -157,17 +157,22 @@ func englishCountOrder(text, s string) string {
 	return ""
 }
 
-// englishAboutQuestion returns the words that open ws, the words of s, a sentence of text
+// englishAboutQuestion returns the words that open s, a sentence of text
 // that opens it or follows a sentence's end, as a proposal put as a
 // question without its mark ("How about a college to visit in the same
 // area.", "Sure, how about one that serves indian food"), or "": "how about"
 // or "what about" opening it, after a reply word or a conjunction at
 // most. A statement does not open with either; it puts them after its
 // verb ("asked how about …" is no English).
-func englishAboutQuestion(text, s string, ws []string) string {
-	if !englishOpensSentence(text, s) {
+func englishAboutQuestion(text, s string) string {
+	i := strings.Index(text, s)
+	if i < 0 {
 		return ""
 	}
+	if before := strings.TrimRight(text[:i], " \t"); before != "" && !strings.ContainsAny(before[len(before)-1:], ".!?;:\n") {
+		return ""
+	}
+	ws := words(strings.ToLower(s))
 	if len(ws) > 2 && (englishReply()[ws[0]] || ws[0] == "and" || ws[0] == "or" || ws[0] == "so") {
 		ws = ws[1:]
 	}
