@@ -181,3 +181,28 @@ func englishAboutQuestion(text, s string) string {
 	}
 	return ""
 }
+
+// englishReplyQuestion returns the words after a reply (englishAfterReply)
+// that Instruction reads as a question on their own ("perfect, what is
+// their phone #"), or "": a reply before a question hides the
+// interrogative that opens it from the rules that read a sentence's
+// opening.
+func englishReplyQuestion(text string) string {
+	lower := strings.ToLower(text)
+	if englishOtherLatin(lower) || italian(lower) || strings.ContainsRune(text, '`') {
+		return ""
+	}
+	replied := false
+	for _, s := range sentences(text) {
+		for _, rest := range englishAfterReply(s, replied) {
+			if len(words(rest)) < 2 || len(rest) >= len(text) {
+				continue
+			}
+			if rule, _ := Instruction(rest); rule == "instruction-question" {
+				return rest
+			}
+		}
+		replied = englishReplyAlone(s)
+	}
+	return ""
+}

@@ -53,7 +53,11 @@ func TestEnglishReplyOrder(t *testing.T) {
 		"How about a college to visit in the same area.",
 		"Sure, how about one that serves indian food in that area.",
 		"What about cheese broccoli",
+		"perfect, what is their phone #",
+		"Okay . What is the address",
 	}, []string{
+		"Okay, what the user asked for shipped on Friday.",
+		"Yes, the team knows what is needed.",
 		"Phase I test plan",
 		"World War I ended in 1918.",
 		"Phase I also was late.",

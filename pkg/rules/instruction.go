@@ -128,6 +128,9 @@ func instruction(text string, decode bool) (rule, msg string) {
 	if w := englishTypedAsked(text); w != "" {
 		return "instruction-question", "an English question without its mark, typed as one asks an assistant, its auxiliary before its subject (" + w + "): it asks its reader something instead of stating a claim"
 	}
+	if w := englishReplyQuestion(text); w != "" {
+		return "instruction-question", "an English question after a reply (" + w + "): it asks its reader something instead of stating a claim"
+	}
 	if tag := scriptTag(text); tag != "" {
 		return "instruction-role", "a tag (" + tag + "): markup a model may read as a turn, a template or an order"
 	}
