@@ -206,3 +206,15 @@ func englishReplyQuestion(text string) string {
 	}
 	return ""
 }
+
+// englishAskedBare returns why text is an English question without its mark
+// (englishTypedAsked, englishReplyQuestion), or "".
+func englishAskedBare(text string) string {
+	if w := englishTypedAsked(text); w != "" {
+		return "an English question without its mark, typed as one asks an assistant, its auxiliary before its subject (" + w + "): it asks its reader something instead of stating a claim"
+	}
+	if w := englishReplyQuestion(text); w != "" {
+		return "an English question after a reply (" + w + "): it asks its reader something instead of stating a claim"
+	}
+	return ""
+}
