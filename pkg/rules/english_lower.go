@@ -36,6 +36,9 @@ func englishTypedAsked(text string) string {
 		if w := englishHowIsThe(ws); w != "" {
 			return w
 		}
+		if w := englishAboutQuestion(text, s); w != "" {
+			return w
+		}
 		if !unicode.IsLower(firstRune(s, 0)) {
 			continue
 		}

@@ -31,7 +31,10 @@ func englishBareOrder(text string) string {
 	if w := englishVocativeOrder(text); w != "" {
 		return w
 	}
-	return englishLowerOrder(text)
+	if w := englishLowerOrder(text); w != "" {
+		return w
+	}
+	return englishReplyOrder(text)
 }
 
 // englishBareOrderOf is englishBareOrder without the name or the

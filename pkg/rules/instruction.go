@@ -125,8 +125,8 @@ func instruction(text string, decode bool) (rule, msg string) {
 	if rule, msg := formRequest(text); rule != "" {
 		return rule, msg
 	}
-	if w := englishTypedAsked(text); w != "" {
-		return "instruction-question", "an English question without its mark, typed as one asks an assistant, its auxiliary before its subject (" + w + "): it asks its reader something instead of stating a claim"
+	if msg := englishAskedBare(text); msg != "" {
+		return "instruction-question", msg
 	}
 	if tag := scriptTag(text); tag != "" {
 		return "instruction-role", "a tag (" + tag + "): markup a model may read as a turn, a template or an order"

@@ -108,8 +108,10 @@ func englishSpeaker(text string, end int, w, lw, prev string) (is, ok bool) {
 		// tell ("I wish to book a cab"; Italian's article takes a noun:
 		// "I rilasci avvengono"). "Phase I", "World War I": a numeral
 		// after a capitalized word; after an adverb, a conjunction or a
-		// greeting ("Sometimes I …", "Hi I …") it is the pronoun.
-		if w == "I" && prev != "" && capitalized(prev) && !englishAdverb(prev) {
+		// greeting ("Sometimes I …", "Hi I …") it is the pronoun, and
+		// before what no numeral's noun phrase takes (englishOnlyAfterI:
+		// "Great I also need …", "Sure I want to go …").
+		if w == "I" && prev != "" && capitalized(prev) && !englishAdverb(prev) && !englishOnlyAfterI(text, end) {
 			return false, true
 		}
 		return english(text) || w == "I" && englishVerbAfterI(text, end), true
@@ -153,6 +155,34 @@ func englishVerbAfterI(text string, end int) bool {
 	third := nextWord(text, i)
 	return englishWords()[third] || englishAfterVerb()[third]
 }
+
+// englishOnlyAfterI reports the capital "I" ending at text[end] as the
+// pronoun whatever word stands before it: "am" after it, an adverb that
+// comes between a subject and its verb and then a verb ("I also need"),
+// or a verb's bare form and then "to", a determiner or an object pronoun
+// ("I want to go", "I need a taxi"). After a numeral ("Phase I", "World
+// War I") a singular noun phrase takes the third singular or a past
+// ("World War I ended"), and a noun after it is no verb's object ("Phase
+// I test plan").
+func englishOnlyAfterI(text string, end int) bool {
+	next, i := nextWordAt(text, end)
+	if next == "am" {
+		return true
+	}
+	if englishBetweenIAndVerb()[next] {
+		v := nextWord(text, i)
+		return v == "am" || (wordnetVerbs()[v] || englishFinite()[v]) && !englishNumeralVerb[v] && !strings.HasSuffix(v, "s") && !englishPast(v)
+	}
+	if !wordnetVerbs()[next] || englishFinite()[next] || englishPast(next) || hasSuffixAny(next, "s", "ing") {
+		return false
+	}
+	after := nextWord(text, i)
+	return after == "to" || englishDeterminer()[after] || englishObjectPronoun()[after]
+}
+
+// englishNumeralVerb are the finite forms a numeral's noun phrase takes
+// as well as "I" ("World War I also was …").
+var englishNumeralVerb = map[string]bool{"was": true, "were": true, "had": true, "did": true, "will": true, "would": true, "can": true, "could": true, "shall": true, "should": true, "may": true, "might": true, "must": true}
 
 // englishAfterVerb are words English puts after a verb that the
 // languages english tells it from do not write.
