@@ -1,7 +1,7 @@
 package index
 
 import (
-	"fmt"
+	"context"
 	"math"
 	"slices"
 	"strconv"
@@ -199,11 +199,16 @@ func numericDate(w string) [][3]int {
 
 // dayLift is how much of its score a memory valid at t gains from spans:
 // dayWeight within a named day or month (in t's own offset), falling
-// linearly to nothing dayFade beyond it; the nearest counts.
+// linearly to nothing dayFade either side of it; the nearest counts. A
+// valid_at that is a date alone stands for its whole day and is judged at
+// its noon, so the day before and the day after count alike.
 func dayLift(t frontmatter.Time, spans []span) float64 {
 	y, m, d := t.Time.Date()
 	hh, mm, ss := t.Time.Clock()
 	wall := time.Date(y, m, d, hh, mm, ss, 0, time.UTC)
+	if t.DateOnly {
+		wall = wall.Add(12 * time.Hour)
+	}
 	best := 0.0
 	for _, sp := range spans {
 		start, end := sp.start(), sp.end()
@@ -230,26 +235,37 @@ var relativeDays = []struct {
 // text names, or that speak of it as yesterday or tomorrow: each of those
 // matching p (its words, required clauses and filters) gains dayLift of
 // its own score, whether or not it was among hits. The date range asked
-// of the index is widened by 14 hours each side, the furthest a UTC
-// offset goes, and each memory is then judged in its own offset.
+// of the index reaches dayFade and 14 hours (the furthest a UTC offset
+// goes) past each side of the span, and each memory is then judged in its
+// own offset. A span bleve's dates cannot hold (before 1678, after 2262)
+// is left out.
 //
 // The days' memories are found first, unscored (at most dayMost a
 // reading), and only those of them not among hits are then scored
-// against p: a conjunction led by their ids, which costs what they are,
-// not what p matches in the whole index.
-func byDay(idx bleve.Index, hits []*search.DocumentMatch, p phrasing) ([]*search.DocumentMatch, error) {
+// against p (with the places their terms stand when locs is set, as the
+// window was): a conjunction led by their ids, which costs what they are,
+// not what p matches in the whole index. It returns the hits, re-ranked,
+// and those it added.
+func byDay(ctx context.Context, idx bleve.Index, hits []*search.DocumentMatch, p phrasing, locs bool) (all, added []*search.DocumentMatch, err error) {
 	spans := namedSpans(p.text)
 	if len(spans) == 0 || len(hits) == 0 {
-		return hits, nil
+		return hits, nil, nil
 	}
 	lifts := map[string]float64{}
 	slack := dayFade + 14*time.Hour
 	for _, rel := range relativeDays {
-		ranges := make([]query.Query, 0, len(spans))
+		var ranges []query.Query
 		for _, sp := range spans {
-			r := bleve.NewDateRangeQuery(sp.start().Add(-rel.shift-slack), sp.end().Add(-rel.shift+slack))
+			from, to := sp.start().Add(-rel.shift-slack), sp.end().Add(-rel.shift+slack)
+			if from.Before(query.MinRFC3339CompatibleTime) || to.After(query.MaxRFC3339CompatibleTime) {
+				continue
+			}
+			r := bleve.NewDateRangeQuery(from, to)
 			r.SetField(fieldValidAt)
 			ranges = append(ranges, r)
+		}
+		if len(ranges) == 0 {
+			continue
 		}
 		var q query.Query = bleve.NewDisjunctionQuery(ranges...)
 		if rel.word != "" {
@@ -260,9 +276,9 @@ func byDay(idx bleve.Index, hits []*search.DocumentMatch, p phrasing) ([]*search
 		req := bleve.NewSearchRequestOptions(q, dayMost, 0, false)
 		req.Fields = []string{fieldValidAtText}
 		req.Score = "none"
-		sr, err := idx.Search(req)
+		sr, err := idx.SearchInContext(ctx, req)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for _, n := range sr.Hits {
 			text, _ := n.Fields[fieldValidAtText].(string)
@@ -277,7 +293,7 @@ func byDay(idx bleve.Index, hits []*search.DocumentMatch, p phrasing) ([]*search
 		}
 	}
 	if len(lifts) == 0 {
-		return hits, nil
+		return hits, nil, nil
 	}
 	var outside []string
 	in := make(map[string]bool, len(hits))
@@ -294,29 +310,23 @@ func byDay(idx bleve.Index, hits []*search.DocumentMatch, p phrasing) ([]*search
 		ids := bleve.NewDocIDQuery(outside)
 		ids.SetBoost(1e-9)
 		req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(p.query, ids), len(outside), 0, hits[0].Expl != nil)
+		req.IncludeLocations = locs
 		if hits[0].Fields != nil {
 			req.Fields = storedFields
 		}
-		sr, err := idx.Search(req)
+		sr, err := idx.SearchInContext(ctx, req)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		hits = append(hits, sr.Hits...)
+		added = sr.Hits
+		hits = append(hits, added...)
 	}
 	for _, h := range hits {
 		if lift := lifts[h.ID]; lift > 0 {
 			h.Score *= 1 + lift
-			explainStep(h, "times %.3g: valid on or near a day or month the query names, or speaking of it as yesterday or tomorrow", 1+lift)
+			explainStep(h, "times %.6g: valid on or near a day or month the query names, or speaking of it as yesterday or tomorrow", 1+lift)
 		}
 	}
 	slices.SortFunc(hits, byScore)
-	return hits, nil
-}
-
-// String is the span as YYYY-MM-DD or YYYY-MM, for tests.
-func (s span) String() string {
-	if s.months > 0 {
-		return fmt.Sprintf("%04d-%02d", s.year, s.month)
-	}
-	return fmt.Sprintf("%04d-%02d-%02d", s.year, s.month, s.day)
+	return hits, added, nil
 }

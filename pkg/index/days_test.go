@@ -40,7 +40,7 @@ func TestNamedSpans(t *testing.T) {
 	} {
 		var got []string
 		for _, d := range namedSpans(c.text) {
-			got = append(got, d.String())
+			got = append(got, spanString(d))
 		}
 		if !reflect.DeepEqual(got, c.want) {
 			t.Errorf("namedSpans(%q) = %v, want %v", c.text, got, c.want)
@@ -64,6 +64,11 @@ func TestDayLift(t *testing.T) {
 		{"2024-01-09T00:00:00Z", 0},
 		{"2024-01-05T00:00:00Z", 0},
 		{"2023-01-07", 0},
+		// A date alone is its whole day, judged at its noon: the day
+		// after and the day before count alike.
+		{"2024-01-08", dayWeight * (1 - (12*60*60+1.0)/(24*60*60))},
+		{"2024-01-06", dayWeight / 2},
+		{"2024-01-09", 0},
 	} {
 		at, err := frontmatter.ParseTime(c.at)
 		if err != nil {
@@ -117,6 +122,12 @@ func TestQuestionNamingADay(t *testing.T) {
 	}
 	if got := first(Query{Text: "What pasta did Kate make?", Limit: 3}); got == "memory/lunch.md" {
 		t.Fatalf("no day named: %s first, want a memory with more of the words", got)
+	}
+	// A day bleve's dates cannot hold is left out, not an error.
+	for _, q := range []string{"pasta on 1 Jan 2300", "pasta in January 1500", "pasta 31.12.9999"} {
+		if got := first(Query{Text: q, Limit: 3}); got == "" {
+			t.Fatalf("%q: no hits", q)
+		}
 	}
 }
 
@@ -188,4 +199,30 @@ func TestNamedDayBelowTheWindow(t *testing.T) {
 	if at := find("pasta kate 7 Jan 2024", 10); at == -1 {
 		t.Fatal("the day named: memory/day.md not in the first 10")
 	}
+	// Its snippet marks the words it matched, from the files and from a
+	// held index (which locates the terms of the hits it answers).
+	r, err := OpenReader(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for _, held := range []func(*vault.Vault) *Reader{nil, func(*vault.Vault) *Reader { return r }} {
+		res, err := Search(context.Background(), v, Query{Text: "pasta kate 7 Jan 2024", Limit: 10, Held: held})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range res.Hits {
+			if h.Path == "memory/day.md" && !strings.Contains(h.Snippet, "**pasta**") {
+				t.Errorf("held %v: snippet %q marks no word", held != nil, h.Snippet)
+			}
+		}
+	}
+}
+
+// spanString is s as YYYY-MM-DD, or YYYY-MM for a month.
+func spanString(s span) string {
+	if s.months > 0 {
+		return fmt.Sprintf("%04d-%02d", s.year, s.month)
+	}
+	return fmt.Sprintf("%04d-%02d-%02d", s.year, s.month, s.day)
 }

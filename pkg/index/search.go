@@ -652,8 +652,17 @@ func candidates(ctx context.Context, idx bleve.Index, c *memo, qs []phrasing, n 
 		}
 		more = more || total > n
 		if p.lift {
-			if hits, err = byDay(idx, hits, p); err != nil {
+			var added []*search.DocumentMatch
+			if hits, added, err = byDay(ctx, idx, hits, p, !noLocs); err != nil {
+				if ctx.Err() != nil {
+					return nil, false, ctx.Err()
+				}
 				return nil, false, err
+			}
+			if noLocs {
+				for _, h := range added {
+					origin[h] = i // located with the window's, by locate
+				}
 			}
 			if hits, err = episodes(idx, c, hits, p); err != nil {
 				return nil, false, err
