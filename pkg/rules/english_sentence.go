@@ -45,8 +45,8 @@ func englishReplyOrder(text string) string {
 	return ""
 }
 
-// englishReply are the words that open a reply: the interjections of
-// englishInterjection and the words that answer or thank.
+// englishReply are the words that open a reply: those that answer, agree
+// or thank.
 var englishReply = sync.OnceValue(set("yes", "yeah", "yep", "yup", "ok", "okay", "sure", "alright", "great", "perfect", "fine", "good", "awesome", "excellent", "cool", "thanks", "sounds", "no", "nope", "please", "well", "right"))
 
 // englishReplyYes are the reply words that may stand before an order
@@ -72,8 +72,11 @@ func englishAfterReply(s string, replied bool) []string {
 		out = append(out, strings.TrimSpace(rest))
 	}
 	parts := strings.Split(s, ",")
-	if len(parts) == 2 && englishReply()[strings.ToLower(words(parts[0])[0])] && len(words(parts[0])) <= 6 {
-		out = append(out, strings.TrimSpace(parts[1]))
+	if len(parts) == 2 {
+		// The part before the comma may hold no word ("\u200b, yes").
+		if pw := words(parts[0]); len(pw) > 0 && len(pw) <= 6 && englishReply()[strings.ToLower(pw[0])] {
+			out = append(out, strings.TrimSpace(parts[1]))
+		}
 	}
 	return out
 }
@@ -136,26 +139,32 @@ func englishVerbBefore(ws []string) bool {
 // englishCountOrder returns the verb of s, a sentence of text that opens
 // it or follows a sentence's end, read as an order for a count ("book
 // for 3 people", "Book one for 8 people at 18:45"), or "": a verb of
-// WordNet's before "for" and a numeral, or before "one" and a
-// preposition, with no finite verb after. A noun's head before "for"
-// names what it is for ("Fix for the login bug", "Rate card for the
-// contractors"); a count of people or nights is what an order is for.
+// WordNet's before "for" (or "one for") and a count of people, nights or
+// seats (englishCounted), with no finite verb after. A noun's head before
+// "for" names what it is for ("Fix for the login bug", "Support for 3
+// languages", "Plan for 2 teams"); a count of people or nights is what a
+// booking is for.
 func englishCountOrder(text, s string) string {
 	if !englishOpensSentence(text, s) {
 		return ""
 	}
 	head, _, _ := strings.Cut(s, ",")
-	ws := strings.Fields(strings.ToLower(strings.Join(words(head), " ")))
-	if len(ws) < 3 || !englishVerbBefore(ws) || englishAfterVerbFinite(ws[1:], treebank()) {
+	ws := strings.Fields(strings.ToLower(head))
+	if len(ws) < 4 || !englishVerbBefore(ws) || englishAfterVerbFinite(ws[1:], treebank()) {
 		return ""
 	}
-	fs := strings.Fields(strings.ToLower(head))
-	count := len(fs) > 2 && (englishNumeral()[fs[2]] || englishDigits(fs[2]))
-	if ws[1] == "for" && count || ws[1] == "one" && englishLowerPreposition[ws[2]] {
+	at := 1
+	if ws[1] == "one" {
+		at = 2
+	}
+	if len(ws) > at+2 && ws[at] == "for" && (englishNumeral()[ws[at+1]] || englishDigits(ws[at+1])) && englishCounted[strings.Trim(ws[at+2], ".,;:!?")] {
 		return ws[0]
 	}
 	return ""
 }
+
+// englishCounted are what a booking counts.
+var englishCounted = map[string]bool{"people": true, "person": true, "persons": true, "guests": true, "adults": true, "children": true, "kids": true, "nights": true, "night": true, "seats": true, "tickets": true}
 
 // englishAboutQuestion returns the words that open s, a sentence of text
 // that opens it or follows a sentence's end, as a proposal put as a
@@ -195,6 +204,13 @@ func englishReplyQuestion(text string) string {
 	replied := false
 	for _, s := range sentences(text) {
 		for _, rest := range englishAfterReply(s, replied) {
+			// Every reply word at once ("ok ok ok what is it"): judged one
+			// reply word shorter each time, the recursion went as deep as
+			// the replies, seconds for a line of "ok"s.
+			rest = strings.TrimLeft(rest, " ,")
+			for ws := words(rest); len(ws) > 2 && englishReply()[strings.ToLower(ws[0])]; ws = words(rest) {
+				rest = strings.TrimLeft(rest[strings.Index(rest, ws[0])+len(ws[0]):], " ,.!")
+			}
 			if len(words(rest)) < 2 || len(rest) >= len(text) {
 				continue
 			}

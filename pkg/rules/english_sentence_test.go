@@ -1,6 +1,9 @@
 package rules
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestEnglishReplyOrder: English orders written with a capital after a
 // reply (docs/security.md, "Session 28, English requests written with a
@@ -43,6 +46,12 @@ func TestEnglishReplyOrder(t *testing.T) {
 		"Plan for Q3",
 		"Support for 2 languages landed in v4.",
 		"Book one of the series sold out.",
+		// Titles whose verb-first word names what the rest is for.
+		"Support for 3 languages",
+		"Budget for 2 teams",
+		"Plan for 2 teams",
+		"Design for 3 screens",
+		"Process one at a time",
 	})
 	// "I" after a capitalised word, before what only the pronoun takes;
 	// "how about" or "what about" opening a sentence.
@@ -63,4 +72,17 @@ func TestEnglishReplyOrder(t *testing.T) {
 		"Phase I also was late.",
 		"The user asked how about pricing works.",
 	})
+}
+
+// TestEnglishReplyOdd: what the fuzzer and a reviewer found: a comma with
+// no word before it (a panic) and a line of reply words (a recursion as
+// deep as the replies: seconds).
+func TestEnglishReplyOdd(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{"\u200b, yes it works", "\x00, 0", ", ok", strings.Repeat("ok ", 680), strings.Repeat("ok ", 400) + "what is it"} {
+		Instruction(s)
+	}
+	if rule, _ := Instruction(strings.Repeat("ok ", 40) + "what is their phone #"); rule != "instruction-question" {
+		t.Errorf("replies before a question: %q, want instruction-question", rule)
+	}
 }
