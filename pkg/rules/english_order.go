@@ -28,8 +28,7 @@ import (
 // nouns may stand before the verb ("grocery list add eggs",
 // englishTopicOrder).
 func englishLowerOrder(text string) string {
-	lower := strings.ToLower(text)
-	if englishOtherLatin(lower) || italian(lower) || strings.ContainsRune(text, '`') {
+	if notEnglishProse(text) {
 		return ""
 	}
 	f := treebank()
@@ -312,6 +311,15 @@ func englishTopicOrder(ws []string, f treebankForms) string {
 		return ws[2]
 	}
 	return ""
+}
+
+// notEnglishProse reports text as no English prose the order rules read:
+// another Latin-script language's (englishOtherLatin), Italian, or code in
+// backticks, which splits where its dots stand ("```go test ./...```
+// runs …"): what opens a piece there is code, no verb.
+func notEnglishProse(text string) bool {
+	lower := strings.ToLower(text)
+	return englishOtherLatin(lower) || italian(lower) || strings.ContainsRune(text, '`')
 }
 
 // englishOtherLatin is otherLatin for English, but a place's name after

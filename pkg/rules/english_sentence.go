@@ -26,8 +26,7 @@ import (
 // adverbs that link the order to the reply ("then", "well", "just") are
 // read past.
 func englishReplyOrder(text string) string {
-	lower := strings.ToLower(text)
-	if englishOtherLatin(lower) || italian(lower) || strings.ContainsRune(text, '`') {
+	if notEnglishProse(text) {
 		return ""
 	}
 	replied := false
@@ -140,7 +139,8 @@ func englishVerbBefore(ws []string) bool {
 // it or follows a sentence's end, read as an order for a count ("book
 // for 3 people", "Book one for 8 people at 18:45"), or "": a verb of
 // WordNet's before "for" (or "one for") and a count of people, nights or
-// seats (englishCounted), with no finite verb after. A noun's head before
+// seats (englishCounted; of anything in a sentence typed in lower case),
+// with no finite verb after. A noun's head before
 // "for" names what it is for ("Fix for the login bug", "Support for 3
 // languages", "Plan for 2 teams"); a count of people or nights is what a
 // booking is for.
@@ -157,7 +157,10 @@ func englishCountOrder(text, s string) string {
 	if ws[1] == "one" {
 		at = 2
 	}
-	if len(ws) > at+2 && ws[at] == "for" && (englishNumeral()[ws[at+1]] || englishDigits(ws[at+1])) && englishCounted[strings.Trim(ws[at+2], ".,;:!?")] {
+	// Typed in lower case it is no title (englishLowerOrder): any count
+	// ("mute for two hours").
+	counted := unicode.IsLower(firstRune(s, 0)) || englishCounted[strings.Trim(ws[min(at+2, len(ws)-1)], ".,;:!?")]
+	if len(ws) > at+2 && ws[at] == "for" && (englishNumeral()[ws[at+1]] || englishDigits(ws[at+1])) && counted {
 		return ws[0]
 	}
 	return ""
@@ -174,11 +177,7 @@ var englishCounted = map[string]bool{"people": true, "person": true, "persons": 
 // most. A statement does not open with either; it puts them after its
 // verb ("asked how about …" is no English).
 func englishAboutQuestion(text, s string) string {
-	i := strings.Index(text, s)
-	if i < 0 {
-		return ""
-	}
-	if before := strings.TrimRight(text[:i], " \t"); before != "" && !strings.ContainsAny(before[len(before)-1:], ".!?;:\n") {
+	if !englishOpensSentence(text, s) {
 		return ""
 	}
 	ws := words(strings.ToLower(s))
@@ -197,8 +196,7 @@ func englishAboutQuestion(text, s string) string {
 // interrogative that opens it from the rules that read a sentence's
 // opening.
 func englishReplyQuestion(text string) string {
-	lower := strings.ToLower(text)
-	if englishOtherLatin(lower) || italian(lower) || strings.ContainsRune(text, '`') {
+	if notEnglishProse(text) {
 		return ""
 	}
 	replied := false

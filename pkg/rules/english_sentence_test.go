@@ -42,6 +42,7 @@ func TestEnglishReplyOrder(t *testing.T) {
 		"book for 3 people at 19:00 on sunday",
 		"book for 3 people",
 		"Book one for 8 people at 18:45 on wednesday.",
+		"mute for two hours",
 	}, []string{
 		"Plan for Q3",
 		"Support for 2 languages landed in v4.",

@@ -40,10 +40,7 @@ func englishBareOrder(text string) string {
 // englishBareOrderOf is englishBareOrder without the name or the
 // interjection before the verb.
 func englishBareOrderOf(text string) string {
-	lower := strings.ToLower(text)
-	// Code in backticks splits where its dots stand ("```go test
-	// ./...``` runs …"): what opens a piece there is code, no verb.
-	if englishOtherLatin(lower) || italian(lower) || strings.ContainsRune(text, '`') {
+	if notEnglishProse(text) {
 		return ""
 	}
 	f := treebank()
