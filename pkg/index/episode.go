@@ -27,7 +27,7 @@ const (
 	// short turn's own words cannot say ("Yes, last Tuesday"); a long
 	// message says it, and lifted in full a chat's long messages about
 	// one exchange crowded out the evidence their own words ranked first
-	// (BEAM: 14 of the 16 questions plain found and mem missed). No
+	// (BEAM: 13 of the 16 questions plain found and mem missed). No
 	// LoCoMo turn, and few REALTALK ones, are this long (docs/index.md,
 	// Session 28).
 	episodeWords = 100
