@@ -3,6 +3,7 @@ package index
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -21,19 +22,30 @@ const (
 	episodeSeeds  = 10
 	episodeWindow = time.Minute
 	episodeWeight = 0.6
+	// episodeWords: a lifted memory longer than this many words gains
+	// the lift × episodeWords / its length. Context stands in for what a
+	// short turn's own words cannot say ("Yes, last Tuesday"); a long
+	// message says it, and lifted in full a chat's long messages about
+	// one exchange crowded out the evidence their own words ranked first
+	// (BEAM: 13 of the 16 questions plain found and mem missed). No
+	// LoCoMo turn, and few REALTALK ones, are this long (docs/index.md,
+	// Session 28).
+	episodeWords = 100
 )
+
+// seedT is a hit that lifts its episode.
+type seedT struct {
+	id, session string
+	at          time.Time
+	score       float64
+}
 
 // episodes lifts, in a ranked answer to p, the episodes of its best hits:
 // memories of the same session whose valid_at is within episodeWindow of
 // a hit's gain a share of its score, falling with the distance, so the
 // turn that answers a question ranks near the turn that asked it.
 func episodes(idx bleve.Index, c *memo, hits []*search.DocumentMatch, p phrasing) ([]*search.DocumentMatch, error) {
-	type seed struct {
-		id, session string
-		at          time.Time
-		score       float64
-	}
-	var seeds []seed
+	var seeds []seedT
 	// The seeds' session and valid_at (hits ranked without their stored
 	// fields: queryIndex).
 	if err := loadStored(idx, c, hits[:min(len(hits), episodeSeeds)]); err != nil {
@@ -49,7 +61,7 @@ func episodes(idx bleve.Index, c *memo, hits []*search.DocumentMatch, p phrasing
 		if err != nil {
 			continue
 		}
-		seeds = append(seeds, seed{h.ID, sess, at.Time, h.Score})
+		seeds = append(seeds, seedT{h.ID, sess, at.Time, h.Score})
 	}
 	if len(seeds) == 0 {
 		return hits, nil
@@ -78,6 +90,10 @@ func episodes(idx bleve.Index, c *memo, hits []*search.DocumentMatch, p phrasing
 	if err != nil {
 		return nil, err
 	}
+	lengths, err := liftLengths(idx, c, sr.Hits, seeds)
+	if err != nil {
+		return nil, err
+	}
 	byID := make(map[string]*search.DocumentMatch, len(hits))
 	for _, h := range hits {
 		byID[h.ID] = h
@@ -100,6 +116,9 @@ func episodes(idx bleve.Index, c *memo, hits []*search.DocumentMatch, p phrasing
 		if lift <= 0 {
 			continue
 		}
+		if w := lengths[n.ID]; w > episodeWords {
+			lift *= float64(episodeWords) / float64(w)
+		}
 		if h := byID[n.ID]; h != nil {
 			h.Score += lift
 			explainStep(h, "lifted by its episode: plus %.4g (same session, within %s of a better hit)", lift, episodeWindow)
@@ -115,4 +134,41 @@ func episodes(idx bleve.Index, c *memo, hits []*search.DocumentMatch, p phrasing
 	}
 	slices.SortFunc(hits, byScore)
 	return hits, nil
+}
+
+// liftLengths is the number of words of the body (as stored, split at
+// spaces) of each memory of ns within episodeWindow of a seed: the
+// memories the lift reaches.
+func liftLengths(idx bleve.Index, c *memo, ns []*search.DocumentMatch, seeds []seedT) (map[string]int, error) {
+	out := map[string]int{}
+	r, err := c.reader(idx)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	req := &bleve.SearchRequest{Fields: []string{fieldBody}}
+	for _, n := range ns {
+		sess, _ := n.Fields[fieldSession].(string)
+		text, _ := n.Fields[fieldValidAtText].(string)
+		at, err := frontmatter.ParseTime(text)
+		if err != nil {
+			continue
+		}
+		near := false
+		for _, s := range seeds {
+			if s.session == sess && at.Sub(s.at).Abs() <= episodeWindow {
+				near = true
+			}
+		}
+		if !near {
+			continue
+		}
+		d := &search.DocumentMatch{ID: n.ID, IndexInternalID: n.IndexInternalID}
+		if err, _ := bleve.LoadAndHighlightFields(d, req, "", r, nil); err != nil {
+			return nil, err
+		}
+		b, _ := d.Fields[fieldBody].(string)
+		out[n.ID] = len(strings.Fields(b))
+	}
+	return out, nil
 }
