@@ -28,6 +28,10 @@ func TestItalianTypedOrder(t *testing.T) {
 		"in camera spegni la lampada",
 		"tra dieci minuti, chiudi il cancello",
 		"nel bagno abbassa la tapparella",
+		// "dove" and "cosa" elided before "è": a question typed
+		// without its mark.
+		"dov'è il mio telefono",
+		"cos'è un certificato radice",
 	}, []string{
 		// The same shapes opening with a capital: a statement that
 		// drops its subject.
