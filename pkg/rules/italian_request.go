@@ -68,8 +68,9 @@ var (
 	italianNounTail = sync.OnceValue(set("di", "del", "della", "dello", "dell'", "dei", "degli", "delle", "e", "ed", "o", "che", "come", "non"))
 	// italianAfterIntransitive follows a verb with no object: a
 	// preposition, an adverb, a conjunction ("funziona su Linux", "resta
-	// sempre", "supporta anche").
-	italianAfterIntransitive = sync.OnceValue(set("a", "ad", "al", "alla", "allo", "all'", "ai", "agli", "alle", "su", "sul", "sulla", "sui", "in", "nel", "nella", "con", "col", "per", "da", "dal", "dalla", "di", "del", "della", "tra", "fra",
+	// sempre", "supporta anche"); "di" and its articles follow a noun
+	// ("programma dei film", Portuguese "data de hoje").
+	italianAfterIntransitive = sync.OnceValue(set("a", "ad", "al", "alla", "allo", "all'", "ai", "agli", "alle", "su", "sul", "sulla", "sui", "in", "nel", "nella", "con", "col", "per", "da", "dal", "dalla", "di", "del", "della", "dello", "dell'", "dei", "degli", "delle", "de", "tra", "fra",
 		"anche", "solo", "soltanto", "bene", "male", "sempre", "mai", "non", "più", "meno", "così", "quando", "se", "e", "o", "ma", "come", "ancora", "già", "molto", "poco", "spesso", "qui", "qua", "lì", "là", "oggi", "ora", "adesso", "senza", "dopo", "prima", "tutto", "niente", "nulla", "si", "ne", "ci", "mi", "ti", "vi", "che"))
 )
 

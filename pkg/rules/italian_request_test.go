@@ -51,5 +51,7 @@ func TestItalianTypedOrder(t *testing.T) {
 		"in una nota la CGIA di Mestre afferma che l'IVA non aumenterà.",
 		// A verb after a fronted place, in the third person.
 		"in cucina accende la luce chi arriva per primo",
+		// A noun in -a before "di": the head of a noun phrase.
+		"programma dei corsi di primavera",
 	})
 }
