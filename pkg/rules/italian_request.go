@@ -1,7 +1,9 @@
 package rules
 
 import (
+	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -38,14 +40,109 @@ func italianInfinitiveOrder(text string) string {
 }
 
 // italianTu reports w as the imperative of tu of a verb the treebanks
-// annotate.
+// annotate, with the -isc- of finire ("inserisci") and the -gli of
+// togliere ("togli").
 func italianTu(w string) bool {
 	if utf8.RuneCountInString(w) < 4 {
 		return false
 	}
-	return lemmaEnding(w, "Italian", [2]string{"a", "are"}, [2]string{"i", "ere"}, [2]string{"i", "ire"}, [2]string{"i", "rre"})
+	if strings.HasSuffix(w, "gli") && lemmaEnding(w, "Italian", [2]string{"", "ere"}) {
+		return true // togliere, scegliere: togli, scegli
+	}
+	return lemmaEnding(w, "Italian", [2]string{"a", "are"}, [2]string{"i", "ere"}, [2]string{"i", "ire"}, [2]string{"i", "rre"}, [2]string{"isci", "ire"})
 }
 
 func italianTuOrder(text string) string {
 	return tuOrder(text, italianTu, nil, italianStrong(), italianWeak())
+}
+
+var (
+	// italianFronting opens a place or a time put before the verb ("in
+	// cucina accendi la luce", "tra 5 minuti, apri la porta").
+	italianFronting = sync.OnceValue(set("in", "nel", "nella", "nello", "nell'", "nei", "negli", "nelle", "tra", "fra", "dopo", "entro", "sul", "sulla"))
+	// italianTuIrregular are second persons of tu the paradigm does not
+	// make: of andare, fare, dare, stare, uscire, venire, tenere.
+	italianTuIrregular = sync.OnceValue(set("vai", "fai", "dai", "stai", "esci", "vieni", "tieni"))
+	// italianNounTail follows a plural noun more than a verb: "leggi
+	// dello Stato", "fondi e prestiti", "parti che …".
+	italianNounTail = sync.OnceValue(set("di", "del", "della", "dello", "dell'", "dei", "degli", "delle", "e", "ed", "o", "che", "come", "non"))
+	// italianAfterIntransitive follows a verb with no object: a
+	// preposition, an adverb, a conjunction ("funziona su Linux", "resta
+	// sempre", "supporta anche"); "di" and its articles follow a noun
+	// ("programma dei film", Portuguese "data de hoje").
+	italianAfterIntransitive = sync.OnceValue(set("a", "ad", "al", "alla", "allo", "all'", "ai", "agli", "alle", "su", "sul", "sulla", "sui", "in", "nel", "nella", "con", "col", "per", "da", "dal", "dalla", "di", "del", "della", "dello", "dell'", "dei", "degli", "delle", "de", "tra", "fra",
+		"anche", "solo", "soltanto", "bene", "male", "sempre", "mai", "non", "più", "meno", "così", "quando", "se", "e", "o", "ma", "come", "ancora", "già", "molto", "poco", "spesso", "qui", "qua", "lì", "là", "oggi", "ora", "adesso", "senza", "dopo", "prima", "tutto", "niente", "nulla", "si", "ne", "ci", "mi", "ti", "vi", "che"))
+)
+
+// italianTypedOrder returns the imperative of tu that opens the first
+// clause of text typed in lower case, as a request to an assistant is
+// typed (a statement opens its sentence with a capital), after a fronted
+// place or time if any, before what no statement puts there:
+//   - the -i of -ere and -ire ("spegni", "aggiungi") is the second
+//     person whatever it is (indicative or imperative: addressed to the
+//     reader), so anything may follow but what follows a plural noun
+//     ("leggi dello Stato") or a finite verb; alone it is an order too
+//     ("riprendi");
+//   - the -a of -are is also the third person ("funziona su Linux"), so
+//     it is an order only opening the text before a bare object
+//     ("imposta temperatura", "alza oscurante"): not a preposition, an
+//     adverb or a conjunction; after a fronted phrase, before an
+//     article or a demonstrative only (as italianTuOrder).
+func italianTypedOrder(text string) string {
+	cs := clauses(text)
+	if len(cs) == 0 {
+		return ""
+	}
+	ws := words(cs[0])
+	first, _ := utf8.DecodeRuneInString(strings.TrimSpace(text))
+	if len(ws) == 0 || !unicode.IsLower(first) {
+		return ""
+	}
+	i := italianFronted(ws)
+	if i < 0 {
+		return ""
+	}
+	w, next := ws[i], ""
+	if i+1 < len(ws) {
+		next = ws[i+1]
+	}
+	switch {
+	case strings.HasSuffix(w, "i") || italianTuIrregular()[w]:
+		if italianNounTail()[next] || italianFinite(next) {
+			return ""
+		}
+		return w
+	case i > 0:
+		if italianStrong()[next] || italianWeak()[next] {
+			return w
+		}
+		return ""
+	case next == "" || italianAfterIntransitive()[next] || strings.HasSuffix(next, "mente") || italianFinite(next):
+		return ""
+	}
+	return w
+}
+
+// italianFronted returns the index in ws of the imperative of tu opening
+// the clause, or its first one within four words after a fronted place
+// or time ("in soggiorno il climatizzatore spegni"), or -1. A word right
+// after the preposition or an article is the place's noun ("in una nota
+// la CGIA afferma"), not the verb.
+func italianFronted(ws []string) int {
+	if italianTu(ws[0]) || italianTuIrregular()[ws[0]] {
+		return 0
+	}
+	if !italianFronting()[ws[0]] {
+		return -1
+	}
+	for i := 1; i < len(ws) && i <= 4; i++ {
+		after := ws[i-1]
+		if italianTu(ws[i]) && !italianFronting()[after] && !italianWeak()[after] && !italianStrong()[after] {
+			return i
+		}
+		if italianFinite(ws[i]) {
+			return -1
+		}
+	}
+	return -1
 }

@@ -543,10 +543,10 @@ var tagalogMarkers = sync.OnceValue(set("ng", "mga"))
 // no statement starts with. Spanish marks its interrogatives with an
 // accent (qué, dónde) that the relative words lack; "come", "quando",
 // "perché", "comment", "как" and "когда" also open statements and are
-// left out.
+// left out. Italian elides "dove" and "cosa" before "è" into one word.
 var askOpeners = sync.OnceValue(set(
 	"qué", "cuál", "cuáles", "dónde", "cuándo", "cómo", "quién", "quiénes", "cuánto", "cuánta", "cuántos", "cuántas",
-	"qual", "quais", "quale", "quali", "onde", "quem", "dove", "cosa",
+	"qual", "quais", "quale", "quali", "onde", "quem", "dove", "cosa", "dov'è", "dov’è", "cos'è", "cos’è",
 	"quel", "quelle", "quels", "quelles", "où", "pourquoi", "combien",
 	"какой", "какая", "какое", "какие", "каков", "какова", "каково", "каковы", "какого", "какому", "каким", "каком", "какую", "каких", "какими", "чей", "чья", "чьё", "чьи", "где", "куда", "откуда", "почему", "зачем", "кто", "сколько", "что",
 	"який", "яка", "яке", "які", "якого", "якому", "яким", "якій", "яку", "яких", "якими", "якої", "чому", "хто", "скільки", "чи",

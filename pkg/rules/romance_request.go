@@ -33,6 +33,7 @@ func romanceRequest(text string) (rule, msg string) {
 		{"Portuguese", portugueseTuOrder, "a Portuguese imperative opening a clause before its object (%s): an order, not a statement about the world"},
 		{"Italian", italianInfinitiveOrder, "an Italian infinitive opening a clause with no finite verb after it (%s): a request, not a statement about the world"},
 		{"Italian", italianTuOrder, "an Italian imperative opening a clause before its object (%s): an order, not a statement about the world"},
+		{"Italian", italianTypedOrder, "an Italian imperative opening a request typed in lower case (%s): an order, not a statement about the world"},
 	} {
 		if tells != 0 && tells != latinBit(j.lang) {
 			continue
