@@ -33,6 +33,7 @@ func romanceRequest(text string) (rule, msg string) {
 		{"French", frenchTuOrder, "a French imperative opening a clause before its object (%s): an order, not a statement about the world"},
 		{"Portuguese", portugueseInfinitiveOrder, "a Portuguese infinitive opening a clause with no finite verb after it (%s): a request, not a statement about the world"},
 		{"Portuguese", portugueseTuOrder, "a Portuguese imperative opening a clause before its object (%s): an order, not a statement about the world"},
+		{"Portuguese", portugueseTypedOrder, "a Portuguese imperative opening a request typed in lower case (%s): an order, not a statement about the world"},
 		{"Italian", italianInfinitiveOrder, "an Italian infinitive opening a clause with no finite verb after it (%s): a request, not a statement about the world"},
 		{"Italian", italianTuOrder, "an Italian imperative opening a clause before its object (%s): an order, not a statement about the world"},
 		{"Italian", italianTypedOrder, "an Italian imperative opening a request typed in lower case (%s): an order, not a statement about the world"},
@@ -119,6 +120,9 @@ type typedLang struct {
 	// that are the second person whatever their mood (addressed to the
 	// reader), not also the third person.
 	imp, second, finite func(string) bool
+	// infinitive, when not nil, reports the infinitive a verb with no
+	// object of its own may take ("visa levar").
+	infinitive func(string) bool
 	// fronting opens a place or a time put before the verb; strong and
 	// weak open an object (a demonstrative or a possessive, an article);
 	// nounTail follows a plural noun more than a verb; intransit
@@ -136,7 +140,7 @@ type typedLang struct {
 //     finite verb; alone it is an order too;
 //   - a form that is also the third person is an order only opening the
 //     text before a bare object (not a preposition, an adverb, a
-//     conjunction or a clitic) or an article; after a fronted phrase,
+//     conjunction, a clitic, a gerund or an infinitive) or an article; after a fronted phrase,
 //     before an article or a demonstrative only (as tuOrder).
 func typedOrder(text string, l typedLang) string {
 	cs := clauses(text)
@@ -167,7 +171,7 @@ func typedOrder(text string, l typedLang) string {
 			return w
 		}
 		return ""
-	case next == "" || l.intransit[next] || strings.HasSuffix(next, "mente") || l.finite(next):
+	case next == "" || l.intransit[next] || hasSuffixAny(next, "mente", "ndo") || l.finite(next) || l.infinitive != nil && l.infinitive(next):
 		return ""
 	}
 	return w

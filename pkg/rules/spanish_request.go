@@ -22,6 +22,9 @@ func spanishRequest(text string) (rule, msg string) {
 	if w := spanishTuOrder(text); w != "" {
 		return "instruction-imperative", "a Spanish imperative opening a clause before its object or with its pronoun joined (" + w + "): an order, not a statement about the world"
 	}
+	if w := spanishTypedOrder(text); w != "" {
+		return "instruction-imperative", "a Spanish imperative opening a request typed in lower case (" + w + "): an order, not a statement about the world"
+	}
 	return "", ""
 }
 
@@ -169,4 +172,55 @@ var (
 	// spanishWeak are the articles, read after the imperative only in a
 	// clause typed in lower case.
 	spanishWeak = sync.OnceValue(set("el", "la", "los", "las", "un", "una"))
+)
+
+// spanishTypedOrder returns the tú imperative that opens the first clause
+// of text typed in lower case (typedOrder): the irregular ones but "ve"
+// and "sé" ("pon", "haz", "sal"), and "detén", "mantén" of -tener, are
+// the second person only; the -a and -e of the paradigm are also the
+// third person ("funciona bien"). A form the treebanks lack is read by
+// Portuguese's lemmas, whose verbs Spanish mostly shares ("apaga" of
+// apagar).
+func spanishTypedOrder(text string) string {
+	if otherLatin(strings.ToLower(text), "Spanish") {
+		return ""
+	}
+	return typedOrder(text, spanishTyped())
+}
+
+var spanishTyped = sync.OnceValue(func() typedLang {
+	second := func(w string) bool {
+		if spanishIrregular[w] && w != "ve" && w != "sé" {
+			return true
+		}
+		stem, ok := strings.CutSuffix(w, "én")
+		return ok && stem != "" && treebank().lemmas["Spanish"][stem+"ener"]
+	}
+	return typedLang{
+		imp: func(w string) bool {
+			if spanishNotVerb()[w] || spanishStrong()[w] || spanishWeak()[w] || spanishFinite(w) {
+				return false
+			}
+			return second(w) || spanishTu(w) || lemmaEnding(w, "Portuguese", [2]string{"a", "ar"}, [2]string{"e", "er"}, [2]string{"e", "ir"})
+		},
+		second:     second,
+		finite:     spanishFinite,
+		infinitive: spanishInfinitive,
+		fronting:   set("en", "dentro")(),
+		strong:     spanishStrong(),
+		weak:       spanishWeak(),
+		nounTail:   set("de", "del", "y", "e", "o", "u", "que", "como", "no")(),
+		intransit:  spanishAfterIntransitive(),
+	}
+})
+
+var (
+	// spanishNotVerb are words spelt as a tú imperative that open a text
+	// as something else: prepositions, pronouns ("nada" of nadar).
+	spanishNotVerb = sync.OnceValue(set("para", "nada", "entre", "sobre", "contra", "cerca", "fuera", "ahora", "toda", "todo"))
+	// spanishAfterIntransitive follows a verb with no object: a
+	// preposition, an adverb, a conjunction, a clitic ("funciona bien",
+	// "depende de", "llega a"); "de" and "del" follow a noun.
+	spanishAfterIntransitive = sync.OnceValue(set("a", "al", "en", "con", "por", "para", "de", "del", "desde", "hasta", "sobre", "entre", "sin", "según", "hacia", "contra", "durante", "tras",
+		"también", "tampoco", "solo", "sólo", "bien", "mal", "siempre", "nunca", "jamás", "no", "más", "menos", "así", "cuando", "si", "y", "e", "o", "u", "pero", "como", "ya", "muy", "mucho", "poco", "aquí", "allí", "allá", "acá", "hoy", "ahora", "todavía", "aún", "casi", "que", "se", "me", "te", "le", "lo", "les", "nos", "os", "mejor", "peor", "bastante", "demasiado", "antes", "después", "tarde", "pronto", "cada", "otra", "otro", "mismo", "misma"))
 )
