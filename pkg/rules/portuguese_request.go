@@ -85,22 +85,18 @@ var portugueseTyped = sync.OnceValue(func() typedLang {
 		}
 		return lemmaEnding(w, "Portuguese", [2]string{"ue", "ar"}, [2]string{"que", "car"})
 	}
-	return typedLang{
+	return iberianTyped(typedLang{
 		imp: func(w string) bool {
-			if portugueseNotVerb()[w] || portugueseStrong()[w] || portugueseWeak()[w] || portugueseFinite(w) {
+			if portugueseNotVerb()[w] || portugueseStrong()[w] || portugueseWeak()[w] {
 				return false
 			}
 			return portugueseTu(w)
 		},
-		second:     func(w string) bool { return utf8.RuneCountInString(w) >= 4 && second(w) },
-		finite:     portugueseFinite,
-		infinitive: portugueseInfinitive,
-		fronting:   set("em", "na", "no", "nas", "nos", "dentro", "daqui", "após", "depois")(),
-		strong:     portugueseStrong(),
-		weak:       portugueseWeak(),
-		nounTail:   set("de", "do", "da", "dos", "das", "e", "ou", "que", "como", "não")(),
-		intransit:  portugueseAfterIntransitive(),
-	}
+		second:   func(w string) bool { return utf8.RuneCountInString(w) >= 4 && second(w) },
+		fronting: set("em", "na", "no", "nas", "nos", "dentro", "daqui", "após", "depois")(),
+		strong:   portugueseStrong(),
+		weak:     portugueseWeak(),
+	})
 })
 
 var (

@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -200,3 +201,27 @@ func (l typedLang) fronted(ws []string) int {
 	}
 	return -1
 }
+
+// iberianTyped fills what Spanish and Portuguese share in typedOrder:
+// their verbs are spelt alike ("funciona", "depende", "liga") and a
+// request in one language holds no telling word of the other, so each
+// reads the finite verbs, infinitives and function words of both
+// ("funciona bien", "depende da versão").
+func iberianTyped(l typedLang) typedLang {
+	l.finite = func(w string) bool { return spanishFinite(w) || portugueseFinite(w) }
+	imp := l.imp
+	l.imp = func(w string) bool { return !l.finite(w) && imp(w) } // "tiene", "fica"
+	l.infinitive = func(w string) bool { return spanishInfinitive(w) || portugueseInfinitive(w) }
+	l.intransit = iberianAfterIntransitive()
+	l.nounTail = iberianNounTail()
+	return l
+}
+
+var (
+	iberianNounTail = sync.OnceValue(func() map[string]bool {
+		return union(set("de", "del", "y", "e", "o", "u", "que", "como", "no")(), set("de", "do", "da", "dos", "das", "e", "ou", "que", "como", "não")())
+	})
+	iberianAfterIntransitive = sync.OnceValue(func() map[string]bool {
+		return union(spanishAfterIntransitive(), portugueseAfterIntransitive())
+	})
+)

@@ -198,28 +198,25 @@ var spanishTyped = sync.OnceValue(func() typedLang {
 		stem, ok := strings.CutSuffix(w, "én")
 		return ok && stem != "" && treebank().lemmas["Spanish"][stem+"ener"]
 	}
-	return typedLang{
+	return iberianTyped(typedLang{
 		imp: func(w string) bool {
-			if spanishNotVerb()[w] || spanishStrong()[w] || spanishWeak()[w] || spanishFinite(w) {
+			if spanishNotVerb()[w] || spanishStrong()[w] || spanishWeak()[w] {
 				return false
 			}
 			return second(w) || spanishTu(w) || lemmaEnding(w, "Portuguese", [2]string{"a", "ar"}, [2]string{"e", "er"}, [2]string{"e", "ir"})
 		},
-		second:     second,
-		finite:     spanishFinite,
-		infinitive: spanishInfinitive,
-		fronting:   set("en", "dentro")(),
-		strong:     spanishStrong(),
-		weak:       spanishWeak(),
-		nounTail:   set("de", "del", "y", "e", "o", "u", "que", "como", "no")(),
-		intransit:  spanishAfterIntransitive(),
-	}
+		second:   second,
+		fronting: set("en", "dentro")(),
+		strong:   spanishStrong(),
+		weak:     spanishWeak(),
+	})
 })
 
 var (
 	// spanishNotVerb are words spelt as a tú imperative that open a text
-	// as something else: prepositions, pronouns ("nada" of nadar).
-	spanishNotVerb = sync.OnceValue(set("para", "nada", "entre", "sobre", "contra", "cerca", "fuera", "ahora", "toda", "todo"))
+	// as something else: prepositions, pronouns ("nada" of nadar), and
+	// "hace", only the third person ("hace calor").
+	spanishNotVerb = sync.OnceValue(set("para", "nada", "hace", "entre", "sobre", "contra", "cerca", "fuera", "ahora", "toda", "todo"))
 	// spanishAfterIntransitive follows a verb with no object: a
 	// preposition, an adverb, a conjunction, a clitic ("funciona bien",
 	// "depende de", "llega a"); "de" and "del" follow a noun.
