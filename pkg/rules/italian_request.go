@@ -3,7 +3,6 @@ package rules
 import (
 	"strings"
 	"sync"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -75,74 +74,24 @@ var (
 )
 
 // italianTypedOrder returns the imperative of tu that opens the first
-// clause of text typed in lower case, as a request to an assistant is
-// typed (a statement opens its sentence with a capital), after a fronted
-// place or time if any, before what no statement puts there:
-//   - the -i of -ere and -ire ("spegni", "aggiungi") is the second
-//     person whatever it is (indicative or imperative: addressed to the
-//     reader), so anything may follow but what follows a plural noun
-//     ("leggi dello Stato") or a finite verb; alone it is an order too
-//     ("riprendi");
-//   - the -a of -are is also the third person ("funziona su Linux"), so
-//     it is an order only opening the text before a bare object
-//     ("imposta temperatura", "alza oscurante"): not a preposition, an
-//     adverb or a conjunction; after a fronted phrase, before an
-//     article or a demonstrative only (as italianTuOrder).
+// clause of text typed in lower case (typedOrder): the -i of -ere and
+// -ire ("spegni", "aggiungi"), -isci, -gli and the irregular ones are the
+// second person whatever they are (indicative or imperative: addressed to
+// the reader); the -a of -are is also the third person ("funziona su
+// Linux").
 func italianTypedOrder(text string) string {
-	cs := clauses(text)
-	if len(cs) == 0 {
-		return ""
-	}
-	ws := words(cs[0])
-	first, _ := utf8.DecodeRuneInString(strings.TrimSpace(text))
-	if len(ws) == 0 || !unicode.IsLower(first) {
-		return ""
-	}
-	i := italianFronted(ws)
-	if i < 0 {
-		return ""
-	}
-	w, next := ws[i], ""
-	if i+1 < len(ws) {
-		next = ws[i+1]
-	}
-	switch {
-	case strings.HasSuffix(w, "i") || italianTuIrregular()[w]:
-		if italianNounTail()[next] || italianFinite(next) {
-			return ""
-		}
-		return w
-	case i > 0:
-		if italianStrong()[next] || italianWeak()[next] {
-			return w
-		}
-		return ""
-	case next == "" || italianAfterIntransitive()[next] || strings.HasSuffix(next, "mente") || italianFinite(next):
-		return ""
-	}
-	return w
+	return typedOrder(text, italianTyped())
 }
 
-// italianFronted returns the index in ws of the imperative of tu opening
-// the clause, or its first one within four words after a fronted place
-// or time ("in soggiorno il climatizzatore spegni"), or -1. A word right
-// after the preposition or an article is the place's noun ("in una nota
-// la CGIA afferma"), not the verb.
-func italianFronted(ws []string) int {
-	if italianTu(ws[0]) || italianTuIrregular()[ws[0]] {
-		return 0
+var italianTyped = sync.OnceValue(func() typedLang {
+	return typedLang{
+		imp:       func(w string) bool { return italianTu(w) || italianTuIrregular()[w] },
+		second:    func(w string) bool { return strings.HasSuffix(w, "i") || italianTuIrregular()[w] },
+		finite:    italianFinite,
+		fronting:  italianFronting(),
+		strong:    italianStrong(),
+		weak:      italianWeak(),
+		nounTail:  italianNounTail(),
+		intransit: italianAfterIntransitive(),
 	}
-	if !italianFronting()[ws[0]] {
-		return -1
-	}
-	for i := 1; i < len(ws) && i <= 4; i++ {
-		after := ws[i-1]
-		if italianTu(ws[i]) && !italianFronting()[after] && !italianWeak()[after] && !italianStrong()[after] {
-			return i
-		}
-		if italianFinite(ws[i]) {
-			return -1
-		}
-	}
-	return -1
-}
+})

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"strings"
 	"sync"
 	"unicode/utf8"
 )
@@ -60,3 +61,55 @@ func portugueseTu(w string) bool {
 func portugueseTuOrder(text string) string {
 	return tuOrder(text, portugueseTu, nil, portugueseStrong(), portugueseWeak())
 }
+
+// portugueseTypedOrder returns the imperative of tu or você that opens the
+// first clause of text typed in lower case (typedOrder): the subjunctive
+// of você ("ligue", "coloque", "abra", "ponha", "faça") is no third
+// person of the indicative, so it is read as the second person; the tu
+// forms ("liga", "acende") are also the third person ("funciona bem").
+func portugueseTypedOrder(text string) string {
+	return typedOrder(text, portugueseTyped())
+}
+
+var portugueseTyped = sync.OnceValue(func() typedLang {
+	second := func(w string) bool {
+		if portugueseSubjunctiveIrregular()[w] {
+			return true
+		}
+		lemmas := treebank().lemmas["Portuguese"]
+		if stem, ok := strings.CutSuffix(w, "e"); ok && len(stem) >= 2 && lemmas[stem+"ar"] && !lemmas[stem+"er"] && !lemmas[stem+"ir"] {
+			return true // ative, mostre
+		}
+		if stem, ok := strings.CutSuffix(w, "a"); ok && len(stem) >= 2 && !lemmas[stem+"ar"] && (lemmas[stem+"er"] || lemmas[stem+"ir"]) {
+			return true // abra, acenda
+		}
+		return lemmaEnding(w, "Portuguese", [2]string{"ue", "ar"}, [2]string{"que", "car"})
+	}
+	return iberianTyped(typedLang{
+		imp: func(w string) bool {
+			if portugueseNotVerb()[w] || portugueseStrong()[w] || portugueseWeak()[w] {
+				return false
+			}
+			return portugueseTu(w)
+		},
+		second:   func(w string) bool { return utf8.RuneCountInString(w) >= 4 && second(w) },
+		fronting: set("em", "na", "no", "nas", "nos", "dentro", "daqui", "após", "depois")(),
+		strong:   portugueseStrong(),
+		weak:     portugueseWeak(),
+	})
+})
+
+var (
+	// portugueseSubjunctiveIrregular are the imperatives of você no
+	// paradigm makes; "põe", "faz", "diz", "dá", "vê" are also the third
+	// person.
+	portugueseSubjunctiveIrregular = sync.OnceValue(set("ponha", "faça", "diga", "traga", "dê", "veja"))
+	// portugueseNotVerb are words spelt as an imperative that open a
+	// text as something else ("nada" of nadar).
+	portugueseNotVerb = sync.OnceValue(set("nada", "fora", "agora", "cada", "toda", "todo"))
+	// portugueseAfterIntransitive follows a verb with no object: a
+	// preposition, an adverb, a conjunction, a clitic ("funciona bem",
+	// "depende de"); "de" and its articles follow a noun.
+	portugueseAfterIntransitive = sync.OnceValue(set("a", "à", "ao", "aos", "às", "em", "no", "na", "nos", "nas", "num", "numa", "com", "por", "pelo", "pela", "para", "pra", "de", "do", "da", "dos", "das", "desde", "até", "sobre", "entre", "sem", "contra", "durante",
+		"também", "só", "somente", "apenas", "bem", "mal", "sempre", "nunca", "não", "mais", "menos", "assim", "quando", "se", "e", "ou", "mas", "como", "já", "muito", "pouco", "aqui", "ali", "lá", "hoje", "agora", "ainda", "quase", "que", "me", "te", "lhe", "lhes", "demais", "antes", "depois", "cedo", "tarde", "cada", "outro", "outra", "mesmo", "mesma"))
+)

@@ -4,6 +4,9 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Requests to an assistant in French, Portuguese and Italian told by the
@@ -31,6 +34,7 @@ func romanceRequest(text string) (rule, msg string) {
 		{"French", frenchTuOrder, "a French imperative opening a clause before its object (%s): an order, not a statement about the world"},
 		{"Portuguese", portugueseInfinitiveOrder, "a Portuguese infinitive opening a clause with no finite verb after it (%s): a request, not a statement about the world"},
 		{"Portuguese", portugueseTuOrder, "a Portuguese imperative opening a clause before its object (%s): an order, not a statement about the world"},
+		{"Portuguese", portugueseTypedOrder, "a Portuguese imperative opening a request typed in lower case (%s): an order, not a statement about the world"},
 		{"Italian", italianInfinitiveOrder, "an Italian infinitive opening a clause with no finite verb after it (%s): a request, not a statement about the world"},
 		{"Italian", italianTuOrder, "an Italian imperative opening a clause before its object (%s): an order, not a statement about the world"},
 		{"Italian", italianTypedOrder, "an Italian imperative opening a request typed in lower case (%s): an order, not a statement about the world"},
@@ -110,3 +114,114 @@ func tuOrder(text string, isImp, joined func(string) bool, strong, weak map[stri
 	}
 	return ""
 }
+
+// typedLang are a language's words for typedOrder.
+type typedLang struct {
+	// imp reports the familiar imperative; second, those of its forms
+	// that are the second person whatever their mood (addressed to the
+	// reader), not also the third person.
+	imp, second, finite func(string) bool
+	// infinitive, when not nil, reports the infinitive a verb with no
+	// object of its own may take ("visa levar").
+	infinitive func(string) bool
+	// fronting opens a place or a time put before the verb; strong and
+	// weak open an object (a demonstrative or a possessive, an article);
+	// nounTail follows a plural noun more than a verb; intransit
+	// follows a verb with no object (a preposition, an adverb, a
+	// conjunction, a clitic).
+	fronting, strong, weak, nounTail, intransit map[string]bool
+}
+
+// typedOrder returns the imperative (by l.imp) that opens the first
+// clause of text typed in lower case, as a request to an assistant is
+// typed (a statement opens its sentence with a capital), after a fronted
+// place or time if any, before what no statement puts there:
+//   - a second person (l.second) is addressed to the reader whatever its
+//     mood, so anything may follow but what follows a plural noun or a
+//     finite verb; alone it is an order too;
+//   - a form that is also the third person is an order only opening the
+//     text before a bare object (not a preposition, an adverb, a
+//     conjunction, a clitic, a gerund or an infinitive) or an article; after a fronted phrase,
+//     before an article or a demonstrative only (as tuOrder).
+func typedOrder(text string, l typedLang) string {
+	cs := clauses(text)
+	if len(cs) == 0 {
+		return ""
+	}
+	ws := words(cs[0])
+	first, _ := utf8.DecodeRuneInString(strings.TrimSpace(text))
+	if len(ws) == 0 || !unicode.IsLower(first) {
+		return ""
+	}
+	i := l.fronted(ws)
+	if i < 0 {
+		return ""
+	}
+	w, next := ws[i], ""
+	if i+1 < len(ws) {
+		next = ws[i+1]
+	}
+	switch {
+	case l.second(w):
+		if l.nounTail[next] || l.finite(next) {
+			return ""
+		}
+		return w
+	case i > 0:
+		if l.strong[next] || l.weak[next] {
+			return w
+		}
+		return ""
+	case next == "" || l.intransit[next] || hasSuffixAny(next, "mente", "ndo") || l.finite(next) || l.infinitive != nil && l.infinitive(next):
+		return ""
+	}
+	return w
+}
+
+// fronted returns the index in ws of the imperative opening the clause,
+// or its first one within four words after a fronted place or time ("in
+// soggiorno il climatizzatore spegni"), or -1. A word right after the
+// preposition or an article is the place's noun ("in una nota la CGIA
+// afferma"), not the verb.
+func (l typedLang) fronted(ws []string) int {
+	if l.imp(ws[0]) {
+		return 0
+	}
+	if !l.fronting[ws[0]] {
+		return -1
+	}
+	for i := 1; i < len(ws) && i <= 4; i++ {
+		after := ws[i-1]
+		if l.imp(ws[i]) && !l.fronting[after] && !l.weak[after] && !l.strong[after] {
+			return i
+		}
+		if l.finite(ws[i]) {
+			return -1
+		}
+	}
+	return -1
+}
+
+// iberianTyped fills what Spanish and Portuguese share in typedOrder:
+// their verbs are spelt alike ("funciona", "depende", "liga") and a
+// request in one language holds no telling word of the other, so each
+// reads the finite verbs, infinitives and function words of both
+// ("funciona bien", "depende da versão").
+func iberianTyped(l typedLang) typedLang {
+	l.finite = func(w string) bool { return spanishFinite(w) || portugueseFinite(w) }
+	imp := l.imp
+	l.imp = func(w string) bool { return !l.finite(w) && imp(w) } // "tiene", "fica"
+	l.infinitive = func(w string) bool { return spanishInfinitive(w) || portugueseInfinitive(w) }
+	l.intransit = iberianAfterIntransitive()
+	l.nounTail = iberianNounTail()
+	return l
+}
+
+var (
+	iberianNounTail = sync.OnceValue(func() map[string]bool {
+		return union(set("de", "del", "y", "e", "o", "u", "que", "como", "no")(), set("de", "do", "da", "dos", "das", "e", "ou", "que", "como", "não")())
+	})
+	iberianAfterIntransitive = sync.OnceValue(func() map[string]bool {
+		return union(spanishAfterIntransitive(), portugueseAfterIntransitive())
+	})
+)

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"strings"
 	"sync"
 )
@@ -21,6 +22,9 @@ func spanishRequest(text string) (rule, msg string) {
 	}
 	if w := spanishTuOrder(text); w != "" {
 		return "instruction-imperative", "a Spanish imperative opening a clause before its object or with its pronoun joined (" + w + "): an order, not a statement about the world"
+	}
+	if w := spanishTypedOrder(text); w != "" {
+		return "instruction-imperative", "a Spanish imperative opening a request typed in lower case (" + w + "): an order, not a statement about the world"
 	}
 	return "", ""
 }
@@ -170,3 +174,108 @@ var (
 	// clause typed in lower case.
 	spanishWeak = sync.OnceValue(set("el", "la", "los", "las", "un", "una"))
 )
+
+// spanishTypedOrder returns the tú or usted imperative that opens the
+// first clause of text typed in lower case (typedOrder): the irregular
+// ones but "ve" and "sé" ("pon", "haz", "sal"), "detén", "mantén" of
+// -tener, and usted's (spanishUsted) are no third person of the
+// indicative; the -a and -e of the paradigm are also the
+// third person ("funciona bien"). A form the treebanks lack is read by
+// Portuguese's lemmas, whose verbs Spanish mostly shares ("apaga" of
+// apagar).
+func spanishTypedOrder(text string) string {
+	if otherLatin(strings.ToLower(text), "Spanish") {
+		return ""
+	}
+	return typedOrder(text, spanishTyped())
+}
+
+var spanishTyped = sync.OnceValue(func() typedLang {
+	second := func(w string) bool {
+		if spanishIrregular[w] && w != "ve" && w != "sé" || spanishUsted(w, "Spanish") || spanishUsted(w, "Portuguese") {
+			return true
+		}
+		stem, ok := strings.CutSuffix(w, "én")
+		return ok && stem != "" && treebank().lemmas["Spanish"][stem+"ener"]
+	}
+	return iberianTyped(typedLang{
+		imp: func(w string) bool {
+			if spanishNotVerb()[w] || spanishStrong()[w] || spanishWeak()[w] {
+				return false
+			}
+			return second(w) || spanishTu(w) || lemmaEnding(w, "Portuguese", [2]string{"a", "ar"}, [2]string{"e", "er"}, [2]string{"e", "ir"})
+		},
+		second:   second,
+		fronting: set("en", "dentro")(),
+		strong:   spanishStrong(),
+		weak:     spanishWeak(),
+	})
+})
+
+var (
+	// spanishNotVerb are words spelt as a tú imperative that open a text
+	// as something else: prepositions, pronouns ("nada" of nadar), and
+	// "hace", only the third person ("hace calor").
+	spanishNotVerb = sync.OnceValue(set("para", "nada", "hace", "entre", "sobre", "contra", "cerca", "fuera", "ahora", "toda", "todo"))
+	// spanishAfterIntransitive follows a verb with no object: a
+	// preposition, an adverb, a conjunction, a clitic ("funciona bien",
+	// "depende de", "llega a"); "de" and "del" follow a noun.
+	spanishAfterIntransitive = sync.OnceValue(set("a", "al", "en", "con", "por", "para", "de", "del", "desde", "hasta", "sobre", "entre", "sin", "según", "hacia", "contra", "durante", "tras",
+		"también", "tampoco", "solo", "sólo", "bien", "mal", "siempre", "nunca", "jamás", "no", "más", "menos", "así", "cuando", "si", "y", "e", "o", "u", "pero", "como", "ya", "muy", "mucho", "poco", "aquí", "allí", "allá", "acá", "hoy", "ahora", "todavía", "aún", "casi", "que", "se", "me", "te", "le", "lo", "les", "nos", "os", "mejor", "peor", "bastante", "demasiado", "antes", "después", "tarde", "pronto", "cada", "otra", "otro", "mismo", "misma"))
+)
+
+// spanishUstedIrregular are usted's imperatives no paradigm makes.
+var spanishUstedIrregular = sync.OnceValue(set("ponga", "haga", "diga", "salga", "tenga", "venga", "traiga", "vaya", "sepa", "oiga"))
+
+// spanishUsted reports w as the imperative of usted (the present
+// subjunctive) of a verb lang's treebanks annotate, where it is not also
+// the indicative: -e of -ar only ("apague", "busque", "lance"), -a of -er
+// and -ir only ("encienda", "abra", "establezca"), the stem's vowel
+// diphthongized as the present makes it. Portuguese's lemmas read the
+// -ar verbs Spanish's lack ("apague").
+func spanishUsted(w, lang string) bool {
+	if spanishUstedIrregular()[w] {
+		return true
+	}
+	lemmas := treebank().lemmas[lang]
+	var mine, other []string
+	var stem string
+	switch {
+	case strings.HasSuffix(w, "que"), strings.HasSuffix(w, "gue"), strings.HasSuffix(w, "ce"):
+		switch {
+		case strings.HasSuffix(w, "que"):
+			stem = strings.TrimSuffix(w, "que") + "c"
+		case strings.HasSuffix(w, "gue"):
+			stem = strings.TrimSuffix(w, "gue") + "g"
+		default:
+			stem = strings.TrimSuffix(w, "ce") + "z"
+		}
+		mine, other = []string{"ar"}, nil
+	case strings.HasSuffix(w, "zca"):
+		stem, mine = strings.TrimSuffix(w, "zca")+"c", []string{"er", "ir"}
+	case strings.HasSuffix(w, "e"):
+		stem, mine, other = w[:len(w)-1], []string{"ar"}, []string{"er", "ir"}
+	case strings.HasSuffix(w, "a"):
+		stem, mine, other = w[:len(w)-1], []string{"er", "ir"}, []string{"ar"}
+	default:
+		return false
+	}
+	if lang != "Spanish" && !slices.Contains(mine, "ar") {
+		return false // -er and -ir by Spanish's lemmas only: "tina", "comida"
+	}
+	stems := []string{stem}
+	for _, ch := range []struct{ from, to string }{{"ue", "o"}, {"ie", "e"}} {
+		if i := strings.LastIndex(stem, ch.from); i >= 0 {
+			stems = append(stems, stem[:i]+ch.to+stem[i+len(ch.from):])
+		}
+	}
+	for _, s := range stems {
+		if len(s) < 2 || slices.ContainsFunc(other, func(e string) bool { return lemmas[s+e] }) {
+			continue
+		}
+		if slices.ContainsFunc(mine, func(e string) bool { return lemmas[s+e] }) {
+			return true
+		}
+	}
+	return false
+}
