@@ -9,6 +9,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
+	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/mem-md/mem/pkg/frontmatter"
 )
@@ -33,19 +34,17 @@ const (
 	episodeWords = 100
 )
 
-// seedT is a hit that lifts its episode.
-type seedT struct {
-	id, session string
-	at          time.Time
-	score       float64
-}
-
 // episodes lifts, in a ranked answer to p, the episodes of its best hits:
 // memories of the same session whose valid_at is within episodeWindow of
 // a hit's gain a share of its score, falling with the distance, so the
 // turn that answers a question ranks near the turn that asked it.
 func episodes(idx bleve.Index, c *memo, hits []*search.DocumentMatch, p phrasing) ([]*search.DocumentMatch, error) {
-	var seeds []seedT
+	type seed struct {
+		id, session string
+		at          time.Time
+		score       float64
+	}
+	var seeds []seed
 	// The seeds' session and valid_at (hits ranked without their stored
 	// fields: queryIndex).
 	if err := loadStored(idx, c, hits[:min(len(hits), episodeSeeds)]); err != nil {
@@ -61,7 +60,7 @@ func episodes(idx bleve.Index, c *memo, hits []*search.DocumentMatch, p phrasing
 		if err != nil {
 			continue
 		}
-		seeds = append(seeds, seedT{h.ID, sess, at.Time, h.Score})
+		seeds = append(seeds, seed{h.ID, sess, at.Time, h.Score})
 	}
 	if len(seeds) == 0 {
 		return hits, nil
@@ -90,10 +89,13 @@ func episodes(idx bleve.Index, c *memo, hits []*search.DocumentMatch, p phrasing
 	if err != nil {
 		return nil, err
 	}
-	lengths, err := liftLengths(idx, c, sr.Hits, seeds)
-	if err != nil {
-		return nil, err
-	}
+	// A lifted memory's length, read only for those the lift reaches.
+	var r bleveindex.IndexReader
+	defer func() {
+		if r != nil {
+			r.Close()
+		}
+	}()
 	byID := make(map[string]*search.DocumentMatch, len(hits))
 	for _, h := range hits {
 		byID[h.ID] = h
@@ -116,7 +118,16 @@ func episodes(idx bleve.Index, c *memo, hits []*search.DocumentMatch, p phrasing
 		if lift <= 0 {
 			continue
 		}
-		if w := lengths[n.ID]; w > episodeWords {
+		if r == nil {
+			if r, err = c.reader(idx); err != nil {
+				return nil, err
+			}
+		}
+		w, err := bodyWords(r, n)
+		if err != nil {
+			return nil, err
+		}
+		if w > episodeWords {
 			lift *= float64(episodeWords) / float64(w)
 		}
 		if h := byID[n.ID]; h != nil {
@@ -136,39 +147,13 @@ func episodes(idx bleve.Index, c *memo, hits []*search.DocumentMatch, p phrasing
 	return hits, nil
 }
 
-// liftLengths is the number of words of the body (as stored, split at
-// spaces) of each memory of ns within episodeWindow of a seed: the
-// memories the lift reaches.
-func liftLengths(idx bleve.Index, c *memo, ns []*search.DocumentMatch, seeds []seedT) (map[string]int, error) {
-	out := map[string]int{}
-	r, err := c.reader(idx)
-	if err != nil {
-		return nil, err
+// bodyWords is the number of words of n's body as stored (split at
+// spaces).
+func bodyWords(r bleveindex.IndexReader, n *search.DocumentMatch) (int, error) {
+	d := &search.DocumentMatch{ID: n.ID, IndexInternalID: n.IndexInternalID}
+	if err, _ := bleve.LoadAndHighlightFields(d, &bleve.SearchRequest{Fields: []string{fieldBody}}, "", r, nil); err != nil {
+		return 0, err
 	}
-	defer r.Close()
-	req := &bleve.SearchRequest{Fields: []string{fieldBody}}
-	for _, n := range ns {
-		sess, _ := n.Fields[fieldSession].(string)
-		text, _ := n.Fields[fieldValidAtText].(string)
-		at, err := frontmatter.ParseTime(text)
-		if err != nil {
-			continue
-		}
-		near := false
-		for _, s := range seeds {
-			if s.session == sess && at.Sub(s.at).Abs() <= episodeWindow {
-				near = true
-			}
-		}
-		if !near {
-			continue
-		}
-		d := &search.DocumentMatch{ID: n.ID, IndexInternalID: n.IndexInternalID}
-		if err, _ := bleve.LoadAndHighlightFields(d, req, "", r, nil); err != nil {
-			return nil, err
-		}
-		b, _ := d.Fields[fieldBody].(string)
-		out[n.ID] = len(strings.Fields(b))
-	}
-	return out, nil
+	b, _ := d.Fields[fieldBody].(string)
+	return len(strings.Fields(b)), nil
 }

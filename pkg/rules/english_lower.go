@@ -169,7 +169,7 @@ func englishTypedVerbAfter(ws []string) bool {
 		if w == "be" || w == "have" {
 			return true
 		}
-		if hasSuffixAny(w, "ed", "ing") || strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+		if englishInflected(w) {
 			continue
 		}
 		if wordnetVerbs()[w] || f.imperativeOf(w, "English") {

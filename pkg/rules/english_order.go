@@ -124,7 +124,7 @@ func englishLowerVerb(w string, f treebankForms) bool {
 	if englishVerbsFirst()[w] || f.imperativeOf(w, "English") {
 		return true
 	}
-	if hasSuffixAny(w, "ed", "ing") || strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+	if englishInflected(w) {
 		return false
 	}
 	// "un" makes a verb of a verb ("unpause"), seldom of a noun;

@@ -129,7 +129,7 @@ func englishOrderAfterReply(rest string) string {
 // before "for", a numeral or an object pronoun.
 func englishVerbBefore(ws []string) bool {
 	v, next := ws[0], ws[1]
-	if !wordnetVerbs()[v] || !englishLowerOpener(v) || hasSuffixAny(v, "ed", "ing") || strings.HasSuffix(v, "s") && !strings.HasSuffix(v, "ss") {
+	if !wordnetVerbs()[v] || !englishLowerOpener(v) || englishInflected(v) {
 		return false
 	}
 	return next == "for" || englishNumeral()[next] || englishDigits(next) || englishObjectPronoun()[next]

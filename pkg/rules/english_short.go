@@ -65,7 +65,7 @@ func englishBareOrderOf(text string) string {
 		fs := strings.Fields(head)
 		typed := unicode.IsLower(firstRune(ws[0], 0)) && (englishNumeral()[strings.ToLower(ws[1])] || len(fs) > 1 && englishDigits(fs[1]))
 		verb := englishVerb(w, ws[1:], f) || (scored || typed) && wordnetVerbs()[w] && !englishFinite()[w]
-		if !verb || hasSuffixAny(w, "ed", "ing") || strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+		if !verb || englishInflected(w) {
 			continue
 		}
 		rest := ws[1:]
@@ -87,6 +87,13 @@ func englishBareOrderOf(text string) string {
 		return w
 	}
 	return ""
+}
+
+// englishInflected reports w (lower case) as ending as no verb's bare form
+// does: a past or participle in -ed, a gerund in -ing, a third singular in
+// -s (not -ss: "pass", "press").
+func englishInflected(w string) bool {
+	return hasSuffixAny(w, "ed", "ing") || strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss")
 }
 
 // titledWords reports ws, a clause's words, written as a title: every word
