@@ -1,0 +1,224 @@
+package rules
+
+import (
+	_ "embed"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Unstated is the rule of a claim that does not read as a statement (the
+// statement gate): render says so in its own words.
+const Unstated = "instruction-unstated"
+
+// statements.tsv is scripts/udstatements' output: for each language the
+// verb lexicon covers, the forms the Universal Dependencies treebanks
+// (never PUD's) annotate as a finite verb that states (not an imperative,
+// an infinitive or a first or second person), those of them that open an
+// English or Russian statement whose subject is left out, those annotated
+// mostly as orders, the interrogatives, the determiners, and the endings
+// of the forms the treebanks never wrote that mostly state. Each row's
+// forms are sorted, space-separated, and binary-searched where they lie.
+//
+//go:embed statements.tsv
+var statementsTSV string
+
+// The kinds of statements.tsv, in the order a language's rows are kept.
+const (
+	stState = iota
+	stFragment
+	stOrder
+	stAsk
+	stDet
+	stEnding
+	stKinds
+)
+
+var stKindNames = [stKinds]string{"state", "fragment", "order", "ask", "det", "ending"}
+
+// statementRows parses statements.tsv's lines when first asked for: each
+// language's rows, by kind, as they lie in the table.
+var statementRows = sync.OnceValue(func() map[string]*[stKinds]string {
+	rows := map[string]*[stKinds]string{}
+	for rest := statementsTSV; rest != ""; {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		kind, line, _ := strings.Cut(line, "\t")
+		lang, forms, _ := strings.Cut(line, "\t")
+		for k, name := range stKindNames {
+			if kind == name {
+				if rows[lang] == nil {
+					rows[lang] = new([stKinds]string)
+				}
+				rows[lang][k] = forms
+			}
+		}
+	}
+	return rows
+})
+
+// inRow reports w among row's sorted, space-separated forms.
+func inRow(row, w string) bool {
+	return row != "" && rowWord(row, rowSearch(row, w)) == w
+}
+
+// unstated is the statement gate, asked last of an unreviewed claim's
+// text when no rule found an order: an unreviewed claim reaches the view
+// only if every sentence of it reads as a statement, one that has a verb
+// that states (statedIn). The deny rules read what an order looks like
+// and each new phrasing is a new miss; this reads what a statement looks
+// like, and what it cannot read as one is held: a noun phrase
+// ("directions to the grocery store"), an order the rules missed ("Pause
+// TV"), a verb whose form is also an imperative with nothing before it
+// ("Usa pnpm"). A code block is not read; a heading or a line is a
+// sentence like any.
+func unstated(text string) (rule, msg string) {
+	for _, s := range gateSentences(text) {
+		if !stated(s) {
+			if r := []rune(s); len(r) > 60 {
+				s = string(r[:60]) + "…"
+			}
+			return Unstated, "no verb in it states what is so (" + s + "): a sentence without a finite verb that states, or that opens with an imperative, an infinitive or a first or second person, cannot be told from an order, so the claim counts as possibly an order"
+		}
+	}
+	return "", ""
+}
+
+// gateSentences are text's sentences as the gate reads them: fenced code
+// left out, cut at sentence ends and line breaks, each trimmed of the
+// marks before its first word (list bullets, numbering, quotes); those
+// with no letter are none.
+func gateSentences(text string) []string {
+	var kept strings.Builder
+	fenced := false
+	for _, line := range strings.Split(text, "\n") {
+		if t := strings.TrimSpace(line); strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			fenced = !fenced
+			continue
+		}
+		if !fenced {
+			kept.WriteString(line)
+			kept.WriteByte('\n')
+		}
+	}
+	var out []string
+	for _, s := range splitTrimmed(kept.String(), ".!?;\n。！？；", sentenceTrim) {
+		if strings.IndexFunc(s, unicode.IsLetter) >= 0 {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// stated reports whether sentence s reads as a statement in the covered
+// language that reads most of its words (statedIn; a tie: in any of
+// them).
+func stated(s string) bool {
+	toks := gateTokens(s)
+	rows := statementRows()
+	signs := tellingSigns()
+	var counts [8]int
+	for _, t := range toks {
+		for _, w := range t {
+			for l, mask := 0, signs.reads(w); mask != 0 && l < len(counts); l, mask = l+1, mask>>1 {
+				if mask&1 != 0 {
+					counts[l]++
+				}
+			}
+		}
+	}
+	best := 0
+	for l := range signs.readLang {
+		best = max(best, counts[l])
+	}
+	for l, lang := range signs.readLang {
+		if r := rows[lang]; r != nil && counts[l] == best && statedIn(r, toks) {
+			return true
+		}
+	}
+	return false
+}
+
+// gateTokens are s's tokens, each the lower-case words it is read as: a
+// token with no letter (a number, a code span's sign) is a token with no
+// word, which still stands before what follows; a word with an
+// apostrophe is read as its parts, the one before with it ("l'", "dov'",
+// "it") and the one after with and without it ("'s", "est").
+func gateTokens(s string) [][]string {
+	var out [][]string
+	for _, f := range strings.Fields(strings.ToLower(s)) {
+		f = strings.ReplaceAll(f, "’", "'")
+		f = strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsMark(r) && r != '\'' })
+		f = strings.Trim(f, "'")
+		if f == "" {
+			out = append(out, nil)
+			continue
+		}
+		if before, after, ok := strings.Cut(f, "'"); ok && before != "" && after != "" {
+			out = append(out, []string{before + "'", before}, []string{"'" + after, after})
+			continue
+		}
+		out = append(out, []string{f})
+	}
+	return out
+}
+
+// statedIn reports whether toks read as a statement in the language of
+// rows: its first verb-like word decides. An interrogative before a verb
+// opens a question; a verb mostly annotated as an order, first in the
+// sentence, opens an order (further on it is a noun or an infinitive
+// after its verb: "the build runs", "wants to build"); a stating verb
+// states after any token before it, and first only when it opens a
+// statement whose subject is left out (English "Uses pnpm", Russian
+// "Использует pnpm": a fragment). No stating verb at all: no statement.
+func statedIn(rows *[stKinds]string, toks [][]string) bool {
+	for i, t := range toks {
+		if t == nil {
+			continue
+		}
+		kind := classOf(rows, t)
+		switch {
+		case kind == stAsk && i+1 < len(toks) && toks[i+1] != nil:
+			if next := classOf(rows, toks[i+1]); next == stState || next == stFragment || next == stOrder {
+				return false
+			}
+		case kind == stOrder && i == 0:
+			return false
+		case kind == stFragment:
+			return true
+		case kind == stState && i > 0 && !isDet(rows, toks[i-1]):
+			return true
+		case kind == stState && i == 0:
+			return false
+		}
+	}
+	return false
+}
+
+// isDet reports a token that is a determiner: what follows it is a noun.
+func isDet(rows *[stKinds]string, t []string) bool {
+	return len(t) > 0 && inRow(rows[stDet], t[0])
+}
+
+// classOf is the kind a token's words give it in rows: the first of its
+// words the table holds (fragment before state), or a state by its
+// ending; stKinds for none.
+func classOf(rows *[stKinds]string, t []string) int {
+	for _, w := range t {
+		for _, k := range [...]int{stFragment, stState, stOrder, stAsk} {
+			if inRow(rows[k], w) {
+				return k
+			}
+		}
+	}
+	for _, w := range t {
+		if n := utf8.RuneCountInString(w); n >= 6 {
+			r := []rune(w)
+			if inRow(rows[stEnding], string(r[n-3:])) || inRow(rows[stEnding], string(r[n-4:])) {
+				return stState
+			}
+		}
+	}
+	return stKinds
+}
