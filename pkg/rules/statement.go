@@ -86,7 +86,8 @@ func unstated(text string) (rule, msg string) {
 }
 
 // gateSentences are text's sentences as the gate reads them: fenced code
-// left out, cut at sentence ends and line breaks, each trimmed of the
+// left out, cut at line breaks and at sentence ends before a space or the
+// text's end (not in "config.yaml", "1.25", "io.Reader"), each trimmed of the
 // marks before its first word (list bullets, numbering, quotes); those
 // with no letter are none.
 func gateSentences(text string) []string {
@@ -103,12 +104,38 @@ func gateSentences(text string) []string {
 		}
 	}
 	var out []string
-	for _, s := range splitTrimmed(kept.String(), ".!?;\n。！？；", sentenceTrim) {
-		if strings.IndexFunc(s, unicode.IsLetter) >= 0 {
-			out = append(out, s)
+	t := kept.String()
+	start := 0
+	for i, r := range t {
+		end := r == '\n' || strings.ContainsRune("。！？；", r)
+		if strings.ContainsRune(".!?;", r) {
+			next, _ := utf8.DecodeRuneInString(t[i+1:])
+			end = i+1 == len(t) || unicode.IsSpace(next) && !(r == '.' && abbreviated(t[start:i]))
+		}
+		if end || i+utf8.RuneLen(r) == len(t) {
+			stop := i + utf8.RuneLen(r)
+			if s := openingTrimmed(t[start:stop], sentenceTrim); strings.IndexFunc(s, unicode.IsLetter) >= 0 {
+				out = append(out, strings.TrimSpace(s))
+			}
+			start = stop
 		}
 	}
 	return out
+}
+
+// abbreviated reports a text whose last token, before a full stop, is a
+// number or a word of one to three letters ("4." of German's "4. Klasse",
+// "z. B.", "Mr.", "ca."): the stop marks an ordinal or an abbreviation,
+// not a sentence's end.
+func abbreviated(before string) bool {
+	last := before[strings.LastIndexFunc(before, unicode.IsSpace)+1:]
+	if last == "" {
+		return false
+	}
+	if strings.IndexFunc(last, func(r rune) bool { return !unicode.IsDigit(r) }) < 0 {
+		return true
+	}
+	return utf8.RuneCountInString(last) <= 3 && strings.IndexFunc(last, func(r rune) bool { return !unicode.IsLetter(r) }) < 0
 }
 
 // stated reports whether sentence s reads as a statement in the covered
