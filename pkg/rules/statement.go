@@ -240,9 +240,9 @@ func classOf(rows *[stKinds]string, t []string) int {
 		}
 	}
 	for _, w := range t {
-		if n := utf8.RuneCountInString(w); n >= 6 {
+		if n := utf8.RuneCountInString(w); n >= 5 {
 			r := []rune(w)
-			if inRow(rows[stEnding], string(r[n-3:])) || inRow(rows[stEnding], string(r[n-4:])) {
+			if inRow(rows[stEnding], string(r[n-2:])) || inRow(rows[stEnding], string(r[n-3:])) || inRow(rows[stEnding], string(r[n-4:])) {
 				return stState
 			}
 		}
