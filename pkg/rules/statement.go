@@ -142,6 +142,9 @@ func abbreviated(before string) bool {
 // language that reads most of its words (statedIn; a tie: in any of
 // them).
 func stated(s string) bool {
+	if uncoveredSigns(s) {
+		return true
+	}
 	toks := gateTokens(s)
 	rows := statementRows()
 	signs := tellingSigns()
@@ -167,9 +170,40 @@ func stated(s string) bool {
 	return false
 }
 
+// uncoveredSigns reports a sentence that shows a Latin- or
+// Cyrillic-script language the table has no rows for (Dutch, Turkish,
+// Polish, Indonesian, Ukrainian, …): one of its telling words, or a word
+// in lower case (or the sentence's first) holding one of its letters, and
+// no more of the covered languages' telling words. The gate does not
+// judge it: the deny rules and unjudged do, as before the gate.
+func uncoveredSigns(s string) bool {
+	signs := tellingSigns()
+	uncovered, covered := 0, 0
+	for i, w := range words(s) {
+		lower := strings.ToLower(w)
+		for _, l := range signs.words[lower] {
+			if l == "" {
+				covered++
+			} else {
+				uncovered++
+			}
+		}
+		if first, _ := utf8.DecodeRuneInString(w); i > 0 && !unicode.IsLower(first) {
+			continue
+		}
+		for _, r := range lower {
+			if len(signs.letters[r]) > 0 {
+				uncovered++
+				break
+			}
+		}
+	}
+	return uncovered > 0 && uncovered >= covered
+}
+
 // gateTokens are s's tokens, each the lower-case words it is read as: a
-// token with no letter (a number, a code span's sign) is a token with no
-// word, which still stands before what follows; a word with an
+// token with no letter or with a digit (a number, a version, a commit, a
+// code span's sign) is a token with no word, which still stands before what follows; a word with an
 // apostrophe is read as its parts, the one before with it ("l'", "dov'",
 // "it") and the one after with and without it ("'s", "est").
 func gateTokens(s string) [][]string {
@@ -178,7 +212,7 @@ func gateTokens(s string) [][]string {
 		f = strings.ReplaceAll(f, "’", "'")
 		f = strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsMark(r) && r != '\'' })
 		f = strings.Trim(f, "'")
-		if f == "" {
+		if f == "" || strings.ContainsFunc(f, unicode.IsDigit) {
 			out = append(out, nil)
 			continue
 		}
@@ -210,7 +244,7 @@ func statedIn(rows *[stKinds]string, toks [][]string) bool {
 			if next := classOf(rows, toks[i+1]); next == stState || next == stFragment || next == stOrder {
 				return false
 			}
-		case kind == stOrder && i == 0:
+		case kind == stOrder && i == 0 && !subjectFirst(rows, toks):
 			return false
 		case kind == stFragment:
 			return true
@@ -221,6 +255,17 @@ func statedIn(rows *[stKinds]string, toks [][]string) bool {
 		}
 	}
 	return false
+}
+
+// subjectFirst reports a sentence whose first word, though mostly an
+// order, is its subject's noun: a name or a number, or a stating verb,
+// follows it ("Commit 3f2a1b landed …", "Deploy finished the rollout").
+func subjectFirst(rows *[stKinds]string, toks [][]string) bool {
+	if len(toks) < 2 {
+		return false
+	}
+	k := classOf(rows, toks[1])
+	return toks[1] == nil || k == stState || k == stFragment
 }
 
 // isDet reports a token that is a determiner: what follows it is a noun.
