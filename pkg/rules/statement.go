@@ -106,14 +106,16 @@ func gateSentences(text string) []string {
 	var out []string
 	t := kept.String()
 	start := 0
-	for i, r := range t {
+	for i := 0; i < len(t); {
+		r, size := utf8.DecodeRuneInString(t[i:])
 		end := r == '\n' || strings.ContainsRune("。！？；", r)
 		if strings.ContainsRune(".!?;", r) {
 			next, _ := utf8.DecodeRuneInString(t[i+1:])
 			end = i+1 == len(t) || unicode.IsSpace(next) && !(r == '.' && abbreviated(t[start:i]))
 		}
-		if end || i+utf8.RuneLen(r) == len(t) {
-			stop := i + utf8.RuneLen(r)
+		i += size
+		if end || i == len(t) {
+			stop := i
 			if s := openingTrimmed(t[start:stop], sentenceTrim); strings.IndexFunc(s, unicode.IsLetter) >= 0 {
 				out = append(out, strings.TrimSpace(s))
 			}
