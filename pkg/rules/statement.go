@@ -164,8 +164,11 @@ func stated(s string) bool {
 	for l := range signs.readLang {
 		best = max(best, counts[l])
 	}
+	if best == 0 {
+		return true // no word a covered language writes: unjudged reads it, as before the gate
+	}
 	for l, lang := range signs.readLang {
-		if r := rows[lang]; r != nil && counts[l] == best && statedIn(r, toks) {
+		if r := rows[lang]; r != nil && counts[l] == best && statedIn(r, toks, strings.ContainsAny(s, ",，")) {
 			return true
 		}
 	}
@@ -228,24 +231,24 @@ func gateTokens(s string) [][]string {
 }
 
 // statedIn reports whether toks read as a statement in the language of
-// rows: its first verb-like word decides. An interrogative before a verb
-// opens a question; a verb mostly annotated as an order, first in the
+// rows: its first verb-like word decides. An interrogative that opens it
+// opens a question (typed without its mark: "which flights leave …"),
+// unless a comma follows (comma: a clause put first, "Come detto, la
+// decisione è …", "What she's doing, it's …"); a verb mostly annotated as an order, first in the
 // sentence, opens an order (further on it is a noun or an infinitive
 // after its verb: "the build runs", "wants to build"); a stating verb
 // states after any token before it, and first only when it opens a
 // statement whose subject is left out (English "Uses pnpm", Russian
 // "Использует pnpm": a fragment). No stating verb at all: no statement.
-func statedIn(rows *[stKinds]string, toks [][]string) bool {
+func statedIn(rows *[stKinds]string, toks [][]string, comma bool) bool {
 	for i, t := range toks {
 		if t == nil {
 			continue
 		}
 		kind := classOf(rows, t)
 		switch {
-		case kind == stAsk && i+1 < len(toks) && toks[i+1] != nil:
-			if next := classOf(rows, toks[i+1]); next == stState || next == stFragment || next == stOrder {
-				return false
-			}
+		case kind == stAsk && i == 0 && !comma:
+			return false
 		case kind == stOrder && i == 0 && !subjectFirst(rows, toks):
 			return false
 		case kind == stFragment:
@@ -260,14 +263,17 @@ func statedIn(rows *[stKinds]string, toks [][]string) bool {
 }
 
 // subjectFirst reports a sentence whose first word, though mostly an
-// order, is its subject's noun: a name or a number, or a stating verb,
-// follows it ("Commit 3f2a1b landed …", "Deploy finished the rollout").
+// order, is its subject's noun: a name or a number, a stating verb, or a
+// word that is neither a verb nor a determiner or a preposition follows
+// it ("Commit 3f2a1b landed …", "Deploy finished the rollout", "Rate card
+// for the contractors lives …"; not "Book a table", "Turn on the light").
+// A stating verb must still follow.
 func subjectFirst(rows *[stKinds]string, toks [][]string) bool {
 	if len(toks) < 2 {
 		return false
 	}
 	k := classOf(rows, toks[1])
-	return toks[1] == nil || k == stState || k == stFragment
+	return toks[1] == nil || k == stState || k == stFragment || k == stKinds && !isDet(rows, toks[1])
 }
 
 // isDet reports a token that is a determiner: what follows it is a noun.
