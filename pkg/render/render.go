@@ -478,7 +478,7 @@ func unreviewed(m *vault.Memory, opts Options, notes *linkedNotes) string {
 	if rule == "" {
 		linkTargets(m.Doc.Body, func(target string) {
 			if n := notes.find(target); rule == "" && n != nil && n != m && !gate.Reviewed(n.Meta()) {
-				if part, rule, msg = instruction(n); rule != "" {
+				if part, rule, msg = noteInstruction(n); rule != "" {
 					where = " in its note " + n.Rel
 					if part != "" {
 						where += " (" + part + ")"
@@ -489,8 +489,11 @@ func unreviewed(m *vault.Memory, opts Options, notes *linkedNotes) string {
 	}
 	if rule != "" {
 		shape := "instruction-shaped"
-		if rule == rules.Unjudged {
+		switch rule {
+		case rules.Unjudged:
 			shape = "not readable by the instruction check"
+		case rules.Unstated:
+			shape = "not read as a statement"
 		}
 		return "unreviewed and " + shape + " (" + rule + ": " + msg + ")" + where + ": written by " + gate.WrittenBy(meta) +
 			", it never renders until a person accepts it (mem review, mem accept " + m.ID + ")"
@@ -499,15 +502,37 @@ func unreviewed(m *vault.Memory, opts Options, notes *linkedNotes) string {
 }
 
 // instruction is rules.Instruction over each part of m a reader may be
-// given: the body, the title and the description, and which part it was
-// ("" for the body).
+// given, and which part it was ("" for the body): the body, which renders
+// as the claim and must read as a statement (the statement gate), and the
+// title and the description, which are names and are judged by the deny
+// rules only (rules.InstructionName).
 func instruction(m *vault.Memory) (part, rule, msg string) {
 	meta := m.Meta()
 	for _, part := range [...]struct{ name, text string }{{"", m.Doc.Body}, {"title", meta.Title}, {"description", meta.Description}} {
 		if part.text == "" {
 			continue
 		}
-		if rule, msg := rules.Instruction(part.text); rule != "" {
+		judge := rules.InstructionName // a title or a description is a name, no statement
+		if part.name == "" {
+			judge = rules.Instruction
+		}
+		if rule, msg := judge(part.text); rule != "" {
+			return part.name, rule, msg
+		}
+	}
+	return "", "", ""
+}
+
+// noteInstruction is instruction for a note a claim links to: its pointer
+// line shows only the note's title, so the note is judged by the deny
+// rules (rules.InstructionName) in every part, not by the statement gate.
+func noteInstruction(n *vault.Memory) (part, rule, msg string) {
+	meta := n.Meta()
+	for _, part := range [...]struct{ name, text string }{{"", n.Doc.Body}, {"title", meta.Title}, {"description", meta.Description}} {
+		if part.text == "" {
+			continue
+		}
+		if rule, msg := rules.InstructionName(part.text); rule != "" {
 			return part.name, rule, msg
 		}
 	}

@@ -16,14 +16,19 @@ import (
 // Ukrainian, Vietnamese, Indonesian, Javanese, Romanian), and the 13 whose
 // words no covered language writes often enough (Tagalog, Swahili, Zulu,
 // Irish, Scottish Gaelic, Finnish, Swedish, Czech, Hungarian, Polish,
-// Turkish, Indonesian).
+// Turkish, Indonesian). The statement gate holds 7 more (unstated), whose
+// verbs its table does not read as stating: English plurals that are also
+// verbs ("streams", "caches", "reviews"), German "bevorzugt", Spanish
+// "prefiere" and Italian "usa" (not in the treebanks as verbs, or written
+// more as a name: USA), and an Albanian claim (Albanian has no telling
+// words of its own).
 func TestAgentClaims(t *testing.T) {
 	t.Parallel()
 	raw, err := os.ReadFile("testdata/agent-claims.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, held, unjudged := 0, []string{}, 0
+	n, held, unjudged, unstated := 0, []string{}, 0, 0
 	for _, line := range strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n") {
 		if strings.HasPrefix(line, "#") {
 			continue
@@ -33,12 +38,17 @@ func TestAgentClaims(t *testing.T) {
 		case "":
 		case Unjudged:
 			unjudged++
+		case Unstated:
+			unstated++
 		default:
 			held = append(held, rule+": "+line)
 		}
 	}
 	if unjudged != 52 {
 		t.Errorf("%d of %d held as unjudged, want the 30 in scripts, the 9 in languages no verb lexicon covers and the 13 it cannot read", unjudged, n)
+	}
+	if unstated != 7 {
+		t.Errorf("%d of %d held as unstated, want the 7 whose verbs the statement table does not read", unstated, n)
 	}
 	if n < 100 {
 		t.Fatalf("%d claims, want the whole file", n)

@@ -45,10 +45,25 @@ import (
 // a script that no verb lexicon covers, or in a Latin- or Cyrillic-script
 // language none covers, is reported as unjudged (script.go): the rules
 // above are too few there to let it render.
+//
+// And last, the statement gate (unstated, statement.go): a text no rule
+// above holds still renders only if every sentence of it reads as a
+// statement, with a verb that states.
 func Instruction(text string) (rule, msg string) {
+	if rule, msg := InstructionName(text); rule != "" {
+		return rule, msg
+	}
+	return unstated(text)
+}
+
+// InstructionName is Instruction without the statement gate: for the text
+// of an unreviewed memory that is shown as a name or not at all (a title,
+// a description, the note a pointer line names), which need not be a
+// statement; the deny rules and unjudged still hold an order there.
+func InstructionName(text string) (rule, msg string) {
 	if len(text) > judgedWhole {
 		for _, piece := range pieces(text) {
-			if rule, msg := Instruction(piece); rule != "" {
+			if rule, msg := InstructionName(piece); rule != "" {
 				return rule, msg
 			}
 		}

@@ -47,16 +47,20 @@ func TestOrderByMorphology(t *testing.T) {
 
 // assertOrders fails for each of orders Instruction lets through and each
 // of statements it holds.
+//
+// It reads the deny rules (InstructionName): the statement gate, which
+// Instruction asks last, holds the noun phrases and the fragments among
+// the statements these tests pass, and statement_test.go tests it.
 func assertOrders(t *testing.T, orders, statements []string) {
 	t.Helper()
 	for _, s := range orders {
-		if rule, _ := Instruction(s); rule == "" {
-			t.Errorf("Instruction(%q) let it through, want it held", s)
+		if rule, _ := InstructionName(s); rule == "" {
+			t.Errorf("InstructionName(%q) let it through, want it held", s)
 		}
 	}
 	for _, s := range statements {
-		if rule, msg := Instruction(s); rule != "" {
-			t.Errorf("Instruction(%q) = %s (%s), want it to pass", s, rule, msg)
+		if rule, msg := InstructionName(s); rule != "" {
+			t.Errorf("InstructionName(%q) = %s (%s), want it to pass", s, rule, msg)
 		}
 	}
 }

@@ -190,6 +190,8 @@ type languageSigns struct {
 	words   map[string][]string
 	letters map[rune][]string
 	read    []string // each covered language's read row: its frequent words, sorted, space-separated
+	// readLang names the language of each read row.
+	readLang []string
 }
 
 // stemRunes is how much of a longer word unread compares when the word
@@ -278,6 +280,7 @@ var tellingSigns = sync.OnceValue(func() languageSigns {
 			s.words[sign] = append(s.words[sign], lang)
 		case "read":
 			s.read = append(s.read, sign)
+			s.readLang = append(s.readLang, lang)
 		case "letter":
 			r, _ := utf8.DecodeRuneInString(sign)
 			s.letters[r] = append(s.letters[r], lang)

@@ -1,0 +1,304 @@
+package rules
+
+import (
+	_ "embed"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Unstated is the rule of a claim that does not read as a statement (the
+// statement gate): render says so in its own words.
+const Unstated = "instruction-unstated"
+
+// statements.tsv is scripts/udstatements' output: for each language the
+// verb lexicon covers, the forms the Universal Dependencies treebanks
+// (never PUD's) annotate as a finite verb that states (not an imperative,
+// an infinitive or a first or second person), those of them that open an
+// English or Russian statement whose subject is left out, those annotated
+// mostly as orders, the interrogatives, the determiners, and the endings
+// of the forms the treebanks never wrote that mostly state. Each row's
+// forms are sorted, space-separated, and binary-searched where they lie.
+//
+//go:embed statements.tsv
+var statementsTSV string
+
+// The kinds of statements.tsv, in the order a language's rows are kept.
+const (
+	stState = iota
+	stFragment
+	stOrder
+	stAsk
+	stDet
+	stEnding
+	stKinds
+)
+
+var stKindNames = [stKinds]string{"state", "fragment", "order", "ask", "det", "ending"}
+
+// statementRows parses statements.tsv's lines when first asked for: each
+// language's rows, by kind, as they lie in the table.
+var statementRows = sync.OnceValue(func() map[string]*[stKinds]string {
+	rows := map[string]*[stKinds]string{}
+	for rest := statementsTSV; rest != ""; {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		kind, line, _ := strings.Cut(line, "\t")
+		lang, forms, _ := strings.Cut(line, "\t")
+		for k, name := range stKindNames {
+			if kind == name {
+				if rows[lang] == nil {
+					rows[lang] = new([stKinds]string)
+				}
+				rows[lang][k] = forms
+			}
+		}
+	}
+	return rows
+})
+
+// inRow reports w among row's sorted, space-separated forms.
+func inRow(row, w string) bool {
+	return row != "" && rowWord(row, rowSearch(row, w)) == w
+}
+
+// unstated is the statement gate, asked last of an unreviewed claim's
+// text when no rule found an order: an unreviewed claim reaches the view
+// only if every sentence of it reads as a statement, one that has a verb
+// that states (statedIn). The deny rules read what an order looks like
+// and each new phrasing is a new miss; this reads what a statement looks
+// like, and what it cannot read as one is held: a noun phrase
+// ("directions to the grocery store"), an order the rules missed ("Pause
+// TV"), a verb whose form is also an imperative with nothing before it
+// ("Usa pnpm"). A code block is not read; a heading or a line is a
+// sentence like any.
+func unstated(text string) (rule, msg string) {
+	for _, s := range gateSentences(text) {
+		if !stated(s) {
+			if r := []rune(s); len(r) > 60 {
+				s = string(r[:60]) + "…"
+			}
+			return Unstated, "no verb in it states what is so (" + s + "): a sentence without a finite verb that states, or that opens with an imperative, an infinitive or a first or second person, cannot be told from an order, so the claim counts as possibly an order"
+		}
+	}
+	return "", ""
+}
+
+// gateSentences are text's sentences as the gate reads them: fenced code
+// left out, cut at line breaks and at sentence ends before a space or the
+// text's end (not in "config.yaml", "1.25", "io.Reader"), each trimmed of the
+// marks before its first word (list bullets, numbering, quotes); those
+// with no letter are none.
+func gateSentences(text string) []string {
+	var kept strings.Builder
+	fenced := false
+	for _, line := range strings.Split(text, "\n") {
+		if t := strings.TrimSpace(line); strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			fenced = !fenced
+			continue
+		}
+		if !fenced {
+			kept.WriteString(line)
+			kept.WriteByte('\n')
+		}
+	}
+	var out []string
+	t := kept.String()
+	start := 0
+	for i := 0; i < len(t); {
+		r, size := utf8.DecodeRuneInString(t[i:])
+		end := r == '\n' || strings.ContainsRune("。！？；", r)
+		if strings.ContainsRune(".!?;", r) {
+			next, _ := utf8.DecodeRuneInString(t[i+1:])
+			end = i+1 == len(t) || unicode.IsSpace(next) && !(r == '.' && abbreviated(t[start:i]))
+		}
+		i += size
+		if end || i == len(t) {
+			stop := i
+			if s := openingTrimmed(t[start:stop], sentenceTrim); strings.IndexFunc(s, unicode.IsLetter) >= 0 {
+				out = append(out, strings.TrimSpace(s))
+			}
+			start = stop
+		}
+	}
+	return out
+}
+
+// abbreviated reports a text whose last token, before a full stop, is a
+// number or a word of one to three letters ("4." of German's "4. Klasse",
+// "z. B.", "Mr.", "ca."): the stop marks an ordinal or an abbreviation,
+// not a sentence's end.
+func abbreviated(before string) bool {
+	last := before[strings.LastIndexFunc(before, unicode.IsSpace)+1:]
+	if last == "" {
+		return false
+	}
+	if strings.IndexFunc(last, func(r rune) bool { return !unicode.IsDigit(r) }) < 0 {
+		return true
+	}
+	return utf8.RuneCountInString(last) <= 3 && strings.IndexFunc(last, func(r rune) bool { return !unicode.IsLetter(r) }) < 0
+}
+
+// stated reports whether sentence s reads as a statement in the covered
+// language that reads most of its words (statedIn; a tie: in any of
+// them).
+func stated(s string) bool {
+	if uncoveredSigns(s) {
+		return true
+	}
+	toks := gateTokens(s)
+	rows := statementRows()
+	signs := tellingSigns()
+	var counts [8]int
+	for _, t := range toks {
+		for _, w := range t {
+			for l, mask := 0, signs.reads(w); mask != 0 && l < len(counts); l, mask = l+1, mask>>1 {
+				if mask&1 != 0 {
+					counts[l]++
+				}
+			}
+		}
+	}
+	best := 0
+	for l := range signs.readLang {
+		best = max(best, counts[l])
+	}
+	if best == 0 {
+		return true // no word a covered language writes: unjudged reads it, as before the gate
+	}
+	for l, lang := range signs.readLang {
+		if r := rows[lang]; r != nil && counts[l] == best && statedIn(r, toks, strings.ContainsAny(s, ",，")) {
+			return true
+		}
+	}
+	return false
+}
+
+// uncoveredSigns reports a sentence that shows a Latin- or
+// Cyrillic-script language the table has no rows for (Dutch, Turkish,
+// Polish, Indonesian, Ukrainian, …): one of its telling words, or a word
+// in lower case (or the sentence's first) holding one of its letters, and
+// no more of the covered languages' telling words. The gate does not
+// judge it: the deny rules and unjudged do, as before the gate.
+func uncoveredSigns(s string) bool {
+	signs := tellingSigns()
+	uncovered, covered := 0, 0
+	for i, w := range words(s) {
+		lower := strings.ToLower(w)
+		for _, l := range signs.words[lower] {
+			if l == "" {
+				covered++
+			} else {
+				uncovered++
+			}
+		}
+		if first, _ := utf8.DecodeRuneInString(w); i > 0 && !unicode.IsLower(first) {
+			continue
+		}
+		for _, r := range lower {
+			if len(signs.letters[r]) > 0 {
+				uncovered++
+				break
+			}
+		}
+	}
+	return uncovered > 0 && uncovered >= covered
+}
+
+// gateTokens are s's tokens, each the lower-case words it is read as: a
+// token with no letter or with a digit (a number, a version, a commit, a
+// code span's sign) is a token with no word, which still stands before what follows; a word with an
+// apostrophe is read as its parts, the one before with it ("l'", "dov'",
+// "it") and the one after with and without it ("'s", "est").
+func gateTokens(s string) [][]string {
+	var out [][]string
+	for _, f := range strings.Fields(strings.ToLower(s)) {
+		f = strings.ReplaceAll(f, "’", "'")
+		f = strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsMark(r) && r != '\'' })
+		f = strings.Trim(f, "'")
+		if f == "" || strings.ContainsFunc(f, unicode.IsDigit) {
+			out = append(out, nil)
+			continue
+		}
+		if before, after, ok := strings.Cut(f, "'"); ok && before != "" && after != "" {
+			out = append(out, []string{before + "'", before}, []string{"'" + after, after})
+			continue
+		}
+		out = append(out, []string{f})
+	}
+	return out
+}
+
+// statedIn reports whether toks read as a statement in the language of
+// rows: its first verb-like word decides. An interrogative that opens it
+// opens a question (typed without its mark: "which flights leave …"),
+// unless a comma follows (comma: a clause put first, "Come detto, la
+// decisione è …", "What she's doing, it's …"); a verb mostly annotated as an order, first in the
+// sentence, opens an order (further on it is a noun or an infinitive
+// after its verb: "the build runs", "wants to build"); a stating verb
+// states after any token before it, and first only when it opens a
+// statement whose subject is left out (English "Uses pnpm", Russian
+// "Использует pnpm": a fragment). No stating verb at all: no statement.
+func statedIn(rows *[stKinds]string, toks [][]string, comma bool) bool {
+	for i, t := range toks {
+		if t == nil {
+			continue
+		}
+		kind := classOf(rows, t)
+		switch {
+		case kind == stAsk && i == 0 && !comma:
+			return false
+		case kind == stOrder && i == 0 && !subjectFirst(rows, toks):
+			return false
+		case kind == stFragment:
+			return true
+		case kind == stState && i > 0 && !isDet(rows, toks[i-1]):
+			return true
+		case kind == stState && i == 0:
+			return false
+		}
+	}
+	return false
+}
+
+// subjectFirst reports a sentence whose first word, though mostly an
+// order, is its subject's noun: a name or a number, a stating verb, or a
+// word that is neither a verb nor a determiner or a preposition follows
+// it ("Commit 3f2a1b landed …", "Deploy finished the rollout", "Rate card
+// for the contractors lives …"; not "Book a table", "Turn on the light").
+// A stating verb must still follow.
+func subjectFirst(rows *[stKinds]string, toks [][]string) bool {
+	if len(toks) < 2 {
+		return false
+	}
+	k := classOf(rows, toks[1])
+	return toks[1] == nil || k == stState || k == stFragment || k == stKinds && !isDet(rows, toks[1])
+}
+
+// isDet reports a token that is a determiner: what follows it is a noun.
+func isDet(rows *[stKinds]string, t []string) bool {
+	return len(t) > 0 && inRow(rows[stDet], t[0])
+}
+
+// classOf is the kind a token's words give it in rows: the first of its
+// words the table holds (fragment before state), or a state by its
+// ending; stKinds for none.
+func classOf(rows *[stKinds]string, t []string) int {
+	for _, w := range t {
+		for _, k := range [...]int{stFragment, stState, stOrder, stAsk} {
+			if inRow(rows[k], w) {
+				return k
+			}
+		}
+	}
+	for _, w := range t {
+		if n := utf8.RuneCountInString(w); n >= 5 {
+			r := []rune(w)
+			if inRow(rows[stEnding], string(r[n-2:])) || inRow(rows[stEnding], string(r[n-3:])) || inRow(rows[stEnding], string(r[n-4:])) {
+				return stState
+			}
+		}
+	}
+	return stKinds
+}

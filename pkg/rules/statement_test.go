@@ -1,0 +1,60 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+)
+
+// The statement gate (unstated): an unreviewed claim renders only if each
+// sentence has a verb that states. Each held text here renders without
+// the gate (InstructionName lets it through), so the gate is what holds it.
+func TestStatementGate(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{
+		"directions to the grocery store", // a noun phrase: no verb
+		"Pause TV",                        // "pause": a noun or an order
+		"text sarah about dinner",
+		"email mahmoud",
+		"Usa pnpm per i pacchetti.",   // Italian: the third singular is also tu's imperative
+		"Usa pnpm para los paquetes.", // Spanish: the same, nothing before it
+		"Prefiere respuestas cortas.", // Spanish: a third singular that is tú's imperative
+		"The deploy key is in the vault. directions to the garage", // one sentence that states is not enough
+	} {
+		if rule, msg := InstructionName(s); rule != "" {
+			t.Errorf("InstructionName(%q) = %s (%s): the deny rules hold it, want a case only the gate holds", s, rule, msg)
+		}
+		if rule, msg := Instruction(s); rule != Unstated || !strings.Contains(msg, "states what is so") {
+			t.Errorf("Instruction(%q) = %q (%s), want %s", s, rule, msg, Unstated)
+		}
+	}
+	for _, s := range []string{
+		"The user prefers tabs.",
+		"Uses pnpm, not npm.",          // an English fragment: a third person opens it
+		"Prefers tabs over spaces.",    // likewise
+		"Deploy finished the rollout.", // a first word mostly an order, a stating verb after it
+		"Der Nutzer wohnt in Köln.",
+		"Das Projekt ist in Go geschrieben.",
+		"L'utilisateur préfère les réponses courtes.",
+		"Le projet utilise pnpm.",
+		"Пользователь предпочитает тёмную тему.",
+		"Использует pnpm вместо npm.", // a Russian third person opens it
+		"El equipo usa pnpm.", // a subject before the form that is also an order
+		"Il progetto utilizza pnpm.",
+		"È stata una settimana lunga.", // an opener that is no imperative
+		"O projeto usa pnpm.",
+		"The staging database listens on port 5433.",
+		"```\n$ ls -la\n```\nThe listing shows hidden files.", // fenced code is not read
+	} {
+		if rule, msg := Instruction(s); rule != "" {
+			t.Errorf("Instruction(%q) = %s (%s), want a statement", s, rule, msg)
+		}
+	}
+}
+
+// A language the table has no rows for is judged as before the gate.
+func TestStatementGateUncovered(t *testing.T) {
+	t.Parallel()
+	if rule, msg := Instruction("Ekip her sprintin sonunda demo yapıyor."); rule == Unstated {
+		t.Errorf("Instruction(Turkish statement) = %s (%s), want the gate not to judge it", rule, msg)
+	}
+}
