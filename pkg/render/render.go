@@ -470,7 +470,7 @@ func unreviewed(m *vault.Memory, opts Options, notes *linkedNotes) string {
 	if opts.Unreviewed == vault.UnreviewedHold {
 		return reasonHeld
 	}
-	part, rule, msg := instruction(m)
+	part, rule, msg := instruction(m, false)
 	where := ""
 	if part != "" {
 		where = " in its " + part
@@ -478,7 +478,7 @@ func unreviewed(m *vault.Memory, opts Options, notes *linkedNotes) string {
 	if rule == "" {
 		linkTargets(m.Doc.Body, func(target string) {
 			if n := notes.find(target); rule == "" && n != nil && n != m && !gate.Reviewed(n.Meta()) {
-				if part, rule, msg = noteInstruction(n); rule != "" {
+				if part, rule, msg = instruction(n, true); rule != "" {
 					where = " in its note " + n.Rel
 					if part != "" {
 						where += " (" + part + ")"
@@ -502,37 +502,23 @@ func unreviewed(m *vault.Memory, opts Options, notes *linkedNotes) string {
 }
 
 // instruction is rules.Instruction over each part of m a reader may be
-// given, and which part it was ("" for the body): the body, which renders
-// as the claim and must read as a statement (the statement gate), and the
-// title and the description, which are names and are judged by the deny
-// rules only (rules.InstructionName).
-func instruction(m *vault.Memory) (part, rule, msg string) {
+// given, and which part it was ("" for the body): the body of a claim,
+// which renders as the claim and must read as a statement (the statement
+// gate), and the title and the description, which are names and are
+// judged by the deny rules only (rules.InstructionName). A note a claim
+// links to (note) renders only as its title's pointer line: every part of
+// it is judged as a name.
+func instruction(m *vault.Memory, note bool) (part, rule, msg string) {
 	meta := m.Meta()
 	for _, part := range [...]struct{ name, text string }{{"", m.Doc.Body}, {"title", meta.Title}, {"description", meta.Description}} {
 		if part.text == "" {
 			continue
 		}
-		judge := rules.InstructionName // a title or a description is a name, no statement
-		if part.name == "" {
+		judge := rules.InstructionName
+		if part.name == "" && !note {
 			judge = rules.Instruction
 		}
 		if rule, msg := judge(part.text); rule != "" {
-			return part.name, rule, msg
-		}
-	}
-	return "", "", ""
-}
-
-// noteInstruction is instruction for a note a claim links to: its pointer
-// line shows only the note's title, so the note is judged by the deny
-// rules (rules.InstructionName) in every part, not by the statement gate.
-func noteInstruction(n *vault.Memory) (part, rule, msg string) {
-	meta := n.Meta()
-	for _, part := range [...]struct{ name, text string }{{"", n.Doc.Body}, {"title", meta.Title}, {"description", meta.Description}} {
-		if part.text == "" {
-			continue
-		}
-		if rule, msg := rules.InstructionName(part.text); rule != "" {
 			return part.name, rule, msg
 		}
 	}
