@@ -664,21 +664,14 @@ func candidates(ctx context.Context, idx bleve.Index, c *memo, qs []phrasing, n 
 					origin[h] = i // located with the window's, by locate
 				}
 			}
-			if answerBefore {
-				if hits, err = byAnswer(idx, c, hits, p); err != nil {
-					return nil, false, err
-				}
-			}
 			if hits, err = episodes(idx, c, hits, p); err != nil {
 				return nil, false, err
 			}
 			if hits, err = byMeaning(idx, c, hits, p, n); err != nil {
 				return nil, false, err
 			}
-			if !answerBefore {
-				if hits, err = byAnswer(idx, c, hits, p); err != nil {
-					return nil, false, err
-				}
+			if hits, err = byAnswer(idx, c, hits, p); err != nil {
+				return nil, false, err
 			}
 		}
 		lists = append(lists, ranked{hits, w})
