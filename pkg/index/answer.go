@@ -14,9 +14,9 @@ import (
 // score, when the question asks when: a question is answered by a memory
 // that holds what it asks for ("When did Kate dye her hair?" by "… two
 // weeks ago", not by "Do you dye your hair?"). On the three sets of
-// mem-bench recall the evidence of a "when" question told a time in 79%
+// mem-bench recall the evidence of a "when" question told a time in 82%
 // (LoCoMo) and 59% (REALTALK) of its turns, the other hits of the first
-// five in 19% and 25%; BEAM's messages nearly all tell one, and its
+// five in 19% and 25%; BEAM's long messages nearly all tell one, and its
 // questions moved none (docs/index.md, Session 29). From 0.5 to 1 the
 // gain was the same questions; 0.25 found half of them.
 const timeWeight = 0.5
