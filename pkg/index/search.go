@@ -670,6 +670,9 @@ func candidates(ctx context.Context, idx bleve.Index, c *memo, qs []phrasing, n 
 			if hits, err = byMeaning(idx, c, hits, p, n); err != nil {
 				return nil, false, err
 			}
+			if hits, err = byAnswer(idx, c, hits, p); err != nil {
+				return nil, false, err
+			}
 		}
 		lists = append(lists, ranked{hits, w})
 	}
