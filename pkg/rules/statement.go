@@ -2,6 +2,7 @@ package rules
 
 import (
 	_ "embed"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -32,10 +33,18 @@ const (
 	stAsk
 	stDet
 	stEnding
+	stAskAux     // an auxiliary that opens questions: is, does, has, can
+	stParticiple // mostly a participle or gerund: been, used, running
+	stSub        // mostly a subordinator or a relative: that, which, if
+	stSubOpen    // one that, opening a sentence, mostly subordinates: if, because
+	stSubject    // mostly a pronoun in the nominative: he, it, they
+	stArticle    // a determiner before a noun: the, a, our
+	stVerbal     // an English verb's regular third singular written mostly as a plural noun: streams, lives
+	stSpeaker    // a first or second person's contraction typed without its apostrophe: id, im
 	stKinds
 )
 
-var stKindNames = [stKinds]string{"state", "fragment", "order", "ask", "det", "ending"}
+var stKindNames = [stKinds]string{"state", "fragment", "order", "ask", "det", "ending", "askaux", "participle", "sub", "subopen", "subject", "article", "verbal", "speaker"}
 
 // statementRows parses statements.tsv's lines when first asked for: each
 // language's rows, by kind, as they lie in the table.
@@ -147,7 +156,7 @@ func stated(s string) bool {
 	if uncoveredSigns(s) {
 		return true
 	}
-	toks := gateTokens(s)
+	toks, upper, pause := gateTokens(s)
 	rows := statementRows()
 	signs := tellingSigns()
 	var counts [8]int
@@ -168,7 +177,7 @@ func stated(s string) bool {
 		return true // no word a covered language writes: unjudged reads it, as before the gate
 	}
 	for l, lang := range signs.readLang {
-		if r := rows[lang]; r != nil && counts[l] == best && statedIn(r, toks, strings.ContainsAny(s, ",，")) {
+		if r := rows[lang]; r != nil && counts[l] == best && statedIn(r, toks, upper, pause, strings.ContainsAny(s, ",，")) {
 			return true
 		}
 	}
@@ -210,53 +219,127 @@ func uncoveredSigns(s string) bool {
 // token with no letter or with a digit (a number, a version, a commit, a
 // code span's sign) is a token with no word, which still stands before what follows; a word with an
 // apostrophe is read as its parts, the one before with it ("l'", "dov'",
-// "it") and the one after with and without it ("'s", "est").
-func gateTokens(s string) [][]string {
-	var out [][]string
-	for _, f := range strings.Fields(strings.ToLower(s)) {
+// "it") and the one after with and without it ("'s", "est"). upper says,
+// token by token, which were written with a capital first letter, and
+// pause which are followed by a comma, a colon or a dash (a clause ends).
+func gateTokens(s string) (out [][]string, upper, pause []bool) {
+	for _, f := range strings.Fields(s) {
+		if strings.HasSuffix(f, ",") || strings.HasSuffix(f, "，") || strings.HasSuffix(f, ":") || f == "—" || f == "–" {
+			if len(pause) > 0 {
+				pause[len(pause)-1] = true
+			}
+		}
 		f = strings.ReplaceAll(f, "’", "'")
 		f = strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsMark(r) && r != '\'' })
 		f = strings.Trim(f, "'")
+		first, _ := utf8.DecodeRuneInString(f)
+		up := unicode.IsUpper(first)
+		f = strings.ToLower(f)
 		if f == "" || strings.ContainsFunc(f, unicode.IsDigit) {
-			out = append(out, nil)
+			out, upper, pause = append(out, nil), append(upper, false), append(pause, false)
 			continue
 		}
 		if before, after, ok := strings.Cut(f, "'"); ok && before != "" && after != "" {
-			out = append(out, []string{before + "'", before}, []string{"'" + after, after})
+			out, upper, pause = append(out, []string{before + "'", before}, []string{"'" + after, after}), append(upper, up, false), append(pause, false, false)
 			continue
 		}
-		out = append(out, []string{f})
+		out, upper, pause = append(out, []string{f}), append(upper, up), append(pause, false)
 	}
-	return out
+	if n := len(pause); n > 0 && (strings.HasSuffix(s, ",") || strings.HasSuffix(s, ":")) {
+		pause[n-1] = true
+	}
+	return out, upper, pause
 }
 
 // statedIn reports whether toks read as a statement in the language of
-// rows: its first verb-like word decides. An interrogative that opens it
-// opens a question (typed without its mark: "which flights leave …"),
-// unless a comma follows (comma: a clause put first, "Come detto, la
-// decisione è …", "What she's doing, it's …"); a verb mostly annotated as an order, first in the
+// rows: its first verb-like word decides. An interrogative that opens it,
+// alone or after a preposition, opens a question (typed without its mark:
+// "which flights leave …", "in what movies has …"), unless a comma
+// follows (comma: a clause put first, "Come detto, la decisione è …",
+// "What she's doing, it's …"); so does an auxiliary that opens more
+// questions than not ("is joes open …", "has X ever directed …"), unless
+// a participle follows it ("Has been the default since v1.4", "Is used by
+// the CLI": a fragment); a verb mostly annotated as an order, first in the
 // sentence, opens an order (further on it is a noun or an infinitive
-// after its verb: "the build runs", "wants to build"); a stating verb
-// states after any token before it, and first only when it opens a
-// statement whose subject is left out (English "Uses pnpm", Russian
-// "Использует pnpm": a fragment). No stating verb at all: no statement.
-func statedIn(rows *[stKinds]string, toks [][]string, comma bool) bool {
+// after its verb: "the build runs", "wants to build"); a first or second
+// person's contraction typed without its apostrophe ("id like", "im
+// looking") speaks as someone. A stating verb states after any token
+// before it, and first only when it opens a statement whose subject is
+// left out (English "Uses pnpm", Russian "Использует pnpm": a fragment);
+// but the first one after a subordinator or a relative ("that", "which",
+// "if"; "si", "что") is its clause's, not the sentence's ("a restaurant
+// that is near"; "The team that owns billing deploys on Fridays" states
+// by its second). No stating verb at all: no statement, unless a subject
+// stands before an English third singular written mostly as a plural
+// noun (subjectVerb).
+func statedIn(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma bool) bool {
+	clause := false  // a subordinator or a relative opened a clause whose verb is not yet read
+	subject := false // a subject pronoun stood before: a subordinate verb after it states
 	for i, t := range toks {
+		if i > 0 && pause[i-1] {
+			clause = false // "Although not a resolver …, the victory forced …"
+		}
 		if t == nil {
 			continue
 		}
+		subject = subject || inRow(rows[stSubject], t[0]) || len(t) > 1 && inRow(rows[stSubject], t[1])
 		kind := classOf(rows, t)
+		states := kind == stFragment || kind == stState && i > 0 && !isDet(rows, toks[i-1])
 		switch {
-		case kind == stAsk && i == 0 && !comma:
+		case inRow(rows[stSpeaker], t[0]):
+			return false
+		case kind == stAsk && !comma && (i == 0 || i == 1 && isDet(rows, toks[0])):
 			return false
 		case kind == stOrder && i == 0 && !subjectFirst(rows, toks):
 			return false
-		case kind == stFragment:
-			return true
-		case kind == stState && i > 0 && !isDet(rows, toks[i-1]):
+		case kind == stFragment && i == 0 && inRow(rows[stAskAux], t[0]) && !participleNext(rows, toks):
+			return false
+		case inRow(rows[stSub], t[0]) && (i > 0 || inRow(rows[stSubOpen], t[0])):
+			clause = !subject
+		case states && clause:
+			clause = false
+		case states:
 			return true
 		case kind == stState && i == 0:
 			return false
+		}
+	}
+	return subjectVerb(rows, toks, upper)
+}
+
+// participleNext reports a sentence whose second token is mostly a
+// participle or a gerund: an auxiliary before it opens a fragment ("Has
+// been …", "Is running …"), not a question.
+func participleNext(rows *[stKinds]string, toks [][]string) bool {
+	return len(toks) > 1 && len(toks[1]) > 0 && inRow(rows[stParticiple], toks[1][0])
+}
+
+// subjectVerb reports an English sentence whose verb is a third singular
+// written mostly as a plural noun ("The parser streams input …", "Mei
+// Chen reviews every change", "It lives in the wiki"): the word is the
+// verb when a subject stands before it — a pronoun in the nominative
+// first, a sentence-cased determiner and the words of its noun, or a name
+// of capitalised words — and something follows it. The verb comes before
+// any subordinator, and no other word read it as a statement.
+func subjectVerb(rows *[stKinds]string, toks [][]string, upper []bool) bool {
+	if len(toks) < 3 || toks[0] == nil {
+		return false
+	}
+	for i := 1; i < len(toks)-1; i++ {
+		t := toks[i]
+		if t == nil || isDet(rows, t) || inRow(rows[stSub], t[0]) || classOf(rows, t) != stKinds && !inRow(rows[stVerbal], t[0]) {
+			return false
+		}
+		if !inRow(rows[stVerbal], t[0]) || upper[i] {
+			continue
+		}
+		switch {
+		case i == 1:
+			return inRow(rows[stSubject], toks[0][0])
+		case inRow(rows[stArticle], toks[0][0]):
+			return upper[0]
+		default:
+			return !slices.Contains(upper[:i], false)
 		}
 	}
 	return false
