@@ -41,10 +41,11 @@ const (
 	stArticle    // a determiner before a noun: the, a, our
 	stVerbal     // an English verb's regular third singular written mostly as a plural noun: streams, lives
 	stSpeaker    // a first or second person's contraction typed without its apostrophe: id, im
+	stParticle   // mostly an interjection or a conjunction: oh, wow, but
 	stKinds
 )
 
-var stKindNames = [stKinds]string{"state", "fragment", "order", "ask", "det", "ending", "askaux", "participle", "sub", "subopen", "subject", "article", "verbal", "speaker"}
+var stKindNames = [stKinds]string{"state", "fragment", "order", "ask", "det", "ending", "askaux", "participle", "sub", "subopen", "subject", "article", "verbal", "speaker", "particle"}
 
 // statementRows parses statements.tsv's lines when first asked for: each
 // language's rows, by kind, as they lie in the table.
@@ -161,11 +162,18 @@ func stated(s string) bool {
 	signs := tellingSigns()
 	var counts [8]int
 	for _, t := range toks {
+		var read uint8
 		for _, w := range t {
+			read |= signs.reads(w)
 			for l, mask := 0, signs.reads(w); mask != 0 && l < len(counts); l, mask = l+1, mask>>1 {
 				if mask&1 != 0 {
 					counts[l]++
 				}
+			}
+		}
+		for l, lang := range signs.readLang {
+			if r := rows[lang]; r != nil && len(t) > 0 && read&(1<<l) == 0 && l < len(counts) && verbIn(r, t) {
+				counts[l]++ // a verb its table writes is the language's word too ("The queue drains hourly": not French)
 			}
 		}
 	}
@@ -224,29 +232,28 @@ func uncoveredSigns(s string) bool {
 // pause which are followed by a comma, a colon or a dash (a clause ends).
 func gateTokens(s string) (out [][]string, upper, pause []bool) {
 	for _, f := range strings.Fields(s) {
-		if strings.HasSuffix(f, ",") || strings.HasSuffix(f, "，") || strings.HasSuffix(f, ":") || f == "—" || f == "–" {
+		if f == "—" || f == "–" {
 			if len(pause) > 0 {
 				pause[len(pause)-1] = true
 			}
+			continue
 		}
+		stop := strings.HasSuffix(f, ",") || strings.HasSuffix(f, "，") || strings.HasSuffix(f, ":")
 		f = strings.ReplaceAll(f, "’", "'")
 		f = strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsMark(r) && r != '\'' })
 		f = strings.Trim(f, "'")
 		first, _ := utf8.DecodeRuneInString(f)
 		up := unicode.IsUpper(first)
 		f = strings.ToLower(f)
-		if f == "" || strings.ContainsFunc(f, unicode.IsDigit) {
+		switch before, after, ok := strings.Cut(f, "'"); {
+		case f == "" || strings.ContainsFunc(f, unicode.IsDigit):
 			out, upper, pause = append(out, nil), append(upper, false), append(pause, false)
-			continue
-		}
-		if before, after, ok := strings.Cut(f, "'"); ok && before != "" && after != "" {
+		case ok && before != "" && after != "":
 			out, upper, pause = append(out, []string{before + "'", before}, []string{"'" + after, after}), append(upper, up, false), append(pause, false, false)
-			continue
+		default:
+			out, upper, pause = append(out, []string{f}), append(upper, up), append(pause, false)
 		}
-		out, upper, pause = append(out, []string{f}), append(upper, up), append(pause, false)
-	}
-	if n := len(pause); n > 0 && (strings.HasSuffix(s, ",") || strings.HasSuffix(s, ":")) {
-		pause[n-1] = true
+		pause[len(pause)-1] = stop
 	}
 	return out, upper, pause
 }
@@ -294,7 +301,7 @@ func statedIn(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma
 			return false
 		case kind == stFragment && i == 0 && inRow(rows[stAskAux], t[0]) && !participleNext(rows, toks):
 			return false
-		case inRow(rows[stSub], t[0]) && (i > 0 || inRow(rows[stSubOpen], t[0])):
+		case inRow(rows[stSub], t[0]) && (i > 0 && !particle(rows, toks[i-1]) || inRow(rows[stSubOpen], t[0])):
 			clause = !subject
 		case states && clause:
 			clause = false
@@ -305,6 +312,13 @@ func statedIn(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma
 		}
 	}
 	return subjectVerb(rows, toks, upper)
+}
+
+// particle reports a token mostly an interjection or a conjunction: a
+// "that" after it points ("Oh that looks good", "But that person was …"),
+// it opens no relative clause.
+func particle(rows *[stKinds]string, t []string) bool {
+	return len(t) > 0 && inRow(rows[stParticle], t[0])
 }
 
 // participleNext reports a sentence whose second token is mostly a
@@ -357,6 +371,17 @@ func subjectFirst(rows *[stKinds]string, toks [][]string) bool {
 	}
 	k := classOf(rows, toks[1])
 	return toks[1] == nil || k == stState || k == stFragment || k == stKinds && !isDet(rows, toks[1])
+}
+
+// verbIn reports a token whose words rows write as a stating verb (or an
+// English third singular written mostly as a noun).
+func verbIn(rows *[stKinds]string, t []string) bool {
+	for _, w := range t {
+		if inRow(rows[stState], w) || inRow(rows[stFragment], w) || inRow(rows[stVerbal], w) {
+			return true
+		}
+	}
+	return false
 }
 
 // isDet reports a token that is a determiner: what follows it is a noun.
