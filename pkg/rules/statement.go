@@ -42,10 +42,11 @@ const (
 	stVerbal     // an English verb's regular third singular written mostly as a plural noun: streams, lives
 	stSpeaker    // a first or second person's contraction typed without its apostrophe: id, im
 	stParticle   // mostly an interjection or a conjunction: oh, wow, but
+	stPrep       // a det form mostly a preposition: in, of, during
 	stKinds
 )
 
-var stKindNames = [stKinds]string{"state", "fragment", "order", "ask", "det", "ending", "askaux", "participle", "sub", "subopen", "subject", "article", "verbal", "speaker", "particle"}
+var stKindNames = [stKinds]string{"state", "fragment", "order", "ask", "det", "ending", "askaux", "participle", "sub", "subopen", "subject", "article", "verbal", "speaker", "particle", "preposition"}
 
 // statementRows parses statements.tsv's lines when first asked for: each
 // language's rows, by kind, as they lie in the table.
@@ -295,11 +296,13 @@ func statedIn(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma
 		switch {
 		case inRow(rows[stSpeaker], t[0]):
 			return false
-		case kind == stAsk && !comma && (i == 0 || i == 1 && isDet(rows, toks[0])):
+		case kind == stAsk && !comma && (i == 0 || adverbialBefore(rows, toks, upper, pause, i)):
 			return false
+		case (kind == stState || kind == stFragment) && i > 0 && inRow(rows[stAskAux], t[0]) && adverbialBefore(rows, toks, upper, pause, i) && !participleAfter(rows, toks, i):
+			return false // "in the 1960 s did cory edwards direct …"
 		case kind == stOrder && i == 0 && !subjectFirst(rows, toks):
 			return false
-		case kind == stFragment && i == 0 && inRow(rows[stAskAux], t[0]) && !participleNext(rows, toks):
+		case kind == stFragment && i == 0 && inRow(rows[stAskAux], t[0]) && !participleAfter(rows, toks, 0):
 			return false
 		case inRow(rows[stSub], t[0]) && (i > 0 && !particle(rows, toks[i-1]) || inRow(rows[stSubOpen], t[0])):
 			clause = !subject
@@ -321,11 +324,32 @@ func particle(rows *[stKinds]string, t []string) bool {
 	return len(t) > 0 && inRow(rows[stParticle], t[0])
 }
 
-// participleNext reports a sentence whose second token is mostly a
+// participleAfter reports a sentence whose token after i is mostly a
 // participle or a gerund: an auxiliary before it opens a fragment ("Has
 // been …", "Is running …"), not a question.
-func participleNext(rows *[stKinds]string, toks [][]string) bool {
-	return len(toks) > 1 && len(toks[1]) > 0 && inRow(rows[stParticiple], toks[1][0])
+func participleAfter(rows *[stKinds]string, toks [][]string, i int) bool {
+	return i+1 < len(toks) && len(toks[i+1]) > 0 && inRow(rows[stParticiple], toks[i+1][0])
+}
+
+// adverbialBefore reports a sentence that opens with a preposition and
+// holds, before token i, only the words of its phrase, set off by no
+// comma: no verb, no subject (a pronoun, "there", a capitalised name), no
+// subordinator, and an article only right
+// after a preposition ("in what movies has …", "in the 1960 s did …"; not
+// "In 2007 the film was …", "During this time, Marcelle was …"). What comes
+// first after it is what a sentence opening at i would open with.
+func adverbialBefore(rows *[stKinds]string, toks [][]string, upper, pause []bool, i int) bool {
+	if toks[0] == nil || !inRow(rows[stPrep], toks[0][0]) {
+		return false
+	}
+	for j := 1; j < i; j++ {
+		t := toks[j]
+		if pause[j-1] || upper[j] || t != nil && (classOf(rows, t) != stKinds || inRow(rows[stSubject], t[0]) || inRow(rows[stSub], t[0]) ||
+			inRow(rows[stArticle], t[0]) && (toks[j-1] == nil || !inRow(rows[stPrep], toks[j-1][0]))) {
+			return false
+		}
+	}
+	return !pause[i-1]
 }
 
 // subjectVerb reports an English sentence whose verb is a third singular
