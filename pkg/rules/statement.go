@@ -197,10 +197,12 @@ func stated(s string) bool {
 // Cyrillic-script language the table has no rows for (Dutch, Turkish,
 // Polish, Indonesian, Ukrainian, …): one of its telling words, or a word
 // in lower case (or the sentence's first) holding one of its letters, and
-// no more of the covered languages' telling words. The gate does not
+// no more of the covered languages' telling words and the verbs their
+// tables write. The gate does not
 // judge it: the deny rules and unjudged do, as before the gate.
 func uncoveredSigns(s string) bool {
 	signs := tellingSigns()
+	rows := statementRows()
 	uncovered, covered := 0, 0
 	for i, w := range words(s) {
 		lower := strings.ToLower(w)
@@ -209,6 +211,12 @@ func uncoveredSigns(s string) bool {
 				covered++
 			} else {
 				uncovered++
+			}
+		}
+		for _, lang := range signs.readLang {
+			if r := rows[lang]; r != nil && len(signs.words[lower]) == 0 && verbIn(r, []string{lower}) {
+				covered++ // a verb a covered table writes: "has … ever directed"
+				break
 			}
 		}
 		if first, _ := utf8.DecodeRuneInString(w); i > 0 && !unicode.IsLower(first) {
