@@ -299,10 +299,11 @@ func statedIn(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma
 			continue
 		}
 		subject = subject || inRow(rows[stSubject], t[0]) || len(t) > 1 && inRow(rows[stSubject], t[1])
+		named := i > 0 && isArticle(rows, toks[i-1]) || i > 1 && isArticle(rows, toks[i-2]) // "The request id was …": a noun
 		kind := classOf(rows, t)
 		states := kind == stFragment || kind == stState && i > 0 && !isDet(rows, toks[i-1])
 		switch {
-		case inRow(rows[stSpeaker], t[0]):
+		case inRow(rows[stSpeaker], t[0]) && !named:
 			return false
 		case kind == stAsk && !comma && (i == 0 || adverbialBefore(rows, toks, upper, pause, i)):
 			return false
@@ -414,6 +415,12 @@ func verbIn(rows *[stKinds]string, t []string) bool {
 		}
 	}
 	return false
+}
+
+// isArticle reports a token that is an article or a possessive: a noun
+// follows it.
+func isArticle(rows *[stKinds]string, t []string) bool {
+	return len(t) > 0 && inRow(rows[stArticle], t[0])
 }
 
 // isDet reports a token that is a determiner: what follows it is a noun.
