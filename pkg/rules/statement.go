@@ -299,21 +299,12 @@ func statedIn(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma
 			continue
 		}
 		subject = subject || inRow(rows[stSubject], t[0]) || len(t) > 1 && inRow(rows[stSubject], t[1])
-		named := i > 0 && isArticle(rows, toks[i-1]) || i > 1 && isArticle(rows, toks[i-2]) // "The request id was …": a noun
 		kind := classOf(rows, t)
 		states := kind == stFragment || kind == stState && i > 0 && !isDet(rows, toks[i-1])
 		switch {
-		case inRow(rows[stSpeaker], t[0]) && !named:
+		case notStating(rows, toks, upper, pause, comma, i, kind):
 			return false
-		case kind == stAsk && !comma && (i == 0 || adverbialBefore(rows, toks, upper, pause, i)):
-			return false
-		case (kind == stState || kind == stFragment) && i > 0 && inRow(rows[stAskAux], t[0]) && adverbialBefore(rows, toks, upper, pause, i) && !participleAfter(rows, toks, i):
-			return false // "in the 1960 s did cory edwards direct …"
-		case kind == stOrder && i == 0 && !subjectFirst(rows, toks):
-			return false
-		case kind == stFragment && i == 0 && inRow(rows[stAskAux], t[0]) && !participleAfter(rows, toks, 0):
-			return false
-		case inRow(rows[stSub], t[0]) && (i > 0 && !particle(rows, toks[i-1]) || inRow(rows[stSubOpen], t[0])):
+		case relative(rows, toks, i):
 			clause = !subject
 		case states && clause:
 			clause = false
@@ -331,6 +322,39 @@ func statedIn(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma
 // it opens no relative clause.
 func particle(rows *[stKinds]string, t []string) bool {
 	return len(t) > 0 && inRow(rows[stParticle], t[0])
+}
+
+// notStating reports token i of kind that makes its sentence no
+// statement: a first or second person's contraction typed without its
+// apostrophe (not a noun after an article: "The request id was …"); an
+// interrogative first or after an opening prepositional phrase, with no
+// comma in the sentence; an asking auxiliary after that phrase ("in the
+// 1960 s did cory edwards direct …") or first, with no participle after it;
+// an order first that is not its subject's noun.
+func notStating(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma bool, i, kind int) bool {
+	t := toks[i]
+	named := i > 0 && isArticle(rows, toks[i-1]) || i > 1 && isArticle(rows, toks[i-2])
+	askAux := inRow(rows[stAskAux], t[0])
+	switch {
+	case inRow(rows[stSpeaker], t[0]) && !named:
+		return true
+	case kind == stAsk && !comma && (i == 0 || adverbialBefore(rows, toks, upper, pause, i)):
+		return true
+	case (kind == stState || kind == stFragment) && i > 0 && askAux && adverbialBefore(rows, toks, upper, pause, i) && !participleAfter(rows, toks, i):
+		return true
+	case kind == stOrder && i == 0 && !subjectFirst(rows, toks):
+		return true
+	}
+	return kind == stFragment && i == 0 && askAux && !participleAfter(rows, toks, 0)
+}
+
+// relative reports token i a subordinator or a relative that opens a
+// clause: not first in the sentence or after an interjection or a
+// conjunction ("Oh that looks good") unless it opens sentences too (if,
+// because).
+func relative(rows *[stKinds]string, toks [][]string, i int) bool {
+	t := toks[i]
+	return inRow(rows[stSub], t[0]) && (i > 0 && !particle(rows, toks[i-1]) || inRow(rows[stSubOpen], t[0]))
 }
 
 // participleAfter reports a sentence whose token after i is mostly a
