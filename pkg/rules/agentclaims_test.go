@@ -47,8 +47,8 @@ func TestAgentClaims(t *testing.T) {
 	if unjudged != 52 {
 		t.Errorf("%d of %d held as unjudged, want the 30 in scripts, the 9 in languages no verb lexicon covers and the 13 it cannot read", unjudged, n)
 	}
-	if unstated != 7 {
-		t.Errorf("%d of %d held as unstated, want the 7 whose verbs the statement table does not read", unstated, n)
+	if unstated != 4 {
+		t.Errorf("%d of %d held as unstated, want the 4 whose verbs the statement table does not read (bevorzugt, prefiere, an Albanian one) or whose plural noun is read before its verb (Feature flags)", unstated, n)
 	}
 	if n < 100 {
 		t.Fatalf("%d claims, want the whole file", n)

@@ -2,6 +2,7 @@ package rules
 
 import (
 	_ "embed"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -32,10 +33,20 @@ const (
 	stAsk
 	stDet
 	stEnding
+	stAskAux     // an auxiliary that opens questions: is, does, has, can
+	stParticiple // mostly a participle or gerund: been, used, running
+	stSub        // mostly a subordinator or a relative: that, which, if
+	stSubOpen    // one that, opening a sentence, mostly subordinates: if, because
+	stSubject    // mostly a pronoun in the nominative: he, it, they
+	stArticle    // a determiner before a noun: the, a, our
+	stVerbal     // an English verb's regular third singular written mostly as a plural noun: streams, lives
+	stSpeaker    // a first or second person's contraction typed without its apostrophe: id, im
+	stParticle   // mostly an interjection or a conjunction: oh, wow, but
+	stPrep       // a det form mostly a preposition: in, of, during
 	stKinds
 )
 
-var stKindNames = [stKinds]string{"state", "fragment", "order", "ask", "det", "ending"}
+var stKindNames = [stKinds]string{"state", "fragment", "order", "ask", "det", "ending", "askaux", "participle", "sub", "subopen", "subject", "article", "verbal", "speaker", "particle", "preposition"}
 
 // statementRows parses statements.tsv's lines when first asked for: each
 // language's rows, by kind, as they lie in the table.
@@ -147,16 +158,23 @@ func stated(s string) bool {
 	if uncoveredSigns(s) {
 		return true
 	}
-	toks := gateTokens(s)
+	toks, upper, pause := gateTokens(s)
 	rows := statementRows()
 	signs := tellingSigns()
 	var counts [8]int
 	for _, t := range toks {
+		var read uint8
 		for _, w := range t {
+			read |= signs.reads(w)
 			for l, mask := 0, signs.reads(w); mask != 0 && l < len(counts); l, mask = l+1, mask>>1 {
 				if mask&1 != 0 {
 					counts[l]++
 				}
+			}
+		}
+		for l, lang := range signs.readLang {
+			if r := rows[lang]; r != nil && len(t) > 0 && read&(1<<l) == 0 && l < len(counts) && verbIn(r, t) {
+				counts[l]++ // a verb its table writes is the language's word too ("The queue drains hourly": not French)
 			}
 		}
 	}
@@ -168,7 +186,7 @@ func stated(s string) bool {
 		return true // no word a covered language writes: unjudged reads it, as before the gate
 	}
 	for l, lang := range signs.readLang {
-		if r := rows[lang]; r != nil && counts[l] == best && statedIn(r, toks, strings.ContainsAny(s, ",，")) {
+		if r := rows[lang]; r != nil && counts[l] == best && statedIn(r, toks, upper, pause, strings.ContainsAny(s, ",，")) {
 			return true
 		}
 	}
@@ -179,10 +197,12 @@ func stated(s string) bool {
 // Cyrillic-script language the table has no rows for (Dutch, Turkish,
 // Polish, Indonesian, Ukrainian, …): one of its telling words, or a word
 // in lower case (or the sentence's first) holding one of its letters, and
-// no more of the covered languages' telling words. The gate does not
+// no more of the covered languages' telling words and the verbs their
+// tables write. The gate does not
 // judge it: the deny rules and unjudged do, as before the gate.
 func uncoveredSigns(s string) bool {
 	signs := tellingSigns()
+	rows := statementRows()
 	uncovered, covered := 0, 0
 	for i, w := range words(s) {
 		lower := strings.ToLower(w)
@@ -191,6 +211,12 @@ func uncoveredSigns(s string) bool {
 				covered++
 			} else {
 				uncovered++
+			}
+		}
+		for _, lang := range signs.readLang {
+			if r := rows[lang]; r != nil && len(signs.words[lower]) == 0 && verbIn(r, []string{lower}) {
+				covered++ // a verb a covered table writes: "has … ever directed"
+				break
 			}
 		}
 		if first, _ := utf8.DecodeRuneInString(w); i > 0 && !unicode.IsLower(first) {
@@ -210,53 +236,181 @@ func uncoveredSigns(s string) bool {
 // token with no letter or with a digit (a number, a version, a commit, a
 // code span's sign) is a token with no word, which still stands before what follows; a word with an
 // apostrophe is read as its parts, the one before with it ("l'", "dov'",
-// "it") and the one after with and without it ("'s", "est").
-func gateTokens(s string) [][]string {
-	var out [][]string
-	for _, f := range strings.Fields(strings.ToLower(s)) {
+// "it") and the one after with and without it ("'s", "est"). upper says,
+// token by token, which were written with a capital first letter, and
+// pause which are followed by a comma, a colon or a dash (a clause ends).
+func gateTokens(s string) (out [][]string, upper, pause []bool) {
+	for _, f := range strings.Fields(s) {
+		if f == "—" || f == "–" {
+			if len(pause) > 0 {
+				pause[len(pause)-1] = true
+			}
+			continue
+		}
+		stop := strings.HasSuffix(f, ",") || strings.HasSuffix(f, "，") || strings.HasSuffix(f, ":")
 		f = strings.ReplaceAll(f, "’", "'")
 		f = strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsMark(r) && r != '\'' })
 		f = strings.Trim(f, "'")
-		if f == "" || strings.ContainsFunc(f, unicode.IsDigit) {
-			out = append(out, nil)
-			continue
+		first, _ := utf8.DecodeRuneInString(f)
+		up := unicode.IsUpper(first)
+		f = strings.ToLower(f)
+		switch before, after, ok := strings.Cut(f, "'"); {
+		case f == "" || strings.ContainsFunc(f, unicode.IsDigit):
+			out, upper, pause = append(out, nil), append(upper, false), append(pause, false)
+		case ok && before != "" && after != "":
+			out, upper, pause = append(out, []string{before + "'", before}, []string{"'" + after, after}), append(upper, up, false), append(pause, false, false)
+		default:
+			out, upper, pause = append(out, []string{f}), append(upper, up), append(pause, false)
 		}
-		if before, after, ok := strings.Cut(f, "'"); ok && before != "" && after != "" {
-			out = append(out, []string{before + "'", before}, []string{"'" + after, after})
-			continue
-		}
-		out = append(out, []string{f})
+		pause[len(pause)-1] = stop
 	}
-	return out
+	return out, upper, pause
 }
 
 // statedIn reports whether toks read as a statement in the language of
-// rows: its first verb-like word decides. An interrogative that opens it
-// opens a question (typed without its mark: "which flights leave …"),
-// unless a comma follows (comma: a clause put first, "Come detto, la
-// decisione è …", "What she's doing, it's …"); a verb mostly annotated as an order, first in the
+// rows: its first verb-like word decides. An interrogative that opens it,
+// alone or after a preposition, opens a question (typed without its mark:
+// "which flights leave …", "in what movies has …"), unless a comma
+// follows (comma: a clause put first, "Come detto, la decisione è …",
+// "What she's doing, it's …"); so does an auxiliary that opens more
+// questions than not ("is joes open …", "has X ever directed …"), unless
+// a participle follows it ("Has been the default since v1.4", "Is used by
+// the CLI": a fragment); a verb mostly annotated as an order, first in the
 // sentence, opens an order (further on it is a noun or an infinitive
-// after its verb: "the build runs", "wants to build"); a stating verb
-// states after any token before it, and first only when it opens a
-// statement whose subject is left out (English "Uses pnpm", Russian
-// "Использует pnpm": a fragment). No stating verb at all: no statement.
-func statedIn(rows *[stKinds]string, toks [][]string, comma bool) bool {
+// after its verb: "the build runs", "wants to build"); a first or second
+// person's contraction typed without its apostrophe ("id like", "im
+// looking") speaks as someone. A stating verb states after any token
+// before it, and first only when it opens a statement whose subject is
+// left out (English "Uses pnpm", Russian "Использует pnpm": a fragment);
+// but the first one after a subordinator or a relative ("that", "which",
+// "if"; "si", "что") is its clause's, not the sentence's ("a restaurant
+// that is near"; "The team that owns billing deploys on Fridays" states
+// by its second). No stating verb at all: no statement, unless a subject
+// stands before an English third singular written mostly as a plural
+// noun (subjectVerb).
+func statedIn(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma bool) bool {
+	clause := false  // a subordinator or a relative opened a clause whose verb is not yet read
+	subject := false // a subject pronoun stood before: a subordinate verb after it states
 	for i, t := range toks {
+		if i > 0 && pause[i-1] {
+			clause = false // "Although not a resolver …, the victory forced …"
+		}
 		if t == nil {
 			continue
 		}
+		subject = subject || inRow(rows[stSubject], t[0]) || len(t) > 1 && inRow(rows[stSubject], t[1])
 		kind := classOf(rows, t)
+		states := kind == stFragment || kind == stState && i > 0 && !isDet(rows, toks[i-1])
 		switch {
-		case kind == stAsk && i == 0 && !comma:
+		case notStating(rows, toks, upper, pause, comma, i, kind):
 			return false
-		case kind == stOrder && i == 0 && !subjectFirst(rows, toks):
-			return false
-		case kind == stFragment:
-			return true
-		case kind == stState && i > 0 && !isDet(rows, toks[i-1]):
+		case relative(rows, toks, i):
+			clause = !subject
+		case states && clause:
+			clause = false
+		case states:
 			return true
 		case kind == stState && i == 0:
 			return false
+		}
+	}
+	return subjectVerb(rows, toks, upper)
+}
+
+// particle reports a token mostly an interjection or a conjunction: a
+// "that" after it points ("Oh that looks good", "But that person was …"),
+// it opens no relative clause.
+func particle(rows *[stKinds]string, t []string) bool {
+	return len(t) > 0 && inRow(rows[stParticle], t[0])
+}
+
+// notStating reports token i of kind that makes its sentence no
+// statement: a first or second person's contraction typed without its
+// apostrophe (not a noun after an article: "The request id was …"); an
+// interrogative first or after an opening prepositional phrase, with no
+// comma in the sentence; an asking auxiliary after that phrase ("in the
+// 1960 s did cory edwards direct …") or first, with no participle after it;
+// an order first that is not its subject's noun.
+func notStating(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma bool, i, kind int) bool {
+	t := toks[i]
+	named := i > 0 && isArticle(rows, toks[i-1]) || i > 1 && isArticle(rows, toks[i-2])
+	askAux := inRow(rows[stAskAux], t[0])
+	switch {
+	case inRow(rows[stSpeaker], t[0]) && !named:
+		return true
+	case kind == stAsk && !comma && (i == 0 || adverbialBefore(rows, toks, upper, pause, i)):
+		return true
+	case (kind == stState || kind == stFragment) && i > 0 && askAux && adverbialBefore(rows, toks, upper, pause, i) && !participleAfter(rows, toks, i):
+		return true
+	case kind == stOrder && i == 0 && !subjectFirst(rows, toks):
+		return true
+	}
+	return kind == stFragment && i == 0 && askAux && !participleAfter(rows, toks, 0)
+}
+
+// relative reports token i a subordinator or a relative that opens a
+// clause: not first in the sentence or after an interjection or a
+// conjunction ("Oh that looks good") unless it opens sentences too (if,
+// because).
+func relative(rows *[stKinds]string, toks [][]string, i int) bool {
+	t := toks[i]
+	return inRow(rows[stSub], t[0]) && (i > 0 && !particle(rows, toks[i-1]) || inRow(rows[stSubOpen], t[0]))
+}
+
+// participleAfter reports a sentence whose token after i is mostly a
+// participle or a gerund: an auxiliary before it opens a fragment ("Has
+// been …", "Is running …"), not a question.
+func participleAfter(rows *[stKinds]string, toks [][]string, i int) bool {
+	return i+1 < len(toks) && len(toks[i+1]) > 0 && inRow(rows[stParticiple], toks[i+1][0])
+}
+
+// adverbialBefore reports a sentence that opens with a preposition and
+// holds, before token i, only the words of its phrase, set off by no
+// comma: no verb, no subject (a pronoun, "there", a capitalised name), no
+// subordinator, and an article only right
+// after a preposition ("in what movies has …", "in the 1960 s did …"; not
+// "In 2007 the film was …", "During this time, Marcelle was …"). What comes
+// first after it is what a sentence opening at i would open with.
+func adverbialBefore(rows *[stKinds]string, toks [][]string, upper, pause []bool, i int) bool {
+	if toks[0] == nil || !inRow(rows[stPrep], toks[0][0]) {
+		return false
+	}
+	for j := 1; j < i; j++ {
+		t := toks[j]
+		if pause[j-1] || upper[j] || t != nil && (classOf(rows, t) != stKinds || inRow(rows[stSubject], t[0]) || inRow(rows[stSub], t[0]) ||
+			inRow(rows[stArticle], t[0]) && (toks[j-1] == nil || !inRow(rows[stPrep], toks[j-1][0]))) {
+			return false
+		}
+	}
+	return !pause[i-1]
+}
+
+// subjectVerb reports an English sentence whose verb is a third singular
+// written mostly as a plural noun ("The parser streams input …", "Mei
+// Chen reviews every change", "It lives in the wiki"): the word is the
+// verb when a subject stands before it — a pronoun in the nominative
+// first, a sentence-cased determiner and the words of its noun, or a name
+// of capitalised words — and something follows it. The verb comes before
+// any subordinator, and no other word read it as a statement.
+func subjectVerb(rows *[stKinds]string, toks [][]string, upper []bool) bool {
+	if len(toks) < 3 || toks[0] == nil {
+		return false
+	}
+	for i := 1; i < len(toks)-1; i++ {
+		t := toks[i]
+		if t == nil || isDet(rows, t) || inRow(rows[stSub], t[0]) || classOf(rows, t) != stKinds && !inRow(rows[stVerbal], t[0]) {
+			return false
+		}
+		if !inRow(rows[stVerbal], t[0]) || upper[i] {
+			continue
+		}
+		switch {
+		case i == 1:
+			return inRow(rows[stSubject], toks[0][0])
+		case inRow(rows[stArticle], toks[0][0]):
+			return upper[0]
+		default:
+			return !slices.Contains(upper[:i], false)
 		}
 	}
 	return false
@@ -274,6 +428,23 @@ func subjectFirst(rows *[stKinds]string, toks [][]string) bool {
 	}
 	k := classOf(rows, toks[1])
 	return toks[1] == nil || k == stState || k == stFragment || k == stKinds && !isDet(rows, toks[1])
+}
+
+// verbIn reports a token whose words rows write as a stating verb (or an
+// English third singular written mostly as a noun).
+func verbIn(rows *[stKinds]string, t []string) bool {
+	for _, w := range t {
+		if inRow(rows[stState], w) || inRow(rows[stFragment], w) || inRow(rows[stVerbal], w) {
+			return true
+		}
+	}
+	return false
+}
+
+// isArticle reports a token that is an article or a possessive: a noun
+// follows it.
+func isArticle(rows *[stKinds]string, t []string) bool {
+	return len(t) > 0 && inRow(rows[stArticle], t[0])
 }
 
 // isDet reports a token that is a determiner: what follows it is a noun.
