@@ -180,7 +180,7 @@ func stated(s string) bool {
 				counts[l]++ // a verb its table writes is the language's word too ("The queue drains hourly": not French)
 			}
 		}
-		if i == 0 && read == 0 {
+		if i == 0 && read == 0 && !upper[0] {
 			infinitiveVote(rows, signs.readLang, t, counts[:])
 		}
 	}
@@ -323,10 +323,12 @@ func statedIn(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma
 	return subjectVerb(rows, toks, upper)
 }
 
-// infinitiveVote counts a first token that no covered language reads
-// and no table writes as a verb for each language whose infinitive
-// endings end it ("posponer alarma", "pausar alarma": an infinitive
-// opening a request, Spanish's words unknown to its table).
+// infinitiveVote counts a first token, in lower case, that no covered
+// language reads and no table writes as a verb for each language whose
+// infinitive endings end it ("pausar alarma", "mostar alarmas": an
+// infinitive opening a request, words unknown to the tables). A
+// capitalised one is as often a name or an uncovered language's word
+// ("Runar", "Sinirlendirir.", "Franse gemeenschap"): not counted.
 func infinitiveVote(rows map[string]*[stKinds]string, langs []string, t []string, counts []int) {
 	for _, lang := range langs {
 		if r := rows[lang]; r != nil && verbIn(r, t) {
@@ -355,7 +357,8 @@ func infinitiveEnding(rows *[stKinds]string, w string) bool {
 var unaccentAll = strings.NewReplacer("á", "a", "à", "a", "â", "a", "ã", "a", "é", "e", "è", "e", "ê", "e", "í", "i", "ì", "i", "ó", "o", "ò", "o", "ô", "o", "õ", "o", "ú", "u", "ù", "u", "ü", "u")
 
 // unaccentedVerbs are, per language with a clitic row, its table's verb
-// forms (state, fragment, order, participle) without their accents: the
+// forms (state, fragment, order; not a participle, "Formatasi …, l'Africa
+// … è") without their accents: the
 // stems an enclitic pronoun is joined to ("muestra" of "muestrame").
 var unaccentedVerbs = sync.OnceValue(func() map[*[stKinds]string]map[string]bool {
 	out := map[*[stKinds]string]map[string]bool{}
@@ -364,7 +367,7 @@ var unaccentedVerbs = sync.OnceValue(func() map[*[stKinds]string]map[string]bool
 			continue
 		}
 		set := map[string]bool{}
-		for _, k := range [...]int{stState, stFragment, stOrder, stParticiple} {
+		for _, k := range [...]int{stState, stFragment, stOrder} {
 			for _, f := range strings.Fields(r[k]) {
 				set[unaccentAll.Replace(f)] = true
 			}
@@ -378,7 +381,9 @@ var unaccentedVerbs = sync.OnceValue(func() map[*[stKinds]string]map[string]bool
 // ending, with one or two pronouns joined to it ("muestrame",
 // "recuerdame", "svegliami", "dimelo"): Spanish and Italian finite
 // indicatives take their pronouns before the verb, so a first word so
-// written is an order, an infinitive or a gerund, never a statement.
+// written is an order, an infinitive or a gerund, never a statement. The
+// stem is three letters or more and the word is none a covered language
+// writes often ("este", "durante", "dagli", "solo": es+te, dura+nte, da+gli).
 // Portuguese writes the pronoun with a hyphen, finite verbs too ("Chama-se
 // …"): its treebanks join none, and it has no clitic row.
 func enclitic(rows *[stKinds]string, w string) bool {
@@ -388,7 +393,7 @@ func enclitic(rows *[stKinds]string, w string) bool {
 	}
 	for _, c := range strings.Fields(rows[stClitic]) {
 		base, ok := strings.CutSuffix(unaccentAll.Replace(w), c)
-		if !ok || utf8.RuneCountInString(base) < 2 {
+		if !ok || utf8.RuneCountInString(base) < 3 {
 			continue
 		}
 		if verbs[base] || infinitiveEnding(rows, base) {
@@ -430,7 +435,7 @@ func notStating(rows *[stKinds]string, toks [][]string, upper, pause []bool, com
 		return true
 	case kind == stOrder && i == 0 && !subjectFirst(rows, toks):
 		return true
-	case i == 0 && kind == stKinds && (!comma && inRow(rows[stUnaccented], t[0]) || enclitic(rows, t[0])):
+	case i == 0 && kind == stKinds && (!comma && inRow(rows[stUnaccented], t[0]) || !tellingSigns().writes(t[0]) && enclitic(rows, t[0])):
 		return true // "cual es la temperatura", "despiertame a las 7"
 	}
 	return kind == stFragment && i == 0 && askAux && !participleAfter(rows, toks, 0)
