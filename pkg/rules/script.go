@@ -240,6 +240,17 @@ func (s languageSigns) reads(w string) uint8 {
 	return mask
 }
 
+// writes reports w itself among the covered languages' frequent words
+// (no kin by its first letters, as reads counts them).
+func (s languageSigns) writes(w string) bool {
+	for _, row := range s.read {
+		if rowWord(row, rowSearch(row, w)) == w {
+			return true
+		}
+	}
+	return false
+}
+
 // rowSearch is the offset in row (sorted words, space-separated) of the
 // first word not less than key, len(row) when there is none.
 func rowSearch(row, key string) int {

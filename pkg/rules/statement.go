@@ -43,10 +43,13 @@ const (
 	stSpeaker    // a first or second person's contraction typed without its apostrophe: id, im
 	stParticle   // mostly an interjection or a conjunction: oh, wow, but
 	stPrep       // a det form mostly a preposition: in, of, during
+	stInfinitive // an ending most of whose forms are infinitives: -ar, -ere
+	stClitic     // a pronoun the treebanks join to a verb: me, lo, mi, ne
+	stUnaccented // an accented interrogative typed without its accent: cual, donde
 	stKinds
 )
 
-var stKindNames = [stKinds]string{"state", "fragment", "order", "ask", "det", "ending", "askaux", "participle", "sub", "subopen", "subject", "article", "verbal", "speaker", "particle", "preposition"}
+var stKindNames = [stKinds]string{"state", "fragment", "order", "ask", "det", "ending", "askaux", "participle", "sub", "subopen", "subject", "article", "verbal", "speaker", "particle", "preposition", "infinitive", "clitic", "unaccented"}
 
 // statementRows parses statements.tsv's lines when first asked for: each
 // language's rows, by kind, as they lie in the table.
@@ -162,7 +165,7 @@ func stated(s string) bool {
 	rows := statementRows()
 	signs := tellingSigns()
 	var counts [8]int
-	for _, t := range toks {
+	for i, t := range toks {
 		var read uint8
 		for _, w := range t {
 			read |= signs.reads(w)
@@ -176,6 +179,9 @@ func stated(s string) bool {
 			if r := rows[lang]; r != nil && len(t) > 0 && read&(1<<l) == 0 && l < len(counts) && verbIn(r, t) {
 				counts[l]++ // a verb its table writes is the language's word too ("The queue drains hourly": not French)
 			}
+		}
+		if i == 0 && read == 0 && !upper[0] {
+			infinitiveVote(rows, signs.readLang, t, counts[:])
 		}
 	}
 	best := 0
@@ -317,6 +323,91 @@ func statedIn(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma
 	return subjectVerb(rows, toks, upper)
 }
 
+// infinitiveVote counts a first token, in lower case, that no covered
+// language reads and no table writes as a verb for each language whose
+// infinitive endings end it ("pausar alarma", "mostar alarmas": an
+// infinitive opening a request, words unknown to the tables). A
+// capitalised one is as often a name or an uncovered language's word
+// ("Runar", "Sinirlendirir.", "Franse gemeenschap"): not counted.
+func infinitiveVote(rows map[string]*[stKinds]string, langs []string, t []string, counts []int) {
+	for _, lang := range langs {
+		if r := rows[lang]; r != nil && verbIn(r, t) {
+			return
+		}
+	}
+	for l, lang := range langs {
+		if r := rows[lang]; r != nil && l < len(counts) && len(t) > 0 && infinitiveEnding(r, t[0]) {
+			counts[l]++
+		}
+	}
+}
+
+// infinitiveEnding reports w, of five letters or more, ending as most of
+// the treebanks' forms that end so are infinitives (Spanish -ar, -ir,
+// Italian -are, -ere; the row is written for Spanish, Portuguese and
+// Italian).
+func infinitiveEnding(rows *[stKinds]string, w string) bool {
+	r := []rune(w)
+	n := len(r)
+	return n >= 5 && (inRow(rows[stInfinitive], string(r[n-2:])) || inRow(rows[stInfinitive], string(r[n-3:])))
+}
+
+// unaccentAll takes the written accents off a Romance vowel: "cuál"
+// cual, "muéstrame" muestrame, "perché" perche.
+var unaccentAll = strings.NewReplacer("á", "a", "à", "a", "â", "a", "ã", "a", "é", "e", "è", "e", "ê", "e", "í", "i", "ì", "i", "ó", "o", "ò", "o", "ô", "o", "õ", "o", "ú", "u", "ù", "u", "ü", "u")
+
+// unaccentedVerbs are, per language with a clitic row, its table's verb
+// forms (state, fragment, order; not a participle, "Formatasi …, l'Africa
+// … è") without their accents: the
+// stems an enclitic pronoun is joined to ("muestra" of "muestrame").
+var unaccentedVerbs = sync.OnceValue(func() map[*[stKinds]string]map[string]bool {
+	out := map[*[stKinds]string]map[string]bool{}
+	for _, r := range statementRows() {
+		if r[stClitic] == "" {
+			continue
+		}
+		set := map[string]bool{}
+		for _, k := range [...]int{stState, stFragment, stOrder} {
+			for _, f := range strings.Fields(r[k]) {
+				set[unaccentAll.Replace(f)] = true
+			}
+		}
+		out[r] = set
+	}
+	return out
+})
+
+// enclitic reports w a verb form of rows' table, or an infinitive by its
+// ending, with one or two pronouns joined to it ("muestrame",
+// "recuerdame", "svegliami", "dimelo"): Spanish and Italian finite
+// indicatives take their pronouns before the verb, so a first word so
+// written is an order, an infinitive or a gerund, never a statement. The
+// stem is three letters or more and the word is none a covered language
+// writes often ("este", "durante", "dagli", "solo": es+te, dura+nte, da+gli).
+// Portuguese writes the pronoun with a hyphen, finite verbs too ("Chama-se
+// …"): its treebanks join none, and it has no clitic row.
+func enclitic(rows *[stKinds]string, w string) bool {
+	verbs := unaccentedVerbs()[rows]
+	if verbs == nil {
+		return false
+	}
+	for _, c := range strings.Fields(rows[stClitic]) {
+		base, ok := strings.CutSuffix(unaccentAll.Replace(w), c)
+		if !ok || utf8.RuneCountInString(base) < 3 {
+			continue
+		}
+		if verbs[base] || infinitiveEnding(rows, base) {
+			return true
+		}
+		for _, c2 := range strings.Fields(rows[stClitic]) {
+			if b, ok := strings.CutSuffix(base, c2); ok && utf8.RuneCountInString(b) >= 2 && (verbs[b] || infinitiveEnding(rows, b)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // particle reports a token mostly an interjection or a conjunction: a
 // "that" after it points ("Oh that looks good", "But that person was …"),
 // it opens no relative clause.
@@ -344,6 +435,8 @@ func notStating(rows *[stKinds]string, toks [][]string, upper, pause []bool, com
 		return true
 	case kind == stOrder && i == 0 && !subjectFirst(rows, toks):
 		return true
+	case i == 0 && kind == stKinds && (!comma && inRow(rows[stUnaccented], t[0]) || !tellingSigns().writes(t[0]) && enclitic(rows, t[0])):
+		return true // "cual es la temperatura", "despiertame a las 7"
 	}
 	return kind == stFragment && i == 0 && askAux && !participleAfter(rows, toks, 0)
 }
