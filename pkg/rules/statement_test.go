@@ -110,6 +110,8 @@ func TestStatementGateRound3(t *testing.T) {
 		"cual es el clima para mañana",                   // an interrogative typed without its accent
 		"que temperadora hay",                            // likewise ("qué")
 		"¿ cual es el pronóstico para la proxima semana", // after an opening mark
+		"recuerda comprar el gas el jueves",              // a stem that changes: the third singular is the imperative too
+		"Cierra la puerta del garaje.",                   // likewise
 	} {
 		if rule, msg := Instruction(s); rule != Unstated {
 			t.Errorf("Instruction(%q) = %q (%s), want %s", s, rule, msg, Unstated)
@@ -120,6 +122,8 @@ func TestStatementGateRound3(t *testing.T) {
 		"Vale la pena revisar los registros.",               // a state form of the table, not "va" with "le"
 		"Chama-se Maria e trabalha no porto.",               // Portuguese writes a pronoun after a finite verb
 		"Cual sea el resultado, el equipo decide el lunes.", // a comma: a clause put first
+		"Es la base de datos del equipo de pagos.",          // ser's imperative is "sé": "es" opens a fragment
+		"El equipo recuerda cada incidente en el wiki.",     // a subject before the stem that changes
 	} {
 		if rule, msg := Instruction(s); rule != "" {
 			t.Errorf("Instruction(%q) = %s (%s), want a statement", s, rule, msg)
