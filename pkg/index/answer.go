@@ -119,11 +119,21 @@ func byAnswer(idx bleve.Index, c *memo, hits []*search.DocumentMatch, p phrasing
 
 // storedText is n's title and body as stored.
 func storedText(r bleveindex.IndexReader, n *search.DocumentMatch) (string, error) {
-	d := &search.DocumentMatch{ID: n.ID, IndexInternalID: n.IndexInternalID}
-	if err, _ := bleve.LoadAndHighlightFields(d, &bleve.SearchRequest{Fields: []string{fieldTitle, fieldBody}}, "", r, nil); err != nil {
+	f, err := storedOf(r, n, fieldTitle, fieldBody)
+	if err != nil {
 		return "", err
 	}
-	t, _ := d.Fields[fieldTitle].(string)
-	b, _ := d.Fields[fieldBody].(string)
+	t, _ := f[fieldTitle].(string)
+	b, _ := f[fieldBody].(string)
 	return t + "\n" + b, nil
+}
+
+// storedOf reads the stored fields named of n, which a hit ranked without
+// its stored fields does not carry (queryIndex).
+func storedOf(r bleveindex.IndexReader, n *search.DocumentMatch, fields ...string) (map[string]any, error) {
+	d := &search.DocumentMatch{ID: n.ID, IndexInternalID: n.IndexInternalID}
+	if err, _ := bleve.LoadAndHighlightFields(d, &bleve.SearchRequest{Fields: fields}, "", r, nil); err != nil {
+		return nil, err
+	}
+	return d.Fields, nil
 }

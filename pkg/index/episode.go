@@ -150,10 +150,10 @@ func episodes(idx bleve.Index, c *memo, hits []*search.DocumentMatch, p phrasing
 // bodyWords is the number of words of n's body as stored (split at
 // spaces).
 func bodyWords(r bleveindex.IndexReader, n *search.DocumentMatch) (int, error) {
-	d := &search.DocumentMatch{ID: n.ID, IndexInternalID: n.IndexInternalID}
-	if err, _ := bleve.LoadAndHighlightFields(d, &bleve.SearchRequest{Fields: []string{fieldBody}}, "", r, nil); err != nil {
+	f, err := storedOf(r, n, fieldBody)
+	if err != nil {
 		return 0, err
 	}
-	b, _ := d.Fields[fieldBody].(string)
+	b, _ := f[fieldBody].(string)
 	return len(strings.Fields(b)), nil
 }

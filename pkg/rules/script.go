@@ -244,7 +244,7 @@ func (s languageSigns) reads(w string) uint8 {
 // (no kin by its first letters, as reads counts them).
 func (s languageSigns) writes(w string) bool {
 	for _, row := range s.read {
-		if rowWord(row, rowSearch(row, w)) == w {
+		if inRow(row, w) {
 			return true
 		}
 	}
