@@ -2,7 +2,6 @@ package rules
 
 import (
 	_ "embed"
-	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -254,6 +253,7 @@ func gateTokens(s string) (out [][]string, upper, pause []bool) {
 			continue
 		}
 		stop := strings.HasSuffix(f, ",") || strings.HasSuffix(f, "，") || strings.HasSuffix(f, ":")
+		digit := strings.ContainsFunc(f, unicode.IsDigit) // asked before the marks are trimmed: "6am", "10am" and "3rd" are names, not "am", "rd"
 		f = strings.ReplaceAll(f, "’", "'")
 		f = strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsMark(r) && r != '\'' })
 		f = strings.Trim(f, "'")
@@ -261,7 +261,7 @@ func gateTokens(s string) (out [][]string, upper, pause []bool) {
 		up := unicode.IsUpper(first)
 		f = strings.ToLower(f)
 		switch before, after, ok := strings.Cut(f, "'"); {
-		case f == "" || strings.ContainsFunc(f, unicode.IsDigit):
+		case f == "" || digit:
 			out, upper, pause = append(out, nil), append(upper, false), append(pause, false)
 		case ok && before != "" && after != "":
 			out, upper, pause = append(out, []string{before + "'", before}, []string{"'" + after, after}), append(upper, up, false), append(pause, false, false)
@@ -491,7 +491,10 @@ func subjectVerb(rows *[stKinds]string, toks [][]string, upper []bool) bool {
 	}
 	for i := 1; i < len(toks)-1; i++ {
 		t := toks[i]
-		if t == nil || isDet(rows, t) || inRow(rows[stSub], t[0]) || classOf(rows, t) != stKinds && !inRow(rows[stVerbal], t[0]) {
+		if t == nil {
+			continue // a name or a number within the subject: "An F1 ticket grants …"
+		}
+		if isDet(rows, t) || inRow(rows[stSub], t[0]) || classOf(rows, t) != stKinds && !inRow(rows[stVerbal], t[0]) {
 			return false
 		}
 		if !inRow(rows[stVerbal], t[0]) || upper[i] {
@@ -503,7 +506,12 @@ func subjectVerb(rows *[stKinds]string, toks [][]string, upper []bool) bool {
 		case inRow(rows[stArticle], toks[0][0]):
 			return upper[0]
 		default:
-			return !slices.Contains(upper[:i], false)
+			for j, up := range upper[:i] {
+				if !up && toks[j] != nil {
+					return false
+				}
+			}
+			return true
 		}
 	}
 	return false
@@ -513,14 +521,16 @@ func subjectVerb(rows *[stKinds]string, toks [][]string, upper []bool) bool {
 // order, is its subject's noun: a name or a number, a stating verb, or a
 // word that is neither a verb nor a determiner or a preposition follows
 // it ("Commit 3f2a1b landed …", "Deploy finished the rollout", "Rate card
-// for the contractors lives …"; not "Book a table", "Turn on the light").
+// for the contractors lives …"; not "Book a table", "Turn on the light"),
+// but not a participle or a gerund, which makes the first word its
+// auxiliary ("am looking for …": a first person speaking).
 // A stating verb must still follow.
 func subjectFirst(rows *[stKinds]string, toks [][]string) bool {
 	if len(toks) < 2 {
 		return false
 	}
 	k := classOf(rows, toks[1])
-	return toks[1] == nil || k == stState || k == stFragment || k == stKinds && !isDet(rows, toks[1])
+	return toks[1] == nil || k == stState || k == stFragment || k == stKinds && !isDet(rows, toks[1]) && !participleAfter(rows, toks, 0)
 }
 
 // verbIn reports a token whose words rows write as a stating verb (or an
