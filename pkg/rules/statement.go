@@ -2,6 +2,7 @@ package rules
 
 import (
 	_ "embed"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -157,41 +158,72 @@ func abbreviated(before string) bool {
 // language that reads most of its words (statedIn; a tie: in any of
 // them).
 func stated(s string) bool {
-	if uncoveredSigns(s) {
-		return true
-	}
 	toks, upper, pause := gateTokens(s)
 	rows := statementRows()
 	signs := tellingSigns()
-	var counts [8]int
+	var counts, tokens [8]int // per covered language: the words it reads, the tokens
+	spoken := 0               // tokens with a word
 	for i, t := range toks {
 		var read uint8
 		for _, w := range t {
-			read |= signs.reads(w)
-			for l, mask := 0, signs.reads(w); mask != 0 && l < len(counts); l, mask = l+1, mask>>1 {
+			mask := signs.reads(w)
+			read |= mask
+			for l := 0; mask != 0 && l < len(counts); l, mask = l+1, mask>>1 {
 				if mask&1 != 0 {
 					counts[l]++
 				}
 			}
 		}
+		verb := uint8(0)
 		for l, lang := range signs.readLang {
 			if r := rows[lang]; r != nil && len(t) > 0 && read&(1<<l) == 0 && l < len(counts) && verbIn(r, t) {
 				counts[l]++ // a verb its table writes is the language's word too ("The queue drains hourly": not French)
+				verb |= 1 << l
 			}
+		}
+		if t != nil {
+			spoken++
+		}
+		for l, mask := 0, read|verb; mask != 0 && l < len(tokens); l, mask = l+1, mask>>1 {
+			tokens[l] += int(mask & 1)
 		}
 		if i == 0 && read == 0 && !upper[0] {
 			infinitiveVote(rows, signs.readLang, t, counts[:])
 		}
+	}
+	if n := uncoveredSigns(s); n > 1 || n == 1 && !slices.ContainsFunc(tokens[:], func(n int) bool { return n*3 > spoken*2 }) {
+		return true
 	}
 	best := 0
 	for l := range signs.readLang {
 		best = max(best, counts[l])
 	}
 	if best == 0 {
-		return true // no word a covered language writes: unjudged reads it, as before the gate
+		return !spelt(s) // no word a covered language writes: a name, a number, code or another script is judged as before the gate; a word is not
 	}
 	for l, lang := range signs.readLang {
 		if r := rows[lang]; r != nil && counts[l] == best && statedIn(r, toks, upper, pause, strings.ContainsAny(s, ",，")) {
+			return true
+		}
+	}
+	return false
+}
+
+// spelt reports a sentence that holds a word: letters only (a hyphen or
+// an apostrophe within), its first in lower case, once the marks of a
+// sentence around it are trimmed ("snooze alarm", "hourly forecast"). A
+// sentence none of whose words a covered language reads, but which holds
+// one, is written in words the gate cannot read as a statement, so it is
+// none; one of names ("Mei Chen", "Kubernetes"), numbers, code
+// ("config.yaml", "`make`", "snake_case") or an uncased script is what
+// the deny rules and unjudged judge, as before the gate.
+func spelt(s string) bool {
+	for _, f := range strings.Fields(s) {
+		f = strings.Trim(f, ".,;:!?\"'()[]«»“”‘’¿¡…")
+		first, _ := utf8.DecodeRuneInString(f)
+		if unicode.IsLower(first) && strings.IndexFunc(f, func(r rune) bool {
+			return !unicode.IsLetter(r) && !unicode.IsMark(r) && r != '-' && r != '\'' && r != '’'
+		}) < 0 {
 			return true
 		}
 	}
@@ -205,17 +237,19 @@ func stated(s string) bool {
 // no more of the covered languages' telling words and the verbs their
 // tables write. The gate does not
 // judge it: the deny rules and unjudged do, as before the gate.
-func uncoveredSigns(s string) bool {
+func uncoveredSigns(s string) int {
 	signs := tellingSigns()
 	rows := statementRows()
-	uncovered, covered := 0, 0
+	uncovered, covered, signed := 0, 0, 0
 	for i, w := range words(s) {
 		lower := strings.ToLower(w)
+		sign := false
 		for _, l := range signs.words[lower] {
 			if l == "" {
 				covered++
 			} else {
 				uncovered++
+				sign = true
 			}
 		}
 		for _, lang := range signs.readLang {
@@ -224,17 +258,20 @@ func uncoveredSigns(s string) bool {
 				break
 			}
 		}
-		if first, _ := utf8.DecodeRuneInString(w); i > 0 && !unicode.IsLower(first) {
-			continue
-		}
-		for _, r := range lower {
-			if len(signs.letters[r]) > 0 {
+		if first, _ := utf8.DecodeRuneInString(w); i == 0 || unicode.IsLower(first) {
+			if strings.ContainsFunc(lower, func(r rune) bool { return len(signs.letters[r]) > 0 }) {
 				uncovered++
-				break
+				sign = true
 			}
 		}
+		if sign {
+			signed++
+		}
 	}
-	return uncovered > 0 && uncovered >= covered
+	if uncovered == 0 || uncovered < covered {
+		return 0
+	}
+	return signed
 }
 
 // gateTokens are s's tokens, each the lower-case words it is read as: a

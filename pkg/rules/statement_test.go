@@ -140,6 +140,10 @@ func TestStatementGateRound4(t *testing.T) {
 		"alarm for 5 am", // "am" is the first person's form: after a number it is a.m.
 		"cancel 6 am alarm repeat",
 		"am looking for a place to dine it should be in the centre", // a participle after the first word: its auxiliary, a first person
+		"snooze alarm",                      // words, none a covered language reads: no statement
+		"hourly forecast",                   // likewise
+		"weather in the tri - cities today", // one uncovered sign ("tri": Croatian, Serbian) among words English reads
+		"temperature around sao paulo tomorrow morning celcius", // likewise ("sao": Vietnamese)
 	} {
 		if rule, msg := Instruction(s); rule != Unstated {
 			t.Errorf("Instruction(%q) = %q (%s), want %s", s, rule, msg, Unstated)
@@ -147,6 +151,10 @@ func TestStatementGateRound4(t *testing.T) {
 	}
 	for _, s := range []string{
 		"An F1 ticket grants access to the concert on the same day.", // a name within the subject before an -s form
+		"Kubernetes", // a name: judged as before the gate
+		"`kubectl`",  // code
+		"v1.4.2",     // a version
+		"Ekip her sprintin sonunda demo yapıyor.", // two uncovered signs: not the gate's to judge
 	} {
 		if rule, msg := Instruction(s); rule != "" {
 			t.Errorf("Instruction(%q) = %s (%s), want a statement", s, rule, msg)
