@@ -46,10 +46,11 @@ const (
 	stInfinitive // an ending most of whose forms are infinitives: -ar, -ere
 	stClitic     // a pronoun the treebanks join to a verb: me, lo, mi, ne
 	stUnaccented // an accented interrogative typed without its accent: cual, donde
+	stSVerb      // a form before which "'s" is mostly a verb: it, that, there
 	stKinds
 )
 
-var stKindNames = [stKinds]string{"state", "fragment", "order", "ask", "det", "ending", "askaux", "participle", "sub", "subopen", "subject", "article", "verbal", "speaker", "particle", "preposition", "infinitive", "clitic", "unaccented"}
+var stKindNames = [stKinds]string{"state", "fragment", "order", "ask", "det", "ending", "askaux", "participle", "sub", "subopen", "subject", "article", "verbal", "speaker", "particle", "preposition", "infinitive", "clitic", "unaccented", "sverb"}
 
 // statementRows parses statements.tsv's lines when first asked for: each
 // language's rows, by kind, as they lie in the table.
@@ -338,12 +339,13 @@ func statedIn(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma
 		if i > 0 && pause[i-1] {
 			clause = false // "Although not a resolver …, the victory forced …"
 		}
-		if t == nil {
+		if t == nil || possessive(rows, toks, i) {
 			continue
 		}
 		subject = subject || inRow(rows[stSubject], t[0]) || len(t) > 1 && inRow(rows[stSubject], t[1])
 		kind := classOf(rows, t)
-		states := kind == stFragment || kind == stState && i > 0 && !isDet(rows, toks[i-1])
+		opens := i == 0 || kind == stState && openedAfter(rows, toks, upper, pause, i) // "on tuesday set an alarm"
+		states := kind == stFragment || kind == stState && !opens && !isDet(rows, toks[i-1])
 		switch {
 		case notStating(rows, toks, upper, pause, comma, i, kind):
 			return false
@@ -353,11 +355,36 @@ func statedIn(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma
 			clause = false
 		case states:
 			return true
-		case kind == stState && i == 0:
+		case kind == stState && opens:
 			return false
 		}
 	}
 	return subjectVerb(rows, toks, upper)
+}
+
+// openedAfter reports a verb form at token i that opens its English
+// sentence after an opening prepositional phrase (adverbialBefore), as it
+// would first: "on tuesday of next week set an alarm …". English writes
+// its subject, before its verb (not verb-second, as German, nor leaving it
+// out, as Romance and Russian), and makes an inversion there with a
+// fragment form ("Among them is …"). Not a word in the phrase: one after
+// a determiner or a preposition ("With the help of …", "In return, …",
+// "In order to …"), capitalised ("In May, …"); nor an auxiliary before a
+// participle, whose subject stood before it ("After its progress had
+// stalled …").
+func openedAfter(rows *[stKinds]string, toks [][]string, upper, pause []bool, i int) bool {
+	return rows == statementRows()["English"] && !upper[i] && !isDet(rows, toks[i-1]) && !participleAfter(rows, toks, i) &&
+		adverbialBefore(rows, toks, upper, pause, i)
+}
+
+// possessive reports token i an English "'s" after a word before which
+// the treebanks write it mostly as the possessive, not as "is" or "has"
+// (sverb: it's, that's, there's are verbs; "today's forecast",
+// "tomorrow's alarm" are not). An article after it makes it the verb: a
+// possessive takes the place of one ("Chicago's a big area").
+func possessive(rows *[stKinds]string, toks [][]string, i int) bool {
+	return rows[stSVerb] != "" && i > 0 && toks[i][0] == "'s" && len(toks[i-1]) == 2 && !inRow(rows[stSVerb], toks[i-1][1]) &&
+		(i+1 == len(toks) || !isArticle(rows, toks[i+1]))
 }
 
 // infinitiveVote counts a first token, in lower case, that no covered
@@ -470,7 +497,7 @@ func notStating(rows *[stKinds]string, toks [][]string, upper, pause []bool, com
 		return true
 	case (kind == stState || kind == stFragment) && i > 0 && askAux && adverbialBefore(rows, toks, upper, pause, i) && !participleAfter(rows, toks, i):
 		return true
-	case kind == stOrder && i == 0 && !subjectFirst(rows, toks):
+	case kind == stOrder && (i == 0 || openedAfter(rows, toks, upper, pause, i)) && !subjectFirst(rows, toks[i:]):
 		return true
 	case i == 0 && kind == stKinds && (!comma && inRow(rows[stUnaccented], t[0]) || !tellingSigns().writes(t[0]) && enclitic(rows, t[0])):
 		return true // "cual es la temperatura", "despiertame a las 7"

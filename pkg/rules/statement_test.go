@@ -144,6 +144,9 @@ func TestStatementGateRound4(t *testing.T) {
 		"hourly forecast",                   // likewise
 		"weather in the tri - cities today", // one uncovered sign ("tri": Croatian, Serbian) among words English reads
 		"temperature around sao paulo tomorrow morning celcius", // likewise ("sao": Vietnamese)
+		"today's forecast",                                // "'s" after a noun is the possessive, not "is"
+		"cancel tomorrow's am alarm",                      // likewise
+		"on tuesday of next week set an alarm for 700 am", // an English verb after an opening phrase opens the sentence
 	} {
 		if rule, msg := Instruction(s); rule != Unstated {
 			t.Errorf("Instruction(%q) = %q (%s), want %s", s, rule, msg, Unstated)
@@ -151,6 +154,12 @@ func TestStatementGateRound4(t *testing.T) {
 	}
 	for _, s := range []string{
 		"An F1 ticket grants access to the concert on the same day.", // a name within the subject before an -s form
+		"It's the default since v1.4.",                               // "'s" after "it" is "is"
+		"Chicago's a big area.",                                      // an article after "'s": it is the verb
+		"In 2007 the most successful film was El Greco.",             // a subject after the phrase
+		"With the help of the logs, the team found the bug.",         // a noun after a determiner, in the phrase
+		"In May the team moved to Berlin.",                           // a capitalised word is a name
+		"After the rollout had finished the alerts stopped.",         // an auxiliary before a participle: its subject stood before it
 		"Kubernetes", // a name: judged as before the gate
 		"`kubectl`",  // code
 		"v1.4.2",     // a version
