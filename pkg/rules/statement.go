@@ -210,15 +210,22 @@ func stated(s string) bool {
 	return false
 }
 
-// spelt reports a sentence that holds a word: letters only (a hyphen or
-// an apostrophe within), its first in lower case, once the marks of a
+// spelt reports a sentence typed in lower case that holds a word: its
+// first letter in lower case, and a word of letters only (a hyphen or an
+// apostrophe within), its first in lower case, once the marks of a
 // sentence around it are trimmed ("snooze alarm", "hourly forecast"). A
 // sentence none of whose words a covered language reads, but which holds
 // one, is written in words the gate cannot read as a statement, so it is
-// none; one of names ("Mei Chen", "Kubernetes"), numbers, code
-// ("config.yaml", "`make`", "snake_case") or an uncased script is what
-// the deny rules and unjudged judge, as before the gate.
+// none. What is no word — names ("Mei Chen", "Kubernetes"), numbers, code
+// ("config.yaml", "`make`", "snake_case"), an uncased script — is judged
+// by the deny rules and unjudged, as before the gate; so is a sentence
+// opened with a capital, written as a sentence in a language the gate has
+// no rows for as often as not ("Raporu gönderdi.", "Belli olmaz."; as
+// infinitiveVote leaves a capitalised first word).
 func spelt(s string) bool {
+	if i := strings.IndexFunc(s, unicode.IsLetter); i < 0 || !unicode.IsLower([]rune(s[i:])[0]) {
+		return false
+	}
 	for _, f := range strings.Fields(s) {
 		f = strings.Trim(f, ".,;:!?\"'()[]«»“”‘’¿¡…")
 		first, _ := utf8.DecodeRuneInString(f)

@@ -160,10 +160,11 @@ func TestStatementGateRound4(t *testing.T) {
 		"With the help of the logs, the team found the bug.",         // a noun after a determiner, in the phrase
 		"In May the team moved to Berlin.",                           // a capitalised word is a name
 		"After the rollout had finished the alerts stopped.",         // an auxiliary before a participle: its subject stood before it
-		"Kubernetes", // a name: judged as before the gate
-		"`kubectl`",  // code
-		"v1.4.2",     // a version
-		"Ekip her sprintin sonunda demo yapıyor.", // two uncovered signs: not the gate's to judge
+		"Raporu gönderdi.",                                           // a sentence opened with a capital, no word read: judged as before the gate
+		"Kubernetes",                                                 // a name: judged as before the gate
+		"`kubectl`",                                                  // code
+		"v1.4.2",                                                     // a version
+		"Ekip her sprintin sonunda demo yapıyor.",                    // two uncovered signs: not the gate's to judge
 	} {
 		if rule, msg := Instruction(s); rule != "" {
 			t.Errorf("Instruction(%q) = %s (%s), want a statement", s, rule, msg)
