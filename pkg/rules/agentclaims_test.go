@@ -21,7 +21,9 @@ import (
 // verbs ("streams", "caches", "reviews"), German "bevorzugt", Spanish
 // "prefiere" and Italian "usa" (not in the treebanks as verbs, or written
 // more as a name: USA), and an Albanian claim (Albanian has no telling
-// words of its own).
+// words of its own). Rounds 2 and 4 changed that to 5: "Error messages
+// name the file and line, per the team's style guide." rendered only
+// because "team's" was read as "team is".
 func TestAgentClaims(t *testing.T) {
 	t.Parallel()
 	raw, err := os.ReadFile("testdata/agent-claims.txt")
@@ -47,8 +49,8 @@ func TestAgentClaims(t *testing.T) {
 	if unjudged != 52 {
 		t.Errorf("%d of %d held as unjudged, want the 30 in scripts, the 9 in languages no verb lexicon covers and the 13 it cannot read", unjudged, n)
 	}
-	if unstated != 4 {
-		t.Errorf("%d of %d held as unstated, want the 4 whose verbs the statement table does not read (bevorzugt, prefiere, an Albanian one) or whose plural noun is read before its verb (Feature flags)", unstated, n)
+	if unstated != 5 {
+		t.Errorf("%d of %d held as unstated, want the 5 whose verbs the statement table does not read (bevorzugt, prefiere, an Albanian one, \"Error messages name …\", once the possessive in \"the team's style guide\" is no longer read as \"is\") or whose plural noun is read before its verb (Feature flags)", unstated, n)
 	}
 	if n < 100 {
 		t.Fatalf("%d claims, want the whole file", n)

@@ -46,10 +46,11 @@ const (
 	stInfinitive // an ending most of whose forms are infinitives: -ar, -ere
 	stClitic     // a pronoun the treebanks join to a verb: me, lo, mi, ne
 	stUnaccented // an accented interrogative typed without its accent: cual, donde
+	stSVerb      // a form before which "'s" is mostly a verb: it, that, there
 	stKinds
 )
 
-var stKindNames = [stKinds]string{"state", "fragment", "order", "ask", "det", "ending", "askaux", "participle", "sub", "subopen", "subject", "article", "verbal", "speaker", "particle", "preposition", "infinitive", "clitic", "unaccented"}
+var stKindNames = [stKinds]string{"state", "fragment", "order", "ask", "det", "ending", "askaux", "participle", "sub", "subopen", "subject", "article", "verbal", "speaker", "particle", "preposition", "infinitive", "clitic", "unaccented", "sverb"}
 
 // statementRows parses statements.tsv's lines when first asked for: each
 // language's rows, by kind, as they lie in the table.
@@ -158,41 +159,79 @@ func abbreviated(before string) bool {
 // language that reads most of its words (statedIn; a tie: in any of
 // them).
 func stated(s string) bool {
-	if uncoveredSigns(s) {
-		return true
-	}
 	toks, upper, pause := gateTokens(s)
 	rows := statementRows()
 	signs := tellingSigns()
-	var counts [8]int
+	var counts, tokens [8]int // per covered language: the words it reads, the tokens
+	spoken := 0               // tokens with a word
 	for i, t := range toks {
 		var read uint8
 		for _, w := range t {
-			read |= signs.reads(w)
-			for l, mask := 0, signs.reads(w); mask != 0 && l < len(counts); l, mask = l+1, mask>>1 {
+			mask := signs.reads(w)
+			read |= mask
+			for l := 0; mask != 0 && l < len(counts); l, mask = l+1, mask>>1 {
 				if mask&1 != 0 {
 					counts[l]++
 				}
 			}
 		}
+		verb := uint8(0)
 		for l, lang := range signs.readLang {
 			if r := rows[lang]; r != nil && len(t) > 0 && read&(1<<l) == 0 && l < len(counts) && verbIn(r, t) {
 				counts[l]++ // a verb its table writes is the language's word too ("The queue drains hourly": not French)
+				verb |= 1 << l
 			}
+		}
+		if t != nil {
+			spoken++
+		}
+		for l, mask := 0, read|verb; mask != 0 && l < len(tokens); l, mask = l+1, mask>>1 {
+			tokens[l] += int(mask & 1)
 		}
 		if i == 0 && read == 0 && !upper[0] {
 			infinitiveVote(rows, signs.readLang, t, counts[:])
 		}
+	}
+	if n := uncoveredSigns(s); n > 1 || n == 1 && !slices.ContainsFunc(tokens[:], func(n int) bool { return n*3 > spoken*2 }) {
+		return true
 	}
 	best := 0
 	for l := range signs.readLang {
 		best = max(best, counts[l])
 	}
 	if best == 0 {
-		return true // no word a covered language writes: unjudged reads it, as before the gate
+		return !spelt(s) // no word a covered language writes: a name, a number, code or another script is judged as before the gate; a word is not
 	}
 	for l, lang := range signs.readLang {
 		if r := rows[lang]; r != nil && counts[l] == best && statedIn(r, toks, upper, pause, strings.ContainsAny(s, ",，")) {
+			return true
+		}
+	}
+	return false
+}
+
+// spelt reports a sentence typed in lower case that holds a word: its
+// first letter in lower case, and a word of letters only (a hyphen or an
+// apostrophe within), its first in lower case, once the marks of a
+// sentence around it are trimmed ("snooze alarm", "hourly forecast"). A
+// sentence none of whose words a covered language reads, but which holds
+// one, is written in words the gate cannot read as a statement, so it is
+// none. What is no word — names ("Mei Chen", "Kubernetes"), numbers, code
+// ("config.yaml", "`make`", "snake_case"), an uncased script — is judged
+// by the deny rules and unjudged, as before the gate; so is a sentence
+// opened with a capital, written as a sentence in a language the gate has
+// no rows for as often as not ("Raporu gönderdi.", "Belli olmaz."; as
+// infinitiveVote leaves a capitalised first word).
+func spelt(s string) bool {
+	if i := strings.IndexFunc(s, unicode.IsLetter); i < 0 || !unicode.IsLower([]rune(s[i:])[0]) {
+		return false
+	}
+	for _, f := range strings.Fields(s) {
+		f = strings.Trim(f, ".,;:!?\"'()[]«»“”‘’¿¡…")
+		first, _ := utf8.DecodeRuneInString(f)
+		if unicode.IsLower(first) && strings.IndexFunc(f, func(r rune) bool {
+			return !unicode.IsLetter(r) && !unicode.IsMark(r) && r != '-' && r != '\'' && r != '’'
+		}) < 0 {
 			return true
 		}
 	}
@@ -206,17 +245,19 @@ func stated(s string) bool {
 // no more of the covered languages' telling words and the verbs their
 // tables write. The gate does not
 // judge it: the deny rules and unjudged do, as before the gate.
-func uncoveredSigns(s string) bool {
+func uncoveredSigns(s string) int {
 	signs := tellingSigns()
 	rows := statementRows()
-	uncovered, covered := 0, 0
+	uncovered, covered, signed := 0, 0, 0
 	for i, w := range words(s) {
 		lower := strings.ToLower(w)
+		sign := false
 		for _, l := range signs.words[lower] {
 			if l == "" {
 				covered++
 			} else {
 				uncovered++
+				sign = true
 			}
 		}
 		for _, lang := range signs.readLang {
@@ -225,17 +266,20 @@ func uncoveredSigns(s string) bool {
 				break
 			}
 		}
-		if first, _ := utf8.DecodeRuneInString(w); i > 0 && !unicode.IsLower(first) {
-			continue
-		}
-		for _, r := range lower {
-			if len(signs.letters[r]) > 0 {
+		if first, _ := utf8.DecodeRuneInString(w); i == 0 || unicode.IsLower(first) {
+			if strings.ContainsFunc(lower, func(r rune) bool { return len(signs.letters[r]) > 0 }) {
 				uncovered++
-				break
+				sign = true
 			}
 		}
+		if sign {
+			signed++
+		}
 	}
-	return uncovered > 0 && uncovered >= covered
+	if uncovered == 0 || uncovered < covered {
+		return 0
+	}
+	return signed
 }
 
 // gateTokens are s's tokens, each the lower-case words it is read as: a
@@ -254,6 +298,7 @@ func gateTokens(s string) (out [][]string, upper, pause []bool) {
 			continue
 		}
 		stop := strings.HasSuffix(f, ",") || strings.HasSuffix(f, "，") || strings.HasSuffix(f, ":")
+		digit := strings.ContainsFunc(f, unicode.IsDigit) // asked before the marks are trimmed: "6am", "10am" and "3rd" are names, not "am", "rd"
 		f = strings.ReplaceAll(f, "’", "'")
 		f = strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsMark(r) && r != '\'' })
 		f = strings.Trim(f, "'")
@@ -261,7 +306,7 @@ func gateTokens(s string) (out [][]string, upper, pause []bool) {
 		up := unicode.IsUpper(first)
 		f = strings.ToLower(f)
 		switch before, after, ok := strings.Cut(f, "'"); {
-		case f == "" || strings.ContainsFunc(f, unicode.IsDigit):
+		case f == "" || digit:
 			out, upper, pause = append(out, nil), append(upper, false), append(pause, false)
 		case ok && before != "" && after != "":
 			out, upper, pause = append(out, []string{before + "'", before}, []string{"'" + after, after}), append(upper, up, false), append(pause, false, false)
@@ -301,12 +346,13 @@ func statedIn(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma
 		if i > 0 && pause[i-1] {
 			clause = false // "Although not a resolver …, the victory forced …"
 		}
-		if t == nil {
+		if t == nil || possessive(rows, toks, i) {
 			continue
 		}
 		subject = subject || inRow(rows[stSubject], t[0]) || len(t) > 1 && inRow(rows[stSubject], t[1])
 		kind := classOf(rows, t)
-		states := kind == stFragment || kind == stState && i > 0 && !isDet(rows, toks[i-1])
+		opens := i == 0 || kind == stState && openedAfter(rows, toks, upper, pause, i) // "on tuesday set an alarm"
+		states := kind == stFragment || kind == stState && !opens && !isDet(rows, toks[i-1])
 		switch {
 		case notStating(rows, toks, upper, pause, comma, i, kind):
 			return false
@@ -316,11 +362,36 @@ func statedIn(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma
 			clause = false
 		case states:
 			return true
-		case kind == stState && i == 0:
+		case kind == stState && opens:
 			return false
 		}
 	}
 	return subjectVerb(rows, toks, upper)
+}
+
+// openedAfter reports a verb form at token i that opens its English
+// sentence after an opening prepositional phrase (adverbialBefore), as it
+// would first: "on tuesday of next week set an alarm …". English writes
+// its subject, before its verb (not verb-second, as German, nor leaving it
+// out, as Romance and Russian), and makes an inversion there with a
+// fragment form ("Among them is …"). Not a word in the phrase: one after
+// a determiner or a preposition ("With the help of …", "In return, …",
+// "In order to …"), capitalised ("In May, …"); nor an auxiliary before a
+// participle, whose subject stood before it ("After its progress had
+// stalled …").
+func openedAfter(rows *[stKinds]string, toks [][]string, upper, pause []bool, i int) bool {
+	return rows == statementRows()["English"] && !upper[i] && !isDet(rows, toks[i-1]) && !participleAfter(rows, toks, i) &&
+		adverbialBefore(rows, toks, upper, pause, i)
+}
+
+// possessive reports token i an English "'s" after a word before which
+// the treebanks write it mostly as the possessive, not as "is" or "has"
+// (sverb: it's, that's, there's are verbs; "today's forecast",
+// "tomorrow's alarm" are not). An article after it makes it the verb: a
+// possessive takes the place of one ("Chicago's a big area").
+func possessive(rows *[stKinds]string, toks [][]string, i int) bool {
+	return rows[stSVerb] != "" && i > 0 && toks[i][0] == "'s" && len(toks[i-1]) == 2 && !inRow(rows[stSVerb], toks[i-1][1]) &&
+		(i+1 == len(toks) || !isArticle(rows, toks[i+1]))
 }
 
 // infinitiveVote counts a first token, in lower case, that no covered
@@ -433,7 +504,7 @@ func notStating(rows *[stKinds]string, toks [][]string, upper, pause []bool, com
 		return true
 	case (kind == stState || kind == stFragment) && i > 0 && askAux && adverbialBefore(rows, toks, upper, pause, i) && !participleAfter(rows, toks, i):
 		return true
-	case kind == stOrder && i == 0 && !subjectFirst(rows, toks):
+	case kind == stOrder && (i == 0 || openedAfter(rows, toks, upper, pause, i)) && !subjectFirst(rows, toks[i:]):
 		return true
 	case i == 0 && kind == stKinds && (!comma && inRow(rows[stUnaccented], t[0]) || !tellingSigns().writes(t[0]) && enclitic(rows, t[0])):
 		return true // "cual es la temperatura", "despiertame a las 7"
@@ -491,7 +562,10 @@ func subjectVerb(rows *[stKinds]string, toks [][]string, upper []bool) bool {
 	}
 	for i := 1; i < len(toks)-1; i++ {
 		t := toks[i]
-		if t == nil || isDet(rows, t) || inRow(rows[stSub], t[0]) || classOf(rows, t) != stKinds && !inRow(rows[stVerbal], t[0]) {
+		if t == nil {
+			continue // a name or a number within the subject: "An F1 ticket grants …"
+		}
+		if isDet(rows, t) || inRow(rows[stSub], t[0]) || classOf(rows, t) != stKinds && !inRow(rows[stVerbal], t[0]) {
 			return false
 		}
 		if !inRow(rows[stVerbal], t[0]) || upper[i] {
@@ -503,7 +577,12 @@ func subjectVerb(rows *[stKinds]string, toks [][]string, upper []bool) bool {
 		case inRow(rows[stArticle], toks[0][0]):
 			return upper[0]
 		default:
-			return !slices.Contains(upper[:i], false)
+			for j, up := range upper[:i] {
+				if !up && toks[j] != nil {
+					return false
+				}
+			}
+			return true
 		}
 	}
 	return false
@@ -513,14 +592,16 @@ func subjectVerb(rows *[stKinds]string, toks [][]string, upper []bool) bool {
 // order, is its subject's noun: a name or a number, a stating verb, or a
 // word that is neither a verb nor a determiner or a preposition follows
 // it ("Commit 3f2a1b landed …", "Deploy finished the rollout", "Rate card
-// for the contractors lives …"; not "Book a table", "Turn on the light").
+// for the contractors lives …"; not "Book a table", "Turn on the light"),
+// but not a participle or a gerund, which makes the first word its
+// auxiliary ("am looking for …": a first person speaking).
 // A stating verb must still follow.
 func subjectFirst(rows *[stKinds]string, toks [][]string) bool {
 	if len(toks) < 2 {
 		return false
 	}
 	k := classOf(rows, toks[1])
-	return toks[1] == nil || k == stState || k == stFragment || k == stKinds && !isDet(rows, toks[1])
+	return toks[1] == nil || k == stState || k == stFragment || k == stKinds && !isDet(rows, toks[1]) && !participleAfter(rows, toks, 0)
 }
 
 // verbIn reports a token whose words rows write as a stating verb (or an
