@@ -47,10 +47,11 @@ const (
 	stClitic     // a pronoun the treebanks join to a verb: me, lo, mi, ne
 	stUnaccented // an accented interrogative typed without its accent: cual, donde
 	stSVerb      // a form before which "'s" is mostly a verb: it, that, there
+	stPerson     // a first or second person's pronoun, mostly a subject: i, we, you; ich, je, я
 	stKinds
 )
 
-var stKindNames = [stKinds]string{"state", "fragment", "order", "ask", "det", "ending", "askaux", "participle", "sub", "subopen", "subject", "article", "verbal", "speaker", "particle", "preposition", "infinitive", "clitic", "unaccented", "sverb"}
+var stKindNames = [stKinds]string{"state", "fragment", "order", "ask", "det", "ending", "askaux", "participle", "sub", "subopen", "subject", "article", "verbal", "speaker", "particle", "preposition", "infinitive", "clitic", "unaccented", "sverb", "person"}
 
 // statementRows parses statements.tsv's lines when first asked for: each
 // language's rows, by kind, as they lie in the table.
@@ -488,7 +489,10 @@ func particle(rows *[stKinds]string, t []string) bool {
 
 // notStating reports token i of kind that makes its sentence no
 // statement: a first or second person's contraction typed without its
-// apostrophe (not a noun after an article: "The request id was …"); an
+// apostrophe, or that person's subject pronoun before the verb that
+// decides, in either case ("i prefer .ink", "we choose …": English writes
+// the person on the pronoun, not the verb; not a noun after an article:
+// "The request id was …", nor a numeral: "World War I"); an
 // interrogative first or after an opening prepositional phrase, with no
 // comma in the sentence; an asking auxiliary after that phrase ("in the
 // 1960 s did cory edwards direct …") or first, with no participle after it;
@@ -498,7 +502,7 @@ func notStating(rows *[stKinds]string, toks [][]string, upper, pause []bool, com
 	named := i > 0 && isArticle(rows, toks[i-1]) || i > 1 && isArticle(rows, toks[i-2])
 	askAux := inRow(rows[stAskAux], t[0])
 	switch {
-	case inRow(rows[stSpeaker], t[0]) && !named:
+	case inRow(rows[stSpeaker], t[0]) && !named, inRow(rows[stPerson], t[0]) && !named && !numeral(rows, toks, upper, pause, i):
 		return true
 	case kind == stAsk && !comma && (i == 0 || adverbialBefore(rows, toks, upper, pause, i)):
 		return true
@@ -510,6 +514,15 @@ func notStating(rows *[stKinds]string, toks [][]string, upper, pause []bool, com
 		return true // "cual es la temperatura", "despiertame a las 7"
 	}
 	return kind == stFragment && i == 0 && askAux && !participleAfter(rows, toks, 0)
+}
+
+// numeral reports a capitalised token i right after a capitalised word,
+// with no comma between, that is no interjection or conjunction: "World
+// War I", "Phase I", "Franz Joseph I" number the name before them (the
+// treebanks write a capital "I" as a numeral or a name 17 times in 5,600,
+// after a name), where "Wow I didn't …", "Ok, I mean …" speak.
+func numeral(rows *[stKinds]string, toks [][]string, upper, pause []bool, i int) bool {
+	return upper[i] && i > 0 && upper[i-1] && !pause[i-1] && toks[i-1] != nil && !particle(rows, toks[i-1])
 }
 
 // relative reports token i a subordinator or a relative that opens a

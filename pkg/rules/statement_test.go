@@ -177,3 +177,30 @@ func TestStatementGateRound4(t *testing.T) {
 		}
 	}
 }
+
+// Round 5, the user turns of task dialogues (Shah et al. 2018): each held
+// case here renders on main (bb9ca37).
+func TestStatementGateRound5(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{
+		"i prefer .ink .", // "i" is the English first person in lower case too: the verb after it is that person's
+		"i choose los altos grill",
+		"i didn't understand",
+		"yes i said breakfast",
+		"I prefer .ink .", // and in upper case, where the deny rules read no English around it
+		"we prefer an expensive price range .",
+	} {
+		if rule, msg := Instruction(s); rule != Unstated {
+			t.Errorf("Instruction(%q) = %q (%s), want %s", s, rule, msg, Unstated)
+		}
+	}
+	for _, s := range []string{
+		"World War I ended in 1918.", // a capital "I" after a name numbers it
+		"Phase I of the migration moved the read path.",
+		"The user said they prefer tabs.", // a third person's verb
+	} {
+		if rule, msg := Instruction(s); rule != "" {
+			t.Errorf("Instruction(%q) = %s (%s), want a statement", s, rule, msg)
+		}
+	}
+}
