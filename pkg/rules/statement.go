@@ -352,7 +352,7 @@ func statedIn(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma
 		}
 		subject = subject || inRow(rows[stSubject], t[0]) || len(t) > 1 && inRow(rows[stSubject], t[1])
 		kind := classOf(rows, t)
-		opens := i == 0 || kind == stState && openedAfter(rows, toks, upper, pause, i) // "on tuesday set an alarm"
+		opens := i == 0 || clauseOpens(rows, toks, upper, i) || kind == stState && openedAfter(rows, toks, upper, pause, i) // "on tuesday set an alarm"
 		states := kind == stFragment || kind == stState && !opens && !isDet(rows, toks[i-1])
 		switch {
 		case notStating(rows, toks, upper, pause, comma, i, kind):
@@ -480,6 +480,35 @@ func enclitic(rows *[stKinds]string, w string) bool {
 	return false
 }
 
+// clauseOpens reports an English verb form at token i opening a clause
+// as a sentence opens: after interjections and conjunctions only ("hi ,
+// find a restaurant", "alright , let's do 5 pm": an interjection stands
+// outside the clause), or right after a conjunction with no verb, subject,
+// speaker or name before it ("inexpensive and make it an italian
+// restaurant": with no verb before it to share a subject with or to
+// govern it as an infinitive, the verb after the conjunction opens its
+// own clause, and English writes a clause's subject before its verb).
+// Not in the languages that leave the subject out ("… dominó … y
+// lideró …").
+func clauseOpens(rows *[stKinds]string, toks [][]string, upper []bool, i int) bool {
+	if rows != statementRows()["English"] {
+		return false
+	}
+	j := i - 1
+	for j >= 0 && toks[j] == nil {
+		j-- // a mark: "hi , find"
+	}
+	if j < 0 || !particle(rows, toks[j]) {
+		return false
+	}
+	for k, t := range toks[:j] {
+		if t != nil && (classOf(rows, t) != stKinds || inRow(rows[stSubject], t[0]) || inRow(rows[stPerson], t[0]) || k > 0 && upper[k]) {
+			return false
+		}
+	}
+	return true
+}
+
 // particle reports a token mostly an interjection or a conjunction: a
 // "that" after it points ("Oh that looks good", "But that person was …"),
 // it opens no relative clause.
@@ -508,7 +537,7 @@ func notStating(rows *[stKinds]string, toks [][]string, upper, pause []bool, com
 		return true
 	case (kind == stState || kind == stFragment) && i > 0 && askAux && adverbialBefore(rows, toks, upper, pause, i) && !participleAfter(rows, toks, i):
 		return true
-	case kind == stOrder && (i == 0 || openedAfter(rows, toks, upper, pause, i)) && !subjectFirst(rows, toks[i:]):
+	case kind == stOrder && (i == 0 || clauseOpens(rows, toks, upper, i) || openedAfter(rows, toks, upper, pause, i)) && !subjectFirst(rows, toks[i:]):
 		return true
 	case i == 0 && kind == stKinds && (!comma && inRow(rows[stUnaccented], t[0]) || !tellingSigns().writes(t[0]) && enclitic(rows, t[0])):
 		return true // "cual es la temperatura", "despiertame a las 7"

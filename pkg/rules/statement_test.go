@@ -189,6 +189,8 @@ func TestStatementGateRound5(t *testing.T) {
 		"yes i said breakfast",
 		"I prefer .ink .", // and in upper case, where the deny rules read no English around it
 		"we prefer an expensive price range .",
+		"inexpensive and make it an italian restaurant .",   // a verb after a conjunction with nothing before it to share a subject with opens a clause
+		"hi , find a inexpensive restaurant in los altos .", // a verb after an interjection opens the sentence
 	} {
 		if rule, msg := Instruction(s); rule != Unstated {
 			t.Errorf("Instruction(%q) = %q (%s), want %s", s, rule, msg, Unstated)
@@ -197,7 +199,9 @@ func TestStatementGateRound5(t *testing.T) {
 	for _, s := range []string{
 		"World War I ended in 1918.", // a capital "I" after a name numbers it
 		"Phase I of the migration moved the read path.",
-		"The user said they prefer tabs.", // a third person's verb
+		"The user said they prefer tabs.",       // a third person's verb
+		"The parser reads and writes JSON.",     // a verb before the conjunction
+		"Il team usa Go e scrive i test in Go.", // a language that leaves the subject out
 	} {
 		if rule, msg := Instruction(s); rule != "" {
 			t.Errorf("Instruction(%q) = %s (%s), want a statement", s, rule, msg)
