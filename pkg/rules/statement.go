@@ -353,7 +353,7 @@ func statedIn(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma
 		subject = subject || inRow(rows[stSubject], t[0]) || len(t) > 1 && inRow(rows[stSubject], t[1])
 		kind := classOf(rows, t)
 		opens := i == 0 || clauseOpens(rows, toks, upper, i) || kind == stState && openedAfter(rows, toks, upper, pause, i) // "on tuesday set an alarm"
-		states := kind == stFragment || kind == stState && !opens && !isDet(rows, toks[i-1])
+		states := kind == stFragment || kind == stState && !opens && !isDet(rows, toks[i-1]) && !gerundPart(rows, toks, upper, i)
 		switch {
 		case notStating(rows, toks, upper, pause, comma, i, kind):
 			return false
@@ -478,6 +478,24 @@ func enclitic(rows *[stKinds]string, w string) bool {
 		}
 	}
 	return false
+}
+
+// gerundPart reports an English state form at token i that is mostly a
+// participle ("rated", "located", "based") in a sentence opened by a
+// gerund or participle in lower case with no subject after it ("looking
+// for vietnamese and zagat rated"): the sentence left its subject and
+// auxiliary out, and a form spelt both as a past and a participle is
+// read as the participle of the phrase.
+func gerundPart(rows *[stKinds]string, toks [][]string, upper []bool, i int) bool {
+	if rows != statementRows()["English"] || toks[0] == nil || upper[0] || !inRow(rows[stParticiple], toks[0][0]) || !inRow(rows[stParticiple], toks[i][0]) {
+		return false
+	}
+	for _, t := range toks[1:i] {
+		if t != nil && (inRow(rows[stSubject], t[0]) || inRow(rows[stArticle], t[0])) {
+			return false
+		}
+	}
+	return true
 }
 
 // clauseOpens reports an English verb form at token i opening a clause
