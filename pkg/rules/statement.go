@@ -546,10 +546,9 @@ func particle(rows *[stKinds]string, t []string) bool {
 // an order first that is not its subject's noun.
 func notStating(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma bool, i, kind int) bool {
 	t := toks[i]
-	named := i > 0 && isArticle(rows, toks[i-1]) || i > 1 && isArticle(rows, toks[i-2])
 	askAux := inRow(rows[stAskAux], t[0])
 	switch {
-	case inRow(rows[stSpeaker], t[0]) && !named, inRow(rows[stPerson], t[0]) && !named && !numeral(rows, toks, upper, pause, i):
+	case speaks(rows, toks, upper, pause, i):
 		return true
 	case kind == stAsk && !comma && (i == 0 || adverbialBefore(rows, toks, upper, pause, i)):
 		return true
@@ -561,6 +560,17 @@ func notStating(rows *[stKinds]string, toks [][]string, upper, pause []bool, com
 		return true // "cual es la temperatura", "despiertame a las 7"
 	}
 	return kind == stFragment && i == 0 && askAux && !participleAfter(rows, toks, 0)
+}
+
+// speaks reports token i a first or second person's contraction typed
+// without its apostrophe or that person's subject pronoun, not a noun
+// after an article ("The request id was …") nor a numeral.
+func speaks(rows *[stKinds]string, toks [][]string, upper, pause []bool, i int) bool {
+	w := toks[i][0]
+	if i > 0 && isArticle(rows, toks[i-1]) || i > 1 && isArticle(rows, toks[i-2]) {
+		return false
+	}
+	return inRow(rows[stSpeaker], w) || inRow(rows[stPerson], w) && !numeral(rows, toks, upper, pause, i)
 }
 
 // numeral reports a capitalised token i right after a capitalised word,
