@@ -47,10 +47,11 @@ const (
 	stClitic     // a pronoun the treebanks join to a verb: me, lo, mi, ne
 	stUnaccented // an accented interrogative typed without its accent: cual, donde
 	stSVerb      // a form before which "'s" is mostly a verb: it, that, there
+	stPerson     // a first or second person's pronoun, mostly a subject: i, we, you; ich, je, я
 	stKinds
 )
 
-var stKindNames = [stKinds]string{"state", "fragment", "order", "ask", "det", "ending", "askaux", "participle", "sub", "subopen", "subject", "article", "verbal", "speaker", "particle", "preposition", "infinitive", "clitic", "unaccented", "sverb"}
+var stKindNames = [stKinds]string{"state", "fragment", "order", "ask", "det", "ending", "askaux", "participle", "sub", "subopen", "subject", "article", "verbal", "speaker", "particle", "preposition", "infinitive", "clitic", "unaccented", "sverb", "person"}
 
 // statementRows parses statements.tsv's lines when first asked for: each
 // language's rows, by kind, as they lie in the table.
@@ -351,8 +352,8 @@ func statedIn(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma
 		}
 		subject = subject || inRow(rows[stSubject], t[0]) || len(t) > 1 && inRow(rows[stSubject], t[1])
 		kind := classOf(rows, t)
-		opens := i == 0 || kind == stState && openedAfter(rows, toks, upper, pause, i) // "on tuesday set an alarm"
-		states := kind == stFragment || kind == stState && !opens && !isDet(rows, toks[i-1])
+		opens := i == 0 || clauseOpens(rows, toks, upper, i) || kind == stState && openedAfter(rows, toks, upper, pause, i) // "on tuesday set an alarm"
+		states := kind == stFragment || kind == stState && !opens && !isDet(rows, toks[i-1]) && !gerundPart(rows, toks, upper, i)
 		switch {
 		case notStating(rows, toks, upper, pause, comma, i, kind):
 			return false
@@ -479,6 +480,53 @@ func enclitic(rows *[stKinds]string, w string) bool {
 	return false
 }
 
+// gerundPart reports an English state form at token i that is mostly a
+// participle ("rated", "located", "based") in a sentence opened by a
+// gerund or participle in lower case with no subject after it ("looking
+// for vietnamese and zagat rated"): the sentence left its subject and
+// auxiliary out, and a form spelt both as a past and a participle is
+// read as the participle of the phrase.
+func gerundPart(rows *[stKinds]string, toks [][]string, upper []bool, i int) bool {
+	if rows != statementRows()["English"] || toks[0] == nil || upper[0] || !inRow(rows[stParticiple], toks[0][0]) || !inRow(rows[stParticiple], toks[i][0]) {
+		return false
+	}
+	for _, t := range toks[1:i] {
+		if t != nil && (inRow(rows[stSubject], t[0]) || inRow(rows[stArticle], t[0])) {
+			return false
+		}
+	}
+	return true
+}
+
+// clauseOpens reports an English verb form at token i opening a clause
+// as a sentence opens: after interjections and conjunctions only ("hi ,
+// find a restaurant", "alright , let's do 5 pm": an interjection stands
+// outside the clause), or right after a conjunction with no verb, subject,
+// speaker or name before it ("inexpensive and make it an italian
+// restaurant": with no verb before it to share a subject with or to
+// govern it as an infinitive, the verb after the conjunction opens its
+// own clause, and English writes a clause's subject before its verb).
+// Not in the languages that leave the subject out ("… dominó … y
+// lideró …").
+func clauseOpens(rows *[stKinds]string, toks [][]string, upper []bool, i int) bool {
+	if rows != statementRows()["English"] {
+		return false
+	}
+	j := i - 1
+	for j >= 0 && toks[j] == nil {
+		j-- // a mark: "hi , find"
+	}
+	if j < 0 || !particle(rows, toks[j]) {
+		return false
+	}
+	for k, t := range toks[:j] {
+		if t != nil && (classOf(rows, t) != stKinds || inRow(rows[stSubject], t[0]) || inRow(rows[stPerson], t[0]) || k > 0 && upper[k]) {
+			return false
+		}
+	}
+	return true
+}
+
 // particle reports a token mostly an interjection or a conjunction: a
 // "that" after it points ("Oh that looks good", "But that person was …"),
 // it opens no relative clause.
@@ -488,28 +536,50 @@ func particle(rows *[stKinds]string, t []string) bool {
 
 // notStating reports token i of kind that makes its sentence no
 // statement: a first or second person's contraction typed without its
-// apostrophe (not a noun after an article: "The request id was …"); an
+// apostrophe, or that person's subject pronoun before the verb that
+// decides, in either case ("i prefer .ink", "we choose …": English writes
+// the person on the pronoun, not the verb; not a noun after an article:
+// "The request id was …", nor a numeral: "World War I"); an
 // interrogative first or after an opening prepositional phrase, with no
 // comma in the sentence; an asking auxiliary after that phrase ("in the
 // 1960 s did cory edwards direct …") or first, with no participle after it;
 // an order first that is not its subject's noun.
 func notStating(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma bool, i, kind int) bool {
 	t := toks[i]
-	named := i > 0 && isArticle(rows, toks[i-1]) || i > 1 && isArticle(rows, toks[i-2])
 	askAux := inRow(rows[stAskAux], t[0])
 	switch {
-	case inRow(rows[stSpeaker], t[0]) && !named:
+	case speaks(rows, toks, upper, pause, i):
 		return true
 	case kind == stAsk && !comma && (i == 0 || adverbialBefore(rows, toks, upper, pause, i)):
 		return true
 	case (kind == stState || kind == stFragment) && i > 0 && askAux && adverbialBefore(rows, toks, upper, pause, i) && !participleAfter(rows, toks, i):
 		return true
-	case kind == stOrder && (i == 0 || openedAfter(rows, toks, upper, pause, i)) && !subjectFirst(rows, toks[i:]):
+	case kind == stOrder && (i == 0 || clauseOpens(rows, toks, upper, i) || openedAfter(rows, toks, upper, pause, i)) && !subjectFirst(rows, toks[i:]):
 		return true
 	case i == 0 && kind == stKinds && (!comma && inRow(rows[stUnaccented], t[0]) || !tellingSigns().writes(t[0]) && enclitic(rows, t[0])):
 		return true // "cual es la temperatura", "despiertame a las 7"
 	}
 	return kind == stFragment && i == 0 && askAux && !participleAfter(rows, toks, 0)
+}
+
+// speaks reports token i a first or second person's contraction typed
+// without its apostrophe or that person's subject pronoun, not a noun
+// after an article ("The request id was …") nor a numeral.
+func speaks(rows *[stKinds]string, toks [][]string, upper, pause []bool, i int) bool {
+	w := toks[i][0]
+	if i > 0 && isArticle(rows, toks[i-1]) || i > 1 && isArticle(rows, toks[i-2]) {
+		return false
+	}
+	return inRow(rows[stSpeaker], w) || inRow(rows[stPerson], w) && !numeral(rows, toks, upper, pause, i)
+}
+
+// numeral reports a capitalised token i right after a capitalised word,
+// with no comma between, that is no interjection or conjunction: "World
+// War I", "Phase I", "Franz Joseph I" number the name before them (the
+// treebanks write a capital "I" as a numeral or a name 17 times in 5,600,
+// after a name), where "Wow I didn't …", "Ok, I mean …" speak.
+func numeral(rows *[stKinds]string, toks [][]string, upper, pause []bool, i int) bool {
+	return upper[i] && i > 0 && upper[i-1] && !pause[i-1] && toks[i-1] != nil && !particle(rows, toks[i-1])
 }
 
 // relative reports token i a subordinator or a relative that opens a

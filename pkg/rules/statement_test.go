@@ -177,3 +177,36 @@ func TestStatementGateRound4(t *testing.T) {
 		}
 	}
 }
+
+// Round 5, the user turns of task dialogues (Shah et al. 2018): each held
+// case here renders on main (bb9ca37).
+func TestStatementGateRound5(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{
+		"i prefer .ink .", // "i" is the English first person in lower case too: the verb after it is that person's
+		"i choose los altos grill",
+		"i didn't understand",
+		"yes i said breakfast",
+		"I prefer .ink .", // and in upper case, where the deny rules read no English around it
+		"we prefer an expensive price range .",
+		"inexpensive and make it an italian restaurant .",   // a verb after a conjunction with nothing before it to share a subject with opens a clause
+		"hi , find a inexpensive restaurant in los altos .", // a verb after an interjection opens the sentence
+		"looking for vietnamese and zagat rated",            // a participle after a gerund opening with its subject left out
+	} {
+		if rule, msg := Instruction(s); rule != Unstated {
+			t.Errorf("Instruction(%q) = %q (%s), want %s", s, rule, msg, Unstated)
+		}
+	}
+	for _, s := range []string{
+		"World War I ended in 1918.", // a capital "I" after a name numbers it
+		"Phase I of the migration moved the read path.",
+		"The user said they prefer tabs.",            // a third person's verb
+		"Running the tests revealed a flaky lookup.", // a verb not mostly a participle
+		"The parser reads and writes JSON.",          // a verb before the conjunction
+		"Il team usa Go e scrive i test in Go.",      // a language that leaves the subject out
+	} {
+		if rule, msg := Instruction(s); rule != "" {
+			t.Errorf("Instruction(%q) = %s (%s), want a statement", s, rule, msg)
+		}
+	}
+}
