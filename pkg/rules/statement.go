@@ -203,8 +203,44 @@ func stated(s string) bool {
 	if best == 0 {
 		return !spelt(s) // no word a covered language writes: a name, a number, code or another script is judged as before the gate; a word is not
 	}
+	var tied []*[stKinds]string // the languages that read most of its words
 	for l, lang := range signs.readLang {
-		if r := rows[lang]; r != nil && counts[l] == best && statedIn(r, toks, upper, pause, strings.ContainsAny(s, ",，")) {
+		if r := rows[lang]; r != nil && counts[l] == best {
+			tied = append(tied, r)
+		}
+	}
+	if len(tied) > 1 && personSpeaks(tied, toks, upper, pause) {
+		return false // "i adore him": English (i, him) ties French (i, adore), and "i" is English's first person
+	}
+	for _, r := range tied {
+		if statedIn(r, toks, upper, pause, strings.ContainsAny(s, ",，")) {
+			return true
+		}
+	}
+	return false
+}
+
+// personSpeaks reports a sentence read equally by the tied languages in
+// one of which a token is a first or second person's subject pronoun or
+// contraction (speaks) and in none of the others a determiner or an
+// article. On a tie, the one language in which a word is a person's
+// subject pronoun reads the sentence's subject: "i adore him" ties English
+// (i, him) with French (i, and its third singular "adore"), and "i" is
+// no word of a French clause; but Italian writes "i" as its plural
+// article ("Il team usa Go per i servizi …"), and French "tu" and "du" as
+// determiners: there the word is read as both, and the tie decides as
+// before, by a statement in any of the languages.
+func personSpeaks(tied []*[stKinds]string, toks [][]string, upper, pause []bool) bool {
+	for i, t := range toks {
+		if t == nil {
+			continue
+		}
+		speaker, other := false, false
+		for _, r := range tied {
+			speaker = speaker || speaks(r, toks, upper, pause, i)
+			other = other || isDet(r, t) || isArticle(r, t)
+		}
+		if speaker && !other {
 			return true
 		}
 	}
@@ -343,6 +379,11 @@ func gateTokens(s string) (out [][]string, upper, pause []bool) {
 func statedIn(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma bool) bool {
 	clause := false  // a subordinator or a relative opened a clause whose verb is not yet read
 	subject := false // a subject pronoun stood before: a subordinate verb after it states
+	for i, t := range toks {
+		if t != nil && proposes(rows, toks, i) {
+			return false // "Wednesday is no good, let's try Thursday": wherever it stands
+		}
+	}
 	for i, t := range toks {
 		if i > 0 && pause[i-1] {
 			clause = false // "Although not a resolver …, the victory forced …"
@@ -571,6 +612,24 @@ func speaks(rows *[stKinds]string, toks [][]string, upper, pause []bool, i int) 
 		return false
 	}
 	return inRow(rows[stSpeaker], w) || inRow(rows[stPerson], w) && !numeral(rows, toks, upper, pause, i)
+}
+
+// proposes reports token i an English "'s" joined to a verb form of the
+// table (state, fragment or order; not one of row sverb, before which
+// "'s" is "is" or "has"), with no article before that verb (a noun: "the
+// plant's roots"): the "'s" is "us", the first person plural, and the
+// speaker proposes ("let's try Thursday"), wherever it stands. In EWT and
+// GUM a "'s" so placed is "us" 86 times in 97, every one after "let", an
+// imperative or an infinitive; the rest are names ("Lay's", "Plant's").
+func proposes(rows *[stKinds]string, toks [][]string, i int) bool {
+	if rows[stSVerb] == "" || i == 0 || toks[i][0] != "'s" || len(toks[i-1]) != 2 || inRow(rows[stSVerb], toks[i-1][1]) {
+		return false
+	}
+	v := toks[i-1][1]
+	if !inRow(rows[stState], v) && !inRow(rows[stFragment], v) && !inRow(rows[stOrder], v) {
+		return false
+	}
+	return i < 2 || !isArticle(rows, toks[i-2])
 }
 
 // numeral reports a capitalised token i right after a capitalised word,

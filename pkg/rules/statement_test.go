@@ -210,3 +210,29 @@ func TestStatementGateRound5(t *testing.T) {
 		}
 	}
 }
+
+// Round 6, typed user turns of wizard-of-oz dialogues (STAR, Mosig et al.
+// 2020): each held case here renders on main (926b59b).
+func TestStatementGateRound6(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{
+		"i adore him.", // English ties French ("adore"): "i" is English's first person, no French word
+		"Dr.  Johnson, he's SO funny. i absolutely adore him.",
+		"Wednesday is no good, let's try Thursday", // "'s" after a verb is "us": a proposal wherever it stands
+		"Well Alexis said the venue is quite nice and she's the birthday girl so let's do that.",
+	} {
+		if rule, msg := Instruction(s); rule != Unstated {
+			t.Errorf("Instruction(%q) = %q (%s), want %s", s, rule, msg, Unstated)
+		}
+	}
+	for _, s := range []string{
+		"Il team usa Go per i servizi e React per il frontend.", // Italian writes "i" as its article: the tie decides as before
+		"\"Amavo i colori tropicali\", dice.",
+		"The plant's roots need water.", // after an article, a noun's possessive
+		"That's all I needed, thanks.",
+	} {
+		if rule, msg := Instruction(s); rule != "" {
+			t.Errorf("Instruction(%q) = %s (%s), want a statement", s, rule, msg)
+		}
+	}
+}
