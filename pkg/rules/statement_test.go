@@ -242,6 +242,8 @@ func TestStatementGateRound7(t *testing.T) {
 	for _, s := range []string{
 		"u will be there", // chat's "you" before a verb: the second person's subject
 		"u got it",
+		"no i got it", // "no" before a person and a verb is the answer, not the determiner
+		"no i need two more",
 	} {
 		if rule, msg := Instruction(s); rule != Unstated {
 			t.Errorf("Instruction(%q) = %q (%s), want %s", s, rule, msg, Unstated)
@@ -251,6 +253,7 @@ func TestStatementGateRound7(t *testing.T) {
 		"The U will be there.", // capitalised: a name or a letter
 		"The value of u is 2.",
 		"cash will do",
+		"No one got it.",
 	} {
 		if rule, msg := Instruction(s); rule != "" {
 			t.Errorf("Instruction(%q) = %s (%s), want a statement", s, rule, msg)
