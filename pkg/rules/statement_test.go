@@ -243,7 +243,7 @@ func TestStatementGateRound7(t *testing.T) {
 		"u will be there", // chat's "you" before a verb: the second person's subject
 		"u got it",
 		"no i got it", // "no" before a person and a verb is the answer, not the determiner
-		"no i need two more",
+		"no i got enough information thanks again",
 	} {
 		if rule, msg := Instruction(s); rule != Unstated {
 			t.Errorf("Instruction(%q) = %q (%s), want %s", s, rule, msg, Unstated)
