@@ -608,10 +608,38 @@ func notStating(rows *[stKinds]string, toks [][]string, upper, pause []bool, com
 // after an article ("The request id was …") nor a numeral.
 func speaks(rows *[stKinds]string, toks [][]string, upper, pause []bool, i int) bool {
 	w := toks[i][0]
+	if answeredNo(rows, toks, i) {
+		return true
+	}
 	if i > 0 && isArticle(rows, toks[i-1]) || i > 1 && isArticle(rows, toks[i-2]) {
 		return false
 	}
-	return inRow(rows[stSpeaker], w) || inRow(rows[stPerson], w) && !numeral(rows, toks, upper, pause, i)
+	return inRow(rows[stSpeaker], w) || inRow(rows[stPerson], w) && !numeral(rows, toks, upper, pause, i) || chatYou(rows, toks, upper, i)
+}
+
+// answeredNo reports token i a first or second person's subject pronoun
+// (row person) right after an English "no" and before a verb form: "no"
+// there is the answer, not the determiner, and the person speaks ("no i
+// got it", "no we need two"). In EWT and GUM a pronoun of the row right
+// after "no" is the subject 10 times in 10 ("No I need like a little pin
+// …"); after the other articles it is a noun 3 times in 11 ("the I …").
+func answeredNo(rows *[stKinds]string, toks [][]string, i int) bool {
+	return rows == statementRows()["English"] && i > 0 && len(toks[i-1]) > 0 && toks[i-1][0] == "no" && inRow(rows[stPerson], toks[i][0]) &&
+		i+1 < len(toks) && toks[i+1] != nil && verbIn(rows, toks[i+1])
+}
+
+// chatYou reports token i a lower-case "u" right before a verb form of
+// the English table: chat's spelling of "you", the second person's
+// subject ("u will be there", "u got it"). In EWT and GUM a lower-case
+// "u" before a finite verb is the subject pronoun "you" 16 times in 17
+// (the other a physicist's velocity); elsewhere it is a letter or an
+// object as often as not, so the table, which counts forms lower-cased,
+// has no row for it. Not before a form ending in "s": English's second
+// person never takes it (is, was, has, needs), a letter does ("The value
+// of u is 2").
+func chatYou(rows *[stKinds]string, toks [][]string, upper []bool, i int) bool {
+	return rows == statementRows()["English"] && toks[i][0] == "u" && !upper[i] && i+1 < len(toks) && toks[i+1] != nil &&
+		verbIn(rows, toks[i+1]) && !strings.HasSuffix(toks[i+1][0], "s")
 }
 
 // proposes reports token i an English "'s" joined to a verb form of the

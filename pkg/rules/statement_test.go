@@ -236,3 +236,27 @@ func TestStatementGateRound6(t *testing.T) {
 		}
 	}
 }
+
+func TestStatementGateRound7(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{
+		"u will be there", // chat's "you" before a verb: the second person's subject
+		"u got it",
+		"no i got it", // "no" before a person and a verb is the answer, not the determiner
+		"no i got enough information thanks again",
+	} {
+		if rule, msg := Instruction(s); rule != Unstated {
+			t.Errorf("Instruction(%q) = %q (%s), want %s", s, rule, msg, Unstated)
+		}
+	}
+	for _, s := range []string{
+		"The U will be there.", // capitalised: a name or a letter
+		"The value of u is 2.",
+		"cash will do",
+		"No one got it.",
+	} {
+		if rule, msg := Instruction(s); rule != "" {
+			t.Errorf("Instruction(%q) = %s (%s), want a statement", s, rule, msg)
+		}
+	}
+}
