@@ -62,7 +62,7 @@ func TestStatementGateUncovered(t *testing.T) {
 // Round 2 (held out): each case fails without one change of statedIn.
 func TestStatementGateRound2(t *testing.T) {
 	t.Parallel()
-	for _, s := range []string{
+	checkGate(t, []string{
 		"is joes open on sunday",                       // an auxiliary that opens questions, no participle after it
 		"looking for a restaurant that is near",        // a relative's verb is its clause's
 		"a flight that arrives before 5",               // likewise
@@ -72,12 +72,7 @@ func TestStatementGateRound2(t *testing.T) {
 		"in the 1960 s did cory edwards direct a film", // an asking auxiliary after one
 		"has woody allen ever directed a teen movie",   // verbs a covered table writes outweigh an uncovered sign
 		"the pizza places downtown",                    // an -s form with nothing after it is a plural noun
-	} {
-		if rule, msg := Instruction(s); rule != Unstated {
-			t.Errorf("Instruction(%q) = %q (%s), want %s", s, rule, msg, Unstated)
-		}
-	}
-	for _, s := range []string{
+	}, []string{
 		"The parser streams input line by line.",            // a sentence-cased determiner's noun before an -s form
 		"Mei Chen reviews every change to the auth module.", // a name of capitalised words before it
 		"It lives in the wiki under Runbooks.",              // a pronoun before it
@@ -91,18 +86,14 @@ func TestStatementGateRound2(t *testing.T) {
 		"The request id was a UUID in the logs.",                               // "id" after an article is a noun
 		"In 2007 the most successful film was El Greco.",                       // a subject after the phrase
 		"At this time there were forty families.",                              // "there" is a subject
-	} {
-		if rule, msg := Instruction(s); rule != "" {
-			t.Errorf("Instruction(%q) = %s (%s), want a statement", s, rule, msg)
-		}
-	}
+	})
 }
 
 // Round 3 (Romance): each held case fails without one change of the gate
 // (its row of statements.tsv or its reading in statement.go).
 func TestStatementGateRound3(t *testing.T) {
 	t.Parallel()
-	for _, s := range []string{
+	checkGate(t, []string{
 		"muestrame que recordatorios tengo configurados para mañana", // a verb form of the table with a pronoun joined
 		"recuerdame que tengo una reunión mañana",                    // likewise, the accent left out
 		"recuérdarme si habrá un pronóstico de lluvia mañana",        // an infinitive with a pronoun joined
@@ -112,23 +103,14 @@ func TestStatementGateRound3(t *testing.T) {
 		"¿ cual es el pronóstico para la proxima semana", // after an opening mark
 		"recuerda comprar el gas el jueves",              // a stem that changes: the third singular is the imperative too
 		"Cierra la puerta del garaje.",                   // likewise
-	} {
-		if rule, msg := Instruction(s); rule != Unstated {
-			t.Errorf("Instruction(%q) = %q (%s), want %s", s, rule, msg, Unstated)
-		}
-	}
-	for _, s := range []string{
+	}, []string{
 		"Reciclar es obligatorio en Madrid.",                // a finite verb after the infinitive
 		"Vale la pena revisar los registros.",               // a state form of the table, not "va" with "le"
 		"Chama-se Maria e trabalha no porto.",               // Portuguese writes a pronoun after a finite verb
 		"Cual sea el resultado, el equipo decide el lunes.", // a comma: a clause put first
 		"Es la base de datos del equipo de pagos.",          // ser's imperative is "sé": "es" opens a fragment
 		"El equipo recuerda cada incidente en el wiki.",     // a subject before the stem that changes
-	} {
-		if rule, msg := Instruction(s); rule != "" {
-			t.Errorf("Instruction(%q) = %s (%s), want a statement", s, rule, msg)
-		}
-	}
+	})
 }
 
 // Round 4 (held out, English requests): each case fails without one
@@ -136,7 +118,7 @@ func TestStatementGateRound3(t *testing.T) {
 // statement.go).
 func TestStatementGateRound4(t *testing.T) {
 	t.Parallel()
-	for _, s := range []string{
+	checkGate(t, []string{
 		"alarm for 5 am", // "am" is the first person's form: after a number it is a.m.
 		"cancel 6 am alarm repeat",
 		"am looking for a place to dine it should be in the centre", // a participle after the first word: its auxiliary, a first person
@@ -147,12 +129,7 @@ func TestStatementGateRound4(t *testing.T) {
 		"today's forecast",                                // "'s" after a noun is the possessive, not "is"
 		"cancel tomorrow's am alarm",                      // likewise
 		"on tuesday of next week set an alarm for 700 am", // an English verb after an opening phrase opens the sentence
-	} {
-		if rule, msg := Instruction(s); rule != Unstated {
-			t.Errorf("Instruction(%q) = %q (%s), want %s", s, rule, msg, Unstated)
-		}
-	}
-	for _, s := range []string{
+	}, []string{
 		"An F1 ticket grants access to the concert on the same day.", // a name within the subject before an -s form
 		"It's the default since v1.4.",                               // "'s" after "it" is "is"
 		"Chicago's a big area.",                                      // an article after "'s": it is the verb
@@ -165,11 +142,7 @@ func TestStatementGateRound4(t *testing.T) {
 		"`kubectl`",                                                  // code
 		"v1.4.2",                                                     // a version
 		"Ekip her sprintin sonunda demo yapıyor.",                    // two uncovered signs: not the gate's to judge
-	} {
-		if rule, msg := Instruction(s); rule != "" {
-			t.Errorf("Instruction(%q) = %s (%s), want a statement", s, rule, msg)
-		}
-	}
+	})
 	// A token with a digit is a name, whatever the letters beside the digits.
 	for _, s := range []string{"10am", "6am,", "3rd"} {
 		if toks, _, _ := gateTokens("cancel " + s + " alarm"); len(toks) != 3 || toks[1] != nil {
@@ -182,7 +155,7 @@ func TestStatementGateRound4(t *testing.T) {
 // case here renders on main (bb9ca37).
 func TestStatementGateRound5(t *testing.T) {
 	t.Parallel()
-	for _, s := range []string{
+	checkGate(t, []string{
 		"i prefer .ink .", // "i" is the English first person in lower case too: the verb after it is that person's
 		"i choose los altos grill",
 		"i didn't understand",
@@ -192,69 +165,58 @@ func TestStatementGateRound5(t *testing.T) {
 		"inexpensive and make it an italian restaurant .",   // a verb after a conjunction with nothing before it to share a subject with opens a clause
 		"hi , find a inexpensive restaurant in los altos .", // a verb after an interjection opens the sentence
 		"looking for vietnamese and zagat rated",            // a participle after a gerund opening with its subject left out
-	} {
-		if rule, msg := Instruction(s); rule != Unstated {
-			t.Errorf("Instruction(%q) = %q (%s), want %s", s, rule, msg, Unstated)
-		}
-	}
-	for _, s := range []string{
+	}, []string{
 		"World War I ended in 1918.", // a capital "I" after a name numbers it
 		"Phase I of the migration moved the read path.",
 		"The user said they prefer tabs.",            // a third person's verb
 		"Running the tests revealed a flaky lookup.", // a verb not mostly a participle
 		"The parser reads and writes JSON.",          // a verb before the conjunction
 		"Il team usa Go e scrive i test in Go.",      // a language that leaves the subject out
-	} {
-		if rule, msg := Instruction(s); rule != "" {
-			t.Errorf("Instruction(%q) = %s (%s), want a statement", s, rule, msg)
-		}
-	}
+	})
 }
 
 // Round 6, typed user turns of wizard-of-oz dialogues (STAR, Mosig et al.
 // 2020): each held case here renders on main (926b59b).
 func TestStatementGateRound6(t *testing.T) {
 	t.Parallel()
-	for _, s := range []string{
+	checkGate(t, []string{
 		"i adore him.", // English ties French ("adore"): "i" is English's first person, no French word
 		"Dr.  Johnson, he's SO funny. i absolutely adore him.",
 		"Wednesday is no good, let's try Thursday", // "'s" after a verb is "us": a proposal wherever it stands
 		"Well Alexis said the venue is quite nice and she's the birthday girl so let's do that.",
-	} {
-		if rule, msg := Instruction(s); rule != Unstated {
-			t.Errorf("Instruction(%q) = %q (%s), want %s", s, rule, msg, Unstated)
-		}
-	}
-	for _, s := range []string{
+	}, []string{
 		"Il team usa Go per i servizi e React per il frontend.", // Italian writes "i" as its article: the tie decides as before
 		"\"Amavo i colori tropicali\", dice.",
 		"The plant's roots need water.", // after an article, a noun's possessive
 		"That's all I needed, thanks.",
-	} {
-		if rule, msg := Instruction(s); rule != "" {
-			t.Errorf("Instruction(%q) = %s (%s), want a statement", s, rule, msg)
-		}
-	}
+	})
 }
 
 func TestStatementGateRound7(t *testing.T) {
 	t.Parallel()
-	for _, s := range []string{
+	checkGate(t, []string{
 		"u will be there", // chat's "you" before a verb: the second person's subject
 		"u got it",
 		"no i got it", // "no" before a person and a verb is the answer, not the determiner
 		"no i got enough information thanks again",
-	} {
-		if rule, msg := Instruction(s); rule != Unstated {
-			t.Errorf("Instruction(%q) = %q (%s), want %s", s, rule, msg, Unstated)
-		}
-	}
-	for _, s := range []string{
+	}, []string{
 		"The U will be there.", // capitalised: a name or a letter
 		"The value of u is 2.",
 		"cash will do",
 		"No one got it.",
-	} {
+	})
+}
+
+// checkGate asserts that the gate holds each of held as unstated and lets
+// each of stated through.
+func checkGate(t *testing.T, held, stated []string) {
+	t.Helper()
+	for _, s := range held {
+		if rule, msg := Instruction(s); rule != Unstated {
+			t.Errorf("Instruction(%q) = %q (%s), want %s", s, rule, msg, Unstated)
+		}
+	}
+	for _, s := range stated {
 		if rule, msg := Instruction(s); rule != "" {
 			t.Errorf("Instruction(%q) = %s (%s), want a statement", s, rule, msg)
 		}
