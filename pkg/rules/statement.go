@@ -411,6 +411,10 @@ func statedIn(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma
 	return subjectVerb(rows, toks, upper)
 }
 
+// englishRows reports rows the English table's: the readings English's word
+// order alone allows (it writes its subject, before its verb).
+func englishRows(rows *[stKinds]string) bool { return rows == statementRows()["English"] }
+
 // openedAfter reports a verb form at token i that opens its English
 // sentence after an opening prepositional phrase (adverbialBefore), as it
 // would first: "on tuesday of next week set an alarm …". English writes
@@ -422,7 +426,7 @@ func statedIn(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma
 // participle, whose subject stood before it ("After its progress had
 // stalled …").
 func openedAfter(rows *[stKinds]string, toks [][]string, upper, pause []bool, i int) bool {
-	return rows == statementRows()["English"] && !upper[i] && !isDet(rows, toks[i-1]) && !participleAfter(rows, toks, i) &&
+	return englishRows(rows) && !upper[i] && !isDet(rows, toks[i-1]) && !participleAfter(rows, toks, i) &&
 		adverbialBefore(rows, toks, upper, pause, i)
 }
 
@@ -528,7 +532,7 @@ func enclitic(rows *[stKinds]string, w string) bool {
 // auxiliary out, and a form spelt both as a past and a participle is
 // read as the participle of the phrase.
 func gerundPart(rows *[stKinds]string, toks [][]string, upper []bool, i int) bool {
-	if rows != statementRows()["English"] || toks[0] == nil || upper[0] || !inRow(rows[stParticiple], toks[0][0]) || !inRow(rows[stParticiple], toks[i][0]) {
+	if !englishRows(rows) || toks[0] == nil || upper[0] || !inRow(rows[stParticiple], toks[0][0]) || !inRow(rows[stParticiple], toks[i][0]) {
 		return false
 	}
 	for _, t := range toks[1:i] {
@@ -550,7 +554,7 @@ func gerundPart(rows *[stKinds]string, toks [][]string, upper []bool, i int) boo
 // Not in the languages that leave the subject out ("… dominó … y
 // lideró …").
 func clauseOpens(rows *[stKinds]string, toks [][]string, upper []bool, i int) bool {
-	if rows != statementRows()["English"] {
+	if !englishRows(rows) {
 		return false
 	}
 	j := i - 1
@@ -624,7 +628,7 @@ func speaks(rows *[stKinds]string, toks [][]string, upper, pause []bool, i int) 
 // after "no" is the subject 10 times in 10 ("No I need like a little pin
 // …"); after the other articles it is a noun 3 times in 11 ("the I …").
 func answeredNo(rows *[stKinds]string, toks [][]string, i int) bool {
-	return rows == statementRows()["English"] && i > 0 && len(toks[i-1]) > 0 && toks[i-1][0] == "no" && inRow(rows[stPerson], toks[i][0]) &&
+	return englishRows(rows) && i > 0 && len(toks[i-1]) > 0 && toks[i-1][0] == "no" && inRow(rows[stPerson], toks[i][0]) &&
 		i+1 < len(toks) && toks[i+1] != nil && verbIn(rows, toks[i+1])
 }
 
@@ -638,7 +642,7 @@ func answeredNo(rows *[stKinds]string, toks [][]string, i int) bool {
 // person never takes it (is, was, has, needs), a letter does ("The value
 // of u is 2").
 func chatYou(rows *[stKinds]string, toks [][]string, upper []bool, i int) bool {
-	return rows == statementRows()["English"] && toks[i][0] == "u" && !upper[i] && i+1 < len(toks) && toks[i+1] != nil &&
+	return englishRows(rows) && toks[i][0] == "u" && !upper[i] && i+1 < len(toks) && toks[i+1] != nil &&
 		verbIn(rows, toks[i+1]) && !strings.HasSuffix(toks[i+1][0], "s")
 }
 

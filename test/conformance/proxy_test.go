@@ -93,14 +93,15 @@ func TestTokenProxyBodyStillComing(t *testing.T) {
 			pw.Close()
 		}()
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
 		resp, err := http.DefaultClient.Do(req.WithContext(ctx))
 		close(headers)
 		if err != nil {
+			cancel()
 			t.Fatal(err)
 		}
 		got, err := io.ReadAll(resp.Body)
 		resp.Body.Close()
+		cancel()
 		want := fmt.Sprintf("event: message\ndata: first\n\nevent: message\ndata: read %d bytes, <nil>\n\n", len(full))
 		if err != nil || !bytes.Equal(got, []byte(want)) {
 			t.Fatalf("request %d: the proxy's answer %q, %v; want %q", i, got, err, want)
