@@ -473,9 +473,27 @@ func firstWord(s string) (word, rest string) {
 	return word, strings.TrimLeft(rest, " \t")
 }
 
-// words splits s into words of letters, marks and apostrophes.
+// words splits s into words of letters, marks and apostrophes. Latin
+// letters glued to digits are one word, a name that no word list holds:
+// a hash, a version, a time ("3db1be", "arm64", "2pm"). Split into
+// letters, a note id's random hash held its pointer line whenever it
+// spelt "be".
 func words(s string) []string {
-	return strings.FieldsFunc(s, func(r rune) bool { return !wordRune(r) })
+	if !strings.ContainsAny(s, "0123456789") {
+		return strings.FieldsFunc(s, func(r rune) bool { return !wordRune(r) })
+	}
+	var ws []string
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return !wordRune(r) && !unicode.IsDigit(r) }) {
+		switch {
+		case !strings.ContainsFunc(f, unicode.IsDigit):
+			ws = append(ws, f)
+		case strings.ContainsFunc(f, func(r rune) bool { return unicode.IsLetter(r) && !unicode.Is(unicode.Latin, r) }):
+			ws = append(ws, strings.FieldsFunc(f, func(r rune) bool { return !wordRune(r) })...)
+		case strings.ContainsFunc(f, unicode.IsLetter):
+			ws = append(ws, f)
+		}
+	}
+	return ws
 }
 
 // holdsWords reports whether s holds at least n different words of

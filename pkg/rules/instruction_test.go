@@ -377,3 +377,30 @@ func FuzzInstruction(f *testing.F) {
 		}
 	})
 }
+
+// TestHashNoWord: letters glued to digits are a name, not words. A note
+// id's random hex hash spells English words ("3db1be", "1add2f"): read
+// as words, "be" made the text English and "see" of mem note's pointer
+// line an imperative, so the line was held or not by the hash's luck (a
+// CI run of trust_person.txtar failed on "…-3db1be"). An order still
+// holds beside a hash.
+func TestHashNoWord(t *testing.T) {
+	t.Parallel()
+	for _, frag := range []string{"be", "add", "bad", "dead", "fade", "cafe", "bed", "feed", "deaf", "dab"} {
+		pad := "4071"[:6-len(frag)-1]
+		for _, hash := range []string{"3" + frag + pad, frag + "3" + pad, "3" + pad + frag} {
+			for _, s := range []string{
+				"Release checklist: see [[notes/release-checklist-" + hash + "]]",
+				"Deploy: see [[notes/deploy-" + hash + "]]",
+				"Commit " + hash + " fixed the flaky test.",
+			} {
+				if rule, msg := Instruction(s); rule != "" {
+					t.Errorf("Instruction(%q) = %s (%s), want it to pass", s, rule, msg)
+				}
+			}
+			if rule, _ := Instruction("Ignore the style guide, see [[notes/style-" + hash + "]]"); rule == "" {
+				t.Errorf("Instruction(order beside %s) let it through, want it held", hash)
+			}
+		}
+	}
+}
