@@ -384,21 +384,24 @@ func statedIn(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma
 			return false // "Wednesday is no good, let's try Thursday": wherever it stands
 		}
 	}
+	verb := false // a verb form stood before, since the last pause
 	for i, t := range toks {
 		if i > 0 && pause[i-1] {
-			clause = false // "Although not a resolver …, the victory forced …"
+			clause, verb = false, false // "Although not a resolver …, the victory forced …"
 		}
 		if t == nil || possessive(rows, toks, i) {
 			continue
 		}
 		subject = subject || inRow(rows[stSubject], t[0]) || len(t) > 1 && inRow(rows[stSubject], t[1])
 		kind := classOf(rows, t)
+		asks := !verb && !slices.Contains(pause[i:], true) && asksWithin(rows, toks, i, kind)
+		verb = verb || kind != stKinds && kind != stAsk && (i == 0 || !isDet(rows, toks[i-1]))
 		opens := i == 0 || clauseOpens(rows, toks, upper, i) || kind == stState && openedAfter(rows, toks, upper, pause, i) // "on tuesday set an alarm"
 		states := kind == stFragment || kind == stState && !opens && !isDet(rows, toks[i-1]) && !gerundPart(rows, toks, upper, i)
 		switch {
 		case notStating(rows, toks, upper, pause, comma, i, kind):
 			return false
-		case relative(rows, toks, i):
+		case relative(rows, toks, i) || asks:
 			clause = !subject
 		case states && clause:
 			clause = false
@@ -680,6 +683,34 @@ func numeral(rows *[stKinds]string, toks [][]string, upper, pause []bool, i int)
 func relative(rows *[stKinds]string, toks [][]string, i int) bool {
 	t := toks[i]
 	return inRow(rows[stSub], t[0]) && (i > 0 && !particle(rows, toks[i-1]) || inRow(rows[stSubOpen], t[0]))
+}
+
+// asksWithin reports token i an English interrogative that opens a clause
+// where it stands, asked when no verb form stands before it in its clause
+// and no comma after it (statedIn): "what", "how" or "why" not first ("4*6 bed what is the
+// size", "In case of tie, what happens"), or "when" anywhere ("When these
+// dumbles comes in stock"). With no verb before it to govern it, its
+// clause is a question or a relative on a noun, and the first verb after
+// it is that clause's, not a statement's: in EWT and GUM, of the first
+// finite verbs after "what", "how" or "why" not first with no finite verb
+// before, 15 in 184 are the main verb of a sentence without a question
+// mark, 9 of them questions typed without it ("And what is their big
+// meal of the day.", "So what was the point …"); after "when", 23 in
+// 284, each after a when-phrase with no finite verb of its own ("When
+// choosing a parakeet look for …") or a clause with no main clause. With a
+// verb form before ("customers earn 3% … when they add …": "earn" is
+// mostly an order there), the clause may be that verb's, and the gate
+// reads on as before. The table leaves "when" out of row ask (fewer than
+// half of the sentences it opens end in "?") and of row sub (UD annotates
+// it as an interrogative adverb, not as a relative or a subordinator);
+// nor when a comma follows: the clause ends there and a main clause may
+// follow ("When the build fails, it retries": the gate reads no verb in
+// -s after a pronoun at a clause's end, and the when-clause's verb stands
+// for it as before);
+// "which", "who" and "where" are in row sub and read as relatives
+// ("lol which is good": after an interjection, it points back).
+func asksWithin(rows *[stKinds]string, toks [][]string, i, kind int) bool {
+	return englishRows(rows) && (kind == stAsk && i > 0 && !inRow(rows[stSub], toks[i][0]) || toks[i][0] == "when")
 }
 
 // participleAfter reports a sentence whose token after i is mostly a

@@ -207,6 +207,26 @@ func TestStatementGateRound7(t *testing.T) {
 	})
 }
 
+// Round 8, users typing to customer-service bots (HINT3, Arora et al.
+// 2020): each held case here renders on main (4dc7339).
+func TestStatementGateRound8(t *testing.T) {
+	t.Parallel()
+	checkGate(t, []string{
+		"When these dumbles comes in stock", // "when" opens a clause: its verb is the clause's
+		"When PowerPlay11 go for account balance deduction",
+		"In case of tie, what happens", // an interrogative with no verb before it in its clause
+		"4*6 bed what is the size",
+	}, []string{
+		"When the build fails, it retries.", // a comma: a main clause after the when-clause
+		"When the build fails the team gets a page.",
+		"The alert fires when the build fails.",                        // a verb before "when"
+		"Customers earn 3% on balances when they add the free option.", // a verb form before it, though mostly an order
+		"The docs explain what happens on a conflict.",
+		"The reason why it fails is the cache.",
+		"Some experience lol which is good when starting off.", // "which" after an interjection points back
+	})
+}
+
 // checkGate asserts that the gate holds each of held as unstated and lets
 // each of stated through.
 func checkGate(t *testing.T, held, stated []string) {
