@@ -575,6 +575,25 @@ func clauseOpens(rows *[stKinds]string, toks [][]string, upper []bool, i int) bo
 	return true
 }
 
+// interjected reports token i opening its English clause after an
+// interjection set off by a comma, with only interjections before it and
+// no comma after it ("hello, is ther anyone available to assist",
+// "Hello, what is the weather like tomorrow"): an asking auxiliary or an
+// interrogative there opens a question, as it does first. In EWT and GUM
+// an interrogative or an asking auxiliary right after an interjection and
+// its comma, with only interjections before, opens a question 7 times in
+// 8 (the eighth, "Yeah, what you see on Studio 60 …, those are …", has a
+// comma after it); with no comma after the word before, it continues a
+// coordination as often ("and did great job", "Either is fine"). Not the
+// relatives of row sub ("lol which is good": it points back).
+func interjected(rows *[stKinds]string, toks [][]string, upper, pause []bool, i int) bool {
+	j := i - 1
+	for j >= 0 && toks[j] == nil {
+		j--
+	}
+	return j >= 0 && pause[j] && clauseOpens(rows, toks, upper, i) && !slices.Contains(pause[i:], true)
+}
+
 // particle reports a token mostly an interjection or a conjunction: a
 // "that" after it points ("Oh that looks good", "But that person was …"),
 // it opens no relative clause.
@@ -600,6 +619,8 @@ func notStating(rows *[stKinds]string, toks [][]string, upper, pause []bool, com
 		return true
 	case kind == stAsk && !comma && (i == 0 || adverbialBefore(rows, toks, upper, pause, i)):
 		return true
+	case (kind == stAsk && !inRow(rows[stSub], t[0]) || askAux && !participleAfter(rows, toks, i)) && interjected(rows, toks, upper, pause, i):
+		return true // "hello, is there anyone available", "Hello, what is the weather like"
 	case (kind == stState || kind == stFragment) && i > 0 && askAux && adverbialBefore(rows, toks, upper, pause, i) && !participleAfter(rows, toks, i):
 		return true
 	case kind == stOrder && (i == 0 || clauseOpens(rows, toks, upper, i) || openedAfter(rows, toks, upper, pause, i)) && !subjectFirst(rows, toks[i:]):

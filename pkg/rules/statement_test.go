@@ -216,6 +216,8 @@ func TestStatementGateRound8(t *testing.T) {
 		"When PowerPlay11 go for account balance deduction",
 		"In case of tie, what happens", // an interrogative with no verb before it in its clause
 		"4*6 bed what is the size",
+		"hello, is ther anyone available to assist", // an asking auxiliary after an interjection and its comma
+		"Hello, how is the refund processed",        // an interrogative there
 	}, []string{
 		"When the build fails, it retries.", // a comma: a main clause after the when-clause
 		"When the build fails the team gets a page.",
@@ -224,6 +226,8 @@ func TestStatementGateRound8(t *testing.T) {
 		"The docs explain what happens on a conflict.",
 		"The reason why it fails is the cache.",
 		"Some experience lol which is good when starting off.", // "which" after an interjection points back
+		"Either is fine.", // no comma: a conjunction or a pronoun, not an interjection
+		"Yeah, what they ship on Fridays, that is the release.", // a comma after it
 	})
 }
 
