@@ -397,7 +397,7 @@ func statedIn(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma
 		asks := !verb && !slices.Contains(pause[i:], true) && asksWithin(rows, toks, i, kind)
 		verb = verb || kind != stKinds && kind != stAsk && (i == 0 || !isDet(rows, toks[i-1]))
 		opens := i == 0 || clauseOpens(rows, toks, upper, i) || kind == stState && openedAfter(rows, toks, upper, pause, i) // "on tuesday set an alarm"
-		states := kind == stFragment || kind == stState && !opens && !isDet(rows, toks[i-1]) && !gerundPart(rows, toks, upper, i)
+		states := kind == stFragment && !articled(rows, toks, i) || kind == stState && !opens && !isDet(rows, toks[i-1]) && !gerundPart(rows, toks, upper, i)
 		switch {
 		case notStating(rows, toks, upper, pause, comma, i, kind):
 			return false
@@ -412,6 +412,16 @@ func statedIn(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma
 		}
 	}
 	return subjectVerb(rows, toks, upper)
+}
+
+// articled reports token i right after an English article or possessive
+// (row article: the, a, any, no, our): a noun or an adjective follows
+// one, so a fragment form there ("Any discounts", "any offers today",
+// "the designated recipient") is no verb. In EWT and GUM a fragment form
+// right after an article is a finite verb 8 times in 408, each a slip
+// ("their is no point", "her has a place").
+func articled(rows *[stKinds]string, toks [][]string, i int) bool {
+	return englishRows(rows) && i > 0 && isArticle(rows, toks[i-1])
 }
 
 // englishRows reports rows the English table's: the readings English's word

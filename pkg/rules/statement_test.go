@@ -218,6 +218,8 @@ func TestStatementGateRound8(t *testing.T) {
 		"4*6 bed what is the size",
 		"hello, is ther anyone available to assist", // an asking auxiliary after an interjection and its comma
 		"Hello, how is the refund processed",        // an interrogative there
+		"Any discounts",                             // a fragment form after an article is a noun
+		"any offers today",
 	}, []string{
 		"When the build fails, it retries.", // a comma: a main clause after the when-clause
 		"When the build fails the team gets a page.",
@@ -226,7 +228,9 @@ func TestStatementGateRound8(t *testing.T) {
 		"The docs explain what happens on a conflict.",
 		"The reason why it fails is the cache.",
 		"Some experience lol which is good when starting off.", // "which" after an interjection points back
-		"Either is fine.", // no comma: a conjunction or a pronoun, not an interjection
+		"Either is fine.",            // no comma: a conjunction or a pronoun, not an interjection
+		"Any change needs a review.", // a fragment form after a noun
+		"The discount applies to every order.",
 		"Yeah, what they ship on Fridays, that is the release.", // a comma after it
 	})
 }
