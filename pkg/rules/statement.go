@@ -674,9 +674,12 @@ func answeredNo(rows *[stKinds]string, toks [][]string, i int) bool {
 // object as often as not, so the table, which counts forms lower-cased,
 // has no row for it. Not before a form ending in "s": English's second
 // person never takes it (is, was, has, needs), a letter does ("The value
-// of u is 2").
+// of u is 2"). First in a sentence its capital is the sentence's ("U have
+// outlets in", "U will be there"); after a capitalised word it is a name's
+// letter ("Wii U has been announced", the only capital "U" EWT and GUM
+// write before a verb form).
 func chatYou(rows *[stKinds]string, toks [][]string, upper []bool, i int) bool {
-	return englishRows(rows) && toks[i][0] == "u" && !upper[i] && i+1 < len(toks) && toks[i+1] != nil &&
+	return englishRows(rows) && toks[i][0] == "u" && (!upper[i] || i == 0) && i+1 < len(toks) && toks[i+1] != nil &&
 		verbIn(rows, toks[i+1]) && !strings.HasSuffix(toks[i+1][0], "s")
 }
 

@@ -220,6 +220,8 @@ func TestStatementGateRound8(t *testing.T) {
 		"Hello, how is the refund processed",        // an interrogative there
 		"Any discounts",                             // a fragment form after an article is a noun
 		"any offers today",
+		"U have outlets  in", // a sentence's capital: chat's "you" before a verb
+		"U have pureol biotin 10000mcg",
 	}, []string{
 		"When the build fails, it retries.", // a comma: a main clause after the when-clause
 		"When the build fails the team gets a page.",
@@ -231,6 +233,7 @@ func TestStatementGateRound8(t *testing.T) {
 		"Either is fine.",            // no comma: a conjunction or a pronoun, not an interjection
 		"Any change needs a review.", // a fragment form after a noun
 		"The discount applies to every order.",
+		"Wii U sales grew in 2013.",                             // a capital "U" after a capitalised word is a name's
 		"Yeah, what they ship on Fridays, that is the release.", // a comma after it
 	})
 }
