@@ -633,7 +633,7 @@ func notStating(rows *[stKinds]string, toks [][]string, upper, pause []bool, com
 		return true // "hello, is there anyone available", "Hello, what is the weather like"
 	case (kind == stState || kind == stFragment) && i > 0 && askAux && adverbialBefore(rows, toks, upper, pause, i) && !participleAfter(rows, toks, i):
 		return true
-	case kind == stOrder && (i == 0 || clauseOpens(rows, toks, upper, i) || openedAfter(rows, toks, upper, pause, i)) && !subjectFirst(rows, toks[i:]):
+	case kind == stOrder && (i == 0 || clauseOpens(rows, toks, upper, i) || openedAfter(rows, toks, upper, pause, i)) && !subjectFirst(rows, toks[i:], pause[i:]):
 		return true
 	case i == 0 && kind == stKinds && (!comma && inRow(rows[stUnaccented], t[0]) || !tellingSigns().writes(t[0]) && enclitic(rows, t[0])):
 		return true // "cual es la temperatura", "despiertame a las 7"
@@ -822,12 +822,56 @@ func subjectVerb(rows *[stKinds]string, toks [][]string, upper []bool) bool {
 // but not a participle or a gerund, which makes the first word its
 // auxiliary ("am looking for …": a first person speaking).
 // A stating verb must still follow.
-func subjectFirst(rows *[stKinds]string, toks [][]string) bool {
+func subjectFirst(rows *[stKinds]string, toks [][]string, pause []bool) bool {
 	if len(toks) < 2 {
 		return false
 	}
 	k := classOf(rows, toks[1])
-	return toks[1] == nil || k == stState || k == stFragment || k == stKinds && !isDet(rows, toks[1]) && !participleAfter(rows, toks, 0)
+	return (toks[1] == nil || k == stState || k == stFragment || k == stKinds && !isDet(rows, toks[1]) && !participleAfter(rows, toks, 0)) &&
+		!singularPlain(rows, toks, pause)
+}
+
+// singularPlain reports an English sentence whose first verb form after
+// its first word is a plain present (a base form the table also writes
+// with -s or -es, never mostly a participle: "address", "call"; not "set",
+// "put", which are pasts too) right after a word not in -s: the plain
+// present agrees with a plural or with I, you, we, they, and no such
+// subject stands before it, so the word is a noun ("Edit shipping
+// address", "Contact Call Center", "Modify Address"), and the first word
+// is no subject's noun but an order. "Deploy keys rotate nightly",
+// "Deploy finished the rollout", "Rate card … lives" agree; after a
+// comma or a colon a new clause opens ("Release checklist: see [[…]]",
+// mem's own pointer line, is judged as before); after a form
+// mostly a participle ("gotta go": got to) the plain form is its
+// infinitive.
+func singularPlain(rows *[stKinds]string, toks [][]string, pause []bool) bool {
+	if !englishRows(rows) {
+		return false
+	}
+	for k := 1; k < len(toks); k++ {
+		t := toks[k]
+		if t == nil {
+			continue
+		}
+		c := classOf(rows, t)
+		if pause[k-1] || inRow(rows[stSubject], t[0]) || inRow(rows[stPerson], t[0]) || c == stOrder {
+			return false // a subject stands, or a verb form that is no statement's
+		}
+		if c != stState && c != stFragment {
+			continue
+		}
+		w, prev := t[0], toks[k-1]
+		plain := !sEnding(w) && !strings.HasSuffix(w, "ed") && !inRow(rows[stParticiple], w) &&
+			(verbIn(rows, []string{w + "s"}) || verbIn(rows, []string{w + "es"}))
+		return plain && prev != nil && !sEnding(prev[0]) && !inRow(rows[stParticiple], prev[0])
+	}
+	return false
+}
+
+// sEnding reports an English word in -s, not -ss: a plural or a third
+// singular ("keys", "lives"), not "address", "process".
+func sEnding(w string) bool {
+	return strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss")
 }
 
 // verbIn reports a token whose words rows write as a stating verb (or an

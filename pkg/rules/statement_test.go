@@ -222,6 +222,9 @@ func TestStatementGateRound8(t *testing.T) {
 		"any offers today",
 		"U have outlets  in", // a sentence's capital: chat's "you" before a verb
 		"U have pureol biotin 10000mcg",
+		"Edit shipping address", // a plain present after a singular: a noun, and the first word an order
+		"Modify Address",
+		"Contact Call Center",
 	}, []string{
 		"When the build fails, it retries.", // a comma: a main clause after the when-clause
 		"When the build fails the team gets a page.",
@@ -233,8 +236,11 @@ func TestStatementGateRound8(t *testing.T) {
 		"Either is fine.",            // no comma: a conjunction or a pronoun, not an interjection
 		"Any change needs a review.", // a fragment form after a noun
 		"The discount applies to every order.",
-		"Wii U sales grew in 2013.",                             // a capital "U" after a capitalised word is a name's
-		"Yeah, what they ship on Fridays, that is the release.", // a comma after it
+		"Wii U sales grew in 2013.",                                 // a capital "U" after a capitalised word is a name's
+		"Yeah, what they ship on Fridays, that is the release.",     // a comma after it
+		"Commit hooks run on every push.",                           // a plain present after a plural
+		"Gotta take chances to have a good life.",                   // after a form mostly a participle, an infinitive
+		"Release checklist: see [[notes/release-checklist-3be407]]", // after a colon, a new clause
 	})
 }
 
