@@ -705,8 +705,17 @@ func proposes(rows *[stKinds]string, toks [][]string, i int) bool {
 // with no comma between, that is no interjection or conjunction: "World
 // War I", "Phase I", "Franz Joseph I" number the name before them (the
 // treebanks write a capital "I" as a numeral or a name 17 times in 5,600,
-// after a name), where "Wow I didn't …", "Ok, I mean …" speak.
+// after a name), where "Wow I didn't …", "Ok, I mean …" speak. After
+// the sentence's first word, whose capital is the sentence's, and before
+// a verb form it is the pronoun: EWT and GUM write "I" right after a
+// capitalised first word 291 times, the pronoun 290 ("Now I have …",
+// "Luckily I live …"), and before a verb form of the table 259 times in
+// 259 ("Norton I, Emperor …" numbers a name before a comma; "Phase I of
+// the migration" has no verb after it).
 func numeral(rows *[stKinds]string, toks [][]string, upper, pause []bool, i int) bool {
+	if i == 1 && i+1 < len(toks) && toks[i+1] != nil && classOf(rows, toks[i+1]) != stKinds {
+		return false // "Sir I added 26 …": the first word's capital is the sentence's
+	}
 	return upper[i] && i > 0 && upper[i-1] && !pause[i-1] && toks[i-1] != nil && !particle(rows, toks[i-1])
 }
 

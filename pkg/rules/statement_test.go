@@ -225,6 +225,7 @@ func TestStatementGateRound8(t *testing.T) {
 		"Edit shipping address", // a plain present after a singular: a noun, and the first word an order
 		"Modify Address",
 		"Contact Call Center",
+		"Sir I added 26 and 12 but it 0", // "I" after the first word, before a verb: the pronoun
 	}, []string{
 		"When the build fails, it retries.", // a comma: a main clause after the when-clause
 		"When the build fails the team gets a page.",
@@ -241,6 +242,8 @@ func TestStatementGateRound8(t *testing.T) {
 		"Commit hooks run on every push.",                           // a plain present after a plural
 		"Gotta take chances to have a good life.",                   // after a form mostly a participle, an infinitive
 		"Release checklist: see [[notes/release-checklist-3be407]]", // after a colon, a new clause
+		"World War I ended in 1918.",                                // "I" after a capitalised word not first numbers it
+		"Phase I of the migration moved the read path.",
 	})
 }
 
