@@ -652,7 +652,18 @@ func speaks(rows *[stKinds]string, toks [][]string, upper, pause []bool, i int) 
 	if i > 0 && isArticle(rows, toks[i-1]) || i > 1 && isArticle(rows, toks[i-2]) {
 		return false
 	}
-	return inRow(rows[stSpeaker], w) || inRow(rows[stPerson], w) && !numeral(rows, toks, upper, pause, i) || chatYou(rows, toks, upper, i)
+	return inRow(rows[stSpeaker], w) || inRow(rows[stPerson], w) && !numeral(rows, toks, upper, pause, i) || chatYou(rows, toks, upper, i) ||
+		firstAm(rows, toks, upper, i)
+}
+
+// firstAm reports token i an English "am" in lower case after a word:
+// the first person singular's own form, with its subject or without ("Yaa
+// am already paid", "… and am venturing to send"). In EWT and GUM "am"
+// not after a number (a.m.: "alarm for 5 am", a token with a digit) is
+// the first person 368 times in 372 (the rest: "in the am", "Friday am",
+// "Pan-Am", "AM New York"); after an article speaks already says no.
+func firstAm(rows *[stKinds]string, toks [][]string, upper []bool, i int) bool {
+	return englishRows(rows) && toks[i][0] == "am" && !upper[i] && i > 0 && toks[i-1] != nil
 }
 
 // answeredNo reports token i a first or second person's subject pronoun

@@ -168,6 +168,7 @@ func TestStatementGateRound5(t *testing.T) {
 	}, []string{
 		"World War I ended in 1918.", // a capital "I" after a name numbers it
 		"Phase I of the migration moved the read path.",
+		"The call is at 9 am tomorrow.",              // after a number, a.m.
 		"The user said they prefer tabs.",            // a third person's verb
 		"Running the tests revealed a flaky lookup.", // a verb not mostly a participle
 		"The parser reads and writes JSON.",          // a verb before the conjunction
@@ -226,6 +227,7 @@ func TestStatementGateRound8(t *testing.T) {
 		"Modify Address",
 		"Contact Call Center",
 		"Sir I added 26 and 12 but it 0", // "I" after the first word, before a verb: the pronoun
+		"Yaa am already paid",            // "am" is the first person's own form
 	}, []string{
 		"When the build fails, it retries.", // a comma: a main clause after the when-clause
 		"When the build fails the team gets a page.",
