@@ -414,14 +414,17 @@ func statedIn(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma
 	return subjectVerb(rows, toks, upper)
 }
 
-// articled reports token i right after an English article or possessive
-// (row article: the, a, any, no, our): a noun or an adjective follows
-// one, so a fragment form there ("Any discounts", "any offers today",
-// "the designated recipient") is no verb. In EWT and GUM a fragment form
-// right after an article is a finite verb 8 times in 408, each a slip
-// ("their is no point", "her has a place").
+// articled reports token i a fragment form in -s right after an English
+// article or possessive (row article: the, a, any, our) other than "no":
+// a noun follows one, so the form is a plural noun ("Any discounts", "any
+// offers today"), not a verb that states. In EWT and GUM such a form,
+// not an auxiliary (is, has, does: "their is no point", a slip for
+// "there"), is a finite verb once in 158 ("her grows"). "no" is also the
+// answer (an interjection 139 times of its 711 there: "no thats all") and
+// chat's "number" ("acc no is 1245"), so it is left out.
 func articled(rows *[stKinds]string, toks [][]string, i int) bool {
-	return englishRows(rows) && i > 0 && isArticle(rows, toks[i-1])
+	w := toks[i][0]
+	return englishRows(rows) && i > 0 && isArticle(rows, toks[i-1]) && toks[i-1][0] != "no" && sEnding(w) && !inRow(rows[stAskAux], w)
 }
 
 // englishRows reports rows the English table's: the readings English's word
