@@ -394,8 +394,8 @@ func statedIn(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma
 		}
 		subject = subject || inRow(rows[stSubject], t[0]) || len(t) > 1 && inRow(rows[stSubject], t[1])
 		kind := classOf(rows, t)
-		asks := !verb && !slices.Contains(pause[i:], true) && asksWithin(rows, toks, i, kind)
-		verb = verb || kind != stKinds && kind != stAsk && (i == 0 || !isDet(rows, toks[i-1]))
+		asks := !verb && asksWithin(rows, toks, pause, i, kind)
+		verb = verb || verbForm(rows, toks, i, kind)
 		opens := i == 0 || clauseOpens(rows, toks, upper, i) || kind == stState && openedAfter(rows, toks, upper, pause, i) // "on tuesday set an alarm"
 		states := kind == stFragment && !articled(rows, toks, i) || kind == stState && !opens && !isDet(rows, toks[i-1]) && !gerundPart(rows, toks, upper, i)
 		switch {
@@ -599,7 +599,11 @@ func clauseOpens(rows *[stKinds]string, toks [][]string, upper []bool, i int) bo
 // comma after it); with no comma after the word before, it continues a
 // coordination as often ("and did great job", "Either is fine"). Not the
 // relatives of row sub ("lol which is good": it points back).
-func interjected(rows *[stKinds]string, toks [][]string, upper, pause []bool, i int) bool {
+func interjected(rows *[stKinds]string, toks [][]string, upper, pause []bool, i, kind int) bool {
+	w := toks[i][0]
+	if !(kind == stAsk && !inRow(rows[stSub], w) || inRow(rows[stAskAux], w) && !participleAfter(rows, toks, i)) {
+		return false
+	}
 	j := i - 1
 	for j >= 0 && toks[j] == nil {
 		j--
@@ -632,8 +636,8 @@ func notStating(rows *[stKinds]string, toks [][]string, upper, pause []bool, com
 		return true
 	case kind == stAsk && !comma && (i == 0 || adverbialBefore(rows, toks, upper, pause, i)):
 		return true
-	case (kind == stAsk && !inRow(rows[stSub], t[0]) || askAux && !participleAfter(rows, toks, i)) && interjected(rows, toks, upper, pause, i):
-		return true // "hello, is there anyone available", "Hello, what is the weather like"
+	case interjected(rows, toks, upper, pause, i, kind):
+		return true // "hello, is there anyone available", "Hello, how is the refund processed"
 	case (kind == stState || kind == stFragment) && i > 0 && askAux && adverbialBefore(rows, toks, upper, pause, i) && !participleAfter(rows, toks, i):
 		return true
 	case kind == stOrder && (i == 0 || clauseOpens(rows, toks, upper, i) || openedAfter(rows, toks, upper, pause, i)) && !subjectFirst(rows, toks[i:], pause[i:]):
@@ -766,8 +770,15 @@ func relative(rows *[stKinds]string, toks [][]string, i int) bool {
 // for it as before);
 // "which", "who" and "where" are in row sub and read as relatives
 // ("lol which is good": after an interjection, it points back).
-func asksWithin(rows *[stKinds]string, toks [][]string, i, kind int) bool {
-	return englishRows(rows) && (kind == stAsk && i > 0 && !inRow(rows[stSub], toks[i][0]) || toks[i][0] == "when")
+func asksWithin(rows *[stKinds]string, toks [][]string, pause []bool, i, kind int) bool {
+	return englishRows(rows) && !slices.Contains(pause[i:], true) && (kind == stAsk && i > 0 && !inRow(rows[stSub], toks[i][0]) || toks[i][0] == "when")
+}
+
+// verbForm reports token i of kind a verb form of the table (state,
+// fragment, order), not right after a determiner (a noun there: "in case
+// of tie").
+func verbForm(rows *[stKinds]string, toks [][]string, i, kind int) bool {
+	return kind != stKinds && kind != stAsk && (i == 0 || !isDet(rows, toks[i-1]))
 }
 
 // participleAfter reports a sentence whose token after i is mostly a
