@@ -384,21 +384,24 @@ func statedIn(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma
 			return false // "Wednesday is no good, let's try Thursday": wherever it stands
 		}
 	}
+	verb := false // a verb form stood before, since the last pause
 	for i, t := range toks {
 		if i > 0 && pause[i-1] {
-			clause = false // "Although not a resolver …, the victory forced …"
+			clause, verb = false, false // "Although not a resolver …, the victory forced …"
 		}
 		if t == nil || possessive(rows, toks, i) {
 			continue
 		}
 		subject = subject || inRow(rows[stSubject], t[0]) || len(t) > 1 && inRow(rows[stSubject], t[1])
 		kind := classOf(rows, t)
+		asks := !verb && asksWithin(rows, toks, pause, i, kind)
+		verb = verb || verbForm(rows, toks, i, kind)
 		opens := i == 0 || clauseOpens(rows, toks, upper, i) || kind == stState && openedAfter(rows, toks, upper, pause, i) // "on tuesday set an alarm"
-		states := kind == stFragment || kind == stState && !opens && !isDet(rows, toks[i-1]) && !gerundPart(rows, toks, upper, i)
+		states := kind == stFragment && !articled(rows, toks, i) || kind == stState && !opens && !isDet(rows, toks[i-1]) && !gerundPart(rows, toks, upper, i)
 		switch {
 		case notStating(rows, toks, upper, pause, comma, i, kind):
 			return false
-		case relative(rows, toks, i):
+		case relative(rows, toks, i) || asks:
 			clause = !subject
 		case states && clause:
 			clause = false
@@ -409,6 +412,19 @@ func statedIn(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma
 		}
 	}
 	return subjectVerb(rows, toks, upper)
+}
+
+// articled reports token i a fragment form in -s right after an English
+// article or possessive (row article: the, a, any, our) other than "no":
+// a noun follows one, so the form is a plural noun ("Any discounts", "any
+// offers today"), not a verb that states. In EWT and GUM such a form,
+// not an auxiliary (is, has, does: "their is no point", a slip for
+// "there"), is a finite verb once in 158 ("her grows"). "no" is also the
+// answer (an interjection 139 times of its 711 there: "no thats all") and
+// chat's "number" ("acc no is 1245"), so it is left out.
+func articled(rows *[stKinds]string, toks [][]string, i int) bool {
+	w := toks[i][0]
+	return englishRows(rows) && i > 0 && isArticle(rows, toks[i-1]) && toks[i-1][0] != "no" && sEnding(w) && !inRow(rows[stAskAux], w)
 }
 
 // englishRows reports rows the English table's: the readings English's word
@@ -572,6 +588,29 @@ func clauseOpens(rows *[stKinds]string, toks [][]string, upper []bool, i int) bo
 	return true
 }
 
+// interjected reports token i opening its English clause after an
+// interjection set off by a comma, with only interjections before it and
+// no comma after it ("hello, is ther anyone available to assist",
+// "Hello, what is the weather like tomorrow"): an asking auxiliary or an
+// interrogative there opens a question, as it does first. In EWT and GUM
+// an interrogative or an asking auxiliary right after an interjection and
+// its comma, with only interjections before, opens a question 7 times in
+// 8 (the eighth, "Yeah, what you see on Studio 60 …, those are …", has a
+// comma after it); with no comma after the word before, it continues a
+// coordination as often ("and did great job", "Either is fine"). Not the
+// relatives of row sub ("lol which is good": it points back).
+func interjected(rows *[stKinds]string, toks [][]string, upper, pause []bool, i, kind int) bool {
+	w := toks[i][0]
+	if !(kind == stAsk && !inRow(rows[stSub], w) || inRow(rows[stAskAux], w) && !participleAfter(rows, toks, i)) {
+		return false
+	}
+	j := i - 1
+	for j >= 0 && toks[j] == nil {
+		j--
+	}
+	return j >= 0 && pause[j] && clauseOpens(rows, toks, upper, i) && !slices.Contains(pause[i:], true)
+}
+
 // particle reports a token mostly an interjection or a conjunction: a
 // "that" after it points ("Oh that looks good", "But that person was …"),
 // it opens no relative clause.
@@ -597,9 +636,11 @@ func notStating(rows *[stKinds]string, toks [][]string, upper, pause []bool, com
 		return true
 	case kind == stAsk && !comma && (i == 0 || adverbialBefore(rows, toks, upper, pause, i)):
 		return true
+	case interjected(rows, toks, upper, pause, i, kind):
+		return true // "hello, is there anyone available", "Hello, how is the refund processed"
 	case (kind == stState || kind == stFragment) && i > 0 && askAux && adverbialBefore(rows, toks, upper, pause, i) && !participleAfter(rows, toks, i):
 		return true
-	case kind == stOrder && (i == 0 || clauseOpens(rows, toks, upper, i) || openedAfter(rows, toks, upper, pause, i)) && !subjectFirst(rows, toks[i:]):
+	case kind == stOrder && (i == 0 || clauseOpens(rows, toks, upper, i) || openedAfter(rows, toks, upper, pause, i)) && !subjectFirst(rows, toks[i:], pause[i:]):
 		return true
 	case i == 0 && kind == stKinds && (!comma && inRow(rows[stUnaccented], t[0]) || !tellingSigns().writes(t[0]) && enclitic(rows, t[0])):
 		return true // "cual es la temperatura", "despiertame a las 7"
@@ -618,7 +659,18 @@ func speaks(rows *[stKinds]string, toks [][]string, upper, pause []bool, i int) 
 	if i > 0 && isArticle(rows, toks[i-1]) || i > 1 && isArticle(rows, toks[i-2]) {
 		return false
 	}
-	return inRow(rows[stSpeaker], w) || inRow(rows[stPerson], w) && !numeral(rows, toks, upper, pause, i) || chatYou(rows, toks, upper, i)
+	return inRow(rows[stSpeaker], w) || inRow(rows[stPerson], w) && !numeral(rows, toks, upper, pause, i) || chatYou(rows, toks, upper, i) ||
+		firstAm(rows, toks, upper, i)
+}
+
+// firstAm reports token i an English "am" in lower case after a word:
+// the first person singular's own form, with its subject or without ("Yaa
+// am already paid", "… and am venturing to send"). In EWT and GUM "am"
+// not after a number (a.m.: "alarm for 5 am", a token with a digit) is
+// the first person 368 times in 372 (the rest: "in the am", "Friday am",
+// "Pan-Am", "AM New York"); after an article speaks already says no.
+func firstAm(rows *[stKinds]string, toks [][]string, upper []bool, i int) bool {
+	return englishRows(rows) && toks[i][0] == "am" && !upper[i] && i > 0 && toks[i-1] != nil
 }
 
 // answeredNo reports token i a first or second person's subject pronoun
@@ -640,9 +692,12 @@ func answeredNo(rows *[stKinds]string, toks [][]string, i int) bool {
 // object as often as not, so the table, which counts forms lower-cased,
 // has no row for it. Not before a form ending in "s": English's second
 // person never takes it (is, was, has, needs), a letter does ("The value
-// of u is 2").
+// of u is 2"). First in a sentence its capital is the sentence's ("U have
+// outlets in", "U will be there"); after a capitalised word it is a name's
+// letter ("Wii U has been announced", the only capital "U" EWT and GUM
+// write before a verb form).
 func chatYou(rows *[stKinds]string, toks [][]string, upper []bool, i int) bool {
-	return englishRows(rows) && toks[i][0] == "u" && !upper[i] && i+1 < len(toks) && toks[i+1] != nil &&
+	return englishRows(rows) && toks[i][0] == "u" && (!upper[i] || i == 0) && i+1 < len(toks) && toks[i+1] != nil &&
 		verbIn(rows, toks[i+1]) && !strings.HasSuffix(toks[i+1][0], "s")
 }
 
@@ -668,8 +723,17 @@ func proposes(rows *[stKinds]string, toks [][]string, i int) bool {
 // with no comma between, that is no interjection or conjunction: "World
 // War I", "Phase I", "Franz Joseph I" number the name before them (the
 // treebanks write a capital "I" as a numeral or a name 17 times in 5,600,
-// after a name), where "Wow I didn't …", "Ok, I mean …" speak.
+// after a name), where "Wow I didn't …", "Ok, I mean …" speak. After
+// the sentence's first word, whose capital is the sentence's, and before
+// a verb form it is the pronoun: EWT and GUM write "I" right after a
+// capitalised first word 291 times, the pronoun 290 ("Now I have …",
+// "Luckily I live …"), and before a verb form of the table 259 times in
+// 259 ("Norton I, Emperor …" numbers a name before a comma; "Phase I of
+// the migration" has no verb after it).
 func numeral(rows *[stKinds]string, toks [][]string, upper, pause []bool, i int) bool {
+	if i == 1 && i+1 < len(toks) && toks[i+1] != nil && classOf(rows, toks[i+1]) != stKinds {
+		return false // "Sir I added 26 …": the first word's capital is the sentence's
+	}
 	return upper[i] && i > 0 && upper[i-1] && !pause[i-1] && toks[i-1] != nil && !particle(rows, toks[i-1])
 }
 
@@ -680,6 +744,41 @@ func numeral(rows *[stKinds]string, toks [][]string, upper, pause []bool, i int)
 func relative(rows *[stKinds]string, toks [][]string, i int) bool {
 	t := toks[i]
 	return inRow(rows[stSub], t[0]) && (i > 0 && !particle(rows, toks[i-1]) || inRow(rows[stSubOpen], t[0]))
+}
+
+// asksWithin reports token i an English interrogative that opens a clause
+// where it stands, asked when no verb form stands before it in its clause
+// and no comma after it (statedIn): "what", "how" or "why" not first ("4*6 bed what is the
+// size", "In case of tie, what happens"), or "when" anywhere ("When these
+// dumbles comes in stock"). With no verb before it to govern it, its
+// clause is a question or a relative on a noun, and the first verb after
+// it is that clause's, not a statement's: in EWT and GUM, of the first
+// finite verbs after "what", "how" or "why" not first with no finite verb
+// before, 15 in 184 are the main verb of a sentence without a question
+// mark, 9 of them questions typed without it ("And what is their big
+// meal of the day.", "So what was the point …"); after "when", 23 in
+// 284, each after a when-phrase with no finite verb of its own ("When
+// choosing a parakeet look for …") or a clause with no main clause. With a
+// verb form before ("customers earn 3% … when they add …": "earn" is
+// mostly an order there), the clause may be that verb's, and the gate
+// reads on as before. The table leaves "when" out of row ask (fewer than
+// half of the sentences it opens end in "?") and of row sub (UD annotates
+// it as an interrogative adverb, not as a relative or a subordinator);
+// nor when a comma follows: the clause ends there and a main clause may
+// follow ("When the build fails, it retries": the gate reads no verb in
+// -s after a pronoun at a clause's end, and the when-clause's verb stands
+// for it as before);
+// "which", "who" and "where" are in row sub and read as relatives
+// ("lol which is good": after an interjection, it points back).
+func asksWithin(rows *[stKinds]string, toks [][]string, pause []bool, i, kind int) bool {
+	return englishRows(rows) && !slices.Contains(pause[i:], true) && (kind == stAsk && i > 0 && !inRow(rows[stSub], toks[i][0]) || toks[i][0] == "when")
+}
+
+// verbForm reports token i of kind a verb form of the table (state,
+// fragment, order), not right after a determiner (a noun there: "in case
+// of tie").
+func verbForm(rows *[stKinds]string, toks [][]string, i, kind int) bool {
+	return kind != stKinds && kind != stAsk && (i == 0 || !isDet(rows, toks[i-1]))
 }
 
 // participleAfter reports a sentence whose token after i is mostly a
@@ -757,12 +856,56 @@ func subjectVerb(rows *[stKinds]string, toks [][]string, upper []bool) bool {
 // but not a participle or a gerund, which makes the first word its
 // auxiliary ("am looking for …": a first person speaking).
 // A stating verb must still follow.
-func subjectFirst(rows *[stKinds]string, toks [][]string) bool {
+func subjectFirst(rows *[stKinds]string, toks [][]string, pause []bool) bool {
 	if len(toks) < 2 {
 		return false
 	}
 	k := classOf(rows, toks[1])
-	return toks[1] == nil || k == stState || k == stFragment || k == stKinds && !isDet(rows, toks[1]) && !participleAfter(rows, toks, 0)
+	return (toks[1] == nil || k == stState || k == stFragment || k == stKinds && !isDet(rows, toks[1]) && !participleAfter(rows, toks, 0)) &&
+		!singularPlain(rows, toks, pause)
+}
+
+// singularPlain reports an English sentence whose first verb form after
+// its first word is a plain present (a base form the table also writes
+// with -s or -es, never mostly a participle: "address", "call"; not "set",
+// "put", which are pasts too) right after a word not in -s: the plain
+// present agrees with a plural or with I, you, we, they, and no such
+// subject stands before it, so the word is a noun ("Edit shipping
+// address", "Contact Call Center", "Modify Address"), and the first word
+// is no subject's noun but an order. "Deploy keys rotate nightly",
+// "Deploy finished the rollout", "Rate card … lives" agree; after a
+// comma or a colon a new clause opens ("Release checklist: see [[…]]",
+// mem's own pointer line, is judged as before); after a form
+// mostly a participle ("gotta go": got to) the plain form is its
+// infinitive.
+func singularPlain(rows *[stKinds]string, toks [][]string, pause []bool) bool {
+	if !englishRows(rows) {
+		return false
+	}
+	for k := 1; k < len(toks); k++ {
+		t := toks[k]
+		if t == nil {
+			continue
+		}
+		c := classOf(rows, t)
+		if pause[k-1] || inRow(rows[stSubject], t[0]) || inRow(rows[stPerson], t[0]) || c == stOrder {
+			return false // a subject stands, or a verb form that is no statement's
+		}
+		if c != stState && c != stFragment {
+			continue
+		}
+		w, prev := t[0], toks[k-1]
+		plain := !sEnding(w) && !strings.HasSuffix(w, "ed") && !inRow(rows[stParticiple], w) &&
+			(verbIn(rows, []string{w + "s"}) || verbIn(rows, []string{w + "es"}))
+		return plain && prev != nil && !sEnding(prev[0]) && !inRow(rows[stParticiple], prev[0])
+	}
+	return false
+}
+
+// sEnding reports an English word in -s, not -ss: a plural or a third
+// singular ("keys", "lives"), not "address", "process".
+func sEnding(w string) bool {
+	return strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss")
 }
 
 // verbIn reports a token whose words rows write as a stating verb (or an

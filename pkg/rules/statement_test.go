@@ -207,6 +207,51 @@ func TestStatementGateRound7(t *testing.T) {
 	})
 }
 
+// Round 8, users typing to customer-service bots (HINT3, Arora et al.
+// 2020): each held case here renders on main (4dc7339).
+func TestStatementGateRound8(t *testing.T) {
+	t.Parallel()
+	checkGate(t, []string{
+		"When these dumbles comes in stock", // "when" opens a clause: its verb is the clause's
+		"When PowerPlay11 go for account balance deduction",
+		"In case of tie, what happens", // an interrogative with no verb before it in its clause
+		"4*6 bed what is the size",
+		"hello, is ther anyone available to assist", // an asking auxiliary after an interjection and its comma
+		"Hello, how is the refund processed",        // an interrogative there
+		"Any discounts",                             // a fragment form after an article is a noun
+		"any offers today",
+		"U have outlets  in", // a sentence's capital: chat's "you" before a verb
+		"U have pureol biotin 10000mcg",
+		"Edit shipping address", // a plain present after a singular: a noun, and the first word an order
+		"Modify Address",
+		"Contact Call Center",
+		"Sir I added 26 and 12 but it 0", // "I" after the first word, before a verb: the pronoun
+		"Yaa am already paid",            // "am" is the first person's own form
+	}, []string{
+		"When the build fails, it retries.", // a comma: a main clause after the when-clause
+		"When the build fails the team gets a page.",
+		"The alert fires when the build fails.",                        // a verb before "when"
+		"Customers earn 3% on balances when they add the free option.", // a verb form before it, though mostly an order
+		"The docs explain what happens on a conflict.",
+		"The reason why it fails is the cache.",
+		"Some experience lol which is good when starting off.", // "which" after an interjection points back
+		"Either is fine.",            // no comma: a conjunction or a pronoun, not an interjection
+		"Any change needs a review.", // a fragment form after a noun
+		"The discount applies to every order.",
+		"Wii U sales grew in 2013.",                                 // a capital "U" after a capitalised word is a name's
+		"Yeah, what they ship on Fridays, that is the release.",     // a comma after it
+		"Commit hooks run on every push.",                           // a plain present after a plural
+		"Gotta take chances to have a good life.",                   // after a form mostly a participle, an infinitive
+		"Release checklist: see [[notes/release-checklist-3be407]]", // after a colon, a new clause
+		"World War I ended in 1918.",                                // "I" after a capitalised word not first numbers it
+		"Phase I of the migration moved the read path.",
+		"The call is at 9 am tomorrow.", // after a number, a.m.
+		"no thats all",                  // "no" is the answer or a number, not an article
+		"card no is 4589632154698753",
+		"yes okay their is comfort", // an auxiliary after an article is a slip, not a noun
+	})
+}
+
 // checkGate asserts that the gate holds each of held as unstated and lets
 // each of stated through.
 func checkGate(t *testing.T, held, stated []string) {
