@@ -187,7 +187,12 @@ var languagesTSV string
 // languages it tells, "" for a covered one, and the words each covered
 // language reads (its read row, as it lies in the table).
 type languageSigns struct {
-	words   map[string][]string
+	words map[string][]string
+	// romanized are the telling words of a language written in another
+	// script when its speakers type it in Latin letters (Hindi): as an
+	// uncovered language's to uncoveredLanguage, and nothing to the
+	// statement gate, which reads the covered words such text mixes in.
+	romanized map[string][]string
 	letters map[rune][]string
 	read    []string // each covered language's read row: its frequent words, sorted, space-separated
 	// readLang names the language of each read row.
@@ -278,7 +283,7 @@ func rowWord(row string, at int) string {
 // tellingSigns parses languages.tsv when first asked for (most mem
 // processes never judge a claim).
 var tellingSigns = sync.OnceValue(func() languageSigns {
-	s := languageSigns{words: make(map[string][]string, 5000), letters: map[rune][]string{}}
+	s := languageSigns{words: make(map[string][]string, 5000), romanized: map[string][]string{}, letters: map[rune][]string{}}
 	for rest := languagesTSV; rest != ""; {
 		var line string
 		line, rest, _ = strings.Cut(rest, "\n")
@@ -289,6 +294,8 @@ var tellingSigns = sync.OnceValue(func() languageSigns {
 			s.words[sign] = append(s.words[sign], "")
 		case "uncovered":
 			s.words[sign] = append(s.words[sign], lang)
+		case "romanized":
+			s.romanized[sign] = append(s.romanized[sign], lang)
 		case "read":
 			s.read = append(s.read, sign)
 			s.readLang = append(s.readLang, lang)
@@ -332,6 +339,9 @@ func uncoveredLanguage(clause string) (lang string, seen []string) {
 			} else {
 				add(l, lower)
 			}
+		}
+		for _, l := range signs.romanized[lower] {
+			add(l, lower)
 		}
 		if !unicode.IsLower(first) {
 			continue
