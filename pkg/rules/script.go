@@ -193,8 +193,8 @@ type languageSigns struct {
 	// uncovered language's to uncoveredLanguage, and nothing to the
 	// statement gate, which reads the covered words such text mixes in.
 	romanized map[string][]string
-	letters map[rune][]string
-	read    []string // each covered language's read row: its frequent words, sorted, space-separated
+	letters   map[rune][]string
+	read      []string // each covered language's read row: its frequent words, sorted, space-separated
 	// readLang names the language of each read row.
 	readLang []string
 }
