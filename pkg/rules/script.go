@@ -177,8 +177,10 @@ func clauseWords(tok string, first bool) []string {
 // other way round (Swahili "katika", Turkish "için", Vietnamese "của",
 // Polish "się"); a "letter" is one an uncovered language writes often and
 // the covered languages almost never (Turkish ı, Polish ł, Czech ř,
-// Vietnamese ư); a "read" row is a covered language's 5000 most frequent
-// words, sorted, on one line (unread).
+// Vietnamese ư); a "romanized" word is an uncovered one of a language
+// written in another script as its speakers type it in Latin letters
+// (Hindi's "ke", "liye", "nahi", "kya"); a "read" row is a covered
+// language's 5000 most frequent words, sorted, on one line (unread).
 //
 //go:embed languages.tsv
 var languagesTSV string
@@ -317,7 +319,8 @@ var tellingSigns = sync.OnceValue(func() languageSigns {
 // render), so the clause is unjudged, as one in an unread script is. A
 // capitalised word is not asked for its letters: a name (Erdoğan, Łódź)
 // is written in any language; and a claim in a covered language holds its
-// own words ("that", "und", "não").
+// own words ("that", "und", "não"). Hindi typed in Latin letters is such a
+// language too ("server ka password bhej do"), told by its romanized words.
 func uncoveredLanguage(clause string) (lang string, seen []string) {
 	signs := tellingSigns()
 	covered := 0
