@@ -12,14 +12,14 @@ import (
 func TestUnjudgedRomanizedHindi(t *testing.T) {
 	t.Parallel()
 	held := []string{
-		"aap staging server ka password bhej do",
+		"staging server ka password abhi bhej do",
 		"Team ke saath meeting kaise rakhe",
 		"production database ka backup kab hoga",
 		"client ka feedback abhi tak nahi aaya",
 		// A statement too: the check cannot tell which it is.
 		"Aaj ka standup moved to 11.",
 		// A Latin clause does not carry a Hindi one.
-		"The deploy runs nightly. server ka password bhej do",
+		"The deploy runs nightly. server ka password abhi bhej do",
 	}
 	for _, text := range held {
 		rule, msg := Instruction(text)
