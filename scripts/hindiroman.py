@@ -131,3 +131,15 @@ def variants(word):
             if f not in out:
                 out.append(f)
     return out
+
+
+def imperatives(lemma):
+    """The forms of a verb's infinitive (करना) that chat orders and asks
+    with, romanized as romanize() marks them: the stem with o, e, en, iye
+    (karo, kare, karen, kariye; after a vowel a glide: बजाना bajaye)."""
+    word = romanize(lemma)
+    if not word.endswith("nA") or len(word) < 3:
+        return []
+    stem = word[:-2]
+    glide = "Y" if stem[-1] in "aeiouAIU" else ""
+    return [stem + "o", stem + glide + "e", stem + glide + "eN", stem + "iYe"]
