@@ -1,7 +1,8 @@
 """Devanagari Hindi written in Latin letters, as scripts/udlanguages needs
 it: a word romanized by the Hunterian scheme without diacritics (the long
 vowels ā ī ū written as a i u, ISO 15919's c and ch as Hunterian's ch and
-chh), and the spellings chat gives that word (variants).
+chh), the forms a verb orders and asks with (imperatives), and the
+spellings chat gives a word (variants).
 
 The rules, each one chat writes (Hinglish's spellings are not
 standardised; these are the regular ones):
