@@ -5,13 +5,15 @@ import subprocess
 import sys
 
 
-def treebank(arg):
+def treebank(arg, pud=False):
     """The git directory, ref and language of MIRROR or MIRROR@BRANCH (a
     mirror of github.com/UniversalDependencies/UD_<Language>-<Name>);
-    exits on a PUD treebank, which is the rules' precision check."""
+    exits on a PUD treebank, which is the rules' precision check, unless
+    pud (scripts/udlanguages' --romanized: Latin words from a treebank in
+    another script, which cannot change a verdict on its sentences)."""
     repo, _, ref = arg.partition("@")
     name = repo.rstrip("/").removesuffix("/repo").split("UD_")[-1]
-    if name.endswith("-PUD"):
+    if name.endswith("-PUD") and not pud:
         sys.exit(f"{repo}: a PUD treebank is the precision check; leave it out")
     return repo, ref or "HEAD", name.split("-")[0]
 

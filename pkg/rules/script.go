@@ -177,8 +177,10 @@ func clauseWords(tok string, first bool) []string {
 // other way round (Swahili "katika", Turkish "için", Vietnamese "của",
 // Polish "się"); a "letter" is one an uncovered language writes often and
 // the covered languages almost never (Turkish ı, Polish ł, Czech ř,
-// Vietnamese ư); a "read" row is a covered language's 5000 most frequent
-// words, sorted, on one line (unread).
+// Vietnamese ư); a "romanized" word is an uncovered one of a language
+// written in another script as its speakers type it in Latin letters
+// (Hindi's "ke", "liye", "nahi", "kya"); a "read" row is a covered
+// language's 5000 most frequent words, sorted, on one line (unread).
 //
 //go:embed languages.tsv
 var languagesTSV string
@@ -187,9 +189,14 @@ var languagesTSV string
 // languages it tells, "" for a covered one, and the words each covered
 // language reads (its read row, as it lies in the table).
 type languageSigns struct {
-	words   map[string][]string
-	letters map[rune][]string
-	read    []string // each covered language's read row: its frequent words, sorted, space-separated
+	words map[string][]string
+	// romanized are the telling words of a language written in another
+	// script when its speakers type it in Latin letters (Hindi): as an
+	// uncovered language's to uncoveredLanguage, and nothing to the
+	// statement gate, which reads the covered words such text mixes in.
+	romanized map[string][]string
+	letters   map[rune][]string
+	read      []string // each covered language's read row: its frequent words, sorted, space-separated
 	// readLang names the language of each read row.
 	readLang []string
 }
@@ -278,7 +285,7 @@ func rowWord(row string, at int) string {
 // tellingSigns parses languages.tsv when first asked for (most mem
 // processes never judge a claim).
 var tellingSigns = sync.OnceValue(func() languageSigns {
-	s := languageSigns{words: make(map[string][]string, 5000), letters: map[rune][]string{}}
+	s := languageSigns{words: make(map[string][]string, 5000), romanized: map[string][]string{}, letters: map[rune][]string{}}
 	for rest := languagesTSV; rest != ""; {
 		var line string
 		line, rest, _ = strings.Cut(rest, "\n")
@@ -289,6 +296,8 @@ var tellingSigns = sync.OnceValue(func() languageSigns {
 			s.words[sign] = append(s.words[sign], "")
 		case "uncovered":
 			s.words[sign] = append(s.words[sign], lang)
+		case "romanized":
+			s.romanized[sign] = append(s.romanized[sign], lang)
 		case "read":
 			s.read = append(s.read, sign)
 			s.readLang = append(s.readLang, lang)
@@ -310,7 +319,8 @@ var tellingSigns = sync.OnceValue(func() languageSigns {
 // render), so the clause is unjudged, as one in an unread script is. A
 // capitalised word is not asked for its letters: a name (Erdoğan, Łódź)
 // is written in any language; and a claim in a covered language holds its
-// own words ("that", "und", "não").
+// own words ("that", "und", "não"). Hindi typed in Latin letters is such a
+// language too ("server ka password bhej do"), told by its romanized words.
 func uncoveredLanguage(clause string) (lang string, seen []string) {
 	signs := tellingSigns()
 	covered := 0
@@ -332,6 +342,9 @@ func uncoveredLanguage(clause string) (lang string, seen []string) {
 			} else {
 				add(l, lower)
 			}
+		}
+		for _, l := range signs.romanized[lower] {
+			add(l, lower)
 		}
 		if !unicode.IsLower(first) {
 			continue
