@@ -50,10 +50,33 @@ import (
 // above holds still renders only if every sentence of it reads as a
 // statement, with a verb that states.
 func Instruction(text string) (rule, msg string) {
+	text = apostrophes(text)
 	if rule, msg := InstructionName(text); rule != "" {
 		return rule, msg
 	}
 	return unstated(text)
+}
+
+// apostrophes writes as "'" each mark between two letters that a keyboard
+// or an editor types for it (’ ʼ ´ ＇): the rules read "I'm", and "I’m"
+// is the same word. A quote's opening ‘ and a closing ’ after a word
+// stay as written, for the rules that read quotes.
+func apostrophes(text string) string {
+	if !strings.ContainsAny(text, "’ʼ´＇") {
+		return text
+	}
+	var b strings.Builder
+	prev := rune(0)
+	for i, r := range text {
+		if strings.ContainsRune("’ʼ´＇", r) && unicode.IsLetter(prev) {
+			if next, _ := utf8.DecodeRuneInString(text[i+utf8.RuneLen(r):]); unicode.IsLetter(next) {
+				r = '\''
+			}
+		}
+		b.WriteRune(r)
+		prev = r
+	}
+	return b.String()
 }
 
 // InstructionName is Instruction without the statement gate: for the text
@@ -61,6 +84,7 @@ func Instruction(text string) (rule, msg string) {
 // a description, the note a pointer line names), which need not be a
 // statement; the deny rules and unjudged still hold an order there.
 func InstructionName(text string) (rule, msg string) {
+	text = apostrophes(text)
 	if len(text) > judgedWhole {
 		for _, piece := range pieces(text) {
 			if rule, msg := InstructionName(piece); rule != "" {

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"cmp"
 	_ "embed"
 	"slices"
 	"strings"
@@ -345,6 +346,13 @@ func gateTokens(s string) (out [][]string, upper, pause []bool) {
 		switch before, after, ok := strings.Cut(f, "'"); {
 		case f == "" || digit:
 			out, upper, pause = append(out, nil), append(upper, false), append(pause, false)
+		case ok && after == "t" && strings.HasSuffix(before, "n") && len(before) > 2:
+			// English "n't" is its own word, as the treebanks write it: "doesn't" is
+			// "does" "n't"; "can't", "won't" and "shan't" are "can", "will" and
+			// "shall" (the treebanks' "ca", "wo", "sha").
+			aux := before[:len(before)-1]
+			aux = cmp.Or(map[string]string{"ca": "can", "wo": "will", "sha": "shall"}[aux], aux)
+			out, upper, pause = append(out, []string{aux}, []string{"n't", "not"}), append(upper, up, false), append(pause, false, false)
 		case ok && before != "" && after != "":
 			out, upper, pause = append(out, []string{before + "'", before}, []string{"'" + after, after}), append(upper, up, false), append(pause, false, false)
 		default:

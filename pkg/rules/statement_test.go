@@ -267,3 +267,46 @@ func checkGate(t *testing.T, held, stated []string) {
 		}
 	}
 }
+
+// TestGateNotContraction: the treebanks write "doesn't" as "does" and
+// "n't" (and "can't" as "ca" "n't"), so the gate read "doesn" and "t",
+// neither a verb: "The user doesn't like tabs." was held while "The
+// user does not like tabs." rendered (ClariQ's answers, session 31). A
+// question or an order with "n't" is still held.
+func TestGateNotContraction(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{"Aren't the nightly builds on the old runner", "Don't deploy on Fridays."} {
+		if rule, _ := Instruction(s); rule == "" {
+			t.Errorf("Instruction(%q) let it through, want it held", s)
+		}
+	}
+	checkGate(t, []string{
+		"Ugh, the deploy failed again. But don't get discouraged, just keep going.",
+	}, []string{
+		"The user doesn't like tabs.",
+		"The team doesn't deploy on Fridays.",
+		"The API isn't stable yet.",
+		"The CI won't run on forks.",
+		"The user can't use Docker on this laptop.",
+		"The staging database wasn't migrated.",
+		"That doesn't matter for the release.",
+	})
+}
+
+// TestApostrophes: a keyboard's or an editor's apostrophe (’ ʼ ´) between
+// letters is the apostrophe: "I’m interested in old coins" spoke as
+// someone only when typed with "'", and rendered with "’" (ClariQ's
+// answers, session 31).
+func TestApostrophes(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{"I’m interested in old coins", "I’ve moved the backups to S3.", "Iʼll keep the logs for a week.", "I´d rather use tabs."} {
+		if rule, msg := Instruction(s); rule != "message-person" {
+			t.Errorf("Instruction(%q) = %q (%s), want message-person", s, rule, msg)
+		}
+	}
+	for _, s := range []string{"The user’s editor doesn’t support tabs.", "‘Ship it’ is the team’s motto.", "The users’ keys rotate monthly."} {
+		if rule, msg := Instruction(s); rule != "" {
+			t.Errorf("Instruction(%q) = %s (%s), want a statement", s, rule, msg)
+		}
+	}
+}
