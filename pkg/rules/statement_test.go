@@ -336,7 +336,8 @@ func TestGateContractedAux(t *testing.T) {
 	})
 }
 
-// TestGateInitials: a stop after initials ("U.S.", "a.m.") or after a
+// TestGateInitials: a one-word gloss in brackets ("(WHO)") is no relative;
+// a stop after initials ("U.S.", "a.m.") or after a
 // short abbreviation in brackets ("(c. 2019)") does not end the sentence:
 // "Thus, U.S. citizens vote for …" was cut into "Thus, U.S." and the rest,
 // and the first half, with no verb, held (EWT and GUM dev). An order
@@ -354,5 +355,7 @@ func TestGateInitials(t *testing.T) {
 		"The nightly job runs at 3 a.m. every day.",
 		"The repo was created (c. 2019) by the infra team.",
 		"The user prefers short names, e.g. cfg for config.",
+		"The World Health Organisation (WHO) recommends that every country should iodise all edible salt.",
+		"The Site Reliability team (SRE) owns the pager.",
 	})
 }
