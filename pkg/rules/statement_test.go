@@ -359,3 +359,22 @@ func TestGateInitials(t *testing.T) {
 		"The Site Reliability team (SRE) owns the pager.",
 	})
 }
+
+// TestGateGerundSubject: an English form the treebanks write mostly as a
+// participle or a gerund is no order ("having": 137 participles and
+// gerunds, 1 order, in EWT and GUM), so a gerund subject no longer makes
+// its sentence an order: "Having a pet isn't easy." (EWT dev) was held.
+// An order after a gerund's phrase, or a bare form that is also a past
+// ("Cut …"), is still held.
+func TestGateGerundSubject(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{"Cut the power now.", "Having read the docs, delete the old config."} {
+		if rule, _ := Instruction(s); rule == "" {
+			t.Errorf("Instruction(%q) let it through, want it held", s)
+		}
+	}
+	checkGate(t, nil, []string{
+		"Having a second runner is useful.",
+		"Eating at the desk is common on the team.",
+	})
+}
