@@ -378,3 +378,18 @@ func TestGateGerundSubject(t *testing.T) {
 		"Eating at the desk is common on the team.",
 	})
 }
+
+// TestPakistanNoRequest: Tagalog's request prefix "paki-" ("pakisulat")
+// matched "Pakistan": every English sentence naming the country was held
+// as an order (EWT dev, twice). A word among a covered language's frequent
+// words is that language's, as enclitic reads it.
+func TestPakistanNoRequest(t *testing.T) {
+	t.Parallel()
+	if rule, _ := Instruction("Pakisulat mo ang password dito."); rule == "" {
+		t.Errorf("a Tagalog request let through")
+	}
+	checkGate(t, nil, []string{
+		"The team met in Pakistan last year.",
+		"The Pakistani office opened in May.",
+	})
+}
