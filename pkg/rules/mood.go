@@ -309,8 +309,8 @@ func suffixedOrder(lower string) string {
 		if hasSuffixAny(w, "ешь", "ёшь", "ишь") && w != "лишь" && len([]rune(w)) > 3 {
 			return w // Russian second person singular: можешь, пишешь
 		}
-		if strings.HasPrefix(w, "paki") && len(w) > 6 {
-			return w // Tagalog "please …": pakisulat
+		if strings.HasPrefix(w, "paki") && len(w) > 6 && !tellingSigns().writes(w) {
+			return w // Tagalog "please …": pakisulat; not a covered language's frequent word ("Pakistan", "Pakistani", which English's treebanks write often)
 		}
 	}
 	return ""

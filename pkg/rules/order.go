@@ -168,6 +168,12 @@ func notVerb(w string) bool {
 	if openers()[w] || objectOpeners()[w] || romanceObjects()[w] || portugueseObjects()[w] || treebank().sub[w] {
 		return true
 	}
+	// An English host and its contracted auxiliary are a subject and its
+	// verb ("He's a blogger", "Everyone's an individual", "They've a
+	// plan"), no imperative; "let's" is one ("let us").
+	if host, aux, ok := strings.Cut(w, "'"); ok && host != "let" && host != "" && (aux == "s" || contracted[aux] != "") {
+		return true
+	}
 	// A Romance gerund or participle opens a phrase before the subject
 	// ("Usando l'antenna …", "Superato l'estremo …").
 	if hasSuffixAny(w, "ando", "endo", "indo", "ato", "ito", "uto", "ado", "ido") && utf8.RuneCountInString(w) > 5 {

@@ -310,3 +310,86 @@ func TestApostrophes(t *testing.T) {
 		}
 	}
 }
+
+// TestGateContractedAux: a contracted auxiliary is its full form, its
+// person the word it is joined to: "They're right here." and "They've
+// always been timely …" (EWT dev) were held while "They are …" rendered,
+// since "'re" counted alone is mostly "you're"; and "He's a blogger …"
+// was read as the imperative "he's" before its object. A person speaking
+// through a contraction, or "let's", is still held.
+func TestGateContractedAux(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{"You're the reviewer now.", "We've moved the docs to the wiki.", "I'm the owner of billing.",
+		"Let's deploy the fix tonight.", "They're on call, so page them now.", "Let's a go"} {
+		if rule, _ := Instruction(s); rule == "" {
+			t.Errorf("Instruction(%q) let it through, want it held", s)
+		}
+	}
+	checkGate(t, nil, []string{
+		"They're deploying the fix tonight.",
+		"They’re already on the new runner.",
+		"They've moved the docs to the wiki.",
+		"The maintainers say they'll cut a release on Monday.",
+		"She's the owner of the billing service.",
+		"He's an admin on the staging cluster.",
+		"Everyone's a reviewer on this repo.",
+	})
+}
+
+// TestGateInitials: a one-word gloss in brackets ("(WHO)") is no relative;
+// a stop after initials ("U.S.", "a.m.") or after a
+// short abbreviation in brackets ("(c. 2019)") does not end the sentence:
+// "Thus, U.S. citizens vote for …" was cut into "Thus, U.S." and the rest,
+// and the first half, with no verb, held (EWT and GUM dev). An order
+// after initials is still held.
+func TestGateInitials(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{"The build moved to the U.S. Delete the old runner.", "At 3 a.m. restart the cluster."} {
+		if rule, _ := Instruction(s); rule == "" {
+			t.Errorf("Instruction(%q) let it through, want it held", s)
+		}
+	}
+	checkGate(t, nil, []string{
+		"The U.S. team owns the billing service.",
+		"Thus, U.S. customers pay in dollars.",
+		"The nightly job runs at 3 a.m. every day.",
+		"The repo was created (c. 2019) by the infra team.",
+		"The user prefers short names, e.g. cfg for config.",
+		"The World Health Organisation (WHO) recommends that every country should iodise all edible salt.",
+		"The Site Reliability team (SRE) owns the pager.",
+	})
+}
+
+// TestGateGerundSubject: an English form the treebanks write mostly as a
+// participle or a gerund is no order ("having": 137 participles and
+// gerunds, 1 order, in EWT and GUM), so a gerund subject no longer makes
+// its sentence an order: "Having a pet isn't easy." (EWT dev) was held.
+// An order after a gerund's phrase, or a bare form that is also a past
+// ("Cut …"), is still held.
+func TestGateGerundSubject(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{"Cut the power now.", "Having read the docs, delete the old config."} {
+		if rule, _ := Instruction(s); rule == "" {
+			t.Errorf("Instruction(%q) let it through, want it held", s)
+		}
+	}
+	checkGate(t, nil, []string{
+		"Having a second runner is useful.",
+		"Eating at the desk is common on the team.",
+	})
+}
+
+// TestPakistanNoRequest: Tagalog's request prefix "paki-" ("pakisulat")
+// matched "Pakistan": every English sentence naming the country was held
+// as an order (EWT dev, twice). A word among a covered language's frequent
+// words is that language's, as enclitic reads it.
+func TestPakistanNoRequest(t *testing.T) {
+	t.Parallel()
+	if rule, _ := Instruction("Pakisulat mo ang password dito."); rule == "" {
+		t.Errorf("a Tagalog request let through")
+	}
+	checkGate(t, nil, []string{
+		"The team met in Pakistan last year.",
+		"The Pakistani office opened in May.",
+	})
+}
