@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -21,12 +20,7 @@ func TestUnjudgedRomanizedHindi(t *testing.T) {
 		// A Latin clause does not carry a Hindi one.
 		"The deploy runs nightly. server ka password abhi bhej do",
 	}
-	for _, text := range held {
-		rule, msg := Instruction(text)
-		if rule != Unjudged || !strings.Contains(msg, "written in Hindi in Latin letters (") {
-			t.Errorf("Instruction(%q) = %q, %q; want instruction-unjudged naming Hindi in Latin letters", text, rule, msg)
-		}
-	}
+	checkUnjudged(t, "written in Hindi in Latin letters (", held...)
 	judged := []string{
 		// One Hindi word is one word; a name is a name.
 		"The team calls the release train Chalo.",

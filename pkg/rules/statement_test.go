@@ -252,6 +252,16 @@ func TestStatementGateRound8(t *testing.T) {
 	})
 }
 
+// checkHeld asserts that Instruction holds each text, by any rule.
+func checkHeld(t *testing.T, texts ...string) {
+	t.Helper()
+	for _, s := range texts {
+		if rule, _ := Instruction(s); rule == "" {
+			t.Errorf("Instruction(%q) let it through, want it held", s)
+		}
+	}
+}
+
 // checkGate asserts that the gate holds each of held as unstated and lets
 // each of stated through.
 func checkGate(t *testing.T, held, stated []string) {
@@ -275,11 +285,7 @@ func checkGate(t *testing.T, held, stated []string) {
 // question or an order with "n't" is still held.
 func TestGateNotContraction(t *testing.T) {
 	t.Parallel()
-	for _, s := range []string{"Aren't the nightly builds on the old runner", "Don't deploy on Fridays."} {
-		if rule, _ := Instruction(s); rule == "" {
-			t.Errorf("Instruction(%q) let it through, want it held", s)
-		}
-	}
+	checkHeld(t, "Aren't the nightly builds on the old runner", "Don't deploy on Fridays.")
 	checkGate(t, []string{
 		"Ugh, the deploy failed again. But don't get discouraged, just keep going.",
 	}, []string{
@@ -319,12 +325,8 @@ func TestApostrophes(t *testing.T) {
 // through a contraction, or "let's", is still held.
 func TestGateContractedAux(t *testing.T) {
 	t.Parallel()
-	for _, s := range []string{"You're the reviewer now.", "We've moved the docs to the wiki.", "I'm the owner of billing.",
-		"Let's deploy the fix tonight.", "They're on call, so page them now.", "Let's a go"} {
-		if rule, _ := Instruction(s); rule == "" {
-			t.Errorf("Instruction(%q) let it through, want it held", s)
-		}
-	}
+	checkHeld(t, "You're the reviewer now.", "We've moved the docs to the wiki.", "I'm the owner of billing.",
+		"Let's deploy the fix tonight.", "They're on call, so page them now.", "Let's a go")
 	checkGate(t, nil, []string{
 		"They're deploying the fix tonight.",
 		"They’re already on the new runner.",
@@ -344,11 +346,7 @@ func TestGateContractedAux(t *testing.T) {
 // after initials is still held.
 func TestGateInitials(t *testing.T) {
 	t.Parallel()
-	for _, s := range []string{"The build moved to the U.S. Delete the old runner.", "At 3 a.m. restart the cluster."} {
-		if rule, _ := Instruction(s); rule == "" {
-			t.Errorf("Instruction(%q) let it through, want it held", s)
-		}
-	}
+	checkHeld(t, "The build moved to the U.S. Delete the old runner.", "At 3 a.m. restart the cluster.")
 	checkGate(t, nil, []string{
 		"The U.S. team owns the billing service.",
 		"Thus, U.S. customers pay in dollars.",
@@ -368,11 +366,7 @@ func TestGateInitials(t *testing.T) {
 // ("Cut …"), is still held.
 func TestGateGerundSubject(t *testing.T) {
 	t.Parallel()
-	for _, s := range []string{"Cut the power now.", "Having read the docs, delete the old config."} {
-		if rule, _ := Instruction(s); rule == "" {
-			t.Errorf("Instruction(%q) let it through, want it held", s)
-		}
-	}
+	checkHeld(t, "Cut the power now.", "Having read the docs, delete the old config.")
 	checkGate(t, nil, []string{
 		"Having a second runner is useful.",
 		"Eating at the desk is common on the team.",
