@@ -366,7 +366,6 @@ func gateTokens(s string) (out [][]string, upper, pause []bool) {
 		if c := strings.TrimRight(f, ".,;:!?"); len(c) > 2 && c[0] == '(' && c[len(c)-1] == ')' && !strings.Contains(c[1:len(c)-1], "(") {
 			digit = true
 		}
-		f = strings.ReplaceAll(f, "’", "'")
 		f = strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsMark(r) && r != '\'' })
 		f = strings.Trim(f, "'")
 		first, _ := utf8.DecodeRuneInString(f)
@@ -380,9 +379,9 @@ func gateTokens(s string) (out [][]string, upper, pause []bool) {
 			// "does" "n't"; "can't", "won't" and "shan't" are "can", "will" and
 			// "shall" (the treebanks' "ca", "wo", "sha").
 			aux := before[:len(before)-1]
-			aux = cmp.Or(map[string]string{"ca": "can", "wo": "will", "sha": "shall"}[aux], aux)
+			aux = cmp.Or(negatedAux[aux], aux)
 			out, upper, pause = append(out, []string{aux}, []string{"n't", "not"}), append(upper, up, false), append(pause, false, false)
-		case ok && before != "" && contracted[after] != "" && before != "let":
+		case ok && before != "" && contracted[after] != "":
 			// A contracted auxiliary is its full form, and its person is
 			// the word it is joined to: "they're" is "they" "are" (EWT and
 			// GUM dev write "'re" after a third person 19 times, after
@@ -403,6 +402,10 @@ func gateTokens(s string) (out [][]string, upper, pause []bool) {
 // contracted are English's contracted auxiliaries, as the treebanks
 // annotate them (lemma, and the form the person of its host takes).
 var contracted = map[string]string{"re": "are", "ve": "have", "ll": "will", "d": "would", "m": "am"}
+
+// negatedAux are the treebanks' forms of an auxiliary before "n't" that
+// are not its own ("ca" of "can't").
+var negatedAux = map[string]string{"ca": "can", "wo": "will", "sha": "shall"}
 
 // statedIn reports whether toks read as a statement in the language of
 // rows: its first verb-like word decides. An interrogative that opens it,
