@@ -700,6 +700,9 @@ func (d *Daemon) render(req Request) Response {
 		}
 	}
 	targets := r.Targets
+	if !r.All && len(targets) == 0 {
+		return Response{Declined: "a render request names no target (mem render always sends one, or --all)"}
+	}
 	if r.All {
 		var err error
 		if targets, err = render.Outputs(v); err != nil {

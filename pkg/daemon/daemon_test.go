@@ -39,7 +39,7 @@ func (s *syncBuffer) String() string {
 
 // exampleDaemon is a daemon of a fresh copy of the example vault, not yet
 // running.
-func exampleDaemon(t *testing.T) (*Daemon, *syncBuffer) {
+func exampleDaemon(t testing.TB) (*Daemon, *syncBuffer) {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "mem-daemon-")
 	if err != nil {
@@ -67,7 +67,7 @@ func exampleDaemon(t *testing.T) (*Daemon, *syncBuffer) {
 }
 
 // start runs d until the test ends, and waits for its first cycle.
-func start(t *testing.T, d *Daemon) (stop func(cause error), done <-chan error) {
+func start(t testing.TB, d *Daemon) (stop func(cause error), done <-chan error) {
 	t.Helper()
 	ctx, cancel := context.WithCancelCause(context.Background())
 	ch, finished := make(chan error, 1), make(chan struct{})
@@ -82,7 +82,7 @@ func start(t *testing.T, d *Daemon) (stop func(cause error), done <-chan error) 
 	return cancel, ch
 }
 
-func eventually(t *testing.T, what string, ok func() bool) {
+func eventually(t testing.TB, what string, ok func() bool) {
 	t.Helper()
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if ok() {

@@ -37,7 +37,7 @@ func pageServer(t *testing.T, v *vault.Vault, now *time.Time) (string, *Page) {
 }
 
 // pageVault is newVault with the payloads memory.
-func pageVault(t *testing.T) *vault.Vault {
+func pageVault(t testing.TB) *vault.Vault {
 	v := newVault(t)
 	vaulttest.Write(t, v.Root, "memory/xss.md", "---\ntype: fact\nprovenance: stated\nvalid_at: 2026-01-03\n---\n"+xssText+"\n")
 	return v

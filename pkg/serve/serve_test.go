@@ -30,7 +30,7 @@ var testNow = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 // secretText is a memory's text no error body may show.
 const secretText = "The staging database lives on db-7.internal"
 
-func newVault(t *testing.T) *vault.Vault {
+func newVault(t testing.TB) *vault.Vault {
 	t.Helper()
 	root := t.TempDir()
 	vaulttest.Write(t, root, "mem.yaml", "{}\n")
@@ -64,7 +64,7 @@ func newServer(t *testing.T, v *vault.Vault, hosts ...string) string {
 	return srv.URL
 }
 
-func addToken(t *testing.T, v *vault.Vault, name string, readOnly bool) string {
+func addToken(t testing.TB, v *vault.Vault, name string, readOnly bool) string {
 	t.Helper()
 	secret, err := AddToken(context.Background(), v, name, readOnly, testNow)
 	if err != nil {
