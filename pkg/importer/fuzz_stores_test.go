@@ -2,6 +2,7 @@ package importer
 
 import (
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -42,46 +43,40 @@ func writeInput(t *testing.T, rel string, data []byte) string {
 	return p
 }
 
-// A Claude.ai conversations.json, given alone as users often do: an error
+// fuzzRead fuzzes read on the file it is given, written at rel: an error
 // names the file, and every item is one the writer can take.
+func fuzzRead(f *testing.F, rel string, read func(p string) ([]item, error)) {
+	f.Fuzz(func(t *testing.T, data []byte) {
+		items, err := read(writeInput(t, rel, data))
+		if err != nil && !strings.Contains(err.Error(), path.Base(rel)) {
+			t.Errorf("error does not name the file: %v", err)
+		}
+		checkItems(t, items)
+	})
+}
+
+// A Claude.ai conversations.json, given alone as users often do.
 func FuzzClaudeAI(f *testing.F) {
 	seedScript(f, "import_claude_ai.txtar", "conversations.json")
 	f.Add([]byte(`[{"uuid":"u","chat_messages":[{"sender":"human","text":"x","content":[{"type":"text","text":null}],"created_at":"2024-13-40T99:00:00Z"}]}]`))
 	f.Add([]byte(`[{"mapping":{}}]`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		p := writeInput(t, "conversations.json", data)
-		items, err := collectClaudeAI(p, env{})
-		if err != nil && !strings.Contains(err.Error(), "conversations.json") {
-			t.Errorf("error does not name the file: %v", err)
-		}
-		checkItems(t, items)
-	})
+	fuzzRead(f, "conversations.json", func(p string) ([]item, error) { return collectClaudeAI(p, env{}) })
 }
 
 // Codex's memories/MEMORY.md, its session headers and groups rewritten in
-// place: every item is one the writer can take.
+// place.
 func FuzzCodexMemory(f *testing.F) {
 	seedScript(f, "import_codex.txtar", ".md")
 	f.Add([]byte("---\nupdated_at: 2026-13-01\ndescription:\n---\n---\n# h\n- a\n---\n"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		items, err := codexMemory(writeInput(t, "memories/MEMORY.md", data), env{})
-		if err != nil && !strings.Contains(err.Error(), "MEMORY.md") {
-			t.Errorf("error does not name the file: %v", err)
-		}
-		checkItems(t, items)
-	})
+	fuzzRead(f, "memories/MEMORY.md", func(p string) ([]item, error) { return codexMemory(p, env{}) })
 }
 
 // An OpenClaw daily file (memory/YYYY-MM-DD.md): its entries, stamps and
-// headings; every item is one the writer can take.
+// headings.
 func FuzzStoreFile(f *testing.F) {
 	seedScript(f, "import_openclaw.txtar", ".md")
 	f.Add([]byte("## 09:61 Standup\n- [2026-02-30 25:00] a\n### 2026-02-19\n* b"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		items, err := storeFileItems(writeInput(t, "ws/memory/2026-02-19.md", data), env{}, frontmatter.Inferred)
-		if err != nil && !strings.Contains(err.Error(), "2026-02-19.md") {
-			t.Errorf("error does not name the file: %v", err)
-		}
-		checkItems(t, items)
+	fuzzRead(f, "ws/memory/2026-02-19.md", func(p string) ([]item, error) {
+		return storeFileItems(p, env{}, frontmatter.Inferred)
 	})
 }
