@@ -436,6 +436,9 @@ func statedIn(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma
 			return false // "Wednesday is no good, let's try Thursday": wherever it stands
 		}
 	}
+	if askedUnmarked(rows, toks) {
+		return false // "today is what date", "olly where did the first americans settle"
+	}
 	verb := false // a verb form stood before, since the last pause
 	for i, t := range toks {
 		if i > 0 && pause[i-1] {
@@ -449,7 +452,7 @@ func statedIn(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma
 		asks := !verb && asksWithin(rows, toks, pause, i, kind)
 		verb = verb || verbForm(rows, toks, i, kind)
 		opens := i == 0 || clauseOpens(rows, toks, upper, i) || kind == stState && openedAfter(rows, toks, upper, pause, i) // "on tuesday set an alarm"
-		states := kind == stFragment && !articled(rows, toks, i) || kind == stState && !opens && !isDet(rows, toks[i-1]) && !gerundPart(rows, toks, upper, i)
+		states := kind == stFragment && !articled(rows, toks, i) || kind == stState && !opens && !isDet(rows, toks[i-1]) && !gerundPart(rows, toks, upper, i) && !unagreed(rows, toks, pause, i)
 		switch {
 		case notStating(rows, toks, upper, pause, comma, i, kind):
 			return false

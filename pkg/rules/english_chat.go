@@ -1,0 +1,145 @@
+package rules
+
+import "strings"
+
+// Requests and questions typed to an assistant without their marks (round
+// 11, SLURP): English grammar that tells a question or an order where the
+// gate found a verb that states. Each reading is measured on EWT and GUM
+// (docs/security.md, "Session 32").
+
+// askedUnmarked reports an English sentence that asks by its form alone,
+// wherever its interrogative stands: one left in place (askedInSitu) or
+// one before "do" (askedDo).
+func askedUnmarked(rows *[stKinds]string, toks [][]string) bool {
+	return englishRows(rows) && (askedInSitu(rows, toks) || askedDo(rows, toks))
+}
+
+// askedInSitu reports an English interrogative (what, how, when, where,
+// which, who, why) after a verb form of its sentence with no verb form
+// after it to the sentence's end: a question that leaves its
+// interrogative where the answer goes ("today is what date", "one dollar
+// equals how much", "delivered when"). An interrogative after its verb
+// opens an embedded clause or a relative, which has a verb of its own
+// ("I know what happened", "the town where it began"); with none after
+// it, it is the thing asked. In EWT and GUM an interrogative with a verb
+// before it in its clause and none after it to the sentence's end stands
+// in 7 sentences with "?" or a first or second person and in 2
+// statements, both after a conjunction or a preposition ("Depends of
+// what.", "… and why."). A form right after the interrogative that the
+// table also writes with -s is its noun ("what date", "what time"): the
+// interrogative is its subject's determiner, and a verb after a singular
+// "what" would take -s ("what happens").
+func askedInSitu(rows *[stKinds]string, toks [][]string) bool {
+	verb := false
+	for i, t := range toks {
+		if t == nil {
+			continue
+		}
+		kind := classOf(rows, t)
+		if verb && (kind == stAsk || t[0] == "when") && !followedByVerb(rows, toks, i) {
+			return true
+		}
+		verb = verb || verbForm(rows, toks, i, kind)
+	}
+	return false
+}
+
+// followedByVerb reports a verb form after token i, not the plain form
+// right after it that is its noun.
+func followedByVerb(rows *[stKinds]string, toks [][]string, i int) bool {
+	for j := i + 1; j < len(toks); j++ {
+		t := toks[j]
+		if t == nil {
+			continue
+		}
+		kind := classOf(rows, t)
+		if kind == stAsk || !verbForm(rows, toks, j, kind) || j == i+1 && plainPresent(rows, t[0]) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// askedDo reports an English interrogative other than a relative's (what,
+// how, when, where, why; not who, which, that) right before a form of
+// "do": "do" supports an inverted question and nothing else, so the
+// clause asks wherever it stands ("olly where did the first americans
+// settle", "ok google where does sophia vergara live"). In EWT and GUM
+// such an interrogative stands right before "do", "does" or "did" in 39
+// sentences with "?" (28 first, 11 further on), 4 with a first or second
+// person, and in no statement; the 4 statements that write a
+// wh-word before "do" write the relatives "who" and "which" ("Mary is an
+// excellent host who does yummy breakfasts").
+func askedDo(rows *[stKinds]string, toks [][]string) bool {
+	for i := 0; i+1 < len(toks); i++ {
+		t, next := toks[i], toks[i+1]
+		if t == nil || next == nil || classOf(rows, t) != stAsk || inRow(rows[stSub], t[0]) && t[0] != "where" {
+			continue
+		}
+		if switchDo(next[0]) {
+			return true
+		}
+	}
+	return false
+}
+
+// switchDo reports an English form of "do", the auxiliary of inversion.
+func switchDo(w string) bool {
+	return w == "do" || w == "does" || w == "did"
+}
+
+// plainPresent reports an English base form the table also writes with -s
+// or -es, not mostly a participle and not in -ed (singularPlain's plain
+// present: "play", "send", "open"; not "set", "put", pasts too).
+func plainPresent(rows *[stKinds]string, w string) bool {
+	return !sEnding(w) && !strings.HasSuffix(w, "ed") && !inRow(rows[stParticiple], w) &&
+		(verbIn(rows, []string{w + "s"}) || verbIn(rows, []string{w + "es"}))
+}
+
+// pluralWords are English's plurals not written in -s and the determiners
+// and pronouns that count more than one (a closed class of the grammar,
+// not of any set's rows): a plain present agrees with them ("people love
+// it", "these have been sold", "both have full 1080 video").
+var pluralWords = map[string]bool{"these": true, "those": true, "both": true, "many": true, "few": true, "several": true, "all": true, "some": true,
+	"people": true, "men": true, "women": true, "children": true, "police": true, "feet": true, "teeth": true, "mice": true, "geese": true, "cattle": true}
+
+// unagreed reports token i an English plain present (plainPresent) that
+// is its sentence's first verb form, right after a word, and that no
+// subject it could agree with stands before: no word in -s (a plural), no
+// plural of pluralWords, no pronoun in the nominative or person's
+// pronoun, no relative or subordinator, no asking auxiliary or modal (its
+// infinitive: "will include"), no "and", "or" or "nor" (a coordinated
+// subject), no comma. A plain present agrees with a plural or with I,
+// you, we, they; after a singular noun or a name it is no verb of theirs
+// but an order to the reader after a name or a topic ("alexa play song
+// over the rainbow", "shadi special podcast play it", "calendar event
+// send invite") or a noun ("water supply"). In EWT and GUM such a form
+// is the finite verb of 12 statements in 7,117 sentences, half of them
+// with no agreement there either ("Highly recommend", "The best
+// Supermarket in Bay Ridge have everything"); in 54 it is an imperative
+// or a first or second person's verb, and in 48 statements a noun or an
+// infinitive, after which the gate reads on for the verb.
+func unagreed(rows *[stKinds]string, toks [][]string, pause []bool, i int) bool {
+	if !englishRows(rows) || i == 0 || toks[i-1] == nil || !plainPresent(rows, toks[i][0]) {
+		return false
+	}
+	prev := toks[i-1][0]
+	if inRow(rows[stParticiple], prev) || prev == "to" {
+		return false
+	}
+	for j, t := range toks[:i] {
+		if pause[j] {
+			return false
+		}
+		if t == nil {
+			continue
+		}
+		w := t[0]
+		if sEnding(w) || pluralWords[w] || w == "and" || w == "or" || w == "nor" || inRow(rows[stSubject], w) || inRow(rows[stPerson], w) ||
+			inRow(rows[stSub], w) || inRow(rows[stAskAux], w) || len(t) > 1 && inRow(rows[stSubject], t[1]) || classOf(rows, t) != stKinds {
+			return false
+		}
+	}
+	return true
+}
