@@ -36,7 +36,7 @@ func askedInSitu(rows *[stKinds]string, toks [][]string) bool {
 			continue
 		}
 		kind := classOf(rows, t)
-		if verb && (kind == stAsk || t[0] == "when") && !followedByVerb(rows, toks, i) {
+		if verb && (kind == stAsk || t[0] == "when") && !coordinated(toks, i) && !relativeAfterNoun(rows, toks, i) && !followedByVerb(rows, toks, i) {
 			return true
 		}
 		verb = verb || verbForm(rows, toks, i, kind)
@@ -44,8 +44,43 @@ func askedInSitu(rows *[stKinds]string, toks [][]string) bool {
 	return false
 }
 
-// followedByVerb reports a verb form after token i, not the plain form
-// right after it that is its noun.
+// coordinated reports token i right after "and", "or" or "but", or after
+// "no matter": a sluice coordinated with the clause before it ("… who is
+// devising the technology and why."), or a concession ("no matter what"),
+// not a question.
+func coordinated(toks [][]string, i int) bool {
+	if i == 0 || toks[i-1] == nil {
+		return false
+	}
+	w := toks[i-1][0]
+	return w == "and" || w == "or" || w == "but" || w == "matter"
+}
+
+// relativeAfterNoun reports token i a relative of row sub (who, which,
+// where) not right after a verb form: after a noun or a preposition it
+// opens a relative clause ("those who view diversity", "in which one"),
+// whose verb the table may not write; right after its verb it is the
+// thing asked ("z uses which type of plug", "today is which day").
+func relativeAfterNoun(rows *[stKinds]string, toks [][]string, i int) bool {
+	if !inRow(rows[stSub], toks[i][0]) {
+		return false
+	}
+	prev := toks[i-1]
+	if prev == nil {
+		return true
+	}
+	k := classOf(rows, prev)
+	return k != stState && k != stFragment && k != stOrder
+}
+
+// followedByVerb reports a verb form after token i (after a determiner or
+// a preposition too: "which took place", "how to deal with"; a
+// participle or a gerund, "when naming him", "when cleaning"; a third singular written
+// mostly as a plural noun, "in which … power … rests"), not the plain
+// form right after "what" that is its noun ("what date", "what time":
+// "what" is its determiner, and a verb after a singular "what" would take
+// -s, "what happens"; after "which" or "who" a plain form is a relative's
+// verb, "bays which provide").
 func followedByVerb(rows *[stKinds]string, toks [][]string, i int) bool {
 	for j := i + 1; j < len(toks); j++ {
 		t := toks[j]
@@ -53,7 +88,11 @@ func followedByVerb(rows *[stKinds]string, toks [][]string, i int) bool {
 			continue
 		}
 		kind := classOf(rows, t)
-		if kind == stAsk || !verbForm(rows, toks, j, kind) || j == i+1 && plainPresent(rows, t[0]) {
+		gerund := len(t[0]) > 5 && strings.HasSuffix(t[0], "ing")
+		if kind != stState && kind != stFragment && kind != stOrder && !inRow(rows[stParticiple], t[0]) && !inRow(rows[stVerbal], t[0]) && !gerund {
+			continue
+		}
+		if j == i+1 && toks[i][0] == "what" && plainPresent(rows, t[0]) {
 			continue
 		}
 		return true
@@ -89,11 +128,14 @@ func switchDo(w string) bool {
 	return w == "do" || w == "does" || w == "did"
 }
 
-// plainPresent reports an English base form the table also writes with -s
-// or -es, not mostly a participle and not in -ed (singularPlain's plain
-// present: "play", "send", "open"; not "set", "put", pasts too).
+// plainPresent reports an English base form: a lemma of WordNet's verb
+// index (englishverbs.txt: "play", "send", "open"; not "took", which the
+// table writes with -s too, a typo of the treebanks) that the table also
+// writes with -s or -es, not mostly a participle and not in -ed
+// (singularPlain's plain present; not "set", "put", pasts too), and no
+// auxiliary or modal that asks ("can", "will": WordNet's verbs too).
 func plainPresent(rows *[stKinds]string, w string) bool {
-	return !sEnding(w) && !strings.HasSuffix(w, "ed") && !inRow(rows[stParticiple], w) &&
+	return wordnetVerbs()[w] && !inRow(rows[stAskAux], w) && !sEnding(w) && !strings.HasSuffix(w, "ed") && !inRow(rows[stParticiple], w) &&
 		(verbIn(rows, []string{w + "s"}) || verbIn(rows, []string{w + "es"}))
 }
 
@@ -102,15 +144,29 @@ func plainPresent(rows *[stKinds]string, w string) bool {
 // not of any set's rows): a plain present agrees with them ("people love
 // it", "these have been sold", "both have full 1080 video").
 var pluralWords = map[string]bool{"these": true, "those": true, "both": true, "many": true, "few": true, "several": true, "all": true, "some": true,
-	"people": true, "men": true, "women": true, "children": true, "police": true, "feet": true, "teeth": true, "mice": true, "geese": true, "cattle": true}
+	"people": true, "men": true, "women": true, "children": true, "police": true, "feet": true, "teeth": true, "mice": true, "geese": true, "cattle": true,
+	"two": true, "three": true, "four": true, "five": true, "six": true, "seven": true, "eight": true, "nine": true, "ten": true, "dozen": true, "hundred": true, "thousand": true, "million": true, "billion": true}
+
+// gluedSubject reports w a subject pronoun joined to its contracted
+// auxiliary with no apostrophe typed ("theyll", "theyve", "youre",
+// "itll"): a subject stands. Not "she" and "we", whose joined forms are
+// words ("shell", "shed", "well", "were").
+func gluedSubject(w string) bool {
+	for _, p := range [...]string{"they", "you", "it", "there"} {
+		if rest, ok := strings.CutPrefix(w, p); ok && contracted[rest] != "" {
+			return true
+		}
+	}
+	return false
+}
 
 // unagreed reports token i an English plain present (plainPresent) that
 // is its sentence's first verb form, right after a word, and that no
 // subject it could agree with stands before: no word in -s (a plural), no
 // plural of pluralWords, no pronoun in the nominative or person's
-// pronoun, no relative or subordinator, no asking auxiliary or modal (its
-// infinitive: "will include"), no "and", "or" or "nor" (a coordinated
-// subject), no comma. A plain present agrees with a plural or with I,
+// pronoun or one joined to its auxiliary (gluedSubject), no relative or
+// subordinator, no asking auxiliary or modal (its infinitive: "will
+// include"), no "and", "or" or "nor" (a coordinated subject), no comma. A plain present agrees with a plural or with I,
 // you, we, they; after a singular noun or a name it is no verb of theirs
 // but an order to the reader after a name or a topic ("alexa play song
 // over the rainbow", "shadi special podcast play it", "calendar event
@@ -136,10 +192,22 @@ func unagreed(rows *[stKinds]string, toks [][]string, pause []bool, i int) bool 
 			continue
 		}
 		w := t[0]
-		if sEnding(w) || pluralWords[w] || w == "and" || w == "or" || w == "nor" || inRow(rows[stSubject], w) || inRow(rows[stPerson], w) ||
+		if sEnding(w) || pluralWords[w] || gluedSubject(w) || w == "and" || w == "or" || w == "nor" || inRow(rows[stSubject], w) || inRow(rows[stPerson], w) ||
 			inRow(rows[stSub], w) || inRow(rows[stAskAux], w) || len(t) > 1 && inRow(rows[stSubject], t[1]) || classOf(rows, t) != stKinds {
 			return false
 		}
 	}
-	return true
+	return !laterAgreed(rows, toks, pause, i)
+}
+
+// laterAgreed reports a verb form in -s after token i in its clause: the
+// plain form is a noun of its subject ("Snooze feature for reminders
+// ships next sprint").
+func laterAgreed(rows *[stKinds]string, toks [][]string, pause []bool, i int) bool {
+	for j := i + 1; j < len(toks) && !pause[j-1]; j++ {
+		if t := toks[j]; t != nil && sEnding(t[0]) && verbIn(rows, t) {
+			return true
+		}
+	}
+	return false
 }
