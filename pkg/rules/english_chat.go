@@ -7,6 +7,18 @@ import "strings"
 // gate found a verb that states. Each reading is measured on EWT and GUM
 // (docs/security.md, "Session 32").
 
+// proposesOrAsks reports a sentence in which a token proposes ("let's
+// try Thursday") or that asks by its form alone (askedUnmarked), wherever
+// it stands: no statement.
+func proposesOrAsks(rows *[stKinds]string, toks [][]string) bool {
+	for i, t := range toks {
+		if t != nil && proposes(rows, toks, i) {
+			return true
+		}
+	}
+	return askedUnmarked(rows, toks)
+}
+
 // askedUnmarked reports an English sentence that asks by its form alone,
 // wherever its interrogative stands: one left in place (askedInSitu) or
 // one before "do" (askedDo).

@@ -431,13 +431,8 @@ var negatedAux = map[string]string{"ca": "can", "wo": "will", "sha": "shall"}
 func statedIn(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma bool) bool {
 	clause := false  // a subordinator or a relative opened a clause whose verb is not yet read
 	subject := false // a subject pronoun stood before: a subordinate verb after it states
-	for i, t := range toks {
-		if t != nil && proposes(rows, toks, i) {
-			return false // "Wednesday is no good, let's try Thursday": wherever it stands
-		}
-	}
-	if askedUnmarked(rows, toks) {
-		return false // "today is what date", "olly where did the first americans settle"
+	if proposesOrAsks(rows, toks) {
+		return false // "Wednesday is no good, let's try Thursday", "today is what date": wherever it stands
 	}
 	verb := false // a verb form stood before, since the last pause
 	for i, t := range toks {
