@@ -33,12 +33,14 @@ func askedUnmarked(rows *[stKinds]string, toks [][]string) bool {
 // equals how much", "delivered when"). An interrogative after its verb
 // opens an embedded clause or a relative, which has a verb of its own
 // ("I know what happened", "the town where it began"); with none after
-// it, it is the thing asked. In EWT and GUM an interrogative with a verb
-// before it in its clause and none after it to the sentence's end stands
-// in 7 sentences with "?" or a first or second person and in 2
-// statements, both after a conjunction or a preposition ("Depends of
-// what.", "… and why."). A form right after the interrogative that the
-// table also writes with -s is its noun ("what date", "what time"): the
+// it, it is the thing asked. In EWT and GUM (dev and test, 7,117
+// sentences) an interrogative with a verb before it, none after it to the
+// sentence's end, not after "and", "or", "but" or "no matter"
+// (coordinated), and, if a relative, right after a verb
+// (relativeAfterNoun), stands in 2 questions with "?", 3 sentences with a
+// first or second person and 1 statement ("Depends of what."). A sluice
+// right after its verb is held too ("nobody knows why"). A form right
+// after the interrogative that the table also writes with -s is its noun ("what date", "what time"): the
 // interrogative is its subject's determiner, and a verb after a singular
 // "what" would take -s ("what happens").
 func askedInSitu(rows *[stKinds]string, toks [][]string) bool {
@@ -117,11 +119,11 @@ func followedByVerb(rows *[stKinds]string, toks [][]string, i int) bool {
 // "do": "do" supports an inverted question and nothing else, so the
 // clause asks wherever it stands ("olly where did the first americans
 // settle", "ok google where does sophia vergara live"). In EWT and GUM
-// such an interrogative stands right before "do", "does" or "did" in 39
-// sentences with "?" (28 first, 11 further on), 4 with a first or second
-// person, and in no statement; the 4 statements that write a
-// wh-word before "do" write the relatives "who" and "which" ("Mary is an
-// excellent host who does yummy breakfasts").
+// (dev and test, 7,117 sentences) such an interrogative stands right
+// before "do", "does" or "did" in 37 sentences with "?" and 2 with a
+// first or second person, and in no statement; the 4 statements that
+// write a wh-word before "do" write the relatives "who" and "which"
+// ("Mary is an excellent host who does yummy breakfasts").
 func askedDo(rows *[stKinds]string, toks [][]string) bool {
 	for i := 0; i+1 < len(toks); i++ {
 		t, next := toks[i], toks[i+1]
@@ -178,16 +180,20 @@ func gluedSubject(w string) bool {
 // plural of pluralWords, no pronoun in the nominative or person's
 // pronoun or one joined to its auxiliary (gluedSubject), no relative or
 // subordinator, no asking auxiliary or modal (its infinitive: "will
-// include"), no "and", "or" or "nor" (a coordinated subject), no comma. A plain present agrees with a plural or with I,
-// you, we, they; after a singular noun or a name it is no verb of theirs
-// but an order to the reader after a name or a topic ("alexa play song
-// over the rainbow", "shadi special podcast play it", "calendar event
-// send invite") or a noun ("water supply"). In EWT and GUM such a form
-// is the finite verb of 12 statements in 7,117 sentences, half of them
-// with no agreement there either ("Highly recommend", "The best
-// Supermarket in Bay Ridge have everything"); in 54 it is an imperative
-// or a first or second person's verb, and in 48 statements a noun or an
-// infinitive, after which the gate reads on for the verb.
+// include"), no "and", "or" or "nor" (a coordinated subject), no comma,
+// and no verb in -s after it in its clause (laterAgreed). A plain present
+// agrees with a plural or with I, you, we, they; after a singular noun or
+// a name it is no verb of theirs but an order to the reader after a name
+// or a topic ("alexa play song over the rainbow", "shadi special podcast
+// play it", "calendar event send invite") or a noun ("water supply"). In
+// EWT and GUM (dev and test, 7,117 sentences) such a form is the finite
+// verb of 6 statements: 4 first persons with no subject ("Highly
+// recommend!"), a past ("colorado beat texas a&m.") and an inversion
+// ("Only recently have …"); it is an imperative or a first or second
+// person's verb in 29 sentences, and a noun or an infinitive in 32
+// statements, after which the gate reads on for their verb. Read wrong: a
+// collective noun's plural agreement ("The team play football on
+// Fridays") and a name in -s before an order ("jarvis send …").
 func unagreed(rows *[stKinds]string, toks [][]string, pause []bool, i int) bool {
 	if !englishRows(rows) || i == 0 || toks[i-1] == nil || !plainPresent(rows, toks[i][0]) {
 		return false
