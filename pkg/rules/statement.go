@@ -431,10 +431,8 @@ var negatedAux = map[string]string{"ca": "can", "wo": "will", "sha": "shall"}
 func statedIn(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma bool) bool {
 	clause := false  // a subordinator or a relative opened a clause whose verb is not yet read
 	subject := false // a subject pronoun stood before: a subordinate verb after it states
-	for i, t := range toks {
-		if t != nil && proposes(rows, toks, i) {
-			return false // "Wednesday is no good, let's try Thursday": wherever it stands
-		}
+	if proposesOrAsks(rows, toks) {
+		return false // "Wednesday is no good, let's try Thursday", "today is what date": wherever it stands
 	}
 	verb := false // a verb form stood before, since the last pause
 	for i, t := range toks {
@@ -449,7 +447,7 @@ func statedIn(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma
 		asks := !verb && asksWithin(rows, toks, pause, i, kind)
 		verb = verb || verbForm(rows, toks, i, kind)
 		opens := i == 0 || clauseOpens(rows, toks, upper, i) || kind == stState && openedAfter(rows, toks, upper, pause, i) // "on tuesday set an alarm"
-		states := kind == stFragment && !articled(rows, toks, i) || kind == stState && !opens && !isDet(rows, toks[i-1]) && !gerundPart(rows, toks, upper, i)
+		states := kind == stFragment && !articled(rows, toks, i) || kind == stState && !opens && !isDet(rows, toks[i-1]) && !gerundPart(rows, toks, upper, i) && !unagreed(rows, toks, pause, i)
 		switch {
 		case notStating(rows, toks, upper, pause, comma, i, kind):
 			return false
