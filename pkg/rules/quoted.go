@@ -96,3 +96,12 @@ func fieldsWithLetters(fields []string) int {
 	}
 	return n
 }
+
+// pauses reports a field followed by a comma, a colon or a dash's clause
+// end: a comma or a colon last, or last before a closing quotation mark
+// (American usage puts the comma inside: "In the world of \"Wei's magic
+// cubes,\" all seem …"; the clause ends there as after the mark).
+func pauses(f string) bool {
+	f = strings.TrimRight(f, "\"”»«“")
+	return strings.HasSuffix(f, ",") || strings.HasSuffix(f, "，") || strings.HasSuffix(f, ":")
+}

@@ -359,7 +359,7 @@ func gateTokens(s string) (out [][]string, upper, pause []bool) {
 			}
 			continue
 		}
-		stop := strings.HasSuffix(f, ",") || strings.HasSuffix(f, "，") || strings.HasSuffix(f, ":")
+		stop := pauses(f)
 		digit := quoted[fi] || strings.ContainsFunc(f, unicode.IsDigit) // asked before the marks are trimmed: "6am", "10am" and "3rd" are names, not "am", "rd"
 		// One word in brackets is a gloss or a name, no verb and no
 		// relative: "The World Health Organisation (WHO) recommends …" read
