@@ -1,5 +1,12 @@
 package rules
 
+// opensClause reports token i a word that opens a clause whose first verb
+// is its own (statedIn): a relative or a subordinator of the table, or a
+// Romance complementizer after a finite verb.
+func opensClause(rows *[stKinds]string, toks [][]string, pause []bool, i int) bool {
+	return relative(rows, toks, i) || complementizer(rows, toks, pause, i)
+}
+
 // complementizer reports token i an Italian "che", or a Spanish or French
 // "que", after a finite verb form of the table in its clause (not one
 // ending as infinitives do): it opens a clause that verb governs or a

@@ -455,7 +455,7 @@ func statedIn(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma
 		switch {
 		case notStating(rows, toks, upper, pause, comma, i, kind):
 			return false
-		case relative(rows, toks, i) || asks || complementizer(rows, toks, pause, i):
+		case opensClause(rows, toks, pause, i) || asks:
 			clause = !subject
 		case states && clause:
 			clause = false
