@@ -350,15 +350,17 @@ func uncoveredSigns(s string) int {
 // token by token, which were written with a capital first letter, and
 // pause which are followed by a comma, a colon or a dash (a clause ends).
 func gateTokens(s string) (out [][]string, upper, pause []bool) {
-	for _, f := range strings.Fields(s) {
+	fields := strings.Fields(s)
+	quoted := quotedFields(fields)
+	for fi, f := range fields {
 		if f == "—" || f == "–" {
 			if len(pause) > 0 {
 				pause[len(pause)-1] = true
 			}
 			continue
 		}
-		stop := strings.HasSuffix(f, ",") || strings.HasSuffix(f, "，") || strings.HasSuffix(f, ":")
-		digit := strings.ContainsFunc(f, unicode.IsDigit) // asked before the marks are trimmed: "6am", "10am" and "3rd" are names, not "am", "rd"
+		stop := pauses(f)
+		digit := quoted[fi] || strings.ContainsFunc(f, unicode.IsDigit) // asked before the marks are trimmed: "6am", "10am" and "3rd" are names, not "am", "rd"
 		// One word in brackets is a gloss or a name, no verb and no
 		// relative: "The World Health Organisation (WHO) recommends …" read
 		// "who". EWT and GUM dev bracket one word 38 times: 14 names, 13
@@ -451,7 +453,7 @@ func statedIn(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma
 		switch {
 		case notStating(rows, toks, upper, pause, comma, i, kind):
 			return false
-		case relative(rows, toks, i) || asks:
+		case opensClause(rows, toks, pause, i) || asks:
 			clause = !subject
 		case states && clause:
 			clause = false
