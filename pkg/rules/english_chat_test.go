@@ -60,3 +60,18 @@ func TestGateUnagreed(t *testing.T) {
 		"The kitchen light turns off at six.",
 	})
 }
+
+func TestGatePoliteRequest(t *testing.T) {
+	t.Parallel()
+	checkGate(t, []string{
+		"Cash refund pls sir",
+		"Salary slip plz sir",
+		"Plz",
+		"Pls",
+	}, []string{
+		"The refund arrived today.",
+		"Samples arrive on Monday.",
+		"The plaza opens at nine.",
+		"Salary slips arrive monthly.",
+	})
+}

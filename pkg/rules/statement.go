@@ -184,6 +184,9 @@ func initials(w string) bool {
 // them).
 func stated(s string) bool {
 	toks, upper, pause := gateTokens(s)
+	if politeRequest(toks) {
+		return false // "Cash bonus plz sir": a politeness marker requests
+	}
 	rows := statementRows()
 	signs := tellingSigns()
 	var counts, tokens [8]int // per covered language: the words it reads, the tokens
