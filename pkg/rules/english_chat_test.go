@@ -75,3 +75,17 @@ func TestGatePoliteRequest(t *testing.T) {
 		"Salary slips arrive monthly.",
 	})
 }
+
+func TestGateNounAfterArticle(t *testing.T) {
+	t.Parallel()
+	checkGate(t, []string{
+		"kiko turn on the lights",
+		"robo turn off the lights",
+		"robo bring the plants",
+	}, []string{
+		"The timer turns off the lights.",
+		"The robot waters the plants.",
+		"Snooze feature for reminders ships next sprint",
+		"The kitchen light turns off at six.",
+	})
+}
