@@ -8,15 +8,16 @@ import "strings"
 // (docs/security.md, "Session 32").
 
 // proposesOrAsks reports a sentence in which a token proposes ("let's
-// try Thursday") or that asks by its form alone (askedUnmarked), wherever
-// it stands: no statement.
-func proposesOrAsks(rows *[stKinds]string, toks [][]string) bool {
+// try Thursday"), that asks by its form alone (askedUnmarked) or that
+// orders after a comma (orderedAfterComma), wherever it stands: no
+// statement.
+func proposesOrAsks(rows *[stKinds]string, toks [][]string, pause []bool) bool {
 	for i, t := range toks {
 		if t != nil && proposes(rows, toks, i) {
 			return true
 		}
 	}
-	return askedUnmarked(rows, toks)
+	return askedUnmarked(rows, toks) || orderedAfterComma(rows, toks, pause)
 }
 
 // askedUnmarked reports an English sentence that asks by its form alone,
@@ -238,6 +239,9 @@ func laterAgreed(rows *[stKinds]string, toks [][]string, pause []bool, i int) bo
 // writes as a verb, right after such a word, is a noun 234 times in 237;
 // the 3 others are "is" and "was" after "her" and "those" as pronouns.
 func nounAfterArticle(rows *[stKinds]string, toks [][]string, j int) bool {
+	if j == 0 {
+		return false
+	}
 	prev := toks[j-1]
 	return prev != nil && (inRow(rows[stArticle], prev[0]) || prev[0] == "these" || prev[0] == "those") && !inRow(rows[stAskAux], toks[j][0])
 }

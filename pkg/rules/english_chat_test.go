@@ -89,3 +89,17 @@ func TestGateNounAfterArticle(t *testing.T) {
 		"The kitchen light turns off at six.",
 	})
 }
+
+func TestGateOrderedAfterComma(t *testing.T) {
+	t.Parallel()
+	checkGate(t, []string{
+		"The guests are bored, give them some music",
+		"The build is green, ship it",
+		"The soup is too salty, add some water",
+	}, []string{
+		"The team can build it, test it, and ship it.",
+		"The lack of rain, compared to last year, cut the harvest.",
+		"Voting has, in many towns, become the norm.",
+		"The fund, like the bank, holds the bonds.",
+	})
+}

@@ -436,7 +436,7 @@ var negatedAux = map[string]string{"ca": "can", "wo": "will", "sha": "shall"}
 func statedIn(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma bool) bool {
 	clause := false  // a subordinator or a relative opened a clause whose verb is not yet read
 	subject := false // a subject pronoun stood before: a subordinate verb after it states
-	if proposesOrAsks(rows, toks) {
+	if proposesOrAsks(rows, toks, pause) {
 		return false // "Wednesday is no good, let's try Thursday", "today is what date": wherever it stands
 	}
 	verb := false // a verb form stood before, since the last pause
