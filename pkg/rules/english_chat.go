@@ -17,7 +17,7 @@ func proposesOrAsks(rows *[stKinds]string, toks [][]string, pause []bool) bool {
 			return true
 		}
 	}
-	return askedUnmarked(rows, toks) || orderedAfterComma(rows, toks, pause)
+	return askedUnmarked(rows, toks) || orderedAfterComma(rows, toks, pause) || tagAsked(rows, toks, pause)
 }
 
 // askedUnmarked reports an English sentence that asks by its form alone,

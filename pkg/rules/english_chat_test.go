@@ -103,3 +103,16 @@ func TestGateOrderedAfterComma(t *testing.T) {
 		"The fund, like the bank, holds the bonds.",
 	})
 }
+
+func TestGateTagAsked(t *testing.T) {
+	t.Parallel()
+	checkGate(t, []string{
+		"the pool is warm today is not it",
+		"the store opens at nine, right",
+		"The deploy finished, right.",
+	}, []string{
+		"The answer is not it",
+		"The store is on the right",
+		"The deploy finished on the right cluster.",
+	})
+}
