@@ -1,5 +1,10 @@
 package rules
 
+import (
+	"strings"
+	"unicode"
+)
+
 // A politeness marker requests (round 12, ConvAI2): "please" and its chat
 // spellings, measured on EWT and GUM (docs/security.md, "Session 32").
 
@@ -21,7 +26,7 @@ func collapsedRuns(w string) string {
 }
 
 // politeRequest reports a sentence that holds a politeness marker as a
-// word of its own ("Cash bonus plz sir", "reasons plllz"): the sentence
+// word of its own (the marks around it trimmed) ("Cash bonus plz sir", "reasons plllz"): the sentence
 // asks something of its reader. In EWT and GUM (dev and test, 7,117
 // sentences) such a marker stands in 85 sentences: 82 are orders or
 // questions (71 with an imperative, "Please advise."; "WILL SOMEONE PLZ
@@ -32,9 +37,10 @@ func collapsedRuns(w string) string {
 // sentence that holds none of the covered languages' words was judged as
 // before the gate, and "Cash bonus plz sir" rendered: the marker reads
 // it, a request.
-func politeRequest(toks [][]string) bool {
-	for _, t := range toks {
-		if t != nil && len(t) == 1 && politeSpellings[collapsedRuns(t[0])] {
+func politeRequest(s string) bool {
+	for _, f := range strings.Fields(s) {
+		f = strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) })
+		if len(f) >= 3 && len(f) <= 24 && politeSpellings[collapsedRuns(strings.ToLower(f))] {
 			return true
 		}
 	}

@@ -92,7 +92,7 @@ func inRow(row, w string) bool {
 // sentence like any.
 func unstated(text string) (rule, msg string) {
 	for _, s := range gateSentences(text) {
-		if !stated(s) {
+		if politeRequest(s) || !stated(s) { // "Cash bonus plz sir": a politeness marker requests
 			if r := []rune(s); len(r) > 60 {
 				s = string(r[:60]) + "…"
 			}
@@ -184,9 +184,6 @@ func initials(w string) bool {
 // them).
 func stated(s string) bool {
 	toks, upper, pause := gateTokens(s)
-	if politeRequest(toks) {
-		return false // "Cash bonus plz sir": a politeness marker requests
-	}
 	rows := statementRows()
 	signs := tellingSigns()
 	var counts, tokens [8]int // per covered language: the words it reads, the tokens
