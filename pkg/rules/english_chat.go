@@ -8,15 +8,16 @@ import "strings"
 // (docs/security.md, "Session 32").
 
 // proposesOrAsks reports a sentence in which a token proposes ("let's
-// try Thursday") or that asks by its form alone (askedUnmarked), wherever
-// it stands: no statement.
-func proposesOrAsks(rows *[stKinds]string, toks [][]string) bool {
+// try Thursday"), that asks by its form alone (askedUnmarked) or that
+// orders after a comma (orderedAfterComma), wherever it stands: no
+// statement.
+func proposesOrAsks(rows *[stKinds]string, toks [][]string, pause []bool) bool {
 	for i, t := range toks {
 		if t != nil && proposes(rows, toks, i) {
 			return true
 		}
 	}
-	return askedUnmarked(rows, toks)
+	return askedUnmarked(rows, toks) || orderedAfterComma(rows, toks, pause) || tagAsked(rows, toks, pause)
 }
 
 // askedUnmarked reports an English sentence that asks by its form alone,
@@ -220,12 +221,27 @@ func unagreed(rows *[stKinds]string, toks [][]string, pause []bool, i int) bool 
 
 // laterAgreed reports a verb form in -s after token i in its clause: the
 // plain form is a noun of its subject ("Snooze feature for reminders
-// ships next sprint").
+// ships next sprint"). Not a form right after an article or "these",
+// "those" (nounAfterArticle): "olly turn off the lights" orders.
 func laterAgreed(rows *[stKinds]string, toks [][]string, pause []bool, i int) bool {
 	for j := i + 1; j < len(toks) && !pause[j-1]; j++ {
-		if t := toks[j]; t != nil && sEnding(t[0]) && verbIn(rows, t) {
+		if t := toks[j]; t != nil && sEnding(t[0]) && verbIn(rows, t) && !nounAfterArticle(rows, toks, j) {
 			return true
 		}
 	}
 	return false
+}
+
+// nounAfterArticle reports token j, a form in -s, right after an article
+// (the, a, my, your, …) or "these", "those", and no auxiliary that asks
+// ("is", "was", "has", "does"): a plural noun ("the lights", "my
+// lists"). In EWT and GUM (dev and test) a form in -s that the table
+// writes as a verb, right after such a word, is a noun 234 times in 237;
+// the 3 others are "is" and "was" after "her" and "those" as pronouns.
+func nounAfterArticle(rows *[stKinds]string, toks [][]string, j int) bool {
+	if j == 0 {
+		return false
+	}
+	prev := toks[j-1]
+	return prev != nil && (inRow(rows[stArticle], prev[0]) || prev[0] == "these" || prev[0] == "those") && !inRow(rows[stAskAux], toks[j][0])
 }

@@ -60,3 +60,59 @@ func TestGateUnagreed(t *testing.T) {
 		"The kitchen light turns off at six.",
 	})
 }
+
+func TestGatePoliteRequest(t *testing.T) {
+	t.Parallel()
+	checkGate(t, []string{
+		"Cash refund pls sir",
+		"Salary slip plz sir",
+		"Plz",
+		"Pls",
+	}, []string{
+		"The refund arrived today.",
+		"Samples arrive on Monday.",
+		"The plaza opens at nine.",
+		"Salary slips arrive monthly.",
+	})
+}
+
+func TestGateNounAfterArticle(t *testing.T) {
+	t.Parallel()
+	checkGate(t, []string{
+		"kiko turn on the lights",
+		"robo turn off the lights",
+		"robo bring the plants",
+	}, []string{
+		"The timer turns off the lights.",
+		"The robot waters the plants.",
+		"Snooze feature for reminders ships next sprint",
+		"The kitchen light turns off at six.",
+	})
+}
+
+func TestGateOrderedAfterComma(t *testing.T) {
+	t.Parallel()
+	checkGate(t, []string{
+		"The guests are bored, give them some music",
+		"The build is green, ship it",
+		"The soup is too salty, add some water",
+	}, []string{
+		"The team can build it, test it, and ship it.",
+		"The lack of rain, compared to last year, cut the harvest.",
+		"Voting has, in many towns, become the norm.",
+		"The fund, like the bank, holds the bonds.",
+	})
+}
+
+func TestGateTagAsked(t *testing.T) {
+	t.Parallel()
+	checkGate(t, []string{
+		"the pool is warm today is not it",
+		"the store opens at nine, right",
+		"The deploy finished, right.",
+	}, []string{
+		"The answer is not it",
+		"The store is on the right",
+		"The deploy finished on the right cluster.",
+	})
+}

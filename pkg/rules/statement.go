@@ -90,7 +90,7 @@ func inRow(row, w string) bool {
 // sentence like any.
 func unstated(text string) (rule, msg string) {
 	for _, s := range gateSentences(text) {
-		if !stated(s) {
+		if politeRequest(s) || !stated(s) { // "Cash bonus plz sir": a politeness marker requests
 			if r := []rune(s); len(r) > 60 {
 				s = string(r[:60]) + "…"
 			}
@@ -188,7 +188,7 @@ func stated(s string) bool {
 func statedIn(rows *[stKinds]string, toks [][]string, upper, pause []bool, comma bool) bool {
 	clause := false  // a subordinator or a relative opened a clause whose verb is not yet read
 	subject := false // a subject pronoun stood before: a subordinate verb after it states
-	if proposesOrAsks(rows, toks) {
+	if proposesOrAsks(rows, toks, pause) {
 		return false // "Wednesday is no good, let's try Thursday", "today is what date": wherever it stands
 	}
 	verb := false // a verb form stood before, since the last pause
