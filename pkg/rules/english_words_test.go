@@ -18,6 +18,8 @@ func TestGateEnglishWrites(t *testing.T) {
 		"TUTORIAL !!!",
 	}, []string{
 		"Sheila Tweed",
+		"Dirk Frimout",
+		"Rose Tyler",
 		"Debra Perlingiere",
 		"Kubernetes",
 		"Wbu",
@@ -35,4 +37,19 @@ func TestUnrun(t *testing.T) {
 			t.Errorf("unrun(%q) = %q, want a reading %q", w, unrun(w), want)
 		}
 	}
+}
+
+// An interrogative joined to "is" and typed without its apostrophe asks
+// as "what's" does.
+func TestGateAskedIs(t *testing.T) {
+	t.Parallel()
+	checkGate(t, []string{
+		"Whats new",
+		"Hello whats up",
+		"whats up",
+		"Whats happening",
+	}, []string{
+		"The whos and whats of the launch are listed.",
+		"Docs cover the whats and hows of the setup.",
+	})
 }
