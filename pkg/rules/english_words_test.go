@@ -22,7 +22,7 @@ func TestGateEnglishWrites(t *testing.T) {
 		"Rose Tyler",
 		"Debra Perlingiere",
 		"Kubernetes",
-		"Wbu",
+		"Mei Chen",
 	})
 }
 
