@@ -47,6 +47,14 @@ func inLines(body, w string) bool {
 	return false
 }
 
+// unwritten reports a sentence none of whose words a covered language's
+// table reads as one the gate leaves as before it (stated: a name, a
+// number, code, another script): unless it is typed in lower case with a
+// word (spelt), or holds a word English writes (englishWrites).
+func unwritten(s string) bool {
+	return !spelt(s) && !englishWrites(s)
+}
+
 // englishWrites reports a sentence that holds a word English writes:
 // one of three letters or more, a-z, found in englishwords.txt as it is
 // typed or with each run of one letter typed three times or more read
