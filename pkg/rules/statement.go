@@ -145,7 +145,7 @@ func stated(s string) bool {
 		best = max(best, counts[l])
 	}
 	if best == 0 {
-		return !spelt(s) // no word a covered language writes: a name, a number, code or another script is judged as before the gate; a word is not
+		return unwritten(s) // no word a covered language writes: a name, a number, code or another script is judged as before the gate; a word is not, nor one English writes ("Undo")
 	}
 	var tied []*[stKinds]string // the languages that read most of its words
 	for l, lang := range signs.readLang {

@@ -117,7 +117,7 @@ func gateTokens(s string) (out [][]string, upper, pause []bool) {
 		f = strings.Trim(f, "'")
 		first, _ := utf8.DecodeRuneInString(f)
 		up := unicode.IsUpper(first)
-		f = strings.ToLower(f)
+		f = askedIs(strings.ToLower(f)) // "whats up" is "what's up"
 		switch before, after, ok := strings.Cut(f, "'"); {
 		case f == "" || digit:
 			out, upper, pause = append(out, nil), append(upper, false), append(pause, false)
