@@ -14,38 +14,16 @@ import (
 //go:embed englishwords.txt
 var englishWordsTxt string
 
-// englishWordList is englishwords.txt's words, past the notice that
-// heads it: found by a binary search over its lines, never parsed.
-var englishWordList = sync.OnceValue(func() string {
+// englishVocabulary is englishwords.txt's words, past the notice that
+// heads it, as a row of the tables' form (sorted, one space between), so
+// inRow finds a word where it lies: the list is never parsed.
+var englishVocabulary = sync.OnceValue(func() string {
 	body := englishWordsTxt
 	for strings.HasPrefix(body, "#") {
 		_, body, _ = strings.Cut(body, "\n")
 	}
-	return body
+	return strings.TrimSpace(strings.ReplaceAll(body, "\n", " "))
 })
-
-// inLines reports w among body's sorted lines.
-func inLines(body, w string) bool {
-	for lo, hi := 0, len(body); lo < hi; {
-		mid := (lo + hi) / 2
-		start := strings.LastIndexByte(body[:mid], '\n') + 1
-		end := strings.IndexByte(body[start:], '\n')
-		if end < 0 {
-			end = len(body)
-		} else {
-			end += start
-		}
-		switch line := body[start:end]; {
-		case line == w:
-			return true
-		case line < w:
-			lo = end + 1
-		default:
-			hi = start
-		}
-	}
-	return false
-}
 
 // unwritten reports a sentence none of whose words a covered language's
 // table reads as one the gate leaves as before it (stated: a name, a
@@ -69,13 +47,13 @@ func unwritten(s string) bool {
 // and holding one is read as English, not passed as before the gate
 // (stated: no verb of it states).
 func englishWrites(s string) bool {
-	list := englishWordList()
+	list := englishVocabulary()
 	for i, f := range strings.Fields(s) {
 		f = strings.Trim(f, ".,;:!?\"'()[]«»“”‘’¿¡…")
 		if len(f) < 3 || i > 0 && !isLowerASCII(f[0]) {
 			continue
 		}
-		if i == 0 && !isLowerASCII(f[0]) && inLines(list, f) {
+		if i == 0 && !isLowerASCII(f[0]) && inRow(list, f) {
 			continue // a name: "Dirk", "Eddy"
 		}
 		w := strings.ToLower(f)
@@ -83,7 +61,7 @@ func englishWrites(s string) bool {
 			continue
 		}
 		for _, v := range unrun(w) {
-			if inLines(list, v) {
+			if inRow(list, v) {
 				return true
 			}
 		}
