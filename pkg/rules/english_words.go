@@ -49,7 +49,7 @@ func unwritten(s string) bool {
 func englishWrites(s string) bool {
 	list := englishVocabulary()
 	for i, f := range strings.Fields(s) {
-		f = strings.Trim(f, ".,;:!?\"'()[]«»“”‘’¿¡…")
+		f = strings.Trim(f, wordMarks)
 		if len(f) < 3 || i > 0 && !isLowerASCII(f[0]) {
 			continue
 		}

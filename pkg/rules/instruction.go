@@ -51,7 +51,7 @@ import (
 // statement, with a verb that states.
 func Instruction(text string) (rule, msg string) {
 	text = apostrophes(text)
-	if rule, msg := InstructionName(text); rule != "" {
+	if rule, msg := instructionName(text); rule != "" {
 		return rule, msg
 	}
 	return unstated(text)
@@ -84,10 +84,15 @@ func apostrophes(text string) string {
 // a description, the note a pointer line names), which need not be a
 // statement; the deny rules and unjudged still hold an order there.
 func InstructionName(text string) (rule, msg string) {
-	text = apostrophes(text)
+	return instructionName(apostrophes(text))
+}
+
+// instructionName is InstructionName of a text whose apostrophes are
+// folded already, once for the whole text and not again for each piece.
+func instructionName(text string) (rule, msg string) {
 	if len(text) > judgedWhole {
 		for _, piece := range pieces(text) {
-			if rule, msg := InstructionName(piece); rule != "" {
+			if rule, msg := instructionName(piece); rule != "" {
 				return rule, msg
 			}
 		}

@@ -37,6 +37,10 @@ func personSpeaks(tied []*[stKinds]string, toks [][]string, upper, pause []bool)
 	return false
 }
 
+// wordMarks are the marks around a field that are not its word (spelt,
+// englishWrites).
+const wordMarks = ".,;:!?\"'()[]«»“”‘’¿¡…"
+
 // spelt reports a sentence typed in lower case that holds a word: its
 // first letter in lower case, and a word of letters only (a hyphen or an
 // apostrophe within), its first in lower case, once the marks of a
@@ -54,7 +58,7 @@ func spelt(s string) bool {
 		return false
 	}
 	for _, f := range strings.Fields(s) {
-		f = strings.Trim(f, ".,;:!?\"'()[]«»“”‘’¿¡…")
+		f = strings.Trim(f, wordMarks)
 		first, _ := utf8.DecodeRuneInString(f)
 		if unicode.IsLower(first) && strings.IndexFunc(f, func(r rune) bool {
 			return !unicode.IsLetter(r) && !unicode.IsMark(r) && r != '-' && r != '\'' && r != '’'
